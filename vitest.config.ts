@@ -1,0 +1,26 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts", "policies/test/**/*.test.ts"],
+          exclude: ["test/e2e/**", "**/node_modules/**"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
