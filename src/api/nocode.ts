@@ -1,0 +1,194 @@
+/**
+ * No-code provisioning (spec 2.7 to 2.9, 4.12 to 4.16): modules enabled for no-code use,
+ * their variable options, workspaces created from them and their upgrades.
+ */
+import { z } from "zod";
+import { documentSchema, resourceSchema } from "./common";
+import { WORKSPACE_NAME_PATTERN } from "./workspaces";
+
+/** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
+export const VARIABLE_CATEGORIES = ["engine", "env"] as const;
+export const VARIABLE_CATEGORY_ALIASES: Record<string, (typeof VARIABLE_CATEGORIES)[number]> = { terraform: "engine" };
+export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
+
+/** Upgrade (run) statuses: the spec names the first six; the rest complete the run's life. */
+export const UPGRADE_STATUSES = [
+  "pending",
+  "fetching",
+  "planning",
+  "planned",
+  "cost_estimated",
+  "planned_and_finished",
+  "confirmed",
+  "applying",
+  "applied",
+  "errored",
+  "discarded",
+  "canceled",
+] as const;
+export type UpgradeStatus = (typeof UPGRADE_STATUSES)[number];
+/** Statuses at which the plan has settled and the upgrade may be confirmed (or has nothing to apply). */
+export const UPGRADE_PLAN_SETTLED: readonly UpgradeStatus[] = ["planned", "cost_estimated", "planned_and_finished"];
+/** Statuses after which nothing more happens. */
+export const UPGRADE_FINAL: readonly UpgradeStatus[] = ["planned_and_finished", "applied", "errored", "discarded", "canceled"];
+
+export const variableOptionsAttributesSchema = z
+  .object({
+    "variable-name": z.string(),
+    "variable-type": z.string(),
+    options: z.array(z.unknown()),
+  })
+  .loose();
+
+/** A set of allowed values for one module variable (`variable-options`, id `ncvaropt-`). */
+export const variableOptionsResourceSchema = resourceSchema("variable-options", variableOptionsAttributesSchema);
+export type VariableOptionsResource = z.infer<typeof variableOptionsResourceSchema>;
+
+/** A module enabled for no-code provisioning (`no-code-modules`, id `nocode-`). */
+export const noCodeModuleResourceSchema = resourceSchema(
+  "no-code-modules",
+  z.object({ enabled: z.boolean(), "version-pin": z.string() }).loose(),
+);
+export type NoCodeModuleResource = z.infer<typeof noCodeModuleResourceSchema>;
+export const noCodeModuleDocumentSchema = documentSchema(noCodeModuleResourceSchema);
+export type NoCodeModuleDocument = z.infer<typeof noCodeModuleDocumentSchema>;
+
+/** `include` values of `GET /no-code-modules/:id` (spec 4.14). */
+export const NO_CODE_MODULE_INCLUDES = ["variable_options"] as const;
+
+const variableOptionsRequestItemSchema = z
+  .object({
+    type: z.literal("variable-options"),
+    id: z.string().min(1).optional(),
+    attributes: z
+      .object({
+        "variable-name": z.string().min(1),
+        "variable-type": z.string().min(1),
+        options: z.array(z.unknown()),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** The service accepts both spellings of the registry module type. */
+const registryModuleRelationshipRequestSchema = z
+  .object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() })
+  .loose();
+
+/** Body of `POST /organizations/:organization_name/no-code-modules` (spec 4.12). */
+export const noCodeModuleEnableRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("no-code-modules"),
+        attributes: z.object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() }).loose().optional(),
+        relationships: z
+          .object({
+            "registry-module": registryModuleRelationshipRequestSchema,
+            "variable-options": z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+export type NoCodeModuleEnableRequest = z.infer<typeof noCodeModuleEnableRequestSchema>;
+
+/** Body of `PATCH /no-code-modules/:id` (spec 4.13): everything optional, absent keys keep their value. */
+export const noCodeModuleUpdateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("no-code-modules"),
+        attributes: z.object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() }).loose().optional(),
+        relationships: z
+          .object({
+            "registry-module": registryModuleRelationshipRequestSchema.optional(),
+            "variable-options": z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+export type NoCodeModuleUpdateRequest = z.infer<typeof noCodeModuleUpdateRequestSchema>;
+
+/** A variable of a workspace created from, or upgraded to, a no-code module (spec 4.15). */
+export const noCodeVariableRequestSchema = z
+  .object({
+    type: z.literal("vars"),
+    attributes: z
+      .object({
+        key: z.string().min(1),
+        value: z.string().optional(),
+        description: z.string().nullable().optional(),
+        category: z.enum(["engine", "env", "terraform"]),
+        hcl: z.boolean().optional(),
+        sensitive: z.boolean().optional(),
+      })
+      .loose(),
+  })
+  .loose();
+export type NoCodeVariableRequest = z.infer<typeof noCodeVariableRequestSchema>;
+
+const varsRelationshipRequestSchema = z.object({ data: z.array(noCodeVariableRequestSchema) }).loose();
+
+/** Body of `POST /no-code-modules/:id/workspaces` (spec 4.15). `auto_apply` is spelled with an underscore. */
+export const noCodeWorkspaceCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("workspaces"),
+        attributes: z
+          .object({
+            name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _"),
+            "agent-pool-id": z.string().min(1).nullable().optional(),
+            auto_apply: z.boolean().optional(),
+            /** Accepted too, since workspace bodies elsewhere spell it with a hyphen. */
+            "auto-apply": z.boolean().optional(),
+            description: z.string().nullable().optional(),
+            "execution-mode": z.enum(["remote", "agent"]).optional(),
+            "source-name": z.string().nullable().optional(),
+            "source-url": z.string().nullable().optional(),
+          })
+          .loose(),
+        relationships: z
+          .object({
+            project: z
+              .object({ data: z.object({ id: z.string().min(1), type: z.enum(["projects", "project"]).optional() }).loose() })
+              .loose()
+              .optional(),
+            vars: varsRelationshipRequestSchema.optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+export type NoCodeWorkspaceCreateRequest = z.infer<typeof noCodeWorkspaceCreateRequestSchema>;
+
+/** Body of `POST /no-code-modules/:no_code_module_id/workspaces/:id/upgrade` (spec 4.16). */
+export const workspaceUpgradeRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("workspaces"),
+        relationships: z.object({ vars: varsRelationshipRequestSchema.optional() }).loose().optional(),
+      })
+      .loose(),
+  })
+  .loose();
+export type WorkspaceUpgradeRequest = z.infer<typeof workspaceUpgradeRequestSchema>;
+
+/** A workspace upgrade (`workspace-upgrade`); its `id` is the run id (spec 2.9). */
+export const workspaceUpgradeResourceSchema = resourceSchema(
+  "workspace-upgrade",
+  z.object({ status: z.string(), "plan-url": z.string().optional() }).loose(),
+);
+export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSchema>;
+export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeResourceSchema);
+
+/** Confirm answers with a short completion message rather than a resource (spec 4.16). */
+export const workspaceUpgradeConfirmResponseSchema = z.object({ message: z.string().optional() }).loose();

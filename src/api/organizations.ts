@@ -1,0 +1,185 @@
+/**
+ * Records a workspace refers to: organizations, projects, SSH keys, registry modules
+ * and their versions, state versions, agent pools and VCS OAuth tokens. The spec shows
+ * only their identifiers; these shapes follow the hosted service.
+ */
+import { z } from "zod";
+import { documentSchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
+import { tagBindingRequestSchema } from "./workspaces";
+
+export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export const organizationResourceSchema = resourceSchema(
+  "organizations",
+  z
+    .object({
+      name: z.string(),
+      email: z.string().nullable().optional(),
+      "created-at": timestampSchema.optional(),
+      /** Whether workspace admins may force delete their own workspaces (spec section 5, item 7). */
+      "allow-force-delete-workspaces": z.boolean().optional(),
+    })
+    .loose(),
+);
+export type OrganizationResource = z.infer<typeof organizationResourceSchema>;
+export const organizationDocumentSchema = documentSchema(organizationResourceSchema);
+
+export const organizationCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("organizations"),
+        attributes: z
+          .object({
+            name: z.string().regex(ORGANIZATION_NAME_PATTERN, "must contain only letters, digits, - and _"),
+            email: z.string().optional(),
+            "allow-force-delete-workspaces": z.boolean().optional(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const projectResourceSchema = resourceSchema(
+  "projects",
+  z.object({ name: z.string(), description: z.string().nullable().optional(), "created-at": timestampSchema.optional() }).loose(),
+);
+export type ProjectResource = z.infer<typeof projectResourceSchema>;
+export const projectDocumentSchema = documentSchema(projectResourceSchema);
+export const projectListDocumentSchema = listDocumentSchema(projectResourceSchema);
+
+export const projectRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("projects"),
+        attributes: z
+          .object({ name: z.string().min(1).max(40).optional(), description: z.string().nullable().optional() })
+          .loose()
+          .optional(),
+        relationships: z.object({ "tag-bindings": z.object({ data: z.array(tagBindingRequestSchema) }).loose().optional() }).loose().optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const sshKeyResourceSchema = resourceSchema("ssh-keys", z.object({ name: z.string() }).loose());
+export type SshKeyResource = z.infer<typeof sshKeyResourceSchema>;
+export const sshKeyDocumentSchema = documentSchema(sshKeyResourceSchema);
+
+export const sshKeyCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("ssh-keys"),
+        attributes: z.object({ name: z.string().min(1), value: z.string().min(1) }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const registryModuleResourceSchema = resourceSchema(
+  "registry-modules",
+  z
+    .object({
+      name: z.string(),
+      provider: z.string(),
+      namespace: z.string().optional(),
+      "registry-name": z.string().optional(),
+      status: z.string().optional(),
+      "no-code": z.boolean().optional(),
+      "version-statuses": z.array(z.object({ version: z.string(), status: z.string() }).loose()).optional(),
+      "created-at": timestampSchema.optional(),
+      "updated-at": timestampSchema.optional(),
+    })
+    .loose(),
+);
+export type RegistryModuleResource = z.infer<typeof registryModuleResourceSchema>;
+export const registryModuleDocumentSchema = documentSchema(registryModuleResourceSchema);
+
+export const registryModuleCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("registry-modules"),
+        attributes: z
+          .object({
+            name: z.string().regex(/^[A-Za-z0-9_-]+$/, "must contain only letters, digits, - and _"),
+            provider: z.string().regex(/^[a-z0-9]+$/, "must contain only lower-case letters and digits"),
+            "registry-name": z.enum(["private", "public"]).optional(),
+            namespace: z.string().optional(),
+            "no-code": z.boolean().optional(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const registryModuleVersionResourceSchema = resourceSchema(
+  "registry-module-versions",
+  z.object({ version: z.string(), status: z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
+);
+export const registryModuleVersionDocumentSchema = documentSchema(registryModuleVersionResourceSchema);
+
+export const registryModuleVersionCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("registry-module-versions"),
+        attributes: z.object({ version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "must be a semantic version such as 1.2.3") }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const stateVersionResourceSchema = resourceSchema(
+  "state-versions",
+  z
+    .object({
+      serial: z.number().int(),
+      "created-at": timestampSchema.optional(),
+      "resource-count": z.number().int().optional(),
+      status: z.string().optional(),
+      intermediate: z.boolean().optional(),
+    })
+    .loose(),
+);
+export const stateVersionDocumentSchema = documentSchema(stateVersionResourceSchema);
+
+/** State version upload in the hosted shape: `state` is the base64 of a state file whose `resources` array is counted. */
+export const stateVersionCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("state-versions"),
+        attributes: z
+          .object({
+            serial: z.number().int().min(0),
+            md5: z.string().min(1),
+            lineage: z.string().optional(),
+            state: z.string().optional(),
+            "json-state": z.string().optional(),
+            /** An intermediate snapshot uploaded while a run holds the lock. */
+            intermediate: z.boolean().optional(),
+            /** False keeps the version pending (not finalized); the hosted service finalizes after upload. */
+            finalized: z.boolean().optional(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const agentPoolResourceSchema = resourceSchema(
+  "agent-pools",
+  z.object({ name: z.string(), "organization-scoped": z.boolean().optional(), "created-at": timestampSchema.optional() }).loose(),
+);
+export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
+
+export const oauthTokenResourceSchema = resourceSchema(
+  "oauth-tokens",
+  z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
+);
+export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);

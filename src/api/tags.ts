@@ -1,0 +1,67 @@
+/**
+ * Flat tags, key-value tag bindings and effective tag bindings (spec 2.6, 4.10),
+ * and the relationship bodies of tags and remote state consumers (spec 4.9, 4.10).
+ */
+import { z } from "zod";
+import { anyResourceSchema, identifiersBodySchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
+
+/** A flat tag (`tags`). */
+export const tagResourceSchema = resourceSchema(
+  "tags",
+  z.object({ name: z.string(), "created-at": timestampSchema.optional(), "instance-count": z.number().int().optional() }).loose(),
+);
+export type TagResource = z.infer<typeof tagResourceSchema>;
+export const tagListDocumentSchema = listDocumentSchema(tagResourceSchema);
+
+/** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
+export const tagBindingResourceSchema = resourceSchema("tag-bindings", z.object({ key: z.string(), value: z.string() }).loose());
+export type TagBindingResource = z.infer<typeof tagBindingResourceSchema>;
+export const tagBindingListDocumentSchema = listDocumentSchema(tagBindingResourceSchema);
+
+/** A key-value tag in effect on a workspace, inherited ones included; it has no `id`. */
+export const effectiveTagBindingResourceSchema = anyResourceSchema.extend({
+  type: z.literal("effective-tag-bindings"),
+  attributes: z.object({ key: z.string(), value: z.string() }).loose(),
+});
+export type EffectiveTagBindingResource = z.infer<typeof effectiveTagBindingResourceSchema>;
+export const effectiveTagBindingListDocumentSchema = listDocumentSchema(effectiveTagBindingResourceSchema);
+
+/** Flat tag names are stored lower-cased by the service. */
+export const TAG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:_-]*$/;
+export const TAG_NAME_MAX_LENGTH = 255;
+
+/**
+ * Body of `POST` and `DELETE /workspaces/:workspace_id/relationships/tags`:
+ * each item has `type: tags` and one of `id` or `attributes.name`.
+ */
+export const tagsRelationshipRequestSchema = z
+  .object({
+    data: z.array(
+      z
+        .object({
+          type: z.literal("tags"),
+          id: z.string().min(1).optional(),
+          attributes: z
+            .object({
+              name: z
+                .string()
+                .min(1)
+                .max(TAG_NAME_MAX_LENGTH)
+                .regex(TAG_NAME_PATTERN, "must start with a letter or digit and contain only letters, digits, :, - and _")
+                .optional(),
+            })
+            .loose()
+            .optional(),
+        })
+        .loose()
+        .refine((item) => item.id !== undefined || item.attributes?.name !== undefined, {
+          message: "each tag needs an id or attributes.name",
+        }),
+    ),
+  })
+  .loose();
+export type TagsRelationshipRequest = z.infer<typeof tagsRelationshipRequestSchema>;
+
+/** Body of the remote state consumer endpoints (spec 4.9): only `type` and `id` of each item are read. */
+export const remoteStateConsumersRequestSchema = identifiersBodySchema("workspaces");
+export type RemoteStateConsumersRequest = z.infer<typeof remoteStateConsumersRequestSchema>;

@@ -1,0 +1,352 @@
+/**
+ * Workspace documents (spec 2.2 to 2.5) and the request bodies of create (4.2),
+ * update (4.3), lock (4.7) and SSH key assignment (4.8).
+ */
+import { z } from "zod";
+import {
+  documentSchema,
+  listDocumentSchema,
+  Problem,
+  resourceSchema,
+  timestampSchema,
+} from "./common";
+
+/** Workspace names: letters, digits, `-` and `_` (spec section 8). */
+export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** `auto-destroy-activity-duration`: a value of at most four digits followed by `d` or `h` (its value must also be above 0). */
+export const AUTO_DESTROY_DURATION_PATTERN = /^\d{1,4}[dh]$/;
+
+export function isValidAutoDestroyDuration(value: string): boolean {
+  return AUTO_DESTROY_DURATION_PATTERN.test(value) && Number.parseInt(value.slice(0, -1), 10) > 0;
+}
+
+export const EXECUTION_MODES = ["remote", "local", "agent"] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+/** The `permissions` object of spec 2.3. */
+export const PERMISSION_NAMES = [
+  "can-update",
+  "can-destroy",
+  "can-queue-run",
+  "can-read-run",
+  "can-read-variable",
+  "can-update-variable",
+  "can-read-state-versions",
+  "can-read-state-outputs",
+  "can-create-state-versions",
+  "can-queue-apply",
+  "can-lock",
+  "can-unlock",
+  "can-force-unlock",
+  "can-read-settings",
+  "can-manage-tags",
+  "can-manage-run-tasks",
+  "can-force-delete",
+  "can-manage-assessments",
+  "can-manage-ephemeral-workspaces",
+  "can-read-assessment-results",
+  "can-queue-destroy",
+] as const;
+export type PermissionName = (typeof PERMISSION_NAMES)[number];
+
+export const permissionsSchema = z.record(z.string(), z.boolean());
+export type Permissions = Record<PermissionName, boolean>;
+
+/** `vcs-repo` as the service returns it (spec 2.4). */
+export const vcsRepoSchema = z
+  .object({
+    branch: z.string().optional(),
+    "display-identifier": z.string().optional(),
+    identifier: z.string(),
+    "ingress-submodules": z.boolean().optional(),
+    "oauth-token-id": z.string().nullable().optional(),
+    "vcs-app-installation-id": z.string().nullable().optional(),
+    "repository-http-url": z.string().optional(),
+    "service-provider": z.string().nullable().optional(),
+    "tags-regex": z.string().nullable().optional(),
+    "webhook-url": z.string().optional(),
+  })
+  .loose();
+export type VcsRepo = z.infer<typeof vcsRepoSchema>;
+
+const nullableNumber = z.number().nullable().optional();
+
+/** Attributes of a workspace document (spec 2.2). */
+export const workspaceAttributesSchema = z
+  .object({
+    name: z.string(),
+    actions: z.object({ "is-destroyable": z.boolean() }).loose().optional(),
+    "allow-destroy-plan": z.boolean().optional(),
+    "apply-duration-average": nullableNumber,
+    "assessments-enabled": z.boolean().optional(),
+    "auto-apply": z.boolean().optional(),
+    "auto-apply-run-trigger": z.boolean().optional(),
+    "auto-destroy-at": z.string().nullable().optional(),
+    "auto-destroy-status": z.string().nullable().optional(),
+    "auto-destroy-activity-duration": z.string().nullable().optional(),
+    "inherits-project-auto-destroy": z.boolean().nullable().optional(),
+    "created-at": timestampSchema,
+    "updated-at": timestampSchema.optional(),
+    "latest-change-at": timestampSchema.optional(),
+    "last-assessment-result-at": z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    environment: z.string().optional(),
+    "execution-mode": z.string(),
+    operations: z.boolean().optional(),
+    "file-triggers-enabled": z.boolean().optional(),
+    "global-remote-state": z.boolean().optional(),
+    locked: z.boolean(),
+    "locked-reason": z.string().nullable().optional(),
+    "oauth-client-name": z.string().nullable().optional(),
+    permissions: permissionsSchema.optional(),
+    "plan-duration-average": nullableNumber,
+    "policy-check-failures": nullableNumber,
+    "queue-all-runs": z.boolean().optional(),
+    "resource-count": z.number().int().optional(),
+    "run-failures": nullableNumber,
+    source: z.string().nullable().optional(),
+    "source-name": z.string().nullable().optional(),
+    "source-url": z.string().nullable().optional(),
+    "source-module-id": z.string().nullable().optional(),
+    "no-code-upgrade-available": z.boolean().nullable().optional(),
+    "speculative-enabled": z.boolean().optional(),
+    "structured-run-output-enabled": z.boolean().optional(),
+    "tag-names": z.array(z.string()).optional(),
+    "engine-version": z.string().optional(),
+    /** Compatibility alias of `engine-version` for clients that use the vendor spelling. */
+    "terraform-version": z.string().optional(),
+    "trigger-prefixes": z.array(z.string()).optional(),
+    "trigger-patterns": z.array(z.string()).optional(),
+    "vcs-repo": vcsRepoSchema.nullable().optional(),
+    "vcs-repo-identifier": z.string().nullable().optional(),
+    "working-directory": z.string().nullable().optional(),
+    "workspace-kpis-runs-count": nullableNumber,
+    "setting-overwrites": z.object({ "execution-mode": z.boolean(), "agent-pool": z.boolean() }).loose().optional(),
+  })
+  .loose();
+export type WorkspaceAttributes = z.infer<typeof workspaceAttributesSchema>;
+
+/** Every relationship a workspace document carries (spec 2.2). */
+export const WORKSPACE_RELATIONSHIPS = [
+  "agent-pool",
+  "current-configuration-version",
+  "current-run",
+  "latest-run",
+  "current-state-version",
+  "current-assessment-result",
+  "effective-tag-bindings",
+  "tag-bindings",
+  "organization",
+  "outputs",
+  "project",
+  "readme",
+  "remote-state-consumers",
+  "ssh-key",
+  "locked-by",
+  "vars",
+] as const;
+
+export const workspaceResourceSchema = resourceSchema("workspaces", workspaceAttributesSchema);
+export type WorkspaceResource = z.infer<typeof workspaceResourceSchema>;
+export const workspaceDocumentSchema = documentSchema(workspaceResourceSchema);
+export type WorkspaceDocument = z.infer<typeof workspaceDocumentSchema>;
+export const workspaceListDocumentSchema = listDocumentSchema(workspaceResourceSchema);
+export type WorkspaceListDocument = z.infer<typeof workspaceListDocumentSchema>;
+
+/** `include` values accepted on workspace GET endpoints (spec 4.5). */
+export const WORKSPACE_INCLUDES = [
+  "current_configuration_version",
+  "current_configuration_version.ingress_attributes",
+  "current_run",
+  "current_run.configuration_version",
+  "current_run.configuration_version.ingress_attributes",
+  "current_run.plan",
+  "locked_by",
+  "organization",
+  "outputs",
+  "project",
+  "readme",
+] as const;
+
+/** Sort keys of the workspace list (spec 4.4); a leading `-` reverses. */
+export const WORKSPACE_SORT_KEYS = ["name", "current-run.created-at", "latest-change-at"] as const;
+
+// ---------------------------------------------------------------------------
+// Requests
+
+/** `vcs-repo` in a create or update body. Presence rules are checked by {@link workspaceSettingsProblems}. */
+export const vcsRepoRequestSchema = z
+  .object({
+    identifier: z.string().min(1).optional(),
+    "oauth-token-id": z.string().min(1).nullable().optional(),
+    "vcs-app-installation-id": z.string().min(1).nullable().optional(),
+    /** Vendor spelling of `vcs-app-installation-id`, accepted for compatibility. */
+    "github-app-installation-id": z.string().min(1).nullable().optional(),
+    branch: z.string().optional(),
+    "ingress-submodules": z.boolean().optional(),
+    "tags-regex": z.string().nullable().optional(),
+  })
+  .loose();
+export type VcsRepoRequest = z.infer<typeof vcsRepoRequestSchema>;
+
+/** Attributes accepted on create and update (spec 4.2, 4.3). `name` is required on create only. */
+export const workspaceSettingsRequestSchema = z
+  .object({
+    name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _").optional(),
+    "agent-pool-id": z.string().min(1).nullable().optional(),
+    "allow-destroy-plan": z.boolean().optional(),
+    "assessments-enabled": z.boolean().optional(),
+    /** Former name of `assessments-enabled`. */
+    "drift-detection": z.boolean().optional(),
+    "auto-apply": z.boolean().optional(),
+    "auto-apply-run-trigger": z.boolean().optional(),
+    "auto-destroy-at": z.iso.datetime({ offset: true }).nullable().optional(),
+    "auto-destroy-activity-duration": z
+      .string()
+      .refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h")
+      .nullable()
+      .optional(),
+    description: z.string().nullable().optional(),
+    "execution-mode": z.enum(EXECUTION_MODES).optional(),
+    "file-triggers-enabled": z.boolean().optional(),
+    "global-remote-state": z.boolean().optional(),
+    operations: z.boolean().optional(),
+    "queue-all-runs": z.boolean().optional(),
+    "source-name": z.string().nullable().optional(),
+    "source-url": z.string().nullable().optional(),
+    "speculative-enabled": z.boolean().optional(),
+    "structured-run-output-enabled": z.boolean().optional(),
+    "engine-version": z.string().min(1).optional(),
+    /** Vendor spelling of `engine-version`, accepted for compatibility. */
+    "terraform-version": z.string().min(1).optional(),
+    "trigger-patterns": z.array(z.string()).optional(),
+    "trigger-prefixes": z.array(z.string()).optional(),
+    "vcs-repo": vcsRepoRequestSchema.nullable().optional(),
+    "working-directory": z.string().nullable().optional(),
+    "setting-overwrites": z
+      .object({ "execution-mode": z.boolean().optional(), "agent-pool": z.boolean().optional() })
+      .loose()
+      .optional(),
+  })
+  .loose();
+export type WorkspaceSettingsRequest = z.infer<typeof workspaceSettingsRequestSchema>;
+
+/** A key-value tag in a `tag-bindings` relationship of a request. */
+export const tagBindingRequestSchema = z
+  .object({
+    type: z.literal("tag-bindings"),
+    attributes: z.object({ key: z.string().min(1), value: z.string() }).loose(),
+  })
+  .loose();
+
+/** `project` relationship in a request; the hosted service accepts both spellings of the type. */
+export const projectRelationshipRequestSchema = z
+  .object({
+    data: z.object({ id: z.string(), type: z.enum(["projects", "project"]).optional() }).loose().nullable(),
+  })
+  .loose();
+
+export const workspaceRelationshipsRequestSchema = z
+  .object({
+    project: projectRelationshipRequestSchema.optional(),
+    "tag-bindings": z.object({ data: z.array(tagBindingRequestSchema) }).loose().optional(),
+  })
+  .loose();
+
+function workspaceBodySchema(nameRequired: boolean) {
+  const attributes = nameRequired
+    ? workspaceSettingsRequestSchema.extend({
+        name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _"),
+      })
+    : workspaceSettingsRequestSchema;
+  return z
+    .object({
+      data: z
+        .object({
+          type: z.literal("workspaces"),
+          attributes: nameRequired ? attributes : attributes.optional(),
+          relationships: workspaceRelationshipsRequestSchema.optional(),
+        })
+        .loose(),
+    })
+    .loose();
+}
+
+/** Body of `POST /organizations/:organization_name/workspaces` (spec 4.2). */
+export const workspaceCreateRequestSchema = workspaceBodySchema(true);
+export type WorkspaceCreateRequest = z.infer<typeof workspaceCreateRequestSchema>;
+
+/** Body of `PATCH /workspaces/:workspace_id` (spec 4.3). */
+export const workspaceUpdateRequestSchema = workspaceBodySchema(false);
+export type WorkspaceUpdateRequest = z.infer<typeof workspaceUpdateRequestSchema>;
+
+/**
+ * Cross-field rules of spec 4.2 and 4.3 that a schema of single keys cannot express.
+ * `given` is what the request supplied; `current` (on update) the stored settings in
+ * request spelling, so that the rules are checked against the resulting workspace.
+ * Pointers are relative to the document root (`/data/attributes/...`).
+ */
+export function workspaceSettingsProblems(
+  given: WorkspaceSettingsRequest,
+  current?: { "execution-mode"?: string; "agent-pool-id"?: string | null; "vcs-repo"?: VcsRepoRequest | null },
+): Problem[] {
+  const problems: Problem[] = [];
+  const at = (key: string) => `/data/attributes/${key}`;
+  const hasOwn = (key: string) => Object.prototype.hasOwnProperty.call(given, key) && (given as Record<string, unknown>)[key] !== undefined;
+
+  if (hasOwn("execution-mode") && hasOwn("operations")) {
+    problems.push({ pointer: at("operations"), detail: "operations is deprecated and must not be given together with execution-mode; use execution-mode only" });
+  }
+  if (hasOwn("engine-version") && hasOwn("terraform-version") && given["engine-version"] !== given["terraform-version"]) {
+    problems.push({ pointer: at("terraform-version"), detail: "terraform-version is an alias of engine-version; give one of them" });
+  }
+
+  const mode = given["execution-mode"] ?? (given.operations === false ? "local" : hasOwn("operations") ? "remote" : current?.["execution-mode"] ?? "remote");
+  const pool = hasOwn("agent-pool-id") ? given["agent-pool-id"] : mode === "agent" ? current?.["agent-pool-id"] : undefined;
+  if (mode === "agent" && !pool) {
+    problems.push({ pointer: at("agent-pool-id"), detail: "agent-pool-id is required when execution-mode is agent" });
+  }
+  if (mode !== "agent" && given["agent-pool-id"]) {
+    problems.push({
+      pointer: at("agent-pool-id"),
+      detail: given.operations === true
+        ? "agent-pool-id must not be given when operations is true"
+        : `agent-pool-id must not be given when execution-mode is ${mode}`,
+    });
+  }
+  if (given["setting-overwrites"]?.["execution-mode"] === true && !hasOwn("execution-mode") && !current) {
+    problems.push({ pointer: at("execution-mode"), detail: "execution-mode must be given when setting-overwrites.execution-mode is true" });
+  }
+
+  const repo = given["vcs-repo"];
+  if (repo) {
+    const appId = repo["vcs-app-installation-id"] ?? repo["github-app-installation-id"];
+    if (repo["oauth-token-id"] && appId) {
+      problems.push({ pointer: at("vcs-repo/vcs-app-installation-id"), detail: "vcs-app-installation-id cannot be given together with oauth-token-id" });
+    }
+    const adding = !current || !current["vcs-repo"];
+    if (adding) {
+      if (!repo.identifier) problems.push({ pointer: at("vcs-repo/identifier"), detail: "identifier is required when adding a VCS repository" });
+      if (!repo["oauth-token-id"] && !appId) {
+        problems.push({ pointer: at("vcs-repo/oauth-token-id"), detail: "oauth-token-id (or vcs-app-installation-id) is required when adding a VCS repository" });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Body of `POST /workspaces/:workspace_id/actions/lock` (spec 4.7); the body itself is optional. */
+export const lockRequestSchema = z.object({ reason: z.string().optional() }).loose();
+
+/** Body of `PATCH /workspaces/:workspace_id/relationships/ssh-key` (spec 4.8). */
+export const sshKeyAssignRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("workspaces"),
+        attributes: z.object({ id: z.string().min(1).nullable() }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
