@@ -1,0 +1,20 @@
+// The Pulumi type token of every resource class, in one dependency-free module.
+// Resource classes set `static __pulumiType` from here, and the policy pack imports
+// this module (`pulumi-workspaces/tokens`) to match resources without loading the
+// provider code, the client or a second copy of @pulumi/pulumi.
+
+/** `pulumi.dynamic.Resource` builds tokens as `pulumi-nodejs:dynamic/<module>:<type>`. */
+export const TYPE_TOKEN_MODULE = "workspaces";
+export const TYPE_TOKEN_PREFIX = `pulumi-nodejs:dynamic/${TYPE_TOKEN_MODULE}:` as const;
+
+export const typeTokens = {
+  Workspace: `${TYPE_TOKEN_PREFIX}Workspace`,
+  WorkspaceTags: `${TYPE_TOKEN_PREFIX}WorkspaceTags`,
+  RemoteStateConsumers: `${TYPE_TOKEN_PREFIX}RemoteStateConsumers`,
+  NoCodeModule: `${TYPE_TOKEN_PREFIX}NoCodeModule`,
+  NoCodeWorkspace: `${TYPE_TOKEN_PREFIX}NoCodeWorkspace`,
+  WorkspaceLock: `${TYPE_TOKEN_PREFIX}WorkspaceLock`,
+} as const;
+
+export type ResourceTypeName = keyof typeof typeTokens;
+export type TypeToken = (typeof typeTokens)[ResourceTypeName];
