@@ -1,0 +1,61 @@
+/**
+ * The provider objects handed to `pulumi.dynamic.Resource`.
+ *
+ * The engine serializes each provider into state and runs that text again on
+ * refresh and destroy, maybe on another machine and after this package was
+ * upgraded. So each method is a one-liner that resolves the package's stable
+ * entry point (`pulumi-workspaces/provider`) at call time and hands it the
+ * protocol version, the resource kind and its own arguments. Nothing else is
+ * captured: no settings, no client, no path.
+ *
+ * The entry point is resolved from the program directory (the dynamic-provider
+ * host's working directory) through `createRequire`, which finds the package in
+ * the program's node_modules and, inside this package's own directory, through
+ * Node's self-reference.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceTypeName } from "./tokens";
+
+/** Package specifier of the entry point; must match `exports["./provider"]` in package.json. */
+export const ENTRY_SPECIFIER = "pulumi-workspaces/provider";
+
+/**
+ * Protocol spoken between serialized provider code and the entry point. Bump it
+ * only together with an adapter in `entry.ts` that still accepts every older one.
+ */
+export const PROTOCOL = 1;
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+// The literals below repeat ENTRY_SPECIFIER and PROTOCOL on purpose: referring to
+// the constants would make the serializer capture this whole module.
+function providerFor(kind: ResourceTypeName): pulumi.dynamic.ResourceProvider {
+  return {
+    configure: (req) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "configure", [req]),
+    check: (olds, news) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "check", [olds, news]),
+    diff: (id, olds, news) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "diff", [id, olds, news]),
+    create: (inputs) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "create", [inputs]),
+    read: (id, props) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "read", [id, props]),
+    update: (id, olds, news) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "update", [id, olds, news]),
+    delete: (id, props) =>
+      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "delete", [id, props]),
+  };
+}
+
+/**
+ * One provider object per resource type, created once: the SDK caches the
+ * serialized text per object, so every resource of a type shares it.
+ */
+export const providers: Readonly<Record<ResourceTypeName, pulumi.dynamic.ResourceProvider>> = {
+  Workspace: providerFor("Workspace"),
+  WorkspaceTags: providerFor("WorkspaceTags"),
+  RemoteStateConsumers: providerFor("RemoteStateConsumers"),
+  NoCodeModule: providerFor("NoCodeModule"),
+  NoCodeWorkspace: providerFor("NoCodeWorkspace"),
+  WorkspaceLock: providerFor("WorkspaceLock"),
+};

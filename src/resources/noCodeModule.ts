@@ -1,0 +1,75 @@
+/**
+ * `NoCodeModule`: a private registry module enabled for no-code provisioning
+ * (spec 2.7, 2.8, 4.12 to 4.14).
+ *
+ * The service has no endpoint that deletes a no-code module: deleting this
+ * resource disables the module (`enabled: false`), which stops new workspaces
+ * from being created from it; the record itself stays.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { providers } from "./closure";
+import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
+import { adoptOptions, withOutputs } from "./base";
+
+/** Allowed values of one module variable. */
+export interface VariableOptionsArgs {
+  /** Name of a variable of the module. Unique within the module's option sets. */
+  variableName: pulumi.Input<string>;
+  /** Any data type the engine supports, e.g. `string`, `number`. */
+  variableType: pulumi.Input<string>;
+  /** The allowed values (order is kept but not significant for changes). */
+  options: pulumi.Input<pulumi.Input<unknown>[]>;
+}
+
+export interface NoCodeModuleArgs {
+  /**
+   * Organization whose private registry holds the module. Defaults to the stack
+   * config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`.
+   * A change replaces the resource.
+   */
+  organization?: pulumi.Input<string>;
+  /** Registry module id (`mod-...`). A change switches the module in place. */
+  registryModuleId: pulumi.Input<string>;
+  /** Module version used by no-code workflows. Default: the module's latest version. */
+  versionPin?: pulumi.Input<string>;
+  /**
+   * Whether workspaces may be created from the module. Default true here (the API
+   * default is false): declaring the resource means wanting the module usable.
+   */
+  enabled?: pulumi.Input<boolean>;
+  /** Allowed values per variable. Omitted: option sets are not managed. */
+  variableOptions?: pulumi.Input<pulumi.Input<VariableOptionsArgs>[]>;
+}
+
+export interface VariableOptionsOutput {
+  id: string;
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+}
+
+export const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
+
+export class NoCodeModule extends pulumi.dynamic.Resource {
+  static readonly __pulumiType = TOKENS.NoCodeModule;
+
+  /** Adopts an existing no-code module by id (`nocode-...`). */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NoCodeModule {
+    return new NoCodeModule(name, undefined as unknown as NoCodeModuleArgs, adoptOptions(id, opts));
+  }
+
+  static isInstance(obj: unknown): obj is NoCodeModule {
+    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeModule;
+  }
+
+  declare readonly organization: pulumi.Output<string>;
+  declare readonly registryModuleId: pulumi.Output<string>;
+  declare readonly versionPin: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly variableOptions: pulumi.Output<VariableOptionsOutput[]>;
+  declare readonly selfLink: pulumi.Output<string>;
+
+  constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.NoCodeModule, name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS), opts, MODULE, "NoCodeModule");
+  }
+}

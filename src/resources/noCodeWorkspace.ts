@@ -1,0 +1,152 @@
+/**
+ * `NoCodeWorkspace`: a workspace created from a no-code module (spec 4.15, 4.16).
+ *
+ * A change of `moduleVersion` or `variables` upgrades the workspace in place
+ * through the plan-then-confirm flow, keeping its id and state. A change of
+ * `noCodeModuleId` or `organization` is a different workspace: it is replaced,
+ * deleting the old one first because names are unique.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { providers } from "./closure";
+import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
+import { adoptOptions, withOutputs, withSecretOutputs } from "./base";
+
+/** A variable of the workspace (spec 4.15). */
+export interface NoCodeVariableArgs {
+  key: pulumi.Input<string>;
+  /** Default empty. */
+  value?: pulumi.Input<string>;
+  /** `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`. */
+  category: pulumi.Input<"engine" | "env" | "terraform">;
+  /** Evaluate the value as HCL. Default false; no effect for `env`. */
+  hcl?: pulumi.Input<boolean>;
+  /** Write-once on the service; the value is kept only as a secret in state. Default false. */
+  sensitive?: pulumi.Input<boolean>;
+  description?: pulumi.Input<string>;
+}
+
+export interface NoCodeWorkspaceArgs {
+  /** No-code module id (`nocode-...`). A change replaces the workspace (delete first). */
+  noCodeModuleId: pulumi.Input<string>;
+  /**
+   * Organization; defaults to the stack config `workspaces:organization`, then the
+   * environment, then the module's. A change replaces the workspace (delete first).
+   */
+  organization?: pulumi.Input<string>;
+  /** Name: letters, digits, `-` and `_`; unique in the organization. A change renames in place. */
+  name: pulumi.Input<string>;
+  /** Project id (`prj-...`). Required. A change moves the workspace. */
+  project: pulumi.Input<string>;
+  /** Default empty. */
+  description?: pulumi.Input<string>;
+  /** `remote` (default) or `agent`. */
+  executionMode?: pulumi.Input<"remote" | "agent">;
+  /** Agent pool id: required when `executionMode` is `agent`, refused otherwise. */
+  agentPoolId?: pulumi.Input<string>;
+  /** Apply automatically after a successful plan. Default false. */
+  autoApply?: pulumi.Input<boolean>;
+  sourceName?: pulumi.Input<string>;
+  sourceUrl?: pulumi.Input<string>;
+  /** Module variables. A change runs an in-place upgrade. Keys must be unique. */
+  variables?: pulumi.Input<pulumi.Input<NoCodeVariableArgs>[]>;
+  /**
+   * Module version the workspace should run; a change runs an in-place upgrade to
+   * the module's pinned version, which must then equal this value. Omitted: the
+   * version is not managed.
+   */
+  moduleVersion?: pulumi.Input<string>;
+  /** Delete even when the workspace still manages resources. Default false (safe delete). */
+  forceDelete?: pulumi.Input<boolean>;
+  /** Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand. */
+  autoConfirm?: pulumi.Input<boolean>;
+  /** How long an upgrade may take, plan and apply together, in seconds. Default 1800. */
+  upgradeTimeoutSeconds?: pulumi.Input<number>;
+}
+
+export interface NoCodeVariableOutput {
+  key: string;
+  /** Absent for sensitive variables: their values are in `sensitiveValues`. */
+  value?: string;
+  category: "engine" | "env";
+  hcl: boolean;
+  sensitive: boolean;
+  description?: string;
+}
+
+export const NO_CODE_WORKSPACE_OUTPUTS = [
+  "noCodeModuleId", "organization", "name", "project", "description", "executionMode", "agentPoolId", "autoApply",
+  "sourceName", "sourceUrl", "variables", "sensitiveValues", "moduleVersion", "forceDelete", "autoConfirm",
+  "upgradeTimeoutSeconds", "noCodeModuleVersionId", "noCodeUpgradeAvailable", "sourceModuleId", "resourceCount",
+  "locked", "lastUpgrade", "createdAt", "selfLink", "htmlLink",
+] as const;
+
+/** Outputs that may hold sensitive values: always stored as secrets. */
+export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
+
+export class NoCodeWorkspace extends pulumi.dynamic.Resource {
+  static readonly __pulumiType = TOKENS.NoCodeWorkspace;
+
+  /** Adopts a workspace created from a no-code module; `id` is its workspace id (`ws-...`). */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NoCodeWorkspace {
+    return new NoCodeWorkspace(name, undefined as unknown as NoCodeWorkspaceArgs, adoptOptions(id, opts));
+  }
+
+  static isInstance(obj: unknown): obj is NoCodeWorkspace {
+    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeWorkspace;
+  }
+
+  declare readonly noCodeModuleId: pulumi.Output<string>;
+  declare readonly organization: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly project: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | null>;
+  declare readonly executionMode: pulumi.Output<string>;
+  declare readonly agentPoolId: pulumi.Output<string | null>;
+  declare readonly autoApply: pulumi.Output<boolean>;
+  declare readonly sourceName: pulumi.Output<string | null>;
+  declare readonly sourceUrl: pulumi.Output<string | null>;
+  /** The variables, sensitive values left out. */
+  declare readonly variables: pulumi.Output<NoCodeVariableOutput[]>;
+  /** Values of the sensitive variables by key (secret). */
+  declare readonly sensitiveValues: pulumi.Output<Record<string, string>>;
+  declare readonly moduleVersion: pulumi.Output<string | null>;
+  declare readonly forceDelete: pulumi.Output<boolean>;
+  declare readonly autoConfirm: pulumi.Output<boolean>;
+  declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
+  declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
+  /** The module's pinned version differs from the workspace's. */
+  declare readonly noCodeUpgradeAvailable: pulumi.Output<boolean | null>;
+  declare readonly sourceModuleId: pulumi.Output<string | null>;
+  declare readonly resourceCount: pulumi.Output<number>;
+  declare readonly locked: pulumi.Output<boolean>;
+  /** The last upgrade run: `{runId, status, planUrl}`. */
+  declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl?: string } | null>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly selfLink: pulumi.Output<string>;
+  declare readonly htmlLink: pulumi.Output<string>;
+
+  constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
+    const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
+    super(
+      providers.NoCodeWorkspace,
+      name,
+      withOutputs(inputs as unknown as Record<string, unknown>, NO_CODE_WORKSPACE_OUTPUTS),
+      withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS),
+      MODULE,
+      "NoCodeWorkspace",
+    );
+  }
+}
+
+/**
+ * The engine stores inputs in state as given; a list holding a sensitive value is
+ * made secret as a whole so that the value is encrypted there too.
+ */
+function secretIfSensitive(
+  variables: NoCodeWorkspaceArgs["variables"],
+): NoCodeWorkspaceArgs["variables"] {
+  if (variables === undefined) return undefined;
+  return pulumi.output(variables).apply((list) =>
+    (list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list),
+  ) as unknown as NoCodeWorkspaceArgs["variables"];
+}

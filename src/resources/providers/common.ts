@@ -1,0 +1,267 @@
+/**
+ * Pieces shared by the provider implementations: unknown values during preview,
+ * check failures with property paths, and the comparisons that keep `diff` quiet
+ * about what is not a real change (service defaults, list order, tag-name case).
+ */
+import type { CheckFailure, Props } from "./types";
+
+/** The placeholder the engine sends for values not known until apply. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(isUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(isUnknown);
+  return false;
+}
+
+/** A copy without the properties (at any depth) whose value is not known yet. */
+export function withoutUnknowns<T>(value: T): T {
+  if (Array.isArray(value)) return value.filter((v) => v !== UNKNOWN).map(withoutUnknowns) as T;
+  if (value && typeof value === "object") {
+    const out: Props = {};
+    for (const [k, v] of Object.entries(value)) if (v !== UNKNOWN) out[k] = withoutUnknowns(v);
+    return out as T;
+  }
+  return value;
+}
+
+export function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+// ---------------------------------------------------------------------------
+// Names
+
+export function kebabToCamel(key: string): string {
+  return key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function camelToKebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+/** Recursively renames the keys of plain objects from kebab-case to camelCase. */
+export function camelKeys<T = Props>(value: unknown): T {
+  if (Array.isArray(value)) return value.map((v) => camelKeys(v)) as T;
+  if (value && typeof value === "object") {
+    const out: Props = {};
+    for (const [k, v] of Object.entries(value)) out[kebabToCamel(k)] = camelKeys(v);
+    return out as T;
+  }
+  return value as T;
+}
+
+// ---------------------------------------------------------------------------
+// Check failures
+
+/**
+ * Maps a path into a request body (zod issue path or JSON pointer) to the input
+ * property it came from, e.g. `/data/attributes/vcs-repo/identifier` -> `vcsRepo.identifier`.
+ * `renames` maps wire keys that do not convert mechanically (`engine-version` to
+ * `engineVersion` does; `agent-pool-id` to `agentPoolId` does too).
+ */
+export function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: Record<string, string> = {}): string {
+  const parts = typeof path === "string" ? path.split("/").filter((p) => p !== "").map(unescapePointer) : path.map(String);
+  let rest = parts;
+  if (rest[0] === "data") rest = rest.slice(1);
+  if (rest[0] === "attributes") rest = rest.slice(1);
+  else if (rest[0] === "relationships") {
+    rest = rest.slice(1);
+    const rel = rest[0];
+    if (rel !== undefined && renames[`relationships.${rel}`]) {
+      // e.g. relationships/vars/data/2/attributes/key -> variables[2].key
+      const after = rest.slice(1).filter((p) => p !== "data" && p !== "attributes");
+      return joinPath([renames[`relationships.${rel}`], ...after], renames);
+    }
+  }
+  return joinPath(rest, renames);
+}
+
+function unescapePointer(p: string): string {
+  return p.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function joinPath(parts: string[], renames: Record<string, string>): string {
+  let out = "";
+  parts.forEach((p, i) => {
+    if (/^\d+$/.test(p)) {
+      out += `[${p}]`;
+      return;
+    }
+    const name = renames[p] ?? kebabToCamel(p);
+    out += i === 0 ? name : `.${name}`;
+  });
+  return out;
+}
+
+/** Failures from zod issues of a request body. */
+export function failuresFromIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  renames: Record<string, string> = {},
+): CheckFailure[] {
+  return issues.map((issue) => {
+    const property = inputPathOf(issue.path, renames);
+    return { property, reason: `${property || "input"}: ${issue.message}` };
+  });
+}
+
+/** Removes repeated failures (the same property and reason reported by two rules). */
+export function dedupeFailures(failures: CheckFailure[]): CheckFailure[] {
+  const seen = new Set<string>();
+  return failures.filter((f) => {
+    const key = `${f.property}\u0000${f.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Comparisons used by diff
+
+/** null, undefined and "" all mean "not set" for optional strings. */
+export function sameOptionalString(a: unknown, b: unknown): boolean {
+  const na = a === null || a === undefined ? "" : String(a);
+  const nb = b === null || b === undefined ? "" : String(b);
+  return na === nb;
+}
+
+export function sameBoolean(a: unknown, b: unknown): boolean {
+  return Boolean(a) === Boolean(b) && (typeof a === "boolean" || a === undefined || a === null) === (typeof b === "boolean" || b === undefined || b === null);
+}
+
+/** Lists compared as sets of strings. */
+export function sameStringSet(a: unknown, b: unknown, fold: (s: string) => string = (s) => s): boolean {
+  const sa = new Set(((a as unknown[]) ?? []).map((v) => fold(String(v))));
+  const sb = new Set(((b as unknown[]) ?? []).map((v) => fold(String(v))));
+  if (sa.size !== sb.size) return false;
+  for (const v of sa) if (!sb.has(v)) return false;
+  return true;
+}
+
+/** Flat tag names: the service stores them lower-cased. */
+export function foldTagName(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function sameTagNames(a: unknown, b: unknown): boolean {
+  return sameStringSet(a, b, foldTagName);
+}
+
+/** Key-value maps compared by content. */
+export function sameStringMap(a: unknown, b: unknown): boolean {
+  const ma = (a ?? {}) as Record<string, unknown>;
+  const mb = (b ?? {}) as Record<string, unknown>;
+  const ka = Object.keys(ma);
+  if (ka.length !== Object.keys(mb).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(mb, k) && String(ma[k]) === String(mb[k]));
+}
+
+/** Two timestamps naming the same instant (the service may reformat them). */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  if (!isGiven(a) || !isGiven(b) || a === "" || b === "") return sameOptionalString(a, b);
+  const ta = Date.parse(String(a));
+  const tb = Date.parse(String(b));
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+/** Deep equality of JSON values where arrays are compared without regard to order. */
+export function sameJsonUnordered(a: unknown, b: unknown): boolean {
+  return canonical(a, true) === canonical(b, true);
+}
+
+/** Deep equality of JSON values. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a, false) === canonical(b, false);
+}
+
+function canonical(v: unknown, unorderedArrays: boolean): string {
+  if (Array.isArray(v)) {
+    const items = v.map((x) => canonical(x, unorderedArrays));
+    if (unorderedArrays) items.sort();
+    return `[${items.join(",")}]`;
+  }
+  if (v && typeof v === "object") {
+    const keys = Object.keys(v as Props).filter((k) => (v as Props)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Props)[k], unorderedArrays)}`).join(",")}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+/**
+ * A field of a resource as `diff` sees it: `same` decides whether the desired
+ * value (news) equals what the service last reported (olds). A field absent from
+ * news is not managed and never differs.
+ */
+export interface FieldRule {
+  name: string;
+  same?: (desired: unknown, actual: unknown, olds: Props) => boolean;
+  /** A change of this field needs a new resource. */
+  replaces?: boolean;
+  /** An absent value means "unset" rather than "not managed". */
+  absentIsValue?: boolean;
+}
+
+export interface FieldDiff {
+  changed: string[];
+  replaces: string[];
+}
+
+export function diffFields(olds: Props, news: Props, rules: FieldRule[]): FieldDiff {
+  const changed: string[] = [];
+  const replaces: string[] = [];
+  for (const rule of rules) {
+    const desired = news[rule.name];
+    if (desired === undefined && !rule.absentIsValue) continue;
+    let differs: boolean;
+    if (isUnknown(desired)) {
+      // Not known until apply: it may change, so say so.
+      differs = true;
+    } else {
+      const same = rule.same ?? ((a: unknown, b: unknown) => sameJson(a, b));
+      differs = !same(desired, olds[rule.name], olds);
+    }
+    if (differs) {
+      changed.push(rule.name);
+      if (rule.replaces) replaces.push(rule.name);
+    }
+  }
+  return { changed, replaces };
+}
+
+/** The subset of `object` keys that `desired` gives are equal (nested objects such as vcsRepo). */
+export function sameGivenKeys(
+  desired: unknown,
+  actual: unknown,
+  compare: Record<string, (a: unknown, b: unknown) => boolean> = {},
+): boolean {
+  if (desired === null) return actual === null || actual === undefined;
+  if (!desired || typeof desired !== "object") return sameJson(desired, actual);
+  if (!actual || typeof actual !== "object") return false;
+  for (const [k, v] of Object.entries(desired as Props)) {
+    if (v === undefined) continue;
+    const same = compare[k] ?? sameJson;
+    if (!same(v, (actual as Props)[k])) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Errors shown to the user
+
+/** An error whose message is complete on its own; the stack adds nothing for users. */
+export class ProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+export function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

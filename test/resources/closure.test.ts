@@ -1,0 +1,79 @@
+import { describe, it, expect, beforeAll } from "vitest";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as os from "node:os";
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import * as pulumi from "@pulumi/pulumi";
+import { providers } from "../../src/resources/closure";
+
+const root = path.resolve(__dirname, "../..");
+const SECRET = "tok-closure-secret-value-0123456789";
+
+async function serialized(kind: keyof typeof providers): Promise<string> {
+  const provider = providers[kind];
+  const sf = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
+  return sf.text;
+}
+
+/** Evaluates serialized provider text the way the dynamic-provider host does (require-from-string). */
+function evaluate(text: string): pulumi.dynamic.ResourceProvider {
+  const requireFromString = createRequire(require.resolve("@pulumi/pulumi"))("require-from-string");
+  return requireFromString(text).handler();
+}
+
+beforeAll(() => {
+  // The serialized code loads the package's built entry point, as a user's program would.
+  if (!fs.existsSync(path.join(root, "dist/resources/entry.js"))) {
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+  }
+}, 120_000);
+
+describe("serialized providers", () => {
+  for (const kind of Object.keys(providers) as (keyof typeof providers)[]) {
+    it(`${kind}: small, no secret, no absolute path, delegates to the entry point`, async () => {
+      process.env.WORKSPACES_TOKEN = SECRET;
+      try {
+        const text = await serialized(kind);
+        expect(text.length).toBeLessThan(4096);
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain(root);
+        expect(text).not.toContain(os.homedir());
+        expect(text).not.toMatch(/["'`]\/(?:home|root|tmp|work|Users)\//);
+        expect(text).toContain('"pulumi-workspaces/provider"');
+        expect(text).toContain(`"${kind}"`);
+        for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(text).toContain(`${m}:`);
+      } finally {
+        delete process.env.WORKSPACES_TOKEN;
+      }
+    });
+  }
+
+  it("resolves the entry point by package name from the program directory (self-reference here)", () => {
+    const resolved = createRequire(root + "/")
+      .resolve("pulumi-workspaces/provider");
+    expect(resolved).toBe(path.join(root, "dist/resources/entry.js"));
+  });
+
+  it("evaluated text serves calls through the entry point: check reports failures, diff is pure", async () => {
+    const provider = evaluate(await serialized("Workspace"));
+    const check = await provider.check!({}, { name: "bad name!", organization: "acme" });
+    expect(check.failures?.map((f) => f.property)).toContain("name");
+    const diff = await provider.diff!("ws-1", { name: "a", organization: "acme" }, { name: "a", organization: "acme" });
+    expect(diff.changes).toBe(false);
+  });
+});
+
+describe("entry point tolerance", () => {
+  it("accepts calls from older serialized code and any spelling of the kind, refuses newer protocols clearly", async () => {
+    const entry = createRequire(root + "/")("pulumi-workspaces/provider");
+    const olds = { name: "a", organization: "acme" };
+    for (const kind of ["Workspace", "workspace", "workspaces:Workspace", "pulumi-nodejs:dynamic/workspaces:Workspace"]) {
+      const d = await entry.dispatch(1, kind, "diff", ["ws-1", olds, { ...olds, name: "b" }]);
+      expect(d.changes).toBe(true);
+    }
+    await expect(entry.dispatch(99, "Workspace", "diff", ["ws-1", olds, olds])).rejects.toThrow(/newer release.*upgrade/);
+    await expect(entry.dispatch(1, "Gadget", "diff", ["ws-1", olds, olds])).rejects.toThrow(/unknown resource kind/);
+    await expect(entry.dispatch(1, "Workspace", "explode", [])).rejects.toThrow(/unknown provider method/);
+  });
+});
