@@ -1,0 +1,109 @@
+/**
+ * Client-side pacing so that one process stays under the rate limit the service
+ * announces, instead of stampeding into 429s when a `pulumi up` touches hundreds of
+ * resources at once. One limiter per base URL per process: every client object of the
+ * process talking to the same service shares it, and the announcement (the
+ * `X-RateLimit-Limit` header of `GET /ping`) is fetched once and cached.
+ *
+ * The pacing is a GCRA token bucket: a burst of `burst` requests, then one every
+ * `1 / rate` seconds. With `rate + burst <= limit`, no one-second window (fixed or
+ * sliding) on the service side ever sees more than `limit` requests from this process.
+ */
+
+export interface LimiterSettings {
+  /** Requests per second allowed on average. */
+  rate: number;
+  /** Requests that may go at once before pacing starts. */
+  burst: number;
+}
+
+/** Requests per second assumed when the service announces no limit. */
+export const DEFAULT_RATE_LIMIT = 30;
+
+/** Splits an announced per-second limit into sustained rate and burst (80/20). */
+export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
+  const limit = Math.max(1, limitPerSecond);
+  const burst = Math.max(1, Math.floor(limit * 0.2));
+  const rate = Math.max(0.5, limit - burst);
+  return { rate, burst };
+}
+
+export class RateLimiter {
+  private interval: number;
+  private tolerance: number;
+  /** Theoretical arrival time of the next request (GCRA). */
+  private tat = 0;
+  private pausedUntil = 0;
+
+  constructor(settings: LimiterSettings, private readonly now: () => number = Date.now) {
+    this.interval = 1000 / settings.rate;
+    this.tolerance = (settings.burst - 1) * this.interval;
+  }
+
+  configure(settings: LimiterSettings): void {
+    this.interval = 1000 / settings.rate;
+    this.tolerance = (settings.burst - 1) * this.interval;
+  }
+
+  get settings(): LimiterSettings {
+    return { rate: 1000 / this.interval, burst: Math.round(this.tolerance / this.interval) + 1 };
+  }
+
+  /** Reserves the next slot and returns how long the caller must wait for it, in milliseconds. */
+  reserve(): number {
+    const t = this.now();
+    const earliest = Math.max(t, this.pausedUntil);
+    const tat = Math.max(this.tat, earliest);
+    const allowedAt = Math.max(earliest, tat - this.tolerance);
+    this.tat = tat + this.interval;
+    return Math.max(0, allowedAt - t);
+  }
+
+  /** Waits for the next slot. */
+  async acquire(): Promise<void> {
+    const wait = this.reserve();
+    if (wait > 0) await sleep(wait);
+  }
+
+  /** Holds every request back until `untilMs` (epoch ms), after the service said 429 with a reset time. */
+  pauseUntil(untilMs: number): void {
+    if (untilMs > this.pausedUntil) this.pausedUntil = untilMs;
+  }
+}
+
+/** Limiters and their pending announcement, keyed by base URL. */
+const registry = new Map<string, { limiter: RateLimiter; ready: Promise<void> | undefined }>();
+
+/**
+ * Returns the process-wide limiter of `baseUrl`. `announce` is called at most once per
+ * base URL (the first time a limiter is needed) and resolves to the announced limit,
+ * or undefined when the service announces none.
+ */
+export async function limiterFor(baseUrl: string, announce: () => Promise<number | undefined>): Promise<RateLimiter> {
+  let entry = registry.get(baseUrl);
+  if (!entry) {
+    const created: { limiter: RateLimiter; ready: Promise<void> | undefined } = {
+      limiter: new RateLimiter(limiterSettingsFor(DEFAULT_RATE_LIMIT)),
+      ready: undefined,
+    };
+    created.ready = announce()
+      .then((limit) => {
+        if (limit && limit > 0) created.limiter.configure(limiterSettingsFor(limit));
+      })
+      // The announcement is an optimisation: without it the default pacing applies.
+      .catch(() => undefined);
+    registry.set(baseUrl, created);
+    entry = created;
+  }
+  await entry.ready;
+  return entry.limiter;
+}
+
+/** Forgets every cached limiter (tests that start several servers on reused ports). */
+export function resetLimiters(): void {
+  registry.clear();
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

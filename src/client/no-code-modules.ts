@@ -1,0 +1,173 @@
+/**
+ * No-code modules (spec 2.7, 2.8, 4.12 to 4.14): enabling a registry module for no-code
+ * provisioning, changing its settings, reading it.
+ */
+import {
+  noCodeModuleDocumentSchema,
+  variableOptionsResourceSchema,
+  type NoCodeModuleResource,
+} from "../api/nocode";
+import type { AnyResource } from "../api/common";
+import { Transport, urlPath } from "./transport";
+import { relId, relIds } from "./wire";
+import { NoCodeUpgrades, NoCodeWorkspaces, type NoCodeWorkspaceCreateOptions } from "./no-code-workspaces";
+import type { Workspace } from "./workspaces";
+
+/** Allowed values of one module variable. */
+export interface VariableOptions {
+  id: string;
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+}
+
+export interface NoCodeModule {
+  id: string;
+  enabled: boolean;
+  versionPin: string;
+  organization: string | null;
+  registryModuleId: string | null;
+  variableOptionIds: string[];
+  /** Present when read with `includeVariableOptions`. */
+  variableOptions?: VariableOptions[];
+  links: { self?: string };
+  attributes: Record<string, unknown>;
+}
+
+export interface VariableOptionsInput {
+  /** Update only: replaces the existing set with this id instead of creating a new one. */
+  id?: string;
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+}
+
+export interface NoCodeModuleEnableOptions {
+  registryModuleId: string;
+  /** Module version used for provisioning; the latest version when omitted. */
+  versionPin?: string;
+  /** Defaults to false on the service. */
+  enabled?: boolean;
+  variableOptions?: Omit<VariableOptionsInput, "id">[];
+}
+
+export interface NoCodeModuleUpdateOptions {
+  versionPin?: string;
+  enabled?: boolean;
+  registryModuleId?: string;
+  variableOptions?: VariableOptionsInput[];
+}
+
+export interface NoCodeModuleReadOptions {
+  /** Adds the option sets (`include=variable_options`). */
+  includeVariableOptions?: boolean;
+}
+
+function toNoCodeModule(r: NoCodeModuleResource, included: AnyResource[] | undefined): NoCodeModule {
+  const links = (r.links ?? {}) as Record<string, unknown>;
+  const out: NoCodeModule = {
+    id: r.id,
+    enabled: r.attributes.enabled,
+    versionPin: r.attributes["version-pin"],
+    organization: relId(r, "organization"),
+    registryModuleId: relId(r, "registry-module"),
+    variableOptionIds: relIds(r, "variable-options"),
+    links: typeof links.self === "string" ? { self: links.self } : {},
+    attributes: r.attributes as Record<string, unknown>,
+  };
+  if (included) {
+    out.variableOptions = included
+      .filter((i) => i.type === "variable-options")
+      .flatMap((i) => {
+        const parsed = variableOptionsResourceSchema.safeParse(i);
+        return parsed.success
+          ? [{
+              id: parsed.data.id,
+              variableName: parsed.data.attributes["variable-name"],
+              variableType: parsed.data.attributes["variable-type"],
+              options: parsed.data.attributes.options,
+            }]
+          : [];
+      });
+  }
+  return out;
+}
+
+function variableOptionsBody(items: VariableOptionsInput[]): { data: unknown[] } {
+  return {
+    data: items.map((v) => ({
+      type: "variable-options",
+      ...(v.id ? { id: v.id } : {}),
+      attributes: { "variable-name": v.variableName, "variable-type": v.variableType, options: v.options },
+    })),
+  };
+}
+
+export class NoCodeModules {
+  /** Upgrades of workspaces created from a module. */
+  readonly upgrade: NoCodeUpgrades;
+  readonly #workspaces: NoCodeWorkspaces;
+
+  constructor(private readonly transport: Transport) {
+    this.#workspaces = new NoCodeWorkspaces(transport);
+    this.upgrade = this.#workspaces.upgrade;
+  }
+
+  /** `POST /no-code-modules/:id/workspaces`: see {@link NoCodeWorkspaces.create}. */
+  createWorkspace(noCodeModuleId: string, options: NoCodeWorkspaceCreateOptions): Promise<Workspace> {
+    return this.#workspaces.create(noCodeModuleId, options);
+  }
+
+  /** `POST /organizations/:org/no-code-modules`. A create: never repeated once it reached the service. */
+  async enable(organization: string, options: NoCodeModuleEnableOptions): Promise<NoCodeModule> {
+    const attributes: Record<string, unknown> = {};
+    if (options.versionPin !== undefined) attributes["version-pin"] = options.versionPin;
+    if (options.enabled !== undefined) attributes.enabled = options.enabled;
+    const relationships: Record<string, unknown> = {
+      "registry-module": { data: { type: "registry-module", id: options.registryModuleId } },
+    };
+    if (options.variableOptions) relationships["variable-options"] = variableOptionsBody(options.variableOptions);
+    const doc = await this.transport.requestParsed(
+      {
+        method: "POST",
+        path: urlPath("organizations", organization, "no-code-modules"),
+        body: { data: { type: "no-code-modules", attributes, relationships } },
+        repeat: "once",
+        conflict: "create",
+      },
+      noCodeModuleDocumentSchema,
+    );
+    return toNoCodeModule(doc.data, doc.included);
+  }
+
+  /** `PATCH /no-code-modules/:id`: absent settings keep their value. */
+  async update(noCodeModuleId: string, options: NoCodeModuleUpdateOptions): Promise<NoCodeModule> {
+    const attributes: Record<string, unknown> = {};
+    if (options.versionPin !== undefined) attributes["version-pin"] = options.versionPin;
+    if (options.enabled !== undefined) attributes.enabled = options.enabled;
+    const relationships: Record<string, unknown> = {};
+    if (options.registryModuleId) relationships["registry-module"] = { data: { type: "registry-module", id: options.registryModuleId } };
+    if (options.variableOptions) relationships["variable-options"] = variableOptionsBody(options.variableOptions);
+    const data: Record<string, unknown> = { type: "no-code-modules", attributes };
+    if (Object.keys(relationships).length) data.relationships = relationships;
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("no-code-modules", noCodeModuleId), body: { data }, repeat: "idempotent" },
+      noCodeModuleDocumentSchema,
+    );
+    return toNoCodeModule(doc.data, doc.included);
+  }
+
+  /** `GET /no-code-modules/:id`, optionally with its variable options. */
+  async read(noCodeModuleId: string, options: NoCodeModuleReadOptions = {}): Promise<NoCodeModule> {
+    const doc = await this.transport.requestParsed(
+      {
+        method: "GET",
+        path: urlPath("no-code-modules", noCodeModuleId),
+        query: { include: options.includeVariableOptions ? "variable_options" : undefined },
+        repeat: "idempotent",
+      },
+      noCodeModuleDocumentSchema,
+    );
+    return toNoCodeModule(doc.data, options.includeVariableOptions ? doc.included ?? [] : undefined);
+  }
+}

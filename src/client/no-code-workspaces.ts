@@ -1,0 +1,183 @@
+/**
+ * Workspaces created from a no-code module and their upgrades (spec 2.9, 3, 4.15, 4.16).
+ * An upgrade is plan-then-confirm: initiate, poll until the plan settles, confirm,
+ * poll until applied. {@link NoCodeUpgrades.waitFor} bounds each poll.
+ */
+import {
+  UPGRADE_FINAL,
+  UPGRADE_PLAN_SETTLED,
+  workspaceUpgradeConfirmResponseSchema,
+  workspaceUpgradeDocumentSchema,
+  type VariableCategory,
+  type WorkspaceUpgradeResource,
+} from "../api/nocode";
+import { workspaceDocumentSchema } from "../api/workspaces";
+import { WaitTimeoutError } from "./errors";
+import { sleep } from "./limiter";
+import { Transport, urlPath } from "./transport";
+import { relId } from "./wire";
+import { toWorkspace, type Workspace } from "./workspaces";
+
+/** A variable given to a workspace created from (or upgraded to) a no-code module. */
+export interface NoCodeVariable {
+  key: string;
+  value?: string;
+  description?: string | null;
+  /** `engine` (the engine's own variables) or `env`. */
+  category: VariableCategory;
+  /** Evaluate the value as HCL; no effect for `env`. */
+  hcl?: boolean;
+  /** Write-once; the service never shows the value again. */
+  sensitive?: boolean;
+}
+
+export interface NoCodeWorkspaceCreateOptions {
+  name: string;
+  /** Required when `executionMode` is `agent`. */
+  agentPoolId?: string;
+  autoApply?: boolean;
+  description?: string;
+  executionMode?: "remote" | "agent";
+  sourceName?: string;
+  sourceUrl?: string;
+  projectId?: string;
+  variables?: NoCodeVariable[];
+}
+
+export interface NoCodeUpgradeOptions {
+  variables?: NoCodeVariable[];
+}
+
+export interface WorkspaceUpgrade {
+  /** The run id of the upgrade. */
+  id: string;
+  status: string;
+  planUrl: string | null;
+  workspaceId: string | null;
+  attributes: Record<string, unknown>;
+}
+
+export interface WaitOptions {
+  /** Longest total wait, in ms. Default 300 000. */
+  timeoutMs?: number;
+  /** Pause between polls, in ms. Default 1 000. */
+  intervalMs?: number;
+}
+
+function varsBody(vars: NoCodeVariable[]): { data: unknown[] } {
+  return {
+    data: vars.map((v) => {
+      const attributes: Record<string, unknown> = { key: v.key, category: v.category };
+      if (v.value !== undefined) attributes.value = v.value;
+      if (v.description !== undefined) attributes.description = v.description;
+      if (v.hcl !== undefined) attributes.hcl = v.hcl;
+      if (v.sensitive !== undefined) attributes.sensitive = v.sensitive;
+      return { type: "vars", attributes };
+    }),
+  };
+}
+
+function toUpgrade(r: WorkspaceUpgradeResource): WorkspaceUpgrade {
+  return {
+    id: r.id,
+    status: r.attributes.status,
+    planUrl: r.attributes["plan-url"] ?? null,
+    workspaceId: relId(r, "workspace"),
+    attributes: r.attributes as Record<string, unknown>,
+  };
+}
+
+export class NoCodeUpgrades {
+  constructor(private readonly transport: Transport) {}
+
+  /** `POST /no-code-modules/:nc/workspaces/:ws/upgrade`: starts a plan. Not repeated once sent. */
+  async initiate(noCodeModuleId: string, workspaceId: string, options: NoCodeUpgradeOptions = {}): Promise<WorkspaceUpgrade> {
+    const data: Record<string, unknown> = { type: "workspaces" };
+    if (options.variables) data.relationships = { vars: varsBody(options.variables) };
+    const doc = await this.transport.requestParsed(
+      { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade"), body: { data }, repeat: "once" },
+      workspaceUpgradeDocumentSchema,
+    );
+    return toUpgrade(doc.data);
+  }
+
+  /** `GET /no-code-modules/:nc/workspaces/:ws/upgrade/:id`. */
+  async read(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<WorkspaceUpgrade> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId), repeat: "idempotent" },
+      workspaceUpgradeDocumentSchema,
+    );
+    return toUpgrade(doc.data);
+  }
+
+  /** `POST /no-code-modules/:nc/workspaces/:ws/upgrade/:id`: confirms and applies. Returns the service's message. */
+  async confirm(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<{ message: string | null }> {
+    const res = await this.transport.request({
+      method: "POST",
+      path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId),
+      repeat: "once",
+    });
+    const parsed = workspaceUpgradeConfirmResponseSchema.safeParse(res.data);
+    return { message: parsed.success ? parsed.data.message ?? null : null };
+  }
+
+  /**
+   * Polls until the upgrade's status is one of `statuses` (default: the plan has settled
+   * or the run ended), or throws {@link WaitTimeoutError} when `timeoutMs` runs out.
+   */
+  async waitFor(
+    noCodeModuleId: string,
+    workspaceId: string,
+    upgradeId: string,
+    statuses: readonly string[] = [...UPGRADE_PLAN_SETTLED, ...UPGRADE_FINAL],
+    options: WaitOptions = {},
+  ): Promise<WorkspaceUpgrade> {
+    const timeoutMs = options.timeoutMs ?? 300_000;
+    const intervalMs = options.intervalMs ?? 1_000;
+    const started = Date.now();
+    let last: WorkspaceUpgrade | undefined;
+    for (;;) {
+      last = await this.read(noCodeModuleId, workspaceId, upgradeId);
+      if (statuses.includes(last.status)) return last;
+      const elapsed = Date.now() - started;
+      if (elapsed + intervalMs > timeoutMs) {
+        throw new WaitTimeoutError(
+          `upgrade ${upgradeId} of workspace ${workspaceId} still "${last.status}" after ${(elapsed / 1000).toFixed(1)}s; expected one of ${statuses.join(", ")}`,
+          last.status,
+          elapsed,
+        );
+      }
+      await sleep(intervalMs);
+    }
+  }
+}
+
+export class NoCodeWorkspaces {
+  readonly upgrade: NoCodeUpgrades;
+
+  constructor(private readonly transport: Transport) {
+    this.upgrade = new NoCodeUpgrades(transport);
+  }
+
+  /** `POST /no-code-modules/:id/workspaces`. A create: never repeated once it reached the service. */
+  async create(noCodeModuleId: string, options: NoCodeWorkspaceCreateOptions): Promise<Workspace> {
+    const attributes: Record<string, unknown> = { name: options.name };
+    if (options.agentPoolId !== undefined) attributes["agent-pool-id"] = options.agentPoolId;
+    // The spec spells this key with an underscore on this endpoint only.
+    if (options.autoApply !== undefined) attributes.auto_apply = options.autoApply;
+    if (options.description !== undefined) attributes.description = options.description;
+    if (options.executionMode !== undefined) attributes["execution-mode"] = options.executionMode;
+    if (options.sourceName !== undefined) attributes["source-name"] = options.sourceName;
+    if (options.sourceUrl !== undefined) attributes["source-url"] = options.sourceUrl;
+    const relationships: Record<string, unknown> = {};
+    if (options.projectId) relationships.project = { data: { type: "projects", id: options.projectId } };
+    if (options.variables) relationships.vars = varsBody(options.variables);
+    const data: Record<string, unknown> = { type: "workspaces", attributes };
+    if (Object.keys(relationships).length) data.relationships = relationships;
+    const doc = await this.transport.requestParsed(
+      { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces"), body: { data }, repeat: "once", conflict: "create" },
+      workspaceDocumentSchema,
+    );
+    return toWorkspace(doc.data);
+  }
+}

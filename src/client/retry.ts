@@ -1,0 +1,110 @@
+/**
+ * When a failed attempt may be repeated, and how long to wait first.
+ *
+ * The rule that keeps retries harmless: an answer of 429 means the service did not
+ * process the request, and a refused connection means it never arrived, so both may
+ * be repeated for any request. A 5xx, a dropped connection or a timeout leaves the
+ * outcome unknown, so only requests whose repetition changes nothing are repeated.
+ * A create is never repeated blindly; its failure is reported, so a duplicate can
+ * never appear.
+ */
+
+export interface RetryOptions {
+  /** Attempts per call, the first included. Default 8. */
+  maxAttempts?: number;
+  /** Time budget of one call across all its attempts and waits, in ms. Default 120 000. */
+  maxElapsedMs?: number;
+  /** First backoff step, in ms. Default 250. */
+  baseDelayMs?: number;
+  /** Longest single backoff wait, in ms. Default 8 000. */
+  maxDelayMs?: number;
+  /** How long an unlock answered with 503 (state not yet finalized) is retried, in ms. Default 30 000. */
+  unlockRetryMs?: number;
+}
+
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: ResolvedRetryOptions = {
+  maxAttempts: 8,
+  maxElapsedMs: 120_000,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  unlockRetryMs: 30_000,
+};
+
+/**
+ * How a request may be repeated.
+ * - `idempotent`: repeating it leaves the same result (GET, PATCH of settings, DELETE,
+ *   safe-delete, relationship add/remove/replace, which ignore items already in place).
+ * - `once`: repeating it could act twice or answer differently (creates, lock, force-unlock,
+ *   no-code upgrade initiate and confirm).
+ * - `unlock`: like `once`, but a 503 (latest state version not yet finalized) means nothing
+ *   happened and the spec advises retrying for a short period.
+ */
+export type Repeatability = "idempotent" | "once" | "unlock";
+
+/** Transport error codes that prove the request never reached the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+export function wasNeverSent(code: string): boolean {
+  return NOT_SENT_CODES.has(code);
+}
+
+/** Whether a transport failure (no response) may be retried. */
+export function mayRetryNetwork(repeat: Repeatability, code: string): boolean {
+  return repeat === "idempotent" || wasNeverSent(code);
+}
+
+/** Whether an error status may be retried. */
+export function mayRetryStatus(repeat: Repeatability, status: number, elapsedMs: number, opts: ResolvedRetryOptions): boolean {
+  if (status === 429) return true;
+  if (status === 503 && repeat === "unlock") return elapsedMs < opts.unlockRetryMs;
+  if (status >= 500 && status !== 501) return repeat === "idempotent";
+  return false;
+}
+
+/** Full-jitter exponential backoff: a random wait in [base/2, min(cap, base * 2^(attempt-1))]. */
+export function backoffDelay(attempt: number, opts: ResolvedRetryOptions, random: () => number = Math.random): number {
+  const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const floor = Math.min(ceiling, opts.baseDelayMs / 2);
+  return Math.round(floor + random() * (ceiling - floor));
+}
+
+export type HeaderBag = Record<string, unknown>;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  const v = headers[name] ?? headers[name.toLowerCase()];
+  if (Array.isArray(v)) return v.length ? String(v[0]) : undefined;
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+/**
+ * How long a 429 asks the client to wait, and which header said so.
+ * `X-RateLimit-Reset` is read as seconds until the window resets (the hosted service
+ * sends fractions such as `0.412`); a value that is plainly an epoch timestamp is read
+ * as one. `Retry-After` is seconds or an HTTP date.
+ */
+export function rateLimitWait(headers: HeaderBag, now: number = Date.now()): { ms: number; source: string } | undefined {
+  const reset = header(headers, "x-ratelimit-reset");
+  if (reset !== undefined && reset.trim() !== "") {
+    const v = Number(reset);
+    if (Number.isFinite(v) && v >= 0) {
+      const ms = v > 1e12 ? v - now : v > 1e9 ? v * 1000 - now : v * 1000;
+      return { ms: Math.max(0, Math.ceil(ms)), source: "X-RateLimit-Reset" };
+    }
+  }
+  const retryAfter = header(headers, "retry-after");
+  if (retryAfter !== undefined && retryAfter.trim() !== "") {
+    const secs = Number(retryAfter);
+    if (Number.isFinite(secs) && secs >= 0) return { ms: Math.ceil(secs * 1000), source: "Retry-After" };
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return { ms: Math.max(0, date - now), source: "Retry-After" };
+  }
+  return undefined;
+}
+
+/** The announced limit (`X-RateLimit-Limit`, requests per second), if any. */
+export function announcedLimit(headers: HeaderBag): number | undefined {
+  const v = Number(header(headers, "x-ratelimit-limit"));
+  return Number.isFinite(v) && v > 0 ? v : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * Small helpers between the wire's kebab-case JSON:API documents and the client's
+ * camelCase objects.
+ */
+import type { Relationship } from "../api/common";
+
+type WithRelationships = { relationships?: Record<string, Relationship> | undefined };
+
+/** The id of a to-one relationship, or null when absent or empty. */
+export function relId(resource: WithRelationships, name: string): string | null {
+  const data = resource.relationships?.[name]?.data;
+  return data && !Array.isArray(data) ? data.id : null;
+}
+
+/** The ids of a to-many relationship, or an empty list. */
+export function relIds(resource: WithRelationships, name: string): string[] {
+  const data = resource.relationships?.[name]?.data;
+  return Array.isArray(data) ? data.map((d) => d.id) : [];
+}
+
+/** `fooBarBaz` -> `foo-bar-baz`. */
+export function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+/** `foo-bar-baz` -> `fooBarBaz`. */
+export function camel(key: string): string {
+  return key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Copies the defined keys of `options` listed in `keys` to wire spelling. `null` is kept
+ * (it means "clear" on update); `undefined` is dropped (it means "leave as is").
+ */
+export function toWire<T extends object>(options: T, keys: readonly (keyof T & string)[], rename: Partial<Record<keyof T & string, string>> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    out[rename[key] ?? kebab(key)] = value;
+  }
+  return out;
+}
+
+/** Camel-cases the keys of a flat wire object (permissions, actions, setting-overwrites). */
+export function camelKeys<V>(obj: Record<string, V> | null | undefined): Record<string, V> {
+  const out: Record<string, V> = {};
+  if (!obj) return out;
+  for (const [k, v] of Object.entries(obj)) out[camel(k)] = v;
+  return out;
+}

@@ -1,0 +1,424 @@
+/**
+ * Workspaces (spec 2.2 to 2.5, 4.2 to 4.6): create, read, update, list, delete.
+ * Locking lives in `locks.ts` and SSH key assignment in `ssh-keys.ts`; both are also
+ * reachable from {@link Workspaces} because callers think of them as workspace actions.
+ */
+import {
+  workspaceDocumentSchema,
+  workspaceListDocumentSchema,
+  type ExecutionMode,
+  type WorkspaceResource,
+} from "../api/workspaces";
+import { PagedList, pagedGet } from "./pagination";
+import { Transport, urlPath } from "./transport";
+import { camelKeys, relId, toWire } from "./wire";
+import type { WorkspaceLocks } from "./locks";
+import type { SshKeys } from "./ssh-keys";
+
+export type { ExecutionMode };
+
+/** `vcs-repo` of a workspace, camel-cased (spec 2.4). */
+export interface VcsRepo {
+  identifier: string;
+  branch: string;
+  displayIdentifier: string | null;
+  ingressSubmodules: boolean;
+  oauthTokenId: string | null;
+  vcsAppInstallationId: string | null;
+  repositoryHttpUrl: string | null;
+  serviceProvider: string | null;
+  tagsRegex: string | null;
+  webhookUrl: string | null;
+}
+
+/** A workspace as the service describes it, camel-cased. */
+export interface Workspace {
+  id: string;
+  name: string;
+  /** Organization name (from the `organization` relationship). */
+  organization: string | null;
+  projectId: string | null;
+  description: string | null;
+  executionMode: ExecutionMode | string;
+  agentPoolId: string | null;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+  allowDestroyPlan: boolean;
+  assessmentsEnabled: boolean;
+  autoDestroyAt: string | null;
+  autoDestroyActivityDuration: string | null;
+  autoDestroyStatus: string | null;
+  inheritsProjectAutoDestroy: boolean | null;
+  fileTriggersEnabled: boolean;
+  globalRemoteState: boolean;
+  queueAllRuns: boolean;
+  speculativeEnabled: boolean;
+  structuredRunOutputEnabled: boolean;
+  /** Exact version or constraint (wire `engine-version`, read from `terraform-version` when only that is sent). */
+  engineVersion: string | null;
+  triggerPrefixes: string[];
+  triggerPatterns: string[];
+  workingDirectory: string | null;
+  vcsRepo: VcsRepo | null;
+  /** Flat tag names; a refresh of a workspace's flat tags needs no extra request. */
+  tagNames: string[];
+  locked: boolean;
+  lockedReason: string | null;
+  /** Id of the user (or run/team) holding the lock. */
+  lockedById: string | null;
+  sshKeyId: string | null;
+  resourceCount: number;
+  source: string | null;
+  sourceName: string | null;
+  sourceUrl: string | null;
+  /** Present for workspaces created from a no-code module. */
+  sourceModuleId: string | null;
+  noCodeUpgradeAvailable: boolean | null;
+  noCodeModuleVersionId: string | null;
+  environment: string | null;
+  settingOverwrites: { executionMode?: boolean; agentPool?: boolean };
+  /** Camel-cased permissions (`canUpdate`, `canForceDelete`, ...). */
+  permissions: Record<string, boolean>;
+  actions: { isDestroyable?: boolean };
+  currentRunId: string | null;
+  currentStateVersionId: string | null;
+  currentConfigurationVersionId: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  latestChangeAt: string | null;
+  links: { self?: string; selfHtml?: string };
+  /** Every attribute exactly as received, including ones newer than this client. */
+  attributes: Record<string, unknown>;
+}
+
+/** `vcs-repo` on create or update. */
+export interface VcsRepoOptions {
+  identifier?: string;
+  oauthTokenId?: string | null;
+  /** Update only: the VCS app installation to use instead of an OAuth token. */
+  vcsAppInstallationId?: string | null;
+  branch?: string;
+  ingressSubmodules?: boolean;
+  tagsRegex?: string | null;
+}
+
+/** A key-value tag to bind. */
+export interface TagBindingInput {
+  key: string;
+  value: string;
+}
+
+/** Settings shared by create and update (spec 4.2, 4.3). `undefined` leaves a setting alone; `null` clears it where the wire allows. */
+export interface WorkspaceSettings {
+  agentPoolId?: string | null;
+  allowDestroyPlan?: boolean;
+  assessmentsEnabled?: boolean;
+  autoApply?: boolean;
+  autoApplyRunTrigger?: boolean;
+  autoDestroyAt?: string | null;
+  /** A number above 0 of at most four digits followed by `d` or `h`. */
+  autoDestroyActivityDuration?: string | null;
+  description?: string | null;
+  executionMode?: ExecutionMode;
+  fileTriggersEnabled?: boolean;
+  globalRemoteState?: boolean;
+  /** Deprecated by the service; use `executionMode`. */
+  operations?: boolean;
+  queueAllRuns?: boolean;
+  sourceName?: string | null;
+  sourceUrl?: string | null;
+  speculativeEnabled?: boolean;
+  structuredRunOutputEnabled?: boolean;
+  engineVersion?: string;
+  triggerPatterns?: string[];
+  triggerPrefixes?: string[];
+  workingDirectory?: string | null;
+  settingOverwrites?: { executionMode?: boolean; agentPool?: boolean };
+  /** Project to create the workspace in, or (on update) to move it to. */
+  projectId?: string;
+  /**
+   * Key-value tags sent in `relationships.tag-bindings` of the same request, so a
+   * workspace is created with its key-value tags in one request.
+   */
+  tagBindings?: TagBindingInput[];
+}
+
+export interface WorkspaceCreateOptions extends WorkspaceSettings {
+  name: string;
+  vcsRepo?: VcsRepoOptions;
+}
+
+export interface WorkspaceUpdateOptions extends WorkspaceSettings {
+  /** Renames the workspace. */
+  name?: string;
+  /** `null` removes the VCS connection; an object changes only the given keys. */
+  vcsRepo?: VcsRepoOptions | null;
+}
+
+export type WorkspaceSortKey = "name" | "current-run.created-at" | "latest-change-at";
+
+/** Filters of the workspace list (spec 4.4). */
+export interface WorkspaceListOptions {
+  /** Fuzzy name match (`search[name]`). */
+  search?: string;
+  /** Only workspaces carrying every one of these flat tags (`search[tags]`). */
+  tags?: string[];
+  /** Excludes workspaces carrying any of these flat tags (`search[exclude-tags]`). */
+  excludeTags?: string[];
+  /** Partial name match with `*` as prefix, suffix or both (`search[wildcard-name]`). */
+  wildcardName?: string;
+  /** Sort key; a leading `-` reverses. */
+  sort?: WorkspaceSortKey | `-${WorkspaceSortKey}`;
+  projectId?: string;
+  /** Only workspaces whose current run has this status. */
+  currentRunStatus?: string;
+  /** Key-value tag filters, combined with AND; a filter without `value` matches any value. */
+  tagged?: { key: string; value?: string }[];
+}
+
+const SETTING_KEYS = [
+  "agentPoolId",
+  "allowDestroyPlan",
+  "assessmentsEnabled",
+  "autoApply",
+  "autoApplyRunTrigger",
+  "autoDestroyAt",
+  "autoDestroyActivityDuration",
+  "description",
+  "executionMode",
+  "fileTriggersEnabled",
+  "globalRemoteState",
+  "operations",
+  "queueAllRuns",
+  "sourceName",
+  "sourceUrl",
+  "speculativeEnabled",
+  "structuredRunOutputEnabled",
+  "engineVersion",
+  "triggerPatterns",
+  "triggerPrefixes",
+  "workingDirectory",
+] as const;
+
+const VCS_KEYS = ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const;
+
+/** Builds the JSON:API body of create and update. */
+export function workspaceRequestBody(options: WorkspaceCreateOptions | WorkspaceUpdateOptions): Record<string, unknown> {
+  const attributes = toWire(options as WorkspaceUpdateOptions, ["name", ...SETTING_KEYS]);
+  if (options.settingOverwrites) attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
+  if (options.vcsRepo === null) attributes["vcs-repo"] = null;
+  else if (options.vcsRepo) attributes["vcs-repo"] = toWire(options.vcsRepo, VCS_KEYS);
+
+  const relationships: Record<string, unknown> = {};
+  if (options.projectId) relationships.project = { data: { type: "projects", id: options.projectId } };
+  if (options.tagBindings) {
+    relationships["tag-bindings"] = {
+      data: options.tagBindings.map((t) => ({ type: "tag-bindings", attributes: { key: t.key, value: t.value } })),
+    };
+  }
+  const data: Record<string, unknown> = { type: "workspaces", attributes };
+  if (Object.keys(relationships).length) data.relationships = relationships;
+  return { data };
+}
+
+/** Query parameters of the workspace list. */
+export function workspaceListQuery(options: WorkspaceListOptions): Record<string, string | undefined> {
+  const q: Record<string, string | undefined> = {
+    "search[name]": options.search,
+    "search[tags]": options.tags?.length ? options.tags.join(",") : undefined,
+    "search[exclude-tags]": options.excludeTags?.length ? options.excludeTags.join(",") : undefined,
+    "search[wildcard-name]": options.wildcardName,
+    sort: options.sort,
+    "filter[project][id]": options.projectId,
+    "filter[current-run][status]": options.currentRunStatus,
+  };
+  options.tagged?.forEach((t, i) => {
+    q[`filter[tagged][${i}][key]`] = t.key;
+    if (t.value !== undefined) q[`filter[tagged][${i}][value]`] = t.value;
+  });
+  return q;
+}
+
+/** Turns a workspace resource into a {@link Workspace}. */
+export function toWorkspace(r: WorkspaceResource): Workspace {
+  const a = r.attributes;
+  const vcs = a["vcs-repo"];
+  const links = (r.links ?? {}) as Record<string, unknown>;
+  return {
+    id: r.id,
+    name: a.name,
+    organization: relId(r, "organization"),
+    projectId: relId(r, "project"),
+    description: a.description ?? null,
+    executionMode: a["execution-mode"],
+    agentPoolId: relId(r, "agent-pool"),
+    autoApply: a["auto-apply"] ?? false,
+    autoApplyRunTrigger: a["auto-apply-run-trigger"] ?? false,
+    allowDestroyPlan: a["allow-destroy-plan"] ?? true,
+    assessmentsEnabled: a["assessments-enabled"] ?? false,
+    autoDestroyAt: a["auto-destroy-at"] ?? null,
+    autoDestroyActivityDuration: a["auto-destroy-activity-duration"] ?? null,
+    autoDestroyStatus: a["auto-destroy-status"] ?? null,
+    inheritsProjectAutoDestroy: a["inherits-project-auto-destroy"] ?? null,
+    fileTriggersEnabled: a["file-triggers-enabled"] ?? true,
+    globalRemoteState: a["global-remote-state"] ?? false,
+    queueAllRuns: a["queue-all-runs"] ?? false,
+    speculativeEnabled: a["speculative-enabled"] ?? true,
+    structuredRunOutputEnabled: a["structured-run-output-enabled"] ?? true,
+    engineVersion: a["engine-version"] ?? a["terraform-version"] ?? null,
+    triggerPrefixes: a["trigger-prefixes"] ?? [],
+    triggerPatterns: a["trigger-patterns"] ?? [],
+    workingDirectory: a["working-directory"] ?? null,
+    vcsRepo: vcs
+      ? {
+          identifier: vcs.identifier,
+          branch: vcs.branch ?? "",
+          displayIdentifier: vcs["display-identifier"] ?? null,
+          ingressSubmodules: vcs["ingress-submodules"] ?? false,
+          oauthTokenId: vcs["oauth-token-id"] ?? null,
+          vcsAppInstallationId: vcs["vcs-app-installation-id"] ?? null,
+          repositoryHttpUrl: vcs["repository-http-url"] ?? null,
+          serviceProvider: vcs["service-provider"] ?? null,
+          tagsRegex: vcs["tags-regex"] ?? null,
+          webhookUrl: vcs["webhook-url"] ?? null,
+        }
+      : null,
+    tagNames: a["tag-names"] ?? [],
+    locked: a.locked,
+    lockedReason: a["locked-reason"] ?? null,
+    lockedById: relId(r, "locked-by"),
+    sshKeyId: relId(r, "ssh-key"),
+    resourceCount: a["resource-count"] ?? 0,
+    source: a.source ?? null,
+    sourceName: a["source-name"] ?? null,
+    sourceUrl: a["source-url"] ?? null,
+    sourceModuleId: a["source-module-id"] ?? null,
+    noCodeUpgradeAvailable: a["no-code-upgrade-available"] ?? null,
+    noCodeModuleVersionId: relId(r, "no-code-module-version"),
+    environment: a.environment ?? null,
+    settingOverwrites: camelKeys(a["setting-overwrites"] as Record<string, boolean> | undefined),
+    permissions: camelKeys(a.permissions),
+    actions: camelKeys(a.actions as Record<string, boolean> | undefined),
+    currentRunId: relId(r, "current-run"),
+    currentStateVersionId: relId(r, "current-state-version"),
+    currentConfigurationVersionId: relId(r, "current-configuration-version"),
+    createdAt: a["created-at"],
+    updatedAt: a["updated-at"] ?? null,
+    latestChangeAt: a["latest-change-at"] ?? null,
+    links: {
+      ...(typeof links.self === "string" ? { self: links.self } : {}),
+      ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] as string } : {}),
+    },
+    attributes: a as Record<string, unknown>,
+  };
+}
+
+/** Workspace endpoints. */
+export class Workspaces {
+  constructor(
+    private readonly transport: Transport,
+    private readonly locks: WorkspaceLocks,
+    private readonly sshKeys: SshKeys,
+  ) {}
+
+  /**
+   * `POST /organizations/:org/workspaces`. Key-value tags given in `tagBindings` travel
+   * in the same request. Never repeated after it reached the service (a duplicate
+   * workspace must not appear): a 5xx or dropped connection is reported as is.
+   */
+  async create(organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
+    const doc = await this.transport.requestParsed(
+      { method: "POST", path: urlPath("organizations", organization, "workspaces"), body: workspaceRequestBody(options), repeat: "once", conflict: "create" },
+      workspaceDocumentSchema,
+    );
+    return toWorkspace(doc.data);
+  }
+
+  /** `GET /workspaces/:id`. One request; the result carries `tagNames`. */
+  async read(workspaceId: string): Promise<Workspace> {
+    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId), repeat: "idempotent" }, workspaceDocumentSchema);
+    return toWorkspace(doc.data);
+  }
+
+  /** `GET /organizations/:org/workspaces/:name`. */
+  async readByName(organization: string, name: string): Promise<Workspace> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
+    return toWorkspace(doc.data);
+  }
+
+  /** `PATCH /workspaces/:id`. Only the given settings change. */
+  async update(workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("workspaces", workspaceId), body: workspaceRequestBody(options), repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
+    return toWorkspace(doc.data);
+  }
+
+  /** `PATCH /organizations/:org/workspaces/:name`. */
+  async updateByName(organization: string, name: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("organizations", organization, "workspaces", name), body: workspaceRequestBody(options), repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
+    return toWorkspace(doc.data);
+  }
+
+  /** `GET /organizations/:org/workspaces`, 100 per page, fetched as the caller iterates. */
+  list(organization: string, options: WorkspaceListOptions = {}): PagedList<Workspace> {
+    return pagedGet(this.transport, urlPath("organizations", organization, "workspaces"), workspaceListQuery(options), workspaceListDocumentSchema, toWorkspace);
+  }
+
+  /** `POST /workspaces/:id/actions/safe-delete`: deletes only when the workspace manages no resources (else ConflictError `managing-resources`). */
+  async safeDelete(workspaceId: string): Promise<void> {
+    await this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete" });
+  }
+
+  /** `POST /organizations/:org/workspaces/:name/actions/safe-delete`. */
+  async safeDeleteByName(organization: string, name: string): Promise<void> {
+    await this.transport.request({
+      method: "POST",
+      path: urlPath("organizations", organization, "workspaces", name, "actions", "safe-delete"),
+      repeat: "idempotent",
+      conflict: "safe-delete",
+    });
+  }
+
+  /** `DELETE /workspaces/:id`: deletes without checking for managed resources (ForbiddenError without the right). */
+  async forceDelete(workspaceId: string): Promise<void> {
+    await this.transport.request({ method: "DELETE", path: urlPath("workspaces", workspaceId), repeat: "idempotent" });
+  }
+
+  /** `DELETE /organizations/:org/workspaces/:name`. */
+  async forceDeleteByName(organization: string, name: string): Promise<void> {
+    await this.transport.request({ method: "DELETE", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" });
+  }
+
+  /** See {@link WorkspaceLocks.lock}. */
+  lock(workspaceId: string, reason?: string): Promise<Workspace> {
+    return this.locks.lock(workspaceId, reason);
+  }
+
+  /** See {@link WorkspaceLocks.unlock}. */
+  unlock(workspaceId: string): Promise<Workspace> {
+    return this.locks.unlock(workspaceId);
+  }
+
+  /** See {@link WorkspaceLocks.forceUnlock}. */
+  forceUnlock(workspaceId: string): Promise<Workspace> {
+    return this.locks.forceUnlock(workspaceId);
+  }
+
+  /** See {@link SshKeys.assign}. */
+  assignSSHKey(workspaceId: string, sshKeyId: string): Promise<Workspace> {
+    return this.sshKeys.assign(workspaceId, sshKeyId);
+  }
+
+  /** See {@link SshKeys.unassign}. */
+  unassignSSHKey(workspaceId: string): Promise<Workspace> {
+    return this.sshKeys.unassign(workspaceId);
+  }
+}
