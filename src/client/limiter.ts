@@ -20,11 +20,15 @@ export interface LimiterSettings {
 /** Requests per second assumed when the service announces no limit. */
 export const DEFAULT_RATE_LIMIT = 30;
 
-/** Splits an announced per-second limit into sustained rate and burst (80/20). */
+/**
+ * Splits an announced per-second limit into burst (a fifth) and sustained rate (the
+ * rest, less a tenth, so that requests bunched up by the network on their way still
+ * arrive under the limit).
+ */
 export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
   const limit = Math.max(1, limitPerSecond);
   const burst = Math.max(1, Math.floor(limit * 0.2));
-  const rate = Math.max(0.5, limit - burst);
+  const rate = Math.max(0.5, (limit - burst) * 0.9);
   return { rate, burst };
 }
 
