@@ -1,0 +1,147 @@
+/**
+ * How a domain plugs in: a domain is a folder (`workspace/`, `project/`, `nocode/`, ...)
+ * whose `index.ts` exports a `Domain` (see ./context.ts): `schema` is idempotent DDL run
+ * at start after the core tables, `init(ctx)` registers hooks (for example a
+ * `ctx.hooks.workspaceRender` function that adds attributes to every workspace document),
+ * and `routes(app, ctx)` adds thin Fastify handlers with paths relative to /api/v2. Add
+ * the domain to `DOMAINS` in ./domains.ts. Handlers read the authenticated caller from
+ * `request.caller` (use `requireCaller`), validate bodies with `parseBody` and a zod
+ * schema from src/api, call their service (plain functions over `ctx.db` that know
+ * nothing of HTTP, every mutation wrapped in `inTransaction`), and answer with `send`.
+ * Failures are thrown as `ApiError` (./http/errors.ts): the error handler below renders
+ * every failure, including Fastify's own (bad JSON, wrong media type, body too large) and
+ * unknown routes, as a JSON:API error document, and anything unexpected as a generic 500.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
+import { JSONAPI_MEDIA_TYPE } from "../api/common";
+import type { Domain, ServerContext } from "./context";
+import { ApiError, badRequest, internalError, notFound, payloadTooLarge, unauthorized, unsupportedMediaType } from "./http/errors";
+import { API_PREFIX } from "./http/jsonapi";
+import { authenticate, type Caller } from "./auth/service";
+import { RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
+import { injectFault, type FaultOptions } from "./faults";
+
+export const BODY_LIMIT = 5 * 1024 * 1024;
+
+/** Requests served, by `METHOD /route/pattern`, for benchmarks and tests. */
+export interface RequestStats {
+  total: number;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+export interface AppHandles {
+  app: FastifyInstance;
+  stats(): RequestStats;
+  setFaults(faults: FaultOptions): void;
+}
+
+/** Paths that need no token: the hosted service answers ping anonymously. */
+const ANONYMOUS = new Set([`${API_PREFIX}/ping`]);
+
+export function requireCaller(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized();
+  return request.caller;
+}
+
+export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, initialFaults: FaultOptions = {}): AppHandles {
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true });
+  const limiter = new RateLimiter(ctx.options.rateLimit);
+  let faults: FaultOptions = { ...initialFaults };
+  const stats: RequestStats = { total: 0, byRoute: {}, byStatus: {} };
+
+  app.decorateRequest("caller", null);
+
+  // JSON:API bodies (and plain JSON, which some clients send) are parsed here; an empty
+  // body is allowed because clients send the media type on bodiless POSTs and DELETEs.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([JSONAPI_MEDIA_TYPE, "application/json"], { parseAs: "string" }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest("The request body is not valid JSON."), undefined);
+    }
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (faults.failureRate || faults.latencyMs || faults.latencyJitterMs) {
+      if (await injectFault(faults, request, reply)) return reply;
+    }
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    request.caller = match ? authenticate(ctx.db, match[1]) : null;
+    const path = request.url.split("?")[0];
+    if (!request.caller && !ANONYMOUS.has(path) && request.routeOptions.url !== undefined) throw unauthorized();
+    if (limiter.enabled) {
+      const key = request.caller ? request.caller.principalId : `ip:${request.ip}`;
+      const d = limiter.take(key);
+      reply.header("X-RateLimit-Limit", String(d.limit));
+      reply.header("X-RateLimit-Remaining", String(d.remaining));
+      reply.header("X-RateLimit-Reset", d.reset);
+      if (!d.allowed) {
+        reply.code(429).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify(RATE_LIMITED_BODY));
+        return reply;
+      }
+    }
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    stats.total++;
+    const key = `${request.method} ${request.routeOptions.url ?? "(unmatched)"}`;
+    stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
+    const status = String(reply.statusCode);
+    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const err = notFound(`No route for ${request.method} ${request.url.split("?")[0]}`);
+    reply.code(404).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: err.errors }));
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError | Error, _request, reply) => {
+    const apiError = toApiError(error);
+    for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
+    reply.code(apiError.status).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: apiError.errors }));
+  });
+
+  for (const domain of domains) domain.init?.(ctx);
+  app.register(
+    async (api) => {
+      for (const domain of domains) domain.routes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return {
+    app,
+    stats: () => JSON.parse(JSON.stringify(stats)) as RequestStats,
+    setFaults: (f) => {
+      faults = { ...f };
+    },
+  };
+}
+
+/** Maps every failure to a JSON:API error; only a genuine bug becomes a 500. */
+function toApiError(error: FastifyError | ApiError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError;
+  switch (fe.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return payloadTooLarge(`The request body exceeds the limit of ${BODY_LIMIT} bytes.`);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+        ? unsupportedMediaType(`Requests must use the media type ${JSONAPI_MEDIA_TYPE}.`)
+        : badRequest("Invalid Content-Length.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return badRequest("The request body is not valid JSON.");
+  }
+  if (typeof fe.statusCode === "number" && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError(fe.statusCode, [{ status: String(fe.statusCode), title: "bad request", detail: fe.message }]);
+  }
+  process.stderr.write(`workspaces-server: internal error: ${error.stack ?? error.message}\n`);
+  return internalError();
+}

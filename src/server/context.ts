@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "./store/db";
+import type { Caller } from "./auth/service";
+import type { FaultOptions } from "./faults";
+import type { WorkspaceRecord } from "./workspace/store";
+import type { Resource } from "./http/jsonapi";
+
+export interface ServerOptions {
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 8080. */
+  port?: number;
+  /** SQLite file, or `:memory:`. Default `workspaces.db` in the working directory. */
+  db?: string;
+  /** Token of the bootstrap organization's owners team; generated when absent. */
+  token?: string;
+  /** Name of the organization created on start; default `example-org`. */
+  organization?: string;
+  /** Requests per second per user; 0 or false disables the limit. Default 30. */
+  rateLimit?: number | false;
+  /** How fast simulated runs move (no-code upgrades): 1 is real-time-like, larger is faster. */
+  runSpeed?: number;
+  /** Serve the self-managed offering's endpoints (data retention policies). */
+  selfManaged?: boolean;
+  /** Injected failures and latency, for exercising clients' retry paths. */
+  faults?: FaultOptions;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  db: string;
+  organization: string;
+  rateLimit: number;
+  runSpeed: number;
+  selfManaged: boolean;
+}
+
+/**
+ * Adds attributes or relationships to a rendered workspace. Domains that own data about
+ * a workspace (no-code provisioning) register one instead of the workspace domain
+ * knowing about them. Called for every rendering: create response, read and list alike.
+ */
+export type WorkspaceRenderHook = (ctx: ServerContext, workspace: WorkspaceRecord, resource: Resource) => void;
+
+export interface Hooks {
+  workspaceRender: WorkspaceRenderHook[];
+}
+
+export interface ServerContext {
+  db: Db;
+  options: ResolvedOptions;
+  hooks: Hooks;
+  /** `http://host:port` once listening; used where the spec asks for absolute URLs. */
+  publicUrl: string;
+}
+
+/**
+ * A slice of the service. `schema` is idempotent DDL run at start (after the core
+ * schema, so it may reference core tables); `init` runs once before any route exists
+ * (register hooks there); `routes` adds the HTTP handlers, with paths relative to /api/v2.
+ */
+export interface Domain {
+  name: string;
+  schema?: string;
+  init?(ctx: ServerContext): void;
+  routes(app: FastifyInstance, ctx: ServerContext): void;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export type { FastifyRequest };

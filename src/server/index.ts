@@ -1,0 +1,77 @@
+/**
+ * The local service: `startServer(options)` opens (or creates) the database, makes sure
+ * the bootstrap organization and its owners token exist, and serves the API on HTTP.
+ */
+import type { AddressInfo } from "node:net";
+import type { Domain, ServerContext, ServerOptions } from "./context";
+import { buildApp, type RequestStats } from "./app";
+import { DOMAINS } from "./domains";
+import { openDatabase } from "./store/db";
+import { CORE_SCHEMA, VARIABLES_SCHEMA } from "./store/schema";
+import { bootstrapOrganization } from "./organization/service";
+import type { FaultOptions } from "./faults";
+
+export interface RunningServer {
+  /** Base URL including `/api/v2`. */
+  url: string;
+  /** Owners-team token of `organization` (also administers the whole local server). */
+  token: string;
+  organization: string;
+  /** Requests served so far, by method and route pattern. */
+  stats(): RequestStats;
+  /** Replaces the fault injection settings while running. */
+  setFaults(faults: FaultOptions): void;
+  close(): Promise<void>;
+}
+
+export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<Domain> = DOMAINS): Promise<RunningServer> {
+  const db = openDatabase(options.db ?? "workspaces.db");
+  const ctx: ServerContext = {
+    db,
+    options: {
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 8080,
+      db: options.db ?? "workspaces.db",
+      organization: options.organization ?? "example-org",
+      rateLimit: options.rateLimit === false ? 0 : (options.rateLimit ?? 30),
+      runSpeed: options.runSpeed ?? 1,
+      selfManaged: options.selfManaged ?? false,
+    },
+    hooks: { workspaceRender: [] },
+    publicUrl: "",
+  };
+  db.exec(CORE_SCHEMA);
+  db.exec(VARIABLES_SCHEMA);
+  for (const d of domains) if (d.schema) db.exec(d.schema);
+  const { token } = bootstrapOrganization(db, ctx.options.organization, options.token);
+  const handles = buildApp(ctx, domains, options.faults);
+  return handles.app
+    .listen({ host: ctx.options.host, port: ctx.options.port })
+    .then(() => {
+      const address = handles.app.server.address() as AddressInfo;
+      const host = ctx.options.host.includes(":") ? `[${ctx.options.host}]` : ctx.options.host;
+      ctx.publicUrl = `http://${host}:${address.port}`;
+      let closed = false;
+      return {
+        url: `${ctx.publicUrl}/api/v2`,
+        token,
+        organization: ctx.options.organization,
+        stats: handles.stats,
+        setFaults: handles.setFaults,
+        close: async () => {
+          if (closed) return;
+          closed = true;
+          await handles.app.close();
+          db.close();
+        },
+      };
+    })
+    .catch((err) => {
+      db.close();
+      throw err;
+    });
+}
+
+export type { ServerOptions, ServerContext, Domain } from "./context";
+export type { RequestStats } from "./app";
+export type { FaultOptions } from "./faults";

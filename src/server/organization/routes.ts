@@ -1,0 +1,60 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { organizationCreateRequestSchema } from "../../api/organizations";
+import { requireCaller } from "../app";
+import type { ServerContext } from "../context";
+import { assertMember, assertOwner, orgRole } from "../auth/service";
+import { notFound } from "../http/errors";
+import { noContent, parseBody, send } from "../http/jsonapi";
+import { createOrganization, deleteOrganization, getOrganization, renderOrganization, updateOrganization } from "./service";
+
+const organizationUpdateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("organizations"),
+        attributes: z.object({ email: z.string().nullable().optional(), "allow-force-delete-workspaces": z.boolean().optional() }).loose().optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+type OrgParams = { organization_name: string };
+
+export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+
+  app.post("/organizations", async (request, reply) => {
+    const caller = requireCaller(request);
+    // Organization and team tokens belong to one organization and cannot found another;
+    // users can, and so can the local server's bootstrap token.
+    if (caller.kind !== "user" && !caller.siteAdmin) throw notFound("organizations cannot be created with this token");
+    const body = parseBody(organizationCreateRequestSchema, request.body);
+    const a = body.data.attributes;
+    const { organization } = createOrganization(db, { name: a.name, email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] }, caller.userId);
+    caller.roles.delete(organization.name);
+    return send(reply, 201, { data: renderOrganization(organization, orgRole(db, caller, organization.name)) });
+  });
+
+  app.get<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
+    const caller = requireCaller(request);
+    const role = assertMember(db, caller, request.params.organization_name);
+    return send(reply, 200, { data: renderOrganization(getOrganization(db, request.params.organization_name), role) });
+  });
+
+  app.patch<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
+    const caller = requireCaller(request);
+    const role = assertOwner(db, caller, request.params.organization_name);
+    const body = parseBody(organizationUpdateRequestSchema, request.body);
+    const a = body.data.attributes ?? {};
+    const org = updateOrganization(db, request.params.organization_name, { email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] });
+    return send(reply, 200, { data: renderOrganization(org, role) });
+  });
+
+  app.delete<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
+    const caller = requireCaller(request);
+    assertOwner(db, caller, request.params.organization_name);
+    deleteOrganization(db, request.params.organization_name);
+    return noContent(reply);
+  });
+}

@@ -1,0 +1,146 @@
+import type { Db } from "../store/db";
+import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { newId } from "../ids";
+import type { Caller } from "../auth/service";
+import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
+import { conflict, nameTaken, notFound, unprocessableMany } from "../http/errors";
+import { problemsToErrors } from "../../api/common";
+import { API_PREFIX, ref, type Page, type Resource } from "../http/jsonapi";
+import { projectTagBindings } from "../workspace/store";
+
+export interface ProjectRecord {
+  id: string;
+  organization: string;
+  name: string;
+  description: string;
+  created_at: string;
+}
+
+export function findProject(db: Db, id: string): ProjectRecord | undefined {
+  return db.prepare(`SELECT * FROM projects WHERE id = ?`).get(id) as ProjectRecord | undefined;
+}
+
+/** A project is visible to every member of its organization (workspace contents are guarded separately). */
+export function loadProject(db: Db, caller: Caller, id: string): ProjectRecord {
+  const p = findProject(db, id);
+  if (!p || !orgRole(db, caller, p.organization).member) throw notFound("project not found");
+  return p;
+}
+
+function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
+  const p = loadProject(db, caller, id);
+  if (!isProjectAdmin(db, caller, p.organization, p.id)) throw notFound("project not found");
+  return p;
+}
+
+function checkBindings(bindings: { key: string; value: string }[]): void {
+  const seen = new Set<string>();
+  const errors: { pointer: string; detail: string }[] = [];
+  bindings.forEach((b, i) => {
+    if (seen.has(b.key)) errors.push({ pointer: `/data/relationships/tag-bindings/data/${i}/attributes/key`, detail: `tag binding key "${b.key}" is given more than once` });
+    seen.add(b.key);
+  });
+  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+}
+
+function replaceBindings(db: Db, projectId: string, bindings: { key: string; value: string }[]): void {
+  db.prepare(`DELETE FROM project_tag_bindings WHERE project_id = ?`).run(projectId);
+  const insert = db.prepare(`INSERT INTO project_tag_bindings (id, project_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
+  const t = now();
+  for (const b of bindings) insert.run(newId("tagBinding"), projectId, b.key, b.value, t);
+}
+
+export interface ProjectInput {
+  name?: string;
+  description?: string | null;
+  tagBindings?: { key: string; value: string }[];
+}
+
+export function createProject(db: Db, caller: Caller, organization: string, input: ProjectInput & { name: string }): ProjectRecord {
+  const role = assertMember(db, caller, organization);
+  if (!role.manageProjects) throw notFound(`organization "${organization}" not found`);
+  if (input.tagBindings) checkBindings(input.tagBindings);
+  try {
+    return inTransaction(db, () => {
+      if (db.prepare(`SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, input.name)) throw nameTaken();
+      const id = newId("project");
+      db.prepare(`INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, organization, input.name, input.description ?? "", now());
+      if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
+      return findProject(db, id)!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+export function updateProject(db: Db, caller: Caller, id: string, input: ProjectInput): ProjectRecord {
+  if (input.tagBindings) checkBindings(input.tagBindings);
+  try {
+    return inTransaction(db, () => {
+      const p = loadProjectAsAdmin(db, caller, id);
+      if (input.name !== undefined && input.name !== p.name) {
+        if (db.prepare(`SELECT 1 FROM projects WHERE organization = ? AND name = ? AND id <> ?`).get(p.organization, input.name, id)) throw nameTaken();
+        db.prepare(`UPDATE projects SET name = ? WHERE id = ?`).run(input.name, id);
+      }
+      if (input.description !== undefined) db.prepare(`UPDATE projects SET description = ? WHERE id = ?`).run(input.description ?? "", id);
+      if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
+      return findProject(db, id)!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+/** The default project and projects that still hold workspaces cannot be deleted (409), as on the hosted service. */
+export function deleteProject(db: Db, caller: Caller, id: string): void {
+  inTransaction(db, () => {
+    const p = loadProjectAsAdmin(db, caller, id);
+    const org = db.prepare(`SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string };
+    if (org.default_project_id === id) throw conflict("The default project of an organization cannot be deleted.");
+    if (db.prepare(`SELECT 1 FROM workspaces WHERE project_id = ? LIMIT 1`).get(id)) throw conflict("The project still contains workspaces.");
+    db.prepare(`DELETE FROM projects WHERE id = ?`).run(id);
+  });
+}
+
+export function listProjects(db: Db, caller: Caller, organization: string, page: Page, nameFilter?: string): { rows: ProjectRecord[]; total: number } {
+  assertMember(db, caller, organization);
+  const filter = nameFilter ? ` AND name = ?` : "";
+  const params: unknown[] = nameFilter ? [organization, nameFilter] : [organization];
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE organization = ?${filter}`).get(...params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT * FROM projects WHERE organization = ?${filter} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
+    .all(...params, page.size, (page.number - 1) * page.size) as ProjectRecord[];
+  return { rows, total };
+}
+
+export function renderProject(db: Db, p: ProjectRecord): Resource {
+  const count = (db.prepare(`SELECT COUNT(*) AS n FROM workspaces WHERE project_id = ?`).get(p.id) as { n: number }).n;
+  const org = db.prepare(`SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string } | undefined;
+  return {
+    id: p.id,
+    type: "projects",
+    attributes: {
+      name: p.name,
+      description: p.description,
+      "created-at": p.created_at,
+      "workspace-count": count,
+      "is-default": org?.default_project_id === p.id,
+    },
+    relationships: {
+      organization: ref("organizations", p.organization),
+      "tag-bindings": { links: { related: `${API_PREFIX}/projects/${p.id}/tag-bindings` } },
+      "effective-tag-bindings": { links: { related: `${API_PREFIX}/projects/${p.id}/effective-tag-bindings` } },
+    },
+    links: { self: `${API_PREFIX}/projects/${p.id}` },
+  };
+}
+
+export function renderProjectTagBindings(db: Db, projectId: string): Resource[] {
+  return projectTagBindings(db, projectId).map((b) => ({
+    id: b.id,
+    type: "tag-bindings",
+    attributes: { key: b.key, value: b.value, "created-at": b.created_at },
+  }));
+}

@@ -1,0 +1,235 @@
+/**
+ * Tables of the core domains. Each statement is idempotent so a file database created
+ * by an older build opens unchanged; domains outside the core bring their own DDL
+ * (see `Domain.schema` in ../app.ts).
+ */
+export const CORE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  username TEXT NOT NULL UNIQUE,
+  email TEXT,
+  service_account INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS organizations (
+  name TEXT PRIMARY KEY,
+  email TEXT,
+  created_at TEXT NOT NULL,
+  default_project_id TEXT,
+  allow_force_delete_workspaces INTEGER NOT NULL DEFAULT 0,
+  service_user_id TEXT NOT NULL REFERENCES users(id),
+  data_retention_days INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS teams (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  is_owners INTEGER NOT NULL DEFAULT 0,
+  manage_workspaces INTEGER NOT NULL DEFAULT 0,
+  manage_projects INTEGER NOT NULL DEFAULT 0,
+  service_user_id TEXT NOT NULL REFERENCES users(id),
+  created_at TEXT NOT NULL,
+  UNIQUE (organization, name)
+);
+
+CREATE TABLE IF NOT EXISTS team_members (
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (team_id, user_id)
+);
+
+CREATE TABLE IF NOT EXISTS tokens (
+  id TEXT PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL CHECK (kind IN ('organization', 'team', 'user')),
+  organization TEXT REFERENCES organizations(name) ON DELETE CASCADE,
+  team_id TEXT REFERENCES teams(id) ON DELETE CASCADE,
+  user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+  site_admin INTEGER NOT NULL DEFAULT 0,
+  description TEXT,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS projects (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  UNIQUE (organization, name)
+);
+
+CREATE TABLE IF NOT EXISTS project_tag_bindings (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (project_id, key)
+);
+
+CREATE TABLE IF NOT EXISTS team_projects (
+  id TEXT PRIMARY KEY,
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  access TEXT NOT NULL,
+  UNIQUE (team_id, project_id)
+);
+
+CREATE TABLE IF NOT EXISTS ssh_keys (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS agent_pools (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  organization_scoped INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  UNIQUE (organization, name)
+);
+
+CREATE TABLE IF NOT EXISTS oauth_clients (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT,
+  service_provider TEXT NOT NULL,
+  http_url TEXT NOT NULL,
+  api_url TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS oauth_tokens (
+  id TEXT PRIMARY KEY,
+  oauth_client_id TEXT NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS workspaces (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  project_id TEXT NOT NULL REFERENCES projects(id),
+  settings TEXT NOT NULL,
+  source TEXT NOT NULL,
+  locked INTEGER NOT NULL DEFAULT 0,
+  locked_reason TEXT,
+  locked_by TEXT,
+  ssh_key_id TEXT REFERENCES ssh_keys(id) ON DELETE SET NULL,
+  agent_pool_id TEXT REFERENCES agent_pools(id),
+  current_state_version_id TEXT,
+  current_run_id TEXT,
+  resource_count INTEGER NOT NULL DEFAULT 0,
+  latest_change_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS workspaces_org_name ON workspaces (organization, name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS workspaces_project ON workspaces (project_id);
+
+CREATE TABLE IF NOT EXISTS team_workspaces (
+  id TEXT PRIMARY KEY,
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  access TEXT NOT NULL,
+  runs TEXT NOT NULL DEFAULT 'read',
+  variables TEXT NOT NULL DEFAULT 'none',
+  state_versions TEXT NOT NULL DEFAULT 'none',
+  workspace_locking INTEGER NOT NULL DEFAULT 0,
+  run_tasks INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (team_id, workspace_id)
+);
+CREATE INDEX IF NOT EXISTS team_workspaces_ws ON team_workspaces (workspace_id);
+
+CREATE TABLE IF NOT EXISTS tags (
+  id TEXT PRIMARY KEY,
+  organization TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (organization, name)
+);
+
+CREATE TABLE IF NOT EXISTS workspace_tags (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+  PRIMARY KEY (workspace_id, tag_id)
+);
+CREATE INDEX IF NOT EXISTS workspace_tags_tag ON workspace_tags (tag_id);
+
+CREATE TABLE IF NOT EXISTS workspace_tag_bindings (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (workspace_id, key)
+);
+
+CREATE TABLE IF NOT EXISTS remote_state_consumers (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  consumer_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  PRIMARY KEY (workspace_id, consumer_id)
+);
+
+CREATE TABLE IF NOT EXISTS state_versions (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  serial INTEGER NOT NULL,
+  md5 TEXT,
+  lineage TEXT,
+  state TEXT,
+  resource_count INTEGER NOT NULL DEFAULT 0,
+  intermediate INTEGER NOT NULL DEFAULT 0,
+  promoted INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  created_by TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS state_versions_ws ON state_versions (workspace_id, created_at);
+
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  message TEXT NOT NULL DEFAULT '',
+  is_destroy INTEGER NOT NULL DEFAULT 0,
+  auto_apply INTEGER NOT NULL DEFAULT 0,
+  plan_only INTEGER NOT NULL DEFAULT 0,
+  kind TEXT NOT NULL DEFAULT 'run',
+  created_by TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_ws ON runs (workspace_id, created_at);
+
+CREATE TABLE IF NOT EXISTS data_retention_policies (
+  workspace_id TEXT PRIMARY KEY REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  delete_older_than_n_days INTEGER,
+  created_at TEXT NOT NULL
+);
+`;
+
+/** Workspace variables (the `vars` relationship); no-code workspaces are created with some. */
+export const VARIABLES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS vars (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL DEFAULT '',
+  description TEXT,
+  category TEXT NOT NULL CHECK (category IN ('engine', 'env')),
+  hcl INTEGER NOT NULL DEFAULT 0,
+  sensitive INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  UNIQUE (workspace_id, key, category)
+);
+`;

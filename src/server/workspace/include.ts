@@ -1,0 +1,50 @@
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { orgRole } from "../auth/service";
+import type { Resource } from "../http/jsonapi";
+import { API_PREFIX } from "../http/jsonapi";
+import { findOrganization, renderOrganization } from "../organization/service";
+import { findProject, renderProject } from "../project/service";
+import { findRun, renderRun } from "../run/service";
+import type { WorkspaceRecord } from "./store";
+
+function renderUser(ctx: ServerContext, id: string): Resource | undefined {
+  const u = ctx.db.prepare(`SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
+    | { id: string; username: string; service_account: number }
+    | undefined;
+  if (!u) return undefined;
+  return {
+    id: u.id,
+    type: "users",
+    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
+    links: { self: `${API_PREFIX}/users/${u.id}` },
+  };
+}
+
+/**
+ * The `included` array for `include` (spec 4.5). Records the service does not keep
+ * (configuration versions, plans, outputs, readmes) contribute nothing; each related
+ * record appears once however many workspaces point to it.
+ */
+export function includedFor(ctx: ServerContext, caller: Caller, workspaces: WorkspaceRecord[], include: Set<string>): Resource[] {
+  const out = new Map<string, Resource>();
+  const add = (r: Resource | undefined) => {
+    if (r?.id && !out.has(`${r.type}/${r.id}`)) out.set(`${r.type}/${r.id}`, r);
+  };
+  for (const ws of workspaces) {
+    if (include.has("organization")) {
+      const org = findOrganization(ctx.db, ws.organization);
+      if (org) add(renderOrganization(org, orgRole(ctx.db, caller, org.name)));
+    }
+    if (include.has("project")) {
+      const p = findProject(ctx.db, ws.project_id);
+      if (p) add(renderProject(ctx.db, p));
+    }
+    if (include.has("locked_by") && ws.locked === 1 && ws.locked_by) add(renderUser(ctx, ws.locked_by));
+    if ([...include].some((i) => i.startsWith("current_run")) && ws.current_run_id) {
+      const run = findRun(ctx.db, ws.current_run_id);
+      if (run) add(renderRun(run));
+    }
+  }
+  return [...out.values()];
+}

@@ -1,0 +1,8 @@
+import type { Domain } from "../context";
+import { workspaceRoutes } from "./routes";
+
+export const workspaceDomain: Domain = { name: "workspace", routes: workspaceRoutes };
+export { renderWorkspace, workspacePath } from "./render";
+export { workspaceDocumentFor } from "./routes";
+export * from "./service";
+export * from "./store";

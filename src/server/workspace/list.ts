@@ -1,0 +1,107 @@
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { readableWorkspacesFilter } from "../auth/service";
+import { badRequest } from "../http/errors";
+import { commaList, type Page } from "../http/jsonapi";
+import type { WorkspaceRecord } from "./store";
+
+/** Escapes LIKE wildcards so user text matches literally (escape character `\`). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+interface Clause {
+  sql: string;
+  params: unknown[];
+}
+
+/** Key-value filter on effective bindings: the workspace's own, else the project's for keys it does not set. */
+function taggedClause(key: string, value: string | undefined): Clause {
+  const direct = value === undefined ? `b.key = ?` : `b.key = ? AND b.value = ?`;
+  const inherited = value === undefined ? `p.key = ?` : `p.key = ? AND p.value = ?`;
+  const kv = value === undefined ? [key] : [key, value];
+  return {
+    sql: `(EXISTS (SELECT 1 FROM workspace_tag_bindings b WHERE b.workspace_id = w.id AND ${direct})
+           OR (NOT EXISTS (SELECT 1 FROM workspace_tag_bindings b WHERE b.workspace_id = w.id AND b.key = ?)
+               AND EXISTS (SELECT 1 FROM project_tag_bindings p WHERE p.project_id = w.project_id AND ${inherited})))`,
+    params: [...kv, key, ...kv],
+  };
+}
+
+const SORTS: Record<string, string> = {
+  name: "w.name COLLATE NOCASE",
+  "latest-change-at": "w.latest_change_at",
+  "current-run.created-at": "r.created_at",
+};
+
+/** Builds and runs the list query of spec 4.4 for one page; totals count every match. */
+export function listWorkspaces(ctx: ServerContext, caller: Caller, organization: string, query: Record<string, unknown>, page: Page): { rows: WorkspaceRecord[]; total: number } {
+  const where: Clause[] = [{ sql: "w.organization = ?", params: [organization] }];
+  const visible = readableWorkspacesFilter(ctx.db, caller, organization);
+  where.push(visible);
+
+  const name = query["search[name]"];
+  if (typeof name === "string" && name !== "") where.push({ sql: `w.name LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(name)}%`] });
+
+  const wildcard = query["search[wildcard-name]"];
+  if (typeof wildcard === "string" && wildcard !== "") {
+    const pattern = wildcard.split("*").map(likeLiteral).join("%");
+    where.push({ sql: `w.name LIKE ? ESCAPE '\\'`, params: [pattern] });
+  }
+
+  for (const tag of commaList(query["search[tags]"])) {
+    where.push({
+      sql: `EXISTS (SELECT 1 FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = w.id AND t.name = ?)`,
+      params: [tag.toLowerCase()],
+    });
+  }
+  const excluded = commaList(query["search[exclude-tags]"]).map((t) => t.toLowerCase());
+  if (excluded.length) {
+    where.push({
+      sql: `NOT EXISTS (SELECT 1 FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = w.id AND t.name IN (${excluded.map(() => "?").join(",")}))`,
+      params: excluded,
+    });
+  }
+
+  const project = query["filter[project][id]"];
+  if (typeof project === "string" && project !== "") where.push({ sql: "w.project_id = ?", params: [project] });
+
+  const statuses = commaList(query["filter[current-run][status]"]);
+  if (statuses.length) {
+    where.push({ sql: `w.current_run_id IN (SELECT id FROM runs WHERE status IN (${statuses.map(() => "?").join(",")}))`, params: statuses });
+  }
+
+  const tagged = new Map<number, { key?: string; value?: string }>();
+  for (const [k, v] of Object.entries(query)) {
+    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(k);
+    if (!m || typeof v !== "string") continue;
+    const entry = tagged.get(Number(m[1])) ?? {};
+    entry[m[2] as "key" | "value"] = v;
+    tagged.set(Number(m[1]), entry);
+  }
+  for (const [i, f] of [...tagged.entries()].sort((a, b) => a[0] - b[0])) {
+    if (f.key === undefined || f.key === "") throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
+    where.push(taggedClause(f.key, f.value));
+  }
+
+  let order = "w.name COLLATE NOCASE ASC, w.id ASC";
+  let join = "";
+  const sort = query["sort"];
+  if (typeof sort === "string" && sort !== "") {
+    const desc = sort.startsWith("-");
+    const key = desc ? sort.slice(1) : sort;
+    const column = SORTS[key];
+    if (!column) throw badRequest(`Invalid sort parameter: ${sort}`, "sort");
+    if (key === "current-run.created-at") join = "LEFT JOIN runs r ON r.id = w.current_run_id";
+    const dir = desc ? "DESC" : "ASC";
+    order = `${column} ${dir}, w.name COLLATE NOCASE ${dir}, w.id ${dir}`;
+  }
+
+  const whereSql = where.map((c) => c.sql).join(" AND ");
+  const params = where.flatMap((c) => c.params);
+  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM workspaces w WHERE ${whereSql}`).get(...params) as { n: number }).n;
+  const rows = ctx.db
+    .prepare(`SELECT w.* FROM workspaces w ${join} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...params, page.size, (page.number - 1) * page.size) as WorkspaceRecord[];
+  return { rows, total };
+}

@@ -1,0 +1,125 @@
+import type { ServerContext } from "../context";
+import type { Permissions } from "../auth/service";
+import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import { flatTagNames, settingsOf, variableIds, type WorkspaceRecord } from "./store";
+
+export function workspacePath(ws: { organization: string; name: string }): string {
+  return `${API_PREFIX}/organizations/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`;
+}
+
+interface OAuthInfo {
+  name: string | null;
+  service_provider: string;
+  http_url: string;
+}
+
+function oauthInfo(ctx: ServerContext, oauthTokenId: string | null): OAuthInfo | undefined {
+  if (!oauthTokenId) return undefined;
+  return ctx.db
+    .prepare(`SELECT c.name, c.service_provider, c.http_url FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.oauth_client_id WHERE t.id = ?`)
+    .get(oauthTokenId) as OAuthInfo | undefined;
+}
+
+/**
+ * The workspace document of spec 2.2 for one caller. Everything in it derives from the
+ * stored record and the caller's permissions, so the create response, a later read and
+ * a list entry are identical; domains add their own fields through
+ * `ctx.hooks.workspaceRender`.
+ */
+export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permissions: Permissions): Resource {
+  const s = settingsOf(ws);
+  const repo = s["vcs-repo"];
+  const oauth = repo ? oauthInfo(ctx, repo["oauth-token-id"]) : undefined;
+  const related = (path: string) => ({ related: `${API_PREFIX}/workspaces/${ws.id}/${path}` });
+  const resource: Resource = {
+    id: ws.id,
+    type: "workspaces",
+    attributes: {
+      name: ws.name,
+      actions: { "is-destroyable": permissions["can-destroy"] },
+      "allow-destroy-plan": s["allow-destroy-plan"],
+      "apply-duration-average": null,
+      "assessments-enabled": s["assessments-enabled"],
+      "auto-apply": s["auto-apply"],
+      "auto-apply-run-trigger": s["auto-apply-run-trigger"],
+      "auto-destroy-at": s["auto-destroy-at"],
+      "auto-destroy-status": null,
+      "auto-destroy-activity-duration": s["auto-destroy-activity-duration"],
+      "inherits-project-auto-destroy": false,
+      "created-at": ws.created_at,
+      "updated-at": ws.updated_at,
+      "latest-change-at": ws.latest_change_at,
+      "last-assessment-result-at": null,
+      description: s.description,
+      environment: s.environment,
+      "execution-mode": s["execution-mode"],
+      operations: s["execution-mode"] !== "local",
+      "file-triggers-enabled": s["file-triggers-enabled"],
+      "global-remote-state": s["global-remote-state"],
+      locked: ws.locked === 1,
+      "locked-reason": ws.locked === 1 ? (ws.locked_reason ?? "") : null,
+      "oauth-client-name": oauth?.name ?? null,
+      permissions,
+      "plan-duration-average": null,
+      "policy-check-failures": null,
+      "queue-all-runs": s["queue-all-runs"],
+      "resource-count": ws.resource_count,
+      "run-failures": null,
+      source: ws.source,
+      "source-name": s["source-name"],
+      "source-url": s["source-url"],
+      "speculative-enabled": s["speculative-enabled"],
+      "structured-run-output-enabled": s["structured-run-output-enabled"],
+      "tag-names": flatTagNames(ctx.db, ws.id),
+      "engine-version": s["engine-version"],
+      // The vendor spelling, for clients such as go-tfe that read only that name.
+      "terraform-version": s["engine-version"],
+      "trigger-prefixes": s["trigger-prefixes"],
+      "trigger-patterns": s["trigger-patterns"],
+      "vcs-repo": repo
+        ? {
+            branch: repo.branch,
+            "display-identifier": repo.identifier,
+            identifier: repo.identifier,
+            "ingress-submodules": repo["ingress-submodules"],
+            "oauth-token-id": repo["oauth-token-id"],
+            ...(repo["vcs-app-installation-id"] ? { "vcs-app-installation-id": repo["vcs-app-installation-id"] } : {}),
+            "repository-http-url": `${(oauth?.http_url ?? "https://github.com").replace(/\/+$/, "")}/${repo.identifier}`,
+            "service-provider": oauth?.service_provider ?? "github",
+            "tags-regex": repo["tags-regex"],
+            "webhook-url": `${ctx.publicUrl}/webhooks/vcs/${repo["webhook-id"]}`,
+          }
+        : null,
+      "vcs-repo-identifier": repo ? repo.identifier : null,
+      "working-directory": s["working-directory"],
+      "workspace-kpis-runs-count": null,
+      "setting-overwrites": s["setting-overwrites"],
+    },
+    relationships: {
+      organization: ref("organizations", ws.organization),
+      project: { ...ref("projects", ws.project_id), links: { related: `${API_PREFIX}/projects/${ws.project_id}` } },
+      "agent-pool": ref("agent-pools", ws.agent_pool_id),
+      "current-configuration-version": { data: null },
+      "current-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
+      "latest-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
+      "current-state-version": ws.current_state_version_id
+        ? { ...ref("state-versions", ws.current_state_version_id), links: related("current-state-version") }
+        : { data: null },
+      "current-assessment-result": { data: null },
+      "effective-tag-bindings": { links: related("effective-tag-bindings") },
+      "tag-bindings": { links: related("tag-bindings") },
+      outputs: { data: [], links: related("current-state-version-outputs") },
+      readme: { data: null },
+      "remote-state-consumers": { links: related("relationships/remote-state-consumers") },
+      "ssh-key": ref("ssh-keys", ws.ssh_key_id),
+      "locked-by": ws.locked === 1 && ws.locked_by ? { ...ref("users", ws.locked_by), links: { related: `${API_PREFIX}/users/${ws.locked_by}` } } : { data: null },
+      vars: { data: variableIds(ctx.db, ws.id).map((id) => ({ id, type: "vars" })) },
+    },
+    links: {
+      self: workspacePath(ws),
+      "self-html": `/app/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`,
+    },
+  };
+  for (const hook of ctx.hooks.workspaceRender) hook(ctx, ws, resource);
+  return resource;
+}

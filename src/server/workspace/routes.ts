@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  WORKSPACE_INCLUDES,
+  lockRequestSchema,
+  sshKeyAssignRequestSchema,
+  workspaceCreateRequestSchema,
+  workspaceUpdateRequestSchema,
+} from "../../api/workspaces";
+import { requireCaller } from "../app";
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { assertMember } from "../auth/service";
+import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
+import { renderWorkspace } from "./render";
+import { includedFor } from "./include";
+import { listWorkspaces } from "./list";
+import {
+  assignSshKey,
+  createWorkspace,
+  forceDeleteWorkspace,
+  forceUnlockWorkspace,
+  loadWorkspace,
+  lockWorkspace,
+  permissionsFor,
+  safeDeleteWorkspace,
+  unlockWorkspace,
+  updateWorkspace,
+  type CreateWorkspaceInput,
+  type WorkspaceLocator,
+} from "./service";
+import type { WorkspaceRecord } from "./store";
+
+type ByName = { organization_name: string; name: string };
+type ById = { workspace_id: string };
+type Query = Record<string, unknown>;
+
+function locatorOf(params: Partial<ByName & ById>): WorkspaceLocator {
+  return params.workspace_id !== undefined ? { id: params.workspace_id } : { organization: params.organization_name!, name: params.name! };
+}
+
+/** Renders one workspace for the caller (permissions are recomputed after a change). */
+export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord): Resource {
+  const permissions = permissionsFor(ctx, caller, ws);
+  if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
+  return renderWorkspace(ctx, ws, permissions);
+}
+
+function tagBindingsOf(rel: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } | undefined) {
+  return rel?.["tag-bindings"]?.data.map((b) => ({ key: b.attributes.key, value: b.attributes.value }));
+}
+
+export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/workspaces", async (request, reply) => {
+    const caller = requireCaller(request);
+    assertMember(ctx.db, caller, request.params.organization_name);
+    const body = parseBody(workspaceCreateRequestSchema, request.body);
+    const rel = body.data.relationships;
+    const ws = createWorkspace(ctx, caller, request.params.organization_name, {
+      attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
+      projectId: rel?.project?.data?.id,
+      tagBindings: tagBindingsOf(rel),
+    });
+    return send(reply, 201, { data: workspaceDocumentFor(ctx, caller, ws) });
+  });
+
+  app.get<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/workspaces", async (request, reply) => {
+    const caller = requireCaller(request);
+    assertMember(ctx.db, caller, request.params.organization_name);
+    const include = parseInclude(request.query, WORKSPACE_INCLUDES);
+    const page = parsePage(request.query);
+    const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, request.query, page);
+    const doc: Record<string, unknown> = { data: rows.map((ws) => workspaceDocumentFor(ctx, caller, ws)) };
+    if (include.size) doc.included = includedFor(ctx, caller, rows, include);
+    return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
+  });
+
+  const show = async (request: FastifyRequest<{ Params: Partial<ByName & ById>; Querystring: Query }>, reply: Parameters<typeof send>[0]) => {
+    const caller = requireCaller(request);
+    const include = parseInclude(request.query, WORKSPACE_INCLUDES);
+    const { ws, permissions } = loadWorkspace(ctx, caller, locatorOf(request.params));
+    const doc: Record<string, unknown> = { data: renderWorkspace(ctx, ws, permissions) };
+    if (include.size) doc.included = includedFor(ctx, caller, [ws], include);
+    return send(reply, 200, doc);
+  };
+  app.get("/workspaces/:workspace_id", show);
+  app.get("/organizations/:organization_name/workspaces/:name", show);
+
+  const update = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+    const caller = requireCaller(request);
+    const locator = locatorOf(request.params);
+    loadWorkspace(ctx, caller, locator);
+    const body = parseBody(workspaceUpdateRequestSchema, request.body);
+    const rel = body.data.relationships;
+    const ws = updateWorkspace(ctx, caller, locator, {
+      attributes: body.data.attributes ?? {},
+      projectId: rel?.project?.data?.id,
+      tagBindings: tagBindingsOf(rel),
+    });
+    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+  };
+  app.patch("/workspaces/:workspace_id", update);
+  app.patch("/organizations/:organization_name/workspaces/:name", update);
+
+  const safeDelete = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+    safeDeleteWorkspace(ctx, requireCaller(request), locatorOf(request.params));
+    return noContent(reply);
+  };
+  app.post("/workspaces/:workspace_id/actions/safe-delete", safeDelete);
+  app.post("/organizations/:organization_name/workspaces/:name/actions/safe-delete", safeDelete);
+
+  const forceDelete = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+    forceDeleteWorkspace(ctx, requireCaller(request), locatorOf(request.params));
+    return noContent(reply);
+  };
+  app.delete("/workspaces/:workspace_id", forceDelete);
+  app.delete("/organizations/:organization_name/workspaces/:name", forceDelete);
+
+  app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/lock", async (request, reply) => {
+    const caller = requireCaller(request);
+    loadWorkspace(ctx, caller, { id: request.params.workspace_id });
+    const body = request.body === undefined ? {} : parseBody(lockRequestSchema, request.body);
+    const ws = lockWorkspace(ctx, caller, request.params.workspace_id, body.reason ?? "");
+    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+  });
+
+  app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/unlock", async (request, reply) => {
+    const caller = requireCaller(request);
+    const ws = unlockWorkspace(ctx, caller, request.params.workspace_id);
+    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+  });
+
+  app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/force-unlock", async (request, reply) => {
+    const caller = requireCaller(request);
+    const ws = forceUnlockWorkspace(ctx, caller, request.params.workspace_id);
+    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+  });
+
+  app.patch<{ Params: ById }>("/workspaces/:workspace_id/relationships/ssh-key", async (request, reply) => {
+    const caller = requireCaller(request);
+    loadWorkspace(ctx, caller, { id: request.params.workspace_id });
+    const body = parseBody(sshKeyAssignRequestSchema, request.body);
+    const ws = assignSshKey(ctx, caller, request.params.workspace_id, body.data.attributes.id);
+    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+  });
+}

@@ -1,0 +1,438 @@
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, workspacePermissions, type Permissions } from "../auth/service";
+import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { newId, randomString } from "../ids";
+import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocessable, unprocessableMany } from "../http/errors";
+import { problemsToErrors } from "../../api/common";
+import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
+import { findOrganization } from "../organization/service";
+import {
+  findWorkspaceById,
+  findWorkspaceByName,
+  insertWorkspace,
+  pruneUnusedTags,
+  saveWorkspace,
+  settingsOf,
+  type StoredVcsRepo,
+  type WorkspaceRecord,
+  type WorkspaceSettings,
+} from "./store";
+
+/** The engine release a workspace gets when the request names none (spec 9). */
+export const LATEST_ENGINE_VERSION = "1.9.8";
+
+/** `source` of workspaces created through the API and from a no-code module. */
+export const SOURCE_API = "tfe-api";
+export const SOURCE_MODULE = "tfe-module";
+
+export type WorkspaceLocator = { id: string } | { organization: string; name: string };
+
+export interface AccessibleWorkspace {
+  ws: WorkspaceRecord;
+  permissions: Permissions;
+}
+
+function allowsAdminForceDelete(ctx: ServerContext, organization: string): boolean {
+  const org = ctx.db.prepare(`SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as
+    | { allow_force_delete_workspaces: number }
+    | undefined;
+  return org?.allow_force_delete_workspaces === 1;
+}
+
+/** The caller's permissions on a workspace, or null when it may not read it. */
+export function permissionsFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord): Permissions | null {
+  return workspacePermissions(ctx.db, caller, ws, allowsAdminForceDelete(ctx, ws.organization));
+}
+
+/** Finds a workspace the caller may read; a missing and an invisible workspace both give 404 (spec 7). */
+export function loadWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): AccessibleWorkspace {
+  const ws = "id" in locator ? findWorkspaceById(ctx.db, locator.id) : findWorkspaceByName(ctx.db, locator.organization, locator.name);
+  const permissions = ws ? permissionsFor(ctx, caller, ws) : null;
+  if (!ws || !permissions) throw notFound("workspace not found");
+  return { ws, permissions };
+}
+
+/** Like {@link loadWorkspace}, and the caller must hold `permission`; otherwise 404 as well. */
+export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator, permission: keyof Permissions): AccessibleWorkspace {
+  const found = loadWorkspace(ctx, caller, locator);
+  if (!found.permissions[permission]) throw notFound("workspace not found");
+  return found;
+}
+
+// ---------------------------------------------------------------------------
+// create
+
+export interface CreateWorkspaceInput {
+  /** Validated attributes in request spelling (spec 4.2); `name` is required. */
+  attributes: WorkspaceSettingsRequest & { name: string };
+  /** Target project; the organization's default project when absent. */
+  projectId?: string | null;
+  tagBindings?: { key: string; value: string }[];
+  /** `source` attribute; {@link SOURCE_API} unless a domain creates the workspace on the user's behalf. */
+  source?: string;
+  /** JSON pointer prefix of `attributes` in the request, for error sources. */
+  attributesPointer?: string;
+}
+
+function has<T extends object>(obj: T, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key) && (obj as Record<string, unknown>)[key] !== undefined;
+}
+
+function engineVersionOf(a: WorkspaceSettingsRequest): string | undefined {
+  return a["engine-version"] ?? a["terraform-version"];
+}
+
+function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceSettingsRequest, pointer: string): void {
+  const errors: { pointer: string; detail: string }[] = [];
+  const pool = a["agent-pool-id"];
+  if (pool && !ctx.db.prepare(`SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, organization)) {
+    errors.push({ pointer: `${pointer}/agent-pool-id`, detail: `agent pool "${pool}" not found in organization ${organization}` });
+  }
+  const tokenId = a["vcs-repo"]?.["oauth-token-id"];
+  if (tokenId && !ctx.db.prepare(`SELECT 1 FROM oauth_tokens WHERE id = ? AND organization = ?`).get(tokenId, organization)) {
+    errors.push({ pointer: `${pointer}/vcs-repo/oauth-token-id`, detail: `OAuth token "${tokenId}" not found in organization ${organization}` });
+  }
+  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+}
+
+function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof workspaceSettingsProblems>[1], pointer: string): void {
+  const problems = workspaceSettingsProblems(a, current);
+  if (problems.length) {
+    throw unprocessableMany(problemsToErrors(problems.map((p) => ({ ...p, pointer: p.pointer.replace(/^\/data\/attributes/, pointer) }))));
+  }
+}
+
+function checkTagBindings(bindings: { key: string; value: string }[] | undefined, pointer = "/data/relationships/tag-bindings/data"): void {
+  if (!bindings) return;
+  const seen = new Set<string>();
+  const errors: { pointer: string; detail: string }[] = [];
+  bindings.forEach((b, i) => {
+    if (seen.has(b.key)) errors.push({ pointer: `${pointer}/${i}/attributes/key`, detail: `tag binding key "${b.key}" is given more than once` });
+    seen.add(b.key);
+  });
+  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+}
+
+function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
+  return {
+    identifier: r.identifier!,
+    "oauth-token-id": r["oauth-token-id"] ?? null,
+    "vcs-app-installation-id": r["vcs-app-installation-id"] ?? r["github-app-installation-id"] ?? null,
+    branch: r.branch ?? "",
+    "ingress-submodules": r["ingress-submodules"] ?? false,
+    "tags-regex": r["tags-regex"] ?? null,
+    "webhook-id": randomString(24),
+  };
+}
+
+function initialSettings(a: WorkspaceSettingsRequest): WorkspaceSettings {
+  const mode = a["execution-mode"] ?? (a.operations === false ? "local" : "remote");
+  const overwrites = a["setting-overwrites"];
+  return {
+    description: a.description ?? null,
+    environment: "default",
+    "execution-mode": mode,
+    "allow-destroy-plan": a["allow-destroy-plan"] ?? true,
+    "assessments-enabled": a["assessments-enabled"] ?? a["drift-detection"] ?? false,
+    "auto-apply": a["auto-apply"] ?? false,
+    "auto-apply-run-trigger": a["auto-apply-run-trigger"] ?? false,
+    "auto-destroy-at": a["auto-destroy-at"] ?? null,
+    "auto-destroy-activity-duration": a["auto-destroy-activity-duration"] ?? null,
+    "file-triggers-enabled": a["file-triggers-enabled"] ?? true,
+    "global-remote-state": a["global-remote-state"] ?? false,
+    "queue-all-runs": a["queue-all-runs"] ?? false,
+    "source-name": a["source-name"] ?? null,
+    "source-url": a["source-url"] ?? null,
+    "speculative-enabled": a["speculative-enabled"] ?? true,
+    "structured-run-output-enabled": a["structured-run-output-enabled"] ?? true,
+    "engine-version": engineVersionOf(a) ?? LATEST_ENGINE_VERSION,
+    "trigger-patterns": a["trigger-patterns"] ?? [],
+    "trigger-prefixes": a["trigger-prefixes"] ?? [],
+    "vcs-repo": a["vcs-repo"] ? newVcsRepo(a["vcs-repo"]) : null,
+    "working-directory": a["working-directory"] ?? null,
+    "setting-overwrites": {
+      // An explicitly chosen setting overrides the organization default unless the request says otherwise.
+      "execution-mode": overwrites?.["execution-mode"] ?? (has(a, "execution-mode") || has(a, "operations")),
+      "agent-pool": overwrites?.["agent-pool"] ?? has(a, "agent-pool-id"),
+    },
+  };
+}
+
+function replaceTagBindings(ctx: ServerContext, workspaceId: string, bindings: { key: string; value: string }[]): void {
+  ctx.db.prepare(`DELETE FROM workspace_tag_bindings WHERE workspace_id = ?`).run(workspaceId);
+  const insert = ctx.db.prepare(`INSERT INTO workspace_tag_bindings (id, workspace_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
+  const t = now();
+  for (const b of bindings) insert.run(newId("tagBinding"), workspaceId, b.key, b.value, t);
+}
+
+/**
+ * Creates a workspace from validated attributes (spec 4.2), checking the rules that need
+ * the database: permission on the project, referenced ids, the unique name. Runs in one
+ * transaction; callers that create more alongside (no-code variables) may wrap it in
+ * their own `inTransaction`, which nests.
+ */
+export function createWorkspace(ctx: ServerContext, caller: Caller, organization: string, input: CreateWorkspaceInput): WorkspaceRecord {
+  const { db } = ctx;
+  const pointer = input.attributesPointer ?? "/data/attributes";
+  const org = findOrganization(db, organization);
+  if (!org || !orgRole(db, caller, organization).member) throw notFound(`organization "${organization}" not found`);
+  const a = input.attributes;
+  checkProblems(a, undefined, pointer);
+  checkTagBindings(input.tagBindings);
+  const projectId = input.projectId || org.default_project_id;
+  if (!db.prepare(`SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(projectId, organization)) {
+    throw notFound(`project "${projectId}" not found`);
+  }
+  if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw notFound(`project "${projectId}" not found`);
+  checkReferences(ctx, organization, a, pointer);
+  const settings = initialSettings(a);
+  try {
+    return inTransaction(db, () => {
+      if (findWorkspaceByName(db, organization, a.name)) throw nameTaken(`${pointer}/name`);
+      const t = now();
+      const ws: WorkspaceRecord = {
+        id: newId("workspace"),
+        organization,
+        name: a.name,
+        project_id: projectId,
+        settings: JSON.stringify(settings),
+        source: input.source ?? SOURCE_API,
+        locked: 0,
+        locked_reason: null,
+        locked_by: null,
+        ssh_key_id: null,
+        agent_pool_id: settings["execution-mode"] === "agent" ? (a["agent-pool-id"] ?? null) : null,
+        current_state_version_id: null,
+        current_run_id: null,
+        resource_count: 0,
+        latest_change_at: t,
+        created_at: t,
+        updated_at: t,
+      };
+      insertWorkspace(db, ws);
+      if (input.tagBindings?.length) replaceTagBindings(ctx, ws.id, input.tagBindings);
+      return ws;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(`${pointer}/name`);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// update
+
+export interface UpdateWorkspaceInput {
+  attributes: WorkspaceSettingsRequest;
+  /** `data.relationships.project.data.id`; blank or unchanged means no move. */
+  projectId?: string | null;
+  /** Replaces the workspace's whole set of direct bindings when given (an empty list removes them all). */
+  tagBindings?: { key: string; value: string }[];
+}
+
+function mergeVcsRepo(current: StoredVcsRepo | null, given: VcsRepoRequest): StoredVcsRepo {
+  if (!current) return newVcsRepo(given);
+  const merged: StoredVcsRepo = { ...current };
+  if (given.identifier !== undefined) merged.identifier = given.identifier;
+  if (given.branch !== undefined) merged.branch = given.branch;
+  if (given["ingress-submodules"] !== undefined) merged["ingress-submodules"] = given["ingress-submodules"];
+  if (given["tags-regex"] !== undefined) merged["tags-regex"] = given["tags-regex"];
+  const appId = given["vcs-app-installation-id"] !== undefined ? given["vcs-app-installation-id"] : given["github-app-installation-id"];
+  // One repository connection at a time: choosing one kind of credential drops the other.
+  if (given["oauth-token-id"] !== undefined) {
+    merged["oauth-token-id"] = given["oauth-token-id"];
+    if (given["oauth-token-id"]) merged["vcs-app-installation-id"] = null;
+  }
+  if (appId !== undefined) {
+    merged["vcs-app-installation-id"] = appId;
+    if (appId) merged["oauth-token-id"] = null;
+  }
+  return merged;
+}
+
+/** Applies a PATCH (spec 4.3): every attribute not supplied keeps its value. */
+export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator, input: UpdateWorkspaceInput): WorkspaceRecord {
+  const { db } = ctx;
+  try {
+    return inTransaction(db, () => {
+      const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-update");
+      const a = input.attributes;
+      const s = settingsOf(ws);
+      checkProblems(a, { "execution-mode": s["execution-mode"], "agent-pool-id": ws.agent_pool_id, "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null }, "/data/attributes");
+      checkTagBindings(input.tagBindings);
+      checkReferences(ctx, ws.organization, a, "/data/attributes");
+      const next: WorkspaceRecord = { ...ws };
+
+      if (a.name !== undefined && a.name !== ws.name) {
+        const other = findWorkspaceByName(db, ws.organization, a.name);
+        if (other && other.id !== ws.id) throw nameTaken();
+        next.name = a.name;
+      }
+      if (input.projectId && input.projectId !== ws.project_id) {
+        if (!db.prepare(`SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(input.projectId, ws.organization)) {
+          throw notFound(`project "${input.projectId}" not found`);
+        }
+        if (!isProjectAdmin(db, caller, ws.organization, ws.project_id) || !isProjectAdmin(db, caller, ws.organization, input.projectId)) {
+          throw notFound(`project "${input.projectId}" not found`);
+        }
+        next.project_id = input.projectId;
+      }
+
+      const copy: Array<keyof WorkspaceSettings & keyof WorkspaceSettingsRequest> = [
+        "description",
+        "allow-destroy-plan",
+        "assessments-enabled",
+        "auto-apply",
+        "auto-apply-run-trigger",
+        "auto-destroy-at",
+        "auto-destroy-activity-duration",
+        "file-triggers-enabled",
+        "global-remote-state",
+        "queue-all-runs",
+        "source-name",
+        "source-url",
+        "speculative-enabled",
+        "structured-run-output-enabled",
+        "trigger-patterns",
+        "trigger-prefixes",
+        "working-directory",
+      ];
+      const out = s as unknown as Record<string, unknown>;
+      for (const key of copy) if (a[key] !== undefined) out[key] = a[key];
+      if (a["assessments-enabled"] === undefined && a["drift-detection"] !== undefined) s["assessments-enabled"] = a["drift-detection"];
+      const engine = engineVersionOf(a);
+      if (engine !== undefined) s["engine-version"] = engine;
+
+      if (a["execution-mode"] !== undefined) s["execution-mode"] = a["execution-mode"];
+      else if (a.operations !== undefined) s["execution-mode"] = a.operations ? (s["execution-mode"] === "local" ? "remote" : s["execution-mode"]) : "local";
+      if (a["setting-overwrites"]) {
+        const o = a["setting-overwrites"];
+        if (o["execution-mode"] !== undefined) s["setting-overwrites"]["execution-mode"] = o["execution-mode"];
+        if (o["agent-pool"] !== undefined) s["setting-overwrites"]["agent-pool"] = o["agent-pool"];
+        // Giving up the override means following the organization default again.
+        if (o["execution-mode"] === false && a["execution-mode"] === undefined && a.operations === undefined) s["execution-mode"] = "remote";
+      } else {
+        if (a["execution-mode"] !== undefined || a.operations !== undefined) s["setting-overwrites"]["execution-mode"] = true;
+        if (a["agent-pool-id"] !== undefined) s["setting-overwrites"]["agent-pool"] = true;
+      }
+      if (s["execution-mode"] === "agent") {
+        if (a["agent-pool-id"]) next.agent_pool_id = a["agent-pool-id"];
+        if (!next.agent_pool_id) throw unprocessable("agent-pool-id is required when execution-mode is agent", "/data/attributes/agent-pool-id");
+      } else {
+        next.agent_pool_id = null;
+      }
+
+      if (a["vcs-repo"] === null) s["vcs-repo"] = null;
+      else if (a["vcs-repo"]) s["vcs-repo"] = mergeVcsRepo(s["vcs-repo"], a["vcs-repo"]);
+
+      next.settings = JSON.stringify(s);
+      next.updated_at = now();
+      saveWorkspace(db, next);
+      if (input.tagBindings) replaceTagBindings(ctx, ws.id, input.tagBindings);
+      return findWorkspaceById(db, ws.id)!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// delete (spec 3, workspace existence)
+
+function removeWorkspace(ctx: ServerContext, ws: WorkspaceRecord): void {
+  ctx.db.prepare(`DELETE FROM workspaces WHERE id = ?`).run(ws.id);
+  pruneUnusedTags(ctx.db, ws.organization);
+}
+
+/** Deletes only a workspace that manages no resources; otherwise 409. */
+export function safeDeleteWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): void {
+  inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-destroy");
+    if (ws.resource_count > 0) {
+      throw conflict(`workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`);
+    }
+    removeWorkspace(ctx, ws);
+  });
+}
+
+/** Deletes without looking at managed resources; 403 when the caller sees the workspace but may not force delete it. */
+export function forceDeleteWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): void {
+  inTransaction(ctx.db, () => {
+    const { ws, permissions } = loadWorkspace(ctx, caller, locator);
+    if (!permissions["can-force-delete"]) throw forbidden("You are not authorized to force delete this workspace.");
+    removeWorkspace(ctx, ws);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// lock state machine (spec 3)
+
+export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, reason: string): WorkspaceRecord {
+  return inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
+    if (ws.locked === 1) throw conflict("Unable to lock workspace. The workspace is already locked.");
+    ctx.db.prepare(`UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(reason, caller.principalId, ws.id);
+    return findWorkspaceById(ctx.db, ws.id)!;
+  });
+}
+
+interface IntermediateRow {
+  id: string;
+  status: string;
+  resource_count: number;
+  created_at: string;
+}
+
+/**
+ * Unlocks a workspace locked by the caller. Intermediate state versions uploaded under
+ * the lock are settled first: the latest one becomes current, or, when it is not yet
+ * finalized, the unlock fails with 503 and the lock stays.
+ */
+export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
+  return inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
+    if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    if (ws.locked_by !== caller.principalId) throw conflict("Unable to unlock workspace. The workspace is locked by a different user.");
+    const latest = ctx.db
+      .prepare(`SELECT id, status, resource_count, created_at FROM state_versions WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0 ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+      .get(ws.id) as IntermediateRow | undefined;
+    if (latest) {
+      if (latest.status !== "finalized") {
+        throw serviceUnavailable("The latest intermediate state version is not yet finalized; retry the unlock shortly.");
+      }
+      ctx.db
+        .prepare(`UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`)
+        .run(latest.id, latest.resource_count, latest.created_at, ws.id);
+      ctx.db.prepare(`UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
+    }
+    ctx.db.prepare(`UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    return findWorkspaceById(ctx.db, ws.id)!;
+  });
+}
+
+/** Admin override: unlocks whoever holds the lock, abandoning unsettled intermediate state. */
+export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
+  return inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
+    if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    ctx.db.prepare(`UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
+    ctx.db.prepare(`UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    return findWorkspaceById(ctx.db, ws.id)!;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// SSH key (spec 4.8)
+
+export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, sshKeyId: string | null): WorkspaceRecord {
+  return inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-update");
+    if (sshKeyId !== null && !ctx.db.prepare(`SELECT 1 FROM ssh_keys WHERE id = ? AND organization = ?`).get(sshKeyId, ws.organization)) {
+      throw unprocessable(`SSH key "${sshKeyId}" not found`, "/data/attributes/id");
+    }
+    ctx.db.prepare(`UPDATE workspaces SET ssh_key_id = ?, updated_at = ? WHERE id = ?`).run(sshKeyId, now(), ws.id);
+    return findWorkspaceById(ctx.db, ws.id)!;
+  });
+}
