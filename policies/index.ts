@@ -1,0 +1,10 @@
+// Entry point the engine runs for `pulumi preview --policy-pack <this folder>`.
+// Constructing the pack starts the analyzer server, so tests import ./rules instead.
+import { PolicyPack } from "@pulumi/policy";
+import { policies } from "./rules";
+
+new PolicyPack("pulumi-workspaces", {
+  description: "Tag, execution-mode, naming, safety and ownership rules for pulumi-workspaces resources.",
+  enforcementLevel: "advisory",
+  policies,
+});

@@ -1,0 +1,233 @@
+import type { Resource } from "@pulumi/pulumi";
+import * as policy from "@pulumi/policy";
+import type {
+  PolicyConfigSchema,
+  PolicyResource,
+  ReportViolation,
+  ResourceValidation,
+  ResourceValidationArgs,
+} from "@pulumi/policy";
+import { TYPE_TOKEN_PREFIX, typeTokens, type ResourceTypeName } from "pulumi-workspaces/tokens";
+
+// ---------------------------------------------------------------------------------------------
+// Resource types
+// ---------------------------------------------------------------------------------------------
+
+/** The shape `validateResourceOfType` and `isType` accept; they read only the static `__pulumiType`. */
+export interface ResourceClass {
+  new (name: string, args: Props, ...rest: unknown[]): Resource;
+  readonly __pulumiType: string;
+}
+
+// The pack matches by the same token strings the resource classes carry, taken from the
+// package's dependency-free `tokens` module: importing the classes themselves would load the
+// provider code, the HTTP client and a second copy of @pulumi/pulumi into the analyzer.
+function typeMarker(kind: ResourceTypeName): ResourceClass {
+  const token = typeTokens[kind];
+  const marker = {
+    [kind]: class {
+      static readonly __pulumiType = token;
+      constructor() {
+        throw new Error(`${kind} names a resource type for the policy pack; create resources with pulumi-workspaces`);
+      }
+    },
+  }[kind];
+  return marker as unknown as ResourceClass;
+}
+
+export const Workspace = typeMarker("Workspace");
+export const WorkspaceTags = typeMarker("WorkspaceTags");
+export const RemoteStateConsumers = typeMarker("RemoteStateConsumers");
+export const NoCodeModule = typeMarker("NoCodeModule");
+export const NoCodeWorkspace = typeMarker("NoCodeWorkspace");
+
+/** Resources that are a workspace of their own. */
+export const workspaceClasses: readonly ResourceClass[] = [Workspace, NoCodeWorkspace];
+/** Resources that write tags onto a workspace. */
+export const taggingClasses: readonly ResourceClass[] = [Workspace, WorkspaceTags, NoCodeWorkspace];
+
+export function kindOf(type: string): string {
+  return type.startsWith(TYPE_TOKEN_PREFIX) ? type.slice(TYPE_TOKEN_PREFIX.length) : type;
+}
+
+/** `Workspace "app-prod"`: how every message names a resource (its Pulumi name). */
+export function subject(resource: { type: string; name: string }): string {
+  return `${kindOf(resource.type)} "${resource.name}"`;
+}
+
+export function show(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known values
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Stands for a value the engine does not know yet (an output of a resource still to be created).
+ * Rules treat it as neither present nor absent, so an unknown is never reported as a violation.
+ */
+export const UNKNOWN: unique symbol = Symbol("unknown");
+
+export type Props = Readonly<Record<string, unknown>>;
+
+// The analyzer wraps props in a proxy that throws this error on reading an unknown value; the
+// class is exported at runtime but not in the package's type declarations.
+const UnknownValueError = (policy as unknown as { UnknownValueError?: abstract new (...args: never[]) => Error })
+  .UnknownValueError;
+
+function read(container: object, key: string | number): unknown {
+  try {
+    return (container as Record<string | number, unknown>)[key];
+  } catch (e) {
+    if (UnknownValueError !== undefined && e instanceof UnknownValueError) return UNKNOWN;
+    throw e;
+  }
+}
+
+function snapshot(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return Array.from({ length: value.length }, (_, i) => snapshot(read(value, i)));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // `__provider` is the serialized provider code, not a setting of the workspace.
+    if (key.startsWith("__")) continue;
+    out[key] = snapshot(read(value, key));
+  }
+  return out;
+}
+
+/** A plain copy of the props with every unknown value replaced by `UNKNOWN`. */
+export function knownProps(props: unknown): Props {
+  const copy = snapshot(props);
+  return copy !== null && typeof copy === "object" && !Array.isArray(copy) ? (copy as Props) : {};
+}
+
+/** Known to be set (not absent, not unknown). */
+export function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== UNKNOWN;
+}
+
+/** Known to be absent. */
+export function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The known strings of a list (unknown elements left out), or undefined if it is not a known list. */
+export function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
+}
+
+/** The known string entries of a key-value map, or undefined if it is not a known map. */
+export function stringMap(value: unknown): Record<string, string> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+/** True when a list or map holds an element the engine does not know yet. */
+export function hasUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some((v) => v === UNKNOWN);
+  if (value !== null && typeof value === "object") return Object.values(value).some((v) => v === UNKNOWN);
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The policy's config with the schema's defaults filled in. The defaults live only in the
+ * schema, so `pulumi policy` tooling and the rules read the same values.
+ */
+export function configOf<T extends object>(schema: PolicyConfigSchema, args: { getConfig<C extends object>(): C }): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    if (prop.default !== undefined) out[key] = structuredClone(prop.default);
+  }
+  const given = args.getConfig<Record<string, unknown>>();
+  if (given !== null && typeof given === "object") {
+    for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key] = value;
+  }
+  return out as T;
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** Compiles a configured regular expression, failing with the policy and key that hold it. */
+export function pattern(policyName: string, key: string, source: unknown): RegExp {
+  if (typeof source !== "string") {
+    throw new Error(`policy ${policyName}: config ${key} must be a regular expression string, got ${show(source)}`);
+  }
+  let re = patterns.get(source);
+  if (re === undefined) {
+    try {
+      re = new RegExp(source);
+    } catch (e) {
+      throw new Error(
+        `policy ${policyName}: config ${key} ${show(source)} is not a valid regular expression (${(e as Error).message})`,
+      );
+    }
+    patterns.set(source, re);
+  }
+  return re;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation helpers
+// ---------------------------------------------------------------------------------------------
+
+export type KnownValidation = (props: Props, args: ResourceValidationArgs, reportViolation: ReportViolation) => void;
+
+/**
+ * Validates resources of the given types with their known props. One type goes through
+ * `validateResourceOfType` (the engine then skips other types without a call); several share
+ * one function so a resource is never reported both applicable and not applicable.
+ */
+export function validateKnownProps(classes: readonly ResourceClass[], validate: KnownValidation): ResourceValidation {
+  if (classes.length === 1) {
+    return policy.validateResourceOfType(classes[0], (props, args, report) => validate(knownProps(props), args, report));
+  }
+  return (args, report) => {
+    if (!classes.some((c) => args.isType(c))) {
+      args.notApplicable(`Policy only applies to ${classes.map((c) => kindOf(c.__pulumiType)).join(", ")} resources`);
+    }
+    validate(knownProps(args.props), args, report);
+  };
+}
+
+export function isOfType(resource: { type: string }, ...classes: readonly ResourceClass[]): boolean {
+  return classes.some((c) => c.__pulumiType === resource.type);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stack helpers
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Identifies the workspace a property (such as `workspaceId`) points at. A value taken from a
+ * workspace resource of this stack carries a property dependency on it, which identifies the
+ * workspace even in a preview where its id is still unknown; otherwise the known id string does.
+ */
+export function workspaceRef(
+  resource: PolicyResource,
+  property: string,
+  props: Props,
+): { key: string; resource?: PolicyResource; label: string } | undefined {
+  const deps = (resource.propertyDependencies?.[property] ?? []).filter((d) => isOfType(d, ...workspaceClasses));
+  if (deps.length === 1) return { key: `urn:${deps[0].urn}`, resource: deps[0], label: subject(deps[0]) };
+  const id = str(props[property]);
+  if (id !== undefined && id !== "") return { key: `id:${id}`, label: `workspace ${id}` };
+  return undefined;
+}
+
+/** The key `workspaceRef` gives a workspace resource of the stack. */
+export function workspaceKey(resource: PolicyResource): string {
+  return `urn:${resource.urn}`;
+}

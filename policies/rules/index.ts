@@ -1,0 +1,47 @@
+import type { Policies } from "@pulumi/policy";
+import { executionModeAllowed, executionModeValid, operationsDeprecated, tagSelectorSettings } from "./executionMode";
+import { namePattern } from "./naming";
+import { forceDelete, globalRemoteState } from "./safety";
+import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
+import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
+
+export * from "./common";
+export {
+  executionModeAllowed,
+  executionModeValid,
+  flatTagLowercase,
+  forceDelete,
+  globalRemoteState,
+  namePattern,
+  nameUnique,
+  operationsDeprecated,
+  remoteStateConsumersValid,
+  requiredTags,
+  singleOwner,
+  tagAllowedValues,
+  tagFormat,
+  tagSelectorSettings,
+};
+
+/** Every rule of the pack, in the order the engine reports them. */
+export const policies: Policies = [
+  // tags
+  flatTagLowercase,
+  tagFormat,
+  tagAllowedValues,
+  requiredTags,
+  // execution mode
+  executionModeValid,
+  operationsDeprecated,
+  executionModeAllowed,
+  tagSelectorSettings,
+  // naming
+  namePattern,
+  // safety
+  forceDelete,
+  globalRemoteState,
+  // the stack as a whole
+  nameUnique,
+  singleOwner,
+  remoteStateConsumersValid,
+];

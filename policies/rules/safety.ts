@@ -1,0 +1,31 @@
+import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { Workspace, show, subject, validateKnownProps, workspaceClasses } from "./common";
+
+export const forceDelete: ResourceValidationPolicy = {
+  name: "workspace-force-delete",
+  description:
+    "forceDelete: true deletes a workspace even while it still manages resources, which are then left without state.",
+  enforcementLevel: "advisory",
+  configSchema: { properties: {} },
+  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+    if (props.forceDelete !== true) return;
+    reportViolation(
+      `${subject(args)}: forceDelete ${show(true)} deletes the workspace even while it manages resources, leaving them without state. ` +
+        `Fix: remove forceDelete so deletion is refused while resources remain, and set it only for the run that must delete anyway.`,
+    );
+  }),
+};
+
+export const globalRemoteState: ResourceValidationPolicy = {
+  name: "workspace-global-remote-state",
+  description: "globalRemoteState: true lets every workspace of the organization read this workspace's state.",
+  enforcementLevel: "advisory",
+  configSchema: { properties: {} },
+  validateResource: validateKnownProps([Workspace], (props, args, reportViolation) => {
+    if (props.globalRemoteState !== true) return;
+    reportViolation(
+      `${subject(args)}: globalRemoteState ${show(true)} lets every workspace of the organization read its state. ` +
+        `Fix: set globalRemoteState false and name the readers in a RemoteStateConsumers resource.`,
+    );
+  }),
+};

@@ -1,0 +1,234 @@
+import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import {
+  UNKNOWN,
+  WorkspaceTags,
+  configOf,
+  hasUnknown,
+  isOfType,
+  knownProps,
+  pattern,
+  show,
+  stringMap,
+  strings,
+  subject,
+  taggingClasses,
+  validateKnownProps,
+  workspaceClasses,
+  workspaceKey,
+  workspaceRef,
+  type Props,
+} from "./common";
+
+// Workspace, WorkspaceTags and NoCodeWorkspace all spell their tags the same way:
+// `tags` (key-value tags, a map) and `tagNames` (flat tags, a list).
+
+// ---------------------------------------------------------------------------------------------
+// Required keys (stack): a workspace's key-value tags may come from the workspace itself and
+// from WorkspaceTags resources that target it, so only the whole stack can tell what it ends with.
+// ---------------------------------------------------------------------------------------------
+
+const requiredTagsSchema: PolicyConfigSchema = {
+  properties: {
+    requiredKeys: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      uniqueItems: true,
+      default: [],
+      description: "Key-value tag keys every workspace must carry, for example [\"owner\", \"env\"].",
+    },
+  },
+};
+
+export const requiredTags: StackValidationPolicy = {
+  name: "workspace-required-tags",
+  description:
+    "Every workspace carries the configured key-value tag keys, set on the workspace or by a WorkspaceTags resource of the same stack.",
+  enforcementLevel: "advisory",
+  configSchema: requiredTagsSchema,
+  remediationSteps:
+    "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
+  validateStack: (args, reportViolation) => {
+    const { requiredKeys } = configOf<{ requiredKeys: string[] }>(requiredTagsSchema, args);
+    if (requiredKeys.length === 0) return;
+
+    // Key-value tags per workspace; UNKNOWN once any contributing map is not known yet.
+    const tagsByWorkspace = new Map<string, Record<string, string> | typeof UNKNOWN>();
+    const contribute = (key: string, value: unknown) => {
+      if (value === undefined || value === null) return;
+      const current = tagsByWorkspace.get(key) ?? {};
+      const map = stringMap(value);
+      if (current === UNKNOWN || map === undefined || hasUnknown(value)) {
+        tagsByWorkspace.set(key, UNKNOWN);
+      } else {
+        tagsByWorkspace.set(key, { ...current, ...map });
+      }
+    };
+    for (const r of args.resources) {
+      if (isOfType(r, WorkspaceTags)) {
+        const props = knownProps(r.props);
+        const target = workspaceRef(r, "workspaceId", props);
+        if (target !== undefined) contribute(target.key, props.tags);
+      }
+    }
+    for (const r of args.resources) {
+      if (!isOfType(r, ...workspaceClasses)) continue;
+      const props = knownProps(r.props);
+      contribute(workspaceKey(r), props.tags);
+      const tags = tagsByWorkspace.get(workspaceKey(r)) ?? {};
+      if (tags === UNKNOWN) continue;
+      const missing = requiredKeys.filter((k) => !(k in tags));
+      if (missing.length === 0) continue;
+      reportViolation(
+        `${subject(r)}: tags ${show(tags)} lack the required key${missing.length > 1 ? "s" : ""} ${missing.map(show).join(", ")}. ` +
+          `Fix: add ${missing.map((k) => `${k}: "<value>"`).join(", ")} to its tags or to a WorkspaceTags resource that targets it.`,
+        r.urn,
+      );
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Allowed values per key
+// ---------------------------------------------------------------------------------------------
+
+const allowedValuesSchema: PolicyConfigSchema = {
+  properties: {
+    allowedValues: {
+      type: "object",
+      additionalProperties: { type: "array", items: { type: "string" } },
+      default: {},
+      description: "For each tag key, the values it may take, for example {\"env\": [\"dev\", \"staging\", \"prod\"]}.",
+    },
+  },
+};
+
+export const tagAllowedValues: ResourceValidationPolicy = {
+  name: "workspace-tag-allowed-values",
+  description: "Key-value tags with a configured key take one of that key's allowed values.",
+  enforcementLevel: "advisory",
+  configSchema: allowedValuesSchema,
+  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+    const { allowedValues } = configOf<{ allowedValues: Record<string, string[]> }>(allowedValuesSchema, args);
+    const tags = stringMap(props.tags) ?? {};
+    for (const [key, value] of Object.entries(tags)) {
+      const allowed = allowedValues[key];
+      if (allowed === undefined || allowed.includes(value)) continue;
+      reportViolation(
+        `${subject(args)}: tags[${show(key)}] is ${show(value)}, not one of the allowed values ${allowed.map(show).join(", ")}. ` +
+          `Fix: set tags[${show(key)}] to one of them, or add ${show(value)} to allowedValues.${key} in the policy config.`,
+      );
+    }
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Format of keys, values and flat names
+// ---------------------------------------------------------------------------------------------
+
+const tagFormatSchema: PolicyConfigSchema = {
+  properties: {
+    keyPattern: {
+      type: "string",
+      default: "^[a-z0-9][a-z0-9._:/-]*$",
+      description: "Regular expression every key-value tag key matches.",
+    },
+    valuePattern: {
+      type: "string",
+      default: "^[a-z0-9._:/-]*$",
+      description: "Regular expression every key-value tag value matches.",
+    },
+    flatTagPattern: {
+      type: "string",
+      default: "^[a-z0-9][a-z0-9_:-]*$",
+      description:
+        "Regular expression every flat tag name matches, tested on the lower-case name (case is the business of workspace-flat-tag-lowercase).",
+    },
+  },
+};
+
+/** A nearby value that matches, offered in the fix when there is one. */
+function suggestion(value: string, re: RegExp): string | undefined {
+  for (const candidate of [value.toLowerCase(), value.toLowerCase().replace(/[^a-z0-9._:/-]+/g, "-")]) {
+    if (candidate !== value && re.test(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export const tagFormat: ResourceValidationPolicy = {
+  name: "workspace-tag-format",
+  description: "Tag keys, tag values and flat tag names follow the configured formats (lower case by default).",
+  enforcementLevel: "advisory",
+  configSchema: tagFormatSchema,
+  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+    const config = configOf<{ keyPattern: string; valuePattern: string; flatTagPattern: string }>(tagFormatSchema, args);
+    const keyRe = pattern(tagFormat.name, "keyPattern", config.keyPattern);
+    const valueRe = pattern(tagFormat.name, "valuePattern", config.valuePattern);
+    const flatRe = pattern(tagFormat.name, "flatTagPattern", config.flatTagPattern);
+    const fix = (value: string, re: RegExp) => {
+      const better = suggestion(value, re);
+      return better === undefined ? "" : `, for example ${show(better)}`;
+    };
+
+    for (const [key, value] of Object.entries(stringMap(props.tags) ?? {})) {
+      if (!keyRe.test(key)) {
+        reportViolation(
+          `${subject(args)}: tags key ${show(key)} does not match keyPattern ${keyRe.source}. Fix: rename the key${fix(key, keyRe)}.`,
+        );
+      }
+      if (!valueRe.test(value)) {
+        reportViolation(
+          `${subject(args)}: tags[${show(key)}] value ${show(value)} does not match valuePattern ${valueRe.source}. ` +
+            `Fix: change the value${fix(value, valueRe)}.`,
+        );
+      }
+    }
+    for (const name of strings(props.tagNames) ?? []) {
+      const lower = name.toLowerCase();
+      if (!flatRe.test(lower)) {
+        reportViolation(
+          `${subject(args)}: tagNames has ${show(name)}, which does not match flatTagPattern ${flatRe.source}. ` +
+            `Fix: rename the tag${fix(lower, flatRe)}.`,
+        );
+      }
+    }
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Flat tag names in lower case (remediated)
+// ---------------------------------------------------------------------------------------------
+
+function upperCaseNames(props: Props): string[] {
+  return (strings(props.tagNames) ?? []).filter((n) => n !== n.toLowerCase());
+}
+
+export const flatTagLowercase: ResourceValidationPolicy = {
+  name: "workspace-flat-tag-lowercase",
+  description:
+    "Flat tag names are written in lower case: the service stores them lower-cased, so any upper-case letter shows a change on every run. Remediation lower-cases them.",
+  enforcementLevel: "remediate",
+  configSchema: { properties: {} },
+  remediationSteps: "Write the flat tag names in lower case.",
+  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+    for (const name of upperCaseNames(props)) {
+      reportViolation(
+        `${subject(args)}: tagNames has ${show(name)}; the service stores flat tag names in lower case, so it would show a change on every run. ` +
+          `Fix: write ${show(name.toLowerCase())}.`,
+      );
+    }
+  }),
+  remediateResource: (args) => {
+    if (!taggingClasses.some((c) => args.isType(c))) {
+      args.notApplicable("Policy only applies to Workspace, WorkspaceTags, NoCodeWorkspace resources");
+    }
+    const known = knownProps(args.props);
+    const names = known.tagNames;
+    // A list with an element still unknown is left alone: rewriting it would drop that element.
+    if (!Array.isArray(names) || names.includes(UNKNOWN) || upperCaseNames(known).length === 0) return undefined;
+    const lowered = [...new Set((names as string[]).map((n) => n.toLowerCase()))];
+    // Write through the engine's props object so every other property (secrets included) is kept as it was.
+    const props = args.props as Record<string, unknown>;
+    props.tagNames = lowered;
+    return props;
+  },
+};
