@@ -121,7 +121,7 @@ export class Transport {
           method: spec.method,
           url,
           data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-          headers: this.headers(spec.body !== undefined),
+          headers: this.headers(),
         });
       } catch (err) {
         networkCode = transportCode(err);
@@ -235,19 +235,19 @@ export class Transport {
   /** One unpaced `GET /ping` to learn the announced limit. */
   private async announce(): Promise<number | undefined> {
     this.stats.requests++;
-    const res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers(false) });
+    const res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers() });
     this.log(`GET /ping -> ${res.status} (rate limit announcement: ${announcedLimit(res.headers as Record<string, unknown>) ?? "none"})`);
     return announcedLimit(res.headers as Record<string, unknown>);
   }
 
-  private headers(hasBody: boolean): Record<string, string> {
-    const h: Record<string, string> = {
+  /** The spec asks for the media type on every request, bodiless ones included. */
+  private headers(): Record<string, string> {
+    return {
       Accept: JSONAPI_MEDIA_TYPE,
+      "Content-Type": JSONAPI_MEDIA_TYPE,
       Authorization: `Bearer ${this.#token}`,
       "User-Agent": this.#options.userAgent ? `${USER_AGENT} ${this.#options.userAgent}` : USER_AGENT,
     };
-    if (hasBody) h["Content-Type"] = JSONAPI_MEDIA_TYPE;
-    return h;
   }
 
   private errorObjects(response: AxiosResponse): ErrorObject[] {
@@ -314,7 +314,7 @@ function conflictReason(context: ConflictContext, response: AxiosResponse): Conf
   if (/already locked/.test(text)) return "already-locked";
   if (/not locked|already unlocked|is unlocked/.test(text)) return "not-locked";
   if (/processing|in progress|pending/.test(text)) return "still-processing";
-  if (/managing resources|manages resources|resources under management|resource-count|has resources/.test(text)) return "managing-resources";
+  if (/\bmanag(ing|es)\b.*\bresources?\b|has resources/.test(text)) return "managing-resources";
   if (/already (exists|been taken|taken)|has already been taken/.test(text)) return "already-exists";
   switch (context) {
     case "lock":
