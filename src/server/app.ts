@@ -106,6 +106,12 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     reply.code(apiError.status).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: apiError.errors }));
   });
 
+  // Request counters for benchmarks: also available in-process as `server.stats()`.
+  app.get(`${API_PREFIX}/_stats`, async (request, reply) => {
+    if (!requireCaller(request).siteAdmin) throw notFound();
+    reply.header("content-type", "application/json").send(JSON.stringify(stats));
+  });
+
   for (const domain of domains) domain.init?.(ctx);
   app.register(
     async (api) => {

@@ -4,6 +4,14 @@ import { projectDomain } from "./project";
 import { workspaceDomain } from "./workspace";
 import { runDomain } from "./run";
 import { pingDomain } from "./ping";
+import { adminDomain } from "./auth";
+import { tagDomain } from "./tags";
+import { consumerDomain } from "./consumers";
+import { sshKeyDomain } from "./sshkey";
+import { stateVersionDomain } from "./stateversion";
+import { agentPoolDomain } from "./agentpool";
+import { oauthDomain } from "./oauth";
+import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
 import { nocodeDomain } from "./nocode";
 
@@ -14,6 +22,14 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   projectDomain,
   workspaceDomain,
   runDomain,
+  adminDomain,
+  tagDomain,
+  consumerDomain,
+  sshKeyDomain,
+  stateVersionDomain,
+  agentPoolDomain,
+  oauthDomain,
+  retentionDomain,
   registryDomain,
   nocodeDomain,
 ];

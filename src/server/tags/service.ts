@@ -1,0 +1,124 @@
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { assertMember } from "../auth/service";
+import { inTransaction, now } from "../store/db";
+import { newId } from "../ids";
+import { unprocessableMany } from "../http/errors";
+import { problemsToErrors } from "../../api/common";
+import { API_PREFIX, ref, type Page, type Resource } from "../http/jsonapi";
+import type { TagsRelationshipRequest } from "../../api/tags";
+import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
+import { directTagBindings, effectiveTagBindings, pruneUnusedTags } from "../workspace/store";
+
+export interface TagRecord {
+  id: string;
+  organization: string;
+  name: string;
+  created_at: string;
+  instance_count?: number;
+}
+
+export function renderTag(t: TagRecord): Resource {
+  return {
+    id: t.id,
+    type: "tags",
+    attributes: { name: t.name, "created-at": t.created_at, "instance-count": t.instance_count ?? 0 },
+    relationships: { organization: ref("organizations", t.organization) },
+  };
+}
+
+const TAG_COLUMNS = `t.id, t.organization, t.name, t.created_at, (SELECT COUNT(*) FROM workspace_tags c WHERE c.tag_id = t.id) AS instance_count`;
+
+export function listWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, page: Page): { rows: TagRecord[]; total: number } {
+  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
+  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(ws.id) as { n: number }).n;
+  const rows = ctx.db
+    .prepare(`SELECT ${TAG_COLUMNS} FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name LIMIT ? OFFSET ?`)
+    .all(ws.id, page.size, (page.number - 1) * page.size) as TagRecord[];
+  return { rows, total };
+}
+
+/** Organization tags (`GET /organizations/:org/tags`): `q` filters by substring, `filter[exclude][taggable][id]` drops a workspace's own. */
+export function listOrganizationTags(ctx: ServerContext, caller: Caller, organization: string, query: Record<string, unknown>, page: Page): { rows: TagRecord[]; total: number } {
+  assertMember(ctx.db, caller, organization);
+  const where = ["t.organization = ?"];
+  const params: unknown[] = [organization];
+  if (typeof query.q === "string" && query.q !== "") {
+    where.push(`t.name LIKE ? ESCAPE '\\'`);
+    params.push(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  const exclude = query["filter[exclude][taggable][id]"];
+  if (typeof exclude === "string" && exclude !== "") {
+    where.push(`NOT EXISTS (SELECT 1 FROM workspace_tags x WHERE x.tag_id = t.id AND x.workspace_id = ?)`);
+    params.push(exclude);
+  }
+  const sql = where.join(" AND ");
+  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM tags t WHERE ${sql}`).get(...params) as { n: number }).n;
+  const rows = ctx.db.prepare(`SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as TagRecord[];
+  return { rows, total };
+}
+
+/**
+ * Adds flat tags (spec 4.10). Names are stored lower-cased and created in the
+ * organization on first use; an id must name an existing tag of the organization.
+ */
+export function addWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
+  inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
+    const tagIds = resolveTags(ctx, ws.organization, body, true);
+    const link = ctx.db.prepare(`INSERT OR IGNORE INTO workspace_tags (workspace_id, tag_id) VALUES (?, ?)`);
+    for (const id of tagIds) if (id) link.run(ws.id, id);
+  });
+}
+
+export function removeWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
+  inTransaction(ctx.db, () => {
+    const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
+    const tagIds = resolveTags(ctx, ws.organization, body, false);
+    const unlink = ctx.db.prepare(`DELETE FROM workspace_tags WHERE workspace_id = ? AND tag_id = ?`);
+    for (const id of tagIds) if (id) unlink.run(ws.id, id);
+    pruneUnusedTags(ctx.db, ws.organization);
+  });
+}
+
+/** Tag ids for each item; a name that matches nothing gives null (removal) or a new tag (addition). */
+function resolveTags(ctx: ServerContext, organization: string, body: TagsRelationshipRequest, create: boolean): (string | null)[] {
+  const errors: { pointer: string; detail: string }[] = [];
+  const byId = ctx.db.prepare(`SELECT id FROM tags WHERE id = ? AND organization = ?`);
+  const byName = ctx.db.prepare(`SELECT id FROM tags WHERE name = ? AND organization = ?`);
+  const insert = ctx.db.prepare(`INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`);
+  const ids = body.data.map((item, i) => {
+    if (item.id !== undefined) {
+      if (!byId.get(item.id, organization)) errors.push({ pointer: `/data/${i}/id`, detail: `tag "${item.id}" not found` });
+      return item.id;
+    }
+    const name = item.attributes!.name!.toLowerCase();
+    const found = byName.get(name, organization) as { id: string } | undefined;
+    if (found) return found.id;
+    if (!create) return null;
+    const id = newId("tag");
+    insert.run(id, organization, name, now());
+    return id;
+  });
+  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+  return ids;
+}
+
+export function renderTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {
+  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
+  return directTagBindings(ctx.db, ws.id).map((b) => ({
+    id: b.id,
+    type: "tag-bindings",
+    attributes: { key: b.key, value: b.value, "created-at": b.created_at },
+    links: { self: `${API_PREFIX}/tag-bindings/${b.id}` },
+  }));
+}
+
+export function renderEffectiveTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {
+  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
+  return effectiveTagBindings(ctx.db, ws).map((b) => ({
+    type: "effective-tag-bindings",
+    attributes: { key: b.key, value: b.value },
+    ...(b.inherited ? { relationships: { "inherited-from": ref("projects", ws.project_id) } } : {}),
+  }));
+}
