@@ -1,0 +1,56 @@
+/** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
+import { ConflictError, ForbiddenError, type WorkspacesClient } from "../../client";
+import { isNotFound } from "./client";
+import { ProviderError, sleep } from "./common";
+
+/** How long a "still processing" conflict is waited out before giving up. */
+export const STILL_PROCESSING_BUDGET_MS = 120_000;
+
+export interface DeleteOptions {
+  force: boolean;
+  /** For messages: the workspace's name when known. */
+  name?: string;
+  budgetMs?: number;
+}
+
+/**
+ * Deletes a workspace. Safe delete unless `force`; an already deleted workspace is
+ * success; a workspace still managing resources is an error naming `forceDelete`.
+ */
+export async function deleteWorkspace(client: WorkspacesClient, workspaceId: string, options: DeleteOptions): Promise<void> {
+  const label = options.name ? `workspace "${options.name}" (${workspaceId})` : `workspace ${workspaceId}`;
+  const budget = options.budgetMs ?? STILL_PROCESSING_BUDGET_MS;
+  const started = Date.now();
+  let pause = 250;
+  for (;;) {
+    try {
+      if (options.force) await client.workspaces.forceDelete(workspaceId);
+      else await client.workspaces.safeDelete(workspaceId);
+      return;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (err instanceof ForbiddenError) {
+        throw new ProviderError(
+          `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` +
+            `owners can allow workspace admins). ${err.detail}`.trim(),
+        );
+      }
+      if (err instanceof ConflictError && err.reason === "still-processing" && Date.now() - started + pause <= budget) {
+        await sleep(pause);
+        pause = Math.min(pause * 2, 5_000);
+        continue;
+      }
+      if (err instanceof ConflictError && !options.force && err.reason !== "still-processing") {
+        throw new ProviderError(
+          `cannot delete ${label}: the workspace still manages resources, so safe delete refused it. ` +
+            `Destroy those resources first, or set forceDelete: true on the resource (and run \`pulumi up\` before destroying) ` +
+            `to delete it anyway.${err.detail ? ` Service: ${err.detail}` : ""}`,
+        );
+      }
+      if (err instanceof ConflictError) {
+        throw new ProviderError(`cannot delete ${label}: the service is still processing it after ${Math.round(budget / 1000)}s. ${err.detail}`.trim());
+      }
+      throw err;
+    }
+  }
+}

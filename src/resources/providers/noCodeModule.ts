@@ -1,0 +1,168 @@
+/** Provider of `NoCodeModule` (spec 2.7, 2.8, 4.12 to 4.14). The service has no delete: delete disables. */
+import { isId } from "../../api/common";
+import { noCodeModuleEnableRequestSchema } from "../../api/nocode";
+import type { NoCodeModule as ApiNoCodeModule } from "../../client";
+import { defaultOrganization } from "../settings";
+import { getClient, isNotFound } from "./client";
+import { dedupeFailures, diffFields, failuresFromIssues, sameJsonUnordered, withoutUnknowns, type FieldRule } from "./common";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+
+const RENAMES = {
+  "relationships.variable-options": "variableOptions",
+  "relationships.registry-module": "registryModuleId",
+};
+
+interface OptionSet {
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+}
+
+function optionSets(v: unknown): OptionSet[] {
+  return Array.isArray(v)
+    ? v.map((o: Props) => ({ variableName: String(o.variableName), variableType: String(o.variableType), options: Array.isArray(o.options) ? o.options : [] }))
+    : [];
+}
+
+/** Option sets compared by variable, with the allowed values in any order. */
+export function sameOptionSets(a: unknown, b: unknown): boolean {
+  const key = (sets: OptionSet[]) => sets.map((s) => ({ n: s.variableName, t: s.variableType, o: s.options }));
+  return sameJsonUnordered(key(optionSets(a)), key(optionSets(b)));
+}
+
+const FIELDS: FieldRule[] = [
+  { name: "organization", replaces: true },
+  { name: "registryModuleId" },
+  { name: "versionPin" },
+  { name: "enabled", same: (a, b) => Boolean(a) === Boolean(b) },
+  { name: "variableOptions", same: sameOptionSets },
+];
+
+function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbackOptions?: unknown): Props {
+  return {
+    organization: m.organization ?? organization ?? null,
+    registryModuleId: m.registryModuleId,
+    versionPin: m.versionPin,
+    enabled: m.enabled,
+    variableOptions: m.variableOptions
+      ? [...m.variableOptions].sort((x, y) => x.variableName.localeCompare(y.variableName))
+      : fallbackOptions ?? [],
+    selfLink: m.links.self ?? null,
+  };
+}
+
+export function checkNoCodeModule(news: Props): { inputs: Props; failures: CheckFailure[] } {
+  const inputs: Props = { ...news };
+  const failures: CheckFailure[] = [];
+  if (inputs.organization === undefined || inputs.organization === "") {
+    const org = defaultOrganization();
+    if (org) inputs.organization = org;
+    else failures.push({ property: "organization", reason: "organization is required: set it, or the stack config workspaces:organization" });
+  }
+  if (inputs.enabled === undefined) inputs.enabled = true;
+  const known = withoutUnknowns(inputs);
+  if (news.registryModuleId === undefined) failures.push({ property: "registryModuleId", reason: "registryModuleId is required" });
+  else if (known.registryModuleId !== undefined && !isId("registryModule", known.registryModuleId)) {
+    failures.push({ property: "registryModuleId", reason: "registryModuleId must be a registry module id (mod-...)" });
+  }
+  const body = {
+    data: {
+      type: "no-code-modules",
+      attributes: { "version-pin": known.versionPin, enabled: known.enabled },
+      relationships: {
+        "registry-module": { data: { type: "registry-module", id: known.registryModuleId ?? "mod-unknown" } },
+        ...(known.variableOptions !== undefined
+          ? {
+              "variable-options": {
+                data: Array.isArray(known.variableOptions)
+                  ? known.variableOptions.map((o: Props) => ({
+                      type: "variable-options",
+                      attributes: { "variable-name": o?.variableName, "variable-type": o?.variableType, options: o?.options },
+                    }))
+                  : known.variableOptions,
+              },
+            }
+          : {}),
+      },
+    },
+  };
+  const parsed = noCodeModuleEnableRequestSchema.safeParse(body);
+  if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, RENAMES));
+  if (Array.isArray(known.variableOptions)) {
+    const seen = new Set<string>();
+    known.variableOptions.forEach((o: Props, i: number) => {
+      const n = o?.variableName;
+      if (typeof n === "string" && seen.has(n)) {
+        failures.push({ property: `variableOptions[${i}].variableName`, reason: `variableOptions[${i}].variableName: ${n} has two option sets` });
+      }
+      if (typeof n === "string") seen.add(n);
+    });
+  }
+  return { inputs, failures: dedupeFailures(failures) };
+}
+
+/** The update body's option sets: existing set ids are reused by variable name so sets are replaced, not duplicated. */
+function optionsUpdate(desired: unknown, existing: { id: string; variableName: string }[]) {
+  return optionSets(desired).map((s) => {
+    const match = existing.find((e) => e.variableName === s.variableName);
+    return match ? { id: match.id, ...s } : s;
+  });
+}
+
+export const noCodeModuleProvider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkNoCodeModule(news);
+  },
+
+  async diff(_id, olds, news) {
+    const { changed, replaces } = diffFields(olds, news, FIELDS);
+    return { changes: changed.length > 0, replaces };
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const organization = String(inputs.organization);
+    const created = await client.noCode.enable(organization, {
+      registryModuleId: inputs.registryModuleId,
+      versionPin: inputs.versionPin,
+      enabled: inputs.enabled !== false,
+      variableOptions: inputs.variableOptions !== undefined ? optionSets(inputs.variableOptions) : undefined,
+    });
+    const m = await client.noCode.read(created.id, { includeVariableOptions: true });
+    return { id: m.id, outs: outputsOf(m, organization) };
+  },
+
+  async read(id, props) {
+    try {
+      const m = await getClient().noCode.read(id, { includeVariableOptions: true });
+      return { id: m.id, props: outputsOf(m, props.organization) };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(id, olds, news) {
+    const client = getClient();
+    const { changed } = diffFields(olds, news, FIELDS);
+    const set = new Set(changed);
+    await client.noCode.update(id, {
+      versionPin: set.has("versionPin") ? news.versionPin : undefined,
+      enabled: set.has("enabled") ? news.enabled !== false : undefined,
+      registryModuleId: set.has("registryModuleId") ? news.registryModuleId : undefined,
+      variableOptions: set.has("variableOptions") ? optionsUpdate(news.variableOptions, olds.variableOptions ?? []) : undefined,
+    });
+    const m = await client.noCode.read(id, { includeVariableOptions: true });
+    return { outs: outputsOf(m, olds.organization) };
+  },
+
+  /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
+  async delete(id) {
+    try {
+      await getClient().noCode.update(id, { enabled: false });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+  },
+};

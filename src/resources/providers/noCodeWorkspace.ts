@@ -1,0 +1,362 @@
+/**
+ * Provider of `NoCodeWorkspace` (spec 4.15, 4.16). Version and variable changes are
+ * in-place upgrades through the plan-then-confirm flow; the workspace keeps its id.
+ */
+import { isId } from "../../api/common";
+import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/nocode";
+import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
+import { WaitTimeoutError, type NoCodeVariable, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import { defaultOrganization } from "../settings";
+import { getClient, isNotFound } from "./client";
+import {
+  ProviderError,
+  dedupeFailures,
+  diffFields,
+  failuresFromIssues,
+  isUnknown,
+  sameJsonUnordered,
+  sameOptionalString,
+  withoutUnknowns,
+  type FieldRule,
+} from "./common";
+import { deleteWorkspace } from "./deletion";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+
+export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
+const POLL_INTERVAL_MS = 250;
+const RENAMES = { "relationships.vars": "variables", "relationships.project": "project", auto_apply: "autoApply" };
+const FAILED = ["errored", "canceled", "discarded"];
+
+interface Variable {
+  key: string;
+  value: string;
+  category: "engine" | "env";
+  hcl: boolean;
+  sensitive: boolean;
+  description?: string;
+}
+
+function category(c: unknown): "engine" | "env" {
+  return c === "env" ? "env" : "engine";
+}
+
+/** Variables as given, normalized (alias category, defaults filled). */
+export function normalizeVariables(v: unknown): Variable[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((x: Props) => ({
+    key: String(x.key),
+    value: x.value === undefined || x.value === null ? "" : String(x.value),
+    category: category(x.category),
+    hcl: Boolean(x.hcl),
+    sensitive: Boolean(x.sensitive),
+    ...(x.description !== undefined && x.description !== null && x.description !== "" ? { description: String(x.description) } : {}),
+  }));
+}
+
+/** Stored form: sensitive values are moved to a separate (secret) map. */
+function storedVariables(vars: Variable[]): { variables: Props[]; sensitiveValues: Record<string, string> } {
+  const sensitiveValues: Record<string, string> = {};
+  const variables = vars.map((v) => {
+    if (!v.sensitive) return { ...v };
+    sensitiveValues[v.key] = v.value;
+    const { value: _omitted, ...rest } = v;
+    return rest;
+  });
+  return { variables, sensitiveValues };
+}
+
+/** The variables recorded in state, sensitive values put back. */
+function recordedVariables(olds: Props): Variable[] {
+  const secret = (olds.sensitiveValues ?? {}) as Record<string, string>;
+  return normalizeVariables(
+    ((olds.variables ?? []) as Props[]).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)),
+  );
+}
+
+function sameVariables(desired: unknown, _actual: unknown, olds: Props): boolean {
+  return sameJsonUnordered(normalizeVariables(desired), recordedVariables(olds));
+}
+
+const FIELDS: FieldRule[] = [
+  { name: "noCodeModuleId", replaces: true },
+  { name: "organization", replaces: true },
+  { name: "name" },
+  { name: "project" },
+  { name: "description", same: sameOptionalString },
+  { name: "executionMode", same: (a, b) => (a ?? "remote") === (b ?? "remote") },
+  { name: "agentPoolId", same: sameOptionalString },
+  { name: "autoApply", same: (a, b) => Boolean(a) === Boolean(b) },
+  { name: "sourceName", same: sameOptionalString },
+  { name: "sourceUrl", same: sameOptionalString },
+  { name: "variables", same: sameVariables },
+  { name: "moduleVersion", same: sameOptionalString },
+  { name: "forceDelete", same: (a, b) => Boolean(a) === Boolean(b) },
+  { name: "autoConfirm", same: (a, b) => (a ?? true) === (b ?? true) },
+  { name: "upgradeTimeoutSeconds", same: (a, b) => Number(a ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) === Number(b ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) },
+];
+
+const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
+
+export function checkNoCodeWorkspace(news: Props): { inputs: Props; failures: CheckFailure[] } {
+  const inputs: Props = { ...news };
+  const failures: CheckFailure[] = [];
+  if (inputs.organization === undefined || inputs.organization === "") {
+    const org = defaultOrganization();
+    if (org) inputs.organization = org;
+  }
+  if (inputs.autoConfirm === undefined) inputs.autoConfirm = true;
+  if (inputs.upgradeTimeoutSeconds === undefined) inputs.upgradeTimeoutSeconds = DEFAULT_UPGRADE_TIMEOUT_SECONDS;
+  const known = withoutUnknowns(inputs);
+  for (const req of ["noCodeModuleId", "name", "project"]) {
+    if (news[req] === undefined) failures.push({ property: req, reason: `${req} is required` });
+  }
+  if (known.noCodeModuleId !== undefined && !isId("noCodeModule", known.noCodeModuleId)) {
+    failures.push({ property: "noCodeModuleId", reason: "noCodeModuleId must be a no-code module id (nocode-...)" });
+  }
+  if (known.project !== undefined && !isId("project", known.project)) {
+    failures.push({ property: "project", reason: "project must be a project id (prj-...)" });
+  }
+  const body = {
+    data: {
+      type: "workspaces",
+      attributes: {
+        name: known.name ?? "placeholder",
+        "agent-pool-id": known.agentPoolId,
+        auto_apply: known.autoApply,
+        description: known.description,
+        "execution-mode": known.executionMode,
+        "source-name": known.sourceName,
+        "source-url": known.sourceUrl,
+      },
+      relationships: {
+        ...(known.project !== undefined ? { project: { data: { type: "projects", id: String(known.project) } } } : {}),
+        ...(known.variables !== undefined
+          ? {
+              vars: {
+                data: Array.isArray(known.variables)
+                  ? known.variables.map((v: Props) => ({ type: "vars", attributes: v }))
+                  : known.variables,
+              },
+            }
+          : {}),
+      },
+    },
+  };
+  const parsed = noCodeWorkspaceCreateRequestSchema.safeParse(body);
+  if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, RENAMES));
+  if (typeof known.name === "string" && !WORKSPACE_NAME_PATTERN.test(known.name)) {
+    failures.push({ property: "name", reason: "name: must contain only letters, digits, - and _" });
+  }
+  const modeKnown = !isUnknown(inputs.executionMode) && !isUnknown(inputs.agentPoolId);
+  if (modeKnown) {
+    const mode = known.executionMode ?? "remote";
+    if (mode === "agent" && !known.agentPoolId) failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is agent" });
+    if (mode !== "agent" && known.agentPoolId) {
+      failures.push({ property: "agentPoolId", reason: `agentPoolId must not be given when executionMode is ${mode}` });
+    }
+  }
+  if (Array.isArray(known.variables)) {
+    const seen = new Set<string>();
+    known.variables.forEach((v: Props, i: number) => {
+      if (typeof v?.key === "string") {
+        if (seen.has(v.key)) failures.push({ property: `variables[${i}].key`, reason: `variables[${i}].key: ${v.key} is given twice` });
+        seen.add(v.key);
+      }
+    });
+  }
+  if (known.upgradeTimeoutSeconds !== undefined && !(typeof known.upgradeTimeoutSeconds === "number" && known.upgradeTimeoutSeconds > 0)) {
+    failures.push({ property: "upgradeTimeoutSeconds", reason: "upgradeTimeoutSeconds must be a number of seconds above 0" });
+  }
+  for (const b of ["autoConfirm", "forceDelete"]) {
+    if (known[b] !== undefined && typeof known[b] !== "boolean") failures.push({ property: b, reason: `${b} must be true or false` });
+  }
+  return { inputs, failures: dedupeFailures(failures) };
+}
+
+function apiVariables(vars: Variable[]): NoCodeVariable[] {
+  return vars.map((v) => ({
+    key: v.key,
+    value: v.value,
+    category: v.category,
+    hcl: v.hcl,
+    sensitive: v.sensitive,
+    ...(v.description !== undefined ? { description: v.description } : {}),
+  }));
+}
+
+function outputsOf(ws: ApiWorkspace, inputs: Props, extra: { moduleVersion: string | null; lastUpgrade?: Props | null; organization?: string }): Props {
+  const stored = storedVariables(normalizeVariables(inputs.variables));
+  return {
+    noCodeModuleId: inputs.noCodeModuleId,
+    organization: ws.organization ?? extra.organization ?? inputs.organization ?? null,
+    name: ws.name,
+    project: ws.projectId,
+    description: ws.description,
+    executionMode: ws.executionMode,
+    agentPoolId: ws.agentPoolId,
+    autoApply: ws.autoApply,
+    sourceName: ws.sourceName,
+    sourceUrl: ws.sourceUrl,
+    variables: stored.variables,
+    sensitiveValues: stored.sensitiveValues,
+    moduleVersion: extra.moduleVersion,
+    forceDelete: Boolean(inputs.forceDelete),
+    autoConfirm: inputs.autoConfirm !== false,
+    upgradeTimeoutSeconds: Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS),
+    noCodeModuleVersionId: ws.noCodeModuleVersionId,
+    noCodeUpgradeAvailable: ws.noCodeUpgradeAvailable,
+    sourceModuleId: ws.sourceModuleId,
+    resourceCount: ws.resourceCount,
+    locked: ws.locked,
+    lastUpgrade: extra.lastUpgrade ?? null,
+    createdAt: ws.createdAt,
+    selfLink: ws.links.self ?? null,
+    htmlLink: ws.links.selfHtml ?? null,
+  };
+}
+
+/** The version the workspace runs: the module's pin when no upgrade is pending, else the one last recorded. */
+function versionOf(ws: ApiWorkspace, pin: string | undefined, recorded: unknown): string | null {
+  if (pin === undefined) return typeof recorded === "string" ? recorded : null;
+  if (ws.noCodeUpgradeAvailable) return typeof recorded === "string" && recorded !== pin ? recorded : null;
+  return pin;
+}
+
+async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ pin?: string; organization?: string }> {
+  try {
+    const m = await client.noCode.read(moduleId);
+    return { pin: m.versionPin, organization: m.organization ?? undefined };
+  } catch (err) {
+    if (isNotFound(err)) return {};
+    throw err;
+  }
+}
+
+/**
+ * Initiate, wait for the plan, confirm, wait for the apply. Any failure names the run
+ * and its plan URL; until the apply succeeds the workspace keeps its old version.
+ */
+async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: string, inputs: Props): Promise<Props> {
+  const timeoutMs = Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) * 1000;
+  const started = Date.now();
+  const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
+  const started_ = await client.noCode.upgrade.initiate(moduleId, workspaceId, { variables: apiVariables(normalizeVariables(inputs.variables)) });
+  const runId = started_.id;
+  let planUrl = started_.planUrl;
+  const fail = (what: string, status: string) =>
+    new ProviderError(
+      `upgrade of workspace ${workspaceId} ${what} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` +
+        `the workspace keeps its previous version`,
+    );
+  try {
+    let s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, [...UPGRADE_PLAN_SETTLED, ...UPGRADE_FINAL], {
+      timeoutMs: remaining(),
+      intervalMs: POLL_INTERVAL_MS,
+    });
+    planUrl = s.planUrl ?? planUrl;
+    if (FAILED.includes(s.status)) throw fail("failed while planning", s.status);
+    if (s.status !== "planned_and_finished" && s.status !== "applied") {
+      if (inputs.autoConfirm === false) {
+        throw fail("is planned and waits for confirmation (autoConfirm is false): review and confirm it at the plan URL, then refresh", s.status);
+      }
+      await client.noCode.upgrade.confirm(moduleId, workspaceId, runId);
+      s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, ["applied", "planned_and_finished", ...FAILED], {
+        timeoutMs: remaining(),
+        intervalMs: POLL_INTERVAL_MS,
+      });
+      planUrl = s.planUrl ?? planUrl;
+      if (FAILED.includes(s.status)) throw fail("failed while applying", s.status);
+    }
+    return { runId, status: s.status, planUrl: planUrl ?? null };
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) {
+      throw fail(`did not finish within ${Math.round(timeoutMs / 1000)}s (upgradeTimeoutSeconds)`, err.lastStatus ?? "unknown");
+    }
+    throw err;
+  }
+}
+
+export const noCodeWorkspaceProvider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkNoCodeWorkspace(news);
+  },
+
+  async diff(_id, olds, news) {
+    const { changed, replaces } = diffFields(olds, news, FIELDS);
+    return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const moduleId = String(inputs.noCodeModuleId);
+    const { pin, organization } = await modulePin(client, moduleId);
+    if (inputs.moduleVersion !== undefined && pin !== undefined && pin !== inputs.moduleVersion) {
+      throw new ProviderError(
+        `no-code module ${moduleId} provisions version ${pin}, but moduleVersion is ${inputs.moduleVersion}: ` +
+          `set the module's versionPin to ${inputs.moduleVersion} first, or drop moduleVersion`,
+      );
+    }
+    if (inputs.organization !== undefined && organization !== undefined && inputs.organization !== organization) {
+      throw new ProviderError(`no-code module ${moduleId} belongs to organization ${organization}, not ${inputs.organization}`);
+    }
+    const ws = await client.noCode.createWorkspace(moduleId, {
+      name: inputs.name,
+      agentPoolId: inputs.agentPoolId,
+      autoApply: inputs.autoApply,
+      description: inputs.description,
+      executionMode: inputs.executionMode,
+      sourceName: inputs.sourceName,
+      sourceUrl: inputs.sourceUrl,
+      projectId: inputs.project,
+      variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
+    });
+    return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: pin ?? inputs.moduleVersion ?? null, organization }) };
+  },
+
+  async read(id, props) {
+    const client = getClient();
+    try {
+      const ws = await client.workspaces.read(id);
+      const moduleId = props.noCodeModuleId ?? ws.sourceModuleId;
+      const { pin, organization } = moduleId ? await modulePin(client, moduleId) : {};
+      const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
+      return {
+        id: ws.id,
+        props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
+      };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(id, olds, news) {
+    const client = getClient();
+    const { changed } = diffFields(olds, news, FIELDS);
+    const set = new Set(changed);
+    const moduleId = String(news.noCodeModuleId);
+    let lastUpgrade = olds.lastUpgrade ?? null;
+    let moduleVersion: string | null = olds.moduleVersion ?? null;
+
+    if (set.has("moduleVersion") || set.has("variables")) {
+      const { pin } = await modulePin(client, moduleId);
+      if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
+        throw new ProviderError(
+          `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` +
+            `Set the module's versionPin to ${news.moduleVersion} first.`,
+        );
+      }
+      lastUpgrade = await upgrade(client, moduleId, id, news);
+      moduleVersion = pin ?? news.moduleVersion ?? null;
+    }
+
+    const patch: Props = {};
+    for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
+    const ws = Object.keys(patch).length ? await client.workspaces.update(id, patch) : await client.workspaces.read(id);
+    return { outs: outputsOf(ws, news, { moduleVersion, lastUpgrade, organization: olds.organization }) };
+  },
+
+  async delete(id, props) {
+    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name });
+  },
+};

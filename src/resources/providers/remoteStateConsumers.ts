@@ -1,0 +1,153 @@
+/** Provider of `RemoteStateConsumers` (spec 4.9). */
+import { isId } from "../../api/common";
+import type { WorkspacesClient } from "../../client";
+import { getClient, isNotFound } from "./client";
+import { ProviderError, diffFields, isUnknown, sameStringSet, withoutUnknowns, type FieldRule } from "./common";
+import { workspaceIdOf } from "./workspaceTags";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+
+const FIELDS: FieldRule[] = [
+  { name: "workspaceId", replaces: true },
+  { name: "mode", same: (a, b) => (a ?? "authoritative") === (b ?? "authoritative") },
+  { name: "consumerIds", same: (a, b) => sameStringSet(a, b) },
+];
+
+function modeOf(p: Props): "authoritative" | "additive" {
+  return p.mode === "additive" ? "additive" : "authoritative";
+}
+
+function ids(v: unknown): string[] {
+  return Array.isArray(v) ? Array.from(new Set(v.map(String))).sort() : [];
+}
+
+export function checkConsumers(news: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const known = withoutUnknowns(news);
+  if (news.workspaceId === undefined) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
+  else if (!isUnknown(news.workspaceId) && !isId("workspace", news.workspaceId)) {
+    failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
+  }
+  if (known.mode !== undefined && known.mode !== "authoritative" && known.mode !== "additive") {
+    failures.push({ property: "mode", reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}` });
+  }
+  if (news.consumerIds === undefined) {
+    failures.push({ property: "consumerIds", reason: "consumerIds is required (an empty list removes every consumer in authoritative mode)" });
+  } else if (!Array.isArray(news.consumerIds)) {
+    if (!isUnknown(news.consumerIds)) failures.push({ property: "consumerIds", reason: "consumerIds must be a list of workspace ids" });
+  } else {
+    const seen = new Set<string>();
+    news.consumerIds.forEach((c: unknown, i: number) => {
+      if (isUnknown(c)) return;
+      const property = `consumerIds[${i}]`;
+      if (!isId("workspace", c)) failures.push({ property, reason: `${property}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
+      else if (c === news.workspaceId) {
+        failures.push({ property, reason: `${property}: a workspace cannot be a remote state consumer of itself (${String(c)})` });
+      } else if (seen.has(c as string)) failures.push({ property, reason: `${property}: ${String(c)} is listed twice` });
+      seen.add(c as string);
+    });
+  }
+  return failures;
+}
+
+/**
+ * The consumer endpoints refuse workspaces whose state every workspace may read;
+ * when a change fails, say so if that is why.
+ */
+async function explain(client: WorkspacesClient, workspaceId: string, err: unknown): Promise<never> {
+  if (!isNotFound(err)) {
+    try {
+      const ws = await client.workspaces.read(workspaceId);
+      if (ws.globalRemoteState) {
+        throw new ProviderError(
+          `workspace "${ws.name}" (${workspaceId}) has global-remote-state enabled: every workspace of the organization ` +
+            `may already read its state, so its consumers cannot be managed. Set globalRemoteState: false on the workspace first.`,
+        );
+      }
+    } catch (inner) {
+      if (inner instanceof ProviderError) throw inner;
+    }
+  }
+  throw err;
+}
+
+async function current(client: WorkspacesClient, workspaceId: string): Promise<string[]> {
+  return (await client.remoteStateConsumers.listIds(workspaceId)).sort();
+}
+
+function outputsOf(workspaceId: string, inputs: Props, all: string[], added: string[]): Props {
+  const mode = modeOf(inputs);
+  const desired = ids(inputs.consumerIds);
+  return {
+    workspaceId,
+    mode,
+    consumerIds: mode === "authoritative" ? all : desired.filter((c) => all.includes(c)),
+    allConsumerIds: all,
+    addedConsumerIds: mode === "additive" ? added.filter((c) => all.includes(c)).sort() : [],
+  };
+}
+
+async function apply(workspaceId: string, inputs: Props, previouslyAdded: string[]): Promise<Props> {
+  const client = getClient();
+  const desired = ids(inputs.consumerIds);
+  try {
+    if (modeOf(inputs) === "authoritative") {
+      await client.remoteStateConsumers.replace(workspaceId, desired);
+      return outputsOf(workspaceId, inputs, await current(client, workspaceId), []);
+    }
+    const before = await current(client, workspaceId);
+    const add = desired.filter((c) => !before.includes(c));
+    const drop = previouslyAdded.filter((c) => !desired.includes(c));
+    if (add.length) await client.remoteStateConsumers.add(workspaceId, add);
+    if (drop.length) await client.remoteStateConsumers.remove(workspaceId, drop);
+    const added = Array.from(new Set([...previouslyAdded.filter((c) => desired.includes(c)), ...add]));
+    return outputsOf(workspaceId, inputs, await current(client, workspaceId), added);
+  } catch (err) {
+    return explain(client, workspaceId, err);
+  }
+}
+
+export const remoteStateConsumersProvider: ProviderImpl = {
+  async check(_olds, news) {
+    const inputs = { ...news };
+    if (inputs.mode === undefined) inputs.mode = "authoritative";
+    return { inputs, failures: checkConsumers(news) };
+  },
+
+  async diff(_id, olds, news) {
+    const { changed, replaces } = diffFields(olds, news, FIELDS);
+    return { changes: changed.length > 0, replaces };
+  },
+
+  async create(inputs) {
+    const workspaceId = String(inputs.workspaceId);
+    return { id: `${workspaceId}/remote-state-consumers`, outs: await apply(workspaceId, inputs, []) };
+  },
+
+  async read(id, props) {
+    const workspaceId = workspaceIdOf(id);
+    try {
+      const all = await current(getClient(), workspaceId);
+      const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
+      return { id: `${workspaceId}/remote-state-consumers`, props: outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []) };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(id, olds, news) {
+    return { outs: await apply(workspaceIdOf(id), news, olds.addedConsumerIds ?? []) };
+  },
+
+  async delete(id, props) {
+    const client = getClient();
+    const workspaceId = workspaceIdOf(id);
+    try {
+      if (modeOf(props) === "authoritative") await client.remoteStateConsumers.replace(workspaceId, []);
+      else if ((props.addedConsumerIds ?? []).length) await client.remoteStateConsumers.remove(workspaceId, props.addedConsumerIds);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      await explain(client, workspaceId, err);
+    }
+  },
+};

@@ -1,0 +1,363 @@
+/** Provider of `Workspace` (spec 4.2 to 4.6, 4.8, 4.10). */
+import { isId, type Problem } from "../../api/common";
+import { tagsRelationshipRequestSchema } from "../../api/tags";
+import { workspaceCreateRequestSchema, workspaceSettingsProblems, type WorkspaceSettingsRequest } from "../../api/workspaces";
+import {
+  workspaceRequestBody,
+  type Workspace as ApiWorkspace,
+  type WorkspaceCreateOptions,
+  type WorkspaceUpdateOptions,
+  type VcsRepoOptions,
+} from "../../client";
+import { defaultOrganization } from "../settings";
+import { getClient, isNotFound, readWorkspace, readWorkspaceWithTags } from "./client";
+import {
+  dedupeFailures,
+  diffFields,
+  failuresFromIssues,
+  foldTagName,
+  inputPathOf,
+  isUnknown,
+  sameGivenKeys,
+  sameInstant,
+  sameOptionalString,
+  sameStringMap,
+  sameStringSet,
+  sameTagNames,
+  withoutUnknowns,
+  type FieldRule,
+} from "./common";
+import { deleteWorkspace } from "./deletion";
+import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
+
+const RENAMES = { "relationships.tag-bindings": "tags", "relationships.project": "project" };
+
+const sameBool = (a: unknown, b: unknown) => Boolean(a) === Boolean(b);
+const vcsCompare = {
+  branch: sameOptionalString,
+  tagsRegex: sameOptionalString,
+  oauthTokenId: sameOptionalString,
+  vcsAppInstallationId: sameOptionalString,
+  ingressSubmodules: sameBool,
+};
+
+/** How each input compares with what the service last reported. */
+export const WORKSPACE_FIELDS: FieldRule[] = [
+  { name: "organization", replaces: true },
+  { name: "name" },
+  { name: "project", same: sameOptionalString },
+  { name: "description", same: sameOptionalString },
+  { name: "executionMode" },
+  { name: "agentPoolId", same: sameOptionalString },
+  { name: "operations", same: sameBool },
+  { name: "autoApply", same: sameBool },
+  { name: "autoApplyRunTrigger", same: sameBool },
+  { name: "allowDestroyPlan", same: sameBool },
+  { name: "assessmentsEnabled", same: sameBool },
+  { name: "autoDestroyAt", same: sameInstant },
+  { name: "autoDestroyActivityDuration", same: sameOptionalString },
+  { name: "fileTriggersEnabled", same: sameBool },
+  { name: "globalRemoteState", same: sameBool },
+  { name: "queueAllRuns", same: sameBool },
+  { name: "sourceName", same: sameOptionalString },
+  { name: "sourceUrl", same: sameOptionalString },
+  { name: "speculativeEnabled", same: sameBool },
+  { name: "engineVersion", same: sameOptionalString },
+  { name: "triggerPatterns", same: (a, b) => sameStringSet(a, b) },
+  { name: "triggerPrefixes", same: (a, b) => sameStringSet(a, b) },
+  { name: "vcsRepo", same: (a, b) => sameGivenKeys(a, b, vcsCompare) },
+  { name: "workingDirectory", same: sameOptionalString },
+  { name: "settingOverwrites", same: (a, b) => sameGivenKeys(a, b, { executionMode: sameBool, agentPool: sameBool }) },
+  { name: "tags", same: sameStringMap },
+  { name: "tagNames", same: sameTagNames },
+  { name: "sshKeyId", same: sameOptionalString },
+  { name: "forceDelete", same: sameBool },
+];
+
+/** Inputs that are plain workspace settings (sent as attributes on create and update). */
+const SETTING_INPUTS = [
+  "description", "executionMode", "agentPoolId", "operations", "autoApply", "autoApplyRunTrigger", "allowDestroyPlan",
+  "assessmentsEnabled", "autoDestroyAt", "autoDestroyActivityDuration", "fileTriggersEnabled", "globalRemoteState",
+  "queueAllRuns", "sourceName", "sourceUrl", "speculativeEnabled", "engineVersion", "triggerPatterns", "triggerPrefixes",
+  "workingDirectory", "settingOverwrites",
+] as const;
+
+/** Inputs whose cross-field rules are checked together (execution mode and agent pool). */
+const MODE_GROUP = ["executionMode", "operations", "agentPoolId", "settingOverwrites"];
+
+function tagBindingsOf(tags: unknown): { key: string; value: string }[] {
+  return Object.entries((tags ?? {}) as Record<string, unknown>).map(([key, value]) => ({ key, value: String(value) }));
+}
+
+function vcsOptions(v: unknown): VcsRepoOptions | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  const r = v as Props;
+  const out: VcsRepoOptions = {};
+  for (const k of ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const) {
+    if (r[k] !== undefined) (out as Props)[k] = r[k];
+  }
+  return out;
+}
+
+/** Client options for the given inputs; `only` limits them to changed fields on update. */
+function requestOptions(inputs: Props, only?: Set<string>): WorkspaceUpdateOptions {
+  const take = (k: string) => inputs[k] !== undefined && (!only || only.has(k));
+  const out: Props = {};
+  for (const k of SETTING_INPUTS) if (take(k)) out[k] = inputs[k];
+  if (take("name")) out.name = inputs.name;
+  if (take("project")) out.projectId = inputs.project;
+  if (take("vcsRepo")) out.vcsRepo = vcsOptions(inputs.vcsRepo);
+  if (take("tags")) out.tagBindings = tagBindingsOf(inputs.tags);
+  return out as WorkspaceUpdateOptions;
+}
+
+// ---------------------------------------------------------------------------
+// check
+
+function problemInput(p: Problem): string {
+  return inputPathOf(p.pointer, RENAMES);
+}
+
+export function checkWorkspace(news: Props): CheckResult {
+  const inputs: Props = { ...news };
+  const failures: CheckFailure[] = [];
+  if (inputs.organization === undefined || inputs.organization === null || inputs.organization === "") {
+    const org = defaultOrganization();
+    if (org) inputs.organization = org;
+    else {
+      failures.push({
+        property: "organization",
+        reason: "organization is required: set it on the resource, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
+      });
+    }
+  }
+  const known = withoutUnknowns(inputs);
+  if (known.organization !== undefined && (typeof known.organization !== "string" || known.organization.trim() === "")) {
+    failures.push({ property: "organization", reason: "organization must be a non-empty organization name" });
+  }
+  if (news.name === undefined) failures.push({ property: "name", reason: "name is required" });
+
+  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: known.name });
+  const parsed = workspaceCreateRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !(f.property === "name" && news.name === undefined)));
+  }
+  const attrs = ((body.data as Props).attributes ?? {}) as WorkspaceSettingsRequest;
+  const modeUnknown = MODE_GROUP.some((k) => isUnknown(inputs[k]));
+  for (const p of workspaceSettingsProblems(attrs)) {
+    const property = problemInput(p);
+    const top = property.split(/[.[]/)[0];
+    if (modeUnknown && MODE_GROUP.includes(top)) continue;
+    if (isUnknown(inputs[top])) continue;
+    failures.push({ property, reason: `${property}: ${p.detail}` });
+  }
+
+  if (known.project !== undefined && !isId("project", known.project)) {
+    failures.push({ property: "project", reason: "project must be a project id (prj-...)" });
+  }
+  if (known.sshKeyId !== undefined && known.sshKeyId !== "" && known.sshKeyId !== null && !isId("sshKey", known.sshKeyId)) {
+    failures.push({ property: "sshKeyId", reason: "sshKeyId must be an SSH key id (sshkey-...), or empty to unassign" });
+  }
+  if (known.tagNames !== undefined) {
+    if (!Array.isArray(known.tagNames)) failures.push({ property: "tagNames", reason: "tagNames must be a list of strings" });
+    else {
+      const tagBody = tagsRelationshipRequestSchema.safeParse({ data: known.tagNames.map((name: unknown) => ({ type: "tags", attributes: { name } })) });
+      if (!tagBody.success) {
+        for (const issue of tagBody.error.issues) {
+          const i = issue.path[1];
+          failures.push({ property: `tagNames[${String(i)}]`, reason: `tagNames[${String(i)}]: ${issue.message}` });
+        }
+      }
+    }
+  }
+  if (known.tags !== undefined && (known.tags === null || typeof known.tags !== "object" || Array.isArray(known.tags))) {
+    failures.push({ property: "tags", reason: "tags must be a map of key to value" });
+  }
+  if (known.forceDelete !== undefined && typeof known.forceDelete !== "boolean") {
+    failures.push({ property: "forceDelete", reason: "forceDelete must be true or false" });
+  }
+  // A value unknown until apply cannot be judged now; check runs again with it known.
+  const judged = failures.filter((f) => !isUnknown(inputs[f.property.split(/[.[]/)[0]]));
+  return { inputs, failures: dedupeFailures(judged) };
+}
+
+// ---------------------------------------------------------------------------
+// outputs
+
+export function workspaceOutputs(
+  ws: ApiWorkspace,
+  extra: { tags: Record<string, string>; effectiveTags: Record<string, string>; forceDelete: boolean; organization?: string },
+): Props {
+  return {
+    name: ws.name,
+    organization: ws.organization ?? extra.organization ?? null,
+    project: ws.projectId,
+    description: ws.description,
+    executionMode: ws.executionMode,
+    agentPoolId: ws.agentPoolId,
+    operations: ws.attributes.operations ?? ws.executionMode !== "local",
+    autoApply: ws.autoApply,
+    autoApplyRunTrigger: ws.autoApplyRunTrigger,
+    allowDestroyPlan: ws.allowDestroyPlan,
+    assessmentsEnabled: ws.assessmentsEnabled,
+    autoDestroyAt: ws.autoDestroyAt,
+    autoDestroyActivityDuration: ws.autoDestroyActivityDuration,
+    autoDestroyStatus: ws.autoDestroyStatus,
+    inheritsProjectAutoDestroy: ws.inheritsProjectAutoDestroy,
+    fileTriggersEnabled: ws.fileTriggersEnabled,
+    globalRemoteState: ws.globalRemoteState,
+    queueAllRuns: ws.queueAllRuns,
+    sourceName: ws.sourceName,
+    sourceUrl: ws.sourceUrl,
+    speculativeEnabled: ws.speculativeEnabled,
+    engineVersion: ws.engineVersion,
+    triggerPatterns: ws.triggerPatterns,
+    triggerPrefixes: ws.triggerPrefixes,
+    vcsRepo: ws.vcsRepo,
+    vcsRepoIdentifier: (ws.attributes["vcs-repo-identifier"] as string | null | undefined) ?? ws.vcsRepo?.identifier ?? null,
+    workingDirectory: ws.workingDirectory,
+    settingOverwrites: ws.settingOverwrites,
+    tags: extra.tags,
+    tagNames: [...ws.tagNames].sort(),
+    sshKeyId: ws.sshKeyId,
+    forceDelete: extra.forceDelete,
+    actions: ws.actions,
+    applyDurationAverage: ws.attributes["apply-duration-average"] ?? null,
+    createdAt: ws.createdAt,
+    updatedAt: ws.updatedAt,
+    latestChangeAt: ws.latestChangeAt,
+    lastAssessmentResultAt: ws.attributes["last-assessment-result-at"] ?? null,
+    environment: ws.environment,
+    locked: ws.locked,
+    lockedReason: ws.lockedReason,
+    lockedBy: ws.lockedById,
+    oauthClientName: ws.attributes["oauth-client-name"] ?? null,
+    permissions: ws.permissions,
+    planDurationAverage: ws.attributes["plan-duration-average"] ?? null,
+    policyCheckFailures: ws.attributes["policy-check-failures"] ?? null,
+    resourceCount: ws.resourceCount,
+    runFailures: ws.attributes["run-failures"] ?? null,
+    source: ws.source,
+    sourceModuleId: ws.sourceModuleId,
+    noCodeUpgradeAvailable: ws.noCodeUpgradeAvailable,
+    noCodeModuleVersionId: ws.noCodeModuleVersionId,
+    structuredRunOutputEnabled: ws.structuredRunOutputEnabled,
+    workspaceKpisRunsCount: ws.attributes["workspace-kpis-runs-count"] ?? null,
+    effectiveTags: extra.effectiveTags,
+    currentRunId: ws.currentRunId,
+    currentStateVersionId: ws.currentStateVersionId,
+    currentConfigurationVersionId: ws.currentConfigurationVersionId,
+    selfLink: ws.links.self ?? null,
+    htmlLink: ws.links.selfHtml ?? null,
+  };
+}
+
+/** Thrown after the workspace exists, so that the engine records it instead of orphaning it. */
+class PartialCreateError extends Error {
+  constructor(message: string, readonly id: string, readonly properties: Props) {
+    super(message);
+    this.name = "PartialCreateError";
+  }
+  get reasons(): string[] {
+    return [this.message];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// provider
+
+export const workspaceProvider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWorkspace(news);
+  },
+
+  async diff(_id, olds, news): Promise<DiffResult> {
+    const { changed, replaces } = diffFields(olds, news, WORKSPACE_FIELDS);
+    return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const organization = String(inputs.organization);
+    const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: inputs.name };
+    if (options.vcsRepo === null) delete options.vcsRepo;
+    let ws = await client.workspaces.create(organization, options);
+    const tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
+    let effectiveTags = { ...tags };
+    const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
+    try {
+      if (tagNames.length > 0) {
+        await client.tags.add(ws.id, tagNames);
+        ws = { ...ws, tagNames: Array.from(new Set([...ws.tagNames, ...tagNames.map(foldTagName)])) };
+      } else {
+        // The second request is free to read what the project passes down.
+        const effective = await client.tagBindings.listEffective(ws.id);
+        effectiveTags = Object.fromEntries(effective.map((b) => [b.key, b.value]));
+      }
+      if (typeof inputs.sshKeyId === "string" && inputs.sshKeyId !== "") {
+        ws = await client.workspaces.assignSSHKey(ws.id, inputs.sshKeyId);
+      }
+    } catch (err) {
+      const outs = workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization });
+      throw new PartialCreateError(
+        `workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${(err as Error).message}`,
+        ws.id,
+        outs,
+      );
+    }
+    return { id: ws.id, outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }) };
+  },
+
+  async read(id, props) {
+    const client = getClient();
+    try {
+      const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
+      return {
+        id: workspace.id,
+        props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization }),
+      };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(id, olds, news) {
+    const client = getClient();
+    const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
+    const set = new Set(changed);
+    const patch = requestOptions(news, set);
+    let ws: ApiWorkspace | undefined;
+    if (Object.keys(patch).length > 0) ws = await client.workspaces.update(id, patch);
+
+    if (set.has("tagNames")) {
+      const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
+      const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? []) as string[]).map(foldTagName));
+      const add = [...desired].filter((n) => !actual.has(n));
+      const remove = [...actual].filter((n) => !desired.has(n));
+      await client.tags.add(id, add);
+      await client.tags.remove(id, remove);
+    }
+    if (set.has("sshKeyId")) {
+      ws = news.sshKeyId ? await client.workspaces.assignSSHKey(id, news.sshKeyId) : await client.workspaces.unassignSSHKey(id);
+    }
+
+    const forceDelete = news.forceDelete !== undefined ? Boolean(news.forceDelete) : Boolean(olds.forceDelete);
+    if (set.has("tags") || set.has("tagNames") || set.has("project")) {
+      // Effective tags depend on the new bindings and on the (maybe new) project.
+      const fresh = await readWorkspaceWithTags(client, id);
+      return { outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }) };
+    }
+    if (!ws) return { outs: { ...olds, forceDelete } };
+    return {
+      outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization }),
+    };
+  },
+
+  async delete(id, props) {
+    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name });
+  },
+};
+
+export { readWorkspace };

@@ -1,0 +1,103 @@
+/** Provider of `WorkspaceLock` (spec 3, 4.7). */
+import { isId } from "../../api/common";
+import { ConflictError } from "../../client";
+import { getClient, isNotFound } from "./client";
+import { ProviderError, diffFields, isUnknown, sameOptionalString, type FieldRule } from "./common";
+import { workspaceIdOf } from "./workspaceTags";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+
+const FIELDS: FieldRule[] = [
+  { name: "workspaceId", replaces: true },
+  // The reason is stored when locking; changing it means locking again.
+  { name: "reason", replaces: true, same: sameOptionalString },
+  { name: "force", same: (a, b) => Boolean(a) === Boolean(b) },
+];
+
+function outputsOf(ws: { id: string; locked: boolean; lockedReason: string | null; lockedById: string | null }, inputs: Props): Props {
+  return {
+    workspaceId: ws.id,
+    reason: ws.lockedReason ?? inputs.reason ?? "",
+    force: Boolean(inputs.force),
+    locked: ws.locked,
+    lockedBy: ws.lockedById,
+  };
+}
+
+export const workspaceLockProvider: ProviderImpl = {
+  async check(_olds, news) {
+    const failures: CheckFailure[] = [];
+    if (news.workspaceId === undefined) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
+    else if (!isUnknown(news.workspaceId) && !isId("workspace", news.workspaceId)) {
+      failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
+    }
+    if (news.reason !== undefined && !isUnknown(news.reason) && typeof news.reason !== "string") {
+      failures.push({ property: "reason", reason: "reason must be a string" });
+    }
+    if (news.force !== undefined && !isUnknown(news.force) && typeof news.force !== "boolean") {
+      failures.push({ property: "force", reason: "force must be true or false" });
+    }
+    return { inputs: news, failures };
+  },
+
+  async diff(_id, olds, news) {
+    const { changed, replaces } = diffFields(olds, news, FIELDS);
+    return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const workspaceId = String(inputs.workspaceId);
+    try {
+      const ws = await client.workspaces.lock(workspaceId, inputs.reason ?? "");
+      return { id: `${workspaceId}/lock`, outs: outputsOf(ws, inputs) };
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        let holder = "";
+        try {
+          const ws = await client.workspaces.read(workspaceId);
+          holder = ` by ${ws.lockedById ?? "an unknown holder"}${ws.lockedReason ? ` (reason: ${ws.lockedReason})` : ""}`;
+        } catch {
+          // The conflict itself is the news; the holder is a courtesy.
+        }
+        throw new ProviderError(`cannot lock workspace ${workspaceId}: it is already locked${holder}. ${err.detail}`.trim());
+      }
+      throw err;
+    }
+  },
+
+  async read(id, props) {
+    const workspaceId = workspaceIdOf(id);
+    try {
+      const ws = await getClient().workspaces.read(workspaceId);
+      // Unlocked out of band: the lock this resource stands for is gone.
+      if (!ws.locked) return {};
+      return { id: `${workspaceId}/lock`, props: outputsOf(ws, props) };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(_id, olds, news) {
+    return { outs: { ...olds, force: Boolean(news.force) } };
+  },
+
+  async delete(id, props) {
+    const client = getClient();
+    const workspaceId = workspaceIdOf(id);
+    try {
+      if (props.force) await client.workspaces.forceUnlock(workspaceId);
+      else await client.workspaces.unlock(workspaceId);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (err instanceof ConflictError && err.reason === "not-locked") return;
+      if (err instanceof ConflictError && err.reason === "locked-by-another-user") {
+        throw new ProviderError(
+          `cannot unlock workspace ${workspaceId}: another user holds the lock now. Set force: true on the WorkspaceLock ` +
+            `(needs admin access; run \`pulumi up\` before destroying) to force-unlock it. ${err.detail}`.trim(),
+        );
+      }
+      throw err;
+    }
+  },
+};
