@@ -9,6 +9,13 @@ export interface FaultOptions {
   latencyMs?: number;
   /** Random extra latency up to this many milliseconds. */
   latencyJitterMs?: number;
+  /**
+   * When a failing request fails: `before` (default) refuses it before any handler runs,
+   * so it changes nothing; `after` lets the handler run and commit, then loses the answer
+   * (a 503 in its place, or a dropped connection). `after` is how a client proves it
+   * never repeats a request whose outcome it cannot know, such as a create.
+   */
+  failureStage?: "before" | "after";
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,6 +32,10 @@ export async function injectFault(faults: FaultOptions, request: FastifyRequest,
   const rate = faults.failureRate ?? 0;
   if (rate <= 0 || random() >= rate) return false;
   const mode = faults.failureMode === "mixed" ? (random() < 0.5 ? "503" : "drop") : (faults.failureMode ?? "503");
+  if (faults.failureStage === "after") {
+    loseAnswer(request, reply, mode);
+    return false;
+  }
   if (mode === "drop") {
     request.raw.socket.destroy();
     reply.hijack();
@@ -35,4 +46,22 @@ export async function injectFault(faults: FaultOptions, request: FastifyRequest,
     .header("content-type", "application/vnd.api+json")
     .send(JSON.stringify({ errors: [{ status: "503", title: "service unavailable", detail: "Injected fault: the service is temporarily unavailable." }] }));
   return true;
+}
+
+/** Lets the request be handled, then replaces whatever it answers with a 503 or a dropped connection. */
+function loseAnswer(request: FastifyRequest, reply: FastifyReply, mode: "503" | "drop"): void {
+  const raw = reply.raw;
+  const body = JSON.stringify({ errors: [{ status: "503", title: "service unavailable", detail: "Injected fault: the answer was lost after the request was processed." }] });
+  const originalEnd = raw.end.bind(raw);
+  const originalWriteHead = raw.writeHead.bind(raw);
+  // The handler's own status and headers are swallowed; only the fault's answer goes out.
+  raw.writeHead = ((..._args: unknown[]) => raw) as typeof raw.writeHead;
+  raw.end = ((..._args: unknown[]) => {
+    if (mode === "drop") {
+      request.raw.socket.destroy();
+      return raw;
+    }
+    originalWriteHead(503, { "content-type": "application/vnd.api+json", "content-length": Buffer.byteLength(body) });
+    return originalEnd(body);
+  }) as typeof raw.end;
 }
