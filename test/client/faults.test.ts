@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { NetworkError, ServiceUnavailableError, WorkspacesClient } from "../../src/client";
+import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function namesIn(client: WorkspacesClient, org: string, search: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const w of client.workspaces.list(org, { search })) out.push(w.name);
+  return out;
+}
+
+describe("5xx and dropped connections", () => {
+  it("retries safe requests through injected 503s and dropped connections until they succeed", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 12 } });
+    const ws = await client.workspaces.create(server.organization, { name: uniqueName("flaky") });
+    server.setFaults({ failureRate: 0.4, failureMode: "mixed" });
+
+    const reads = await Promise.all(Array.from({ length: 25 }, () => client.workspaces.read(ws.id)));
+    const updated = await client.workspaces.update(ws.id, { description: "changed under faults" });
+    await client.workspaces.lock(ws.id).catch(() => undefined);
+    server.setFaults({});
+
+    expect(reads.every((r) => r.id === ws.id)).toBe(true);
+    expect(updated.description).toBe("changed under faults");
+    expect(client.stats.retries).toBeGreaterThan(0);
+    expect(server.stats().byStatus["503"] ?? 0).toBeGreaterThan(0);
+  });
+
+  it("reports a create that met a 503 after one attempt, and creates nothing twice", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5 } });
+    const org = server.organization;
+    await client.ping();
+    const name = uniqueName("once");
+    server.setFaults({ failureRate: 1, failureMode: "503" });
+    const err = await failure(client.workspaces.create(org, { name }));
+    server.setFaults({});
+
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    const e = err as ServiceUnavailableError;
+    expect(e.attempts).toBe(1);
+    expect(e.method).toBe("POST");
+    expect(e.path).toBe(`/organizations/${org}/workspaces`);
+    expect(e.message).toMatch(/not repeated: the request may already have taken effect/);
+    // The one attempt reached the route and was refused before any handler ran; it was not sent again.
+    expect(server.stats().byRoute["POST /api/v2/organizations/:organization_name/workspaces"]).toBe(1);
+    expect(await namesIn(client, org, name)).toEqual([]);
+  });
+
+  it("reports a create whose connection dropped, without repeating it", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5 } });
+    const org = server.organization;
+    await client.ping();
+    const name = uniqueName("drop");
+    const before = server.stats().total;
+    const sentBefore = client.stats.requests;
+    server.setFaults({ failureRate: 1, failureMode: "drop" });
+    const err = await failure(client.workspaces.create(org, { name }));
+    server.setFaults({});
+
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).attempts).toBe(1);
+    expect((err as NetworkError).code).toMatch(/ECONNRESET|EPIPE|ERR_NETWORK|socket/i);
+    expect(client.stats.requests - sentBefore).toBe(1);
+    expect(server.stats().total - before).toBeLessThanOrEqual(1);
+    expect(await namesIn(client, org, name)).toEqual([]);
+  });
+
+  it.each(["503", "drop"] as const)("does not repeat a create whose answer was lost (%s) after the service processed it", async (mode) => {
+    server = await startTestServer();
+    const org = server.organization;
+    const client = clientFor(server, { retry: { baseDelayMs: 5 } });
+    await client.ping();
+    const name = uniqueName("lost");
+    const sentBefore = client.stats.requests;
+    // The service creates the workspace, then the answer is replaced by a 503 or a dropped connection.
+    server.setFaults({ failureRate: 1, failureMode: mode, failureStage: "after" });
+    const err = await failure(client.workspaces.create(org, { name }));
+    server.setFaults({});
+
+    expect(err).toBeInstanceOf(mode === "503" ? ServiceUnavailableError : NetworkError);
+    expect((err as ServiceUnavailableError | NetworkError).attempts).toBe(1);
+    expect(err.message).toMatch(/not repeated: the request may already have taken effect/);
+    expect(client.stats.requests - sentBefore).toBe(1);
+    // Exactly one workspace, and a repeat would have met "name already taken" rather than succeeding.
+    expect(await namesIn(client, org, name)).toEqual([name]);
+  });
+
+  it("retries a read whose answer was lost after processing, since reading twice changes nothing", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 30 } });
+    const ws = await client.workspaces.create(server.organization, { name: uniqueName("lostread") });
+    server.setFaults({ failureRate: 0.5, failureMode: "mixed", failureStage: "after" });
+    const reads = await Promise.all(Array.from({ length: 10 }, () => client.workspaces.read(ws.id)));
+    server.setFaults({});
+    expect(reads.every((r) => r.id === ws.id)).toBe(true);
+    expect(client.stats.retries).toBeGreaterThan(0);
+  });
+
+  it("stops retrying a safe request when attempts run out, naming attempts and elapsed time", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4 } });
+    await client.ping();
+    server.setFaults({ failureRate: 1, failureMode: "503" });
+    const err = await failure(client.organizations.read(server.organization));
+    server.setFaults({});
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect((err as ServiceUnavailableError).attempts).toBe(4);
+    expect(err.message).toMatch(/after 4 attempts over \d+\.\ds; gave up after the maximum of 4 attempts/);
+    expect(err.message).toContain("Injected fault");
+  });
+
+  it("bounds a call by its time budget", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 200, maxDelayMs: 200, maxAttempts: 100, maxElapsedMs: 700 } });
+    await client.ping();
+    server.setFaults({ failureRate: 1, failureMode: "drop" });
+    const started = Date.now();
+    const err = await failure(client.organizations.read(server.organization));
+    server.setFaults({});
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(err.message).toMatch(/budget/);
+  });
+
+  it("times out a request that takes longer than the per-request timeout", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 5 } });
+    await client.ping();
+    server.setFaults({ latencyMs: 400 });
+    const started = Date.now();
+    const err = await failure(client.organizations.read(server.organization));
+    server.setFaults({});
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe("ETIMEDOUT");
+    expect((err as NetworkError).attempts).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
