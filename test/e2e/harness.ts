@@ -1,0 +1,217 @@
+/**
+ * End-to-end harness: the real Pulumi CLI, a file backend in a temporary
+ * directory, and the real local server over loopback.
+ *
+ * Programs consume this package the way a user's program does after
+ * `npm install <path to this repository>`: `node_modules/pulumi-workspaces` is a
+ * symlink to the repository (so its `dist/` must be built: `npm run test:e2e`
+ * does that first).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startServer, type RunningServer, type ServerOptions } from "../../src/server";
+
+// Plain CommonJS shared with the demo and the benchmark.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require("../../scripts/lib/engine.js") as {
+  repoRoot: string;
+  ensureEngine(): string;
+  engineEnv(o: { bin: string; home: string; backendDir: string; passphrase?: string; extra?: Record<string, string> }): NodeJS.ProcessEnv;
+  linkPackage(dir: string): void;
+  tempDir(prefix: string): string;
+  runPulumi(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<PulumiResult>;
+  stateFile(backendDir: string, project: string, stack: string): string;
+};
+
+export const repoRoot = engine.repoRoot;
+export const PASSPHRASE = "e2e-passphrase-not-a-secret";
+
+export interface PulumiResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  protect?: boolean;
+  parent?: string;
+}
+
+/** Fails early with a clear message instead of a confusing module-not-found inside the engine. */
+export function requireBuiltPackage(): void {
+  const entry = path.join(repoRoot, "dist", "resources", "entry.js");
+  if (!fs.existsSync(entry)) {
+    throw new Error(`${entry} is missing: build the package first (npm run build), or run npm run test:e2e`);
+  }
+}
+
+/** The real server on an ephemeral loopback port with an in-memory database. */
+export function startTestServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  return startServer({ port: 0, db: ":memory:", ...options });
+}
+
+/** Settings a program's providers read from the environment to reach `server`. */
+export function serverEnv(server: RunningServer): Record<string, string> {
+  return {
+    WORKSPACES_ADDRESS: server.url,
+    WORKSPACES_TOKEN: server.token,
+    WORKSPACES_ORGANIZATION: server.organization,
+  };
+}
+
+/** GET (or other method) on the server's API with its owners token; returns the parsed body. */
+export async function api<T = any>(
+  server: RunningServer,
+  pathAndQuery: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${server.url}${pathAndQuery}`, {
+    method: init.method ?? "GET",
+    headers: {
+      authorization: `Bearer ${init.token ?? server.token}`,
+      "content-type": "application/vnd.api+json",
+      accept: "application/vnd.api+json",
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export interface StackOptions {
+  /** Project name in Pulumi.yaml. */
+  project?: string;
+  stack?: string;
+  /** Program files relative to the program directory; `index.ts` is the entry point. */
+  files: Record<string, string>;
+  /** Extra environment for every CLI run (e.g. serverEnv(server)). */
+  env?: Record<string, string>;
+  /** Plain stack config set before the first run. */
+  config?: Record<string, string>;
+  /** Secret stack config set before the first run. */
+  secretConfig?: Record<string, string>;
+}
+
+/** One Pulumi project and stack in a temporary directory. */
+export class TestStack {
+  private constructor(
+    readonly root: string,
+    readonly dir: string,
+    readonly backendDir: string,
+    readonly project: string,
+    readonly stack: string,
+    public env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async create(options: StackOptions): Promise<TestStack> {
+    requireBuiltPackage();
+    const bin = engine.ensureEngine();
+    const root = engine.tempDir("pw-e2e-");
+    const dir = path.join(root, "program");
+    const backendDir = path.join(root, "backend");
+    const home = path.join(root, "pulumi-home");
+    for (const d of [dir, backendDir, home]) fs.mkdirSync(d, { recursive: true });
+    const project = options.project ?? "e2e";
+    const stack = options.stack ?? "dev";
+    const env = engine.engineEnv({ bin, home, backendDir, passphrase: PASSPHRASE, extra: options.env ?? {} });
+    const s = new TestStack(root, dir, backendDir, project, stack, env);
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+    );
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2),
+    );
+    fs.writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify(
+        { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", types: ["node"] } },
+        null,
+        2,
+      ),
+    );
+    engine.linkPackage(dir);
+    s.writeFiles(options.files);
+    await s.ok(["stack", "init", stack, "--non-interactive"]);
+    for (const [k, v] of Object.entries(options.config ?? {})) await s.ok(["config", "set", k, v]);
+    for (const [k, v] of Object.entries(options.secretConfig ?? {})) await s.ok(["config", "set", "--secret", k, v]);
+    return s;
+  }
+
+  writeFiles(files: Record<string, string>): void {
+    for (const [name, text] of Object.entries(files)) {
+      const p = path.join(this.dir, name);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, text);
+    }
+  }
+
+  /** Runs the CLI in the program directory. */
+  pulumi(args: string[], extraEnv: Record<string, string> = {}): Promise<PulumiResult> {
+    return engine.runPulumi(args, { cwd: this.dir, env: { ...this.env, ...extraEnv } });
+  }
+
+  /** Runs the CLI and fails with its output when it exits non-zero. */
+  async ok(args: string[], extraEnv: Record<string, string> = {}): Promise<PulumiResult> {
+    const r = await this.pulumi(args, extraEnv);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${r.output}`);
+    return r;
+  }
+
+  up(args: string[] = []): Promise<PulumiResult> {
+    return this.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", ...args]);
+  }
+
+  refresh(args: string[] = []): Promise<PulumiResult> {
+    return this.pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview", ...args]);
+  }
+
+  destroy(args: string[] = []): Promise<PulumiResult> {
+    return this.pulumi(["destroy", "--yes", "--non-interactive", "--skip-preview", ...args]);
+  }
+
+  /** `pulumi preview --json`: the planned steps and the change summary. */
+  async previewJson(args: string[] = []): Promise<{ code: number; steps: Array<{ op: string; urn: string }>; changeSummary: Record<string, number>; raw: PulumiResult }> {
+    const r = await this.pulumi(["preview", "--json", "--non-interactive", ...args]);
+    let parsed: any = {};
+    try {
+      parsed = JSON.parse(r.stdout);
+    } catch {
+      if (r.code === 0) throw new Error(`preview --json printed no JSON:\n${r.output}`);
+    }
+    return { code: r.code, steps: parsed.steps ?? [], changeSummary: parsed.changeSummary ?? {}, raw: r };
+  }
+
+  statePath(): string {
+    return engine.stateFile(this.backendDir, this.project, this.stack);
+  }
+
+  /** The raw text of the latest checkpoint (for "no secret in plain text" checks). */
+  stateText(): string {
+    return fs.readFileSync(this.statePath(), "utf8");
+  }
+
+  /** Resources of the latest checkpoint, optionally only those whose type ends with `typeSuffix`. */
+  resources(typeSuffix?: string): StateResource[] {
+    const all = (JSON.parse(this.stateText()).checkpoint?.latest?.resources ?? []) as StateResource[];
+    return typeSuffix ? all.filter((r) => r.type.endsWith(typeSuffix)) : all;
+  }
+
+  /** Stack outputs, secrets revealed. */
+  async outputs(): Promise<Record<string, any>> {
+    const r = await this.ok(["stack", "output", "--json", "--show-secrets"]);
+    return JSON.parse(r.stdout);
+  }
+
+  dispose(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
