@@ -63,3 +63,54 @@ export async function createWorkspace(api: Api, org: string, name: string, attri
   if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.text}`);
   return r.body.data as { id: string; attributes: Record<string, any>; relationships: Record<string, any>; links: Record<string, string> };
 }
+
+export async function expectStatus(p: Promise<Reply>, status: number): Promise<Reply> {
+  const r = await p;
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.text}`);
+  return r;
+}
+
+/** Creates a team (optionally with organization-level permissions) and returns its id and a team token. */
+export async function makeTeam(api: Api, org: string, name: string, access: { manageWorkspaces?: boolean; manageProjects?: boolean } = {}) {
+  const team = await expectStatus(
+    api.post(`/organizations/${org}/teams`, {
+      data: { type: "teams", attributes: { name, "organization-access": { "manage-workspaces": !!access.manageWorkspaces, "manage-projects": !!access.manageProjects } } },
+    }),
+    201,
+  );
+  const token = await expectStatus(api.post(`/teams/${team.body.data.id}/authentication-token`), 201);
+  return { id: team.body.data.id as string, token: token.body.data.attributes.token as string };
+}
+
+export async function grant(api: Api, teamId: string, workspaceId: string, access: string, extra: Record<string, unknown> = {}) {
+  return expectStatus(
+    api.post(`/team-workspaces`, {
+      data: {
+        type: "team-workspaces",
+        attributes: { access, ...extra },
+        relationships: { workspace: { data: { type: "workspaces", id: workspaceId } }, team: { data: { type: "teams", id: teamId } } },
+      },
+    }),
+    201,
+  );
+}
+
+export async function makeUser(api: Api, username: string) {
+  const u = await expectStatus(api.post(`/admin/users`, { data: { type: "users", attributes: { username } } }), 201);
+  const t = await expectStatus(api.post(`/users/${u.body.data.id}/authentication-tokens`), 201);
+  return { id: u.body.data.id as string, token: t.body.data.attributes.token as string };
+}
+
+/** A state file (as the hosted upload expects it: base64 plus its md5) with `resources` entries. */
+export function stateFile(resources: number, serial = 1) {
+  const text = JSON.stringify({ version: 4, serial, lineage: "lineage-1", resources: Array.from({ length: resources }, (_, i) => ({ name: `r${i}` })) });
+  const md5 = require("node:crypto").createHash("md5").update(text).digest("hex") as string;
+  return { state: Buffer.from(text).toString("base64"), md5, serial, lineage: "lineage-1" };
+}
+
+/** Makes the workspace manage `resources` resources: lock, upload a final state version, unlock. */
+export async function manageResources(api: Api, workspaceId: string, resources: number, serial = 1) {
+  await expectStatus(api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
+  await expectStatus(api.post(`/workspaces/${workspaceId}/state-versions`, { data: { type: "state-versions", attributes: stateFile(resources, serial) } }), 201);
+  await expectStatus(api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
+}
