@@ -1,0 +1,78 @@
+/** A real local server per test file, and the providers pointed at it through `configure`. */
+import { startServer, type RunningServer } from "../../src/server";
+import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
+import { resetClients } from "../../src/resources/providers/client";
+import { WorkspacesClient, resetLimiters } from "../../src/client";
+
+export interface Harness {
+  server: RunningServer;
+  /** A client of the same server, for out-of-band changes and assertions. */
+  client: WorkspacesClient;
+  org: string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const server = await startServer({ port: 0, db: ":memory:", runSpeed: 200, rateLimit: false });
+  resetLimiters();
+  resetClients();
+  // The same path the engine takes: configure with the stack's config.
+  const config: Record<string, string> = {
+    "workspaces:address": server.url,
+    "workspaces:token": server.token,
+    "workspaces:organization": server.organization,
+  };
+  configureFromStack({ config: { get: (k: string) => config[k] } });
+  const client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization, rateLimit: false });
+  return {
+    server,
+    client,
+    org: server.organization,
+    close: async () => {
+      setConfiguredSettings({});
+      resetClients();
+      await server.close();
+    },
+  };
+}
+
+let counter = 0;
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+/** A raw request to the server, for setting up records the providers do not manage. */
+export async function api(h: Harness, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(h.server.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${h.server.token}`, "Content-Type": "application/vnd.api+json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+/** Makes the workspace manage `count` resources: lock, upload a state, unlock (which promotes it). */
+export async function giveResources(h: Harness, workspaceId: string, count: number): Promise<void> {
+  const { createHash } = await import("node:crypto");
+  const state = JSON.stringify({ version: 4, serial: 1, lineage: "l-1", resources: Array.from({ length: count }, (_, i) => ({ name: `r${i}` })) });
+  const b64 = Buffer.from(state).toString("base64");
+  const md5 = createHash("md5").update(state).digest("hex");
+  await api(h, "POST", `/workspaces/${workspaceId}/actions/lock`, { reason: "state upload" });
+  const sv = await api(h, "POST", `/workspaces/${workspaceId}/state-versions`, {
+    data: { type: "state-versions", attributes: { serial: 1, md5, lineage: "l-1", state: b64 } },
+  });
+  if (sv.status >= 300) throw new Error(`state upload failed: ${sv.status} ${JSON.stringify(sv.json)}`);
+  await api(h, "POST", `/workspaces/${workspaceId}/actions/unlock`);
+}
+
+export async function createProject(h: Harness, name: string, tags: Record<string, string> = {}): Promise<string> {
+  const body: any = { data: { type: "projects", attributes: { name } } };
+  if (Object.keys(tags).length) {
+    body.data.relationships = { "tag-bindings": { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } };
+  }
+  const r = await api(h, "POST", `/organizations/${h.org}/projects`, body);
+  if (r.status >= 300) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json.data.id;
+}

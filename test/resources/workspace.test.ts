@@ -1,0 +1,128 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { workspaceProvider } from "../../src/resources/providers/workspace";
+import { api, createProject, giveResources, startHarness, uniqueName, type Harness } from "./helpers";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Runs check then create, as the engine does. */
+async function create(inputs: Record<string, unknown>) {
+  const checked = await workspaceProvider.check({}, inputs);
+  expect(checked.failures).toEqual([]);
+  const created = await workspaceProvider.create(checked.inputs);
+  return { id: created.id, outs: created.outs, inputs: checked.inputs };
+}
+
+describe("Workspace against the local server", () => {
+  it("creates with tags in at most two requests, then a no-op diff after refresh", async () => {
+    const before = apiRequests(h);
+    const name = uniqueName("web");
+    const { id, outs, inputs } = await create({
+      name,
+      description: "front end",
+      autoApply: true,
+      triggerPatterns: ["b/**", "a/**"],
+      tags: { env: "prod", team: "web" },
+      tagNames: ["Team-A", "frontend"],
+    });
+    expect(id).toMatch(/^ws-/);
+    expect(apiRequests(h) - before).toBeLessThanOrEqual(2);
+    expect(outs.tags).toEqual({ env: "prod", team: "web" });
+    expect(outs.tagNames).toEqual(["frontend", "team-a"]);
+    expect(outs.organization).toBe(h.org);
+
+    const read = await workspaceProvider.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props!.tagNames).toEqual(["frontend", "team-a"]);
+    expect(read.props!.effectiveTags).toEqual({ env: "prod", team: "web" });
+    const diff = await workspaceProvider.diff(id, read.props!, inputs);
+    expect(diff).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("updates in place, then sees an out-of-band change on refresh and puts it back", async () => {
+    const { id, outs, inputs } = await create({ name: uniqueName("api"), description: "one", tagNames: ["a"], tags: { k: "v" } });
+    const news = { ...inputs, description: "two", tagNames: ["b"], tags: { k: "w", other: "x" } };
+    const d = await workspaceProvider.diff(id, outs, news);
+    expect(d.changes).toBe(true);
+    const updated = await workspaceProvider.update(id, outs, news);
+    expect(updated.outs).toMatchObject({ description: "two", tagNames: ["b"], tags: { k: "w", other: "x" } });
+    const ws = await h.client.workspaces.read(id);
+    expect(ws.id).toBe(id);
+    expect(ws.description).toBe("two");
+    expect(ws.tagNames).toEqual(["b"]);
+
+    // Someone edits the workspace by hand.
+    await h.client.workspaces.update(id, { description: "hand edit", tagBindings: [{ key: "k", value: "w" }] });
+    await h.client.tags.add(id, ["manual"]);
+    const refreshed = await workspaceProvider.read(id, updated.outs);
+    expect(refreshed.props).toMatchObject({ description: "hand edit", tags: { k: "w" } });
+    expect(refreshed.props!.tagNames).toEqual(["b", "manual"]);
+    const drift = await workspaceProvider.diff(id, refreshed.props!, news);
+    expect(drift.changes).toBe(true);
+    const fixed = await workspaceProvider.update(id, refreshed.props!, news);
+    expect(fixed.outs).toMatchObject({ description: "two", tags: { k: "w", other: "x" }, tagNames: ["b"] });
+  });
+
+  it("renames, moves project and sees inherited tags in effectiveTags", async () => {
+    const prj = await createProject(h, uniqueName("prj"), { costcenter: "42" });
+    const { id, outs, inputs } = await create({ name: uniqueName("mv"), tags: { env: "dev" } });
+    const news = { ...inputs, name: uniqueName("moved"), project: prj };
+    const updated = await workspaceProvider.update(id, outs, news);
+    expect(updated.outs.name).toBe(news.name);
+    expect(updated.outs.project).toBe(prj);
+    expect(updated.outs.tags).toEqual({ env: "dev" });
+    expect(updated.outs.effectiveTags).toEqual({ env: "dev", costcenter: "42" });
+    expect((await workspaceProvider.diff(id, updated.outs, news)).changes).toBe(false);
+  });
+
+  it("read of a deleted workspace returns no id; delete of a missing one succeeds", async () => {
+    const { id, outs } = await create({ name: uniqueName("gone") });
+    await h.client.workspaces.forceDelete(id);
+    expect(await workspaceProvider.read(id, outs)).toEqual({});
+    await expect(workspaceProvider.delete(id, outs)).resolves.toBeUndefined();
+  });
+
+  it("safe delete refuses a workspace managing resources and names forceDelete; forced delete removes it", async () => {
+    const { id, outs } = await create({ name: uniqueName("busy") });
+    await giveResources(h, id, 3);
+    const err = await workspaceProvider.delete(id, outs).then(() => null, (e: Error) => e);
+    expect(err).not.toBeNull();
+    expect(err!.message).toMatch(/still manages resources/);
+    expect(err!.message).toMatch(/forceDelete/);
+    expect((await h.client.workspaces.read(id)).id).toBe(id);
+
+    await workspaceProvider.delete(id, { ...outs, forceDelete: true });
+    expect(await workspaceProvider.read(id, outs)).toEqual({});
+  });
+
+  it("safe delete removes an idle workspace", async () => {
+    const { id, outs } = await create({ name: uniqueName("idle") });
+    await workspaceProvider.delete(id, outs);
+    const r = await api(h, "GET", `/workspaces/${id}`);
+    expect(r.status).toBe(404);
+  });
+
+  it("adopts by id and by org/name through read", async () => {
+    const { id, outs } = await create({ name: uniqueName("adopt") });
+    const byName = await workspaceProvider.read(`${h.org}/${outs.name}`, {});
+    expect(byName.id).toBe(id);
+    expect(byName.props!.name).toBe(outs.name);
+  });
+
+  it("a refused create reports the service's reason (duplicate name)", async () => {
+    const { inputs } = await create({ name: uniqueName("dup") });
+    await expect(workspaceProvider.create(inputs)).rejects.toThrow(/409|422|already|taken/i);
+  });
+});
+
+/** Requests served so far, leaving out the once-per-process rate-limit announcement (`/ping`). */
+function apiRequests(harness: Harness): number {
+  const s = harness.server.stats();
+  const pings = Object.entries(s.byRoute).filter(([k]) => k.includes("/ping")).reduce((n, [, v]) => n + v, 0);
+  return s.total - pings;
+}
