@@ -1,0 +1,146 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { workspaceProvider } from "../../src/resources/providers/workspace";
+import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
+import { workspaceLockProvider } from "../../src/resources/providers/workspaceLock";
+import type { ProviderImpl } from "../../src/resources/providers/types";
+import { api, startHarness, uniqueName, type Harness } from "./helpers";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function create(p: ProviderImpl, inputs: Record<string, unknown>) {
+  const checked = await p.check({}, inputs);
+  expect(checked.failures).toEqual([]);
+  const created = await p.create(checked.inputs);
+  return { id: created.id, outs: created.outs, inputs: checked.inputs };
+}
+
+async function workspace(extra: Record<string, unknown> = {}): Promise<string> {
+  return (await create(workspaceProvider, { name: uniqueName("ws"), ...extra })).id;
+}
+
+describe("WorkspaceTags", () => {
+  it("authoritative: exactly the listed tags, drift found on refresh, delete removes them", async () => {
+    const wsId = await workspace();
+    await h.client.tags.add(wsId, ["stray"]);
+    await h.client.tagBindings.set(wsId, [{ key: "stray", value: "1" }]);
+    const { id, outs, inputs } = await create(workspaceTagsProvider, { workspaceId: wsId, tagNames: ["A", "b"], tags: { env: "prod" } });
+    expect(id).toBe(`${wsId}/tags`);
+    expect(outs.tagNames).toEqual(["a", "b"]);
+    expect(outs.tags).toEqual({ env: "prod" });
+    expect((await h.client.workspaces.read(wsId)).tagNames.sort()).toEqual(["a", "b"]);
+    expect((await workspaceTagsProvider.diff(id, outs, inputs)).changes).toBe(false);
+
+    await h.client.tags.add(wsId, ["c"]);
+    const refreshed = await workspaceTagsProvider.read(id, outs);
+    expect(refreshed.props!.tagNames).toEqual(["a", "b", "c"]);
+    expect((await workspaceTagsProvider.diff(id, refreshed.props!, inputs)).changes).toBe(true);
+    const fixed = await workspaceTagsProvider.update(id, refreshed.props!, inputs);
+    expect(fixed.outs.tagNames).toEqual(["a", "b"]);
+
+    await workspaceTagsProvider.delete(id, fixed.outs);
+    const ws = await h.client.workspaces.read(wsId);
+    expect(ws.tagNames).toEqual([]);
+    expect(await h.client.tagBindings.list(wsId)).toEqual([]);
+  });
+
+  it("additive: adds only, and delete removes only what it added", async () => {
+    const wsId = await workspace();
+    await h.client.tags.add(wsId, ["existing", "shared"]);
+    await h.client.tagBindings.set(wsId, [{ key: "owner", value: "ops" }]);
+    const { id, outs, inputs } = await create(workspaceTagsProvider, {
+      workspaceId: wsId, mode: "additive", tagNames: ["shared", "mine"], tags: { env: "dev" },
+    });
+    expect(outs.addedTagNames).toEqual(["mine"]);
+    expect(outs.addedTags).toEqual({ env: "dev" });
+    expect(outs.allTagNames).toEqual(["existing", "mine", "shared"]);
+    expect((await workspaceTagsProvider.diff(id, outs, inputs)).changes).toBe(false);
+
+    await workspaceTagsProvider.delete(id, outs);
+    expect((await h.client.workspaces.read(wsId)).tagNames.sort()).toEqual(["existing", "shared"]);
+    expect(await h.client.tagBindings.list(wsId).then((l) => l.map((b) => [b.key, b.value]))).toEqual([["owner", "ops"]]);
+  });
+
+  it("a missing workspace reads as gone and deletes as done", async () => {
+    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", { mode: "authoritative", tagNames: [] })).toEqual({});
+    await expect(workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"] })).resolves.toBeUndefined();
+  });
+});
+
+describe("RemoteStateConsumers", () => {
+  it("authoritative replace, reads every page, drift, delete clears", async () => {
+    const target = await workspace();
+    const consumers = await Promise.all(Array.from({ length: 23 }, () => workspace()));
+    const { id, outs, inputs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: consumers });
+    expect(outs.consumerIds).toEqual([...consumers].sort());
+    const read = await remoteStateConsumersProvider.read(id, outs);
+    expect(read.props!.consumerIds).toHaveLength(23);
+    expect((await remoteStateConsumersProvider.diff(id, read.props!, { ...inputs, consumerIds: [...consumers].reverse() })).changes).toBe(false);
+
+    await h.client.remoteStateConsumers.remove(target, [consumers[0]]);
+    const drifted = await remoteStateConsumersProvider.read(id, outs);
+    expect(drifted.props!.consumerIds).toHaveLength(22);
+    expect((await remoteStateConsumersProvider.diff(id, drifted.props!, inputs)).changes).toBe(true);
+    const fixed = await remoteStateConsumersProvider.update(id, drifted.props!, inputs);
+    expect(fixed.outs.consumerIds).toHaveLength(23);
+
+    await remoteStateConsumersProvider.delete(id, fixed.outs);
+    expect(await h.client.remoteStateConsumers.listIds(target)).toEqual([]);
+  });
+
+  it("additive: adds and removes only its own", async () => {
+    const target = await workspace();
+    const [mine, theirs] = [await workspace(), await workspace()];
+    await h.client.remoteStateConsumers.add(target, [theirs]);
+    const { id, outs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: [mine, theirs], mode: "additive" });
+    expect(outs.addedConsumerIds).toEqual([mine]);
+    await remoteStateConsumersProvider.delete(id, outs);
+    expect(await h.client.remoteStateConsumers.listIds(target)).toEqual([theirs]);
+  });
+
+  it("a workspace with global remote state gives an error that says so", async () => {
+    const target = await workspace({ globalRemoteState: true });
+    const other = await workspace();
+    const checked = await remoteStateConsumersProvider.check({}, { workspaceId: target, consumerIds: [other] });
+    await expect(remoteStateConsumersProvider.create(checked.inputs)).rejects.toThrow(/global-remote-state.*globalRemoteState: false/s);
+  });
+});
+
+describe("WorkspaceLock", () => {
+  it("locks, refuses a second lock naming the holder, unlocks on delete", async () => {
+    const wsId = await workspace();
+    const { id, outs } = await create(workspaceLockProvider, { workspaceId: wsId, reason: "migration" });
+    expect(outs).toMatchObject({ locked: true, reason: "migration" });
+    expect((await h.client.workspaces.read(wsId)).locked).toBe(true);
+
+    const second = await workspaceLockProvider.check({}, { workspaceId: wsId });
+    const err = await workspaceLockProvider.create(second.inputs).then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/already locked by .+migration/);
+
+    await workspaceLockProvider.delete(id, outs);
+    expect((await h.client.workspaces.read(wsId)).locked).toBe(false);
+    expect(await workspaceLockProvider.read(id, outs)).toEqual({});
+    // Unlocking what is already unlocked is done, not an error.
+    await expect(workspaceLockProvider.delete(id, outs)).resolves.toBeUndefined();
+  });
+
+  it("force-unlocks when force is set", async () => {
+    const wsId = await workspace();
+    const { id, outs } = await create(workspaceLockProvider, { workspaceId: wsId, force: true });
+    await workspaceLockProvider.delete(id, outs);
+    expect((await h.client.workspaces.read(wsId)).locked).toBe(false);
+  });
+
+  it("an out-of-band unlock makes the lock gone on refresh", async () => {
+    const wsId = await workspace();
+    const { id, outs } = await create(workspaceLockProvider, { workspaceId: wsId });
+    await api(h, "POST", `/workspaces/${wsId}/actions/unlock`);
+    expect(await workspaceLockProvider.read(id, outs)).toEqual({});
+  });
+});
