@@ -145,6 +145,13 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: renderTeam(db, loadTeam(db, caller, id, true)) });
   });
 
+  app.get<{ Params: { organization_name: string } }>("/organizations/:organization_name/teams", async (request, reply) => {
+    const org = request.params.organization_name;
+    assertMember(db, requireCaller(request), org);
+    const rows = db.prepare(`SELECT * FROM teams WHERE organization = ? ORDER BY name`).all(org) as TeamRecord[];
+    return send(reply, 200, { data: rows.map((t) => renderTeam(db, t)) });
+  });
+
   app.get<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
     return send(reply, 200, { data: renderTeam(db, loadTeam(db, requireCaller(request), request.params.id, false)) });
   });
