@@ -9,11 +9,14 @@ import { Transport, urlPath } from "./transport";
 
 export interface DataRetentionPolicy {
   id: string | null;
+  /** `data-retention-policy-delete-olders` or `data-retention-policy-dont-deletes`. */
   type: string;
   /** Days after which backing data is deleted, when the policy is of that kind. */
   deleteOlderThanNDays: number | null;
   attributes: Record<string, unknown>;
 }
+
+export type DataRetentionPolicyOptions = { deleteOlderThanNDays: number } | { dontDelete: true };
 
 const retentionDocumentSchema = documentSchema(anyResourceSchema.nullable());
 const retentionSetDocumentSchema = documentSchema(anyResourceSchema);
@@ -33,15 +36,17 @@ export class DataRetentionPolicies {
     return doc.data ? toPolicy(doc.data) : null;
   }
 
-  /** `POST`: creates or replaces the workspace's policy. Setting the same policy twice is harmless, so it is retried like a read. */
-  async set(workspaceId: string, options: { deleteOlderThanNDays: number }): Promise<DataRetentionPolicy> {
+  /**
+   * `POST`: creates or replaces the workspace's policy: delete data older than a number of
+   * days, or never delete. Setting the same policy twice is harmless, so it is retried like a read.
+   */
+  async set(workspaceId: string, options: DataRetentionPolicyOptions): Promise<DataRetentionPolicy> {
+    const data =
+      "deleteOlderThanNDays" in options
+        ? { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": options.deleteOlderThanNDays } }
+        : { type: "data-retention-policy-dont-deletes", attributes: {} };
     const doc = await this.transport.requestParsed(
-      {
-        method: "POST",
-        path: this.path(workspaceId),
-        body: { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": options.deleteOlderThanNDays } } },
-        repeat: "idempotent",
-      },
+      { method: "POST", path: this.path(workspaceId), body: { data }, repeat: "idempotent" },
       retentionSetDocumentSchema,
     );
     return toPolicy(doc.data);
