@@ -10,21 +10,25 @@
 import { PROTOCOL } from "./closure";
 import { configureFromStack } from "./settings";
 import type { ProviderImpl } from "./providers/types";
+import { workspaceProvider } from "./providers/workspace";
+import { workspaceTagsProvider } from "./providers/workspaceTags";
+import { remoteStateConsumersProvider } from "./providers/remoteStateConsumers";
+import { noCodeModuleProvider } from "./providers/noCodeModule";
+import { noCodeWorkspaceProvider } from "./providers/noCodeWorkspace";
+import { workspaceLockProvider } from "./providers/workspaceLock";
 
 export { PROTOCOL };
 
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 const METHODS: ReadonlySet<string> = new Set<Method>(["configure", "check", "diff", "create", "read", "update", "delete"]);
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-// Loaded on first use so that a refresh of one kind does not load the others.
-const loaders: Record<string, () => ProviderImpl> = {
-  workspace: () => require("./providers/workspace").workspaceProvider,
-  workspacetags: () => require("./providers/workspaceTags").workspaceTagsProvider,
-  remotestateconsumers: () => require("./providers/remoteStateConsumers").remoteStateConsumersProvider,
-  nocodemodule: () => require("./providers/noCodeModule").noCodeModuleProvider,
-  nocodeworkspace: () => require("./providers/noCodeWorkspace").noCodeWorkspaceProvider,
-  workspacelock: () => require("./providers/workspaceLock").workspaceLockProvider,
+const implementations: Record<string, ProviderImpl> = {
+  workspace: workspaceProvider,
+  workspacetags: workspaceTagsProvider,
+  remotestateconsumers: remoteStateConsumersProvider,
+  nocodemodule: noCodeModuleProvider,
+  nocodeworkspace: noCodeWorkspaceProvider,
+  workspacelock: workspaceLockProvider,
 };
 
 /** Accepts `Workspace`, `workspace`, `workspaces:Workspace` or the full token. */
@@ -35,14 +39,14 @@ function normalizeKind(kind: unknown): string {
 }
 
 export function implementationOf(kind: string): ProviderImpl {
-  const loader = loaders[normalizeKind(kind)];
-  if (!loader) {
+  const impl = implementations[normalizeKind(kind)];
+  if (!impl) {
     throw new Error(
       `pulumi-workspaces: unknown resource kind "${String(kind)}"; the state was written by a release that knows it, ` +
         `install that release (or a newer one) of pulumi-workspaces`,
     );
   }
-  return loader();
+  return impl;
 }
 
 /**

@@ -1,0 +1,154 @@
+/**
+ * Programs built with the resource classes under `pulumi.runtime.setMocks`: the
+ * tokens, the inputs each class sends, secret outputs, and `get` adoption.
+ * Mocks do not run providers; check failures are covered by the provider tests.
+ */
+import { describe, it, expect, beforeAll } from "vitest";
+import * as pulumi from "@pulumi/pulumi";
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+  id?: string;
+}
+const registered: Registered[] = [];
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, id: args.id });
+        const id = args.id ?? `${args.name}-id`;
+        return { id, state: { ...args.inputs, ...(args.id ? { name: `adopted-${args.id}` } : {}) } };
+      },
+      call() {
+        return {};
+      },
+    },
+    "project",
+    "stack",
+    false,
+  );
+});
+
+async function value<T>(o: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => o.apply((v) => resolve(v)));
+}
+
+async function isSecret(o: pulumi.Output<unknown>): Promise<boolean> {
+  return pulumi.isSecret(o);
+}
+
+describe("resource classes in a program", () => {
+  it("register every type under its token with typical arguments", async () => {
+    const r = await import("../../src");
+    const ws = new r.Workspace("web", {
+      name: "web",
+      organization: "acme",
+      executionMode: "remote",
+      tags: { env: "prod" },
+      tagNames: ["frontend"],
+      vcsRepo: { identifier: "acme/web", oauthTokenId: "ot-1" },
+    });
+    const tags = new r.WorkspaceTags("web-tags", { workspaceId: ws.id, tagNames: ["x"], mode: "additive" });
+    const consumers = new r.RemoteStateConsumers("web-consumers", { workspaceId: ws.id, consumerIds: ["ws-2"] });
+    const mod = new r.NoCodeModule("mod", { organization: "acme", registryModuleId: "mod-1", versionPin: "1.0.0",
+      variableOptions: [{ variableName: "size", variableType: "string", options: ["s", "m"] }] });
+    const ncw = new r.NoCodeWorkspace("ncw", { noCodeModuleId: mod.id, name: "ncw", project: "prj-1", moduleVersion: "1.0.0",
+      variables: [{ key: "size", value: "s", category: "engine" }] });
+    const lock = new r.WorkspaceLock("lock", { workspaceId: ws.id, reason: "freeze" });
+
+    expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
+    expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
+    expect(await value(consumers.urn)).toContain("workspaces:RemoteStateConsumers");
+    expect(await value(mod.urn)).toContain("workspaces:NoCodeModule");
+    expect(await value(ncw.urn)).toContain("workspaces:NoCodeWorkspace");
+    expect(await value(lock.urn)).toContain("workspaces:WorkspaceLock");
+    expect(await value(ws.name)).toBe("web");
+    expect(await value(ws.tags)).toEqual({ env: "prod" });
+
+    const types = registered.map((x) => x.type);
+    for (const t of Object.values(r.typeTokens)) expect(types).toContain(t);
+    expect(r.Workspace.__pulumiType).toBe("pulumi-nodejs:dynamic/workspaces:Workspace");
+    expect(r.NoCodeWorkspace.__pulumiType).toBe(r.typeTokens.NoCodeWorkspace);
+    expect(r.Workspace.isInstance(ws)).toBe(true);
+    expect(r.Workspace.isInstance(lock)).toBe(false);
+
+    const wsInputs = registered.find((x) => x.name === "web")!.inputs;
+    expect(wsInputs.__provider).toContain("pulumi-workspaces/provider");
+    expect(wsInputs.__provider.length).toBeLessThan(4096);
+  });
+
+  it("keeps sensitive variables secret", async () => {
+    const r = await import("../../src");
+    const ncw = new r.NoCodeWorkspace("secret-ncw", {
+      noCodeModuleId: "nocode-1", name: "s", project: "prj-1",
+      variables: [{ key: "password", value: "hunter2", category: "env", sensitive: true }, { key: "size", value: "s", category: "engine" }],
+    });
+    expect(await isSecret(ncw.variables as pulumi.Output<unknown>)).toBe(true);
+    const plain = new r.NoCodeWorkspace("plain-ncw", {
+      noCodeModuleId: "nocode-1", name: "p", project: "prj-1", variables: [{ key: "size", value: "s", category: "engine" }],
+    });
+    expect(await isSecret(plain.variables as pulumi.Output<unknown>)).toBe(false);
+    // The whole variables input travels as a secret when one value is sensitive.
+    expect(await value(ncw.variables)).toHaveLength(2);
+  });
+
+  it("adopts existing resources with get", async () => {
+    const r = await import("../../src");
+    const adopted = r.Workspace.get("adopted", "acme/legacy");
+    expect(await value(adopted.id)).toBe("acme/legacy");
+    const entry = registered.find((x) => x.name === "adopted")!;
+    expect(entry.id).toBe("acme/legacy");
+    const lock = r.WorkspaceLock.get("adopted-lock", "ws-1/lock");
+    expect(await value(lock.id)).toBe("ws-1/lock");
+    expect(r.NoCodeModule.get("m", "nocode-1")).toBeInstanceOf(r.NoCodeModule);
+    expect(r.NoCodeWorkspace.get("n", "ws-9")).toBeInstanceOf(r.NoCodeWorkspace);
+    expect(r.WorkspaceTags.get("t", "ws-9")).toBeInstanceOf(r.WorkspaceTags);
+    expect(r.RemoteStateConsumers.get("c", "ws-9")).toBeInstanceOf(r.RemoteStateConsumers);
+  });
+
+  it("refuses wrong arguments the SDK can see before any provider runs", async () => {
+    const r = await import("../../src");
+    // A dynamic resource must not carry the provider key itself.
+    expect(() => new r.Workspace("bad", { name: "x", __provider: "evil" } as any)).toThrow(/__provider/);
+    // Wrong shapes still register (validation is the provider's check), and arrive unchanged for it to judge.
+    const w = new r.Workspace("wrong", { name: "bad name!", executionMode: "agent" } as any);
+    expect(await value(w.urn)).toContain("Workspace::wrong");
+    const inputs = registered.find((x) => x.name === "wrong")!.inputs;
+    expect(inputs.name).toBe("bad name!");
+    expect(inputs.executionMode).toBe("agent");
+    expect(inputs.agentPoolId).toBeUndefined();
+  });
+
+  it("wrong arguments of every class fail the provider's check with property paths", async () => {
+    const r = await import("../../src");
+    const { implementationOf } = await import("../../src/resources/entry");
+    const { setConfiguredSettings } = await import("../../src/resources/settings");
+    setConfiguredSettings({ organization: "acme" });
+    new r.Workspace("w-bad", { name: "no spaces allowed", executionMode: "local", agentPoolId: "apool-1", autoDestroyActivityDuration: "5w" });
+    new r.WorkspaceTags("t-bad", { workspaceId: "ws-1", tagNames: ["bad tag"], mode: "sometimes" as any });
+    new r.RemoteStateConsumers("c-bad", { workspaceId: "ws-1", consumerIds: ["ws-1"] });
+    new r.NoCodeModule("m-bad", { registryModuleId: "module-1" });
+    new r.NoCodeWorkspace("n-bad", { noCodeModuleId: "nocode-1", name: "n", project: "prj-1", variables: [{ key: "k", category: "shell" as any }] });
+    new r.WorkspaceLock("l-bad", { workspaceId: "1234" });
+    const expected: Record<string, [string, string[]]> = {
+      "w-bad": ["Workspace", ["agentPoolId", "autoDestroyActivityDuration", "name"]],
+      "t-bad": ["WorkspaceTags", ["mode", "tagNames[0]"]],
+      "c-bad": ["RemoteStateConsumers", ["consumerIds[0]"]],
+      "m-bad": ["NoCodeModule", ["registryModuleId"]],
+      "n-bad": ["NoCodeWorkspace", ["variables[0].category"]],
+      "l-bad": ["WorkspaceLock", ["workspaceId"]],
+    };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const [name, [kind, props]] of Object.entries(expected)) {
+      const entry = registered.find((x) => x.name === name);
+      expect(entry, name).toBeDefined();
+      const { __provider: _p, ...inputs } = entry!.inputs;
+      const result = await implementationOf(kind).check({}, inputs);
+      expect(result.failures.map((f) => f.property).sort(), name).toEqual(props);
+    }
+    setConfiguredSettings({});
+  });
+});
