@@ -145,6 +145,7 @@ export class Transport {
 
       let wait: number | undefined;
       let why = "";
+      let settling = false;
       if (response) {
         const status = response.status;
         this.log(`${spec.method} ${spec.path} -> ${status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
@@ -155,6 +156,16 @@ export class Transport {
           wait = asked ? asked.ms + Math.round(Math.random() * 50) : backoffDelay(attempt, this.#retry);
           why = asked ? asked.source : "backoff";
           if (asked && limiter) limiter.pauseUntil(Date.now() + asked.ms);
+        } else if (spec.repeat === "unlock" && status === 503) {
+          // The state is still being finalized: the unlock window bounds these retries, not the attempt count.
+          wait = backoffDelay(attempt, this.#retry);
+          why = "backoff";
+          settling = true;
+          if (elapsed + wait > this.#retry.unlockRetryMs) {
+            throw this.scrub(
+              errorForStatus(ctx(`gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`), () => "unknown"),
+            );
+          }
         } else if (mayRetryStatus(spec.repeat, status, elapsed, this.#retry)) {
           const asked = status === 503 ? rateLimitWait({ "retry-after": (response.headers as Record<string, unknown>)["retry-after"] }) : undefined;
           wait = asked ? Math.min(asked.ms, this.#retry.maxDelayMs) : backoffDelay(attempt, this.#retry);
@@ -162,10 +173,7 @@ export class Transport {
         } else {
           const retriable = status >= 500 && status !== 501;
           throw this.scrub(
-            errorForStatus(
-              ctx(retriable && attempt === 1 ? notRepeatedNote(spec) : retriable ? "gave up: the request is not safe to repeat" : undefined),
-              () => conflictReason(spec.conflict ?? "other", response!),
-            ),
+            errorForStatus(ctx(retriable ? notRepeatedNote(spec) : undefined), () => conflictReason(spec.conflict ?? "other", response!)),
           );
         }
       } else {
@@ -178,9 +186,10 @@ export class Transport {
       }
 
       const budgetLeft = this.#retry.maxElapsedMs - (Date.now() - started);
-      if (attempt >= this.#retry.maxAttempts || wait > budgetLeft) {
+      const outOfAttempts = attempt >= this.#retry.maxAttempts && !settling;
+      if (outOfAttempts || wait > budgetLeft) {
         const reason =
-          attempt >= this.#retry.maxAttempts
+          outOfAttempts
             ? `gave up after the maximum of ${this.#retry.maxAttempts} attempts`
             : `gave up: waiting ${wait}ms more would exceed the ${this.#retry.maxElapsedMs}ms budget`;
         if (response) {

@@ -9,6 +9,7 @@ import {
   type ExecutionMode,
   type WorkspaceResource,
 } from "../api/workspaces";
+import type { AnyResource } from "../api/common";
 import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { camelKeys, relId, toWire } from "./wire";
@@ -338,6 +339,18 @@ export class Workspaces {
   async read(workspaceId: string): Promise<Workspace> {
     const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId), repeat: "idempotent" }, workspaceDocumentSchema);
     return toWorkspace(doc.data);
+  }
+
+  /**
+   * `GET /workspaces/:id?include=...`: the workspace and the related records asked for,
+   * in one request (e.g. `effective_tag_bindings` to read key-value tags with it).
+   */
+  async readIncluding(workspaceId: string, include: readonly string[]): Promise<{ workspace: Workspace; included: AnyResource[] }> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("workspaces", workspaceId), query: { include: include.join(",") || undefined }, repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
+    return { workspace: toWorkspace(doc.data), included: doc.included ?? [] };
   }
 
   /** `GET /organizations/:org/workspaces/:name`. */

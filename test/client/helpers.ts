@@ -45,3 +45,57 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected the call to fail, but it succeeded");
 }
+
+/**
+ * A request straight to the server for test setup the client has no method for (teams,
+ * tokens, state uploads). Throws with the server's answer on failure.
+ */
+export async function serverRequest(server: RunningServer, method: string, path: string, body?: unknown, token = server.token): Promise<any> {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.api+json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A team of the server's organization and its token. */
+export async function teamToken(server: RunningServer, name: string, access: { manageWorkspaces?: boolean } = {}): Promise<{ teamId: string; token: string }> {
+  const team = await serverRequest(server, "POST", `/organizations/${server.organization}/teams`, {
+    data: { type: "teams", attributes: { name, "organization-access": { "manage-workspaces": access.manageWorkspaces ?? false } } },
+  });
+  const token = await serverRequest(server, "POST", `/teams/${team.data.id}/authentication-token`, { data: { type: "authentication-tokens" } });
+  return { teamId: team.data.id, token: token.data.attributes.token };
+}
+
+/** Uploads a state version holding `resources` resources; the caller must hold the lock. */
+export async function uploadState(
+  server: RunningServer,
+  workspaceId: string,
+  options: { serial: number; resources: number; intermediate?: boolean; finalized?: boolean },
+  token = server.token,
+): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const state = JSON.stringify({ version: 4, serial: options.serial, resources: Array.from({ length: options.resources }, (_, i) => ({ name: `r${i}` })) });
+  const doc = await serverRequest(
+    server,
+    "POST",
+    `/workspaces/${workspaceId}/state-versions`,
+    {
+      data: {
+        type: "state-versions",
+        attributes: {
+          serial: options.serial,
+          md5: createHash("md5").update(state).digest("hex"),
+          state: Buffer.from(state).toString("base64"),
+          intermediate: options.intermediate ?? false,
+          finalized: options.finalized ?? true,
+        },
+      },
+    },
+    token,
+  );
+  return doc.data.id;
+}
