@@ -6,6 +6,8 @@ import type {
   ReportViolation,
   ResourceValidation,
   ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationPolicy,
 } from "@pulumi/policy";
 import { TYPE_TOKEN_PREFIX, typeTokens, type ResourceTypeName } from "pulumi-workspaces/tokens";
 
@@ -43,8 +45,8 @@ export const NoCodeWorkspace = typeMarker("NoCodeWorkspace");
 
 /** Resources that are a workspace of their own. */
 export const workspaceClasses: readonly ResourceClass[] = [Workspace, NoCodeWorkspace];
-/** Resources that write tags onto a workspace. */
-export const taggingClasses: readonly ResourceClass[] = [Workspace, WorkspaceTags, NoCodeWorkspace];
+/** Resources that write tags onto a workspace (NoCodeWorkspace has no tags of its own; a WorkspaceTags tags it). */
+export const taggingClasses: readonly ResourceClass[] = [Workspace, WorkspaceTags];
 
 export function kindOf(type: string): string {
   return type.startsWith(TYPE_TOKEN_PREFIX) ? type.slice(TYPE_TOKEN_PREFIX.length) : type;
@@ -195,11 +197,16 @@ export function validateKnownProps(classes: readonly ResourceClass[], validate: 
     return policy.validateResourceOfType(classes[0], (props, args, report) => validate(knownProps(props), args, report));
   }
   return (args, report) => {
-    if (!classes.some((c) => args.isType(c))) {
-      args.notApplicable(`Policy only applies to ${classes.map((c) => kindOf(c.__pulumiType)).join(", ")} resources`);
-    }
+    requireType(args, classes);
     validate(knownProps(args.props), args, report);
   };
+}
+
+/** Declares the policy not applicable unless the resource is of one of the given types. */
+export function requireType(args: Pick<ResourceValidationArgs, "isType" | "notApplicable">, classes: readonly ResourceClass[]): void {
+  if (!classes.some((c) => args.isType(c))) {
+    args.notApplicable(`Policy only applies to ${classes.map((c) => kindOf(c.__pulumiType)).join(", ")} resources`);
+  }
 }
 
 export function isOfType(resource: { type: string }, ...classes: readonly ResourceClass[]): boolean {
@@ -230,4 +237,40 @@ export function workspaceRef(
 /** The key `workspaceRef` gives a workspace resource of the stack. */
 export function workspaceKey(resource: PolicyResource): string {
   return `urn:${resource.urn}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the program declares, for stack rules
+// ---------------------------------------------------------------------------------------------
+
+/** A rule of the whole stack that also reads (without judging) the inputs of the resources it looks at. */
+export type StackRule = StackValidationPolicy & ResourceValidationPolicy;
+
+// Stack validation sees each resource's outputs, and outputs echo the service: a Workspace
+// reports its tags whether or not the program manages them, so outputs cannot tell who owns
+// what. The engine analyzes every resource's inputs (Analyze) before the stack (AnalyzeStack)
+// in one analyzer process, so stack rules record the inputs on the way.
+const recordedInputs = new Map<string, Props>();
+
+/** A resource validation that reports nothing and records the inputs of the given types. */
+export function recordInputsOf(classes: readonly ResourceClass[]): ResourceValidation {
+  return (args) => {
+    requireType(args, classes);
+    recordedInputs.set(args.urn, knownProps(args.props));
+  };
+}
+
+/** The inputs the engine analyzed for this resource in this run, if it did. */
+export function recordedInputsOf(resource: PolicyResource): Props | undefined {
+  return recordedInputs.get(resource.urn);
+}
+
+/** The recorded inputs of a resource, else its outputs. */
+export function declaredProps(resource: PolicyResource): Props {
+  return recordedInputs.get(resource.urn) ?? knownProps(resource.props);
+}
+
+/** Forgets recorded inputs; for tests, which run many stacks in one process. */
+export function forgetRecordedInputs(): void {
+  recordedInputs.clear();
 }

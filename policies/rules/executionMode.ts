@@ -7,6 +7,7 @@ import {
   isAbsent,
   isGiven,
   knownProps,
+  requireType,
   show,
   stringMap,
   strings,
@@ -123,7 +124,7 @@ export const operationsDeprecated: ResourceValidationPolicy = {
     );
   }),
   remediateResource: (args) => {
-    if (!args.isType(Workspace)) args.notApplicable("Policy only applies to Workspace resources");
+    requireType(args, [Workspace]);
     const known = knownProps(args.props);
     // With executionMode also given the two may disagree, and which one was meant is not ours to guess.
     if (typeof known.operations !== "boolean" || !isAbsent(known.executionMode)) return undefined;
@@ -159,7 +160,7 @@ export const executionModeAllowed: ResourceValidationPolicy = {
     const { allowedModes } = configOf<{ allowedModes: string[] }>(allowedModesSchema, args);
     const mode = effectiveExecutionMode(props, args);
     if (typeof mode !== "string" || allowedModes.includes(mode)) return;
-    const how = typeof props.executionMode === "string" ? "executionMode" : props.operations !== undefined ? "operations (deprecated) means" : "the default executionMode is";
+    const how = typeof props.executionMode === "string" ? "executionMode is" : props.operations !== undefined ? "operations (deprecated) means" : "the default executionMode is";
     reportViolation(
       `${subject(args)}: ${how} ${show(mode)}, which this organization does not allow. ` +
         `Fix: set executionMode to one of ${allowedModes.map(show).join(", ")}.`,

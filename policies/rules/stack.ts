@@ -1,4 +1,4 @@
-import type { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
+import type { PolicyResource } from "@pulumi/policy";
 import {
   NoCodeModule,
   NoCodeWorkspace,
@@ -6,10 +6,13 @@ import {
   UNKNOWN,
   Workspace,
   WorkspaceTags,
+  declaredProps,
   hasUnknown,
   isGiven,
   isOfType,
   knownProps,
+  recordInputsOf,
+  recordedInputsOf,
   show,
   str,
   strings,
@@ -19,6 +22,7 @@ import {
   workspaceKey,
   workspaceRef,
   type Props,
+  type StackRule,
 } from "./common";
 
 /** The mode WorkspaceTags and RemoteStateConsumers use when `mode` is not given. */
@@ -45,20 +49,21 @@ function organizationOf(resource: PolicyResource, props: Props, moduleOrgs: Map<
   return org === undefined || org === null ? "" : undefined;
 }
 
-export const nameUnique: StackValidationPolicy = {
+export const nameUnique: StackRule = {
   name: "workspace-name-unique",
   description: "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
+  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, NoCodeModule]),
   validateStack: (args, reportViolation) => {
     const moduleOrgs = new Map<string, unknown>();
     for (const r of args.resources) {
-      if (isOfType(r, NoCodeModule)) moduleOrgs.set(r.urn, knownProps(r.props).organization);
+      if (isOfType(r, NoCodeModule)) moduleOrgs.set(r.urn, declaredProps(r).organization);
     }
     const groups = new Map<string, { name: string; org: string; resources: PolicyResource[] }>();
     for (const r of args.resources) {
       if (!isOfType(r, ...workspaceClasses)) continue;
-      const props = knownProps(r.props);
+      const props = declaredProps(r);
       const name = str(props.name);
       const org = organizationOf(r, props, moduleOrgs);
       if (name === undefined || org === undefined) continue;
@@ -100,7 +105,7 @@ const ASPECTS = {
 } as const;
 type Aspect = keyof typeof ASPECTS;
 
-export const singleOwner: StackValidationPolicy = {
+export const singleOwner: StackRule = {
   name: "workspace-single-owner",
   description:
     "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
@@ -108,6 +113,7 @@ export const singleOwner: StackValidationPolicy = {
   configSchema: { properties: {} },
   remediationSteps:
     "Keep each kind of tag in one resource: on the Workspace, or in one WorkspaceTags. Several WorkspaceTags or RemoteStateConsumers on one workspace must all be mode \"additive\" and name different items.",
+  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags, RemoteStateConsumers]),
   validateStack: (args, reportViolation) => {
     const managed = new Map<string, { label: string; aspect: Aspect; managers: Manager[] }>();
     const add = (target: { key: string; label: string }, aspect: Aspect, manager: Manager) => {
@@ -118,8 +124,11 @@ export const singleOwner: StackValidationPolicy = {
     };
 
     for (const r of args.resources) {
-      const props = knownProps(r.props);
       if (isOfType(r, ...workspaceClasses)) {
+        // A workspace's outputs carry its tags whether or not the program manages them: only
+        // its inputs say whether it owns them.
+        const props = recordedInputsOf(r);
+        if (props === undefined) continue;
         const target = { key: workspaceKey(r), label: subject(r) };
         if (isGiven(props.tagNames)) {
           add(target, "flat", { resource: r, authoritative: true, names: new Set((strings(props.tagNames) ?? []).map((n) => n.toLowerCase())) });
@@ -131,6 +140,8 @@ export const singleOwner: StackValidationPolicy = {
       }
       const tagging = isOfType(r, WorkspaceTags);
       if (!tagging && !isOfType(r, RemoteStateConsumers)) continue;
+      // Their outputs keep what they manage and null for what they leave alone.
+      const props = declaredProps(r);
       const target = workspaceRef(r, "workspaceId", props);
       const mode = props.mode ?? DEFAULT_OWNERSHIP_MODE;
       if (target === undefined || typeof mode !== "string") continue;
@@ -156,7 +167,7 @@ export const singleOwner: StackValidationPolicy = {
           if (a.authoritative || b.authoritative) {
             const owner = a.authoritative ? a : b;
             reportViolation(
-              `${subject(b.resource)}: ${what} of ${label} are also managed by ${subject(a.resource)}, and ${subject(owner.resource)} sets them authoritatively, ` +
+              `${subject(b.resource)} and ${subject(a.resource)} both manage ${what} of ${label}; ${subject(owner.resource)} sets them authoritatively, ` +
                 `so each removes what the other writes and every run shows a change. Fix: manage ${what} of ${label} in one resource only.`,
               b.resource.urn,
             );
@@ -179,16 +190,17 @@ export const singleOwner: StackValidationPolicy = {
 // Remote state consumers the service refuses
 // ---------------------------------------------------------------------------------------------
 
-export const remoteStateConsumersValid: StackValidationPolicy = {
+export const remoteStateConsumersValid: StackRule = {
   name: "remote-state-consumers-valid",
   description:
     "A RemoteStateConsumers does not name its own workspace as a consumer, and targets a workspace whose globalRemoteState is false (the service refuses both).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
+  validateResource: recordInputsOf([Workspace, RemoteStateConsumers]),
   validateStack: (args, reportViolation) => {
     for (const r of args.resources) {
       if (!isOfType(r, RemoteStateConsumers)) continue;
-      const props = knownProps(r.props);
+      const props = declaredProps(r);
       const target = workspaceRef(r, "workspaceId", props);
       if (target === undefined) continue;
       const who = subject(r);
@@ -204,15 +216,17 @@ export const remoteStateConsumersValid: StackValidationPolicy = {
         (props.workspaceId === UNKNOWN || hasUnknown(props.consumerIds)) &&
         (r.propertyDependencies?.consumerIds ?? []).some((d) => d.urn === target.resource?.urn);
       if (namesItselfById || namesItselfByDependency) {
+        const what = namesItselfById ? `has ${show(targetId)}, the id of` : `is computed from ${target.label},`;
+        const fix = namesItselfById ? show(targetId) : `the id of ${target.label}`;
         reportViolation(
-          `${who}: consumerIds ${namesItselfById ? `has ${show(targetId)}, ` : "is computed from "}${target.label}, the workspace whose consumers it manages; ` +
-            `a workspace cannot be its own consumer. Fix: remove ${target.label} from consumerIds.`,
+          `${who}: consumerIds ${what} the workspace whose consumers it manages; a workspace cannot be its own consumer. ` +
+            `Fix: remove ${fix} from consumerIds.`,
           r.urn,
         );
       }
 
       if (target.resource !== undefined && isOfType(target.resource, Workspace)) {
-        if (knownProps(target.resource.props).globalRemoteState === true) {
+        if (declaredProps(target.resource).globalRemoteState === true) {
           reportViolation(
             `${who}: ${target.label} has globalRemoteState true, and the service changes consumers only of workspaces whose global remote state is off. ` +
               `Fix: set globalRemoteState false on ${target.label}, or delete ${who}.`,

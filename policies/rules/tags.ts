@@ -1,12 +1,17 @@
-import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
 import {
+  NoCodeWorkspace,
   UNKNOWN,
+  Workspace,
   WorkspaceTags,
   configOf,
+  declaredProps,
   hasUnknown,
   isOfType,
   knownProps,
   pattern,
+  recordInputsOf,
+  requireType,
   show,
   stringMap,
   strings,
@@ -17,6 +22,7 @@ import {
   workspaceKey,
   workspaceRef,
   type Props,
+  type StackRule,
 } from "./common";
 
 // Workspace, WorkspaceTags and NoCodeWorkspace all spell their tags the same way:
@@ -39,14 +45,15 @@ const requiredTagsSchema: PolicyConfigSchema = {
   },
 };
 
-export const requiredTags: StackValidationPolicy = {
+export const requiredTags: StackRule = {
   name: "workspace-required-tags",
   description:
-    "Every workspace carries the configured key-value tag keys, set on the workspace or by a WorkspaceTags resource of the same stack.",
+    "Every workspace carries the configured key-value tag keys: set on the workspace, added by a WorkspaceTags of the same stack, or (once deployed) in effect through its project.",
   enforcementLevel: "advisory",
   configSchema: requiredTagsSchema,
   remediationSteps:
     "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
+  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
   validateStack: (args, reportViolation) => {
     const { requiredKeys } = configOf<{ requiredKeys: string[] }>(requiredTagsSchema, args);
     if (requiredKeys.length === 0) return;
@@ -65,16 +72,20 @@ export const requiredTags: StackValidationPolicy = {
     };
     for (const r of args.resources) {
       if (isOfType(r, WorkspaceTags)) {
-        const props = knownProps(r.props);
+        const props = declaredProps(r);
         const target = workspaceRef(r, "workspaceId", props);
         if (target !== undefined) contribute(target.key, props.tags);
       }
     }
     for (const r of args.resources) {
       if (!isOfType(r, ...workspaceClasses)) continue;
-      const props = knownProps(r.props);
-      contribute(workspaceKey(r), props.tags);
-      const tags = tagsByWorkspace.get(workspaceKey(r)) ?? {};
+      const key = workspaceKey(r);
+      contribute(key, declaredProps(r).tags);
+      // Once deployed, the outputs also hold the tags in effect, project-inherited ones included.
+      const outputs = knownProps(r.props);
+      contribute(key, outputs.tags);
+      contribute(key, outputs.effectiveTags);
+      const tags = tagsByWorkspace.get(key) ?? {};
       if (tags === UNKNOWN) continue;
       const missing = requiredKeys.filter((k) => !(k in tags));
       if (missing.length === 0) continue;
@@ -218,9 +229,7 @@ export const flatTagLowercase: ResourceValidationPolicy = {
     }
   }),
   remediateResource: (args) => {
-    if (!taggingClasses.some((c) => args.isType(c))) {
-      args.notApplicable("Policy only applies to Workspace, WorkspaceTags, NoCodeWorkspace resources");
-    }
+    requireType(args, taggingClasses);
     const known = knownProps(args.props);
     const names = known.tagNames;
     // A list with an element still unknown is left alone: rewriting it would drop that element.

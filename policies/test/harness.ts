@@ -14,7 +14,7 @@ import * as policyModule from "@pulumi/policy";
 import * as deserializeModule from "@pulumi/policy/deserialize";
 import * as proxyModule from "@pulumi/policy/proxy";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
-import type { ResourceClass } from "../rules";
+import { forgetRecordedInputs, type ResourceClass } from "../rules";
 
 type Wire = Record<string, unknown>;
 
@@ -146,16 +146,30 @@ export async function remediate(
   }
 }
 
-/** A resource of a stack; `dependsOn` maps a property to the resources its value came from. */
+export interface StackResourceOptions {
+  /** Outputs, when they differ from the inputs (a resource left unchanged reports what the service holds). */
+  outputs?: Wire;
+  /** False for a resource the engine did not analyze in this run (so its inputs are not known). */
+  analyzed?: boolean;
+}
+
+const inputsOfResource = new WeakMap<PolicyResource, Wire>();
+
+/**
+ * A resource of a stack. `inputs` are what the program declares; as in a preview of a new or
+ * changed resource they also serve as its outputs unless `options.outputs` says otherwise.
+ * `dependsOn` maps a property to the resources its value came from.
+ */
 export function stackResource(
   cls: ResourceClass,
   name: string,
-  wire: Wire,
+  inputs: Wire,
   dependsOn: Record<string, PolicyResource[]> = {},
+  options: StackResourceOptions = {},
 ): PolicyResource {
-  const props = engineProps(wire, false);
+  const props = engineProps(options.outputs ?? inputs, false);
   const type = cls.__pulumiType;
-  return {
+  const resource: PolicyResource = {
     type,
     props,
     urn: urnOf(type, name),
@@ -165,18 +179,34 @@ export function stackResource(
     propertyDependencies: dependsOn,
     ...typeChecks<Pick<PolicyResource, "isType" | "asType">>(type, props),
   };
+  if (options.analyzed !== false) inputsOfResource.set(resource, inputs);
+  return resource;
 }
 
 export interface StackOutcome {
   violations: { message: string; urn?: string }[];
 }
 
+/**
+ * Runs a stack rule the way the engine does in one deployment: first the rule's resource
+ * validation on the inputs of every analyzed resource, then its stack validation on the outputs.
+ */
 export async function validateStack(
-  policy: StackValidationPolicy,
+  policy: StackValidationPolicy & Partial<ResourceValidationPolicy>,
   resources: PolicyResource[],
   config: Record<string, unknown> = {},
 ): Promise<StackOutcome> {
+  forgetRecordedInputs();
   const violations: StackOutcome["violations"] = [];
+  if (policy.validateResource !== undefined) {
+    for (const r of resources) {
+      const inputs = inputsOfResource.get(r);
+      if (inputs === undefined) continue;
+      const cls = { __pulumiType: r.type } as ResourceClass;
+      const outcome = await validate(policy as ResourceValidationPolicy, cls, inputs, { name: r.name, config });
+      for (const message of outcome.violations) violations.push({ message, urn: r.urn });
+    }
+  }
   const args: StackValidationArgs = {
     resources,
     stackTags: new Map(),

@@ -26,11 +26,12 @@ describe("workspace-flat-tag-lowercase", () => {
     expect(out.violations[0]).toContain('Fix: write "prod"');
   });
 
-  it("checks no-code workspaces too and skips other resource types", async () => {
-    expect((await validate(flatTagLowercase, NoCodeWorkspace, { tagNames: ["A"] })).violations).toHaveLength(1);
-    const other = await validate(flatTagLowercase, RemoteStateConsumers, { tagNames: ["A"] });
-    expect(other.violations).toEqual([]);
-    expect(other.notApplicable).toMatch(/only applies to Workspace, WorkspaceTags, NoCodeWorkspace/);
+  it("skips resources that write no tags", async () => {
+    for (const cls of [RemoteStateConsumers, NoCodeWorkspace]) {
+      const other = await validate(flatTagLowercase, cls, { tagNames: ["A"] });
+      expect(other.violations).toEqual([]);
+      expect(other.notApplicable).toBe("Policy only applies to Workspace, WorkspaceTags resources");
+    }
   });
 
   it("remediates to lower case, removes duplicates and keeps every other property, secrets included", async () => {
@@ -57,5 +58,113 @@ describe("workspace-flat-tag-lowercase", () => {
   it("does not flag unknown values", async () => {
     expect((await validate(flatTagLowercase, Workspace, { tagNames: unknown.array })).violations).toEqual([]);
     expect((await validate(flatTagLowercase, Workspace, { tagNames: [unknown.string, "Prod"] })).violations).toHaveLength(1);
+  });
+});
+
+describe("workspace-tag-format", () => {
+  it("passes lower-case keys, values and flat names", async () => {
+    const out = await validate(tagFormat, Workspace, { tags: { env: "prod", "cost-center": "r-and-d" }, tagNames: ["team:a", "svc_x"] });
+    expect(out.violations).toEqual([]);
+  });
+
+  it("reports a key, a value and a flat name that do not match, suggesting a match", async () => {
+    const out = await validate(tagFormat, Workspace, { tags: { Env: "Prod West" }, tagNames: ["bad name!"] }, { name: "app" });
+    expect(out.violations).toHaveLength(3);
+    expect(out.violations[0]).toBe(
+      'Workspace "app": tags key "Env" does not match keyPattern ^[a-z0-9][a-z0-9._:/-]*$. Fix: rename the key, for example "env".',
+    );
+    expect(out.violations[1]).toContain('tags["Env"] value "Prod West" does not match valuePattern');
+    expect(out.violations[1]).toContain('for example "prod-west"');
+    expect(out.violations[2]).toContain('tagNames has "bad name!", which does not match flatTagPattern');
+  });
+
+  it("leaves the case of flat names to workspace-flat-tag-lowercase", async () => {
+    expect((await validate(tagFormat, Workspace, { tagNames: ["Prod"] })).violations).toEqual([]);
+  });
+
+  it("follows configured patterns", async () => {
+    const config = { keyPattern: "^[A-Z]+$", valuePattern: "^.*$", flatTagPattern: "^x-" };
+    expect((await validate(tagFormat, WorkspaceTags, { tags: { ENV: "Anything" }, tagNames: ["x-a"] }, { config })).violations).toEqual([]);
+    const out = await validate(tagFormat, WorkspaceTags, { tags: { env: "a" }, tagNames: ["y"] }, { config });
+    expect(out.violations).toHaveLength(2);
+    expect(out.violations[0]).toContain("keyPattern ^[A-Z]+$");
+  });
+
+  it("names the policy and key of a broken configured pattern", async () => {
+    await expect(validate(tagFormat, Workspace, { tags: { a: "b" } }, { config: { keyPattern: "([" } })).rejects.toThrow(
+      /policy workspace-tag-format: config keyPattern "\(\[" is not a valid regular expression/,
+    );
+  });
+
+  it("skips unknown tags and unknown values", async () => {
+    expect((await validate(tagFormat, Workspace, { tags: unknown.object, tagNames: unknown.array })).violations).toEqual([]);
+    expect((await validate(tagFormat, WorkspaceTags, { tags: { env: unknown.string } })).violations).toEqual([]);
+  });
+});
+
+describe("workspace-tag-allowed-values", () => {
+  const config = { allowedValues: { env: ["dev", "staging", "prod"] } };
+
+  it("allows anything without config", async () => {
+    expect((await validate(tagAllowedValues, Workspace, { tags: { env: "qa" } })).violations).toEqual([]);
+  });
+
+  it("passes allowed values and keys without a list", async () => {
+    expect((await validate(tagAllowedValues, Workspace, { tags: { env: "prod", owner: "x" } }, { config })).violations).toEqual([]);
+  });
+
+  it("reports a value outside the list with the fix", async () => {
+    const out = await validate(tagAllowedValues, Workspace, { tags: { env: "qa" } }, { config, name: "nc" });
+    expect(out.violations).toEqual([
+      'Workspace "nc": tags["env"] is "qa", not one of the allowed values "dev", "staging", "prod". ' +
+        'Fix: set tags["env"] to one of them, or add "qa" to allowedValues.env in the policy config.',
+    ]);
+  });
+
+  it("checks WorkspaceTags and skips unknown values", async () => {
+    expect((await validate(tagAllowedValues, WorkspaceTags, { tags: { env: "qa" } }, { config })).violations).toHaveLength(1);
+    expect((await validate(tagAllowedValues, WorkspaceTags, { tags: { env: unknown.string } }, { config })).violations).toEqual([]);
+  });
+});
+
+describe("workspace-required-tags", () => {
+  const config = { requiredKeys: ["owner", "env"] };
+
+  it("requires nothing by default", async () => {
+    const ws = stackResource(Workspace, "app", { name: "app" });
+    expect((await validateStack(requiredTags, [ws])).violations).toEqual([]);
+  });
+
+  it("reports the missing keys on the workspace", async () => {
+    const ws = stackResource(Workspace, "app", { name: "app", tags: { env: "prod" } });
+    const out = await validateStack(requiredTags, [ws], config);
+    expect(out.violations).toEqual([
+      {
+        message:
+          'Workspace "app": tags {"env":"prod"} lack the required key "owner". ' +
+          'Fix: add owner: "<value>" to its tags or to a WorkspaceTags resource that targets it.',
+        urn: ws.urn,
+      },
+    ]);
+  });
+
+  it("counts tags a WorkspaceTags adds to the workspace, linked by dependency or by id", async () => {
+    const ws = stackResource(Workspace, "app", { name: "app", tags: { env: "prod" } });
+    const extra = stackResource(WorkspaceTags, "extra", { workspaceId: unknown.string, tags: { owner: "team-a" } }, { workspaceId: [ws] });
+    expect((await validateStack(requiredTags, [ws, extra], config)).violations).toEqual([]);
+
+    const nc = stackResource(NoCodeWorkspace, "nc", { name: "nc" });
+    const byId = stackResource(WorkspaceTags, "by-id", { workspaceId: "ws-other", tags: { owner: "x", env: "dev" } });
+    const out = await validateStack(requiredTags, [nc, byId], config);
+    expect(out.violations.map((v) => v.urn)).toEqual([nc.urn]);
+    expect(out.violations[0].message).toContain('lack the required keys "owner", "env"');
+  });
+
+  it("does not judge a workspace whose tags are not known yet", async () => {
+    const ws = stackResource(Workspace, "app", { name: "app", tags: unknown.object });
+    const partly = stackResource(Workspace, "b", { name: "b", tags: { env: unknown.string } });
+    const viaUnknown = stackResource(Workspace, "c", { name: "c" });
+    const tagsOfC = stackResource(WorkspaceTags, "t", { workspaceId: unknown.string, tags: unknown.object }, { workspaceId: [viaUnknown] });
+    expect((await validateStack(requiredTags, [ws, partly, viaUnknown, tagsOfC], config)).violations).toEqual([]);
   });
 });

@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import {
+  NoCodeWorkspace,
+  Workspace,
+  WorkspaceTags,
+  executionModeAllowed,
+  executionModeValid,
+  operationsDeprecated,
+  tagSelectorSettings,
+} from "../rules";
+import { remediate, secret, unknown, validate } from "./harness";
+
+describe("workspace-execution-mode-valid", () => {
+  it("passes every valid combination", async () => {
+    for (const props of [
+      { executionMode: "remote" },
+      { executionMode: "local" },
+      { executionMode: "agent", agentPoolId: "apool-1" },
+      { operations: true },
+      { operations: false },
+      {},
+      { settingOverwrites: { executionMode: true }, executionMode: "remote" },
+      { settingOverwrites: { executionMode: false } },
+    ]) {
+      expect((await validate(executionModeValid, Workspace, props)).violations, JSON.stringify(props)).toEqual([]);
+    }
+    for (const props of [{}, { executionMode: "remote" }, { executionMode: "agent", agentPoolId: "apool-1" }]) {
+      expect((await validate(executionModeValid, NoCodeWorkspace, props)).violations, JSON.stringify(props)).toEqual([]);
+    }
+  });
+
+  it("reports agent without a pool", async () => {
+    const out = await validate(executionModeValid, Workspace, { executionMode: "agent" }, { name: "app" });
+    expect(out.violations).toEqual([
+      'Workspace "app": executionMode "agent" has no agentPoolId. Fix: set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote".',
+    ]);
+  });
+
+  it("reports a pool with remote or local, and with the no-code default", async () => {
+    for (const mode of ["remote", "local"]) {
+      const out = await validate(executionModeValid, Workspace, { executionMode: mode, agentPoolId: "apool-1" }, { name: "app" });
+      expect(out.violations).toEqual([
+        `Workspace "app": agentPoolId "apool-1" is set while executionMode is "${mode}". Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.`,
+      ]);
+    }
+    const nc = await validate(executionModeValid, NoCodeWorkspace, { agentPoolId: "apool-1" });
+    expect(nc.violations).toHaveLength(1);
+    expect(nc.violations[0]).toContain('while executionMode is "remote" (the default)');
+  });
+
+  it("reports a mode the service does not accept; local is not accepted for no-code workspaces", async () => {
+    const ws = await validate(executionModeValid, Workspace, { executionMode: "hybrid" });
+    expect(ws.violations).toEqual([
+      'Workspace "subject": executionMode "hybrid" is not accepted. Fix: use one of "remote", "local", "agent".',
+    ]);
+    const nc = await validate(executionModeValid, NoCodeWorkspace, { executionMode: "local" });
+    expect(nc.violations).toEqual([
+      'NoCodeWorkspace "subject": executionMode "local" is not accepted for a workspace created from a no-code module. Fix: use one of "remote", "agent".',
+    ]);
+  });
+
+  it("reports operations given with executionMode, operations true with a pool, and a required mode left out", async () => {
+    const both = await validate(executionModeValid, Workspace, { operations: true, executionMode: "remote" });
+    expect(both.violations).toHaveLength(1);
+    expect(both.violations[0]).toContain("operations true is given together with executionMode \"remote\"");
+    const pool = await validate(executionModeValid, Workspace, { operations: true, agentPoolId: "apool-1" });
+    expect(pool.violations).toEqual([
+      'Workspace "subject": agentPoolId "apool-1" is set while operations is true. Fix: remove operations and set executionMode "agent".',
+    ]);
+    const overwrite = await validate(executionModeValid, Workspace, { settingOverwrites: { executionMode: true } });
+    expect(overwrite.violations).toHaveLength(1);
+    expect(overwrite.violations[0]).toContain("settingOverwrites.executionMode is true but executionMode is not set");
+  });
+
+  it("never flags unknown values", async () => {
+    for (const props of [
+      { executionMode: "agent", agentPoolId: unknown.string },
+      { executionMode: unknown.string, agentPoolId: "apool-1" },
+      { executionMode: "remote", agentPoolId: unknown.string },
+      { operations: unknown.boolean, agentPoolId: "apool-1" },
+      { settingOverwrites: unknown.object },
+      { settingOverwrites: { executionMode: true }, executionMode: unknown.string },
+    ]) {
+      expect((await validate(executionModeValid, Workspace, props)).violations, JSON.stringify(props)).toEqual([]);
+    }
+  });
+
+  it("does not apply to other resource types", async () => {
+    const out = await validate(executionModeValid, WorkspaceTags, { executionMode: "agent" });
+    expect(out.notApplicable).toBeDefined();
+    expect(out.violations).toEqual([]);
+  });
+});
+
+describe("workspace-operations-deprecated", () => {
+  it("passes a workspace without operations", async () => {
+    expect((await validate(operationsDeprecated, Workspace, { executionMode: "remote" })).violations).toEqual([]);
+  });
+
+  it("reports operations with the replacement", async () => {
+    expect((await validate(operationsDeprecated, Workspace, { operations: false }, { name: "app" })).violations).toEqual([
+      'Workspace "app": operations false is deprecated. Fix: remove operations and set executionMode "local".',
+    ]);
+    expect((await validate(operationsDeprecated, Workspace, { operations: true, executionMode: "remote" })).violations).toEqual([
+      'Workspace "subject": operations true is deprecated. Fix: remove operations.',
+    ]);
+  });
+
+  it("remediates operations into executionMode, keeping the rest", async () => {
+    const result = await remediate(operationsDeprecated, Workspace, { name: "app", operations: true, __provider: secret("p") });
+    expect(result).toEqual({ name: "app", executionMode: "remote", __provider: secret("p") });
+    expect(await remediate(operationsDeprecated, Workspace, { operations: false })).toEqual({ executionMode: "local" });
+  });
+
+  it("does not remediate when executionMode is also given or operations is unknown", async () => {
+    expect(await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: "agent" })).toBeUndefined();
+    expect(await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: unknown.string })).toBeUndefined();
+    expect(await remediate(operationsDeprecated, Workspace, { operations: unknown.boolean })).toBeUndefined();
+    expect(await remediate(operationsDeprecated, NoCodeWorkspace, { operations: true })).toBeUndefined();
+  });
+});
+
+describe("workspace-execution-mode-allowed", () => {
+  const config = { allowedModes: ["agent"] };
+
+  it("allows every mode by default", async () => {
+    for (const executionMode of ["remote", "local", "agent"]) {
+      expect((await validate(executionModeAllowed, Workspace, { executionMode })).violations).toEqual([]);
+    }
+  });
+
+  it("reports a mode outside the configured list, including what operations or the no-code default mean", async () => {
+    expect((await validate(executionModeAllowed, Workspace, { executionMode: "agent" }, { config })).violations).toEqual([]);
+    expect((await validate(executionModeAllowed, Workspace, { executionMode: "remote" }, { config, name: "app" })).violations).toEqual([
+      'Workspace "app": executionMode is "remote", which this organization does not allow. Fix: set executionMode to one of "agent".',
+    ]);
+    const ops = await validate(executionModeAllowed, Workspace, { operations: false }, { config });
+    expect(ops.violations[0]).toContain('operations (deprecated) means "local"');
+    const nc = await validate(executionModeAllowed, NoCodeWorkspace, {}, { config });
+    expect(nc.violations[0]).toContain('the default executionMode is "remote"');
+  });
+
+  it("leaves a workspace on the organization default or an unknown mode alone", async () => {
+    expect((await validate(executionModeAllowed, Workspace, {}, { config })).violations).toEqual([]);
+    expect((await validate(executionModeAllowed, Workspace, { executionMode: unknown.string }, { config })).violations).toEqual([]);
+  });
+});
+
+describe("workspace-tag-selector-settings", () => {
+  it("bans auto-apply on env=prod workspaces by default", async () => {
+    const out = await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: true, autoApplyRunTrigger: true }, { name: "app" });
+    expect(out.violations).toEqual([
+      'Workspace "app" (selected by "env=prod"): autoApply is true, so runs apply without review. Fix: remove autoApply or set it false.',
+      'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
+    ]);
+  });
+
+  it("passes unselected workspaces and selected ones without auto-apply", async () => {
+    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "dev" }, autoApply: true })).violations).toEqual([]);
+    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: false })).violations).toEqual([]);
+  });
+
+  it("matches flat tags case-insensitively and key=* on any value", async () => {
+    const config = { selectors: ["Critical", "tier=*"] };
+    expect((await validate(tagSelectorSettings, NoCodeWorkspace, { tagNames: ["critical"], autoApply: true }, { config })).violations).toHaveLength(1);
+    expect((await validate(tagSelectorSettings, Workspace, { tags: { tier: "1" }, autoApply: true }, { config })).violations).toHaveLength(1);
+    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: true }, { config })).violations).toEqual([]);
+  });
+
+  it("requires the configured execution mode, explicitly set", async () => {
+    const config = { requiredExecutionMode: "agent", forbidAutoApply: false };
+    const selected = { tags: { env: "prod" }, autoApply: true };
+    expect((await validate(tagSelectorSettings, Workspace, { ...selected, executionMode: "agent", agentPoolId: "apool-1" }, { config })).violations).toEqual([]);
+    expect((await validate(tagSelectorSettings, Workspace, { ...selected, executionMode: "remote" }, { config })).violations).toEqual([
+      'Workspace "subject" (selected by "env=prod"): executionMode is "remote", but selected workspaces run in "agent". Fix: set executionMode "agent".',
+    ]);
+    const unset = await validate(tagSelectorSettings, Workspace, selected, { config });
+    expect(unset.violations[0]).toContain("executionMode is not set, so the organization default applies");
+    const remote = { requiredExecutionMode: "remote" };
+    expect((await validate(tagSelectorSettings, NoCodeWorkspace, { tags: { env: "prod" } }, { config: remote })).violations).toEqual([]);
+  });
+
+  it("does not judge workspaces whose tags or settings are unknown", async () => {
+    const config = { requiredExecutionMode: "agent" };
+    expect((await validate(tagSelectorSettings, Workspace, { tags: unknown.object, autoApply: true }, { config })).violations).toEqual([]);
+    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: unknown.string }, autoApply: true })).violations).toEqual([]);
+    expect(
+      (await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: unknown.boolean, executionMode: unknown.string }, { config }))
+        .violations,
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import { typeTokens } from "pulumi-workspaces/tokens";
+import { describe, expect, it } from "vitest";
+import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, policies } from "../rules";
+
+const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
+
+/** Errors of `value` against the JSON-schema subset the pack's config schemas use. */
+function schemaErrors(schema: PolicyConfigJSONSchema, value: unknown, path: string): string[] {
+  const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  if (schema.type !== undefined && schema.type !== type) return [`${path}: expected ${String(schema.type)}, got ${type}`];
+  const errors: string[] = [];
+  if (schema.enum !== undefined && !schema.enum.includes(value as never)) errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
+  if (typeof value === "string" && schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: too short`);
+  if (Array.isArray(value)) {
+    if (schema.uniqueItems && new Set(value).size !== value.length) errors.push(`${path}: duplicate items`);
+    if (schema.items !== undefined && typeof schema.items === "object" && !Array.isArray(schema.items)) {
+      value.forEach((v, i) => errors.push(...schemaErrors(schema.items as PolicyConfigJSONSchema, v, `${path}[${i}]`)));
+    }
+  }
+  if (type === "object" && typeof schema.additionalProperties === "object") {
+    for (const [k, v] of Object.entries(value as object)) {
+      errors.push(...schemaErrors(schema.additionalProperties, v, `${path}.${k}`));
+    }
+  }
+  return errors;
+}
+
+describe("the pack's rules", () => {
+  it("have unique names the analyzer accepts, a description, a level and a config schema", () => {
+    const names = policies.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const p of policies) {
+      expect(p.name).toMatch(/^[a-z0-9-]+$/);
+      expect(p.name).not.toBe("all");
+      expect(p.description.length).toBeGreaterThan(20);
+      expect(LEVELS).toContain(p.enforcementLevel);
+      expect(p.configSchema).toBeDefined();
+      // The analyzer refuses a schema that declares enforcementLevel itself.
+      expect(Object.keys(p.configSchema!.properties)).not.toContain("enforcementLevel");
+    }
+  });
+
+  it("enforce the spec's own rules, advise on conventions and remediate only where they can", () => {
+    const byLevel = (level: string) => policies.filter((p) => p.enforcementLevel === level).map((p) => p.name).sort();
+    expect(byLevel("mandatory")).toEqual([
+      "remote-state-consumers-valid",
+      "workspace-execution-mode-valid",
+      "workspace-name-pattern",
+      "workspace-name-unique",
+      "workspace-single-owner",
+    ]);
+    expect(byLevel("remediate")).toEqual(["workspace-flat-tag-lowercase"]);
+    for (const p of policies) {
+      if (p.enforcementLevel === "remediate") expect("remediateResource" in p && p.remediateResource).toBeTruthy();
+    }
+  });
+
+  it("carry defaults that satisfy their own schemas", () => {
+    for (const p of policies) {
+      for (const [key, prop] of Object.entries(p.configSchema!.properties)) {
+        if (prop.default === undefined) continue;
+        expect(schemaErrors(prop, prop.default, `${p.name}.${key}`)).toEqual([]);
+      }
+    }
+  });
+
+  it("accept the sample config file", () => {
+    const config = JSON.parse(readFileSync(join(__dirname, "..", "config.example.json"), "utf8")) as Record<string, unknown>;
+    const byName = new Map(policies.map((p) => [p.name, p]));
+    const errors: string[] = [];
+    for (const [name, value] of Object.entries(config)) {
+      const p = byName.get(name);
+      if (p === undefined) {
+        errors.push(`${name}: no such policy`);
+        continue;
+      }
+      if (typeof value === "string") {
+        if (!LEVELS.includes(value)) errors.push(`${name}: bad level ${value}`);
+        continue;
+      }
+      for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+        if (key === "enforcementLevel") {
+          if (!LEVELS.includes(v as string)) errors.push(`${name}: bad level ${String(v)}`);
+          continue;
+        }
+        const prop = p.configSchema!.properties[key];
+        if (prop === undefined) errors.push(`${name}.${key}: not in the schema`);
+        else errors.push(...schemaErrors(prop, v, `${name}.${key}`));
+      }
+    }
+    expect(errors).toEqual([]);
+    expect(Object.keys(config).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("match resources by the package's type tokens", () => {
+    expect(Workspace.__pulumiType).toBe("pulumi-nodejs:dynamic/workspaces:Workspace");
+    expect([WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace].map((c) => c.__pulumiType)).toEqual([
+      typeTokens.WorkspaceTags,
+      typeTokens.RemoteStateConsumers,
+      typeTokens.NoCodeModule,
+      typeTokens.NoCodeWorkspace,
+    ]);
+    expect(() => new (Workspace as unknown as new () => unknown)()).toThrow(/create resources with pulumi-workspaces/);
+  });
+});
