@@ -167,6 +167,8 @@ export const WORKSPACE_INCLUDES = [
   "outputs",
   "project",
   "readme",
+  /** Not listed by the spec; the hosted service and go-tfe (`WSEffectiveTagBindings`) use it to read tags with the workspace. */
+  "effective_tag_bindings",
 ] as const;
 
 /** Sort keys of the workspace list (spec 4.4); a leading `-` reverses. */

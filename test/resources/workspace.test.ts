@@ -36,7 +36,9 @@ describe("Workspace against the local server", () => {
     expect(outs.tagNames).toEqual(["frontend", "team-a"]);
     expect(outs.organization).toBe(h.org);
 
+    const beforeRead = apiRequests(h);
     const read = await workspaceProvider.read(id, outs);
+    expect(apiRequests(h) - beforeRead).toBe(1);
     expect(read.id).toBe(id);
     expect(read.props!.tagNames).toEqual(["frontend", "team-a"]);
     expect(read.props!.effectiveTags).toEqual({ env: "prod", team: "web" });
@@ -77,6 +79,10 @@ describe("Workspace against the local server", () => {
     expect(updated.outs.project).toBe(prj);
     expect(updated.outs.tags).toEqual({ env: "dev" });
     expect(updated.outs.effectiveTags).toEqual({ env: "dev", costcenter: "42" });
+    // Inherited bindings are not the workspace's own: a refresh keeps them apart.
+    const refreshed = await workspaceProvider.read(id, updated.outs);
+    expect(refreshed.props!.tags).toEqual({ env: "dev" });
+    expect(refreshed.props!.effectiveTags).toEqual({ env: "dev", costcenter: "42" });
     expect((await workspaceProvider.diff(id, updated.outs, news)).changes).toBe(false);
   });
 

@@ -2,7 +2,7 @@
  * The client the providers use, built from the settings in force at call time, and
  * the few composite reads they share.
  */
-import { WorkspacesClient, NotFoundError, type Workspace as ApiWorkspace } from "../../client";
+import { BadRequestError, WorkspacesClient, NotFoundError, type Workspace as ApiWorkspace } from "../../client";
 import { currentSettings } from "../settings";
 
 const clients = new Map<string, WorkspacesClient>();
@@ -41,26 +41,33 @@ export async function readWorkspace(client: WorkspacesClient, ref: string): Prom
   return client.workspaces.read(ref);
 }
 
-interface IncludingReader {
-  readWithTagBindings?: (id: string) => Promise<{ workspace: ApiWorkspace; tags: Record<string, string>; effectiveTags: Record<string, string> }>;
-}
-
 /**
- * The workspace document plus its key-value tags. Flat tags come with the document
- * (`tag-names`); key-value tags need the binding lists unless the client can read
- * them in the same request.
+ * The workspace document plus its key-value tags, in one request: flat tags come with
+ * the document (`tag-names`) and key-value tags with `include=effective_tag_bindings`,
+ * where inherited ones name the project they come from. A service that refuses the
+ * include (400) is asked for the two binding lists instead.
  */
 export async function readWorkspaceWithTags(client: WorkspacesClient, ref: string): Promise<WorkspaceWithTags> {
-  const including = client.workspaces as unknown as IncludingReader;
-  if (typeof including.readWithTagBindings === "function") {
-    const id = ref.startsWith("ws-") ? ref : (await readWorkspace(client, ref)).id;
-    return including.readWithTagBindings(id);
+  const id = ref.startsWith("ws-") || !ref.includes("/") ? ref : (await readWorkspace(client, ref)).id;
+  try {
+    const { workspace, included } = await client.workspaces.readIncluding(id, ["effective_tag_bindings"]);
+    const tags: Record<string, string> = {};
+    const effectiveTags: Record<string, string> = {};
+    for (const item of included) {
+      if (item.type !== "effective-tag-bindings") continue;
+      const owner = (item.relationships?.workspace?.data as { id?: string } | null | undefined)?.id;
+      if (owner !== undefined && owner !== workspace.id) continue;
+      const key = String(item.attributes?.key ?? "");
+      const value = String(item.attributes?.value ?? "");
+      effectiveTags[key] = value;
+      if (!item.relationships?.["inherited-from"]?.data) tags[key] = value;
+    }
+    return { workspace, tags, effectiveTags };
+  } catch (err) {
+    if (!(err instanceof BadRequestError)) throw err;
   }
-  const workspace = await readWorkspace(client, ref);
-  const [direct, effective] = await Promise.all([
-    client.tagBindings.list(workspace.id),
-    client.tagBindings.listEffective(workspace.id),
-  ]);
+  const workspace = await client.workspaces.read(id);
+  const [direct, effective] = await Promise.all([client.tagBindings.list(id), client.tagBindings.listEffective(id)]);
   return { workspace, tags: toMap(direct), effectiveTags: toMap(effective) };
 }
 

@@ -2,11 +2,11 @@ import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { orgRole } from "../auth/service";
 import type { Resource } from "../http/jsonapi";
-import { API_PREFIX } from "../http/jsonapi";
+import { API_PREFIX, ref } from "../http/jsonapi";
 import { findOrganization, renderOrganization } from "../organization/service";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
-import type { WorkspaceRecord } from "./store";
+import { effectiveTagBindings, type WorkspaceRecord } from "./store";
 
 function renderUser(ctx: ServerContext, id: string): Resource | undefined {
   const u = ctx.db.prepare(`SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
@@ -46,5 +46,21 @@ export function includedFor(ctx: ServerContext, caller: Caller, workspaces: Work
       if (run) add(renderRun(run));
     }
   }
-  return [...out.values()];
+  const bindings: Resource[] = [];
+  if (include.has("effective_tag_bindings")) {
+    // Bindings have no id, so each names its workspace; inherited ones also name the project.
+    for (const ws of workspaces) {
+      for (const b of effectiveTagBindings(ctx.db, ws)) {
+        bindings.push({
+          type: "effective-tag-bindings",
+          attributes: { key: b.key, value: b.value },
+          relationships: {
+            workspace: ref("workspaces", ws.id),
+            ...(b.inherited ? { "inherited-from": ref("projects", ws.project_id) } : {}),
+          },
+        });
+      }
+    }
+  }
+  return [...out.values(), ...bindings];
 }
