@@ -1,0 +1,112 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Api } from "./helpers";
+
+/**
+ * The CLI as users start it, in a child process: its one output line, SIGTERM, and a
+ * kill -9 that must lose nothing the server acknowledged.
+ */
+const root = resolve(__dirname, "../..");
+// Inside node_modules so the compiled files resolve the package's dependencies.
+const outDir = join(root, "node_modules/.cache/workspaces-server-test");
+let dir: string;
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json"), "--outDir", outDir, "--declaration", "false", "--sourceMap", "false"], { cwd: root, stdio: "pipe" });
+  dir = mkdtempSync(join(tmpdir(), "ws-server-"));
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const exits = new WeakMap<ChildProcess, Promise<number | null>>();
+
+function launch(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string }> {
+  const child = spawn(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  exits.set(child, new Promise((r) => child.on("exit", (code) => r(code))));
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c) => (err += c));
+  return new Promise((resolvePromise, reject) => {
+    child.stdout!.on("data", (c) => {
+      out += c;
+      const m = /^workspaces-server listening on (http:\/\/\S+\/api\/v2)\n/.exec(out);
+      if (m) resolvePromise({ child, url: m[1], stdout: () => out, stderr: () => err });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${err}`)));
+  });
+}
+
+const exited = (child: ChildProcess) => exits.get(child)!;
+
+describe("workspaces-server CLI", () => {
+  it("prints exactly one line, honours --token and --organization, and exits 0 on SIGTERM", async () => {
+    const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-token-123", "--organization", "cli-org", "--rate-limit", "0"]);
+    const api = new Api(s.url, "cli-token-123");
+    const org = await api.get(`/organizations/cli-org`);
+    expect(org.status).toBe(200);
+    expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);
+    expect(s.stderr()).not.toContain("cli-token-123");
+    const done = exited(s.child);
+    s.child.kill("SIGTERM");
+    expect(await done).toBe(0);
+  });
+
+  it("generates and prints a token when none is given", async () => {
+    const s = await launch(["--port", "0", "--db", ":memory:"]);
+    const m = /owners token (\S+)/.exec(s.stderr());
+    expect(m).not.toBeNull();
+    expect((await new Api(s.url, m![1]).get(`/organizations/example-org`)).status).toBe(200);
+    s.child.kill("SIGTERM");
+    await exited(s.child);
+  });
+
+  it("refuses bad arguments with a usage message", () => {
+    let status = 0;
+    try {
+      execFileSync(process.execPath, [join(outDir, "server/cli.js"), "--port", "nope"], { stdio: "pipe" });
+    } catch (err) {
+      status = (err as { status: number }).status;
+    }
+    expect(status).toBe(2);
+  });
+
+  it("loses nothing acknowledged when killed with SIGKILL, and keeps its token across restarts", async () => {
+    const db = join(dir, "durable.db");
+    const args = ["--port", "0", "--db", db, "--token", "durable-token", "--rate-limit", "0"];
+    const s = await launch(args);
+    const api = new Api(s.url, "durable-token");
+    const acknowledged: string[] = [];
+    const inflight: Promise<unknown>[] = [];
+    for (let i = 0; i < 200; i++) {
+      inflight.push(
+        api
+          .post(`/organizations/example-org/workspaces`, { data: { type: "workspaces", attributes: { name: `d-${i}` } } })
+          .then((r) => {
+            if (r.status === 201) acknowledged.push(r.body.data.id);
+          })
+          .catch(() => undefined),
+      );
+      if (i === 120) {
+        await Promise.race([Promise.all(inflight.slice(0, 60)), new Promise((r) => setTimeout(r, 2000))]);
+        s.child.kill("SIGKILL");
+      }
+    }
+    await Promise.allSettled(inflight);
+    await exited(s.child);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    const again = await launch(args);
+    try {
+      const api2 = new Api(again.url, "durable-token");
+      for (const id of acknowledged) {
+        const r = await api2.get(`/workspaces/${id}`);
+        expect(r.status, id).toBe(200);
+      }
+    } finally {
+      again.child.kill("SIGTERM");
+      await exited(again.child);
+    }
+  }, 60_000);
+});
