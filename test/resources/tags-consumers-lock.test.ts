@@ -144,3 +144,32 @@ describe("WorkspaceLock", () => {
     expect(await workspaceLockProvider.read(id, outs)).toEqual({});
   });
 });
+
+describe("WorkspaceLock held by someone else", () => {
+  it("unlock answers 409 naming force; force-unlock releases it", async () => {
+    const wsId = await workspace();
+    const teams = await api(h, "GET", `/organizations/${h.org}/teams`);
+    const owners = teams.json.data.find((t: any) => t.attributes.name === "owners");
+    const user = await api(h, "POST", "/admin/users", { data: { type: "users", attributes: { username: uniqueName("alice") } } });
+    expect(user.status).toBe(201);
+    await api(h, "POST", `/teams/${owners.id}/relationships/users`, { data: [{ type: "users", id: user.json.data.id }] });
+    const token = (await api(h, "POST", `/users/${user.json.data.id}/authentication-tokens`, { data: { type: "authentication-tokens" } })).json.data.attributes.token;
+
+    const { id, outs } = await create(workspaceLockProvider, { workspaceId: wsId, reason: "ours" });
+    // Our lock is released by hand and another user takes it.
+    await api(h, "POST", `/workspaces/${wsId}/actions/force-unlock`);
+    const theirs = await fetch(`${h.server.url}/workspaces/${wsId}/actions/lock`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.api+json" },
+      body: JSON.stringify({ reason: "alice's" }),
+    });
+    expect(theirs.status).toBe(200);
+
+    const err = await workspaceLockProvider.delete(id, outs).then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/another user holds the lock.*force: true/s);
+    expect((await h.client.workspaces.read(wsId)).locked).toBe(true);
+
+    await workspaceLockProvider.delete(id, { ...outs, force: true });
+    expect((await h.client.workspaces.read(wsId)).locked).toBe(false);
+  });
+});
