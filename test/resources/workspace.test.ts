@@ -42,8 +42,10 @@ describe("Workspace against the local server", () => {
     expect(read.id).toBe(id);
     expect(read.props!.tagNames).toEqual(["frontend", "team-a"]);
     expect(read.props!.effectiveTags).toEqual({ env: "prod", team: "web" });
+    const beforeDiff = apiRequests(h);
     const diff = await workspaceProvider.diff(id, read.props!, inputs);
     expect(diff).toMatchObject({ changes: false, replaces: [] });
+    expect(apiRequests(h) - beforeDiff).toBe(0);
   });
 
   it("updates in place, then sees an out-of-band change on refresh and puts it back", async () => {
@@ -132,3 +134,42 @@ function apiRequests(harness: Harness): number {
   const pings = Object.entries(s.byRoute).filter(([k]) => k.includes("/ping")).reduce((n, [, v]) => n + v, 0);
   return s.total - pings;
 }
+
+describe("Workspace VCS repository and SSH key", () => {
+  it("connects a repository and a key, changes the branch, then removes both", async () => {
+    const oc = await api(h, "POST", `/organizations/${h.org}/oauth-clients`, {
+      data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } },
+    });
+    expect(oc.status).toBe(201);
+    const oauthTokenId = oc.json.data.relationships["oauth-tokens"].data[0].id;
+    const key = await api(h, "POST", `/organizations/${h.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: uniqueName("key"), value: "-----BEGIN KEY-----" } } });
+    expect(key.status).toBe(201);
+
+    const { id, outs, inputs } = await create({
+      name: uniqueName("vcs"),
+      vcsRepo: { identifier: "acme/web", oauthTokenId, branch: "main" },
+      workingDirectory: "infra",
+      triggerPrefixes: ["modules/", "infra/"],
+      sshKeyId: key.json.data.id,
+    });
+    expect(outs.vcsRepo).toMatchObject({ identifier: "acme/web", oauthTokenId, branch: "main" });
+    expect(outs.sshKeyId).toBe(key.json.data.id);
+    const refreshed = await workspaceProvider.read(id, outs);
+    expect((await workspaceProvider.diff(id, refreshed.props!, inputs)).changes).toBe(false);
+
+    const branch = { ...inputs, vcsRepo: { identifier: "acme/web", oauthTokenId, branch: "release" } };
+    const u1 = await workspaceProvider.update(id, refreshed.props!, branch);
+    expect(u1.outs.vcsRepo.branch).toBe("release");
+
+    const removed = { ...branch, vcsRepo: null, sshKeyId: "" };
+    const check = await workspaceProvider.check({}, removed);
+    expect(check.failures).toEqual([]);
+    const u2 = await workspaceProvider.update(id, u1.outs, check.inputs);
+    expect(u2.outs.vcsRepo).toBeNull();
+    expect(u2.outs.sshKeyId).toBeNull();
+    const ws = await h.client.workspaces.read(id);
+    expect(ws.vcsRepo).toBeNull();
+    expect(ws.sshKeyId).toBeNull();
+    expect((await workspaceProvider.diff(id, u2.outs, check.inputs)).changes).toBe(false);
+  });
+});
