@@ -41,6 +41,11 @@ export interface RequestSpec {
   body?: unknown;
   repeat: Repeatability;
   conflict?: ConflictContext;
+  /**
+   * For deletions: a 404 on a retry that follows an attempt with no answer (5xx, dropped
+   * connection) means that attempt did the deletion, so the call succeeds.
+   */
+  goneMeansDone?: boolean;
 }
 
 export interface RawResponse {
@@ -105,14 +110,18 @@ export class Transport {
 
   /** Sends `spec` and returns the successful response; throws a typed error otherwise. */
   async request(spec: RequestSpec): Promise<RawResponse> {
-    const started = Date.now();
     const url = this.baseUrl + spec.path + queryString(spec.query);
+    // The retry budget starts at the first send: time queued behind the pacing of other
+    // calls (hundreds at once in a large update) is not a reason to give up.
+    let started = 0;
     let attempt = 0;
+    let outcomeUnknown = false;
     for (;;) {
       attempt++;
       const limiter = await this.limiter();
       if (limiter) await limiter.acquire();
       const sentAt = Date.now();
+      if (attempt === 1) started = sentAt;
       let response: AxiosResponse | undefined;
       let networkCode: string | undefined;
       try {
@@ -128,6 +137,11 @@ export class Transport {
       }
       const elapsed = Date.now() - started;
 
+      if (response && response.status === 404 && spec.goneMeansDone && outcomeUnknown) {
+        // An earlier attempt whose answer was lost did the deletion.
+        this.log(`${spec.method} ${spec.path} -> 404 after an attempt with no answer: already deleted (attempt ${attempt})`);
+        return { status: 204, data: undefined, headers: response.headers as Record<string, unknown> };
+      }
       if (response && response.status < 400) {
         this.log(`${spec.method} ${spec.path} -> ${response.status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
         return { status: response.status, data: response.data, headers: response.headers as Record<string, unknown> };
@@ -197,6 +211,7 @@ export class Transport {
         }
         throw this.scrub(new NetworkError(ctx(reason), networkCode!));
       }
+      if (!response || response.status >= 500) outcomeUnknown = true;
       this.stats.retries++;
       this.log(`${spec.method} ${spec.path}: retrying in ${wait}ms (${why})`);
       await sleep(wait);

@@ -387,7 +387,7 @@ export class Workspaces {
 
   /** `POST /workspaces/:id/actions/safe-delete`: deletes only when the workspace manages no resources (else ConflictError `managing-resources`). */
   async safeDelete(workspaceId: string): Promise<void> {
-    await this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete" });
+    await this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete", goneMeansDone: true });
   }
 
   /** `POST /organizations/:org/workspaces/:name/actions/safe-delete`. */
@@ -397,17 +397,18 @@ export class Workspaces {
       path: urlPath("organizations", organization, "workspaces", name, "actions", "safe-delete"),
       repeat: "idempotent",
       conflict: "safe-delete",
+      goneMeansDone: true,
     });
   }
 
   /** `DELETE /workspaces/:id`: deletes without checking for managed resources (ForbiddenError without the right). */
   async forceDelete(workspaceId: string): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: urlPath("workspaces", workspaceId), repeat: "idempotent" });
+    await this.transport.request({ method: "DELETE", path: urlPath("workspaces", workspaceId), repeat: "idempotent", goneMeansDone: true });
   }
 
   /** `DELETE /organizations/:org/workspaces/:name`. */
   async forceDeleteByName(organization: string, name: string): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" });
+    await this.transport.request({ method: "DELETE", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent", goneMeansDone: true });
   }
 
   /** See {@link WorkspaceLocks.lock}. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { NetworkError, ServiceUnavailableError, WorkspacesClient } from "../../src/client";
+import { NetworkError, NotFoundError, ServiceUnavailableError, WorkspacesClient } from "../../src/client";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer | undefined;
@@ -103,6 +103,31 @@ describe("5xx and dropped connections", () => {
     server.setFaults({});
     expect(reads.every((r) => r.id === ws.id)).toBe(true);
     expect(client.stats.retries).toBeGreaterThan(0);
+  });
+
+  it.each(["safeDelete", "forceDelete"] as const)("%s succeeds when the first attempt deleted the workspace but its answer was lost", async (method) => {
+    server = await startTestServer();
+    const srv = server;
+    const lines: string[] = [];
+    const client = clientFor(srv, {
+      retry: { baseDelayMs: 300, maxDelayMs: 300 },
+      // Stop the faults as soon as the first attempt has failed, so the retry meets the real outcome.
+      logger: (l) => {
+        lines.push(l);
+        if (/-> (503|no response)/.test(l)) srv.setFaults({});
+      },
+    });
+    const ws = await client.workspaces.create(srv.organization, { name: uniqueName("gone") });
+    srv.setFaults({ failureRate: 1, failureMode: "503", failureStage: "after" });
+    await client.workspaces[method](ws.id);
+    expect(lines.some((l) => /-> 404 after an attempt with no answer: already deleted/.test(l))).toBe(true);
+    expect(await failure(client.workspaces.read(ws.id))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("still reports a 404 for a workspace that never existed", async () => {
+    server = await startTestServer();
+    const client = clientFor(server);
+    expect(await failure(client.workspaces.safeDelete("ws-neverexisted"))).toBeInstanceOf(NotFoundError);
   });
 
   it("stops retrying a safe request when attempts run out, naming attempts and elapsed time", async () => {
