@@ -67,7 +67,7 @@ export class WorkspacesClient {
     this.workspaces = new Workspaces(t, this.locks, this.sshKeys);
     this.remoteStateConsumers = new RemoteStateConsumers(t);
     this.tags = new Tags(t);
-    this.tagBindings = new TagBindings(t);
+    this.tagBindings = new TagBindings(t, this.workspaces);
     this.dataRetentionPolicy = new DataRetentionPolicies(t);
     this.noCode = new NoCodeModules(t);
     this.organizations = new Organizations(t);

@@ -112,6 +112,19 @@ describe("organizations and projects", () => {
     expect(await client.tagBindings.list(ws.id)).toEqual([expect.objectContaining({ key: "env", value: "dev" })]);
     const effective = await client.tagBindings.listEffective(ws.id);
     expect(effective).toEqual(expect.arrayContaining([{ key: "env", value: "dev" }, { key: "cost-center", value: "7" }]));
+
+    const before = server.stats().total;
+    const together = await client.tagBindings.readWithWorkspace(ws.id);
+    expect(server.stats().total - before).toBe(1);
+    expect(together.requests).toBe(1);
+    expect(together.workspace.id).toBe(ws.id);
+    expect(together.tagBindings).toEqual([{ key: "env", value: "dev" }]);
+    expect(together.effectiveTagBindings).toEqual(
+      expect.arrayContaining([
+        { key: "env", value: "dev", inheritedFrom: null },
+        { key: "cost-center", value: "7", inheritedFrom: created.data.id },
+      ]),
+    );
   });
 });
 
