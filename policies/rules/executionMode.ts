@@ -1,20 +1,24 @@
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { tagsInEffect } from "./tags";
 import {
   NoCodeWorkspace,
   UNKNOWN,
   Workspace,
+  WorkspaceTags,
   configOf,
+  declaredProps,
   isAbsent,
   isGiven,
+  isOfType,
   knownProps,
+  recordInputsOf,
   requireType,
   show,
-  stringMap,
-  strings,
   subject,
   validateKnownProps,
   workspaceClasses,
   type Props,
+  type StackRule,
 } from "./common";
 
 const EXECUTION_MODES = ["remote", "local", "agent"] as const;
@@ -168,21 +172,23 @@ export const executionModeAllowed: ResourceValidationPolicy = {
   }),
 };
 
-/** `key=value` matches a key-value tag (`key=*` any value of that key); a bare word matches a flat tag name. */
-export function matchesSelector(props: Props, selector: string): boolean | typeof UNKNOWN {
+/**
+ * `key=value` matches a key-value tag (`key=*` any value of that key); a bare word matches a flat
+ * tag name, without regard to case. UNKNOWN when the tags that would decide are not known yet.
+ */
+export function matchesSelector(
+  tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN },
+  selector: string,
+): boolean | typeof UNKNOWN {
   const eq = selector.indexOf("=");
   if (eq >= 0) {
+    if (tags.tags === UNKNOWN) return UNKNOWN;
     const key = selector.slice(0, eq).trim();
     const value = selector.slice(eq + 1).trim();
-    if (props.tags === UNKNOWN) return UNKNOWN;
-    const tags = stringMap(props.tags) ?? {};
-    if (key in tags) return value === "*" || tags[key] === value;
-    return props.tags !== null && typeof props.tags === "object" && key in props.tags ? UNKNOWN : false;
+    return key in tags.tags && (value === "*" || tags.tags[key] === value);
   }
-  if (props.tagNames === UNKNOWN) return UNKNOWN;
-  const names = strings(props.tagNames) ?? [];
-  if (names.some((n) => n.toLowerCase() === selector.trim().toLowerCase())) return true;
-  return Array.isArray(props.tagNames) && props.tagNames.includes(UNKNOWN) ? UNKNOWN : false;
+  if (tags.tagNames === UNKNOWN) return UNKNOWN;
+  return tags.tagNames.includes(selector.trim().toLowerCase());
 }
 
 const selectorSettingsSchema: PolicyConfigSchema = {
@@ -207,41 +213,48 @@ const selectorSettingsSchema: PolicyConfigSchema = {
   },
 };
 
-export const tagSelectorSettings: ResourceValidationPolicy = {
+export const tagSelectorSettings: StackRule = {
   name: "workspace-tag-selector-settings",
   description:
-    "Workspaces selected by tag (env=prod by default) use the required execution mode and do not apply automatically.",
+    "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
   enforcementLevel: "advisory",
   configSchema: selectorSettingsSchema,
-  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
+  validateStack: (args, reportViolation) => {
     const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(
       selectorSettingsSchema,
       args,
     );
-    const selector = config.selectors.find((s) => matchesSelector(props, s) === true);
-    if (selector === undefined) return;
-    const who = `${subject(args)} (selected by ${show(selector)})`;
+    for (const [urn, tags] of tagsInEffect(args.resources)) {
+      const selector = config.selectors.find((s) => matchesSelector(tags, s) === true);
+      if (selector === undefined) continue;
+      const resource = tags.resource;
+      const props = declaredProps(resource);
+      const who = `${subject(resource)} (selected by ${show(selector)})`;
 
-    const required = config.requiredExecutionMode;
-    if (required !== undefined) {
-      const mode = props.executionMode;
-      if (typeof mode === "string" && mode !== required) {
-        reportViolation(`${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`);
-      } else if (isAbsent(mode) && !(args.type === NoCodeWorkspace.__pulumiType && required === "remote")) {
-        reportViolation(
-          `${who}: executionMode is not set, so the organization default applies, but selected workspaces run in ${show(required)}. ` +
-            `Fix: set executionMode ${show(required)}.`,
-        );
-      }
-    }
-    if (config.forbidAutoApply) {
-      for (const property of ["autoApply", "autoApplyRunTrigger"]) {
-        if (props[property] === true) {
+      const required = config.requiredExecutionMode;
+      if (required !== undefined) {
+        const mode = props.executionMode;
+        if (typeof mode === "string" && mode !== required) {
           reportViolation(
-            `${who}: ${property} is true, so runs apply without review. Fix: remove ${property} or set it false.`,
+            `${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`,
+            urn,
+          );
+        } else if (isAbsent(mode) && !(isOfType(resource, NoCodeWorkspace) && required === "remote")) {
+          reportViolation(
+            `${who}: executionMode is not set, so ${isOfType(resource, NoCodeWorkspace) ? "it runs remotely" : "the organization default applies"}, ` +
+              `but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`,
+            urn,
           );
         }
       }
+      if (config.forbidAutoApply) {
+        for (const property of ["autoApply", "autoApplyRunTrigger"]) {
+          if (props[property] === true) {
+            reportViolation(`${who}: ${property} is true, so runs apply without review. Fix: remove ${property} or set it false.`, urn);
+          }
+        }
+      }
     }
-  }),
+  },
 };

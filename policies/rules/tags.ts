@@ -1,4 +1,4 @@
-import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
+import type { PolicyConfigSchema, PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
 import {
   NoCodeWorkspace,
   UNKNOWN,
@@ -19,7 +19,6 @@ import {
   taggingClasses,
   validateKnownProps,
   workspaceClasses,
-  workspaceKey,
   workspaceRef,
   type Props,
   type StackRule,
@@ -32,6 +31,53 @@ import {
 // Required keys (stack): a workspace's key-value tags may come from the workspace itself and
 // from WorkspaceTags resources that target it, so only the whole stack can tell what it ends with.
 // ---------------------------------------------------------------------------------------------
+
+/** The tags a workspace of the stack ends up with, or UNKNOWN while any part is not known. */
+export interface TagsInEffect {
+  resource: PolicyResource;
+  tags: Record<string, string> | typeof UNKNOWN;
+  tagNames: string[] | typeof UNKNOWN;
+}
+
+/**
+ * For every workspace resource (by URN): its declared tags, those WorkspaceTags resources of the
+ * stack add to it, and, once deployed, those its outputs report (project-inherited ones included).
+ */
+export function tagsInEffect(resources: readonly PolicyResource[]): Map<string, TagsInEffect> {
+  const out = new Map<string, TagsInEffect>();
+  for (const r of resources) {
+    if (isOfType(r, ...workspaceClasses)) out.set(r.urn, { resource: r, tags: {}, tagNames: [] });
+  }
+  const add = (urn: string, tags: unknown, tagNames: unknown) => {
+    const entry = out.get(urn);
+    if (entry === undefined) return;
+    if (tags !== undefined && tags !== null) {
+      const map = stringMap(tags);
+      entry.tags = entry.tags === UNKNOWN || map === undefined || hasUnknown(tags) ? UNKNOWN : { ...entry.tags, ...map };
+    }
+    if (tagNames !== undefined && tagNames !== null) {
+      const names = strings(tagNames);
+      entry.tagNames =
+        entry.tagNames === UNKNOWN || names === undefined || hasUnknown(tagNames)
+          ? UNKNOWN
+          : [...new Set([...entry.tagNames, ...names.map((n) => n.toLowerCase())])];
+    }
+  };
+  for (const r of resources) {
+    if (isOfType(r, ...workspaceClasses)) {
+      const declared = declaredProps(r);
+      const outputs = knownProps(r.props);
+      add(r.urn, declared.tags, declared.tagNames);
+      add(r.urn, outputs.tags, outputs.tagNames);
+      add(r.urn, outputs.effectiveTags, undefined);
+    } else if (isOfType(r, WorkspaceTags)) {
+      const declared = declaredProps(r);
+      const target = workspaceRef(r, "workspaceId", declared);
+      if (target?.resource !== undefined) add(target.resource.urn, declared.tags, declared.tagNames);
+    }
+  }
+  return out;
+}
 
 const requiredTagsSchema: PolicyConfigSchema = {
   properties: {
@@ -58,41 +104,14 @@ export const requiredTags: StackRule = {
     const { requiredKeys } = configOf<{ requiredKeys: string[] }>(requiredTagsSchema, args);
     if (requiredKeys.length === 0) return;
 
-    // Key-value tags per workspace; UNKNOWN once any contributing map is not known yet.
-    const tagsByWorkspace = new Map<string, Record<string, string> | typeof UNKNOWN>();
-    const contribute = (key: string, value: unknown) => {
-      if (value === undefined || value === null) return;
-      const current = tagsByWorkspace.get(key) ?? {};
-      const map = stringMap(value);
-      if (current === UNKNOWN || map === undefined || hasUnknown(value)) {
-        tagsByWorkspace.set(key, UNKNOWN);
-      } else {
-        tagsByWorkspace.set(key, { ...current, ...map });
-      }
-    };
-    for (const r of args.resources) {
-      if (isOfType(r, WorkspaceTags)) {
-        const props = declaredProps(r);
-        const target = workspaceRef(r, "workspaceId", props);
-        if (target !== undefined) contribute(target.key, props.tags);
-      }
-    }
-    for (const r of args.resources) {
-      if (!isOfType(r, ...workspaceClasses)) continue;
-      const key = workspaceKey(r);
-      contribute(key, declaredProps(r).tags);
-      // Once deployed, the outputs also hold the tags in effect, project-inherited ones included.
-      const outputs = knownProps(r.props);
-      contribute(key, outputs.tags);
-      contribute(key, outputs.effectiveTags);
-      const tags = tagsByWorkspace.get(key) ?? {};
+    for (const [urn, { resource, tags }] of tagsInEffect(args.resources)) {
       if (tags === UNKNOWN) continue;
       const missing = requiredKeys.filter((k) => !(k in tags));
       if (missing.length === 0) continue;
       reportViolation(
-        `${subject(r)}: tags ${show(tags)} lack the required key${missing.length > 1 ? "s" : ""} ${missing.map(show).join(", ")}. ` +
+        `${subject(resource)}: tags ${show(tags)} lack the required key${missing.length > 1 ? "s" : ""} ${missing.map(show).join(", ")}. ` +
           `Fix: add ${missing.map((k) => `${k}: "<value>"`).join(", ")} to its tags or to a WorkspaceTags resource that targets it.`,
-        r.urn,
+        urn,
       );
     }
   },

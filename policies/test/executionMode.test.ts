@@ -8,7 +8,7 @@ import {
   operationsDeprecated,
   tagSelectorSettings,
 } from "../rules";
-import { remediate, secret, unknown, validate } from "./harness";
+import { remediate, secret, stackResource, unknown, validate, validateStack } from "./harness";
 
 describe("workspace-execution-mode-valid", () => {
   it("passes every valid combination", async () => {
@@ -147,46 +147,72 @@ describe("workspace-execution-mode-allowed", () => {
 });
 
 describe("workspace-tag-selector-settings", () => {
+  const run = (resources: Parameters<typeof validateStack>[1], config?: Record<string, unknown>) =>
+    validateStack(tagSelectorSettings, resources, config).then((o) => o.violations);
+
   it("bans auto-apply on env=prod workspaces by default", async () => {
-    const out = await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: true, autoApplyRunTrigger: true }, { name: "app" });
-    expect(out.violations).toEqual([
-      'Workspace "app" (selected by "env=prod"): autoApply is true, so runs apply without review. Fix: remove autoApply or set it false.',
-      'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
+    const ws = stackResource(Workspace, "app", { tags: { env: "prod" }, autoApply: true, autoApplyRunTrigger: true });
+    expect(await run([ws])).toEqual([
+      {
+        message: 'Workspace "app" (selected by "env=prod"): autoApply is true, so runs apply without review. Fix: remove autoApply or set it false.',
+        urn: ws.urn,
+      },
+      {
+        message:
+          'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
+        urn: ws.urn,
+      },
     ]);
   });
 
   it("passes unselected workspaces and selected ones without auto-apply", async () => {
-    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "dev" }, autoApply: true })).violations).toEqual([]);
-    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: false })).violations).toEqual([]);
+    expect(await run([stackResource(Workspace, "a", { tags: { env: "dev" }, autoApply: true })])).toEqual([]);
+    expect(await run([stackResource(Workspace, "b", { tags: { env: "prod" }, autoApply: false })])).toEqual([]);
   });
 
-  it("matches flat tags case-insensitively and key=* on any value", async () => {
+  it("selects by tags a WorkspaceTags adds, so no-code workspaces are covered too", async () => {
+    const nc = stackResource(NoCodeWorkspace, "nc", { name: "nc", autoApply: true });
+    const tags = stackResource(WorkspaceTags, "nc-tags", { workspaceId: unknown.string, tags: { env: "prod" } }, { workspaceId: [nc] });
+    const out = await run([nc, tags]);
+    expect(out.map((v) => v.urn)).toEqual([nc.urn]);
+  });
+
+  it("selects by the tags a deployed workspace reports, project-inherited ones included", async () => {
+    const ws = stackResource(Workspace, "app", { autoApply: true }, {}, { outputs: { autoApply: true, effectiveTags: { env: "prod" } } });
+    expect(await run([ws])).toHaveLength(1);
+  });
+
+  it("matches flat tags without regard to case and key=* on any value", async () => {
     const config = { selectors: ["Critical", "tier=*"] };
-    expect((await validate(tagSelectorSettings, NoCodeWorkspace, { tagNames: ["critical"], autoApply: true }, { config })).violations).toHaveLength(1);
-    expect((await validate(tagSelectorSettings, Workspace, { tags: { tier: "1" }, autoApply: true }, { config })).violations).toHaveLength(1);
-    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: true }, { config })).violations).toEqual([]);
+    expect(await run([stackResource(Workspace, "a", { tagNames: ["CRITICAL"], autoApply: true })], config)).toHaveLength(1);
+    expect(await run([stackResource(Workspace, "b", { tags: { tier: "1" }, autoApply: true })], config)).toHaveLength(1);
+    expect(await run([stackResource(Workspace, "c", { tags: { env: "prod" }, autoApply: true })], config)).toEqual([]);
   });
 
   it("requires the configured execution mode, explicitly set", async () => {
     const config = { requiredExecutionMode: "agent", forbidAutoApply: false };
     const selected = { tags: { env: "prod" }, autoApply: true };
-    expect((await validate(tagSelectorSettings, Workspace, { ...selected, executionMode: "agent", agentPoolId: "apool-1" }, { config })).violations).toEqual([]);
-    expect((await validate(tagSelectorSettings, Workspace, { ...selected, executionMode: "remote" }, { config })).violations).toEqual([
-      'Workspace "subject" (selected by "env=prod"): executionMode is "remote", but selected workspaces run in "agent". Fix: set executionMode "agent".',
+    expect(await run([stackResource(Workspace, "ok", { ...selected, executionMode: "agent", agentPoolId: "apool-1" })], config)).toEqual([]);
+    const remote = stackResource(Workspace, "remote", { ...selected, executionMode: "remote" });
+    expect(await run([remote], config)).toEqual([
+      {
+        message: 'Workspace "remote" (selected by "env=prod"): executionMode is "remote", but selected workspaces run in "agent". Fix: set executionMode "agent".',
+        urn: remote.urn,
+      },
     ]);
-    const unset = await validate(tagSelectorSettings, Workspace, selected, { config });
-    expect(unset.violations[0]).toContain("executionMode is not set, so the organization default applies");
-    const remote = { requiredExecutionMode: "remote" };
-    expect((await validate(tagSelectorSettings, NoCodeWorkspace, { tags: { env: "prod" } }, { config: remote })).violations).toEqual([]);
+    const unset = await run([stackResource(Workspace, "unset", selected)], config);
+    expect(unset).toHaveLength(1);
+    expect(unset[0].message).toContain("executionMode is not set, so the organization default applies");
+    const nc = stackResource(NoCodeWorkspace, "nc", {});
+    const ncTags = stackResource(WorkspaceTags, "t", { workspaceId: unknown.string, tags: { env: "prod" } }, { workspaceId: [nc] });
+    expect(await run([nc, ncTags], { requiredExecutionMode: "remote" })).toEqual([]);
   });
 
   it("does not judge workspaces whose tags or settings are unknown", async () => {
     const config = { requiredExecutionMode: "agent" };
-    expect((await validate(tagSelectorSettings, Workspace, { tags: unknown.object, autoApply: true }, { config })).violations).toEqual([]);
-    expect((await validate(tagSelectorSettings, Workspace, { tags: { env: unknown.string }, autoApply: true })).violations).toEqual([]);
-    expect(
-      (await validate(tagSelectorSettings, Workspace, { tags: { env: "prod" }, autoApply: unknown.boolean, executionMode: unknown.string }, { config }))
-        .violations,
-    ).toEqual([]);
+    expect(await run([stackResource(Workspace, "a", { tags: unknown.object, autoApply: true })], config)).toEqual([]);
+    expect(await run([stackResource(Workspace, "b", { tags: { env: unknown.string }, autoApply: true })])).toEqual([]);
+    const c = stackResource(Workspace, "c", { tags: { env: "prod" }, autoApply: unknown.boolean, executionMode: unknown.string });
+    expect(await run([c], config)).toEqual([]);
   });
 });

@@ -51,6 +51,12 @@ describe("workspace-name-unique", () => {
     expect(out.violations.map((v) => v.urn)).toEqual([nc.urn, ws.urn]);
   });
 
+  it("falls back to outputs for workspaces the engine did not analyze", async () => {
+    const a = stackResource(Workspace, "a", {}, {}, { analyzed: false, outputs: { name: "app", organization: "acme" } });
+    const b = stackResource(Workspace, "b", { name: "app", organization: "acme" });
+    expect((await validateStack(nameUnique, [a, b])).violations.map((v) => v.urn)).toEqual([a.urn, b.urn]);
+  });
+
   it("does not judge unknown names or organizations", async () => {
     const a = stackResource(Workspace, "a", { name: unknown.string, organization: "acme" });
     const b = stackResource(Workspace, "b", { name: "app", organization: unknown.string });
@@ -84,6 +90,24 @@ describe("workspace-single-owner", () => {
         urn: tags.urn,
       },
     ]);
+  });
+
+  it("judges a workspace's ownership by its inputs: its outputs report the service's tags in any case", async () => {
+    const serviceView = { outputs: { name: "app", tagNames: ["a", "b"], tags: { env: "prod" } } };
+    const ws = stackResource(Workspace, "app", { name: "app" }, {}, serviceView);
+    const tags = stackResource(WorkspaceTags, "extra", { workspaceId: "ws-1", tagNames: ["b"], tags: { env: "prod" } }, { workspaceId: [ws] });
+    expect((await validateStack(singleOwner, [ws, tags])).violations).toEqual([]);
+    // Not analyzed in this run (say, outside --target): nothing is known about what it owns.
+    const notAnalyzed = stackResource(Workspace, "app", { name: "app", tagNames: ["a"] }, {}, { ...serviceView, analyzed: false });
+    expect((await validateStack(singleOwner, [notAnalyzed, tags])).violations).toEqual([]);
+  });
+
+  it("reads a deployed WorkspaceTags from its outputs, where what it leaves alone is null", async () => {
+    const t1 = stackResource(WorkspaceTags, "t1", {}, {}, { analyzed: false, outputs: { workspaceId: "ws-1", mode: "authoritative", tagNames: ["a"], tags: null } });
+    const t2 = stackResource(WorkspaceTags, "t2", { workspaceId: "ws-1", tags: { env: "prod" } });
+    expect((await validateStack(singleOwner, [t1, t2])).violations).toEqual([]);
+    const t3 = stackResource(WorkspaceTags, "t3", { workspaceId: "ws-1", mode: "additive", tagNames: ["b"] });
+    expect((await validateStack(singleOwner, [t1, t3])).violations.map((v) => v.urn)).toEqual([t3.urn]);
   });
 
   it("reports two WorkspaceTags or two RemoteStateConsumers on one workspace id when one is authoritative", async () => {

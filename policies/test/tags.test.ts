@@ -160,6 +160,13 @@ describe("workspace-required-tags", () => {
     expect(out.violations[0].message).toContain('lack the required keys "owner", "env"');
   });
 
+  it("counts the tags a deployed workspace reports in effect, project-inherited ones included", async () => {
+    const ws = stackResource(Workspace, "app", { name: "app", tags: { env: "prod" } }, {}, {
+      outputs: { name: "app", tags: { env: "prod" }, effectiveTags: { env: "prod", owner: "platform" } },
+    });
+    expect((await validateStack(requiredTags, [ws], config)).violations).toEqual([]);
+  });
+
   it("does not judge a workspace whose tags are not known yet", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", tags: unknown.object });
     const partly = stackResource(Workspace, "b", { name: "b", tags: { env: unknown.string } });
