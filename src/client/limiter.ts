@@ -21,14 +21,15 @@ export interface LimiterSettings {
 export const DEFAULT_RATE_LIMIT = 30;
 
 /**
- * Splits an announced per-second limit into burst (a fifth) and sustained rate (the
- * rest, less a tenth, so that requests bunched up by the network on their way still
- * arrive under the limit).
+ * Splits an announced per-second limit into a small burst (a tenth) and a sustained
+ * rate (the rest, less 5%, so that requests bunched up by the network on their way
+ * still arrive under the limit). A large burst buys nothing in a long run of calls;
+ * the sustained rate is what sets the wall time of a large update.
  */
 export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
   const limit = Math.max(1, limitPerSecond);
-  const burst = Math.max(1, Math.floor(limit * 0.2));
-  const rate = Math.max(0.5, (limit - burst) * 0.9);
+  const burst = Math.max(1, Math.floor(limit * 0.1));
+  const rate = Math.max(0.5, (limit - burst) * 0.95);
   return { rate, burst };
 }
 
