@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
+import { resolveWorkspaceRef } from "./adopt";
 
 export type ExecutionMode = "remote" | "local" | "agent";
 
@@ -137,11 +138,13 @@ export class Workspace extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.Workspace;
 
   /**
-   * Adopts an existing workspace. `id` is a workspace id (`ws-...`) or `org/name`.
+   * Adopts an existing workspace. `id` is a workspace id (`ws-...`) or `org/name`;
+   * the latter is looked up when the program runs (with the stack config or
+   * environment settings), so the adopted resource's id is the real `ws-` id.
    * The adopted workspace is read only: declare a `Workspace` to manage one.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Workspace {
-    return new Workspace(name, undefined as unknown as WorkspaceArgs, adoptOptions(id, opts));
+    return new Workspace(name, undefined as unknown as WorkspaceArgs, adoptOptions(resolveWorkspaceRef(id), opts));
   }
 
   static isInstance(obj: unknown): obj is Workspace {

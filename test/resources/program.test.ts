@@ -95,12 +95,25 @@ describe("resource classes in a program", () => {
     expect(await value(ncw.variables)).toHaveLength(2);
   });
 
-  it("adopts existing resources with get", async () => {
+  it("adopts existing resources with get; org/name becomes the workspace id", async () => {
     const r = await import("../../src");
-    const adopted = r.Workspace.get("adopted", "acme/legacy");
-    expect(await value(adopted.id)).toBe("acme/legacy");
-    const entry = registered.find((x) => x.name === "adopted")!;
-    expect(entry.id).toBe("acme/legacy");
+    const { startServer } = await import("../../src/server");
+    const server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
+    const saved = { ...process.env };
+    try {
+      process.env.WORKSPACES_ADDRESS = server.url;
+      process.env.WORKSPACES_TOKEN = server.token;
+      const client = new r.WorkspacesClient({ rateLimit: false });
+      const legacy = await client.workspaces.create(server.organization, { name: "legacy" });
+      const adopted = r.Workspace.get("adopted", `${server.organization}/legacy`);
+      expect(await value(adopted.id)).toBe(legacy.id);
+      expect(registered.find((x) => x.name === "adopted")!.id).toBe(legacy.id);
+      const byId = r.Workspace.get("adopted-by-id", legacy.id);
+      expect(await value(byId.id)).toBe(legacy.id);
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
     const lock = r.WorkspaceLock.get("adopted-lock", "ws-1/lock");
     expect(await value(lock.id)).toBe("ws-1/lock");
     expect(r.NoCodeModule.get("m", "nocode-1")).toBeInstanceOf(r.NoCodeModule);
