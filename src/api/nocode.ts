@@ -55,6 +55,11 @@ export type NoCodeModuleDocument = z.infer<typeof noCodeModuleDocumentSchema>;
 
 /** `include` values of `GET /no-code-modules/:id` (spec 4.14). */
 export const NO_CODE_MODULE_INCLUDES = ["variable_options"] as const;
+/** go-tfe asks for `include=variable-options`; the service takes it as `variable_options`. */
+export const NO_CODE_MODULE_INCLUDE_ALIASES: Record<string, (typeof NO_CODE_MODULE_INCLUDES)[number]> = { "variable-options": "variable_options" };
+
+/** go-tfe types the bodies of workspace creation and upgrade `no-code-module-workspace`; the spec says `workspaces`. */
+export const NO_CODE_WORKSPACE_BODY_TYPES = ["workspaces", "no-code-module-workspace"] as const;
 
 const variableOptionsRequestItemSchema = z
   .object({
@@ -139,7 +144,7 @@ export const noCodeWorkspaceCreateRequestSchema = z
   .object({
     data: z
       .object({
-        type: z.literal("workspaces"),
+        type: z.enum(NO_CODE_WORKSPACE_BODY_TYPES),
         attributes: z
           .object({
             name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _"),
@@ -174,7 +179,7 @@ export const workspaceUpgradeRequestSchema = z
   .object({
     data: z
       .object({
-        type: z.literal("workspaces"),
+        type: z.enum(NO_CODE_WORKSPACE_BODY_TYPES),
         relationships: z.object({ vars: varsRelationshipRequestSchema.optional() }).loose().optional(),
       })
       .loose(),

@@ -1,0 +1,234 @@
+/**
+ * No-code modules (spec 4.12 to 4.14): enabling a private registry module for no-code
+ * provisioning, its settings and its sets of allowed variable values.
+ */
+import { problemsToErrors, type Problem } from "../../api/common";
+import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../../api/nocode";
+import type { Caller } from "../auth/service";
+import { assertMember } from "../auth/service";
+import type { ServerContext } from "../context";
+import { notFound, unprocessableMany } from "../http/errors";
+import { newId } from "../ids";
+import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/store";
+import type { Db } from "../store/db";
+import { inTransaction, now } from "../store/db";
+import { findNoCodeModule, noCodeModuleOfRegistryModule, variableOptionsOf, type NoCodeModuleRecord } from "./store";
+
+/**
+ * Spec 5, item 9: the no-code endpoints take user and team tokens only. The answer is a
+ * 404, like every other refusal outside force delete, with a detail that says why.
+ */
+export function refuseOrganizationToken(caller: Caller): void {
+  if (caller.kind === "organization") {
+    throw notFound("The no-code endpoints cannot be called with an organization token; use a user or team token.");
+  }
+}
+
+/**
+ * A no-code module the caller may see: any member of its organization may read it;
+ * `manage` (enable, update, delete) takes the organization's module management right
+ * (owners and teams that manage all workspaces). Anything else is a 404.
+ */
+export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string, manage = false): NoCodeModuleRecord {
+  refuseOrganizationToken(caller);
+  const m = findNoCodeModule(ctx.db, id);
+  if (!m) throw notFound("no-code module not found");
+  const role = assertMember(ctx.db, caller, m.organization);
+  if (manage && !role.manageWorkspaces) throw notFound("no-code module not found");
+  return m;
+}
+
+export function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {
+  refuseOrganizationToken(caller);
+  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+}
+
+const REGISTRY_MODULE_POINTER = "/data/relationships/registry-module/data/id";
+const PIN_POINTER = "/data/attributes/version-pin";
+const OPTIONS_POINTER = "/data/relationships/variable-options/data";
+
+/** The registry module a body names: it must exist in the organization and have no other no-code module. */
+function checkRegistryModule(db: Db, organization: string, id: string, self: string | null, problems: Problem[]): boolean {
+  const rm = findRegistryModule(db, id);
+  if (!rm || rm.organization !== organization) {
+    problems.push({ pointer: REGISTRY_MODULE_POINTER, detail: `registry module "${id}" not found in organization ${organization}` });
+    return false;
+  }
+  const other = noCodeModuleOfRegistryModule(db, id);
+  if (other && other.id !== self) {
+    problems.push({ pointer: REGISTRY_MODULE_POINTER, detail: `registry module "${id}" is already enabled for no-code provisioning as ${other.id}` });
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The version a pin resolves to. Absent (or `latest`, which go-tfe documents) means the
+ * module's latest version at the time of the request; anything else must name an
+ * existing version.
+ */
+function resolvePin(db: Db, registryModuleId: string, requested: string | undefined, problems: Problem[]): string | undefined {
+  if (requested === undefined || requested === "latest") {
+    const latest = latestModuleVersion(db, registryModuleId);
+    if (!latest) problems.push({ pointer: PIN_POINTER, detail: "the registry module has no versions yet; publish a version before enabling no-code provisioning" });
+    return latest;
+  }
+  if (!findModuleVersion(db, registryModuleId, requested)) {
+    problems.push({ pointer: PIN_POINTER, detail: `version-pin "${requested}" is not a version of the registry module` });
+    return undefined;
+  }
+  return requested;
+}
+
+type OptionItem = NonNullable<NonNullable<NoCodeModuleEnableRequest["data"]["relationships"]>["variable-options"]>["data"][number];
+
+interface OptionSet {
+  id: string;
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+  createdAt: string;
+}
+
+/**
+ * The module's option sets after a request (spec 4.13): an item with an `id` replaces
+ * that set; an item without one creates a new set, which replaces any set of the same
+ * variable (a variable has at most one set of allowed values, and go-tfe never sends
+ * ids, so its updates must not pile up duplicates). Sets not mentioned stay.
+ */
+function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: boolean, problems: Problem[]): OptionSet[] {
+  const byId = new Map(existing.map((s) => [s.id, s]));
+  const t = now();
+  const seenIds = new Set<string>();
+  items.forEach((item, i) => {
+    const a = item.attributes;
+    if (item.id !== undefined) {
+      if (!allowIds) {
+        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: "variable options are created with the module; an id can only be given when updating it" });
+        return;
+      }
+      if (seenIds.has(item.id)) {
+        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: `variable options "${item.id}" are given more than once` });
+        return;
+      }
+      seenIds.add(item.id);
+      const current = byId.get(item.id);
+      if (!current) {
+        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: `variable options "${item.id}" do not belong to this no-code module` });
+        return;
+      }
+      byId.set(item.id, { ...current, variableName: a["variable-name"], variableType: a["variable-type"], options: a.options });
+      return;
+    }
+    for (const [id, s] of byId) if (s.variableName === a["variable-name"] && !seenIds.has(id)) byId.delete(id);
+    const id = newId("variableOptions");
+    seenIds.add(id);
+    byId.set(id, { id, variableName: a["variable-name"], variableType: a["variable-type"], options: a.options, createdAt: t });
+  });
+  const names = new Map<string, number>();
+  for (const s of byId.values()) names.set(s.variableName, (names.get(s.variableName) ?? 0) + 1);
+  items.forEach((item, i) => {
+    if ((names.get(item.attributes["variable-name"]) ?? 0) > 1) {
+      problems.push({ pointer: `${OPTIONS_POINTER}/${i}/attributes/variable-name`, detail: `variable "${item.attributes["variable-name"]}" has more than one set of options` });
+    }
+  });
+  return [...byId.values()];
+}
+
+function existingOptionSets(db: Db, moduleId: string): OptionSet[] {
+  return variableOptionsOf(db, moduleId).map((o) => ({
+    id: o.id,
+    variableName: o.variable_name,
+    variableType: o.variable_type,
+    options: JSON.parse(o.options) as unknown[],
+    createdAt: o.created_at,
+  }));
+}
+
+function writeOptionSets(db: Db, moduleId: string, sets: OptionSet[]): void {
+  db.prepare(`DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
+  const insert = db.prepare(
+    `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  for (const s of sets) insert.run(s.id, moduleId, s.variableName, s.variableType, JSON.stringify(s.options), s.createdAt);
+}
+
+function fail(problems: Problem[]): never {
+  throw unprocessableMany(problemsToErrors(problems));
+}
+
+/** Spec 4.12. Every check runs before anything is written, so a refused request changes nothing. */
+export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organization: string, body: NoCodeModuleEnableRequest): NoCodeModuleRecord {
+  const { db } = ctx;
+  assertMayManageNoCode(ctx, caller, organization);
+  const d = body.data;
+  return inTransaction(db, () => {
+    const problems: Problem[] = [];
+    const registryModuleId = d.relationships["registry-module"].data.id;
+    const pin = checkRegistryModule(db, organization, registryModuleId, null, problems)
+      ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems)
+      : undefined;
+    const sets = mergeOptionSets([], d.relationships["variable-options"]?.data ?? [], false, problems);
+    if (problems.length || pin === undefined) fail(problems);
+    const t = now();
+    const m: NoCodeModuleRecord = {
+      id: newId("noCodeModule"),
+      organization,
+      registry_module_id: registryModuleId,
+      enabled: d.attributes?.enabled ? 1 : 0,
+      version_pin: pin,
+      created_at: t,
+      updated_at: t,
+    };
+    db.prepare(
+      `INSERT INTO no_code_modules (id, organization, registry_module_id, enabled, version_pin, created_at, updated_at)
+       VALUES (@id, @organization, @registry_module_id, @enabled, @version_pin, @created_at, @updated_at)`,
+    ).run(m);
+    writeOptionSets(db, m.id, sets);
+    return m;
+  });
+}
+
+/**
+ * Spec 4.13: absent keys keep their value. A new registry module without a new pin keeps
+ * the pin when that version exists in the new module, and otherwise takes its latest.
+ */
+export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: string, body: NoCodeModuleUpdateRequest): NoCodeModuleRecord {
+  const { db } = ctx;
+  return inTransaction(db, () => {
+    const m = loadNoCodeModule(ctx, caller, id, true);
+    const d = body.data;
+    const problems: Problem[] = [];
+    const next = { ...m };
+    const newModuleId = d.relationships?.["registry-module"]?.data.id;
+    let moduleOk = true;
+    if (newModuleId !== undefined && newModuleId !== m.registry_module_id) {
+      moduleOk = checkRegistryModule(db, m.organization, newModuleId, m.id, problems);
+      if (moduleOk) next.registry_module_id = newModuleId;
+    }
+    const requestedPin = d.attributes?.["version-pin"];
+    if (moduleOk) {
+      if (requestedPin !== undefined) {
+        next.version_pin = resolvePin(db, next.registry_module_id, requestedPin, problems) ?? m.version_pin;
+      } else if (next.registry_module_id !== m.registry_module_id && !findModuleVersion(db, next.registry_module_id, m.version_pin)) {
+        next.version_pin = resolvePin(db, next.registry_module_id, undefined, problems) ?? m.version_pin;
+      }
+    }
+    if (d.attributes?.enabled !== undefined) next.enabled = d.attributes.enabled ? 1 : 0;
+    const items = d.relationships?.["variable-options"]?.data;
+    const sets = items ? mergeOptionSets(existingOptionSets(db, m.id), items, true, problems) : undefined;
+    if (problems.length) fail(problems);
+    next.updated_at = now();
+    db.prepare(`UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(next);
+    if (sets) writeOptionSets(db, m.id, sets);
+    return findNoCodeModule(db, m.id)!;
+  });
+}
+
+/** go-tfe's delete: the module and its option sets go; workspaces created from it stay, without upgrades. */
+export function deleteNoCodeModule(ctx: ServerContext, caller: Caller, id: string): void {
+  inTransaction(ctx.db, () => {
+    const m = loadNoCodeModule(ctx, caller, id, true);
+    ctx.db.prepare(`DELETE FROM no_code_modules WHERE id = ?`).run(m.id);
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Workspaces created from a no-code module (spec 4.15). The workspace itself is made by
+ * the workspace service, so every rule of spec 4.2 applies unchanged; this adds the
+ * variables and the record of which module version the workspace runs, in the same
+ * transaction, and the attributes that record shows on every rendering.
+ */
+import type { Statement } from "better-sqlite3";
+import { problemsToErrors, type Problem } from "../../api/common";
+import type { NoCodeWorkspaceCreateRequest } from "../../api/nocode";
+import type { Caller } from "../auth/service";
+import type { ServerContext, WorkspaceRenderHook } from "../context";
+import { unprocessable, unprocessableMany } from "../http/errors";
+import { newId } from "../ids";
+import { findRegistryModule } from "../registry/store";
+import type { Db } from "../store/db";
+import { inTransaction, now } from "../store/db";
+import { SOURCE_MODULE, createWorkspace, type CreateWorkspaceInput } from "../workspace/service";
+import type { WorkspaceRecord } from "../workspace/store";
+import { loadNoCodeModule } from "./service";
+import type { NoCodeModuleRecord, NoCodeWorkspaceRecord } from "./store";
+import { normalizeVariables, optionViolations, upsertVariables } from "./vars";
+
+const VARS_POINTER = "/data/relationships/vars/data";
+
+/** The `nocodever-` id of a module version, created the first time a workspace runs it. */
+export function moduleVersionId(db: Db, noCodeModuleId: string, version: string): string {
+  const found = db.prepare(`SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined;
+  if (found) return found.id;
+  const id = newId("noCodeModuleVersion");
+  db.prepare(`INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, now());
+  return id;
+}
+
+export function assertEnabled(m: NoCodeModuleRecord): void {
+  if (m.enabled !== 1) throw unprocessable(`no-code provisioning is not enabled for module ${m.id}; enable it with PATCH /no-code-modules/${m.id}`);
+}
+
+export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, noCodeModuleId: string, body: NoCodeWorkspaceCreateRequest): WorkspaceRecord {
+  const { db } = ctx;
+  const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
+  assertEnabled(m);
+  const d = body.data;
+  const a = d.attributes;
+  const problems: Problem[] = [];
+  const vars = normalizeVariables(d.relationships?.vars?.data ?? [], VARS_POINTER, problems);
+  for (const v of optionViolations(db, m.id, vars)) problems.push({ pointer: `${VARS_POINTER}/${v.index}/attributes/value`, detail: v.detail });
+  if (problems.length) throw unprocessableMany(problemsToErrors(problems));
+
+  const rm = findRegistryModule(db, m.registry_module_id)!;
+  const address = `${rm.namespace}/${rm.name}/${rm.provider}`;
+  const attributes: CreateWorkspaceInput["attributes"] = {
+    name: a.name,
+    description: a.description ?? "",
+    "auto-apply": a.auto_apply ?? a["auto-apply"] ?? false,
+    "source-name": a["source-name"] ?? `no-code module ${address}`,
+    "source-url": a["source-url"] ?? `${ctx.publicUrl}/app/${encodeURIComponent(m.organization)}/registry/modules/${rm.registry_name}/${address}/${m.version_pin}`,
+  };
+  if (a["execution-mode"] !== undefined) attributes["execution-mode"] = a["execution-mode"];
+  if (a["agent-pool-id"] !== undefined) attributes["agent-pool-id"] = a["agent-pool-id"];
+
+  return inTransaction(db, () => {
+    const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
+    upsertVariables(db, ws.id, vars);
+    db.prepare(
+      `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`,
+    ).run(ws.id, m.id, m.registry_module_id, moduleVersionId(db, m.id, m.version_pin), m.version_pin);
+    return ws;
+  });
+}
+
+const statements = new WeakMap<Db, { workspace: Statement; module: Statement }>();
+
+/**
+ * Adds to a module-created workspace (spec 2.2): `source-module-id` (the registry module,
+ * as the hosted service fills it), `no-code-upgrade-available` (the module's pin differs
+ * from the version the workspace runs) and the `no-code-module-version` relationship.
+ * Two attributes the spec does not name make the same facts readable without another
+ * request: `no-code-module-id` (the no-code module the workspace was created from, which
+ * the upgrade paths need) and `source-module-version` (the module version it runs, which
+ * changes when an upgrade is applied).
+ */
+export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) => {
+  let s = statements.get(ctx.db);
+  if (!s) {
+    s = {
+      workspace: ctx.db.prepare(`SELECT * FROM no_code_workspaces WHERE workspace_id = ?`),
+      module: ctx.db.prepare(`SELECT version_pin FROM no_code_modules WHERE id = ?`),
+    };
+    statements.set(ctx.db, s);
+  }
+  const record = s.workspace.get(ws.id) as NoCodeWorkspaceRecord | undefined;
+  if (!record) return;
+  const pin = (s.module.get(record.no_code_module_id) as { version_pin: string } | undefined)?.version_pin;
+  resource.attributes["source-module-id"] = record.registry_module_id;
+  resource.attributes["no-code-module-id"] = record.no_code_module_id;
+  resource.attributes["source-module-version"] = record.version;
+  resource.attributes["no-code-upgrade-available"] = pin !== undefined && pin !== record.version;
+  resource.relationships ??= {};
+  resource.relationships["no-code-module-version"] = { data: { id: record.module_version_id, type: "no-code-module-versions" } };
+};
+
