@@ -1,0 +1,87 @@
+/**
+ * What the end-to-end tests do on the server directly, over its public API:
+ * set up records a program refers to, and read back what the program made.
+ */
+import { createHash } from "node:crypto";
+import type { RunningServer } from "../../src/server";
+import { api } from "./harness";
+
+async function expectStatus<T>(p: Promise<{ status: number; body: T }>, ok: number[], what: string): Promise<T> {
+  const r = await p;
+  if (!ok.includes(r.status)) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export async function createProject(server: RunningServer, name: string): Promise<string> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/projects`, {
+      method: "POST",
+      body: { data: { type: "projects", attributes: { name } } },
+    }),
+    [200, 201],
+    `create project ${name}`,
+  );
+  return body.data.id;
+}
+
+export async function workspaceByName(server: RunningServer, name: string): Promise<any> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/workspaces/${name}`),
+    [200],
+    `show workspace ${name}`,
+  );
+  return body.data;
+}
+
+/** Key-value tags bound directly to the workspace, as a plain object. */
+export async function tagBindings(server: RunningServer, workspaceId: string): Promise<Record<string, string>> {
+  const body = await expectStatus(api<any>(server, `/workspaces/${workspaceId}/tag-bindings`), [200], "tag bindings");
+  return Object.fromEntries(body.data.map((b: any) => [b.attributes.key, b.attributes.value]));
+}
+
+/** Ids of the workspaces allowed to read `workspaceId`'s state, sorted. */
+export async function consumerIds(server: RunningServer, workspaceId: string): Promise<string[]> {
+  const body = await expectStatus(
+    api<any>(server, `/workspaces/${workspaceId}/relationships/remote-state-consumers?page%5Bsize%5D=100`),
+    [200],
+    "remote state consumers",
+  );
+  return body.data.map((w: any) => w.id).sort();
+}
+
+/**
+ * Makes the workspace "manage resources" the way a run does: lock, upload a
+ * state version holding `count` resources, unlock.
+ */
+export async function giveWorkspaceResources(server: RunningServer, workspaceId: string, count: number): Promise<void> {
+  const state = JSON.stringify({
+    version: 4,
+    serial: 1,
+    lineage: "e2e",
+    resources: Array.from({ length: count }, (_, i) => ({ mode: "managed", type: "null_resource", name: `r${i}`, instances: [] })),
+  });
+  const bytes = Buffer.from(state, "utf8");
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }),
+    [200],
+    "lock",
+  );
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}/state-versions`, {
+      method: "POST",
+      body: {
+        data: {
+          type: "state-versions",
+          attributes: { serial: 1, md5: createHash("md5").update(bytes).digest("hex"), lineage: "e2e", state: bytes.toString("base64") },
+        },
+      },
+    }),
+    [200, 201],
+    "create state version",
+  );
+  await expectStatus(api(server, `/workspaces/${workspaceId}/actions/unlock`, { method: "POST" }), [200], "unlock");
+  const ws = await expectStatus(api<any>(server, `/workspaces/${workspaceId}`), [200], "show workspace");
+  if (ws.data.attributes["resource-count"] !== count) {
+    throw new Error(`workspace ${workspaceId} reports ${ws.data.attributes["resource-count"]} resources, expected ${count}`);
+  }
+}
