@@ -215,8 +215,18 @@ function outputsOf(ws: ApiWorkspace, inputs: Props, extra: { moduleVersion: stri
   };
 }
 
-/** The version the workspace runs: the module's pin when no upgrade is pending, else the one last recorded. */
+/**
+ * The version the workspace runs. The service states it (`source-module-version`);
+ * otherwise it is the module's pin when no upgrade is pending, else the one recorded.
+ */
+function stated(ws: ApiWorkspace): string | undefined {
+  const v = ws.attributes["source-module-version"];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
 function versionOf(ws: ApiWorkspace, pin: string | undefined, recorded: unknown): string | null {
+  const fromService = stated(ws);
+  if (fromService !== undefined) return fromService;
   if (pin === undefined) return typeof recorded === "string" ? recorded : null;
   if (ws.noCodeUpgradeAvailable) return typeof recorded === "string" && recorded !== pin ? recorded : null;
   return pin;
@@ -310,15 +320,17 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
       projectId: inputs.project,
       variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
     });
-    return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: pin ?? inputs.moduleVersion ?? null, organization }) };
+    return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization }) };
   },
 
   async read(id, props) {
     const client = getClient();
     try {
       const ws = await client.workspaces.read(id);
-      const moduleId = props.noCodeModuleId ?? ws.sourceModuleId;
-      const { pin, organization } = moduleId ? await modulePin(client, moduleId) : {};
+      const stamped = ws.attributes["no-code-module-id"];
+      const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
+      // One request when the service states the version; the module's pin otherwise.
+      const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
       const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
       return {
         id: ws.id,
@@ -353,7 +365,7 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
     const patch: Props = {};
     for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
     const ws = Object.keys(patch).length ? await client.workspaces.update(id, patch) : await client.workspaces.read(id);
-    return { outs: outputsOf(ws, news, { moduleVersion, lastUpgrade, organization: olds.organization }) };
+    return { outs: outputsOf(ws, news, { moduleVersion: stated(ws) ?? moduleVersion, lastUpgrade, organization: olds.organization }) };
   },
 
   async delete(id, props) {

@@ -1,0 +1,187 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
+import { noCodeWorkspaceProvider } from "../../src/resources/providers/noCodeWorkspace";
+import { workspaceProvider } from "../../src/resources/providers/workspace";
+import type { ProviderImpl } from "../../src/resources/providers/types";
+import { api, createProject, giveResources, startHarness, uniqueName, type Harness } from "./helpers";
+
+let h: Harness;
+let project: string;
+beforeAll(async () => {
+  h = await startHarness();
+  project = await createProject(h, uniqueName("nocode"));
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function create(p: ProviderImpl, inputs: Record<string, unknown>) {
+  const checked = await p.check({}, inputs);
+  expect(checked.failures).toEqual([]);
+  const created = await p.create(checked.inputs);
+  return { id: created.id, outs: created.outs, inputs: checked.inputs };
+}
+
+/** A private registry module with the given versions. */
+async function registryModule(versions: string[]): Promise<string> {
+  const name = uniqueName("net").replace(/[^A-Za-z0-9_-]/g, "");
+  const m = await api(h, "POST", `/organizations/${h.org}/registry-modules`, {
+    data: { type: "registry-modules", attributes: { name, provider: "aws", "registry-name": "private", "no-code": true } },
+  });
+  expect(m.status, JSON.stringify(m.json)).toBe(201);
+  for (const version of versions) {
+    const v = await api(h, "POST", `/registry-modules/${h.org}/${name}/aws/versions`, { data: { type: "registry-module-versions", attributes: { version } } });
+    expect(v.status, JSON.stringify(v.json)).toBe(201);
+  }
+  return m.json.data.id;
+}
+
+const sizeOptions = [{ variableName: "size", variableType: "string", options: ["small", "medium", "large"] }];
+
+describe("NoCodeModule", () => {
+  it("enables, reads options back, sees drift in the options, updates, and delete disables", async () => {
+    const registryModuleId = await registryModule(["1.0.0", "1.1.0"]);
+    const { id, outs, inputs } = await create(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0", variableOptions: sizeOptions });
+    expect(id).toMatch(/^nocode-/);
+    expect(outs).toMatchObject({ enabled: true, versionPin: "1.0.0", registryModuleId, organization: h.org });
+    expect(outs.variableOptions).toHaveLength(1);
+    expect(outs.variableOptions[0]).toMatchObject({ variableName: "size", options: ["small", "medium", "large"] });
+    expect((await noCodeModuleProvider.diff(id, outs, inputs)).changes).toBe(false);
+
+    // Someone narrows the options by hand.
+    await h.client.noCode.update(id, { variableOptions: [{ id: outs.variableOptions[0].id, variableName: "size", variableType: "string", options: ["small"] }] });
+    const drifted = await noCodeModuleProvider.read(id, outs);
+    expect(drifted.props!.variableOptions[0].options).toEqual(["small"]);
+    expect((await noCodeModuleProvider.diff(id, drifted.props!, inputs)).changes).toBe(true);
+
+    const news = { ...inputs, versionPin: "1.1.0", variableOptions: [...sizeOptions, { variableName: "region", variableType: "string", options: ["eu", "us"] }] };
+    const updated = await noCodeModuleProvider.update(id, drifted.props!, news);
+    expect(updated.outs.versionPin).toBe("1.1.0");
+    expect(updated.outs.variableOptions.map((o: any) => o.variableName)).toEqual(["region", "size"]);
+    expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size").options).toEqual(["small", "medium", "large"]);
+    expect((await noCodeModuleProvider.diff(id, updated.outs, news)).changes).toBe(false);
+
+    await noCodeModuleProvider.delete(id, updated.outs);
+    const after = await h.client.noCode.read(id);
+    expect(after.enabled).toBe(false);
+    // A module that no longer exists is done.
+    await expect(noCodeModuleProvider.delete("nocode-missing", {})).resolves.toBeUndefined();
+    expect(await noCodeModuleProvider.read("nocode-missing", {})).toEqual({});
+  });
+});
+
+describe("NoCodeWorkspace", () => {
+  async function moduleAt(pin: string, versions = ["1.0.0", "1.1.0"]) {
+    const registryModuleId = await registryModule(versions);
+    return (await create(noCodeModuleProvider, { registryModuleId, versionPin: pin, variableOptions: sizeOptions }));
+  }
+
+  it("creates from a module with secret variables, upgrades in place keeping its id, no-op diff after", async () => {
+    const mod = await moduleAt("1.0.0");
+    const variables = [
+      { key: "size", value: "small", category: "engine" },
+      { key: "DB_PASSWORD", value: "hunter2", category: "env", sensitive: true },
+    ];
+    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id, name: uniqueName("svc"), project, moduleVersion: "1.0.0", variables,
+    });
+    expect(id).toMatch(/^ws-/);
+    expect(outs.moduleVersion).toBe("1.0.0");
+    expect(outs.sourceModuleId).toBe(mod.outs.registryModuleId);
+    expect(JSON.stringify(outs.variables)).not.toContain("hunter2");
+    expect(outs.sensitiveValues).toEqual({ DB_PASSWORD: "hunter2" });
+    const read = await noCodeWorkspaceProvider.read(id, outs);
+    expect(read.props).toMatchObject({ moduleVersion: "1.0.0", noCodeUpgradeAvailable: false });
+    expect((await noCodeWorkspaceProvider.diff(id, read.props!, inputs)).changes).toBe(false);
+
+    // The module moves to 1.1.0; the workspace follows through an upgrade.
+    const modNews = { ...mod.inputs, versionPin: "1.1.0" };
+    await noCodeModuleProvider.update(mod.id, mod.outs, modNews);
+    const pending = await noCodeWorkspaceProvider.read(id, read.props!);
+    expect(pending.props).toMatchObject({ moduleVersion: "1.0.0", noCodeUpgradeAvailable: true });
+
+    const news = { ...inputs, moduleVersion: "1.1.0", variables: [{ ...variables[0], value: "large" }, variables[1]] };
+    const d = await noCodeWorkspaceProvider.diff(id, pending.props!, news);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    const upgraded = await noCodeWorkspaceProvider.update(id, pending.props!, news);
+    expect(upgraded.outs.moduleVersion).toBe("1.1.0");
+    expect(upgraded.outs.lastUpgrade).toMatchObject({ status: "applied" });
+    expect(upgraded.outs.lastUpgrade.runId).toMatch(/^run-/);
+    const after = await h.client.workspaces.read(id);
+    expect(after.id).toBe(id);
+    expect(after.attributes["source-module-version"] ?? "1.1.0").toBe("1.1.0");
+    expect(after.noCodeUpgradeAvailable).toBe(false);
+    const refreshed = await noCodeWorkspaceProvider.read(id, upgraded.outs);
+    expect((await noCodeWorkspaceProvider.diff(id, refreshed.props!, news)).changes).toBe(false);
+  });
+
+  it("a failed upgrade fails the update with the run and plan URL, and the workspace keeps its version", async () => {
+    const mod = await moduleAt("1.0.0");
+    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id, name: uniqueName("bad"), project, moduleVersion: "1.0.0",
+      variables: [{ key: "size", value: "small", category: "engine" }],
+    });
+    // "huge" is not an allowed option: the plan errors.
+    const news = { ...inputs, variables: [{ key: "size", value: "huge", category: "engine" }] };
+    const err = await noCodeWorkspaceProvider.update(id, outs, news).then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/run run-\S+/);
+    expect(err?.message).toMatch(/errored/);
+    expect(err?.message).toMatch(/plan http/);
+    expect(err?.message).toMatch(/keeps its previous version/);
+    const read = await noCodeWorkspaceProvider.read(id, outs);
+    expect(read.props!.moduleVersion).toBe("1.0.0");
+  });
+
+  it("without autoConfirm an upgrade that needs applying stops at the plan and says where to confirm it", async () => {
+    const mod = await moduleAt("1.0.0");
+    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id, name: uniqueName("manual"), project, moduleVersion: "1.0.0", autoConfirm: false,
+      variables: [{ key: "size", value: "small", category: "engine" }],
+    });
+    const news = { ...inputs, variables: [{ key: "size", value: "medium", category: "engine" }] };
+    await expect(noCodeWorkspaceProvider.update(id, outs, news)).rejects.toThrow(/autoConfirm is false.*plan/s);
+  });
+
+  it("refuses a moduleVersion the module does not provision, before creating anything", async () => {
+    const mod = await moduleAt("1.0.0");
+    const name = uniqueName("wrongver");
+    const checked = await noCodeWorkspaceProvider.check({}, { noCodeModuleId: mod.id, name, project, moduleVersion: "2.0.0" });
+    await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/provisions version 1\.0\.0.*versionPin/s);
+    expect((await api(h, "GET", `/organizations/${h.org}/workspaces/${name}`)).status).toBe(404);
+  });
+
+  it("renames in place, replaces on another module, deletes safely and by force", async () => {
+    const mod = await moduleAt("1.0.0");
+    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("life"), project });
+    const renamed = { ...inputs, name: uniqueName("life2"), description: "now described" };
+    expect(await noCodeWorkspaceProvider.diff(id, outs, renamed)).toMatchObject({ changes: true, replaces: [] });
+    const u = await noCodeWorkspaceProvider.update(id, outs, renamed);
+    expect(u.outs).toMatchObject({ name: renamed.name, description: "now described" });
+    expect(await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: "nocode-other" })).toMatchObject({
+      replaces: ["noCodeModuleId"], deleteBeforeReplace: true,
+    });
+
+    await giveResources(h, id, 2);
+    await expect(noCodeWorkspaceProvider.delete(id, u.outs)).rejects.toThrow(/still manages resources.*forceDelete/s);
+    await noCodeWorkspaceProvider.delete(id, { ...u.outs, forceDelete: true });
+    expect(await noCodeWorkspaceProvider.read(id, u.outs)).toEqual({});
+    await expect(noCodeWorkspaceProvider.delete(id, u.outs)).resolves.toBeUndefined();
+  });
+
+  it("a disabled module refuses new workspaces with the service's reason", async () => {
+    const mod = await moduleAt("1.0.0");
+    await noCodeModuleProvider.delete(mod.id, mod.outs);
+    const checked = await noCodeWorkspaceProvider.check({}, { noCodeModuleId: mod.id, name: uniqueName("off"), project });
+    await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/not enabled/);
+  });
+
+  it("an adopted module workspace reads through the Workspace provider too", async () => {
+    const mod = await moduleAt("1.0.0");
+    const { id } = await create(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("seen"), project });
+    const asWorkspace = await workspaceProvider.read(id, {});
+    // source-module-id names the registry module, as the hosted service fills it.
+    expect(asWorkspace.props!.sourceModuleId).toBe(mod.outs.registryModuleId);
+    const adopted = await noCodeWorkspaceProvider.read(id, {});
+    expect(adopted.props).toMatchObject({ noCodeModuleId: mod.id, moduleVersion: "1.0.0" });
+  });
+});
