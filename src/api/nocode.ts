@@ -3,7 +3,7 @@
  * their variable options, workspaces created from them and their upgrades.
  */
 import { z } from "zod";
-import { documentSchema, resourceSchema } from "./common";
+import { documentSchema, listDocumentSchema, resourceSchema } from "./common";
 import { WORKSPACE_NAME_PATTERN } from "./workspaces";
 
 /** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
@@ -197,3 +197,24 @@ export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeRes
 
 /** Confirm answers with a short completion message rather than a resource (spec 4.16). */
 export const workspaceUpgradeConfirmResponseSchema = z.object({ message: z.string().optional() }).loose();
+
+/**
+ * A workspace variable (`vars`) as the hosted service renders it; the spec shows only its
+ * identifier. `value` is null for a sensitive variable: write-once values are never shown.
+ */
+export const variableResourceSchema = resourceSchema(
+  "vars",
+  z
+    .object({
+      key: z.string(),
+      value: z.string().nullable().optional(),
+      description: z.string().nullable().optional(),
+      category: z.string(),
+      hcl: z.boolean().optional(),
+      sensitive: z.boolean().optional(),
+    })
+    .loose(),
+);
+export type VariableResource = z.infer<typeof variableResourceSchema>;
+export const variableDocumentSchema = documentSchema(variableResourceSchema);
+export const variableListDocumentSchema = listDocumentSchema(variableResourceSchema);
