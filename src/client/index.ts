@@ -23,6 +23,7 @@ import { SshKeys } from "./ssh-keys";
 import { TagBindings } from "./tag-bindings";
 import { Tags } from "./tags";
 import { Transport, type TransportOptions, type TransportStats } from "./transport";
+import { Variables } from "./variables";
 import { Workspaces } from "./workspaces";
 
 export interface ClientOptions extends SettingsInput, TransportOptions {
@@ -49,6 +50,7 @@ export class WorkspacesClient {
   readonly organizations: Organizations;
   readonly projects: Projects;
   readonly registryModules: RegistryModules;
+  readonly variables: Variables;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -73,6 +75,7 @@ export class WorkspacesClient {
     this.organizations = new Organizations(t);
     this.projects = new Projects(t);
     this.registryModules = new RegistryModules(t);
+    this.variables = new Variables(t);
   }
 
   /** Requests sent by this client so far (retries and the rate-limit announcement included). */
@@ -110,3 +113,4 @@ export * from "./no-code-workspaces";
 export * from "./organizations";
 export * from "./projects";
 export * from "./registry-modules";
+export * from "./variables";

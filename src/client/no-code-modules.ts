@@ -157,6 +157,11 @@ export class NoCodeModules {
     return toNoCodeModule(doc.data, doc.included);
   }
 
+  /** `DELETE /no-code-modules/:id`: withdraws the module from no-code provisioning. */
+  async delete(noCodeModuleId: string): Promise<void> {
+    await this.transport.request({ method: "DELETE", path: urlPath("no-code-modules", noCodeModuleId), repeat: "idempotent", goneMeansDone: true });
+  }
+
   /** `GET /no-code-modules/:id`, optionally with its variable options. */
   async read(noCodeModuleId: string, options: NoCodeModuleReadOptions = {}): Promise<NoCodeModule> {
     const doc = await this.transport.requestParsed(

@@ -54,6 +54,10 @@ export interface WorkspaceUpgrade {
   status: string;
   planUrl: string | null;
   workspaceId: string | null;
+  /** Module version the upgrade moves to, when the service says. */
+  targetVersion: string | null;
+  /** Why the run errored, when it did and the service says. */
+  errorMessage: string | null;
   attributes: Record<string, unknown>;
 }
 
@@ -83,6 +87,8 @@ function toUpgrade(r: WorkspaceUpgradeResource): WorkspaceUpgrade {
     status: r.attributes.status,
     planUrl: r.attributes["plan-url"] ?? null,
     workspaceId: relId(r, "workspace"),
+    targetVersion: typeof r.attributes["target-version"] === "string" ? r.attributes["target-version"] : null,
+    errorMessage: typeof r.attributes["error-message"] === "string" ? r.attributes["error-message"] : null,
     attributes: r.attributes as Record<string, unknown>,
   };
 }
@@ -110,15 +116,19 @@ export class NoCodeUpgrades {
     return toUpgrade(doc.data);
   }
 
-  /** `POST /no-code-modules/:nc/workspaces/:ws/upgrade/:id`: confirms and applies. Returns the service's message. */
-  async confirm(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<{ message: string | null }> {
+  /**
+   * `POST /no-code-modules/:nc/workspaces/:ws/upgrade/:id`: confirms and applies. Returns
+   * the service's completion message (and the run's status when the service adds it).
+   */
+  async confirm(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<{ message: string | null; status: string | null }> {
     const res = await this.transport.request({
       method: "POST",
       path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId),
       repeat: "once",
     });
     const parsed = workspaceUpgradeConfirmResponseSchema.safeParse(res.data);
-    return { message: parsed.success ? parsed.data.message ?? null : null };
+    const body = parsed.success ? (parsed.data as { message?: string; status?: unknown }) : {};
+    return { message: body.message ?? null, status: typeof body.status === "string" ? body.status : null };
   }
 
   /**

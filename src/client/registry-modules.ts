@@ -1,9 +1,17 @@
 /**
- * Private registry modules: the reads a no-code module needs (its registry module id
- * and which versions exist).
+ * Private registry modules: what a no-code module needs (the registry module id and
+ * which versions exist), plus publishing a module and a version so that scripts can
+ * prepare an organization for no-code provisioning.
  */
 import { listDocumentSchema } from "../api/common";
-import { registryModuleDocumentSchema, registryModuleResourceSchema, type RegistryModuleResource } from "../api/organizations";
+import {
+  registryModuleDocumentSchema,
+  registryModuleResourceSchema,
+  registryModuleVersionDocumentSchema,
+  registryModuleVersionResourceSchema,
+  type RegistryModuleResource,
+} from "../api/organizations";
+import type { z } from "zod";
 import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { relId } from "./wire";
@@ -27,7 +35,15 @@ export interface RegistryModule {
   attributes: Record<string, unknown>;
 }
 
-/** Where a module lives: `organization/registry/namespace/name/provider`. */
+export interface RegistryModuleVersion {
+  id: string;
+  version: string;
+  status: string | null;
+  createdAt: string | null;
+  attributes: Record<string, unknown>;
+}
+
+/** Where a module lives: organization, registry, namespace, name and provider. */
 export interface RegistryModuleAddress {
   organization: string;
   /** Defaults to the organization name, as for private modules. */
@@ -38,7 +54,15 @@ export interface RegistryModuleAddress {
   registryName?: "private" | "public";
 }
 
+export interface RegistryModuleListOptions {
+  /** Partial match on name, namespace or provider (`q`). */
+  search?: string;
+  provider?: string;
+  registryName?: "private" | "public";
+}
+
 const registryModuleListDocumentSchema = listDocumentSchema(registryModuleResourceSchema);
+type RegistryModuleVersionResource = z.infer<typeof registryModuleVersionResourceSchema>;
 
 function toRegistryModule(r: RegistryModuleResource): RegistryModule {
   const a = r.attributes;
@@ -56,38 +80,93 @@ function toRegistryModule(r: RegistryModuleResource): RegistryModule {
   };
 }
 
+function toVersion(r: RegistryModuleVersionResource): RegistryModuleVersion {
+  const a = r.attributes;
+  return { id: r.id, version: a.version, status: a.status ?? null, createdAt: a["created-at"] ?? null, attributes: a as Record<string, unknown> };
+}
+
+function addressPath(address: RegistryModuleAddress, ...rest: string[]): string {
+  return urlPath(
+    "organizations",
+    address.organization,
+    "registry-modules",
+    address.registryName ?? "private",
+    address.namespace ?? address.organization,
+    address.name,
+    address.provider,
+    ...rest,
+  );
+}
+
 export class RegistryModules {
   constructor(private readonly transport: Transport) {}
 
   /** `GET /organizations/:org/registry-modules/:registry/:namespace/:name/:provider`. */
   async read(address: RegistryModuleAddress): Promise<RegistryModule> {
+    const doc = await this.transport.requestParsed({ method: "GET", path: addressPath(address), repeat: "idempotent" }, registryModuleDocumentSchema);
+    return toRegistryModule(doc.data);
+  }
+
+  /** `GET /registry-modules/:id`. */
+  async readById(registryModuleId: string): Promise<RegistryModule> {
     const doc = await this.transport.requestParsed(
-      {
-        method: "GET",
-        path: urlPath(
-          "organizations",
-          address.organization,
-          "registry-modules",
-          address.registryName ?? "private",
-          address.namespace ?? address.organization,
-          address.name,
-          address.provider,
-        ),
-        repeat: "idempotent",
-      },
+      { method: "GET", path: urlPath("registry-modules", registryModuleId), repeat: "idempotent" },
       registryModuleDocumentSchema,
     );
     return toRegistryModule(doc.data);
   }
 
   /** `GET /organizations/:org/registry-modules`, 100 per page. */
-  list(organization: string): PagedList<RegistryModule> {
-    return pagedGet(this.transport, urlPath("organizations", organization, "registry-modules"), {}, registryModuleListDocumentSchema, toRegistryModule);
+  list(organization: string, options: RegistryModuleListOptions = {}): PagedList<RegistryModule> {
+    return pagedGet(
+      this.transport,
+      urlPath("organizations", organization, "registry-modules"),
+      { q: options.search, "filter[provider]": options.provider, "filter[registry_name]": options.registryName },
+      registryModuleListDocumentSchema,
+      toRegistryModule,
+    );
   }
 
-  /** Finds a module by id among the organization's modules (the service has no read by id). */
-  async readById(organization: string, registryModuleId: string): Promise<RegistryModule | undefined> {
-    for await (const m of this.list(organization)) if (m.id === registryModuleId) return m;
-    return undefined;
+  /** `GET .../version?module_version=`: one version of a module. */
+  async readVersion(address: RegistryModuleAddress, version: string): Promise<RegistryModuleVersion> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: addressPath(address, "version"), query: { module_version: version }, repeat: "idempotent" },
+      registryModuleVersionDocumentSchema,
+    );
+    return toVersion(doc.data);
+  }
+
+  /** `POST /organizations/:org/registry-modules`: publishes a module without a VCS connection. Not repeated once sent. */
+  async create(organization: string, options: { name: string; provider: string; registryName?: "private" | "public"; namespace?: string; noCode?: boolean }): Promise<RegistryModule> {
+    const attributes: Record<string, unknown> = { name: options.name, provider: options.provider };
+    if (options.registryName) attributes["registry-name"] = options.registryName;
+    if (options.namespace) attributes.namespace = options.namespace;
+    if (options.noCode !== undefined) attributes["no-code"] = options.noCode;
+    const doc = await this.transport.requestParsed(
+      {
+        method: "POST",
+        path: urlPath("organizations", organization, "registry-modules"),
+        body: { data: { type: "registry-modules", attributes } },
+        repeat: "once",
+        conflict: "create",
+      },
+      registryModuleDocumentSchema,
+    );
+    return toRegistryModule(doc.data);
+  }
+
+  /** `POST .../versions`: adds a version to a module. Not repeated once sent. */
+  async createVersion(address: RegistryModuleAddress, version: string): Promise<RegistryModuleVersion> {
+    const doc = await this.transport.requestParsed(
+      {
+        method: "POST",
+        path: addressPath(address, "versions"),
+        body: { data: { type: "registry-module-versions", attributes: { version } } },
+        repeat: "once",
+        conflict: "create",
+      },
+      registryModuleVersionDocumentSchema,
+    );
+    return toVersion(doc.data);
   }
 }
