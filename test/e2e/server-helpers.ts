@@ -85,3 +85,39 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
     throw new Error(`workspace ${workspaceId} reports ${ws.data.attributes["resource-count"]} resources, expected ${count}`);
   }
 }
+
+/** A private registry module with the given versions; returns its id (`mod-...`). */
+export async function createRegistryModule(
+  server: RunningServer,
+  name: string,
+  provider: string,
+  versions: string[],
+): Promise<string> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/registry-modules`, {
+      method: "POST",
+      body: { data: { type: "registry-modules", attributes: { name, provider, "registry-name": "private" } } },
+    }),
+    [200, 201],
+    `create registry module ${name}`,
+  );
+  for (const v of versions) await publishModuleVersion(server, name, provider, v);
+  return body.data.id;
+}
+
+export async function publishModuleVersion(server: RunningServer, name: string, provider: string, version: string): Promise<void> {
+  await expectStatus(
+    api(server, `/registry-modules/${server.organization}/${name}/${provider}/versions`, {
+      method: "POST",
+      body: { data: { type: "registry-module-versions", attributes: { version } } },
+    }),
+    [200, 201],
+    `publish ${name} ${version}`,
+  );
+}
+
+/** Variables of a workspace by key (sensitive values come back hidden). */
+export async function workspaceVars(server: RunningServer, workspaceId: string): Promise<Record<string, any>> {
+  const body = await expectStatus(api<any>(server, `/workspaces/${workspaceId}/vars`), [200], "workspace vars");
+  return Object.fromEntries(body.data.map((v: any) => [v.attributes.key, v.attributes]));
+}
