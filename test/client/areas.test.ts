@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { NotFoundError, ValidationError, WorkspacesClient } from "../../src/client";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { NotFoundError, USER_AGENT, ValidationError, WorkspacesClient } from "../../src/client";
 import { clientFor, failure, serverRequest, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer;
@@ -151,5 +153,24 @@ describe("data retention policy (self-managed)", () => {
     } finally {
       await hosted.close();
     }
+  });
+});
+
+describe("ping and identity", () => {
+  it("reports the announced limit and the API version", async () => {
+    const limited = await startTestServer({ rateLimit: 25 });
+    try {
+      const result = await clientFor(limited).ping();
+      expect(result.rateLimit).toBe(25);
+      expect(result.apiVersion).toMatch(/^\d+\.\d+/);
+    } finally {
+      await limited.close();
+    }
+    expect((await client.ping()).rateLimit).toBeNull();
+  });
+
+  it("names the package and its version in the User-Agent", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+    expect(USER_AGENT.startsWith(`${pkg.name}/${pkg.version} `)).toBe(true);
   });
 });

@@ -111,6 +111,8 @@ describe("workspaces from a no-code module and their upgrades", () => {
     expect(vars.find((v) => v.key === "region")).toMatchObject({ value: "us-east-1", category: "engine", sensitive: false });
     expect(vars.find((v) => v.key === "API_KEY")).toMatchObject({ value: null, category: "env", sensitive: true });
     expect(JSON.stringify(vars)).not.toContain("s3cr3t-value");
+    const region = vars.find((v) => v.key === "region")!;
+    expect(await client.variables.read(ws.id, region.id)).toEqual(region);
   });
 
   it("runs the plan-then-confirm upgrade to a new pinned version and new variables", async () => {
@@ -125,6 +127,8 @@ describe("workspaces from a no-code module and their upgrades", () => {
     expect(planned.status).toBe("planned");
     expect(planned.planUrl).toMatch(/^https?:\/\//);
 
+    const reread = await client.noCode.upgrade.read(nc.id, ws.id, started.id);
+    expect(reread).toMatchObject({ id: started.id, status: "planned", targetVersion: "1.1.0" });
     const confirmed = await client.noCode.upgrade.confirm(nc.id, ws.id, started.id);
     expect(confirmed.message).toMatch(/confirmed/);
     const applied = await client.noCode.upgrade.waitFor(nc.id, ws.id, started.id, ["applied", "errored"], { intervalMs: 20, timeoutMs: 10_000 });
