@@ -142,7 +142,8 @@ export class Transport {
         this.log(`${spec.method} ${spec.path} -> 404 after an attempt with no answer: already deleted (attempt ${attempt})`);
         return { status: 204, data: undefined, headers: response.headers as Record<string, unknown> };
       }
-      if (response && response.status < 400) {
+      // A redirect is not followed (it could carry the Authorization header elsewhere) and is reported as an error below.
+      if (response && response.status < 300) {
         this.log(`${spec.method} ${spec.path} -> ${response.status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
         return { status: response.status, data: response.data, headers: response.headers as Record<string, unknown> };
       }
@@ -222,15 +223,11 @@ export class Transport {
   async requestParsed<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.infer<S>> {
     const started = Date.now();
     const res = await this.request(spec);
-    return this.parse(spec, schema, res.data, started);
-  }
-
-  parse<S extends z.ZodType>(spec: Pick<RequestSpec, "method" | "path">, schema: S, data: unknown, started = Date.now()): z.infer<S> {
-    const result = schema.safeParse(data);
+    const result = schema.safeParse(res.data);
     if (result.success) return result.data;
     throw this.scrub(
       new UnexpectedResponseError(
-        { method: spec.method, path: spec.path, status: 200, attempts: 1, elapsedMs: Date.now() - started },
+        { method: spec.method, path: spec.path, status: res.status, attempts: 1, elapsedMs: Date.now() - started },
         result.error.issues.map((i) => ({ path: toPointer(i.path) || "/", message: i.message })),
       ),
     );
