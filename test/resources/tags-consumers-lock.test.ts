@@ -94,6 +94,20 @@ describe("RemoteStateConsumers", () => {
     expect(await h.client.remoteStateConsumers.listIds(target)).toEqual([]);
   });
 
+  it("reads consumers beyond the first page", async () => {
+    const target = await workspace();
+    const created = await Promise.all(
+      Array.from({ length: 105 }, (_, i) =>
+        api(h, "POST", `/organizations/${h.org}/workspaces`, { data: { type: "workspaces", attributes: { name: uniqueName(`c${i}`) } } }),
+      ),
+    );
+    const ids = created.map((r) => r.json.data.id as string);
+    const { id, outs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: ids });
+    expect(outs.consumerIds).toHaveLength(105);
+    const read = await remoteStateConsumersProvider.read(id, outs);
+    expect(read.props!.consumerIds).toEqual([...ids].sort());
+  });
+
   it("additive: adds and removes only its own", async () => {
     const target = await workspace();
     const [mine, theirs] = [await workspace(), await workspace()];
