@@ -173,3 +173,30 @@ describe("Workspace VCS repository and SSH key", () => {
     expect((await workspaceProvider.diff(id, u2.outs, check.inputs)).changes).toBe(false);
   });
 });
+
+describe("Workspace force delete without the right", () => {
+  it("a 403 says who may force delete and leaves the workspace", async () => {
+    const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
+      data: { type: "teams", attributes: { name: uniqueName("platform"), "organization-access": { "manage-workspaces": true } } },
+    });
+    expect(team.status).toBe(201);
+    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token as string;
+    const { id, outs } = await create({ name: uniqueName("guarded") });
+    const { configureFromStack } = await import("../../src/resources/settings");
+    const { resetClients } = await import("../../src/resources/providers/client");
+    const as = (t: string) => {
+      const config: Record<string, string> = { "workspaces:address": h.server.url, "workspaces:token": t, "workspaces:organization": h.org };
+      configureFromStack({ config: { get: (k: string) => config[k] } });
+      resetClients();
+    };
+    try {
+      as(token);
+      const err = await workspaceProvider.delete(id, { ...outs, forceDelete: true }).then(() => null, (e: Error) => e);
+      expect(err?.message).toMatch(/not allowed to.*organization owners/s);
+      expect(err?.message).not.toContain(token);
+    } finally {
+      as(h.server.token);
+    }
+    expect((await h.client.workspaces.read(id)).id).toBe(id);
+  });
+});
