@@ -12,7 +12,7 @@
  * every failure, including Fastify's own (bad JSON, wrong media type, body too large) and
  * unknown routes, as a JSON:API error document, and anything unexpected as a generic 500.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
 import type { Domain, ServerContext } from "./context";
 import { ApiError, badRequest, internalError, notFound, payloadTooLarge, unauthorized, unsupportedMediaType } from "./http/errors";
@@ -45,7 +45,17 @@ export function requireCaller(request: FastifyRequest): Caller {
 }
 
 export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, initialFaults: FaultOptions = {}): AppHandles {
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    // Workspace names have no length limit, so a name of any length must reach its by-name
+    // route; the router's default (100 characters) would answer 414 for a long name.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    forceCloseConnections: true,
+    // Malformed URLs (bad percent-encoding) are refused by the router before any hook runs;
+    // render them as JSON:API errors like every other failure.
+    frameworkErrors: (error, _request, reply) => sendError(reply, error),
+  });
   const limiter = new RateLimiter(ctx.options.rateLimit);
   let faults: FaultOptions = { ...initialFaults };
   const stats: RequestStats = { total: 0, byRoute: {}, byStatus: {} };
@@ -100,11 +110,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     reply.code(404).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: err.errors }));
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError | Error, _request, reply) => {
-    const apiError = toApiError(error);
-    for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
-    reply.code(apiError.status).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: apiError.errors }));
-  });
+  app.setErrorHandler((error: FastifyError | ApiError | Error, _request, reply) => sendError(reply, error));
 
   // Request counters for benchmarks: also available in-process as `server.stats()`.
   app.get(`${API_PREFIX}/_stats`, async (request, reply) => {
@@ -127,6 +133,12 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
       faults = { ...f };
     },
   };
+}
+
+function sendError(reply: FastifyReply, error: FastifyError | ApiError | Error): void {
+  const apiError = toApiError(error);
+  for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
+  reply.code(apiError.status).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: apiError.errors }));
 }
 
 /** Maps every failure to a JSON:API error; only a genuine bug becomes a 500. */
