@@ -37,7 +37,11 @@ export interface NoCodeModuleArgs {
    * default is false): declaring the resource means wanting the module usable.
    */
   enabled?: pulumi.Input<boolean>;
-  /** Allowed values per variable. Omitted: option sets are not managed. */
+  /**
+   * Allowed values per variable, matched to the service's sets by variable name.
+   * Omitted: option sets are not managed. A set dropped from this list stays on the
+   * service (it has no endpoint that removes one); empty its `options` instead.
+   */
   variableOptions?: pulumi.Input<pulumi.Input<VariableOptionsArgs>[]>;
 }
 

@@ -61,6 +61,10 @@ describe("NoCodeModule", () => {
     expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size").options).toEqual(["small", "medium", "large"]);
     expect((await noCodeModuleProvider.diff(id, updated.outs, news)).changes).toBe(false);
 
+    // The service cannot remove an option set: one left out of the program is left alone, and quietly.
+    const fewer = { ...news, variableOptions: [news.variableOptions[1]] };
+    expect((await noCodeModuleProvider.diff(id, updated.outs, fewer)).changes).toBe(false);
+
     await noCodeModuleProvider.delete(id, updated.outs);
     const after = await h.client.noCode.read(id);
     expect(after.enabled).toBe(false);

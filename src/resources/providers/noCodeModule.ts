@@ -24,10 +24,17 @@ function optionSets(v: unknown): OptionSet[] {
     : [];
 }
 
-/** Option sets compared by variable, with the allowed values in any order. */
-export function sameOptionSets(a: unknown, b: unknown): boolean {
-  const key = (sets: OptionSet[]) => sets.map((s) => ({ n: s.variableName, t: s.variableType, o: s.options }));
-  return sameJsonUnordered(key(optionSets(a)), key(optionSets(b)));
+/**
+ * The desired option sets match the service's, by variable name, with the allowed
+ * values in any order. Sets the program does not list are left out of the comparison:
+ * the service offers no way to remove one, so they are not this resource's to judge.
+ */
+export function sameOptionSets(desired: unknown, actual: unknown): boolean {
+  const have = optionSets(actual);
+  return optionSets(desired).every((d) => {
+    const a = have.find((h) => h.variableName === d.variableName);
+    return a !== undefined && a.variableType === d.variableType && sameJsonUnordered(a.options, d.options);
+  });
 }
 
 const FIELDS: FieldRule[] = [
