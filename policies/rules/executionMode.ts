@@ -1,4 +1,5 @@
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { EXECUTION_MODES, workspaceSettingsProblems, type WorkspaceSettingsRequest } from "pulumi-workspaces/api";
 import { tagsInEffect } from "./tags";
 import {
   NoCodeWorkspace,
@@ -7,6 +8,7 @@ import {
   WorkspaceTags,
   configOf,
   declaredProps,
+  hasUnknown,
   isAbsent,
   isGiven,
   isOfType,
@@ -21,7 +23,6 @@ import {
   type StackRule,
 } from "./common";
 
-const EXECUTION_MODES = ["remote", "local", "agent"] as const;
 // Workspaces created from a no-code module run remotely or on an agent; `local` is not accepted.
 const NO_CODE_EXECUTION_MODES = ["remote", "agent"] as const;
 
@@ -44,6 +45,57 @@ export function effectiveExecutionMode(props: Props, args: Pick<ResourceValidati
 // The spec's own rules
 // ---------------------------------------------------------------------------------------------
 
+// The workspace inputs that take part in the service's execution-mode rules, and their wire names.
+const MODE_INPUTS = {
+  executionMode: "execution-mode",
+  agentPoolId: "agent-pool-id",
+  operations: "operations",
+  settingOverwrites: "setting-overwrites",
+} as const;
+type ModeInput = keyof typeof MODE_INPUTS;
+
+/** What to do about a problem the service's rules report at each input. */
+const MODE_FIXES: Record<ModeInput, (detail: string) => string> = {
+  executionMode: () => "set executionMode, or set settingOverwrites.executionMode false to follow the organization default",
+  agentPoolId: (detail) =>
+    detail.includes("required")
+      ? 'set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote"'
+      : detail.includes("operations")
+        ? 'remove agentPoolId, or replace operations with executionMode "agent" to run on that pool'
+        : 'remove agentPoolId, or set executionMode "agent" to run on that pool',
+  operations: () => "remove operations (deprecated); executionMode alone decides",
+  settingOverwrites: () => "correct settingOverwrites",
+};
+
+/**
+ * A Workspace's execution-mode settings judged by the package's own statement of the spec's
+ * rules (`workspaceSettingsProblems`, shared with the server and the provider's check), so the
+ * pack never disagrees with what the service accepts.
+ */
+function workspaceModeFindings(props: Props): { input: ModeInput; detail: string }[] {
+  const inputs = Object.keys(MODE_INPUTS) as ModeInput[];
+  // One unknown of the group can change every verdict about the others.
+  if (inputs.some((k) => props[k] === UNKNOWN || hasUnknown(props[k]))) return [];
+  const attributes: Record<string, unknown> = {};
+  for (const k of inputs) {
+    const value = props[k];
+    if (value === undefined || value === null) continue;
+    if (k === "settingOverwrites") {
+      const so = value as Record<string, unknown>;
+      attributes[MODE_INPUTS[k]] = { "execution-mode": so.executionMode, "agent-pool": so.agentPool };
+    } else {
+      attributes[MODE_INPUTS[k]] = value;
+    }
+  }
+  const findings: { input: ModeInput; detail: string }[] = [];
+  for (const problem of workspaceSettingsProblems(attributes as WorkspaceSettingsRequest)) {
+    const wire = problem.pointer.replace(/^\/data\/attributes\//, "").split("/")[0];
+    const input = inputs.find((k) => MODE_INPUTS[k] === wire);
+    if (input !== undefined) findings.push({ input, detail: problem.detail });
+  }
+  return findings;
+}
+
 export const executionModeValid: ResourceValidationPolicy = {
   name: "workspace-execution-mode-valid",
   description:
@@ -54,51 +106,34 @@ export const executionModeValid: ResourceValidationPolicy = {
     const who = subject(args);
     const noCode = args.type === NoCodeWorkspace.__pulumiType;
     const accepted: readonly string[] = noCode ? NO_CODE_EXECUTION_MODES : EXECUTION_MODES;
-    const mode = effectiveExecutionMode(props, args);
-    const pool = props.agentPoolId;
-
+    const mode = props.executionMode;
     if (typeof mode === "string" && !accepted.includes(mode)) {
       reportViolation(
         `${who}: executionMode ${show(mode)} is not accepted${noCode ? " for a workspace created from a no-code module" : ""}. ` +
           `Fix: use one of ${accepted.map(show).join(", ")}.`,
       );
+      return;
     }
-    if (mode === "agent" && isAbsent(pool)) {
-      reportViolation(
-        `${who}: executionMode "agent" has no agentPoolId. Fix: set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote".`,
-      );
-    }
-    // A mode that only comes from `operations` is reported by the operations checks below.
-    const modeIsExplicit = typeof props.executionMode === "string" || noCode;
-    if ((mode === "remote" || mode === "local") && isGiven(pool) && modeIsExplicit) {
-      reportViolation(
-        `${who}: agentPoolId ${show(pool)} is set while executionMode is ${show(mode)}${isAbsent(props.executionMode) ? " (the default)" : ""}. ` +
-          `Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.`,
-      );
-    }
-    if (noCode) return;
 
-    if (isGiven(props.operations) && isGiven(props.executionMode)) {
-      reportViolation(
-        `${who}: operations ${show(props.operations)} is given together with executionMode ${show(props.executionMode)}. ` +
-          `Fix: remove operations (deprecated); executionMode alone decides.`,
-      );
+    if (!noCode) {
+      for (const { input, detail } of workspaceModeFindings(props)) {
+        const value = isAbsent(props[input]) ? "is not set" : show(props[input]);
+        reportViolation(`${who}: ${input} ${value} (${detail}). Fix: ${MODE_FIXES[input](detail)}.`);
+      }
+      return;
     }
-    if (props.operations === true && isGiven(pool)) {
-      reportViolation(
-        `${who}: agentPoolId ${show(pool)} is set while operations is true. Fix: remove operations and set executionMode "agent".`,
-      );
+
+    // No-code workspaces (spec 4.15): `remote` when not given; a pool only with `agent`.
+    const pool = props.agentPoolId;
+    if (mode === UNKNOWN || pool === UNKNOWN) return;
+    const effective = typeof mode === "string" ? mode : "remote";
+    if (effective === "agent" && isAbsent(pool)) {
+      reportViolation(`${who}: agentPoolId is not set (it is required when executionMode is "agent"). Fix: ${MODE_FIXES.agentPoolId("required")}.`);
     }
-    const overwrites = props.settingOverwrites;
-    if (
-      overwrites !== null &&
-      typeof overwrites === "object" &&
-      (overwrites as Record<string, unknown>).executionMode === true &&
-      isAbsent(props.executionMode)
-    ) {
+    if (effective !== "agent" && isGiven(pool)) {
       reportViolation(
-        `${who}: settingOverwrites.executionMode is true but executionMode is not set. ` +
-          `Fix: set executionMode, or set settingOverwrites.executionMode false to follow the organization default.`,
+        `${who}: agentPoolId ${show(pool)} (it must not be given when executionMode is "remote"${isAbsent(mode) ? ", the default" : ""}). ` +
+          `Fix: ${MODE_FIXES.agentPoolId("")}.`,
       );
     }
   }),

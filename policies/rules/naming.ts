@@ -1,8 +1,9 @@
 import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
+import { WORKSPACE_NAME_PATTERN } from "pulumi-workspaces/api";
 import { configOf, pattern, show, subject, validateKnownProps, workspaceClasses } from "./common";
 
-/** The spec's workspace name characters: letters, digits, `-` and `_`. */
-export const SPEC_NAME_PATTERN = "^[A-Za-z0-9_-]+$";
+/** The spec's workspace name characters (letters, digits, `-` and `_`), as the package's schemas state them. */
+export const SPEC_NAME_PATTERN = WORKSPACE_NAME_PATTERN.source;
 
 const namePatternSchema: PolicyConfigSchema = {
   properties: {

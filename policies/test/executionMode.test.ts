@@ -29,23 +29,33 @@ describe("workspace-execution-mode-valid", () => {
     }
   });
 
-  it("reports agent without a pool", async () => {
+  it("reports agent without a pool, quoting the service's rule", async () => {
     const out = await validate(executionModeValid, Workspace, { executionMode: "agent" }, { name: "app" });
     expect(out.violations).toEqual([
-      'Workspace "app": executionMode "agent" has no agentPoolId. Fix: set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote".',
+      'Workspace "app": agentPoolId is not set (agent-pool-id is required when execution-mode is agent). ' +
+        'Fix: set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote".',
+    ]);
+    const nc = await validate(executionModeValid, NoCodeWorkspace, { executionMode: "agent" }, { name: "nc" });
+    expect(nc.violations).toEqual([
+      'NoCodeWorkspace "nc": agentPoolId is not set (it is required when executionMode is "agent"). ' +
+        'Fix: set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote".',
     ]);
   });
 
-  it("reports a pool with remote or local, and with the no-code default", async () => {
+  it("reports a pool with remote or local, without a mode, and with the no-code default", async () => {
     for (const mode of ["remote", "local"]) {
       const out = await validate(executionModeValid, Workspace, { executionMode: mode, agentPoolId: "apool-1" }, { name: "app" });
       expect(out.violations).toEqual([
-        `Workspace "app": agentPoolId "apool-1" is set while executionMode is "${mode}". Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.`,
+        `Workspace "app": agentPoolId "apool-1" (agent-pool-id must not be given when execution-mode is ${mode}). ` +
+          'Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.',
       ]);
     }
+    expect((await validate(executionModeValid, Workspace, { agentPoolId: "apool-1" })).violations).toHaveLength(1);
     const nc = await validate(executionModeValid, NoCodeWorkspace, { agentPoolId: "apool-1" });
-    expect(nc.violations).toHaveLength(1);
-    expect(nc.violations[0]).toContain('while executionMode is "remote" (the default)');
+    expect(nc.violations).toEqual([
+      'NoCodeWorkspace "subject": agentPoolId "apool-1" (it must not be given when executionMode is "remote", the default). ' +
+        'Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.',
+    ]);
   });
 
   it("reports a mode the service does not accept; local is not accepted for no-code workspaces", async () => {
@@ -61,15 +71,20 @@ describe("workspace-execution-mode-valid", () => {
 
   it("reports operations given with executionMode, operations true with a pool, and a required mode left out", async () => {
     const both = await validate(executionModeValid, Workspace, { operations: true, executionMode: "remote" });
-    expect(both.violations).toHaveLength(1);
-    expect(both.violations[0]).toContain("operations true is given together with executionMode \"remote\"");
+    expect(both.violations).toEqual([
+      'Workspace "subject": operations true (operations is deprecated and must not be given together with execution-mode; use execution-mode only). ' +
+        "Fix: remove operations (deprecated); executionMode alone decides.",
+    ]);
     const pool = await validate(executionModeValid, Workspace, { operations: true, agentPoolId: "apool-1" });
     expect(pool.violations).toEqual([
-      'Workspace "subject": agentPoolId "apool-1" is set while operations is true. Fix: remove operations and set executionMode "agent".',
+      'Workspace "subject": agentPoolId "apool-1" (agent-pool-id must not be given when operations is true). ' +
+        'Fix: remove agentPoolId, or replace operations with executionMode "agent" to run on that pool.',
     ]);
     const overwrite = await validate(executionModeValid, Workspace, { settingOverwrites: { executionMode: true } });
-    expect(overwrite.violations).toHaveLength(1);
-    expect(overwrite.violations[0]).toContain("settingOverwrites.executionMode is true but executionMode is not set");
+    expect(overwrite.violations).toEqual([
+      'Workspace "subject": executionMode is not set (execution-mode must be given when setting-overwrites.execution-mode is true). ' +
+        "Fix: set executionMode, or set settingOverwrites.executionMode false to follow the organization default.",
+    ]);
   });
 
   it("never flags unknown values", async () => {
@@ -78,6 +93,7 @@ describe("workspace-execution-mode-valid", () => {
       { executionMode: unknown.string, agentPoolId: "apool-1" },
       { executionMode: "remote", agentPoolId: unknown.string },
       { operations: unknown.boolean, agentPoolId: "apool-1" },
+      { executionMode: "agent", settingOverwrites: { executionMode: unknown.boolean } },
       { settingOverwrites: unknown.object },
       { settingOverwrites: { executionMode: true }, executionMode: unknown.string },
     ]) {

@@ -84,7 +84,7 @@ describe("the pack served by the engine's policy-pack runner", () => {
       ["workspace-execution-mode-valid", LEVEL.MANDATORY],
       ["workspace-force-delete", LEVEL.ADVISORY],
     ]);
-    expect(found[0].message).toContain('Workspace "app": executionMode "agent" has no agentPoolId');
+    expect(found[0].message).toContain('Workspace "app": agentPoolId is not set (agent-pool-id is required when execution-mode is agent)');
   });
 
   it("remediates upper-case flat tags and keeps the secret provider", async () => {
