@@ -111,6 +111,13 @@ describe("the pack served by the engine's policy-pack runner", () => {
     }
     await call<Empty>((done) => client.configure(request, done));
 
+    // The sample config turns on the operations remediation.
+    const legacy = analyzeRequest(Workspace.__pulumiType, "legacy", { name: "legacy-dev", operations: false });
+    const remediated = await call<analyzer.RemediateResponse>((done) => client.remediate(legacy, done));
+    expect(remediated.getRemediationsList().map((r) => [r.getPolicyname(), r.getProperties()!.toJavaScript()])).toEqual([
+      ["workspace-operations-deprecated", { name: "legacy-dev", executionMode: "local" }],
+    ]);
+
     const ws = { name: "billing-prod", organization: "acme", executionMode: "agent", agentPoolId: "apool-1", tags: { env: "prod", owner: "x" }, tagNames: ["a"] };
     const tags = { workspaceId: "ws-unknown-yet", mode: "additive", tagNames: ["b"] };
     for (const [type, name, props] of [
