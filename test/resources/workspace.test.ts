@@ -161,10 +161,19 @@ describe("Workspace VCS repository and SSH key", () => {
     const u1 = await workspaceProvider.update(id, refreshed.props!, branch);
     expect(u1.outs.vcsRepo.branch).toBe("release");
 
+    // From the OAuth token to a VCS app installation: the token is cleared in the same request.
+    const app = { ...inputs, vcsRepo: { identifier: "acme/web", vcsAppInstallationId: "ghain-123", branch: "release" } };
+    const appCheck = await workspaceProvider.check({}, app);
+    expect(appCheck.failures).toEqual([]);
+    const u1b = await workspaceProvider.update(id, u1.outs, appCheck.inputs);
+    expect(u1b.outs.vcsRepo).toMatchObject({ vcsAppInstallationId: "ghain-123" });
+    expect(u1b.outs.vcsRepo.oauthTokenId ?? null).toBeNull();
+    expect((await workspaceProvider.diff(id, u1b.outs, appCheck.inputs)).changes).toBe(false);
+
     const removed = { ...branch, vcsRepo: null, sshKeyId: "" };
     const check = await workspaceProvider.check({}, removed);
     expect(check.failures).toEqual([]);
-    const u2 = await workspaceProvider.update(id, u1.outs, check.inputs);
+    const u2 = await workspaceProvider.update(id, u1b.outs, check.inputs);
     expect(u2.outs.vcsRepo).toBeNull();
     expect(u2.outs.sshKeyId).toBeNull();
     const ws = await h.client.workspaces.read(id);

@@ -112,6 +112,18 @@ function requestOptions(inputs: Props, only?: Set<string>): WorkspaceUpdateOptio
   return out as WorkspaceUpdateOptions;
 }
 
+/**
+ * The service merges `vcs-repo` keys on update and refuses an OAuth token together
+ * with an app installation, so switching from one to the other clears the old one.
+ */
+function switchVcsCredential(patch: WorkspaceUpdateOptions, current: unknown): void {
+  const repo = patch.vcsRepo;
+  const cur = current as Props | null | undefined;
+  if (!repo || !cur) return;
+  if (cur.oauthTokenId && repo.vcsAppInstallationId && repo.oauthTokenId === undefined) repo.oauthTokenId = null;
+  if (cur.vcsAppInstallationId && repo.oauthTokenId && repo.vcsAppInstallationId === undefined) repo.vcsAppInstallationId = null;
+}
+
 // ---------------------------------------------------------------------------
 // check
 
@@ -328,6 +340,7 @@ export const workspaceProvider: ProviderImpl = {
     const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
     const set = new Set(changed);
     const patch = requestOptions(news, set);
+    switchVcsCredential(patch, olds.vcsRepo);
     let ws: ApiWorkspace | undefined;
     if (Object.keys(patch).length > 0) ws = await client.workspaces.update(id, patch);
 
