@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectStatus, makeTeam, makeUser, start, type Api, type TestServer } from "./helpers";
-import { addVersion, enableBody, enableModule, optionItems, pointers, publishModule } from "./nocodeSupport";
+import { describe, expect, it } from "vitest";
+import { expectStatus, makeTeam, makeUser, type Api } from "./helpers";
+import { addVersion, enableBody, enableModule, optionItems, pointers, publishModule, serveForSuite } from "./nocodeSupport";
 
-let t: TestServer;
 let api: Api;
 let org: string;
-
-beforeAll(async () => {
-  t = await start({ runSpeed: 1000 });
+serveForSuite((t) => {
   api = t.api;
   org = t.org;
 });
-afterAll(() => t.server.close());
 
 describe("private registry modules", () => {
   it("creates a module, adds versions under both paths and reads it by address, by id and in the list", async () => {

@@ -1,5 +1,16 @@
-import { expect } from "vitest";
-import { expectStatus, type Api } from "./helpers";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { ServerOptions } from "../../src/server/context";
+import { expectStatus, start, type Api, type TestServer } from "./helpers";
+
+/** One server for a test file (fast runs by default), handed to `use` once it listens. */
+export function serveForSuite(use: (t: TestServer) => void, options: ServerOptions = { runSpeed: 1000 }): void {
+  let t: TestServer | undefined;
+  beforeAll(async () => {
+    t = await start(options);
+    use(t);
+  });
+  afterAll(() => t?.server.close());
+}
 
 /** Creates a private registry module with the given versions; returns its `mod-` id. */
 export async function publishModule(api: Api, org: string, name: string, versions: string[], provider = "aws"): Promise<string> {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectStatus, grant, makeTeam, start, type Api, type TestServer } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { expectStatus, grant, makeTeam, start, type Api } from "./helpers";
 import {
+  serveForSuite,
   addVersion,
   createFromModule,
   enableModule,
@@ -12,16 +13,12 @@ import {
   workspaceFromModuleBody,
 } from "./nocodeSupport";
 
-let t: TestServer;
 let api: Api;
 let org: string;
-
-beforeAll(async () => {
-  t = await start({ runSpeed: 1000 });
+serveForSuite((t) => {
   api = t.api;
   org = t.org;
 });
-afterAll(() => t.server.close());
 
 /** A registry module with the given versions, enabled for no-code use with a `region` option set. */
 async function module(name: string, versions = ["1.0.0"], pin?: string) {

@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS no_code_upgrades (
   workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   no_code_module_id TEXT NOT NULL,
   target_version TEXT NOT NULL,
+  target_registry_module_id TEXT NOT NULL,
   vars TEXT NOT NULL,
   outcome TEXT NOT NULL CHECK (outcome IN ('changes', 'no-changes', 'error')),
   error TEXT,

@@ -4,8 +4,8 @@
  * of `no_code_upgrades` with the target version, the variables to apply and the plan's
  * outcome, which is decided when the upgrade starts:
  *
- * - `changes`: the module's pin differs from the workspace's version, or a variable
- *   changes. The run goes pending, fetching, planning, planned; after confirm,
+ * - `changes`: the module provisions another version (or registry module) than the
+ *   workspace runs, or a variable changes. The run goes pending, fetching, planning, planned; after confirm,
  *   confirmed, applying, applied, and only then does the workspace take the new version
  *   and variables.
  * - `no-changes`: pending, fetching, planning, planned_and_finished.
@@ -31,9 +31,9 @@ import { inTransaction, now } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
-import { findNoCodeWorkspace } from "./store";
+import { findNoCodeModule, findNoCodeWorkspace } from "./store";
 import { normalizeVariables, optionViolations, upsertVariables, variablesDiffer, type Variable } from "./vars";
-import { assertEnabled, moduleVersionId } from "./workspaces";
+import { assertEnabled, moduleVersionId, upgradeAvailable } from "./workspaces";
 
 /** `kind` of upgrade runs in the run domain's table (rendered as the run's `source`). */
 export const UPGRADE_RUN_KIND = "tfe-no-code-upgrade";
@@ -43,6 +43,7 @@ interface UpgradeRow {
   workspace_id: string;
   no_code_module_id: string;
   target_version: string;
+  target_registry_module_id: string;
   vars: string;
   outcome: "changes" | "no-changes" | "error";
   error: string | null;
@@ -85,7 +86,12 @@ function findUpgrade(ctx: ServerContext, runId: string): UpgradeRow | undefined 
 function applyUpgrade(ctx: ServerContext, u: UpgradeRow): void {
   const { db } = ctx;
   const versionId = moduleVersionId(db, u.no_code_module_id, u.target_version);
-  db.prepare(`UPDATE no_code_workspaces SET version = ?, module_version_id = ? WHERE workspace_id = ?`).run(u.target_version, versionId, u.workspace_id);
+  db.prepare(`UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
+    u.target_version,
+    versionId,
+    u.target_registry_module_id,
+    u.workspace_id,
+  );
   upsertVariables(db, u.workspace_id, JSON.parse(u.vars) as Variable[]);
   db.prepare(`UPDATE workspaces SET updated_at = ? WHERE id = ?`).run(now(), u.workspace_id);
 }
@@ -159,14 +165,17 @@ export function loadUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: 
  */
 export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, body: WorkspaceUpgradeRequest): LoadedUpgrade {
   const { db } = ctx;
-  const { m, ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, "can-queue-apply");
-  assertEnabled(m);
+  const { m: visible, ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, "can-queue-apply");
+  assertEnabled(visible);
   const problems: Problem[] = [];
   const vars = normalizeVariables(body.data.relationships?.vars?.data ?? [], "/data/relationships/vars/data", problems);
   if (problems.length) throw unprocessableMany(problemsToErrors(problems));
-  const violations = optionViolations(db, m.id, vars);
+  const violations = optionViolations(db, noCodeModuleId, vars);
 
   const created = inTransaction(db, () => {
+    // Read again under the write lock: the module's pin is what this upgrade plans for.
+    const m = findNoCodeModule(db, noCodeModuleId);
+    if (!m) throw notFound("no-code module not found");
     const record = findNoCodeWorkspace(db, ws.id)!;
     const active = db
       .prepare(`SELECT u.run_id FROM no_code_upgrades u JOIN runs r ON r.id = u.run_id WHERE u.workspace_id = ? AND r.status NOT IN (${FINAL_RUN_STATUSES.map(() => "?").join(",")})`)
@@ -176,16 +185,16 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
       if (IN_APPLY.includes(run.status)) throw conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
       if (!FINAL_RUN_STATUSES.includes(run.status)) setRunStatus(db, run.id, "discarded");
     }
-    const outcome = violations.length ? "error" : m.version_pin !== record.version || variablesDiffer(db, ws.id, vars) ? "changes" : "no-changes";
+    const outcome = violations.length ? "error" : upgradeAvailable(m, record) || variablesDiffer(db, ws.id, vars) ? "changes" : "no-changes";
     const run = createRun(db, ws.id, {
       message: `Upgrade to no-code module version ${m.version_pin}`,
       kind: UPGRADE_RUN_KIND,
       createdBy: caller.principalId,
     });
     db.prepare(
-      `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, vars, outcome, error, phase, phase_started_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'plan', ?)`,
-    ).run(run.id, ws.id, m.id, m.version_pin, JSON.stringify(vars), outcome, violations.length ? violations.map((v) => v.detail).join("; ") : null, Date.now());
+      `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'plan', ?)`,
+    ).run(run.id, ws.id, m.id, m.version_pin, m.registry_module_id, JSON.stringify(vars), outcome, violations.length ? violations.map((v) => v.detail).join("; ") : null, Date.now());
     return run;
   });
   schedule(ctx, created.id, PLAN_STEPS);

@@ -68,12 +68,16 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   });
 }
 
+/** Whether the module now provisions something other than what the workspace runs: another version, or (after a PATCH) another registry module. */
+export function upgradeAvailable(m: { version_pin: string; registry_module_id: string }, record: NoCodeWorkspaceRecord): boolean {
+  return m.version_pin !== record.version || m.registry_module_id !== record.registry_module_id;
+}
+
 const statements = new WeakMap<Db, { workspace: Statement; module: Statement }>();
 
 /**
  * Adds to a module-created workspace (spec 2.2): `source-module-id` (the registry module,
- * as the hosted service fills it), `no-code-upgrade-available` (the module's pin differs
- * from the version the workspace runs) and the `no-code-module-version` relationship.
+ * as the hosted service fills it), `no-code-upgrade-available` (see {@link upgradeAvailable}) and the `no-code-module-version` relationship.
  * Two attributes the spec does not name make the same facts readable without another
  * request: `no-code-module-id` (the no-code module the workspace was created from, which
  * the upgrade paths need) and `source-module-version` (the module version it runs, which
@@ -84,17 +88,17 @@ export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) =>
   if (!s) {
     s = {
       workspace: ctx.db.prepare(`SELECT * FROM no_code_workspaces WHERE workspace_id = ?`),
-      module: ctx.db.prepare(`SELECT version_pin FROM no_code_modules WHERE id = ?`),
+      module: ctx.db.prepare(`SELECT version_pin, registry_module_id FROM no_code_modules WHERE id = ?`),
     };
     statements.set(ctx.db, s);
   }
   const record = s.workspace.get(ws.id) as NoCodeWorkspaceRecord | undefined;
   if (!record) return;
-  const pin = (s.module.get(record.no_code_module_id) as { version_pin: string } | undefined)?.version_pin;
+  const m = s.module.get(record.no_code_module_id) as { version_pin: string; registry_module_id: string } | undefined;
   resource.attributes["source-module-id"] = record.registry_module_id;
   resource.attributes["no-code-module-id"] = record.no_code_module_id;
   resource.attributes["source-module-version"] = record.version;
-  resource.attributes["no-code-upgrade-available"] = pin !== undefined && pin !== record.version;
+  resource.attributes["no-code-upgrade-available"] = m !== undefined && upgradeAvailable(m, record);
   resource.relationships ??= {};
   resource.relationships["no-code-module-version"] = { data: { id: record.module_version_id, type: "no-code-module-versions" } };
 };

@@ -4,10 +4,11 @@ import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
 import { badRequest, notFound } from "../http/errors";
-import { paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import {
   assertModuleManager,
   createModuleVersion,
+  deleteRegistryModules,
   createRegistryModule,
   loadRegistryModule,
   loadRegistryModuleByAddress,
@@ -28,7 +29,8 @@ function addressOf(p: AddressParams): ModuleAddress {
  * Private registry modules in the hosted service's paths, including the ones go-tfe
  * uses: reads by address or by id, version creation under the short
  * `/registry-modules/:org/:name/:provider/versions` path as well as under the full
- * address, and a version read through `.../version?module_version=`.
+ * address, a version read through `.../version?module_version=`, and the deletes of a
+ * module name, a provider or a version.
  */
 export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
@@ -82,6 +84,21 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
       return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
     },
   );
+
+  const base = "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name";
+  app.delete<{ Params: Omit<AddressParams, "provider"> }>(base, async (request, reply) => {
+    const { provider: _none, ...address } = addressOf({ ...request.params, provider: "" });
+    deleteRegistryModules(ctx, requireCaller(request), address);
+    return noContent(reply);
+  });
+  app.delete<{ Params: AddressParams }>(`${base}/:provider`, async (request, reply) => {
+    deleteRegistryModules(ctx, requireCaller(request), addressOf(request.params));
+    return noContent(reply);
+  });
+  app.delete<{ Params: AddressParams & { version: string } }>(`${base}/:provider/:version`, async (request, reply) => {
+    deleteRegistryModules(ctx, requireCaller(request), addressOf(request.params), request.params.version);
+    return noContent(reply);
+  });
 
   app.get<{ Params: { id: string } }>("/registry-modules/:id", async (request, reply) => {
     const caller = requireCaller(request);

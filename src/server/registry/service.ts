@@ -1,7 +1,7 @@
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
-import { nameTaken, notFound, unprocessable } from "../http/errors";
+import { conflict, nameTaken, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
@@ -144,4 +144,33 @@ export function renderModuleVersion(m: RegistryModuleRecord, v: RegistryModuleVe
     relationships: { "registry-module": { ...ref("registry-modules", m.id), links: { related: `${API_PREFIX}/registry-modules/${m.id}` } } },
     links: { self: `${registryModulePath(m)}/version?module_version=${encodeURIComponent(v.version)}` },
   };
+}
+
+/**
+ * go-tfe's deletes: a whole module name (every provider), one provider, or one version.
+ * A module's no-code settings go with it; a version that a no-code module pins stays
+ * (409) until the pin moves, since workspaces are provisioned from it.
+ */
+export function deleteRegistryModules(ctx: ServerContext, caller: Caller, address: Omit<ModuleAddress, "provider"> & { provider?: string }, version?: string): void {
+  const { db } = ctx;
+  assertModuleManager(db, caller, address.organization);
+  inTransaction(db, () => {
+    const modules = db
+      .prepare(`SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND (? IS NULL OR provider = ?)`)
+      .all(address.organization, address.registryName, address.namespace, address.name, address.provider ?? null, address.provider ?? null) as RegistryModuleRecord[];
+    if (!modules.length) throw notFound("registry module not found");
+    if (version === undefined) {
+      for (const m of modules) db.prepare(`DELETE FROM registry_modules WHERE id = ?`).run(m.id);
+      return;
+    }
+    const m = modules[0];
+    const v = findModuleVersion(db, m.id, version);
+    if (!v) throw notFound(`version ${version} of this module not found`);
+    const pinned = noCodeModuleOfRegistryModule(db, m.id);
+    if (pinned && pinned.version_pin === version) {
+      throw conflict(`version ${version} is pinned by no-code module ${pinned.id}; move the pin before deleting it`);
+    }
+    db.prepare(`DELETE FROM registry_module_versions WHERE id = ?`).run(v.id);
+    db.prepare(`UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(now(), m.id);
+  });
 }
