@@ -120,7 +120,9 @@ func resolveModule(dir, mod string) (string, error) {
 
 // runtimeOptions reads Pulumi.yaml's runtime options into the environment the
 // SDK's run script expects, with the same defaults as the engine's own host.
-func runtimeOptions(opts *structpb.Struct) (env []string, nodeArgs []string) {
+// A relative tsconfig path is relative to the project root (where Pulumi.yaml
+// is), not to the directory the program runs in.
+func runtimeOptions(opts *structpb.Struct, rootDir string) (env []string, nodeArgs []string) {
 	m := map[string]any{}
 	if opts != nil {
 		m = opts.AsMap()
@@ -131,6 +133,9 @@ func runtimeOptions(opts *structpb.Struct) (env []string, nodeArgs []string) {
 	}
 	env = append(env, fmt.Sprintf("PULUMI_NODEJS_TYPESCRIPT=%t", typescript))
 	if v, ok := m["tsconfig"].(string); ok && v != "" {
+		if !filepath.IsAbs(v) && rootDir != "" {
+			v = filepath.Join(rootDir, v)
+		}
 		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+v)
 	}
 	if v, ok := m["nodeargs"].(string); ok && v != "" {
@@ -150,7 +155,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
 
-	optEnv, nodeArgs := runtimeOptions(info.GetOptions())
+	optEnv, nodeArgs := runtimeOptions(info.GetOptions(), info.GetRootDirectory())
 	args := append(nodeArgs, runPath)
 	flag := func(k, v string) {
 		if v != "" {
@@ -235,7 +240,7 @@ func (h *host) RunPlugin(
 	if err != nil {
 		return err
 	}
-	optEnv, nodeArgs := runtimeOptions(info.GetOptions())
+	optEnv, nodeArgs := runtimeOptions(info.GetOptions(), info.GetRootDirectory())
 	args := append(nodeArgs, runPath)
 	args = append(args, req.GetArgs()...)
 	if len(req.GetArgs()) == 0 {
