@@ -136,3 +136,15 @@ describe("list (spec 4.4, 2.10)", () => {
     expect((await t.api.get(`/organizations/nope/workspaces`)).status).toBe(404);
   });
 });
+
+describe("list totals stay exact while paging", () => {
+  it("a write between two pages shows in the next total", async () => {
+    const q = "?search[name]=count-me&page[size]=1";
+    await createWorkspace(t.api, t.org, "count-me-1");
+    expect((await list(q)).body.meta.pagination["total-count"]).toBe(1);
+    await createWorkspace(t.api, t.org, "count-me-2");
+    expect((await list(q)).body.meta.pagination["total-count"]).toBe(2);
+    await expectStatus(t.api.delete(`/organizations/${t.org}/workspaces/count-me-1`), 204);
+    expect((await list(q)).body.meta.pagination["total-count"]).toBe(1);
+  });
+});

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Domain } from "../context";
 import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { nameTaken, notFound } from "../http/errors";
 import { API_PREFIX, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
@@ -48,7 +48,7 @@ export const agentPoolDomain: Domain = {
       const id = newId("agentPool");
       try {
         inTransaction(db, () => {
-          db.prepare(`INSERT INTO agent_pools (id, organization, name, organization_scoped, created_at) VALUES (?, ?, ?, ?, ?)`).run(
+          prepare(db, `INSERT INTO agent_pools (id, organization, name, organization_scoped, created_at) VALUES (?, ?, ?, ?, ?)`).run(
             id,
             org,
             body.data.attributes.name,
@@ -60,20 +60,20 @@ export const agentPoolDomain: Domain = {
         if (isUniqueViolation(err)) throw nameTaken();
         throw err;
       }
-      return send(reply, 201, { data: render(db.prepare(`SELECT * FROM agent_pools WHERE id = ?`).get(id) as AgentPoolRecord) });
+      return send(reply, 201, { data: render(prepare(db, `SELECT * FROM agent_pools WHERE id = ?`).get(id) as AgentPoolRecord) });
     });
 
     app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>("/organizations/:organization_name/agent-pools", async (request, reply) => {
       const org = request.params.organization_name;
       assertMember(db, requireCaller(request), org);
       const page = parsePage(request.query);
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM agent_pools WHERE organization = ?`).get(org) as { n: number }).n;
-      const rows = db.prepare(`SELECT * FROM agent_pools WHERE organization = ? ORDER BY name LIMIT ? OFFSET ?`).all(org, page.size, (page.number - 1) * page.size) as AgentPoolRecord[];
+      const total = (prepare(db, `SELECT COUNT(*) AS n FROM agent_pools WHERE organization = ?`).get(org) as { n: number }).n;
+      const rows = prepare(db, `SELECT * FROM agent_pools WHERE organization = ? ORDER BY name LIMIT ? OFFSET ?`).all(org, page.size, (page.number - 1) * page.size) as AgentPoolRecord[];
       return send(reply, 200, { data: rows.map(render), ...paginationEnvelope(request, page, total) });
     });
 
     app.get<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
-      const p = db.prepare(`SELECT * FROM agent_pools WHERE id = ?`).get(request.params.id) as AgentPoolRecord | undefined;
+      const p = prepare(db, `SELECT * FROM agent_pools WHERE id = ?`).get(request.params.id) as AgentPoolRecord | undefined;
       if (!p) throw notFound("agent pool not found");
       assertMember(db, requireCaller(request), p.organization);
       return send(reply, 200, { data: render(p) });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId, newInternalId } from "../ids";
 import { nameTaken, notFound } from "../http/errors";
 import { API_PREFIX, noContent, parseBody, ref, send, type Resource } from "../http/jsonapi";
@@ -90,7 +90,7 @@ interface TeamRecord {
 }
 
 function renderTeam(db: Db, t: TeamRecord): Resource {
-  const users = db.prepare(`SELECT user_id FROM team_members WHERE team_id = ?`).all(t.id) as { user_id: string }[];
+  const users = prepare(db, `SELECT user_id FROM team_members WHERE team_id = ?`).all(t.id) as { user_id: string }[];
   return {
     id: t.id,
     type: "teams",
@@ -112,7 +112,7 @@ function renderToken(t: IssuedToken, description: string | null = null): Resourc
 }
 
 function loadTeam(db: Db, caller: Caller, id: string, owner: boolean): TeamRecord {
-  const t = db.prepare(`SELECT * FROM teams WHERE id = ?`).get(id) as TeamRecord | undefined;
+  const t = prepare(db, `SELECT * FROM teams WHERE id = ?`).get(id) as TeamRecord | undefined;
   if (!t) throw notFound("team not found");
   (owner ? assertOwner : assertMember)(db, caller, t.organization);
   return t;
@@ -148,7 +148,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get<{ Params: { organization_name: string } }>("/organizations/:organization_name/teams", async (request, reply) => {
     const org = request.params.organization_name;
     assertMember(db, requireCaller(request), org);
-    const rows = db.prepare(`SELECT * FROM teams WHERE organization = ? ORDER BY name`).all(org) as TeamRecord[];
+    const rows = prepare(db, `SELECT * FROM teams WHERE organization = ? ORDER BY name`).all(org) as TeamRecord[];
     return send(reply, 200, { data: rows.map((t) => renderTeam(db, t)) });
   });
 
@@ -160,7 +160,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { id: string } }>("/teams/:id/authentication-token", async (request, reply) => {
     const t = loadTeam(db, requireCaller(request), request.params.id, true);
     const issued = inTransaction(db, () => {
-      db.prepare(`DELETE FROM tokens WHERE kind = 'team' AND team_id = ? AND site_admin = 0`).run(t.id);
+      prepare(db, `DELETE FROM tokens WHERE kind = 'team' AND team_id = ? AND site_admin = 0`).run(t.id);
       return issueToken(db, { kind: "team", organization: t.organization, teamId: t.id });
     });
     return send(reply, 201, { data: renderToken(issued) });
@@ -170,7 +170,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const org = request.params.organization_name;
     assertOwner(db, requireCaller(request), org);
     const issued = inTransaction(db, () => {
-      db.prepare(`DELETE FROM tokens WHERE kind = 'organization' AND organization = ?`).run(org);
+      prepare(db, `DELETE FROM tokens WHERE kind = 'organization' AND organization = ?`).run(org);
       return issueToken(db, { kind: "organization", organization: org });
     });
     return send(reply, 201, { data: renderToken(issued) });
@@ -181,9 +181,9 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(membersSchema, request.body);
     inTransaction(db, () => {
       for (const item of body.data) {
-        const u = db.prepare(`SELECT id FROM users WHERE (id = ? OR username = ?) AND service_account = 0`).get(item.id, item.id) as { id: string } | undefined;
+        const u = prepare(db, `SELECT id FROM users WHERE (id = ? OR username = ?) AND service_account = 0`).get(item.id, item.id) as { id: string } | undefined;
         if (!u) throw notFound(`user "${item.id}" not found`);
-        db.prepare(`INSERT OR IGNORE INTO team_members (team_id, user_id) VALUES (?, ?)`).run(t.id, u.id);
+        prepare(db, `INSERT OR IGNORE INTO team_members (team_id, user_id) VALUES (?, ?)`).run(t.id, u.id);
       }
     });
     return noContent(reply);
@@ -194,7 +194,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const a = parseBody(userCreateSchema, request.body).data.attributes;
     const id = newId("user");
     try {
-      inTransaction(db, () => db.prepare(`INSERT INTO users (id, username, email, created_at) VALUES (?, ?, ?, ?)`).run(id, a.username, a.email ?? null, now()));
+      inTransaction(db, () => prepare(db, `INSERT INTO users (id, username, email, created_at) VALUES (?, ?, ?, ?)`).run(id, a.username, a.email ?? null, now()));
     } catch (err) {
       if (isUniqueViolation(err)) throw nameTaken("/data/attributes/username");
       throw err;
@@ -205,14 +205,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { id: string } }>("/users/:id/authentication-tokens", async (request, reply) => {
     const caller = requireCaller(request);
     if (!caller.siteAdmin && caller.userId !== request.params.id) throw notFound("user not found");
-    const u = db.prepare(`SELECT id FROM users WHERE id = ? AND service_account = 0`).get(request.params.id);
+    const u = prepare(db, `SELECT id FROM users WHERE id = ? AND service_account = 0`).get(request.params.id);
     if (!u) throw notFound("user not found");
     const issued = inTransaction(db, () => issueToken(db, { kind: "user", userId: request.params.id }));
     return send(reply, 201, { data: renderToken(issued) });
   });
 
   const renderTeamWorkspace = (id: string): Resource => {
-    const r = db.prepare(`SELECT * FROM team_workspaces WHERE id = ?`).get(id) as {
+    const r = prepare(db, `SELECT * FROM team_workspaces WHERE id = ?`).get(id) as {
       id: string;
       team_id: string;
       workspace_id: string;
@@ -249,7 +249,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const ws = findWorkspaceById(db, d.relationships.workspace.data.id);
     if (!ws) throw notFound("workspace not found");
     mayManageAccess(caller, ws.organization);
-    const team = db.prepare(`SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, ws.organization);
+    const team = prepare(db, `SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, ws.organization);
     if (!team) throw notFound("team not found");
     const a = d.attributes;
     const id = newInternalId("tws-");
@@ -267,7 +267,7 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   const loadTeamWorkspace = (caller: Caller, id: string) => {
-    const r = db.prepare(`SELECT tw.id, w.organization FROM team_workspaces tw JOIN workspaces w ON w.id = tw.workspace_id WHERE tw.id = ?`).get(id) as
+    const r = prepare(db, `SELECT tw.id, w.organization FROM team_workspaces tw JOIN workspaces w ON w.id = tw.workspace_id WHERE tw.id = ?`).get(id) as
       | { id: string; organization: string }
       | undefined;
     if (!r) throw notFound("team access not found");
@@ -284,8 +284,8 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const r = loadTeamWorkspace(requireCaller(request), request.params.id);
     const a = parseBody(teamWorkspaceUpdateSchema, request.body).data.attributes;
     inTransaction(db, () => {
-      const cur = db.prepare(`SELECT * FROM team_workspaces WHERE id = ?`).get(r.id) as Record<string, unknown>;
-      db.prepare(`UPDATE team_workspaces SET access = ?, runs = ?, variables = ?, state_versions = ?, workspace_locking = ?, run_tasks = ? WHERE id = ?`).run(
+      const cur = prepare(db, `SELECT * FROM team_workspaces WHERE id = ?`).get(r.id) as Record<string, unknown>;
+      prepare(db, `UPDATE team_workspaces SET access = ?, runs = ?, variables = ?, state_versions = ?, workspace_locking = ?, run_tasks = ? WHERE id = ?`).run(
         a.access,
         a.runs ?? cur.runs,
         a.variables ?? cur.variables,
@@ -300,20 +300,20 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.delete<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
     const r = loadTeamWorkspace(requireCaller(request), request.params.id);
-    inTransaction(db, () => db.prepare(`DELETE FROM team_workspaces WHERE id = ?`).run(r.id));
+    inTransaction(db, () => prepare(db, `DELETE FROM team_workspaces WHERE id = ?`).run(r.id));
     return noContent(reply);
   });
 
   app.post("/team-projects", async (request, reply) => {
     const caller = requireCaller(request);
     const d = parseBody(teamProjectCreateSchema, request.body).data;
-    const p = db.prepare(`SELECT id, organization FROM projects WHERE id = ?`).get(d.relationships.project.data.id) as { id: string; organization: string } | undefined;
+    const p = prepare(db, `SELECT id, organization FROM projects WHERE id = ?`).get(d.relationships.project.data.id) as { id: string; organization: string } | undefined;
     if (!p || !orgRole(db, caller, p.organization).manageProjects) throw notFound("project not found");
-    const team = db.prepare(`SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, p.organization);
+    const team = prepare(db, `SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, p.organization);
     if (!team) throw notFound("team not found");
     const id = newInternalId("tprj-");
     try {
-      inTransaction(db, () => db.prepare(`INSERT INTO team_projects (id, team_id, project_id, access) VALUES (?, ?, ?, ?)`).run(id, d.relationships.team.data.id, p.id, d.attributes.access));
+      inTransaction(db, () => prepare(db, `INSERT INTO team_projects (id, team_id, project_id, access) VALUES (?, ?, ?, ?)`).run(id, d.relationships.team.data.id, p.id, d.attributes.access));
     } catch (err) {
       if (isUniqueViolation(err)) throw nameTaken("/data/relationships/team");
       throw err;

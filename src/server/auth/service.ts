@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../store/db";
-import { now } from "../store/db";
+import { now, prepare } from "../store/db";
 import { newId, newToken } from "../ids";
 import { notFound } from "../http/errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
@@ -32,9 +32,13 @@ export interface OrgRole {
   manageProjects: boolean;
   /** The caller's teams in this organization. */
   teamIds: string[];
+  /** The organization lets workspace admins force delete (spec 5, item 7). */
+  adminsMayForceDelete: boolean;
+  /** Permissions on any workspace, for callers that manage them all (memoized per request). */
+  everyWorkspace?: Permissions;
 }
 
-const NO_ROLE: OrgRole = { member: false, owner: false, manageWorkspaces: false, manageProjects: false, teamIds: [] };
+const NO_ROLE: OrgRole = { member: false, owner: false, manageWorkspaces: false, manageProjects: false, teamIds: [], adminsMayForceDelete: false };
 
 export function tokenDigest(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -85,15 +89,21 @@ interface TeamFlags {
 export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
   const cached = caller.roles.get(organization);
   if (cached) return cached;
+  const org = prepare(db, `SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as
+    | { allow_force_delete_workspaces: number }
+    | undefined;
+  const adminsMayForceDelete = org?.allow_force_delete_workspaces === 1;
   let role: OrgRole = NO_ROLE;
-  if (caller.siteAdmin) {
-    role = { member: true, owner: true, manageWorkspaces: true, manageProjects: true, teamIds: [] };
+  if (!org) {
+    role = NO_ROLE;
+  } else if (caller.siteAdmin) {
+    role = { member: true, owner: true, manageWorkspaces: true, manageProjects: true, teamIds: [], adminsMayForceDelete };
   } else if (caller.kind === "organization") {
-    if (caller.organization === organization) role = { member: true, owner: false, manageWorkspaces: true, manageProjects: true, teamIds: [] };
+    if (caller.organization === organization) role = { member: true, owner: false, manageWorkspaces: true, manageProjects: true, teamIds: [], adminsMayForceDelete };
   } else {
     const teams = (
       caller.kind === "team"
-        ? db.prepare(`SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`).all(caller.teamId, organization)
+        ? prepare(db, `SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`).all(caller.teamId, organization)
         : db
             .prepare(
               `SELECT t.id, t.is_owners, t.manage_workspaces, t.manage_projects
@@ -110,6 +120,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
         manageWorkspaces: owner || teams.some((t) => t.manage_workspaces === 1),
         manageProjects: owner || teams.some((t) => t.manage_projects === 1),
         teamIds: teams.map((t) => t.id),
+        adminsMayForceDelete,
       };
     }
   }
@@ -119,7 +130,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
 
 /** Organization-level visibility: members see the organization, everybody else gets 404. */
 export function assertMember(db: Db, caller: Caller, organization: string): OrgRole {
-  const exists = db.prepare(`SELECT 1 FROM organizations WHERE name = ?`).get(organization);
+  const exists = prepare(db, `SELECT 1 FROM organizations WHERE name = ?`).get(organization);
   const role = exists ? orgRole(db, caller, organization) : NO_ROLE;
   if (!role.member) throw notFound(`organization "${organization}" not found`);
   return role;
@@ -194,13 +205,16 @@ export function emptyPermissions(): Permissions {
  * every endpoint answers with 404). The same computation fills the `permissions`
  * attribute, so the document always tells the truth about the token that asked.
  */
-export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey, allowForceDeleteByAdmins: boolean): Permissions | null {
+export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey): Permissions | null {
   const role = orgRole(db, caller, ws.organization);
   if (!role.member) return null;
-  const granted = new Set<PermissionName>();
+  // Teams that manage every workspace get the same answer everywhere in the organization: compute it once.
   if (role.manageWorkspaces) {
-    ADMIN.forEach((p) => granted.add(p));
-  } else if (role.teamIds.length) {
+    role.everyWorkspace ??= permissionsFrom(new Set(ADMIN), role);
+    return { ...role.everyWorkspace };
+  }
+  const granted = new Set<PermissionName>();
+  if (role.teamIds.length) {
     const marks = role.teamIds.map(() => "?").join(",");
     const rows = db
       .prepare(`SELECT access, runs, variables, state_versions, workspace_locking, run_tasks FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks})`)
@@ -215,9 +229,13 @@ export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey, a
     }
   }
   if (granted.size === 0) return null;
+  return permissionsFrom(granted, role);
+}
+
+function permissionsFrom(granted: Set<PermissionName>, role: OrgRole): Permissions {
   const perms = emptyPermissions();
   for (const p of granted) perms[p] = true;
-  perms["can-force-delete"] = role.owner || (allowForceDeleteByAdmins && perms["can-update"]);
+  perms["can-force-delete"] = role.owner || (role.adminsMayForceDelete && perms["can-update"]);
   return perms;
 }
 
@@ -227,7 +245,7 @@ export function isProjectAdmin(db: Db, caller: Caller, organization: string, pro
   if (role.manageProjects) return true;
   if (!role.teamIds.length) return false;
   const marks = role.teamIds.map(() => "?").join(",");
-  return !!db.prepare(`SELECT 1 FROM team_projects WHERE project_id = ? AND access = 'admin' AND team_id IN (${marks})`).get(projectId, ...role.teamIds);
+  return !!prepare(db, `SELECT 1 FROM team_projects WHERE project_id = ? AND access = 'admin' AND team_id IN (${marks})`).get(projectId, ...role.teamIds);
 }
 
 /** May create workspaces in the project: teams managing all workspaces, organization tokens, or project maintainers. */
@@ -258,7 +276,7 @@ export function readableWorkspacesFilter(db: Db, caller: Caller, organization: s
 
 export function createServiceUser(db: Db, username: string): string {
   const id = newId("user");
-  db.prepare(`INSERT INTO users (id, username, service_account, created_at) VALUES (?, ?, 1, ?)`).run(id, `${username}-${id.slice(5, 13)}`, now());
+  prepare(db, `INSERT INTO users (id, username, service_account, created_at) VALUES (?, ?, 1, ?)`).run(id, `${username}-${id.slice(5, 13)}`, now());
   return id;
 }
 
@@ -276,7 +294,7 @@ export function issueToken(
 ): IssuedToken {
   const id = newId("authenticationToken");
   const createdAt = now();
-  db.prepare(
+  prepare(db, 
     `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, tokenDigest(token), spec.kind, spec.organization ?? null, spec.teamId ?? null, spec.userId ?? null, spec.siteAdmin ? 1 : 0, spec.description ?? null, createdAt);
   return { id, token, createdAt };

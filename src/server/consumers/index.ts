@@ -2,7 +2,7 @@ import type { Domain } from "../context";
 import { remoteStateConsumersRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
-import { workspaceDocumentFor } from "../workspace/routes";
+import { workspaceDocumentsFor } from "../workspace/routes";
 import { changeConsumers, listConsumers, loadSubject } from "./service";
 
 type ById = { workspace_id: string };
@@ -15,7 +15,7 @@ export const consumerDomain: Domain = {
       const caller = requireCaller(request);
       const page = parsePage(request.query);
       const { rows, total } = listConsumers(ctx, caller, request.params.workspace_id, page);
-      return send(reply, 200, { data: rows.map((ws) => workspaceDocumentFor(ctx, caller, ws)), ...paginationEnvelope(request, page, total) });
+      return send(reply, 200, { data: workspaceDocumentsFor(ctx, caller, rows), ...paginationEnvelope(request, page, total) });
     });
     for (const [method, mode] of [
       ["PATCH", "replace"],

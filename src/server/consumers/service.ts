@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { orgRole, readableWorkspacesFilter } from "../auth/service";
-import { inTransaction } from "../store/db";
+import { inTransaction, prepare } from "../store/db";
 import { notFound, unprocessable, unprocessableMany } from "../http/errors";
 import { problemsToErrors } from "../../api/common";
 import type { Page } from "../http/jsonapi";
@@ -22,7 +22,7 @@ export function listConsumers(ctx: ServerContext, caller: Caller, workspaceId: s
     : { sql: `w.id IN (SELECT consumer_id FROM remote_state_consumers WHERE workspace_id = ?)`, params: [ws.id] };
   const where = `${scope.sql} AND ${visible.sql}`;
   const params = [...scope.params, ...visible.params];
-  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM workspaces w WHERE ${where}`).get(...params) as { n: number }).n;
+  const total = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM workspaces w WHERE ${where}`).get(...params) as { n: number }).n;
   const rows = ctx.db
     .prepare(`SELECT w.* FROM workspaces w WHERE ${where} ORDER BY w.name COLLATE NOCASE, w.id LIMIT ? OFFSET ?`)
     .all(...params, page.size, (page.number - 1) * page.size) as WorkspaceRecord[];
@@ -64,11 +64,11 @@ export function changeConsumers(ctx: ServerContext, caller: Caller, workspaceId:
   inTransaction(ctx.db, () => {
     const ws = loadSubject(ctx, caller, workspaceId, mode);
     const ids = resolveConsumers(ctx, caller, ws, body, mode);
-    if (mode === "replace") ctx.db.prepare(`DELETE FROM remote_state_consumers WHERE workspace_id = ?`).run(ws.id);
+    if (mode === "replace") prepare(ctx.db, `DELETE FROM remote_state_consumers WHERE workspace_id = ?`).run(ws.id);
     const stmt =
       mode === "remove"
-        ? ctx.db.prepare(`DELETE FROM remote_state_consumers WHERE workspace_id = ? AND consumer_id = ?`)
-        : ctx.db.prepare(`INSERT OR IGNORE INTO remote_state_consumers (workspace_id, consumer_id) VALUES (?, ?)`);
+        ? prepare(ctx.db, `DELETE FROM remote_state_consumers WHERE workspace_id = ? AND consumer_id = ?`)
+        : prepare(ctx.db, `INSERT OR IGNORE INTO remote_state_consumers (workspace_id, consumer_id) VALUES (?, ?)`);
     for (const id of ids) stmt.run(ws.id, id);
   });
 }

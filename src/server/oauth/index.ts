@@ -3,7 +3,7 @@ import type { Domain } from "../context";
 import type { Db } from "../store/db";
 import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId, newInternalId } from "../ids";
 import { notFound } from "../http/errors";
 import { API_PREFIX, parseBody, ref, send, type Resource } from "../http/jsonapi";
@@ -43,7 +43,7 @@ interface ClientRecord {
 }
 
 function tokenIdsOf(db: Db, clientId: string): string[] {
-  return (db.prepare(`SELECT id FROM oauth_tokens WHERE oauth_client_id = ? ORDER BY created_at`).all(clientId) as { id: string }[]).map((r) => r.id);
+  return (prepare(db, `SELECT id FROM oauth_tokens WHERE oauth_client_id = ? ORDER BY created_at`).all(clientId) as { id: string }[]).map((r) => r.id);
 }
 
 function renderClient(db: Db, c: ClientRecord): Resource {
@@ -70,7 +70,7 @@ export const oauthDomain: Domain = {
       const id = newInternalId("oc-");
       inTransaction(db, () => {
         const t = now();
-        db.prepare(`INSERT INTO oauth_clients (id, organization, name, service_provider, http_url, api_url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+        prepare(db, `INSERT INTO oauth_clients (id, organization, name, service_provider, http_url, api_url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
           id,
           org,
           a.name ?? null,
@@ -79,20 +79,20 @@ export const oauthDomain: Domain = {
           a["api-url"],
           t,
         );
-        db.prepare(`INSERT INTO oauth_tokens (id, oauth_client_id, organization, created_at) VALUES (?, ?, ?, ?)`).run(newId("oauthToken"), id, org, t);
+        prepare(db, `INSERT INTO oauth_tokens (id, oauth_client_id, organization, created_at) VALUES (?, ?, ?, ?)`).run(newId("oauthToken"), id, org, t);
       });
-      return send(reply, 201, { data: renderClient(db, db.prepare(`SELECT * FROM oauth_clients WHERE id = ?`).get(id) as ClientRecord) });
+      return send(reply, 201, { data: renderClient(db, prepare(db, `SELECT * FROM oauth_clients WHERE id = ?`).get(id) as ClientRecord) });
     });
 
     app.get<{ Params: { id: string } }>("/oauth-clients/:id", async (request, reply) => {
-      const c = db.prepare(`SELECT * FROM oauth_clients WHERE id = ?`).get(request.params.id) as ClientRecord | undefined;
+      const c = prepare(db, `SELECT * FROM oauth_clients WHERE id = ?`).get(request.params.id) as ClientRecord | undefined;
       if (!c) throw notFound("OAuth client not found");
       assertMember(db, requireCaller(request), c.organization);
       return send(reply, 200, { data: renderClient(db, c) });
     });
 
     app.get<{ Params: { id: string } }>("/oauth-tokens/:id", async (request, reply) => {
-      const t = db.prepare(`SELECT id, oauth_client_id, organization, created_at FROM oauth_tokens WHERE id = ?`).get(request.params.id) as
+      const t = prepare(db, `SELECT id, oauth_client_id, organization, created_at FROM oauth_tokens WHERE id = ?`).get(request.params.id) as
         | { id: string; oauth_client_id: string; organization: string; created_at: string }
         | undefined;
       if (!t) throw notFound("OAuth token not found");

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { createServiceUser, issueToken, tokenDigest, type Caller, type IssuedToken, type OrgRole } from "../auth/service";
 import { conflict, nameTaken, notFound } from "../http/errors";
@@ -17,7 +17,7 @@ export interface OrganizationRecord {
 export const DEFAULT_PROJECT_NAME = "Default Project";
 
 export function findOrganization(db: Db, name: string): OrganizationRecord | undefined {
-  return db.prepare(`SELECT * FROM organizations WHERE name = ?`).get(name) as OrganizationRecord | undefined;
+  return prepare(db, `SELECT * FROM organizations WHERE name = ?`).get(name) as OrganizationRecord | undefined;
 }
 
 export function getOrganization(db: Db, name: string): OrganizationRecord {
@@ -46,12 +46,12 @@ export function createOrganization(
       const createdAt = now();
       const serviceUser = createServiceUser(db, `api-org-${input.name}`);
       const projectId = newId("project");
-      db.prepare(
+      prepare(db, 
         `INSERT INTO organizations (name, email, created_at, default_project_id, allow_force_delete_workspaces, service_user_id) VALUES (?, ?, ?, ?, ?, ?)`,
       ).run(input.name, input.email ?? null, createdAt, projectId, input.allowForceDeleteWorkspaces ? 1 : 0, serviceUser);
-      db.prepare(`INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(projectId, input.name, DEFAULT_PROJECT_NAME, createdAt);
+      prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(projectId, input.name, DEFAULT_PROJECT_NAME, createdAt);
       const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
-      if (creatorUserId) db.prepare(`INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`).run(ownersTeamId, creatorUserId);
+      if (creatorUserId) prepare(db, `INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`).run(ownersTeamId, creatorUserId);
       return { organization: findOrganization(db, input.name)!, ownersTeamId };
     });
   } catch (err) {
@@ -68,7 +68,7 @@ export function createTeamRecord(
 ): string {
   const id = newId("team");
   const serviceUser = createServiceUser(db, `api-team-${name}`);
-  db.prepare(
+  prepare(db, 
     `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, organization, name, flags.owners ? 1 : 0, flags.manageWorkspaces ? 1 : 0, flags.manageProjects ? 1 : 0, serviceUser, now());
   return id;
@@ -77,9 +77,9 @@ export function createTeamRecord(
 export function updateOrganization(db: Db, name: string, patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean }): OrganizationRecord {
   return inTransaction(db, () => {
     getOrganization(db, name);
-    if (patch.email !== undefined) db.prepare(`UPDATE organizations SET email = ? WHERE name = ?`).run(patch.email, name);
+    if (patch.email !== undefined) prepare(db, `UPDATE organizations SET email = ? WHERE name = ?`).run(patch.email, name);
     if (patch.allowForceDeleteWorkspaces !== undefined) {
-      db.prepare(`UPDATE organizations SET allow_force_delete_workspaces = ? WHERE name = ?`).run(patch.allowForceDeleteWorkspaces ? 1 : 0, name);
+      prepare(db, `UPDATE organizations SET allow_force_delete_workspaces = ? WHERE name = ?`).run(patch.allowForceDeleteWorkspaces ? 1 : 0, name);
     }
     return getOrganization(db, name);
   });
@@ -89,9 +89,9 @@ export function updateOrganization(db: Db, name: string, patch: { email?: string
 export function deleteOrganization(db: Db, name: string): void {
   inTransaction(db, () => {
     getOrganization(db, name);
-    db.prepare(`DELETE FROM workspaces WHERE organization = ?`).run(name);
-    db.prepare(`DELETE FROM tokens WHERE organization = ? OR team_id IN (SELECT id FROM teams WHERE organization = ?)`).run(name, name);
-    const res = db.prepare(`DELETE FROM organizations WHERE name = ?`).run(name);
+    prepare(db, `DELETE FROM workspaces WHERE organization = ?`).run(name);
+    prepare(db, `DELETE FROM tokens WHERE organization = ? OR team_id IN (SELECT id FROM teams WHERE organization = ?)`).run(name, name);
+    const res = prepare(db, `DELETE FROM organizations WHERE name = ?`).run(name);
     if (res.changes !== 1) throw conflict(`organization "${name}" could not be deleted`);
   });
 }
@@ -105,9 +105,9 @@ export function bootstrapOrganization(db: Db, name: string, token: string | unde
   return inTransaction(db, () => {
     let org = findOrganization(db, name);
     if (!org) org = createOrganization(db, { name }, null).organization;
-    const owners = db.prepare(`SELECT id FROM teams WHERE organization = ? AND is_owners = 1`).get(name) as { id: string };
+    const owners = prepare(db, `SELECT id FROM teams WHERE organization = ? AND is_owners = 1`).get(name) as { id: string };
     if (token) {
-      const existing = db.prepare(`SELECT id FROM tokens WHERE digest = ?`).get(tokenDigest(token));
+      const existing = prepare(db, `SELECT id FROM tokens WHERE digest = ?`).get(tokenDigest(token));
       if (existing) return { token, issued: null };
       const issued = issueToken(db, { kind: "team", organization: name, teamId: owners.id, siteAdmin: true, description: "bootstrap" }, token);
       return { token, issued };

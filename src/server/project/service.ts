@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import type { Caller } from "../auth/service";
 import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
@@ -17,7 +17,7 @@ export interface ProjectRecord {
 }
 
 export function findProject(db: Db, id: string): ProjectRecord | undefined {
-  return db.prepare(`SELECT * FROM projects WHERE id = ?`).get(id) as ProjectRecord | undefined;
+  return prepare(db, `SELECT * FROM projects WHERE id = ?`).get(id) as ProjectRecord | undefined;
 }
 
 /** A project is visible to every member of its organization (workspace contents are guarded separately). */
@@ -44,8 +44,8 @@ function checkBindings(bindings: { key: string; value: string }[]): void {
 }
 
 function replaceBindings(db: Db, projectId: string, bindings: { key: string; value: string }[]): void {
-  db.prepare(`DELETE FROM project_tag_bindings WHERE project_id = ?`).run(projectId);
-  const insert = db.prepare(`INSERT INTO project_tag_bindings (id, project_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
+  prepare(db, `DELETE FROM project_tag_bindings WHERE project_id = ?`).run(projectId);
+  const insert = prepare(db, `INSERT INTO project_tag_bindings (id, project_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
   const t = now();
   for (const b of bindings) insert.run(newId("tagBinding"), projectId, b.key, b.value, t);
 }
@@ -62,9 +62,9 @@ export function createProject(db: Db, caller: Caller, organization: string, inpu
   if (input.tagBindings) checkBindings(input.tagBindings);
   try {
     return inTransaction(db, () => {
-      if (db.prepare(`SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, input.name)) throw nameTaken();
+      if (prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, input.name)) throw nameTaken();
       const id = newId("project");
-      db.prepare(`INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, organization, input.name, input.description ?? "", now());
+      prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, organization, input.name, input.description ?? "", now());
       if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
       return findProject(db, id)!;
     });
@@ -80,10 +80,10 @@ export function updateProject(db: Db, caller: Caller, id: string, input: Project
     return inTransaction(db, () => {
       const p = loadProjectAsAdmin(db, caller, id);
       if (input.name !== undefined && input.name !== p.name) {
-        if (db.prepare(`SELECT 1 FROM projects WHERE organization = ? AND name = ? AND id <> ?`).get(p.organization, input.name, id)) throw nameTaken();
-        db.prepare(`UPDATE projects SET name = ? WHERE id = ?`).run(input.name, id);
+        if (prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ? AND id <> ?`).get(p.organization, input.name, id)) throw nameTaken();
+        prepare(db, `UPDATE projects SET name = ? WHERE id = ?`).run(input.name, id);
       }
-      if (input.description !== undefined) db.prepare(`UPDATE projects SET description = ? WHERE id = ?`).run(input.description ?? "", id);
+      if (input.description !== undefined) prepare(db, `UPDATE projects SET description = ? WHERE id = ?`).run(input.description ?? "", id);
       if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
       return findProject(db, id)!;
     });
@@ -97,10 +97,10 @@ export function updateProject(db: Db, caller: Caller, id: string, input: Project
 export function deleteProject(db: Db, caller: Caller, id: string): void {
   inTransaction(db, () => {
     const p = loadProjectAsAdmin(db, caller, id);
-    const org = db.prepare(`SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string };
+    const org = prepare(db, `SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string };
     if (org.default_project_id === id) throw conflict("The default project of an organization cannot be deleted.");
-    if (db.prepare(`SELECT 1 FROM workspaces WHERE project_id = ? LIMIT 1`).get(id)) throw conflict("The project still contains workspaces.");
-    db.prepare(`DELETE FROM projects WHERE id = ?`).run(id);
+    if (prepare(db, `SELECT 1 FROM workspaces WHERE project_id = ? LIMIT 1`).get(id)) throw conflict("The project still contains workspaces.");
+    prepare(db, `DELETE FROM projects WHERE id = ?`).run(id);
   });
 }
 
@@ -108,7 +108,7 @@ export function listProjects(db: Db, caller: Caller, organization: string, page:
   assertMember(db, caller, organization);
   const filter = nameFilter ? ` AND name = ?` : "";
   const params: unknown[] = nameFilter ? [organization, nameFilter] : [organization];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE organization = ?${filter}`).get(...params) as { n: number }).n;
+  const total = (prepare(db, `SELECT COUNT(*) AS n FROM projects WHERE organization = ?${filter}`).get(...params) as { n: number }).n;
   const rows = db
     .prepare(`SELECT * FROM projects WHERE organization = ?${filter} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
     .all(...params, page.size, (page.number - 1) * page.size) as ProjectRecord[];
@@ -116,8 +116,8 @@ export function listProjects(db: Db, caller: Caller, organization: string, page:
 }
 
 export function renderProject(db: Db, p: ProjectRecord): Resource {
-  const count = (db.prepare(`SELECT COUNT(*) AS n FROM workspaces WHERE project_id = ?`).get(p.id) as { n: number }).n;
-  const org = db.prepare(`SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string } | undefined;
+  const count = (prepare(db, `SELECT COUNT(*) AS n FROM workspaces WHERE project_id = ?`).get(p.id) as { n: number }).n;
+  const org = prepare(db, `SELECT default_project_id FROM organizations WHERE name = ?`).get(p.organization) as { default_project_id: string } | undefined;
   return {
     id: p.id,
     type: "projects",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Domain } from "../context";
 import { requireCaller } from "../app";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { notFound } from "../http/errors";
 import { API_PREFIX, noContent, parseBody, send, type Resource } from "../http/jsonapi";
@@ -54,9 +54,9 @@ export const retentionDomain: Domain = {
     app.get<{ Params: ById }>(PATH, async (request, reply) => {
       guard();
       const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
-      const own = db.prepare(`SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as PolicyRecord | undefined;
+      const own = prepare(db, `SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as PolicyRecord | undefined;
       if (own) return send(reply, 200, { data: render(own) });
-      const org = db.prepare(`SELECT data_retention_days FROM organizations WHERE name = ?`).get(ws.organization) as { data_retention_days: number | null };
+      const org = prepare(db, `SELECT data_retention_days FROM organizations WHERE name = ?`).get(ws.organization) as { data_retention_days: number | null };
       const fallback: PolicyRecord | null =
         org.data_retention_days === null ? null : { id: `drp-org-${ws.organization}`, kind: DELETE_OLDER, delete_older_than_n_days: org.data_retention_days };
       return send(reply, 200, { data: fallback ? render(fallback) : null });
@@ -69,9 +69,9 @@ export const retentionDomain: Domain = {
       const data = parseBody(policyRequestSchema, request.body).data;
       const days = data.type === DELETE_OLDER ? data.attributes["delete-older-than-n-days"] : null;
       const policy = inTransaction(db, () => {
-        const existing = db.prepare(`SELECT id FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as { id: string } | undefined;
+        const existing = prepare(db, `SELECT id FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as { id: string } | undefined;
         const id = existing?.id ?? newId("dataRetentionPolicy");
-        db.prepare(
+        prepare(db, 
           `INSERT INTO data_retention_policies (workspace_id, id, kind, delete_older_than_n_days, created_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (workspace_id) DO UPDATE SET kind = excluded.kind, delete_older_than_n_days = excluded.delete_older_than_n_days`,
         ).run(ws.id, id, data.type, days, now());
@@ -83,7 +83,7 @@ export const retentionDomain: Domain = {
     app.delete<{ Params: ById }>(PATH, async (request, reply) => {
       guard();
       const { ws } = loadWorkspaceWith(ctx, requireCaller(request), { id: request.params.workspace_id }, "can-update");
-      inTransaction(db, () => db.prepare(`DELETE FROM data_retention_policies WHERE workspace_id = ?`).run(ws.id));
+      inTransaction(db, () => prepare(db, `DELETE FROM data_retention_policies WHERE workspace_id = ?`).run(ws.id));
       return noContent(reply);
     });
   },

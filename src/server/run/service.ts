@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 
@@ -21,7 +21,7 @@ export interface RunRecord {
 export const FINAL_RUN_STATUSES = ["applied", "planned_and_finished", "discarded", "canceled", "errored", "force_canceled", "policy_soft_failed"];
 
 export function findRun(db: Db, id: string): RunRecord | undefined {
-  return db.prepare(`SELECT * FROM runs WHERE id = ?`).get(id) as RunRecord | undefined;
+  return prepare(db, `SELECT * FROM runs WHERE id = ?`).get(id) as RunRecord | undefined;
 }
 
 /**
@@ -36,17 +36,17 @@ export function createRun(
   return inTransaction(db, () => {
     const t = now();
     const id = newId("run");
-    db.prepare(
+    prepare(db, 
       `INSERT INTO runs (id, workspace_id, status, message, is_destroy, auto_apply, plan_only, kind, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, workspaceId, spec.status ?? "pending", spec.message ?? "", spec.isDestroy ? 1 : 0, spec.autoApply ? 1 : 0, spec.planOnly ? 1 : 0, spec.kind ?? "run", spec.createdBy ?? null, t, t);
-    db.prepare(`UPDATE workspaces SET current_run_id = ? WHERE id = ?`).run(id, workspaceId);
+    prepare(db, `UPDATE workspaces SET current_run_id = ? WHERE id = ?`).run(id, workspaceId);
     return findRun(db, id)!;
   });
 }
 
 export function setRunStatus(db: Db, id: string, status: string): RunRecord {
   return inTransaction(db, () => {
-    db.prepare(`UPDATE runs SET status = ?, updated_at = ? WHERE id = ?`).run(status, now(), id);
+    prepare(db, `UPDATE runs SET status = ?, updated_at = ? WHERE id = ?`).run(status, now(), id);
     return findRun(db, id)!;
   });
 }

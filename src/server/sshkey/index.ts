@@ -3,7 +3,7 @@ import { sshKeyCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import { assertMember, type Caller } from "../auth/service";
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { notFound } from "../http/errors";
 import { API_PREFIX, noContent, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
@@ -27,7 +27,7 @@ function renderSshKey(k: SshKeyRecord): Resource {
 }
 
 function loadKey(db: Db, caller: Caller, id: string, manage: boolean): SshKeyRecord {
-  const k = db.prepare(`SELECT id, organization, name, created_at FROM ssh_keys WHERE id = ?`).get(id) as SshKeyRecord | undefined;
+  const k = prepare(db, `SELECT id, organization, name, created_at FROM ssh_keys WHERE id = ?`).get(id) as SshKeyRecord | undefined;
   if (!k) throw notFound("SSH key not found");
   const role = assertMember(db, caller, k.organization);
   if (manage && !role.manageWorkspaces) throw notFound("SSH key not found");
@@ -44,7 +44,7 @@ export const sshKeyDomain: Domain = {
       const body = parseBody(sshKeyCreateRequestSchema, request.body);
       const id = newId("sshKey");
       inTransaction(db, () => {
-        db.prepare(`INSERT INTO ssh_keys (id, organization, name, value, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, org, body.data.attributes.name, body.data.attributes.value, now());
+        prepare(db, `INSERT INTO ssh_keys (id, organization, name, value, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, org, body.data.attributes.name, body.data.attributes.value, now());
       });
       return send(reply, 201, { data: renderSshKey(loadKey(db, caller, id, false)) });
     });
@@ -54,7 +54,7 @@ export const sshKeyDomain: Domain = {
       const org = request.params.organization_name;
       assertMember(db, caller, org);
       const page = parsePage(request.query);
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM ssh_keys WHERE organization = ?`).get(org) as { n: number }).n;
+      const total = (prepare(db, `SELECT COUNT(*) AS n FROM ssh_keys WHERE organization = ?`).get(org) as { n: number }).n;
       const rows = db
         .prepare(`SELECT id, organization, name, created_at FROM ssh_keys WHERE organization = ? ORDER BY name, id LIMIT ? OFFSET ?`)
         .all(org, page.size, (page.number - 1) * page.size) as SshKeyRecord[];
@@ -67,7 +67,7 @@ export const sshKeyDomain: Domain = {
 
     app.delete<{ Params: { id: string } }>("/ssh-keys/:id", async (request, reply) => {
       const k = loadKey(db, requireCaller(request), request.params.id, true);
-      inTransaction(db, () => db.prepare(`DELETE FROM ssh_keys WHERE id = ?`).run(k.id));
+      inTransaction(db, () => prepare(db, `DELETE FROM ssh_keys WHERE id = ?`).run(k.id));
       return noContent(reply);
     });
   },

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { conflict, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
@@ -71,14 +71,14 @@ export function createStateVersion(ctx: ServerContext, caller: Caller, workspace
       )
       .run(id, ws.id, input.serial, input.md5, input.lineage ?? null, state?.text ?? null, state?.resourceCount ?? 0, input.intermediate ? 1 : 0, status, caller.principalId, t);
     if (!input.intermediate && status === "finalized") {
-      ctx.db.prepare(`UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`).run(id, state!.resourceCount, t, ws.id);
+      prepare(ctx.db, `UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`).run(id, state!.resourceCount, t, ws.id);
     }
     return findStateVersion(ctx, id)!;
   });
 }
 
 export function findStateVersion(ctx: ServerContext, id: string): StateVersionRecord | undefined {
-  return ctx.db.prepare(`SELECT ${COLUMNS} FROM state_versions WHERE id = ?`).get(id) as StateVersionRecord | undefined;
+  return prepare(ctx.db, `SELECT ${COLUMNS} FROM state_versions WHERE id = ?`).get(id) as StateVersionRecord | undefined;
 }
 
 export function loadStateVersion(ctx: ServerContext, caller: Caller, id: string): StateVersionRecord {

@@ -43,3 +43,27 @@ export function isUniqueViolation(err: unknown): boolean {
 export function now(): string {
   return new Date().toISOString();
 }
+
+const statementCaches = new WeakMap<Db, Map<string, Database.Statement>>();
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * A prepared statement for `sql`, compiled once per database. Rendering a list page runs
+ * a handful of small queries per workspace; compiling them every time was most of the
+ * cost of a page.
+ */
+export function prepare(db: Db, sql: string): Database.Statement {
+  let cache = statementCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(db, cache);
+  }
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    // Queries built from filters vary (IN lists of any length): bound the cache rather than let it grow.
+    if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+    stmt = db.prepare(sql);
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}

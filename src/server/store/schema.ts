@@ -133,6 +133,8 @@ CREATE TABLE IF NOT EXISTS workspaces (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS workspaces_org_name ON workspaces (organization, name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS workspaces_project ON workspaces (project_id);
+-- Covers the list filters and the default order, so a page is found without reading whole rows.
+CREATE INDEX IF NOT EXISTS workspaces_list ON workspaces (organization, name COLLATE NOCASE, id, project_id, current_run_id);
 
 CREATE TABLE IF NOT EXISTS team_workspaces (
   id TEXT PRIMARY KEY,
@@ -171,6 +173,11 @@ CREATE TABLE IF NOT EXISTS workspace_tag_bindings (
   created_at TEXT NOT NULL,
   UNIQUE (workspace_id, key)
 );
+
+-- Covering indexes for the filter[tagged] probes: one b-tree search answers key and value.
+CREATE INDEX IF NOT EXISTS workspace_tag_bindings_probe ON workspace_tag_bindings (workspace_id, key, value);
+CREATE INDEX IF NOT EXISTS project_tag_bindings_probe ON project_tag_bindings (project_id, key, value);
+CREATE INDEX IF NOT EXISTS workspaces_org_change ON workspaces (organization, latest_change_at);
 
 CREATE TABLE IF NOT EXISTS remote_state_consumers (
   workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { unprocessableMany } from "../http/errors";
 import { problemsToErrors } from "../../api/common";
@@ -31,7 +31,7 @@ const TAG_COLUMNS = `t.id, t.organization, t.name, t.created_at, (SELECT COUNT(*
 
 export function listWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, page: Page): { rows: TagRecord[]; total: number } {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(ws.id) as { n: number }).n;
+  const total = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(ws.id) as { n: number }).n;
   const rows = ctx.db
     .prepare(`SELECT ${TAG_COLUMNS} FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name LIMIT ? OFFSET ?`)
     .all(ws.id, page.size, (page.number - 1) * page.size) as TagRecord[];
@@ -53,8 +53,8 @@ export function listOrganizationTags(ctx: ServerContext, caller: Caller, organiz
     params.push(exclude);
   }
   const sql = where.join(" AND ");
-  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM tags t WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = ctx.db.prepare(`SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as TagRecord[];
+  const total = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM tags t WHERE ${sql}`).get(...params) as { n: number }).n;
+  const rows = prepare(ctx.db, `SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as TagRecord[];
   return { rows, total };
 }
 
@@ -66,7 +66,7 @@ export function addWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
     const tagIds = resolveTags(ctx, ws.organization, body, true);
-    const link = ctx.db.prepare(`INSERT OR IGNORE INTO workspace_tags (workspace_id, tag_id) VALUES (?, ?)`);
+    const link = prepare(ctx.db, `INSERT OR IGNORE INTO workspace_tags (workspace_id, tag_id) VALUES (?, ?)`);
     for (const id of tagIds) if (id) link.run(ws.id, id);
   });
 }
@@ -75,7 +75,7 @@ export function removeWorkspaceTags(ctx: ServerContext, caller: Caller, workspac
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
     const tagIds = resolveTags(ctx, ws.organization, body, false);
-    const unlink = ctx.db.prepare(`DELETE FROM workspace_tags WHERE workspace_id = ? AND tag_id = ?`);
+    const unlink = prepare(ctx.db, `DELETE FROM workspace_tags WHERE workspace_id = ? AND tag_id = ?`);
     for (const id of tagIds) if (id) unlink.run(ws.id, id);
     pruneUnusedTags(ctx.db, ws.organization);
   });
@@ -84,9 +84,9 @@ export function removeWorkspaceTags(ctx: ServerContext, caller: Caller, workspac
 /** Tag ids for each item; a name that matches nothing gives null (removal) or a new tag (addition). */
 function resolveTags(ctx: ServerContext, organization: string, body: TagsRelationshipRequest, create: boolean): (string | null)[] {
   const errors: { pointer: string; detail: string }[] = [];
-  const byId = ctx.db.prepare(`SELECT id FROM tags WHERE id = ? AND organization = ?`);
-  const byName = ctx.db.prepare(`SELECT id FROM tags WHERE name = ? AND organization = ?`);
-  const insert = ctx.db.prepare(`INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`);
+  const byId = prepare(ctx.db, `SELECT id FROM tags WHERE id = ? AND organization = ?`);
+  const byName = prepare(ctx.db, `SELECT id FROM tags WHERE name = ? AND organization = ?`);
+  const insert = prepare(ctx.db, `INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`);
   const ids = body.data.map((item, i) => {
     if (item.id !== undefined) {
       if (!byId.get(item.id, organization)) errors.push({ pointer: `/data/${i}/id`, detail: `tag "${item.id}" not found` });

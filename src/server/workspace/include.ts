@@ -7,9 +7,10 @@ import { findOrganization, renderOrganization } from "../organization/service";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
 import { effectiveTagBindings, type WorkspaceRecord } from "./store";
+import { prepare } from "../store/db";
 
 function renderUser(ctx: ServerContext, id: string): Resource | undefined {
-  const u = ctx.db.prepare(`SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
+  const u = prepare(ctx.db, `SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
     | { id: string; username: string; service_account: number }
     | undefined;
   if (!u) return undefined;

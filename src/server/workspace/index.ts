@@ -3,6 +3,6 @@ import { workspaceRoutes } from "./routes";
 
 export const workspaceDomain: Domain = { name: "workspace", routes: workspaceRoutes };
 export { renderWorkspace, workspacePath } from "./render";
-export { workspaceDocumentFor } from "./routes";
+export { workspaceDocumentFor, workspaceDocumentsFor } from "./routes";
 export * from "./service";
 export * from "./store";

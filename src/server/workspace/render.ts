@@ -1,7 +1,40 @@
 import type { ServerContext } from "../context";
 import type { Permissions } from "../auth/service";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import { prepare } from "../store/db";
 import { flatTagNames, settingsOf, variableIds, type WorkspaceRecord } from "./store";
+
+/** Per-workspace lists fetched for a whole page in two queries instead of two per workspace. */
+export interface RenderPrefetch {
+  tagNames: Map<string, string[]>;
+  variableIds: Map<string, string[]>;
+}
+
+function groupBy(rows: { workspace_id: string; v: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = out.get(r.workspace_id);
+    if (list) list.push(r.v);
+    else out.set(r.workspace_id, [r.v]);
+  }
+  return out;
+}
+
+export function prefetchForRender(ctx: ServerContext, workspaces: WorkspaceRecord[]): RenderPrefetch {
+  if (!workspaces.length) return { tagNames: new Map(), variableIds: new Map() };
+  const ids = JSON.stringify(workspaces.map((w) => w.id));
+  // `json_each` keeps the statement text fixed whatever the page size, so it is compiled once.
+  const tagNames = prepare(
+    ctx.db,
+    `SELECT wt.workspace_id, t.name AS v FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id
+      WHERE wt.workspace_id IN (SELECT value FROM json_each(?)) ORDER BY wt.workspace_id, t.name`,
+  ).all(ids) as { workspace_id: string; v: string }[];
+  const vars = prepare(ctx.db, `SELECT workspace_id, id AS v FROM vars WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY workspace_id, created_at, key`).all(ids) as {
+    workspace_id: string;
+    v: string;
+  }[];
+  return { tagNames: groupBy(tagNames), variableIds: groupBy(vars) };
+}
 
 export function workspacePath(ws: { organization: string; name: string }): string {
   return `${API_PREFIX}/organizations/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`;
@@ -26,7 +59,7 @@ function oauthInfo(ctx: ServerContext, oauthTokenId: string | null): OAuthInfo |
  * a list entry are identical; domains add their own fields through
  * `ctx.hooks.workspaceRender`.
  */
-export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permissions: Permissions): Resource {
+export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permissions: Permissions, prefetched?: RenderPrefetch): Resource {
   const s = settingsOf(ws);
   const repo = s["vcs-repo"];
   const oauth = repo ? oauthInfo(ctx, repo["oauth-token-id"]) : undefined;
@@ -70,7 +103,7 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       "source-url": s["source-url"],
       "speculative-enabled": s["speculative-enabled"],
       "structured-run-output-enabled": s["structured-run-output-enabled"],
-      "tag-names": flatTagNames(ctx.db, ws.id),
+      "tag-names": prefetched ? (prefetched.tagNames.get(ws.id) ?? []) : flatTagNames(ctx.db, ws.id),
       "engine-version": s["engine-version"],
       // The vendor spelling, for clients such as go-tfe that read only that name.
       "terraform-version": s["engine-version"],
@@ -113,7 +146,7 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       "remote-state-consumers": { links: related("relationships/remote-state-consumers") },
       "ssh-key": ref("ssh-keys", ws.ssh_key_id),
       "locked-by": ws.locked === 1 && ws.locked_by ? { ...ref("users", ws.locked_by), links: { related: `${API_PREFIX}/users/${ws.locked_by}` } } : { data: null },
-      vars: { data: variableIds(ctx.db, ws.id).map((id) => ({ id, type: "vars" })) },
+      vars: { data: (prefetched ? (prefetched.variableIds.get(ws.id) ?? []) : variableIds(ctx.db, ws.id)).map((id) => ({ id, type: "vars" })) },
     },
     links: {
       self: workspacePath(ws),

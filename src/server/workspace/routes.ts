@@ -11,7 +11,7 @@ import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
-import { renderWorkspace } from "./render";
+import { prefetchForRender, renderWorkspace, type RenderPrefetch } from "./render";
 import { includedFor } from "./include";
 import { listWorkspaces } from "./list";
 import {
@@ -39,10 +39,16 @@ function locatorOf(params: Partial<ByName & ById>): WorkspaceLocator {
 }
 
 /** Renders one workspace for the caller (permissions are recomputed after a change). */
-export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord): Resource {
+export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord, prefetched?: RenderPrefetch): Resource {
   const permissions = permissionsFor(ctx, caller, ws);
   if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
-  return renderWorkspace(ctx, ws, permissions);
+  return renderWorkspace(ctx, ws, permissions, prefetched);
+}
+
+/** Renders a page of workspaces, fetching their tag names and variables in bulk. */
+export function workspaceDocumentsFor(ctx: ServerContext, caller: Caller, rows: WorkspaceRecord[]): Resource[] {
+  const prefetched = prefetchForRender(ctx, rows);
+  return rows.map((ws) => workspaceDocumentFor(ctx, caller, ws, prefetched));
 }
 
 function tagBindingsOf(rel: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } | undefined) {
@@ -69,7 +75,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
     const page = parsePage(request.query);
     const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, request.query, page);
-    const doc: Record<string, unknown> = { data: rows.map((ws) => workspaceDocumentFor(ctx, caller, ws)) };
+    const doc: Record<string, unknown> = { data: workspaceDocumentsFor(ctx, caller, rows) };
     if (include.size) doc.included = includedFor(ctx, caller, rows, include);
     return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
   });

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, workspacePermissions, type Permissions } from "../auth/service";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId, randomString } from "../ids";
 import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocessable, unprocessableMany } from "../http/errors";
 import { problemsToErrors } from "../../api/common";
@@ -33,16 +33,9 @@ export interface AccessibleWorkspace {
   permissions: Permissions;
 }
 
-function allowsAdminForceDelete(ctx: ServerContext, organization: string): boolean {
-  const org = ctx.db.prepare(`SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as
-    | { allow_force_delete_workspaces: number }
-    | undefined;
-  return org?.allow_force_delete_workspaces === 1;
-}
-
 /** The caller's permissions on a workspace, or null when it may not read it. */
 export function permissionsFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord): Permissions | null {
-  return workspacePermissions(ctx.db, caller, ws, allowsAdminForceDelete(ctx, ws.organization));
+  return workspacePermissions(ctx.db, caller, ws);
 }
 
 /** Finds a workspace the caller may read; a missing and an invisible workspace both give 404 (spec 7). */
@@ -86,11 +79,11 @@ function engineVersionOf(a: WorkspaceSettingsRequest): string | undefined {
 function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceSettingsRequest, pointer: string): void {
   const errors: { pointer: string; detail: string }[] = [];
   const pool = a["agent-pool-id"];
-  if (pool && !ctx.db.prepare(`SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, organization)) {
+  if (pool && !prepare(ctx.db, `SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, organization)) {
     errors.push({ pointer: `${pointer}/agent-pool-id`, detail: `agent pool "${pool}" not found in organization ${organization}` });
   }
   const tokenId = a["vcs-repo"]?.["oauth-token-id"];
-  if (tokenId && !ctx.db.prepare(`SELECT 1 FROM oauth_tokens WHERE id = ? AND organization = ?`).get(tokenId, organization)) {
+  if (tokenId && !prepare(ctx.db, `SELECT 1 FROM oauth_tokens WHERE id = ? AND organization = ?`).get(tokenId, organization)) {
     errors.push({ pointer: `${pointer}/vcs-repo/oauth-token-id`, detail: `OAuth token "${tokenId}" not found in organization ${organization}` });
   }
   if (errors.length) throw unprocessableMany(problemsToErrors(errors));
@@ -160,8 +153,8 @@ function initialSettings(a: WorkspaceSettingsRequest): WorkspaceSettings {
 }
 
 function replaceTagBindings(ctx: ServerContext, workspaceId: string, bindings: { key: string; value: string }[]): void {
-  ctx.db.prepare(`DELETE FROM workspace_tag_bindings WHERE workspace_id = ?`).run(workspaceId);
-  const insert = ctx.db.prepare(`INSERT INTO workspace_tag_bindings (id, workspace_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
+  prepare(ctx.db, `DELETE FROM workspace_tag_bindings WHERE workspace_id = ?`).run(workspaceId);
+  const insert = prepare(ctx.db, `INSERT INTO workspace_tag_bindings (id, workspace_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
   const t = now();
   for (const b of bindings) insert.run(newId("tagBinding"), workspaceId, b.key, b.value, t);
 }
@@ -181,7 +174,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
   checkProblems(a, undefined, pointer);
   checkTagBindings(input.tagBindings);
   const projectId = input.projectId || org.default_project_id;
-  if (!db.prepare(`SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(projectId, organization)) {
+  if (!prepare(db, `SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(projectId, organization)) {
     throw notFound(`project "${projectId}" not found`);
   }
   if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw notFound(`project "${projectId}" not found`);
@@ -270,7 +263,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         next.name = a.name;
       }
       if (input.projectId && input.projectId !== ws.project_id) {
-        if (!db.prepare(`SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(input.projectId, ws.organization)) {
+        if (!prepare(db, `SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(input.projectId, ws.organization)) {
           throw notFound(`project "${input.projectId}" not found`);
         }
         if (!isProjectAdmin(db, caller, ws.organization, ws.project_id) || !isProjectAdmin(db, caller, ws.organization, input.projectId)) {
@@ -342,7 +335,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
 // delete (spec 3, workspace existence)
 
 function removeWorkspace(ctx: ServerContext, ws: WorkspaceRecord): void {
-  ctx.db.prepare(`DELETE FROM workspaces WHERE id = ?`).run(ws.id);
+  prepare(ctx.db, `DELETE FROM workspaces WHERE id = ?`).run(ws.id);
   pruneUnusedTags(ctx.db, ws.organization);
 }
 
@@ -373,7 +366,7 @@ export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, re
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
     if (ws.locked === 1) throw conflict("Unable to lock workspace. The workspace is already locked.");
-    ctx.db.prepare(`UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(reason, caller.principalId, ws.id);
+    prepare(ctx.db, `UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(reason, caller.principalId, ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
@@ -405,9 +398,9 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
       ctx.db
         .prepare(`UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`)
         .run(latest.id, latest.resource_count, latest.created_at, ws.id);
-      ctx.db.prepare(`UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
+      prepare(ctx.db, `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
     }
-    ctx.db.prepare(`UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    prepare(ctx.db, `UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
@@ -417,8 +410,8 @@ export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: str
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
     if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
-    ctx.db.prepare(`UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
-    ctx.db.prepare(`UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    prepare(ctx.db, `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
+    prepare(ctx.db, `UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
@@ -429,10 +422,10 @@ export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: str
 export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, sshKeyId: string | null): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-update");
-    if (sshKeyId !== null && !ctx.db.prepare(`SELECT 1 FROM ssh_keys WHERE id = ? AND organization = ?`).get(sshKeyId, ws.organization)) {
+    if (sshKeyId !== null && !prepare(ctx.db, `SELECT 1 FROM ssh_keys WHERE id = ? AND organization = ?`).get(sshKeyId, ws.organization)) {
       throw unprocessable(`SSH key "${sshKeyId}" not found`, "/data/attributes/id");
     }
-    ctx.db.prepare(`UPDATE workspaces SET ssh_key_id = ?, updated_at = ? WHERE id = ?`).run(sshKeyId, now(), ws.id);
+    prepare(ctx.db, `UPDATE workspaces SET ssh_key_id = ?, updated_at = ? WHERE id = ?`).run(sshKeyId, now(), ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../store/db";
+import { prepare } from "../store/db";
 
 /** A workspace row. Settings without their own column live in `settings` as JSON, in wire spelling. */
 export interface WorkspaceRecord {
@@ -62,15 +63,15 @@ export function settingsOf(ws: WorkspaceRecord): WorkspaceSettings {
 }
 
 export function findWorkspaceById(db: Db, id: string): WorkspaceRecord | undefined {
-  return db.prepare(`SELECT * FROM workspaces WHERE id = ?`).get(id) as WorkspaceRecord | undefined;
+  return prepare(db, `SELECT * FROM workspaces WHERE id = ?`).get(id) as WorkspaceRecord | undefined;
 }
 
 export function findWorkspaceByName(db: Db, organization: string, name: string): WorkspaceRecord | undefined {
-  return db.prepare(`SELECT * FROM workspaces WHERE organization = ? AND name = ? COLLATE NOCASE`).get(organization, name) as WorkspaceRecord | undefined;
+  return prepare(db, `SELECT * FROM workspaces WHERE organization = ? AND name = ? COLLATE NOCASE`).get(organization, name) as WorkspaceRecord | undefined;
 }
 
 export function insertWorkspace(db: Db, ws: WorkspaceRecord): void {
-  db.prepare(
+  prepare(db, 
     `INSERT INTO workspaces (id, organization, name, project_id, settings, source, locked, locked_reason, locked_by, ssh_key_id, agent_pool_id,
        current_state_version_id, current_run_id, resource_count, latest_change_at, created_at, updated_at)
      VALUES (@id, @organization, @name, @project_id, @settings, @source, @locked, @locked_reason, @locked_by, @ssh_key_id, @agent_pool_id,
@@ -80,7 +81,7 @@ export function insertWorkspace(db: Db, ws: WorkspaceRecord): void {
 
 /** Writes the columns a settings update may change. */
 export function saveWorkspace(db: Db, ws: WorkspaceRecord): void {
-  db.prepare(
+  prepare(db, 
     `UPDATE workspaces SET name = @name, project_id = @project_id, settings = @settings, agent_pool_id = @agent_pool_id,
        ssh_key_id = @ssh_key_id, updated_at = @updated_at WHERE id = @id`,
   ).run(ws);
@@ -88,7 +89,7 @@ export function saveWorkspace(db: Db, ws: WorkspaceRecord): void {
 
 export function flatTagNames(db: Db, workspaceId: string): string[] {
   return (
-    db.prepare(`SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`).all(workspaceId) as { name: string }[]
+    prepare(db, `SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`).all(workspaceId) as { name: string }[]
   ).map((r) => r.name);
 }
 
@@ -100,11 +101,11 @@ export interface TagBindingRecord {
 }
 
 export function directTagBindings(db: Db, workspaceId: string): TagBindingRecord[] {
-  return db.prepare(`SELECT id, key, value, created_at FROM workspace_tag_bindings WHERE workspace_id = ? ORDER BY key`).all(workspaceId) as TagBindingRecord[];
+  return prepare(db, `SELECT id, key, value, created_at FROM workspace_tag_bindings WHERE workspace_id = ? ORDER BY key`).all(workspaceId) as TagBindingRecord[];
 }
 
 export function projectTagBindings(db: Db, projectId: string): TagBindingRecord[] {
-  return db.prepare(`SELECT id, key, value, created_at FROM project_tag_bindings WHERE project_id = ? ORDER BY key`).all(projectId) as TagBindingRecord[];
+  return prepare(db, `SELECT id, key, value, created_at FROM project_tag_bindings WHERE project_id = ? ORDER BY key`).all(projectId) as TagBindingRecord[];
 }
 
 /** Direct bindings plus the project's, the workspace's value winning on the same key. */
@@ -121,10 +122,10 @@ export function effectiveTagBindings(db: Db, ws: { id: string; project_id: strin
 }
 
 export function variableIds(db: Db, workspaceId: string): string[] {
-  return (db.prepare(`SELECT id FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as { id: string }[]).map((r) => r.id);
+  return (prepare(db, `SELECT id FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as { id: string }[]).map((r) => r.id);
 }
 
 /** Flat tags that no workspace carries any more disappear from the organization (spec 4.10). */
 export function pruneUnusedTags(db: Db, organization: string): void {
-  db.prepare(`DELETE FROM tags WHERE organization = ? AND NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.tag_id = tags.id)`).run(organization);
+  prepare(db, `DELETE FROM tags WHERE organization = ? AND NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.tag_id = tags.id)`).run(organization);
 }
