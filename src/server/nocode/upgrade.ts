@@ -120,7 +120,6 @@ export function advanceUpgrade(ctx: ServerContext, runId: string): RunRecord | u
 
 /** Timers at each step so the stored status moves without being read; they never keep the process alive. */
 function schedule(ctx: ServerContext, runId: string, steps: ReadonlyArray<[UpgradeStatus, number]>): void {
-  if (steps.length) return;
   const speed = speedOf(ctx);
   for (const [, end] of steps) {
     const delay = Number.isFinite(speed) ? Math.ceil(end / speed) + 1 : 1;
