@@ -250,6 +250,36 @@ describe("upgrading a workspace created from a module", () => {
     }
   });
 
+  it("moves the stored run status without being polled, so run filters see it", async () => {
+    const { id } = await module("up-timers", ["1.0.0", "1.1.0"], "1.0.0");
+    const ws = await createFromModule(api, id, "up-timers");
+    await setPin(id, "1.1.0");
+    const up = (await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 200)).body.data;
+    const listed = async (status: string) =>
+      (await expectStatus(api.get(`/organizations/${org}/workspaces?filter[current-run][status]=${status}&search[name]=up-timers`), 200)).body.data.map((w: { id: string }) => w.id);
+    const deadline = Date.now() + 5000;
+    while (!(await listed("planned")).includes(ws.id)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await listed("pending")).toEqual([]);
+    await expectStatus(api.post(upgradePath(id, ws.id, up.id)), 200);
+    while (!(await listed("applied")).includes(ws.id)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect((await workspace(ws.id)).attributes["source-module-version"]).toBe("1.1.0");
+  });
+
+  it("refuses to start an upgrade while the module is disabled", async () => {
+    const { id } = await module("up-disabled", ["1.0.0"]);
+    const ws = await createFromModule(api, id, "up-disabled");
+    await expectStatus(api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }), 200);
+    const r = await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 422);
+    expect(r.body.errors[0].detail).toContain("not enabled");
+    expect((await workspace(ws.id)).relationships["current-run"].data).toBeNull();
+  });
+
   it("answers 404 for unknown upgrades, foreign workspaces and callers without access, 422 for malformed bodies", async () => {
     const { id } = await module("up-404", ["1.0.0"]);
     const other = await module("up-404-other", ["1.0.0"]);
