@@ -11,7 +11,7 @@ import { notFound, unprocessableMany } from "../http/errors";
 import { newId } from "../ids";
 import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/store";
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { findNoCodeModule, noCodeModuleOfRegistryModule, variableOptionsOf, type NoCodeModuleRecord } from "./store";
 
 /**
@@ -146,8 +146,8 @@ function existingOptionSets(db: Db, moduleId: string): OptionSet[] {
 }
 
 function writeOptionSets(db: Db, moduleId: string, sets: OptionSet[]): void {
-  db.prepare(`DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
-  const insert = db.prepare(
+  prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
+  const insert = prepare(db,
     `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   for (const s of sets) insert.run(s.id, moduleId, s.variableName, s.variableType, JSON.stringify(s.options), s.createdAt);
@@ -180,7 +180,7 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
       created_at: t,
       updated_at: t,
     };
-    db.prepare(
+    prepare(db,
       `INSERT INTO no_code_modules (id, organization, registry_module_id, enabled, version_pin, created_at, updated_at)
        VALUES (@id, @organization, @registry_module_id, @enabled, @version_pin, @created_at, @updated_at)`,
     ).run(m);
@@ -219,7 +219,7 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
     const sets = items ? mergeOptionSets(existingOptionSets(db, m.id), items, true, problems) : undefined;
     if (problems.length) fail(problems);
     next.updated_at = now();
-    db.prepare(`UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(next);
+    prepare(db, `UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(next);
     if (sets) writeOptionSets(db, m.id, sets);
     return findNoCodeModule(db, m.id)!;
   });
@@ -229,6 +229,6 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
 export function deleteNoCodeModule(ctx: ServerContext, caller: Caller, id: string): void {
   inTransaction(ctx.db, () => {
     const m = loadNoCodeModule(ctx, caller, id, true);
-    ctx.db.prepare(`DELETE FROM no_code_modules WHERE id = ?`).run(m.id);
+    prepare(ctx.db, `DELETE FROM no_code_modules WHERE id = ?`).run(m.id);
   });
 }

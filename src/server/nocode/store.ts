@@ -1,4 +1,4 @@
-import type { Db } from "../store/db";
+import { prepare, type Db } from "../store/db";
 
 /**
  * Tables of no-code provisioning. A workspace created from a module keeps the no-code
@@ -89,11 +89,11 @@ export interface NoCodeWorkspaceRecord {
 }
 
 export function findNoCodeModule(db: Db, id: string): NoCodeModuleRecord | undefined {
-  return db.prepare(`SELECT * FROM no_code_modules WHERE id = ?`).get(id) as NoCodeModuleRecord | undefined;
+  return prepare(db, `SELECT * FROM no_code_modules WHERE id = ?`).get(id) as NoCodeModuleRecord | undefined;
 }
 
 export function noCodeModuleOfRegistryModule(db: Db, registryModuleId: string): NoCodeModuleRecord | undefined {
-  return db.prepare(`SELECT * FROM no_code_modules WHERE registry_module_id = ?`).get(registryModuleId) as NoCodeModuleRecord | undefined;
+  return prepare(db, `SELECT * FROM no_code_modules WHERE registry_module_id = ?`).get(registryModuleId) as NoCodeModuleRecord | undefined;
 }
 
 export function variableOptionsOf(db: Db, noCodeModuleId: string): VariableOptionsRecord[] {
@@ -103,5 +103,5 @@ export function variableOptionsOf(db: Db, noCodeModuleId: string): VariableOptio
 }
 
 export function findNoCodeWorkspace(db: Db, workspaceId: string): NoCodeWorkspaceRecord | undefined {
-  return db.prepare(`SELECT * FROM no_code_workspaces WHERE workspace_id = ?`).get(workspaceId) as NoCodeWorkspaceRecord | undefined;
+  return prepare(db, `SELECT * FROM no_code_workspaces WHERE workspace_id = ?`).get(workspaceId) as NoCodeWorkspaceRecord | undefined;
 }

@@ -27,7 +27,7 @@ import type { ServerContext } from "../context";
 import { conflict, notFound, unprocessableMany } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { FINAL_RUN_STATUSES, createRun, findRun, setRunStatus, type RunRecord } from "../run/service";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
@@ -79,21 +79,21 @@ function dueStatus(u: UpgradeRow, speed: number, nowMs: number): UpgradeStatus {
 }
 
 function findUpgrade(ctx: ServerContext, runId: string): UpgradeRow | undefined {
-  return ctx.db.prepare(`SELECT * FROM no_code_upgrades WHERE run_id = ?`).get(runId) as UpgradeRow | undefined;
+  return prepare(ctx.db, `SELECT * FROM no_code_upgrades WHERE run_id = ?`).get(runId) as UpgradeRow | undefined;
 }
 
 /** What an applied upgrade changes: the version the workspace runs, and its variables. */
 function applyUpgrade(ctx: ServerContext, u: UpgradeRow): void {
   const { db } = ctx;
   const versionId = moduleVersionId(db, u.no_code_module_id, u.target_version);
-  db.prepare(`UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
+  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
     u.target_version,
     versionId,
     u.target_registry_module_id,
     u.workspace_id,
   );
   upsertVariables(db, u.workspace_id, JSON.parse(u.vars) as Variable[]);
-  db.prepare(`UPDATE workspaces SET updated_at = ? WHERE id = ?`).run(now(), u.workspace_id);
+  prepare(db, `UPDATE workspaces SET updated_at = ? WHERE id = ?`).run(now(), u.workspace_id);
 }
 
 /**
@@ -191,7 +191,7 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
       kind: UPGRADE_RUN_KIND,
       createdBy: caller.principalId,
     });
-    db.prepare(
+    prepare(db,
       `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'plan', ?)`,
     ).run(run.id, ws.id, m.id, m.version_pin, m.registry_module_id, JSON.stringify(vars), outcome, violations.length ? violations.map((v) => v.detail).join("; ") : null, Date.now());
@@ -209,7 +209,7 @@ export function confirmUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleI
     if (!CONFIRMABLE.includes(current.status)) {
       throw conflict(`upgrade ${runId} is ${current.status} and cannot be confirmed; only a planned upgrade can`);
     }
-    ctx.db.prepare(`UPDATE no_code_upgrades SET phase = 'apply', phase_started_ms = ? WHERE run_id = ?`).run(Date.now(), runId);
+    prepare(ctx.db, `UPDATE no_code_upgrades SET phase = 'apply', phase_started_ms = ? WHERE run_id = ?`).run(Date.now(), runId);
     return setRunStatus(ctx.db, runId, "confirmed");
   });
   schedule(ctx, runId, APPLY_STEPS);

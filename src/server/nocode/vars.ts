@@ -13,7 +13,7 @@ import { notFound } from "../http/errors";
 import { API_PREFIX, send, type Resource } from "../http/jsonapi";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { now } from "../store/db";
+import { now, prepare } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
 import { variableOptionsOf } from "./store";
 
@@ -87,11 +87,11 @@ export function optionViolations(db: Db, noCodeModuleId: string, vars: Variable[
 /** Inserts new variables and overwrites the ones with the same key and category. */
 export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): void {
   const t = now();
-  const update = db.prepare(
+  const update = prepare(db,
     `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive)
       WHERE workspace_id = @workspace_id AND key = @key AND category = @category`,
   );
-  const insert = db.prepare(
+  const insert = prepare(db,
     `INSERT INTO vars (id, workspace_id, key, value, description, category, hcl, sensitive, created_at)
      VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @created_at)`,
   );
@@ -104,7 +104,7 @@ export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): 
 
 /** Whether applying `vars` would change what the workspace holds. */
 export function variablesDiffer(db: Db, workspaceId: string, vars: Variable[]): boolean {
-  const get = db.prepare(`SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`);
+  const get = prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`);
   return vars.some((v) => {
     const r = get.get(workspaceId, v.key, v.category) as VariableRecord | undefined;
     if (!r) return true;
@@ -144,13 +144,13 @@ export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/vars", async (request, reply) => {
     const ws = readable(request, request.params.workspace_id);
-    const rows = db.prepare(`SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(ws.id) as VariableRecord[];
+    const rows = prepare(db, `SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(ws.id) as VariableRecord[];
     return send(reply, 200, { data: rows.map(renderVariable) });
   });
 
   app.get<{ Params: { workspace_id: string; variable_id: string } }>("/workspaces/:workspace_id/vars/:variable_id", async (request, reply) => {
     const ws = readable(request, request.params.workspace_id);
-    const row = db.prepare(`SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(request.params.variable_id, ws.id) as VariableRecord | undefined;
+    const row = prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(request.params.variable_id, ws.id) as VariableRecord | undefined;
     if (!row) throw notFound("variable not found");
     return send(reply, 200, { data: renderVariable(row) });
   });

@@ -4,7 +4,6 @@
  * variables and the record of which module version the workspace runs, in the same
  * transaction, and the attributes that record shows on every rendering.
  */
-import type { Statement } from "better-sqlite3";
 import { problemsToErrors, type Problem } from "../../api/common";
 import type { NoCodeWorkspaceCreateRequest } from "../../api/nocode";
 import type { Caller } from "../auth/service";
@@ -13,21 +12,21 @@ import { unprocessable, unprocessableMany } from "../http/errors";
 import { newId } from "../ids";
 import { findRegistryModule } from "../registry/store";
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, prepare } from "../store/db";
 import { SOURCE_MODULE, createWorkspace, type CreateWorkspaceInput } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
-import type { NoCodeModuleRecord, NoCodeWorkspaceRecord } from "./store";
+import { findNoCodeWorkspace, type NoCodeModuleRecord, type NoCodeWorkspaceRecord } from "./store";
 import { normalizeVariables, optionViolations, upsertVariables } from "./vars";
 
 const VARS_POINTER = "/data/relationships/vars/data";
 
 /** The `nocodever-` id of a module version, created the first time a workspace runs it. */
 export function moduleVersionId(db: Db, noCodeModuleId: string, version: string): string {
-  const found = db.prepare(`SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined;
+  const found = prepare(db, `SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined;
   if (found) return found.id;
   const id = newId("noCodeModuleVersion");
-  db.prepare(`INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, now());
+  prepare(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, now());
   return id;
 }
 
@@ -61,7 +60,7 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   return inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
     upsertVariables(db, ws.id, vars);
-    db.prepare(
+    prepare(db,
       `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`,
     ).run(ws.id, m.id, m.registry_module_id, moduleVersionId(db, m.id, m.version_pin), m.version_pin);
     return ws;
@@ -73,8 +72,6 @@ export function upgradeAvailable(m: { version_pin: string; registry_module_id: s
   return m.version_pin !== record.version || m.registry_module_id !== record.registry_module_id;
 }
 
-const statements = new WeakMap<Db, { workspace: Statement; module: Statement }>();
-
 /**
  * Adds to a module-created workspace (spec 2.2): `source-module-id` (the registry module,
  * as the hosted service fills it), `no-code-upgrade-available` (see {@link upgradeAvailable}) and the `no-code-module-version` relationship.
@@ -84,17 +81,9 @@ const statements = new WeakMap<Db, { workspace: Statement; module: Statement }>(
  * changes when an upgrade is applied).
  */
 export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) => {
-  let s = statements.get(ctx.db);
-  if (!s) {
-    s = {
-      workspace: ctx.db.prepare(`SELECT * FROM no_code_workspaces WHERE workspace_id = ?`),
-      module: ctx.db.prepare(`SELECT version_pin, registry_module_id FROM no_code_modules WHERE id = ?`),
-    };
-    statements.set(ctx.db, s);
-  }
-  const record = s.workspace.get(ws.id) as NoCodeWorkspaceRecord | undefined;
+  const record = findNoCodeWorkspace(ctx.db, ws.id);
   if (!record) return;
-  const m = s.module.get(record.no_code_module_id) as { version_pin: string; registry_module_id: string } | undefined;
+  const m = prepare(ctx.db, `SELECT version_pin, registry_module_id FROM no_code_modules WHERE id = ?`).get(record.no_code_module_id) as { version_pin: string; registry_module_id: string } | undefined;
   resource.attributes["source-module-id"] = record.registry_module_id;
   resource.attributes["no-code-module-id"] = record.no_code_module_id;
   resource.attributes["source-module-version"] = record.version;

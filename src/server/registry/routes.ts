@@ -3,6 +3,7 @@ import { registryModuleCreateRequestSchema, registryModuleVersionCreateRequestSc
 import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
+import { prepare } from "../store/db";
 import { badRequest, notFound } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import {
@@ -69,7 +70,7 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
       }
     }
     const sql = where.join(" AND ");
-    const total = (db.prepare(`SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number }).n;
+    const total = (prepare(db, `SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number }).n;
     const rows = db
       .prepare(`SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`)
       .all(...params, page.size, (page.number - 1) * page.size) as RegistryModuleRecord[];

@@ -5,7 +5,7 @@ import { conflict, nameTaken, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { noCodeModuleOfRegistryModule } from "../nocode/store";
 import {
   findModuleVersion,
@@ -67,7 +67,7 @@ export function createRegistryModule(
         created_at: t,
         updated_at: t,
       };
-      db.prepare(
+      prepare(db,
         `INSERT INTO registry_modules (id, organization, registry_name, namespace, name, provider, created_at, updated_at)
          VALUES (@id, @organization, @registry_name, @namespace, @name, @provider, @created_at, @updated_at)`,
       ).run(record);
@@ -90,8 +90,8 @@ export function createModuleVersion(ctx: ServerContext, caller: Caller, address:
       if (findModuleVersion(db, m.id, version)) throw taken();
       const t = now();
       const record: RegistryModuleVersionRecord = { id: newId("registryModuleVersion"), module_id: m.id, version, created_at: t };
-      db.prepare(`INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`).run(record);
-      db.prepare(`UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(t, m.id);
+      prepare(db, `INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`).run(record);
+      prepare(db, `UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(t, m.id);
       return record;
     });
   } catch (err) {
@@ -160,7 +160,7 @@ export function deleteRegistryModules(ctx: ServerContext, caller: Caller, addres
       .all(address.organization, address.registryName, address.namespace, address.name, address.provider ?? null, address.provider ?? null) as RegistryModuleRecord[];
     if (!modules.length) throw notFound("registry module not found");
     if (version === undefined) {
-      for (const m of modules) db.prepare(`DELETE FROM registry_modules WHERE id = ?`).run(m.id);
+      for (const m of modules) prepare(db, `DELETE FROM registry_modules WHERE id = ?`).run(m.id);
       return;
     }
     const m = modules[0];
@@ -170,7 +170,7 @@ export function deleteRegistryModules(ctx: ServerContext, caller: Caller, addres
     if (pinned && pinned.version_pin === version) {
       throw conflict(`version ${version} is pinned by no-code module ${pinned.id}; move the pin before deleting it`);
     }
-    db.prepare(`DELETE FROM registry_module_versions WHERE id = ?`).run(v.id);
-    db.prepare(`UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(now(), m.id);
+    prepare(db, `DELETE FROM registry_module_versions WHERE id = ?`).run(v.id);
+    prepare(db, `UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(now(), m.id);
   });
 }

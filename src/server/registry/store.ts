@@ -1,4 +1,4 @@
-import type { Db } from "../store/db";
+import { prepare, type Db } from "../store/db";
 
 /** Tables of the private registry: modules addressed by registry/namespace/name/provider, and their versions. */
 export const REGISTRY_SCHEMA = `
@@ -51,7 +51,7 @@ export interface ModuleAddress {
 }
 
 export function findRegistryModule(db: Db, id: string): RegistryModuleRecord | undefined {
-  return db.prepare(`SELECT * FROM registry_modules WHERE id = ?`).get(id) as RegistryModuleRecord | undefined;
+  return prepare(db, `SELECT * FROM registry_modules WHERE id = ?`).get(id) as RegistryModuleRecord | undefined;
 }
 
 export function findRegistryModuleByAddress(db: Db, a: ModuleAddress): RegistryModuleRecord | undefined {
@@ -99,12 +99,12 @@ export function compareVersions(a: string, b: string): number {
 
 /** Versions of a module, newest first. */
 export function moduleVersions(db: Db, moduleId: string): RegistryModuleVersionRecord[] {
-  const rows = db.prepare(`SELECT * FROM registry_module_versions WHERE module_id = ?`).all(moduleId) as RegistryModuleVersionRecord[];
+  const rows = prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ?`).all(moduleId) as RegistryModuleVersionRecord[];
   return rows.sort((a, b) => compareVersions(b.version, a.version));
 }
 
 export function findModuleVersion(db: Db, moduleId: string, version: string): RegistryModuleVersionRecord | undefined {
-  return db.prepare(`SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(moduleId, version) as
+  return prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(moduleId, version) as
     | RegistryModuleVersionRecord
     | undefined;
 }
