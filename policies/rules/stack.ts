@@ -51,7 +51,8 @@ function organizationOf(resource: PolicyResource, props: Props, moduleOrgs: Map<
 
 export const nameUnique: StackRule = {
   name: "workspace-name-unique",
-  description: "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization).",
+  description:
+    "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization, regardless of case).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, NoCodeModule]),
@@ -67,7 +68,8 @@ export const nameUnique: StackRule = {
       const name = str(props.name);
       const org = organizationOf(r, props, moduleOrgs);
       if (name === undefined || org === undefined) continue;
-      const key = JSON.stringify([org, name]);
+      // The service finds workspaces by name without regard to case, so "App" and "app" clash.
+      const key = JSON.stringify([org, name.toLowerCase()]);
       const group = groups.get(key) ?? { name, org, resources: [] };
       group.resources.push(r);
       groups.set(key, group);
@@ -77,8 +79,9 @@ export const nameUnique: StackRule = {
       const where = org === "" ? "the default organization" : `organization ${show(org)}`;
       for (const r of resources) {
         const others = resources.filter((o) => o !== r).map(subject).join(", ");
+        const own = str(declaredProps(r).name) ?? name;
         reportViolation(
-          `${subject(r)}: name ${show(name)} in ${where} is also the name of ${others}; workspace names are unique in an organization. ` +
+          `${subject(r)}: name ${show(own)} in ${where} is also the name of ${others}; workspace names are unique in an organization, regardless of case. ` +
             `Fix: give each workspace its own name.`,
           r.urn,
         );

@@ -26,12 +26,19 @@ describe("workspace-name-unique", () => {
     expect(out.violations).toEqual([
       {
         message:
-          'Workspace "a": name "app" in organization "acme" is also the name of Workspace "b"; workspace names are unique in an organization. ' +
+          'Workspace "a": name "app" in organization "acme" is also the name of Workspace "b"; workspace names are unique in an organization, regardless of case. ' +
           "Fix: give each workspace its own name.",
         urn: a.urn,
       },
       expect.objectContaining({ urn: b.urn, message: expect.stringContaining('is also the name of Workspace "a"') }),
     ]);
+  });
+
+  it("compares names without regard to case, as the service does", async () => {
+    const a = stackResource(Workspace, "a", { name: "Billing", organization: "acme" });
+    const b = stackResource(Workspace, "b", { name: "billing", organization: "acme" });
+    const out = await validateStack(nameUnique, [a, b]);
+    expect(out.violations.map((v) => v.message.split(" in ")[0])).toEqual(['Workspace "a": name "Billing"', 'Workspace "b": name "billing"']);
   });
 
   it("treats an omitted organization as the provider's default one", async () => {
