@@ -111,6 +111,7 @@ describe("bad input never breaks the server or the data", () => {
               if (r.status < 400 && req.method !== "GET") {
                 t0 = performance.now();
                 await world.repair();
+                await world.settle();
                 before = world.dump();
                 version = world.dataVersion();
                 timing.repair += performance.now() - t0;

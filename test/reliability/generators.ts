@@ -294,10 +294,19 @@ function resolveParam(world: World, req: GeneratedRequest, name: string, v: Para
       const ids = own ? f.workspaces : f.otherWorkspaces;
       return world.workspaceName(ids[v.index % ids.length]) ?? "gone";
     }
-    case "workspace_id":
-      return (own ? f.workspaces : f.otherWorkspaces)[v.index % 3];
+    case "workspace_id": {
+      const ids = own ? f.workspaces : f.otherWorkspaces;
+      return ids[v.index % ids.length];
+    }
     case "project_id":
       return f.projects[0];
+    case "no_code_module_id":
+      return f.noCodeModules[0] ?? "missing";
+    case "id":
+      if (req.route.url.startsWith("/no-code-modules/:id")) return f.noCodeModules[0] ?? "missing";
+      if (req.route.url.endsWith("/upgrade/:id")) return f.upgradeRuns[0] ?? "missing";
+      if (req.route.url.startsWith("/no-code-modules/") && req.route.url.includes("/workspaces/:id")) return f.workspaces[f.workspaces.length - 1];
+      return world.liveId(v.index) ?? "missing";
     default:
       return world.liveId(v.index) ?? "missing";
   }

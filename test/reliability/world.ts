@@ -8,6 +8,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { tokenDigest } from "../../src/server/auth/service";
 import type { ServerOptions } from "../../src/server/context";
+import { expect } from "vitest";
+import { createFromModule, enableModule, publishModule, upgradePath } from "../server/nocodeSupport";
 import { Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
 
 export const OTHER_ORG = "other-org";
@@ -29,6 +31,8 @@ export interface Fixtures {
   projects: string[];
   teams: string[];
   users: string[];
+  noCodeModules: string[];
+  upgradeRuns: string[];
 }
 
 export class World {
@@ -83,6 +87,20 @@ export class World {
    */
   dataVersion(): number {
     return this.read.pragma("data_version", { simple: true }) as number;
+  }
+
+  /**
+   * Waits until background work a request started (a simulated run finishing) has
+   * committed, so the next snapshot is not overtaken by it.
+   */
+  async settle(): Promise<void> {
+    let last = this.dataVersion();
+    for (let i = 0; i < 40; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      const v = this.dataVersion();
+      if (v === last && i >= 1) return;
+      last = v;
+    }
   }
 
   /** Some id that exists right now in some table (workspace, team, key, tag, run, ...). */
@@ -165,9 +183,10 @@ async function orgToken(api: Api, org: string): Promise<string> {
 export async function startWorld(options: ServerOptions = {}): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "ws-reliability-"));
   const file = join(dir, "workspaces.db");
-  const test = await start({ db: file, rateLimit: false, selfManaged: true, ...options });
+  // Simulated runs finish at once, so no background step commits long after a request.
+  const test = await start({ db: file, rateLimit: false, selfManaged: true, runSpeed: Number.POSITIVE_INFINITY, ...options });
   const tokens: Tokens = { owner: test.server.token, org: "", teamRead: "", teamWrite: "", user: "", otherOrg: "" };
-  const fixtures: Fixtures = { workspaces: [], otherWorkspaces: [], projects: [], teams: [], users: [] };
+  const fixtures: Fixtures = { workspaces: [], otherWorkspaces: [], projects: [], teams: [], users: [], noCodeModules: [], upgradeRuns: [] };
   const world = new World(test, dir, file, tokens, fixtures);
   await world.repair();
   const api = test.api;
@@ -180,5 +199,14 @@ export async function startWorld(options: ServerOptions = {}): Promise<World> {
   await expectStatus(api.post(`/organizations/${test.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: "fixture-key", value: "-----BEGIN KEY-----" } } }), 201);
   await expectStatus(api.post(`/organizations/${test.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "fixture-pool" } } }), 201);
   await expectStatus(api.post(`/runs`, { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: w0 } } } } }), 201);
+  const moduleId = await publishModule(api, test.org, "fixture-module", ["1.0.0", "1.1.0"]);
+  const noCode = await enableModule(api, test.org, moduleId, { "version-pin": "1.0.0" }, [{ name: "region", options: ["eu", "us"] }]);
+  const fromModule = await createFromModule(api, noCode.id, "fixture-from-module", [{ key: "region", value: "eu" }]);
+  fixtures.workspaces.push(fromModule.id);
+  const upgrade = await expectStatus(api.post(upgradePath(noCode.id, fromModule.id), { data: { type: "workspaces", relationships: { vars: { data: [] } } } }), 200);
+  expect(upgrade.body.data.id).toMatch(/^run-/);
+  fixtures.noCodeModules.push(noCode.id);
+  fixtures.upgradeRuns.push(upgrade.body.data.id);
+  await world.settle();
   return world;
 }
