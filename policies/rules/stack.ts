@@ -171,7 +171,7 @@ export const singleOwner: StackRule = {
             const owner = a.authoritative ? a : b;
             reportViolation(
               `${subject(b.resource)} and ${subject(a.resource)} both manage ${what} of ${label}; ${subject(owner.resource)} sets them authoritatively, ` +
-                `so each removes what the other writes and every run shows a change. Fix: manage ${what} of ${label} in one resource only.`,
+                `so each removes what the other writes and they never settle. Fix: manage ${what} of ${label} in one resource only.`,
               b.resource.urn,
             );
             continue;

@@ -235,14 +235,14 @@ function upperCaseNames(props: Props): string[] {
 export const flatTagLowercase: ResourceValidationPolicy = {
   name: "workspace-flat-tag-lowercase",
   description:
-    "Flat tag names are written in lower case: the service stores them lower-cased, so any upper-case letter shows a change on every run. Remediation lower-cases them.",
+    "Flat tag names are written in lower case, as the service stores them (it lower-cases every flat tag name), so the program, the state and the service agree. Remediation lower-cases them.",
   enforcementLevel: "remediate",
   configSchema: { properties: {} },
   remediationSteps: "Write the flat tag names in lower case.",
   validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
     for (const name of upperCaseNames(props)) {
       reportViolation(
-        `${subject(args)}: tagNames has ${show(name)}; the service stores flat tag names in lower case, so it would show a change on every run. ` +
+        `${subject(args)}: tagNames has ${show(name)}, but the service stores flat tag names in lower case, so the program and the service disagree. ` +
           `Fix: write ${show(name.toLowerCase())}.`,
       );
     }

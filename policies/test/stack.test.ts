@@ -93,7 +93,7 @@ describe("workspace-single-owner", () => {
       {
         message:
           'WorkspaceTags "extra" and Workspace "app" both manage the flat tags (tagNames) of Workspace "app"; Workspace "app" sets them authoritatively, ' +
-          'so each removes what the other writes and every run shows a change. Fix: manage the flat tags (tagNames) of Workspace "app" in one resource only.',
+          'so each removes what the other writes and they never settle. Fix: manage the flat tags (tagNames) of Workspace "app" in one resource only.',
         urn: tags.urn,
       },
     ]);
