@@ -66,6 +66,17 @@ describe("serialized providers", () => {
 });
 
 describe("entry point tolerance", () => {
+  it("serves provider text frozen from protocol 1, as old state holds it", async () => {
+    // Written once by this release; later releases must keep it working unchanged.
+    const text = fs.readFileSync(path.join(__dirname, "fixtures/workspace-provider-protocol-1.js"), "utf8");
+    const provider = evaluate(text);
+    const olds = { name: "a", organization: "acme", tagNames: ["x"] };
+    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "acme", tagNames: ["X"] })).toMatchObject({ changes: false });
+    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "other" })).toMatchObject({ changes: true, replaces: ["organization"] });
+    const check = await provider.check!({}, { name: "ok", organization: "acme", executionMode: "agent" });
+    expect(check.failures?.map((f) => f.property)).toEqual(["agentPoolId"]);
+  });
+
   it("accepts calls from older serialized code and any spelling of the kind, refuses newer protocols clearly", async () => {
     const entry = createRequire(root + "/")("pulumi-workspaces/provider");
     const olds = { name: "a", organization: "acme" };
