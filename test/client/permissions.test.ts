@@ -95,7 +95,8 @@ describe("unlock while state is being finalized", () => {
     expect(err.message).toMatch(/attempts over .*not finalized at the end of the 500ms unlock window/);
     // It stops as soon as the next wait would pass the window, and never long after it.
     expect(elapsed).toBeGreaterThanOrEqual(400);
-    expect(elapsed).toBeLessThan(2000);
+    // The default window is 30 s; this one is half a second.
+    expect(elapsed).toBeLessThan(5000);
     expect((await client.workspaces.read(ws.id)).locked).toBe(true);
     await client.workspaces.forceUnlock(ws.id);
   });
