@@ -10,7 +10,6 @@ import {
   hasUnknown,
   isGiven,
   isOfType,
-  knownProps,
   recordInputsOf,
   recordedInputsOf,
   show,
