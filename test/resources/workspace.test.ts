@@ -209,3 +209,19 @@ describe("Workspace force delete without the right", () => {
     expect((await h.client.workspaces.read(id)).id).toBe(id);
   });
 });
+
+describe("Workspace create that fails after the workspace exists", () => {
+  it("reports the workspace id so the engine records it instead of orphaning it", async () => {
+    const name = uniqueName("half");
+    const checked = await workspaceProvider.check({}, { name, sshKeyId: "sshkey-doesnotexist" });
+    expect(checked.failures).toEqual([]);
+    const err = (await workspaceProvider.create(checked.inputs).then(() => null, (e: unknown) => e)) as
+      | (Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] })
+      | null;
+    expect(err?.message).toMatch(/was created but setting it up failed/);
+    expect(err?.id).toMatch(/^ws-/);
+    expect(err?.properties?.name).toBe(name);
+    expect(err?.reasons?.[0]).toBe(err?.message);
+    expect((await h.client.workspaces.read(err!.id!)).name).toBe(name);
+  });
+});
