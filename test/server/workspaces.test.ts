@@ -181,6 +181,18 @@ describe("create (spec 4.2)", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("attaches flat tags given as a tags relationship (go-tfe's create shape)", async () => {
+    const ws = await createWorkspace(t.api, org(), "flat-on-create", {}, { tags: { data: [{ type: "tags", attributes: { name: "Alpha" } }, { type: "tags", attributes: { name: "beta" } }] } });
+    expect(ws.attributes["tag-names"]).toEqual(["alpha", "beta"]);
+    const bad = await t.api.post(`/organizations/${org()}/workspaces`, wsBody("flat-bad", {}, { tags: { data: [{ type: "tags", id: "tag-nope" }] } }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source.pointer).toBe("/data/relationships/tags/data/0/id");
+    const malformed = await t.api.post(`/organizations/${org()}/workspaces`, wsBody("flat-bad", {}, { tags: { data: [{ type: "tags" }] } }));
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors[0].source.pointer).toBe("/data/relationships/tags/data/0");
+    expect((await t.api.get(`/organizations/${org()}/workspaces/flat-bad`)).status).toBe(404);
+  });
+
   it("answers 404 for an unknown organization", async () => {
     const r = await t.api.post(`/organizations/nope/workspaces`, wsBody("x"));
     expect(r.status).toBe(404);

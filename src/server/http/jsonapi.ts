@@ -38,10 +38,10 @@ export function noContent(reply: FastifyReply): FastifyReply {
  * Validates a request body against a zod schema: one 422 error per bad key, each with the
  * JSON pointer of that key. A missing body is reported at `/data`.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  if (body === undefined || body === null) throw unprocessable("data: a request body is required", "/data");
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, pointer = ""): z.infer<S> {
+  if (body === undefined || body === null) throw unprocessable("data: a request body is required", `${pointer}/data`);
   const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError(422, issuesToErrors(result.error.issues));
+  if (!result.success) throw new ApiError(422, issuesToErrors(result.error.issues, pointer ? pointer.split("/").slice(1) : []));
   return result.data;
 }
 

@@ -8,7 +8,7 @@ import { problemsToErrors } from "../../api/common";
 import { API_PREFIX, ref, type Page, type Resource } from "../http/jsonapi";
 import type { TagsRelationshipRequest } from "../../api/tags";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { directTagBindings, effectiveTagBindings, pruneUnusedTags } from "../workspace/store";
+import { directTagBindings, effectiveTagBindings, pruneUnusedTags, resolveTags, attachTags } from "../workspace/store";
 
 export interface TagRecord {
   id: string;
@@ -65,43 +65,18 @@ export function listOrganizationTags(ctx: ServerContext, caller: Caller, organiz
 export function addWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
-    const tagIds = resolveTags(ctx, ws.organization, body, true);
-    const link = prepare(ctx.db, `INSERT OR IGNORE INTO workspace_tags (workspace_id, tag_id) VALUES (?, ?)`);
-    for (const id of tagIds) if (id) link.run(ws.id, id);
+    attachTags(ctx.db, ws.id, resolveTags(ctx.db, ws.organization, body.data, true));
   });
 }
 
 export function removeWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
-    const tagIds = resolveTags(ctx, ws.organization, body, false);
+    const tagIds = resolveTags(ctx.db, ws.organization, body.data, false);
     const unlink = prepare(ctx.db, `DELETE FROM workspace_tags WHERE workspace_id = ? AND tag_id = ?`);
     for (const id of tagIds) if (id) unlink.run(ws.id, id);
     pruneUnusedTags(ctx.db, ws.organization);
   });
-}
-
-/** Tag ids for each item; a name that matches nothing gives null (removal) or a new tag (addition). */
-function resolveTags(ctx: ServerContext, organization: string, body: TagsRelationshipRequest, create: boolean): (string | null)[] {
-  const errors: { pointer: string; detail: string }[] = [];
-  const byId = prepare(ctx.db, `SELECT id FROM tags WHERE id = ? AND organization = ?`);
-  const byName = prepare(ctx.db, `SELECT id FROM tags WHERE name = ? AND organization = ?`);
-  const insert = prepare(ctx.db, `INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`);
-  const ids = body.data.map((item, i) => {
-    if (item.id !== undefined) {
-      if (!byId.get(item.id, organization)) errors.push({ pointer: `/data/${i}/id`, detail: `tag "${item.id}" not found` });
-      return item.id;
-    }
-    const name = item.attributes!.name!.toLowerCase();
-    const found = byName.get(name, organization) as { id: string } | undefined;
-    if (found) return found.id;
-    if (!create) return null;
-    const id = newId("tag");
-    insert.run(id, organization, name, now());
-    return id;
-  });
-  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
-  return ids;
 }
 
 export function renderTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {

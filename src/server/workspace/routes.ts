@@ -6,6 +6,7 @@ import {
   workspaceCreateRequestSchema,
   workspaceUpdateRequestSchema,
 } from "../../api/workspaces";
+import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
@@ -29,6 +30,9 @@ import {
   type WorkspaceLocator,
 } from "./service";
 import type { WorkspaceRecord } from "./store";
+
+/** Flat tags given with a create, in the shape of the tags relationship body. */
+const flatTagsOnCreateSchema = tagsRelationshipRequestSchema;
 
 type ByName = { organization_name: string; name: string };
 type ById = { workspace_id: string };
@@ -65,6 +69,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
       attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
       projectId: rel?.project?.data?.id,
       tagBindings: tagBindingsOf(rel),
+      tags: rel?.tags ? parseBody(flatTagsOnCreateSchema, rel.tags, "/data/relationships/tags").data : undefined,
     });
     return send(reply, 201, { data: workspaceDocumentFor(ctx, caller, ws) });
   });

@@ -10,7 +10,9 @@ import { findOrganization } from "../organization/service";
 import {
   findWorkspaceById,
   findWorkspaceByName,
+  attachTags,
   insertWorkspace,
+  resolveTags,
   pruneUnusedTags,
   saveWorkspace,
   settingsOf,
@@ -62,6 +64,8 @@ export interface CreateWorkspaceInput {
   /** Target project; the organization's default project when absent. */
   projectId?: string | null;
   tagBindings?: { key: string; value: string }[];
+  /** Flat tags (`data.relationships.tags`, as go-tfe sends them on create): by id or by name. */
+  tags?: { id?: string; attributes?: { name?: string } }[];
   /** `source` attribute; {@link SOURCE_API} unless a domain creates the workspace on the user's behalf. */
   source?: string;
   /** JSON pointer prefix of `attributes` in the request, for error sources. */
@@ -205,6 +209,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
       };
       insertWorkspace(db, ws);
       if (input.tagBindings?.length) replaceTagBindings(ctx, ws.id, input.tagBindings);
+      if (input.tags?.length) attachTags(db, ws.id, resolveTags(db, organization, input.tags, true, "/data/relationships/tags/data"));
       return ws;
     });
   } catch (err) {

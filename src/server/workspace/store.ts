@@ -1,5 +1,8 @@
 import type { Db } from "../store/db";
-import { prepare } from "../store/db";
+import { now, prepare } from "../store/db";
+import { newId } from "../ids";
+import { unprocessableMany } from "../http/errors";
+import { problemsToErrors } from "../../api/common";
 
 /** A workspace row. Settings without their own column live in `settings` as JSON, in wire spelling. */
 export interface WorkspaceRecord {
@@ -128,4 +131,42 @@ export function variableIds(db: Db, workspaceId: string): string[] {
 /** Flat tags that no workspace carries any more disappear from the organization (spec 4.10). */
 export function pruneUnusedTags(db: Db, organization: string): void {
   prepare(db, `DELETE FROM tags WHERE organization = ? AND NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.tag_id = tags.id)`).run(organization);
+}
+
+/**
+ * Tag ids for flat tag items (`{id}` or `{attributes.name}`, names lower-cased); a name
+ * that matches nothing gives a new tag when `create`, else null. Unknown ids are a 422
+ * pointing at `${pointer}/i/id`.
+ */
+export function resolveTags(
+  db: Db,
+  organization: string,
+  items: ReadonlyArray<{ id?: string; attributes?: { name?: string } }>,
+  create: boolean,
+  pointer = "/data",
+): (string | null)[] {
+  const errors: { pointer: string; detail: string }[] = [];
+  const byId = prepare(db, `SELECT id FROM tags WHERE id = ? AND organization = ?`);
+  const byName = prepare(db, `SELECT id FROM tags WHERE name = ? AND organization = ?`);
+  const insert = prepare(db, `INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`);
+  const ids = items.map((item, i) => {
+    if (item.id !== undefined) {
+      if (!byId.get(item.id, organization)) errors.push({ pointer: `${pointer}/${i}/id`, detail: `tag "${item.id}" not found` });
+      return item.id;
+    }
+    const name = item.attributes!.name!.toLowerCase();
+    const found = byName.get(name, organization) as { id: string } | undefined;
+    if (found) return found.id;
+    if (!create) return null;
+    const id = newId("tag");
+    insert.run(id, organization, name, now());
+    return id;
+  });
+  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+  return ids;
+}
+
+export function attachTags(db: Db, workspaceId: string, tagIds: (string | null)[]): void {
+  const link = prepare(db, `INSERT OR IGNORE INTO workspace_tags (workspace_id, tag_id) VALUES (?, ?)`);
+  for (const id of tagIds) if (id) link.run(workspaceId, id);
 }
