@@ -54,20 +54,39 @@ export class RateLimiter {
     return { rate: 1000 / this.interval, burst: Math.round(this.tolerance / this.interval) + 1 };
   }
 
-  /** Reserves the next slot and returns how long the caller must wait for it, in milliseconds. */
-  reserve(): number {
+  /**
+   * Takes a slot now if one is free and returns 0, or returns how many milliseconds
+   * until the next one frees up (taking nothing). Slots are taken at the moment of
+   * sending, never booked ahead, so a stalled event loop that sends late cannot bunch
+   * requests into one of the service's windows.
+   */
+  tryTake(): number {
     const t = this.now();
-    const earliest = Math.max(t, this.pausedUntil);
-    const tat = Math.max(this.tat, earliest);
-    const allowedAt = Math.max(earliest, tat - this.tolerance);
+    const tat = Math.max(this.tat, t);
+    const allowedAt = Math.max(this.pausedUntil, tat - this.tolerance);
+    if (allowedAt > t) return Math.ceil(allowedAt - t);
     this.tat = tat + this.interval;
-    return Math.max(0, allowedAt - t);
+    return 0;
   }
 
-  /** Waits for the next slot. */
-  async acquire(): Promise<void> {
-    const wait = this.reserve();
-    if (wait > 0) await sleep(wait);
+  /** Waits for a slot; waiters are served first come, first served. */
+  acquire(): Promise<void> {
+    if (this.queue.length === 0 && this.tryTake() === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.queue.push(resolve);
+      if (this.queue.length === 1) void this.pump();
+    });
+  }
+
+  private queue: (() => void)[] = [];
+
+  /** Serves the queue with one timer at a time, however many callers wait. */
+  private async pump(): Promise<void> {
+    while (this.queue.length > 0) {
+      const wait = this.tryTake();
+      if (wait === 0) this.queue.shift()!();
+      else await sleep(wait);
+    }
   }
 
   /** Holds every request back until `untilMs` (epoch ms), after the service said 429 with a reset time. */
