@@ -8,34 +8,18 @@
  *
  *   npm run build && node bench/server/workspaces.js [--workspaces 10000] [--db :memory:]
  */
-const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
-const { join, resolve } = require("node:path");
+const { join } = require("node:path");
 const { parseArgs } = require("node:util");
+const { call, fmt, launch, stop, timed } = require("./harness");
 
 const { values } = parseArgs({ options: { workspaces: { type: "string", default: "10000" }, db: { type: "string" }, samples: { type: "string", default: "2000" } } });
 const COUNT = Number(values.workspaces);
 const SAMPLES = Number(values.samples);
-const TOKEN = "bench-token";
-const MEDIA = "application/vnd.api+json";
 
 const dir = mkdtempSync(join(tmpdir(), "ws-bench-"));
 const dbFile = values.db ?? join(dir, "bench.db");
-
-function launch() {
-  const cli = resolve(__dirname, "../../dist/server/cli.js");
-  const child = spawn(process.execPath, [cli, "--port", "0", "--db", dbFile, "--token", TOKEN, "--rate-limit", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((ok, fail) => {
-    let out = "";
-    child.stdout.on("data", (c) => {
-      out += c;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) ok({ child, url: m[1] });
-    });
-    child.on("exit", (code) => fail(new Error(`server exited ${code}`)));
-  });
-}
 
 /** Peak and current resident set of a process, from /proc (Linux). */
 function memory(pid) {
@@ -44,34 +28,10 @@ function memory(pid) {
   return { peakMB: kb("VmHWM") / 1024, currentMB: kb("VmRSS") / 1024 };
 }
 
-async function call(url, method, path, body) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { "content-type": MEDIA } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function timed(n, fn) {
-  const ms = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = process.hrtime.bigint();
-    await fn(i);
-    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  ms.sort((a, b) => a - b);
-  const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
-  return { p50: q(0.5), p95: q(0.95), p99: q(0.99) };
-}
-
-const fmt = (x) => x.toFixed(2);
 const verdict = (ok) => (ok ? "meets target" : "MISSES target");
 
 (async () => {
-  const { child, url } = await launch();
+  const { child, url } = await launch({ db: dbFile });
   try {
     const org = "example-org";
     const project = await call(url, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "bench" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "42" } }] } } } });
@@ -115,8 +75,7 @@ const verdict = (ok) => (ok ? "meets target" : "MISSES target");
     console.log(`  server resident memory: peak ${mem.peakMB.toFixed(0)} MB, now ${mem.currentMB.toFixed(0)} MB   target < 300 MB: ${verdict(mem.peakMB < 300)}`);
     console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.on("exit", r));
+    await stop(child);
     rmSync(dir, { recursive: true, force: true });
   }
 })().catch((err) => {

@@ -16,7 +16,7 @@ import { inTransaction, now, prepare } from "../store/db";
 import { SOURCE_MODULE, createWorkspace, type CreateWorkspaceInput } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
-import { findNoCodeWorkspace, type NoCodeModuleRecord, type NoCodeWorkspaceRecord } from "./store";
+import type { NoCodeModuleRecord, NoCodeWorkspaceRecord } from "./store";
 import { normalizeVariables, optionViolations, upsertVariables } from "./vars";
 
 const VARS_POINTER = "/data/relationships/vars/data";
@@ -81,9 +81,15 @@ export function upgradeAvailable(m: { version_pin: string; registry_module_id: s
  * changes when an upgrade is applied).
  */
 export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) => {
-  const record = findNoCodeWorkspace(ctx.db, ws.id);
-  if (!record) return;
-  const m = prepare(ctx.db, `SELECT version_pin, registry_module_id FROM no_code_modules WHERE id = ?`).get(record.no_code_module_id) as { version_pin: string; registry_module_id: string } | undefined;
+  // One query per rendering, module included: this runs for every workspace of a list page.
+  const row = prepare(
+    ctx.db,
+    `SELECT w.*, m.version_pin AS module_pin, m.registry_module_id AS module_registry_id
+       FROM no_code_workspaces w LEFT JOIN no_code_modules m ON m.id = w.no_code_module_id WHERE w.workspace_id = ?`,
+  ).get(ws.id) as (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined;
+  if (!row) return;
+  const record: NoCodeWorkspaceRecord = row;
+  const m = row.module_pin !== null && row.module_registry_id !== null ? { version_pin: row.module_pin, registry_module_id: row.module_registry_id } : undefined;
   resource.attributes["source-module-id"] = record.registry_module_id;
   resource.attributes["no-code-module-id"] = record.no_code_module_id;
   resource.attributes["source-module-version"] = record.version;
