@@ -4,6 +4,7 @@
  * quantiles.
  */
 const { spawn } = require("node:child_process");
+const { rmSync } = require("node:fs");
 const { join, resolve } = require("node:path");
 
 const TOKEN = "bench-token";
@@ -59,4 +60,23 @@ async function timed(n, fn) {
 
 const fmt = (x) => x.toFixed(2);
 
-module.exports = { TOKEN, launch, stop, call, quantiles, timed, fmt };
+/**
+ * Runs a benchmark against a freshly launched server, stops the server and removes
+ * `dir` however it ends, and exits non-zero on an error (never on a figure).
+ */
+function benchmark(launchOptions, dir, fn) {
+  (async () => {
+    const server = await launch(launchOptions);
+    try {
+      await fn(server);
+    } finally {
+      await stop(server.child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+module.exports = { TOKEN, benchmark, launch, stop, call, quantiles, timed, fmt };

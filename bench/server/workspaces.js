@@ -8,11 +8,11 @@
  *
  *   npm run build && node bench/server/workspaces.js [--workspaces 10000] [--db :memory:]
  */
-const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
+const { mkdtempSync, readFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 const { parseArgs } = require("node:util");
-const { call, fmt, launch, stop, timed } = require("./harness");
+const { benchmark, call, fmt, timed } = require("./harness");
 
 const { values } = parseArgs({ options: { workspaces: { type: "string", default: "10000" }, db: { type: "string" }, samples: { type: "string", default: "2000" } } });
 const COUNT = Number(values.workspaces);
@@ -30,55 +30,46 @@ function memory(pid) {
 
 const verdict = (ok) => (ok ? "meets target" : "MISSES target");
 
-(async () => {
-  const { child, url } = await launch({ db: dbFile });
-  try {
-    const org = "example-org";
-    const project = await call(url, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "bench" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "42" } }] } } } });
-    const ids = [];
-    const began = Date.now();
-    let next = 0;
-    const worker = async () => {
-      while (next < COUNT) {
-        const i = next++;
-        const bindings = [{ type: "tag-bindings", attributes: { key: "env", value: i % 2 ? "prod" : "dev" } }];
-        const body = {
-          data: {
-            type: "workspaces",
-            attributes: { name: `ws-${String(i).padStart(5, "0")}`, description: `workspace ${i}`, "auto-apply": i % 3 === 0 },
-            relationships: { "tag-bindings": { data: bindings }, ...(i % 4 === 0 ? { project: { data: { type: "projects", id: project.data.id } } } : {}) },
-          },
-        };
-        const ws = await call(url, "POST", `/organizations/${org}/workspaces`, body);
-        ids[i] = ws.data.id;
-        if (i % 5 === 0) await call(url, "POST", `/workspaces/${ws.data.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: i % 10 === 0 ? "blue" : "green" } }] });
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
-    const seedSeconds = (Date.now() - began) / 1000;
+benchmark({ db: dbFile }, dir, async ({ child, url }) => {
+  const org = "example-org";
+  const project = await call(url, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "bench" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "42" } }] } } } });
+  const ids = [];
+  const began = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < COUNT) {
+      const i = next++;
+      const bindings = [{ type: "tag-bindings", attributes: { key: "env", value: i % 2 ? "prod" : "dev" } }];
+      const body = {
+        data: {
+          type: "workspaces",
+          attributes: { name: `ws-${String(i).padStart(5, "0")}`, description: `workspace ${i}`, "auto-apply": i % 3 === 0 },
+          relationships: { "tag-bindings": { data: bindings }, ...(i % 4 === 0 ? { project: { data: { type: "projects", id: project.data.id } } } : {}) },
+        },
+      };
+      const ws = await call(url, "POST", `/organizations/${org}/workspaces`, body);
+      ids[i] = ws.data.id;
+      if (i % 5 === 0) await call(url, "POST", `/workspaces/${ws.data.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: i % 10 === 0 ? "blue" : "green" } }] });
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  const seedSeconds = (Date.now() - began) / 1000;
 
-    // Warm up the connection pool and SQLite's page cache before measuring.
-    for (let i = 0; i < 200; i++) await call(url, "GET", `/workspaces/${ids[i]}`);
-    const get = await timed(SAMPLES, (i) => call(url, "GET", `/workspaces/${ids[(i * 7919) % COUNT]}`));
-    const listQuery = `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Bname%5D=ws-&filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod`;
-    const pages = Math.floor(COUNT / 2 / 100);
-    const list = await timed(Math.min(300, SAMPLES), (i) => call(url, "GET", `${listQuery}&page%5Bnumber%5D=${(i % pages) + 1}`));
-    const tagged = await timed(100, (i) => call(url, "GET", `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Btags%5D=blue&sort=-latest-change-at&page%5Bnumber%5D=${(i % 10) + 1}`));
-    const mem = memory(child.pid);
-    const stats = await call(url, "GET", `/_stats`);
+  // Warm up the connection pool and SQLite's page cache before measuring.
+  for (let i = 0; i < 200; i++) await call(url, "GET", `/workspaces/${ids[i]}`);
+  const get = await timed(SAMPLES, (i) => call(url, "GET", `/workspaces/${ids[(i * 7919) % COUNT]}`));
+  const listQuery = `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Bname%5D=ws-&filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod`;
+  const pages = Math.floor(COUNT / 2 / 100);
+  const list = await timed(Math.min(300, SAMPLES), (i) => call(url, "GET", `${listQuery}&page%5Bnumber%5D=${(i % pages) + 1}`));
+  const tagged = await timed(100, (i) => call(url, "GET", `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Btags%5D=blue&sort=-latest-change-at&page%5Bnumber%5D=${(i % 10) + 1}`));
+  const mem = memory(child.pid);
+  const stats = await call(url, "GET", `/_stats`);
 
-    console.log(`server benchmark: ${COUNT} workspaces in one organization (${dbFile === ":memory:" ? "in-memory database" : "file database, WAL, synchronous=FULL"})`);
-    console.log(`  seeding: ${seedSeconds.toFixed(1)} s (${(COUNT / seedSeconds).toFixed(0)} creates/s with 16 concurrent clients)`);
-    console.log(`  GET /workspaces/:id           p50 ${fmt(get.p50)} ms  p95 ${fmt(get.p95)} ms  p99 ${fmt(get.p99)} ms   target p50 < 2 ms: ${verdict(get.p50 < 2)}`);
-    console.log(`  list page of 100 (name+tagged) p50 ${fmt(list.p50)} ms  p95 ${fmt(list.p95)} ms  p99 ${fmt(list.p99)} ms   target < 20 ms: ${verdict(list.p50 < 20)}`);
-    console.log(`  list page of 100 (tags, sort)  p50 ${fmt(tagged.p50)} ms  p95 ${fmt(tagged.p95)} ms`);
-    console.log(`  server resident memory: peak ${mem.peakMB.toFixed(0)} MB, now ${mem.currentMB.toFixed(0)} MB   target < 300 MB: ${verdict(mem.peakMB < 300)}`);
-    console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
-  } finally {
-    await stop(child);
-    rmSync(dir, { recursive: true, force: true });
-  }
-})().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  console.log(`server benchmark: ${COUNT} workspaces in one organization (${dbFile === ":memory:" ? "in-memory database" : "file database, WAL, synchronous=FULL"})`);
+  console.log(`  seeding: ${seedSeconds.toFixed(1)} s (${(COUNT / seedSeconds).toFixed(0)} creates/s with 16 concurrent clients)`);
+  console.log(`  GET /workspaces/:id           p50 ${fmt(get.p50)} ms  p95 ${fmt(get.p95)} ms  p99 ${fmt(get.p99)} ms   target p50 < 2 ms: ${verdict(get.p50 < 2)}`);
+  console.log(`  list page of 100 (name+tagged) p50 ${fmt(list.p50)} ms  p95 ${fmt(list.p95)} ms  p99 ${fmt(list.p99)} ms   target < 20 ms: ${verdict(list.p50 < 20)}`);
+  console.log(`  list page of 100 (tags, sort)  p50 ${fmt(tagged.p50)} ms  p95 ${fmt(tagged.p95)} ms`);
+  console.log(`  server resident memory: peak ${mem.peakMB.toFixed(0)} MB, now ${mem.currentMB.toFixed(0)} MB   target < 300 MB: ${verdict(mem.peakMB < 300)}`);
+  console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
 });
