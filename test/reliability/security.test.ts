@@ -1,0 +1,316 @@
+/**
+ * Security: tokens stay secret (client errors and logs, server logs, serialized
+ * providers), organizations are sealed from each other, team tokens without admin get
+ * exactly the refusals of spec section 5, organization tokens are refused on the no-code
+ * endpoints, and the rate limit holds per user with several clients at once.
+ */
+import { randomBytes } from "node:crypto";
+import { inspect } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { WorkspacesClient } from "../../src/client";
+import { providers } from "../../src/resources/closure";
+import { Api, createWorkspace, expectStatus, grant, makeTeam, start } from "../server/helpers";
+import { startChildServer } from "./child";
+import { recordFigures } from "./figures";
+import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
+import { OTHER_ORG, startWorld, type World } from "./world";
+
+let world: World;
+let routes: Route[];
+const figures: Record<string, number> = {};
+const bump = (k: string, n = 1) => (figures[k] = (figures[k] ?? 0) + n);
+
+beforeAll(async () => {
+  world = await startWorld();
+  routes = await registeredRoutes();
+}, 60_000);
+
+afterAll(async () => {
+  await world?.close();
+  recordFigures("security", figures);
+});
+
+/** Every way an error can be turned into text: what a log line, a crash report or a state file would hold. */
+function renderings(err: unknown): string[] {
+  const e = err as Error & { cause?: unknown };
+  const out = [String(e), e?.message ?? "", e?.stack ?? "", inspect(e, { depth: 20, showHidden: true, getters: true })];
+  try {
+    out.push(JSON.stringify(e, Object.getOwnPropertyNames(e ?? {})));
+    out.push(JSON.stringify(e));
+  } catch {
+    // A cycle: the inspect rendering above already walked it.
+  }
+  return out;
+}
+
+function expectNoSecret(texts: string[], secrets: string[], where: string): void {
+  for (const text of texts) for (const s of secrets) expect(text.includes(s), `${where} contains a token`).toBe(false);
+}
+
+const body = (type: string, attributes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ data: { type, attributes, ...extra } });
+
+describe("tokens never leak", () => {
+  test("client errors and client log lines never hold the token, whatever failed", async () => {
+    const token = world.tokens.owner;
+    const lines: string[] = [];
+    const client = new WorkspacesClient({ address: world.test.server.url, token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l), retry: { maxAttempts: 2 } } as never);
+    const wrong = `wrong-${randomBytes(12).toString("hex")}`;
+    const stranger = new WorkspacesClient({ address: world.test.server.url, token: wrong, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l) } as never);
+    const nowhere = new WorkspacesClient({ address: "http://127.0.0.1:9/api/v2", token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l), retry: { maxAttempts: 1 }, timeoutMs: 2000 } as never);
+    const ws = world.fixtures.workspaces[0];
+    const failures: Array<() => Promise<unknown>> = [
+      () => client.workspaces.read("ws-doesnotexist"),
+      () => client.workspaces.create(world.org, { name: "has space" } as never),
+      () => client.workspaces.create(world.org, { name: world.workspaceName(ws)! } as never),
+      () => client.workspaces.lock(world.fixtures.workspaces[1]),
+      () => client.workspaces.unlock(ws),
+      () => client.workspaces.readByName(OTHER_ORG, "x"),
+      () => client.workspaces.forceDelete("ws-doesnotexist"),
+      () => stranger.workspaces.read(ws),
+      () => nowhere.workspaces.read(ws),
+    ];
+    let caught = 0;
+    for (const call of failures) {
+      const err = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, "every call above must fail").not.toBeNull();
+      caught++;
+      expectNoSecret(renderings(err), [token, wrong], `client error ${String(err)}`);
+    }
+    expectNoSecret(lines, [token, wrong], "client log");
+    bump("client errors scanned for the token", caught);
+    bump("client log lines scanned", lines.length);
+  });
+
+  test("the server process logs nothing of any token, over good, bad and failing requests", async () => {
+    const token = `srv-${randomBytes(16).toString("hex")}`;
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ws-security-"));
+    const child = await startChildServer(["--db", join(dir, "db.sqlite"), "--token", token, "--rate-limit", "5"]);
+    try {
+      const api = new Api(child.url, token);
+      const ws = await createWorkspace(api, "example-org", "logged");
+      const team = await makeTeam(api, "example-org", "readers");
+      await grant(api, team.id, ws.id, "read");
+      const others = [team.token, "Bearer-lookalike-" + token.slice(4)];
+      const requests = [
+        () => api.get(`/workspaces/${ws.id}`),
+        () => api.post(`/workspaces/${ws.id}/actions/lock`, "{not json"),
+        () => api.post(`/organizations/example-org/workspaces`, body("workspaces", { name: "bad name" })),
+        () => api.as(team.token).patch(`/workspaces/${ws.id}`, body("workspaces", { description: "x" })),
+        () => api.as(token + "x").get(`/workspaces/${ws.id}`),
+        () => api.get(`/workspaces/${ws.id}?include=nonsense`),
+      ];
+      // Forty rounds at a limit of 5/s also drive the 429 path.
+      const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => requests[i % requests.length]()));
+      expect(replies.some((r) => r.status === 429)).toBe(true);
+      for (const r of replies) expectNoSecret([r.text], [token, ...others], `server answer ${r.status}`);
+      await child.stop();
+      expectNoSecret([child.output()], [token, ...others], "server log");
+      bump("server answers scanned", replies.length);
+    } finally {
+      await child.stop("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("serialized providers hold no token, also after they have served calls with it", async () => {
+    const token = world.tokens.owner;
+    const saved = { ...process.env };
+    process.env.WORKSPACES_ADDRESS = world.test.server.url.replace(/\/api\/v2$/, "");
+    process.env.WORKSPACES_TOKEN = token;
+    process.env.WORKSPACES_ORGANIZATION = world.org;
+    try {
+      const { dispatch } = await import("../../src/resources/entry");
+      const created = (await dispatch(1, "Workspace", "create", [{ name: "closure-scan", organization: world.org }])) as { id: string };
+      expect(created.id).toMatch(/^ws-/);
+      await dispatch(1, "Workspace", "read", [created.id, { name: "closure-scan", organization: world.org }]);
+      for (const kind of Object.keys(providers) as (keyof typeof providers)[]) {
+        const sf = await pulumi.runtime.serializeFunction(() => providers[kind], { allowSecrets: false });
+        expectNoSecret([sf.text], [token], `serialized ${kind} provider`);
+        bump("serialized providers scanned");
+      }
+      const failure = await dispatch(1, "Workspace", "create", [{ name: "closure-scan", organization: world.org }]).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(failure).not.toBeNull();
+      expectNoSecret(renderings(failure), [token], "provider error");
+    } finally {
+      process.env = saved;
+    }
+  });
+});
+
+const workspaceRoutes = () => routes.filter((r) => r.params.includes("workspace_id") || (r.params.includes("name") && r.url.startsWith("/organizations/")));
+
+function pathFor(route: Route, ws: { id: string; name: string; org: string }): string {
+  return route.url
+    .replace(":organization_name", ws.org)
+    .replace(":workspace_id", ws.id)
+    .replace(":name", ws.name)
+    .replace(":no_code_module_id", world.fixtures.noCodeModules[0])
+    .replace(":variable_id", "var-x")
+    .replace(":id", world.fixtures.upgradeRuns[0]);
+}
+
+/** A body that would pass validation on the route, so a refusal is about the caller, not the payload. */
+function plausibleBody(route: Route, consumerId: string): unknown {
+  if (route.method === "GET" || route.method === "DELETE" && !route.url.includes("relationships")) return undefined;
+  if (route.url.endsWith("/remote-state-consumers")) return { data: [{ type: "workspaces", id: consumerId }] };
+  if (route.url.endsWith("/relationships/tags")) return { data: [{ type: "tags", attributes: { name: "sealed" } }] };
+  if (route.url.endsWith("/ssh-key")) return body("workspaces", { id: null });
+  if (route.url.endsWith("/actions/lock")) return { reason: "intruder" };
+  if (route.url.endsWith("/state-versions")) return body("state-versions", { serial: 1, md5: "0".repeat(32) });
+  if (route.url.endsWith("/data-retention-policy")) return body("data-retention-policies", { "delete-older-than-n-days": 3 });
+  if (route.url.includes("/upgrade")) return body("workspaces", {}, { relationships: { vars: { data: [] } } });
+  if (route.method === "PATCH") return body("workspaces", { description: "intruder" });
+  return undefined;
+}
+
+describe("organizations are sealed from each other", () => {
+  test("tokens of another organization get 404 on every workspace route, and change nothing", async () => {
+    const target = { id: world.fixtures.workspaces[0], name: world.workspaceName(world.fixtures.workspaces[0])!, org: world.org };
+    const outsider = await makeTeam(world.api, OTHER_ORG, `outsiders-${Date.now()}`, { manageWorkspaces: true });
+    const callers = { "organization token": world.tokens.otherOrg, "team token that manages all workspaces": outsider.token };
+    const version = world.dataVersion();
+    const before = world.dump();
+    let n = 0;
+    for (const [who, token] of Object.entries(callers)) {
+      for (const route of workspaceRoutes()) {
+        const r = await world.api.as(token).request(route.method, pathFor(route, target), plausibleBody(route, world.fixtures.otherWorkspaces[0]));
+        expect(r.status, `${who}: ${route.method} ${route.url} -> ${r.text}`).toBe(404);
+        n++;
+      }
+    }
+    expect(world.dataVersion()).toBe(version);
+    expect(world.dump() === before).toBe(true);
+    bump("cross-organization requests, all 404", n);
+  });
+});
+
+describe("team tokens without admin (spec 5)", () => {
+  /**
+   * What a team that can read the workspace but lacks admin gets, per spec 5 and 7:
+   * reads succeed, locking needs the lock permission (write access has it), force delete
+   * is a 403 for anyone who can see the workspace, everything else is a 404.
+   */
+  function expected(level: "read" | "plan" | "write", route: Route): number | "read" {
+    if (route.method === "GET") return "read";
+    if (route.url.endsWith("/actions/lock") || route.url.endsWith("/actions/unlock")) return level === "write" ? 200 : 404;
+    if (route.method === "DELETE" && !route.url.includes("/relationships/")) return 403;
+    return 404;
+  }
+
+  test.each(["read", "plan", "write"] as const)("%s access: every spec workspace route answers exactly as the matrix says", async (level) => {
+    const ws = await createWorkspace(world.api, world.org, `matrix-${level}-${Date.now()}`);
+    const consumer = await createWorkspace(world.api, world.org, `matrix-c-${level}-${Date.now()}`);
+    const team = await makeTeam(world.api, world.org, `matrix-${level}-${Date.now()}`);
+    await grant(world.api, team.id, ws.id, level);
+    await grant(world.api, team.id, consumer.id, level);
+    const api = world.api.as(team.token);
+    const target = { id: ws.id, name: ws.attributes.name as string, org: world.org };
+    const specOnly = SPEC_ROUTES.filter((r) => (r.params.includes("workspace_id") || r.params.includes("name")) && !r.url.startsWith("/no-code-modules"));
+    // Lock before unlock, so each answers about the caller and not the lock state.
+    specOnly.sort((a, b) => Number(b.url.endsWith("/lock")) - Number(a.url.endsWith("/lock")));
+    let n = 0;
+    for (const route of specOnly) {
+      const version = world.dataVersion();
+      const r = await api.request(route.method, pathFor(route, target), plausibleBody(route, consumer.id));
+      const want = expected(level, route);
+      const where = `${level}: ${route.method} ${route.url} -> ${r.status} ${r.text.slice(0, 200)}`;
+      if (want === "read") {
+        // Retention policies are a self-managed admin setting; every other read is allowed.
+        expect([200, 404].includes(r.status), where).toBe(true);
+        if (!route.url.includes("data-retention")) expect(r.status, where).toBe(200);
+      } else {
+        expect(r.status, where).toBe(want);
+        if (want >= 400) {
+          expect(r.body.errors?.length, where).toBeGreaterThan(0);
+          expect(world.dataVersion(), `refused but committed: ${where}`).toBe(version);
+        }
+      }
+      n++;
+    }
+    bump("requests of team tokens without admin, each as the matrix says", n);
+  });
+
+  test("organization tokens are refused on every no-code endpoint, and change nothing", async () => {
+    const api = world.api.as(world.tokens.org);
+    const noCode = world.fixtures.noCodeModules[0];
+    const ws = world.fixtures.workspaces[world.fixtures.workspaces.length - 1];
+    const run = world.fixtures.upgradeRuns[0];
+    const calls: Array<[string, string, unknown]> = [
+      ["POST", `/organizations/${world.org}/no-code-modules`, body("no-code-modules", { enabled: true }, { relationships: { "registry-module": { data: { type: "registry-modules", id: "mod-x" } } } })],
+      ["PATCH", `/no-code-modules/${noCode}`, body("no-code-modules", { enabled: false })],
+      ["POST", `/no-code-modules/${noCode}/workspaces`, body("workspaces", { name: "from-org-token" })],
+      ["POST", `/no-code-modules/${noCode}/workspaces/${ws}/upgrade`, body("workspaces", {}, { relationships: { vars: { data: [] } } })],
+      ["POST", `/no-code-modules/${noCode}/workspaces/${ws}/upgrade/${run}`, undefined],
+    ];
+    const version = world.dataVersion();
+    for (const [method, path, b] of calls) {
+      const r = await api.request(method, path, b);
+      expect([403, 404].includes(r.status), `${method} ${path} -> ${r.status}`).toBe(true);
+      expect(r.body.errors.length).toBeGreaterThan(0);
+    }
+    expect(world.dataVersion()).toBe(version);
+    // The same token is fine elsewhere: the refusal is about the endpoint, not the token.
+    await expectStatus(api.get(`/workspaces/${ws}`), 200);
+    bump("no-code requests with an organization token, all refused", calls.length);
+  });
+});
+
+describe("rate limit", () => {
+  test("holds per user with four concurrent clients: none exceeds its budget, none is starved", async () => {
+    const LIMIT = 30;
+    const SECONDS = 3;
+    const t = await start({ rateLimit: LIMIT });
+    try {
+      const tokens: string[] = [];
+      for (let i = 0; i < 3; i++) tokens.push((await makeTeam(t.api, t.org, `rl-${i}`)).token);
+      // The fourth client is the owner token, also used by a fifth client: one user, one budget.
+      const users = [...tokens, t.server.token, t.server.token];
+      const ws = await createWorkspace(t.api, t.org, "rate-limited");
+      // Start on a fresh window for every user.
+      await new Promise((r) => setTimeout(r, 1100));
+      const accepted = users.map(() => 0);
+      const refused = users.map(() => 0);
+      const started = Date.now();
+      // Each client keeps four requests in flight, so every one of them asks for more than its share.
+      await Promise.all(
+        users.flatMap((token, i) => [0, 1, 2, 3].map(() => ({ token, i }))).map(async ({ token, i }) => {
+          const api = t.api.as(token);
+          while (Date.now() - started < SECONDS * 1000) {
+            const r = await api.get(`/workspaces/${ws.id}`);
+            if (r.status === 429) {
+              refused[i]++;
+              expect(r.body.errors[0].status).toBe("429");
+              expect(Number(r.headers.get("x-ratelimit-remaining"))).toBe(0);
+            } else accepted[i]++;
+          }
+        }),
+      );
+      const elapsed = (Date.now() - started) / 1000;
+      const where = `accepted ${accepted.join(",")} refused ${refused.join(",")} in ${elapsed}s`;
+      const windows = Math.ceil(elapsed) + 1;
+      // Teams with read access only get 404 on the workspace: still counted by the limit.
+      for (let i = 0; i < 3; i++) {
+        expect(accepted[i], where).toBeLessThanOrEqual(LIMIT * windows);
+        expect(accepted[i], where).toBeGreaterThanOrEqual(LIMIT * Math.floor(elapsed) * 0.8);
+        expect(refused[i], where).toBeGreaterThan(0);
+      }
+      // Two clients of one user share one budget.
+      expect(accepted[3] + accepted[4], where).toBeLessThanOrEqual(LIMIT * windows);
+      expect(accepted[3] + accepted[4], where).toBeGreaterThanOrEqual(LIMIT * Math.floor(elapsed) * 0.8);
+      bump("rate-limited requests from 5 clients of 4 users", accepted.concat(refused).reduce((a, b) => a + b, 0));
+      bump("of which refused with 429", refused.reduce((a, b) => a + b, 0));
+    } finally {
+      await t.server.close();
+    }
+  });
+});
