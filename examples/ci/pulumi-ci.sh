@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The steps of github-actions.yml as a plain script, for any CI system (or a
+# laptop): `pulumi preview` with the policy pack on a change request, `pulumi up`
+# with the policy pack on the main branch.
+#
+#   pulumi-ci.sh preview    # on pull/merge requests
+#   pulumi-ci.sh up         # on the main branch
+#
+# Environment (names match the workflow):
+#   PULUMI_STACK             stack to preview or update (required)
+#   PROGRAM_DIR              folder holding Pulumi.yaml (default: .)
+#   POLICY_PACK              folder holding PulumiPolicy.yaml (default: policies)
+#   POLICY_CONFIG            policy config file (optional)
+#   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
+#                            (TFE_TOKEN or the engine CLI's credentials file also work)
+#   WORKSPACES_ADDRESS       service address; WORKSPACES_ORGANIZATION default organization
+#   PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL plus PULUMI_CONFIG_PASSPHRASE: the Pulumi state backend
+#
+# Dependencies are installed with `npm ci` in a folder that has no node_modules yet.
+# Exit status: the CLI's. A mandatory policy violation fails preview and up alike;
+# `up` previews first (no --skip-preview) because stack-wide rules are judged on
+# the whole stack, which an update without preview would only see after applying.
+set -euo pipefail
+
+mode="${1:-}"
+case "$mode" in
+  preview | up) ;;
+  *)
+    echo "usage: $0 preview|up" >&2
+    exit 2
+    ;;
+esac
+
+: "${PULUMI_STACK:?set PULUMI_STACK to the stack to $mode}"
+program_dir="${PROGRAM_DIR:-.}"
+policy_pack="${POLICY_PACK:-policies}"
+# Resolved before changing directory, so relative paths mean the same as in the workflow.
+policy_pack="$(cd "$policy_pack" && pwd)"
+policy_args=(--policy-pack "$policy_pack")
+if [[ -n "${POLICY_CONFIG:-}" ]]; then
+  policy_args+=(--policy-pack-config "$(cd "$(dirname "$POLICY_CONFIG")" && pwd)/$(basename "$POLICY_CONFIG")")
+fi
+
+if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/credentials.tfrc.json" ]]; then
+  # Checked here so the run fails in one line instead of once per resource.
+  echo "no API token: set WORKSPACES_TOKEN from the CI system's secret store" >&2
+  exit 2
+fi
+
+install() {
+  if [[ ! -d "$1/node_modules" ]]; then
+    if [[ -f "$1/package-lock.json" ]]; then (cd "$1" && npm ci --no-audit --no-fund); else (cd "$1" && npm install --no-audit --no-fund); fi
+  fi
+}
+install "$program_dir"
+install "$policy_pack"
+
+cd "$program_dir"
+export PULUMI_SKIP_UPDATE_CHECK=true
+case "$mode" in
+  preview)
+    pulumi preview --stack "$PULUMI_STACK" --non-interactive --diff "${policy_args[@]}"
+    ;;
+  up)
+    pulumi up --stack "$PULUMI_STACK" --non-interactive --yes "${policy_args[@]}"
+    ;;
+esac
