@@ -271,33 +271,33 @@ export class Transport {
     };
   }
 
+  /** The service's error objects, with anything that echoes the token removed before a message is built from them. */
   private errorObjects(response: AxiosResponse): ErrorObject[] {
     const parsed = errorDocumentSchema.safeParse(response.data);
-    if (parsed.success) return parsed.data.errors;
-    const text = typeof response.data === "string" ? response.data.slice(0, 200) : "";
-    return [{ status: String(response.status), title: response.statusText || undefined, detail: text || undefined }];
+    const raw: ErrorObject[] = parsed.success
+      ? parsed.data.errors
+      : [{ status: String(response.status), title: response.statusText || undefined, detail: typeof response.data === "string" ? response.data.slice(0, 200) || undefined : undefined }];
+    return raw.map((e) => JSON.parse(this.redact(JSON.stringify(e))) as ErrorObject);
   }
 
-  /** Removes the token from anything the service echoed back. */
+  /** Last line of defence: no message, stack or field of an error carries the token. */
   private scrub<E extends ApiError>(err: E): E {
-    const token = this.#token;
-    if (token.length < 4) return err;
-    const clean = (s: string | undefined) => (s === undefined ? s : s.split(token).join("[redacted]"));
-    if (err.message.includes(token)) err.message = clean(err.message)!;
-    const writable = err as unknown as { detail: string; errors: ErrorObject[] };
-    if (writable.detail.includes(token)) writable.detail = clean(writable.detail)!;
-    for (const e of writable.errors) {
-      e.detail = clean(e.detail);
-      e.title = clean(e.title);
-    }
+    const writable = err as unknown as { message: string; stack?: string; detail: string; path: string };
+    writable.message = this.redact(writable.message);
+    if (writable.stack) writable.stack = this.redact(writable.stack);
+    writable.detail = this.redact(writable.detail);
+    writable.path = this.redact(writable.path);
     return err;
+  }
+
+  private redact(text: string): string {
+    const token = this.#token;
+    return token.length >= 4 && text.includes(token) ? text.split(token).join("[redacted]") : text;
   }
 
   private log(line: string): void {
     const logger = this.#options.logger ?? (process.env.WORKSPACES_LOG ? (l: string) => process.stderr.write(l + "\n") : undefined);
-    if (!logger) return;
-    const token = this.#token;
-    logger("workspaces-client: " + (token.length >= 4 ? line.split(token).join("[redacted]") : line));
+    if (logger) logger("workspaces-client: " + this.redact(line));
   }
 }
 

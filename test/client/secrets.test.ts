@@ -54,6 +54,27 @@ describe("the token never appears in errors or logs", () => {
       expect(text).not.toMatch(/Bearer\s+\S/);
     }
   });
+
+  it("even when the token is passed where an identifier belongs and the service echoes it", async () => {
+    const client = clientFor(server, { rateLimit: false });
+    const errors: unknown[] = [];
+    for (const call of [
+      () => client.workspaces.readByName(server.organization, server.token),
+      () => client.organizations.read(server.token),
+      () => client.sshKeys.list(server.token).all(),
+      () => client.registryModules.create(server.token, { name: "m", provider: "aws" }),
+    ]) {
+      errors.push(await call().catch((e) => e));
+    }
+    // The service names the organization it could not find: here that echoes the token.
+    expect((errors[1] as ApiError).detail).toMatch(/organization "\[redacted\]" not found/);
+    expect((errors[1] as ApiError).errors[0].detail).toContain("[redacted]");
+    for (const err of errors) {
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).path).toContain("[redacted]");
+      for (const text of renderings(err)) expect(text).not.toContain(server.token);
+    }
+  });
 });
 
 describe("responses of an unexpected shape", () => {
