@@ -28,6 +28,8 @@ export interface RequestStats {
   total: number;
   byRoute: Record<string, number>;
   byStatus: Record<string, number>;
+  /** Requests failed on purpose by the fault injection (answered 503 or dropped before any handler ran). */
+  faultsInjected: number;
 }
 
 export interface AppHandles {
@@ -58,7 +60,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
   let faults: FaultOptions = { ...initialFaults };
-  const stats: RequestStats = { total: 0, byRoute: {}, byStatus: {} };
+  const stats: RequestStats = { total: 0, byRoute: {}, byStatus: {}, faultsInjected: 0 };
 
   app.decorateRequest("caller", null);
 
@@ -77,7 +79,10 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
 
   app.addHook("onRequest", async (request, reply) => {
     if (faults.failureRate || faults.latencyMs || faults.latencyJitterMs) {
-      if (await injectFault(faults, request, reply)) return reply;
+      if (await injectFault(faults, request, reply)) {
+        stats.faultsInjected++;
+        return reply;
+      }
     }
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
