@@ -105,6 +105,40 @@ describe("5xx and dropped connections", () => {
     expect(client.stats.retries).toBeGreaterThan(0);
   });
 
+  it("repeats relationship changes through lost answers, leaving exactly the intended tags and consumers", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 30 } });
+    const org = server.organization;
+    const subject = await client.workspaces.create(org, { name: uniqueName("rel") });
+    const readers = await Promise.all([1, 2, 3].map(() => client.workspaces.create(org, { name: uniqueName("relr") })));
+    server.setFaults({ failureRate: 0.5, failureMode: "mixed", failureStage: "after" });
+    await client.tags.add(subject.id, ["a", "b", "c"]);
+    await client.tags.remove(subject.id, ["b"]);
+    await client.remoteStateConsumers.add(subject.id, readers.map((r) => r.id));
+    await client.remoteStateConsumers.remove(subject.id, [readers[0].id]);
+    await client.tagBindings.set(subject.id, [{ key: "env", value: "prod" }]);
+    server.setFaults({});
+
+    expect((await client.workspaces.read(subject.id)).tagNames.sort()).toEqual(["a", "c"]);
+    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([readers[1].id, readers[2].id].sort());
+    expect(await client.tagBindings.list(subject.id)).toEqual([expect.objectContaining({ key: "env", value: "prod" })]);
+  });
+
+  it("reports a lock whose answer was lost instead of repeating it into a 409", async () => {
+    server = await startTestServer();
+    const client = clientFor(server, { retry: { baseDelayMs: 5 } });
+    const ws = await client.workspaces.create(server.organization, { name: uniqueName("lostlock") });
+    server.setFaults({ failureRate: 1, failureMode: "drop", failureStage: "after" });
+    const err = await failure(client.workspaces.lock(ws.id, "deploy"));
+    server.setFaults({});
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).attempts).toBe(1);
+    // The lock did happen: the caller learns that by reading, not from a confusing 409.
+    const read = await client.workspaces.read(ws.id);
+    expect(read.locked).toBe(true);
+    expect(read.lockedReason).toBe("deploy");
+  });
+
   it.each(["safeDelete", "forceDelete"] as const)("%s succeeds when the first attempt deleted the workspace but its answer was lost", async (method) => {
     server = await startTestServer();
     const srv = server;
