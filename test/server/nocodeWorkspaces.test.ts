@@ -290,6 +290,8 @@ describe("upgrading a workspace created from a module", () => {
     await expectStatus(api.post(upgradePath(other.id, ws.id), { data: { type: "workspaces" } }), 404);
     await expectStatus(api.post(upgradePath(id, plain.body.data.id), { data: { type: "workspaces" } }), 404);
     await expectStatus(api.post(upgradePath(id, "ws-doesnotexist"), { data: { type: "workspaces" } }), 404);
+    // Who may call comes before what the body says.
+    await expectStatus(api.post(upgradePath(id, "ws-doesnotexist"), { data: { type: "wrong" } }), 404);
 
     const up = (await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 200)).body.data;
     await expectStatus(api.get(upgradePath(other.id, ws.id, up.id)), 404);
@@ -303,6 +305,7 @@ describe("upgrading a workspace created from a module", () => {
     const bad = await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: [{ type: "vars", attributes: { key: "", category: "engine", hcl: "no" } }] } } } }), 422);
     expect(pointers(bad.body).sort()).toEqual(["/data/relationships/vars/data/0/attributes/hcl", "/data/relationships/vars/data/0/attributes/key"]);
     await expectStatus(api.post(upgradePath(id, ws.id), "nope"), 400);
+    expect(pointers((await expectStatus(api.post(upgradePath(id, ws.id)), 422)).body)).toEqual(["/data"]);
     // The refused requests started nothing: the current run is still the one upgrade.
     expect((await workspace(ws.id)).relationships["current-run"].data.id).toBe(up.id);
   });

@@ -14,7 +14,7 @@ import { workspaceDocumentFor } from "../workspace/routes";
 import { renderNoCodeModule, renderVariableOptions } from "./render";
 import { assertMayManageNoCode, deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
-import { confirmUpgrade, initiateUpgrade, loadUpgrade, renderUpgrade } from "./upgrade";
+import { confirmUpgrade, initiateUpgrade, loadModuleWorkspace, loadUpgrade, renderUpgrade } from "./upgrade";
 import { createWorkspaceFromModule } from "./workspaces";
 
 type Query = Record<string, unknown>;
@@ -82,7 +82,8 @@ export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
     async (request, reply) => {
       const caller = requireCaller(request);
       const p = request.params;
-      const body = parseBody(workspaceUpgradeRequestSchema, request.body ?? { data: { type: "workspaces" } });
+      loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
+      const body = parseBody(workspaceUpgradeRequestSchema, request.body);
       const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
       return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
     },

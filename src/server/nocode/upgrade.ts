@@ -142,7 +142,7 @@ export interface LoadedUpgrade {
 }
 
 /** The workspace of an upgrade path: visible to the caller, created from this module, else 404. */
-function loadModuleWorkspace(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, permission: "can-read-run" | "can-queue-apply") {
+export function loadModuleWorkspace(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, permission: "can-read-run" | "can-queue-apply") {
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   const { ws, permissions } = loadWorkspace(ctx, caller, { id: workspaceId });
   if (!permissions[permission]) throw notFound("workspace not found");
