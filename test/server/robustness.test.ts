@@ -137,6 +137,18 @@ describe("malformed input gets a 4xx and changes nothing", () => {
     await unchanged();
   });
 
+  it("accepts media type parameters and plain JSON, and odd query strings never give 500", async () => {
+    const withCharset = await raw("PATCH", `/workspaces/${wsId}`, JSON.stringify({ data: { type: "workspaces", attributes: {} } }), `${MEDIA}; charset=utf-8`);
+    expect(withCharset.status).toBe(200);
+    const plain = await raw("PATCH", `/workspaces/${wsId}`, JSON.stringify({ data: { type: "workspaces", attributes: {} } }), "application/json");
+    expect(plain.status).toBe(200);
+    for (const q of ["page[number]=99999999999999999999", "page[size]=-1", "page[number]=1&page[number]=2", "search[name]=a&search[name]=b", "sort=name&sort=-name", "filter[tagged][0][key]=a&filter[tagged][0][key]=b", "include=project&include=organization", "search[name]=%25%5F%5C", "filter[tagged][99999999999999999999][key]=x"]) {
+      const r = await t.api.get(`/organizations/${t.org}/workspaces?${q}`);
+      expect(r.status, q).toBeLessThan(500);
+    }
+    await unchanged();
+  });
+
   it("unknown routes and methods are JSON:API 404s", async () => {
     for (const [m, p] of [["GET", "/nothing-here"], ["PUT", `/workspaces/${wsId}`], ["GET", "/"]]) {
       const r = await t.api.request(m, p);

@@ -54,6 +54,7 @@ function positiveInt(raw: unknown, name: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const s = String(raw);
   if (!/^\d+$/.test(s) || Number(s) < 1) throw badRequest(`${name} must be a positive integer`, name);
+  if (Number(s) > 2_147_483_647) throw badRequest(`${name} is too large`, name);
   return Number(s);
 }
 

@@ -11,6 +11,7 @@ import {
   findWorkspaceById,
   findWorkspaceByName,
   attachTags,
+  directTagBindings,
   insertWorkspace,
   resolveTags,
   pruneUnusedTags,
@@ -221,6 +222,11 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
 // ---------------------------------------------------------------------------
 // update
 
+function sameBindings(current: { key: string; value: string }[], given: { key: string; value: string }[]): boolean {
+  const canon = (list: { key: string; value: string }[]) => JSON.stringify(list.map((b) => [b.key, b.value]).sort());
+  return canon(current) === canon(given);
+}
+
 export interface UpdateWorkspaceInput {
   attributes: WorkspaceSettingsRequest;
   /** `data.relationships.project.data.id`; blank or unchanged means no move. */
@@ -325,9 +331,14 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       else if (a["vcs-repo"]) s["vcs-repo"] = mergeVcsRepo(s["vcs-repo"], a["vcs-repo"]);
 
       next.settings = JSON.stringify(s);
+      const bindingsChange = input.tagBindings !== undefined && !sameBindings(directTagBindings(db, ws.id), input.tagBindings);
+      const changed =
+        bindingsChange || next.settings !== ws.settings || next.name !== ws.name || next.project_id !== ws.project_id || next.agent_pool_id !== ws.agent_pool_id;
+      // A PATCH that changes nothing leaves the document as it was, `updated-at` included.
+      if (!changed) return ws;
       next.updated_at = now();
       saveWorkspace(db, next);
-      if (input.tagBindings) replaceTagBindings(ctx, ws.id, input.tagBindings);
+      if (bindingsChange) replaceTagBindings(ctx, ws.id, input.tagBindings!);
       return findWorkspaceById(db, ws.id)!;
     });
   } catch (err) {
