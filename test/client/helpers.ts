@@ -3,13 +3,13 @@
  * Settings come from explicit options with an empty environment and an empty home, so
  * the developer's own env and credentials file never leak into a test.
  */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startServer, type RunningServer, type ServerOptions } from "../../src/server";
 import { WorkspacesClient, resetLimiters, type ClientOptions } from "../../src/client";
 
-export const emptyHome = fs.mkdtempSync(path.join(os.tmpdir(), "ws-client-empty-home-"));
+/** A home directory that does not exist: no credentials file is found there. */
+export const emptyHome = path.join(os.tmpdir(), `ws-client-no-home-${process.pid}`);
 
 export async function startTestServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Ports are reused across servers of one test process; a limiter cached for a previous
