@@ -160,6 +160,15 @@ describe("enabling a module for no-code provisioning", () => {
     expect(after).toEqual([]);
   });
 
+  it("lists registry modules with their no-code modules included (go-tfe's include)", async () => {
+    const mod = await publishModule(api, org, "listed", ["1.0.0"]);
+    const m = await enableModule(api, org, mod);
+    const r = await expectStatus(api.get(`/organizations/${org}/registry-modules?q=listed&include=no-code-modules`), 200);
+    expect(r.body.data.map((d: { id: string }) => d.id)).toEqual([mod]);
+    expect(r.body.included).toEqual([(await expectStatus(api.get(`/no-code-modules/${m.id}`), 200)).body.data]);
+    await expectStatus(api.get(`/organizations/${org}/registry-modules?include=versions`), 400);
+  });
+
   it("allows one no-code module per registry module", async () => {
     const mod = await publishModule(api, org, "single", ["1.0.0"]);
     const first = await enableModule(api, org, mod);

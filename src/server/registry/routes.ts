@@ -5,7 +5,9 @@ import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
 import { prepare } from "../store/db";
 import { badRequest, notFound } from "../http/errors";
-import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
+import { renderNoCodeModule } from "../nocode/render";
+import { noCodeModuleOfRegistryModule } from "../nocode/store";
 import {
   assertModuleManager,
   createModuleVersion,
@@ -51,6 +53,7 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const caller = requireCaller(request);
     const org = request.params.organization_name;
     const role = assertMember(db, caller, org);
+    const include = parseInclude(request.query, ["no-code-modules"]);
     const page = parsePage(request.query);
     const where = ["organization = ?"];
     const params: unknown[] = [org];
@@ -74,7 +77,15 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const rows = db
       .prepare(`SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`)
       .all(...params, page.size, (page.number - 1) * page.size) as RegistryModuleRecord[];
-    return send(reply, 200, { data: rows.map((m) => renderRegistryModule(ctx, m, role)), ...paginationEnvelope(request, page, total) });
+    const doc: Record<string, unknown> = { data: rows.map((m) => renderRegistryModule(ctx, m, role)) };
+    // go-tfe lists with `include=no-code-modules` to find a module's no-code settings.
+    if (include.size) {
+      doc.included = rows.flatMap((m) => {
+        const nc = noCodeModuleOfRegistryModule(db, m.id);
+        return nc ? [renderNoCodeModule(db, nc)] : [];
+      });
+    }
+    return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
   });
 
   app.get<{ Params: AddressParams }>(
