@@ -1,0 +1,398 @@
+/**
+ * Every program under examples/ run through the real engine against one local
+ * server, the way its README tells a user to run it, with assertions on what
+ * the server then holds. An example that no longer compiles, deploys or does
+ * what its README says fails here.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { api, repoRoot, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
+import { consumerIds, createProject, createRegistryModule, tagBindings, workspaceByName, workspaceVars } from "./server-helpers";
+
+const examplesDir = path.join(repoRoot, "examples");
+const policyPackDir = path.join(repoRoot, "policies");
+/** Example folders this file runs; a new folder must be added here (checked below). */
+const PROGRAMS = ["quickstart", "remote-state-graph", "tags-for-existing", "no-code", "maintenance-window", "policy"];
+
+function projectName(example: string): string {
+  const yaml = fs.readFileSync(path.join(examplesDir, example, "Pulumi.yaml"), "utf8");
+  const m = /^name:\s*(\S+)\s*$/m.exec(yaml);
+  if (!m) throw new Error(`examples/${example}/Pulumi.yaml has no name`);
+  return m[1];
+}
+
+/** The example's own files (program, Pulumi.yaml, package.json, tsconfig, config files), not its README. */
+function exampleFiles(example: string): Record<string, string> {
+  const dir = path.join(examplesDir, example);
+  const files: Record<string, string> = {};
+  for (const name of fs.readdirSync(dir)) {
+    if (name === "README.md" || name === "node_modules" || /^Pulumi\..+\.yaml$/.test(name)) continue;
+    if (fs.statSync(path.join(dir, name)).isFile()) files[name] = fs.readFileSync(path.join(dir, name), "utf8");
+  }
+  return files;
+}
+
+/**
+ * A stack of the example in a temporary directory. Stack config goes into
+ * `Pulumi.dev.yaml` (JSON is YAML) rather than one `pulumi config set` per key.
+ */
+async function exampleStack(server: RunningServer, example: string, config: Record<string, unknown> = {}): Promise<TestStack> {
+  const project = projectName(example);
+  const stackConfig = Object.fromEntries(Object.entries(config).map(([k, v]) => [`${project}:${k}`, v]));
+  return TestStack.create({
+    project,
+    files: { ...exampleFiles(example), "Pulumi.dev.yaml": JSON.stringify({ config: stackConfig }, null, 2) + "\n" },
+    env: serverEnv(server),
+  });
+}
+
+function opsByName(steps: Array<{ op: string; urn: string }>): Record<string, string> {
+  return Object.fromEntries(steps.map((s) => [s.urn.split("::").pop() as string, s.op]));
+}
+
+describe("examples/", () => {
+  it("has a README, a program and a package.json on the pinned SDK in every folder, and every program is run below", () => {
+    const folders = fs
+      .readdirSync(examplesDir)
+      .filter((n) => fs.statSync(path.join(examplesDir, n)).isDirectory())
+      .sort();
+    expect(folders).toEqual([...PROGRAMS, "ci"].sort());
+    for (const example of PROGRAMS) {
+      const dir = path.join(examplesDir, example);
+      for (const f of ["README.md", "Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]) {
+        expect(fs.existsSync(path.join(dir, f)), `examples/${example}/${f}`).toBe(true);
+      }
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+      expect(pkg.dependencies["@pulumi/pulumi"], example).toMatch(/3\.248\./);
+      expect(pkg.dependencies["pulumi-workspaces"], example).toBeDefined();
+      expect(fs.readFileSync(path.join(dir, "index.ts"), "utf8")).toContain('from "pulumi-workspaces"');
+    }
+  });
+
+  it("has a CI workflow that previews with the policy pack on pull requests and updates on main with the token as a secret", () => {
+    const workflow = fs.readFileSync(path.join(examplesDir, "ci", "github-actions.yml"), "utf8");
+    expect(workflow).toMatch(/^on:\n\s+pull_request:/m);
+    expect(workflow).toMatch(/push:\n\s+branches: \[main\]/);
+    expect(workflow).toMatch(/pulumi preview [^\n]*\n?[^\n]*--policy-pack/);
+    expect(workflow).toMatch(/pulumi up [^\n]*--yes/);
+    expect(workflow).toContain("WORKSPACES_TOKEN: ${{ secrets.WORKSPACES_TOKEN }}");
+    // The token comes only from the secret store, never written in the file.
+    expect(workflow.match(/WORKSPACES_TOKEN:/g)?.length).toBe(2);
+    expect(workflow).not.toMatch(/\t/);
+    for (const f of ["pulumi-ci.sh", "README.md"]) expect(fs.existsSync(path.join(examplesDir, "ci", f)), f).toBe(true);
+  });
+});
+
+describe("examples through the engine", () => {
+  let server: RunningServer;
+  const stacks: TestStack[] = [];
+  const track = (s: TestStack) => (stacks.push(s), s);
+
+  beforeAll(async () => {
+    // Upgrades of no-code workspaces are simulated runs; 50x keeps them to a fraction of a second.
+    server = await startTestServer({ runSpeed: 50 });
+  });
+  afterAll(async () => {
+    for (const s of stacks) s.dispose();
+    await server?.close();
+  });
+
+  describe("quickstart", () => {
+    let stack: TestStack;
+    let projectId: string;
+
+    beforeAll(async () => {
+      projectId = await createProject(server, "quickstart");
+      stack = track(await exampleStack(server, "quickstart", { project: projectId }));
+    });
+
+    it("creates three workspaces in the project with their tags", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      expect(out.workspaceNames).toEqual(["payments-dev", "payments-staging", "payments-prod"]);
+      expect(out.projectId).toBe(projectId);
+      for (const env of ["dev", "staging", "prod"]) {
+        const ws = await workspaceByName(server, `payments-${env}`);
+        expect(ws.id).toBe(out.workspaceIds[env]);
+        expect(ws.relationships.project.data.id).toBe(projectId);
+        expect(ws.attributes["auto-apply"]).toBe(env === "dev");
+        expect([...ws.attributes["tag-names"]].sort()).toEqual(["payments", "quickstart"]);
+        expect(await tagBindings(server, ws.id)).toEqual({ team: "payments", env, "managed-by": "pulumi" });
+      }
+      // The service finds them by tag, which is what the tags are for.
+      const found = await api<any>(server, `/organizations/${server.organization}/workspaces?search%5Btags%5D=quickstart`);
+      expect(found.body.data.map((w: any) => w.attributes.name).sort()).toEqual(["payments-dev", "payments-prod", "payments-staging"]);
+    });
+
+    it("destroys them with safe-delete", async () => {
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      for (const env of ["dev", "staging", "prod"]) {
+        expect((await api(server, `/organizations/${server.organization}/workspaces/payments-${env}`)).status).toBe(404);
+      }
+    });
+  });
+
+  describe("remote-state-graph", () => {
+    it("lets exactly the declared workspaces read the network's and the database's state", async () => {
+      const stack = track(await exampleStack(server, "remote-state-graph", { env: "qa" }));
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const { ids } = await stack.outputs();
+      const network = await workspaceByName(server, "network-qa");
+      expect(network.id).toBe(ids.network);
+      expect(network.attributes["global-remote-state"]).toBe(false);
+      expect(await consumerIds(server, ids.network)).toEqual([ids.database, ids.api, ids.web, ids.worker].sort());
+      expect(await consumerIds(server, ids.database)).toEqual([ids.api, ids.worker].sort());
+      // Apps read state; nobody reads theirs.
+      expect(await consumerIds(server, ids.web)).toEqual([]);
+    });
+  });
+
+  describe("tags-for-existing", () => {
+    const owned = ["search-prod", "search-staging"];
+    let stack: TestStack;
+    const ids: Record<string, string> = {};
+
+    beforeAll(async () => {
+      // Workspaces another team created, with tags of its own.
+      for (const name of owned) {
+        const r = await api<any>(server, `/organizations/${server.organization}/workspaces`, {
+          method: "POST",
+          body: {
+            data: {
+              type: "workspaces",
+              attributes: { name },
+              relationships: {
+                "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "search" } }] },
+              },
+            },
+          },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        ids[name] = r.body.data.id;
+        const flat = await api(server, `/workspaces/${ids[name]}/relationships/tags`, {
+          method: "POST",
+          body: { data: [{ type: "tags", attributes: { name: "search" } }] },
+        });
+        expect(flat.status).toBe(204);
+      }
+      stack = track(
+        await exampleStack(server, "tags-for-existing", {
+          // One by organization/name, one by id: both forms the README shows.
+          workspaces: [`${server.organization}/search-prod`, ids["search-staging"]],
+          costCenter: "cc-4242",
+        }),
+      );
+    });
+
+    it("adds its tags and keeps the owners'", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      for (const name of owned) {
+        expect(await tagBindings(server, ids[name])).toEqual({ team: "search", "cost-center": "cc-4242" });
+        const ws = await workspaceByName(server, name);
+        expect([...ws.attributes["tag-names"]].sort()).toEqual(["finops", "search"]);
+      }
+      const out = await stack.outputs();
+      expect(out.workspaces["search-prod"].id).toBe(ids["search-prod"]);
+      expect(out.workspaces["search-prod"].addedTags).toEqual({ "cost-center": "cc-4242" });
+      expect(out.workspaces[ids["search-staging"]].addedTagNames).toEqual(["finops"]);
+    });
+
+    it("removes only what it added on destroy, and never the workspaces", async () => {
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      for (const name of owned) {
+        const ws = await workspaceByName(server, name);
+        expect(ws.id).toBe(ids[name]);
+        expect(ws.attributes["tag-names"]).toEqual(["search"]);
+        expect(await tagBindings(server, ids[name])).toEqual({ team: "search" });
+      }
+    });
+  });
+
+  describe("no-code", () => {
+    let stack: TestStack;
+    let registryModuleId: string;
+    let first: Record<string, any>;
+
+    beforeAll(async () => {
+      registryModuleId = await createRegistryModule(server, "bucket", "aws", ["1.0.0", "1.1.0"]);
+      const project = await createProject(server, "storage");
+      stack = track(await exampleStack(server, "no-code", { registryModuleId, project }));
+    });
+
+    it("enables the module with its variable options and creates two workspaces from it", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      first = await stack.outputs();
+      const mod = await api<any>(server, `/no-code-modules/${first.noCodeModuleId}?include=variable_options`);
+      expect(mod.body.data.attributes.enabled).toBe(true);
+      expect(mod.body.data.attributes["version-pin"]).toBe("1.0.0");
+      expect(mod.body.data.relationships["registry-module"].data.id).toBe(registryModuleId);
+      const options = Object.fromEntries(
+        (mod.body.included ?? []).map((o: any) => [o.attributes["variable-name"], o.attributes.options]),
+      );
+      expect(options).toEqual({ region: ["eu-west-1", "eu-central-1", "us-east-1"], storage_class: ["STANDARD", "INFREQUENT_ACCESS"] });
+      for (const [team, region] of [["analytics", "eu-west-1"], ["archive", "eu-central-1"]]) {
+        const ws = await workspaceByName(server, `${team}-bucket`);
+        expect(ws.id).toBe(first.workspaces[team].id);
+        expect(ws.attributes["source-module-version"] ?? first.workspaces[team].moduleVersion).toBe("1.0.0");
+        const vars = await workspaceVars(server, ws.id);
+        expect(vars.region.value).toBe(region);
+        expect(vars.bucket_name.value).toBe(`${team}-data`);
+      }
+    });
+
+    it("upgrades both workspaces in place when the version in stack config is bumped", async () => {
+      await stack.ok(["config", "set", "moduleVersion", "1.1.0"]);
+      const p = await stack.previewJson();
+      expect(p.code, p.raw.output).toBe(0);
+      const ops = opsByName(p.steps);
+      expect(ops.bucket).toBe("update");
+      expect(ops["analytics-bucket"]).toBe("update");
+      expect(ops["archive-bucket"]).toBe("update");
+
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      expect(out.pinnedVersion).toBe("1.1.0");
+      for (const team of ["analytics", "archive"]) {
+        // Same workspace (id kept), new version, through an applied upgrade run.
+        expect(out.workspaces[team].id).toBe(first.workspaces[team].id);
+        expect(out.workspaces[team].moduleVersion).toBe("1.1.0");
+        expect(out.workspaces[team].lastUpgrade.status).toBe("applied");
+        const upgrade = await api<any>(
+          server,
+          `/no-code-modules/${out.noCodeModuleId}/workspaces/${out.workspaces[team].id}/upgrade/${out.workspaces[team].lastUpgrade.runId}`,
+        );
+        expect(upgrade.body.data.attributes.status).toBe("applied");
+        const ws = await workspaceByName(server, `${team}-bucket`);
+        expect(ws.attributes["no-code-upgrade-available"]).toBe(false);
+      }
+    });
+  });
+
+  describe("maintenance-window", () => {
+    let stack: TestStack;
+    let workspaceId: string;
+
+    beforeAll(async () => {
+      stack = track(await exampleStack(server, "maintenance-window"));
+    });
+
+    it("creates the workspace unlocked", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      workspaceId = (await stack.outputs()).workspaceId;
+      const ws = await workspaceByName(server, "orders-prod");
+      expect(ws.attributes.locked).toBe(false);
+      expect(ws.attributes["engine-version"]).toBe("1.8.0");
+    });
+
+    it("opens the window: the lock is held, with its reason, and nobody else can take it", async () => {
+      await stack.ok(["config", "set", "maintenance", "true"]);
+      await stack.ok(["config", "set", "reason", "engine upgrade, ticket OPS-7"]);
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const ws = await workspaceByName(server, "orders-prod");
+      expect(ws.attributes.locked).toBe(true);
+      expect(ws.attributes["locked-reason"]).toBe("engine upgrade, ticket OPS-7");
+      expect((await api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "x" } })).status).toBe(409);
+    });
+
+    it("makes the change while the lock is held", async () => {
+      await stack.ok(["config", "set", "engineVersion", "1.9.0"]);
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const ws = await workspaceByName(server, "orders-prod");
+      expect(ws.attributes["engine-version"]).toBe("1.9.0");
+      expect(ws.attributes.locked).toBe(true);
+    });
+
+    it("closes the window: the lock is released, the change stays", async () => {
+      await stack.ok(["config", "set", "maintenance", "false"]);
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const ws = await workspaceByName(server, "orders-prod");
+      expect(ws.id).toBe(workspaceId);
+      expect(ws.attributes.locked).toBe(false);
+      expect(ws.attributes["engine-version"]).toBe("1.9.0");
+    });
+  });
+
+  describe("policy, through examples/ci/pulumi-ci.sh", () => {
+    let stack: TestStack;
+    const script = path.join(examplesDir, "ci", "pulumi-ci.sh");
+    let runScript: (mode: string) => Promise<PulumiResult>;
+
+    beforeAll(async () => {
+      stack = track(await exampleStack(server, "policy"));
+      runScript = (mode) =>
+        runCommand("bash", [script, mode], {
+          cwd: stack.dir,
+          env: {
+            ...stack.env,
+            PULUMI_STACK: stack.stack,
+            PROGRAM_DIR: stack.dir,
+            POLICY_PACK: policyPackDir,
+            POLICY_CONFIG: path.join(stack.dir, "policy-config.json"),
+          },
+        });
+    });
+
+    it("passes the pack on preview and deploys on up", async () => {
+      const p = await runScript("preview");
+      expect(p.code, p.output).toBe(0);
+      // `--diff` lists the packs that ran instead of the summary with a check mark.
+      expect(p.output).toMatch(/Policy Packs run:\s*\n.*\n\s*pulumi-workspaces\|local\|/);
+      expect(p.output).not.toContain("mandatory");
+      const r = await runScript("up");
+      expect(r.code, r.output).toBe(0);
+      const prod = await workspaceByName(server, "billing-prod");
+      const dev = await workspaceByName(server, "billing-dev");
+      expect(prod.attributes["auto-apply"]).toBe(false);
+      expect(await consumerIds(server, prod.id)).toEqual([dev.id]);
+    });
+
+    it("stops a change that breaks a mandatory rule before it reaches the service", async () => {
+      await stack.ok(["config", "set", "prodAutoApply", "true"]);
+      const p = await runScript("preview");
+      expect(p.code).not.toBe(0);
+      expect(p.output).toMatch(/\[mandatory\]\s+workspace-tag-selector-settings/);
+      expect(p.output).toContain('Workspace "billing-prod"');
+      const r = await runScript("up");
+      expect(r.code).not.toBe(0);
+      expect(r.output).toContain("workspace-tag-selector-settings");
+      expect((await workspaceByName(server, "billing-prod")).attributes["auto-apply"]).toBe(false);
+    });
+
+    it("refuses to run without a token, naming the variable to set", async () => {
+      const env = { ...stack.env };
+      delete env.WORKSPACES_TOKEN;
+      const r = await runCommand("bash", [script, "preview"], {
+        cwd: stack.dir,
+        env: { ...env, HOME: stack.root, PULUMI_STACK: stack.stack, PROGRAM_DIR: stack.dir, POLICY_PACK: policyPackDir },
+      });
+      expect(r.code).toBe(2);
+      expect(r.output).toContain("set WORKSPACES_TOKEN");
+    });
+  });
+});
+
+function runCommand(cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PulumiResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr, output: stdout + stderr }));
+  });
+}
