@@ -286,8 +286,13 @@ describe("reading, statuses and tokens", () => {
     const token = (await expectStatus(api.post(`/organizations/${org}/authentication-token`), 201)).body.data.attributes.token as string;
     const o = api.as(token);
     const other = await publishModule(api, org, "orgtoken-other", ["1.0.0"]);
+    const ws = (await expectStatus(api.post(`/no-code-modules/${m.id}/workspaces`, { data: { type: "workspaces", attributes: { name: "orgtoken-ws" } } }), 200)).body.data;
+    const up = (await expectStatus(api.post(`/no-code-modules/${m.id}/workspaces/${ws.id}/upgrade`, { data: { type: "workspaces" } }), 200)).body.data;
     for (const r of [
       await o.post(`/organizations/${org}/no-code-modules`, enableBody(other)),
+      await o.post(`/no-code-modules/${m.id}/workspaces/${ws.id}/upgrade`, { data: { type: "workspaces" } }),
+      await o.get(`/no-code-modules/${m.id}/workspaces/${ws.id}/upgrade/${up.id}`),
+      await o.post(`/no-code-modules/${m.id}/workspaces/${ws.id}/upgrade/${up.id}`),
       await o.get(`/no-code-modules/${m.id}`),
       await o.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }),
       await o.post(`/no-code-modules/${m.id}/workspaces`, { data: { type: "workspaces", attributes: { name: "from-org-token" } } }),
