@@ -19,6 +19,8 @@ describe("lock state machine (spec 3)", () => {
     expect(r.body.data.attributes["locked-reason"]).toBe("maintenance");
     expect(r.body.data.relationships["locked-by"].data.type).toBe("users");
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data).toEqual(r.body.data);
+    const user = await expectStatus(t.api.get(r.body.data.relationships["locked-by"].links.related.replace("/api/v2", "")), 200);
+    expect(user.body.data.id).toBe(r.body.data.relationships["locked-by"].data.id);
   });
 
   it("stores the empty string for a lock without body, or with the media type and no body", async () => {

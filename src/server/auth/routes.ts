@@ -9,7 +9,7 @@ import { nameTaken, notFound } from "../http/errors";
 import { API_PREFIX, noContent, parseBody, ref, send, type Resource } from "../http/jsonapi";
 import { createTeamRecord } from "../organization/service";
 import { findWorkspaceById } from "../workspace/store";
-import { ACCESS_LEVELS, assertMember, assertOwner, issueToken, orgRole, type Caller, type IssuedToken } from "./service";
+import { ACCESS_LEVELS, assertMember, assertOwner, issueToken, orgRole, renderUser, type Caller, type IssuedToken } from "./service";
 
 /**
  * Administration in the hosted service's shapes (teams, team access, tokens), so tests
@@ -200,6 +200,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw err;
     }
     return send(reply, 201, { data: { id, type: "users", attributes: { username: a.username, email: a.email ?? null }, links: { self: `${API_PREFIX}/users/${id}` } } });
+  });
+
+  // Users are visible to any authenticated caller, as `locked-by` links point here.
+  app.get<{ Params: { id: string } }>("/users/:id", async (request, reply) => {
+    requireCaller(request);
+    const user = renderUser(db, request.params.id);
+    if (!user) throw notFound("user not found");
+    return send(reply, 200, { data: user });
   });
 
   app.post<{ Params: { id: string } }>("/users/:id/authentication-tokens", async (request, reply) => {

@@ -3,6 +3,7 @@ import type { Db } from "../store/db";
 import { now, prepare } from "../store/db";
 import { newId, newToken } from "../ids";
 import { notFound } from "../http/errors";
+import { API_PREFIX, type Resource } from "../http/jsonapi";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
 
 export type { Permissions };
@@ -298,4 +299,18 @@ export function issueToken(
     `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, tokenDigest(token), spec.kind, spec.organization ?? null, spec.teamId ?? null, spec.userId ?? null, spec.siteAdmin ? 1 : 0, spec.description ?? null, createdAt);
   return { id, token, createdAt };
+}
+
+/** A user document (`users`): service accounts stand for team and organization tokens. */
+export function renderUser(db: Db, id: string): Resource | undefined {
+  const u = prepare(db, `SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
+    | { id: string; username: string; service_account: number }
+    | undefined;
+  if (!u) return undefined;
+  return {
+    id: u.id,
+    type: "users",
+    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
+    links: { self: `${API_PREFIX}/users/${u.id}` },
+  };
 }

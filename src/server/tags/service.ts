@@ -5,7 +5,7 @@ import { inTransaction, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { unprocessableMany } from "../http/errors";
 import { problemsToErrors } from "../../api/common";
-import { API_PREFIX, ref, type Page, type Resource } from "../http/jsonapi";
+import { ref, type Page, type Resource } from "../http/jsonapi";
 import type { TagsRelationshipRequest } from "../../api/tags";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
 import { directTagBindings, effectiveTagBindings, pruneUnusedTags, resolveTags, attachTags } from "../workspace/store";
@@ -85,7 +85,6 @@ export function renderTagBindings(ctx: ServerContext, caller: Caller, workspaceI
     id: b.id,
     type: "tag-bindings",
     attributes: { key: b.key, value: b.value, "created-at": b.created_at },
-    links: { self: `${API_PREFIX}/tag-bindings/${b.id}` },
   }));
 }
 

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { orgRole } from "../auth/service";
+import { orgRole, renderUser } from "../auth/service";
 import type { Resource } from "../http/jsonapi";
 import { API_PREFIX, ref } from "../http/jsonapi";
 import { findOrganization, renderOrganization } from "../organization/service";
@@ -8,19 +8,6 @@ import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
 import { effectiveTagBindings, type WorkspaceRecord } from "./store";
 import { prepare } from "../store/db";
-
-function renderUser(ctx: ServerContext, id: string): Resource | undefined {
-  const u = prepare(ctx.db, `SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
-    | { id: string; username: string; service_account: number }
-    | undefined;
-  if (!u) return undefined;
-  return {
-    id: u.id,
-    type: "users",
-    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
-    links: { self: `${API_PREFIX}/users/${u.id}` },
-  };
-}
 
 /**
  * The `included` array for `include` (spec 4.5). Records the service does not keep
@@ -41,7 +28,7 @@ export function includedFor(ctx: ServerContext, caller: Caller, workspaces: Work
       const p = findProject(ctx.db, ws.project_id);
       if (p) add(renderProject(ctx.db, p));
     }
-    if (include.has("locked_by") && ws.locked === 1 && ws.locked_by) add(renderUser(ctx, ws.locked_by));
+    if (include.has("locked_by") && ws.locked === 1 && ws.locked_by) add(renderUser(ctx.db, ws.locked_by));
     if ([...include].some((i) => i.startsWith("current_run")) && ws.current_run_id) {
       const run = findRun(ctx.db, ws.current_run_id);
       if (run) add(renderRun(run));

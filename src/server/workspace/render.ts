@@ -141,7 +141,8 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       "current-assessment-result": { data: null },
       "effective-tag-bindings": { links: related("effective-tag-bindings") },
       "tag-bindings": { links: related("tag-bindings") },
-      outputs: { data: [], links: related("current-state-version-outputs") },
+      // Outputs are not kept apart from the state file, so the list is always empty.
+      outputs: { data: [] },
       readme: { data: null },
       "remote-state-consumers": { links: related("relationships/remote-state-consumers") },
       "ssh-key": ref("ssh-keys", ws.ssh_key_id),
