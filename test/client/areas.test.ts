@@ -1,52 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/server";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NotFoundError, USER_AGENT, ValidationError, WorkspacesClient } from "../../src/client";
-import { clientFor, failure, serverRequest, startTestServer, uniqueName } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { NotFoundError, USER_AGENT, ValidationError } from "../../src/client";
+import { clientFor, failure, serverRequest, startTestServer, uniqueName, useServer } from "./helpers";
 
-let server: RunningServer;
-let client: WorkspacesClient;
-let org: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ selfManaged: true });
-  client = clientFor(server, { rateLimit: false });
-  org = server.organization;
-});
-afterAll(async () => {
-  await server?.close();
-});
+const t = useServer({ selfManaged: true });
 
 describe("remote state consumers", () => {
   it("replaces, adds and removes consumers, ignoring ones already in place or absent", async () => {
-    const subject = await client.workspaces.create(org, { name: uniqueName("subject") });
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => client.workspaces.create(org, { name: uniqueName("reader") })));
-    await client.remoteStateConsumers.replace(subject.id, [a.id, b.id]);
-    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([a.id, b.id].sort());
-    await client.remoteStateConsumers.add(subject.id, [b.id, c.id]);
-    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([a.id, b.id, c.id].sort());
-    await client.remoteStateConsumers.remove(subject.id, [a.id, a.id]);
-    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([b.id, c.id].sort());
-    await client.remoteStateConsumers.replace(subject.id, []);
-    expect(await client.remoteStateConsumers.listIds(subject.id)).toEqual([]);
+    const subject = await t.client.workspaces.create(t.org, { name: uniqueName("subject") });
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => t.client.workspaces.create(t.org, { name: uniqueName("reader") })));
+    await t.client.remoteStateConsumers.replace(subject.id, [a.id, b.id]);
+    expect((await t.client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([a.id, b.id].sort());
+    await t.client.remoteStateConsumers.add(subject.id, [b.id, c.id]);
+    expect((await t.client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([a.id, b.id, c.id].sort());
+    await t.client.remoteStateConsumers.remove(subject.id, [a.id, a.id]);
+    expect((await t.client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([b.id, c.id].sort());
+    await t.client.remoteStateConsumers.replace(subject.id, []);
+    expect(await t.client.remoteStateConsumers.listIds(subject.id)).toEqual([]);
   });
 
   it("pages through 120 consumers with two requests", async () => {
-    const subject = await client.workspaces.create(org, { name: uniqueName("popular") });
-    const readers = await Promise.all(Array.from({ length: 120 }, () => client.workspaces.create(org, { name: uniqueName("r") })));
-    await client.remoteStateConsumers.add(subject.id, readers.map((r) => r.id));
+    const subject = await t.client.workspaces.create(t.org, { name: uniqueName("popular") });
+    const readers = await Promise.all(Array.from({ length: 120 }, () => t.client.workspaces.create(t.org, { name: uniqueName("r") })));
+    await t.client.remoteStateConsumers.add(subject.id, readers.map((r) => r.id));
     const route = "GET /api/v2/workspaces/:workspace_id/relationships/remote-state-consumers";
-    const before = server.stats().byRoute[route] ?? 0;
-    const listed = await client.remoteStateConsumers.list(subject.id).all();
+    const before = t.server.stats().byRoute[route] ?? 0;
+    const listed = await t.client.remoteStateConsumers.list(subject.id).all();
     expect(listed).toHaveLength(120);
     expect(new Set(listed.map((w) => w.id))).toEqual(new Set(readers.map((r) => r.id)));
-    expect((server.stats().byRoute[route] ?? 0) - before).toBe(2);
+    expect((t.server.stats().byRoute[route] ?? 0) - before).toBe(2);
   });
 
   it("ValidationError when a workspace is added as its own consumer", async () => {
-    const subject = await client.workspaces.create(org, { name: uniqueName("self") });
-    const err = await failure(client.remoteStateConsumers.add(subject.id, [subject.id]));
+    const subject = await t.client.workspaces.create(t.org, { name: uniqueName("self") });
+    const err = await failure(t.client.remoteStateConsumers.add(subject.id, [subject.id]));
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).problems.length).toBeGreaterThan(0);
   });
@@ -54,27 +42,27 @@ describe("remote state consumers", () => {
 
 describe("SSH keys", () => {
   it("reads and lists keys, assigns one to a workspace and unassigns it", async () => {
-    const key = await serverRequest(server, "POST", `/organizations/${org}/ssh-keys`, {
+    const key = await serverRequest(t.server, "POST", `/organizations/${t.org}/ssh-keys`, {
       data: { type: "ssh-keys", attributes: { name: uniqueName("deploy"), value: "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----" } },
     });
     const id: string = key.data.id;
-    const read = await client.sshKeys.read(id);
+    const read = await t.client.sshKeys.read(id);
     expect(read.id).toBe(id);
     expect(read.name).toBe(key.data.attributes.name);
     expect(JSON.stringify(read)).not.toContain("PRIVATE KEY");
-    expect((await client.sshKeys.list(org).all()).map((k) => k.id)).toContain(id);
+    expect((await t.client.sshKeys.list(t.org).all()).map((k) => k.id)).toContain(id);
 
-    const ws = await client.workspaces.create(org, { name: uniqueName("ssh") });
-    const assigned = await client.workspaces.assignSSHKey(ws.id, id);
+    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("ssh") });
+    const assigned = await t.client.workspaces.assignSSHKey(ws.id, id);
     expect(assigned.sshKeyId).toBe(id);
-    expect((await client.workspaces.read(ws.id)).sshKeyId).toBe(id);
-    const unassigned = await client.workspaces.unassignSSHKey(ws.id);
+    expect((await t.client.workspaces.read(ws.id)).sshKeyId).toBe(id);
+    const unassigned = await t.client.workspaces.unassignSSHKey(ws.id);
     expect(unassigned.sshKeyId).toBeNull();
   });
 
   it("ValidationError naming /data/attributes/id for an unknown key", async () => {
-    const ws = await client.workspaces.create(org, { name: uniqueName("ssh-bad") });
-    const err = await failure(client.workspaces.assignSSHKey(ws.id, "sshkey-nope"));
+    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("ssh-bad") });
+    const err = await failure(t.client.workspaces.assignSSHKey(ws.id, "sshkey-nope"));
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).problems.map((p) => p.pointer)).toContain("/data/attributes/id");
   });
@@ -82,42 +70,42 @@ describe("SSH keys", () => {
 
 describe("organizations and projects", () => {
   it("reads the organization", async () => {
-    const o = await client.organizations.read(org);
-    expect(o.name).toBe(org);
-    expect(o.attributes.name).toBe(org);
-    expect(await failure(client.organizations.read("no-such-org"))).toBeInstanceOf(NotFoundError);
+    const o = await t.client.organizations.read(t.org);
+    expect(o.name).toBe(t.org);
+    expect(o.attributes.name).toBe(t.org);
+    expect(await failure(t.client.organizations.read("no-such-t.org"))).toBeInstanceOf(NotFoundError);
   });
 
   it("reads a project, lists projects and filters by name", async () => {
     const name = uniqueName("proj");
-    const created = await serverRequest(server, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name } } });
-    const p = await client.projects.read(created.data.id);
+    const created = await serverRequest(t.server, "POST", `/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name } } });
+    const p = await t.client.projects.read(created.data.id);
     expect(p.name).toBe(name);
-    expect(p.organization).toBe(org);
-    const all = await client.projects.list(org).all();
+    expect(p.organization).toBe(t.org);
+    const all = await t.client.projects.list(t.org).all();
     expect(all.map((x) => x.id)).toContain(p.id);
-    expect((await client.projects.list(org, { name }).all()).map((x) => x.id)).toEqual([p.id]);
+    expect((await t.client.projects.list(t.org, { name }).all()).map((x) => x.id)).toEqual([p.id]);
 
-    const ws = await client.workspaces.create(org, { name: uniqueName("in-proj"), projectId: p.id });
+    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("in-proj"), projectId: p.id });
     expect(ws.projectId).toBe(p.id);
   });
 
   it("lists effective tag bindings inherited from the project", async () => {
-    const created = await serverRequest(server, "POST", `/organizations/${org}/projects`, {
+    const created = await serverRequest(t.server, "POST", `/organizations/${t.org}/projects`, {
       data: {
         type: "projects",
         attributes: { name: uniqueName("tagged") },
         relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "7" } }] } },
       },
     });
-    const ws = await client.workspaces.create(org, { name: uniqueName("inherits"), projectId: created.data.id, tagBindings: [{ key: "env", value: "dev" }] });
-    expect(await client.tagBindings.list(ws.id)).toEqual([expect.objectContaining({ key: "env", value: "dev" })]);
-    const effective = await client.tagBindings.listEffective(ws.id);
+    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("inherits"), projectId: created.data.id, tagBindings: [{ key: "env", value: "dev" }] });
+    expect(await t.client.tagBindings.list(ws.id)).toEqual([expect.objectContaining({ key: "env", value: "dev" })]);
+    const effective = await t.client.tagBindings.listEffective(ws.id);
     expect(effective).toEqual(expect.arrayContaining([{ key: "env", value: "dev" }, { key: "cost-center", value: "7" }]));
 
-    const before = server.stats().total;
-    const together = await client.tagBindings.readWithWorkspace(ws.id);
-    expect(server.stats().total - before).toBe(1);
+    const before = t.server.stats().total;
+    const together = await t.client.tagBindings.readWithWorkspace(ws.id);
+    expect(t.server.stats().total - before).toBe(1);
     expect(together.requests).toBe(1);
     expect(together.workspace.id).toBe(ws.id);
     expect(together.tagBindings).toEqual([{ key: "env", value: "dev" }]);
@@ -132,15 +120,15 @@ describe("organizations and projects", () => {
 
 describe("data retention policy (self-managed)", () => {
   it("sets, reads and removes a workspace's policy", async () => {
-    const ws = await client.workspaces.create(org, { name: uniqueName("retain") });
-    const set = await client.dataRetentionPolicy.set(ws.id, { deleteOlderThanNDays: 30 });
+    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("retain") });
+    const set = await t.client.dataRetentionPolicy.set(ws.id, { deleteOlderThanNDays: 30 });
     expect(set.deleteOlderThanNDays).toBe(30);
-    expect((await client.dataRetentionPolicy.read(ws.id))?.deleteOlderThanNDays).toBe(30);
-    const never = await client.dataRetentionPolicy.set(ws.id, { dontDelete: true });
+    expect((await t.client.dataRetentionPolicy.read(ws.id))?.deleteOlderThanNDays).toBe(30);
+    const never = await t.client.dataRetentionPolicy.set(ws.id, { dontDelete: true });
     expect(never.type).toBe("data-retention-policy-dont-deletes");
     expect(never.deleteOlderThanNDays).toBeNull();
-    await client.dataRetentionPolicy.delete(ws.id);
-    const after = await client.dataRetentionPolicy.read(ws.id);
+    await t.client.dataRetentionPolicy.delete(ws.id);
+    const after = await t.client.dataRetentionPolicy.read(ws.id);
     expect(after === null || after.id !== set.id).toBe(true);
   });
 
@@ -166,7 +154,7 @@ describe("ping and identity", () => {
     } finally {
       await limited.close();
     }
-    expect((await client.ping()).rateLimit).toBeNull();
+    expect((await t.client.ping()).rateLimit).toBeNull();
   });
 
   it("names the package and its version in the User-Agent", () => {

@@ -5,6 +5,7 @@
  */
 import * as os from "node:os";
 import * as path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { startServer, type RunningServer, type ServerOptions } from "../../src/server";
 import { WorkspacesClient, resetLimiters, type ClientOptions } from "../../src/client";
 
@@ -98,4 +99,18 @@ export async function uploadState(
     token,
   );
   return doc.data.id;
+}
+
+/** One server and one unpaced client shared by the tests of a file (or of the enclosing describe). */
+export function useServer(options: ServerOptions = {}, clientOptions: ClientOptions = {}): { server: RunningServer; client: WorkspacesClient; org: string } {
+  const shared = {} as { server: RunningServer; client: WorkspacesClient; org: string };
+  beforeAll(async () => {
+    shared.server = await startTestServer(options);
+    shared.client = clientFor(shared.server, { rateLimit: false, ...clientOptions });
+    shared.org = shared.server.organization;
+  });
+  afterAll(async () => {
+    await shared.server?.close();
+  });
+  return shared;
 }

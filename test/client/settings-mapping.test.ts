@@ -1,9 +1,8 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/server";
+import { describe, expect, it } from "vitest";
 import { workspaceCreateRequestSchema, workspaceUpdateRequestSchema } from "../../src/api/workspaces";
-import { workspaceListQuery, workspaceRequestBody, WorkspacesClient, type WorkspaceCreateOptions } from "../../src/client";
-import { clientFor, serverRequest, startTestServer, uniqueName } from "./helpers";
+import { workspaceListQuery, workspaceRequestBody, type WorkspaceCreateOptions } from "../../src/client";
+import { serverRequest, uniqueName, useServer } from "./helpers";
 
 describe("camelCase options to wire bodies", () => {
   const settings = fc.record(
@@ -67,38 +66,28 @@ describe("camelCase options to wire bodies", () => {
 });
 
 describe("settings that need related records", () => {
-  let server: RunningServer;
-  let client: WorkspacesClient;
-  let org: string;
-  beforeAll(async () => {
-    server = await startTestServer();
-    client = clientFor(server, { rateLimit: false });
-    org = server.organization;
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const t = useServer();
 
   it("connects a VCS repository, changes its branch, and removes it with null", async () => {
-    const oc = await serverRequest(server, "POST", `/organizations/${org}/oauth-clients`, {
+    const oc = await serverRequest(t.server, "POST", `/organizations/${t.org}/oauth-clients`, {
       data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } },
     });
     const tokenId: string = oc.data.relationships["oauth-tokens"].data[0].id;
-    const ws = await client.workspaces.create(org, {
+    const ws = await t.client.workspaces.create(t.org, {
       name: uniqueName("vcs"),
       vcsRepo: { identifier: "acme/infra", oauthTokenId: tokenId, branch: "main", ingressSubmodules: true, tagsRegex: "^v\\d+" },
       workingDirectory: "stacks/web",
     });
     expect(ws.vcsRepo).toMatchObject({ identifier: "acme/infra", oauthTokenId: tokenId, branch: "main", ingressSubmodules: true, tagsRegex: "^v\\d+" });
-    const changed = await client.workspaces.update(ws.id, { vcsRepo: { branch: "release" } });
+    const changed = await t.client.workspaces.update(ws.id, { vcsRepo: { branch: "release" } });
     expect(changed.vcsRepo).toMatchObject({ identifier: "acme/infra", branch: "release", oauthTokenId: tokenId });
-    const removed = await client.workspaces.update(ws.id, { vcsRepo: null });
+    const removed = await t.client.workspaces.update(ws.id, { vcsRepo: null });
     expect(removed.vcsRepo).toBeNull();
   });
 
   it("runs in agent mode on a pool, with setting overwrites, and back to remote", async () => {
-    const pool = await serverRequest(server, "POST", `/organizations/${org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: uniqueName("pool") } } });
-    const ws = await client.workspaces.create(org, {
+    const pool = await serverRequest(t.server, "POST", `/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: uniqueName("pool") } } });
+    const ws = await t.client.workspaces.create(t.org, {
       name: uniqueName("agent"),
       executionMode: "agent",
       agentPoolId: pool.data.id,
@@ -107,7 +96,7 @@ describe("settings that need related records", () => {
     expect(ws.executionMode).toBe("agent");
     expect(ws.agentPoolId).toBe(pool.data.id);
     expect(ws.settingOverwrites).toEqual({ executionMode: true, agentPool: true });
-    const remote = await client.workspaces.update(ws.id, { executionMode: "remote", agentPoolId: null });
+    const remote = await t.client.workspaces.update(ws.id, { executionMode: "remote", agentPoolId: null });
     expect(remote.executionMode).toBe("remote");
     expect(remote.agentPoolId).toBeNull();
   });
