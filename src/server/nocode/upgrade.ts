@@ -170,12 +170,12 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
   const problems: Problem[] = [];
   const vars = normalizeVariables(body.data.relationships?.vars?.data ?? [], "/data/relationships/vars/data", problems);
   if (problems.length) throw unprocessableMany(problemsToErrors(problems));
-  const violations = optionViolations(db, noCodeModuleId, vars);
 
   const created = inTransaction(db, () => {
-    // Read again under the write lock: the module's pin is what this upgrade plans for.
+    // Read again under the write lock: the module's pin and options are what this upgrade plans for.
     const m = findNoCodeModule(db, noCodeModuleId);
     if (!m) throw notFound("no-code module not found");
+    const violations = optionViolations(db, m.id, vars);
     const record = findNoCodeWorkspace(db, ws.id)!;
     const active = db
       .prepare(`SELECT u.run_id FROM no_code_upgrades u JOIN runs r ON r.id = u.run_id WHERE u.workspace_id = ? AND r.status NOT IN (${FINAL_RUN_STATUSES.map(() => "?").join(",")})`)
@@ -191,7 +191,8 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
       kind: UPGRADE_RUN_KIND,
       createdBy: caller.principalId,
     });
-    prepare(db,
+    prepare(
+      db,
       `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'plan', ?)`,
     ).run(run.id, ws.id, m.id, m.version_pin, m.registry_module_id, JSON.stringify(vars), outcome, violations.length ? violations.map((v) => v.detail).join("; ") : null, Date.now());
