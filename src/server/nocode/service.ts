@@ -147,7 +147,8 @@ function existingOptionSets(db: Db, moduleId: string): OptionSet[] {
 
 function writeOptionSets(db: Db, moduleId: string, sets: OptionSet[]): void {
   prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
-  const insert = prepare(db,
+  const insert = prepare(
+    db,
     `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   for (const s of sets) insert.run(s.id, moduleId, s.variableName, s.variableType, JSON.stringify(s.options), s.createdAt);
@@ -180,7 +181,8 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
       created_at: t,
       updated_at: t,
     };
-    prepare(db,
+    prepare(
+      db,
       `INSERT INTO no_code_modules (id, organization, registry_module_id, enabled, version_pin, created_at, updated_at)
        VALUES (@id, @organization, @registry_module_id, @enabled, @version_pin, @created_at, @updated_at)`,
     ).run(m);

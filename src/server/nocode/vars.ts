@@ -87,11 +87,13 @@ export function optionViolations(db: Db, noCodeModuleId: string, vars: Variable[
 /** Inserts new variables and overwrites the ones with the same key and category. */
 export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): void {
   const t = now();
-  const update = prepare(db,
+  const update = prepare(
+    db,
     `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive)
       WHERE workspace_id = @workspace_id AND key = @key AND category = @category`,
   );
-  const insert = prepare(db,
+  const insert = prepare(
+    db,
     `INSERT INTO vars (id, workspace_id, key, value, description, category, hcl, sensitive, created_at)
      VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @created_at)`,
   );

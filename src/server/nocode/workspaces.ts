@@ -60,7 +60,8 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   return inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
     upsertVariables(db, ws.id, vars);
-    prepare(db,
+    prepare(
+      db,
       `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`,
     ).run(ws.id, m.id, m.registry_module_id, moduleVersionId(db, m.id, m.version_pin), m.version_pin);
     return ws;

@@ -67,7 +67,8 @@ export function createRegistryModule(
         created_at: t,
         updated_at: t,
       };
-      prepare(db,
+      prepare(
+        db,
         `INSERT INTO registry_modules (id, organization, registry_name, namespace, name, provider, created_at, updated_at)
          VALUES (@id, @organization, @registry_name, @namespace, @name, @provider, @created_at, @updated_at)`,
       ).run(record);
