@@ -87,6 +87,9 @@ benchmark({ db: dbFile }, dir, async ({ child, url }) => {
   console.log(`  same, first page after a write p50 ${fmt(afterWrite.p50)} ms  p95 ${fmt(afterWrite.p95)} ms   (total counted afresh)`);
   console.log(`  list page of 100 (tags, sort)  p50 ${fmt(tagged.p50)} ms  p95 ${fmt(tagged.p95)} ms`);
   console.log(`  server resident memory: peak ${mem.peakMB.toFixed(0)} MB, now ${mem.currentMB.toFixed(0)} MB   target < 300 MB: ${verdict(mem.peakMB < 300)}`);
+  const listKey = "GET /api/v2/organizations/:organization_name/workspaces";
+  const getKey = "GET /api/v2/workspaces/:workspace_id";
+  console.log(`  inside the server (arrival to response sent): GET p50 ${fmt(stats.serverMs[getKey].p50)} ms, list page p50 ${fmt(stats.serverMs[listKey].p50)} ms p95 ${fmt(stats.serverMs[listKey].p95)} ms`);
   console.log(`  machine: ${require("node:os").cpus().length} CPUs, load average ${require("node:os").loadavg().map((l) => l.toFixed(1)).join(" ")} (figures are only comparable on a quiet machine)`);
   console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
 });

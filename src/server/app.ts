@@ -30,6 +30,14 @@ export interface RequestStats {
   byStatus: Record<string, number>;
   /** Requests failed on purpose by the fault injection (answered 503 or dropped before any handler ran). */
   faultsInjected: number;
+  /** Time spent in the server per route (from the request's arrival to the response being sent), over its latest 2048 requests. */
+  serverMs: Record<string, { p50: number; p95: number; samples: number }>;
+}
+
+const LATENCY_WINDOW = 2048;
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;
 }
 
 export interface AppHandles {
@@ -60,7 +68,16 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
   let faults: FaultOptions = { ...initialFaults };
-  const stats: RequestStats = { total: 0, byRoute: {}, byStatus: {}, faultsInjected: 0 };
+  const stats: Omit<RequestStats, "serverMs"> = { total: 0, byRoute: {}, byStatus: {}, faultsInjected: 0 };
+  const latencies = new Map<string, { ms: number[]; next: number }>();
+  const snapshot = (): RequestStats => {
+    const serverMs: RequestStats["serverMs"] = {};
+    for (const [key, ring] of latencies) {
+      const sorted = [...ring.ms].sort((a, b) => a - b);
+      serverMs[key] = { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length };
+    }
+    return { ...(JSON.parse(JSON.stringify(stats)) as Omit<RequestStats, "serverMs">), serverMs };
+  };
 
   app.decorateRequest("caller", null);
 
@@ -108,6 +125,10 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
     const status = String(reply.statusCode);
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+    let ring = latencies.get(key);
+    if (!ring) latencies.set(key, (ring = { ms: [], next: 0 }));
+    ring.ms[ring.next] = reply.elapsedTime;
+    ring.next = (ring.next + 1) % LATENCY_WINDOW;
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -120,7 +141,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   // Request counters for benchmarks: also available in-process as `server.stats()`.
   app.get(`${API_PREFIX}/_stats`, async (request, reply) => {
     if (!requireCaller(request).siteAdmin) throw notFound();
-    reply.header("content-type", "application/json").send(JSON.stringify(stats));
+    reply.header("content-type", "application/json").send(JSON.stringify(snapshot()));
   });
 
   for (const domain of domains) domain.init?.(ctx);
@@ -133,7 +154,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
 
   return {
     app,
-    stats: () => JSON.parse(JSON.stringify(stats)) as RequestStats,
+    stats: snapshot,
     setFaults: (f) => {
       faults = { ...f };
     },

@@ -175,6 +175,9 @@ describe("stats", () => {
     await expectStatus(t.api.get(`/workspaces/${wsId}`), 200);
     const s = t.server.stats();
     expect(s.byRoute["GET /api/v2/workspaces/:workspace_id"]).toBeGreaterThan(0);
+    const timing = s.serverMs["GET /api/v2/workspaces/:workspace_id"];
+    expect(timing.samples).toBe(s.byRoute["GET /api/v2/workspaces/:workspace_id"]);
+    expect(timing.p95).toBeGreaterThanOrEqual(timing.p50);
     const viaHttp = await expectStatus(t.api.get(`/_stats`), 200);
     expect(viaHttp.body.total).toBeGreaterThan(0);
   });

@@ -177,7 +177,7 @@ CREATE TABLE IF NOT EXISTS workspace_tag_bindings (
 -- Covering indexes for the filter[tagged] probes: one b-tree search answers key and value.
 CREATE INDEX IF NOT EXISTS workspace_tag_bindings_probe ON workspace_tag_bindings (workspace_id, key, value);
 CREATE INDEX IF NOT EXISTS project_tag_bindings_probe ON project_tag_bindings (project_id, key, value);
-CREATE INDEX IF NOT EXISTS workspaces_org_change ON workspaces (organization, latest_change_at);
+CREATE INDEX IF NOT EXISTS workspaces_org_change ON workspaces (organization, latest_change_at, id);
 
 CREATE TABLE IF NOT EXISTS remote_state_consumers (
   workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
