@@ -24,6 +24,13 @@ function projectName(example: string): string {
   return m[1];
 }
 
+/** Keys of the `config:` block of the example's Pulumi.yaml. */
+function configKeys(example: string): string[] {
+  const yaml = fs.readFileSync(path.join(examplesDir, example, "Pulumi.yaml"), "utf8");
+  const block = /^config:\n((?: {2,}.*\n?)*)/m.exec(yaml)?.[1] ?? "";
+  return [...block.matchAll(/^ {2}([A-Za-z][\w-]*):\s*$/gm)].map((m) => m[1]);
+}
+
 /** The example's own files (program, Pulumi.yaml, package.json, tsconfig, config files), not its README. */
 function exampleFiles(example: string): Record<string, string> {
   const dir = path.join(examplesDir, example);
@@ -68,7 +75,14 @@ describe("examples/", () => {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
       expect(pkg.dependencies["@pulumi/pulumi"], example).toMatch(/3\.248\./);
       expect(pkg.dependencies["pulumi-workspaces"], example).toBeDefined();
-      expect(fs.readFileSync(path.join(dir, "index.ts"), "utf8")).toContain('from "pulumi-workspaces"');
+      const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+      expect(program).toContain('from "pulumi-workspaces"');
+      // Every stack config key the program declares is explained in its README.
+      const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
+      for (const key of configKeys(example)) {
+        expect(program, `${example} reads ${key}`).toContain(`"${key}"`);
+        expect(readme, `examples/${example}/README.md explains ${key}`).toContain(`\`${key}\``);
+      }
     }
   });
 
@@ -126,6 +140,13 @@ describe("examples through the engine", () => {
       // The service finds them by tag, which is what the tags are for.
       const found = await api<any>(server, `/organizations/${server.organization}/workspaces?search%5Btags%5D=quickstart`);
       expect(found.body.data.map((w: any) => w.attributes.name).sort()).toEqual(["payments-dev", "payments-prod", "payments-staging"]);
+    });
+
+    it("previews no change afterwards without a request to the server (as its README says)", async () => {
+      const before = server.stats().total;
+      const p = await stack.previewJson(["--expect-no-changes"]);
+      expect(p.code, p.raw.output).toBe(0);
+      expect(server.stats().total - before).toBe(0);
     });
 
     it("destroys them with safe-delete", async () => {
@@ -333,15 +354,18 @@ describe("examples through the engine", () => {
 
     beforeAll(async () => {
       stack = track(await exampleStack(server, "policy"));
+      // Run from the folder above the program with relative paths, as the workflow runs
+      // from the repository root.
+      const programDir = path.relative(stack.root, stack.dir);
       runScript = (mode) =>
         runCommand("bash", [script, mode], {
-          cwd: stack.dir,
+          cwd: stack.root,
           env: {
             ...stack.env,
             PULUMI_STACK: stack.stack,
-            PROGRAM_DIR: stack.dir,
+            PROGRAM_DIR: programDir,
             POLICY_PACK: policyPackDir,
-            POLICY_CONFIG: path.join(stack.dir, "policy-config.json"),
+            POLICY_CONFIG: path.join(programDir, "policy-config.json"),
           },
         });
     });
