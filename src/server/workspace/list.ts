@@ -34,30 +34,39 @@ function taggedClause(key: string, value: string | undefined): Clause {
   };
 }
 
-interface CachedCount {
+interface CachedMatches {
   writes: number;
   dataVersion: number;
-  n: number;
+  ids: string[];
 }
-const countCaches = new WeakMap<object, Map<string, CachedCount>>();
+const matchCaches = new WeakMap<object, Map<string, CachedMatches>>();
+const MATCH_CACHE_ENTRIES = 32;
 
 /**
- * Counts the matches of a filter. Paging through a list repeats the same count on every
- * page; it is remembered until anything is written, by this connection (`total_changes()`)
- * or by another process on the same file (`data_version`), so totals stay exact.
+ * The ordered ids of every match of a filter. Paging through a list repeats the same
+ * search on every page (and a deep page would re-test every row before it), so the
+ * ordered ids are remembered until anything is written, by this connection
+ * (`total_changes()`) or by another process on the same file (`data_version`): totals
+ * and pages stay exact, and each further page is a slice. Ids only, sorted over the
+ * covering index; the page's rows are loaded afterwards.
  */
-function countMatching(ctx: ServerContext, whereSql: string, params: unknown[]): number {
+function matchingIds(ctx: ServerContext, sql: string, params: unknown[]): string[] {
   const state = prepare(ctx.db, `SELECT total_changes() AS writes`).get() as { writes: number };
   const dataVersion = ctx.db.pragma("data_version", { simple: true }) as number;
-  let cache = countCaches.get(ctx.db);
-  if (!cache) countCaches.set(ctx.db, (cache = new Map()));
-  const key = JSON.stringify([whereSql, params]);
+  let cache = matchCaches.get(ctx.db);
+  if (!cache) matchCaches.set(ctx.db, (cache = new Map()));
+  const key = JSON.stringify([sql, params]);
   const hit = cache.get(key);
-  if (hit && hit.writes === state.writes && hit.dataVersion === dataVersion) return hit.n;
-  const n = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM workspaces w WHERE ${whereSql}`).get(...params) as { n: number }).n;
-  if (cache.size > 200) cache.clear();
-  cache.set(key, { writes: state.writes, dataVersion, n });
-  return n;
+  if (hit && hit.writes === state.writes && hit.dataVersion === dataVersion) {
+    // Most recently used last, so the oldest entry is the one evicted.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.ids;
+  }
+  const ids = (prepare(ctx.db, sql).pluck().all(...params) as string[]);
+  if (cache.size >= MATCH_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, { writes: state.writes, dataVersion, ids });
+  return ids;
 }
 
 const SORTS: Record<string, string> = {
@@ -131,15 +140,10 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
 
   const whereSql = where.map((c) => c.sql).join(" AND ");
   const params = where.flatMap((c) => c.params);
-  const total = countMatching(ctx, whereSql, params);
-  // Sort and page over ids only (the covering index holds what filters need), then load
-  // the page's rows: sorting whole rows, settings included, was most of a page's cost.
-  const ids = (
-    prepare(ctx.db, `SELECT w.id FROM workspaces w ${join} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as {
-      id: string;
-    }[]
-  ).map((r) => r.id);
+  const all = matchingIds(ctx, `SELECT w.id FROM workspaces w ${join} WHERE ${whereSql} ORDER BY ${order}`, params);
+  const start = (page.number - 1) * page.size;
   const one = prepare(ctx.db, `SELECT * FROM workspaces WHERE id = ?`);
-  const rows = ids.map((id) => one.get(id) as WorkspaceRecord);
+  const rows = all.slice(start, start + page.size).map((id) => one.get(id) as WorkspaceRecord);
+  const total = all.length;
   return { rows, total };
 }
