@@ -1,6 +1,8 @@
 /**
  * pulumi-workspaces: Pulumi resources for workspaces and no-code provisioning,
  * plus the typed client they are built on.
+ *
+ * @module pulumi-workspaces
  */
 export { Workspace, WORKSPACE_OUTPUTS } from "./resources/workspace";
 export type { WorkspaceArgs, VcsRepoArgs, VcsRepoOutput, SettingOverwritesArgs, ExecutionMode } from "./resources/workspace";
