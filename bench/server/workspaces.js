@@ -21,6 +21,12 @@ const SAMPLES = Number(values.samples);
 const dir = mkdtempSync(join(tmpdir(), "ws-bench-"));
 const dbFile = values.db ?? join(dir, "bench.db");
 
+/** CPU time (user + system) the process has used so far, in ms, from /proc (Linux; 10 ms ticks). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Peak and current resident set of a process, from /proc (Linux). */
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -57,10 +63,15 @@ benchmark({ db: dbFile }, dir, async ({ child, url }) => {
 
   // Warm up the connection pool and SQLite's page cache before measuring.
   for (let i = 0; i < 200; i++) await call(url, "GET", `/workspaces/${ids[i]}`);
+  const cpuBeforeGet = cpuMs(child.pid);
   const get = await timed(SAMPLES, (i) => call(url, "GET", `/workspaces/${ids[(i * 7919) % COUNT]}`));
   const listQuery = `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Bname%5D=ws-&filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod`;
   const pages = Math.floor(COUNT / 2 / 100);
-  const list = await timed(Math.min(300, SAMPLES), (i) => call(url, "GET", `${listQuery}&page%5Bnumber%5D=${(i % pages) + 1}`));
+  const cpuGet = (cpuMs(child.pid) - cpuBeforeGet) / SAMPLES;
+  const listSamples = Math.min(300, SAMPLES);
+  const cpuBeforeList = cpuMs(child.pid);
+  const list = await timed(listSamples, (i) => call(url, "GET", `${listQuery}&page%5Bnumber%5D=${(i % pages) + 1}`));
+  const cpuList = (cpuMs(child.pid) - cpuBeforeList) / listSamples;
   // Totals are remembered between writes; measure the page that follows a write too, which counts afresh.
   let extra = 0;
   const afterWrite = { p50: 0, p95: 0 };
@@ -90,6 +101,7 @@ benchmark({ db: dbFile }, dir, async ({ child, url }) => {
   const listKey = "GET /api/v2/organizations/:organization_name/workspaces";
   const getKey = "GET /api/v2/workspaces/:workspace_id";
   console.log(`  inside the server (arrival to response sent): GET p50 ${fmt(stats.serverMs[getKey].p50)} ms, list page p50 ${fmt(stats.serverMs[listKey].p50)} ms p95 ${fmt(stats.serverMs[listKey].p95)} ms`);
+  console.log(`  server CPU time per request (insensitive to other load): GET ${fmt(cpuGet)} ms, list page ${fmt(cpuList)} ms`);
   console.log(`  machine: ${require("node:os").cpus().length} CPUs, load average ${require("node:os").loadavg().map((l) => l.toFixed(1)).join(" ")} (figures are only comparable on a quiet machine)`);
   console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
 });
