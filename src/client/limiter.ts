@@ -39,6 +39,10 @@ export class RateLimiter {
   /** Theoretical arrival time of the next request (GCRA). */
   private tat = 0;
   private pausedUntil = 0;
+  /** Callers waiting for a slot, first come first served. */
+  private queue: (() => void)[] = [];
+  /** The per-second limit the service last announced, if any. */
+  announced: number | undefined;
 
   constructor(settings: LimiterSettings, private readonly now: () => number = Date.now) {
     this.interval = 1000 / settings.rate;
@@ -48,6 +52,16 @@ export class RateLimiter {
   configure(settings: LimiterSettings): void {
     this.interval = 1000 / settings.rate;
     this.tolerance = (settings.burst - 1) * this.interval;
+  }
+
+  /**
+   * Follows the limit the service announces on any answer (`X-RateLimit-Limit`), so a
+   * missed `/ping` or a limit changed while running is corrected by the next response.
+   */
+  follow(limitPerSecond: number | undefined): void {
+    if (limitPerSecond === undefined || limitPerSecond === this.announced) return;
+    this.announced = limitPerSecond;
+    this.configure(limiterSettingsFor(limitPerSecond));
   }
 
   get settings(): LimiterSettings {
@@ -77,8 +91,6 @@ export class RateLimiter {
       if (this.queue.length === 1) void this.pump();
     });
   }
-
-  private queue: (() => void)[] = [];
 
   /** Serves the queue with one timer at a time, however many callers wait. */
   private async pump(): Promise<void> {
@@ -112,7 +124,7 @@ export async function limiterFor(baseUrl: string, announce: () => Promise<number
     };
     created.ready = announce()
       .then((limit) => {
-        if (limit && limit > 0) created.limiter.configure(limiterSettingsFor(limit));
+        if (limit && limit > 0) created.limiter.follow(limit);
       })
       // The announcement is an optimisation: without it the default pacing applies.
       .catch(() => undefined);

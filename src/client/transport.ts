@@ -91,6 +91,8 @@ export class Transport {
   readonly #retry: ResolvedRetryOptions;
   readonly #options: TransportOptions;
   #limiter: RateLimiter | undefined;
+  /** False when the caller fixed the limit: announcements are then ignored. */
+  readonly #followsAnnouncements: boolean;
   #localLimiter: Promise<RateLimiter> | undefined;
 
   constructor(settings: Settings, options: TransportOptions = {}) {
@@ -98,6 +100,7 @@ export class Transport {
     this.#token = settings.token;
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY, ...stripUndefined(options.retry ?? {}) };
+    this.#followsAnnouncements = typeof options.rateLimit !== "object";
     this.#http = axios.create({
       timeout: options.timeoutMs ?? 30_000,
       // Redirects could carry the Authorization header elsewhere; the API never redirects.
@@ -136,6 +139,7 @@ export class Transport {
         networkCode = transportCode(err);
       }
       const elapsed = Date.now() - started;
+      if (response && limiter && this.#followsAnnouncements) limiter.follow(announcedLimit(response.headers as Record<string, unknown>));
 
       if (response && response.status === 404 && spec.goneMeansDone && outcomeUnknown) {
         // An earlier attempt whose answer was lost did the deletion.
@@ -256,9 +260,16 @@ export class Transport {
   /** One unpaced `GET /ping` to learn the announced limit. */
   private async announce(): Promise<number | undefined> {
     this.stats.requests++;
-    const res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers() });
-    this.log(`GET /ping -> ${res.status} (rate limit announcement: ${announcedLimit(res.headers as Record<string, unknown>) ?? "none"})`);
-    return announcedLimit(res.headers as Record<string, unknown>);
+    let res: AxiosResponse;
+    try {
+      res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers() });
+    } catch (err) {
+      this.log(`GET /ping -> no response (${transportCode(err)}); pacing at the default until an answer announces the limit`);
+      return undefined;
+    }
+    const limit = announcedLimit(res.headers as Record<string, unknown>);
+    this.log(`GET /ping -> ${res.status} (rate limit announcement: ${limit ?? "none"})`);
+    return limit;
   }
 
   /** The spec asks for the media type on every request, bodiless ones included. */

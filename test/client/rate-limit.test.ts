@@ -67,6 +67,32 @@ describe("429 handling", () => {
     expect(elapsed).toBeGreaterThanOrEqual(2000);
   });
 
+  it("follows the limit announced on later answers when the /ping announcement was lost", async () => {
+    const limit = 10;
+    server = await startTestServer({ rateLimit: limit });
+    const srv = server;
+    // The first request of the process (the /ping announcement) is dropped; faults stop right after it.
+    srv.setFaults({ failureRate: 1, failureMode: "drop" });
+    const lines: string[] = [];
+    const client = clientFor(srv, {
+      retry: { baseDelayMs: 20 },
+      logger: (l) => {
+        lines.push(l);
+        if (l.includes("no response")) srv.setFaults({});
+      },
+    });
+    await client.organizations.read(srv.organization);
+    expect(lines[0]).toMatch(/GET \/ping -> no response/);
+    expect(srv.stats().byRoute["GET /api/v2/ping"]).toBeUndefined();
+
+    await new Promise((r) => setTimeout(r, 1100));
+    const before429 = srv.stats().byStatus["429"] ?? 0;
+    const results = await Promise.all(Array.from({ length: 25 }, () => client.organizations.read(srv.organization)));
+    expect(results).toHaveLength(25);
+    // Paced at the default 30/s these 25 calls would meet 429s against a limit of 10.
+    expect((srv.stats().byStatus["429"] ?? 0) - before429).toBe(0);
+  });
+
   it("does not ask /ping when the client is given a fixed limit", async () => {
     server = await startTestServer({ rateLimit: 50 });
     const client = clientFor(server, { rateLimit: { requestsPerSecond: 5 } });
