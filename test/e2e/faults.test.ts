@@ -72,6 +72,7 @@ describe("100 workspaces through the engine with 10% injected failures and laten
     let last: PulumiResult | undefined;
     for (let attempt = 1; attempt <= MAX_RUNS; attempt++) {
       server.setFaults(FAULTS);
+      const before = server.stats();
       // Without --continue-on-error the engine stops scheduling at the first failure, so
       // each run would get only a few resources further.
       last = op === "up" ? await stack.up(["--continue-on-error"]) : await stack.destroy(["--continue-on-error"]);
