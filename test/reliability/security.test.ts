@@ -54,10 +54,10 @@ describe("tokens never leak", () => {
   test("client errors and client log lines never hold the token, whatever failed", async () => {
     const token = world.tokens.owner;
     const lines: string[] = [];
-    const client = new WorkspacesClient({ address: world.test.server.url, token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l), retry: { maxAttempts: 2 } } as never);
+    const client = new WorkspacesClient({ address: world.test.server.url, token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l), retry: { maxAttempts: 2 } });
     const wrong = `wrong-${randomBytes(12).toString("hex")}`;
-    const stranger = new WorkspacesClient({ address: world.test.server.url, token: wrong, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l) } as never);
-    const nowhere = new WorkspacesClient({ address: "http://127.0.0.1:9/api/v2", token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l) => lines.push(l), retry: { maxAttempts: 1 }, timeoutMs: 2000 } as never);
+    const stranger = new WorkspacesClient({ address: world.test.server.url, token: wrong, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l) });
+    const nowhere = new WorkspacesClient({ address: "http://127.0.0.1:9/api/v2", token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l), retry: { maxAttempts: 1 }, timeoutMs: 2000 });
     const ws = world.fixtures.workspaces[0];
     const failures: Array<() => Promise<unknown>> = [
       () => client.workspaces.read("ws-doesnotexist"),
