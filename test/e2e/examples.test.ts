@@ -98,6 +98,23 @@ describe("examples/", () => {
     expect(workflow).not.toMatch(/\t/);
     for (const f of ["pulumi-ci.sh", "README.md"]) expect(fs.existsSync(path.join(examplesDir, "ci", f)), f).toBe(true);
   });
+
+  it("runs the same pulumi commands with the same flags in the workflow and in the shell script", () => {
+    const workflow = fs.readFileSync(path.join(examplesDir, "ci", "github-actions.yml"), "utf8");
+    const script = fs.readFileSync(path.join(examplesDir, "ci", "pulumi-ci.sh"), "utf8");
+    const flags = (text: string) => [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].sort();
+    // The folded `run: >-` block holding the command, up to the next step or job.
+    const inWorkflow = (cmd: string) => flags(new RegExp(`pulumi ${cmd} [\\s\\S]*?(?=\\n\\s*(?:- |\\w+:\\n)|$)`).exec(workflow)?.[0] ?? "");
+    const policyFlags = flags((script.match(/^\s*policy_args(?:\+)?=.*$/gm) ?? []).join("\n"));
+    const inScript = (cmd: string) => {
+      const line = new RegExp(`^\\s*pulumi ${cmd} .*$`, "m").exec(script)?.[0] ?? "";
+      return [...new Set([...flags(line), ...(line.includes("policy_args") ? policyFlags : [])])].sort();
+    };
+    for (const cmd of ["preview", "up"]) {
+      expect(inWorkflow(cmd), cmd).toContain("--policy-pack");
+      expect(inScript(cmd), cmd).toEqual(inWorkflow(cmd));
+    }
+  });
 });
 
 describe("examples through the engine", () => {
