@@ -33,6 +33,7 @@ interface Tally {
 }
 
 const timing = { send: 0, dump: 0, repair: 0 };
+const byRoute: Record<string, Record<number, number>> = {};
 let routes: Route[] = [];
 let worlds: World[] = [];
 const tally: Tally = { requests: 0, rejected: 0, succeeded: 0, verifiedNoCommit: 0, verifiedByDump: 0, byStatus: {}, routesHit: new Set() };
@@ -95,6 +96,11 @@ describe("bad input never breaks the server or the data", () => {
               tally.requests++;
               tally.byStatus[r.status] = (tally.byStatus[r.status] ?? 0) + 1;
               tally.routesHit.add(`${req.route.method} ${req.route.url}`);
+              if (process.env.FUZZ_VERBOSE) {
+                const k = `${req.route.method} ${req.route.url}`;
+                const h = (byRoute[k] ??= {});
+                h[r.status] = (h[r.status] ?? 0) + 1;
+              }
               const where = `${req.method} ${(r.path + req.query).slice(0, 300)} -> ${r.status} ${r.text.slice(0, 300)}`;
               expect(r.status, where).toBeLessThan(500);
               // No answer repeats a token, except the endpoints that issue one.
@@ -143,7 +149,7 @@ describe("bad input never breaks the server or the data", () => {
         const show = await world.api.get(`/workspaces/${world.fixtures.workspaces[0]}`);
         expect(show.status).toBe(200);
       }
-      if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing }));
+      if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
       expect(tally.requests).toBeGreaterThanOrEqual(LANES * RUNS_PER_LANE);
       expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
       recordFigures("fuzz", {
