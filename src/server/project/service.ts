@@ -3,10 +3,10 @@ import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import type { Caller } from "../auth/service";
 import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
-import { conflict, nameTaken, notFound, unprocessableMany } from "../http/errors";
-import { problemsToErrors } from "../../api/common";
+import { conflict, nameTaken, notFound } from "../http/errors";
 import { API_PREFIX, ref, type Page, type Resource } from "../http/jsonapi";
 import { projectTagBindings } from "../workspace/store";
+import { checkTagBindings, replaceTagBindings } from "../store/tagBindings";
 
 export interface ProjectRecord {
   id: string;
@@ -33,23 +33,6 @@ function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
   return p;
 }
 
-function checkBindings(bindings: { key: string; value: string }[]): void {
-  const seen = new Set<string>();
-  const errors: { pointer: string; detail: string }[] = [];
-  bindings.forEach((b, i) => {
-    if (seen.has(b.key)) errors.push({ pointer: `/data/relationships/tag-bindings/data/${i}/attributes/key`, detail: `tag binding key "${b.key}" is given more than once` });
-    seen.add(b.key);
-  });
-  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
-}
-
-function replaceBindings(db: Db, projectId: string, bindings: { key: string; value: string }[]): void {
-  prepare(db, `DELETE FROM project_tag_bindings WHERE project_id = ?`).run(projectId);
-  const insert = prepare(db, `INSERT INTO project_tag_bindings (id, project_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
-  const t = now();
-  for (const b of bindings) insert.run(newId("tagBinding"), projectId, b.key, b.value, t);
-}
-
 export interface ProjectInput {
   name?: string;
   description?: string | null;
@@ -59,13 +42,13 @@ export interface ProjectInput {
 export function createProject(db: Db, caller: Caller, organization: string, input: ProjectInput & { name: string }): ProjectRecord {
   const role = assertMember(db, caller, organization);
   if (!role.manageProjects) throw notFound(`organization "${organization}" not found`);
-  if (input.tagBindings) checkBindings(input.tagBindings);
+  if (input.tagBindings) checkTagBindings(input.tagBindings);
   try {
     return inTransaction(db, () => {
       if (prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, input.name)) throw nameTaken();
       const id = newId("project");
       prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, ?, ?)`).run(id, organization, input.name, input.description ?? "", now());
-      if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
+      if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
       return findProject(db, id)!;
     });
   } catch (err) {
@@ -75,7 +58,7 @@ export function createProject(db: Db, caller: Caller, organization: string, inpu
 }
 
 export function updateProject(db: Db, caller: Caller, id: string, input: ProjectInput): ProjectRecord {
-  if (input.tagBindings) checkBindings(input.tagBindings);
+  if (input.tagBindings) checkTagBindings(input.tagBindings);
   try {
     return inTransaction(db, () => {
       const p = loadProjectAsAdmin(db, caller, id);
@@ -84,7 +67,7 @@ export function updateProject(db: Db, caller: Caller, id: string, input: Project
         prepare(db, `UPDATE projects SET name = ? WHERE id = ?`).run(input.name, id);
       }
       if (input.description !== undefined) prepare(db, `UPDATE projects SET description = ? WHERE id = ?`).run(input.description ?? "", id);
-      if (input.tagBindings) replaceBindings(db, id, input.tagBindings);
+      if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
       return findProject(db, id)!;
     });
   } catch (err) {

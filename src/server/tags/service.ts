@@ -1,10 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
-import { inTransaction, now, prepare } from "../store/db";
-import { newId } from "../ids";
-import { unprocessableMany } from "../http/errors";
-import { problemsToErrors } from "../../api/common";
+import { inTransaction, prepare } from "../store/db";
 import { ref, type Page, type Resource } from "../http/jsonapi";
 import type { TagsRelationshipRequest } from "../../api/tags";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";

@@ -2,12 +2,11 @@ import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { orgRole, renderUser } from "../auth/service";
 import type { Resource } from "../http/jsonapi";
-import { API_PREFIX, ref } from "../http/jsonapi";
+import { ref } from "../http/jsonapi";
 import { findOrganization, renderOrganization } from "../organization/service";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
 import { effectiveTagBindings, type WorkspaceRecord } from "./store";
-import { prepare } from "../store/db";
 
 /**
  * The `included` array for `include` (spec 4.5). Records the service does not keep

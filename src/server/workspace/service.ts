@@ -7,6 +7,7 @@ import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocess
 import { problemsToErrors } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
+import { checkTagBindings, replaceTagBindings } from "../store/tagBindings";
 import {
   findWorkspaceById,
   findWorkspaceByName,
@@ -101,17 +102,6 @@ function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof w
   }
 }
 
-function checkTagBindings(bindings: { key: string; value: string }[] | undefined, pointer = "/data/relationships/tag-bindings/data"): void {
-  if (!bindings) return;
-  const seen = new Set<string>();
-  const errors: { pointer: string; detail: string }[] = [];
-  bindings.forEach((b, i) => {
-    if (seen.has(b.key)) errors.push({ pointer: `${pointer}/${i}/attributes/key`, detail: `tag binding key "${b.key}" is given more than once` });
-    seen.add(b.key);
-  });
-  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
-}
-
 function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
   return {
     identifier: r.identifier!,
@@ -155,13 +145,6 @@ function initialSettings(a: WorkspaceSettingsRequest): WorkspaceSettings {
       "agent-pool": overwrites?.["agent-pool"] ?? has(a, "agent-pool-id"),
     },
   };
-}
-
-function replaceTagBindings(ctx: ServerContext, workspaceId: string, bindings: { key: string; value: string }[]): void {
-  prepare(ctx.db, `DELETE FROM workspace_tag_bindings WHERE workspace_id = ?`).run(workspaceId);
-  const insert = prepare(ctx.db, `INSERT INTO workspace_tag_bindings (id, workspace_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
-  const t = now();
-  for (const b of bindings) insert.run(newId("tagBinding"), workspaceId, b.key, b.value, t);
 }
 
 /**
@@ -209,7 +192,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
         updated_at: t,
       };
       insertWorkspace(db, ws);
-      if (input.tagBindings?.length) replaceTagBindings(ctx, ws.id, input.tagBindings);
+      if (input.tagBindings?.length) replaceTagBindings(db, "workspace", ws.id, input.tagBindings);
       if (input.tags?.length) attachTags(db, ws.id, resolveTags(db, organization, input.tags, true, "/data/relationships/tags/data"));
       return ws;
     });
@@ -338,7 +321,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       if (!changed) return ws;
       next.updated_at = now();
       saveWorkspace(db, next);
-      if (bindingsChange) replaceTagBindings(ctx, ws.id, input.tagBindings!);
+      if (bindingsChange) replaceTagBindings(db, "workspace", ws.id, input.tagBindings!);
       return findWorkspaceById(db, ws.id)!;
     });
   } catch (err) {
