@@ -56,11 +56,11 @@ beforeAll(async () => {
 afterAll(() => t.server.close());
 
 const queryArb = fc.record({
-  name: fc.option(fc.stringMatching(/^[abAB_-]{1,2}$/), { nil: undefined }),
-  wildcard: fc.option(fc.constantFrom("a*", "*1", "*b*", "A*", "*_*"), { nil: undefined }),
-  tags: fc.uniqueArray(fc.constantFrom("red", "green", "blue"), { maxLength: 2 }),
-  exclude: fc.uniqueArray(fc.constantFrom("red", "gray"), { maxLength: 2 }),
-  tagged: fc.array(fc.record({ key: fc.constantFrom("env", "team", "cost"), value: fc.option(fc.constantFrom("x", "y", "p", "q", "1"), { nil: undefined }) }), { maxLength: 2 }),
+  name: fc.option(fc.stringMatching(/^[abAB_-]{1,2}$/), { nil: undefined, freq: 2 }),
+  wildcard: fc.option(fc.constantFrom("a*", "*1", "*b*", "A*", "*_*"), { nil: undefined, freq: 2 }),
+  tags: fc.uniqueArray(fc.constantFrom("red", "green", "blue"), { maxLength: 1 }),
+  exclude: fc.uniqueArray(fc.constantFrom("red", "gray"), { maxLength: 1 }),
+  tagged: fc.array(fc.record({ key: fc.constantFrom("env", "team", "cost"), value: fc.option(fc.constantFrom("x", "y", "p", "q", "1"), { nil: undefined }) }), { maxLength: 1 }),
   inB: fc.boolean(),
   desc: fc.boolean(),
   size: fc.integer({ min: 1, max: 7 }),
@@ -117,9 +117,9 @@ describe("list filters against a model", () => {
         }
         expect(got).toEqual(want);
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
     // The property only means something if many queries match something.
-    expect(nonEmpty).toBeGreaterThan(15);
+    expect(nonEmpty).toBeGreaterThan(20);
   });
 });
