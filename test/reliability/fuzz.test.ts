@@ -87,11 +87,14 @@ describe("bad input never breaks the server or the data", () => {
         worlds.map(async (world, lane) => {
           let before = world.dump();
           let version = world.dataVersion();
+          const recent: string[] = [];
           let seed = lane * 1_000_000;
           await fc.assert(
             fc.asyncProperty(requestArbitrary(routes), async (req) => {
               let t0 = performance.now();
               const r = await send(world, req, seed++);
+              recent.push(`${req.method} ${req.route.url} -> ${r.status}`);
+              if (recent.length > 6) recent.shift();
               timing.send += performance.now() - t0;
               tally.requests++;
               tally.byStatus[r.status] = (tally.byStatus[r.status] ?? 0) + 1;
@@ -128,7 +131,12 @@ describe("bad input never breaks the server or the data", () => {
                 return;
               }
               // A rejected request, or a read: nothing may have been committed...
-              expect(world.dataVersion(), `a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}`).toBe(version);
+              if (world.dataVersion() !== version) {
+                const now = world.dump().split("\n\n");
+                const was = before.split("\n\n");
+                const changed = now.filter((part, i) => part !== was[i]).map((part) => part.slice(0, 400));
+                expect.fail(`a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}\nrecent requests: ${recent.join(" | ")}\nchanged: ${changed.join("\n")}`);
+              }
               tally.verifiedNoCommit++;
               // ...and, on a sample, the full dump proves it row by row.
               if (tally.verifiedNoCommit % DUMP_EVERY === 0) {
