@@ -16,6 +16,8 @@ export interface FaultOptions {
    * never repeats a request whose outcome it cannot know, such as a create.
    */
   failureStage?: "before" | "after";
+  /** Only requests with these methods fail (all methods when absent); latency still applies to all. */
+  methods?: ReadonlyArray<string>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,6 +33,7 @@ export async function injectFault(faults: FaultOptions, request: FastifyRequest,
   if (latency > 0) await sleep(latency);
   const rate = faults.failureRate ?? 0;
   if (rate <= 0 || random() >= rate) return false;
+  if (faults.methods && !faults.methods.includes(request.method)) return false;
   const mode = faults.failureMode === "mixed" ? (random() < 0.5 ? "503" : "drop") : (faults.failureMode ?? "503");
   if (faults.failureStage === "after") {
     loseAnswer(request, reply, mode);

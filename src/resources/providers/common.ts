@@ -3,6 +3,7 @@
  * check failures with property paths, and the comparisons that keep `diff` quiet
  * about what is not a real change (service defaults, list order, tag-name case).
  */
+import { NetworkError, ServerError, ServiceUnavailableError } from "../../client/errors";
 import type { CheckFailure, Props } from "./types";
 
 /** The placeholder the engine sends for values not known until apply. */
@@ -264,4 +265,33 @@ export function describe(err: unknown): string {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How far the service's clock may lag ours when judging whether a record is the one our create made. */
+export const CREATE_CLOCK_SKEW_MS = 120_000;
+
+/**
+ * A create whose answer was lost (dropped connection, timeout, 5xx) may still have
+ * happened, and the client never repeats it. Left alone, the record would be orphaned:
+ * outside the state, and blocking every later create of its unique name. So look the
+ * name up: a record created since the request started (allowing for clock skew) is
+ * the one this create made, and is adopted. Anything else keeps the original error.
+ */
+export async function recoverLostCreate<T extends { createdAt: string }>(
+  err: unknown,
+  lookup: () => Promise<T>,
+  startedMs: number,
+): Promise<T> {
+  const outcomeUnknown =
+    (err instanceof NetworkError && err.code !== "ECONNREFUSED") || err instanceof ServiceUnavailableError || err instanceof ServerError;
+  if (!outcomeUnknown) throw err;
+  let found: T;
+  try {
+    found = await lookup();
+  } catch {
+    throw err;
+  }
+  const created = Date.parse(found.createdAt);
+  if (Number.isFinite(created) && created >= startedMs - CREATE_CLOCK_SKEW_MS) return found;
+  throw err;
 }

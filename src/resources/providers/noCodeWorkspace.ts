@@ -18,6 +18,7 @@ import {
   sameOptionalString,
   withoutUnknowns,
   type FieldRule,
+  recoverLostCreate,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
@@ -309,7 +310,9 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
     if (inputs.organization !== undefined && organization !== undefined && inputs.organization !== organization) {
       throw new ProviderError(`no-code module ${moduleId} belongs to organization ${organization}, not ${inputs.organization}`);
     }
-    const ws = await client.noCode.createWorkspace(moduleId, {
+    const started = Date.now();
+    const ws = await client.noCode
+      .createWorkspace(moduleId, {
       name: inputs.name,
       agentPoolId: inputs.agentPoolId,
       autoApply: inputs.autoApply,
@@ -319,7 +322,17 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
       sourceUrl: inputs.sourceUrl,
       projectId: inputs.project,
       variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
-    });
+      })
+      .catch((err) =>
+        recoverLostCreate(
+          err,
+          async () => {
+            if (!organization) throw err;
+            return client.workspaces.readByName(organization, String(inputs.name));
+          },
+          started,
+        ),
+      );
     return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization }) };
   },
 

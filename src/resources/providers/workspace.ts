@@ -26,6 +26,7 @@ import {
   sameTagNames,
   withoutUnknowns,
   type FieldRule,
+  recoverLostCreate,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
@@ -294,7 +295,10 @@ export const workspaceProvider: ProviderImpl = {
     const organization = String(inputs.organization);
     const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: inputs.name };
     if (options.vcsRepo === null) delete options.vcsRepo;
-    let ws = await client.workspaces.create(organization, options);
+    const started = Date.now();
+    let ws = await client.workspaces
+      .create(organization, options)
+      .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started));
     const tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
     const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
