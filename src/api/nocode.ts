@@ -80,18 +80,21 @@ const registryModuleRelationshipRequestSchema = z
   .object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() })
   .loose();
 
-/** Body of `POST /organizations/:organization_name/no-code-modules` (spec 4.12). */
+const noCodeModuleAttributesRequestSchema = z
+  .object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() })
+  .loose()
+  .optional();
+const variableOptionsRelationshipRequestSchema = z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional();
+
+/** Body of `POST /organizations/:organization_name/no-code-modules` (spec 4.12): the registry module is required. */
 export const noCodeModuleEnableRequestSchema = z
   .object({
     data: z
       .object({
         type: z.literal("no-code-modules"),
-        attributes: z.object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() }).loose().optional(),
+        attributes: noCodeModuleAttributesRequestSchema,
         relationships: z
-          .object({
-            "registry-module": registryModuleRelationshipRequestSchema,
-            "variable-options": z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional(),
-          })
+          .object({ "registry-module": registryModuleRelationshipRequestSchema, "variable-options": variableOptionsRelationshipRequestSchema })
           .loose(),
       })
       .loose(),
@@ -105,11 +108,11 @@ export const noCodeModuleUpdateRequestSchema = z
     data: z
       .object({
         type: z.literal("no-code-modules"),
-        attributes: z.object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() }).loose().optional(),
+        attributes: noCodeModuleAttributesRequestSchema,
         relationships: z
           .object({
             "registry-module": registryModuleRelationshipRequestSchema.optional(),
-            "variable-options": z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional(),
+            "variable-options": variableOptionsRelationshipRequestSchema,
           })
           .loose()
           .optional(),
