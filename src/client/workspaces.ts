@@ -147,6 +147,12 @@ export interface WorkspaceSettings {
 export interface WorkspaceCreateOptions extends WorkspaceSettings {
   name: string;
   vcsRepo?: VcsRepoOptions;
+  /**
+   * Flat tags sent in `relationships.tags` of the create request, as go-tfe sends them.
+   * The spec does not list this key, so check `tagNames` of the result and add what is
+   * missing with `tags.add` (a service that ignores the key costs one more request).
+   */
+  tagNames?: string[];
 }
 
 export interface WorkspaceUpdateOptions extends WorkspaceSettings {
@@ -217,6 +223,8 @@ export function workspaceRequestBody(options: WorkspaceCreateOptions | Workspace
       data: options.tagBindings.map((t) => ({ type: "tag-bindings", attributes: { key: t.key, value: t.value } })),
     };
   }
+  const tagNames = (options as WorkspaceCreateOptions).tagNames;
+  if (tagNames?.length) relationships.tags = { data: tagNames.map((name) => ({ type: "tags", attributes: { name } })) };
   const data: Record<string, unknown> = { type: "workspaces", attributes };
   if (Object.keys(relationships).length) data.relationships = relationships;
   return { data };

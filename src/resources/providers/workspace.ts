@@ -293,7 +293,8 @@ export const workspaceProvider: ProviderImpl = {
   async create(inputs) {
     const client = getClient();
     const organization = String(inputs.organization);
-    const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: inputs.name };
+    const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
+    const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: inputs.name, tagNames };
     if (options.vcsRepo === null) delete options.vcsRepo;
     const started = Date.now();
     let ws = await client.workspaces
@@ -301,12 +302,13 @@ export const workspaceProvider: ProviderImpl = {
       .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started));
     const tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
-    const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
     try {
-      if (tagNames.length > 0) {
-        await client.tags.add(ws.id, tagNames);
-        ws = { ...ws, tagNames: Array.from(new Set([...ws.tagNames, ...tagNames.map(foldTagName)])) };
-      } else {
+      // Flat tags travel with the create; a service that ignored them gets the rest now.
+      const missing = tagNames.filter((t) => !ws.tagNames.includes(foldTagName(t)));
+      if (missing.length > 0) {
+        await client.tags.add(ws.id, missing);
+        ws = { ...ws, tagNames: Array.from(new Set([...ws.tagNames, ...missing.map(foldTagName)])) };
+      } else if (tagNames.length === 0) {
         // The second request is free to read what the project passes down.
         const effective = await client.tagBindings.listEffective(ws.id);
         effectiveTags = Object.fromEntries(effective.map((b) => [b.key, b.value]));
