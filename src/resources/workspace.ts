@@ -211,7 +211,11 @@ export class Workspace extends pulumi.dynamic.Resource {
   declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
   declare readonly structuredRunOutputEnabled: pulumi.Output<boolean>;
   declare readonly workspaceKpisRunsCount: pulumi.Output<number | null>;
-  /** Key-value tags in effect: direct bindings plus those inherited from the project. */
+  /**
+   * Key-value tags in effect: direct bindings plus those inherited from the project.
+   * A workspace created with flat tags (one request) shows its direct bindings here
+   * until the next refresh adds the inherited ones.
+   */
   declare readonly effectiveTags: pulumi.Output<Record<string, string>>;
   declare readonly currentRunId: pulumi.Output<string | null>;
   declare readonly currentStateVersionId: pulumi.Output<string | null>;
