@@ -65,6 +65,15 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     // Malformed URLs (bad percent-encoding) are refused by the router before any hook runs;
     // render them as JSON:API errors like every other failure.
     frameworkErrors: (error, _request, reply) => sendError(reply, error),
+    // A request Node's HTTP parser cannot read never reaches Fastify; answer it with a
+    // JSON:API 400 too, rather than Node's bare one.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return socket.destroy(error);
+      const body = JSON.stringify({ errors: [{ status: "400", title: "bad request", detail: "The request could not be parsed as HTTP." }] });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSONAPI_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
   let faults: FaultOptions = { ...initialFaults };
