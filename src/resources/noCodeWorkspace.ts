@@ -2,7 +2,8 @@
  * `NoCodeWorkspace`: a workspace created from a no-code module (spec 4.15, 4.16).
  *
  * A change of `moduleVersion` or `variables` upgrades the workspace in place
- * through the plan-then-confirm flow, keeping its id and state. A change of
+ * through the plan-then-confirm flow, keeping its id and state (or, with
+ * `upgradeStrategy: "replace"`, replaces the workspace). A change of
  * `noCodeModuleId` or `organization` is a different workspace: it is replaced,
  * deleting the old one first because names are unique.
  */
@@ -61,6 +62,17 @@ export interface NoCodeWorkspaceArgs {
   autoConfirm?: pulumi.Input<boolean>;
   /** How long an upgrade may take, plan and apply together, in seconds. Default 1800. */
   upgradeTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * How a change of `moduleVersion` or `variables` is carried out.
+   * `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
+   * which keeps its id, state and history.
+   * `replace`: the workspace is replaced, the old one deleted first (names are unique),
+   * and a new one created from the module; preview shows `+-`. For disposable
+   * workspaces (sandboxes, previews). The delete is still a safe delete: a workspace
+   * that manages resources is not replaced unless `forceDelete` is true.
+   * A change of this input alone changes nothing on the service.
+   */
+  upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
 }
 
 export interface NoCodeVariableOutput {
@@ -76,7 +88,7 @@ export interface NoCodeVariableOutput {
 export const NO_CODE_WORKSPACE_OUTPUTS = [
   "noCodeModuleId", "organization", "name", "project", "description", "executionMode", "agentPoolId", "autoApply",
   "sourceName", "sourceUrl", "variables", "sensitiveValues", "moduleVersion", "forceDelete", "autoConfirm",
-  "upgradeTimeoutSeconds", "noCodeModuleVersionId", "noCodeUpgradeAvailable", "sourceModuleId", "resourceCount",
+  "upgradeTimeoutSeconds", "upgradeStrategy", "noCodeModuleVersionId", "noCodeUpgradeAvailable", "sourceModuleId", "resourceCount",
   "locked", "lastUpgrade", "createdAt", "selfLink", "htmlLink",
 ] as const;
 
@@ -113,6 +125,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
   declare readonly forceDelete: pulumi.Output<boolean>;
   declare readonly autoConfirm: pulumi.Output<boolean>;
   declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
+  declare readonly upgradeStrategy: pulumi.Output<"in-place" | "replace">;
   declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
   /** The module's pinned version differs from the workspace's. */
   declare readonly noCodeUpgradeAvailable: pulumi.Output<boolean | null>;

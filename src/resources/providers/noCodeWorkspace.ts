@@ -1,6 +1,7 @@
 /**
  * Provider of `NoCodeWorkspace` (spec 4.15, 4.16). Version and variable changes are
- * in-place upgrades through the plan-then-confirm flow; the workspace keeps its id.
+ * in-place upgrades through the plan-then-confirm flow, and the workspace keeps its id;
+ * with `upgradeStrategy: "replace"` they replace the workspace instead.
  */
 import { isId } from "../../api/common";
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/nocode";
@@ -19,6 +20,7 @@ import {
   withoutUnknowns,
   type FieldRule,
   recoverLostCreate,
+  reportStatus,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
@@ -27,6 +29,13 @@ export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 const POLL_INTERVAL_MS = 250;
 const RENAMES = { "relationships.vars": "variables", "relationships.project": "project", auto_apply: "autoApply" };
 const FAILED = ["errored", "canceled", "discarded"];
+export const UPGRADE_STRATEGIES = ["in-place", "replace"] as const;
+/** Inputs whose change is an upgrade: in place, or a replacement under `upgradeStrategy: "replace"`. */
+const UPGRADE_INPUTS = ["moduleVersion", "variables"];
+
+function strategyOf(p: Props): "in-place" | "replace" {
+  return p.upgradeStrategy === "replace" ? "replace" : "in-place";
+}
 
 interface Variable {
   key: string;
@@ -94,6 +103,7 @@ const FIELDS: FieldRule[] = [
   { name: "forceDelete", same: (a, b) => Boolean(a) === Boolean(b) },
   { name: "autoConfirm", same: (a, b) => (a ?? true) === (b ?? true) },
   { name: "upgradeTimeoutSeconds", same: (a, b) => Number(a ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) === Number(b ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) },
+  { name: "upgradeStrategy", same: (a, b) => (a ?? "in-place") === (b ?? "in-place") },
 ];
 
 const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
@@ -168,6 +178,12 @@ export function checkNoCodeWorkspace(news: Props): { inputs: Props; failures: Ch
   if (known.upgradeTimeoutSeconds !== undefined && !(typeof known.upgradeTimeoutSeconds === "number" && known.upgradeTimeoutSeconds > 0)) {
     failures.push({ property: "upgradeTimeoutSeconds", reason: "upgradeTimeoutSeconds must be a number of seconds above 0" });
   }
+  if (known.upgradeStrategy !== undefined && !(UPGRADE_STRATEGIES as readonly unknown[]).includes(known.upgradeStrategy)) {
+    failures.push({
+      property: "upgradeStrategy",
+      reason: `upgradeStrategy must be "in-place" or "replace", not ${JSON.stringify(known.upgradeStrategy)}`,
+    });
+  }
   for (const b of ["autoConfirm", "forceDelete"]) {
     if (known[b] !== undefined && typeof known[b] !== "boolean") failures.push({ property: b, reason: `${b} must be true or false` });
   }
@@ -204,6 +220,7 @@ function outputsOf(ws: ApiWorkspace, inputs: Props, extra: { moduleVersion: stri
     forceDelete: Boolean(inputs.forceDelete),
     autoConfirm: inputs.autoConfirm !== false,
     upgradeTimeoutSeconds: Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS),
+    upgradeStrategy: strategyOf(inputs),
     noCodeModuleVersionId: ws.noCodeModuleVersionId,
     noCodeUpgradeAvailable: ws.noCodeUpgradeAvailable,
     sourceModuleId: ws.sourceModuleId,
@@ -244,39 +261,46 @@ async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ 
 }
 
 /**
- * Initiate, wait for the plan, confirm, wait for the apply. Any failure names the run
- * and its plan URL; until the apply succeeds the workspace keeps its old version.
+ * Initiate, wait for the plan, confirm, wait for the apply, telling the engine at each
+ * stage what is awaited. Any failure carries the service's reason when it gives one and
+ * names the run and its plan URL; until the apply succeeds the workspace keeps its old
+ * version.
  */
 async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: string, inputs: Props): Promise<Props> {
   const timeoutMs = Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) * 1000;
   const started = Date.now();
   const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
+  const label = `workspace ${inputs.name ? `"${String(inputs.name)}" ` : ""}(${workspaceId})`;
+  reportStatus(`upgrading ${label}: starting the upgrade plan`);
   const started_ = await client.noCode.upgrade.initiate(moduleId, workspaceId, { variables: apiVariables(normalizeVariables(inputs.variables)) });
   const runId = started_.id;
   let planUrl = started_.planUrl;
-  const fail = (what: string, status: string) =>
+  const fail = (what: string, status: string, reason?: string | null) =>
     new ProviderError(
-      `upgrade of workspace ${workspaceId} ${what} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` +
+      `upgrade of ${label} ${what}${reason ? `: ${reason}` : ""} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` +
         `the workspace keeps its previous version`,
     );
   try {
+    reportStatus(`upgrading ${label}: waiting for the plan of run ${runId}`);
     let s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, [...UPGRADE_PLAN_SETTLED, ...UPGRADE_FINAL], {
       timeoutMs: remaining(),
       intervalMs: POLL_INTERVAL_MS,
     });
     planUrl = s.planUrl ?? planUrl;
-    if (FAILED.includes(s.status)) throw fail("failed while planning", s.status);
+    if (FAILED.includes(s.status)) throw fail("failed while planning", s.status, s.errorMessage);
     if (s.status !== "planned_and_finished" && s.status !== "applied") {
       if (inputs.autoConfirm === false) {
         throw fail("is planned and waits for confirmation (autoConfirm is false): review and confirm it at the plan URL, then refresh", s.status);
       }
+      reportStatus(`upgrading ${label}: plan of run ${runId} ${s.status}, confirming`);
       await client.noCode.upgrade.confirm(moduleId, workspaceId, runId);
+      reportStatus(`upgrading ${label}: waiting for run ${runId} to apply`);
       s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, ["applied", "planned_and_finished", ...FAILED], {
         timeoutMs: remaining(),
         intervalMs: POLL_INTERVAL_MS,
       });
       planUrl = s.planUrl ?? planUrl;
-      if (FAILED.includes(s.status)) throw fail("failed while applying", s.status);
+      if (FAILED.includes(s.status)) throw fail("failed while applying", s.status, s.errorMessage);
     }
     return { runId, status: s.status, planUrl: planUrl ?? null };
   } catch (err) {
@@ -294,6 +318,8 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
 
   async diff(_id, olds, news) {
     const { changed, replaces } = diffFields(olds, news, FIELDS);
+    // Replace-style upgrades: a new workspace instead of an upgrade run.
+    if (strategyOf(news) === "replace") for (const k of UPGRADE_INPUTS) if (changed.includes(k) && !replaces.includes(k)) replaces.push(k);
     return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
   },
 

@@ -2,7 +2,7 @@
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, type WorkspaceWithTags } from "./client";
-import { diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
+import { ProviderError, diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const MODES = ["authoritative", "additive"];
@@ -100,12 +100,75 @@ function outputsOf(current: WorkspaceWithTags, inputs: Props, added: { tagNames:
   };
 }
 
-/** Brings the workspace to the desired tags; returns what was added that was not there before. */
-async function apply(workspaceId: string, inputs: Props, previous: { tagNames: string[]; tags: Record<string, string> }) {
+/** What this resource set in additive mode: flat tags it added, and each key-value tag with the value it set. */
+interface Added {
+  tagNames: string[];
+  tags: Record<string, string>;
+}
+
+/**
+ * The key-value tags additive mode may not write: a key the workspace has with another
+ * value that this resource did not set, or that someone changed after this resource
+ * set it. Additive mode never changes or removes a value it did not set.
+ */
+function foreignValues(current: Record<string, string>, desired: Record<string, string>, ours: Record<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [k, v] of Object.entries(desired)) {
+    if (!(k in current) || current[k] === v) continue;
+    if (!(k in ours)) problems.push(`tags.${k}: the workspace already has ${k} = ${JSON.stringify(current[k])}, set outside this resource`);
+    else if (current[k] !== ours[k]) {
+      problems.push(
+        `tags.${k}: ${k} was changed outside this resource to ${JSON.stringify(current[k])} after this resource set it to ${JSON.stringify(ours[k])}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * The key-value tags after an additive change, and which of them this resource then
+ * owns. A key it set and that still holds its value is changed or removed as the
+ * program says; a key whose value someone else set (before or since) is left alone.
+ */
+function additiveTags(current: Record<string, string>, desired: Record<string, string>, ours: Record<string, string>) {
+  const next = { ...current };
+  const owned: Record<string, string> = {};
+  for (const [k, v] of Object.entries(desired)) {
+    const mine = k in ours && (!(k in current) || current[k] === ours[k]);
+    if (!(k in current) || mine) {
+      next[k] = v;
+      owned[k] = v;
+    }
+  }
+  for (const [k, v] of Object.entries(ours)) if (!(k in desired) && current[k] === v) delete next[k];
+  return { next, owned };
+}
+
+/** Brings the workspace to the desired tags; in additive mode returns what this resource now owns. */
+async function apply(workspaceId: string, inputs: Props, previous: Added) {
   const client = getClient();
   const mode = modeOf(inputs);
   const current = await readWorkspaceWithTags(client, workspaceId);
-  const added = { tagNames: [...previous.tagNames], tags: { ...previous.tags } };
+  const added: Added = { tagNames: [...previous.tagNames], tags: { ...previous.tags } };
+
+  // Decide everything first: a refusal must leave the workspace as it was.
+  let nextTags: Record<string, string> | undefined;
+  if (inputs.tags !== undefined) {
+    const desired = mapOf(inputs.tags);
+    if (mode === "authoritative") nextTags = desired;
+    else {
+      const problems = foreignValues(current.tags, desired, previous.tags);
+      if (problems.length > 0) {
+        throw new ProviderError(
+          `additive WorkspaceTags on workspace ${workspaceId} does not change a value it did not set: ${problems.join("; ")}. ` +
+            `Declare the value the workspace has, drop the key from tags, or use mode "authoritative" if this stack owns every tag of the workspace.`,
+        );
+      }
+      const { next, owned } = additiveTags(current.tags, desired, previous.tags);
+      nextTags = next;
+      added.tags = owned;
+    }
+  }
 
   if (inputs.tagNames !== undefined) {
     const desired = names(inputs.tagNames);
@@ -121,22 +184,8 @@ async function apply(workspaceId: string, inputs: Props, previous: { tagNames: s
       added.tagNames = Array.from(new Set([...added.tagNames.filter((n) => desired.includes(n)), ...add])).sort();
     }
   }
-  if (inputs.tags !== undefined) {
-    const desired = mapOf(inputs.tags);
-    let next: Record<string, string>;
-    if (mode === "authoritative") next = desired;
-    else {
-      next = { ...current.tags };
-      for (const k of Object.keys(added.tags)) if (!(k in desired)) delete next[k];
-      for (const [k, v] of Object.entries(desired)) {
-        if (!(k in current.tags)) added.tags[k] = v;
-        next[k] = v;
-      }
-      for (const k of Object.keys(added.tags)) if (!(k in desired)) delete added.tags[k];
-    }
-    if (!sameStringMap(next, current.tags)) {
-      await client.tagBindings.set(workspaceId, Object.entries(next).map(([key, value]) => ({ key, value })));
-    }
+  if (nextTags !== undefined && !sameStringMap(nextTags, current.tags)) {
+    await client.tagBindings.set(workspaceId, Object.entries(nextTags).map(([key, value]) => ({ key, value })));
   }
   const fresh = await readWorkspaceWithTags(client, workspaceId);
   return outputsOf(fresh, inputs, added);
@@ -186,7 +235,10 @@ export const workspaceTagsProvider: ProviderImpl = {
       const current = await readWorkspaceWithTags(client, workspaceId);
       const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : props.tagNames ?? [];
       await client.tags.remove(workspaceId, removeNames);
-      const removeKeys = mode === "additive" ? Object.keys(props.addedTags ?? {}) : Object.keys(props.tags ?? {});
+      // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
+      const ours = mapOf(props.addedTags);
+      const removeKeys =
+        mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
       if (removeKeys.some((k) => k in current.tags)) {
         const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
         await client.tagBindings.set(workspaceId, next.map(([key, value]) => ({ key, value })));
