@@ -7,8 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
 import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
-import type { ProviderImpl } from "../../src/resources/providers/types";
-import { startHarness, uniqueName, type Harness } from "./helpers";
+import { provision as create, startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,13 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-async function create(p: ProviderImpl, inputs: Record<string, unknown>) {
-  const checked = await p.check({}, inputs);
-  expect(checked.failures).toEqual([]);
-  const created = await p.create(checked.inputs);
-  return { id: created.id, outs: created.outs, inputs: checked.inputs };
-}
 
 async function workspace(): Promise<string> {
   return (await create(workspaceProvider, { name: uniqueName("own") })).id;

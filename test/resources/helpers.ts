@@ -3,6 +3,8 @@ import { startServer, type RunningServer } from "../../src/server";
 import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
+import { expect } from "vitest";
+import type { ProviderImpl } from "../../src/resources/providers/types";
 
 export interface Harness {
   server: RunningServer;
@@ -75,4 +77,26 @@ export async function createProject(h: Harness, name: string, tags: Record<strin
   const r = await api(h, "POST", `/organizations/${h.org}/projects`, body);
   if (r.status >= 300) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json.data.id;
+}
+
+/** check then create through a provider, as the engine does; the check must pass. */
+export async function provision(p: ProviderImpl, inputs: Record<string, unknown>) {
+  const checked = await p.check({}, inputs);
+  expect(checked.failures).toEqual([]);
+  const created = await p.create(checked.inputs);
+  return { id: created.id, outs: created.outs, inputs: checked.inputs };
+}
+
+/** A private registry module with the given versions; returns its id. */
+export async function registryModuleWith(h: Harness, versions: string[]): Promise<string> {
+  const name = uniqueName("mod").replace(/[^A-Za-z0-9_-]/g, "");
+  const m = await api(h, "POST", `/organizations/${h.org}/registry-modules`, {
+    data: { type: "registry-modules", attributes: { name, provider: "aws", "registry-name": "private", "no-code": true } },
+  });
+  expect(m.status, JSON.stringify(m.json)).toBe(201);
+  for (const version of versions) {
+    const v = await api(h, "POST", `/registry-modules/${h.org}/${name}/aws/versions`, { data: { type: "registry-module-versions", attributes: { version } } });
+    expect(v.status, JSON.stringify(v.json)).toBe(201);
+  }
+  return m.json.data.id;
 }
