@@ -12,16 +12,55 @@
  * every failure, including Fastify's own (bad JSON, wrong media type, body too large) and
  * unknown routes, as a JSON:API error document, and anything unexpected as a generic 500.
  */
+import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
 import type { Domain, ServerContext } from "./context";
-import { ApiError, badRequest, internalError, notFound, payloadTooLarge, unauthorized, unsupportedMediaType } from "./http/errors";
-import { API_PREFIX } from "./http/jsonapi";
+import { ApiError, badRequest, badRequestAt, internalError, notFound, payloadTooLarge, tooManyRequests, unauthorized, unsupportedMediaType } from "./http/errors";
+import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
+import { MAX_JSON_DEPTH, tooDeep } from "./http/json";
 import { authenticate, type Caller } from "./auth/service";
-import { RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
+import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS, RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
 import { injectFault, type FaultOptions } from "./faults";
 
 export const BODY_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * A request refused before its body was read (too large, unauthenticated, wrong media
+ * type) still has its body read and discarded, up to this many bytes or this long, before
+ * the answer is sent and the connection closed: a client still sending when the server
+ * closes sees a reset instead of the answer.
+ */
+const DISCARD_LIMIT = 4 * BODY_LIMIT;
+const DISCARD_MS = 10_000;
+
+function discardBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed || raw.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off("data", onData);
+      raw.off("end", done);
+      raw.off("error", done);
+      raw.off("close", done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_LIMIT) done();
+    };
+    const timer = setTimeout(done, DISCARD_MS);
+    timer.unref();
+    raw.on("data", onData);
+    raw.on("end", done);
+    raw.on("error", done);
+    raw.on("close", done);
+    raw.resume();
+  });
+}
+
+const tooLarge = () => payloadTooLarge(`The request body exceeds the limit of ${BODY_LIMIT} bytes.`);
 
 /** Requests served, by `METHOD /route/pattern`, for benchmarks and tests. */
 export interface RequestStats {
@@ -64,7 +103,9 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding) are refused by the router before any hook runs;
     // render them as JSON:API errors like every other failure.
-    frameworkErrors: (error, _request, reply) => sendError(reply, error),
+    frameworkErrors: (error, request, reply) => {
+      void discardBody(request.raw).then(() => sendError(reply, error));
+    },
     // A request Node's HTTP parser cannot read never reaches Fastify; answer it with a
     // JSON:API 400 too, rather than Node's bare one.
     clientErrorHandler: (error, socket) => {
@@ -76,6 +117,8 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     },
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
+  // Bounded with the request rate: a server without a rate limit (tests) has no bound either.
+  const failedAuth = limiter.enabled ? new RateLimiter(FAILED_AUTH_LIMIT, Date.now, FAILED_AUTH_WINDOW_MS) : null;
   let faults: FaultOptions = { ...initialFaults };
   const stats: Omit<RequestStats, "serverMs"> = { total: 0, byRoute: {}, byStatus: {}, faultsInjected: 0 };
   const latencies = new Map<string, { ms: number[]; next: number }>();
@@ -89,6 +132,21 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   };
 
   app.decorateRequest("caller", null);
+  app.decorateRequest("publicUrl", "");
+
+  // `Expect: 100-continue` with a declared length over the limit is answered 413 at once,
+  // so the client never sends the body; any other expectation proceeds as Node would.
+  app.server.on("checkContinue", (req, res) => {
+    const length = Number(req.headers["content-length"]);
+    if (Number.isFinite(length) && length > BODY_LIMIT) {
+      const body = JSON.stringify({ errors: tooLarge().errors });
+      res.writeHead(413, { "content-type": JSONAPI_MEDIA_TYPE, "content-length": Buffer.byteLength(body), connection: "close" });
+      res.end(body);
+      return;
+    }
+    res.writeContinue();
+    app.server.emit("request", req, res);
+  });
 
   // JSON:API bodies (and plain JSON, which some clients send) are parsed here; an empty
   // body is allowed because clients send the media type on bodiless POSTs and DELETEs.
@@ -96,6 +154,8 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   app.addContentTypeParser([JSONAPI_MEDIA_TYPE, "application/json"], { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
+    const deep = tooDeep(text, MAX_JSON_DEPTH);
+    if (deep !== null) return done(badRequestAt(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, deep), undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -110,11 +170,20 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
         return reply;
       }
     }
+    request.publicUrl = ctx.publicUrl;
     const header = request.headers.authorization;
+    const address = `ip:${request.ip}`;
+    if (header !== undefined && failedAuth) {
+      const standing = failedAuth.peek(address);
+      if (!standing.allowed) throw failedAuthRefusal(standing.reset);
+    }
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     request.caller = match ? authenticate(ctx.db, match[1]) : null;
     const path = request.url.split("?")[0];
-    if (!request.caller && !ANONYMOUS.has(path) && request.routeOptions.url !== undefined) throw unauthorized();
+    if (!request.caller && !ANONYMOUS.has(path) && request.routeOptions.url !== undefined) {
+      if (header !== undefined && failedAuth) failedAuth.take(address);
+      throw unauthorized();
+    }
     if (limiter.enabled) {
       const key = request.caller ? request.caller.principalId : `ip:${request.ip}`;
       const d = limiter.take(key);
@@ -126,6 +195,8 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
         return reply;
       }
     }
+    const repeated = foldRepeatedParameters(request.query as Record<string, unknown>);
+    if (repeated !== null) throw badRequest(`The query parameter ${repeated} was given more than once; give it once.`, repeated);
   });
 
   app.addHook("onResponse", async (request, reply) => {
@@ -145,7 +216,11 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     reply.code(404).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: err.errors }));
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError | Error, _request, reply) => sendError(reply, error));
+  app.setErrorHandler(async (error: FastifyError | ApiError | Error, request, reply) => {
+    await discardBody(request.raw);
+    sendError(reply, error);
+    return reply;
+  });
 
   // Request counters for benchmarks: also available in-process as `server.stats()`.
   app.get(`${API_PREFIX}/_stats`, async (request, reply) => {
@@ -170,6 +245,13 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   };
 }
 
+function failedAuthRefusal(reset: string): ApiError {
+  return tooManyRequests("Too many requests with an invalid token from this address; retry after the reset.", {
+    "Retry-After": String(Math.max(1, Math.ceil(Number(reset)))),
+    "X-RateLimit-Reset": reset,
+  });
+}
+
 function sendError(reply: FastifyReply, error: FastifyError | ApiError | Error): void {
   const apiError = toApiError(error);
   for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
@@ -182,7 +264,7 @@ function toApiError(error: FastifyError | ApiError | Error): ApiError {
   const fe = error as FastifyError;
   switch (fe.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return payloadTooLarge(`The request body exceeds the limit of ${BODY_LIMIT} bytes.`);
+      return tooLarge();
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
  * `workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN]
- *  [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed]`
+ *  [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL]`
  */
 import { parseArgs } from "node:util";
 import { startServer } from "./index";
 
 const USAGE =
-  "usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed]";
+  "usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL]";
 
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
         "rate-limit": { type: "string" },
         "run-speed": { type: "string" },
         "self-managed": { type: "boolean" },
+        "public-url": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     rateLimit: number("rate-limit", values["rate-limit"], 0),
     runSpeed: number("run-speed", values["run-speed"], 0.001),
     selfManaged: values["self-managed"] ?? false,
+    publicUrl: values["public-url"],
   });
   // The generated token is shown once so the user can copy it; a token the user chose is never echoed.
   if (!tokenGiven) process.stderr.write(`workspaces-server: organization ${server.organization}, owners token ${server.token}\n`);

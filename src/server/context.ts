@@ -24,6 +24,12 @@ export interface ServerOptions {
   selfManaged?: boolean;
   /** Injected failures and latency, for exercising clients' retry paths. */
   faults?: FaultOptions;
+  /**
+   * Address clients reach the server at (`https://workspaces.example.com`), for the
+   * absolute links the server renders; default the address it listens on. The request's
+   * `Host` header is never used.
+   */
+  publicUrl?: string;
 }
 
 export interface ResolvedOptions {
@@ -51,7 +57,7 @@ export interface ServerContext {
   db: Db;
   options: ResolvedOptions;
   hooks: Hooks;
-  /** `http://host:port` once listening; used where the spec asks for absolute URLs. */
+  /** The configured public address, else `http://host:port` once listening; used where the spec asks for absolute URLs. */
   publicUrl: string;
 }
 
@@ -70,6 +76,8 @@ export interface Domain {
 declare module "fastify" {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The server's public address (`http://host:port`, no trailing slash), or "" for relative links. */
+    publicUrl: string;
   }
 }
 

@@ -24,7 +24,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A configured public address as an origin plus optional path prefix, without a trailing slash. */
+function publicAddress(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`publicUrl "${raw}" is not an absolute URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`publicUrl "${raw}" must be an http or https URL`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
 export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<Domain> = DOMAINS): Promise<RunningServer> {
+  const publicUrl = options.publicUrl === undefined ? undefined : publicAddress(options.publicUrl);
   const db = openDatabase(options.db ?? "workspaces.db");
   const ctx: ServerContext = {
     db,
@@ -50,10 +63,11 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     .then(() => {
       const address = handles.app.server.address() as AddressInfo;
       const host = ctx.options.host.includes(":") ? `[${ctx.options.host}]` : ctx.options.host;
-      ctx.publicUrl = `http://${host}:${address.port}`;
+      const listening = `http://${host}:${address.port}`;
+      ctx.publicUrl = publicUrl ?? listening;
       let closed = false;
       return {
-        url: `${ctx.publicUrl}/api/v2`,
+        url: `${listening}/api/v2`,
         token,
         organization: ctx.options.organization,
         stats: handles.stats,

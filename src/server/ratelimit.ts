@@ -14,7 +14,11 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly limit: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly limit: number,
+    private readonly clock: () => number = Date.now,
+    private readonly windowMs = 1000,
+  ) {}
 
   get enabled(): boolean {
     return this.limit > 0;
@@ -27,21 +31,43 @@ export class RateLimiter {
   take(key: string): RateDecision {
     const t = this.clock();
     let w = this.windows.get(key);
-    if (!w || t - w.start >= 1000) {
+    if (!w || t - w.start >= this.windowMs) {
       w = { start: t, count: 0 };
       this.windows.set(key, w);
       if (this.windows.size > 10_000) this.prune(t);
     }
     const allowed = w.count < this.limit;
     if (allowed) w.count++;
-    const resetMs = Math.max(0, w.start + 1000 - t);
+    return this.decision(allowed, w, t);
+  }
+
+  /** The key's standing without spending from its budget: `allowed` is false once the budget is spent. */
+  peek(key: string): RateDecision {
+    const t = this.clock();
+    const w = this.windows.get(key);
+    if (!w || t - w.start >= this.windowMs) return { allowed: true, limit: this.limit, remaining: this.limit, reset: "0.000" };
+    return this.decision(w.count < this.limit, w, t);
+  }
+
+  private decision(allowed: boolean, w: { start: number; count: number }, t: number): RateDecision {
+    const resetMs = Math.max(0, w.start + this.windowMs - t);
     return { allowed, limit: this.limit, remaining: Math.max(0, this.limit - w.count), reset: (resetMs / 1000).toFixed(3) };
   }
 
   private prune(t: number): void {
-    for (const [k, w] of this.windows) if (t - w.start >= 1000) this.windows.delete(k);
+    for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
   }
 }
+
+/**
+ * Failed authentications per client address: a request whose `Authorization` header
+ * names no valid token spends from its address's budget, and once the budget is spent
+ * every request with an `Authorization` header from that address is refused with 429,
+ * before its token is looked at, until the window ends. Guessing tokens is bounded to
+ * this many tries per window per address.
+ */
+export const FAILED_AUTH_LIMIT = 20;
+export const FAILED_AUTH_WINDOW_MS = 60_000;
 
 /** The hosted service's 429 body. */
 export const RATE_LIMITED_BODY = {

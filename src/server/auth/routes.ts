@@ -6,7 +6,7 @@ import type { Db } from "../store/db";
 import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId, newInternalId } from "../ids";
 import { nameTaken, notFound } from "../http/errors";
-import { API_PREFIX, noContent, parseBody, ref, send, type Resource } from "../http/jsonapi";
+import { API_PREFIX, noContent, parseBody, ref, send, targetId, type Resource } from "../http/jsonapi";
 import { createTeamRecord } from "../organization/service";
 import { findWorkspaceById } from "../workspace/store";
 import { ACCESS_LEVELS, assertMember, assertOwner, issueToken, orgRole, renderUser, type Caller, type IssuedToken } from "./service";
@@ -253,10 +253,16 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post("/team-workspaces", async (request, reply) => {
     const caller = requireCaller(request);
+    const target = targetId(request.body, "workspace");
+    const mayManage = (id: string) => {
+      const found = findWorkspaceById(db, id);
+      if (!found) throw notFound("workspace not found");
+      mayManageAccess(caller, found.organization);
+      return found;
+    };
+    if (target !== undefined) mayManage(target);
     const d = parseBody(teamWorkspaceCreateSchema, request.body).data;
-    const ws = findWorkspaceById(db, d.relationships.workspace.data.id);
-    if (!ws) throw notFound("workspace not found");
-    mayManageAccess(caller, ws.organization);
+    const ws = mayManage(d.relationships.workspace.data.id);
     const team = prepare(db, `SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, ws.organization);
     if (!team) throw notFound("team not found");
     const a = d.attributes;
@@ -314,9 +320,15 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post("/team-projects", async (request, reply) => {
     const caller = requireCaller(request);
+    const manageable = (id: string) => {
+      const found = prepare(db, `SELECT id, organization FROM projects WHERE id = ?`).get(id) as { id: string; organization: string } | undefined;
+      if (!found || !orgRole(db, caller, found.organization).manageProjects) throw notFound("project not found");
+      return found;
+    };
+    const target = targetId(request.body, "project");
+    if (target !== undefined) manageable(target);
     const d = parseBody(teamProjectCreateSchema, request.body).data;
-    const p = prepare(db, `SELECT id, organization FROM projects WHERE id = ?`).get(d.relationships.project.data.id) as { id: string; organization: string } | undefined;
-    if (!p || !orgRole(db, caller, p.organization).manageProjects) throw notFound("project not found");
+    const p = manageable(d.relationships.project.data.id);
     const team = prepare(db, `SELECT id FROM teams WHERE id = ? AND organization = ?`).get(d.relationships.team.data.id, p.organization);
     if (!team) throw notFound("team not found");
     const id = newInternalId("tprj-");

@@ -260,6 +260,20 @@ export function mayCreateWorkspaceIn(db: Db, caller: Caller, organization: strin
     .get(projectId, ...role.teamIds);
 }
 
+/** May create workspaces in at least one project of the organization; checked before a create's body is read. */
+export function mayCreateWorkspaces(db: Db, caller: Caller, organization: string): boolean {
+  const role = orgRole(db, caller, organization);
+  if (role.manageWorkspaces) return true;
+  if (!role.teamIds.length) return false;
+  const marks = role.teamIds.map(() => "?").join(",");
+  return !!db
+    .prepare(
+      `SELECT 1 FROM team_projects tp JOIN projects p ON p.id = tp.project_id
+        WHERE p.organization = ? AND tp.access IN ('admin', 'maintain') AND tp.team_id IN (${marks})`,
+    )
+    .get(organization, ...role.teamIds);
+}
+
 /** SQL condition (on alias `w`) restricting a list to the workspaces the caller may read, with its parameters. */
 export function readableWorkspacesFilter(db: Db, caller: Caller, organization: string): { sql: string; params: unknown[] } {
   const role = orgRole(db, caller, organization);

@@ -45,6 +45,18 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, pointer
   return result.data;
 }
 
+/**
+ * `data.relationships.<name>.data.id` of a body not validated yet, when it is a string:
+ * routes whose target is named in the body check the caller's access to it before the
+ * body is validated, so a 422 never tells a caller about a record it may not change.
+ */
+export function targetId(body: unknown, relationship: string): string | undefined {
+  const data = (body as { data?: { relationships?: Record<string, { data?: { id?: unknown } }> } } | null | undefined)?.data;
+  const rel = data?.relationships;
+  const id = rel && Object.prototype.hasOwnProperty.call(rel, relationship) ? rel[relationship]?.data?.id : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
 export interface Page {
   number: number;
   size: number;
@@ -65,14 +77,22 @@ export function parsePage(query: Record<string, unknown>): Page {
   return { number, size };
 }
 
-/** The pagination envelope of spec 2.10 for a page of a list of `total` items. */
+/**
+ * The pagination envelope of spec 2.10 for a page of a list of `total` items. Links are
+ * built from the server's configured public address (relative paths when it has none),
+ * never from the request's `Host` header: a client may send any `Host`, and the links
+ * must neither break on a malformed one nor point to another host.
+ */
 export function paginationEnvelope(request: FastifyRequest, page: Page, total: number) {
   const totalPages = Math.max(1, Math.ceil(total / page.size));
+  const q = request.url.indexOf("?");
+  const path = q < 0 ? request.url : request.url.slice(0, q);
+  const search = q < 0 ? "" : request.url.slice(q + 1);
   const url = (n: number) => {
-    const u = new URL(request.url, absoluteBase(request));
-    u.searchParams.set("page[number]", String(n));
-    u.searchParams.set("page[size]", String(page.size));
-    return u.toString();
+    const params = new URLSearchParams(search);
+    params.set("page[number]", String(n));
+    params.set("page[size]", String(page.size));
+    return `${request.publicUrl}${path}?${params.toString()}`;
   };
   const next = page.number < totalPages ? page.number + 1 : null;
   const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;
@@ -97,12 +117,6 @@ export function paginationEnvelope(request: FastifyRequest, page: Page, total: n
   };
 }
 
-/** `http://host:port` of the request, for links that must be absolute URLs. */
-export function absoluteBase(request: FastifyRequest): string {
-  const host = request.headers.host ?? "localhost";
-  return `${request.protocol}://${host}`;
-}
-
 /** Parses `include`; any value outside `allowed` is a 400, as the spec requires. */
 export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyArray<string>): Set<string> {
   const raw = query["include"];
@@ -114,8 +128,30 @@ export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyAr
   return new Set(values);
 }
 
-/** Lists of a query parameter given as `a,b,c`; empty entries are ignored. */
-export function commaList(raw: unknown): string[] {
+/**
+ * Query parameters whose value is a comma-separated list. Given more than once (as
+ * some clients send a list), their values are joined; any other parameter given more
+ * than once is a 400, since which of its values counts would be a guess.
+ */
+export const LIST_PARAMETERS: ReadonlySet<string> = new Set(["include", "search[tags]", "search[exclude-tags]", "filter[current-run][status]"]);
+
+/** Most values a list parameter may hold; more is a 400 that says so, not an unbounded query. */
+export const MAX_LIST_VALUES = 100;
+
+/** Joins repeated list parameters in place; returns the name of a repeated single-valued one. */
+export function foldRepeatedParameters(query: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(query)) {
+    if (!Array.isArray(value)) continue;
+    if (!LIST_PARAMETERS.has(key)) return key;
+    query[key] = value.map(String).join(",");
+  }
+  return null;
+}
+
+/** Lists of a query parameter given as `a,b,c`; empty entries are ignored; at most {@link MAX_LIST_VALUES} values. */
+export function commaList(raw: unknown, name = "parameter"): string[] {
   if (raw === undefined || raw === null) return [];
-  return String(raw).split(",").map((s) => s.trim()).filter(Boolean);
+  const values = String(raw).split(",").map((s) => s.trim()).filter(Boolean);
+  if (values.length > MAX_LIST_VALUES) throw badRequest(`${name} accepts at most ${MAX_LIST_VALUES} values; ${values.length} were given`, name);
+  return values;
 }

@@ -8,6 +8,8 @@ import {
   workspaceUpgradeRequestSchema,
 } from "../../api/nocode";
 import { requireCaller } from "../app";
+import { mayCreateWorkspaces } from "../auth/service";
+import { notFound } from "../http/errors";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, send } from "../http/jsonapi";
 import { workspaceDocumentFor } from "../workspace/routes";
@@ -71,7 +73,8 @@ export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: ModuleParams }>("/no-code-modules/:id/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
-    loadNoCodeModule(ctx, caller, request.params.id);
+    const m = loadNoCodeModule(ctx, caller, request.params.id);
+    if (!mayCreateWorkspaces(ctx.db, caller, m.organization)) throw notFound("no-code module not found");
     const body = parseBody(noCodeWorkspaceCreateRequestSchema, request.body);
     const ws = createWorkspaceFromModule(ctx, caller, request.params.id, body);
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });

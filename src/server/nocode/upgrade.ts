@@ -5,7 +5,9 @@
  * outcome, which is decided when the upgrade starts:
  *
  * - `changes`: the module provisions another version (or registry module) than the
- *   workspace runs, or a variable changes. The run goes pending, fetching, planning, planned; after confirm,
+ *   workspace runs, or a variable changes; a sensitive variable given in the upgrade
+ *   always counts as changed, so the outcome never tells whether a guessed value
+ *   matches the stored one. The run goes pending, fetching, planning, planned; after confirm,
  *   confirmed, applying, applied, and only then does the workspace take the new version
  *   and variables.
  * - `no-changes`: pending, fetching, planning, planned_and_finished.

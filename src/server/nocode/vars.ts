@@ -104,12 +104,17 @@ export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): 
   }
 }
 
-/** Whether applying `vars` would change what the workspace holds. */
+/**
+ * Whether applying `vars` would change what the workspace holds. A sensitive variable
+ * given in the request (sensitive in the request or as stored) always counts as a
+ * change: comparing it with the stored value would tell the caller, through the plan's
+ * outcome, whether a guess was right.
+ */
 export function variablesDiffer(db: Db, workspaceId: string, vars: Variable[]): boolean {
   const get = prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`);
   return vars.some((v) => {
     const r = get.get(workspaceId, v.key, v.category) as VariableRecord | undefined;
-    if (!r) return true;
+    if (!r || v.sensitive || r.sensitive === 1) return true;
     if (r.value !== v.value || (r.hcl === 1) !== v.hcl || (v.sensitive && r.sensitive === 0)) return true;
     return v.description !== null && v.description !== r.description;
   });

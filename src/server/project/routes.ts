@@ -4,7 +4,17 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { unprocessable } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
-import { createProject, deleteProject, listProjects, loadProject, renderProject, renderProjectTagBindings, updateProject } from "./service";
+import {
+  assertProjectCreator,
+  createProject,
+  deleteProject,
+  listProjects,
+  loadProject,
+  loadProjectAsAdmin,
+  renderProject,
+  renderProjectTagBindings,
+  updateProject,
+} from "./service";
 
 type OrgParams = { organization_name: string };
 type IdParams = { project_id: string };
@@ -18,6 +28,7 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: OrgParams }>("/organizations/:organization_name/projects", async (request, reply) => {
     const caller = requireCaller(request);
+    assertProjectCreator(db, caller, request.params.organization_name);
     const body = parseBody(projectRequestSchema, request.body);
     const name = body.data.attributes?.name;
     if (!name) throw unprocessable("name: is required", "/data/attributes/name");
@@ -40,6 +51,7 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.patch<{ Params: IdParams }>("/projects/:project_id", async (request, reply) => {
     const caller = requireCaller(request);
+    loadProjectAsAdmin(db, caller, request.params.project_id);
     const body = parseBody(projectRequestSchema, request.body);
     const p = updateProject(db, caller, request.params.project_id, {
       name: body.data.attributes?.name,

@@ -27,7 +27,7 @@ export function loadProject(db: Db, caller: Caller, id: string): ProjectRecord {
   return p;
 }
 
-function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
+export function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
   const p = loadProject(db, caller, id);
   if (!isProjectAdmin(db, caller, p.organization, p.id)) throw notFound("project not found");
   return p;
@@ -39,9 +39,13 @@ export interface ProjectInput {
   tagBindings?: { key: string; value: string }[];
 }
 
+/** Creating projects takes the organization's manage-projects permission; 404 otherwise. */
+export function assertProjectCreator(db: Db, caller: Caller, organization: string): void {
+  if (!assertMember(db, caller, organization).manageProjects) throw notFound(`organization "${organization}" not found`);
+}
+
 export function createProject(db: Db, caller: Caller, organization: string, input: ProjectInput & { name: string }): ProjectRecord {
-  const role = assertMember(db, caller, organization);
-  if (!role.manageProjects) throw notFound(`organization "${organization}" not found`);
+  assertProjectCreator(db, caller, organization);
   if (input.tagBindings) checkTagBindings(input.tagBindings);
   try {
     return inTransaction(db, () => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { conflict, notFound } from "../http/errors";
-import { parseBody, send } from "../http/jsonapi";
+import { parseBody, send, targetId } from "../http/jsonapi";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
 import { FINAL_RUN_STATUSES, createRun, findRun, renderRun, setRunStatus } from "./service";
 
@@ -27,6 +27,8 @@ export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post("/runs", async (request, reply) => {
     const caller = requireCaller(request);
+    const target = targetId(request.body, "workspace");
+    if (target !== undefined) loadWorkspaceWith(ctx, caller, { id: target }, "can-queue-run");
     const body = parseBody(runCreateRequestSchema, request.body);
     const { ws } = loadWorkspaceWith(ctx, caller, { id: body.data.relationships.workspace.data.id }, "can-queue-run");
     const a = body.data.attributes ?? {};

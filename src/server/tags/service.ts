@@ -41,8 +41,9 @@ export function listOrganizationTags(ctx: ServerContext, caller: Caller, organiz
   const where = ["t.organization = ?"];
   const params: unknown[] = [organization];
   if (typeof query.q === "string" && query.q !== "") {
-    where.push(`t.name LIKE ? ESCAPE '\\'`);
-    params.push(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    // `instr` compares every byte, so a control character in `q` is matched literally.
+    where.push(`instr(lower(t.name), lower(?)) > 0`);
+    params.push(query.q);
   }
   const exclude = query["filter[exclude][taggable][id]"];
   if (typeof exclude === "string" && exclude !== "") {

@@ -2,7 +2,7 @@ import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { readableWorkspacesFilter } from "../auth/service";
 import { badRequest } from "../http/errors";
-import { commaList, type Page } from "../http/jsonapi";
+import { MAX_LIST_VALUES, commaList, type Page } from "../http/jsonapi";
 import type { WorkspaceRecord } from "./store";
 import { prepare } from "../store/db";
 
@@ -14,6 +14,22 @@ function likeLiteral(text: string): string {
 interface Clause {
   sql: string;
   params: unknown[];
+}
+
+/**
+ * `search[wildcard-name]`: `*` matches any run of characters, everything else literally.
+ * SQLite's LIKE reads its pattern only up to a NUL, so a pattern holding one would match
+ * as if cut there; each such literal piece is also required by `instr`, which compares
+ * every byte, so a control character stays a literal character.
+ */
+function wildcardClause(wildcard: string): Clause {
+  const pieces = wildcard.split("*");
+  const clause: Clause = { sql: `w.name LIKE ? ESCAPE '\\'`, params: [pieces.map((p) => likeLiteral(p).replace(/\0/g, "_")).join("%")] };
+  for (const piece of pieces.filter((p) => p.includes("\0"))) {
+    clause.sql += ` AND instr(lower(w.name), lower(?)) > 0`;
+    clause.params.push(piece);
+  }
+  return clause;
 }
 
 /**
@@ -82,21 +98,20 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
   where.push(visible);
 
   const name = query["search[name]"];
-  if (typeof name === "string" && name !== "") where.push({ sql: `w.name LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(name)}%`] });
+  // A substring, compared byte for byte (case-insensitive for ASCII, as LIKE was); `instr`
+  // takes control characters literally where LIKE would stop at a NUL.
+  if (typeof name === "string" && name !== "") where.push({ sql: `instr(lower(w.name), lower(?)) > 0`, params: [name] });
 
   const wildcard = query["search[wildcard-name]"];
-  if (typeof wildcard === "string" && wildcard !== "") {
-    const pattern = wildcard.split("*").map(likeLiteral).join("%");
-    where.push({ sql: `w.name LIKE ? ESCAPE '\\'`, params: [pattern] });
-  }
+  if (typeof wildcard === "string" && wildcard !== "") where.push(wildcardClause(wildcard));
 
-  for (const tag of commaList(query["search[tags]"])) {
+  for (const tag of commaList(query["search[tags]"], "search[tags]")) {
     where.push({
       sql: `EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.workspace_id = w.id AND wt.tag_id = (SELECT id FROM tags WHERE organization = ? AND name = ?))`,
       params: [organization, tag.toLowerCase()],
     });
   }
-  const excluded = commaList(query["search[exclude-tags]"]).map((t) => t.toLowerCase());
+  const excluded = commaList(query["search[exclude-tags]"], "search[exclude-tags]").map((t) => t.toLowerCase());
   if (excluded.length) {
     where.push({
       sql: `NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.workspace_id = w.id AND wt.tag_id IN (SELECT id FROM tags WHERE organization = ? AND name IN (${excluded.map(() => "?").join(",")})))`,
@@ -107,7 +122,7 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
   const project = query["filter[project][id]"];
   if (typeof project === "string" && project !== "") where.push({ sql: "w.project_id = ?", params: [project] });
 
-  const statuses = commaList(query["filter[current-run][status]"]);
+  const statuses = commaList(query["filter[current-run][status]"], "filter[current-run][status]");
   if (statuses.length) {
     where.push({ sql: `w.current_run_id IN (SELECT id FROM runs WHERE status IN (${statuses.map(() => "?").join(",")}))`, params: statuses });
   }
@@ -120,6 +135,7 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
     entry[m[2] as "key" | "value"] = v;
     tagged.set(Number(m[1]), entry);
   }
+  if (tagged.size > MAX_LIST_VALUES) throw badRequest(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, "filter[tagged]");
   for (const [i, f] of [...tagged.entries()].sort((a, b) => a[0] - b[0])) {
     if (f.key === undefined || f.key === "") throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
     where.push(taggedClause(f.key, f.value));

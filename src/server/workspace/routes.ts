@@ -10,7 +10,8 @@ import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { assertMember } from "../auth/service";
+import { assertMember, mayCreateWorkspaces } from "../auth/service";
+import { notFound } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
 import { prefetchForRender, renderWorkspace, type RenderPrefetch } from "./render";
 import { includedFor } from "./include";
@@ -21,6 +22,7 @@ import {
   forceDeleteWorkspace,
   forceUnlockWorkspace,
   loadWorkspace,
+  loadWorkspaceWith,
   lockWorkspace,
   permissionsFor,
   safeDeleteWorkspace,
@@ -63,6 +65,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
     assertMember(ctx.db, caller, request.params.organization_name);
+    if (!mayCreateWorkspaces(ctx.db, caller, request.params.organization_name)) throw notFound(`organization "${request.params.organization_name}" not found`);
     const body = parseBody(workspaceCreateRequestSchema, request.body);
     const rel = body.data.relationships;
     const ws = createWorkspace(ctx, caller, request.params.organization_name, {
@@ -99,7 +102,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   const update = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
     const caller = requireCaller(request);
     const locator = locatorOf(request.params);
-    loadWorkspace(ctx, caller, locator);
+    loadWorkspaceWith(ctx, caller, locator, "can-update");
     const body = parseBody(workspaceUpdateRequestSchema, request.body);
     const rel = body.data.relationships;
     const ws = updateWorkspace(ctx, caller, locator, {
@@ -128,7 +131,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
 
   app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/lock", async (request, reply) => {
     const caller = requireCaller(request);
-    loadWorkspace(ctx, caller, { id: request.params.workspace_id });
+    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-lock");
     const body = request.body === undefined ? {} : parseBody(lockRequestSchema, request.body);
     const ws = lockWorkspace(ctx, caller, request.params.workspace_id, body.reason ?? "");
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
@@ -148,7 +151,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
 
   app.patch<{ Params: ById }>("/workspaces/:workspace_id/relationships/ssh-key", async (request, reply) => {
     const caller = requireCaller(request);
-    loadWorkspace(ctx, caller, { id: request.params.workspace_id });
+    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-update");
     const body = parseBody(sshKeyAssignRequestSchema, request.body);
     const ws = assignSshKey(ctx, caller, request.params.workspace_id, body.data.attributes.id);
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
