@@ -27,6 +27,12 @@ export interface ErrorContext {
   gaveUp?: string;
 }
 
+/**
+ * Longest service detail (and longest summary) quoted in an error message, in
+ * characters. The full text stays on the error object (`detail`, `errors`).
+ */
+export const MESSAGE_DETAIL_LIMIT = 500;
+
 /** Base class of every error the client raises. */
 export class WorkspacesError extends Error {
   constructor(message: string) {
@@ -108,8 +114,19 @@ export class ValidationError extends ApiError {
   }
 }
 
-/** 429 that persisted through every allowed retry. */
-export class RateLimitedError extends ApiError {}
+/**
+ * 429 that persisted through every allowed retry, or a call the client did not send
+ * because the service asked it to hold back (a 429's `X-RateLimit-Reset` or
+ * `Retry-After`) for longer than the call's deadline leaves.
+ */
+export class RateLimitedError extends ApiError {
+  /** When the service said requests may resume, when it said so. */
+  readonly retryAt: Date | undefined;
+  constructor(ctx: ErrorContext, retryAt?: Date, summary?: string) {
+    super(ctx, summary);
+    this.retryAt = retryAt;
+  }
+}
 
 /** 503 that persisted (or was not safe to retry). */
 export class ServiceUnavailableError extends ApiError {}
@@ -121,9 +138,30 @@ export class ServerError extends ApiError {}
 export class NetworkError extends ApiError {
   /** The transport's error code (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`, ...). */
   readonly code: string;
-  constructor(ctx: ErrorContext, code: string) {
-    super(ctx, `no response (${code})`);
+  constructor(ctx: ErrorContext, code: string, summary = `no response (${code})`) {
+    super(ctx, summary);
     this.code = code;
+  }
+}
+
+/**
+ * The call's overall deadline (`deadlineMs`) ran out before a complete answer arrived:
+ * while waiting for a pacing slot, between retries, or while the answer was still
+ * arriving. `code` is `EDEADLINE`. When a request had been sent, its outcome is unknown.
+ */
+export class DeadlineExceededError extends NetworkError {
+  /** The deadline that ran out, in milliseconds. */
+  readonly deadlineMs: number;
+  constructor(ctx: ErrorContext, deadlineMs: number, during: string) {
+    super(ctx, "EDEADLINE", `did not finish within its deadline of ${seconds(deadlineMs)} (deadlineMs); ran out ${during}`);
+    this.deadlineMs = deadlineMs;
+  }
+}
+
+/** The caller's `AbortSignal` ended the call. `code` is `ABORTED`. When a request had been sent, its outcome is unknown. */
+export class AbortedError extends NetworkError {
+  constructor(ctx: ErrorContext, during: string) {
+    super(ctx, "ABORTED", `aborted by the caller's signal ${during}`);
   }
 }
 
@@ -138,6 +176,23 @@ export class UnexpectedResponseError extends ApiError {
 
 /** Settings could not be resolved (no token, no address, unreadable credentials file). */
 export class SettingsError extends WorkspacesError {}
+
+/**
+ * A paged list whose pages contradict each other (an empty page that names a next one,
+ * a next page past the last, a page repeated): following it could go on forever, so
+ * the listing stops with this error.
+ */
+export class InconsistentPaginationError extends WorkspacesError {
+  /** Path of the list, relative to the base URL. */
+  readonly path: string;
+  /** The page whose answer was inconsistent. */
+  readonly page: number;
+  constructor(path: string, page: number, problem: string) {
+    super(`GET ${path}: the service's pagination is inconsistent at page ${page}: ${problem}; the listing stopped there`);
+    this.path = path;
+    this.page = page;
+  }
+}
 
 /** A bounded wait (such as polling a no-code upgrade) ran out before the expected state was reached. */
 export class WaitTimeoutError extends WorkspacesError {
@@ -158,16 +213,28 @@ function describeErrors(errors: ErrorObject[]): string {
 }
 
 function formatMessage(ctx: ErrorContext, summary: string | undefined, detail: string): string {
-  const head = `${ctx.method} ${ctx.path}: ${ctx.status ? ctx.status : "no response"}`;
+  const head = `${ctx.method} ${cap(ctx.path)}: ${ctx.status ? ctx.status : ctx.attempts === 0 ? "not sent" : "no response"}`;
   const parts = [head];
-  if (summary) parts.push(summary);
-  if (detail) parts.push(detail);
+  if (summary) parts.push(cap(summary));
+  if (detail) parts.push(cap(detail));
   let msg = parts.join(" - ");
-  if (ctx.attempts > 1 || ctx.gaveUp) {
-    msg += ` (after ${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"} over ${(ctx.elapsedMs / 1000).toFixed(1)}s`;
-    msg += ctx.gaveUp ? `; ${ctx.gaveUp})` : ")";
+  if (ctx.attempts === 0) {
+    if (ctx.gaveUp) msg += ` (${cap(ctx.gaveUp)})`;
+  } else if (ctx.attempts > 1 || ctx.gaveUp) {
+    msg += ` (after ${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"} over ${seconds(ctx.elapsedMs)}`;
+    msg += ctx.gaveUp ? `; ${cap(ctx.gaveUp)})` : ")";
   }
   return msg;
+}
+
+/** Cuts `text` to {@link MESSAGE_DETAIL_LIMIT} characters, saying how much was left out. */
+function cap(text: string): string {
+  if (text.length <= MESSAGE_DETAIL_LIMIT) return text;
+  return `${text.slice(0, MESSAGE_DETAIL_LIMIT)}... (${text.length - MESSAGE_DETAIL_LIMIT} more characters on the error object)`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
 }
 
 /** Maps an error status to its class. `conflictReason` is only consulted for 409. */

@@ -8,7 +8,16 @@
  * ```
  *
  * Constructing a client sends no request. The first request of a process to a base URL
- * asks `/ping` once for the announced rate limit; every later request is paced under it.
+ * asks `/ping` once for the announced rate limit; every later request is paced under it
+ * (a service that announces no limit is not paced).
+ *
+ * Every call ends: it has an overall deadline (`deadlineMs`, default five minutes,
+ * covering pacing waits, retries and the whole answer) and stops when a given
+ * `AbortSignal` aborts. For one call, or a group of calls, use {@link WorkspacesClient.with}:
+ *
+ * ```ts
+ * const ws = await client.with({ deadlineMs: 10_000, signal: AbortSignal.timeout(5_000) }).workspaces.read("ws-123");
+ * ```
  */
 import { RemoteStateConsumers } from "./consumers";
 import { WorkspaceLocks } from "./locks";
@@ -17,6 +26,7 @@ import { Organizations } from "./organizations";
 import { Projects } from "./projects";
 import { RegistryModules } from "./registry-modules";
 import { DataRetentionPolicies } from "./retention-policy";
+import { runInCall, withinCalls, type CallOptions } from "./call";
 import { announcedLimit } from "./retry";
 import { resolveSettings, type Settings, type SettingsInput } from "./settings";
 import { SshKeys } from "./ssh-keys";
@@ -29,6 +39,12 @@ import { Workspaces } from "./workspaces";
 export interface ClientOptions extends SettingsInput, TransportOptions {
   /** Already resolved settings; when given, `address`, `token`, `organization`, `env` and `homeDir` are ignored. */
   settings?: Settings;
+}
+
+/** How {@link WorkspacesClient.with} builds a view over an existing client's transport. */
+const VIEW = Symbol("view");
+interface ViewOptions {
+  [VIEW]?: { transport: Transport; settings: Settings; call: CallOptions };
 }
 
 export interface PingResult {
@@ -56,26 +72,53 @@ export class WorkspacesClient {
   /** Organization from the settings, for callers that do not name one. */
   readonly organization: string | undefined;
   readonly #transport: Transport;
+  readonly #settings: Settings;
+  readonly #call: CallOptions;
 
   /** Resolves settings now (env, credentials file) and throws SettingsError if no token is found; sends nothing. */
   constructor(options: ClientOptions = {}) {
-    const settings = options.settings ?? resolveSettings(options);
-    this.#transport = new Transport(settings, options);
+    const view = (options as ViewOptions)[VIEW];
+    const settings = view?.settings ?? options.settings ?? resolveSettings(options);
+    this.#transport = view?.transport ?? new Transport(settings, options);
+    this.#settings = settings;
     this.baseUrl = settings.baseUrl;
     this.organization = settings.organization;
     const t = this.#transport;
-    this.locks = new WorkspaceLocks(t);
-    this.sshKeys = new SshKeys(t);
-    this.workspaces = new Workspaces(t, this.locks, this.sshKeys);
-    this.remoteStateConsumers = new RemoteStateConsumers(t);
-    this.tags = new Tags(t);
-    this.tagBindings = new TagBindings(t, this.workspaces);
-    this.dataRetentionPolicy = new DataRetentionPolicies(t);
-    this.noCode = new NoCodeModules(t);
-    this.organizations = new Organizations(t);
-    this.projects = new Projects(t);
-    this.registryModules = new RegistryModules(t);
-    this.variables = new Variables(t);
+    // Each method is one call: the requests it sends share its deadline and signal.
+    const call = view?.call ?? {};
+    this.#call = call;
+    const locks = new WorkspaceLocks(t);
+    const sshKeys = new SshKeys(t);
+    const workspaces = new Workspaces(t, locks, sshKeys);
+    this.locks = withinCalls(locks, call);
+    this.sshKeys = withinCalls(sshKeys, call);
+    this.workspaces = withinCalls(workspaces, call);
+    this.remoteStateConsumers = withinCalls(new RemoteStateConsumers(t), call);
+    this.tags = withinCalls(new Tags(t), call);
+    this.tagBindings = withinCalls(new TagBindings(t, workspaces), call);
+    this.dataRetentionPolicy = withinCalls(new DataRetentionPolicies(t), call);
+    this.noCode = withinCalls(new NoCodeModules(t), call);
+    this.organizations = withinCalls(new Organizations(t), call);
+    this.projects = withinCalls(new Projects(t), call);
+    this.registryModules = withinCalls(new RegistryModules(t), call);
+    this.variables = withinCalls(new Variables(t), call);
+  }
+
+  /**
+   * The same client (same settings, pacing and counters) with other options for each
+   * call made through it: a `deadlineMs` in place of the client's, and a `signal` that
+   * ends the call when aborted. Each method call counts its deadline from its own start;
+   * a paged list fetches each page as a call with these options.
+   *
+   * ```ts
+   * const controller = new AbortController();
+   * const quick = client.with({ deadlineMs: 5_000, signal: controller.signal });
+   * await quick.workspaces.read("ws-123"); // DeadlineExceededError after 5 s at the latest
+   * ```
+   */
+  with(call: CallOptions): WorkspacesClient {
+    const view: ViewOptions = { [VIEW]: { transport: this.#transport, settings: this.#settings, call } };
+    return new WorkspacesClient(view as ClientOptions);
   }
 
   /** Requests sent by this client so far (retries and the rate-limit announcement included). */
@@ -85,7 +128,7 @@ export class WorkspacesClient {
 
   /** `GET /ping`: checks reachability and the token, and reports the announced limit. */
   async ping(): Promise<PingResult> {
-    const res = await this.#transport.ping();
+    const res = await runInCall(this.#call, () => this.#transport.ping());
     const version = res.headers["tfp-api-version"];
     return { rateLimit: announcedLimit(res.headers) ?? null, apiVersion: typeof version === "string" ? version : null };
   }
@@ -95,11 +138,12 @@ export { resolveSettings, normalizeAddress } from "./settings";
 export type { Settings, SettingsInput, SettingSource } from "./settings";
 export * from "./errors";
 export { PagedList, PAGE_SIZE } from "./pagination";
+export type { CallOptions } from "./call";
 export type { Page } from "./pagination";
 export { DEFAULT_RETRY } from "./retry";
 export type { RetryOptions, Repeatability } from "./retry";
 export { resetLimiters } from "./limiter";
-export { USER_AGENT } from "./transport";
+export { USER_AGENT, DEFAULT_DEADLINE_MS } from "./transport";
 export type { TransportOptions, TransportStats } from "./transport";
 export * from "./workspaces";
 export type { RemoteStateConsumers } from "./consumers";

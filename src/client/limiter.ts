@@ -5,6 +5,11 @@
  * process talking to the same service shares it, and the announcement (the
  * `X-RateLimit-Limit` header of `GET /ping`) is fetched once and cached.
  *
+ * Pacing follows the announcement only: a service that announces no limit (the local
+ * server with its limit off, a proxy that strips the header) is not paced at all, and
+ * its 429s, if any, are still retried after the reset they name. The hosted service
+ * announces 30 per second, and the client paces just under that.
+ *
  * The pacing is a GCRA token bucket: a burst of `burst` requests, then one every
  * `1 / rate` seconds. With `rate + burst <= limit`, no one-second window (fixed or
  * sliding) on the service side ever sees more than `limit` requests from this process.
@@ -16,9 +21,6 @@ export interface LimiterSettings {
   /** Requests that may go at once before pacing starts. */
   burst: number;
 }
-
-/** Requests per second assumed when the service announces no limit. */
-export const DEFAULT_RATE_LIMIT = 30;
 
 /**
  * Splits an announced per-second limit into a small burst (a tenth) and a sustained
@@ -33,20 +35,42 @@ export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
   return { rate, burst };
 }
 
+/**
+ * A wait the limiter refuses because it would outlast the caller's deadline: the
+ * service asked for a pause until `retryAt`, or the caller's turn did not come in time.
+ */
+export class PacingRefused extends Error {
+  constructor(readonly reason: "paused" | "deadline" | "aborted", readonly retryAt?: number) {
+    super(reason === "paused" ? `paused by the service until ${new Date(retryAt!).toISOString()}` : `no pacing slot (${reason})`);
+  }
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: PacingRefused) => void;
+  deadlineAt: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
 export class RateLimiter {
-  private interval: number;
-  private tolerance: number;
+  /** Milliseconds between requests; 0 when nothing is paced (no limit announced). */
+  private interval = 0;
+  private tolerance = 0;
   /** Theoretical arrival time of the next request (GCRA). */
   private tat = 0;
   private pausedUntil = 0;
   /** Callers waiting for a slot, first come first served. */
-  private queue: (() => void)[] = [];
+  private queue: Waiter[] = [];
+  /** The one timer that serves the queue, when callers wait. */
+  private pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The per-second limit the service last announced, if any. */
   announced: number | undefined;
 
-  constructor(settings: LimiterSettings, private readonly now: () => number = Date.now) {
-    this.interval = 1000 / settings.rate;
-    this.tolerance = (settings.burst - 1) * this.interval;
+  /** `settings` undefined: no pacing until a limit is announced (429 pauses still apply). */
+  constructor(settings: LimiterSettings | undefined, private readonly now: () => number = Date.now) {
+    if (settings) this.configure(settings);
   }
 
   configure(settings: LimiterSettings): void {
@@ -64,7 +88,9 @@ export class RateLimiter {
     this.configure(limiterSettingsFor(limitPerSecond));
   }
 
-  get settings(): LimiterSettings {
+  /** Current pacing, or undefined when requests are not paced. */
+  get settings(): LimiterSettings | undefined {
+    if (this.interval === 0) return undefined;
     return { rate: 1000 / this.interval, burst: Math.round(this.tolerance / this.interval) + 1 };
   }
 
@@ -83,27 +109,86 @@ export class RateLimiter {
     return 0;
   }
 
-  /** Waits for a slot; waiters are served first come, first served. */
-  acquire(): Promise<void> {
+  /**
+   * Waits for a slot, first come first served, until `deadlineAt` (epoch ms) at the
+   * latest. Rejects with {@link PacingRefused}: at once when the service's pause lasts
+   * past the deadline (saying when it ends), at the deadline when the turn has not come,
+   * or when `signal` aborts.
+   */
+  acquire(deadlineAt: number = Infinity, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new PacingRefused("aborted"));
+    if (this.pausedUntil > deadlineAt) return Promise.reject(new PacingRefused("paused", this.pausedUntil));
     if (this.queue.length === 0 && this.tryTake() === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.queue.push(resolve);
-      if (this.queue.length === 1) void this.pump();
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        deadlineAt,
+        signal,
+        timer: undefined,
+        onAbort: () => this.leave(waiter, new PacingRefused("aborted")),
+      };
+      if (Number.isFinite(deadlineAt)) {
+        waiter.timer = setTimeout(() => this.leave(waiter, new PacingRefused("deadline")), Math.max(0, deadlineAt - this.now()));
+      }
+      signal?.addEventListener("abort", waiter.onAbort, { once: true });
+      this.queue.push(waiter);
+      if (this.queue.length === 1) this.pump();
     });
   }
 
-  /** Serves the queue with one timer at a time, however many callers wait. */
-  private async pump(): Promise<void> {
+  /** Serves the queue with one timer at a time, however many callers wait; no timer is left once nobody waits. */
+  private pump(): void {
+    if (this.pumpTimer) {
+      clearTimeout(this.pumpTimer);
+      this.pumpTimer = undefined;
+    }
     while (this.queue.length > 0) {
       const wait = this.tryTake();
-      if (wait === 0) this.queue.shift()!();
-      else await sleep(wait);
+      if (wait > 0) {
+        this.pumpTimer = setTimeout(() => {
+          this.pumpTimer = undefined;
+          this.pump();
+        }, wait);
+        return;
+      }
+      const waiter = this.queue.shift()!;
+      this.settle(waiter);
+      waiter.resolve();
     }
   }
 
-  /** Holds every request back until `untilMs` (epoch ms), after the service said 429 with a reset time. */
+  private leave(waiter: Waiter, err: PacingRefused): void {
+    const i = this.queue.indexOf(waiter);
+    if (i < 0) return;
+    this.queue.splice(i, 1);
+    this.settle(waiter);
+    waiter.reject(err);
+    if (this.queue.length === 0 && this.pumpTimer) {
+      clearTimeout(this.pumpTimer);
+      this.pumpTimer = undefined;
+    }
+  }
+
+  private settle(waiter: Waiter): void {
+    if (waiter.timer) clearTimeout(waiter.timer);
+    waiter.signal?.removeEventListener("abort", waiter.onAbort);
+  }
+
+  /**
+   * Holds every request back until `untilMs` (epoch ms), after the service said 429 with
+   * a reset time. Waiters whose deadline comes before then are refused at once, with the
+   * time the pause ends.
+   */
   pauseUntil(untilMs: number): void {
-    if (untilMs > this.pausedUntil) this.pausedUntil = untilMs;
+    if (untilMs <= this.pausedUntil) return;
+    this.pausedUntil = untilMs;
+    for (const waiter of this.queue.filter((w) => w.deadlineAt < untilMs)) this.leave(waiter, new PacingRefused("paused", untilMs));
+  }
+
+  /** Epoch ms until which the service asked for a pause (0 when none). */
+  get pausedUntilMs(): number {
+    return this.pausedUntil;
   }
 }
 
@@ -113,20 +198,21 @@ const registry = new Map<string, { limiter: RateLimiter; ready: Promise<void> | 
 /**
  * Returns the process-wide limiter of `baseUrl`. `announce` is called at most once per
  * base URL (the first time a limiter is needed) and resolves to the announced limit,
- * or undefined when the service announces none.
+ * or undefined when the service announces none; it must end in bounded time, since
+ * every caller waits for it.
  */
 export async function limiterFor(baseUrl: string, announce: () => Promise<number | undefined>): Promise<RateLimiter> {
   let entry = registry.get(baseUrl);
   if (!entry) {
     const created: { limiter: RateLimiter; ready: Promise<void> | undefined } = {
-      limiter: new RateLimiter(limiterSettingsFor(DEFAULT_RATE_LIMIT)),
+      limiter: new RateLimiter(undefined),
       ready: undefined,
     };
     created.ready = announce()
       .then((limit) => {
         if (limit && limit > 0) created.limiter.follow(limit);
       })
-      // The announcement is an optimisation: without it the default pacing applies.
+      // Without an announcement nothing is paced until an answer announces a limit.
       .catch(() => undefined);
     registry.set(baseUrl, created);
     entry = created;

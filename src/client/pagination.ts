@@ -4,6 +4,8 @@
  */
 import type { z } from "zod";
 import type { Pagination } from "../api/common";
+import { currentCall, runInCall, type CallOptions } from "./call";
+import { InconsistentPaginationError } from "./errors";
 import type { RequestSpec } from "./transport";
 
 /** Page size the client asks for: the service's maximum, so a list costs as few requests as possible. */
@@ -18,24 +20,46 @@ export interface Page<T> {
 export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<Page<T>>;
 
 export class PagedList<T> implements AsyncIterable<T> {
+  /** The options of the call that made the list (`client.with(...)`): each page is fetched as a call with them. */
+  private readonly callOptions: CallOptions = currentCall()?.options ?? {};
+
   constructor(
     private readonly fetchPage: PageFetcher<T>,
     private readonly pageSize: number = PAGE_SIZE,
+    /** Path of the list, for the error that reports inconsistent pages. */
+    private readonly path: string = "(list)",
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for await (const page of this.pages()) yield* page.items;
   }
 
-  /** Iterates page by page, for callers that want the counters too. */
+  /**
+   * Iterates page by page, for callers that want the counters too. Pages that
+   * contradict each other end the iteration with {@link InconsistentPaginationError}:
+   * an empty page that names a next page, a next page past `total-pages` or not after
+   * the current one, a page that answers for another page number, or a page that
+   * repeats the previous one.
+   */
   async *pages(): AsyncGenerator<Page<T>> {
     let number = 1;
+    let previous: { number: number; fingerprint: string } | undefined;
     for (;;) {
-      const page = await this.fetchPage(number, this.pageSize);
+      const page = await runInCall(this.callOptions, () => this.fetchPage(number, this.pageSize));
+      const p = page.pagination;
+      const next = p?.["next-page"] ?? null;
+      const inconsistent = (problem: string) => new InconsistentPaginationError(this.path, number, problem);
+      if (p && p["current-page"] !== number) throw inconsistent(`page ${number} was asked for and page ${p["current-page"]} answered`);
+      if (next !== null && next <= number) throw inconsistent(`next-page ${next} does not come after page ${number}`);
+      if (next !== null && p && next > p["total-pages"]) throw inconsistent(`next-page ${next} is past total-pages ${p["total-pages"]}`);
+      if (next !== null && page.items.length === 0) throw inconsistent(`the page is empty but names page ${next} as the next one`);
+      if (page.items.length > 0) {
+        const fingerprint = JSON.stringify(page.items);
+        if (fingerprint === previous?.fingerprint) throw inconsistent(`the page repeats page ${previous.number}`);
+        previous = { number, fingerprint };
+      }
       yield page;
-      const next = page.pagination?.["next-page"];
-      // A next page that does not move forward would loop forever; treat it as the end.
-      if (next === null || next === undefined || next <= number) return;
+      if (next === null) return;
       number = next;
     }
   }
@@ -64,11 +88,15 @@ export function pagedGet<R, T>(
   schema: z.ZodType<{ data: R[]; meta?: { pagination?: Pagination } }>,
   map: (resource: R) => T,
 ): PagedList<T> {
-  return new PagedList(async (number, size) => {
-    const doc = await transport.requestParsed(
-      { method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" },
-      schema,
-    );
-    return { items: doc.data.map(map), pagination: doc.meta?.pagination };
-  });
+  return new PagedList(
+    async (number, size) => {
+      const doc = await transport.requestParsed(
+        { method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" },
+        schema,
+      );
+      return { items: doc.data.map(map), pagination: doc.meta?.pagination };
+    },
+    PAGE_SIZE,
+    path,
+  );
 }

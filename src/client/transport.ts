@@ -8,15 +8,19 @@ import axios, { AxiosInstance, AxiosResponse } from "axios";
 import type { z } from "zod";
 import { JSONAPI_MEDIA_TYPE, errorDocumentSchema, toPointer, type ErrorObject } from "../api/common";
 import {
+  AbortedError,
   ApiError,
   ConflictReason,
+  DeadlineExceededError,
   ErrorContext,
   HttpMethod,
   NetworkError,
+  RateLimitedError,
   UnexpectedResponseError,
   errorForStatus,
 } from "./errors";
-import { RateLimiter, limiterFor, sleep } from "./limiter";
+import { currentCall } from "./call";
+import { PacingRefused, RateLimiter, limiterFor } from "./limiter";
 import {
   DEFAULT_RETRY,
   Repeatability,
@@ -55,7 +59,17 @@ export interface RawResponse {
 }
 
 export interface TransportOptions {
-  /** Per-request timeout in milliseconds. Default 30 000. */
+  /**
+   * Overall deadline of each call in milliseconds, from the moment it is made until the
+   * last byte of its answer: pacing waits, every attempt and every wait between retries
+   * included. A call that runs out fails with {@link DeadlineExceededError}, naming the
+   * call and the deadline. Override it for one call with `client.with({ deadlineMs })`.
+   * Default 300 000 (five minutes).
+   */
+  deadlineMs?: number;
+  /** Ends every call of this client when aborted (with {@link AbortedError}); a call's own signal is given with `client.with({ signal })`. */
+  signal?: AbortSignal;
+  /** Longest silence on the connection during one attempt, in milliseconds, before the attempt fails (and may be retried). Default 30 000. */
   timeoutMs?: number;
   retry?: RetryOptions;
   /**
@@ -78,6 +92,20 @@ export interface TransportStats {
   retries: number;
   /** 429 answers received. */
   rateLimited: number;
+}
+
+/** Default overall deadline of a call. */
+export const DEFAULT_DEADLINE_MS = 300_000;
+
+/** Longest wait for the rate-limit announcement (`GET /ping`) that every first call waits for. */
+const ANNOUNCE_TIMEOUT_MS = 10_000;
+
+/** A call's deadline and signal, resolved. */
+interface ResolvedCall {
+  startedAt: number;
+  deadlineMs: number;
+  deadlineAt: number;
+  signal: AbortSignal | undefined;
 }
 
 const PACKAGE = readPackage();
@@ -114,19 +142,52 @@ export class Transport {
   /** Sends `spec` and returns the successful response; throws a typed error otherwise. */
   async request(spec: RequestSpec): Promise<RawResponse> {
     const url = this.baseUrl + spec.path + queryString(spec.query);
+    const call = this.callOf();
     // The retry budget starts at the first send: time queued behind the pacing of other
-    // calls (hundreds at once in a large update) is not a reason to give up.
+    // calls (hundreds at once in a large update) is not a reason to give up. The call's
+    // deadline counts from the start of the call and bounds everything.
     let started = 0;
     let attempt = 0;
     let outcomeUnknown = false;
+    let last: AxiosResponse | undefined;
+    const notSent = (status = 0): ErrorContext => ({
+      method: spec.method,
+      path: spec.path,
+      status,
+      errors: last ? this.errorObjects(last) : undefined,
+      attempts: attempt - 1,
+      elapsedMs: Date.now() - call.startedAt,
+    });
     for (;;) {
       attempt++;
-      const limiter = await this.limiter();
-      if (limiter) await limiter.acquire();
+      const limiter = await this.limiterWithin(call, spec, notSent);
+      if (limiter) {
+        try {
+          await limiter.acquire(call.deadlineAt, call.signal);
+        } catch (err) {
+          if (!(err instanceof PacingRefused)) throw err;
+          if (err.reason === "aborted") throw this.scrub(new AbortedError(notSent(), "while waiting for a pacing slot"));
+          if (err.reason === "deadline") throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "while waiting for a pacing slot"));
+          const retryAt = new Date(err.retryAt!);
+          throw this.scrub(
+            new RateLimitedError(
+              { ...notSent(last?.status), gaveUp: `the service asked for a pause until ${retryAt.toISOString()}, past this call's deadline` },
+              retryAt,
+              `rate limited: retry after ${retryAt.toISOString()}`,
+            ),
+          );
+        }
+      }
       const sentAt = Date.now();
       if (attempt === 1) started = sentAt;
       let response: AxiosResponse | undefined;
       let networkCode: string | undefined;
+      // One controller per attempt: the call's deadline or the caller's signal cancels
+      // the request, however the answer arrives (a trickle resets any idle timeout).
+      const cancel = new AbortController();
+      const timer = setTimeout(() => cancel.abort(), Math.max(0, call.deadlineAt - sentAt));
+      const onAbort = () => cancel.abort();
+      call.signal?.addEventListener("abort", onAbort, { once: true });
       try {
         this.stats.requests++;
         response = await this.#http.request({
@@ -134,10 +195,24 @@ export class Transport {
           url,
           data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
           headers: this.headers(),
+          signal: cancel.signal,
         });
       } catch (err) {
         networkCode = transportCode(err);
+      } finally {
+        clearTimeout(timer);
+        call.signal?.removeEventListener("abort", onAbort);
       }
+      if (!response && (cancel.signal.aborted || Date.now() >= call.deadlineAt)) {
+        const ctx: ErrorContext = { method: spec.method, path: spec.path, status: 0, attempts: attempt, elapsedMs: Date.now() - call.startedAt };
+        this.log(`${spec.method} ${spec.path} -> cut off after ${Date.now() - sentAt}ms (attempt ${attempt})`);
+        throw this.scrub(
+          call.signal?.aborted
+            ? new AbortedError(ctx, "while the answer was awaited")
+            : new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"),
+        );
+      }
+      last = response;
       const elapsed = Date.now() - started;
       if (response && limiter && this.#followsAnnouncements) limiter.follow(announcedLimit(response.headers as Record<string, unknown>));
 
@@ -161,10 +236,15 @@ export class Transport {
         elapsedMs: Date.now() - started,
         gaveUp,
       });
-
       let wait: number | undefined;
       let why = "";
       let settling = false;
+      let retryAt: Date | undefined;
+      const fail = (gaveUp?: string): ApiError => {
+        if (!response) return new NetworkError(ctx(gaveUp), networkCode!);
+        if (response.status === 429) return new RateLimitedError(ctx(gaveUp), retryAt);
+        return errorForStatus(ctx(gaveUp), () => conflictReason(spec.conflict ?? "other", response!));
+      };
       if (response) {
         const status = response.status;
         this.log(`${spec.method} ${spec.path} -> ${status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
@@ -174,16 +254,18 @@ export class Transport {
           // A little jitter after the reset keeps concurrent callers from arriving together.
           wait = asked ? asked.ms + Math.round(Math.random() * 50) : backoffDelay(attempt, this.#retry);
           why = asked ? asked.source : "backoff";
-          if (asked && limiter) limiter.pauseUntil(Date.now() + asked.ms);
+          if (asked) {
+            retryAt = new Date(Date.now() + asked.ms);
+            // Other calls hold back too; each of them only as long as its own deadline allows.
+            if (limiter) limiter.pauseUntil(retryAt.getTime());
+          }
         } else if (spec.repeat === "unlock" && status === 503) {
           // The state is still being finalized: the unlock window bounds these retries, not the attempt count.
           wait = backoffDelay(attempt, this.#retry);
           why = "backoff";
           settling = true;
           if (elapsed + wait > this.#retry.unlockRetryMs) {
-            throw this.scrub(
-              errorForStatus(ctx(`gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`), () => "unknown"),
-            );
+            throw this.scrub(fail(`gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`));
           }
         } else if (mayRetryStatus(spec.repeat, status, elapsed, this.#retry)) {
           const asked = status === 503 ? rateLimitWait({ "retry-after": (response.headers as Record<string, unknown>)["retry-after"] }) : undefined;
@@ -191,36 +273,42 @@ export class Transport {
           why = asked ? asked.source : "backoff";
         } else {
           const retriable = status >= 500 && status !== 501;
-          throw this.scrub(
-            errorForStatus(ctx(retriable ? notRepeatedNote(spec) : undefined), () => conflictReason(spec.conflict ?? "other", response!)),
-          );
+          throw this.scrub(fail(retriable ? notRepeatedNote(spec) : undefined));
         }
       } else {
         this.log(`${spec.method} ${spec.path} -> no response (${networkCode}) after ${Date.now() - sentAt}ms (attempt ${attempt})`);
-        if (!mayRetryNetwork(spec.repeat, networkCode!)) {
-          throw this.scrub(new NetworkError(ctx(notRepeatedNote(spec)), networkCode!));
-        }
+        if (!mayRetryNetwork(spec.repeat, networkCode!)) throw this.scrub(fail(notRepeatedNote(spec)));
         wait = backoffDelay(attempt, this.#retry);
         why = "backoff";
       }
 
       const budgetLeft = this.#retry.maxElapsedMs - (Date.now() - started);
+      const deadlineLeft = call.deadlineAt - Date.now();
       const outOfAttempts = attempt >= this.#retry.maxAttempts && !settling;
-      if (outOfAttempts || wait > budgetLeft) {
-        const reason =
-          outOfAttempts
-            ? `gave up after the maximum of ${this.#retry.maxAttempts} attempts`
-            : `gave up: waiting ${wait}ms more would exceed the ${this.#retry.maxElapsedMs}ms budget`;
-        if (response) {
-          throw this.scrub(errorForStatus(ctx(reason), () => conflictReason(spec.conflict ?? "other", response!)));
-        }
-        throw this.scrub(new NetworkError(ctx(reason), networkCode!));
+      if (outOfAttempts || wait > budgetLeft || wait > deadlineLeft) {
+        const reason = outOfAttempts
+          ? `gave up after the maximum of ${this.#retry.maxAttempts} attempts`
+          : wait > budgetLeft
+            ? `gave up: waiting ${wait}ms more would exceed the ${this.#retry.maxElapsedMs}ms budget`
+            : `gave up: waiting ${wait}ms more would pass this call's deadline of ${call.deadlineMs}ms`;
+        throw this.scrub(fail(retryAt ? `${reason}; retry after ${retryAt.toISOString()}` : reason));
       }
       if (!response || response.status >= 500) outcomeUnknown = true;
       this.stats.retries++;
       this.log(`${spec.method} ${spec.path}: retrying in ${wait}ms (${why})`);
-      await sleep(wait);
+      if (!(await sleepUnlessAborted(wait, call.signal))) {
+        throw this.scrub(new AbortedError({ ...ctx(), status: response?.status ?? 0 }, "while waiting to retry"));
+      }
     }
+  }
+
+  /** The deadline and signal of the call being made (see {@link runInCall}), with the client's defaults. */
+  private callOf(): ResolvedCall {
+    const scope = currentCall();
+    const startedAt = scope?.startedAt ?? Date.now();
+    const deadlineMs = scope?.options.deadlineMs ?? this.#options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const signals = [this.#options.signal, scope?.options.signal].filter((s): s is AbortSignal => s !== undefined);
+    return { startedAt, deadlineMs, deadlineAt: startedAt + deadlineMs, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
   }
 
   /** Sends `spec` and parses the body with `schema`; a shape mismatch names each path. */
@@ -243,6 +331,15 @@ export class Transport {
     return res;
   }
 
+  /** The limiter, waiting for the rate-limit announcement no longer than the call may. */
+  private async limiterWithin(call: ResolvedCall, spec: RequestSpec, ctx: () => ErrorContext): Promise<RateLimiter | undefined> {
+    if (this.#limiter || this.#options.rateLimit === false) return this.#limiter;
+    const outcome = await settleWithin(this.limiter(), call);
+    if (outcome === "aborted") throw this.scrub(new AbortedError(ctx(), "while waiting for the rate-limit announcement"));
+    if (outcome === "deadline") throw this.scrub(new DeadlineExceededError(ctx(), call.deadlineMs, "while waiting for the rate-limit announcement"));
+    return outcome.value;
+  }
+
   private async limiter(): Promise<RateLimiter | undefined> {
     const setting = this.#options.rateLimit ?? true;
     if (setting === false) return undefined;
@@ -262,9 +359,9 @@ export class Transport {
     this.stats.requests++;
     let res: AxiosResponse;
     try {
-      res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers() });
+      res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers(), signal: AbortSignal.timeout(ANNOUNCE_TIMEOUT_MS) });
     } catch (err) {
-      this.log(`GET /ping -> no response (${transportCode(err)}); pacing at the default until an answer announces the limit`);
+      this.log(`GET /ping -> no response (${transportCode(err)}); no pacing until an answer announces a limit`);
       return undefined;
     }
     const limit = announcedLimit(res.headers as Record<string, unknown>);
@@ -287,7 +384,7 @@ export class Transport {
     const parsed = errorDocumentSchema.safeParse(response.data);
     const raw: ErrorObject[] = parsed.success
       ? parsed.data.errors
-      : [{ status: String(response.status), title: response.statusText || undefined, detail: typeof response.data === "string" ? response.data.slice(0, 200) || undefined : undefined }];
+      : [{ status: String(response.status), title: response.statusText || undefined, detail: typeof response.data === "string" ? response.data || undefined : undefined }];
     return raw.map((e) => JSON.parse(this.redact(JSON.stringify(e))) as ErrorObject);
   }
 
@@ -360,6 +457,40 @@ function conflictReason(context: ConflictContext, response: AxiosResponse): Conf
       return "already-exists";
     default:
       return "unknown";
+  }
+}
+
+/** Waits `ms`; false when `signal` aborted the wait first. */
+function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Waits for `promise` until the call's deadline or signal ends the wait. */
+async function settleWithin<T>(promise: Promise<T>, call: ResolvedCall): Promise<{ value: T } | "deadline" | "aborted"> {
+  if (call.signal?.aborted) return "aborted";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const ended = new Promise<"deadline" | "aborted">((resolve) => {
+    timer = setTimeout(() => resolve("deadline"), Math.max(0, call.deadlineAt - Date.now()));
+    onAbort = () => resolve("aborted");
+    call.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ value })), ended]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) call.signal?.removeEventListener("abort", onAbort);
   }
 }
 

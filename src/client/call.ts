@@ -1,0 +1,50 @@
+/**
+ * The scope of one client call: when it started, its deadline and its abort signal.
+ * A method of an API area may send several requests (a read by name then a delete, a
+ * read then a replace); they share the scope the call opened, so the deadline bounds
+ * the whole call. Each page of a paged list is a call of its own.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** Options of one call, or of every call made through {@link WorkspacesClient.with}. */
+export interface CallOptions {
+  /**
+   * Overall deadline of the call in milliseconds: pacing waits, every attempt (until the
+   * last byte of the answer) and every wait between retries included. Defaults to the
+   * client's `deadlineMs`.
+   */
+  deadlineMs?: number;
+  /** Ends the call when aborted: a wait stops at once, a request in flight is cancelled. */
+  signal?: AbortSignal;
+}
+
+export interface CallScope {
+  startedAt: number;
+  options: CallOptions;
+}
+
+const scopes = new AsyncLocalStorage<CallScope>();
+
+/** Runs `fn` as one call with `options`. */
+export function runInCall<T>(options: CallOptions, fn: () => T): T {
+  return scopes.run({ startedAt: Date.now(), options }, fn);
+}
+
+/** The scope of the call being made, if a call opened one. */
+export function currentCall(): CallScope | undefined {
+  return scopes.getStore();
+}
+
+/**
+ * `area` with every method run as one call with `options`. The methods run on the
+ * area itself, so calls between areas inside one method stay within its scope.
+ */
+export function withinCalls<T extends object>(area: T, options: CallOptions): T {
+  return new Proxy(area, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => runInCall(options, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}

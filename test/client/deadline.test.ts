@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { AbortedError, DeadlineExceededError, NetworkError, ServiceUnavailableError } from "../../src/client";
+import { failure } from "./helpers";
+import { fakeClient, organizationDoc, reply, startFakeService, trickle, type FakeService } from "./fake-service";
+
+let service: FakeService | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+/** A valid organization document that takes minutes to trickle out at one byte per 100 ms. */
+const SLOW_BODY = " ".repeat(5_000) + JSON.stringify(organizationDoc());
+
+describe("every call ends by its deadline", () => {
+  it("cuts off an answer that trickles one byte every 100 ms, naming the call and the deadline", async () => {
+    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    const client = fakeClient(service, { deadlineMs: 1_500 });
+    const err = await failure(client.organizations.read("acme"));
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    // A deadline is a lost answer for the callers that recover from one (a create's outcome is unknown).
+    expect(err).toBeInstanceOf(NetworkError);
+    const e = err as DeadlineExceededError;
+    expect(e.deadlineMs).toBe(1_500);
+    expect(e.code).toBe("EDEADLINE");
+    expect(e.message).toMatch(/^GET \/organizations\/acme: no response - did not finish within its deadline of 1\.5s \(deadlineMs\); ran out before the answer was complete/);
+    expect(e.elapsedMs).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it("takes a deadline for one call from client.with, leaving the client's own for the others", async () => {
+    let slow = true;
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      if (slow) return trickle(res, 200, SLOW_BODY, 100);
+      reply(res, 200, organizationDoc());
+    });
+    const client = fakeClient(service, { deadlineMs: 60_000 });
+    const err = await failure(client.with({ deadlineMs: 300 }).organizations.read("acme"));
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect((err as DeadlineExceededError).deadlineMs).toBe(300);
+    expect(err.message).toMatch(/deadline of 0\.3s/);
+    slow = false;
+    expect((await client.organizations.read("acme")).name).toBe("acme");
+  });
+
+  it("counts retries and their waits against the deadline", async () => {
+    service = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "1" }),
+    );
+    const client = fakeClient(service, { deadlineMs: 2_500 });
+    const err = await failure(client.organizations.read("acme"));
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(err.message).toMatch(/gave up: waiting \d+ms more would pass this call's deadline of 2500ms/);
+    expect((err as ServiceUnavailableError).attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it("counts the wait for a pacing slot against the deadline", async () => {
+    service = await startFakeService((_req, res) => reply(res, 200, organizationDoc()));
+    // One request every two seconds: the second call cannot get a slot within 300 ms.
+    const client = fakeClient(service, { rateLimit: { requestsPerSecond: 1 } });
+    await client.organizations.read("acme");
+    const err = await failure(client.with({ deadlineMs: 300 }).organizations.read("acme"));
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect(err.message).toMatch(/^GET \/organizations\/acme: not sent - .*ran out while waiting for a pacing slot/);
+    expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
+  });
+
+  it("stops a call in flight when its signal aborts", async () => {
+    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    const client = fakeClient(service);
+    const controller = new AbortController();
+    const call = failure(client.with({ signal: controller.signal }).organizations.read("acme"));
+    setTimeout(() => controller.abort(), 300);
+    const err = await call;
+    expect(err).toBeInstanceOf(AbortedError);
+    expect((err as AbortedError).code).toBe("ABORTED");
+    expect(err.message).toMatch(/^GET \/organizations\/acme: no response - aborted by the caller's signal while the answer was awaited/);
+  });
+
+  it("stops a wait between retries when the client's signal aborts, and sends nothing after", async () => {
+    service = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "5" }),
+    );
+    const controller = new AbortController();
+    // Aborted the moment the client starts its five-second wait before the second attempt.
+    const client = fakeClient(service, { signal: controller.signal, logger: (line) => line.includes("retrying in") && controller.abort() });
+    const err = await failure(client.organizations.read("acme"));
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(err.message).toMatch(/aborted by the caller's signal while waiting to retry/);
+    expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
+    // An aborted signal ends later calls before they send anything.
+    expect(await failure(client.organizations.read("acme"))).toBeInstanceOf(AbortedError);
+    expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
+  });
+
+  it("bounds a call that sends several requests by one deadline", async () => {
+    // The include is refused after 1.5 s; the fallback's three reads would each trickle for minutes.
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      if (req.url?.includes("include=")) return void setTimeout(() => reply(res, 400, { errors: [{ status: "400", title: "bad include" }] }), 1_500);
+      trickle(res, 200, SLOW_BODY, 100);
+    });
+    const client = fakeClient(service, { deadlineMs: 2_000 });
+    const started = Date.now();
+    const err = await failure(client.tagBindings.readWithWorkspace("ws-1"));
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect(service.requests.filter((r) => !r.includes("include=") && !r.endsWith("/ping"))).toHaveLength(3);
+    // Each fallback read had what was left of the call's two seconds, not two seconds of its own (3.5 s).
+    expect(took).toBeLessThan(3_000);
+  });
+});
