@@ -9,7 +9,8 @@
  */
 import { PROTOCOL } from "./closure";
 import { configureFromStack } from "./settings";
-import type { ProviderImpl } from "./providers/types";
+import type { CheckFailure, ProviderImpl, Props } from "./providers/types";
+import { INPUT_NAMES_KEY, inputNames, reconstructInputs } from "./providers/common";
 import { workspaceProvider } from "./providers/workspace";
 import { workspaceTagsProvider } from "./providers/workspaceTags";
 import { remoteStateConsumersProvider } from "./providers/remoteStateConsumers";
@@ -77,17 +78,58 @@ export async function dispatch(protocol: number, kind: string, method: string, a
   const impl = implementationOf(kind);
   const a = Array.isArray(args) ? args : [];
   switch (method as Exclude<Method, "configure">) {
-    case "check":
-      return impl.check(a[0] ?? {}, a[1] ?? {});
+    case "check": {
+      const result = await impl.check(a[0] ?? {}, a[1] ?? {});
+      return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
+    }
     case "diff":
       return impl.diff(String(a[0] ?? ""), a[1] ?? {}, a[2] ?? {});
-    case "create":
-      return impl.create(a[0] ?? {});
-    case "read":
-      return impl.read(String(a[0] ?? ""), a[1] ?? {});
-    case "update":
-      return impl.update(String(a[0] ?? ""), a[1] ?? {}, a[2] ?? {});
+    case "create": {
+      const inputs: Props = a[0] ?? {};
+      const result = await impl.create(inputs);
+      return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(inputs) } };
+    }
+    case "read": {
+      const props: Props = a[1] ?? {};
+      const result = await impl.read(String(a[0] ?? ""), props);
+      if (!result.props) return result;
+      const names = props[INPUT_NAMES_KEY];
+      const outs = Array.isArray(names) ? { ...result.props, [INPUT_NAMES_KEY]: names } : result.props;
+      const inputs = result.inputs ?? reconstructInputs(result.props, names, impl.inputShape?.bind(impl));
+      return inputs ? { ...result, props: outs, inputs } : { ...result, props: outs };
+    }
+    case "update": {
+      const news: Props = a[2] ?? {};
+      const result = await impl.update(String(a[0] ?? ""), a[1] ?? {}, news);
+      return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(news) } };
+    }
     case "delete":
       return impl.delete(String(a[0] ?? ""), a[1] ?? {});
   }
+}
+
+/**
+ * Check failures as the engine prints them: `property '<p>' value {<v>} has a problem:
+ * <reason>`, where `<v>` is the top-level input `<p>`. A failure about an absent input or a
+ * nested path would print `value {<nil>}`, so it names its path in the reason instead, and
+ * no reason repeats the property it is about.
+ */
+export function failuresForEngine(failures: CheckFailure[], inputs: Props): CheckFailure[] {
+  const seen = new Set<string>();
+  const out: CheckFailure[] = [];
+  for (const f of failures ?? []) {
+    const property = f.property ?? "";
+    let reason = String(f.reason ?? "");
+    if (property && reason.startsWith(`${property}: `)) reason = reason.slice(property.length + 2);
+    const value = property ? inputs[property] : undefined;
+    const printable = property !== "" && value !== undefined && value !== null;
+    const shown: CheckFailure = printable
+      ? { property, reason }
+      : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
+    const key = `${shown.property}\u0000${shown.reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(shown);
+  }
+  return out;
 }

@@ -67,9 +67,12 @@ describe("WorkspaceTags", () => {
     expect(await h.client.tagBindings.list(wsId).then((l) => l.map((b) => [b.key, b.value]))).toEqual([["owner", "ops"]]);
   });
 
-  it("a missing workspace reads as gone and deletes as done", async () => {
-    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", { mode: "authoritative", tagNames: [] })).toEqual({});
-    await expect(workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"] })).resolves.toBeUndefined();
+  it("a missing workspace reads as gone and deletes as done (for a token that sees every workspace)", async () => {
+    const org = h.org;
+    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", { mode: "authoritative", tagNames: [], organization: org })).toEqual({});
+    await expect(
+      workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"], organization: org }),
+    ).resolves.toBeUndefined();
   });
 });
 

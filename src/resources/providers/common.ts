@@ -3,7 +3,8 @@
  * check failures with property paths, and the comparisons that keep `diff` quiet
  * about what is not a real change (service defaults, list order, tag-name case).
  */
-import { NetworkError, ServerError, ServiceUnavailableError } from "../../client/errors";
+import { NetworkError, NotFoundError, ServerError, ServiceUnavailableError } from "../../client/errors";
+import type { WorkspacesClient } from "../../client";
 import type { CheckFailure, Props } from "./types";
 
 /** The placeholder the engine sends for values not known until apply. */
@@ -358,4 +359,197 @@ export function reportStatus(message: string, urn = ""): void {
   } catch {
     // nothing to report to
   }
+}
+
+// ---------------------------------------------------------------------------
+// A 404: gone, or not this token's to see
+
+/**
+ * What a 404 concerned. The service answers 404 both for a record that does not exist
+ * and for one the token may not see (spec section 7), so a 404 alone never proves
+ * that a record is gone.
+ */
+export interface MissingRecord {
+  /** How messages name the record, e.g. `workspace "app" (ws-123)`. */
+  label: string;
+  /** Organization of the record as recorded in state; unknown for adopted (`get`) resources and older state. */
+  organization?: unknown;
+  /**
+   * Which records the token must be able to see all of: `workspace` (also for the tags,
+   * consumers and lock of a workspace) or `no-code module`.
+   */
+  kind: "workspace" | "no-code module";
+}
+
+/** Refusal to take a 404 as "gone": the record may exist and be hidden from the token. */
+export class NotVisibleError extends ProviderError {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotVisibleError";
+  }
+}
+
+/**
+ * Organization permissions that prove a token sees every record of a kind. Spec 5.3:
+ * only owners, teams that manage all workspaces and the organization token may create
+ * workspaces, and each of them sees every workspace of the organization, so
+ * `can-create-workspace` proves it for workspaces. No-code modules are hidden from
+ * organization tokens (spec 5.9), which also create workspaces; only the owners'
+ * `can-update` proves it for modules.
+ */
+const PROOF: Record<MissingRecord["kind"], string> = {
+  workspace: "can-create-workspace",
+  "no-code module": "can-update",
+};
+
+type Standing = { member: false } | { member: true; permissions: Record<string, unknown> };
+
+// One organization read per client and organization in a provider process (a refresh
+// that finds many records gone asks once).
+const standings = new WeakMap<WorkspacesClient, Map<string, Promise<Standing>>>();
+
+function standingIn(client: WorkspacesClient, organization: string): Promise<Standing> {
+  let byOrg = standings.get(client);
+  if (!byOrg) standings.set(client, (byOrg = new Map()));
+  let p = byOrg.get(organization);
+  if (!p) {
+    p = client.organizations.read(organization).then(
+      (org): Standing => {
+        const perms = org.attributes.permissions;
+        return { member: true, permissions: perms && typeof perms === "object" ? (perms as Record<string, unknown>) : {} };
+      },
+      (err): Standing => {
+        if (err instanceof NotFoundError) return { member: false };
+        throw err;
+      },
+    );
+    p.catch(() => byOrg!.delete(organization));
+    byOrg.set(organization, p);
+  }
+  return p;
+}
+
+/** Forgets what was learnt about tokens' organizations (tests that change a token's rights). */
+export function forgetStandings(client: WorkspacesClient): void {
+  standings.delete(client);
+}
+
+/**
+ * The one rule for a 404 on read, delete or update: it means "gone" only when the token
+ * could have seen the record, that is when the organization's permissions show that the
+ * token sees every record of its kind (see PROOF). Resolves when the record is gone;
+ * otherwise throws a NotVisibleError that names the record, says why the 404 proves
+ * nothing, and gives both ways out.
+ *
+ * @param action what was being done, for the message: `refresh` (read) or `delete`
+ */
+export async function confirmGone(client: WorkspacesClient, record: MissingRecord, action: "refresh" | "delete" | "update"): Promise<void> {
+  const org = typeof record.organization === "string" && record.organization !== "" ? record.organization : undefined;
+  let why: string;
+  if (!org) {
+    why = `the state does not record the ${record.kind}'s organization, so this cannot be told apart from a ${record.kind} the token may not see`;
+  } else {
+    const standing = await standingIn(client, org);
+    if (standing.member && standing.permissions[PROOF[record.kind]] === true) return;
+    why = standing.member
+      ? `the token cannot see every ${record.kind} of organization "${org}" (it is not an owners token${
+          record.kind === "workspace" ? ", an organization token or a team that manages all workspaces" : ""
+        }), so the ${record.kind} may exist and be hidden from it`
+      : `the token is not a member of organization "${org}", so the ${record.kind} may exist and be hidden from it`;
+  }
+  const retry = action === "refresh" ? "`pulumi refresh`" : action === "delete" ? "the destroy" : "`pulumi up`";
+  throw new NotVisibleError(
+    `cannot ${action} ${record.label}: the service answered 404 (not found, or not visible to this token) and ${why}. ` +
+      `Run ${retry} again with a token that can see it, or, if it really is gone, remove it from the stack with ` +
+      `\`pulumi state delete <urn>\` (the URN is shown with this error and by \`pulumi stack --show-urns\`).`,
+  );
+}
+
+/**
+ * `fn`'s result, or what a 404 means under the one rule: `gone()` when the token could
+ * have seen the record (see confirmGone), a NotVisibleError otherwise.
+ */
+export async function unlessGone<T, G>(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  action: "refresh" | "delete" | "update",
+  fn: () => Promise<T>,
+  gone: () => G,
+): Promise<T | G> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    await confirmGone(client, record, action);
+    return gone();
+  }
+}
+
+/** How messages name a workspace: `workspace "name" (ws-...)`, or by id alone. */
+export function workspaceLabel(id: string, name?: unknown): string {
+  return typeof name === "string" && name !== "" ? `workspace "${name}" (${id})` : `workspace ${id}`;
+}
+
+/** The record behind a workspace's tags, consumers or lock: the workspace itself. */
+export function dependentRecord(what: string, workspaceId: string, props: Props): MissingRecord {
+  return { label: `the ${what} of workspace ${workspaceId}`, organization: props.organization, kind: "workspace" };
+}
+
+// ---------------------------------------------------------------------------
+// Organization not given by the program
+
+/**
+ * The organization a resource is checked with. A program that names one gets it. Otherwise
+ * the organization recorded with the resource's last inputs (`olds`) is kept, so that a
+ * different ambient organization (stack config `workspaces:organization`,
+ * `WORKSPACES_ORGANIZATION`) never turns into a replacement of a live record; only a
+ * resource that has no recorded organization yet takes the ambient one.
+ */
+export function organizationInput(olds: Props, news: Props, ambient: () => string | undefined): unknown {
+  const given = news.organization;
+  if (given !== undefined && given !== null && given !== "") return given;
+  const recorded = olds?.organization;
+  if (typeof recorded === "string" && recorded !== "") return recorded;
+  return ambient();
+}
+
+// ---------------------------------------------------------------------------
+// Inputs that read gives back
+
+/**
+ * Output key under which create and update record the names of the inputs the resource
+ * was given, so that read can hand back exactly those inputs (with the service's values)
+ * and the next diff names what drifted. Names only: values stay where the engine keeps
+ * them, secrets included.
+ */
+export const INPUT_NAMES_KEY = "__inputNames";
+
+/** The names of the given inputs, for INPUT_NAMES_KEY. */
+export function inputNames(inputs: Props): string[] {
+  return Object.keys(inputs ?? {})
+    .filter((k) => k !== "__provider" && k !== INPUT_NAMES_KEY && inputs[k] !== undefined)
+    .sort();
+}
+
+/**
+ * The inputs a read can reconstruct: each recorded input name with the value the service
+ * now reports (from the read's outputs), shaped as an input by `shape` where the two
+ * differ. Undefined when the state records no names (written before they were recorded,
+ * or adopted through `get`) or when an input has no output to read it back from: the
+ * engine then keeps the inputs it has, rather than lose one.
+ */
+export function reconstructInputs(
+  outputs: Props,
+  names: unknown,
+  shape?: (name: string, value: unknown, outputs: Props) => unknown,
+): Props | undefined {
+  if (!Array.isArray(names)) return undefined;
+  const inputs: Props = {};
+  for (const name of names) {
+    if (typeof name !== "string") continue;
+    if (!(name in outputs)) return undefined;
+    const value = shape ? shape(name, outputs[name], outputs) : outputs[name];
+    if (value !== undefined) inputs[name] = value;
+  }
+  return inputs;
 }

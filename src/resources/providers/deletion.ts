@@ -1,7 +1,7 @@
 /** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
 import { ConflictError, ForbiddenError, type WorkspacesClient } from "../../client";
 import { isNotFound } from "./client";
-import { ProviderError, sleep } from "./common";
+import { ProviderError, confirmGone, reportStatus, sleep, workspaceLabel } from "./common";
 
 /** How long a "still processing" conflict is waited out before giving up. */
 export const STILL_PROCESSING_BUDGET_MS = 120_000;
@@ -10,6 +10,8 @@ export interface DeleteOptions {
   force: boolean;
   /** For messages: the workspace's name when known. */
   name?: string;
+  /** Organization recorded in state: a 404 means "already deleted" only when the token could have seen the workspace. */
+  organization?: unknown;
   budgetMs?: number;
 }
 
@@ -18,7 +20,7 @@ export interface DeleteOptions {
  * success; a workspace still managing resources is an error naming `forceDelete`.
  */
 export async function deleteWorkspace(client: WorkspacesClient, workspaceId: string, options: DeleteOptions): Promise<void> {
-  const label = options.name ? `workspace "${options.name}" (${workspaceId})` : `workspace ${workspaceId}`;
+  const label = workspaceLabel(workspaceId, options.name);
   const budget = options.budgetMs ?? STILL_PROCESSING_BUDGET_MS;
   const started = Date.now();
   let pause = 250;
@@ -28,7 +30,10 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
       else await client.workspaces.safeDelete(workspaceId);
       return;
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) {
+        await confirmGone(client, { label, organization: options.organization, kind: "workspace" }, "delete");
+        return;
+      }
       if (err instanceof ForbiddenError) {
         throw new ProviderError(
           `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` +
@@ -36,6 +41,7 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
         );
       }
       if (err instanceof ConflictError && err.reason === "still-processing" && Date.now() - started + pause <= budget) {
+        reportStatus(`waiting for the service to finish processing ${label} before deleting it (${Math.round((Date.now() - started) / 1000)}s of ${Math.round(budget / 1000)}s)`);
         await sleep(pause);
         pause = Math.min(pause * 2, 5_000);
         continue;

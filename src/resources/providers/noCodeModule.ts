@@ -3,8 +3,18 @@ import { isId } from "../../api/common";
 import { noCodeModuleEnableRequestSchema } from "../../api/nocode";
 import type { NoCodeModule as ApiNoCodeModule } from "../../client";
 import { defaultOrganization } from "../settings";
-import { getClient, isNotFound } from "./client";
-import { dedupeFailures, diffFields, failuresFromIssues, sameJsonUnordered, withoutUnknowns, type FieldRule } from "./common";
+import { getClient } from "./client";
+import {
+  dedupeFailures,
+  diffFields,
+  failuresFromIssues,
+  organizationInput,
+  sameJsonUnordered,
+  unlessGone,
+  withoutUnknowns,
+  type FieldRule,
+  type MissingRecord,
+} from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const RENAMES = {
@@ -58,11 +68,11 @@ function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbac
   };
 }
 
-export function checkNoCodeModule(news: Props): { inputs: Props; failures: CheckFailure[] } {
+export function checkNoCodeModule(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
-    const org = defaultOrganization();
+    const org = organizationInput(olds, news, defaultOrganization);
     if (org) inputs.organization = org;
     else failures.push({ property: "organization", reason: "organization is required: set it, or the stack config workspaces:organization" });
   }
@@ -116,9 +126,13 @@ function optionsUpdate(desired: unknown, existing: { id: string; variableName: s
   });
 }
 
+function moduleRecord(id: string, props: Props): MissingRecord {
+  return { label: `no-code module ${id}`, organization: props.organization, kind: "no-code module" };
+}
+
 export const noCodeModuleProvider: ProviderImpl = {
-  async check(_olds, news) {
-    return checkNoCodeModule(news);
+  async check(olds, news) {
+    return checkNoCodeModule(news, olds);
   },
 
   async diff(_id, olds, news) {
@@ -140,13 +154,17 @@ export const noCodeModuleProvider: ProviderImpl = {
   },
 
   async read(id, props) {
-    try {
-      const m = await getClient().noCode.read(id, { includeVariableOptions: true });
-      return { id: m.id, props: outputsOf(m, props.organization) };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const client = getClient();
+    return unlessGone(
+      client,
+      moduleRecord(id, props),
+      "refresh",
+      async () => {
+        const m = await client.noCode.read(id, { includeVariableOptions: true });
+        return { id: m.id, props: outputsOf(m, props.organization) };
+      },
+      () => ({}),
+    );
   },
 
   async update(id, olds, news) {
@@ -164,12 +182,8 @@ export const noCodeModuleProvider: ProviderImpl = {
   },
 
   /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
-  async delete(id) {
-    try {
-      await getClient().noCode.update(id, { enabled: false });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
+  async delete(id, props) {
+    const client = getClient();
+    await unlessGone(client, moduleRecord(id, props), "delete", () => client.noCode.update(id, { enabled: false }), () => undefined);
   },
 };

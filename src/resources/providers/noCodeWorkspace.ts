@@ -19,7 +19,10 @@ import {
   sameOptionalString,
   withoutUnknowns,
   type FieldRule,
+  organizationInput,
   recoverLostCreate,
+  unlessGone,
+  workspaceLabel,
   reportStatus,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
@@ -108,11 +111,11 @@ const FIELDS: FieldRule[] = [
 
 const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
 
-export function checkNoCodeWorkspace(news: Props): { inputs: Props; failures: CheckFailure[] } {
+export function checkNoCodeWorkspace(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
-    const org = defaultOrganization();
+    const org = organizationInput(olds, news, defaultOrganization);
     if (org) inputs.organization = org;
   }
   if (inputs.autoConfirm === undefined) inputs.autoConfirm = true;
@@ -312,8 +315,8 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
 }
 
 export const noCodeWorkspaceProvider: ProviderImpl = {
-  async check(_olds, news) {
-    return checkNoCodeWorkspace(news);
+  async check(olds, news) {
+    return checkNoCodeWorkspace(news, olds);
   },
 
   async diff(_id, olds, news) {
@@ -364,21 +367,18 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
 
   async read(id, props) {
     const client = getClient();
-    try {
-      const ws = await client.workspaces.read(id);
-      const stamped = ws.attributes["no-code-module-id"];
-      const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
-      // One request when the service states the version; the module's pin otherwise.
-      const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
-      const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
-      return {
-        id: ws.id,
-        props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
-      };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const record = { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" as const };
+    const ws = await unlessGone(client, record, "refresh", () => client.workspaces.read(id), () => undefined);
+    if (!ws) return {};
+    const stamped = ws.attributes["no-code-module-id"];
+    const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
+    // One request when the service states the version; the module's pin otherwise.
+    const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
+    const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
+    return {
+      id: ws.id,
+      props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
+    };
   },
 
   async update(id, olds, news) {
@@ -408,6 +408,11 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
   },
 
   async delete(id, props) {
-    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name });
+    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
+  },
+
+  inputShape(name, value, outputs) {
+    // Sensitive values are kept apart (a secret output); the input holds them in place.
+    return name === "variables" ? recordedVariables(outputs) : value;
   },
 };

@@ -4,6 +4,7 @@ import type { WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, diffFields, isUnknown, sameStringSet, withoutUnknowns, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspaceTags";
+import { confirmGone, dependentRecord, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const FIELDS: FieldRule[] = [
@@ -125,14 +126,23 @@ export const remoteStateConsumersProvider: ProviderImpl = {
 
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
-    try {
-      const all = await current(getClient(), workspaceId);
-      const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
-      return { id: `${workspaceId}/remote-state-consumers`, props: outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []) };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const client = getClient();
+    return unlessGone(
+      client,
+      dependentRecord("remote state consumers", workspaceId, props),
+      "refresh",
+      async () => {
+        const all = await current(client, workspaceId);
+        const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
+        // The workspace's organization decides what a later 404 means; learnt once, then kept.
+        const organization = typeof props.organization === "string" ? props.organization : (await client.workspaces.read(workspaceId)).organization;
+        return {
+          id: `${workspaceId}/remote-state-consumers`,
+          props: { ...outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []), organization },
+        };
+      },
+      () => ({}),
+    );
   },
 
   async update(id, olds, news) {
@@ -146,7 +156,10 @@ export const remoteStateConsumersProvider: ProviderImpl = {
       if (modeOf(props) === "authoritative") await client.remoteStateConsumers.replace(workspaceId, []);
       else if ((props.addedConsumerIds ?? []).length) await client.remoteStateConsumers.remove(workspaceId, props.addedConsumerIds);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) {
+        await confirmGone(client, dependentRecord("remote state consumers", workspaceId, props), "delete");
+        return;
+      }
       await explain(client, workspaceId, err);
     }
   },

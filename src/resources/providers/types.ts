@@ -25,4 +25,9 @@ export interface ProviderImpl {
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
   delete(id: string, props: Props): Promise<void>;
+  /**
+   * An input's value rebuilt from read's outputs, where the output's shape differs from
+   * the input's (see reconstructInputs); by default the output's value as it is.
+   */
+  inputShape?(name: string, value: unknown, outputs: Props): unknown;
 }

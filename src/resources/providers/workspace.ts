@@ -8,6 +8,7 @@ import {
   type WorkspaceCreateOptions,
   type WorkspaceUpdateOptions,
   type VcsRepoOptions,
+  type WorkspacesClient,
 } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound, readWorkspace, readWorkspaceWithTags } from "./client";
@@ -26,7 +27,14 @@ import {
   sameTagNames,
   withoutUnknowns,
   type FieldRule,
+  type MissingRecord,
+  ProviderError,
+  camelToKebab,
+  confirmGone,
+  organizationInput,
   recoverLostCreate,
+  unlessGone,
+  workspaceLabel,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
@@ -132,11 +140,24 @@ function problemInput(p: Problem): string {
   return inputPathOf(p.pointer, RENAMES);
 }
 
-export function checkWorkspace(news: Props): CheckResult {
+/** The service's problem details speak the wire (`agent-pool-id`); messages speak the program's names (`agentPoolId`). */
+const WIRE_NAMES: Array<[RegExp, string]> = [...SETTING_INPUTS, "name", "project", "vcsRepo", "oauthTokenId", "vcsAppInstallationId", "tagsRegex", "agentPool"]
+  .map((k) => [new RegExp(`(?<![\\w-])${camelToKebab(k)}(?![\\w-])`, "g"), k] as [RegExp, string])
+  .filter(([re]) => re.source.includes("-"));
+
+export function programNames(text: string): string {
+  return WIRE_NAMES.reduce((t, [re, k]) => t.replace(re, k), text);
+}
+
+/**
+ * `olds` are the inputs of the last deployment: an organization the program does not
+ * give is taken from there before the ambient default (see organizationInput).
+ */
+export function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === null || inputs.organization === "") {
-    const org = defaultOrganization();
+    const org = organizationInput(olds, news, defaultOrganization);
     if (org) inputs.organization = org;
     else {
       failures.push({
@@ -163,7 +184,7 @@ export function checkWorkspace(news: Props): CheckResult {
     const top = property.split(/[.[]/)[0];
     if (modeUnknown && MODE_GROUP.includes(top)) continue;
     if (isUnknown(inputs[top])) continue;
-    failures.push({ property, reason: `${property}: ${p.detail}` });
+    failures.push({ property, reason: `${property}: ${programNames(p.detail)}` });
   }
 
   if (known.project !== undefined && !isId("project", known.project)) {
@@ -281,8 +302,8 @@ class PartialCreateError extends Error {
 // provider
 
 export const workspaceProvider: ProviderImpl = {
-  async check(_olds, news) {
-    return checkWorkspace(news);
+  async check(olds, news) {
+    return checkWorkspace(news, olds);
   },
 
   async diff(_id, olds, news): Promise<DiffResult> {
@@ -329,54 +350,104 @@ export const workspaceProvider: ProviderImpl = {
 
   async read(id, props) {
     const client = getClient();
-    try {
-      const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
-      return {
-        id: workspace.id,
-        props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization }),
-      };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    return unlessGone(
+      client,
+      { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" },
+      "refresh",
+      async () => {
+        const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
+        return {
+          id: workspace.id,
+          props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization }),
+        };
+      },
+      () => ({}),
+    );
   },
 
   async update(id, olds, news) {
     const client = getClient();
-    const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
-    const set = new Set(changed);
-    const patch = requestOptions(news, set);
-    switchVcsCredential(patch, olds.vcsRepo);
-    let ws: ApiWorkspace | undefined;
-    if (Object.keys(patch).length > 0) ws = await client.workspaces.update(id, patch);
-
-    if (set.has("tagNames")) {
-      const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
-      const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? []) as string[]).map(foldTagName));
-      const add = [...desired].filter((n) => !actual.has(n));
-      const remove = [...actual].filter((n) => !desired.has(n));
-      await client.tags.add(id, add);
-      await client.tags.remove(id, remove);
+    try {
+      return await updateWorkspace(client, id, olds, news);
+    } catch (err) {
+      throw await refusedUpdate(client, { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" }, id, err);
     }
-    if (set.has("sshKeyId")) {
-      ws = news.sshKeyId ? await client.workspaces.assignSSHKey(id, news.sshKeyId) : await client.workspaces.unassignSSHKey(id);
-    }
-
-    const forceDelete = news.forceDelete !== undefined ? Boolean(news.forceDelete) : Boolean(olds.forceDelete);
-    if (set.has("tags") || set.has("tagNames") || set.has("project")) {
-      // Effective tags depend on the new bindings and on the (maybe new) project.
-      const fresh = await readWorkspaceWithTags(client, id);
-      return { outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }) };
-    }
-    if (!ws) return { outs: { ...olds, forceDelete } };
-    return {
-      outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization }),
-    };
   },
 
   async delete(id, props) {
-    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name });
+    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
+  },
+
+  inputShape(name, value) {
+    // The service adds read-only keys to vcs-repo; the input is the part a program gives.
+    if (name !== "vcsRepo" || !value || typeof value !== "object") return value;
+    const out: Props = {};
+    for (const k of ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"]) {
+      const v = (value as Props)[k];
+      if (v !== undefined && v !== null) out[k] = v;
+    }
+    return out;
   },
 };
+
+async function updateWorkspace(client: WorkspacesClient, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
+  const set = new Set(changed);
+  const patch = requestOptions(news, set);
+  switchVcsCredential(patch, olds.vcsRepo);
+  let ws: ApiWorkspace | undefined;
+  if (Object.keys(patch).length > 0) ws = await client.workspaces.update(id, patch);
+
+  if (set.has("tagNames")) {
+    const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
+    const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? []) as string[]).map(foldTagName));
+    const add = [...desired].filter((n) => !actual.has(n));
+    const remove = [...actual].filter((n) => !desired.has(n));
+    await client.tags.add(id, add);
+    await client.tags.remove(id, remove);
+  }
+  if (set.has("sshKeyId")) {
+    ws = news.sshKeyId ? await client.workspaces.assignSSHKey(id, news.sshKeyId) : await client.workspaces.unassignSSHKey(id);
+  }
+
+  const forceDelete = news.forceDelete !== undefined ? Boolean(news.forceDelete) : Boolean(olds.forceDelete);
+  if (set.has("tags") || set.has("tagNames") || set.has("project")) {
+    // Effective tags depend on the new bindings and on the (maybe new) project.
+    const fresh = await readWorkspaceWithTags(client, id);
+    return { outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }) };
+  }
+  if (!ws) return { outs: { ...olds, forceDelete } };
+  return {
+    outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization }),
+  };
+}
+
+/**
+ * What a refused update means for the user. A 404 for a workspace the same token can
+ * read is a missing right, not a missing workspace (the service hides refusals behind
+ * 404); a 404 for one it cannot read follows the 404 rule (confirmGone).
+ */
+export async function refusedUpdate(client: WorkspacesClient, record: MissingRecord, id: string, err: unknown): Promise<unknown> {
+  if (!isNotFound(err)) return err;
+  let readable: ApiWorkspace | undefined;
+  try {
+    readable = await client.workspaces.read(id);
+  } catch (readErr) {
+    if (!isNotFound(readErr)) return err;
+  }
+  if (readable) {
+    const perms = readable.permissions as Record<string, unknown> | undefined;
+    const missing = perms ? ["canUpdate", "canManageTags"].filter((p) => perms[p] === false).map(camelToKebab) : [];
+    return new ProviderError(
+      `cannot update ${record.label}: the service answered 404 to the change although this token can read the workspace, ` +
+        `so the token may lack write permission on it${missing.length ? ` (its permissions show ${missing.map((p) => `${p}: false`).join(", ")})` : ""}. ` +
+        `Changing settings needs admin access to the workspace; run \`pulumi up\` with a token that has it.`,
+    );
+  }
+  await confirmGone(client, record, "update");
+  return new ProviderError(
+    `cannot update ${record.label}: it no longer exists. Run \`pulumi refresh\` to drop it from the stack; the next \`pulumi up\` creates it again.`,
+  );
+}
 
 export { readWorkspace };

@@ -2,7 +2,7 @@
 import { isId } from "../../api/common";
 import { ConflictError } from "../../client";
 import { getClient, isNotFound } from "./client";
-import { ProviderError, diffFields, isUnknown, sameOptionalString, type FieldRule } from "./common";
+import { ProviderError, confirmGone, dependentRecord, diffFields, isUnknown, sameOptionalString, unlessGone, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspaceTags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
@@ -13,9 +13,13 @@ const FIELDS: FieldRule[] = [
   { name: "force", same: (a, b) => Boolean(a) === Boolean(b) },
 ];
 
-function outputsOf(ws: { id: string; locked: boolean; lockedReason: string | null; lockedById: string | null }, inputs: Props): Props {
+function outputsOf(
+  ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null },
+  inputs: Props,
+): Props {
   return {
     workspaceId: ws.id,
+    organization: ws.organization ?? inputs.organization ?? null,
     reason: ws.lockedReason ?? inputs.reason ?? "",
     force: Boolean(inputs.force),
     locked: ws.locked,
@@ -67,15 +71,11 @@ export const workspaceLockProvider: ProviderImpl = {
 
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
-    try {
-      const ws = await getClient().workspaces.read(workspaceId);
-      // Unlocked out of band: the lock this resource stands for is gone.
-      if (!ws.locked) return {};
-      return { id: `${workspaceId}/lock`, props: outputsOf(ws, props) };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const client = getClient();
+    const ws = await unlessGone(client, dependentRecord("lock", workspaceId, props), "refresh", () => client.workspaces.read(workspaceId), () => undefined);
+    // Gone with its workspace, or unlocked out of band: the lock this resource stands for is gone.
+    if (!ws || !ws.locked) return {};
+    return { id: `${workspaceId}/lock`, props: outputsOf(ws, props) };
   },
 
   async update(_id, olds, news) {
@@ -89,7 +89,10 @@ export const workspaceLockProvider: ProviderImpl = {
       if (props.force) await client.workspaces.forceUnlock(workspaceId);
       else await client.workspaces.unlock(workspaceId);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) {
+        await confirmGone(client, dependentRecord("lock", workspaceId, props), "delete");
+        return;
+      }
       if (err instanceof ConflictError && err.reason === "not-locked") return;
       if (err instanceof ConflictError && err.reason === "locked-by-another-user") {
         throw new ProviderError(

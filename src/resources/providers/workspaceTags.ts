@@ -3,6 +3,7 @@ import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, type WorkspaceWithTags } from "./client";
 import { ProviderError, diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
+import { confirmGone, dependentRecord, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const MODES = ["authoritative", "additive"];
@@ -90,6 +91,7 @@ function outputsOf(current: WorkspaceWithTags, inputs: Props, added: { tagNames:
   }
   return {
     workspaceId: current.workspace.id,
+    organization: current.workspace.organization ?? null,
     mode,
     tagNames: tagNames ?? null,
     tags: tags ?? null,
@@ -211,16 +213,20 @@ export const workspaceTagsProvider: ProviderImpl = {
 
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
-    try {
-      const current = await readWorkspaceWithTags(getClient(), workspaceId);
-      // Adopted through `get`: nothing is known about ownership, so report every tag.
-      const inputs: Props = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
-      const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
-      return { id: `${current.workspace.id}/tags`, props: outs };
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const client = getClient();
+    return unlessGone(
+      client,
+      dependentRecord("tags", workspaceId, props),
+      "refresh",
+      async () => {
+        const current = await readWorkspaceWithTags(client, workspaceId);
+        // Adopted through `get`: nothing is known about ownership, so report every tag.
+        const inputs: Props = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
+        const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
+        return { id: `${current.workspace.id}/tags`, props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null } };
+      },
+      () => ({}),
+    );
   },
 
   async update(id, olds, news) {
@@ -244,7 +250,10 @@ export const workspaceTagsProvider: ProviderImpl = {
         await client.tagBindings.set(workspaceId, next.map(([key, value]) => ({ key, value })));
       }
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) {
+        await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
+        return;
+      }
       throw err;
     }
   },
