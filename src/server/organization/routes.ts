@@ -6,7 +6,7 @@ import type { ServerContext } from "../context";
 import { assertMember, assertOwner, orgRole } from "../auth/service";
 import { notFound } from "../http/errors";
 import { noContent, parseBody, send } from "../http/jsonapi";
-import { createOrganization, deleteOrganization, getOrganization, renderOrganization, updateOrganization } from "./service";
+import { createOrganization, deleteOrganization, getOrganization, renderOrganization, updateOrganization, type OrganizationDefaults } from "./service";
 
 const organizationUpdateRequestSchema = z
   .object({
@@ -21,6 +21,29 @@ const organizationUpdateRequestSchema = z
 
 type OrgParams = { organization_name: string };
 
+const defaultsSchema = z
+  .object({
+    data: z
+      .object({
+        attributes: z.object({ "default-execution-mode": z.enum(["remote", "local", "agent"]).optional() }).loose().optional(),
+        relationships: z
+          .object({ "default-agent-pool": z.object({ data: z.object({ id: z.string() }).loose().nullable() }).loose().optional() })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** `default-execution-mode` and the `default-agent-pool` relationship of a create or update body. */
+function defaultsOf(body: unknown): OrganizationDefaults | undefined {
+  const d = parseBody(defaultsSchema, body).data;
+  const mode = d.attributes?.["default-execution-mode"];
+  const pool = d.relationships?.["default-agent-pool"];
+  if (mode === undefined && pool === undefined) return undefined;
+  return { executionMode: mode, agentPoolId: pool === undefined ? undefined : (pool.data?.id ?? null) };
+}
+
 export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
 
@@ -31,7 +54,11 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     if (caller.kind !== "user" && !caller.siteAdmin) throw notFound("organizations cannot be created with this token");
     const body = parseBody(organizationCreateRequestSchema, request.body);
     const a = body.data.attributes;
-    const { organization } = createOrganization(db, { name: a.name, email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] }, caller.userId);
+    const { organization } = createOrganization(
+      db,
+      { name: a.name, email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"], defaults: defaultsOf(request.body) },
+      caller.userId,
+    );
     caller.roles.delete(organization.name);
     return send(reply, 201, { data: renderOrganization(organization, orgRole(db, caller, organization.name)) });
   });
@@ -47,7 +74,11 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const role = assertOwner(db, caller, request.params.organization_name);
     const body = parseBody(organizationUpdateRequestSchema, request.body);
     const a = body.data.attributes ?? {};
-    const org = updateOrganization(db, request.params.organization_name, { email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] });
+    const org = updateOrganization(db, request.params.organization_name, {
+      email: a.email,
+      allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"],
+      defaults: defaultsOf(request.body),
+    });
     return send(reply, 200, { data: renderOrganization(org, role) });
   });
 

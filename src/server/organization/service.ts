@@ -2,7 +2,7 @@ import type { Db } from "../store/db";
 import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { createServiceUser, issueToken, tokenDigest, type Caller, type IssuedToken, type OrgRole } from "../auth/service";
-import { conflict, nameTaken, notFound } from "../http/errors";
+import { conflict, nameTaken, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 
 export interface OrganizationRecord {
@@ -12,6 +12,39 @@ export interface OrganizationRecord {
   default_project_id: string;
   allow_force_delete_workspaces: number;
   service_user_id: string;
+  /** Where workspaces that do not override it run: `remote`, `local` or `agent`. */
+  default_execution_mode: string;
+  default_agent_pool_id: string | null;
+}
+
+/** Organization settings that workspaces inherit unless they override them (`setting-overwrites`). */
+export interface OrganizationDefaults {
+  executionMode?: "remote" | "local" | "agent";
+  agentPoolId?: string | null;
+}
+
+/** Databases written before organizations had defaults get the columns on start. */
+export function addOrganizationDefaultColumns(db: Db): void {
+  const columns = new Set((db.prepare(`PRAGMA table_info(organizations)`).all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has("default_execution_mode")) db.exec(`ALTER TABLE organizations ADD COLUMN default_execution_mode TEXT NOT NULL DEFAULT 'remote'`);
+  if (!columns.has("default_agent_pool_id")) db.exec(`ALTER TABLE organizations ADD COLUMN default_agent_pool_id TEXT`);
+}
+
+/**
+ * Checks and stores the organization's default execution mode and agent pool: `agent`
+ * needs a pool of the organization, other modes drop the pool.
+ */
+function setDefaults(db: Db, name: string, d: OrganizationDefaults): void {
+  if (d.executionMode === undefined && d.agentPoolId === undefined) return;
+  const org = getOrganization(db, name);
+  const mode = d.executionMode ?? org.default_execution_mode;
+  let pool = d.agentPoolId !== undefined ? d.agentPoolId : org.default_agent_pool_id;
+  if (mode !== "agent") pool = null;
+  else if (!pool) throw unprocessable("default-agent-pool is required when default-execution-mode is agent", "/data/relationships/default-agent-pool");
+  else if (!prepare(db, `SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, name)) {
+    throw unprocessable(`agent pool "${pool}" not found in organization ${name}`, "/data/relationships/default-agent-pool");
+  }
+  prepare(db, `UPDATE organizations SET default_execution_mode = ?, default_agent_pool_id = ? WHERE name = ?`).run(mode, pool, name);
 }
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
@@ -37,7 +70,7 @@ export interface CreatedOrganization {
  */
 export function createOrganization(
   db: Db,
-  input: { name: string; email?: string | null; allowForceDeleteWorkspaces?: boolean },
+  input: { name: string; email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
   creatorUserId: string | null,
 ): CreatedOrganization {
   try {
@@ -52,6 +85,7 @@ export function createOrganization(
       prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(projectId, input.name, DEFAULT_PROJECT_NAME, createdAt);
       const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
       if (creatorUserId) prepare(db, `INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`).run(ownersTeamId, creatorUserId);
+      if (input.defaults) setDefaults(db, input.name, input.defaults);
       return { organization: findOrganization(db, input.name)!, ownersTeamId };
     });
   } catch (err) {
@@ -74,13 +108,18 @@ export function createTeamRecord(
   return id;
 }
 
-export function updateOrganization(db: Db, name: string, patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean }): OrganizationRecord {
+export function updateOrganization(
+  db: Db,
+  name: string,
+  patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
+): OrganizationRecord {
   return inTransaction(db, () => {
     getOrganization(db, name);
     if (patch.email !== undefined) prepare(db, `UPDATE organizations SET email = ? WHERE name = ?`).run(patch.email, name);
     if (patch.allowForceDeleteWorkspaces !== undefined) {
       prepare(db, `UPDATE organizations SET allow_force_delete_workspaces = ? WHERE name = ?`).run(patch.allowForceDeleteWorkspaces ? 1 : 0, name);
     }
+    if (patch.defaults) setDefaults(db, name, patch.defaults);
     return getOrganization(db, name);
   });
 }
@@ -130,7 +169,7 @@ export function renderOrganization(org: OrganizationRecord, role: OrgRole): Reso
       email: org.email,
       "created-at": org.created_at,
       "allow-force-delete-workspaces": org.allow_force_delete_workspaces === 1,
-      "default-execution-mode": "remote",
+      "default-execution-mode": org.default_execution_mode,
       permissions: {
         "can-update": role.owner,
         "can-destroy": role.owner,
@@ -141,6 +180,7 @@ export function renderOrganization(org: OrganizationRecord, role: OrgRole): Reso
     },
     relationships: {
       "default-project": { ...ref("projects", org.default_project_id), links: { related: `${API_PREFIX}/projects/${org.default_project_id}` } },
+      "default-agent-pool": ref("agent-pools", org.default_agent_pool_id),
     },
     links: { self: organizationPath(org.name) },
   };

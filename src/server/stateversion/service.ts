@@ -6,6 +6,7 @@ import { newId } from "../ids";
 import { conflict, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
+import { stateVersionOutputs } from "./outputs";
 
 export interface StateVersionRecord {
   id: string;
@@ -95,11 +96,14 @@ export function loadCurrentStateVersion(ctx: ServerContext, caller: Caller, work
   return findStateVersion(ctx, ws.current_state_version_id)!;
 }
 
-export function renderStateVersion(sv: StateVersionRecord): Resource {
+export function renderStateVersion(ctx: ServerContext, sv: StateVersionRecord): Resource {
+  const stored = sv.status === "finalized";
   return {
     id: sv.id,
     type: "state-versions",
     attributes: {
+      "hosted-state-download-url": stored ? `${ctx.publicUrl}${API_PREFIX}/state-versions/${sv.id}/download` : null,
+      "resources-processed": stored,
       serial: sv.serial,
       md5: sv.md5,
       lineage: sv.lineage,
@@ -108,7 +112,13 @@ export function renderStateVersion(sv: StateVersionRecord): Resource {
       status: sv.status,
       intermediate: sv.intermediate === 1,
     },
-    relationships: { workspace: ref("workspaces", sv.workspace_id) },
+    relationships: {
+      workspace: ref("workspaces", sv.workspace_id),
+      outputs: {
+        data: stateVersionOutputs(ctx.db, sv.id).map((o) => ({ id: o.id, type: "state-version-outputs" })),
+        links: { related: `${API_PREFIX}/state-versions/${sv.id}/outputs` },
+      },
+    },
     links: { self: `${API_PREFIX}/state-versions/${sv.id}` },
   };
 }

@@ -19,7 +19,9 @@ CREATE TABLE IF NOT EXISTS organizations (
   default_project_id TEXT,
   allow_force_delete_workspaces INTEGER NOT NULL DEFAULT 0,
   service_user_id TEXT NOT NULL REFERENCES users(id),
-  data_retention_days INTEGER
+  data_retention_days INTEGER,
+  default_execution_mode TEXT NOT NULL DEFAULT 'remote',
+  default_agent_pool_id TEXT
 );
 
 CREATE TABLE IF NOT EXISTS teams (

@@ -6,11 +6,12 @@ import { ref } from "../http/jsonapi";
 import { findOrganization, renderOrganization } from "../organization/service";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
+import { renderWorkspaceOutput, stateVersionOutputs } from "../stateversion/outputs";
 import { effectiveTagBindings, type WorkspaceRecord } from "./store";
 
 /**
  * The `included` array for `include` (spec 4.5). Records the service does not keep
- * (configuration versions, plans, outputs, readmes) contribute nothing; each related
+ * (configuration versions, plans, readmes) contribute nothing; each related
  * record appears once however many workspaces point to it.
  */
 export function includedFor(ctx: ServerContext, caller: Caller, workspaces: WorkspaceRecord[], include: Set<string>): Resource[] {
@@ -28,6 +29,9 @@ export function includedFor(ctx: ServerContext, caller: Caller, workspaces: Work
       if (p) add(renderProject(ctx.db, p));
     }
     if (include.has("locked_by") && ws.locked === 1 && ws.locked_by) add(renderUser(ctx.db, ws.locked_by));
+    if (include.has("outputs") && ws.current_state_version_id) {
+      for (const o of stateVersionOutputs(ctx.db, ws.current_state_version_id)) add(renderWorkspaceOutput(o));
+    }
     if ([...include].some((i) => i.startsWith("current_run")) && ws.current_run_id) {
       const run = findRun(ctx.db, ws.current_run_id);
       if (run) add(renderRun(run));

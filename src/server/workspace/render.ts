@@ -141,7 +141,7 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       "current-assessment-result": { data: null },
       "effective-tag-bindings": { links: related("effective-tag-bindings") },
       "tag-bindings": { links: related("tag-bindings") },
-      // Outputs are not kept apart from the state file, so the list is always empty.
+      // Filled from the current state version by the state-version domain.
       outputs: { data: [] },
       readme: { data: null },
       "remote-state-consumers": { links: related("relationships/remote-state-consumers") },

@@ -4,9 +4,9 @@ import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, workspacePermissions, ty
 import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId, randomString } from "../ids";
 import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocessable, unprocessableMany } from "../http/errors";
-import { problemsToErrors } from "../../api/common";
+import { ID_PREFIXES, problemsToErrors } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
-import { findOrganization } from "../organization/service";
+import { findOrganization, type OrganizationRecord } from "../organization/service";
 import { checkTagBindings, replaceTagBindings } from "../store/tagBindings";
 import {
   findWorkspaceById,
@@ -59,6 +59,12 @@ export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: W
 
 // ---------------------------------------------------------------------------
 // create
+
+function getOrganizationOf(ctx: ServerContext, name: string): OrganizationRecord {
+  const org = findOrganization(ctx.db, name);
+  if (!org) throw notFound(`organization "${name}" not found`);
+  return org;
+}
 
 export interface CreateWorkspaceInput {
   /** Validated attributes in request spelling (spec 4.2); `name` is required. */
@@ -114,9 +120,16 @@ function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
   };
 }
 
-function initialSettings(a: WorkspaceSettingsRequest): WorkspaceSettings {
-  const mode = a["execution-mode"] ?? (a.operations === false ? "local" : "remote");
+/** The execution mode a workspace inherits while it does not override the organization's. */
+function inheritedExecutionMode(org: { default_execution_mode: string }): WorkspaceSettings["execution-mode"] {
+  const m = org.default_execution_mode;
+  return m === "local" || m === "agent" ? m : "remote";
+}
+
+function initialSettings(a: WorkspaceSettingsRequest, org: { default_execution_mode: string }): WorkspaceSettings {
   const overwrites = a["setting-overwrites"];
+  const explicit = a["execution-mode"] ?? (a.operations === undefined ? undefined : a.operations ? "remote" : "local");
+  const mode = overwrites?.["execution-mode"] === false || explicit === undefined ? inheritedExecutionMode(org) : explicit;
   return {
     description: a.description ?? null,
     environment: "default",
@@ -167,7 +180,8 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
   }
   if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw notFound(`project "${projectId}" not found`);
   checkReferences(ctx, organization, a, pointer);
-  const settings = initialSettings(a);
+  const settings = initialSettings(a, org);
+  const inheritsPool = settings["execution-mode"] === "agent" && !settings["setting-overwrites"]["agent-pool"];
   try {
     return inTransaction(db, () => {
       if (findWorkspaceByName(db, organization, a.name)) throw nameTaken(`${pointer}/name`);
@@ -183,7 +197,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
         locked_reason: null,
         locked_by: null,
         ssh_key_id: null,
-        agent_pool_id: settings["execution-mode"] === "agent" ? (a["agent-pool-id"] ?? null) : null,
+        agent_pool_id: settings["execution-mode"] !== "agent" ? null : inheritsPool ? org.default_agent_pool_id : (a["agent-pool-id"] ?? null),
         current_state_version_id: null,
         current_run_id: null,
         resource_count: 0,
@@ -298,13 +312,18 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         if (o["execution-mode"] !== undefined) s["setting-overwrites"]["execution-mode"] = o["execution-mode"];
         if (o["agent-pool"] !== undefined) s["setting-overwrites"]["agent-pool"] = o["agent-pool"];
         // Giving up the override means following the organization default again.
-        if (o["execution-mode"] === false && a["execution-mode"] === undefined && a.operations === undefined) s["execution-mode"] = "remote";
+        if (o["execution-mode"] === false && a["execution-mode"] === undefined && a.operations === undefined) {
+          s["execution-mode"] = inheritedExecutionMode(getOrganizationOf(ctx, ws.organization));
+        }
       } else {
         if (a["execution-mode"] !== undefined || a.operations !== undefined) s["setting-overwrites"]["execution-mode"] = true;
         if (a["agent-pool-id"] !== undefined) s["setting-overwrites"]["agent-pool"] = true;
       }
       if (s["execution-mode"] === "agent") {
         if (a["agent-pool-id"]) next.agent_pool_id = a["agent-pool-id"];
+        else if (!s["setting-overwrites"]["agent-pool"] && !s["setting-overwrites"]["execution-mode"]) {
+          next.agent_pool_id = getOrganizationOf(ctx, ws.organization).default_agent_pool_id;
+        }
         if (!next.agent_pool_id) throw unprocessable("agent-pool-id is required when execution-mode is agent", "/data/attributes/agent-pool-id");
       } else {
         next.agent_pool_id = null;
@@ -342,6 +361,8 @@ function removeWorkspace(ctx: ServerContext, ws: WorkspaceRecord): void {
 export function safeDeleteWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): void {
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-destroy");
+    // The hosted service refuses while a lock is held: whoever holds it may be writing state.
+    if (ws.locked === 1) throw conflict(`Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`);
     if (ws.resource_count > 0) {
       throw conflict(`workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`);
     }
@@ -386,7 +407,9 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
     if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
-    if (ws.locked_by !== caller.principalId) throw conflict("Unable to unlock workspace. The workspace is locked by a different user.");
+    if (ws.locked_by !== caller.principalId) {
+      throw conflict(`Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`);
+    }
     const latest = ctx.db
       .prepare(`SELECT id, status, resource_count, created_at FROM state_versions WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0 ORDER BY created_at DESC, rowid DESC LIMIT 1`)
       .get(ws.id) as IntermediateRow | undefined;
@@ -402,6 +425,21 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
     prepare(ctx.db, `UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
+}
+
+/**
+ * Names the kind of the lock holder the way the hosted service does (`Team <name>`,
+ * `User <name>`, `Run <id>`); clients tell the cases apart by that word.
+ */
+function lockHolder(ctx: ServerContext, principal: string | null): string {
+  if (!principal) return "User unknown";
+  if (principal.startsWith(ID_PREFIXES.run)) return `Run ${principal}`;
+  const team = prepare(ctx.db, `SELECT name FROM teams WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
+  if (team) return `Team ${team.name}`;
+  const org = prepare(ctx.db, `SELECT name FROM organizations WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
+  if (org) return `Organization ${org.name}`;
+  const user = prepare(ctx.db, `SELECT username FROM users WHERE id = ?`).get(principal) as { username: string } | undefined;
+  return `User ${user?.username ?? principal}`;
 }
 
 /** Admin override: unlocks whoever holds the lock, abandoning unsettled intermediate state. */
