@@ -5,7 +5,7 @@
  * providers (stack config `workspaces:*`, then the environment and credentials file).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { WorkspacesClient } from "../client";
+import { NotFoundError, WorkspacesClient } from "../client";
 import { CONFIG_KEYS } from "./settings";
 
 function splitRef(ref: string): [string, string] | undefined {
@@ -30,7 +30,12 @@ export function resolveWorkspaceRef(id: pulumi.Input<pulumi.ID>): pulumi.Output<
     try {
       return (await client.workspaces.readByName(parts[0], parts[1])).id;
     } catch (err) {
-      throw new Error(`cannot adopt workspace ${String(ref)}: ${(err as Error).message}`);
+      // RunError: the program stops with this message alone, without the stack and source dump of an unhandled error.
+      const why =
+        err instanceof NotFoundError
+          ? "the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)"
+          : (err as Error).message;
+      throw new pulumi.RunError(`cannot adopt workspace ${String(ref)}: ${why}`);
     }
   });
   // The token took part in the lookup; the id itself is not a secret.

@@ -17,6 +17,7 @@ import { remoteStateConsumersProvider } from "./providers/remoteStateConsumers";
 import { noCodeModuleProvider } from "./providers/noCodeModule";
 import { noCodeWorkspaceProvider } from "./providers/noCodeWorkspace";
 import { workspaceLockProvider } from "./providers/workspaceLock";
+import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
 
 export { PROTOCOL };
 
@@ -24,11 +25,11 @@ type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "d
 const METHODS: ReadonlySet<string> = new Set<Method>(["configure", "check", "diff", "create", "read", "update", "delete"]);
 
 const implementations: Record<string, ProviderImpl> = {
-  workspace: workspaceProvider,
+  workspace: adoptable(workspaceProvider, workspaceAdopter),
   workspacetags: workspaceTagsProvider,
   remotestateconsumers: remoteStateConsumersProvider,
-  nocodemodule: noCodeModuleProvider,
-  nocodeworkspace: noCodeWorkspaceProvider,
+  nocodemodule: adoptable(noCodeModuleProvider, noCodeModuleAdopter),
+  nocodeworkspace: adoptable(noCodeWorkspaceProvider, noCodeWorkspaceAdopter),
   workspacelock: workspaceLockProvider,
 };
 
@@ -77,9 +78,47 @@ export async function dispatch(protocol: number, kind: string, method: string, a
   }
   const impl = implementationOf(kind);
   const a = Array.isArray(args) ? args : [];
-  switch (method as Exclude<Method, "configure">) {
+  if (ECHOED.has(method)) {
+    try {
+      return await serve(impl, method as Exclude<Method, "configure">, a);
+    } catch (err) {
+      throw withoutEcho(err);
+    }
+  }
+  return serve(impl, method as Exclude<Method, "configure">, a);
+}
+
+/** Methods whose errors the dynamic-provider host echoes to stderr (see withoutEcho). */
+const ECHOED: ReadonlySet<string> = new Set(["check", "diff", "read", "delete"]);
+
+const echoes = new Set<string>();
+let echoFilter = false;
+
+/**
+ * The dynamic-provider host prints every error thrown from check, diff, read and delete
+ * to stderr as `${err}: ${err.stack}` before returning it to the engine, and the engine
+ * shows each of those lines beside the error it reports itself: the same message again
+ * and a stack into files that are not shipped. Inside the host, the echo of an error
+ * this entry point returns is dropped (that exact text, once); any other output passes.
+ */
+function withoutEcho(err: unknown): unknown {
+  if (!(err instanceof Error) || !/dynamic-provider/.test(process.argv[1] ?? "")) return err;
+  if (!echoFilter) {
+    echoFilter = true;
+    const print = console.error.bind(console);
+    console.error = (...parts: unknown[]) => {
+      if (parts.length === 1 && typeof parts[0] === "string" && echoes.delete(parts[0])) return;
+      print(...parts);
+    };
+  }
+  echoes.add(`${String(err)}: ${err.stack}`);
+  return err;
+}
+
+async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a: unknown[]): Promise<unknown> {
+  switch (method) {
     case "check": {
-      const result = await impl.check(a[0] ?? {}, a[1] ?? {});
+      const result = await impl.check((a[0] ?? {}) as Props, (a[1] ?? {}) as Props);
       return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
     }
     case "diff":

@@ -144,8 +144,8 @@ describe("a 404 for a token that sees only some workspaces", () => {
 
   it("a record whose organization the state does not hold cannot be judged, even by the owners", async () => {
     const err = await rejection(workspaceProvider.read("ws-neverexisted", { name: "ghost" }));
-    expectNotVisible(err, "refresh", `workspace "ghost" (ws-neverexisted)`);
-    expect(err.message).toContain("does not record");
+    expectNotVisible(err, "read", `workspace "ghost" (ws-neverexisted)`);
+    expect(err.message).toContain("nothing recorded with the resource tells which");
   });
 });
 

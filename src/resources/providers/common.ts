@@ -344,7 +344,7 @@ function engineLogClient(): EngineLogClient | null {
  * the message goes to the stack's row: name the resource in it. Never throws and never
  * delays the caller: progress is a courtesy.
  */
-export function reportStatus(message: string, urn = ""): void {
+export function reportStatus(message: string, urn = "", ephemeral = true): void {
   const client = engineLogClient();
   if (!client) return;
   try {
@@ -354,11 +354,19 @@ export function reportStatus(message: string, urn = ""): void {
     req.setSeverity(LogSeverity.INFO);
     req.setMessage(message);
     req.setUrn(urn);
-    req.setEphemeral(true);
+    req.setEphemeral(ephemeral);
     client.log(req, () => undefined);
   } catch {
     // nothing to report to
   }
+}
+
+/**
+ * Shows `message` as an info diagnostic that stays: printed under "Diagnostics" at the end
+ * of `pulumi preview` and `pulumi up`. The same rules as {@link reportStatus} otherwise.
+ */
+export function reportInfo(message: string): void {
+  reportStatus(message, "", false);
 }
 
 // ---------------------------------------------------------------------------
@@ -447,7 +455,12 @@ export async function confirmGone(client: WorkspacesClient, record: MissingRecor
   const org = typeof record.organization === "string" && record.organization !== "" ? record.organization : undefined;
   let why: string;
   if (!org) {
-    why = `the state does not record the ${record.kind}'s organization, so this cannot be told apart from a ${record.kind} the token may not see`;
+    throw new NotVisibleError(
+      `cannot ${action === "refresh" ? "read" : action} ${record.label}: the service answered 404, so it does not exist or the token in use ` +
+        `may not see it, and nothing recorded with the resource tells which (a resource adopted with \`get\`, or state written by ` +
+        `an earlier release). Check the id and use a token that can see it; if it really is gone and the resource is in the stack, ` +
+        `remove it with \`pulumi state delete <urn>\`.`,
+    );
   } else {
     const standing = await standingIn(client, org);
     if (standing.member && standing.permissions[PROOF[record.kind]] === true) return;

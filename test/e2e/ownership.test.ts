@@ -1,0 +1,349 @@
+/**
+ * Resources never lose a workspace from state, through the real engine and the real
+ * local server, asserting on the server's records:
+ *
+ * - a refresh with a token that sees only some workspaces keeps every workspace in
+ *   state (and says why it cannot refresh the others), and a later `up` with the
+ *   owners token changes nothing; with a token that sees everything, an out-of-band
+ *   delete is still dropped on refresh and recreated on the next `up`;
+ * - after an out-of-band change and a refresh, `pulumi preview --diff` names the
+ *   drifted property with its old and new values;
+ * - a different ambient organization does not replace live workspaces; a program that
+ *   changes `organization` itself does;
+ * - and the messages a user reads: each failure printed once, without a stack trace,
+ *   naming the resource, the property or the reason.
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { api, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
+import { giveWorkspaceResources, workspaceByName } from "./server-helpers";
+
+/** A team of the server's organization with `access` on the given workspaces; returns its token. */
+async function teamToken(server: RunningServer, name: string, workspaceIds: string[], access = "read"): Promise<string> {
+  const team = await api<any>(server, `/organizations/${server.organization}/teams`, {
+    method: "POST",
+    body: { data: { type: "teams", attributes: { name } } },
+  });
+  expect(team.status).toBe(201);
+  for (const id of workspaceIds) {
+    const grant = await api(server, "/team-workspaces", {
+      method: "POST",
+      body: {
+        data: {
+          type: "team-workspaces",
+          attributes: { access },
+          relationships: { team: { data: { type: "teams", id: team.body.data.id } }, workspace: { data: { type: "workspaces", id } } },
+        },
+      },
+    });
+    expect(grant.status).toBe(201);
+  }
+  const token = await api<any>(server, `/teams/${team.body.data.id}/authentication-token`, { method: "POST" });
+  return token.body.data.attributes.token;
+}
+
+/** How many times `text` occurs in `output`. */
+function occurrences(output: string, text: string): number {
+  return output.split(text).length - 1;
+}
+
+/** The user reads the failure once, and no stack trace. */
+function expectOnceWithoutStack(r: PulumiResult, text: string): void {
+  expect(r.code, r.output).not.toBe(0);
+  expect(occurrences(r.output, text), r.output).toBe(1);
+  expect(r.output).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m);
+  expect(r.output).not.toMatch(/\.ts:\d+:\d+/);
+  expect(r.output).not.toContain("ProviderError");
+  expect(r.output).not.toContain("[Circular");
+}
+
+const twoWorkspaces = (description = "managed") => `
+import { Workspace } from "pulumi-workspaces";
+const shared = new Workspace("shared", { name: "own-shared", description: ${JSON.stringify(description)} });
+const secret = new Workspace("secret", { name: "own-secret", description: "managed" });
+export const sharedId = shared.id;
+export const secretId = secret.id;
+`;
+
+describe("a refresh with a token that sees only some workspaces", () => {
+  let server: RunningServer;
+  let stack: TestStack;
+  let ids: { sharedId: string; secretId: string };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    stack = await TestStack.create({ project: "own-weak", files: { "index.ts": twoWorkspaces() }, env: serverEnv(server) });
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    ids = (await stack.outputs()) as typeof ids;
+  });
+  afterAll(async () => {
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("keeps the workspace it cannot see in state, says why, and a later up with the owners token changes nothing", async () => {
+    const weak = await teamToken(server, "readers", [ids.sharedId]);
+    const refresh = await stack.pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: weak });
+    expectOnceWithoutStack(refresh, `cannot refresh workspace "own-secret" (${ids.secretId})`);
+    expect(refresh.output).toContain("pulumi state delete");
+    expect(refresh.output).toContain("token that can see it");
+    expect(refresh.output).not.toContain(weak);
+
+    // Both workspaces are still in state, and on the server.
+    expect(stack.resources("dynamic/workspaces:Workspace").map((w) => w.id).sort()).toEqual([ids.sharedId, ids.secretId].sort());
+    expect((await workspaceByName(server, "own-secret")).id).toBe(ids.secretId);
+
+    // The owners token finds nothing to do, and the server keeps the same records.
+    const before = await Promise.all(["own-shared", "own-secret"].map((n) => workspaceByName(server, n)));
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    const preview = await stack.previewJson(["--expect-no-changes"]);
+    expect(preview.code, preview.raw.output).toBe(0);
+    expect(preview.steps.filter((s) => s.op !== "same")).toEqual([]);
+    const after = await Promise.all(["own-shared", "own-secret"].map((n) => workspaceByName(server, n)));
+    expect(after.map((w) => [w.id, w.attributes["updated-at"]])).toEqual(before.map((w) => [w.id, w.attributes["updated-at"]]));
+  });
+
+  it("with a token that sees everything, an out-of-band delete is dropped on refresh and recreated on up", async () => {
+    const del = await api(server, `/workspaces/${ids.secretId}`, { method: "DELETE" });
+    expect(del.status).toBe(204);
+    const refresh = await stack.refresh();
+    expect(refresh.code, refresh.output).toBe(0);
+    expect(stack.resources("dynamic/workspaces:Workspace").map((w) => w.id)).toEqual([ids.sharedId]);
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    const recreated = await workspaceByName(server, "own-secret");
+    expect(recreated.id).not.toBe(ids.secretId);
+    expect((await stack.outputs()).secretId).toBe(recreated.id);
+  });
+});
+
+describe("drift after refresh", () => {
+  let server: RunningServer;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    stack = await TestStack.create({ project: "own-drift", files: { "index.ts": twoWorkspaces("declared") }, env: serverEnv(server) });
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+  });
+  afterAll(async () => {
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("preview --diff names the drifted property with old and new values, and up puts it back", async () => {
+    const ws = await workspaceByName(server, "own-shared");
+    const patch = await api(server, `/workspaces/${ws.id}`, {
+      method: "PATCH",
+      body: { data: { type: "workspaces", attributes: { description: "changed by hand" } } },
+    });
+    expect(patch.status).toBe(200);
+    const refresh = await stack.refresh();
+    expect(refresh.code, refresh.output).toBe(0);
+
+    const preview = await stack.pulumi(["preview", "--diff", "--non-interactive"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(preview.output).toMatch(/~\s*description\s*:\s*"changed by hand"\s*=>\s*"declared"/);
+    // Only what drifted, and nothing the program did not give.
+    expect(preview.output).not.toMatch(/[-+~]\s*executionMode/);
+    expect(preview.output).not.toMatch(/[-+~]\s*name\s*:/);
+
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    expect(up.output).toMatch(/description/);
+    expect((await workspaceByName(server, "own-shared")).attributes.description).toBe("declared");
+  });
+});
+
+describe("an ambient organization", () => {
+  let server: RunningServer;
+  let stack: TestStack;
+  let other: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    other = "elsewhere";
+    const org = await api(server, "/organizations", { method: "POST", body: { data: { type: "organizations", attributes: { name: other, email: "ops@example.com" } } } });
+    expect(org.status).toBe(201);
+    stack = await TestStack.create({
+      project: "own-org",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("app", { name: "own-app" }).id;\n` },
+      env: serverEnv(server),
+    });
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+  });
+  afterAll(async () => {
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("that changed does not replace a live workspace; the program changing it does", async () => {
+    const before = await workspaceByName(server, "own-app");
+    const elsewhere = { WORKSPACES_ORGANIZATION: other };
+    const preview = await stack.pulumi(["preview", "--json", "--non-interactive", "--expect-no-changes"], elsewhere);
+    expect(preview.code, preview.output).toBe(0);
+    const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview"], elsewhere);
+    expect(up.code, up.output).toBe(0);
+    const after = await workspaceByName(server, "own-app");
+    expect(after.id).toBe(before.id);
+    expect(after.relationships.organization.data.id).toBe(server.organization);
+    expect((await api(server, `/organizations/${other}/workspaces/own-app`)).status).toBe(404);
+    expect(stack.resources("dynamic/workspaces:Workspace")[0].inputs?.organization).toBe(server.organization);
+
+    // Naming the organization in the program is a real move: a replacement.
+    stack.writeFiles({
+      "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("app", { name: "own-app", organization: ${JSON.stringify(other)} }).id;\n`,
+    });
+    const moved = await stack.previewJson();
+    expect(moved.code, moved.raw.output).toBe(0);
+    expect(moved.steps.find((s) => s.urn.endsWith("::app"))?.op).toMatch(/replace/);
+  });
+});
+
+describe("messages a user reads", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("a refused delete is printed once, without a stack trace", async () => {
+    const stack = await TestStack.create({
+      project: "own-refused",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("busy", { name: "own-busy" }).id;\n` },
+      env: serverEnv(server),
+    });
+    try {
+      expect((await stack.up()).code).toBe(0);
+      const ws = await workspaceByName(server, "own-busy");
+      await giveWorkspaceResources(server, ws.id, 2);
+      const r = await stack.destroy();
+      expectOnceWithoutStack(r, `cannot delete workspace "own-busy" (${ws.id}): the workspace still manages resources`);
+      expect(r.output).toContain("forceDelete");
+      expect((await workspaceByName(server, "own-busy")).id).toBe(ws.id);
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("Workspace.get with a token that cannot see the workspace names it and why", async () => {
+    const created = await api<any>(server, `/organizations/${server.organization}/workspaces`, {
+      method: "POST",
+      body: { data: { type: "workspaces", attributes: { name: "own-hidden" } } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const weak = await teamToken(server, "nobody", []);
+    const stack = await TestStack.create({
+      project: "own-get",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(id)}).description;\n` },
+      env: { ...serverEnv(server), WORKSPACES_TOKEN: weak },
+    });
+    try {
+      const r = await stack.up();
+      expectOnceWithoutStack(r, `workspace ${id}`);
+      expect(r.output).toMatch(/404/);
+      expect(r.output).not.toContain(weak);
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("an update refused for a read-only token says the token may lack write permission", async () => {
+    const program = (d: string) => `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("ro", { name: "own-readonly", description: ${JSON.stringify(d)} }).id;\n`;
+    const stack = await TestStack.create({ project: "own-readonly", files: { "index.ts": program("one") }, env: serverEnv(server) });
+    try {
+      expect((await stack.up()).code).toBe(0);
+      const ws = await workspaceByName(server, "own-readonly");
+      const reader = await teamToken(server, "ro-readers", [ws.id]);
+      stack.writeFiles({ "index.ts": program("two") });
+      const r = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: reader });
+      expectOnceWithoutStack(r, `cannot update workspace "own-readonly" (${ws.id})`);
+      expect(r.output).toContain("may lack write permission");
+      expect((await workspaceByName(server, "own-readonly")).attributes.description).toBe("one");
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("a check failure speaks the program's names, once, and prints no absent value", async () => {
+    const stack = await TestStack.create({
+      project: "own-check",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("agent", { name: "own-agent", executionMode: "agent" });\n` },
+      env: serverEnv(server),
+    });
+    try {
+      const r = await stack.pulumi(["preview", "--non-interactive"]);
+      expectOnceWithoutStack(r, "agentPoolId is required when executionMode is agent");
+      expect(r.output).not.toContain("{<nil>}");
+      expect(r.output).not.toMatch(/agent-pool-id|execution-mode/);
+      expect(r.output).not.toMatch(/agentPoolId[^\n]*agentPoolId/);
+      expect((await api(server, `/organizations/${server.organization}/workspaces/own-agent`)).status).toBe(404);
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("a safe delete that waits out conflicts reports progress as ephemeral status messages", async () => {
+    // A proxy answers the first safe deletes with the service's "still processing" conflict.
+    let conflicts = 3;
+    const target = new URL(server.url);
+    const proxy = http.createServer((req, res) => {
+      if (req.method === "POST" && /\/actions\/safe-delete$/.test(req.url ?? "") && conflicts > 0) {
+        conflicts -= 1;
+        req.resume();
+        res.writeHead(409, { "content-type": "application/vnd.api+json" });
+        res.end(JSON.stringify({ errors: [{ status: "409", title: "conflict", detail: "The workspace is still processing a run." }] }));
+        return;
+      }
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const address = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname}`;
+    const stack = await TestStack.create({
+      project: "own-progress",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("slow", { name: "own-slow" }).id;\n` },
+      env: { ...serverEnv(server), WORKSPACES_ADDRESS: address },
+    });
+    try {
+      expect((await stack.up()).code).toBe(0);
+      const events = path.join(stack.root, "events.json");
+      const r = await stack.destroy(["--event-log", events]);
+      expect(r.code, r.output).toBe(0);
+      expect(conflicts).toBe(0);
+      const diagnostics = fs
+        .readFileSync(events, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l).diagnosticEvent)
+        .filter(Boolean);
+      const status = diagnostics.filter((d: any) => d.ephemeral === true && /waiting for the service to finish processing workspace "own-slow"/.test(d.message));
+      expect(status.length, JSON.stringify(diagnostics)).toBeGreaterThan(0);
+      // Status is not an error and does not stay in the summary.
+      expect(status.every((d: any) => d.severity === "info")).toBe(true);
+      expect(r.output).not.toContain("waiting for the service to finish processing");
+      expect((await api(server, `/organizations/${server.organization}/workspaces/own-slow`)).status).toBe(404);
+    } finally {
+      stack.dispose();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
