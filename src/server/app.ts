@@ -135,7 +135,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   app.decorateRequest("publicUrl", "");
 
   // `Expect: 100-continue` with a declared length over the limit is answered 413 at once,
-  // so the client never sends the body; any other expectation proceeds as Node would.
+  // so the client never sends the body; otherwise the client is told to continue.
   app.server.on("checkContinue", (req, res) => {
     const length = Number(req.headers["content-length"]);
     if (Number.isFinite(length) && length > BODY_LIMIT) {
@@ -146,6 +146,12 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     }
     res.writeContinue();
     app.server.emit("request", req, res);
+  });
+  // Any other expectation is one the server cannot meet: a JSON:API 417 rather than Node's bare one.
+  app.server.on("checkExpectation", (_req, res) => {
+    const body = JSON.stringify({ errors: [{ status: "417", title: "expectation failed", detail: "Only the expectation 100-continue is supported." }] });
+    res.writeHead(417, { "content-type": JSONAPI_MEDIA_TYPE, "content-length": Buffer.byteLength(body), connection: "close" });
+    res.end(body);
   });
 
   // JSON:API bodies (and plain JSON, which some clients send) are parsed here; an empty

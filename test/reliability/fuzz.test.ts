@@ -1,16 +1,20 @@
 /**
- * Bad input: generated bodies, query strings, ids, tokens and media types against every
- * route the server registers (and every route of the spec's index, registered or not).
- * Every answer must be a success or a 4xx JSON:API error document, never a 5xx; the
- * server must stay up; and a rejected request must leave the database byte-for-byte as
- * it was. Requests run in independent lanes (one server and database each) so the dump
- * before and after a request belongs to that request alone.
+ * Bad input: generated bodies, query strings, ids, tokens, media types and headers
+ * against every route the server registers (and every route of the spec's index,
+ * registered or not), including the hostile classes of generators.ts (any header value,
+ * any body depth, any number of filter values, oversized bodies with and without
+ * `Expect: 100-continue`, repeated parameters, control characters, a read-only caller
+ * with invalid bodies on write routes). Every answer must reach the client and be a
+ * success or a 4xx JSON:API error document, never a 5xx; links must point to the
+ * server's own address; the server must stay up; and a rejected request must leave the
+ * database byte-for-byte as it was. Requests run in independent lanes (one server and
+ * database each) so the dump before and after a request belongs to that request alone.
  */
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
-import { requestArbitrary, resolveBody, resolvePath, tokenHeader, type GeneratedRequest } from "./generators";
+import { HOSTILE_CLASSES, requestArbitrary, resolveBody, resolvePath, tokenHeader, type GeneratedRequest, type HostileClass } from "./generators";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
 import { recordFigures } from "./figures";
 import { startWorld, type World } from "./world";
@@ -30,13 +34,30 @@ interface Tally {
   verifiedByDump: number;
   byStatus: Record<string, number>;
   routesHit: Set<string>;
+  /** Requests of each hostile class (a request may be of several). */
+  byClass: Record<HostileClass, number>;
+  /** Requests of no hostile class. */
+  ordinary: number;
+  /** Successful answers whose links were checked to point to the server's own address. */
+  linksChecked: number;
 }
 
 const timing = { send: 0, dump: 0, repair: 0 };
 const byRoute: Record<string, Record<number, number>> = {};
 let routes: Route[] = [];
 let worlds: World[] = [];
-const tally: Tally = { requests: 0, rejected: 0, succeeded: 0, verifiedNoCommit: 0, verifiedByDump: 0, byStatus: {}, routesHit: new Set() };
+const tally: Tally = {
+  requests: 0,
+  rejected: 0,
+  succeeded: 0,
+  verifiedNoCommit: 0,
+  verifiedByDump: 0,
+  byStatus: {},
+  routesHit: new Set(),
+  byClass: Object.fromEntries(HOSTILE_CLASSES.map((c) => [c, 0])) as Record<HostileClass, number>,
+  ordinary: 0,
+  linksChecked: 0,
+};
 
 beforeAll(async () => {
   const registered = await registeredRoutes();
@@ -51,31 +72,57 @@ afterAll(async () => {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-/** One request over node:http (lighter than fetch, and it sends a body with any method). */
-function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; contentType: string; text: string }> {
+/**
+ * One request over node:http (lighter than fetch, and it sends a body with any method).
+ * With `expectContinue` the body goes out only if the server says continue; an error
+ * before the answer (a reset, EPIPE) fails the request: every answer must reach the client.
+ */
+function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined, expectContinue = false): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent, timeout: 10_000 }, (res) => {
+    const req = http.request(url, { method, headers, agent: expectContinue ? false : agent, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") });
+        if (expectContinue) req.destroy();
+      });
       res.on("error", reject);
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within 10 s: ${method} ${url.slice(0, 200)}`)));
     req.on("error", reject);
-    req.end(body);
+    if (expectContinue) {
+      req.on("continue", () => req.end(body));
+      req.flushHeaders();
+    } else {
+      req.end(body);
+    }
   });
 }
 
 async function send(world: World, req: GeneratedRequest, seed: number) {
   const path = resolvePath(world, req);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...req.headers };
   const auth = tokenHeader(world, req.token);
   if (auth) headers.authorization = auth;
-  const body = resolveBody(world, req.body, seed);
+  const body: string | Buffer | undefined = req.oversized ? Buffer.alloc(req.oversized.bytes, 0x20) : resolveBody(world, req.body, seed);
   if (req.contentType && body !== undefined) headers["content-type"] = req.contentType;
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-  const res = await rawRequest(world.test.server.url + path + req.query, req.method, headers, body);
+  if (req.oversized?.expect) headers.expect = "100-continue";
+  const res = await rawRequest(world.test.server.url + path + req.query, req.method, headers, body, req.oversized?.expect ?? false);
   return { path, ...res };
+}
+
+/** Every link of a JSON:API document (top-level and per resource), for the check that they point to the server itself. */
+function linksOf(doc: unknown): string[] {
+  const out: string[] = [];
+  const collect = (links: unknown) => {
+    if (links && typeof links === "object") for (const v of Object.values(links)) if (typeof v === "string") out.push(v);
+  };
+  const d = doc as { links?: unknown; data?: unknown } | null;
+  if (!d || typeof d !== "object") return out;
+  collect(d.links);
+  for (const r of Array.isArray(d.data) ? d.data : [d.data]) if (r && typeof r === "object") collect((r as { links?: unknown }).links);
+  return out;
 }
 
 describe("bad input never breaks the server or the data", () => {
@@ -99,13 +146,19 @@ describe("bad input never breaks the server or the data", () => {
               tally.requests++;
               tally.byStatus[r.status] = (tally.byStatus[r.status] ?? 0) + 1;
               tally.routesHit.add(`${req.route.method} ${req.route.url}`);
+              for (const c of req.classes) tally.byClass[c]++;
+              if (req.classes.length === 0) tally.ordinary++;
               if (process.env.FUZZ_VERBOSE) {
                 const k = `${req.route.method} ${req.route.url}`;
                 const h = (byRoute[k] ??= {});
                 h[r.status] = (h[r.status] ?? 0) + 1;
               }
-              const where = `${req.method} ${(r.path + req.query).slice(0, 300)} -> ${r.status} ${r.text.slice(0, 300)}`;
+              const where = `${req.method} ${(r.path + req.query).slice(0, 300)} [${req.classes.join(",")}${Object.keys(req.headers).length ? ` ${JSON.stringify(req.headers).slice(0, 200)}` : ""}] -> ${r.status} ${r.text.slice(0, 300)}`;
               expect(r.status, where).toBeLessThan(500);
+              // A caller that may only read gets the answer a valid body would get: never a verdict on the body.
+              if (req.classes.includes("readOnlyWrite")) expect([403, 404], where).toContain(r.status);
+              // An oversized body is never accepted (GET routes read no body at all).
+              if (req.oversized && req.method !== "GET") expect(r.status, where).toBeGreaterThanOrEqual(400);
               // No answer repeats a token, except the endpoints that issue one.
               if (!req.route.url.includes("authentication-token")) {
                 for (const t of Object.values(world.tokens)) expect(r.text.includes(t), `an answer holds a token: ${where}`).toBe(false);
@@ -119,7 +172,13 @@ describe("bad input never breaks the server or the data", () => {
                 expect(doc.data!.errors.every((e) => e.status === undefined || e.status === String(r.status)), where).toBe(true);
               } else {
                 tally.succeeded++;
-                if (r.text !== "") JSON.parse(r.text);
+                if (r.text !== "") {
+                  // Links are paths or URLs on the server's own address, whatever Host the request named.
+                  const links = linksOf(JSON.parse(r.text));
+                  const origin = new URL(world.test.server.url).origin;
+                  for (const link of links) expect((link.startsWith("/") && !link.startsWith("//")) || link.startsWith(`${origin}/`), `${where}\nlink: ${link}`).toBe(true);
+                  if (links.length) tally.linksChecked++;
+                }
               }
               if (r.status < 400 && req.method !== "GET") {
                 t0 = performance.now();
@@ -162,12 +221,14 @@ describe("bad input never breaks the server or the data", () => {
       expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
       recordFigures("fuzz", {
         "generated requests": tally.requests,
+        ...hostileFigures(),
         "routes fuzzed": routes.length,
         "routes reached": tally.routesHit.size,
         "rejected (4xx)": tally.rejected,
         "succeeded (2xx)": tally.succeeded,
         "rejected or read, checked: no commit": tally.verifiedNoCommit,
         "of those, also compared by a full database dump": tally.verifiedByDump,
+        "successful answers whose links were checked": tally.linksChecked,
         "5xx answers": Object.entries(tally.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0),
         "statuses seen": Object.entries(tally.byStatus)
           .sort()
@@ -178,3 +239,21 @@ describe("bad input never breaks the server or the data", () => {
     300_000,
   );
 });
+
+const CLASS_TITLES: Record<HostileClass, string> = {
+  headers: "any header value (Host and others)",
+  depth: `body nested past the depth bound`,
+  listLength: "list filter with more values than the limit",
+  oversized: "body over the size limit",
+  oversizedExpect: "body over the size limit, with Expect: 100-continue",
+  repeated: "repeated query parameter",
+  control: "control characters in the query",
+  readOnlyWrite: "read-only caller, invalid body, write route",
+};
+
+function hostileFigures(): Record<string, string> {
+  const share = (n: number) => `${n} (${((100 * n) / Math.max(1, tally.requests)).toFixed(1)}%)`;
+  const out: Record<string, string> = { "of no hostile class": share(tally.ordinary) };
+  for (const c of HOSTILE_CLASSES) out[`hostile: ${CLASS_TITLES[c]}`] = share(tally.byClass[c]);
+  return out;
+}

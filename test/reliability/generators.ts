@@ -3,6 +3,9 @@
  * that are sometimes right, often nearly right, and sometimes nonsense.
  */
 import fc from "fast-check";
+import { BODY_LIMIT } from "../../src/server/app";
+import { MAX_JSON_DEPTH } from "../../src/server/http/json";
+import { MAX_LIST_VALUES } from "../../src/server/http/jsonapi";
 import type { Route } from "./routes";
 import type { World } from "./world";
 import { OTHER_ORG, VICTIM_ORG } from "./world";
@@ -11,6 +14,16 @@ import { OTHER_ORG, VICTIM_ORG } from "./world";
 export type ParamValue = { kind: "fixture"; index: number } | { kind: "other"; index: number } | { kind: "live"; pick: number } | { kind: "raw"; text: string };
 
 export type TokenChoice = "owner" | "org" | "teamRead" | "teamWrite" | "user" | "otherOrg" | "garbage" | "malformed" | "none";
+
+/**
+ * Kinds of hostile request the suite counts separately: any header value (`Host`
+ * and others), bodies nested past the depth bound, list filters with more values than
+ * the limit, bodies over the size limit (sent with and without `Expect: 100-continue`),
+ * repeated query parameters, control characters in the query, and a read-only caller
+ * sending invalid bodies to write routes.
+ */
+export const HOSTILE_CLASSES = ["headers", "depth", "listLength", "oversized", "oversizedExpect", "repeated", "control", "readOnlyWrite"] as const;
+export type HostileClass = (typeof HOSTILE_CLASSES)[number];
 
 export interface GeneratedRequest {
   route: Route;
@@ -21,6 +34,11 @@ export interface GeneratedRequest {
   body: string | undefined;
   contentType: string | undefined;
   token: TokenChoice;
+  /** Extra request headers, any value a client can send (a `Host` of any text included). */
+  headers: Record<string, string>;
+  /** A body over the size limit, built when sent: this many bytes, announced with `Expect: 100-continue` or not. */
+  oversized?: { bytes: number; expect: boolean };
+  classes: HostileClass[];
 }
 
 const nasty = fc.constantFrom(
@@ -90,18 +108,57 @@ const queryValue = fc.oneof(
   fc.constantFrom("0", "-1", "1", "20", "100", "101", "1e3", "9007199254740993", "1.5", "name", "-name", "latest-change-at", "-current-run.created-at", "*", "*a*", "a,b,,", "locked_by,organization", "variable_options", "outputs,readme,project", "current_run.plan"),
 );
 
-const query = fc
-  .array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }), queryValue), { maxLength: 5 })
-  .chain((pairs) =>
-    fc.boolean().map((raw) => {
-      if (pairs.length === 0) return "";
-      // Raw brackets as some clients send them, or percent-encoded as the spec asks.
-      if (raw) return "?" + pairs.map(([k, v]) => `${k.replace(/[#&?%\s]/g, "")}=${encodeSegment(v)}`).join("&");
-      const q = new URLSearchParams();
-      for (const [k, v] of pairs) q.append(k, v);
-      return "?" + q.toString();
-    }),
-  );
+/** Control characters (C0, DEL and C1), alone or inside ordinary text. */
+const controlText = fc
+  .tuple(fc.string({ maxLength: 6 }), fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f })), { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 6 }))
+  .map(([a, codes, b]) => a + String.fromCharCode(...codes) + b);
+
+const LIST_KEYS = ["search[tags]", "search[exclude-tags]", "filter[current-run][status]", "include"];
+
+/** A list filter with any number of values: mostly few, often around the limit, sometimes far past it. */
+const listPairs: fc.Arbitrary<Array<[string, string]>> = fc
+  .tuple(
+    fc.constantFrom(...LIST_KEYS, "filter[tagged]"),
+    fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 0, max: 10 }) }, { weight: 3, arbitrary: fc.integer({ min: MAX_LIST_VALUES - 2, max: MAX_LIST_VALUES + 2 }) }, { weight: 2, arbitrary: fc.integer({ min: MAX_LIST_VALUES, max: 1500 }) }),
+    fc.constantFrom("v", "prod", "applied", "project", "fixture-tag"),
+  )
+  .map(([key, n, stem]) => {
+    // filter[tagged] takes one pair of parameters per entry; the URL stays under Node's header size limit.
+    if (key === "filter[tagged]") return Array.from({ length: Math.min(n, 400) }, (_, i) => [`filter[tagged][${i}][key]`, `${stem}${i}`] as [string, string]);
+    return [[key, Array.from({ length: n }, (_, i) => (i % 7 === 0 ? stem : `${stem}${i}`)).join(",")]];
+  });
+
+interface QueryParts {
+  pairs: Array<[string, string]>;
+  list: Array<[string, string]>;
+  repeat: boolean;
+  control: Array<[string, string]>;
+  raw: boolean;
+}
+
+const query: fc.Arbitrary<{ text: string; classes: HostileClass[] }> = fc
+  .record({
+    pairs: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }), queryValue), { maxLength: 5 }),
+    list: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: listPairs }),
+    repeat: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    control: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom("search[name]", "search[wildcard-name]", "q", "search[tags]", "filter[project][id]", "sort", "page[number]"), controlText), { minLength: 1, maxLength: 2 }) }),
+    raw: fc.boolean(),
+  })
+  .map(({ pairs, list, repeat, control, raw }: QueryParts) => {
+    const all = [...pairs, ...list, ...control];
+    // A repeated parameter: the first pair's key again, with another value.
+    if (repeat && all.length) all.push([all[0][0], all[all.length - 1][1]]);
+    const classes: HostileClass[] = [];
+    if (list.length > MAX_LIST_VALUES || list.some(([, v]) => v.split(",").length > MAX_LIST_VALUES)) classes.push("listLength");
+    if (repeat && all.length) classes.push("repeated");
+    if (control.length) classes.push("control");
+    if (all.length === 0) return { text: "", classes };
+    // Raw brackets as some clients send them, or percent-encoded as the spec asks.
+    if (raw) return { text: "?" + all.map(([k, v]) => `${k.replace(/[#&?%\s]/g, "")}=${encodeSegment(v)}`).join("&"), classes };
+    const q = new URLSearchParams();
+    for (const [k, v] of all) q.append(k, v);
+    return { text: "?" + q.toString(), classes };
+  });
 
 const ATTRIBUTE_KEYS = [
   "name",
@@ -223,7 +280,44 @@ const resourceBody = fc.record(
 
 const listBody = fc.record({ data: fc.array(identifier, { maxLength: 5 }) });
 
+/** A resource body with one attribute nested to any depth (arrays, objects, or both), around and far past the bound. */
+const deepBody: fc.Arbitrary<string> = fc
+  .record({
+    depth: fc.oneof({ weight: 2, arbitrary: fc.integer({ min: MAX_JSON_DEPTH - 5, max: MAX_JSON_DEPTH + 2 }) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 20_000 }) }),
+    kind: fc.constantFrom("array", "object", "mixed"),
+    key: fc.constantFrom(...ATTRIBUTE_KEYS),
+    type: fc.constantFrom(...TYPES),
+  })
+  .map(({ depth, kind, key, type }) => {
+    let open = "";
+    let close = "";
+    for (let i = 0; i < depth; i++) {
+      const array = kind === "array" || (kind === "mixed" && i % 2 === 0);
+      open += array ? "[" : `{"k${i % 10}":`;
+      close = (array ? "]" : "}") + close;
+    }
+    return `{"data":{"type":${JSON.stringify(type)},"attributes":{${JSON.stringify(key)}:${open}1${close}}}}`;
+  });
+
+/** The container depth of a JSON text (brackets inside strings not counted); enough for the classes tally. */
+export function depthOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") max = Math.max(max, ++depth);
+    else if (c === "]" || c === "}") depth--;
+  }
+  return max;
+}
+
 const body: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 1, arbitrary: deepBody },
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 6, arbitrary: resourceBody.map((b) => JSON.stringify(b)) },
   { weight: 3, arbitrary: listBody.map((b) => JSON.stringify(b)) },
@@ -248,8 +342,64 @@ const token = fc.constantFrom<TokenChoice>("owner", "owner", "owner", "owner", "
 
 const METHODS = ["GET", "POST", "PATCH", "DELETE", "PUT"];
 
-export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequest> {
+/**
+ * Any value a client can put in a header (Node's client refuses control characters
+ * other than tab, as HTTP does). Connection-management headers (`connection`,
+ * `content-length`, `transfer-encoding`, `upgrade`) are the client's own business and
+ * left out; `expect` is in, with any value.
+ */
+const headerValue = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((c) => String.fromCharCode(c)), maxLength: 60 }) },
+  { weight: 2, arbitrary: fc.constantFrom("a b", "evil.example", "", "[::1", "x:99999", "127.0.0.1:1", "localhost", "%00", "évil.example", "a".repeat(2000), "100-continue", "https", "for=1.2.3.4;proto=https;host=evil.example") },
+);
+const HEADER_NAMES = ["host", "host", "host", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "forwarded", "accept", "accept-encoding", "accept-language", "user-agent", "origin", "referer", "x-request-id", "if-none-match", "cookie", "expect", "range"];
+const headers = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { minKeys: 1, maxKeys: 3 }) });
+
+/** Sizes past the body limit, kept under the server's discard bound (4 × the limit). */
+const oversized = fc.oneof(
+  { weight: 60, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.record({ bytes: fc.integer({ min: BODY_LIMIT + 1, max: 2 * BODY_LIMIT }), expect: fc.boolean() }) },
+);
+
+const WRITE_METHODS = new Set(["POST", "PATCH", "DELETE", "PUT"]);
+
+/** Relationships that name the caller's own readable workspace, project and team, so a body-targeted route finds its target. */
+const TARGETS = {
+  workspace: { data: { type: "workspaces", id: "$ws0" } },
+  project: { data: { type: "projects", id: "$prj0" } },
+  team: { data: { type: "teams", id: "$live" } },
+  "registry-module": { data: { type: "registry-modules", id: "$live" } },
+};
+
+/**
+ * A read-only team sending an invalid body to a write route, about the one workspace it
+ * may read: it must get the answer it would get for a valid body (a 404 or 403), never a
+ * validation error that tells it what it may not write.
+ */
+function readOnlyWrite(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequest> {
+  const writes = routes.filter((r) => WRITE_METHODS.has(r.method));
   return fc
+    .record({
+      route: fc.constantFrom(...writes),
+      type: fc.oneof(fc.constantFrom(...TYPES), text),
+      attributes,
+      extra: relationships,
+    })
+    .map(({ route, type, attributes, extra }) => ({
+      route,
+      method: route.method,
+      params: [0, 0, 0].map((index) => ({ kind: "fixture" as const, index })),
+      query: "",
+      body: JSON.stringify({ data: { type, attributes, relationships: { ...extra, ...TARGETS } } }),
+      contentType: "application/vnd.api+json",
+      token: "teamRead" as const,
+      headers: {},
+      classes: ["readOnlyWrite" as const],
+    }));
+}
+
+export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequest> {
+  const general = fc
     .record({
       route: fc.constantFrom(...routes),
       // One request in ten uses some other method, to reach the not-found paths.
@@ -259,8 +409,17 @@ export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<Gen
       body,
       contentType,
       token,
+      headers,
+      oversized,
     })
-    .map(({ route, wrongMethod, params, query, body, contentType, token }) => ({ route, method: wrongMethod ?? route.method, params, query, body, contentType, token }));
+    .map(({ route, wrongMethod, params, query, body, contentType, token, headers, oversized }): GeneratedRequest => {
+      const classes = [...query.classes];
+      if (Object.keys(headers).length) classes.push("headers");
+      if (body !== undefined && depthOf(body) > MAX_JSON_DEPTH) classes.push("depth");
+      if (oversized) classes.push(oversized.expect ? "oversizedExpect" : "oversized");
+      return { route, method: wrongMethod ?? route.method, params, query: query.text, body, contentType, token, headers, oversized, classes };
+    });
+  return fc.oneof({ weight: 11, arbitrary: general }, { weight: 1, arbitrary: readOnlyWrite(routes) });
 }
 
 /** Turns a generated request into a concrete path, resolving fixtures against the live database. */
@@ -313,11 +472,14 @@ function resolveParam(world: World, req: GeneratedRequest, name: string, v: Para
   }
 }
 
-/** Replaces `$live` placeholders in a generated body with ids that exist. */
+/** Replaces `$live` placeholders in a generated body with ids that exist, `$ws0` and `$prj0` with the first fixtures. */
 export function resolveBody(world: World, body: string | undefined, seed: number): string | undefined {
-  if (body === undefined || !body.includes("$live")) return body;
+  if (body === undefined || !body.includes("$")) return body;
   let n = seed;
-  return body.replace(/\$live/g, () => world.liveId(n++) ?? "missing");
+  return body
+    .replace(/\$live/g, () => world.liveId(n++) ?? "missing")
+    .replace(/\$ws0/g, () => world.fixtures.workspaces[0])
+    .replace(/\$prj0/g, () => world.fixtures.projects[0]);
 }
 
 export function tokenHeader(world: World, t: TokenChoice): string | undefined {
