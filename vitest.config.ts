@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts", "policies/test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "**/node_modules/**"],
+          exclude: ["test/e2e/**", "test/package/install.test.ts", "**/node_modules/**"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts"],
+          include: ["test/e2e/**/*.test.ts", "test/package/install.test.ts"],
           testTimeout: 900_000,
           hookTimeout: 900_000,
           fileParallelism: false,
