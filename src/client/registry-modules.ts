@@ -14,7 +14,7 @@ import {
 import type { z } from "zod";
 import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
-import { relId } from "./wire";
+import { relId, relIds } from "./wire";
 
 export interface RegistryModuleVersionStatus {
   version: string;
@@ -32,6 +32,8 @@ export interface RegistryModule {
   noCode: boolean | null;
   /** Versions the registry holds, with their ingestion status. */
   versionStatuses: RegistryModuleVersionStatus[];
+  /** The no-code module(s) made from this module (relationship `no-code-modules`). */
+  noCodeModuleIds: string[];
   attributes: Record<string, unknown>;
 }
 
@@ -76,6 +78,7 @@ function toRegistryModule(r: RegistryModuleResource): RegistryModule {
     status: a.status ?? null,
     noCode: a["no-code"] ?? null,
     versionStatuses: (a["version-statuses"] ?? []).map((v) => ({ version: v.version, status: v.status })),
+    noCodeModuleIds: relIds(r, "no-code-modules"),
     attributes: a as Record<string, unknown>,
   };
 }

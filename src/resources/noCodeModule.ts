@@ -43,6 +43,15 @@ export interface NoCodeModuleArgs {
    * service (it has no endpoint that removes one); empty its `options` instead.
    */
   variableOptions?: pulumi.Input<pulumi.Input<VariableOptionsArgs>[]>;
+  /**
+   * Take over the record if it already exists: the no-code module of `registryModuleId`. `create` then reads
+   * it and changes only what this program declares differently (one update, or none
+   * when everything matches), and from then on the stack owns it like one it created.
+   * `pulumi preview` says for such a resource whether it adopts a record and which
+   * properties change. Without it, an existing no-code module of that registry module makes the create fail with an
+   * error that names it. Default false. Has no effect once the resource is in the stack.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 export interface VariableOptionsOutput {

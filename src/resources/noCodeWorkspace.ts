@@ -73,6 +73,17 @@ export interface NoCodeWorkspaceArgs {
    * A change of this input alone changes nothing on the service.
    */
   upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
+  /**
+   * Take over the record if it already exists: the workspace of this `organization` and `name`, which must have been made
+   * from `noCodeModuleId` (sensitive variable values, which the service never shows, are
+   * taken to be the declared ones). `create` then reads
+   * it and changes only what this program declares differently (one update, or none
+   * when everything matches), and from then on the stack owns it like one it created.
+   * `pulumi preview` says for such a resource whether it adopts a record and which
+   * properties change. Without it, an existing workspace of that name makes the create fail with an
+   * error that names it. Default false. Has no effect once the resource is in the stack.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 export interface NoCodeVariableOutput {

@@ -105,6 +105,15 @@ export interface WorkspaceArgs {
    * uses safe-delete and fails while the workspace manages resources.
    */
   forceDelete?: pulumi.Input<boolean>;
+  /**
+   * Take over the record if it already exists: the workspace of this `organization` and `name`. `create` then reads
+   * it and changes only what this program declares differently (one update, or none
+   * when everything matches), and from then on the stack owns it like one it created.
+   * `pulumi preview` says for such a resource whether it adopts a record and which
+   * properties change. Without it, an existing workspace of that name makes the create fail with an
+   * error that names it. Default false. Has no effect once the resource is in the stack.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 export interface VcsRepoOutput {

@@ -1,0 +1,278 @@
+/**
+ * Taking over records that already exist (`adopt: true` on `Workspace`, `NoCodeModule`
+ * and `NoCodeWorkspace`).
+ *
+ * Pulumi cannot `pulumi import` dynamic resources, so adoption happens in `create`: the
+ * record is looked up by its natural key (a workspace by organization and name, a no-code
+ * module by its registry module), read as a refresh would read it, and then brought to
+ * the declared inputs by the provider's own `update`, which sends only what differs
+ * (nothing when everything matches). From then on the record is the stack's like any
+ * other.
+ *
+ * During preview a new resource marked `adopt` is looked up in `check` (the only provider
+ * call a preview makes for it), and the engine is told whether `pulumi up` adopts a record
+ * and which properties it changes. No other resource reads during preview.
+ *
+ * Without `adopt`, a create refused because the name (or module) is taken fails with one
+ * message that names the existing record and points to `adopt: true`.
+ */
+import { NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import { getClient } from "./client";
+import { ProviderError, describe, isUnknown, reportInfo } from "./common";
+import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
+
+/** The input that asks for adoption. */
+export const ADOPT = "adopt";
+
+/** Inputs that are never sent to the service and so never count as a change. */
+const NOT_PROPERTIES = new Set([ADOPT, "__provider", "__inputNames"]);
+
+/** An existing record found for a resource's inputs. */
+export interface Found {
+  id: string;
+  /** How messages name it, e.g. `workspace "web" (ws-123) in organization "acme"`. */
+  label: string;
+  /** Props handed to the provider's `read` so that its outputs describe the record as this resource would own it. */
+  seed: Props;
+}
+
+/** What adoption needs to know about one kind of resource. */
+export interface Adopter {
+  /** Singular noun for messages: `workspace`, `no-code module`. */
+  noun: string;
+  /** What identifies the record, for messages; undefined while a needed input is unknown. */
+  key(inputs: Props): string | undefined;
+  /** The existing record for these inputs, or undefined when there is none (a 404). */
+  find(client: WorkspacesClient, inputs: Props): Promise<Found | undefined>;
+  /** Whether a create failure says that the record exists already. */
+  isTaken(err: unknown): boolean;
+}
+
+function isEmpty(p: Props | undefined): boolean {
+  return !p || Object.keys(p).filter((k) => !NOT_PROPERTIES.has(k)).length === 0;
+}
+
+/**
+ * The declared inputs whose value differs from the record's, judged by the provider's own
+ * `diff` one input at a time, so that every service default, order and case rule of that
+ * provider applies.
+ */
+export async function changedInputs(impl: ProviderImpl, id: string, current: Props, inputs: Props): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [k, v] of Object.entries(inputs)) {
+    if (NOT_PROPERTIES.has(k) || v === undefined) continue;
+    const d = await impl.diff(id, current, { [k]: v });
+    if (d.changes) changed.push(k);
+  }
+  return changed;
+}
+
+function describeChanges(changed: string[]): string {
+  return changed.length === 0 ? "no property changes" : `changes ${changed.join(", ")}`;
+}
+
+/** Looks the record up during preview and tells the engine what `pulumi up` will do. */
+async function announce(impl: ProviderImpl, adopter: Adopter, inputs: Props): Promise<void> {
+  const key = adopter.key(inputs);
+  if (key === undefined) {
+    reportInfo(`adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`);
+    return;
+  }
+  try {
+    const client = getClient();
+    const found = await adopter.find(client, inputs);
+    if (!found) {
+      reportInfo(`adopt: no ${adopter.noun} ${key} exists; pulumi up creates it`);
+      return;
+    }
+    const current = await impl.read(found.id, found.seed);
+    const changed = await changedInputs(impl, found.id, current.props ?? {}, inputs);
+    reportInfo(`adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}`);
+  } catch (err) {
+    reportInfo(`adopt: could not look up the ${adopter.noun} ${key} (${describe(err)}); pulumi up tries again`);
+  }
+}
+
+/** Outputs that carry `adopt` along, so that a refresh can rebuild the inputs from them. */
+function echoAdopt(outs: Props | undefined, from: Props): Props | undefined {
+  if (!outs || from[ADOPT] === undefined) return outs;
+  return { ...outs, [ADOPT]: from[ADOPT] };
+}
+
+/**
+ * `impl` with adoption: `check` validates `adopt` (and looks the record up for a new
+ * resource that asks for it), `create` adopts an existing record when asked and explains a
+ * taken name when not, and every output set carries `adopt` along.
+ */
+export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
+  return {
+    ...impl,
+
+    async check(olds, news): Promise<CheckResult> {
+      const result = await impl.check(olds, news);
+      const failures: CheckFailure[] = [...result.failures];
+      const adopt = news[ADOPT];
+      if (adopt !== undefined && !isUnknown(adopt) && typeof adopt !== "boolean") {
+        failures.push({ property: ADOPT, reason: "adopt must be true or false" });
+      }
+      if (adopt === true && isEmpty(olds) && failures.length === 0) await announce(impl, adopter, result.inputs);
+      return { ...result, failures };
+    },
+
+    async create(inputs) {
+      const client = getClient();
+      if (inputs[ADOPT] === true) {
+        const found = await adopter.find(client, inputs);
+        if (found) {
+          const current = await impl.read(found.id, found.seed);
+          if (!current.props) throw new ProviderError(`cannot adopt ${found.label}: it disappeared while being read; run pulumi up again`);
+          const changed = await changedInputs(impl, found.id, current.props, inputs);
+          const outs = changed.length === 0 ? current.props : (await impl.update(found.id, current.props, inputs)).outs;
+          return { id: found.id, outs: echoAdopt(outs, inputs)! };
+        }
+      }
+      try {
+        const created = await impl.create(inputs);
+        return { ...created, outs: echoAdopt(created.outs, inputs)! };
+      } catch (err) {
+        if (!adopter.isTaken(err)) throw err;
+        let found: Found | undefined;
+        try {
+          found = await adopter.find(client, inputs);
+        } catch {
+          found = undefined;
+        }
+        const what = found ? found.label : `${adopter.noun} ${adopter.key(inputs) ?? ""}`.trim();
+        throw new ProviderError(
+          `${what} already exists. To manage it from this stack, set adopt: true on this resource: pulumi up then takes it ` +
+            `over and changes only what the program declares differently. Otherwise choose another name.`,
+        );
+      }
+    },
+
+    async read(id, props) {
+      const result = await impl.read(id, props);
+      return result.props ? { ...result, props: echoAdopt(result.props, props) } : result;
+    },
+
+    async update(id, olds, news) {
+      const result = await impl.update(id, olds, news);
+      return { outs: echoAdopt(result.outs, news)! };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The three kinds
+
+function nameTaken(err: unknown): boolean {
+  return err instanceof ValidationError && err.problems.some((p) => /already been taken|already exists/i.test(p.detail));
+}
+
+async function byName(client: WorkspacesClient, organization: string, name: string): Promise<ApiWorkspace | undefined> {
+  try {
+    return await client.workspaces.readByName(organization, name);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+function workspaceKey(inputs: Props): string | undefined {
+  const { organization, name } = inputs;
+  if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name)) return undefined;
+  return `"${name}" in organization "${organization}"`;
+}
+
+function workspaceLabelOf(ws: ApiWorkspace, organization: string): string {
+  return `workspace "${ws.name}" (${ws.id}) in organization "${organization}"`;
+}
+
+export const workspaceAdopter: Adopter = {
+  noun: "workspace",
+  key: workspaceKey,
+  async find(client, inputs) {
+    const organization = String(inputs.organization);
+    const ws = await byName(client, organization, String(inputs.name));
+    if (!ws) return undefined;
+    return { id: ws.id, label: workspaceLabelOf(ws, organization), seed: { organization, forceDelete: inputs.forceDelete } };
+  },
+  isTaken: nameTaken,
+};
+
+/** A workspace made from a no-code module names it (`no-code-module-id`), or at least its registry module (`source-module-id`). */
+async function madeFrom(client: WorkspacesClient, ws: ApiWorkspace, noCodeModuleId: string): Promise<boolean | undefined> {
+  const stamped = ws.attributes["no-code-module-id"];
+  if (typeof stamped === "string" && stamped !== "") return stamped === noCodeModuleId;
+  if (!ws.sourceModuleId) return false;
+  try {
+    return (await client.noCode.read(noCodeModuleId)).registryModuleId === ws.sourceModuleId;
+  } catch (err) {
+    if (err instanceof NotFoundError) return false;
+    throw err;
+  }
+}
+
+export const noCodeWorkspaceAdopter: Adopter = {
+  noun: "workspace",
+  key: workspaceKey,
+  async find(client, inputs) {
+    const moduleId = inputs.noCodeModuleId;
+    // Without an organization of its own the workspace goes to the module's.
+    const organization =
+      typeof inputs.organization === "string" && inputs.organization !== ""
+        ? inputs.organization
+        : String((await client.noCode.read(String(moduleId))).organization);
+    const ws = await byName(client, organization, String(inputs.name));
+    if (!ws) return undefined;
+    const label = workspaceLabelOf(ws, organization);
+    if (typeof moduleId === "string" && !isUnknown(moduleId)) {
+      const same = await madeFrom(client, ws, moduleId);
+      if (!same) {
+        const from = ws.sourceModuleId ? `was made from another module (${String(ws.attributes["no-code-module-id"] ?? ws.sourceModuleId)})` : "was not made from a no-code module";
+        throw new ProviderError(
+          `cannot adopt ${label} as a workspace of no-code module ${moduleId}: it ${from}. ` +
+            (ws.sourceModuleId ? "Set noCodeModuleId to that module, or choose another name." : "Declare it as a Workspace with adopt: true instead."),
+        );
+      }
+    }
+    // The service never shows a sensitive value: the declared one is taken as the record's.
+    const declared = new Map<string, Props>();
+    if (Array.isArray(inputs.variables)) for (const v of inputs.variables as Props[]) declared.set(String(v?.key), v);
+    const sensitiveValues: Record<string, string> = {};
+    const variables = (await client.variables.list(ws.id)).map((v) => {
+      if (v.sensitive) sensitiveValues[v.key] = String(declared.get(v.key)?.value ?? "");
+      return {
+        key: v.key,
+        ...(v.sensitive ? {} : { value: v.value ?? "" }),
+        category: v.category,
+        hcl: v.hcl,
+        sensitive: v.sensitive,
+        ...(v.description ? { description: v.description } : {}),
+      };
+    });
+    return { id: ws.id, label, seed: { ...inputs, organization, variables, sensitiveValues } };
+  },
+  isTaken: nameTaken,
+};
+
+export const noCodeModuleAdopter: Adopter = {
+  noun: "no-code module",
+  key(inputs) {
+    const id = inputs.registryModuleId;
+    return typeof id === "string" && !isUnknown(id) ? `of registry module ${id}` : undefined;
+  },
+  async find(client, inputs) {
+    const registryModuleId = String(inputs.registryModuleId);
+    let ids: string[];
+    try {
+      ids = (await client.registryModules.readById(registryModuleId)).noCodeModuleIds;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+    if (ids.length === 0) return undefined;
+    return { id: ids[0], label: `no-code module ${ids[0]} of registry module ${registryModuleId}`, seed: { organization: inputs.organization } };
+  },
+  isTaken: (err) => err instanceof ValidationError && err.problems.some((p) => /already enabled for no-code/i.test(p.detail)),
+};

@@ -1,0 +1,187 @@
+/**
+ * `adopt: true`: a create takes over the record that already exists and changes only
+ * what the program declares differently; without it a taken name fails with one
+ * message that names the record and points to `adopt`. Against the real server.
+ */
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { implementationOf } from "../../src/resources/entry";
+import type { Props } from "../../src/resources/providers/types";
+import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+const workspace = implementationOf("Workspace");
+const noCodeModule = implementationOf("NoCodeModule");
+const noCodeWorkspace = implementationOf("NoCodeWorkspace");
+
+/** Requests by method sent while `fn` runs. */
+async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; byMethod: Record<string, number> }> {
+  const before = h.server.stats().byRoute;
+  const result = await fn();
+  const after = h.server.stats().byRoute;
+  const byMethod: Record<string, number> = {};
+  for (const [route, n] of Object.entries(after)) {
+    const d = n - (before[route] ?? 0);
+    if (d > 0) byMethod[route.split(" ")[0]] = (byMethod[route.split(" ")[0]] ?? 0) + d;
+  }
+  return { result, byMethod };
+}
+
+const writes = (byMethod: Record<string, number>) => (byMethod.POST ?? 0) + (byMethod.PATCH ?? 0) + (byMethod.DELETE ?? 0);
+
+async function checked(impl: typeof workspace, news: Props): Promise<Props> {
+  const r = await impl.check({}, news);
+  expect(r.failures).toEqual([]);
+  return r.inputs;
+}
+
+describe("Workspace adopt", () => {
+  it("takes over a matching workspace without a single write", async () => {
+    const name = uniqueName("same");
+    const made = await h.client.workspaces.create(h.org, {
+      name,
+      description: "by hand",
+      autoApply: true,
+      tagNames: ["web"],
+      tagBindings: [{ key: "env", value: "prod" }],
+    });
+    const inputs = await checked(workspace, { name, description: "by hand", autoApply: true, tagNames: ["Web"], tags: { env: "prod" }, adopt: true });
+    const { result, byMethod } = await counting(() => workspace.create(inputs));
+    expect(result.id).toBe(made.id);
+    expect(writes(byMethod)).toBe(0);
+    expect(result.outs.description).toBe("by hand");
+    expect(result.outs.tags).toEqual({ env: "prod" });
+    expect(result.outs.adopt).toBe(true);
+    // Owned from now on: the next preview sees no change.
+    expect((await workspace.diff(result.id, result.outs, inputs)).changes).toBe(false);
+  });
+
+  it("changes only what the program declares differently, in one update", async () => {
+    const name = uniqueName("differs");
+    const made = await h.client.workspaces.create(h.org, { name, description: "old", autoApply: true, tagBindings: [{ key: "env", value: "dev" }] });
+    const inputs = await checked(workspace, { name, description: "new", tags: { env: "prod" }, adopt: true });
+    const { result, byMethod } = await counting(() => workspace.create(inputs));
+    expect(result.id).toBe(made.id);
+    expect(byMethod.PATCH).toBe(1);
+    expect(writes(byMethod)).toBe(1);
+    const now = await h.client.workspaces.read(made.id);
+    expect(now.description).toBe("new");
+    // Not declared, so not touched.
+    expect(now.autoApply).toBe(true);
+    expect(await h.client.tagBindings.list(made.id)).toEqual([expect.objectContaining({ key: "env", value: "prod" })]);
+  });
+
+  it("creates the workspace when none of that name exists", async () => {
+    const name = uniqueName("fresh");
+    const inputs = await checked(workspace, { name, adopt: true });
+    const created = await workspace.create(inputs);
+    expect((await h.client.workspaces.readByName(h.org, name)).id).toBe(created.id);
+  });
+
+  it("keeps adopt through a refresh, so the inputs can be rebuilt", async () => {
+    const name = uniqueName("refresh");
+    await h.client.workspaces.create(h.org, { name });
+    const inputs = await checked(workspace, { name, adopt: true });
+    const created = await workspace.create(inputs);
+    const read = await workspace.read(created.id, created.outs);
+    expect(read.props?.adopt).toBe(true);
+  });
+
+  it("without adopt, a taken name fails naming the workspace and the way out, and changes nothing", async () => {
+    const name = uniqueName("taken");
+    const made = await h.client.workspaces.create(h.org, { name, description: "keep me" });
+    const inputs = await checked(workspace, { name, description: "other" });
+    const err = await workspace.create(inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toContain(made.id);
+    expect(err?.message).toContain(`"${name}"`);
+    expect(err?.message).toContain("adopt: true");
+    expect(err?.stack === undefined || err?.name === "ProviderError").toBe(true);
+    expect((await h.client.workspaces.read(made.id)).description).toBe("keep me");
+  });
+
+  it("refuses an adopt that is not a boolean, naming the property", async () => {
+    const r = await workspace.check({}, { name: uniqueName("bad"), adopt: "yes" });
+    expect(r.failures).toContainEqual(expect.objectContaining({ property: "adopt" }));
+  });
+});
+
+describe("NoCodeModule and NoCodeWorkspace adopt", () => {
+  let moduleId: string;
+  let registryModuleId: string;
+  let project: string;
+
+  beforeAll(async () => {
+    const rm = await h.client.registryModules.create(h.org, { name: uniqueName("net"), provider: "aws", noCode: true });
+    await h.client.registryModules.createVersion({ organization: h.org, name: rm.name, provider: "aws" }, "1.0.0");
+    registryModuleId = rm.id;
+    const m = await h.client.noCode.enable(h.org, {
+      registryModuleId,
+      enabled: true,
+      variableOptions: [{ variableName: "region", variableType: "string", options: ["eu", "us"] }],
+    });
+    moduleId = m.id;
+    project = await createProject(h, uniqueName("prj"));
+  });
+
+  it("adopts the module's no-code settings, sending one update only for what differs", async () => {
+    const same = await checked(noCodeModule, {
+      registryModuleId,
+      variableOptions: [{ variableName: "region", variableType: "string", options: ["us", "eu"] }],
+      adopt: true,
+    });
+    const a = await counting(() => noCodeModule.create(same));
+    expect(a.result.id).toBe(moduleId);
+    expect(writes(a.byMethod)).toBe(0);
+
+    const more = await checked(noCodeModule, {
+      registryModuleId,
+      variableOptions: [{ variableName: "region", variableType: "string", options: ["eu", "us", "ap"] }],
+      adopt: true,
+    });
+    const b = await counting(() => noCodeModule.create(more));
+    expect(b.result.id).toBe(moduleId);
+    expect(b.byMethod.PATCH).toBe(1);
+    expect(writes(b.byMethod)).toBe(1);
+  });
+
+  it("without adopt, an enabled module fails naming it", async () => {
+    const inputs = await checked(noCodeModule, { registryModuleId });
+    await expect(noCodeModule.create(inputs)).rejects.toThrow(new RegExp(`${moduleId}.*adopt: true`));
+  });
+
+  it("adopts a workspace made from the module, sensitive values taken as declared", async () => {
+    const name = uniqueName("ncws");
+    const made = await h.client.noCode.createWorkspace(moduleId, {
+      name,
+      projectId: project,
+      variables: [
+        { key: "region", value: "eu", category: "engine" },
+        { key: "password", value: "s3cret", category: "env", sensitive: true },
+      ],
+    });
+    const vars = [
+      { key: "region", value: "eu", category: "engine" },
+      { key: "password", value: "s3cret", category: "env", sensitive: true },
+    ];
+    const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, variables: vars, adopt: true });
+    const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs));
+    expect(result.id).toBe(made.id);
+    expect(writes(byMethod)).toBe(0);
+    expect(result.outs.sensitiveValues).toEqual({ password: "s3cret" });
+    expect((await noCodeWorkspace.diff(result.id, result.outs, inputs)).changes).toBe(false);
+  });
+
+  it("refuses to adopt a workspace that was not made from the module", async () => {
+    const name = uniqueName("plain");
+    await h.client.workspaces.create(h.org, { name, projectId: project });
+    const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
+    await expect(noCodeWorkspace.create(inputs)).rejects.toThrow(/not made from a no-code module.*Workspace with adopt: true/);
+  });
+});
