@@ -201,6 +201,24 @@ describe("an oversized body gets its 413", () => {
     expect(result.sentBody).toBe(false);
     expect(result.status).toBe(413);
     expect(result.body.errors[0].status).toBe("413");
+    // Within the limit the client is told to continue and the request is served; an unknown expectation is a JSON:API 417.
+    const small = Buffer.from(JSON.stringify({ data: { type: "workspaces", attributes: { name: "expected" } } }));
+    const served = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { method: "POST", hostname: url.hostname, port: url.port, path: `${url.pathname}/organizations/${t.org}/workspaces`, headers: { ...auth(), "content-type": MEDIA, "content-length": small.length, expect: "100-continue" }, agent: false },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("continue", () => req.end(small));
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    expect(served).toBe(201);
+    const odd = await raw(t.server.url, "GET", `/workspaces/${wsId}`, { ...auth(), expect: "something-else" });
+    expect(odd.status).toBe(417);
+    expect(odd.json.errors[0].status).toBe("417");
   });
 
   /** A client that starts sending, pauses, then sends the rest: the server refuses while the body is still arriving. */
