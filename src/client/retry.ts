@@ -79,6 +79,13 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
+ * Longest wait a 429 (or a 503's `Retry-After`) is taken to ask for: thirty days. Any
+ * wait near it is past every call's deadline anyway; the bound keeps absurd values
+ * (`1e300`) a representable date.
+ */
+export const MAX_ASKED_WAIT_MS = 30 * 86_400_000;
+
+/**
  * How long a 429 asks the client to wait, and which header said so.
  * `X-RateLimit-Reset` is read as seconds until the window resets (the hosted service
  * sends fractions such as `0.412`); a value that is plainly an epoch timestamp is read
@@ -90,15 +97,15 @@ export function rateLimitWait(headers: HeaderBag, now: number = Date.now()): { m
     const v = Number(reset);
     if (Number.isFinite(v) && v >= 0) {
       const ms = v > 1e12 ? v - now : v > 1e9 ? v * 1000 - now : v * 1000;
-      return { ms: Math.max(0, Math.ceil(ms)), source: "X-RateLimit-Reset" };
+      return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.max(0, Math.ceil(ms))), source: "X-RateLimit-Reset" };
     }
   }
   const retryAfter = header(headers, "retry-after");
   if (retryAfter !== undefined && retryAfter.trim() !== "") {
     const secs = Number(retryAfter);
-    if (Number.isFinite(secs) && secs >= 0) return { ms: Math.ceil(secs * 1000), source: "Retry-After" };
+    if (Number.isFinite(secs) && secs >= 0) return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.ceil(secs * 1000)), source: "Retry-After" };
     const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return { ms: Math.max(0, date - now), source: "Retry-After" };
+    if (!Number.isNaN(date)) return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.max(0, date - now)), source: "Retry-After" };
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { PAGE_SIZE, WorkspacesClient, type Workspace } from "../../src/client";
-import { clientFor, startTestServer } from "./helpers";
+import { InconsistentPaginationError, PAGE_SIZE, WorkspacesClient, type Workspace } from "../../src/client";
+import { clientFor, failure, startTestServer } from "./helpers";
+import { fakeClient, pageAsked, reply, startFakeService, tagPage, type FakeService } from "./fake-service";
 
 let server: RunningServer;
 let client: WorkspacesClient;
@@ -63,5 +64,57 @@ describe("pagination", () => {
     expect(all).toHaveLength(TOTAL);
     expect(all[0].name).toBe(`${prefix}-249`);
     expect(all[TOTAL - 1].name).toBe(`${prefix}-000`);
+  });
+});
+
+describe("pages that contradict each other", () => {
+  let fake: FakeService | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  async function listFrom(page: (asked: number) => unknown): Promise<{ err: Error; requests: number }> {
+    fake = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 200, page(pageAsked(req)))));
+    const client = fakeClient(fake);
+    const err = await failure(client.tags.listOrganization("acme").all());
+    return { err, requests: fake.requests.filter((r) => !r.endsWith("/ping")).length };
+  }
+
+  it("stops on an empty page that names a next page past the last", async () => {
+    const { err, requests } = await listFrom((n) => tagPage([], { current: n, next: n + 1, totalPages: 1 }));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect(err.message).toBe(
+      "GET /organizations/acme/tags: the service's pagination is inconsistent at page 1: next-page 2 is past total-pages 1; the listing stopped there",
+    );
+    expect(requests).toBe(1);
+  });
+
+  it("stops on an empty page that names a next page", async () => {
+    const { err, requests } = await listFrom((n) => (n === 1 ? tagPage(["a"], { current: 1, next: 2, totalPages: 3 }) : tagPage([], { current: n, next: n + 1, totalPages: 3 })));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect((err as InconsistentPaginationError).page).toBe(2);
+    expect(err.message).toMatch(/at page 2: the page is empty but names page 3 as the next one/);
+    expect(requests).toBe(2);
+  });
+
+  it("stops on a page that repeats the previous one", async () => {
+    // The service ignores page[number] but counts the pages up.
+    const { err, requests } = await listFrom((n) => tagPage(["a", "b"], { current: n, next: n + 1, totalPages: 1_000 }));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect(err.message).toMatch(/at page 2: the page repeats page 1/);
+    expect(requests).toBe(2);
+  });
+
+  it("stops on a page that answers for another page number", async () => {
+    const { err } = await listFrom(() => tagPage(["a"], { current: 1, next: 2, totalPages: 5 }));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect(err.message).toMatch(/at page 2: page 2 was asked for and page 1 answered/);
+  });
+
+  it("stops on a next page that does not come after the current one", async () => {
+    const { err } = await listFrom((n) => tagPage([`t${n}`], { current: n, next: n, totalPages: 5 }));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect(err.message).toMatch(/at page 1: next-page 1 does not come after page 1/);
   });
 });

@@ -1,12 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { RateLimitedError } from "../../src/client";
+import { RateLimiter, limiterSettingsFor } from "../../src/client/limiter";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
+import { fakeClient, organizationDoc, reply, startFakeService, type FakeService } from "./fake-service";
 
 let server: RunningServer | undefined;
+let fake: FakeService | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  await fake?.close();
+  fake = undefined;
 });
 
 describe("429 handling", () => {
@@ -109,5 +114,91 @@ describe("429 handling", () => {
     clientFor(server);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.stats().total).toBe(0);
+  });
+});
+
+describe("a 429 that asks for a long pause", () => {
+
+  it("fails that call at once and never holds later calls past their own deadline, saying when to retry", async () => {
+    let answer429 = true;
+    fake = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined, { "X-RateLimit-Limit": "1000" });
+      if (answer429) {
+        answer429 = false;
+        return reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" });
+      }
+      reply(res, 200, organizationDoc());
+    });
+    const client = fakeClient(fake, { deadlineMs: 60_000 });
+    const asked = Date.now();
+    const first = await failure(client.organizations.read("acme"));
+    expect(first).toBeInstanceOf(RateLimitedError);
+    const retryAt = (first as RateLimitedError).retryAt!;
+    expect(retryAt.getTime()).toBeGreaterThanOrEqual(asked + 86_400_000);
+    expect(first.message).toContain(`retry after ${retryAt.toISOString()}`);
+
+    // A later call whose deadline ends before the pause is refused without being sent.
+    const later = await failure(client.with({ deadlineMs: 2_000 }).organizations.read("acme"));
+    expect(later).toBeInstanceOf(RateLimitedError);
+    expect((later as RateLimitedError).retryAt?.getTime()).toBe(retryAt.getTime());
+    expect((later as RateLimitedError).attempts).toBe(0);
+    expect(later.message).toMatch(/^GET \/organizations\/acme: not sent - rate limited: retry after .* \(the service asked for a pause until .*, past this call's deadline\)$/);
+    expect(fake.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
+  });
+
+  it("refuses calls already waiting for a slot when a pause outlasts their deadline", async () => {
+    // The second request meets a day-long 429 while a third call waits for its slot.
+    fake = await startFakeService((_req, res) =>
+      fake!.requests.length === 2
+        ? reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" })
+        : reply(res, 200, organizationDoc()),
+    );
+    // One request every two seconds: the second and third calls wait in the queue.
+    const client = fakeClient(fake, { rateLimit: { requestsPerSecond: 1 }, deadlineMs: 30_000 });
+    await client.organizations.read("acme");
+    const [second, third] = await Promise.all([failure(client.organizations.read("acme")), failure(client.organizations.read("acme"))]);
+    expect(second).toBeInstanceOf(RateLimitedError);
+    expect((second as RateLimitedError).status).toBe(429);
+    expect(third).toBeInstanceOf(RateLimitedError);
+    expect((third as RateLimitedError).attempts).toBe(0);
+    expect((third as RateLimitedError).retryAt!.getTime()).toBe((second as RateLimitedError).retryAt!.getTime());
+    expect(fake.requests).toHaveLength(2);
+  });
+});
+
+describe("pacing by what the service announces", () => {
+
+  it("does not pace a service that announces no limit: 30 calls arrive together", async () => {
+    // The fake service holds every answer until 30 requests wait, then answers them all;
+    // requests still missing 500 ms after the first (paced at the old default of about
+    // 25 per second, fewer than 20 would have arrived) make it answer 404 instead.
+    const held: ((status: number) => void)[] = [];
+    let cutoff: ReturnType<typeof setTimeout> | undefined;
+    fake = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      held.push((status) => reply(res, status, status === 200 ? organizationDoc() : { errors: [{ status: "404", title: "not found" }] }));
+      cutoff ??= setTimeout(() => held.splice(0).forEach((answer) => answer(404)), 500);
+      if (held.length === 30) {
+        clearTimeout(cutoff);
+        held.splice(0).forEach((answer) => answer(200));
+      }
+    });
+    const client = fakeClient(fake);
+    const results = await Promise.all(Array.from({ length: 30 }, () => client.organizations.read("acme")));
+    expect(results.every((o) => o.name === "acme")).toBe(true);
+    expect(fake.requests.filter((r) => r.endsWith("/ping"))).toHaveLength(1);
+  });
+
+  it("still paces at the announced 30 per second, and starts pacing when a later answer announces a limit", () => {
+    const clock = { now: 0 };
+    const limiter = new RateLimiter(undefined, () => clock.now);
+    expect(limiter.settings).toBeUndefined();
+    for (let i = 0; i < 1000; i++) expect(limiter.tryTake()).toBe(0);
+    limiter.follow(30);
+    expect(limiter.settings).toEqual(limiterSettingsFor(30));
+    clock.now = 10_000;
+    let sent = 0;
+    while (limiter.tryTake() === 0) sent++;
+    expect(sent).toBe(limiterSettingsFor(30).burst);
   });
 });

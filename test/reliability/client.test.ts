@@ -1,0 +1,284 @@
+/**
+ * The client against a hostile service: a fake HTTP service on loopback whose every
+ * answer fast-check generates (when and how it arrives, its size, its status and
+ * rate-limit headers, pages that contradict each other). The property: every call ends
+ * within its deadline plus a small margin, and either succeeds or fails with one of the
+ * client's typed errors, whose message never carries the token.
+ */
+import type * as http from "node:http";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WorkspacesError, type WorkspacesClient } from "../../src/client";
+import { JSONAPI, TOKEN, fakeClient, organizationDoc, pageAsked, startFakeService, tagPage, type FakeService } from "../client/fake-service";
+import { recordFigures } from "./figures";
+
+/** How late after its deadline a call may end: timers, a loaded machine, the last parse. */
+const MARGIN_MS = 500;
+
+type Timing =
+  | { kind: "prompt" }
+  | { kind: "delay"; ms: number }
+  | { kind: "trickle"; everyMs: number; chunk: number }
+  | { kind: "stall-before-headers" }
+  | { kind: "stall-after-headers" }
+  | { kind: "reset" }
+  | { kind: "cut-mid-body" };
+
+type Body =
+  | { kind: "organization" }
+  | { kind: "errors"; detailLength: number }
+  | { kind: "garbage"; length: number }
+  | { kind: "empty" };
+
+interface PageShape {
+  items: string[];
+  /** undefined: answer for the page asked. */
+  current: number | undefined;
+  /** "asked+1": the next page, else a literal. */
+  next: "asked+1" | number | null;
+  totalPages: number;
+}
+
+interface Answer {
+  status: number;
+  timing: Timing;
+  body: Body;
+  /** What a list request gets instead of `body` (a page of flat tags). */
+  page: PageShape;
+  headers: Record<string, string>;
+}
+
+const headerValue = fc.oneof(
+  fc.constantFrom("0", "-1", "1", "30", "0.001", "0.412", "86400", "1e300", "NaN", "Infinity", "", "abc", "Thu, 01 Jan 2099 00:00:00 GMT"),
+  fc.integer({ min: -10, max: 10_000_000_000_000 }).map(String),
+  fc.double({ noNaN: false }).map(String),
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+);
+
+const timing: fc.Arbitrary<Timing> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<Timing>({ kind: "prompt" }) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 1_500 }).map<Timing>((ms) => ({ kind: "delay", ms })) },
+  { weight: 2, arbitrary: fc.record({ everyMs: fc.integer({ min: 5, max: 150 }), chunk: fc.integer({ min: 1, max: 64 }) }).map<Timing>((t) => ({ kind: "trickle", ...t })) },
+  { weight: 1, arbitrary: fc.constant<Timing>({ kind: "stall-before-headers" }) },
+  { weight: 1, arbitrary: fc.constant<Timing>({ kind: "stall-after-headers" }) },
+  { weight: 1, arbitrary: fc.constant<Timing>({ kind: "reset" }) },
+  { weight: 1, arbitrary: fc.constant<Timing>({ kind: "cut-mid-body" }) },
+);
+
+const bodyLength = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 64 * 1024, max: 4 * 1024 * 1024 }) });
+
+const body: fc.Arbitrary<Body> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Body>({ kind: "organization" }) },
+  bodyLength.map<Body>((detailLength) => ({ kind: "errors", detailLength })),
+  bodyLength.map<Body>((length) => ({ kind: "garbage", length })),
+  fc.constant<Body>({ kind: "empty" }),
+);
+
+const page: fc.Arbitrary<PageShape> = fc.record({
+  items: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }),
+  current: fc.option(fc.integer({ min: -2, max: 1_000_000 }), { nil: undefined, freq: 6 }),
+  next: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") },
+    { weight: 2, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) },
+  ),
+  totalPages: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 1_000_000 }) }),
+});
+
+const answer: fc.Arbitrary<Answer> = fc.record({
+  status: fc.oneof(
+    { weight: 12, arbitrary: fc.constant(200) },
+    { weight: 6, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504) },
+  ),
+  timing,
+  body,
+  page,
+  headers: fc.oneof(
+    { weight: 2, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.record({ "X-RateLimit-Limit": headerValue, "X-RateLimit-Reset": headerValue, "Retry-After": headerValue }, { requiredKeys: [] }) },
+  ),
+});
+
+type CallKind = "read" | "add-tags" | "create" | "list" | "ping";
+const CALLS: Record<CallKind, (c: WorkspacesClient) => Promise<unknown>> = {
+  read: (c) => c.organizations.read("acme"),
+  "add-tags": (c) => c.tags.add("ws-1", ["a"]),
+  create: (c) => c.workspaces.create("acme", { name: "web" }),
+  list: (c) => c.tags.listOrganization("acme").all(),
+  ping: (c) => c.ping(),
+};
+
+const scenario = fc.record({
+  answers: fc.array(answer, { minLength: 1, maxLength: 6 }),
+  calls: fc.array(fc.constantFrom<CallKind>("read", "add-tags", "create", "list", "list", "ping"), { minLength: 1, maxLength: 4 }),
+  deadlineMs: fc.integer({ min: 100, max: 800 }),
+});
+
+function bodyText(b: Body, status: number): string {
+  switch (b.kind) {
+    case "organization":
+      return JSON.stringify(organizationDoc());
+    case "errors":
+      return JSON.stringify({ errors: [{ status: String(status), title: "refused", detail: "d".repeat(b.detailLength) }] });
+    case "garbage":
+      return "\u00ff{".repeat(Math.ceil(b.length / 2)).slice(0, b.length);
+    case "empty":
+      return "";
+  }
+}
+
+function pageText(p: PageShape, asked: number): string {
+  const next = p.next === "asked+1" ? asked + 1 : p.next;
+  return JSON.stringify(tagPage(p.items, { current: p.current ?? asked, next, totalPages: p.totalPages }));
+}
+
+/** Whether a page, read alone, contradicts itself or the page asked for. */
+function contradictory(p: PageShape, asked: number): boolean {
+  const next = p.next === "asked+1" ? asked + 1 : p.next;
+  return (p.current !== undefined && p.current !== asked) || (next !== null && (next <= asked || next > p.totalPages || p.items.length === 0));
+}
+
+function serve(a: Answer, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const isList = (req.url ?? "").includes("/tags");
+  const text = isList ? pageText(a.page, pageAsked(req)) : bodyText(a.body, a.status);
+  const head = () => {
+    if (res.destroyed) return false;
+    res.writeHead(a.status, { "content-type": JSONAPI, ...a.headers });
+    return true;
+  };
+  const t = a.timing;
+  switch (t.kind) {
+    case "prompt":
+      if (head()) res.end(text);
+      return;
+    case "delay":
+      setTimeout(() => head() && res.end(text), t.ms);
+      return;
+    case "trickle": {
+      if (!head()) return;
+      let at = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        const chunk = text.slice(at, at + t.chunk);
+        at += t.chunk;
+        if (at >= text.length) {
+          clearInterval(timer);
+          res.end(chunk);
+        } else res.write(chunk);
+      }, t.everyMs);
+      res.on("close", () => clearInterval(timer));
+      return;
+    }
+    case "stall-before-headers":
+      return;
+    case "stall-after-headers":
+      if (head()) res.write(text.slice(0, Math.floor(text.length / 2)));
+      return;
+    case "reset":
+      req.socket.destroy();
+      return;
+    case "cut-mid-body":
+      if (head()) res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+      return;
+  }
+}
+
+const counts = {
+  scenarios: 0,
+  calls: 0,
+  succeeded: 0,
+  failedTyped: 0,
+  untyped: 0,
+  late: 0,
+  worstOvershootMs: 0,
+  answers: 0,
+  hostileTiming: 0,
+  hostileSize: 0,
+  hostileRateLimit: 0,
+  listPages: 0,
+  contradictoryPages: 0,
+};
+const errorClasses = new Map<string, number>();
+
+let service: FakeService;
+let current: Answer[] = [];
+let served = 0;
+
+beforeAll(async () => {
+  service = await startFakeService((req, res) => {
+    const a = current[served++ % current.length];
+    counts.answers++;
+    if (a.timing.kind !== "prompt") counts.hostileTiming++;
+    if (bodyText(a.body, a.status).length >= 64 * 1024) counts.hostileSize++;
+    if (a.status === 429 || Object.keys(a.headers).length > 0) counts.hostileRateLimit++;
+    if ((req.url ?? "").includes("/tags")) {
+      counts.listPages++;
+      if (contradictory(a.page, pageAsked(req))) counts.contradictoryPages++;
+    }
+    serve(a, req, res);
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+  recordFigures("client", {
+    "generated scenarios": counts.scenarios,
+    "client calls": counts.calls,
+    "answers generated (requests served)": counts.answers,
+    "hostile timing (delay, trickle, stall, reset, cut)": share(counts.hostileTiming, counts.answers),
+    "hostile size (64 KB to 4 MB)": share(counts.hostileSize, counts.answers),
+    "hostile rate-limit headers or 429": share(counts.hostileRateLimit, counts.answers),
+    "contradictory pages (of list pages served)": `${counts.contradictoryPages} of ${counts.listPages}`,
+    "calls succeeded / failed with a typed error": `${counts.succeeded} / ${counts.failedTyped}`,
+    "errors by class": [...errorClasses].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", "),
+    "calls failed with an untyped error": counts.untyped,
+    "calls that did not end within their deadline": counts.late,
+    [`latest end after the deadline (margin ${MARGIN_MS} ms)`]: `${Math.max(0, counts.worstOvershootMs)} ms`,
+  });
+});
+
+function share(n: number, of: number): string {
+  return `${n} (${of ? Math.round((n / of) * 100) : 0}%)`;
+}
+
+describe("the client against a hostile service", () => {
+  it("ends every call within its deadline, with a result or a typed error", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ answers, calls, deadlineMs }) => {
+        current = answers;
+        served = 0;
+        counts.scenarios++;
+        // A fresh client and limiter per scenario: a day-long pause from one scenario would refuse the next.
+        const client = fakeClient(service, { deadlineMs });
+        const outcomes = await Promise.all(
+          calls.map(async (kind) => {
+            const started = Date.now();
+            try {
+              await CALLS[kind](client);
+              return { ok: true as const, took: Date.now() - started };
+            } catch (err) {
+              return { ok: false as const, err, took: Date.now() - started };
+            }
+          }),
+        );
+        for (const o of outcomes) {
+          counts.calls++;
+          counts.worstOvershootMs = Math.max(counts.worstOvershootMs, o.took - deadlineMs);
+          if (o.took > deadlineMs + MARGIN_MS) counts.late++;
+          if (o.ok) counts.succeeded++;
+          else if (o.err instanceof WorkspacesError) {
+            counts.failedTyped++;
+            errorClasses.set(o.err.constructor.name, (errorClasses.get(o.err.constructor.name) ?? 0) + 1);
+          } else counts.untyped++;
+          expect(o.took).toBeLessThanOrEqual(deadlineMs + MARGIN_MS);
+          if (!o.ok) {
+            expect(o.err).toBeInstanceOf(WorkspacesError);
+            expect((o.err as Error).message).not.toContain(TOKEN);
+            expect((o.err as Error).message.length).toBeLessThan(2_000);
+          }
+        }
+      }),
+      { numRuns: Number(process.env.CLIENT_HOSTILE_RUNS ?? 120) },
+    );
+  }, 300_000);
+});
