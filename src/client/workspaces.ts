@@ -20,73 +20,125 @@ export type { ExecutionMode };
 
 /** `vcs-repo` of a workspace, camel-cased (spec 2.4). */
 export interface VcsRepo {
+  /** Repository as `owner/name` (or the provider's equivalent). */
   identifier: string;
+  /** Branch the workspace follows; empty for the repository's default branch. */
   branch: string;
+  /** The repository as the VCS provider displays it. */
   displayIdentifier: string | null;
+  /** Whether runs fetch the repository's submodules. */
   ingressSubmodules: boolean;
+  /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
   oauthTokenId: string | null;
+  /** VCS app installation used instead of an OAuth token, or null. */
   vcsAppInstallationId: string | null;
+  /** HTTP address of the repository, or null. */
   repositoryHttpUrl: string | null;
+  /** VCS provider of the connection (for example `github`), or null. */
   serviceProvider: string | null;
+  /** Regular expression of the git tags that start runs, or null when branch pushes do. */
   tagsRegex: string | null;
+  /** Address the VCS provider calls on a push, or null. */
   webhookUrl: string | null;
 }
 
 /** A workspace as the service describes it, camel-cased. */
 export interface Workspace {
+  /** Workspace id (`ws-...`). */
   id: string;
+  /** Workspace name, unique in its organization regardless of case. */
   name: string;
   /** Organization name (from the `organization` relationship). */
   organization: string | null;
+  /** Project (`prj-...`) holding the workspace, or null. */
   projectId: string | null;
+  /** Free-text description, or null. */
   description: string | null;
+  /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
   executionMode: ExecutionMode | string;
+  /** Agent pool (`apool-...`) that runs it when the mode is `agent`, else null. */
   agentPoolId: string | null;
+  /** Whether a successful plan applies without confirmation. */
   autoApply: boolean;
+  /** Whether runs started by a run trigger apply without confirmation. */
   autoApplyRunTrigger: boolean;
+  /** Whether destroy plans may be queued. */
   allowDestroyPlan: boolean;
+  /** Whether health assessments (drift detection) run. */
   assessmentsEnabled: boolean;
+  /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. */
   autoDestroyAt: string | null;
+  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. */
   autoDestroyActivityDuration: string | null;
+  /** State of a scheduled auto-destroy as the service reports it, or null. */
   autoDestroyStatus: string | null;
+  /** Whether the auto-destroy setting comes from the project, or null when the service does not say. */
   inheritsProjectAutoDestroy: boolean | null;
+  /** Whether only changes under the trigger prefixes or patterns start runs. */
   fileTriggersEnabled: boolean;
+  /** Whether every workspace of the organization may read this workspace's state. */
   globalRemoteState: boolean;
+  /** Whether runs are queued before a configuration is uploaded. */
   queueAllRuns: boolean;
+  /** Whether pull requests get speculative plans. */
   speculativeEnabled: boolean;
+  /** Whether run output is structured (the newer run UI). */
   structuredRunOutputEnabled: boolean;
   /** Exact version or constraint (wire `engine-version`, read from `terraform-version` when only that is sent). */
   engineVersion: string | null;
+  /** Paths whose changes start runs (with `fileTriggersEnabled`). */
   triggerPrefixes: string[];
+  /** Glob patterns whose matching changes start runs (with `fileTriggersEnabled`). */
   triggerPatterns: string[];
+  /** Directory of the repository the engine runs in, or null for the root. */
   workingDirectory: string | null;
+  /** VCS connection, or null for a workspace without one. */
   vcsRepo: VcsRepo | null;
   /** Flat tag names; a refresh of a workspace's flat tags needs no extra request. */
   tagNames: string[];
+  /** Whether the workspace is locked. */
   locked: boolean;
+  /** Reason given when it was locked, or null. */
   lockedReason: string | null;
   /** Id of the user (or run/team) holding the lock. */
   lockedById: string | null;
+  /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. */
   sshKeyId: string | null;
+  /** Number of resources in the workspace's current state. */
   resourceCount: number;
+  /** What created the workspace (for example `tfe-api` or `no-code`), or null. */
   source: string | null;
+  /** Display name of the tool that created it, or null. */
   sourceName: string | null;
+  /** Address of the tool that created it, or null. */
   sourceUrl: string | null;
   /** Present for workspaces created from a no-code module. */
   sourceModuleId: string | null;
+  /** For a no-code workspace: whether a newer module version or variable options are available; null otherwise. */
   noCodeUpgradeAvailable: boolean | null;
+  /** For a no-code workspace: the module version it was provisioned from; null otherwise. */
   noCodeModuleVersionId: string | null;
+  /** Environment name the service assigns, or null. */
   environment: string | null;
+  /** Which settings are set on the workspace itself rather than inherited from its project. */
   settingOverwrites: { executionMode?: boolean; agentPool?: boolean };
   /** Camel-cased permissions (`canUpdate`, `canForceDelete`, ...). */
   permissions: Record<string, boolean>;
+  /** Actions the service currently allows (`isDestroyable`). */
   actions: { isDestroyable?: boolean };
+  /** Latest run (`run-...`), or null. */
   currentRunId: string | null;
+  /** Current state version (`sv-...`), or null. */
   currentStateVersionId: string | null;
+  /** Latest configuration version (`cv-...`), or null. */
   currentConfigurationVersionId: string | null;
+  /** Creation time (ISO 8601). */
   createdAt: string;
+  /** Last update time (ISO 8601), or null. */
   updatedAt: string | null;
+  /** Time of the latest change to the workspace or its runs (ISO 8601), or null. */
   latestChangeAt: string | null;
+  /** Links the service sends (`self`, `selfHtml`). */
   links: { self?: string; selfHtml?: string };
   /** Every attribute exactly as received, including ones newer than this client. */
   attributes: Record<string, unknown>;
@@ -94,46 +146,73 @@ export interface Workspace {
 
 /** `vcs-repo` on create or update. */
 export interface VcsRepoOptions {
+  /** Repository as `owner/name`. */
   identifier?: string;
+  /** OAuth token (`ot-...`) of the VCS connection; null clears it. */
   oauthTokenId?: string | null;
   /** Update only: the VCS app installation to use instead of an OAuth token. */
   vcsAppInstallationId?: string | null;
+  /** Branch to follow; empty for the default branch. */
   branch?: string;
+  /** Whether runs fetch submodules. */
   ingressSubmodules?: boolean;
+  /** Regular expression of the git tags that start runs; null to start runs on branch pushes. */
   tagsRegex?: string | null;
 }
 
 /** A key-value tag to bind. */
 export interface TagBindingInput {
+  /** Tag key. */
   key: string;
+  /** Tag value (may be empty). */
   value: string;
 }
 
 /** Settings shared by create and update (spec 4.2, 4.3). `undefined` leaves a setting alone; `null` clears it where the wire allows. */
 export interface WorkspaceSettings {
+  /** Agent pool (`apool-...`) for the `agent` mode; null clears it. */
   agentPoolId?: string | null;
+  /** Whether destroy plans may be queued. */
   allowDestroyPlan?: boolean;
+  /** Whether health assessments (drift detection) run. */
   assessmentsEnabled?: boolean;
+  /** Whether a successful plan applies without confirmation. */
   autoApply?: boolean;
+  /** Whether runs started by a run trigger apply without confirmation. */
   autoApplyRunTrigger?: boolean;
+  /** Time (ISO 8601) at which the service destroys the workspace's resources; null cancels it. */
   autoDestroyAt?: string | null;
   /** A number above 0 of at most four digits followed by `d` or `h`. */
   autoDestroyActivityDuration?: string | null;
+  /** Free-text description; null clears it. */
   description?: string | null;
+  /** Where runs execute: `remote`, `local` or `agent` (which needs `agentPoolId`). */
   executionMode?: ExecutionMode;
+  /** Whether only changes under `triggerPrefixes`/`triggerPatterns` start runs. */
   fileTriggersEnabled?: boolean;
+  /** Whether every workspace of the organization may read this workspace's state. */
   globalRemoteState?: boolean;
   /** Deprecated by the service; use `executionMode`. */
   operations?: boolean;
+  /** Whether runs are queued before a configuration is uploaded. */
   queueAllRuns?: boolean;
+  /** Display name of the tool creating the workspace. */
   sourceName?: string | null;
+  /** Address of the tool creating the workspace. */
   sourceUrl?: string | null;
+  /** Whether pull requests get speculative plans. */
   speculativeEnabled?: boolean;
+  /** Whether run output is structured. */
   structuredRunOutputEnabled?: boolean;
+  /** Exact engine version or a version constraint (wire `engine-version`). */
   engineVersion?: string;
+  /** Glob patterns whose matching changes start runs. */
   triggerPatterns?: string[];
+  /** Paths whose changes start runs. */
   triggerPrefixes?: string[];
+  /** Directory of the repository the engine runs in; null for the root. */
   workingDirectory?: string | null;
+  /** Which settings the workspace sets itself instead of inheriting them from its project. */
   settingOverwrites?: { executionMode?: boolean; agentPool?: boolean };
   /** Project to create the workspace in, or (on update) to move it to. */
   projectId?: string;
@@ -144,8 +223,11 @@ export interface WorkspaceSettings {
   tagBindings?: TagBindingInput[];
 }
 
+/** What `workspaces.create` sends: the name, the settings and, optionally, a VCS connection and tags. */
 export interface WorkspaceCreateOptions extends WorkspaceSettings {
+  /** Workspace name: letters, digits, `-` and `_`, unique in the organization regardless of case. */
   name: string;
+  /** VCS connection to create the workspace with. */
   vcsRepo?: VcsRepoOptions;
   /**
    * Flat tags sent in `relationships.tags` of the create request, as go-tfe sends them.
@@ -155,6 +237,7 @@ export interface WorkspaceCreateOptions extends WorkspaceSettings {
   tagNames?: string[];
 }
 
+/** What `workspaces.update` sends: only the given settings change. */
 export interface WorkspaceUpdateOptions extends WorkspaceSettings {
   /** Renames the workspace. */
   name?: string;
@@ -162,6 +245,7 @@ export interface WorkspaceUpdateOptions extends WorkspaceSettings {
   vcsRepo?: VcsRepoOptions | null;
 }
 
+/** Sort keys of the workspace list (a leading `-` in `WorkspaceListOptions.sort` reverses them). */
 export type WorkspaceSortKey = "name" | "current-run.created-at" | "latest-change-at";
 
 /** Filters of the workspace list (spec 4.4). */
@@ -176,6 +260,7 @@ export interface WorkspaceListOptions {
   wildcardName?: string;
   /** Sort key; a leading `-` reverses. */
   sort?: WorkspaceSortKey | `-${WorkspaceSortKey}`;
+  /** Only workspaces of this project (`filter[project][id]`). */
   projectId?: string;
   /** Only workspaces whose current run has this status. */
   currentRunStatus?: string;
