@@ -8,6 +8,7 @@ import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
+/** Remote state consumer calls of a {@link WorkspacesClient} (`client.remoteStateConsumers`). */
 export class RemoteStateConsumers {
   constructor(private readonly transport: Transport) {}
 

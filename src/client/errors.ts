@@ -8,10 +8,12 @@
  */
 import type { ErrorObject } from "../api/common";
 
+/** HTTP methods the client sends. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** What the client knows about the exchange that failed. */
 export interface ErrorContext {
+  /** Method of the request that failed. */
   method: HttpMethod;
   /** Path relative to the base URL, e.g. `/workspaces/ws-123/actions/lock`. */
   path: string;
@@ -43,13 +45,19 @@ export class WorkspacesError extends Error {
 
 /** Base class of errors that come from a request: the service answered with an error status or did not answer. */
 export class ApiError extends WorkspacesError {
+  /** HTTP status, or 0 when no response arrived. */
   readonly status: number;
+  /** Method of the request that failed. */
   readonly method: HttpMethod;
+  /** Path relative to the base URL, e.g. `/workspaces/ws-123`. */
   readonly path: string;
   /** The service's detail (the error objects' `detail`, else `title`, joined), or an empty string. */
   readonly detail: string;
+  /** The service's JSON:API error objects, as received. */
   readonly errors: ErrorObject[];
+  /** Requests sent for this call, retries included. */
   readonly attempts: number;
+  /** Time from the first attempt to the final failure, in milliseconds. */
   readonly elapsedMs: number;
 
   constructor(ctx: ErrorContext, summary?: string) {
@@ -89,6 +97,7 @@ export type ConflictReason =
 
 /** 409: the workspace is in a state that forbids the operation. */
 export class ConflictError extends ApiError {
+  /** What the service's 409 said the workspace's state is (`locked`, `already-exists`, ...), `unknown` when it did not say. */
   readonly reason: ConflictReason;
   constructor(ctx: ErrorContext, reason: ConflictReason) {
     super(ctx, `conflict (${reason})`);
@@ -98,12 +107,15 @@ export class ConflictError extends ApiError {
 
 /** One problem of a 422 answer: the JSON pointer into the request body and what is wrong there. */
 export interface ValidationProblem {
+  /** JSON pointer of the offending attribute (`/data/attributes/name`), or null. */
   pointer: string | null;
+  /** The service's explanation of the problem. */
   detail: string;
 }
 
 /** 422: the request body was refused; `problems` lists each offending key. */
 export class ValidationError extends ApiError {
+  /** Each invalid attribute with the service's explanation. */
   readonly problems: ValidationProblem[];
   constructor(ctx: ErrorContext) {
     super(ctx);
@@ -167,6 +179,7 @@ export class AbortedError extends NetworkError {
 
 /** A response that does not have the shape the spec promises; `issues` names each path. */
 export class UnexpectedResponseError extends ApiError {
+  /** Where the answer departs from the expected document: the path in the document and what was wrong. */
   readonly issues: { path: string; message: string }[];
   constructor(ctx: ErrorContext, issues: { path: string; message: string }[]) {
     super(ctx, "unexpected response: " + issues.map((i) => `${i.path}: ${i.message}`).join("; "));
@@ -196,7 +209,9 @@ export class InconsistentPaginationError extends WorkspacesError {
 
 /** A bounded wait (such as polling a no-code upgrade) ran out before the expected state was reached. */
 export class WaitTimeoutError extends WorkspacesError {
+  /** Status seen at the last poll, if any. */
   readonly lastStatus: string | undefined;
+  /** Time spent waiting, in milliseconds. */
   readonly elapsedMs: number;
   constructor(message: string, lastStatus: string | undefined, elapsedMs: number) {
     super(message);

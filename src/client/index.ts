@@ -36,6 +36,7 @@ import { Transport, type TransportOptions, type TransportStats } from "./transpo
 import { Variables } from "./variables";
 import { Workspaces } from "./workspaces";
 
+/** Options of a {@link WorkspacesClient}: where the service is and how to reach it. Each setting left out is read from the environment (`WORKSPACES_*`, then `TFE_*`) and the engine CLI's credentials file. */
 export interface ClientOptions extends SettingsInput, TransportOptions {
   /** Already resolved settings; when given, `address`, `token`, `organization`, `env` and `homeDir` are ignored. */
   settings?: Settings;
@@ -47,6 +48,7 @@ interface ViewOptions {
   [VIEW]?: { transport: Transport; settings: Settings; call: CallOptions };
 }
 
+/** What the service's `/ping` announces. */
 export interface PingResult {
   /** Requests per second the service announces (`X-RateLimit-Limit`), or null. */
   rateLimit: number | null;
@@ -54,18 +56,31 @@ export interface PingResult {
   apiVersion: string | null;
 }
 
+/** Client of the workspace and no-code provisioning service: one property per group of endpoints (`client.workspaces.create(...)`, `client.noCode.read(...)`). It paces requests under the announced rate limit, retries what is safe to retry and raises typed errors (see `errors`). */
 export class WorkspacesClient {
+  /** Workspaces: create, read, update, list, delete, lock, SSH key. */
   readonly workspaces: Workspaces;
+  /** Workspace locks: lock, unlock, force-unlock. */
   readonly locks: WorkspaceLocks;
+  /** Which workspaces may read a workspace's state. */
   readonly remoteStateConsumers: RemoteStateConsumers;
+  /** Flat tags: the organization's list and a workspace's tags. */
   readonly tags: Tags;
+  /** Key-value tags of workspaces and projects. */
   readonly tagBindings: TagBindings;
+  /** The organization's SSH keys. */
   readonly sshKeys: SshKeys;
+  /** Data retention policy of a workspace. */
   readonly dataRetentionPolicy: DataRetentionPolicies;
+  /** No-code modules and the workspaces created from them. */
   readonly noCode: NoCodeModules;
+  /** Organizations. */
   readonly organizations: Organizations;
+  /** Projects of an organization. */
   readonly projects: Projects;
+  /** Private registry modules and their versions. */
   readonly registryModules: RegistryModules;
+  /** Workspace variables. */
   readonly variables: Variables;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;

@@ -6,6 +6,7 @@ import { workspaceDocumentSchema } from "../api/workspaces";
 import { Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
+/** Lock calls of a {@link WorkspacesClient} (`client.locks`). */
 export class WorkspaceLocks {
   constructor(private readonly transport: Transport) {}
 

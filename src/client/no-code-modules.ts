@@ -15,49 +15,75 @@ import type { Workspace } from "./workspaces";
 
 /** Allowed values of one module variable. */
 export interface VariableOptions {
+  /** Option set id (`ncvo-...`). */
   id: string;
+  /** Module variable the options apply to. */
   variableName: string;
+  /** Type of that variable (`string`, `number`, ...). */
   variableType: string;
+  /** The values users may choose from. */
   options: unknown[];
 }
 
+/** A no-code module: a registry module enabled for no-code provisioning. */
 export interface NoCodeModule {
+  /** No-code module id (`nocode-...`). */
   id: string;
+  /** Whether workspaces may be created from it. */
   enabled: boolean;
+  /** Module version new workspaces are provisioned from. */
   versionPin: string;
+  /** Organization name, or null when the service does not say. */
   organization: string | null;
+  /** The registry module (`mod-...`) it is made from, or null. */
   registryModuleId: string | null;
+  /** Ids of its variable option sets. */
   variableOptionIds: string[];
   /** Present when read with `includeVariableOptions`. */
   variableOptions?: VariableOptions[];
+  /** Links the service sends (`self`). */
   links: { self?: string };
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** An option set to create or (with `id`) replace. */
 export interface VariableOptionsInput {
   /** Update only: replaces the existing set with this id instead of creating a new one. */
   id?: string;
+  /** Module variable the options apply to. */
   variableName: string;
+  /** Type of that variable (`string`, `number`, ...). */
   variableType: string;
+  /** The values users may choose from. */
   options: unknown[];
 }
 
+/** What `noCode.enable` sends. */
 export interface NoCodeModuleEnableOptions {
+  /** The registry module (`mod-...`) to enable. */
   registryModuleId: string;
   /** Module version used for provisioning; the latest version when omitted. */
   versionPin?: string;
   /** Defaults to false on the service. */
   enabled?: boolean;
+  /** Option sets to create with the module. */
   variableOptions?: Omit<VariableOptionsInput, "id">[];
 }
 
+/** What `noCode.update` sends: only the given settings change. */
 export interface NoCodeModuleUpdateOptions {
+  /** Module version new workspaces and upgrades use. */
   versionPin?: string;
+  /** Whether workspaces may be created from it. */
   enabled?: boolean;
+  /** The registry module it is made from. */
   registryModuleId?: string;
+  /** Option sets: one with `id` replaces that set, one without creates a set. */
   variableOptions?: VariableOptionsInput[];
 }
 
+/** Options of `noCode.read`. */
 export interface NoCodeModuleReadOptions {
   /** Adds the option sets (`include=variable_options`). */
   includeVariableOptions?: boolean;
@@ -103,6 +129,7 @@ function variableOptionsBody(items: VariableOptionsInput[]): { data: unknown[] }
   };
 }
 
+/** No-code calls of a {@link WorkspacesClient} (`client.noCode`). */
 export class NoCodeModules {
   /** Upgrades of workspaces created from a module. */
   readonly upgrade: NoCodeUpgrades;

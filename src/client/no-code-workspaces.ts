@@ -20,8 +20,11 @@ import { toWorkspace, type Workspace } from "./workspaces";
 
 /** A variable given to a workspace created from (or upgraded to) a no-code module. */
 export interface NoCodeVariable {
+  /** Variable name. */
   key: string;
+  /** Variable value (for an `engine` variable, as HCL when `hcl` is set). */
   value?: string;
+  /** Description, or null. */
   description?: string | null;
   /** `engine` (the engine's own variables) or `env`. */
   category: VariableCategory;
@@ -31,36 +34,53 @@ export interface NoCodeVariable {
   sensitive?: boolean;
 }
 
+/** What `noCode.createWorkspace` sends. */
 export interface NoCodeWorkspaceCreateOptions {
+  /** Workspace name, unique in the organization regardless of case. */
   name: string;
   /** Required when `executionMode` is `agent`. */
   agentPoolId?: string;
+  /** Whether a successful plan applies without confirmation. */
   autoApply?: boolean;
+  /** Free-text description. */
   description?: string;
+  /** Where runs execute: `remote` (default) or `agent` (which needs `agentPoolId`). */
   executionMode?: "remote" | "agent";
+  /** Display name of the tool creating the workspace. */
   sourceName?: string;
+  /** Address of the tool creating the workspace. */
   sourceUrl?: string;
+  /** Project (`prj-...`) to create the workspace in. */
   projectId?: string;
+  /** Variables the workspace is provisioned with. */
   variables?: NoCodeVariable[];
 }
 
+/** What an upgrade of a no-code workspace sends. */
 export interface NoCodeUpgradeOptions {
+  /** Variables to set with the upgrade. */
   variables?: NoCodeVariable[];
 }
 
+/** An upgrade of a no-code workspace to the module's current version and options (a run). */
 export interface WorkspaceUpgrade {
   /** The run id of the upgrade. */
   id: string;
+  /** Run status (`planning`, `planned`, `applied`, `errored`, ...). */
   status: string;
+  /** Address of the upgrade's plan, or null. */
   planUrl: string | null;
+  /** The workspace being upgraded, or null when the service does not say. */
   workspaceId: string | null;
   /** Module version the upgrade moves to, when the service says. */
   targetVersion: string | null;
   /** Why the run errored, when it did and the service says. */
   errorMessage: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** How long and how often `upgrade.waitFor` polls. */
 export interface WaitOptions {
   /** Longest total wait, in ms. Default 300 000. */
   timeoutMs?: number;
@@ -93,6 +113,7 @@ function toUpgrade(r: WorkspaceUpgradeResource): WorkspaceUpgrade {
   };
 }
 
+/** Upgrade calls of no-code workspaces (`client.noCode.upgrade`). */
 export class NoCodeUpgrades {
   constructor(private readonly transport: Transport) {}
 
@@ -162,7 +183,9 @@ export class NoCodeUpgrades {
   }
 }
 
+/** Calls on workspaces created from no-code modules. */
 export class NoCodeWorkspaces {
+  /** Upgrades of workspaces created from a module. */
   readonly upgrade: NoCodeUpgrades;
 
   constructor(private readonly transport: Transport) {

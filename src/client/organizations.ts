@@ -2,15 +2,21 @@
 import { organizationDocumentSchema } from "../api/organizations";
 import { Transport, urlPath } from "./transport";
 
+/** An organization. */
 export interface Organization {
+  /** Organization name (its identifier). */
   name: string;
+  /** Notification address, or null. */
   email: string | null;
+  /** Creation time (ISO 8601), or null. */
   createdAt: string | null;
   /** Whether workspace admins may force delete their own workspaces. */
   allowForceDeleteWorkspaces: boolean | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** Organization calls of a {@link WorkspacesClient} (`client.organizations`). */
 export class Organizations {
   constructor(private readonly transport: Transport) {}
 

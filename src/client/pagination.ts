@@ -11,7 +11,9 @@ import type { RequestSpec } from "./transport";
 /** Page size the client asks for: the service's maximum, so a list costs as few requests as possible. */
 export const PAGE_SIZE = 100;
 
+/** One page of a list as the service sent it. */
 export interface Page<T> {
+  /** The page's items, in the service's order. */
   items: T[];
   /** Absent when the service sent no pagination meta (the list is then one page). */
   pagination?: Pagination;
@@ -19,6 +21,7 @@ export interface Page<T> {
 
 export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<Page<T>>;
 
+/** A list the client pages through on demand: `for await` visits every item, fetching page after page; `all()` collects them. */
 export class PagedList<T> implements AsyncIterable<T> {
   /** The options of the call that made the list (`client.with(...)`): each page is fetched as a call with them. */
   private readonly callOptions: CallOptions = currentCall()?.options ?? {};

@@ -4,14 +4,21 @@ import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 
+/** A project: a group of workspaces that can share settings and tags. */
 export interface Project {
+  /** Project id (`prj-...`). */
   id: string;
+  /** Project name. */
   name: string;
+  /** Description, or null. */
   description: string | null;
+  /** Organization name, or null when the service does not say. */
   organization: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** Filters of the project list. */
 export interface ProjectListOptions {
   /** Exact project name (`filter[names]`). */
   name?: string;
@@ -27,6 +34,7 @@ function toProject(r: ProjectResource): Project {
   };
 }
 
+/** Project calls of a {@link WorkspacesClient} (`client.projects`). */
 export class Projects {
   constructor(private readonly transport: Transport) {}
 

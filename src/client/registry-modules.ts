@@ -16,50 +16,75 @@ import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";
 
+/** A version of a registry module and its ingestion status. */
 export interface RegistryModuleVersionStatus {
+  /** Version number. */
   version: string;
+  /** Ingestion status (`ok`, `pending`, ...). */
   status: string;
 }
 
+/** A module of the organization's registry. */
 export interface RegistryModule {
+  /** Module id (`mod-...`). */
   id: string;
+  /** Module name. */
   name: string;
+  /** Provider the module is for (`aws`, `random`, ...). */
   provider: string;
+  /** Namespace (the organization for private modules), or null. */
   namespace: string | null;
+  /** `private` or `public`, or null. */
   registryName: string | null;
+  /** Organization name, or null. */
   organization: string | null;
+  /** Module status (`setup_complete`, `pending`, ...), or null. */
   status: string | null;
+  /** Whether the module is enabled for no-code provisioning, or null when the service does not say. */
   noCode: boolean | null;
   /** Versions the registry holds, with their ingestion status. */
   versionStatuses: RegistryModuleVersionStatus[];
   /** The no-code module(s) made from this module (relationship `no-code-modules`). */
   noCodeModuleIds: string[];
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** One version of a registry module. */
 export interface RegistryModuleVersion {
+  /** Version id (`modver-...`). */
   id: string;
+  /** Version number. */
   version: string;
+  /** Ingestion status, or null. */
   status: string | null;
+  /** Creation time (ISO 8601), or null. */
   createdAt: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
 /** Where a module lives: organization, registry, namespace, name and provider. */
 export interface RegistryModuleAddress {
+  /** Organization holding the module. */
   organization: string;
   /** Defaults to the organization name, as for private modules. */
   namespace?: string;
+  /** Module name. */
   name: string;
+  /** Provider the module is for. */
   provider: string;
   /** `private` (default) or `public`. */
   registryName?: "private" | "public";
 }
 
+/** Filters of the registry module list. */
 export interface RegistryModuleListOptions {
   /** Partial match on name, namespace or provider (`q`). */
   search?: string;
+  /** Only modules for this provider. */
   provider?: string;
+  /** Only modules of this registry. */
   registryName?: "private" | "public";
 }
 
@@ -101,6 +126,7 @@ function addressPath(address: RegistryModuleAddress, ...rest: string[]): string 
   );
 }
 
+/** Registry module calls of a {@link WorkspacesClient} (`client.registryModules`). */
 export class RegistryModules {
   constructor(private readonly transport: Transport) {}
 

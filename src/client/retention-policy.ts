@@ -7,15 +7,19 @@ import { z } from "zod";
 import { anyResourceSchema, documentSchema } from "../api/common";
 import { Transport, urlPath } from "./transport";
 
+/** The data retention policy in force for a workspace. */
 export interface DataRetentionPolicy {
+  /** Policy id, or null when the service sends none. */
   id: string | null;
   /** `data-retention-policy-delete-olders` or `data-retention-policy-dont-deletes`. */
   type: string;
   /** Days after which backing data is deleted, when the policy is of that kind. */
   deleteOlderThanNDays: number | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
+/** The policy to set: delete backing data older than N days, or never delete it. */
 export type DataRetentionPolicyOptions = { deleteOlderThanNDays: number } | { dontDelete: true };
 
 const retentionDocumentSchema = documentSchema(anyResourceSchema.nullable());
@@ -27,6 +31,7 @@ function toPolicy(r: z.infer<typeof anyResourceSchema>): DataRetentionPolicy {
   return { id: r.id ?? null, type: r.type, deleteOlderThanNDays: typeof days === "number" ? days : null, attributes: a };
 }
 
+/** Data retention policy calls of a {@link WorkspacesClient} (`client.dataRetentionPolicy`). */
 export class DataRetentionPolicies {
   constructor(private readonly transport: Transport) {}
 

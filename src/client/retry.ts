@@ -24,6 +24,7 @@ export interface RetryOptions {
 
 export type ResolvedRetryOptions = Required<RetryOptions>;
 
+/** Retry settings used when `retry` is not given (each field of `RetryOptions` can be overridden on its own). */
 export const DEFAULT_RETRY: ResolvedRetryOptions = {
   maxAttempts: 8,
   maxElapsedMs: 120_000,

@@ -10,10 +10,13 @@ import * as path from "node:path";
 import { inspect } from "node:util";
 import { SettingsError } from "./errors";
 
+/** Settings given in code; each one left out is read from the environment, then from the credentials file. */
 export interface SettingsInput {
   /** Base address; a bare hostname, a URL, or a URL already ending in `/api/v2`. */
   address?: string;
+  /** API token; never printed, logged or serialized by the client. */
   token?: string;
+  /** Default organization for calls that do not name one. */
   organization?: string;
   /** Environment to read instead of `process.env` (tests, embedding). */
   env?: Record<string, string | undefined>;
@@ -21,6 +24,7 @@ export interface SettingsInput {
   homeDir?: string;
 }
 
+/** Where a setting came from: the options, `WORKSPACES_*` or `TFE_*` environment variables, or the engine CLI's credentials file. */
 export type SettingSource = "options" | "WORKSPACES_*" | "TFE_*" | "credentials file";
 
 /**
@@ -32,6 +36,7 @@ export interface Settings {
   readonly baseUrl: string;
   /** Hostname (with port when not the default) used for the credentials file. */
   readonly hostname: string;
+  /** API token (non-enumerable: not printed by `JSON.stringify` or `util.inspect`). */
   readonly token: string;
   /** Default organization, when one was configured. */
   readonly organization: string | undefined;

@@ -8,9 +8,13 @@ import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
+/** An SSH key of the organization (the private key is never returned). */
 export interface SshKey {
+  /** Key id (`sshkey-...`). */
   id: string;
+  /** Key name. */
   name: string;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
@@ -20,6 +24,7 @@ function toSshKey(r: SshKeyResource): SshKey {
   return { id: r.id, name: r.attributes.name, attributes: r.attributes as Record<string, unknown> };
 }
 
+/** SSH key calls of a {@link WorkspacesClient} (`client.sshKeys`). */
 export class SshKeys {
   constructor(private readonly transport: Transport) {}
 

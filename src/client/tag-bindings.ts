@@ -10,20 +10,27 @@ import { Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, workspaceRequestBody, type TagBindingInput, type Workspace, type Workspaces } from "./workspaces";
 
+/** A key-value tag set on a workspace. */
 export interface TagBinding {
+  /** Binding id, as the service assigns it. */
   id: string;
+  /** Tag key. */
   key: string;
+  /** Tag value (may be empty). */
   value: string;
 }
 
 /** A key-value tag in effect on a workspace; it has no id, and may come from the project. */
 export interface EffectiveTagBinding {
+  /** Tag key. */
   key: string;
+  /** Tag value (may be empty). */
   value: string;
 }
 
 /** A workspace with its key-value tags, as read by {@link TagBindings.readWithWorkspace}. */
 export interface WorkspaceWithTagBindings {
+  /** The workspace, as `workspaces.read` returns it. */
   workspace: Workspace;
   /** Bindings set on the workspace itself. */
   tagBindings: EffectiveTagBinding[];
@@ -33,6 +40,7 @@ export interface WorkspaceWithTagBindings {
   requests: number;
 }
 
+/** Key-value tag calls of a {@link WorkspacesClient} (`client.tagBindings`). */
 export class TagBindings {
   constructor(
     private readonly transport: Transport,

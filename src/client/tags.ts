@@ -6,18 +6,24 @@ import { tagListDocumentSchema, type TagResource } from "../api/tags";
 import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 
+/** A flat tag. */
 export interface Tag {
+  /** Tag id (`tag-...`). */
   id: string;
+  /** Tag name (stored in lower case by the service). */
   name: string;
+  /** Creation time (ISO 8601), or null. */
   createdAt: string | null;
   /** Workspaces carrying the tag (organization list only). */
   instanceCount: number | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
 /** A tag to add or remove: a bare name, or an existing tag's id. */
 export type TagRef = string | { id: string } | { name: string };
 
+/** Filters of the organization's tag list. */
 export interface OrganizationTagListOptions {
   /** Partial name match (`q`). */
   search?: string;
@@ -34,6 +40,7 @@ function tagItem(ref: TagRef): Record<string, unknown> {
   return { type: "tags", attributes: { name: ref.name } };
 }
 
+/** Flat tag calls of a {@link WorkspacesClient} (`client.tags`). */
 export class Tags {
   constructor(private readonly transport: Transport) {}
 

@@ -58,6 +58,7 @@ export interface RawResponse {
   headers: Record<string, unknown>;
 }
 
+/** Network behaviour of a client: deadlines, timeouts, retries and pacing. */
 export interface TransportOptions {
   /**
    * Overall deadline of each call in milliseconds, from the moment it is made until the
@@ -71,6 +72,7 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /** Longest silence on the connection during one attempt, in milliseconds, before the attempt fails (and may be retried). Default 30 000. */
   timeoutMs?: number;
+  /** Which failures are retried, how often and how long (defaults: `DEFAULT_RETRY`). */
   retry?: RetryOptions;
   /**
    * Client-side pacing under the service's announced limit. `true` (default) shares one
@@ -109,6 +111,7 @@ interface ResolvedCall {
 }
 
 const PACKAGE = readPackage();
+/** `User-Agent` header the client sends: the package name and version and the Node.js version. */
 export const USER_AGENT = `${PACKAGE.name}/${PACKAGE.version} (node ${process.version})`;
 
 export class Transport {

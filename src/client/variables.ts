@@ -6,16 +6,23 @@
 import { variableDocumentSchema, variableListDocumentSchema, type VariableResource } from "../api/nocode";
 import { Transport, urlPath } from "./transport";
 
+/** A workspace variable. */
 export interface Variable {
+  /** Variable id (`var-...`). */
   id: string;
+  /** Variable name. */
   key: string;
   /** Null when the variable is sensitive. */
   value: string | null;
+  /** Description, or null. */
   description: string | null;
   /** `engine` or `env` (the vendor spelling `terraform` is read as `engine`). */
   category: string;
+  /** Whether the value is parsed as HCL. */
   hcl: boolean;
+  /** Whether the value is write-only (then `value` is null). */
   sensitive: boolean;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
@@ -33,6 +40,7 @@ function toVariable(r: VariableResource): Variable {
   };
 }
 
+/** Variable calls of a {@link WorkspacesClient} (`client.variables`). */
 export class Variables {
   constructor(private readonly transport: Transport) {}
 
