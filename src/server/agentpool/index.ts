@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Domain } from "../context";
 import { requireCaller } from "../app";
-import { assertMember } from "../auth/service";
+import { assertMember, type Caller } from "../auth/service";
 import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId } from "../ids";
-import { nameTaken, notFound } from "../http/errors";
-import { API_PREFIX, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
+import { nameTaken, notFound, unprocessable } from "../http/errors";
+import { API_PREFIX, noContent, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
 
 /** Agent pools are records only, so that `agent-pool-id` can be validated; no agent ever runs here. */
 const agentPoolCreateRequestSchema = z
@@ -14,6 +14,17 @@ const agentPoolCreateRequestSchema = z
       .object({
         type: z.literal("agent-pools"),
         attributes: z.object({ name: z.string().min(1), "organization-scoped": z.boolean().optional() }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+const agentPoolUpdateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("agent-pools"),
+        attributes: z.object({ name: z.string().min(1).optional(), "organization-scoped": z.boolean().optional() }).loose().optional(),
       })
       .loose(),
   })
@@ -72,11 +83,50 @@ export const agentPoolDomain: Domain = {
       return send(reply, 200, { data: rows.map(render), ...paginationEnvelope(request, page, total) });
     });
 
-    app.get<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
-      const p = prepare(db, `SELECT * FROM agent_pools WHERE id = ?`).get(request.params.id) as AgentPoolRecord | undefined;
+    const load = (caller: Caller, id: string, owner: boolean): AgentPoolRecord => {
+      const p = prepare(db, `SELECT * FROM agent_pools WHERE id = ?`).get(id) as AgentPoolRecord | undefined;
       if (!p) throw notFound("agent pool not found");
-      assertMember(db, requireCaller(request), p.organization);
-      return send(reply, 200, { data: render(p) });
+      const role = assertMember(db, caller, p.organization);
+      if (owner && !role.owner && caller.kind !== "organization") throw notFound("agent pool not found");
+      return p;
+    };
+
+    app.get<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
+      return send(reply, 200, { data: render(load(requireCaller(request), request.params.id, false)) });
+    });
+
+    app.patch<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
+      const p = load(requireCaller(request), request.params.id, true);
+      const a = parseBody(agentPoolUpdateRequestSchema, request.body).data.attributes ?? {};
+      try {
+        inTransaction(db, () =>
+          prepare(db, `UPDATE agent_pools SET name = ?, organization_scoped = ? WHERE id = ?`).run(
+            a.name ?? p.name,
+            a["organization-scoped"] === undefined ? p.organization_scoped : a["organization-scoped"] ? 1 : 0,
+            p.id,
+          ),
+        );
+      } catch (err) {
+        if (isUniqueViolation(err)) throw nameTaken();
+        throw err;
+      }
+      return send(reply, 200, { data: render(prepare(db, `SELECT * FROM agent_pools WHERE id = ?`).get(p.id) as AgentPoolRecord) });
+    });
+
+    // A pool that workspaces or the organization default still use is kept, as on the hosted service.
+    app.delete<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
+      const p = load(requireCaller(request), request.params.id, true);
+      inTransaction(db, () => {
+        const users = (prepare(db, `SELECT COUNT(*) AS n FROM workspaces WHERE agent_pool_id = ?`).get(p.id) as { n: number }).n;
+        const isDefault = prepare(db, `SELECT 1 FROM organizations WHERE default_agent_pool_id = ?`).get(p.id);
+        if (users > 0 || isDefault) {
+          throw unprocessable(
+            `agent pool ${p.name} is still in use (${users} workspaces${isDefault ? ", the organization default" : ""}); move them to another execution mode or pool first`,
+          );
+        }
+        prepare(db, `DELETE FROM agent_pools WHERE id = ?`).run(p.id);
+      });
+      return noContent(reply);
     });
   },
 };

@@ -5,7 +5,7 @@ import type { ServerContext } from "../context";
 import type { Db } from "../store/db";
 import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
 import { newId, newInternalId } from "../ids";
-import { nameTaken, notFound } from "../http/errors";
+import { nameTaken, notFound, unprocessable } from "../http/errors";
 import { API_PREFIX, noContent, parseBody, ref, send, targetId, type Resource } from "../http/jsonapi";
 import { createTeamRecord } from "../organization/service";
 import { findWorkspaceById } from "../workspace/store";
@@ -30,6 +30,23 @@ const teamCreateSchema = z
             "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
           })
           .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+const teamUpdateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("teams"),
+        attributes: z
+          .object({
+            name: z.string().min(1).optional(),
+            "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
+          })
+          .loose()
+          .optional(),
       })
       .loose(),
   })
@@ -156,6 +173,45 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { data: renderTeam(db, loadTeam(db, requireCaller(request), request.params.id, false)) });
   });
 
+  app.patch<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
+    const t = loadTeam(db, requireCaller(request), request.params.id, true);
+    const a = parseBody(teamUpdateSchema, request.body).data.attributes ?? {};
+    if (t.is_owners === 1 && a.name !== undefined && a.name !== t.name) throw unprocessable("the owners team cannot be renamed", "/data/attributes/name");
+    const access = a["organization-access"];
+    try {
+      inTransaction(db, () =>
+        prepare(db, `UPDATE teams SET name = ?, manage_workspaces = ?, manage_projects = ? WHERE id = ?`).run(
+          a.name ?? t.name,
+          t.is_owners === 1 || (access?.["manage-workspaces"] ?? t.manage_workspaces === 1) ? 1 : 0,
+          t.is_owners === 1 || (access?.["manage-projects"] ?? t.manage_projects === 1) ? 1 : 0,
+          t.id,
+        ),
+      );
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+    return send(reply, 200, { data: renderTeam(db, loadTeam(db, requireCaller(request), t.id, true)) });
+  });
+
+  // Deleting a team revokes its token and its access; its locks stay until an admin force-unlocks.
+  app.delete<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
+    const t = loadTeam(db, requireCaller(request), request.params.id, true);
+    if (t.is_owners === 1) throw unprocessable("the owners team cannot be deleted");
+    inTransaction(db, () => {
+      prepare(db, `DELETE FROM tokens WHERE team_id = ?`).run(t.id);
+      prepare(db, `DELETE FROM teams WHERE id = ?`).run(t.id);
+    });
+    return noContent(reply);
+  });
+
+  app.delete<{ Params: { id: string } }>("/teams/:id/authentication-token", async (request, reply) => {
+    const t = loadTeam(db, requireCaller(request), request.params.id, true);
+    const res = inTransaction(db, () => prepare(db, `DELETE FROM tokens WHERE kind = 'team' AND team_id = ? AND site_admin = 0`).run(t.id));
+    if (res.changes === 0) throw notFound("the team has no token");
+    return noContent(reply);
+  });
+
   // A team has one token: issuing a new one revokes the previous (the bootstrap token excepted).
   app.post<{ Params: { id: string } }>("/teams/:id/authentication-token", async (request, reply) => {
     const t = loadTeam(db, requireCaller(request), request.params.id, true);
@@ -203,6 +259,13 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   // Users are visible to any authenticated caller, as `locked-by` links point here.
+  // The caller's own user: a person for user tokens, the service user behind a team or organization token.
+  app.get("/account/details", async (request, reply) => {
+    const user = renderUser(db, requireCaller(request).principalId);
+    if (!user) throw notFound("account not found");
+    return send(reply, 200, { data: user });
+  });
+
   app.get<{ Params: { id: string } }>("/users/:id", async (request, reply) => {
     requireCaller(request);
     const user = renderUser(db, request.params.id);

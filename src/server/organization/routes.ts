@@ -5,7 +5,8 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { assertMember, assertOwner, orgRole } from "../auth/service";
 import { notFound } from "../http/errors";
-import { noContent, parseBody, send } from "../http/jsonapi";
+import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { prepare } from "../store/db";
 import { createOrganization, deleteOrganization, getOrganization, renderOrganization, updateOrganization, type OrganizationDefaults } from "./service";
 
 const organizationUpdateRequestSchema = z
@@ -61,6 +62,26 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     );
     caller.roles.delete(organization.name);
     return send(reply, 201, { data: renderOrganization(organization, orgRole(db, caller, organization.name)) });
+  });
+
+  // The organizations the caller belongs to (all of them for the local server's administrator).
+  app.get<{ Querystring: Record<string, unknown> }>("/organizations", async (request, reply) => {
+    const caller = requireCaller(request);
+    const page = parsePage(request.query);
+    const names = (
+      caller.siteAdmin
+        ? prepare(db, `SELECT name FROM organizations ORDER BY name`).all()
+        : caller.kind === "organization"
+          ? prepare(db, `SELECT name FROM organizations WHERE name = ?`).all(caller.organization)
+          : caller.kind === "team"
+            ? prepare(db, `SELECT organization AS name FROM teams WHERE id = ?`).all(caller.teamId)
+            : prepare(db, `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ? ORDER BY 1`).all(caller.userId)
+    ) as { name: string }[];
+    const slice = names.slice((page.number - 1) * page.size, page.number * page.size);
+    return send(reply, 200, {
+      data: slice.map((o) => renderOrganization(getOrganization(db, o.name), orgRole(db, caller, o.name))),
+      ...paginationEnvelope(request, page, names.length),
+    });
   });
 
   app.get<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {

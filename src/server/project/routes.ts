@@ -4,6 +4,8 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { unprocessable } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { inTransaction } from "../store/db";
+import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
 import {
   assertProjectCreator,
   createProject,
@@ -69,6 +71,14 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get<{ Params: IdParams }>("/projects/:project_id/tag-bindings", async (request, reply) => {
     const p = loadProject(db, requireCaller(request), request.params.project_id);
     return send(reply, 200, { data: renderProjectTagBindings(db, p.id) });
+  });
+
+  app.patch<{ Params: IdParams }>("/projects/:project_id/tag-bindings", async (request, reply) => {
+    const caller = requireCaller(request);
+    loadProjectAsAdmin(db, caller, request.params.project_id);
+    const bindings = parseTagBindingsPatch(request.body);
+    const data = inTransaction(db, () => mergeTagBindings(db, "project", loadProjectAsAdmin(db, caller, request.params.project_id).id, bindings));
+    return send(reply, 200, { data });
   });
 
   app.get<{ Params: IdParams }>("/projects/:project_id/effective-tag-bindings", async (request, reply) => {

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from "fastify";
-import { tagsRelationshipRequestSchema } from "../../api/tags";
+import { z } from "zod";
+import { remoteStateConsumersRequestSchema, tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { loadWorkspaceWith } from "../workspace/service";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { inTransaction } from "../store/db";
+import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
 import {
+  addTagToWorkspaces,
   addWorkspaceTags,
+  deleteOrganizationTags,
   listOrganizationTags,
   listWorkspaceTags,
   removeWorkspaceTags,
@@ -15,6 +20,8 @@ import {
 } from "./service";
 
 type ById = { workspace_id: string };
+
+const tagIdsSchema = z.object({ data: z.array(z.object({ type: z.literal("tags"), id: z.string().min(1) }).loose()) }).loose();
 type Query = Record<string, unknown>;
 
 export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -44,8 +51,33 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { data: renderTagBindings(ctx, requireCaller(request), request.params.workspace_id) });
   });
 
+  app.patch<{ Params: ById }>("/workspaces/:workspace_id/tag-bindings", async (request, reply) => {
+    const caller = requireCaller(request);
+    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
+    const bindings = parseTagBindingsPatch(request.body);
+    const data = inTransaction(ctx.db, () => {
+      const { ws } = loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
+      return mergeTagBindings(ctx.db, "workspace", ws.id, bindings);
+    });
+    return send(reply, 200, { data });
+  });
+
   app.get<{ Params: ById }>("/workspaces/:workspace_id/effective-tag-bindings", async (request, reply) => {
     return send(reply, 200, { data: renderEffectiveTagBindings(ctx, requireCaller(request), request.params.workspace_id) });
+  });
+
+  app.delete<{ Params: { organization_name: string } }>("/organizations/:organization_name/tags", async (request, reply) => {
+    const caller = requireCaller(request);
+    const body = parseBody(tagIdsSchema, request.body);
+    deleteOrganizationTags(ctx, caller, request.params.organization_name, body.data.map((t) => t.id));
+    return noContent(reply);
+  });
+
+  app.post<{ Params: { tag_id: string } }>("/tags/:tag_id/relationships/workspaces", async (request, reply) => {
+    const caller = requireCaller(request);
+    const body = parseBody(remoteStateConsumersRequestSchema, request.body);
+    addTagToWorkspaces(ctx, caller, request.params.tag_id, body.data.map((w) => w.id));
+    return noContent(reply);
   });
 
   app.get<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/tags", async (request, reply) => {

@@ -1,11 +1,13 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { assertMember } from "../auth/service";
+import { assertMember, orgRole } from "../auth/service";
+import { notFound, unprocessable, unprocessableMany } from "../http/errors";
+import { problemsToErrors } from "../../api/common";
 import { inTransaction, prepare } from "../store/db";
 import { ref, type Page, type Resource } from "../http/jsonapi";
 import type { TagsRelationshipRequest } from "../../api/tags";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { directTagBindings, effectiveTagBindings, pruneUnusedTags, resolveTags, attachTags } from "../workspace/store";
+import { directTagBindings, effectiveTagBindings, pruneUnusedTags, renderEffectiveTagBinding, resolveTags, attachTags } from "../workspace/store";
 
 export interface TagRecord {
   id: string;
@@ -88,9 +90,34 @@ export function renderTagBindings(ctx: ServerContext, caller: Caller, workspaceI
 
 export function renderEffectiveTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  return effectiveTagBindings(ctx.db, ws).map((b) => ({
-    type: "effective-tag-bindings",
-    attributes: { key: b.key, value: b.value },
-    ...(b.inherited ? { relationships: { "inherited-from": ref("projects", ws.project_id) } } : {}),
-  }));
+  return effectiveTagBindings(ctx.db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id));
+}
+
+/** `DELETE /organizations/:org/tags`: removes the tags from the organization and from every workspace. */
+export function deleteOrganizationTags(ctx: ServerContext, caller: Caller, organization: string, ids: string[]): void {
+  inTransaction(ctx.db, () => {
+    if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+    const known = prepare(ctx.db, `SELECT 1 FROM tags WHERE id = ? AND organization = ?`);
+    const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.get(id, organization));
+    if (missing.length) {
+      throw unprocessableMany(problemsToErrors(missing.map(({ id, i }) => ({ pointer: `/data/${i}/id`, detail: `tag "${id}" not found in organization ${organization}` }))));
+    }
+    for (const id of ids) {
+      prepare(ctx.db, `DELETE FROM workspace_tags WHERE tag_id = ?`).run(id);
+      prepare(ctx.db, `DELETE FROM tags WHERE id = ?`).run(id);
+    }
+  });
+}
+
+/** `POST /tags/:id/relationships/workspaces`: attaches an existing tag to more workspaces. */
+export function addTagToWorkspaces(ctx: ServerContext, caller: Caller, tagId: string, workspaceIds: string[]): void {
+  inTransaction(ctx.db, () => {
+    const tag = prepare(ctx.db, `SELECT organization FROM tags WHERE id = ?`).get(tagId) as { organization: string } | undefined;
+    if (!tag || !orgRole(ctx.db, caller, tag.organization).member) throw notFound("tag not found");
+    for (const id of workspaceIds) {
+      const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
+      if (ws.organization !== tag.organization) throw unprocessable(`workspace ${id} is not in the tag's organization`, "/data");
+      attachTags(ctx.db, ws.id, [tagId]);
+    }
+  });
 }

@@ -2,19 +2,19 @@ import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { orgRole, renderUser } from "../auth/service";
 import type { Resource } from "../http/jsonapi";
-import { ref } from "../http/jsonapi";
 import { findOrganization, renderOrganization } from "../organization/service";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
 import { renderWorkspaceOutput, stateVersionOutputs } from "../stateversion/outputs";
-import { effectiveTagBindings, type WorkspaceRecord } from "./store";
+import { effectiveTagBindings, renderEffectiveTagBinding, type WorkspaceRecord } from "./store";
 
 /**
  * The `included` array for `include` (spec 4.5). Records the service does not keep
  * (configuration versions, plans, readmes) contribute nothing; each related
- * record appears once however many workspaces point to it.
+ * record appears once however many workspaces point to it. `documents` are the
+ * rendered workspaces, in the same order, for relationships that list what is included.
  */
-export function includedFor(ctx: ServerContext, caller: Caller, workspaces: WorkspaceRecord[], include: Set<string>): Resource[] {
+export function includedFor(ctx: ServerContext, caller: Caller, workspaces: WorkspaceRecord[], include: Set<string>, documents: Resource[] = []): Resource[] {
   const out = new Map<string, Resource>();
   const add = (r: Resource | undefined) => {
     if (r?.id && !out.has(`${r.type}/${r.id}`)) out.set(`${r.type}/${r.id}`, r);
@@ -37,21 +37,14 @@ export function includedFor(ctx: ServerContext, caller: Caller, workspaces: Work
       if (run) add(renderRun(run));
     }
   }
-  const bindings: Resource[] = [];
   if (include.has("effective_tag_bindings")) {
-    // Bindings have no id, so each names its workspace; inherited ones also name the project.
-    for (const ws of workspaces) {
-      for (const b of effectiveTagBindings(ctx.db, ws)) {
-        bindings.push({
-          type: "effective-tag-bindings",
-          attributes: { key: b.key, value: b.value },
-          relationships: {
-            workspace: ref("workspaces", ws.id),
-            ...(b.inherited ? { "inherited-from": ref("projects", ws.project_id) } : {}),
-          },
-        });
-      }
-    }
+    // Included, the relationship also lists its entries, so clients can find them.
+    workspaces.forEach((ws, i) => {
+      const entries = effectiveTagBindings(ctx.db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id));
+      entries.forEach(add);
+      const rel = documents[i]?.relationships?.["effective-tag-bindings"];
+      if (rel) rel.data = entries.map((e) => ({ id: e.id!, type: e.type }));
+    });
   }
-  return [...out.values(), ...bindings];
+  return [...out.values()];
 }

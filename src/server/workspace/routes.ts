@@ -83,8 +83,9 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
     const page = parsePage(request.query);
     const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, request.query, page);
-    const doc: Record<string, unknown> = { data: workspaceDocumentsFor(ctx, caller, rows) };
-    if (include.size) doc.included = includedFor(ctx, caller, rows, include);
+    const data = workspaceDocumentsFor(ctx, caller, rows);
+    const doc: Record<string, unknown> = { data };
+    if (include.size) doc.included = includedFor(ctx, caller, rows, include, data);
     return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
   });
 
@@ -92,8 +93,9 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     const caller = requireCaller(request);
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
     const { ws, permissions } = loadWorkspace(ctx, caller, locatorOf(request.params));
-    const doc: Record<string, unknown> = { data: renderWorkspace(ctx, ws, permissions) };
-    if (include.size) doc.included = includedFor(ctx, caller, [ws], include);
+    const data = renderWorkspace(ctx, ws, permissions);
+    const doc: Record<string, unknown> = { data };
+    if (include.size) doc.included = includedFor(ctx, caller, [ws], include, [data]);
     return send(reply, 200, doc);
   };
   app.get("/workspaces/:workspace_id", show);

@@ -3,6 +3,7 @@ import { now, prepare } from "../store/db";
 import { newId } from "../ids";
 import { unprocessableMany } from "../http/errors";
 import { problemsToErrors } from "../../api/common";
+import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 
 /** A workspace row. Settings without their own column live in `settings` as JSON, in wire spelling. */
 export interface WorkspaceRecord {
@@ -112,16 +113,43 @@ export function projectTagBindings(db: Db, projectId: string): TagBindingRecord[
 }
 
 /** Direct bindings plus the project's, the workspace's value winning on the same key. */
-export function effectiveTagBindings(db: Db, ws: { id: string; project_id: string }): { key: string; value: string; inherited: boolean }[] {
+export function effectiveTagBindings(db: Db, ws: { id: string; project_id: string }): EffectiveTagBinding[] {
   const direct = directTagBindings(db, ws.id);
   const keys = new Set(direct.map((b) => b.key));
   const merged = [
-    ...direct.map((b) => ({ key: b.key, value: b.value, inherited: false })),
+    ...direct.map((b) => ({ sourceId: b.id, key: b.key, value: b.value, inherited: false })),
     ...projectTagBindings(db, ws.project_id)
       .filter((b) => !keys.has(b.key))
-      .map((b) => ({ key: b.key, value: b.value, inherited: true })),
+      .map((b) => ({ sourceId: b.id, key: b.key, value: b.value, inherited: true })),
   ];
   return merged.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export interface EffectiveTagBinding {
+  /** The binding it comes from (the workspace's own, or the project's when inherited). */
+  sourceId: string;
+  key: string;
+  value: string;
+  inherited: boolean;
+}
+
+/**
+ * An `effective-tag-bindings` resource. The spec gives these no identity of their own;
+ * the id of the binding each comes from is added so that JSON:API clients can match
+ * the entries of an `include` to the workspace's relationship (go-tfe does); workspaces
+ * of one project share the inherited entries. An
+ * inherited one names its project both as relationship `inherited-from` and as link
+ * `inherited-from`, where go-tfe reads it; a direct one has neither.
+ */
+export function renderEffectiveTagBinding(b: EffectiveTagBinding, projectId: string): Resource {
+  return {
+    id: b.sourceId,
+    type: "effective-tag-bindings",
+    attributes: { key: b.key, value: b.value },
+    ...(b.inherited
+      ? { relationships: { "inherited-from": ref("projects", projectId) }, links: { "inherited-from": `${API_PREFIX}/projects/${projectId}` } }
+      : {}),
+  };
 }
 
 export function variableIds(db: Db, workspaceId: string): string[] {
