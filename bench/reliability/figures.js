@@ -37,6 +37,7 @@ const TITLES = {
   concurrency: "Concurrency (two server processes, one database file)",
   durability: "Durability (kill -9 mid write load)",
   security: "Security",
+  client: "Client against a hostile service (fast-check)",
   "faults-e2e": "Faults under the real engine (100 workspaces, 10% failures, latency)",
 };
 const records = Object.fromEntries(
