@@ -33,6 +33,14 @@ export interface PulumiResult {
   output: string;
 }
 
+/** A diagnostic as the engine's event log records it. */
+export interface DiagnosticEvent {
+  urn?: string;
+  message: string;
+  severity: string;
+  ephemeral?: boolean;
+}
+
 export interface StateResource {
   urn: string;
   type: string;
@@ -168,6 +176,35 @@ export class TestStack {
 
   up(args: string[] = []): Promise<PulumiResult> {
     return this.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", ...args]);
+  }
+
+  /**
+   * `up --json`: the engine's events, one JSON object a line, so that a test can count
+   * the diagnostics a failure produced, and see ephemeral status messages, exactly.
+   * (The progress display repeats a resource's last message on every row update.)
+   */
+  async upWithEvents(args: string[] = []): Promise<PulumiResult & { diagnostics: DiagnosticEvent[] }> {
+    const r = await this.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "--json", ...args]);
+    const events: any[] = [];
+    for (const line of r.stdout.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      try {
+        events.push(JSON.parse(line));
+      } catch {
+        // a multi-line object: parsed below
+      }
+    }
+    if (events.length === 0 && r.stdout.trim().startsWith("{")) {
+      for (const chunk of r.stdout.split(/\n(?=\{)/)) {
+        try {
+          events.push(JSON.parse(chunk));
+        } catch {
+          // not an event
+        }
+      }
+    }
+    const diagnostics = events.map((e) => e.diagnosticEvent).filter((d): d is DiagnosticEvent => Boolean(d));
+    return { ...r, diagnostics };
   }
 
   refresh(args: string[] = []): Promise<PulumiResult> {

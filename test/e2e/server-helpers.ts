@@ -121,3 +121,32 @@ export async function workspaceVars(server: RunningServer, workspaceId: string):
   const body = await expectStatus(api<any>(server, `/workspaces/${workspaceId}/vars`), [200], "workspace vars");
   return Object.fromEntries(body.data.map((v: any) => [v.attributes.key, v.attributes]));
 }
+
+function bindingsBody(tags: Record<string, string>): { data: unknown[] } {
+  return { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) };
+}
+
+/** A workspace made outside any stack, with key-value tags of its own; returns its id. */
+export async function createWorkspaceWithTags(server: RunningServer, name: string, tags: Record<string, string> = {}): Promise<string> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/workspaces`, {
+      method: "POST",
+      body: { data: { type: "workspaces", attributes: { name }, relationships: { "tag-bindings": bindingsBody(tags) } } },
+    }),
+    [201],
+    `create workspace ${name}`,
+  );
+  return body.data.id;
+}
+
+/** Replaces the workspace's own key-value tags, as another owner would. */
+export async function setTagBindings(server: RunningServer, workspaceId: string, tags: Record<string, string>): Promise<void> {
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}`, {
+      method: "PATCH",
+      body: { data: { type: "workspaces", relationships: { "tag-bindings": bindingsBody(tags) } } },
+    }),
+    [200],
+    "set tag bindings",
+  );
+}
