@@ -273,7 +273,7 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
   const timeoutMs = Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) * 1000;
   const started = Date.now();
   const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
-  const label = `workspace ${inputs.name ? `"${String(inputs.name)}" ` : ""}(${workspaceId})`;
+  const label = workspaceLabel(workspaceId, inputs.name);
   reportStatus(`upgrading ${label}: starting the upgrade plan`);
   const started_ = await client.noCode.upgrade.initiate(moduleId, workspaceId, { variables: apiVariables(normalizeVariables(inputs.variables)) });
   const runId = started_.id;
