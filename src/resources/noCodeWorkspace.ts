@@ -136,6 +136,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
   declare readonly forceDelete: pulumi.Output<boolean>;
   declare readonly autoConfirm: pulumi.Output<boolean>;
   declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
+  /** How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`. */
   declare readonly upgradeStrategy: pulumi.Output<"in-place" | "replace">;
   declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
   /** The module's pinned version differs from the workspace's. */
