@@ -9,7 +9,8 @@
 # Environment (names match the workflow):
 #   PULUMI_STACK             stack to preview or update (required)
 #   PROGRAM_DIR              folder holding Pulumi.yaml (default: .)
-#   POLICY_PACK              folder holding PulumiPolicy.yaml (default: policies)
+#   POLICY_PACK              folder holding PulumiPolicy.yaml and a package.json that depends on
+#                            pulumi-workspaces-policies (default: policy-pack)
 #   POLICY_CONFIG            policy config file (optional)
 #   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
 #                            (TFE_TOKEN or the engine CLI's credentials file also work)
@@ -33,7 +34,7 @@ esac
 
 : "${PULUMI_STACK:?set PULUMI_STACK to the stack to $mode}"
 program_dir="${PROGRAM_DIR:-.}"
-policy_pack="${POLICY_PACK:-policies}"
+policy_pack="${POLICY_PACK:-policy-pack}"
 # Resolved before changing directory, so relative paths mean the same as in the workflow.
 policy_pack="$(cd "$policy_pack" && pwd)"
 policy_args=(--policy-pack "$policy_pack")
