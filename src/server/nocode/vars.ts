@@ -22,6 +22,8 @@ export interface Variable {
   value: string;
   description: string | null;
   category: VariableCategory;
+  /** The vendor spelling the request used for `category`, if any. */
+  categorySpelling: string | null;
   hcl: boolean;
   sensitive: boolean;
 }
@@ -33,17 +35,17 @@ interface VariableRecord {
   value: string;
   description: string | null;
   category: VariableCategory;
+  category_spelling: string | null;
   hcl: number;
   sensitive: number;
   created_at: string;
 }
 
 /**
- * Request variables in stored form. The vendor category `terraform` is stored, and
- * answered, as the neutral `engine`: go-tfe decodes the category into a plain string
- * type, so the other word does not break its decoding; only code comparing against its
- * `terraform` constant would see the difference. The same key twice in one category is
- * a problem of the later item.
+ * Request variables in stored form. The vendor category `terraform` is stored as the
+ * neutral `engine`, and the spelling is kept so that the variable is answered the way
+ * its writer spelled it (go-tfe compares against its `terraform` constant). The same
+ * key twice in one category is a problem of the later item.
  */
 export function normalizeVariables(items: NoCodeVariableRequest[], pointer: string, problems: Problem[]): Variable[] {
   const seen = new Set<string>();
@@ -57,7 +59,15 @@ export function normalizeVariables(items: NoCodeVariableRequest[], pointer: stri
       return;
     }
     seen.add(k);
-    out.push({ key: a.key, value: a.value ?? "", description: a.description ?? null, category, hcl: a.hcl ?? false, sensitive: a.sensitive ?? false });
+    out.push({
+      key: a.key,
+      value: a.value ?? "",
+      description: a.description ?? null,
+      category,
+      categorySpelling: a.category === category ? null : a.category,
+      hcl: a.hcl ?? false,
+      sensitive: a.sensitive ?? false,
+    });
   });
   return out;
 }
@@ -89,16 +99,26 @@ export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): 
   const t = now();
   const update = prepare(
     db,
-    `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive)
+    `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive),
+            category_spelling = @category_spelling
       WHERE workspace_id = @workspace_id AND key = @key AND category = @category`,
   );
   const insert = prepare(
     db,
-    `INSERT INTO vars (id, workspace_id, key, value, description, category, hcl, sensitive, created_at)
-     VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @created_at)`,
+    `INSERT INTO vars (id, workspace_id, key, value, description, category, category_spelling, hcl, sensitive, created_at)
+     VALUES (@id, @workspace_id, @key, @value, @description, @category, @category_spelling, @hcl, @sensitive, @created_at)`,
   );
   for (const v of vars) {
-    const row = { workspace_id: workspaceId, key: v.key, value: v.value, description: v.description, category: v.category, hcl: v.hcl ? 1 : 0, sensitive: v.sensitive ? 1 : 0 };
+    const row = {
+      workspace_id: workspaceId,
+      key: v.key,
+      value: v.value,
+      description: v.description,
+      category: v.category,
+      category_spelling: v.categorySpelling ?? null,
+      hcl: v.hcl ? 1 : 0,
+      sensitive: v.sensitive ? 1 : 0,
+    };
     // A sensitive variable stays sensitive: write-once values never become readable.
     if (update.run(row).changes === 0) insert.run({ ...row, id: newId("variable"), created_at: t });
   }
@@ -129,7 +149,7 @@ export function renderVariable(r: VariableRecord): Resource {
       key: r.key,
       value: r.sensitive === 1 ? null : r.value,
       description: r.description,
-      category: r.category,
+      category: r.category_spelling ?? r.category,
       hcl: r.hcl === 1,
       sensitive: r.sensitive === 1,
       "created-at": r.created_at,
@@ -161,4 +181,10 @@ export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (!row) throw notFound("variable not found");
     return send(reply, 200, { data: renderVariable(row) });
   });
+}
+
+/** Databases written before the category spelling was kept get the column on start. */
+export function addCategorySpellingColumn(db: Db): void {
+  const columns = (db.prepare(`PRAGMA table_info(vars)`).all() as { name: string }[]).map((c) => c.name);
+  if (!columns.includes("category_spelling")) db.exec(`ALTER TABLE vars ADD COLUMN category_spelling TEXT`);
 }

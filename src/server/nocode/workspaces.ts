@@ -56,6 +56,14 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   };
   if (a["execution-mode"] !== undefined) attributes["execution-mode"] = a["execution-mode"];
   if (a["agent-pool-id"] !== undefined) attributes["agent-pool-id"] = a["agent-pool-id"];
+  // A requested engine version is honoured (and checked) as on any workspace create.
+  const requested = a as { "engine-version"?: unknown; "terraform-version"?: unknown };
+  for (const key of ["engine-version", "terraform-version"] as const) {
+    const v = requested[key];
+    if (v === undefined) continue;
+    if (typeof v !== "string") throw unprocessable(`${key} must be a string`, `/data/attributes/${key}`);
+    attributes[key] = v;
+  }
 
   return inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });

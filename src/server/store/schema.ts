@@ -236,6 +236,8 @@ CREATE TABLE IF NOT EXISTS vars (
   value TEXT NOT NULL DEFAULT '',
   description TEXT,
   category TEXT NOT NULL CHECK (category IN ('engine', 'env')),
+  -- the caller's spelling of the category when it was the vendor alias (terraform), answered back
+  category_spelling TEXT,
   hcl INTEGER NOT NULL DEFAULT 0,
   sensitive INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,

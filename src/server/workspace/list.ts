@@ -138,7 +138,8 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
   if (tagged.size > MAX_LIST_VALUES) throw badRequest(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, "filter[tagged]");
   for (const [i, f] of [...tagged.entries()].sort((a, b) => a[0] - b[0])) {
     if (f.key === undefined || f.key === "") throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
-    where.push(taggedClause(f.key, f.value));
+    // An empty value is no value filter: clients such as go-tfe always send the parameter.
+    where.push(taggedClause(f.key, f.value === "" ? undefined : f.value));
   }
 
   let order = "w.name COLLATE NOCASE ASC, w.id ASC";

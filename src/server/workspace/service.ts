@@ -88,6 +88,13 @@ function engineVersionOf(a: WorkspaceSettingsRequest): string | undefined {
   return a["engine-version"] ?? a["terraform-version"];
 }
 
+/** `"agent-pool-id": ""` means no pool, as the hosted service reads it (terraform-provider-tfe sends it on every write). */
+function withoutEmptyAgentPool<T extends WorkspaceSettingsRequest>(a: T): T {
+  if (a["agent-pool-id"] !== "") return a;
+  const { "agent-pool-id": _none, ...rest } = a;
+  return rest as T;
+}
+
 function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceSettingsRequest, pointer: string): void {
   const errors: { pointer: string; detail: string }[] = [];
   const pool = a["agent-pool-id"];
@@ -101,8 +108,27 @@ function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceS
   if (errors.length) throw unprocessableMany(problemsToErrors(errors));
 }
 
+const ENGINE_VERSION = String.raw`v?\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?`;
+const ENGINE_VERSION_TERM = new RegExp(String.raw`^\s*(?:(?:=|!=|>=|<=|>|<|~>)\s*)?` + ENGINE_VERSION + String.raw`\s*$`);
+
+/** An exact engine version (`1.9.8`) or a constraint (`~> 1.9`, `>= 1.5, < 2.0`), as spec 4.2 allows; `latest` names the newest release. */
+export function isEngineVersion(value: string): boolean {
+  return value === "latest" || (value.trim() !== "" && value.split(",").every((term) => ENGINE_VERSION_TERM.test(term)));
+}
+
+function engineVersionProblems(a: WorkspaceSettingsRequest): { pointer: string; detail: string }[] {
+  const out: { pointer: string; detail: string }[] = [];
+  for (const key of ["engine-version", "terraform-version"] as const) {
+    const v = a[key];
+    if (v !== undefined && !isEngineVersion(v)) {
+      out.push({ pointer: `/data/attributes/${key}`, detail: `"${v}" is neither an engine version (1.9.8) nor a version constraint (~> 1.9, >= 1.5, < 2.0)` });
+    }
+  }
+  return out;
+}
+
 function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof workspaceSettingsProblems>[1], pointer: string): void {
-  const problems = workspaceSettingsProblems(a, current);
+  const problems = [...workspaceSettingsProblems(a, current), ...engineVersionProblems(a)];
   if (problems.length) {
     throw unprocessableMany(problemsToErrors(problems.map((p) => ({ ...p, pointer: p.pointer.replace(/^\/data\/attributes/, pointer) }))));
   }
@@ -171,7 +197,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
   const pointer = input.attributesPointer ?? "/data/attributes";
   const org = findOrganization(db, organization);
   if (!org || !orgRole(db, caller, organization).member) throw notFound(`organization "${organization}" not found`);
-  const a = input.attributes;
+  const a = withoutEmptyAgentPool(input.attributes);
   checkProblems(a, undefined, pointer);
   checkTagBindings(input.tagBindings);
   const projectId = input.projectId || org.default_project_id;
@@ -258,7 +284,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
   try {
     return inTransaction(db, () => {
       const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-update");
-      const a = input.attributes;
+      const a = withoutEmptyAgentPool(input.attributes);
       const s = settingsOf(ws);
       checkProblems(a, { "execution-mode": s["execution-mode"], "agent-pool-id": ws.agent_pool_id, "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null }, "/data/attributes");
       checkTagBindings(input.tagBindings);
