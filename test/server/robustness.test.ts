@@ -122,14 +122,8 @@ describe("malformed input gets a 4xx and changes nothing", () => {
 
   it("a 10 MB body is refused with 413 and the server keeps serving", async () => {
     const big = JSON.stringify({ data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(10 * 1024 * 1024) } } });
-    let status: number | "reset";
-    try {
-      status = (await raw("POST", `/organizations/${t.org}/workspaces`, big, MEDIA)).status;
-    } catch {
-      // The server may close the connection before the client finishes sending.
-      status = "reset";
-    }
-    expect([413, "reset"]).toContain(status);
+    // The server reads and discards the body before it answers, so the 413 arrives.
+    expect((await raw("POST", `/organizations/${t.org}/workspaces`, big, MEDIA)).status).toBe(413);
     const justOver = JSON.stringify({ data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(5 * 1024 * 1024) } } });
     const r = await raw("POST", `/organizations/${t.org}/workspaces`, justOver, MEDIA);
     expect(r.status).toBe(413);
