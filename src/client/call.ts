@@ -36,13 +36,20 @@ export function currentCall(): CallScope | undefined {
 }
 
 /**
- * `area` with every method run as one call with `options`. The methods run on the
- * area itself, so calls between areas inside one method stay within its scope.
+ * `area` with every method run as one call with `options`, and so the areas it holds
+ * (such as `noCode.upgrade`). The methods run on the area itself, so calls between
+ * areas inside one method stay within its scope.
  */
 export function withinCalls<T extends object>(area: T, options: CallOptions): T {
+  const nested = new Map<PropertyKey, object>();
   return new Proxy(area, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
+      if (typeof value === "object" && value !== null) {
+        let view = nested.get(prop);
+        if (!view) nested.set(prop, (view = withinCalls(value, options)));
+        return view;
+      }
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => runInCall(options, () => (value as (...a: unknown[]) => unknown).apply(target, args));
     },

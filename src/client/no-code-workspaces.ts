@@ -13,6 +13,7 @@ import {
 } from "../api/nocode";
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { WaitTimeoutError } from "./errors";
+import { currentCall, runInCall } from "./call";
 import { sleep } from "./limiter";
 import { Transport, urlPath } from "./transport";
 import { relId } from "./wire";
@@ -155,6 +156,8 @@ export class NoCodeUpgrades {
   /**
    * Polls until the upgrade's status is one of `statuses` (default: the plan has settled
    * or the run ended), or throws {@link WaitTimeoutError} when `timeoutMs` runs out.
+   * Each poll is a call of its own, with its own deadline; `timeoutMs` bounds the whole
+   * wait, and the call's signal (`client.with({ signal })`) ends it.
    */
   async waitFor(
     noCodeModuleId: string,
@@ -166,9 +169,11 @@ export class NoCodeUpgrades {
     const timeoutMs = options.timeoutMs ?? 300_000;
     const intervalMs = options.intervalMs ?? 1_000;
     const started = Date.now();
+    const call = currentCall()?.options ?? {};
     let last: WorkspaceUpgrade | undefined;
     for (;;) {
-      last = await this.read(noCodeModuleId, workspaceId, upgradeId);
+      // An aborted signal makes this read fail at once with AbortedError.
+      last = await runInCall(call, () => this.read(noCodeModuleId, workspaceId, upgradeId));
       if (statuses.includes(last.status)) return last;
       const elapsed = Date.now() - started;
       if (elapsed + intervalMs > timeoutMs) {
@@ -178,7 +183,7 @@ export class NoCodeUpgrades {
           elapsed,
         );
       }
-      await sleep(intervalMs);
+      await sleep(intervalMs, call.signal);
     }
   }
 }

@@ -20,7 +20,7 @@ import {
   errorForStatus,
 } from "./errors";
 import { currentCall } from "./call";
-import { PacingRefused, RateLimiter, limiterFor } from "./limiter";
+import { PacingRefused, RateLimiter, limiterFor, sleep } from "./limiter";
 import {
   DEFAULT_RETRY,
   Repeatability,
@@ -299,7 +299,7 @@ export class Transport {
       if (!response || response.status >= 500) outcomeUnknown = true;
       this.stats.retries++;
       this.log(`${spec.method} ${spec.path}: retrying in ${wait}ms (${why})`);
-      if (!(await sleepUnlessAborted(wait, call.signal))) {
+      if (!(await sleep(wait, call.signal))) {
         throw this.scrub(new AbortedError({ ...ctx(), status: response?.status ?? 0 }, "while waiting to retry"));
       }
     }
@@ -461,22 +461,6 @@ function conflictReason(context: ConflictContext, response: AxiosResponse): Conf
     default:
       return "unknown";
   }
-}
-
-/** Waits `ms`; false when `signal` aborted the wait first. */
-function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** Waits for `promise` until the call's deadline or signal ends the wait. */

@@ -109,4 +109,28 @@ describe("every call ends by its deadline", () => {
     // Each fallback read had what was left of the call's two seconds, not two seconds of its own (3.5 s).
     expect(took).toBeLessThan(3_000);
   });
+
+  it("gives each poll of an upgrade wait its own deadline, and ends the wait when the signal aborts", async () => {
+    let polls = 0;
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      polls++;
+      reply(res, 200, { data: { id: "run-1", type: "workspace-upgrade", attributes: { status: polls < 6 ? "planning" : "planned" } } });
+    });
+    // Six polls 100 ms apart outlast a 200 ms deadline; each poll is well within it.
+    const client = fakeClient(service, { deadlineMs: 200 });
+    const settled = await client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 100, timeoutMs: 60_000 });
+    expect(settled.status).toBe("planned");
+    expect(polls).toBe(6);
+
+    polls = 0;
+    const controller = new AbortController();
+    const waiting = failure(client.with({ signal: controller.signal }).noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["applied"], { intervalMs: 100, timeoutMs: 60_000 }));
+    while (polls < 2) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const err = await waiting;
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(err.message).toMatch(/^GET \/no-code-modules\/nocode-1\/workspaces\/ws-1\/upgrade\/run-1: /);
+    expect(polls).toBeLessThanOrEqual(3);
+  });
 });
