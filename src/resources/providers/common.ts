@@ -305,6 +305,8 @@ interface EngineLogClient {
 }
 
 let engineLog: EngineLogClient | null | undefined;
+/** Messages go out one after the other, so the engine shows the latest as the status. */
+let lastStatus: Promise<void> = Promise.resolve();
 
 /**
  * The engine's address inside the dynamic-provider host: the engine starts every
@@ -342,7 +344,7 @@ function engineLogClient(): EngineLogClient | null {
  * replaced by the next one and not repeated in the summary), so a long wait says what
  * it waits for. Dynamic providers are not told their resource's URN, so without `urn`
  * the message goes to the stack's row: name the resource in it. Never throws and never
- * delays the caller: progress is a courtesy.
+ * delays the caller (messages are sent in order, in the background): progress is a courtesy.
  */
 export function reportStatus(message: string, urn = "", ephemeral = true): void {
   const client = engineLogClient();
@@ -355,7 +357,7 @@ export function reportStatus(message: string, urn = "", ephemeral = true): void 
     req.setMessage(message);
     req.setUrn(urn);
     req.setEphemeral(ephemeral);
-    client.log(req, () => undefined);
+    lastStatus = lastStatus.then(() => new Promise<void>((resolve) => client.log(req, () => resolve())));
   } catch {
     // nothing to report to
   }
