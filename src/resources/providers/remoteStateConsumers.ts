@@ -121,7 +121,13 @@ export const remoteStateConsumersProvider: ProviderImpl = {
 
   async create(inputs) {
     const workspaceId = String(inputs.workspaceId);
-    return { id: `${workspaceId}/remote-state-consumers`, outs: await apply(workspaceId, inputs, []) };
+    const id = `${workspaceId}/remote-state-consumers`;
+    if (modeOf(inputs) === "authoritative") {
+      // Consumers that already are exactly the declared ones (an adopted workspace) need no write.
+      const before = await current(getClient(), workspaceId).catch(() => undefined);
+      if (before && sameStringSet(before, ids(inputs.consumerIds))) return { id, outs: outputsOf(workspaceId, inputs, before, []) };
+    }
+    return { id, outs: await apply(workspaceId, inputs, []) };
   },
 
   async read(id, props) {

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-workspaces generate --organization NAME [--project prj-...] [--out index.ts] [--force]`
+ *
+ * Reads the organization through the client (address and token from the same settings
+ * the resources use: `WORKSPACES_ADDRESS` / `WORKSPACES_TOKEN`, then `TFE_*` and the
+ * engine CLI's credentials file) and writes a program that adopts it, with a README
+ * beside it. Progress goes to stderr; the token is never written anywhere.
+ */
+import { generate, GenerateError } from "./index";
+
+const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--force]
+
+Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
+(or of one project), its no-code modules and the workspaces made from them, and a
+README.md beside it listing the secret stack config keys to set before pulumi up.
+
+  --organization NAME   organization to read (default: WORKSPACES_ORGANIZATION)
+  --project prj-...     only the workspaces of this project
+  --out FILE            program file to write (default: index.ts)
+  --force               replace FILE and README.md if they exist
+
+Address and token: WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME, TFE_TOKEN,
+or the credentials file ~/.terraform.d/credentials.tfrc.json).`;
+
+interface Parsed {
+  organization?: string;
+  project?: string;
+  out?: string;
+  force: boolean;
+}
+
+function parse(args: string[]): Parsed {
+  const out: Parsed = { force: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === "") throw new GenerateError(`${flag} needs a value\n\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--organization":
+        out.organization = value();
+        break;
+      case "--project":
+        out.project = value();
+        if (!/^prj-/.test(out.project)) throw new GenerateError(`--project takes a project id (prj-...), not ${JSON.stringify(out.project)}`);
+        break;
+      case "--out":
+        out.out = value();
+        break;
+      case "--force":
+        out.force = true;
+        break;
+      default:
+        throw new GenerateError(`unknown argument ${JSON.stringify(arg)}\n\n${USAGE}`);
+    }
+  }
+  return out;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== "generate") {
+    console.error(`pulumi-workspaces: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    if (rest.includes("--help") || rest.includes("-h")) {
+      console.log(USAGE);
+      return 0;
+    }
+    const args = parse(rest);
+    const result = await generate({
+      organization: args.organization,
+      projectId: args.project,
+      out: args.out,
+      force: args.force,
+      progress: (line) => console.error(line),
+    });
+    const c = result.counts;
+    console.error(
+      `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +
+        `${c.consumers} consumer sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
+    );
+    if (result.secrets.length) console.error(`set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`);
+    return 0;
+  } catch (err) {
+    console.error(`pulumi-workspaces generate: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * Reads what the generator writes a program for: the organization's workspaces (or one
+ * project's), the key-value tags and consumers of each, the no-code modules of its
+ * private registry and the variables of the workspaces made from them.
+ *
+ * Everything goes through the client, so pacing under the service's rate limit, retries
+ * and pagination are the client's; reads run a few at a time to fill the allowance.
+ */
+import type { NoCodeModule, RegistryModule, Variable, Workspace, WorkspacesClient } from "../client";
+import { byCodePoint } from "./names";
+
+export interface WorkspaceRecord {
+  workspace: Workspace;
+  /** Key-value tags bound to the workspace itself (not inherited). */
+  tags: Record<string, string>;
+  /** Workspaces allowed to read its state; empty when `globalRemoteState` is true. */
+  consumerIds: string[];
+  /** The no-code module it was made from, if any. */
+  noCodeModuleId?: string;
+  /** Its variables, for a workspace made from a no-code module. */
+  variables?: Variable[];
+}
+
+export interface ModuleRecord {
+  module: NoCodeModule;
+  registryModule: RegistryModule;
+}
+
+export interface OrganizationSnapshot {
+  organization: string;
+  projectId?: string;
+  workspaces: WorkspaceRecord[];
+  modules: ModuleRecord[];
+}
+
+export interface ReadOptions {
+  organization: string;
+  /** Only workspaces of this project (`prj-...`). */
+  projectId?: string;
+  /** Progress lines (for a terminal: stderr). */
+  progress?: (line: string) => void;
+  /** Reads in flight at once. Default 8. */
+  concurrency?: number;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
+export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/** Reports `done of total` at most every `everyMs` and at the end. */
+function ticker(progress: ((line: string) => void) | undefined, what: string, total: number, everyMs = 1000) {
+  let last = 0;
+  let done = 0;
+  return () => {
+    done++;
+    const now = Date.now();
+    if (progress && (done === total || now - last >= everyMs)) {
+      last = now;
+      progress(`${what}: ${done} of ${total}`);
+    }
+  };
+}
+
+export async function readOrganization(client: WorkspacesClient, options: ReadOptions): Promise<OrganizationSnapshot> {
+  const { organization, projectId, progress } = options;
+  const concurrency = options.concurrency ?? 8;
+
+  const workspaces: Workspace[] = [];
+  for await (const ws of client.workspaces.list(organization, projectId ? { projectId } : {})) {
+    workspaces.push(ws);
+    if (progress && workspaces.length % 100 === 0) progress(`listing workspaces: ${workspaces.length}`);
+  }
+  workspaces.sort((a, b) => byCodePoint(a.name, b.name));
+  progress?.(`listed ${workspaces.length} workspaces of ${organization}${projectId ? ` in project ${projectId}` : ""}`);
+
+  // No-code modules live on registry modules; their workspaces name one or the other.
+  const registryModules = await client.registryModules.list(organization).all();
+  const withNoCode = registryModules.filter((m) => m.noCodeModuleIds.length > 0);
+  const modules: ModuleRecord[] = await pool(withNoCode, concurrency, async (registryModule) => ({
+    module: await client.noCode.read(registryModule.noCodeModuleIds[0], { includeVariableOptions: true }),
+    registryModule,
+  }));
+  modules.sort((a, b) => byCodePoint(a.registryModule.name, b.registryModule.name) || byCodePoint(a.module.id, b.module.id));
+  if (modules.length) progress?.(`read ${modules.length} no-code module${modules.length === 1 ? "" : "s"}`);
+  const moduleOfRegistryModule = new Map(modules.map((m) => [m.registryModule.id, m.module.id]));
+
+  const tick = ticker(progress, "reading tags, consumers and variables", workspaces.length);
+  const records = await pool(workspaces, concurrency, async (workspace): Promise<WorkspaceRecord> => {
+    const stamped = workspace.attributes["no-code-module-id"];
+    const noCodeModuleId =
+      typeof stamped === "string" && stamped !== ""
+        ? stamped
+        : workspace.sourceModuleId
+          ? moduleOfRegistryModule.get(workspace.sourceModuleId)
+          : undefined;
+    const [bindings, consumerIds, variables] = await Promise.all([
+      client.tagBindings.list(workspace.id),
+      workspace.globalRemoteState ? Promise.resolve([] as string[]) : client.remoteStateConsumers.listIds(workspace.id),
+      noCodeModuleId ? client.variables.list(workspace.id) : Promise.resolve(undefined),
+    ]);
+    tick();
+    return {
+      workspace,
+      tags: Object.fromEntries(bindings.map((b) => [b.key, b.value])),
+      consumerIds: [...consumerIds].sort(),
+      ...(noCodeModuleId ? { noCodeModuleId, variables } : {}),
+    };
+  });
+  return { organization, ...(projectId ? { projectId } : {}), workspaces: records, modules };
+}

@@ -1,0 +1,334 @@
+/**
+ * Writes the TypeScript program (and its README) for an organization snapshot.
+ *
+ * Every resource carries `adopt: true`, so the first `pulumi up` takes the existing
+ * records over. Only settings that differ from the service's defaults are written: an
+ * input left out is not managed, so nothing the program does not state can differ.
+ * Records that are part of the program are referred to by reference (`web.id`), others
+ * by their literal id. Output is stable: the same organization gives the same text.
+ */
+import type { NoCodeModule, Variable, Workspace } from "../client";
+import { Identifiers, byCodePoint, configKey } from "./names";
+import type { ModuleRecord, OrganizationSnapshot, WorkspaceRecord } from "./read";
+
+/** Code to write as is (a reference or a call) instead of a literal. */
+class Code {
+  constructor(readonly text: string) {}
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A TypeScript expression for a JSON-like value; `Code` is written as is. */
+export function literal(value: unknown, indent = ""): string {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((v) => literal(v, indent + "  "));
+    const flat = `[${items.join(", ")}]`;
+    if (flat.length <= 80 && !flat.includes("\n")) return flat;
+    return `[\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}]`;
+  }
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const items = entries.map(([k, v]) =>
+      v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`,
+    );
+    const flat = `{ ${items.join(", ")} }`;
+    if (flat.length <= 80 && !flat.includes("\n")) return flat;
+    return `{\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** `new Kind("name", {...});` bound to `ident` (exported), or a bare statement. */
+function statement(kind: string, name: string, args: Record<string, unknown>, ident?: string): string {
+  const call = `new ${kind}(${JSON.stringify(name)}, ${literal(args)})`;
+  return ident ? `export const ${ident} = ${call};` : `${call};`;
+}
+
+function semver(v: string): number[] | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/**
+ * The service sets a new workspace's engine version to the latest release; the newest
+ * exact version in the organization stands for that default, and only other versions
+ * (older pins, constraints) are written.
+ */
+function newestEngineVersion(workspaces: Workspace[]): string | undefined {
+  let best: { v: string; n: number[] } | undefined;
+  for (const ws of workspaces) {
+    const n = ws.engineVersion ? semver(ws.engineVersion) : undefined;
+    if (n && (!best || (n[0] - best.n[0] || n[1] - best.n[1] || n[2] - best.n[2]) > 0)) best = { v: ws.engineVersion!, n };
+  }
+  return best?.v;
+}
+
+/** Settings of spec 4.2 that differ from the service's defaults. */
+function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (ws.description) out.description = ws.description;
+  const ownMode = ws.settingOverwrites?.executionMode !== false;
+  if (ownMode && ws.executionMode && ws.executionMode !== "remote") out.executionMode = ws.executionMode;
+  if (ownMode && ws.settingOverwrites?.agentPool !== false && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
+  const flags: [keyof Workspace, string, boolean][] = [
+    ["autoApply", "autoApply", false],
+    ["autoApplyRunTrigger", "autoApplyRunTrigger", false],
+    ["allowDestroyPlan", "allowDestroyPlan", true],
+    ["assessmentsEnabled", "assessmentsEnabled", false],
+    ["fileTriggersEnabled", "fileTriggersEnabled", true],
+    ["globalRemoteState", "globalRemoteState", false],
+    ["queueAllRuns", "queueAllRuns", false],
+    ["speculativeEnabled", "speculativeEnabled", true],
+  ];
+  for (const [field, input, byDefault] of flags) if (typeof ws[field] === "boolean" && ws[field] !== byDefault) out[input] = ws[field];
+  if (ws.autoDestroyAt) out.autoDestroyAt = ws.autoDestroyAt;
+  if (ws.autoDestroyActivityDuration) out.autoDestroyActivityDuration = ws.autoDestroyActivityDuration;
+  if (ws.engineVersion && ws.engineVersion !== defaultEngine) out.engineVersion = ws.engineVersion;
+  if (ws.triggerPatterns.length) out.triggerPatterns = [...ws.triggerPatterns].sort();
+  if (ws.triggerPrefixes.length) out.triggerPrefixes = [...ws.triggerPrefixes].sort();
+  if (ws.workingDirectory) out.workingDirectory = ws.workingDirectory;
+  if (ws.sourceName) out.sourceName = ws.sourceName;
+  if (ws.sourceUrl) out.sourceUrl = ws.sourceUrl;
+  if (ws.vcsRepo) {
+    const r = ws.vcsRepo;
+    out.vcsRepo = {
+      identifier: r.identifier,
+      ...(r.oauthTokenId ? { oauthTokenId: r.oauthTokenId } : {}),
+      ...(r.vcsAppInstallationId ? { vcsAppInstallationId: r.vcsAppInstallationId } : {}),
+      ...(r.branch ? { branch: r.branch } : {}),
+      ...(r.ingressSubmodules ? { ingressSubmodules: true } : {}),
+      ...(r.tagsRegex ? { tagsRegex: r.tagsRegex } : {}),
+    };
+  }
+  return out;
+}
+
+function sortedTags(tags: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byCodePoint(a, b)));
+}
+
+/** A sensitive value the service never shows: the program reads it from a secret stack config key. */
+export interface SecretKey {
+  key: string;
+  workspace: string;
+  variable: string;
+}
+
+export interface Generated {
+  /** `index.ts`. */
+  program: string;
+  /** `README.md`: what was generated and the secret config keys to set before `pulumi up`. */
+  readme: string;
+  secrets: SecretKey[];
+  counts: { workspaces: number; noCodeModules: number; noCodeWorkspaces: number; consumers: number };
+}
+
+function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> {
+  return {
+    key: v.key,
+    value: v.sensitive ? secret() : (v.value ?? ""),
+    category: v.category === "env" ? "env" : "engine",
+    ...(v.hcl ? { hcl: true } : {}),
+    ...(v.sensitive ? { sensitive: true } : {}),
+    ...(v.description ? { description: v.description } : {}),
+  };
+}
+
+function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
+  const options = [...(m.variableOptions ?? [])]
+    .sort((a, b) => byCodePoint(a.variableName, b.variableName))
+    .map((o) => ({ variableName: o.variableName, variableType: o.variableType, options: o.options }));
+  return {
+    organization: new Code("organization"),
+    registryModuleId,
+    versionPin: m.versionPin,
+    ...(m.enabled ? {} : { enabled: false }),
+    ...(options.length ? { variableOptions: options } : {}),
+    adopt: true,
+  };
+}
+
+const sortKey = (v: unknown) => (v instanceof Code ? `0${v.text}` : `1${String(v)}`);
+
+export function renderProgram(snapshot: OrganizationSnapshot): Generated {
+  const ids = new Identifiers();
+  const names = new Set<string>();
+  const resourceName = (wanted: string) => {
+    let name = wanted;
+    for (let n = 2; names.has(name); n++) name = `${wanted}-${n}`;
+    names.add(name);
+    return name;
+  };
+  const plain = snapshot.workspaces.filter((r) => !r.noCodeModuleId);
+  const fromModules = snapshot.workspaces.filter((r) => r.noCodeModuleId);
+  const defaultEngine = newestEngineVersion(snapshot.workspaces.map((r) => r.workspace));
+
+  // Identifiers first, so that any record can refer to any other.
+  const identOf = new Map<string, string>();
+  for (const r of snapshot.workspaces) identOf.set(r.workspace.id, ids.take(r.workspace.name, "ws"));
+  const moduleIdent = new Map<string, string>();
+  for (const m of snapshot.modules) moduleIdent.set(m.module.id, ids.take(`${m.registryModule.name}-module`, "module"));
+  const ref = (id: string) => (identOf.has(id) ? new Code(`${identOf.get(id)}.id`) : id);
+
+  const secrets: SecretKey[] = [];
+  const secretKeys = new Set<string>();
+  const body: string[] = [];
+
+  body.push("// Workspaces");
+  for (const r of plain) {
+    const ws = r.workspace;
+    const args: Record<string, unknown> = {
+      name: ws.name,
+      organization: new Code("organization"),
+      ...(ws.projectId ? { project: ws.projectId } : {}),
+      ...settingsOf(ws, defaultEngine),
+      ...(Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {}),
+      ...(ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {}),
+      ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}),
+      adopt: true,
+    };
+    body.push(statement("Workspace", resourceName(ws.name), args, identOf.get(ws.id)));
+  }
+
+  if (snapshot.modules.length) {
+    body.push("", "// No-code modules");
+    for (const m of snapshot.modules) {
+      const name = resourceName(`${m.registryModule.name}-${m.registryModule.provider}`);
+      body.push(statement("NoCodeModule", name, moduleArgs(m.module, m.registryModule.id), moduleIdent.get(m.module.id)));
+    }
+  }
+
+  if (fromModules.length) {
+    body.push("", "// Workspaces made from no-code modules");
+    for (const r of fromModules) {
+      const ws = r.workspace;
+      const moduleId = r.noCodeModuleId!;
+      const variables = [...(r.variables ?? [])].sort((a, b) => byCodePoint(a.key, b.key));
+      const args: Record<string, unknown> = {
+        noCodeModuleId: moduleIdent.has(moduleId) ? new Code(`${moduleIdent.get(moduleId)}.id`) : moduleId,
+        organization: new Code("organization"),
+        name: ws.name,
+        ...(ws.projectId ? { project: ws.projectId } : {}),
+        ...(ws.description ? { description: ws.description } : {}),
+        ...(ws.executionMode === "agent" ? { executionMode: "agent", agentPoolId: ws.agentPoolId } : {}),
+        ...(ws.autoApply ? { autoApply: true } : {}),
+        ...(variables.length
+          ? {
+              variables: variables.map((v) =>
+                variableArgs(v, () => {
+                  let key = configKey(ws.name, v.key);
+                  for (let n = 2; secretKeys.has(key); n++) key = `${configKey(ws.name, v.key)}-${n}`;
+                  secretKeys.add(key);
+                  secrets.push({ key, workspace: ws.name, variable: v.key });
+                  return new Code(`config.requireSecret(${JSON.stringify(key)})`);
+                }),
+              ),
+            }
+          : {}),
+        ...(typeof ws.attributes["source-module-version"] === "string" ? { moduleVersion: ws.attributes["source-module-version"] } : {}),
+        adopt: true,
+      };
+      body.push(statement("NoCodeWorkspace", resourceName(ws.name), args, identOf.get(ws.id)));
+      // Tags of a module-made workspace are not inputs of NoCodeWorkspace.
+      const tags = Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {};
+      const tagNames = ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {};
+      if (Object.keys(tags).length || Object.keys(tagNames).length) {
+        body.push(statement("WorkspaceTags", resourceName(`${ws.name}-tags`), { workspaceId: new Code(`${identOf.get(ws.id)}.id`), ...tags, ...tagNames }));
+      }
+    }
+  }
+
+  const withConsumers = snapshot.workspaces.filter((r) => !r.workspace.globalRemoteState && r.consumerIds.length > 0);
+  if (withConsumers.length) {
+    body.push("", "// Remote state consumers: who may read each workspace's state");
+    for (const r of withConsumers) {
+      body.push(
+        statement("RemoteStateConsumers", resourceName(`${r.workspace.name}-consumers`), {
+          workspaceId: new Code(`${identOf.get(r.workspace.id)}.id`),
+          // In the order they read: references by name, then literal ids.
+          consumerIds: r.consumerIds.map(ref).sort((a, b) => byCodePoint(sortKey(a), sortKey(b))),
+        }),
+      );
+    }
+  }
+
+  const used = ["Workspace", ...(snapshot.modules.length ? ["NoCodeModule"] : []), ...(fromModules.length ? ["NoCodeWorkspace"] : [])];
+  if (withConsumers.length) used.push("RemoteStateConsumers");
+  if (body.some((l) => l.startsWith("new WorkspaceTags("))) used.push("WorkspaceTags");
+  used.sort();
+
+  const scope = snapshot.projectId ? ` (project ${snapshot.projectId})` : "";
+  const header = [
+    "/**",
+    ` * The workspaces of organization ${JSON.stringify(snapshot.organization)}${scope}, as read from the service by`,
+    " * `pulumi-workspaces generate`. Every resource has `adopt: true`: the first `pulumi up` takes",
+    " * the existing records over and changes nothing that this program states as it is.",
+    " * Settings at the service's default are left out, and an input left out is not managed.",
+    " */",
+    ...(secrets.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    `import { ${used.join(", ")} } from "pulumi-workspaces";`,
+    "",
+    ...(secrets.length ? ["// Sensitive variable values, which the service never shows: see README.md.", "const config = new pulumi.Config();"] : []),
+    `const organization = ${JSON.stringify(snapshot.organization)};`,
+    "",
+  ];
+  const program = [...header, ...body, ""].join("\n");
+  const counts = {
+    workspaces: plain.length,
+    noCodeModules: snapshot.modules.length,
+    noCodeWorkspaces: fromModules.length,
+    consumers: withConsumers.length,
+  };
+  return { program, readme: renderReadme(snapshot, counts, secrets), secrets, counts };
+}
+
+function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"], secrets: SecretKey[]): string {
+  const lines = [
+    `# Organization ${snapshot.organization}${snapshot.projectId ? `, project ${snapshot.projectId}` : ""}`,
+    "",
+    "Generated by `pulumi-workspaces generate`. `index.ts` declares what the service holds:",
+    "",
+    `- ${counts.workspaces} workspaces (settings that differ from the defaults, key-value and flat tags, SSH key, project)`,
+    `- ${counts.noCodeModules} no-code modules with their variable options`,
+    `- ${counts.noCodeWorkspaces} workspaces made from no-code modules, with their variables`,
+    `- ${counts.consumers} sets of remote state consumers`,
+    "",
+    "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
+    "instead of creating them, and sends no change for what the program states as it is.",
+    "",
+    "## Before the first `pulumi up`",
+    "",
+    "1. Give the providers the service's address and a token (never written into the program):",
+    "   `pulumi config set workspaces:address https://...` and",
+    "   `pulumi config set --secret workspaces:token ...`, or `WORKSPACES_ADDRESS` and `WORKSPACES_TOKEN`.",
+  ];
+  if (secrets.length) {
+    lines.push(
+      "2. Set the sensitive variable values, which the service never shows, as secret stack",
+      "   config (the program requires each key; adoption takes the value as the workspace's,",
+      "   so use the value the workspace has):",
+      "",
+      "   | config key | workspace | variable |",
+      "   |---|---|---|",
+      ...secrets.map((s) => `   | \`${s.key}\` | ${s.workspace} | ${s.variable} |`),
+      "",
+      "   ```sh",
+      ...secrets.map((s) => `   pulumi config set --secret ${s.key} '<value of ${s.variable}>'`),
+      "   ```",
+      "",
+    );
+  }
+  lines.push(
+    `${secrets.length ? "3" : "2"}. \`pulumi preview\` lists, for each resource, the record it adopts and the properties it`,
+    "   would change (none right after generation).",
+    `${secrets.length ? "4" : "3"}. \`pulumi up\` adopts them. From then on the stack owns them: edit \`index.ts\` to change them.`,
+    "",
+    "To hand a workspace back later without deleting it, set `retainOnDelete: true` in its",
+    "resource options and run `pulumi up`, then remove it from the program.",
+    "",
+  );
+  return lines.join("\n");
+}

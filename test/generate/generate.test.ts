@@ -1,0 +1,194 @@
+/**
+ * The generator against the real server: what it writes for a seeded organization
+ * (settings only where they differ from the defaults, references instead of ids, valid
+ * and unique identifiers, secret config keys for sensitive values, `adopt: true`), that
+ * the program type-checks against this package, that the output is stable, and what the
+ * command line says when it is misused.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WorkspacesClient } from "../../src/client";
+import { generate, type GenerateResult } from "../../src/generate";
+import { main } from "../../src/generate/cli";
+import { startServer, type RunningServer } from "../../src/server";
+import { seedOrganization, workspaceName, type Seeded } from "./seed";
+
+let server: RunningServer;
+let seeded: Seeded;
+let client: WorkspacesClient;
+let dir: string;
+let result: GenerateResult;
+const progress: string[] = [];
+
+const COUNT = 30;
+const NO_CODE = 6;
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
+  seeded = await seedOrganization(server, COUNT, NO_CODE);
+  client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization, rateLimit: false });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pw-generate-"));
+  result = await generate({ client, out: path.join(dir, "index.ts"), progress: (l) => progress.push(l) });
+}, 60_000);
+
+afterAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+});
+
+/** The statement that declares the resource named `name` (up to the closing `});`). */
+function statementOf(program: string, kind: string, name: string): string {
+  const start = program.indexOf(`new ${kind}(${JSON.stringify(name)},`);
+  expect(start, `${kind} ${name} in the program`).toBeGreaterThanOrEqual(0);
+  return program.slice(start, program.indexOf(");", start) + 2);
+}
+
+describe("generate", () => {
+  it("declares every workspace once, as a Workspace or a NoCodeWorkspace, each with adopt: true", () => {
+    const p = result.program;
+    for (const name of seeded.ids.keys()) {
+      const kind = seeded.noCodeNames.includes(name) ? "NoCodeWorkspace" : "Workspace";
+      expect(p.split(`new ${kind}(${JSON.stringify(name)},`).length - 1, name).toBe(1);
+    }
+    expect(result.counts).toEqual({ workspaces: COUNT - NO_CODE, noCodeModules: 2, noCodeWorkspaces: NO_CODE, consumers: seeded.consumers.size });
+    expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
+    // Every workspace is in the program, so no literal workspace id is needed anywhere.
+    expect(p).not.toMatch(/"ws-/);
+  });
+
+  it("writes only the settings that differ from the service's defaults", () => {
+    // app-13: remote, no description, no auto-apply, default engine version, no flat tags.
+    const plain = statementOf(result.program, "Workspace", workspaceName(13));
+    for (const absent of ["description", "executionMode", "autoApply", "engineVersion", "tagNames", "sshKeyId", "allowDestroyPlan"]) {
+      expect(plain).not.toContain(`${absent}:`);
+    }
+    expect(plain).toContain(`project: ${JSON.stringify(seeded.projects[13 % 4])}`);
+    expect(plain).toContain('tags: { env: "staging", team: "team-6" }');
+
+    const busy = statementOf(result.program, "Workspace", workspaceName(0));
+    expect(busy).toContain('executionMode: "agent"');
+    expect(busy).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
+    expect(busy).toContain('description: "service 0"');
+    expect(busy).toContain("autoApply: true");
+    expect(busy).toContain('engineVersion: "1.5.7"');
+    expect(busy).toContain('tagNames: ["critical", "web"]');
+    expect(busy).toContain(`sshKeyId: ${JSON.stringify(seeded.sshKeys[0])}`);
+    expect(busy).toContain('triggerPrefixes: ["envs/", "modules/"]');
+    expect(statementOf(result.program, "Workspace", workspaceName(1))).toContain('executionMode: "local"');
+  });
+
+  it("refers to generated resources instead of literal ids, with unique valid identifiers", () => {
+    const consumers = statementOf(result.program, "RemoteStateConsumers", `${workspaceName(0)}-consumers`);
+    expect(consumers).toMatch(/workspaceId: app0\.id/);
+    expect(consumers).toMatch(/consumerIds: \[app1\.id, app2\.id, (net|db)\d+\.id\]/);
+    // "7-batch" starts with a digit; "app-8" and "app_8" differ only in the separator.
+    expect(result.program).toContain('export const ws7Batch = new Workspace("7-batch",');
+    expect(result.program).toContain('export const app8 = new Workspace("app-8",');
+    expect(result.program).toMatch(/export const app8Ws = new Workspace\("app_8",/);
+    const net = statementOf(result.program, "NoCodeWorkspace", "net-0");
+    expect(net).toContain("noCodeModuleId: networkModule.id");
+    expect(net).toContain('moduleVersion: "1.1.0"');
+    const module = statementOf(result.program, "NoCodeModule", "network-aws");
+    expect(module).toContain(`registryModuleId: ${JSON.stringify(seeded.modules[0].registryModuleId)}`);
+    expect(module.replace(/\s+/g, " ")).toContain('variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"], },');
+  });
+
+  it("asks for each sensitive value as a required secret config key, listed in the README, and writes no secret", () => {
+    const db = seeded.noCodeNames.find((n) => n.startsWith("db-"))!;
+    expect(statementOf(result.program, "NoCodeWorkspace", db)).toContain(`value: config.requireSecret("${db}-password")`);
+    expect(result.secrets.map((s) => s.key).sort()).toEqual([...seeded.passwords.keys()].map((n) => `${n}-password`).sort());
+    for (const s of result.secrets) expect(result.readme).toContain(`pulumi config set --secret ${s.key}`);
+    for (const text of [result.program, result.readme, fs.readFileSync(result.programPath, "utf8")]) {
+      expect(text).not.toContain(server.token);
+      for (const pw of seeded.passwords.values()) expect(text).not.toContain(pw);
+    }
+  });
+
+  it("type-checks against this package (as built in dist/)", () => {
+    const repo = path.resolve(__dirname, "../..");
+    const program = ts.createProgram([result.programPath], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [path.join(repo, "node_modules/@types")],
+      baseUrl: repo,
+      paths: { "pulumi-workspaces": ["dist/index.d.ts"], "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"] },
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName === result.programPath)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+
+  it("writes the same program for the same organization", async () => {
+    const again = await generate({ client, out: path.join(dir, "again", "index.ts") });
+    expect(again.program).toBe(result.program);
+    expect(again.readme).toBe(result.readme);
+  });
+
+  it("reads one project only when asked, and names what lies outside by id", async () => {
+    const project = seeded.projects[0];
+    const r = await generate({ client, projectId: project, out: path.join(dir, "project", "index.ts") });
+    const inProject = [...seeded.ids.keys()].filter((n) => r.program.includes(`(${JSON.stringify(n)},`));
+    expect(inProject.length).toBeGreaterThan(0);
+    for (const n of inProject) expect((await client.workspaces.read(seeded.ids.get(n)!)).projectId).toBe(project);
+    // app-0's state is read by app-1 and app-2, which are in other projects: named by id.
+    expect(r.program).toMatch(/consumerIds: \[[^\]]*"ws-/);
+  });
+
+  it("shows progress while it reads", () => {
+    expect(progress).toContain(`listed ${COUNT} workspaces of ${server.organization}`);
+    expect(progress).toContain(`reading tags, consumers and variables: ${COUNT} of ${COUNT}`);
+  });
+});
+
+describe("the command line", () => {
+  async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
+    const saved = { ...process.env };
+    const lines: string[] = [];
+    const error = console.error;
+    const log = console.log;
+    console.error = (...a: unknown[]) => void lines.push(a.join(" "));
+    console.log = (...a: unknown[]) => void lines.push(a.join(" "));
+    Object.assign(process.env, { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, ...env });
+    try {
+      const code = await main(args);
+      return { code, stderr: lines.join("\n") };
+    } finally {
+      console.error = error;
+      console.log = log;
+      process.env = saved;
+    }
+  }
+
+  it("generates with the token from the environment and reports what it wrote", async () => {
+    const out = path.join(dir, "cli", "index.ts");
+    const r = await run(["generate", "--organization", server.organization, "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`wrote ${out} (${COUNT - NO_CODE} workspaces, 2 no-code modules, ${NO_CODE} no-code workspaces`);
+    expect(r.stderr).toContain("secret stack config keys");
+    expect(fs.readFileSync(out, "utf8")).toContain("adopt: true");
+  });
+
+  it("refuses to overwrite, a bad project id and an unknown argument, with one line each", async () => {
+    const out = path.join(dir, "cli", "index.ts");
+    const exists = await run(["generate", "--organization", server.organization, "--out", out]);
+    expect(exists.code).toBe(1);
+    expect(exists.stderr).toMatch(/exists; choose another --out, or pass --force/);
+    const bad = await run(["generate", "--project", "payments"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--project takes a project id (prj-...)");
+    const unknown = await run(["generate", "--org", "x"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown argument "--org"');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
+  });
+});
