@@ -10,8 +10,9 @@
  *   drifted property with its old and new values;
  * - a different ambient organization does not replace live workspaces; a program that
  *   changes `organization` itself does;
- * - and the messages a user reads: each failure printed once, without a stack trace,
- *   naming the resource, the property or the reason.
+ * - the messages a user reads: each failure printed once, without a stack trace,
+ *   naming the resource, the property or the reason;
+ * - and where the token lands on each configuration path, as the docs say.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -347,6 +348,51 @@ describe("messages a user reads", () => {
     } finally {
       stack.dispose();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
+
+describe("where the token lands", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const program = (name: string) => `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("w", { name: ${JSON.stringify(name)} }).id;\n`;
+
+  it("stack config: encrypted in state as an input of the default pulumi-nodejs provider, and in -v=9 logs", async () => {
+    const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
+    const stack = await TestStack.create({ project: "own-tok-config", files: { "index.ts": program("tok-config") }, env: rest, secretConfig: { "workspaces:token": server.token } });
+    try {
+      const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr"]);
+      expect(up.code, up.output.slice(-2000)).toBe(0);
+      expect(up.output).toContain(server.token);
+      expect(stack.stateText()).not.toContain(server.token);
+      const exported = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout);
+      const holders = exported.deployment.resources.filter((r: any) => JSON.stringify(r).includes(server.token));
+      expect(holders.map((r: any) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
+      // A secret: the export shows it only with --show-secrets, inside the secret marker.
+      expect(JSON.stringify(holders[0].inputs["workspaces:token"])).toContain(server.token);
+      expect((await stack.ok(["stack", "export"])).stdout).not.toContain(server.token);
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("environment: neither in state nor in -v=9 logs", async () => {
+    const stack = await TestStack.create({ project: "own-tok-env", files: { "index.ts": program("tok-env") }, env: serverEnv(server) });
+    try {
+      const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr", "--logflow"]);
+      expect(up.code, up.output.slice(-2000)).toBe(0);
+      expect(up.output).not.toContain(server.token);
+      expect((await stack.ok(["stack", "export", "--show-secrets"])).stdout).not.toContain(server.token);
+      expect((await workspaceByName(server, "tok-env")).id).toMatch(/^ws-/);
+    } finally {
+      stack.dispose();
     }
   });
 });
