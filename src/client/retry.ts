@@ -12,7 +12,11 @@
 export interface RetryOptions {
   /** Attempts per call, the first included. Default 8. */
   maxAttempts?: number;
-  /** Time budget of one call across all its attempts and waits, in ms. Default 120 000. */
+  /**
+   * Time budget of one request's retries, from its first send (time queued behind the
+   * pacing of other calls does not count), in ms. Default 120 000. The call's overall
+   * deadline (`deadlineMs`) bounds everything, this budget included.
+   */
   maxElapsedMs?: number;
   /** First backoff step, in ms. Default 250. */
   baseDelayMs?: number;
