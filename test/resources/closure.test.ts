@@ -74,7 +74,8 @@ describe("entry point tolerance", () => {
     expect(await provider.diff!("ws-1", olds, { name: "a", organization: "acme", tagNames: ["X"] })).toMatchObject({ changes: false });
     expect(await provider.diff!("ws-1", olds, { name: "a", organization: "other" })).toMatchObject({ changes: true, replaces: ["organization"] });
     const check = await provider.check!({}, { name: "ok", organization: "acme", executionMode: "agent" });
-    expect(check.failures?.map((f) => f.property)).toEqual(["agentPoolId"]);
+    // An absent input is named in the reason (the engine would print its value as {<nil>}).
+    expect(check.failures?.map((f) => [f.property, f.reason])).toEqual([["", "agentPoolId is required when executionMode is agent"]]);
   });
 
   it("accepts calls from older serialized code and any spelling of the kind, refuses newer protocols clearly", async () => {
