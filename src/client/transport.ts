@@ -163,7 +163,7 @@ export class Transport {
     });
     for (;;) {
       attempt++;
-      const limiter = await this.limiterWithin(call, spec, notSent);
+      const limiter = await this.limiterWithin(call, notSent);
       if (limiter) {
         try {
           await limiter.acquire(call.deadlineAt, call.signal);
@@ -182,6 +182,8 @@ export class Transport {
         }
       }
       const sentAt = Date.now();
+      if (call.signal?.aborted) throw this.scrub(new AbortedError(notSent(), "before the request was sent"));
+      if (sentAt >= call.deadlineAt) throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "before the request was sent"));
       if (attempt === 1) started = sentAt;
       let response: AxiosResponse | undefined;
       let networkCode: string | undefined;
@@ -335,7 +337,7 @@ export class Transport {
   }
 
   /** The limiter, waiting for the rate-limit announcement no longer than the call may. */
-  private async limiterWithin(call: ResolvedCall, spec: RequestSpec, ctx: () => ErrorContext): Promise<RateLimiter | undefined> {
+  private async limiterWithin(call: ResolvedCall, ctx: () => ErrorContext): Promise<RateLimiter | undefined> {
     if (this.#limiter || this.#options.rateLimit === false) return this.#limiter;
     const outcome = await settleWithin(this.limiter(), call);
     if (outcome === "aborted") throw this.scrub(new AbortedError(ctx(), "while waiting for the rate-limit announcement"));

@@ -88,8 +88,11 @@ describe("every call ends by its deadline", () => {
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/aborted by the caller's signal while waiting to retry/);
     expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
-    // An aborted signal ends later calls before they send anything.
+    // An aborted signal ends later calls before they send anything, paced or not.
     expect(await failure(client.organizations.read("acme"))).toBeInstanceOf(AbortedError);
+    const unpaced = await failure(fakeClient(service, { signal: controller.signal, rateLimit: false }).organizations.read("acme"));
+    expect(unpaced).toBeInstanceOf(AbortedError);
+    expect(unpaced.message).toMatch(/^GET \/organizations\/acme: not sent - aborted by the caller's signal before the request was sent$/);
     expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
   });
 
