@@ -44,12 +44,12 @@ export interface NoCodeModuleArgs {
    */
   variableOptions?: pulumi.Input<pulumi.Input<VariableOptionsArgs>[]>;
   /**
-   * Take over the record if it already exists: the no-code module of `registryModuleId`. `create` then reads
-   * it and changes only what this program declares differently (one update, or none
-   * when everything matches), and from then on the stack owns it like one it created.
-   * `pulumi preview` says for such a resource whether it adopts a record and which
-   * properties change. Without it, an existing no-code module of that registry module makes the create fail with an
-   * error that names it. Default false. Has no effect once the resource is in the stack.
+   * Take over the no-code settings of `registryModuleId` if the module already has some:
+   * `create` then reads them and changes only what this program declares differently
+   * (one update, or none when everything matches), and from then on the stack owns them.
+   * `pulumi preview` says whether such a resource adopts a module and which properties
+   * change. Without it, a module that already has no-code settings makes the create fail
+   * with an error that names them. Default false; no effect once the resource is in the stack.
    */
   adopt?: pulumi.Input<boolean>;
 }

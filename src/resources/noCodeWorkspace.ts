@@ -74,14 +74,15 @@ export interface NoCodeWorkspaceArgs {
    */
   upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
   /**
-   * Take over the record if it already exists: the workspace of this `organization` and `name`, which must have been made
-   * from `noCodeModuleId` (sensitive variable values, which the service never shows, are
-   * taken to be the declared ones). `create` then reads
-   * it and changes only what this program declares differently (one update, or none
-   * when everything matches), and from then on the stack owns it like one it created.
-   * `pulumi preview` says for such a resource whether it adopts a record and which
-   * properties change. Without it, an existing workspace of that name makes the create fail with an
-   * error that names it. Default false. Has no effect once the resource is in the stack.
+   * Take over the workspace of this `organization` and `name` if it already exists; it
+   * must have been made from `noCodeModuleId`. `create` then reads it and changes only
+   * what this program declares differently (settings in one update; variables or version
+   * through an upgrade; nothing when everything matches), and from then on the stack owns
+   * it. Sensitive variable values, which the service never shows, are taken to be the
+   * declared ones. `pulumi preview` says whether such a resource adopts a workspace and
+   * which properties change. Without it, an existing workspace of that name makes the
+   * create fail with an error that names it. Default false; no effect once the resource
+   * is in the stack.
    */
   adopt?: pulumi.Input<boolean>;
 }

@@ -106,12 +106,13 @@ export interface WorkspaceArgs {
    */
   forceDelete?: pulumi.Input<boolean>;
   /**
-   * Take over the record if it already exists: the workspace of this `organization` and `name`. `create` then reads
-   * it and changes only what this program declares differently (one update, or none
-   * when everything matches), and from then on the stack owns it like one it created.
-   * `pulumi preview` says for such a resource whether it adopts a record and which
-   * properties change. Without it, an existing workspace of that name makes the create fail with an
-   * error that names it. Default false. Has no effect once the resource is in the stack.
+   * Take over the workspace of this `organization` and `name` if it already exists:
+   * `create` then reads it and changes only what this program declares differently (one
+   * update, or none when everything matches), and from then on the stack owns it like one
+   * it created. `pulumi preview` says whether such a resource adopts a workspace and
+   * which properties change. Without it, an existing workspace of that name makes the
+   * create fail with an error that names it. Default false; no effect once the resource
+   * is in the stack.
    */
   adopt?: pulumi.Input<boolean>;
 }
