@@ -14,7 +14,7 @@ import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
-import { HOSTILE_CLASSES, requestArbitrary, resolveBody, resolvePath, tokenHeader, type GeneratedRequest, type HostileClass } from "./generators";
+import { HOSTILE_CLASSES, WRITE_METHODS, requestArbitrary, resolveBody, resolvePath, tokenHeader, type GeneratedRequest, type HostileClass } from "./generators";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
 import { recordFigures } from "./figures";
 import { startWorld, type World } from "./world";
@@ -40,6 +40,8 @@ interface Tally {
   ordinary: number;
   /** Successful answers whose links were checked to point to the server's own address. */
   linksChecked: number;
+  /** Write routes a read-only caller sent an invalid body to. */
+  readOnlyRoutes: Set<string>;
 }
 
 const timing = { send: 0, dump: 0, repair: 0 };
@@ -57,6 +59,7 @@ const tally: Tally = {
   byClass: Object.fromEntries(HOSTILE_CLASSES.map((c) => [c, 0])) as Record<HostileClass, number>,
   ordinary: 0,
   linksChecked: 0,
+  readOnlyRoutes: new Set(),
 };
 
 beforeAll(async () => {
@@ -156,7 +159,10 @@ describe("bad input never breaks the server or the data", () => {
               const where = `${req.method} ${(r.path + req.query).slice(0, 300)} [${req.classes.join(",")}${Object.keys(req.headers).length ? ` ${JSON.stringify(req.headers).slice(0, 200)}` : ""}] -> ${r.status} ${r.text.slice(0, 300)}`;
               expect(r.status, where).toBeLessThan(500);
               // A caller that may only read gets the answer a valid body would get: never a verdict on the body.
-              if (req.classes.includes("readOnlyWrite")) expect([403, 404], where).toContain(r.status);
+              if (req.classes.includes("readOnlyWrite")) {
+                expect([403, 404], where).toContain(r.status);
+                tally.readOnlyRoutes.add(`${req.route.method} ${req.route.url}`);
+              }
               // An oversized body is never accepted (GET routes read no body at all).
               if (req.oversized && req.method !== "GET") expect(r.status, where).toBeGreaterThanOrEqual(400);
               // No answer repeats a token, except the endpoints that issue one.
@@ -219,6 +225,8 @@ describe("bad input never breaks the server or the data", () => {
       if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
       expect(tally.requests).toBeGreaterThanOrEqual(LANES * RUNS_PER_LANE);
       expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
+      const writeRoutes = routes.filter((r) => WRITE_METHODS.has(r.method));
+      if (RUNS_PER_LANE >= 1000) expect(writeRoutes.filter((r) => !tally.readOnlyRoutes.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
       recordFigures("fuzz", {
         "generated requests": tally.requests,
         ...hostileFigures(),
@@ -229,6 +237,7 @@ describe("bad input never breaks the server or the data", () => {
         "rejected or read, checked: no commit": tally.verifiedNoCommit,
         "of those, also compared by a full database dump": tally.verifiedByDump,
         "successful answers whose links were checked": tally.linksChecked,
+        "write routes a read-only caller sent invalid bodies to, all answered 403 or 404": `${tally.readOnlyRoutes.size} of ${routes.filter((r) => WRITE_METHODS.has(r.method)).length}`,
         "5xx answers": Object.entries(tally.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0),
         "statuses seen": Object.entries(tally.byStatus)
           .sort()

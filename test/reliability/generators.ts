@@ -361,7 +361,7 @@ const oversized = fc.oneof(
   { weight: 1, arbitrary: fc.record({ bytes: fc.integer({ min: BODY_LIMIT + 1, max: 2 * BODY_LIMIT }), expect: fc.boolean() }) },
 );
 
-const WRITE_METHODS = new Set(["POST", "PATCH", "DELETE", "PUT"]);
+export const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PATCH", "DELETE", "PUT"]);
 
 /** Relationships that name the caller's own readable workspace, project and team, so a body-targeted route finds its target. */
 const TARGETS = {

@@ -288,7 +288,10 @@ describe("a sensitive no-code variable cannot be guessed", () => {
 describe("access is checked before the body on write endpoints", () => {
   it("a read-only team gets the same 404 with an invalid body as with a valid one", async () => {
     const reader = t.api.as(readToken);
+    const tagId = (await expectStatus(t.api.get(`/workspaces/${wsId}/relationships/tags`), 200)).body.data[0].id as string;
     const cases: Array<[string, string, unknown, unknown]> = [
+      ["POST", `/tags/${tagId}/relationships/workspaces`, { data: [{ type: 7, id: wsId }] }, { data: [{ type: "workspaces", id: wsId }] }],
+      ["DELETE", `/organizations/${t.org}/tags`, { data: [{ id: 5 }] }, { data: [{ type: "tags", id: tagId }] }],
       ["PATCH", `/workspaces/${wsId}`, { data: { type: "workspaces", attributes: { "auto-apply": "maybe" } } }, { data: { type: "workspaces", attributes: { "auto-apply": true } } }],
       ["PATCH", `/organizations/${t.org}/workspaces/alpha`, { data: { attributes: { name: 7 } } }, { data: { type: "workspaces", attributes: { description: "x" } } }],
       ["POST", `/workspaces/${wsId}/actions/lock`, { reason: 12 }, { reason: "x" }],
@@ -305,7 +308,7 @@ describe("access is checked before the body on write endpoints", () => {
       expect(bad.status, `${method} ${path}`).toBe(404);
     }
     // The owner, who may write, still gets the validation errors.
-    expect((await t.api.patch(`/workspaces/${wsId}`, cases[0][2])).status).toBe(422);
+    expect((await t.api.patch(`/workspaces/${wsId}`, cases[2][2])).status).toBe(422);
   });
 });
 

@@ -57,6 +57,13 @@ export function targetId(body: unknown, relationship: string): string | undefine
   return typeof id === "string" ? id : undefined;
 }
 
+/** The string ids of `data[]` of a body not validated yet: the targets of a relationship list, checked before the body is. */
+export function targetIds(body: unknown): string[] {
+  const data = (body as { data?: unknown } | null | undefined)?.data;
+  if (!Array.isArray(data)) return [];
+  return data.map((item) => (item as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string");
+}
+
 export interface Page {
   number: number;
   size: number;

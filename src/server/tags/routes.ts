@@ -4,13 +4,15 @@ import { remoteStateConsumersRequestSchema, tagsRelationshipRequestSchema } from
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { loadWorkspaceWith } from "../workspace/service";
-import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { noContent, paginationEnvelope, parseBody, parsePage, send, targetIds } from "../http/jsonapi";
 import { inTransaction } from "../store/db";
 import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
 import {
   addTagToWorkspaces,
   addWorkspaceTags,
+  assertTagManager,
   deleteOrganizationTags,
+  loadTag,
   listOrganizationTags,
   listWorkspaceTags,
   removeWorkspaceTags,
@@ -68,6 +70,7 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.delete<{ Params: { organization_name: string } }>("/organizations/:organization_name/tags", async (request, reply) => {
     const caller = requireCaller(request);
+    assertTagManager(ctx, caller, request.params.organization_name);
     const body = parseBody(tagIdsSchema, request.body);
     deleteOrganizationTags(ctx, caller, request.params.organization_name, body.data.map((t) => t.id));
     return noContent(reply);
@@ -75,6 +78,8 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: { tag_id: string } }>("/tags/:tag_id/relationships/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
+    loadTag(ctx, caller, request.params.tag_id);
+    for (const id of targetIds(request.body)) loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
     const body = parseBody(remoteStateConsumersRequestSchema, request.body);
     addTagToWorkspaces(ctx, caller, request.params.tag_id, body.data.map((w) => w.id));
     return noContent(reply);

@@ -94,9 +94,21 @@ export function renderEffectiveTagBindings(ctx: ServerContext, caller: Caller, w
 }
 
 /** `DELETE /organizations/:org/tags`: removes the tags from the organization and from every workspace. */
+/** Deleting an organization's tags takes its manage-workspaces permission; 404 otherwise. */
+export function assertTagManager(ctx: ServerContext, caller: Caller, organization: string): void {
+  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+}
+
+/** A tag of an organization the caller belongs to; 404 otherwise. */
+export function loadTag(ctx: ServerContext, caller: Caller, tagId: string): { organization: string } {
+  const tag = prepare(ctx.db, `SELECT organization FROM tags WHERE id = ?`).get(tagId) as { organization: string } | undefined;
+  if (!tag || !orgRole(ctx.db, caller, tag.organization).member) throw notFound("tag not found");
+  return tag;
+}
+
 export function deleteOrganizationTags(ctx: ServerContext, caller: Caller, organization: string, ids: string[]): void {
   inTransaction(ctx.db, () => {
-    if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+    assertTagManager(ctx, caller, organization);
     const known = prepare(ctx.db, `SELECT 1 FROM tags WHERE id = ? AND organization = ?`);
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.get(id, organization));
     if (missing.length) {
@@ -112,8 +124,7 @@ export function deleteOrganizationTags(ctx: ServerContext, caller: Caller, organ
 /** `POST /tags/:id/relationships/workspaces`: attaches an existing tag to more workspaces. */
 export function addTagToWorkspaces(ctx: ServerContext, caller: Caller, tagId: string, workspaceIds: string[]): void {
   inTransaction(ctx.db, () => {
-    const tag = prepare(ctx.db, `SELECT organization FROM tags WHERE id = ?`).get(tagId) as { organization: string } | undefined;
-    if (!tag || !orgRole(ctx.db, caller, tag.organization).member) throw notFound("tag not found");
+    const tag = loadTag(ctx, caller, tagId);
     for (const id of workspaceIds) {
       const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
       if (ws.organization !== tag.organization) throw unprocessable(`workspace ${id} is not in the tag's organization`, "/data");
