@@ -108,9 +108,10 @@ describe("no-code upgrade strategies through the engine", () => {
     expect(r.code, r.output).toBe(0);
     // The upgrade said what it waited for, as ephemeral status messages: plan, confirm, apply.
     const status = r.diagnostics.filter((d) => d.ephemeral && d.message.includes('upgrading workspace "net-keep"')).map((d) => d.message);
-    expect(status.some((m) => /waiting for the plan of run run-/.test(m)), r.output).toBe(true);
-    expect(status.some((m) => /confirming/.test(m))).toBe(true);
-    expect(status.some((m) => /waiting for run run-\S+ to apply/.test(m))).toBe(true);
+    const step = (re: RegExp) => status.findIndex((m) => re.test(m));
+    const steps = [/starting the upgrade plan/, /waiting for the plan of run run-/, /planned, confirming/, /waiting for run run-\S+ to apply/].map(step);
+    expect(steps.every((i) => i >= 0), status.join("\n")).toBe(true);
+    expect([...steps].sort((a, b) => a - b), status.join("\n")).toEqual(steps);
     const out = await stack.outputs();
     expect(out.keepId).toBe(first.keepId);
     expect(out.keepVersion).toBe("1.1.0");
