@@ -1,9 +1,10 @@
 /**
  * The client against a hostile service: a fake HTTP service on loopback whose every
  * answer fast-check generates (when and how it arrives, its size, its status and
- * rate-limit headers, pages that contradict each other). The property: every call ends
- * within its deadline plus a small margin, and either succeeds or fails with one of the
- * client's typed errors, whose message never carries the token.
+ * rate-limit headers, pages that contradict each other), with a caller's signal that may
+ * abort at any time. The property: every call ends within its deadline (or soon after
+ * its abort) plus a small margin, and either succeeds or fails with one of the client's
+ * typed errors, whose message never carries the token.
  */
 import type * as http from "node:http";
 import fc from "fast-check";
@@ -112,6 +113,8 @@ const scenario = fc.record({
   answers: fc.array(answer, { minLength: 1, maxLength: 6 }),
   calls: fc.array(fc.constantFrom<CallKind>("read", "add-tags", "create", "list", "list", "ping"), { minLength: 1, maxLength: 4 }),
   deadlineMs: fc.integer({ min: 100, max: 800 }),
+  /** When the caller's signal aborts, if it does. */
+  abortAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 800 }) }),
 });
 
 function bodyText(b: Body, status: number): string {
@@ -185,6 +188,7 @@ function serve(a: Answer, req: http.IncomingMessage, res: http.ServerResponse): 
 
 const counts = {
   scenarios: 0,
+  aborted: 0,
   calls: 0,
   succeeded: 0,
   failedTyped: 0,
@@ -231,6 +235,7 @@ afterAll(async () => {
   await service?.close();
   recordFigures("client", {
     "generated scenarios (answers, calls and a deadline of 100 to 800 ms)": counts.scenarios,
+    "of which the caller's signal aborts at a random time": counts.aborted,
     "generated answers (requests served)": counts.answers,
     "of no hostile class": share(counts.benign, counts.answers),
     "hostile: timing (delay, trickle, stall, reset, cut mid-body)": share(counts.hostileTiming, counts.answers),
@@ -242,8 +247,8 @@ afterAll(async () => {
     "calls succeeded / failed with a typed error": `${counts.succeeded} / ${counts.failedTyped}`,
     "typed errors by class": [...errorClasses].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", "),
     "calls failed with an untyped error": counts.untyped,
-    [`calls that did not end within their deadline (+ ${MARGIN_MS} ms)`]: counts.late,
-    "latest end after the deadline": `${Math.max(0, counts.worstOvershootMs)} ms`,
+    [`calls that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.late,
+    "latest end after the deadline or abort": `${Math.max(0, counts.worstOvershootMs)} ms`,
   });
 });
 
@@ -254,12 +259,16 @@ function share(n: number, of: number): string {
 describe("the client against a hostile service", () => {
   it("ends every call within its deadline, with a result or a typed error", async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ answers, calls, deadlineMs }) => {
+      fc.asyncProperty(scenario, async ({ answers, calls, deadlineMs, abortAfterMs }) => {
         current = answers;
         served = 0;
         counts.scenarios++;
         // A fresh client and limiter per scenario: a day-long pause from one scenario would refuse the next.
-        const client = fakeClient(service, { deadlineMs });
+        const controller = new AbortController();
+        const aborting = abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), abortAfterMs);
+        if (abortAfterMs !== undefined) counts.aborted++;
+        const client = fakeClient(service, { deadlineMs }).with({ signal: controller.signal });
+        const endBy = Math.min(deadlineMs, abortAfterMs ?? Infinity);
         const outcomes = await Promise.all(
           calls.map(async (kind) => {
             const started = Date.now();
@@ -271,16 +280,17 @@ describe("the client against a hostile service", () => {
             }
           }),
         );
+        clearTimeout(aborting);
         for (const o of outcomes) {
           counts.calls++;
-          counts.worstOvershootMs = Math.max(counts.worstOvershootMs, o.took - deadlineMs);
-          if (o.took > deadlineMs + MARGIN_MS) counts.late++;
+          counts.worstOvershootMs = Math.max(counts.worstOvershootMs, o.took - endBy);
+          if (o.took > endBy + MARGIN_MS) counts.late++;
           if (o.ok) counts.succeeded++;
           else if (o.err instanceof WorkspacesError) {
             counts.failedTyped++;
             errorClasses.set(o.err.constructor.name, (errorClasses.get(o.err.constructor.name) ?? 0) + 1);
           } else counts.untyped++;
-          expect(o.took).toBeLessThanOrEqual(deadlineMs + MARGIN_MS);
+          expect(o.took).toBeLessThanOrEqual(endBy + MARGIN_MS);
           if (!o.ok) {
             expect(o.err).toBeInstanceOf(WorkspacesError);
             expect((o.err as Error).message).not.toContain(TOKEN);
@@ -288,7 +298,7 @@ describe("the client against a hostile service", () => {
           }
         }
       }),
-      { numRuns: Number(process.env.CLIENT_HOSTILE_RUNS ?? 120) },
+      { numRuns: Number(process.env.CLIENT_HOSTILE_RUNS ?? 150) },
     );
   }, 300_000);
 });
