@@ -71,6 +71,19 @@ async function explain(client: WorkspacesClient, workspaceId: string, err: unkno
   throw err;
 }
 
+/**
+ * The workspace's organization, recorded with the consumers because it decides what a
+ * later 404 means (see confirmGone): learnt once with one read, then kept.
+ */
+async function organizationOf(workspaceId: string, known: unknown): Promise<string | null> {
+  if (typeof known === "string" && known !== "") return known;
+  try {
+    return (await getClient().workspaces.read(workspaceId)).organization;
+  } catch {
+    return null;
+  }
+}
+
 async function current(client: WorkspacesClient, workspaceId: string): Promise<string[]> {
   return (await client.remoteStateConsumers.listIds(workspaceId)).sort();
 }
@@ -125,9 +138,11 @@ export const remoteStateConsumersProvider: ProviderImpl = {
     if (modeOf(inputs) === "authoritative") {
       // Consumers that already are exactly the declared ones (an adopted workspace) need no write.
       const before = await current(getClient(), workspaceId).catch(() => undefined);
-      if (before && sameStringSet(before, ids(inputs.consumerIds))) return { id, outs: outputsOf(workspaceId, inputs, before, []) };
+      if (before && sameStringSet(before, ids(inputs.consumerIds))) {
+        return { id, outs: { ...outputsOf(workspaceId, inputs, before, []), organization: await organizationOf(workspaceId, undefined) } };
+      }
     }
-    return { id, outs: await apply(workspaceId, inputs, []) };
+    return { id, outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) } };
   },
 
   async read(id, props) {
@@ -140,8 +155,7 @@ export const remoteStateConsumersProvider: ProviderImpl = {
       async () => {
         const all = await current(client, workspaceId);
         const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
-        // The workspace's organization decides what a later 404 means; learnt once, then kept.
-        const organization = typeof props.organization === "string" ? props.organization : (await client.workspaces.read(workspaceId)).organization;
+        const organization = await organizationOf(workspaceId, props.organization);
         return {
           id: `${workspaceId}/remote-state-consumers`,
           props: { ...outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []), organization },
@@ -152,7 +166,8 @@ export const remoteStateConsumersProvider: ProviderImpl = {
   },
 
   async update(id, olds, news) {
-    return { outs: await apply(workspaceIdOf(id), news, olds.addedConsumerIds ?? []) };
+    const workspaceId = workspaceIdOf(id);
+    return { outs: { ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])), organization: await organizationOf(workspaceId, olds.organization) } };
   },
 
   async delete(id, props) {
