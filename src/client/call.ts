@@ -18,6 +18,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A call in progress: when it started and the options it was made with. */
 export interface CallScope {
   startedAt: number;
   options: CallOptions;

@@ -15,6 +15,7 @@
  * sliding) on the service side ever sees more than `limit` requests from this process.
  */
 
+/** Pacing of one limiter: a sustained rate and a burst. */
 export interface LimiterSettings {
   /** Requests per second allowed on average. */
   rate: number;
@@ -54,6 +55,11 @@ interface Waiter {
   onAbort: () => void;
 }
 
+/**
+ * The pacing of one process towards one service: a GCRA token bucket, a pause the
+ * service asked for with a 429, and a first-come-first-served queue of callers, each
+ * waiting no longer than its own deadline.
+ */
 export class RateLimiter {
   /** Milliseconds between requests; 0 when nothing is paced (no limit announced). */
   private interval = 0;

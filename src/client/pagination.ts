@@ -19,6 +19,7 @@ export interface Page<T> {
   pagination?: Pagination;
 }
 
+/** Fetches one page of a list: page number (from 1) and page size. */
 export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<Page<T>>;
 
 /** A list the client pages through on demand: `for await` visits every item, fetching page after page; `all()` collects them. */

@@ -9,6 +9,7 @@
  * never appear.
  */
 
+/** How failed attempts of a call are repeated. */
 export interface RetryOptions {
   /** Attempts per call, the first included. Default 8. */
   maxAttempts?: number;
@@ -26,6 +27,7 @@ export interface RetryOptions {
   unlockRetryMs?: number;
 }
 
+/** {@link RetryOptions} with every default filled in. */
 export type ResolvedRetryOptions = Required<RetryOptions>;
 
 /** Retry settings used when `retry` is not given (each field of `RetryOptions` can be overridden on its own). */
@@ -51,6 +53,7 @@ export type Repeatability = "idempotent" | "once" | "unlock";
 /** Transport error codes that prove the request never reached the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
+/** Whether a transport error code proves the request never reached the service. */
 export function wasNeverSent(code: string): boolean {
   return NOT_SENT_CODES.has(code);
 }
@@ -75,6 +78,7 @@ export function backoffDelay(attempt: number, opts: ResolvedRetryOptions, random
   return Math.round(floor + random() * (ceiling - floor));
 }
 
+/** Response headers as the HTTP library gives them (lower-case names, string or string[] values). */
 export type HeaderBag = Record<string, unknown>;
 
 function header(headers: HeaderBag, name: string): string | undefined {

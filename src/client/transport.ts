@@ -37,6 +37,7 @@ import type { Settings } from "./settings";
 /** Names the operation so that a 409 can be given its reason. */
 export type ConflictContext = "lock" | "unlock" | "force-unlock" | "safe-delete" | "create" | "other";
 
+/** One request as an API area describes it to the transport. */
 export interface RequestSpec {
   method: HttpMethod;
   /** Path relative to the base URL; build it with {@link urlPath} so segments are encoded. */
@@ -52,6 +53,7 @@ export interface RequestSpec {
   goneMeansDone?: boolean;
 }
 
+/** A successful answer, before its body is parsed. */
 export interface RawResponse {
   status: number;
   data: unknown;
@@ -114,6 +116,7 @@ const PACKAGE = readPackage();
 /** `User-Agent` header the client sends: the package name and version and the Node.js version. */
 export const USER_AGENT = `${PACKAGE.name}/${PACKAGE.version} (node ${process.version})`;
 
+/** Sends the requests of every API area of one client: pacing, deadline, retries, typed errors. */
 export class Transport {
   readonly baseUrl: string;
   readonly stats: TransportStats = { requests: 0, retries: 0, rateLimited: 0 };
