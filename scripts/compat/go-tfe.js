@@ -218,30 +218,28 @@ function parseResults(output) {
   return { results, leaves };
 }
 
-/** The first assertion message go-tfe printed for a failing leaf, on one line. */
+/** The first assertion message testify printed for a failing leaf (its `Test:` line names the leaf), on one line. */
 function failureReason(output, leaf) {
   const lines = output.split("\n");
-  const short = leaf.split("/").pop();
   for (let i = 0; i < lines.length; i++) {
-    if (!lines[i].includes("Error:") && !lines[i].includes("Error Trace:")) continue;
-    const block = lines.slice(i, i + 12).join("\n");
-    const testLine = lines.slice(i, i + 25).find((l) => l.includes("Test:"));
-    if (testLine && !testLine.includes(short)) continue;
-    const err = lines
-      .slice(i, i + 25)
-      .find((l) => /^\s+Error:/.test(l));
-    if (err) {
-      const idx = lines.indexOf(err);
-      const text = [err, ...lines.slice(idx + 1, idx + 4).filter((l) => /^\s{20,}\S/.test(l) && !/Test:|Messages:/.test(l))]
-        .map((l) => l.trim())
-        .join(" ")
-        .replace(/^Error:\s*/, "");
-      return text.slice(0, 220);
-    }
-    void block;
+    const m = /^\s+Test:\s+(\S+)\s*$/.exec(lines[i]);
+    if (!m || m[1] !== leaf) continue;
+    let j = i;
+    while (j > 0 && !/^\s+Error:/.test(lines[j]) && !/Error Trace:/.test(lines[j])) j--;
+    if (!/^\s+Error:/.test(lines[j])) continue;
+    const text = lines
+      .slice(j, i)
+      .filter((l) => !/^\s+(Diff:|---|\+\+\+|@@)/.test(l))
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(" ")
+      .replace(/^Error:\s*/, "");
+    return text.slice(0, 220);
   }
   const panic = output.match(/^panic: (.*)$/m);
-  return panic ? `panic: ${panic[1]}` : "";
+  if (panic) return `panic: ${panic[1]}`;
+  const fatal = output.match(new RegExp(`^\\s+\\S+\\.go:\\d+: (.*)$`, "m"));
+  return fatal ? fatal[1].slice(0, 220) : "";
 }
 
 function runTest(bin, src, test, env, logDir) {

@@ -64,15 +64,12 @@ function checkRegistryModule(db: Db, organization: string, id: string, self: str
 
 /**
  * The version a pin resolves to. Absent (or `latest`, which go-tfe documents) means the
- * module's latest version at the time of the request; anything else must name an
+ * module's latest version at the time of the request, or, for a module without versions
+ * yet, an empty pin that its first published version fills; anything else must name an
  * existing version.
  */
 function resolvePin(db: Db, registryModuleId: string, requested: string | undefined, problems: Problem[]): string | undefined {
-  if (requested === undefined || requested === "latest") {
-    const latest = latestModuleVersion(db, registryModuleId);
-    if (!latest) problems.push({ pointer: PIN_POINTER, detail: "the registry module has no versions yet; publish a version before enabling no-code provisioning" });
-    return latest;
-  }
+  if (requested === undefined || requested === "latest") return latestModuleVersion(db, registryModuleId) ?? "";
   if (!findModuleVersion(db, registryModuleId, requested)) {
     problems.push({ pointer: PIN_POINTER, detail: `version-pin "${requested}" is not a version of the registry module` });
     return undefined;

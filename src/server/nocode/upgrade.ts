@@ -26,7 +26,7 @@ import { problemsToErrors, type Problem } from "../../api/common";
 import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/nocode";
 import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
-import { conflict, notFound, unprocessableMany } from "../http/errors";
+import { conflict, notFound, unprocessable, unprocessableMany } from "../http/errors";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { FINAL_RUN_STATUSES, createRun, findRun, setRunStatus, type RunRecord } from "../run/service";
 import { inTransaction, now, prepare } from "../store/db";
@@ -177,6 +177,7 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
     // Read again under the write lock: the module's pin and options are what this upgrade plans for.
     const m = findNoCodeModule(db, noCodeModuleId);
     if (!m) throw notFound("no-code module not found");
+    if (m.version_pin === "") throw unprocessable(`the registry module of no-code module ${m.id} has no versions yet; publish a version before upgrading`);
     const violations = optionViolations(db, m.id, vars);
     const record = findNoCodeWorkspace(db, ws.id)!;
     const active = db

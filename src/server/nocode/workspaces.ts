@@ -38,6 +38,9 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   const { db } = ctx;
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   assertEnabled(m);
+  if (m.version_pin === "") {
+    throw unprocessable(`the registry module of no-code module ${m.id} has no versions yet; publish a version before creating workspaces from it`);
+  }
   const d = body.data;
   const a = d.attributes;
   const problems: Problem[] = [];

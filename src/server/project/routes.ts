@@ -2,8 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { unprocessable } from "../http/errors";
-import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { badRequest, unprocessable } from "../http/errors";
+import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
+import { z } from "zod";
+import type { Db } from "../store/db";
+import { projectTagBindings, renderEffectiveTagBinding } from "../workspace/store";
 import { inTransaction } from "../store/db";
 import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
 import {
@@ -16,10 +19,80 @@ import {
   renderProject,
   renderProjectTagBindings,
   updateProject,
+  type ProjectExecutionInput,
+  type ProjectRecord,
 } from "./service";
 
 type OrgParams = { organization_name: string };
 type IdParams = { project_id: string };
+
+const PROJECT_INCLUDES = ["effective_tag_bindings"] as const;
+
+const executionSchema = z
+  .object({
+    data: z
+      .object({
+        attributes: z
+          .object({
+            "default-execution-mode": z.string().optional(),
+            "default-agent-pool-id": z.string().nullable().optional(),
+            "setting-overwrites": z.object({ "default-execution-mode": z.boolean().optional(), "default-agent-pool": z.boolean().optional() }).loose().optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+function executionOf(body: unknown): ProjectExecutionInput | undefined {
+  const a = parseBody(executionSchema, body).data.attributes;
+  if (!a) return undefined;
+  const o = a["setting-overwrites"];
+  const input: ProjectExecutionInput = {
+    mode: a["default-execution-mode"],
+    agentPoolId: a["default-agent-pool-id"],
+    overwritesMode: o?.["default-execution-mode"],
+    overwritesPool: o?.["default-agent-pool"],
+  };
+  return Object.values(input).every((v) => v === undefined) ? undefined : input;
+}
+
+/** A project's effective tag bindings are its own (projects inherit none). */
+function projectEffectiveBindings(db: Db, projectId: string): Resource[] {
+  return projectTagBindings(db, projectId).map((b) => renderEffectiveTagBinding({ sourceId: b.id, key: b.key, value: b.value, inherited: false }, projectId));
+}
+
+/** `include=effective_tag_bindings`: the entries, and the relationship data that points to them. */
+function withIncluded(db: Db, projects: ProjectRecord[], documents: Resource[], include: Set<string>): { included?: Resource[] } {
+  if (!include.has("effective_tag_bindings")) return {};
+  const included: Resource[] = [];
+  projects.forEach((p, i) => {
+    const entries = projectEffectiveBindings(db, p.id);
+    included.push(...entries);
+    const rel = documents[i].relationships?.["effective-tag-bindings"];
+    if (rel) rel.data = entries.map((e) => ({ id: e.id!, type: e.type }));
+  });
+  return { included };
+}
+
+/** `filter[tagged][i][key]` and `[value]`; an empty value filters on the key alone. */
+function taggedFilter(query: Record<string, unknown>): { key: string; value?: string }[] {
+  const tagged = new Map<number, { key?: string; value?: string }>();
+  for (const [k, v] of Object.entries(query)) {
+    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(k);
+    if (!m || typeof v !== "string") continue;
+    const entry = tagged.get(Number(m[1])) ?? {};
+    entry[m[2] as "key" | "value"] = v;
+    tagged.set(Number(m[1]), entry);
+  }
+  return [...tagged.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([i, f]) => {
+      if (!f.key) throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
+      return { key: f.key, value: f.value === "" ? undefined : f.value };
+    });
+}
 
 function bindingsOf(body: { data: { relationships?: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } } }) {
   return body.data.relationships?.["tag-bindings"]?.data.map((b) => ({ key: b.attributes.key, value: b.attributes.value }));
@@ -34,21 +107,34 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(projectRequestSchema, request.body);
     const name = body.data.attributes?.name;
     if (!name) throw unprocessable("name: is required", "/data/attributes/name");
-    const p = createProject(db, caller, request.params.organization_name, { name, description: body.data.attributes?.description, tagBindings: bindingsOf(body) });
+    const p = createProject(db, caller, request.params.organization_name, {
+      name,
+      description: body.data.attributes?.description,
+      tagBindings: bindingsOf(body),
+      execution: executionOf(request.body),
+    });
     return send(reply, 201, { data: renderProject(db, p) });
   });
 
   app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>("/organizations/:organization_name/projects", async (request, reply) => {
     const caller = requireCaller(request);
     const page = parsePage(request.query);
-    const nameFilter = typeof request.query["filter[names]"] === "string" ? (request.query["filter[names]"] as string) : undefined;
-    const { rows, total } = listProjects(db, caller, request.params.organization_name, page, nameFilter);
-    return send(reply, 200, { data: rows.map((p) => renderProject(db, p)), ...paginationEnvelope(request, page, total) });
+    const include = parseInclude(request.query, PROJECT_INCLUDES);
+    const q = request.query;
+    const { rows, total } = listProjects(db, caller, request.params.organization_name, page, {
+      name: typeof q["filter[names]"] === "string" ? q["filter[names]"] : undefined,
+      query: typeof q.q === "string" && q.q !== "" ? q.q : undefined,
+      tagged: taggedFilter(q),
+    });
+    const data = rows.map((p) => renderProject(db, p));
+    return send(reply, 200, { data, ...withIncluded(db, rows, data, include), ...paginationEnvelope(request, page, total) });
   });
 
-  app.get<{ Params: IdParams }>("/projects/:project_id", async (request, reply) => {
+  app.get<{ Params: IdParams; Querystring: Record<string, unknown> }>("/projects/:project_id", async (request, reply) => {
+    const include = parseInclude(request.query, PROJECT_INCLUDES);
     const p = loadProject(db, requireCaller(request), request.params.project_id);
-    return send(reply, 200, { data: renderProject(db, p) });
+    const data = renderProject(db, p);
+    return send(reply, 200, { data, ...withIncluded(db, [p], [data], include) });
   });
 
   app.patch<{ Params: IdParams }>("/projects/:project_id", async (request, reply) => {
@@ -59,6 +145,7 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
       name: body.data.attributes?.name,
       description: body.data.attributes?.description,
       tagBindings: bindingsOf(body),
+      execution: executionOf(request.body),
     });
     return send(reply, 200, { data: renderProject(db, p) });
   });
@@ -83,7 +170,6 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get<{ Params: IdParams }>("/projects/:project_id/effective-tag-bindings", async (request, reply) => {
     const p = loadProject(db, requireCaller(request), request.params.project_id);
-    const data = renderProjectTagBindings(db, p.id).map((b) => ({ type: "effective-tag-bindings", attributes: { key: b.attributes.key, value: b.attributes.value } }));
-    return send(reply, 200, { data });
+    return send(reply, 200, { data: projectEffectiveBindings(db, p.id) });
   });
 }

@@ -112,6 +112,18 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return noContent(reply);
   });
 
+  // The older delete form, still used by go-tfe: private registry, namespace = organization.
+  type LegacyDelete = OrgParams & { name: string; provider?: string; version?: string };
+  const legacyDelete = async (request: { params: LegacyDelete } & Parameters<typeof requireCaller>[0], reply: Parameters<typeof noContent>[0]) => {
+    const p = request.params;
+    const address = { organization: p.organization_name, registryName: "private", namespace: p.organization_name, name: p.name, provider: p.provider };
+    deleteRegistryModules(ctx, requireCaller(request), address, p.version);
+    return noContent(reply);
+  };
+  app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name", legacyDelete);
+  app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name/:provider", legacyDelete);
+  app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name/:provider/:version", legacyDelete);
+
   app.get<{ Params: { id: string } }>("/registry-modules/:id", async (request, reply) => {
     const caller = requireCaller(request);
     const m = loadRegistryModule(ctx, caller, request.params.id);

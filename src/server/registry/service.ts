@@ -92,6 +92,8 @@ export function createModuleVersion(ctx: ServerContext, caller: Caller, address:
       const t = now();
       const record: RegistryModuleVersionRecord = { id: newId("registryModuleVersion"), module_id: m.id, version, created_at: t };
       prepare(db, `INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`).run(record);
+      // A no-code module enabled before the first version was published pins that version.
+      prepare(db, `UPDATE no_code_modules SET version_pin = ? WHERE registry_module_id = ? AND version_pin = ''`).run(version, m.id);
       prepare(db, `UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(t, m.id);
       return record;
     });

@@ -60,6 +60,9 @@ CREATE TABLE IF NOT EXISTS projects (
   name TEXT NOT NULL,
   description TEXT NOT NULL DEFAULT '',
   created_at TEXT NOT NULL,
+  -- NULL: the project follows the organization's default execution mode and agent pool
+  default_execution_mode TEXT,
+  default_agent_pool_id TEXT,
   UNIQUE (organization, name)
 );
 

@@ -6,7 +6,8 @@ import { newId, randomString } from "../ids";
 import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocessable, unprocessableMany } from "../http/errors";
 import { ID_PREFIXES, problemsToErrors } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
-import { findOrganization, type OrganizationRecord } from "../organization/service";
+import { findOrganization } from "../organization/service";
+import { findProject, projectExecutionDefaults } from "../project/service";
 import { checkTagBindings, replaceTagBindings } from "../store/tagBindings";
 import {
   findWorkspaceById,
@@ -60,10 +61,10 @@ export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: W
 // ---------------------------------------------------------------------------
 // create
 
-function getOrganizationOf(ctx: ServerContext, name: string): OrganizationRecord {
-  const org = findOrganization(ctx.db, name);
-  if (!org) throw notFound(`organization "${name}" not found`);
-  return org;
+/** What a workspace of the project inherits while it does not override the setting: the project's, else the organization's. */
+function inheritedExecution(ctx: ServerContext, projectId: string): { mode: WorkspaceSettings["execution-mode"]; agentPoolId: string | null } {
+  const project = findProject(ctx.db, projectId);
+  return project ? projectExecutionDefaults(ctx.db, project) : { mode: "remote", agentPoolId: null };
 }
 
 export interface CreateWorkspaceInput {
@@ -146,16 +147,11 @@ function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
   };
 }
 
-/** The execution mode a workspace inherits while it does not override the organization's. */
-function inheritedExecutionMode(org: { default_execution_mode: string }): WorkspaceSettings["execution-mode"] {
-  const m = org.default_execution_mode;
-  return m === "local" || m === "agent" ? m : "remote";
-}
 
-function initialSettings(a: WorkspaceSettingsRequest, org: { default_execution_mode: string }): WorkspaceSettings {
+function initialSettings(a: WorkspaceSettingsRequest, inherited: WorkspaceSettings["execution-mode"]): WorkspaceSettings {
   const overwrites = a["setting-overwrites"];
   const explicit = a["execution-mode"] ?? (a.operations === undefined ? undefined : a.operations ? "remote" : "local");
-  const mode = overwrites?.["execution-mode"] === false || explicit === undefined ? inheritedExecutionMode(org) : explicit;
+  const mode = overwrites?.["execution-mode"] === false || explicit === undefined ? inherited : explicit;
   return {
     description: a.description ?? null,
     environment: "default",
@@ -206,7 +202,8 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
   }
   if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw notFound(`project "${projectId}" not found`);
   checkReferences(ctx, organization, a, pointer);
-  const settings = initialSettings(a, org);
+  const inherited = inheritedExecution(ctx, projectId);
+  const settings = initialSettings(a, inherited.mode);
   const inheritsPool = settings["execution-mode"] === "agent" && !settings["setting-overwrites"]["agent-pool"];
   try {
     return inTransaction(db, () => {
@@ -223,7 +220,7 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
         locked_reason: null,
         locked_by: null,
         ssh_key_id: null,
-        agent_pool_id: settings["execution-mode"] !== "agent" ? null : inheritsPool ? org.default_agent_pool_id : (a["agent-pool-id"] ?? null),
+        agent_pool_id: settings["execution-mode"] !== "agent" ? null : inheritsPool ? inherited.agentPoolId : (a["agent-pool-id"] ?? null),
         current_state_version_id: null,
         current_run_id: null,
         resource_count: 0,
@@ -339,7 +336,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         if (o["agent-pool"] !== undefined) s["setting-overwrites"]["agent-pool"] = o["agent-pool"];
         // Giving up the override means following the organization default again.
         if (o["execution-mode"] === false && a["execution-mode"] === undefined && a.operations === undefined) {
-          s["execution-mode"] = inheritedExecutionMode(getOrganizationOf(ctx, ws.organization));
+          s["execution-mode"] = inheritedExecution(ctx, next.project_id).mode;
         }
       } else {
         if (a["execution-mode"] !== undefined || a.operations !== undefined) s["setting-overwrites"]["execution-mode"] = true;
@@ -348,7 +345,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       if (s["execution-mode"] === "agent") {
         if (a["agent-pool-id"]) next.agent_pool_id = a["agent-pool-id"];
         else if (!s["setting-overwrites"]["agent-pool"] && !s["setting-overwrites"]["execution-mode"]) {
-          next.agent_pool_id = getOrganizationOf(ctx, ws.organization).default_agent_pool_id;
+          next.agent_pool_id = inheritedExecution(ctx, next.project_id).agentPoolId;
         }
         if (!next.agent_pool_id) throw unprocessable("agent-pool-id is required when execution-mode is agent", "/data/attributes/agent-pool-id");
       } else {
