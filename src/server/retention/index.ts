@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Domain } from "../context";
 import { requireCaller } from "../app";
-import { inTransaction, now, prepare } from "../store/db";
+import { inTransaction, now, prepare, type Db } from "../store/db";
 import { newId } from "../ids";
 import { notFound } from "../http/errors";
 import { API_PREFIX, noContent, parseBody, send, type Resource } from "../http/jsonapi";
@@ -40,11 +40,31 @@ function render(p: PolicyRecord): Resource {
   };
 }
 
+/** The policy that applies to a workspace: its own, else the organization's default, else none. */
+function policyOf(db: Db, ws: { id: string; organization: string }): PolicyRecord | null {
+  const own = prepare(db, `SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as PolicyRecord | undefined;
+  if (own) return own;
+  const org = prepare(db, `SELECT data_retention_days FROM organizations WHERE name = ?`).get(ws.organization) as { data_retention_days: number | null } | undefined;
+  return org?.data_retention_days == null ? null : { id: `drp-org-${ws.organization}`, kind: DELETE_OLDER, delete_older_than_n_days: org.data_retention_days };
+}
+
 const PATH = "/workspaces/:workspace_id/relationships/data-retention-policy";
 type ById = { workspace_id: string };
 
 export const retentionDomain: Domain = {
   name: "data-retention",
+  init(ctx) {
+    if (!ctx.options.selfManaged) return;
+    // The workspace names its policy (spec 2.2 lists the data retention policy among its related records).
+    ctx.hooks.workspaceRender.push((ctx, ws, resource) => {
+      const p = policyOf(ctx.db, ws);
+      resource.relationships ??= {};
+      resource.relationships["data-retention-policy"] = {
+        data: p ? { id: p.id, type: p.kind } : null,
+        links: { related: `${API_PREFIX}/workspaces/${ws.id}/relationships/data-retention-policy` },
+      };
+    });
+  },
   routes(app, ctx) {
     const { db } = ctx;
     const guard = () => {
@@ -54,12 +74,8 @@ export const retentionDomain: Domain = {
     app.get<{ Params: ById }>(PATH, async (request, reply) => {
       guard();
       const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
-      const own = prepare(db, `SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`).get(ws.id) as PolicyRecord | undefined;
-      if (own) return send(reply, 200, { data: render(own) });
-      const org = prepare(db, `SELECT data_retention_days FROM organizations WHERE name = ?`).get(ws.organization) as { data_retention_days: number | null };
-      const fallback: PolicyRecord | null =
-        org.data_retention_days === null ? null : { id: `drp-org-${ws.organization}`, kind: DELETE_OLDER, delete_older_than_n_days: org.data_retention_days };
-      return send(reply, 200, { data: fallback ? render(fallback) : null });
+      const p = policyOf(db, ws);
+      return send(reply, 200, { data: p ? render(p) : null });
     });
 
     app.post<{ Params: ById }>(PATH, async (request, reply) => {
