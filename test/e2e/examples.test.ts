@@ -15,7 +15,7 @@ import { consumerIds, createProject, createRegistryModule, tagBindings, workspac
 const examplesDir = path.join(repoRoot, "examples");
 const policyPackDir = path.join(repoRoot, "policies");
 /** Example folders this file runs; a new folder must be added here (checked below). */
-const PROGRAMS = ["quickstart", "remote-state-graph", "tags-for-existing", "no-code", "maintenance-window", "policy"];
+const PROGRAMS = ["quickstart", "remote-state-graph", "tags-for-existing", "adopt-existing", "no-code", "maintenance-window", "policy"];
 
 function projectName(example: string): string {
   const yaml = fs.readFileSync(path.join(examplesDir, example, "Pulumi.yaml"), "utf8");
@@ -251,6 +251,58 @@ describe("examples through the engine", () => {
         expect(ws.attributes["tag-names"]).toEqual(["search"]);
         expect(await tagBindings(server, ids[name])).toEqual({ team: "search" });
       }
+    });
+  });
+
+  describe("adopt-existing", () => {
+    let stack: TestStack;
+    const ids: Record<string, string> = {};
+    const writesSince = (before: Record<string, number>) =>
+      Object.entries(server.stats().byRoute)
+        .filter(([route, n]) => /^(POST|PATCH|DELETE) /.test(route) && n > (before[route] ?? 0))
+        .map(([route]) => route);
+
+    beforeAll(async () => {
+      // What the README's curl lines make "by hand" before the stack exists.
+      const tags = { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }, { type: "tag-bindings", attributes: { key: "team", value: "billing" } }] } };
+      for (const [name, attributes] of [
+        ["billing-api", { name: "billing-api", description: "billing HTTP API", "auto-apply": true }],
+        ["billing-db", { name: "billing-db", "execution-mode": "local" }],
+      ] as const) {
+        const r = await api<any>(server, `/organizations/${server.organization}/workspaces`, {
+          method: "POST",
+          body: { data: { type: "workspaces", attributes, relationships: tags } },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        ids[name] = r.body.data.id;
+      }
+      const flat = await api(server, `/workspaces/${ids["billing-api"]}/relationships/tags`, { method: "POST", body: { data: [{ type: "tags", attributes: { name: "billing" } }] } });
+      expect(flat.status).toBe(204);
+      const consumers = await api(server, `/workspaces/${ids["billing-db"]}/relationships/remote-state-consumers`, {
+        method: "POST",
+        body: { data: [{ type: "workspaces", id: ids["billing-api"] }] },
+      });
+      expect(consumers.status).toBe(204);
+      stack = track(await exampleStack(server, "adopt-existing"));
+    });
+
+    it("previews which workspace each resource adopts and that nothing changes", async () => {
+      const r = await stack.pulumi(["preview", "--non-interactive"]);
+      expect(r.code, r.output).toBe(0);
+      for (const name of ["billing-api", "billing-db"]) {
+        expect(r.output).toContain(`adopt: pulumi up adopts the existing workspace "${name}" (${ids[name]}) in organization "${server.organization}"; no property changes`);
+      }
+    });
+
+    it("adopts both workspaces and their consumer without a write, then previews no change", async () => {
+      const before = server.stats().byRoute;
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      expect(writesSince(before)).toEqual([]);
+      expect((await stack.outputs()).ids).toEqual({ billingApi: ids["billing-api"], billingDb: ids["billing-db"] });
+      const p = await stack.previewJson(["--expect-no-changes"]);
+      expect(p.code, p.raw.output).toBe(0);
+      expect(await consumerIds(server, ids["billing-db"])).toEqual([ids["billing-api"]]);
     });
   });
 

@@ -86,8 +86,12 @@ async function announce(impl: ProviderImpl, adopter: Adopter, inputs: Props): Pr
       return;
     }
     const current = await impl.read(found.id, found.seed);
-    const changed = await changedInputs(impl, found.id, current.props ?? {}, inputs);
-    reportInfo(`adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}`);
+    // A value known only during pulumi up (a reference to another resource) cannot be judged now.
+    const pending = Object.keys(inputs).filter((k) => !NOT_PROPERTIES.has(k) && isUnknown(inputs[k]));
+    const judged = Object.fromEntries(Object.entries(inputs).filter(([k]) => !pending.includes(k)));
+    const changed = await changedInputs(impl, found.id, current.props ?? {}, judged);
+    const later = pending.length ? ` (${pending.join(", ")} known only during pulumi up)` : "";
+    reportInfo(`adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}${later}`);
   } catch (err) {
     reportInfo(`adopt: could not look up the ${adopter.noun} ${key} (${describe(err)}); pulumi up tries again`);
   }

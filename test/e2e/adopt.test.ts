@@ -1,0 +1,169 @@
+/**
+ * Bringing an existing organization under management, through the real engine and the
+ * real server under its default rate limit: 200 workspaces seeded over the API (mixed
+ * execution modes with an agent pool, several projects, key-value and flat tags, SSH
+ * keys, consumers, two no-code modules with workspaces made from them), then
+ * `pulumi-workspaces generate` -> `pulumi preview` (says what each resource adopts) ->
+ * `pulumi up` (adopts everything without one write) -> `pulumi preview` (no change) ->
+ * one tag edited in the generated program -> `pulumi up` (one update of that workspace).
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
+import { repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
+import { tagBindings, workspaceByName } from "./server-helpers";
+
+const COUNT = 200;
+const NO_CODE = 10;
+
+type ByMethod = Record<string, number>;
+
+function byMethod(server: RunningServer, since: Record<string, number>): ByMethod {
+  const out: ByMethod = {};
+  for (const [route, n] of Object.entries(server.stats().byRoute)) {
+    if (route.includes("/_stats")) continue;
+    const d = n - (since[route] ?? 0);
+    if (d > 0) out[route.split(" ")[0]] = (out[route.split(" ")[0]] ?? 0) + d;
+  }
+  return out;
+}
+
+function writesOf(m: ByMethod): number {
+  return (m.POST ?? 0) + (m.PATCH ?? 0) + (m.PUT ?? 0) + (m.DELETE ?? 0);
+}
+
+function routesSince(server: RunningServer, since: Record<string, number>, method: string): string[] {
+  return Object.entries(server.stats().byRoute)
+    .filter(([route, n]) => route.startsWith(`${method} `) && n > (since[route] ?? 0))
+    .map(([route, n]) => `${route} x${n - (since[route] ?? 0)}`);
+}
+
+const figures: string[] = [];
+function figure(line: string): void {
+  figures.push(line);
+  console.log(`[adopt figures] ${line}`);
+}
+
+describe(`adopting an organization of ${COUNT} workspaces`, () => {
+  let server: RunningServer;
+  let seeded: Seeded;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    // The default rate limit (30 requests per second per user) stays on.
+    server = await startTestServer();
+    const t0 = Date.now();
+    seeded = await seedOrganization(server, COUNT, NO_CODE);
+    figure(`seeded ${COUNT} workspaces (${NO_CODE} from no-code modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${seeded.requests} client requests`);
+    stack = await TestStack.create({ project: "adopt-e2e", files: { "index.ts": "// replaced by the generator\n" }, env: serverEnv(server) });
+  });
+
+  afterAll(async () => {
+    if (figures.length) console.log(`\nadopt round trip figures:\n  ${figures.join("\n  ")}`);
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("generates the program with the packaged command, reading only", async () => {
+    const before = server.stats().byRoute;
+    const t0 = Date.now();
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [path.join(repoRoot, "dist/generate/cli.js"), "generate", "--organization", server.organization, "--out", path.join(stack.dir, "index.ts"), "--force"],
+        { env: { ...process.env, ...serverEnv(server) } },
+        (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const m = byMethod(server, before);
+    expect(writesOf(m)).toBe(0);
+    expect(r.stderr).toContain(`reading tags, consumers and variables: ${COUNT} of ${COUNT}`);
+    figure(`generate: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
+
+    const program = fs.readFileSync(path.join(stack.dir, "index.ts"), "utf8");
+    expect(program).not.toContain(server.token);
+    // The sensitive values the service never shows come from secret stack config.
+    for (const [name, password] of seeded.passwords) {
+      expect(program).toContain(`config.requireSecret("${name}-password")`);
+      await stack.ok(["config", "set", "--secret", `${name}-password`, password]);
+    }
+  });
+
+  it("previews what each resource adopts, with no write", async () => {
+    const before = server.stats().byRoute;
+    const t0 = Date.now();
+    const r = await stack.pulumi(["preview", "--non-interactive"]);
+    expect(r.code, r.output).toBe(0);
+    const m = byMethod(server, before);
+    expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"))).toEqual([]);
+    expect(writesOf(m)).toBe(0);
+    const adopts = r.output.split("\n").filter((l) => /^\s+adopt: pulumi up adopts the existing/.test(l));
+    // Each workspace and each no-code module, listed once in the diagnostics.
+    expect(adopts).toHaveLength(COUNT + 2);
+    // A module-made workspace refers to its module's id, which is known only during up.
+    expect(adopts.filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l))).toEqual([]);
+    figure(`preview before adoption: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
+  });
+
+  it("pulumi up adopts every record and sends no write", async () => {
+    const before = server.stats().byRoute;
+    const t0 = Date.now();
+    const r = await stack.up();
+    const seconds = (Date.now() - t0) / 1000;
+    expect(r.code, r.output.slice(-4000)).toBe(0);
+    const m = byMethod(server, before);
+    expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"), routesSince(server, before, "DELETE"))).toEqual([]);
+    figure(`pulumi up (adopt ${COUNT} workspaces): ${seconds.toFixed(1)} s, requests ${JSON.stringify(m)}`);
+
+    // The stack now holds every record under its real id.
+    const held = new Map<string, string>();
+    for (const res of [...stack.resources("workspaces:Workspace"), ...stack.resources("workspaces:NoCodeWorkspace")]) {
+      held.set(String(res.outputs?.name), String(res.id));
+    }
+    expect(held.size).toBe(COUNT);
+    for (const [name, id] of seeded.ids) expect(held.get(name), name).toBe(id);
+    expect(stack.resources("workspaces:NoCodeModule").map((res) => res.id).sort()).toEqual(seeded.modules.map((mod) => mod.id).sort());
+    expect(stack.resources("workspaces:RemoteStateConsumers")).toHaveLength(seeded.consumers.size);
+    // Sensitive values are in state only as secrets.
+    const text = stack.stateText();
+    for (const password of seeded.passwords.values()) expect(text).not.toContain(password);
+  });
+
+  it("a following preview shows no change", async () => {
+    const before = server.stats().byRoute;
+    const p = await stack.previewJson(["--expect-no-changes"]);
+    expect(p.code, p.raw.output.slice(-4000)).toBe(0);
+    expect(p.steps.filter((s) => s.op !== "same")).toEqual([]);
+    expect(writesOf(byMethod(server, before))).toBe(0);
+    figure(`preview after adoption: requests ${JSON.stringify(byMethod(server, before))}`);
+  });
+
+  it("editing one tag in the generated program updates exactly that workspace", async () => {
+    const name = workspaceName(13);
+    const file = path.join(stack.dir, "index.ts");
+    const program = fs.readFileSync(file, "utf8");
+    const start = program.indexOf(`new Workspace(${JSON.stringify(name)},`);
+    const end = program.indexOf(");", start);
+    const statement = program.slice(start, end);
+    expect(statement).toContain('team: "team-6"');
+    fs.writeFileSync(file, program.slice(0, start) + statement.replace('team: "team-6"', 'team: "team-x"') + program.slice(end));
+    const other = await tagBindings(server, seeded.ids.get(workspaceName(14))!);
+
+    const before = server.stats().byRoute;
+    const r = await stack.up();
+    expect(r.code, r.output.slice(-4000)).toBe(0);
+    expect(r.output).toMatch(/1 updated/);
+    const m = byMethod(server, before);
+    expect(routesSince(server, before, "PATCH")).toEqual(["PATCH /api/v2/workspaces/:workspace_id x1"]);
+    expect(writesOf(m)).toBe(1);
+    figure(`edit one tag: requests ${JSON.stringify(m)}`);
+
+    const ws = await workspaceByName(server, name);
+    expect(await tagBindings(server, ws.id)).toEqual({ env: "staging", team: "team-x" });
+    expect(await tagBindings(server, seeded.ids.get(workspaceName(14))!)).toEqual(other);
+  });
+});
