@@ -198,7 +198,8 @@ export type VcsRepoRequest = z.infer<typeof vcsRepoRequestSchema>;
 export const workspaceSettingsRequestSchema = z
   .object({
     name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _").optional(),
-    "agent-pool-id": z.string().min(1).nullable().optional(),
+    // "" means no pool, as the hosted service reads it (terraform-provider-tfe sends it on every write).
+    "agent-pool-id": z.string().nullable().optional(),
     "allow-destroy-plan": z.boolean().optional(),
     "assessments-enabled": z.boolean().optional(),
     /** Former name of `assessments-enabled`. */
