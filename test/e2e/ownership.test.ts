@@ -265,9 +265,16 @@ describe("messages a user reads", () => {
     });
     try {
       const r = await stack.up();
-      expectOnceWithoutStack(r, `workspace ${id}`);
-      expect(r.output).toMatch(/404/);
+      expectOnceWithoutStack(r, `cannot read workspace ${id}: the service answered 404`);
+      expect(r.output).toContain("may not see it");
       expect(r.output).not.toContain(weak);
+      // By organization and name, the lookup in the program says the same.
+      const byName = `${server.organization}/own-hidden`;
+      stack.writeFiles({ "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(byName)}).description;\n` });
+      const n = await stack.up();
+      expectOnceWithoutStack(n, `cannot adopt workspace ${byName}: the service answered 404`);
+      expect(n.output).toContain("may not see it");
+      expect(n.output).not.toContain(weak);
     } finally {
       stack.dispose();
     }
