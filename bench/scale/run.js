@@ -3,7 +3,8 @@
 // server, then a no-change preview and a refresh; the same program on a no-op
 // dynamic provider runs beside it as the engine's own floor.
 //
-//   node bench/scale/run.js [N ...]       (default 50 200 500; needs `npm run build`)
+//   node bench/scale/run.js [N ...] [--rate-limit R]   (default 50 200 500 and the
+//   server's default 30 requests/s; R = 0 turns the limit off; needs `npm run build`)
 //
 // Prints, per N and phase: wall time, HTTP requests per resource, the ratio of
 // wall time to the floor, and the largest serialized provider. Figures, not
@@ -107,7 +108,10 @@ function pad(s, w) {
 }
 
 async function main() {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--rate-limit");
+  const rateLimit = at >= 0 ? Number(args.splice(at, 2)[1]) : 30;
+  const sizes = args.map(Number).filter((n) => n > 0);
   const ns = sizes.length ? sizes : [50, 200, 500];
   const serverModule = path.join(engine.repoRoot, "dist", "server", "index.js");
   if (!fs.existsSync(serverModule)) throw new Error("dist/ is missing: run `npm run build` first");
@@ -115,14 +119,14 @@ async function main() {
   const bin = engine.ensureEngine();
 
   console.log(`# bench/scale: pulumi up, no-change preview and refresh of N Workspaces with tags`);
-  console.log(`# server: real HTTP on loopback, in-memory database, default rate limit (30 requests/s)`);
+  console.log(`# server: real HTTP on loopback, in-memory database, ${rateLimit > 0 ? `rate limit ${rateLimit} requests/s` : "no rate limit"}`);
   console.log(`# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}\n`);
   const header = [pad("N", 5), pad("phase", 8), pad("wall s", 8), pad("floor s", 8), pad("x floor", 8), pad("requests", 9), pad("req/ws", 7), "failed"].join(" ");
   console.log(header);
   const summary = [];
   for (const n of ns) {
     const floor = await runProgram("floor", floorProgram(n), n, undefined, bin);
-    const server = await startServer({ port: 0, db: ":memory:" });
+    const server = await startServer({ port: 0, db: ":memory:", rateLimit: rateLimit > 0 ? rateLimit : false });
     let real;
     try {
       real = await runProgram("workspaces", workspacesProgram(n), n, server, bin);
