@@ -5,6 +5,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { implementationOf } from "../../src/resources/entry";
+import { changedInputs } from "../../src/resources/providers/adoption";
 import type { Props } from "../../src/resources/providers/types";
 import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
 
@@ -106,6 +107,15 @@ describe("Workspace adopt", () => {
     expect((await h.client.workspaces.read(made.id)).description).toBe("keep me");
   });
 
+  it("names the declared properties that differ from the record, judged by the provider's own rules", async () => {
+    const name = uniqueName("judge");
+    const made = await h.client.workspaces.create(h.org, { name, description: "a", tagNames: ["web"] });
+    const current = (await workspace.read(made.id, { organization: h.org })).props!;
+    // Flat tags differ only in case and order, so they match; the description does not.
+    const inputs = await checked(workspace, { name, description: "b", tagNames: ["WEB"], autoApply: false });
+    expect(await changedInputs(workspace, made.id, current, inputs)).toEqual(["description"]);
+  });
+
   it("refuses an adopt that is not a boolean, naming the property", async () => {
     const r = await workspace.check({}, { name: uniqueName("bad"), adopt: "yes" });
     expect(r.failures).toContainEqual(expect.objectContaining({ property: "adopt" }));
@@ -176,6 +186,16 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     expect(writes(byMethod)).toBe(0);
     expect(result.outs.sensitiveValues).toEqual({ password: "s3cret" });
     expect((await noCodeWorkspace.diff(result.id, result.outs, inputs)).changes).toBe(false);
+  });
+
+  it("without adopt, a taken name fails naming the workspace, and nothing is made", async () => {
+    const name = uniqueName("nctaken");
+    const made = await h.client.workspaces.create(h.org, { name, projectId: project });
+    const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project });
+    const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs).then(() => undefined, (e: Error) => e));
+    expect(result?.message).toMatch(new RegExp(`workspace "${name}" \\(${made.id}\\).*already exists.*adopt: true`));
+    expect(byMethod.POST).toBe(1);
+    expect(byMethod.PATCH ?? 0).toBe(0);
   });
 
   it("refuses to adopt a workspace that was not made from the module", async () => {

@@ -46,6 +46,8 @@ export interface Adopter {
   find(client: WorkspacesClient, inputs: Props): Promise<Found | undefined>;
   /** Whether a create failure says that the record exists already. */
   isTaken(err: unknown): boolean;
+  /** How messages name the existing record, for a create refused because it exists. */
+  describeExisting(client: WorkspacesClient, inputs: Props): Promise<string | undefined>;
 }
 
 function isEmpty(p: Props | undefined): boolean {
@@ -140,13 +142,8 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
         return { ...created, outs: echoAdopt(created.outs, inputs)! };
       } catch (err) {
         if (!adopter.isTaken(err)) throw err;
-        let found: Found | undefined;
-        try {
-          found = await adopter.find(client, inputs);
-        } catch {
-          found = undefined;
-        }
-        const what = found ? found.label : `${adopter.noun} ${adopter.key(inputs) ?? ""}`.trim();
+        const existing = await adopter.describeExisting(client, inputs).catch(() => undefined);
+        const what = existing ?? `${adopter.noun} ${adopter.key(inputs) ?? ""}`.trim();
         throw new ProviderError(
           `${what} already exists. To manage it from this stack, set adopt: true on this resource: pulumi up then takes it ` +
             `over and changes only what the program declares differently. Otherwise choose another name.`,
@@ -192,6 +189,12 @@ function workspaceLabelOf(ws: ApiWorkspace, organization: string): string {
   return `workspace "${ws.name}" (${ws.id}) in organization "${organization}"`;
 }
 
+async function describeWorkspace(client: WorkspacesClient, inputs: Props): Promise<string | undefined> {
+  const organization = String(inputs.organization);
+  const ws = await byName(client, organization, String(inputs.name));
+  return ws ? workspaceLabelOf(ws, organization) : undefined;
+}
+
 export const workspaceAdopter: Adopter = {
   noun: "workspace",
   key: workspaceKey,
@@ -202,6 +205,7 @@ export const workspaceAdopter: Adopter = {
     return { id: ws.id, label: workspaceLabelOf(ws, organization), seed: { organization, forceDelete: inputs.forceDelete } };
   },
   isTaken: nameTaken,
+  describeExisting: describeWorkspace,
 };
 
 /** A workspace made from a no-code module names it (`no-code-module-id`), or at least its registry module (`source-module-id`). */
@@ -258,6 +262,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
     return { id: ws.id, label, seed: { ...inputs, organization, variables, sensitiveValues } };
   },
   isTaken: nameTaken,
+  describeExisting: describeWorkspace,
 };
 
 export const noCodeModuleAdopter: Adopter = {
@@ -279,4 +284,7 @@ export const noCodeModuleAdopter: Adopter = {
     return { id: ids[0], label: `no-code module ${ids[0]} of registry module ${registryModuleId}`, seed: { organization: inputs.organization } };
   },
   isTaken: (err) => err instanceof ValidationError && err.problems.some((p) => /already enabled for no-code/i.test(p.detail)),
+  async describeExisting(client, inputs) {
+    return (await this.find(client, inputs))?.label;
+  },
 };
