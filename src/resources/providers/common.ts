@@ -439,11 +439,6 @@ function standingIn(client: WorkspacesClient, organization: string): Promise<Sta
   return p;
 }
 
-/** Forgets what was learnt about tokens' organizations (tests that change a token's rights). */
-export function forgetStandings(client: WorkspacesClient): void {
-  standings.delete(client);
-}
-
 /**
  * The one rule for a 404 on read, delete or update: it means "gone" only when the token
  * could have seen the record, that is when the organization's permissions show that the
