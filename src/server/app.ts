@@ -1,7 +1,7 @@
 /**
  * How a domain plugs in: a domain is a folder (`workspace/`, `project/`, `nocode/`, ...)
- * whose `index.ts` exports a `Domain` (see ./context.ts): `schema` is idempotent DDL run
- * at start after the core tables, `init(ctx)` registers hooks (for example a
+ * whose `index.ts` exports a `Domain` (see ./context.ts): `schema` is the DDL of its
+ * tables (schema changes are numbered migrations, ./store/schema.ts), `init(ctx)` registers hooks (for example a
  * `ctx.hooks.workspaceRender` function that adds attributes to every workspace document),
  * and `routes(app, ctx)` adds thin Fastify handlers with paths relative to /api/v2. Add
  * the domain to `DOMAINS` in ./domains.ts. Handlers read the authenticated caller from

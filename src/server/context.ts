@@ -62,8 +62,9 @@ export interface ServerContext {
 }
 
 /**
- * A slice of the service. `schema` is idempotent DDL run at start (after the core
- * schema, so it may reference core tables); `init` runs once before any route exists
+ * A slice of the service. `schema` is the DDL of the domain's tables as of schema
+ * version 1, run by that migration after the core tables (so it may reference them);
+ * a later change of a table is a new migration in ./store/schema.ts. `init` runs once before any route exists
  * (register hooks there); `routes` adds the HTTP handlers, with paths relative to /api/v2.
  */
 export interface Domain {

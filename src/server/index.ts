@@ -6,8 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Domain, ServerContext, ServerOptions } from "./context";
 import { buildApp, type RequestStats } from "./app";
 import { DOMAINS } from "./domains";
-import { openDatabase } from "./store/db";
-import { CORE_SCHEMA, VARIABLES_SCHEMA } from "./store/schema";
+import { migrate, openDatabase } from "./store/db";
 import { bootstrapOrganization } from "./organization/service";
 import type { FaultOptions } from "./faults";
 
@@ -53,9 +52,12 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     hooks: { workspaceRender: [] },
     publicUrl: "",
   };
-  db.exec(CORE_SCHEMA);
-  db.exec(VARIABLES_SCHEMA);
-  for (const d of domains) if (d.schema) db.exec(d.schema);
+  try {
+    migrate(db, domains.flatMap((d) => (d.schema ? [d.schema] : [])));
+  } catch (err) {
+    db.close();
+    return Promise.reject(err);
+  }
   const { token } = bootstrapOrganization(db, ctx.options.organization, options.token);
   const handles = buildApp(ctx, domains, options.faults);
   return handles.app

@@ -1,7 +1,7 @@
 import type { Domain } from "../context";
 import { nocodeRoutes } from "./routes";
 import { NOCODE_SCHEMA } from "./store";
-import { addCategorySpellingColumn, variableRoutes } from "./vars";
+import { variableRoutes } from "./vars";
 import { noCodeWorkspaceRender } from "./workspaces";
 
 /** No-code provisioning (spec 4.12 to 4.16), and the read endpoints of the variables it writes. */
@@ -9,7 +9,6 @@ export const nocodeDomain: Domain = {
   name: "nocode",
   schema: NOCODE_SCHEMA,
   init(ctx) {
-    addCategorySpellingColumn(ctx.db);
     ctx.hooks.workspaceRender.push(noCodeWorkspaceRender);
   },
   routes(app, ctx) {

@@ -182,9 +182,3 @@ export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { data: renderVariable(row) });
   });
 }
-
-/** Databases written before the category spelling was kept get the column on start. */
-export function addCategorySpellingColumn(db: Db): void {
-  const columns = (db.prepare(`PRAGMA table_info(vars)`).all() as { name: string }[]).map((c) => c.name);
-  if (!columns.includes("category_spelling")) db.exec(`ALTER TABLE vars ADD COLUMN category_spelling TEXT`);
-}

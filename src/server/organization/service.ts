@@ -23,13 +23,6 @@ export interface OrganizationDefaults {
   agentPoolId?: string | null;
 }
 
-/** Databases written before organizations had defaults get the columns on start. */
-export function addOrganizationDefaultColumns(db: Db): void {
-  const columns = new Set((db.prepare(`PRAGMA table_info(organizations)`).all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has("default_execution_mode")) db.exec(`ALTER TABLE organizations ADD COLUMN default_execution_mode TEXT NOT NULL DEFAULT 'remote'`);
-  if (!columns.has("default_agent_pool_id")) db.exec(`ALTER TABLE organizations ADD COLUMN default_agent_pool_id TEXT`);
-}
-
 /**
  * Checks and stores the organization's default execution mode and agent pool: `agent`
  * needs a pool of the organization, other modes drop the pool.

@@ -1,6 +1,5 @@
 import type { Domain } from "../context";
 import { projectRoutes } from "./routes";
-import { addProjectDefaultColumns } from "./service";
 
-export const projectDomain: Domain = { name: "project", init: (ctx) => addProjectDefaultColumns(ctx.db), routes: projectRoutes };
+export const projectDomain: Domain = { name: "project", routes: projectRoutes };
 export * from "./service";

@@ -19,13 +19,6 @@ export interface ProjectRecord {
   default_agent_pool_id: string | null;
 }
 
-/** Databases written before projects had execution defaults get the columns on start. */
-export function addProjectDefaultColumns(db: Db): void {
-  const columns = new Set((db.prepare(`PRAGMA table_info(projects)`).all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has("default_execution_mode")) db.exec(`ALTER TABLE projects ADD COLUMN default_execution_mode TEXT`);
-  if (!columns.has("default_agent_pool_id")) db.exec(`ALTER TABLE projects ADD COLUMN default_agent_pool_id TEXT`);
-}
-
 /**
  * The execution mode and agent pool that workspaces of the project inherit: the
  * project's own when it overrides the organization's, else the organization's.

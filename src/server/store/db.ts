@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { MIGRATIONS } from "./schema";
 
 export type Db = Database.Database;
 
@@ -18,6 +19,40 @@ export function openDatabase(file: string): Db {
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   return db;
+}
+
+/** Tables by which a file is recognised as written before schema versions were recorded. */
+const PRE_MIGRATION_TABLES = ["organizations", "workspaces", "tokens"];
+
+/**
+ * Brings the file to the newest schema this build knows, applying each migration newer
+ * than the file's `user_version` in one transaction. A file at version 0 is either new
+ * (no tables) or written by a release before migrations existed (its tables present);
+ * both take migration 1, which creates what is missing and keeps every row. A file with
+ * other tables, or a newer version than this build knows, is refused untouched.
+ */
+export function migrate(db: Db, domainSchemas: readonly string[] = [], migrations = MIGRATIONS): void {
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > latest) {
+    throw new Error(
+      `database ${db.name} has schema version ${current}, newer than this build knows (${latest}); run the release that wrote it, or a newer one`,
+    );
+  }
+  if (current === 0) {
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((t) => t.name);
+    if (tables.length > 0 && !PRE_MIGRATION_TABLES.every((t) => tables.includes(t))) {
+      throw new Error(`database ${db.name} holds tables this server did not write (${tables.slice(0, 5).join(", ")}); give --db a new file or one the server wrote`);
+    }
+  }
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  inTransaction(db, () => {
+    for (const m of pending) {
+      m.up(db, domainSchemas);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  });
 }
 
 /**

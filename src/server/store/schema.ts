@@ -1,7 +1,12 @@
+import Database from "better-sqlite3";
+
+type Db = Database.Database;
+
 /**
- * Tables of the core domains. Each statement is idempotent so a file database created
- * by an older build opens unchanged; domains outside the core bring their own DDL
- * (see `Domain.schema` in ../app.ts).
+ * Tables of the core domains, as of schema version 1. Domains outside the core bring
+ * their own DDL (see `Domain.schema` in ../context.ts), run by the same migration.
+ * Released migrations are never edited: a later change of a table is a new entry of
+ * `MIGRATIONS` below.
  */
 export const CORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -247,3 +252,64 @@ CREATE TABLE IF NOT EXISTS vars (
   UNIQUE (workspace_id, key, category)
 );
 `;
+
+/**
+ * One step of the schema: `up` runs inside the transaction that also records `version`
+ * in SQLite's `user_version`, so a step either completes or leaves the file untouched.
+ * `domainSchemas` is the DDL the running domains bring (`Domain.schema`).
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Db, domainSchemas: readonly string[]): void;
+}
+
+/**
+ * The schema's history, oldest first; a database file records the last one applied in
+ * `user_version`. Append a migration to change the schema; never edit one that shipped.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "the tables of release 0.1.0",
+    up(db, domainSchemas) {
+      const ddl = [CORE_SCHEMA, VARIABLES_SCHEMA, ...domainSchemas];
+      for (const sql of ddl) db.exec(sql);
+      // A file written before migrations existed has the tables, but builds of that time
+      // added some columns later; they are added here with their declared defaults.
+      addMissingColumns(db, ddl);
+    },
+  },
+];
+
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: string | null;
+}
+
+function columnsOf(db: Db, table: string): ColumnInfo[] {
+  return db.prepare(`SELECT name, type, "notnull", dflt_value FROM pragma_table_info(?)`).all(table) as ColumnInfo[];
+}
+
+/** Adds to `db` every column that `ddl` declares and the file's table lacks. */
+function addMissingColumns(db: Db, ddl: readonly string[]): void {
+  // The declared shape, read back from a scratch database rather than parsed from the text.
+  const declared = new Database(":memory:");
+  try {
+    for (const sql of ddl) declared.exec(sql);
+    const tables = declared.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+    for (const { name: table } of tables) {
+      const present = new Set(columnsOf(db, table).map((c) => c.name));
+      for (const c of columnsOf(declared, table)) {
+        if (present.has(c.name)) continue;
+        const notNull = c.notnull ? " NOT NULL" : "";
+        const dflt = c.dflt_value === null ? "" : ` DEFAULT ${c.dflt_value}`;
+        db.exec(`ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${c.type}${notNull}${dflt}`);
+      }
+    }
+  } finally {
+    declared.close();
+  }
+}
