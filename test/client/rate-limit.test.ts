@@ -170,14 +170,14 @@ describe("pacing by what the service announces", () => {
 
   it("does not pace a service that announces no limit: 30 calls arrive together", async () => {
     // The fake service holds every answer until 30 requests wait, then answers them all;
-    // requests still missing 500 ms after the first (paced at the old default of about
-    // 25 per second, fewer than 20 would have arrived) make it answer 404 instead.
+    // requests still missing 750 ms after the first (paced at 30 per second without an
+    // announcement, about 22 would have arrived) make it answer 404 instead.
     const held: ((status: number) => void)[] = [];
     let cutoff: ReturnType<typeof setTimeout> | undefined;
     fake = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
       held.push((status) => reply(res, status, status === 200 ? organizationDoc() : { errors: [{ status: "404", title: "not found" }] }));
-      cutoff ??= setTimeout(() => held.splice(0).forEach((answer) => answer(404)), 500);
+      cutoff ??= setTimeout(() => held.splice(0).forEach((answer) => answer(404)), 750);
       if (held.length === 30) {
         clearTimeout(cutoff);
         held.splice(0).forEach((answer) => answer(200));
