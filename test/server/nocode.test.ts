@@ -125,7 +125,7 @@ describe("enabling a module for no-code provisioning", () => {
       [{ data: { type: "no-code-modules", attributes: {} } }, ["/data/relationships"]],
       [{ data: { type: "workspaces", relationships: { "registry-module": { data: { type: "registry-module", id: mod } } } } }, ["/data/type"]],
       [enableBody(mod, { "version-pin": "9.9.9" }), ["/data/attributes/version-pin"]],
-      [enableBody(noVersions), ["/data/attributes/version-pin"]],
+      [enableBody(noVersions, { "version-pin": "1.0.0" }), ["/data/attributes/version-pin"]],
       [enableBody("mod-doesnotexist"), ["/data/relationships/registry-module/data/id"]],
       [
         enableBody(mod, {}, [

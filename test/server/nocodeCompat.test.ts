@@ -62,7 +62,7 @@ describe("bodies as go-tfe sends them", () => {
     await expectStatus(api.post(upgradePath(nc, ws.id, up.body.data.id)), 200);
     await pollUpgrade(api, nc, ws.id, up.body.data.id, ["applied"]);
     const vars = (await expectStatus(api.get(`/workspaces/${ws.id}/vars`), 200)).body.data;
-    expect(vars.map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.category])).toEqual([["size", "m", "engine"]]);
+    expect(vars.map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.category])).toEqual([["size", "m", "terraform"]]);
   });
 });
 

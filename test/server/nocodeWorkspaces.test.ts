@@ -78,10 +78,10 @@ describe("creating a workspace from a no-code module", () => {
     const listed = await expectStatus(api.get(`/organizations/${org}/workspaces?search[name]=from-module`), 200);
     expect(listed.body.data.find((w: { id: string }) => w.id === ws.id)).toEqual(ws);
 
-    // Variables: the vendor category answers as `engine`; a sensitive value is never shown.
+    // Variables: each category answers in the spelling it was written with; a sensitive value is never shown.
     const vars = (await expectStatus(api.get(`/workspaces/${ws.id}/vars`), 200)).body.data as any[];
     const byKey = Object.fromEntries(vars.map((v) => [v.attributes.key, v.attributes]));
-    expect(byKey.region).toMatchObject({ value: "eu-west-1", category: "engine", description: "where", sensitive: false });
+    expect(byKey.region).toMatchObject({ value: "eu-west-1", category: "terraform", description: "where", sensitive: false });
     expect(byKey.db_password).toMatchObject({ value: null, sensitive: true, category: "engine" });
     expect(byKey.AWS_PROFILE).toMatchObject({ value: "dev", category: "env" });
     expect(JSON.stringify(vars)).not.toContain("hunter2");

@@ -69,7 +69,8 @@ describe("key-value tags and inheritance", () => {
     expect(eff.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["cost=42", "env=dev", "team=red"]);
     for (const b of eff.body.data) {
       expect(b.type).toBe("effective-tag-bindings");
-      expect(b).not.toHaveProperty("id");
+      // The id of the binding it comes from, so JSON:API clients can match included entries.
+      expect(b.id).toMatch(/^tb-/);
     }
     const direct = await t.api.get(`/workspaces/${ws.id}/tag-bindings`);
     expect(direct.body.data.map((b: any) => b.attributes.key)).toEqual(["env", "team"]);

@@ -53,7 +53,7 @@ describe("lock state machine (spec 3)", () => {
     await expectStatus(lock(api2, ws.id), 200);
     const r = await unlock(t.api, ws.id);
     expect(r.status).toBe(409);
-    expect(r.body.errors[0].detail).toContain("different user");
+    expect(r.body.errors[0].detail).toContain("is locked by");
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes.locked).toBe(true);
     const f = await expectStatus(forceUnlock(t.api, ws.id), 200);
     expect(f.body.data.attributes.locked).toBe(false);
