@@ -26,6 +26,7 @@ import {
   reportStatus,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
+import { refusedUpdate } from "./workspace";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
@@ -403,7 +404,10 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
 
     const patch: Props = {};
     for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
-    const ws = Object.keys(patch).length ? await client.workspaces.update(id, patch) : await client.workspaces.read(id);
+    const record = { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" as const };
+    const ws = Object.keys(patch).length
+      ? await client.workspaces.update(id, patch).catch(async (err) => Promise.reject(await refusedUpdate(client, record, id, err)))
+      : await client.workspaces.read(id);
     return { outs: outputsOf(ws, news, { moduleVersion: stated(ws) ?? moduleVersion, lastUpgrade, organization: olds.organization }) };
   },
 
