@@ -70,9 +70,11 @@ function newestEngineVersion(workspaces: Workspace[]): string | undefined {
 function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (ws.description) out.description = ws.description;
-  const ownMode = ws.settingOverwrites?.executionMode !== false;
-  if (ownMode && ws.executionMode && ws.executionMode !== "remote") out.executionMode = ws.executionMode;
-  if (ownMode && ws.settingOverwrites?.agentPool !== false && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
+  // A mode inherited from the organization's default is left to it (and so is its pool).
+  if (ws.settingOverwrites?.executionMode !== false && ws.executionMode && ws.executionMode !== "remote") {
+    out.executionMode = ws.executionMode;
+    if (ws.executionMode === "agent" && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
+  }
   const flags: [keyof Workspace, string, boolean][] = [
     ["autoApply", "autoApply", false],
     ["autoApplyRunTrigger", "autoApplyRunTrigger", false],

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkspacesClient } from "../../src/client";
-import { generate, type GenerateResult } from "../../src/generate";
+import { generate, readOrganization, renderProgram, type GenerateResult } from "../../src/generate";
 import { main } from "../../src/generate/cli";
 import { startServer, type RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "./seed";
@@ -78,6 +78,17 @@ describe("generate", () => {
     expect(busy).toContain(`sshKeyId: ${JSON.stringify(seeded.sshKeys[0])}`);
     expect(busy).toContain('triggerPrefixes: ["envs/", "modules/"]');
     expect(statementOf(result.program, "Workspace", workspaceName(1))).toContain('executionMode: "local"');
+  });
+
+  it("leaves an execution mode inherited from the organization to it, and writes the pool with an own agent mode", async () => {
+    const snapshot = await readOrganization(client, { organization: server.organization });
+    const agent = snapshot.workspaces.find((r) => r.workspace.name === workspaceName(0))!;
+    const withOverwrites = (executionMode: boolean) =>
+      renderProgram({ ...snapshot, modules: [], workspaces: [{ ...agent, consumerIds: [], workspace: { ...agent.workspace, settingOverwrites: { executionMode, agentPool: false } } }] })
+        .program;
+    expect(withOverwrites(false)).not.toMatch(/executionMode|agentPoolId/);
+    expect(withOverwrites(true)).toContain('executionMode: "agent"');
+    expect(withOverwrites(true)).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
   });
 
   it("refers to generated resources instead of literal ids, with unique valid identifiers", () => {
