@@ -22,6 +22,7 @@ import { MAX_JSON_DEPTH, tooDeep } from "./http/json";
 import { authenticate, type Caller } from "./auth/service";
 import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS, RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
 import { injectFault, type FaultOptions } from "./faults";
+import { loggerOptions } from "./logging";
 
 export const BODY_LIMIT = 5 * 1024 * 1024;
 
@@ -96,7 +97,7 @@ export function requireCaller(request: FastifyRequest): Caller {
 export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, initialFaults: FaultOptions = {}): AppHandles {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: false,
+    ...loggerOptions(ctx.log),
     // Workspace names have no length limit, so a name of any length must reach its by-name
     // route; the router's default (100 characters) would answer 414 for a long name.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },

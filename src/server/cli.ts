@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /**
  * `workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN]
- *  [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL]`
+ *  [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL]
+ *  [--log-level info]`
+ *
+ * One log line per request goes to stderr (JSON, see ./logging.ts); stdout carries only
+ * the line that says where the server listens.
  */
 import { parseArgs } from "node:util";
 import { startServer } from "./index";
+import { isLogLevel, LOG_LEVELS } from "./logging";
 
 const USAGE =
-  "usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL]";
+  `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
 
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
         "run-speed": { type: "string" },
         "self-managed": { type: "boolean" },
         "public-url": { type: "string" },
+        "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -45,6 +51,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const logLevel = values["log-level"] ?? "info";
+  if (!isLogLevel(logLevel)) {
+    process.stderr.write(`workspaces-server: --log-level must be one of ${LOG_LEVELS.join(", ")}\n${USAGE}\n`);
+    process.exit(2);
+  }
   const tokenGiven = values.token !== undefined;
   const server = await startServer({
     host: values.host,
@@ -56,6 +67,7 @@ async function main(): Promise<void> {
     runSpeed: number("run-speed", values["run-speed"], 0.001),
     selfManaged: values["self-managed"] ?? false,
     publicUrl: values["public-url"],
+    logLevel,
   });
   // The generated token is shown once so the user can copy it; a token the user chose is never echoed.
   if (!tokenGiven) process.stderr.write(`workspaces-server: organization ${server.organization}, owners token ${server.token}\n`);

@@ -4,6 +4,7 @@ import type { Caller } from "./auth/service";
 import type { FaultOptions } from "./faults";
 import type { WorkspaceRecord } from "./workspace/store";
 import type { Resource } from "./http/jsonapi";
+import type { LogDestination, LogLevel, LogSettings } from "./logging";
 
 export interface ServerOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -30,6 +31,10 @@ export interface ServerOptions {
    * `Host` header is never used.
    */
   publicUrl?: string;
+  /** One log line per request (see ./logging.ts) at this level or above; default `silent`. */
+  logLevel?: LogLevel;
+  /** Where log lines go; default the process's stderr. */
+  logDestination?: LogDestination;
 }
 
 export interface ResolvedOptions {
@@ -59,6 +64,8 @@ export interface ServerContext {
   hooks: Hooks;
   /** The configured public address, else `http://host:port` once listening; used where the spec asks for absolute URLs. */
   publicUrl: string;
+  /** Logging; absent or `silent` logs nothing. */
+  log?: LogSettings;
 }
 
 /**

@@ -51,6 +51,7 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     },
     hooks: { workspaceRender: [] },
     publicUrl: "",
+    log: { level: options.logLevel ?? "silent", destination: options.logDestination },
   };
   try {
     migrate(db, domains.flatMap((d) => (d.schema ? [d.schema] : [])));

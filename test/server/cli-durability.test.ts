@@ -72,6 +72,30 @@ describe("workspaces-server CLI", () => {
     expect(status).toBe(2);
   });
 
+  it("logs one JSON line per request to stderr at info by default, without the token; --log-level silent logs none", async () => {
+    const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-log-token-9", "--rate-limit", "0"]);
+    await new Api(s.url, "cli-log-token-9").get(`/organizations/example-org`);
+    const quiet = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-log-token-9", "--log-level", "silent"]);
+    await new Api(quiet.url, "cli-log-token-9").get(`/organizations/example-org`);
+    for (const child of [s.child, quiet.child]) {
+      const done = exited(child);
+      child.kill("SIGTERM");
+      await done;
+    }
+    const lines = s.stderr().split("\n").filter((l) => l.includes('"msg":"request"'));
+    expect(lines.map((l) => JSON.parse(l)).map((l) => [l.method, l.route, l.status])).toEqual([["GET", "/api/v2/organizations/:organization_name", 200]]);
+    expect(s.stderr()).not.toContain("cli-log-token-9");
+    expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);
+    expect(quiet.stderr()).toBe("");
+    let status = 0;
+    try {
+      execFileSync(process.execPath, [join(outDir, "server/cli.js"), "--log-level", "loud"], { stdio: "pipe" });
+    } catch (err) {
+      status = (err as { status: number }).status;
+    }
+    expect(status).toBe(2);
+  });
+
   it("loses nothing acknowledged when killed with SIGKILL, and keeps its token across restarts", async () => {
     const db = join(dir, "durable.db");
     const args = ["--port", "0", "--db", db, "--token", "durable-token", "--rate-limit", "0"];
