@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
-import { repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
+import { api, repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
 import { tagBindings, workspaceByName } from "./server-helpers";
 
 const COUNT = 200;
@@ -167,3 +167,46 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(await tagBindings(server, seeded.ids.get(workspaceName(14))!)).toEqual(other);
   });
 });
+
+describe("declaring an existing workspace without adopt", () => {
+  let server: RunningServer;
+  let stack: TestStack;
+  let id: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    id = (await seedOne(server, "billing")).id;
+    stack = await TestStack.create({
+      project: "adopt-missing-e2e",
+      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("billing", { name: "billing", description: "declared" });\n` },
+      env: serverEnv(server),
+    });
+  });
+
+  afterAll(async () => {
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("fails once, naming the workspace and adopt: true, without a stack trace, and changes nothing", async () => {
+    const r = await stack.up();
+    expect(r.code).not.toBe(0);
+    const message = `workspace "billing" (${id}) in organization "${server.organization}" already exists`;
+    // The progress lines echo it as it happens; the diagnostics report it once.
+    const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
+    expect(diagnostics.split(message).length - 1, r.output).toBe(1);
+    expect(r.output).toContain("set adopt: true on this resource");
+    expect(r.output).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    expect((await workspaceByName(server, "billing")).attributes.description).toBe("made by hand");
+    expect(stack.resources("workspaces:Workspace")).toEqual([]);
+  });
+});
+
+async function seedOne(server: RunningServer, name: string): Promise<{ id: string }> {
+  const r = await api<any>(server, `/organizations/${server.organization}/workspaces`, {
+    method: "POST",
+    body: { data: { type: "workspaces", attributes: { name, description: "made by hand" } } },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { id: r.body.data.id };
+}
