@@ -40,6 +40,16 @@ function launch(args: string[]): Promise<{ child: ChildProcess; url: string; std
 
 const exited = (child: ChildProcess) => exits.get(child)!;
 
+/** The exit status of a CLI run that is expected to stop on its own. */
+function exitStatus(args: string[]): number {
+  try {
+    execFileSync(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: "pipe" });
+    return 0;
+  } catch (err) {
+    return (err as { status: number }).status;
+  }
+}
+
 describe("workspaces-server CLI", () => {
   it("prints exactly one line, honours --token and --organization, and exits 0 on SIGTERM", async () => {
     const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-token-123", "--organization", "cli-org", "--rate-limit", "0"]);
@@ -63,13 +73,7 @@ describe("workspaces-server CLI", () => {
   });
 
   it("refuses bad arguments with a usage message", () => {
-    let status = 0;
-    try {
-      execFileSync(process.execPath, [join(outDir, "server/cli.js"), "--port", "nope"], { stdio: "pipe" });
-    } catch (err) {
-      status = (err as { status: number }).status;
-    }
-    expect(status).toBe(2);
+    expect(exitStatus(["--port", "nope"])).toBe(2);
   });
 
   it("logs one JSON line per request to stderr at info by default, without the token; --log-level silent logs none", async () => {
@@ -87,13 +91,7 @@ describe("workspaces-server CLI", () => {
     expect(s.stderr()).not.toContain("cli-log-token-9");
     expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);
     expect(quiet.stderr()).toBe("");
-    let status = 0;
-    try {
-      execFileSync(process.execPath, [join(outDir, "server/cli.js"), "--log-level", "loud"], { stdio: "pipe" });
-    } catch (err) {
-      status = (err as { status: number }).status;
-    }
-    expect(status).toBe(2);
+    expect(exitStatus(["--log-level", "loud"])).toBe(2);
   });
 
   it("loses nothing acknowledged when killed with SIGKILL, and keeps its token across restarts", async () => {
