@@ -48,6 +48,8 @@ export interface Adopter {
   isTaken(err: unknown): boolean;
   /** How messages name the existing record, for a create refused because it exists. */
   describeExisting(client: WorkspacesClient, inputs: Props): Promise<string | undefined>;
+  /** The way out other than adopting, as a sentence. */
+  otherwise: string;
 }
 
 function isEmpty(p: Props | undefined): boolean {
@@ -146,7 +148,7 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
         const what = existing ?? `${adopter.noun} ${adopter.key(inputs) ?? ""}`.trim();
         throw new ProviderError(
           `${what} already exists. To manage it from this stack, set adopt: true on this resource: pulumi up then takes it ` +
-            `over and changes only what the program declares differently. Otherwise choose another name.`,
+            `over and changes only what the program declares differently. ${adopter.otherwise}`,
         );
       }
     },
@@ -206,6 +208,7 @@ export const workspaceAdopter: Adopter = {
   },
   isTaken: nameTaken,
   describeExisting: describeWorkspace,
+  otherwise: "Otherwise choose another name.",
 };
 
 /** A workspace made from a no-code module names it (`no-code-module-id`), or at least its registry module (`source-module-id`). */
@@ -263,6 +266,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
   },
   isTaken: nameTaken,
   describeExisting: describeWorkspace,
+  otherwise: "Otherwise choose another name.",
 };
 
 export const noCodeModuleAdopter: Adopter = {
@@ -287,4 +291,5 @@ export const noCodeModuleAdopter: Adopter = {
   async describeExisting(client, inputs) {
     return (await this.find(client, inputs))?.label;
   },
+  otherwise: "Otherwise read it without managing it with NoCodeModule.get.",
 };
