@@ -13,8 +13,6 @@ import type { AnyResource } from "../api/common";
 import { PagedList, pagedGet } from "./pagination";
 import { Transport, urlPath } from "./transport";
 import { camelKeys, relId, toWire } from "./wire";
-import type { WorkspaceLocks } from "./locks";
-import type { SshKeys } from "./ssh-keys";
 
 export type { ExecutionMode };
 
@@ -407,12 +405,29 @@ export function toWorkspace(r: WorkspaceResource): Workspace {
   };
 }
 
+/**
+ * The lock calls {@link Workspaces} forwards to; `WorkspaceLocks` (./locks.ts) is the
+ * implementation. Declared here so that this file does not import the files that
+ * import it.
+ */
+export interface WorkspaceLockCalls {
+  lock(workspaceId: string, reason?: string): Promise<Workspace>;
+  unlock(workspaceId: string): Promise<Workspace>;
+  forceUnlock(workspaceId: string): Promise<Workspace>;
+}
+
+/** The SSH-key assignment calls {@link Workspaces} forwards to; `SshKeys` (./ssh-keys.ts) is the implementation. */
+export interface SshKeyAssignmentCalls {
+  assign(workspaceId: string, sshKeyId: string): Promise<Workspace>;
+  unassign(workspaceId: string): Promise<Workspace>;
+}
+
 /** Workspace endpoints. */
 export class Workspaces {
   constructor(
     private readonly transport: Transport,
-    private readonly locks: WorkspaceLocks,
-    private readonly sshKeys: SshKeys,
+    private readonly locks: WorkspaceLockCalls,
+    private readonly sshKeys: SshKeyAssignmentCalls,
   ) {}
 
   /**
@@ -504,27 +519,27 @@ export class Workspaces {
     await this.transport.request({ method: "DELETE", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent", goneMeansDone: true });
   }
 
-  /** See {@link WorkspaceLocks.lock}. */
+  /** `client.locks.lock`: see `WorkspaceLocks.lock`. */
   lock(workspaceId: string, reason?: string): Promise<Workspace> {
     return this.locks.lock(workspaceId, reason);
   }
 
-  /** See {@link WorkspaceLocks.unlock}. */
+  /** `client.locks.unlock`: see `WorkspaceLocks.unlock`. */
   unlock(workspaceId: string): Promise<Workspace> {
     return this.locks.unlock(workspaceId);
   }
 
-  /** See {@link WorkspaceLocks.forceUnlock}. */
+  /** `client.locks.forceUnlock`: see `WorkspaceLocks.forceUnlock`. */
   forceUnlock(workspaceId: string): Promise<Workspace> {
     return this.locks.forceUnlock(workspaceId);
   }
 
-  /** See {@link SshKeys.assign}. */
+  /** `client.sshKeys.assign`: see `SshKeys.assign`. */
   assignSSHKey(workspaceId: string, sshKeyId: string): Promise<Workspace> {
     return this.sshKeys.assign(workspaceId, sshKeyId);
   }
 
-  /** See {@link SshKeys.unassign}. */
+  /** `client.sshKeys.unassign`: see `SshKeys.unassign`. */
   unassignSSHKey(workspaceId: string): Promise<Workspace> {
     return this.sshKeys.unassign(workspaceId);
   }

@@ -43,17 +43,6 @@ export function camelToKebab(key: string): string {
   return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 }
 
-/** Recursively renames the keys of plain objects from kebab-case to camelCase. */
-export function camelKeys<T = Props>(value: unknown): T {
-  if (Array.isArray(value)) return value.map((v) => camelKeys(v)) as T;
-  if (value && typeof value === "object") {
-    const out: Props = {};
-    for (const [k, v] of Object.entries(value)) out[kebabToCamel(k)] = camelKeys(v);
-    return out as T;
-  }
-  return value as T;
-}
-
 // ---------------------------------------------------------------------------
 // Check failures
 
@@ -127,10 +116,6 @@ export function sameOptionalString(a: unknown, b: unknown): boolean {
   const na = a === null || a === undefined ? "" : String(a);
   const nb = b === null || b === undefined ? "" : String(b);
   return na === nb;
-}
-
-export function sameBoolean(a: unknown, b: unknown): boolean {
-  return Boolean(a) === Boolean(b) && (typeof a === "boolean" || a === undefined || a === null) === (typeof b === "boolean" || b === undefined || b === null);
 }
 
 /** Lists compared as sets of strings. */
