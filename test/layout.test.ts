@@ -1,0 +1,243 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The shape of src/, read from its import graph: no import circle anywhere; the client
+ * and the resources never import the server, nor the server the client; and the
+ * server's three rooms per domain (service, store, routes) keep to their doors.
+ */
+const ROOT = resolve(__dirname, "..");
+const SRC = join(ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** The file a relative specifier names (`./x` is x.ts or x/index.ts), or null for a package. */
+function resolveImport(from: string, specifier: string): string | null {
+  if (!specifier.startsWith(".")) return null;
+  const base = resolve(dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  throw new Error(`${relative(ROOT, from)} imports ${specifier}, which is no file`);
+}
+
+interface Module {
+  /** Path relative to the repository, with forward slashes. */
+  path: string;
+  text: string;
+  /** Files of src/ it imports (import, import type, export from, require, import()). */
+  imports: string[];
+  /** Package specifiers it imports. */
+  packages: string[];
+}
+
+const rel = (abs: string) => relative(ROOT, abs).split("\\").join("/");
+
+function readGraph(): Map<string, Module> {
+  const graph = new Map<string, Module>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const imports: string[] = [];
+    const packages: string[] = [];
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      const target = resolveImport(file, ref.fileName);
+      if (target) imports.push(rel(target));
+      else packages.push(ref.fileName);
+    }
+    graph.set(rel(file), { path: rel(file), text, imports: [...new Set(imports)], packages });
+  }
+  return graph;
+}
+
+/** Every circle of the graph, as the files of one strongly connected component (Tarjan). */
+function circles(graph: Map<string, Module>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.imports ?? []) {
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)!.imports.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!indices.has(v)) visit(v);
+  return found;
+}
+
+const graph = readGraph();
+const SERVER = "src/server/";
+
+/** Shared plumbing every room may use: opening the database, migrations, statement cache. */
+const INFRASTRUCTURE = new Set([`${SERVER}store/db.ts`, `${SERVER}store/schema.ts`]);
+
+/**
+ * The server domain a file belongs to (`workspace`, `nocode`, ...), or null outside the
+ * domains. The shared store folder's remaining files hold tables of several domains and
+ * count as a store of their own (`store`).
+ */
+function domainOf(path: string): string | null {
+  if (!path.startsWith(SERVER) || INFRASTRUCTURE.has(path)) return null;
+  const parts = path.slice(SERVER.length).split("/");
+  if (parts.length < 2 || parts[0] === "http") return null;
+  return parts[0];
+}
+
+/** A file that registers HTTP handlers (`app.get(...)`, `app.post(...)`, ...), wherever it sits. */
+function isRoutes(m: Module): boolean {
+  return m.path.startsWith(SERVER) && /\bapp\.(get|post|put|patch|delete|route)\s*[<(]/.test(m.text);
+}
+
+function isStore(path: string): boolean {
+  return domainOf(path) !== null && (path.endsWith("/store.ts") || path.startsWith(`${SERVER}store/`));
+}
+
+function isService(path: string): boolean {
+  return domainOf(path) !== null && path.endsWith("/service.ts");
+}
+
+/** HTTP code: Fastify, the JSON:API helpers, the app, and every file that registers routes. */
+function isHttp(path: string): boolean {
+  const m = graph.get(path);
+  return path.startsWith(`${SERVER}http/`) || path === `${SERVER}app.ts` || (m !== undefined && isRoutes(m));
+}
+
+/** Each broken rule of the server's rooms, as "importer -> imported: rule". */
+function roomViolations(): string[] {
+  const found: string[] = [];
+  for (const m of graph.values()) {
+    const domain = domainOf(m.path);
+    if (domain === null) continue;
+    if (isService(m.path)) {
+      if (m.packages.some((p) => p === "fastify" || p.startsWith("fastify/"))) found.push(`${m.path} -> fastify: a service imports no HTTP code`);
+      for (const target of m.imports) if (isHttp(target)) found.push(`${m.path} -> ${target}: a service imports no HTTP code`);
+    }
+    if (isRoutes(m) || isStore(m.path)) {
+      for (const target of m.imports) {
+        const other = domainOf(target);
+        if (other === null || other === domain) continue;
+        const targetModule = graph.get(target)!;
+        if (isStore(target) || isRoutes(targetModule)) found.push(`${m.path} -> ${target}: a route or store imports no other domain's store or routes`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Today's breaches of the room rules, each to be removed by moving the code to its room
+ * (the domain's service, or that domain's own service called through its exports).
+ * The list may only shrink: a breach not listed fails, and so does a listed one that no
+ * longer occurs.
+ */
+const ALLOWED_ROOM_VIOLATIONS: string[] = [
+  // Services throw ApiError (HTTP statuses, JSON pointers) instead of errors of their
+  // domain that one table maps to statuses.
+  "src/server/auth/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/consumers/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/nocode/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/organization/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/project/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/registry/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/stateversion/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/tags/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  "src/server/workspace/service.ts -> src/server/http/errors.ts: a service imports no HTTP code",
+  // Services render JSON:API resources (links, relationship refs, pages), which is the
+  // routes' work.
+  "src/server/auth/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/consumers/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/organization/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/project/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/registry/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/run/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/stateversion/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  "src/server/tags/service.ts -> src/server/http/jsonapi.ts: a service imports no HTTP code",
+  // Routes that read another domain's tables or reuse its handlers' helpers instead of
+  // calling that domain's service.
+  "src/server/auth/routes.ts -> src/server/workspace/store.ts: a route or store imports no other domain's store or routes",
+  "src/server/consumers/index.ts -> src/server/workspace/routes.ts: a route or store imports no other domain's store or routes",
+  "src/server/nocode/routes.ts -> src/server/workspace/routes.ts: a route or store imports no other domain's store or routes",
+  "src/server/project/routes.ts -> src/server/workspace/store.ts: a route or store imports no other domain's store or routes",
+  "src/server/registry/routes.ts -> src/server/nocode/store.ts: a route or store imports no other domain's store or routes",
+  // Tag bindings of workspaces and projects share one store outside both domains.
+  "src/server/project/routes.ts -> src/server/store/tagBindings.ts: a route or store imports no other domain's store or routes",
+  "src/server/tags/routes.ts -> src/server/store/tagBindings.ts: a route or store imports no other domain's store or routes",
+];
+
+describe("import graph of src/", () => {
+  it("reads every file and resolves every relative import", () => {
+    expect(graph.size).toBeGreaterThan(50);
+    for (const m of graph.values()) for (const target of m.imports) expect(graph.has(target), `${m.path} -> ${target}`).toBe(true);
+  });
+
+  it("has no circle", () => {
+    expect(circles(graph).map((c) => c.join(" -> "))).toEqual([]);
+  });
+
+  it("the client and the resources never import the server, nor the server the client", () => {
+    const crossings = [...graph.values()].flatMap((m) =>
+      m.imports
+        .filter((t) =>
+          m.path.startsWith("src/client/") || m.path.startsWith("src/resources/") ? t.startsWith(SERVER) : m.path.startsWith(SERVER) && t.startsWith("src/client/"),
+        )
+        .map((t) => `${m.path} -> ${t}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it("server rooms: services import no HTTP code; routes and stores import no other domain's store or routes (allowlist only shrinks)", () => {
+    const found = roomViolations();
+    expect(
+      found.filter((v) => !ALLOWED_ROOM_VIOLATIONS.includes(v)),
+      "new breach of the room rules: move the code to its room",
+    ).toEqual([]);
+    expect(
+      ALLOWED_ROOM_VIOLATIONS.filter((v) => !found.includes(v)),
+      "allowlisted breach no longer occurs: remove it from ALLOWED_ROOM_VIOLATIONS",
+    ).toEqual([]);
+  });
+});
+
+describe("the layout checks themselves", () => {
+  it("find a circle and a breach in a made-up graph", () => {
+    const fake = new Map<string, Module>([
+      ["a.ts", { path: "a.ts", text: "", imports: ["b.ts"], packages: [] }],
+      ["b.ts", { path: "b.ts", text: "", imports: ["c.ts"], packages: [] }],
+      ["c.ts", { path: "c.ts", text: "", imports: ["a.ts"], packages: [] }],
+      ["d.ts", { path: "d.ts", text: "", imports: ["a.ts"], packages: [] }],
+    ]);
+    expect(circles(fake)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(isRoutes({ path: `${SERVER}x/index.ts`, text: "app.get<{ Params: {} }>(", imports: [], packages: [] })).toBe(true);
+    expect(isStore(`${SERVER}nocode/store.ts`) && isService(`${SERVER}nocode/service.ts`) && !isService(`${SERVER}nocode/store.ts`)).toBe(true);
+  });
+});
