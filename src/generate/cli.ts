@@ -7,6 +7,7 @@
  * engine CLI's credentials file) and writes a program that adopts it, with a README
  * beside it. Progress goes to stderr; the token is never written anywhere.
  */
+import { SettingsError } from "../client";
 import { generate, GenerateError } from "./index";
 
 const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--force]
@@ -92,7 +93,15 @@ export async function main(argv: string[]): Promise<number> {
     if (result.secrets.length) console.error(`set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`);
     return 0;
   } catch (err) {
-    console.error(`pulumi-workspaces generate: ${err instanceof Error ? err.message : String(err)}`);
+    // The client's settings message speaks to code; say it in terms of this command.
+    const message =
+      err instanceof SettingsError
+        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` +
+          `or log in with the engine's CLI for its credentials file)`
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    console.error(`pulumi-workspaces generate: ${message}`);
     return 1;
   }
 }

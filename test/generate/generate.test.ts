@@ -202,4 +202,13 @@ describe("the command line", () => {
     expect(unknown.stderr).toContain('unknown argument "--org"');
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it("without a token says which settings to set, and writes nothing", async () => {
+    const out = path.join(dir, "no-token", "index.ts");
+    const r = await run(["generate", "--organization", server.organization, "--out", out], { WORKSPACES_TOKEN: "", TFE_TOKEN: "", HOME: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no API token");
+    expect(r.stderr).toContain("set WORKSPACES_ADDRESS and WORKSPACES_TOKEN");
+    expect(fs.existsSync(out)).toBe(false);
+  });
 });
