@@ -198,6 +198,32 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     expect(byMethod.PATCH ?? 0).toBe(0);
   });
 
+  it("adopts a workspace made from the module whose variables differ, through one upgrade", async () => {
+    const name = uniqueName("ncup");
+    const made = await h.client.noCode.createWorkspace(moduleId, {
+      name,
+      projectId: project,
+      description: "kept",
+      variables: [{ key: "region", value: "eu", category: "engine" }],
+    });
+    const inputs = await checked(noCodeWorkspace, {
+      noCodeModuleId: moduleId,
+      name,
+      project,
+      variables: [{ key: "region", value: "us", category: "engine" }],
+      adopt: true,
+    });
+    const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs));
+    expect(result.id).toBe(made.id);
+    expect(result.outs.lastUpgrade?.status).toMatch(/applied|planned_and_finished/);
+    // The upgrade's initiate and confirm; no settings update, since none differs.
+    expect(byMethod.PATCH ?? 0).toBe(0);
+    expect(byMethod.POST).toBe(2);
+    const vars = await h.client.variables.list(made.id);
+    expect(vars.find((v) => v.key === "region")?.value).toBe("us");
+    expect((await h.client.workspaces.read(made.id)).description).toBe("kept");
+  });
+
   it("refuses to adopt a workspace that was not made from the module", async () => {
     const name = uniqueName("plain");
     await h.client.workspaces.create(h.org, { name, projectId: project });
