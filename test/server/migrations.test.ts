@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server";
-import { MIGRATIONS } from "../../src/server/store/schema";
+import { DOMAINS } from "../../src/server/domains";
+import { migrate, openDatabase } from "../../src/server/store/db";
+import { MIGRATIONS, type Migration } from "../../src/server/store/schema";
 import { Api, createWorkspace, expectStatus, manageResources, makeTeam, grant } from "./helpers";
 import { createFromModule, enableModule, publishModule } from "./nocodeSupport";
 
@@ -101,7 +103,52 @@ function rowCount(file: string, table: string): number {
   }
 }
 
+/** Every table and index definition, as SQLite keeps it, one statement per paragraph. */
+function schemaText(db: Database.Database): string {
+  const rows = db.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type DESC, name`).all() as { sql: string }[];
+  return rows.map((r) => `${r.sql};\n`).join("\n");
+}
+
+const domainSchemas = DOMAINS.flatMap((d) => (d.schema ? [d.schema] : []));
+
 describe("schema migrations", () => {
+  it("migration 1 creates exactly the shipped schema; a change of a table is a new migration", () => {
+    const db = new Database(":memory:");
+    try {
+      MIGRATIONS[0].up(db, domainSchemas);
+      // When this fails, a table or index of schema version 1 was edited: files at version 1
+      // would never get the change. Revert it and append a migration instead.
+      expect(schemaText(db)).toBe(readFileSync(join(__dirname, "fixtures/schema-1.sql"), "utf8"));
+    } finally {
+      db.close();
+    }
+  });
+
+  it("applies pending migrations in order, in one transaction: a failing step leaves the file as it was", () => {
+    const file = join(dir, "steps.db");
+    const db = openDatabase(file);
+    try {
+      migrate(db, domainSchemas);
+      const add: Migration = { version: LATEST + 1, description: "a table", up: (d) => d.exec(`CREATE TABLE extra (id TEXT PRIMARY KEY)`) };
+      const broken: Migration = {
+        version: LATEST + 2,
+        description: "fails",
+        up: () => {
+          throw new Error("step failed");
+        },
+      };
+      expect(() => migrate(db, domainSchemas, [...MIGRATIONS, add, broken])).toThrow("step failed");
+      expect(db.pragma("user_version", { simple: true })).toBe(LATEST);
+      expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'extra'`).all()).toEqual([]);
+      const column: Migration = { version: LATEST + 2, description: "a column", up: (d) => d.exec(`ALTER TABLE extra ADD COLUMN note TEXT`) };
+      migrate(db, domainSchemas, [...MIGRATIONS, add, column]);
+      expect(db.pragma("user_version", { simple: true })).toBe(LATEST + 2);
+      expect((db.prepare(`SELECT name FROM pragma_table_info('extra')`).all() as { name: string }[]).map((c) => c.name)).toEqual(["id", "note"]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("a new file is created at the newest schema version", async () => {
     const file = join(dir, "fresh.db");
     const server = await serve(file);

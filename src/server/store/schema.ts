@@ -266,7 +266,8 @@ export interface Migration {
 
 /**
  * The schema's history, oldest first; a database file records the last one applied in
- * `user_version`. Append a migration to change the schema; never edit one that shipped.
+ * `user_version`. Append a migration to change the schema; never edit one that shipped
+ * (test/server/fixtures/schema-1.sql holds version 1 as it shipped).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
