@@ -19,38 +19,16 @@ import { ACCESS_LEVELS, assertMember, assertOwner, issueToken, orgRole, renderUs
  * and, for a local server only, `POST /admin/users` and `POST /users/:id/authentication-tokens`.
  */
 
-const teamCreateSchema = z
+const teamAttributesSchema = z
   .object({
-    data: z
-      .object({
-        type: z.literal("teams"),
-        attributes: z
-          .object({
-            name: z.string().min(1),
-            "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
-          })
-          .loose(),
-      })
-      .loose(),
+    name: z.string().min(1),
+    "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
   })
   .loose();
 
-const teamUpdateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("teams"),
-        attributes: z
-          .object({
-            name: z.string().min(1).optional(),
-            "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
-          })
-          .loose()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
+const teamCreateSchema = z.object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema }).loose() }).loose();
+
+const teamUpdateSchema = z.object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema.partial().optional() }).loose() }).loose();
 
 const idRef = z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose();
 

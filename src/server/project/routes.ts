@@ -2,11 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { badRequest, unprocessable } from "../http/errors";
+import { unprocessable } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
 import { z } from "zod";
 import type { Db } from "../store/db";
 import { projectTagBindings, renderEffectiveTagBinding } from "../workspace/store";
+import { taggedFilters } from "../workspace/list";
 import { inTransaction } from "../store/db";
 import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
 import {
@@ -76,24 +77,6 @@ function withIncluded(db: Db, projects: ProjectRecord[], documents: Resource[], 
   return { included };
 }
 
-/** `filter[tagged][i][key]` and `[value]`; an empty value filters on the key alone. */
-function taggedFilter(query: Record<string, unknown>): { key: string; value?: string }[] {
-  const tagged = new Map<number, { key?: string; value?: string }>();
-  for (const [k, v] of Object.entries(query)) {
-    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(k);
-    if (!m || typeof v !== "string") continue;
-    const entry = tagged.get(Number(m[1])) ?? {};
-    entry[m[2] as "key" | "value"] = v;
-    tagged.set(Number(m[1]), entry);
-  }
-  return [...tagged.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([i, f]) => {
-      if (!f.key) throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
-      return { key: f.key, value: f.value === "" ? undefined : f.value };
-    });
-}
-
 function bindingsOf(body: { data: { relationships?: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } } }) {
   return body.data.relationships?.["tag-bindings"]?.data.map((b) => ({ key: b.attributes.key, value: b.attributes.value }));
 }
@@ -124,7 +107,7 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const { rows, total } = listProjects(db, caller, request.params.organization_name, page, {
       name: typeof q["filter[names]"] === "string" ? q["filter[names]"] : undefined,
       query: typeof q.q === "string" && q.q !== "" ? q.q : undefined,
-      tagged: taggedFilter(q),
+      tagged: taggedFilters(q),
     });
     const data = rows.map((p) => renderProject(db, p));
     return send(reply, 200, { data, ...withIncluded(db, rows, data, include), ...paginationEnvelope(request, page, total) });

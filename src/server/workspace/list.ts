@@ -50,6 +50,29 @@ function taggedClause(key: string, value: string | undefined): Clause {
   };
 }
 
+/**
+ * `filter[tagged][i][key]` and `[value]` (spec 4.4), in index order; every filter needs
+ * a key. An empty value is no value filter: clients such as go-tfe always send the
+ * parameter. Project lists take the same filter.
+ */
+export function taggedFilters(query: Record<string, unknown>): { key: string; value?: string }[] {
+  const tagged = new Map<number, { key?: string; value?: string }>();
+  for (const [k, v] of Object.entries(query)) {
+    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(k);
+    if (!m || typeof v !== "string") continue;
+    const entry = tagged.get(Number(m[1])) ?? {};
+    entry[m[2] as "key" | "value"] = v;
+    tagged.set(Number(m[1]), entry);
+  }
+  if (tagged.size > MAX_LIST_VALUES) throw badRequest(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, "filter[tagged]");
+  return [...tagged.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([i, f]) => {
+      if (f.key === undefined || f.key === "") throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
+      return { key: f.key, value: f.value === "" ? undefined : f.value };
+    });
+}
+
 interface CachedMatches {
   writes: number;
   dataVersion: number;
@@ -127,20 +150,7 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
     where.push({ sql: `w.current_run_id IN (SELECT id FROM runs WHERE status IN (${statuses.map(() => "?").join(",")}))`, params: statuses });
   }
 
-  const tagged = new Map<number, { key?: string; value?: string }>();
-  for (const [k, v] of Object.entries(query)) {
-    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(k);
-    if (!m || typeof v !== "string") continue;
-    const entry = tagged.get(Number(m[1])) ?? {};
-    entry[m[2] as "key" | "value"] = v;
-    tagged.set(Number(m[1]), entry);
-  }
-  if (tagged.size > MAX_LIST_VALUES) throw badRequest(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, "filter[tagged]");
-  for (const [i, f] of [...tagged.entries()].sort((a, b) => a[0] - b[0])) {
-    if (f.key === undefined || f.key === "") throw badRequest(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, `filter[tagged][${i}][key]`);
-    // An empty value is no value filter: clients such as go-tfe always send the parameter.
-    where.push(taggedClause(f.key, f.value === "" ? undefined : f.value));
-  }
+  for (const f of taggedFilters(query)) where.push(taggedClause(f.key, f.value));
 
   let order = "w.name COLLATE NOCASE ASC, w.id ASC";
   let join = "";
