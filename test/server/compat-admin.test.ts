@@ -84,6 +84,31 @@ describe("teams", () => {
   });
 });
 
+describe("team project access", () => {
+  it("GET, PATCH and DELETE /team-projects/:id read, change and remove a team's access to a project", async () => {
+    const prj = (await expectStatus(t.api.post(`/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: "tp-project" } } }), 201)).body.data.id;
+    const ws = await createWorkspace(t.api, t.org, "tp-ws", {}, { project: { data: { type: "projects", id: prj } } });
+    const team = await makeTeam(t.api, t.org, "tp-team");
+    const grantBody = {
+      data: { type: "team-projects", attributes: { access: "read" }, relationships: { project: { data: { type: "projects", id: prj } }, team: { data: { type: "teams", id: team.id } } } },
+    };
+    const created = await expectStatus(t.api.post(`/team-projects`, grantBody), 201);
+    const id = created.body.data.id;
+    expect((await expectStatus(t.api.get(`/team-projects/${id}`), 200)).body.data.attributes.access).toBe("read");
+    const asTeam = t.api.as(team.token);
+    expect((await asTeam.get(`/workspaces/${ws.id}`)).body.data.attributes.permissions["can-update"]).toBe(false);
+
+    const patched = await expectStatus(t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "admin" } } }), 200);
+    expect(patched.body.data.attributes.access).toBe("admin");
+    expect((await asTeam.get(`/workspaces/${ws.id}`)).body.data.attributes.permissions["can-update"]).toBe(true);
+    expect((await t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "owner" } } })).status).toBe(422);
+
+    await expectStatus(t.api.delete(`/team-projects/${id}`), 204);
+    expect((await t.api.get(`/team-projects/${id}`)).status).toBe(404);
+    expect((await asTeam.get(`/workspaces/${ws.id}`)).status).toBe(404);
+  });
+});
+
 describe("agent pools", () => {
   it("PATCH renames; DELETE removes an unused pool and refuses one a workspace uses", async () => {
     const pool = (await expectStatus(t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "pool-x" } } }), 201)).body.data.id;

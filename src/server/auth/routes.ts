@@ -57,12 +57,18 @@ const teamWorkspaceCreateSchema = z
 
 const teamWorkspaceUpdateSchema = z.object({ data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes }).loose() }).loose();
 
+const PROJECT_ACCESS_LEVELS = z.enum(["read", "write", "maintain", "admin"]);
+
+const teamProjectUpdateSchema = z
+  .object({ data: z.object({ type: z.literal("team-projects"), attributes: z.object({ access: PROJECT_ACCESS_LEVELS.optional() }).loose().optional() }).loose() })
+  .loose();
+
 const teamProjectCreateSchema = z
   .object({
     data: z
       .object({
         type: z.literal("team-projects"),
-        attributes: z.object({ access: z.enum(["read", "write", "maintain", "admin"]) }).loose(),
+        attributes: z.object({ access: PROJECT_ACCESS_LEVELS }).loose(),
         relationships: z.object({ project: idRef, team: idRef }).loose(),
       })
       .loose(),
@@ -379,13 +385,48 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
       if (isUniqueViolation(err)) throw nameTaken("/data/relationships/team");
       throw err;
     }
-    return send(reply, 201, {
-      data: {
-        id,
-        type: "team-projects",
-        attributes: { access: d.attributes.access },
-        relationships: { team: ref("teams", d.relationships.team.data.id), project: ref("projects", p.id) },
-      },
-    });
+    return send(reply, 201, { data: renderTeamProject({ id, team_id: d.relationships.team.data.id, project_id: p.id, access: d.attributes.access }) });
   });
+
+  const loadTeamProject = (caller: Caller, id: string) => {
+    const r = prepare(db, `SELECT tp.id, tp.team_id, tp.project_id, tp.access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`).get(id) as
+      | (TeamProjectRecord & { organization: string })
+      | undefined;
+    if (!r || !orgRole(db, caller, r.organization).manageProjects) throw notFound("team project access not found");
+    return r;
+  };
+
+  app.get<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
+    return send(reply, 200, { data: renderTeamProject(loadTeamProject(requireCaller(request), request.params.id)) });
+  });
+
+  app.patch<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
+    const r = loadTeamProject(requireCaller(request), request.params.id);
+    const access = parseBody(teamProjectUpdateSchema, request.body).data.attributes?.access;
+    if (access !== undefined) inTransaction(db, () => prepare(db, `UPDATE team_projects SET access = ? WHERE id = ?`).run(access, r.id));
+    return send(reply, 200, { data: renderTeamProject({ ...r, access: access ?? r.access }) });
+  });
+
+  app.delete<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
+    const r = loadTeamProject(requireCaller(request), request.params.id);
+    inTransaction(db, () => prepare(db, `DELETE FROM team_projects WHERE id = ?`).run(r.id));
+    return noContent(reply);
+  });
+}
+
+interface TeamProjectRecord {
+  id: string;
+  team_id: string;
+  project_id: string;
+  access: string;
+}
+
+function renderTeamProject(r: TeamProjectRecord): Resource {
+  return {
+    id: r.id,
+    type: "team-projects",
+    attributes: { access: r.access },
+    relationships: { team: ref("teams", r.team_id), project: ref("projects", r.project_id) },
+    links: { self: `${API_PREFIX}/team-projects/${r.id}` },
+  };
 }
