@@ -14,11 +14,11 @@ async function serve(options: ServerOptions): Promise<{ server: RunningServer; l
   return { server, raw: () => raw, lines: () => raw.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
-describe("per-request logging at info", () => {
+describe("per-request logging (at trace, the most verbose level)", () => {
   let s: Awaited<ReturnType<typeof serve>>;
   let api: Api;
   beforeAll(async () => {
-    s = await serve({ logLevel: "info" });
+    s = await serve({ logLevel: "trace" });
     api = new Api(s.server.url, s.server.token);
   });
   afterAll(() => s.server.close());
@@ -29,7 +29,7 @@ describe("per-request logging at info", () => {
     await expectStatus(api.get(`/workspaces/ws-doesnotexist`), 404);
     await expectStatus(api.get(`/no/such/route`), 404);
     await expectStatus(api.as("not-a-token").get(`/organizations/${s.server.organization}`), 401);
-    const lines = s.lines().slice(before);
+    const lines = s.lines().slice(before).filter((l) => l.msg === "request");
     expect(lines).toHaveLength(4);
     expect(lines.map((l) => [l.method, l.route, l.path, l.status, l.msg])).toEqual([
       ["GET", "/api/v2/organizations/:organization_name", `/api/v2/organizations/${s.server.organization}`, 200, "request"],
@@ -77,13 +77,16 @@ describe("log levels", () => {
     }
   });
 
-  it("at warn, answered requests are not written", async () => {
+  it("at warn, answered requests are not written and a 5xx is, at error", async () => {
     const s = await serve({ logLevel: "warn" });
     try {
       const api = new Api(s.server.url, s.server.token);
       await expectStatus(api.get(`/organizations/${s.server.organization}`), 200);
       await expectStatus(api.get(`/workspaces/ws-missing`), 404);
       expect(s.raw()).toBe("");
+      s.server.setFaults({ failureRate: 1, failureMode: "503" });
+      await expectStatus(api.get(`/organizations/${s.server.organization}`), 503);
+      expect(s.lines().map((l) => [l.level, l.status, l.route, l.msg])).toEqual([[50, 503, "/api/v2/organizations/:organization_name", "request failed"]]);
     } finally {
       await s.server.close();
     }
