@@ -54,7 +54,7 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     log: { level: options.logLevel ?? "silent", destination: options.logDestination },
   };
   try {
-    migrate(db, domains.flatMap((d) => (d.schema ? [d.schema] : [])));
+    migrate(db, domains);
   } catch (err) {
     db.close();
     return Promise.reject(err);

@@ -5,8 +5,7 @@
 import { buildApp } from "../../src/server/app";
 import type { ServerContext } from "../../src/server/context";
 import { DOMAINS } from "../../src/server/domains";
-import { openDatabase } from "../../src/server/store/db";
-import { CORE_SCHEMA, VARIABLES_SCHEMA } from "../../src/server/store/schema";
+import { migrate, openDatabase } from "../../src/server/store/db";
 
 export interface Route {
   method: string;
@@ -17,9 +16,7 @@ export interface Route {
 
 export async function registeredRoutes(): Promise<Route[]> {
   const db = openDatabase(":memory:");
-  db.exec(CORE_SCHEMA);
-  db.exec(VARIABLES_SCHEMA);
-  for (const d of DOMAINS) if (d.schema) db.exec(d.schema);
+  migrate(db, DOMAINS);
   const ctx: ServerContext = {
     db,
     options: { host: "127.0.0.1", port: 0, db: ":memory:", organization: "o", rateLimit: 0, runSpeed: 1, selfManaged: true },

@@ -30,8 +30,9 @@ const PRE_MIGRATION_TABLES = ["organizations", "workspaces", "tokens"];
  * (no tables) or written by a release before migrations existed (its tables present);
  * both take migration 1, which creates what is missing and keeps every row. A file with
  * other tables, or a newer version than this build knows, is refused untouched.
+ * `domains` bring the DDL of their own tables (`Domain.schema`).
  */
-export function migrate(db: Db, domainSchemas: readonly string[] = [], migrations = MIGRATIONS): void {
+export function migrate(db: Db, domains: ReadonlyArray<{ schema?: string }> = [], migrations = MIGRATIONS): void {
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > latest) {
@@ -47,6 +48,7 @@ export function migrate(db: Db, domainSchemas: readonly string[] = [], migration
   }
   const pending = migrations.filter((m) => m.version > current);
   if (pending.length === 0) return;
+  const domainSchemas = domains.flatMap((d) => (d.schema ? [d.schema] : []));
   inTransaction(db, () => {
     for (const m of pending) {
       m.up(db, domainSchemas);
