@@ -21,6 +21,7 @@ export interface VariableOptionsArgs {
   options: pulumi.Input<pulumi.Input<unknown>[]>;
 }
 
+/** Inputs of a {@link NoCodeModule}. */
 export interface NoCodeModuleArgs {
   /**
    * Organization whose private registry holds the module. Defaults to the stack
@@ -54,15 +55,21 @@ export interface NoCodeModuleArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
+/** An option set of a no-code module as the service reports it. */
 export interface VariableOptionsOutput {
+  /** Option set id (`ncvo-...`). */
   id: string;
+  /** Module variable the options apply to. */
   variableName: string;
+  /** Type of that variable. */
   variableType: string;
+  /** The values users may choose from. */
   options: unknown[];
 }
 
 export const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
 
+/** A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete). */
 export class NoCodeModule extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.NoCodeModule;
 
@@ -75,13 +82,20 @@ export class NoCodeModule extends pulumi.dynamic.Resource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeModule;
   }
 
+  /** Organization holding the module. */
   declare readonly organization: pulumi.Output<string>;
+  /** Registry module (`mod-...`) it is made from. */
   declare readonly registryModuleId: pulumi.Output<string>;
+  /** Module version no-code workspaces are provisioned from. */
   declare readonly versionPin: pulumi.Output<string>;
+  /** Whether workspaces may be created from it. */
   declare readonly enabled: pulumi.Output<boolean>;
+  /** Its option sets, with their ids. */
   declare readonly variableOptions: pulumi.Output<VariableOptionsOutput[]>;
+  /** API path of the no-code module. */
   declare readonly selfLink: pulumi.Output<string>;
 
+  /** Declares a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.NoCodeModule, name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS), opts, MODULE, "NoCodeModule");
   }

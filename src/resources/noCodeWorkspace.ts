@@ -14,6 +14,7 @@ import { adoptOptions, withOutputs, withSecretOutputs } from "./base";
 
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
+  /** Variable name; unique in the workspace. */
   key: pulumi.Input<string>;
   /** Default empty. */
   value?: pulumi.Input<string>;
@@ -23,9 +24,11 @@ export interface NoCodeVariableArgs {
   hcl?: pulumi.Input<boolean>;
   /** Write-once on the service; the value is kept only as a secret in state. Default false. */
   sensitive?: pulumi.Input<boolean>;
+  /** Description. Default empty. */
   description?: pulumi.Input<string>;
 }
 
+/** Inputs of a {@link NoCodeWorkspace}. */
 export interface NoCodeWorkspaceArgs {
   /** No-code module id (`nocode-...`). A change replaces the workspace (delete first). */
   noCodeModuleId: pulumi.Input<string>;
@@ -46,7 +49,9 @@ export interface NoCodeWorkspaceArgs {
   agentPoolId?: pulumi.Input<string>;
   /** Apply automatically after a successful plan. Default false. */
   autoApply?: pulumi.Input<boolean>;
+  /** Display name of the tool creating the workspace. */
   sourceName?: pulumi.Input<string>;
+  /** Address of the tool creating the workspace. */
   sourceUrl?: pulumi.Input<string>;
   /** Module variables. A change runs an in-place upgrade. Keys must be unique. */
   variables?: pulumi.Input<pulumi.Input<NoCodeVariableArgs>[]>;
@@ -87,13 +92,19 @@ export interface NoCodeWorkspaceArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
+/** A variable of a no-code workspace as the service reports it (a sensitive value is in `sensitiveValues`, as a secret). */
 export interface NoCodeVariableOutput {
+  /** Variable name. */
   key: string;
   /** Absent for sensitive variables: their values are in `sensitiveValues`. */
   value?: string;
+  /** `engine` or `env`. */
   category: "engine" | "env";
+  /** Whether the value is parsed as HCL. */
   hcl: boolean;
+  /** Whether the value is write-only. */
   sensitive: boolean;
+  /** Description. */
   description?: string;
 }
 
@@ -107,6 +118,7 @@ export const NO_CODE_WORKSPACE_OUTPUTS = [
 /** Outputs that may hold sensitive values: always stored as secrets. */
 export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
+/** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
 export class NoCodeWorkspace extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.NoCodeWorkspace;
 
@@ -119,38 +131,60 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeWorkspace;
   }
 
+  /** No-code module (`nocode-...`) the workspace was created from. */
   declare readonly noCodeModuleId: pulumi.Output<string>;
+  /** Organization holding the workspace. */
   declare readonly organization: pulumi.Output<string>;
+  /** Workspace name. */
   declare readonly name: pulumi.Output<string>;
+  /** Project (`prj-...`) holding the workspace. */
   declare readonly project: pulumi.Output<string>;
+  /** Description, or null. */
   declare readonly description: pulumi.Output<string | null>;
+  /** Where runs execute: `remote` or `agent`. */
   declare readonly executionMode: pulumi.Output<string>;
+  /** Agent pool (`apool-...`) for the `agent` mode, or null. */
   declare readonly agentPoolId: pulumi.Output<string | null>;
+  /** Whether a successful plan applies without confirmation. */
   declare readonly autoApply: pulumi.Output<boolean>;
+  /** Display name of the tool that created the workspace, or null. */
   declare readonly sourceName: pulumi.Output<string | null>;
+  /** Address of the tool that created the workspace, or null. */
   declare readonly sourceUrl: pulumi.Output<string | null>;
   /** The variables, sensitive values left out. */
   declare readonly variables: pulumi.Output<NoCodeVariableOutput[]>;
   /** Values of the sensitive variables by key (secret). */
   declare readonly sensitiveValues: pulumi.Output<Record<string, string>>;
+  /** Module version the workspace runs, or null when not managed. */
   declare readonly moduleVersion: pulumi.Output<string | null>;
+  /** Whether delete removes the workspace even while it manages resources (the input, echoed). */
   declare readonly forceDelete: pulumi.Output<boolean>;
+  /** Whether an upgrade's plan is confirmed without review (the input, echoed). */
   declare readonly autoConfirm: pulumi.Output<boolean>;
+  /** Longest wait for an upgrade, in seconds (the input, echoed). */
   declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
   /** How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`. */
   declare readonly upgradeStrategy: pulumi.Output<"in-place" | "replace">;
+  /** Module version the workspace was provisioned or upgraded from, or null. */
   declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
   /** The module's pinned version differs from the workspace's. */
   declare readonly noCodeUpgradeAvailable: pulumi.Output<boolean | null>;
+  /** Registry module the workspace was made from, or null. */
   declare readonly sourceModuleId: pulumi.Output<string | null>;
+  /** Number of resources in the workspace's current state. */
   declare readonly resourceCount: pulumi.Output<number>;
+  /** Whether the workspace is locked. */
   declare readonly locked: pulumi.Output<boolean>;
   /** The last upgrade run: `{runId, status, planUrl}`. */
   declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl?: string } | null>;
+  /** Creation time (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** API path of the workspace. */
   declare readonly selfLink: pulumi.Output<string>;
+  /** Address of the workspace's page on the service. */
   declare readonly htmlLink: pulumi.Output<string>;
 
+  /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
     super(

@@ -9,6 +9,7 @@ import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 import type { OwnershipMode } from "./workspaceTags";
 
+/** Inputs of a {@link RemoteStateConsumers}. */
 export interface RemoteStateConsumersArgs {
   /**
    * Workspace whose state is read (`ws-...`). Its `globalRemoteState` must be false:
@@ -30,6 +31,7 @@ export interface RemoteStateConsumersArgs {
 
 export const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
 
+/** Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added). */
 export class RemoteStateConsumers extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.RemoteStateConsumers;
 
@@ -42,15 +44,18 @@ export class RemoteStateConsumers extends pulumi.dynamic.Resource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.RemoteStateConsumers;
   }
 
+  /** Workspace (`ws-...`) whose state the consumers read. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** Managed consumers present on the workspace (all consumers in authoritative mode), sorted. */
   declare readonly consumerIds: pulumi.Output<string[]>;
+  /** Ownership mode: `authoritative` or `additive`. */
   declare readonly mode: pulumi.Output<OwnershipMode>;
   /** Every consumer the caller can see, managed here or not, sorted. */
   declare readonly allConsumerIds: pulumi.Output<string[]>;
   /** Additive mode: consumers this resource added (removed again on delete). */
   declare readonly addedConsumerIds: pulumi.Output<string[]>;
 
+  /** Declares the remote state consumers of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providers.RemoteStateConsumers,

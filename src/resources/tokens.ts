@@ -5,8 +5,10 @@
 
 /** `pulumi.dynamic.Resource` builds tokens as `pulumi-nodejs:dynamic/<module>:<type>`. */
 export const TYPE_TOKEN_MODULE = "workspaces";
+/** Prefix of every resource type token: `pulumi-nodejs:dynamic/workspaces:`. */
 export const TYPE_TOKEN_PREFIX = `pulumi-nodejs:dynamic/${TYPE_TOKEN_MODULE}:` as const;
 
+/** The Pulumi type token of each resource class, by class name (what policy packs match with). */
 export const typeTokens = {
   Workspace: `${TYPE_TOKEN_PREFIX}Workspace`,
   WorkspaceTags: `${TYPE_TOKEN_PREFIX}WorkspaceTags`,
@@ -16,5 +18,7 @@ export const typeTokens = {
   WorkspaceLock: `${TYPE_TOKEN_PREFIX}WorkspaceLock`,
 } as const;
 
+/** Names of the resource classes. */
 export type ResourceTypeName = keyof typeof typeTokens;
+/** Type tokens of the resource classes. */
 export type TypeToken = (typeof typeTokens)[ResourceTypeName];

@@ -7,6 +7,7 @@ import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 
+/** Inputs of a {@link WorkspaceLock}. */
 export interface WorkspaceLockArgs {
   /** Workspace to lock (`ws-...`). A change replaces the lock. */
   workspaceId: pulumi.Input<string>;
@@ -18,6 +19,7 @@ export interface WorkspaceLockArgs {
 
 export const WORKSPACE_LOCK_OUTPUTS = ["workspaceId", "reason", "force", "locked", "lockedBy"] as const;
 
+/** Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it. */
 export class WorkspaceLock extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.WorkspaceLock;
 
@@ -30,13 +32,18 @@ export class WorkspaceLock extends pulumi.dynamic.Resource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.WorkspaceLock;
   }
 
+  /** Workspace (`ws-...`) the lock holds. */
   declare readonly workspaceId: pulumi.Output<string>;
+  /** Reason stored with the lock. */
   declare readonly reason: pulumi.Output<string>;
+  /** Whether delete force-unlocks (the input, echoed). */
   declare readonly force: pulumi.Output<boolean>;
+  /** Whether the workspace is locked. */
   declare readonly locked: pulumi.Output<boolean>;
   /** User id holding the lock. */
   declare readonly lockedBy: pulumi.Output<string | null>;
 
+  /** Declares a lock on a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.WorkspaceLock, name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS), opts, MODULE, "WorkspaceLock");
   }

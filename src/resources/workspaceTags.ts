@@ -7,8 +7,10 @@ import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 
+/** How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added). */
 export type OwnershipMode = "authoritative" | "additive";
 
+/** Inputs of a {@link WorkspaceTags}. */
 export interface WorkspaceTagsArgs {
   /** Workspace id (`ws-...`). A change replaces this resource. */
   workspaceId: pulumi.Input<string>;
@@ -33,6 +35,7 @@ export const WORKSPACE_TAGS_OUTPUTS = [
   "workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags",
 ] as const;
 
+/** Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added). */
 export class WorkspaceTags extends pulumi.dynamic.Resource {
   static readonly __pulumiType = TOKENS.WorkspaceTags;
 
@@ -45,11 +48,13 @@ export class WorkspaceTags extends pulumi.dynamic.Resource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.WorkspaceTags;
   }
 
+  /** Workspace (`ws-...`) whose tags this resource manages. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The managed flat tags present on the workspace (all of them in authoritative mode). */
   declare readonly tagNames: pulumi.Output<string[]>;
   /** The managed key-value tags present on the workspace (all direct bindings in authoritative mode). */
   declare readonly tags: pulumi.Output<Record<string, string>>;
+  /** Ownership mode: `authoritative` or `additive`. */
   declare readonly mode: pulumi.Output<OwnershipMode>;
   /** Key-value tags in effect: direct bindings plus those inherited from the project. */
   declare readonly effectiveTags: pulumi.Output<Record<string, string>>;
@@ -60,6 +65,7 @@ export class WorkspaceTags extends pulumi.dynamic.Resource {
   /** Additive mode: the key-value tags this resource added (removed again on delete). */
   declare readonly addedTags: pulumi.Output<Record<string, string>>;
 
+  /** Declares the tags of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceTagsArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.WorkspaceTags, name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS), opts, MODULE, "WorkspaceTags");
   }
