@@ -411,14 +411,19 @@ export function toWorkspace(r: WorkspaceResource): Workspace {
  * import it.
  */
 export interface WorkspaceLockCalls {
+  /** `POST /workspaces/:id/actions/lock`, with an optional reason. */
   lock(workspaceId: string, reason?: string): Promise<Workspace>;
+  /** `POST /workspaces/:id/actions/unlock`. */
   unlock(workspaceId: string): Promise<Workspace>;
+  /** `POST /workspaces/:id/actions/force-unlock` (admin access). */
   forceUnlock(workspaceId: string): Promise<Workspace>;
 }
 
 /** The SSH-key assignment calls {@link Workspaces} forwards to; `SshKeys` (./ssh-keys.ts) is the implementation. */
 export interface SshKeyAssignmentCalls {
+  /** Assigns an SSH key (`sshkey-...`) to the workspace. */
   assign(workspaceId: string, sshKeyId: string): Promise<Workspace>;
+  /** Removes the workspace's SSH key. */
   unassign(workspaceId: string): Promise<Workspace>;
 }
 
