@@ -91,6 +91,7 @@ export type ConflictReason =
   | "not-locked"
   | "locked-by-another-user"
   | "managing-resources"
+  | "locked"
   | "still-processing"
   | "already-exists"
   | "unknown";

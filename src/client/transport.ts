@@ -441,12 +441,14 @@ function notRepeatedNote(spec: RequestSpec): string | undefined {
 function conflictReason(context: ConflictContext, response: AxiosResponse): ConflictReason {
   const parsed = errorDocumentSchema.safeParse(response.data);
   const errors = parsed.success ? parsed.data.errors : [];
-  const known: ConflictReason[] = ["already-locked", "not-locked", "locked-by-another-user", "managing-resources", "still-processing", "already-exists"];
+  const known: ConflictReason[] = ["already-locked", "not-locked", "locked-by-another-user", "managing-resources", "locked", "still-processing", "already-exists"];
   for (const e of errors) {
     const code = (e.code ?? "").replace(/_/g, "-").toLowerCase();
     if ((known as string[]).includes(code)) return code as ConflictReason;
   }
   const text = errors.map((e) => `${e.title ?? ""} ${e.detail ?? ""}`).join(" ").toLowerCase();
+  // A safe delete refused because a lock is held (the workspace may be writing state).
+  if (context === "safe-delete" && /currently locked|must be unlocked|\bis locked\b/.test(text)) return "locked";
   if (/another user|different user|locked by (user|run|team)|held by/.test(text)) return "locked-by-another-user";
   if (/already locked/.test(text)) return "already-locked";
   if (/not locked|already unlocked|is unlocked/.test(text)) return "not-locked";

@@ -57,3 +57,15 @@ describe("delete while the service is still processing", () => {
     expect((await client.workspaces.read(ws.id)).id).toBe(ws.id);
   });
 });
+
+describe("delete of a locked workspace", () => {
+  it("says the workspace is locked and how to go on, not that it manages resources, and the workspace stays", async () => {
+    const ws = await client.workspaces.create(server.organization, { name: "held-by-a-lock" });
+    await client.workspaces.lock(ws.id, "a run is writing state");
+    const err = await deleteWorkspace(client, ws.id, { force: false, name: ws.name, budgetMs: 1_000 }).then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/is locked/);
+    expect(err?.message).toMatch(/forceDelete: true/);
+    expect(err?.message).not.toMatch(/manages resources/);
+    expect((await client.workspaces.read(ws.id)).locked).toBe(true);
+  });
+});

@@ -46,6 +46,13 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
         pause = Math.min(pause * 2, 5_000);
         continue;
       }
+      if (err instanceof ConflictError && !options.force && err.reason === "locked") {
+        throw new ProviderError(
+          `cannot delete ${label}: the workspace is locked, and safe delete refuses a locked workspace (whoever holds the lock may be writing its state). ` +
+            `Unlock it (or let the run or the WorkspaceLock resource that holds it finish) and run again, or set forceDelete: true on the resource ` +
+            `(and run \`pulumi up\` before destroying) to delete it anyway.${err.detail ? ` Service: ${err.detail}` : ""}`,
+        );
+      }
       if (err instanceof ConflictError && !options.force && err.reason !== "still-processing") {
         throw new ProviderError(
           `cannot delete ${label}: the workspace still manages resources, so safe delete refused it. ` +
