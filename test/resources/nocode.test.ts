@@ -2,8 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/noCodeWorkspace";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import type { ProviderImpl } from "../../src/resources/providers/types";
-import { api, createProject, giveResources, startHarness, uniqueName, type Harness } from "./helpers";
+import { api, createProject, giveResources, provision as create, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;
 let project: string;
@@ -15,32 +14,11 @@ afterAll(async () => {
   await h.close();
 });
 
-async function create(p: ProviderImpl, inputs: Record<string, unknown>) {
-  const checked = await p.check({}, inputs);
-  expect(checked.failures).toEqual([]);
-  const created = await p.create(checked.inputs);
-  return { id: created.id, outs: created.outs, inputs: checked.inputs };
-}
-
-/** A private registry module with the given versions. */
-async function registryModule(versions: string[]): Promise<string> {
-  const name = uniqueName("net").replace(/[^A-Za-z0-9_-]/g, "");
-  const m = await api(h, "POST", `/organizations/${h.org}/registry-modules`, {
-    data: { type: "registry-modules", attributes: { name, provider: "aws", "registry-name": "private", "no-code": true } },
-  });
-  expect(m.status, JSON.stringify(m.json)).toBe(201);
-  for (const version of versions) {
-    const v = await api(h, "POST", `/registry-modules/${h.org}/${name}/aws/versions`, { data: { type: "registry-module-versions", attributes: { version } } });
-    expect(v.status, JSON.stringify(v.json)).toBe(201);
-  }
-  return m.json.data.id;
-}
-
 const sizeOptions = [{ variableName: "size", variableType: "string", options: ["small", "medium", "large"] }];
 
 describe("NoCodeModule", () => {
   it("enables, reads options back, sees drift in the options, updates, and delete disables", async () => {
-    const registryModuleId = await registryModule(["1.0.0", "1.1.0"]);
+    const registryModuleId = await registryModuleWith(h, ["1.0.0", "1.1.0"]);
     const { id, outs, inputs } = await create(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0", variableOptions: sizeOptions });
     expect(id).toMatch(/^nocode-/);
     expect(outs).toMatchObject({ enabled: true, versionPin: "1.0.0", registryModuleId, organization: h.org });
@@ -76,7 +54,7 @@ describe("NoCodeModule", () => {
 
 describe("NoCodeWorkspace", () => {
   async function moduleAt(pin: string, versions = ["1.0.0", "1.1.0"]) {
-    const registryModuleId = await registryModule(versions);
+    const registryModuleId = await registryModuleWith(h, versions);
     return (await create(noCodeModuleProvider, { registryModuleId, versionPin: pin, variableOptions: sizeOptions }));
   }
 
