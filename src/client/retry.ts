@@ -92,7 +92,7 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * wait near it is past every call's deadline anyway; the bound keeps absurd values
  * (`1e300`) a representable date.
  */
-export const MAX_ASKED_WAIT_MS = 30 * 86_400_000;
+const MAX_ASKED_WAIT_MS = 30 * 86_400_000;
 
 /**
  * How long a 429 asks the client to wait, and which header said so.

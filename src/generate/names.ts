@@ -22,7 +22,7 @@ export function byCodePoint(a: string, b: string): number {
 }
 
 /** `app-dev_v2` -> `appDevV2`; a leading digit gets a prefix. */
-export function camelIdentifier(name: string, prefix: string): string {
+function camelIdentifier(name: string, prefix: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
   let id = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
   if (id === "") id = prefix;

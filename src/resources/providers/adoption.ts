@@ -18,14 +18,14 @@
  */
 import { NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import { getClient } from "./client";
-import { ProviderError, describe, isUnknown, reportInfo } from "./common";
+import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo } from "./common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
 /** The input that asks for adoption. */
-export const ADOPT = "adopt";
+const ADOPT = "adopt";
 
 /** Inputs that are never sent to the service and so never count as a change. */
-const NOT_PROPERTIES = new Set([ADOPT, "__provider", "__inputNames"]);
+const NOT_PROPERTIES = new Set([ADOPT, "__provider", INPUT_NAMES_KEY]);
 
 /** An existing record found for a resource's inputs. */
 export interface Found {

@@ -68,7 +68,7 @@ function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbac
   };
 }
 
-export function checkNoCodeModule(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
+function checkNoCodeModule(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {

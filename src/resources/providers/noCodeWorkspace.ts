@@ -33,7 +33,7 @@ export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 const POLL_INTERVAL_MS = 250;
 const RENAMES = { "relationships.vars": "variables", "relationships.project": "project", auto_apply: "autoApply" };
 const FAILED = ["errored", "canceled", "discarded"];
-export const UPGRADE_STRATEGIES = ["in-place", "replace"] as const;
+const UPGRADE_STRATEGIES = ["in-place", "replace"] as const;
 /** Inputs whose change is an upgrade: in place, or a replacement under `upgradeStrategy: "replace"`. */
 const UPGRADE_INPUTS = ["moduleVersion", "variables"];
 
@@ -112,7 +112,7 @@ const FIELDS: FieldRule[] = [
 
 const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
 
-export function checkNoCodeWorkspace(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
+function checkNoCodeWorkspace(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {

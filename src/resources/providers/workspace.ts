@@ -145,7 +145,7 @@ const WIRE_NAMES: Array<[RegExp, string]> = [...SETTING_INPUTS, "name", "project
   .map((k) => [new RegExp(`(?<![\\w-])${camelToKebab(k)}(?![\\w-])`, "g"), k] as [RegExp, string])
   .filter(([re]) => re.source.includes("-"));
 
-export function programNames(text: string): string {
+function programNames(text: string): string {
   return WIRE_NAMES.reduce((t, [re, k]) => t.replace(re, k), text);
 }
 
@@ -153,7 +153,7 @@ export function programNames(text: string): string {
  * `olds` are the inputs of the last deployment: an organization the program does not
  * give is taken from there before the ambient default (see organizationInput).
  */
-export function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
+function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === null || inputs.organization === "") {
