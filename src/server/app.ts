@@ -16,7 +16,8 @@ import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
 import type { Domain, ServerContext } from "./context";
-import { ApiError, badRequest, badRequestAt, internalError, notFound, payloadTooLarge, tooManyRequests, unauthorized, unsupportedMediaType } from "./http/errors";
+import { ApiError, badRequest, badRequestAt, internalError, notFound, payloadTooLarge, renderDomainError, tooManyRequests, unauthorized, unsupportedMediaType } from "./http/errors";
+import { DomainError } from "./errors";
 import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
 import { MAX_JSON_DEPTH, tooDeep } from "./http/json";
 import { authenticate, type Caller } from "./auth/service";
@@ -268,6 +269,7 @@ function sendError(reply: FastifyReply, error: FastifyError | ApiError | Error):
 /** Maps every failure to a JSON:API error; only a genuine bug becomes a 500. */
 function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return renderDomainError(error);
   const fe = error as FastifyError;
   switch (fe.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

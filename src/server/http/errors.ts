@@ -1,8 +1,11 @@
-import type { ErrorObject } from "../../api/common";
+import { toPointer, type ErrorObject } from "../../api/common";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unavailable, type Field, type Failure } from "../errors";
 
 /**
- * A failure that has a JSON:API rendering. Services throw it; the app's error handler
- * is the only place that turns it into a response, so every failure path looks the same.
+ * A failure of the HTTP layer itself (no token, body too large, wrong media type, a
+ * malformed query) with its JSON:API rendering. Services throw the domain's errors
+ * (../errors.ts) instead, which {@link renderDomainError} maps; the app's error handler
+ * is the only place that turns either into a response, so every failure path looks the same.
  */
 export class ApiError extends Error {
   constructor(
@@ -43,3 +46,62 @@ export const internalError = () => one(500, "internal server error", "The server
 
 /** "Name has already been taken", the hosted service's wording for a duplicate name. */
 export const nameTaken = (pointer = "/data/attributes/name") => unprocessable("Name has already been taken", pointer);
+
+const NOT_FOUND_DETAIL = "The requested resource was not found, or you are not authorized to access it.";
+
+/** The JSON:API `source` of a failure: a JSON pointer into the body, or the query parameter. */
+function sourceOf(field: Field): { pointer: string } | { parameter: string } {
+  if ("parameter" in field) return { parameter: field.parameter };
+  if ("data" in field) return { pointer: "/data" };
+  const path: (string | number)[] = ["data"];
+  if ("relationship" in field) {
+    path.push("relationships", field.relationship);
+    if (field.item !== undefined || field.id || field.attribute !== undefined) path.push("data");
+  }
+  if ("item" in field && field.item !== undefined) path.push(field.item);
+  if ("id" in field && field.id) path.push("id");
+  if (field.attribute !== undefined) path.push("attributes", ...field.attribute.split("."));
+  return { pointer: toPointer(path) };
+}
+
+const concernsParameter = (f: Failure) => f.field !== undefined && "parameter" in f.field;
+
+/**
+ * The one table from domain errors to responses: status, title, and each failure's
+ * detail and source. An Invalid naming query parameters is a 400 (the address is wrong);
+ * naming the body, a 422. A NameTaken is an Invalid and renders as one.
+ */
+const DOMAIN_ERRORS: ReadonlyArray<{
+  type: abstract new (...args: never[]) => DomainError;
+  status: (e: never) => number;
+  title: (e: never) => string;
+  failures: (e: never) => ReadonlyArray<Failure>;
+}> = [
+  { type: NotFound, status: () => 404, title: () => "not found", failures: (e: NotFound) => [{ detail: e.detail ?? NOT_FOUND_DETAIL }] },
+  { type: Forbidden, status: () => 403, title: () => "forbidden", failures: (e: Forbidden) => [{ detail: e.detail ?? "You are not authorized to perform this action." }] },
+  { type: Conflict, status: () => 409, title: () => "conflict", failures: (e: Conflict) => [{ detail: e.reason }] },
+  {
+    type: Invalid,
+    status: (e: Invalid) => (e.failures.some(concernsParameter) ? 400 : 422),
+    title: (e: Invalid) => (e.failures.some(concernsParameter) ? "bad request" : "invalid attribute"),
+    failures: (e: Invalid) => e.failures,
+  },
+  { type: Unavailable, status: () => 503, title: () => "service unavailable", failures: (e: Unavailable) => [{ detail: e.detail }] },
+];
+
+/** The response for a domain error, through {@link DOMAIN_ERRORS}. */
+export function renderDomainError(error: DomainError): ApiError {
+  const row = DOMAIN_ERRORS.find((r) => error instanceof r.type);
+  if (!row) throw new Error(`no rendering for domain error ${error.constructor.name}`);
+  const e = error as never;
+  const status = row.status(e);
+  const title = row.title(e);
+  return new ApiError(
+    status,
+    row.failures(e).map((f) => {
+      const object: ErrorObject = { status: String(status), title, detail: f.detail };
+      if (f.field) object.source = sourceOf(f.field);
+      return object;
+    }),
+  );
+}
