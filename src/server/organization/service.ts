@@ -15,6 +15,8 @@ export interface OrganizationRecord {
   /** Where workspaces that do not override it run: `remote`, `local` or `agent`. */
   default_execution_mode: string;
   default_agent_pool_id: string | null;
+  /** Days after which state versions are deleted, the default retention policy of its workspaces (self-managed); null keeps them. */
+  data_retention_days: number | null;
 }
 
 /** Organization settings that workspaces inherit unless they override them (`setting-overwrites`). */

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { requireCaller } from "../app";
+import type { ServerContext } from "../context";
+import { API_PREFIX, parseBody, ref, send, type Resource } from "../http/jsonapi";
+import type { Db } from "../store/db";
+import { assertOAuthClientCreator, createOAuthClient, loadOAuthClient, loadOAuthToken, oauthTokenIds, type OAuthClientRecord, type OAuthTokenRecord } from "./service";
+
+const oauthClientCreateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("oauth-clients"),
+        attributes: z
+          .object({
+            name: z.string().nullable().optional(),
+            "service-provider": z.string().min(1),
+            "http-url": z.string().url(),
+            "api-url": z.string().url(),
+            "oauth-token-string": z.string().optional(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+function renderClient(db: Db, c: OAuthClientRecord): Resource {
+  return {
+    id: c.id,
+    type: "oauth-clients",
+    attributes: { name: c.name, "service-provider": c.service_provider, "http-url": c.http_url, "api-url": c.api_url, "created-at": c.created_at },
+    relationships: {
+      organization: ref("organizations", c.organization),
+      "oauth-tokens": { data: oauthTokenIds(db, c.id).map((id) => ({ id, type: "oauth-tokens" })) },
+    },
+    links: { self: `${API_PREFIX}/oauth-clients/${c.id}` },
+  };
+}
+
+function renderToken(t: OAuthTokenRecord): Resource {
+  return {
+    id: t.id,
+    type: "oauth-tokens",
+    attributes: { "created-at": t.created_at, "has-ssh-key": false, "service-provider-user": "local" },
+    relationships: { "oauth-client": ref("oauth-clients", t.oauth_client_id) },
+    links: { self: `${API_PREFIX}/oauth-tokens/${t.id}` },
+  };
+}
+
+export function oauthRoutes(app: FastifyInstance, { db }: ServerContext): void {
+  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/oauth-clients", async (request, reply) => {
+    const caller = requireCaller(request);
+    const org = request.params.organization_name;
+    assertOAuthClientCreator(db, caller, org);
+    const a = parseBody(oauthClientCreateRequestSchema, request.body).data.attributes;
+    const c = createOAuthClient(db, caller, org, { name: a.name ?? null, serviceProvider: a["service-provider"], httpUrl: a["http-url"], apiUrl: a["api-url"] });
+    return send(reply, 201, { data: renderClient(db, c) });
+  });
+
+  app.get<{ Params: { id: string } }>("/oauth-clients/:id", async (request, reply) => {
+    return send(reply, 200, { data: renderClient(db, loadOAuthClient(db, requireCaller(request), request.params.id)) });
+  });
+
+  app.get<{ Params: { id: string } }>("/oauth-tokens/:id", async (request, reply) => {
+    return send(reply, 200, { data: renderToken(loadOAuthToken(db, requireCaller(request), request.params.id)) });
+  });
+}

@@ -1,0 +1,61 @@
+import { assertMember, type Caller } from "../auth/service";
+import { NotFound } from "../errors";
+import { newId, newInternalId } from "../ids";
+import type { Db } from "../store/db";
+import { inTransaction, now } from "../store/db";
+import { findOAuthClient, findOAuthToken, insertOAuthClient, insertOAuthToken, oauthTokenIdsOf, type OAuthClientRecord, type OAuthTokenRecord } from "./store";
+
+export type { OAuthClientRecord, OAuthTokenRecord };
+
+/**
+ * VCS connections as records only: creating an OAuth client also issues its OAuth token
+ * (`ot-`), which is what a workspace's `vcs-repo.oauth-token-id` refers to. No VCS is
+ * ever contacted and the provider token given is not kept.
+ */
+export interface OAuthClientInput {
+  name: string | null;
+  serviceProvider: string;
+  httpUrl: string;
+  apiUrl: string;
+}
+
+/** Connecting a VCS takes the organization's manage-workspaces permission; 404 otherwise. */
+export function assertOAuthClientCreator(db: Db, caller: Caller, organization: string): void {
+  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+}
+
+export function createOAuthClient(db: Db, caller: Caller, organization: string, input: OAuthClientInput): OAuthClientRecord {
+  assertOAuthClientCreator(db, caller, organization);
+  const id = newInternalId("oc-");
+  inTransaction(db, () => {
+    const t = now();
+    insertOAuthClient(db, { id, organization, name: input.name, service_provider: input.serviceProvider, http_url: input.httpUrl, api_url: input.apiUrl, created_at: t });
+    insertOAuthToken(db, { id: newId("oauthToken"), oauth_client_id: id, organization, created_at: t });
+  });
+  return findOAuthClient(db, id)!;
+}
+
+export function loadOAuthClient(db: Db, caller: Caller, id: string): OAuthClientRecord {
+  const c = findOAuthClient(db, id);
+  if (!c) throw new NotFound("OAuth client not found");
+  assertMember(db, caller, c.organization);
+  return c;
+}
+
+export function loadOAuthToken(db: Db, caller: Caller, id: string): OAuthTokenRecord {
+  const t = findOAuthToken(db, id);
+  if (!t) throw new NotFound("OAuth token not found");
+  assertMember(db, caller, t.organization);
+  return t;
+}
+
+/** The ids of the client's OAuth tokens, oldest first. */
+export function oauthTokenIds(db: Db, clientId: string): string[] {
+  return oauthTokenIdsOf(db, clientId);
+}
+
+/** Whether the OAuth token exists in the organization (a workspace's VCS settings may only name its organization's tokens). */
+export function oauthTokenInOrganization(db: Db, id: string, organization: string): boolean {
+  const t = findOAuthToken(db, id);
+  return t !== undefined && t.organization === organization;
+}

@@ -1,0 +1,45 @@
+import { assertMember, type Caller } from "../auth/service";
+import { NotFound } from "../errors";
+import { newId } from "../ids";
+import type { Db } from "../store/db";
+import { inTransaction, now } from "../store/db";
+import { countSshKeys, deleteSshKeyRow, findSshKey, insertSshKey, sshKeysPage, type SshKeyRecord } from "./store";
+
+export type { SshKeyRecord };
+
+/** Adding and deleting keys takes the organization's manage-workspaces permission; 404 otherwise. */
+export function assertSshKeyManager(db: Db, caller: Caller, organization: string): void {
+  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+}
+
+/** A key the caller may see (any member of its organization), or manage when `manage` is set; otherwise 404. */
+export function loadSshKey(db: Db, caller: Caller, id: string, manage: boolean): SshKeyRecord {
+  const k = findSshKey(db, id);
+  if (!k) throw new NotFound("SSH key not found");
+  const role = assertMember(db, caller, k.organization);
+  if (manage && !role.manageWorkspaces) throw new NotFound("SSH key not found");
+  return k;
+}
+
+export function createSshKey(db: Db, caller: Caller, organization: string, input: { name: string; value: string }): SshKeyRecord {
+  assertSshKeyManager(db, caller, organization);
+  const id = newId("sshKey");
+  inTransaction(db, () => insertSshKey(db, { id, organization, name: input.name, value: input.value, created_at: now() }));
+  return loadSshKey(db, caller, id, false);
+}
+
+export function listSshKeys(db: Db, caller: Caller, organization: string, page: { number: number; size: number }): { rows: SshKeyRecord[]; total: number } {
+  assertMember(db, caller, organization);
+  return { rows: sshKeysPage(db, organization, page.size, (page.number - 1) * page.size), total: countSshKeys(db, organization) };
+}
+
+export function deleteSshKey(db: Db, caller: Caller, id: string): void {
+  const k = loadSshKey(db, caller, id, true);
+  inTransaction(db, () => deleteSshKeyRow(db, k.id));
+}
+
+/** Whether the key exists in the organization (a workspace may only use its organization's keys). */
+export function sshKeyInOrganization(db: Db, id: string, organization: string): boolean {
+  const k = findSshKey(db, id);
+  return k !== undefined && k.organization === organization;
+}
