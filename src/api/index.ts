@@ -4,3 +4,4 @@ export * from "./workspaces";
 export * from "./tags";
 export * from "./nocode";
 export * from "./organizations";
+export * from "./workspaceFields";

@@ -4,27 +4,28 @@
  */
 import { z } from "zod";
 import {
+  vcsRepoRequestSchema,
+  vcsRepoSchema,
+  workspaceAttributesShape,
+  workspaceSettingsShape,
+  WORKSPACE_NAME_PATTERN,
+} from "./workspaceFields";
+import {
   documentSchema,
   listDocumentSchema,
   Problem,
   resourceSchema,
-  timestampSchema,
 } from "./common";
 
-/** Workspace names: letters, digits, `-` and `_` (spec section 8). */
-export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-
-/** `auto-destroy-activity-duration`: a value of at most four digits followed by `d` or `h` (its value must also be above 0). */
-export const AUTO_DESTROY_DURATION_PATTERN = /^\d{1,4}[dh]$/;
-
-export function isValidAutoDestroyDuration(value: string): boolean {
-  return AUTO_DESTROY_DURATION_PATTERN.test(value) && Number.parseInt(value.slice(0, -1), 10) > 0;
-}
-
-/** Execution modes of the spec: where a workspace's runs execute. */
-export const EXECUTION_MODES = ["remote", "local", "agent"] as const;
-/** Where a workspace's runs execute: `remote` (the service), `local` (the caller's machine) or `agent` (an agent pool). */
-export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+export {
+  AUTO_DESTROY_DURATION_PATTERN,
+  EXECUTION_MODES,
+  WORKSPACE_NAME_PATTERN,
+  isValidAutoDestroyDuration,
+  vcsRepoRequestSchema,
+  vcsRepoSchema,
+  type ExecutionMode,
+} from "./workspaceFields";
 
 /** The `permissions` object of spec 2.3. */
 export const PERMISSION_NAMES = [
@@ -55,76 +56,14 @@ export type PermissionName = (typeof PERMISSION_NAMES)[number];
 export const permissionsSchema = z.record(z.string(), z.boolean());
 export type Permissions = Record<PermissionName, boolean>;
 
-/** `vcs-repo` as the service returns it (spec 2.4). */
-export const vcsRepoSchema = z
-  .object({
-    branch: z.string().optional(),
-    "display-identifier": z.string().optional(),
-    identifier: z.string(),
-    "ingress-submodules": z.boolean().optional(),
-    "oauth-token-id": z.string().nullable().optional(),
-    "vcs-app-installation-id": z.string().nullable().optional(),
-    "repository-http-url": z.string().optional(),
-    "service-provider": z.string().nullable().optional(),
-    "tags-regex": z.string().nullable().optional(),
-    "webhook-url": z.string().optional(),
-  })
-  .loose();
 export type VcsRepo = z.infer<typeof vcsRepoSchema>;
 
-const nullableNumber = z.number().nullable().optional();
-
-/** Attributes of a workspace document (spec 2.2). */
+/** Attributes of a workspace document (spec 2.2): one key per line of the field table (./workspaceFields.ts). */
 export const workspaceAttributesSchema = z
   .object({
-    name: z.string(),
-    actions: z.object({ "is-destroyable": z.boolean() }).loose().optional(),
-    "allow-destroy-plan": z.boolean().optional(),
-    "apply-duration-average": nullableNumber,
-    "assessments-enabled": z.boolean().optional(),
-    "auto-apply": z.boolean().optional(),
-    "auto-apply-run-trigger": z.boolean().optional(),
-    "auto-destroy-at": z.string().nullable().optional(),
-    "auto-destroy-status": z.string().nullable().optional(),
-    "auto-destroy-activity-duration": z.string().nullable().optional(),
-    "inherits-project-auto-destroy": z.boolean().nullable().optional(),
-    "created-at": timestampSchema,
-    "updated-at": timestampSchema.optional(),
-    "latest-change-at": timestampSchema.optional(),
-    "last-assessment-result-at": z.string().nullable().optional(),
-    description: z.string().nullable().optional(),
-    environment: z.string().optional(),
-    "execution-mode": z.string(),
-    operations: z.boolean().optional(),
-    "file-triggers-enabled": z.boolean().optional(),
-    "global-remote-state": z.boolean().optional(),
-    locked: z.boolean(),
-    "locked-reason": z.string().nullable().optional(),
-    "oauth-client-name": z.string().nullable().optional(),
-    permissions: permissionsSchema.optional(),
-    "plan-duration-average": nullableNumber,
-    "policy-check-failures": nullableNumber,
-    "queue-all-runs": z.boolean().optional(),
-    "resource-count": z.number().int().optional(),
-    "run-failures": nullableNumber,
-    source: z.string().nullable().optional(),
-    "source-name": z.string().nullable().optional(),
-    "source-url": z.string().nullable().optional(),
-    "source-module-id": z.string().nullable().optional(),
-    "no-code-upgrade-available": z.boolean().nullable().optional(),
-    "speculative-enabled": z.boolean().optional(),
-    "structured-run-output-enabled": z.boolean().optional(),
-    "tag-names": z.array(z.string()).optional(),
-    "engine-version": z.string().optional(),
+    ...workspaceAttributesShape,
     /** Compatibility alias of `engine-version` for clients that use the vendor spelling. */
     "terraform-version": z.string().optional(),
-    "trigger-prefixes": z.array(z.string()).optional(),
-    "trigger-patterns": z.array(z.string()).optional(),
-    "vcs-repo": vcsRepoSchema.nullable().optional(),
-    "vcs-repo-identifier": z.string().nullable().optional(),
-    "working-directory": z.string().nullable().optional(),
-    "workspace-kpis-runs-count": nullableNumber,
-    "setting-overwrites": z.object({ "execution-mode": z.boolean(), "agent-pool": z.boolean() }).loose().optional(),
   })
   .loose();
 export type WorkspaceAttributes = z.infer<typeof workspaceAttributesSchema>;
@@ -179,60 +118,16 @@ export const WORKSPACE_SORT_KEYS = ["name", "current-run.created-at", "latest-ch
 // ---------------------------------------------------------------------------
 // Requests
 
-/** `vcs-repo` in a create or update body. Presence rules are checked by {@link workspaceSettingsProblems}. */
-export const vcsRepoRequestSchema = z
-  .object({
-    identifier: z.string().min(1).optional(),
-    "oauth-token-id": z.string().min(1).nullable().optional(),
-    "vcs-app-installation-id": z.string().min(1).nullable().optional(),
-    /** Vendor spelling of `vcs-app-installation-id`, accepted for compatibility. */
-    "github-app-installation-id": z.string().min(1).nullable().optional(),
-    branch: z.string().optional(),
-    "ingress-submodules": z.boolean().optional(),
-    "tags-regex": z.string().nullable().optional(),
-  })
-  .loose();
 export type VcsRepoRequest = z.infer<typeof vcsRepoRequestSchema>;
 
-/** Attributes accepted on create and update (spec 4.2, 4.3). `name` is required on create only. */
+/** Attributes accepted on create and update (spec 4.2, 4.3): the table's settable lines plus compatibility aliases. `name` is required on create only. */
 export const workspaceSettingsRequestSchema = z
   .object({
-    name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _").optional(),
-    // "" means no pool, as the hosted service reads it (terraform-provider-tfe sends it on every write).
-    "agent-pool-id": z.string().nullable().optional(),
-    "allow-destroy-plan": z.boolean().optional(),
-    "assessments-enabled": z.boolean().optional(),
+    ...workspaceSettingsShape,
     /** Former name of `assessments-enabled`. */
     "drift-detection": z.boolean().optional(),
-    "auto-apply": z.boolean().optional(),
-    "auto-apply-run-trigger": z.boolean().optional(),
-    "auto-destroy-at": z.iso.datetime({ offset: true }).nullable().optional(),
-    "auto-destroy-activity-duration": z
-      .string()
-      .refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h")
-      .nullable()
-      .optional(),
-    description: z.string().nullable().optional(),
-    "execution-mode": z.enum(EXECUTION_MODES).optional(),
-    "file-triggers-enabled": z.boolean().optional(),
-    "global-remote-state": z.boolean().optional(),
-    operations: z.boolean().optional(),
-    "queue-all-runs": z.boolean().optional(),
-    "source-name": z.string().nullable().optional(),
-    "source-url": z.string().nullable().optional(),
-    "speculative-enabled": z.boolean().optional(),
-    "structured-run-output-enabled": z.boolean().optional(),
-    "engine-version": z.string().min(1).optional(),
     /** Vendor spelling of `engine-version`, accepted for compatibility. */
     "terraform-version": z.string().min(1).optional(),
-    "trigger-patterns": z.array(z.string()).optional(),
-    "trigger-prefixes": z.array(z.string()).optional(),
-    "vcs-repo": vcsRepoRequestSchema.nullable().optional(),
-    "working-directory": z.string().nullable().optional(),
-    "setting-overwrites": z
-      .object({ "execution-mode": z.boolean().optional(), "agent-pool": z.boolean().optional() })
-      .loose()
-      .optional(),
   })
   .loose();
 export type WorkspaceSettingsRequest = z.infer<typeof workspaceSettingsRequestSchema>;

@@ -4,6 +4,16 @@
  * reachable from {@link Workspaces} because callers think of them as workspace actions.
  */
 import {
+  WORKSPACE_SETTING_WIRE,
+  workspaceFieldEntries,
+  type FieldDef,
+  type ValueOf,
+  type VcsRepoValue,
+  type WorkspaceFieldName,
+  type WorkspaceFieldTable,
+} from "../api/workspaceFields";
+import {
+  type VcsRepo as VcsRepoWire,
   workspaceDocumentSchema,
   workspaceListDocumentSchema,
   type ExecutionMode,
@@ -17,125 +27,21 @@ import { camelKeys, relId, toWire } from "./wire";
 export type { ExecutionMode };
 
 /** `vcs-repo` of a workspace, camel-cased (spec 2.4). */
-export interface VcsRepo {
-  /** Repository as `owner/name` (or the provider's equivalent). */
-  identifier: string;
-  /** Branch the workspace follows; empty for the repository's default branch. */
-  branch: string;
-  /** The repository as the VCS provider displays it. */
-  displayIdentifier: string | null;
-  /** Whether runs fetch the repository's submodules. */
-  ingressSubmodules: boolean;
-  /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
-  oauthTokenId: string | null;
-  /** VCS app installation used instead of an OAuth token, or null. */
-  vcsAppInstallationId: string | null;
-  /** HTTP address of the repository, or null. */
-  repositoryHttpUrl: string | null;
-  /** VCS provider of the connection (for example `github`), or null. */
-  serviceProvider: string | null;
-  /** Regular expression of the git tags that start runs, or null when branch pushes do. */
-  tagsRegex: string | null;
-  /** Address the VCS provider calls on a push, or null. */
-  webhookUrl: string | null;
-}
+export type VcsRepo = VcsRepoValue;
 
-/** A workspace as the service describes it, camel-cased. */
-export interface Workspace {
+/** Client property names of the field table's lines that the service reports (every line with a wire name or relationship). */
+type ClientFields = {
+  [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: string } | { rel: string }
+    ? WorkspaceFieldTable[K] extends { client: infer C extends string }
+      ? C
+      : K
+    : never]: ValueOf<WorkspaceFieldTable[K]>;
+};
+
+/** A workspace as the service describes it, camel-cased: one property per line of the field table (src/api/workspaceFields.ts) that the service reports, plus the id, links and raw attributes. */
+export interface Workspace extends ClientFields {
   /** Workspace id (`ws-...`). */
   id: string;
-  /** Workspace name, unique in its organization regardless of case. */
-  name: string;
-  /** Organization name (from the `organization` relationship). */
-  organization: string | null;
-  /** Project (`prj-...`) holding the workspace, or null. */
-  projectId: string | null;
-  /** Free-text description, or null. */
-  description: string | null;
-  /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
-  executionMode: ExecutionMode | string;
-  /** Agent pool (`apool-...`) that runs it when the mode is `agent`, else null. */
-  agentPoolId: string | null;
-  /** Whether a successful plan applies without confirmation. */
-  autoApply: boolean;
-  /** Whether runs started by a run trigger apply without confirmation. */
-  autoApplyRunTrigger: boolean;
-  /** Whether destroy plans may be queued. */
-  allowDestroyPlan: boolean;
-  /** Whether health assessments (drift detection) run. */
-  assessmentsEnabled: boolean;
-  /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. */
-  autoDestroyAt: string | null;
-  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. */
-  autoDestroyActivityDuration: string | null;
-  /** State of a scheduled auto-destroy as the service reports it, or null. */
-  autoDestroyStatus: string | null;
-  /** Whether the auto-destroy setting comes from the project, or null when the service does not say. */
-  inheritsProjectAutoDestroy: boolean | null;
-  /** Whether only changes under the trigger prefixes or patterns start runs. */
-  fileTriggersEnabled: boolean;
-  /** Whether every workspace of the organization may read this workspace's state. */
-  globalRemoteState: boolean;
-  /** Whether runs are queued before a configuration is uploaded. */
-  queueAllRuns: boolean;
-  /** Whether pull requests get speculative plans. */
-  speculativeEnabled: boolean;
-  /** Whether run output is structured (the newer run UI). */
-  structuredRunOutputEnabled: boolean;
-  /** Exact version or constraint (wire `engine-version`, read from `terraform-version` when only that is sent). */
-  engineVersion: string | null;
-  /** Paths whose changes start runs (with `fileTriggersEnabled`). */
-  triggerPrefixes: string[];
-  /** Glob patterns whose matching changes start runs (with `fileTriggersEnabled`). */
-  triggerPatterns: string[];
-  /** Directory of the repository the engine runs in, or null for the root. */
-  workingDirectory: string | null;
-  /** VCS connection, or null for a workspace without one. */
-  vcsRepo: VcsRepo | null;
-  /** Flat tag names; a refresh of a workspace's flat tags needs no extra request. */
-  tagNames: string[];
-  /** Whether the workspace is locked. */
-  locked: boolean;
-  /** Reason given when it was locked, or null. */
-  lockedReason: string | null;
-  /** Id of the user (or run/team) holding the lock. */
-  lockedById: string | null;
-  /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. */
-  sshKeyId: string | null;
-  /** Number of resources in the workspace's current state. */
-  resourceCount: number;
-  /** What created the workspace (for example `tfe-api` or `no-code`), or null. */
-  source: string | null;
-  /** Display name of the tool that created it, or null. */
-  sourceName: string | null;
-  /** Address of the tool that created it, or null. */
-  sourceUrl: string | null;
-  /** Present for workspaces created from a no-code module. */
-  sourceModuleId: string | null;
-  /** For a no-code workspace: whether a newer module version or variable options are available; null otherwise. */
-  noCodeUpgradeAvailable: boolean | null;
-  /** For a no-code workspace: the module version it was provisioned from; null otherwise. */
-  noCodeModuleVersionId: string | null;
-  /** Environment name the service assigns, or null. */
-  environment: string | null;
-  /** Which settings are set on the workspace itself rather than inherited from its project. */
-  settingOverwrites: { executionMode?: boolean; agentPool?: boolean };
-  /** Camel-cased permissions (`canUpdate`, `canForceDelete`, ...). */
-  permissions: Record<string, boolean>;
-  /** Actions the service currently allows (`isDestroyable`). */
-  actions: { isDestroyable?: boolean };
-  /** Latest run (`run-...`), or null. */
-  currentRunId: string | null;
-  /** Current state version (`sv-...`), or null. */
-  currentStateVersionId: string | null;
-  /** Latest configuration version (`cv-...`), or null. */
-  currentConfigurationVersionId: string | null;
-  /** Creation time (ISO 8601). */
-  createdAt: string;
-  /** Last update time (ISO 8601), or null. */
-  updatedAt: string | null;
-  /** Time of the latest change to the workspace or its runs (ISO 8601), or null. */
-  latestChangeAt: string | null;
   /** Links the service sends (`self`, `selfHtml`). */
   links: { self?: string; selfHtml?: string };
   /** Every attribute exactly as received, including ones newer than this client. */
@@ -266,35 +172,14 @@ export interface WorkspaceListOptions {
   tagged?: { key: string; value?: string }[];
 }
 
-const SETTING_KEYS = [
-  "agentPoolId",
-  "allowDestroyPlan",
-  "assessmentsEnabled",
-  "autoApply",
-  "autoApplyRunTrigger",
-  "autoDestroyAt",
-  "autoDestroyActivityDuration",
-  "description",
-  "executionMode",
-  "fileTriggersEnabled",
-  "globalRemoteState",
-  "operations",
-  "queueAllRuns",
-  "sourceName",
-  "sourceUrl",
-  "speculativeEnabled",
-  "structuredRunOutputEnabled",
-  "engineVersion",
-  "triggerPatterns",
-  "triggerPrefixes",
-  "workingDirectory",
-] as const;
-
 const VCS_KEYS = ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const;
 
 /** Builds the JSON:API body of create and update. */
 export function workspaceRequestBody(options: WorkspaceCreateOptions | WorkspaceUpdateOptions): Record<string, unknown> {
-  const attributes = toWire(options as WorkspaceUpdateOptions, ["name", ...SETTING_KEYS]);
+  const attributes: Record<string, unknown> = {};
+  const given = options as Record<string, unknown>;
+  if (given.name !== undefined) attributes.name = given.name;
+  for (const [key, wire] of WORKSPACE_SETTING_WIRE) if (given[key] !== undefined) attributes[wire] = given[key];
   if (options.settingOverwrites) attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
   if (options.vcsRepo === null) attributes["vcs-repo"] = null;
   else if (options.vcsRepo) attributes["vcs-repo"] = toWire(options.vcsRepo, VCS_KEYS);
@@ -331,78 +216,55 @@ export function workspaceListQuery(options: WorkspaceListOptions): Record<string
   return q;
 }
 
-/** Turns a workspace resource into a {@link Workspace}. */
-export function toWorkspace(r: WorkspaceResource): Workspace {
-  const a = r.attributes;
-  const vcs = a["vcs-repo"];
-  const links = (r.links ?? {}) as Record<string, unknown>;
+function vcsRepoOf(vcs: VcsRepoWire | null | undefined): VcsRepoValue | null {
+  if (!vcs) return null;
   return {
-    id: r.id,
-    name: a.name,
-    organization: relId(r, "organization"),
-    projectId: relId(r, "project"),
-    description: a.description ?? null,
-    executionMode: a["execution-mode"],
-    agentPoolId: relId(r, "agent-pool"),
-    autoApply: a["auto-apply"] ?? false,
-    autoApplyRunTrigger: a["auto-apply-run-trigger"] ?? false,
-    allowDestroyPlan: a["allow-destroy-plan"] ?? true,
-    assessmentsEnabled: a["assessments-enabled"] ?? false,
-    autoDestroyAt: a["auto-destroy-at"] ?? null,
-    autoDestroyActivityDuration: a["auto-destroy-activity-duration"] ?? null,
-    autoDestroyStatus: a["auto-destroy-status"] ?? null,
-    inheritsProjectAutoDestroy: a["inherits-project-auto-destroy"] ?? null,
-    fileTriggersEnabled: a["file-triggers-enabled"] ?? true,
-    globalRemoteState: a["global-remote-state"] ?? false,
-    queueAllRuns: a["queue-all-runs"] ?? false,
-    speculativeEnabled: a["speculative-enabled"] ?? true,
-    structuredRunOutputEnabled: a["structured-run-output-enabled"] ?? true,
-    engineVersion: a["engine-version"] ?? a["terraform-version"] ?? null,
-    triggerPrefixes: a["trigger-prefixes"] ?? [],
-    triggerPatterns: a["trigger-patterns"] ?? [],
-    workingDirectory: a["working-directory"] ?? null,
-    vcsRepo: vcs
-      ? {
-          identifier: vcs.identifier,
-          branch: vcs.branch ?? "",
-          displayIdentifier: vcs["display-identifier"] ?? null,
-          ingressSubmodules: vcs["ingress-submodules"] ?? false,
-          oauthTokenId: vcs["oauth-token-id"] ?? null,
-          vcsAppInstallationId: vcs["vcs-app-installation-id"] ?? null,
-          repositoryHttpUrl: vcs["repository-http-url"] ?? null,
-          serviceProvider: vcs["service-provider"] ?? null,
-          tagsRegex: vcs["tags-regex"] ?? null,
-          webhookUrl: vcs["webhook-url"] ?? null,
-        }
-      : null,
-    tagNames: a["tag-names"] ?? [],
-    locked: a.locked,
-    lockedReason: a["locked-reason"] ?? null,
-    lockedById: relId(r, "locked-by"),
-    sshKeyId: relId(r, "ssh-key"),
-    resourceCount: a["resource-count"] ?? 0,
-    source: a.source ?? null,
-    sourceName: a["source-name"] ?? null,
-    sourceUrl: a["source-url"] ?? null,
-    sourceModuleId: a["source-module-id"] ?? null,
-    noCodeUpgradeAvailable: a["no-code-upgrade-available"] ?? null,
-    noCodeModuleVersionId: relId(r, "no-code-module-version"),
-    environment: a.environment ?? null,
-    settingOverwrites: camelKeys(a["setting-overwrites"] as Record<string, boolean> | undefined),
-    permissions: camelKeys(a.permissions),
-    actions: camelKeys(a.actions as Record<string, boolean> | undefined),
-    currentRunId: relId(r, "current-run"),
-    currentStateVersionId: relId(r, "current-state-version"),
-    currentConfigurationVersionId: relId(r, "current-configuration-version"),
-    createdAt: a["created-at"],
-    updatedAt: a["updated-at"] ?? null,
-    latestChangeAt: a["latest-change-at"] ?? null,
-    links: {
-      ...(typeof links.self === "string" ? { self: links.self } : {}),
-      ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] as string } : {}),
-    },
-    attributes: a as Record<string, unknown>,
+    identifier: vcs.identifier,
+    branch: vcs.branch ?? "",
+    displayIdentifier: vcs["display-identifier"] ?? null,
+    ingressSubmodules: vcs["ingress-submodules"] ?? false,
+    oauthTokenId: vcs["oauth-token-id"] ?? null,
+    vcsAppInstallationId: vcs["vcs-app-installation-id"] ?? null,
+    repositoryHttpUrl: vcs["repository-http-url"] ?? null,
+    serviceProvider: vcs["service-provider"] ?? null,
+    tagsRegex: vcs["tags-regex"] ?? null,
+    webhookUrl: vcs["webhook-url"] ?? null,
   };
+}
+
+/** The client's value of one table line, read from a workspace resource. */
+function readField(r: WorkspaceResource, f: FieldDef): unknown {
+  const a = r.attributes as Record<string, unknown>;
+  if (f.rel) return relId(r, f.rel);
+  const raw = a[f.wire!];
+  switch (f.shape) {
+    case "camelKeys":
+      return camelKeys(raw as Record<string, unknown> | undefined);
+    case "vcsRepo":
+      return vcsRepoOf(raw as VcsRepoWire | null | undefined);
+    case "engineVersion":
+      return raw ?? a["terraform-version"] ?? f.absent;
+  }
+  return raw === undefined || raw === null ? (f.absent !== undefined ? (Array.isArray(f.absent) ? [] : f.absent) : raw) : raw;
+}
+
+/** Lines of the table the client reads, as `[client name, line]`. */
+const READ_FIELDS: readonly (readonly [string, FieldDef])[] = workspaceFieldEntries
+  .filter(([, f]) => f.wire !== undefined || f.rel !== undefined)
+  .filter(([, f]) => f.read !== undefined || f.rel !== undefined)
+  .map(([k, f]) => [f.client ?? k, f] as const);
+
+/** Turns a workspace resource into a {@link Workspace}: one property per line of the field table. */
+export function toWorkspace(r: WorkspaceResource): Workspace {
+  const links = (r.links ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { id: r.id };
+  for (const [name, f] of READ_FIELDS) out[name] = readField(r, f);
+  out.links = {
+    ...(typeof links.self === "string" ? { self: links.self } : {}),
+    ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] as string } : {}),
+  };
+  out.attributes = r.attributes as Record<string, unknown>;
+  return out as unknown as Workspace;
 }
 
 /**

@@ -1,4 +1,6 @@
 /** What each resource's implementation offers the entry point. Inputs and outputs are plain JSON. */
+import type * as pulumi from "@pulumi/pulumi";
+
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export interface CheckFailure {
@@ -6,8 +8,8 @@ export interface CheckFailure {
   reason: string;
 }
 
-export interface CheckResult {
-  inputs: Props;
+export interface CheckResult<I = Props> {
+  inputs: I;
   failures: CheckFailure[];
 }
 
@@ -18,16 +20,22 @@ export interface DiffResult {
   deleteBeforeReplace?: boolean;
 }
 
-export interface ProviderImpl {
-  check(olds: Props, news: Props): Promise<CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
-  create(inputs: Props): Promise<{ id: string; outs: Props }>;
-  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-  delete(id: string, props: Props): Promise<void>;
+/**
+ * The SDK's `pulumi.dynamic.ResourceProvider<Inputs, Outputs>` with every method
+ * present and its results complete, as the entry point calls them (which always hands
+ * `read` the stored outputs). `I` is the inputs' type and `O` the outputs' as stored
+ * in state (which may be an earlier release's).
+ */
+export interface ProviderImpl<I extends Props = Props, O extends Props = Props> extends Omit<pulumi.dynamic.ResourceProvider<I, O>, "read"> {
+  check(olds: I, news: I): Promise<CheckResult<I>>;
+  diff(id: string, olds: O, news: I): Promise<DiffResult>;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
+  read(id: string, props: O): Promise<{ id?: string; props?: O; inputs?: I }>;
+  update(id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(id: string, props: O): Promise<void>;
   /**
    * An input's value rebuilt from read's outputs, where the output's shape differs from
    * the input's (see reconstructInputs); by default the output's value as it is.
    */
-  inputShape?(name: string, value: unknown, outputs: Props): unknown;
+  inputShape?(name: string, value: unknown, outputs: O): unknown;
 }

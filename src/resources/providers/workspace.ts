@@ -38,6 +38,15 @@ import {
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
+import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspaceFields";
+import {
+  WORKSPACE_TOP_OUTPUTS,
+  currentShape,
+  groupedOutputs,
+  type WorkspaceInputValues,
+  type WorkspaceOutputValues,
+  type WorkspaceStoredOutputs,
+} from "../workspaceFields";
 
 const RENAMES = { "relationships.tag-bindings": "tags", "relationships.project": "project" };
 
@@ -50,46 +59,29 @@ const vcsCompare = {
   ingressSubmodules: sameBool,
 };
 
-/** How each input compares with what the service last reported. */
-export const WORKSPACE_FIELDS: FieldRule[] = [
-  { name: "organization", replaces: true },
-  { name: "name" },
-  { name: "project", same: sameOptionalString },
-  { name: "description", same: sameOptionalString },
-  { name: "executionMode" },
-  { name: "agentPoolId", same: sameOptionalString },
-  { name: "operations", same: sameBool },
-  { name: "autoApply", same: sameBool },
-  { name: "autoApplyRunTrigger", same: sameBool },
-  { name: "allowDestroyPlan", same: sameBool },
-  { name: "assessmentsEnabled", same: sameBool },
-  { name: "autoDestroyAt", same: sameInstant },
-  { name: "autoDestroyActivityDuration", same: sameOptionalString },
-  { name: "fileTriggersEnabled", same: sameBool },
-  { name: "globalRemoteState", same: sameBool },
-  { name: "queueAllRuns", same: sameBool },
-  { name: "sourceName", same: sameOptionalString },
-  { name: "sourceUrl", same: sameOptionalString },
-  { name: "speculativeEnabled", same: sameBool },
-  { name: "engineVersion", same: sameOptionalString },
-  { name: "triggerPatterns", same: (a, b) => sameStringSet(a, b) },
-  { name: "triggerPrefixes", same: (a, b) => sameStringSet(a, b) },
-  { name: "vcsRepo", same: (a, b) => sameGivenKeys(a, b, vcsCompare) },
-  { name: "workingDirectory", same: sameOptionalString },
-  { name: "settingOverwrites", same: (a, b) => sameGivenKeys(a, b, { executionMode: sameBool, agentPool: sameBool }) },
-  { name: "tags", same: sameStringMap },
-  { name: "tagNames", same: sameTagNames },
-  { name: "sshKeyId", same: sameOptionalString },
-  { name: "forceDelete", same: sameBool },
-];
+/** The diff rules the field table names (src/api/workspaceFields.ts), as functions. */
+const DIFF_RULES: Record<DiffRule, Omit<FieldRule, "name">> = {
+  exact: {},
+  replace: { replaces: true },
+  bool: { same: sameBool },
+  optionalString: { same: sameOptionalString },
+  instant: { same: sameInstant },
+  stringSet: { same: (a, b) => sameStringSet(a, b) },
+  stringMap: { same: sameStringMap },
+  tagNames: { same: sameTagNames },
+  vcsRepo: { same: (a, b) => sameGivenKeys(a, b, vcsCompare) },
+  settingOverwrites: { same: (a, b) => sameGivenKeys(a, b, { executionMode: sameBool, agentPool: sameBool }) },
+};
 
-/** Inputs that are plain workspace settings (sent as attributes on create and update). */
-const SETTING_INPUTS = [
-  "description", "executionMode", "agentPoolId", "operations", "autoApply", "autoApplyRunTrigger", "allowDestroyPlan",
-  "assessmentsEnabled", "autoDestroyAt", "autoDestroyActivityDuration", "fileTriggersEnabled", "globalRemoteState",
-  "queueAllRuns", "sourceName", "sourceUrl", "speculativeEnabled", "engineVersion", "triggerPatterns", "triggerPrefixes",
-  "workingDirectory", "settingOverwrites",
-] as const;
+/** How each input compares with what the service last reported: one rule per input line of the field table. */
+export const WORKSPACE_FIELDS: FieldRule[] = workspaceFieldEntries
+  .filter(([, f]) => f.role !== "computed")
+  .map(([name, f]) => ({ name, ...DIFF_RULES[f.diff ?? "exact"] }));
+
+/** Inputs that are plain workspace settings (sent as attributes on create and update): the table's settable lines but the name and the VCS connection. */
+const SETTING_INPUTS: readonly string[] = workspaceFieldEntries
+  .filter(([name, f]) => f.role !== "computed" && f.write !== undefined && name !== "name" && name !== "vcsRepo")
+  .map(([name]) => name);
 
 /** Inputs whose cross-field rules are checked together (execution mode and agent pool). */
 const MODE_GROUP = ["executionMode", "operations", "agentPoolId", "settingOverwrites"];
@@ -219,72 +211,38 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
 // ---------------------------------------------------------------------------
 // outputs
 
-export function workspaceOutputs(
-  ws: ApiWorkspace,
-  extra: { tags: Record<string, string>; effectiveTags: Record<string, string>; forceDelete: boolean; organization?: string },
-): Props {
-  return {
-    name: ws.name,
-    organization: ws.organization ?? extra.organization ?? null,
-    project: ws.projectId,
-    description: ws.description,
-    executionMode: ws.executionMode,
-    agentPoolId: ws.agentPoolId,
-    operations: ws.attributes.operations ?? ws.executionMode !== "local",
-    autoApply: ws.autoApply,
-    autoApplyRunTrigger: ws.autoApplyRunTrigger,
-    allowDestroyPlan: ws.allowDestroyPlan,
-    assessmentsEnabled: ws.assessmentsEnabled,
-    autoDestroyAt: ws.autoDestroyAt,
-    autoDestroyActivityDuration: ws.autoDestroyActivityDuration,
-    autoDestroyStatus: ws.autoDestroyStatus,
-    inheritsProjectAutoDestroy: ws.inheritsProjectAutoDestroy,
-    fileTriggersEnabled: ws.fileTriggersEnabled,
-    globalRemoteState: ws.globalRemoteState,
-    queueAllRuns: ws.queueAllRuns,
-    sourceName: ws.sourceName,
-    sourceUrl: ws.sourceUrl,
-    speculativeEnabled: ws.speculativeEnabled,
-    engineVersion: ws.engineVersion,
-    triggerPatterns: ws.triggerPatterns,
-    triggerPrefixes: ws.triggerPrefixes,
-    vcsRepo: ws.vcsRepo,
-    vcsRepoIdentifier: (ws.attributes["vcs-repo-identifier"] as string | null | undefined) ?? ws.vcsRepo?.identifier ?? null,
-    workingDirectory: ws.workingDirectory,
-    settingOverwrites: ws.settingOverwrites,
-    tags: extra.tags,
-    tagNames: [...ws.tagNames].sort(),
-    sshKeyId: ws.sshKeyId,
-    forceDelete: extra.forceDelete,
-    actions: ws.actions,
-    applyDurationAverage: ws.attributes["apply-duration-average"] ?? null,
-    createdAt: ws.createdAt,
-    updatedAt: ws.updatedAt,
-    latestChangeAt: ws.latestChangeAt,
-    lastAssessmentResultAt: ws.attributes["last-assessment-result-at"] ?? null,
-    environment: ws.environment,
-    locked: ws.locked,
-    lockedReason: ws.lockedReason,
-    lockedBy: ws.lockedById,
-    oauthClientName: ws.attributes["oauth-client-name"] ?? null,
-    permissions: ws.permissions,
-    planDurationAverage: ws.attributes["plan-duration-average"] ?? null,
-    policyCheckFailures: ws.attributes["policy-check-failures"] ?? null,
-    resourceCount: ws.resourceCount,
-    runFailures: ws.attributes["run-failures"] ?? null,
-    source: ws.source,
-    sourceModuleId: ws.sourceModuleId,
-    noCodeUpgradeAvailable: ws.noCodeUpgradeAvailable,
-    noCodeModuleVersionId: ws.noCodeModuleVersionId,
-    structuredRunOutputEnabled: ws.structuredRunOutputEnabled,
-    workspaceKpisRunsCount: ws.attributes["workspace-kpis-runs-count"] ?? null,
-    effectiveTags: extra.effectiveTags,
-    currentRunId: ws.currentRunId,
-    currentStateVersionId: ws.currentStateVersionId,
-    currentConfigurationVersionId: ws.currentConfigurationVersionId,
-    selfLink: ws.links.self ?? null,
-    htmlLink: ws.links.selfHtml ?? null,
+/** What the outputs hold beside the client's view of the workspace. */
+interface OutputExtras {
+  tags: Record<string, string>;
+  effectiveTags: Record<string, string>;
+  forceDelete: boolean;
+  organization?: string;
+}
+
+/** Output values the provider computes instead of copying the client's property of the same line. */
+const COMPUTED_OUTPUTS: Partial<Record<WorkspaceFieldName, (ws: ApiWorkspace, extra: OutputExtras) => unknown>> = {
+  organization: (ws, extra) => ws.organization ?? extra.organization ?? null,
+  operations: (ws) => ws.operations ?? ws.executionMode !== "local",
+  tags: (_ws, extra) => extra.tags,
+  tagNames: (ws) => [...ws.tagNames].sort(),
+  forceDelete: (_ws, extra) => extra.forceDelete,
+  effectiveTags: (_ws, extra) => extra.effectiveTags,
+  selfLink: (ws) => ws.links.self ?? null,
+  htmlLink: (ws) => ws.links.selfHtml ?? null,
+  vcsRepoIdentifier: (ws) => ws.vcsRepoIdentifier ?? ws.vcsRepo?.identifier ?? null,
+};
+
+/** The resource's outputs for a workspace: the field table's top-level lines, then `metrics`, `status` and `permissions`. */
+export function workspaceOutputs(ws: ApiWorkspace, extra: OutputExtras): WorkspaceOutputValues {
+  const value = (name: WorkspaceFieldName): unknown => {
+    const computed = COMPUTED_OUTPUTS[name];
+    return computed ? computed(ws, extra) : (ws as unknown as Record<string, unknown>)[clientName(name)];
   };
+  const out: Record<string, unknown> = {};
+  for (const name of WORKSPACE_TOP_OUTPUTS) out[name] = value(name);
+  Object.assign(out, groupedOutputs(value));
+  out.permissions = ws.permissions;
+  return out as WorkspaceOutputValues;
 }
 
 /** Thrown after the workspace exists, so that the engine records it instead of orphaning it. */
@@ -301,7 +259,7 @@ class PartialCreateError extends Error {
 // ---------------------------------------------------------------------------
 // provider
 
-export const workspaceProvider: ProviderImpl = {
+export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, WorkspaceStoredOutputs> = {
   async check(olds, news) {
     return checkWorkspace(news, olds);
   },
@@ -315,7 +273,8 @@ export const workspaceProvider: ProviderImpl = {
     const client = getClient();
     const organization = String(inputs.organization);
     const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
-    const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: inputs.name, tagNames };
+    // check refuses inputs without a name, so create always has one.
+    const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: String(inputs.name), tagNames };
     if (options.vcsRepo === null) delete options.vcsRepo;
     const started = Date.now();
     let ws = await client.workspaces
@@ -358,15 +317,16 @@ export const workspaceProvider: ProviderImpl = {
         const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
         return {
           id: workspace.id,
-          props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization }),
+          props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization ?? undefined }),
         };
       },
       () => ({}),
     );
   },
 
-  async update(id, olds, news) {
+  async update(id, stored, news) {
     const client = getClient();
+    const olds = currentShape(stored);
     try {
       return await updateWorkspace(client, id, olds, news);
     } catch (err) {
@@ -390,7 +350,7 @@ export const workspaceProvider: ProviderImpl = {
   },
 };
 
-async function updateWorkspace(client: WorkspacesClient, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+async function updateWorkspace(client: WorkspacesClient, id: string, olds: WorkspaceStoredOutputs, news: Props): Promise<{ outs: WorkspaceStoredOutputs }> {
   const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
   const set = new Set(changed);
   const patch = requestOptions(news, set);
@@ -418,7 +378,7 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Props
   }
   if (!ws) return { outs: { ...olds, forceDelete } };
   return {
-    outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization }),
+    outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization ?? undefined }),
   };
 }
 

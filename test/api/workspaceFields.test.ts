@@ -1,0 +1,134 @@
+/**
+ * The workspace field table and what is derived from it agree: the wire schemas, the
+ * client's mapping both ways, the resource's declared outputs and groups, the
+ * provider's diff rules, and the reading of outputs written by the previous release.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  WORKSPACE_FIELDS,
+  WORKSPACE_SETTING_WIRE,
+  workspaceAttributesSchema,
+  workspaceFieldEntries,
+  workspaceSettingsRequestSchema,
+  type FieldDef,
+  type WorkspaceResource,
+} from "../../src/api";
+import { toWorkspace, workspaceRequestBody } from "../../src/client";
+import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
+import { WORKSPACE_FIELDS as DIFF_RULES, workspaceOutputs } from "../../src/resources/providers/workspace";
+import { WORKSPACE_OUTPUT_GROUPS, currentShape } from "../../src/resources/workspaceFields";
+
+const lines = workspaceFieldEntries as [string, FieldDef][];
+
+/** A value of a line that is not its `absent` default, in the client's spelling. */
+function sample(name: string, f: FieldDef): unknown {
+  const special: Record<string, unknown> = {
+    executionMode: "agent",
+    autoDestroyAt: "2030-01-02T03:04:05.000Z",
+    autoDestroyActivityDuration: "14d",
+    agentPoolId: "apool-sample",
+    name: "sample-name",
+  };
+  if (name in special) return special[name];
+  if (typeof f.absent === "boolean") return !f.absent;
+  const schema = f.write === "read" ? f.read : (f.write ?? f.read);
+  if (schema && schema.safeParse(true).success && !schema.safeParse("x").success) return true;
+  if (Array.isArray(f.absent)) return ["b-prefix", "a-prefix"];
+  return `value-of-${name}`;
+}
+
+/** A workspace resource carrying `attributes` and `relationships` (the rest minimal). */
+function resource(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): WorkspaceResource {
+  return {
+    id: "ws-sample",
+    type: "workspaces",
+    attributes: { name: "w", "execution-mode": "remote", locked: false, "created-at": "2026-01-01T00:00:00.000Z", ...attributes },
+    relationships,
+  } as WorkspaceResource;
+}
+
+describe("workspace field table", () => {
+  it("every plain setting round-trips program -> wire -> program", () => {
+    expect(WORKSPACE_SETTING_WIRE.length).toBeGreaterThan(15);
+    for (const [client, wire] of WORKSPACE_SETTING_WIRE) {
+      const line = lines.find(([k, f]) => (f.client ?? k) === client)!;
+      const value = sample(line[0], line[1]);
+      const body = workspaceRequestBody({ [client]: value }) as { data: { attributes: Record<string, unknown> } };
+      expect(body.data.attributes, client).toEqual({ [wire]: value });
+      // The request schema accepts what the client sends.
+      expect(workspaceSettingsRequestSchema.safeParse(body.data.attributes).success, client).toBe(true);
+      const f = line[1];
+      const back = f.rel
+        ? toWorkspace(resource({}, { [f.rel]: { data: { id: value, type: "x" } } }))
+        : toWorkspace(resource({ [wire]: value }));
+      expect((back as unknown as Record<string, unknown>)[client], client).toEqual(value);
+    }
+  });
+
+  it("the client reports every line the service sends, with its default when the attribute is absent", () => {
+    const ws = toWorkspace(resource({})) as unknown as Record<string, unknown>;
+    for (const [name, f] of lines) {
+      if (!f.wire && !f.rel) continue;
+      const client = f.client ?? name;
+      expect(ws, client).toHaveProperty(client);
+      if (f.absent !== undefined) expect(ws[client], client).toEqual(f.absent);
+    }
+  });
+
+  it("the attribute schema has one key per line read from an attribute, plus the vendor alias", () => {
+    const keys = Object.keys(workspaceAttributesSchema.shape).sort();
+    const expected = lines.filter(([, f]) => f.wire && f.read).map(([, f]) => f.wire!);
+    expect(keys).toEqual([...expected, "terraform-version"].sort());
+  });
+
+  it("every input has a diff rule, and the provider diffs exactly the inputs", () => {
+    const inputs = lines.filter(([, f]) => f.role !== "computed");
+    for (const [name, f] of inputs) expect(f.diff, name).toBeDefined();
+    expect(DIFF_RULES.map((r) => r.name)).toEqual(inputs.map(([name]) => name));
+    expect(DIFF_RULES.filter((r) => r.replaces).map((r) => r.name)).toEqual(["organization"]);
+  });
+
+  it("declared outputs are the top-level lines plus the groups, and the provider fills exactly those", () => {
+    const top = lines.filter(([, f]) => f.group === "top").map(([name]) => name);
+    expect([...WORKSPACE_OUTPUTS]).toEqual([...top, ...WORKSPACE_OUTPUT_GROUPS]);
+    expect(WORKSPACE_OUTPUTS.length).toBeLessThanOrEqual(40);
+    const full = resource(
+      Object.fromEntries(lines.filter(([, f]) => f.wire && f.read).map(([name, f]) => [f.wire!, f.shape ? undefined : sample(name, f)])),
+      Object.fromEntries(lines.filter(([, f]) => f.rel).map(([name]) => [lines.find(([k]) => k === name)![1].rel!, { data: { id: `id-${name}`, type: "x" } }])),
+    );
+    const outs = workspaceOutputs(toWorkspace(full), { tags: { a: "1" }, effectiveTags: { a: "1", b: "2" }, forceDelete: false });
+    expect(Object.keys(outs).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+    for (const group of ["metrics", "status"] as const) {
+      const members = lines.filter(([, f]) => f.group === group).map(([name]) => name).sort();
+      expect(Object.keys(outs[group]).sort(), group).toEqual(members);
+    }
+    expect((outs.status as Record<string, unknown>).currentRunId).toBe("id-currentRunId");
+    expect((outs.metrics as Record<string, unknown>).runFailures).toBe("value-of-runFailures");
+  });
+
+  it("a group leaves out what the service does not report", () => {
+    const outs = workspaceOutputs(toWorkspace(resource({})), { tags: {}, effectiveTags: {}, forceDelete: false });
+    expect(outs.metrics).toEqual({ resourceCount: 0 });
+    expect(Object.values(outs.status)).not.toContain(null);
+  });
+
+  it("outputs written by the previous release (every value at the top level) read as this release's shape", () => {
+    const ws = toWorkspace(resource({ "resource-count": 3, "locked-reason": "why", "run-failures": 1 }, { "current-run": { data: { id: "run-1", type: "runs" } } }));
+    const now = workspaceOutputs(ws, { tags: { a: "1" }, effectiveTags: { a: "1" }, forceDelete: true, organization: "org" });
+    const flat: Record<string, unknown> = { ...now, ...now.metrics, ...now.status, permissions: now.permissions };
+    delete flat.metrics;
+    delete flat.status;
+    // The previous release wrote null for what the service did not report.
+    for (const [name, f] of lines) if (f.group === "metrics" || f.group === "status") flat[name] ??= null;
+    expect(currentShape(flat)).toEqual(now);
+    expect(currentShape(now)).toBe(now);
+  });
+
+  it("keys are unique: no two lines share a wire name or a client name", () => {
+    const wires = lines.filter(([, f]) => f.wire).map(([, f]) => f.wire);
+    expect(new Set(wires).size).toBe(wires.length);
+    const clients = lines.map(([k, f]) => f.client ?? k);
+    expect(new Set(clients).size).toBe(clients.length);
+    expect(Object.keys(WORKSPACE_FIELDS).length).toBe(lines.length);
+  });
+});
