@@ -5,6 +5,7 @@
 #
 #   pulumi-ci.sh preview    # on pull/merge requests
 #   pulumi-ci.sh up         # on the main branch
+#   pulumi-ci.sh refresh    # on a schedule: reads every resource back (drift)
 #
 # Environment (names match the workflow):
 #   PULUMI_STACK             stack to preview or update (required)
@@ -21,13 +22,15 @@
 # Exit status: the CLI's. A mandatory policy violation fails preview and up alike;
 # `up` previews first (no --skip-preview) because stack-wide rules are judged on
 # the whole stack, which an update without preview would only see after applying.
+# `refresh` runs with --skip-preview: `pulumi refresh --yes` alone previews first and
+# so reads every record from the service twice.
 set -euo pipefail
 
 mode="${1:-}"
 case "$mode" in
-  preview | up) ;;
+  preview | up | refresh) ;;
   *)
-    echo "usage: $0 preview|up" >&2
+    echo "usage: $0 preview|up|refresh" >&2
     exit 2
     ;;
 esac
@@ -64,5 +67,8 @@ case "$mode" in
     ;;
   up)
     pulumi up --stack "$PULUMI_STACK" --non-interactive --yes "${policy_args[@]}"
+    ;;
+  refresh)
+    pulumi refresh --stack "$PULUMI_STACK" --non-interactive --yes --skip-preview
     ;;
 esac

@@ -95,7 +95,7 @@ describe("examples/", () => {
     expect(workflow).toMatch(/pulumi up [^\n]*--yes/);
     expect(workflow).toContain("WORKSPACES_TOKEN: ${{ secrets.WORKSPACES_TOKEN }}");
     // The token comes only from the secret store, never written in the file.
-    expect(workflow.match(/WORKSPACES_TOKEN:/g)?.length).toBe(2);
+    expect(workflow.match(/WORKSPACES_TOKEN:/g)?.length).toBe(3);
     expect(workflow).not.toMatch(/\t/);
     for (const f of ["pulumi-ci.sh", "README.md"]) expect(fs.existsSync(path.join(examplesDir, "ci", f)), f).toBe(true);
   });
@@ -115,6 +115,9 @@ describe("examples/", () => {
       expect(inWorkflow(cmd), cmd).toContain("--policy-pack");
       expect(inScript(cmd), cmd).toEqual(inWorkflow(cmd));
     }
+    // Refresh skips its preview, which would read every record a second time.
+    expect(inWorkflow("refresh")).toContain("--skip-preview");
+    expect(inScript("refresh")).toEqual(inWorkflow("refresh"));
   });
 });
 
