@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../store/db";
-import { now, prepare } from "../store/db";
-import { newId, newToken } from "../ids";
-import { notFound } from "../http/errors";
-import { API_PREFIX, type Resource } from "../http/jsonapi";
+import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { newId, newInternalId, newToken } from "../ids";
+import { Invalid, NameTaken, NotFound, type Field } from "../errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
+import * as store from "./store";
+import type { TeamProjectRecord, TeamRecord, TeamWorkspaceAccess, TeamWorkspaceRecord, UserRecord } from "./store";
 
 export type { Permissions };
 
@@ -45,27 +46,8 @@ export function tokenDigest(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-interface TokenRow {
-  id: string;
-  kind: Caller["kind"];
-  organization: string | null;
-  team_id: string | null;
-  user_id: string | null;
-  site_admin: number;
-  principal: string;
-}
-
 export function authenticate(db: Db, token: string): Caller | null {
-  const row = db
-    .prepare(
-      `SELECT t.id, t.kind, t.organization, t.team_id, t.user_id, t.site_admin,
-              COALESCE(t.user_id, tm.service_user_id, o.service_user_id) AS principal
-         FROM tokens t
-         LEFT JOIN teams tm ON tm.id = t.team_id
-         LEFT JOIN organizations o ON o.name = t.organization AND t.kind = 'organization'
-        WHERE t.digest = ?`,
-    )
-    .get(tokenDigest(token)) as TokenRow | undefined;
+  const row = store.findTokenByDigest(db, tokenDigest(token));
   if (!row) return null;
   return {
     tokenId: row.id,
@@ -79,20 +61,11 @@ export function authenticate(db: Db, token: string): Caller | null {
   };
 }
 
-interface TeamFlags {
-  id: string;
-  is_owners: number;
-  manage_workspaces: number;
-  manage_projects: number;
-}
-
 /** The caller's standing in an organization, cached for the request. */
 export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
   const cached = caller.roles.get(organization);
   if (cached) return cached;
-  const org = prepare(db, `SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as
-    | { allow_force_delete_workspaces: number }
-    | undefined;
+  const org = store.organizationAccessFlags(db, organization);
   const adminsMayForceDelete = org?.allow_force_delete_workspaces === 1;
   let role: OrgRole = NO_ROLE;
   if (!org) {
@@ -102,17 +75,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
   } else if (caller.kind === "organization") {
     if (caller.organization === organization) role = { member: true, owner: false, manageWorkspaces: true, manageProjects: true, teamIds: [], adminsMayForceDelete };
   } else {
-    const teams = (
-      caller.kind === "team"
-        ? prepare(db, `SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`).all(caller.teamId, organization)
-        : db
-            .prepare(
-              `SELECT t.id, t.is_owners, t.manage_workspaces, t.manage_projects
-                 FROM teams t JOIN team_members m ON m.team_id = t.id
-                WHERE m.user_id = ? AND t.organization = ?`,
-            )
-            .all(caller.userId, organization)
-    ) as TeamFlags[];
+    const teams = caller.kind === "team" ? store.teamFlagsOfTeam(db, caller.teamId, organization) : store.teamFlagsOfUser(db, caller.userId, organization);
     if (teams.length) {
       const owner = teams.some((t) => t.is_owners === 1);
       role = {
@@ -131,22 +94,26 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
 
 /** Organization-level visibility: members see the organization, everybody else gets 404. */
 export function assertMember(db: Db, caller: Caller, organization: string): OrgRole {
-  const exists = prepare(db, `SELECT 1 FROM organizations WHERE name = ?`).get(organization);
+  const exists = store.organizationAccessFlags(db, organization) !== undefined;
   const role = exists ? orgRole(db, caller, organization) : NO_ROLE;
-  if (!role.member) throw notFound(`organization "${organization}" not found`);
+  if (!role.member) throw new NotFound(`organization "${organization}" not found`);
   return role;
 }
 
 export function assertOwner(db: Db, caller: Caller, organization: string): OrgRole {
   const role = assertMember(db, caller, organization);
-  if (!role.owner) throw notFound(`organization "${organization}" not found`);
+  if (!role.owner) throw new NotFound(`organization "${organization}" not found`);
   return role;
+}
+
+/** The organizations a team or user token reaches through its teams, by name (users' in name order). */
+export function organizationsThroughTeams(db: Db, caller: Caller): string[] {
+  return caller.kind === "team" ? store.organizationOfTeam(db, caller.teamId) : store.organizationsOfUser(db, caller.userId);
 }
 
 // ---- workspace permissions (spec 2.3 and 5) ----
 
-
-export type AccessLevel = "read" | "plan" | "write" | "admin" | "custom";
+export type AccessLevel = TeamWorkspaceAccess["access"];
 export const ACCESS_LEVELS: ReadonlyArray<AccessLevel> = ["read", "plan", "write", "admin", "custom"];
 
 const READ: PermissionName[] = ["can-read-run", "can-read-variable", "can-read-state-versions", "can-read-state-outputs", "can-read-settings", "can-read-assessment-results"];
@@ -164,14 +131,7 @@ const ADMIN: PermissionName[] = [
 ];
 const LEVEL_PERMISSIONS: Record<Exclude<AccessLevel, "custom">, PermissionName[]> = { read: READ, plan: PLAN, write: WRITE, admin: ADMIN };
 
-export interface TeamWorkspaceAccess {
-  access: AccessLevel;
-  runs: string;
-  variables: string;
-  state_versions: string;
-  workspace_locking: number;
-  run_tasks: number;
-}
+export type { TeamWorkspaceAccess };
 
 function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
   const out: PermissionName[] = ["can-read-settings", "can-read-assessment-results"];
@@ -216,16 +176,9 @@ export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey): 
   }
   const granted = new Set<PermissionName>();
   if (role.teamIds.length) {
-    const marks = role.teamIds.map(() => "?").join(",");
-    const rows = db
-      .prepare(`SELECT access, runs, variables, state_versions, workspace_locking, run_tasks FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks})`)
-      .all(ws.id, ...role.teamIds) as TeamWorkspaceAccess[];
-    for (const r of rows) (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
-    const projectRows = db
-      .prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks})`)
-      .all(ws.project_id, ...role.teamIds) as { access: string }[];
-    for (const r of projectRows) {
-      const level = PROJECT_TO_WORKSPACE[r.access];
+    for (const r of store.teamWorkspaceGrants(db, ws.id, role.teamIds)) (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
+    for (const access of store.teamProjectGrants(db, ws.project_id, role.teamIds)) {
+      const level = PROJECT_TO_WORKSPACE[access];
       if (level) LEVEL_PERMISSIONS[level].forEach((p) => granted.add(p));
     }
   }
@@ -245,8 +198,7 @@ export function isProjectAdmin(db: Db, caller: Caller, organization: string, pro
   const role = orgRole(db, caller, organization);
   if (role.manageProjects) return true;
   if (!role.teamIds.length) return false;
-  const marks = role.teamIds.map(() => "?").join(",");
-  return !!prepare(db, `SELECT 1 FROM team_projects WHERE project_id = ? AND access = 'admin' AND team_id IN (${marks})`).get(projectId, ...role.teamIds);
+  return store.holdsProjectAdmin(db, projectId, role.teamIds);
 }
 
 /** May create workspaces in the project: teams managing all workspaces, organization tokens, or project maintainers. */
@@ -254,10 +206,7 @@ export function mayCreateWorkspaceIn(db: Db, caller: Caller, organization: strin
   const role = orgRole(db, caller, organization);
   if (role.manageWorkspaces) return true;
   if (!role.teamIds.length) return false;
-  const marks = role.teamIds.map(() => "?").join(",");
-  return !!db
-    .prepare(`SELECT 1 FROM team_projects WHERE project_id = ? AND access IN ('admin', 'maintain') AND team_id IN (${marks})`)
-    .get(projectId, ...role.teamIds);
+  return store.maintainsProject(db, projectId, role.teamIds);
 }
 
 /** May create workspaces in at least one project of the organization; checked before a create's body is read. */
@@ -265,13 +214,7 @@ export function mayCreateWorkspaces(db: Db, caller: Caller, organization: string
   const role = orgRole(db, caller, organization);
   if (role.manageWorkspaces) return true;
   if (!role.teamIds.length) return false;
-  const marks = role.teamIds.map(() => "?").join(",");
-  return !!db
-    .prepare(
-      `SELECT 1 FROM team_projects tp JOIN projects p ON p.id = tp.project_id
-        WHERE p.organization = ? AND tp.access IN ('admin', 'maintain') AND tp.team_id IN (${marks})`,
-    )
-    .get(organization, ...role.teamIds);
+  return store.maintainsAnyProject(db, organization, role.teamIds);
 }
 
 /** SQL condition (on alias `w`) restricting a list to the workspaces the caller may read, with its parameters. */
@@ -279,19 +222,14 @@ export function readableWorkspacesFilter(db: Db, caller: Caller, organization: s
   const role = orgRole(db, caller, organization);
   if (role.manageWorkspaces) return { sql: "1", params: [] };
   if (!role.teamIds.length) return { sql: "0", params: [] };
-  const marks = role.teamIds.map(() => "?").join(",");
-  return {
-    sql: `(w.id IN (SELECT workspace_id FROM team_workspaces WHERE team_id IN (${marks}))
-           OR w.project_id IN (SELECT project_id FROM team_projects WHERE team_id IN (${marks})))`,
-    params: [...role.teamIds, ...role.teamIds],
-  };
+  return store.teamsReachCondition(role.teamIds);
 }
 
 // ---- issuing principals and tokens ----
 
 export function createServiceUser(db: Db, username: string): string {
   const id = newId("user");
-  prepare(db, `INSERT INTO users (id, username, service_account, created_at) VALUES (?, ?, 1, ?)`).run(id, `${username}-${id.slice(5, 13)}`, now());
+  store.insertUser(db, { id, username: `${username}-${id.slice(5, 13)}`, email: null, serviceAccount: true, createdAt: now() });
   return id;
 }
 
@@ -309,22 +247,293 @@ export function issueToken(
 ): IssuedToken {
   const id = newId("authenticationToken");
   const createdAt = now();
-  prepare(db, 
-    `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, tokenDigest(token), spec.kind, spec.organization ?? null, spec.teamId ?? null, spec.userId ?? null, spec.siteAdmin ? 1 : 0, spec.description ?? null, createdAt);
+  store.insertToken(db, {
+    id,
+    digest: tokenDigest(token),
+    kind: spec.kind,
+    organization: spec.organization ?? null,
+    teamId: spec.teamId ?? null,
+    userId: spec.userId ?? null,
+    siteAdmin: spec.siteAdmin ?? false,
+    description: spec.description ?? null,
+    createdAt,
+  });
   return { id, token, createdAt };
 }
 
-/** A user document (`users`): service accounts stand for team and organization tokens. */
-export function renderUser(db: Db, id: string): Resource | undefined {
-  const u = prepare(db, `SELECT id, username, service_account FROM users WHERE id = ?`).get(id) as
-    | { id: string; username: string; service_account: number }
-    | undefined;
-  if (!u) return undefined;
-  return {
-    id: u.id,
-    type: "users",
-    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
-    links: { self: `${API_PREFIX}/users/${u.id}` },
+/** Whether a token with this value already exists (only its digest is compared). */
+export function tokenExists(db: Db, token: string): boolean {
+  return store.tokenDigestExists(db, tokenDigest(token));
+}
+
+/** Revokes every token of the organization and of its teams (the organization is being deleted). */
+export function revokeOrganizationTokens(db: Db, organization: string): void {
+  store.deleteTokensOfOrganization(db, organization);
+}
+
+/** Turns a lost race on a unique key into the duplicate-name failure of `field`. */
+function unique<T>(fn: () => T, field?: Field): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new NameTaken(field);
+    throw err;
+  }
+}
+
+// ---- users ----
+
+export type { UserRecord };
+
+export function findUser(db: Db, id: string): UserRecord | undefined {
+  return store.findUser(db, id);
+}
+
+/** A local server's site administrator only; anybody else is told there is nothing here. */
+export function assertSiteAdmin(caller: Caller): void {
+  if (!caller.siteAdmin) throw new NotFound("not found");
+}
+
+export function createUser(db: Db, caller: Caller, input: { username: string; email: string | null }): { id: string } {
+  assertSiteAdmin(caller);
+  const id = newId("user");
+  unique(() => inTransaction(db, () => store.insertUser(db, { id, username: input.username, email: input.email, serviceAccount: false, createdAt: now() })), {
+    attribute: "username",
+  });
+  return { id };
+}
+
+/** A token for a person, issued by the person or the site administrator. */
+export function issueUserToken(db: Db, caller: Caller, userId: string): IssuedToken {
+  if (!caller.siteAdmin && caller.userId !== userId) throw new NotFound("user not found");
+  if (!store.personExists(db, userId)) throw new NotFound("user not found");
+  return inTransaction(db, () => issueToken(db, { kind: "user", userId }));
+}
+
+// ---- teams ----
+
+export type { TeamRecord };
+
+export function createTeamRecord(
+  db: Db,
+  organization: string,
+  name: string,
+  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean },
+): string {
+  const id = newId("team");
+  const serviceUserId = createServiceUser(db, `api-team-${name}`);
+  store.insertTeam(db, {
+    id,
+    organization,
+    name,
+    owners: flags.owners ?? false,
+    manageWorkspaces: flags.manageWorkspaces ?? false,
+    manageProjects: flags.manageProjects ?? false,
+    serviceUserId,
+    createdAt: now(),
+  });
+  return id;
+}
+
+/** The owners team of the organization (every organization has one). */
+export function ownersTeamId(db: Db, organization: string): string {
+  return store.ownersTeamIdOf(db, organization);
+}
+
+export function addOwner(db: Db, teamId: string, userId: string): void {
+  store.addTeamMember(db, teamId, userId);
+}
+
+/** A team the caller may see (members of its organization), or manage when `owner` is set (owners); otherwise 404. */
+export function loadTeam(db: Db, caller: Caller, id: string, owner: boolean): TeamRecord {
+  const t = store.findTeam(db, id);
+  if (!t) throw new NotFound("team not found");
+  (owner ? assertOwner : assertMember)(db, caller, t.organization);
+  return t;
+}
+
+export function teamMemberIds(db: Db, teamId: string): string[] {
+  return store.teamMemberIds(db, teamId);
+}
+
+export interface TeamInput {
+  name?: string;
+  manageWorkspaces?: boolean;
+  manageProjects?: boolean;
+}
+
+export function createTeam(db: Db, caller: Caller, organization: string, input: TeamInput & { name: string }): TeamRecord {
+  assertOwner(db, caller, organization);
+  const id = unique(() =>
+    inTransaction(db, () => createTeamRecord(db, organization, input.name, { manageWorkspaces: input.manageWorkspaces, manageProjects: input.manageProjects })),
+  );
+  return loadTeam(db, caller, id, true);
+}
+
+export function listTeams(db: Db, caller: Caller, organization: string): TeamRecord[] {
+  assertMember(db, caller, organization);
+  return store.teamsOf(db, organization);
+}
+
+/** The owners team keeps its name and its organization-wide rights. */
+export function updateTeam(db: Db, caller: Caller, id: string, input: TeamInput): TeamRecord {
+  const t = loadTeam(db, caller, id, true);
+  const owners = t.is_owners === 1;
+  if (owners && input.name !== undefined && input.name !== t.name) throw new Invalid("the owners team cannot be renamed", { attribute: "name" });
+  unique(() =>
+    inTransaction(db, () =>
+      store.updateTeamRow(
+        db,
+        t.id,
+        input.name ?? t.name,
+        owners || (input.manageWorkspaces ?? t.manage_workspaces === 1),
+        owners || (input.manageProjects ?? t.manage_projects === 1),
+      ),
+    ),
+  );
+  return loadTeam(db, caller, t.id, true);
+}
+
+/** Deleting a team revokes its token and its access; its locks stay until an admin force-unlocks. */
+export function deleteTeam(db: Db, caller: Caller, id: string): void {
+  const t = loadTeam(db, caller, id, true);
+  if (t.is_owners === 1) throw new Invalid("the owners team cannot be deleted");
+  inTransaction(db, () => store.deleteTeamRow(db, t.id));
+}
+
+export function revokeTeamToken(db: Db, caller: Caller, id: string): void {
+  const t = loadTeam(db, caller, id, true);
+  if (inTransaction(db, () => store.deleteTeamTokens(db, t.id)) === 0) throw new NotFound("the team has no token");
+}
+
+/** A team has one token: issuing a new one revokes the previous (the bootstrap token excepted). */
+export function issueTeamToken(db: Db, caller: Caller, id: string): IssuedToken {
+  const t = loadTeam(db, caller, id, true);
+  return inTransaction(db, () => {
+    store.deleteTeamTokens(db, t.id);
+    return issueToken(db, { kind: "team", organization: t.organization, teamId: t.id });
+  });
+}
+
+/** An organization has one token: issuing a new one revokes the previous. */
+export function issueOrganizationToken(db: Db, caller: Caller, organization: string): IssuedToken {
+  assertOwner(db, caller, organization);
+  return inTransaction(db, () => {
+    store.deleteOrganizationToken(db, organization);
+    return issueToken(db, { kind: "organization", organization });
+  });
+}
+
+/** Adds people (by id or username) to the team; one unknown name adds nobody. */
+export function addTeamMembers(db: Db, caller: Caller, id: string, users: ReadonlyArray<string>): void {
+  const t = loadTeam(db, caller, id, true);
+  inTransaction(db, () => {
+    for (const name of users) {
+      const userId = store.findPersonId(db, name);
+      if (!userId) throw new NotFound(`user "${name}" not found`);
+      store.addTeamMember(db, t.id, userId);
+    }
+  });
+}
+
+// ---- team access to workspaces ----
+
+export type { TeamWorkspaceRecord };
+
+/** Granting access to workspaces takes the organization's manage-workspaces permission; 404 otherwise. */
+export function assertAccessManager(db: Db, caller: Caller, organization: string): void {
+  if (!orgRole(db, caller, organization).manageWorkspaces) throw new NotFound("not found");
+}
+
+export interface TeamWorkspaceInput {
+  access: AccessLevel;
+  runs?: string;
+  variables?: string;
+  stateVersions?: string;
+  workspaceLocking?: boolean;
+  runTasks?: boolean;
+}
+
+/** Gives the team access to the workspace (found by the caller through the workspace domain). */
+export function createTeamWorkspace(db: Db, caller: Caller, ws: { id: string; organization: string }, teamId: string, input: TeamWorkspaceInput): TeamWorkspaceRecord {
+  assertAccessManager(db, caller, ws.organization);
+  if (!store.teamInOrganization(db, teamId, ws.organization)) throw new NotFound("team not found");
+  const record: TeamWorkspaceRecord = {
+    id: newInternalId("tws-"),
+    team_id: teamId,
+    workspace_id: ws.id,
+    access: input.access,
+    runs: input.runs ?? "read",
+    variables: input.variables ?? "none",
+    state_versions: input.stateVersions ?? "none",
+    workspace_locking: input.workspaceLocking ? 1 : 0,
+    run_tasks: input.runTasks ? 1 : 0,
   };
+  unique(() => inTransaction(db, () => store.insertTeamWorkspace(db, record)), { relationship: "team" });
+  return store.findTeamWorkspace(db, record.id)!;
+}
+
+export function loadTeamWorkspace(db: Db, caller: Caller, id: string): TeamWorkspaceRecord {
+  const r = store.teamWorkspaceOrganization(db, id);
+  if (!r) throw new NotFound("team access not found");
+  assertAccessManager(db, caller, r.organization);
+  return store.findTeamWorkspace(db, r.id)!;
+}
+
+/** Sets the access level; the custom settings not given keep their values. */
+export function updateTeamWorkspace(db: Db, caller: Caller, id: string, input: TeamWorkspaceInput): TeamWorkspaceRecord {
+  const r = loadTeamWorkspace(db, caller, id);
+  inTransaction(db, () => {
+    const cur = store.findTeamWorkspace(db, r.id)!;
+    store.updateTeamWorkspaceRow(db, {
+      id: r.id,
+      access: input.access,
+      runs: input.runs ?? cur.runs,
+      variables: input.variables ?? cur.variables,
+      state_versions: input.stateVersions ?? cur.state_versions,
+      workspace_locking: input.workspaceLocking === undefined ? cur.workspace_locking : input.workspaceLocking ? 1 : 0,
+      run_tasks: input.runTasks === undefined ? cur.run_tasks : input.runTasks ? 1 : 0,
+    });
+  });
+  return store.findTeamWorkspace(db, r.id)!;
+}
+
+export function deleteTeamWorkspace(db: Db, caller: Caller, id: string): void {
+  const r = loadTeamWorkspace(db, caller, id);
+  inTransaction(db, () => store.deleteTeamWorkspaceRow(db, r.id));
+}
+
+// ---- team access to projects ----
+
+export type { TeamProjectRecord };
+
+/** Granting access to projects takes the organization's manage-projects permission; the project is not found otherwise. */
+export function assertProjectAccessManager(db: Db, caller: Caller, project: { organization: string } | undefined): void {
+  if (!project || !orgRole(db, caller, project.organization).manageProjects) throw new NotFound("project not found");
+}
+
+/** Gives the team access to the project (found by the caller through the project domain). */
+export function createTeamProject(db: Db, caller: Caller, project: { id: string; organization: string }, teamId: string, access: string): TeamProjectRecord {
+  assertProjectAccessManager(db, caller, project);
+  if (!store.teamInOrganization(db, teamId, project.organization)) throw new NotFound("team not found");
+  const record: TeamProjectRecord = { id: newInternalId("tprj-"), team_id: teamId, project_id: project.id, access };
+  unique(() => inTransaction(db, () => store.insertTeamProject(db, record)), { relationship: "team" });
+  return record;
+}
+
+export function loadTeamProject(db: Db, caller: Caller, id: string): TeamProjectRecord {
+  const r = store.findTeamProject(db, id);
+  if (!r || !orgRole(db, caller, r.organization).manageProjects) throw new NotFound("team project access not found");
+  return r;
+}
+
+export function updateTeamProject(db: Db, caller: Caller, id: string, access: string | undefined): TeamProjectRecord {
+  const r = loadTeamProject(db, caller, id);
+  if (access !== undefined) inTransaction(db, () => store.updateTeamProjectAccess(db, r.id, access));
+  return { ...r, access: access ?? r.access };
+}
+
+export function deleteTeamProject(db: Db, caller: Caller, id: string): void {
+  const r = loadTeamProject(db, caller, id);
+  inTransaction(db, () => store.deleteTeamProjectRow(db, r.id));
 }

@@ -4,10 +4,17 @@ import { organizationCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { assertMember, assertOwner, orgRole } from "../auth/service";
-import { notFound } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
-import { prepare } from "../store/db";
-import { createOrganization, deleteOrganization, getOrganization, renderOrganization, updateOrganization, type OrganizationDefaults } from "./service";
+import { renderOrganization } from "./render";
+import {
+  assertOrganizationFounder,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  organizationNamesOf,
+  updateOrganization,
+  type OrganizationDefaults,
+} from "./service";
 
 const organizationUpdateRequestSchema = z
   .object({
@@ -52,7 +59,7 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const caller = requireCaller(request);
     // Organization and team tokens belong to one organization and cannot found another;
     // users can, and so can the local server's bootstrap token.
-    if (caller.kind !== "user" && !caller.siteAdmin) throw notFound("organizations cannot be created with this token");
+    assertOrganizationFounder(caller);
     const body = parseBody(organizationCreateRequestSchema, request.body);
     const a = body.data.attributes;
     const { organization } = createOrganization(
@@ -68,18 +75,10 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get<{ Querystring: Record<string, unknown> }>("/organizations", async (request, reply) => {
     const caller = requireCaller(request);
     const page = parsePage(request.query);
-    const names = (
-      caller.siteAdmin
-        ? prepare(db, `SELECT name FROM organizations ORDER BY name`).all()
-        : caller.kind === "organization"
-          ? prepare(db, `SELECT name FROM organizations WHERE name = ?`).all(caller.organization)
-          : caller.kind === "team"
-            ? prepare(db, `SELECT organization AS name FROM teams WHERE id = ?`).all(caller.teamId)
-            : prepare(db, `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ? ORDER BY 1`).all(caller.userId)
-    ) as { name: string }[];
+    const names = organizationNamesOf(db, caller);
     const slice = names.slice((page.number - 1) * page.size, page.number * page.size);
     return send(reply, 200, {
-      data: slice.map((o) => renderOrganization(getOrganization(db, o.name), orgRole(db, caller, o.name))),
+      data: slice.map((name) => renderOrganization(getOrganization(db, name), orgRole(db, caller, name))),
       ...paginationEnvelope(request, page, names.length),
     });
   });

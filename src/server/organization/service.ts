@@ -1,23 +1,24 @@
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
+import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId } from "../ids";
-import { createServiceUser, issueToken, tokenDigest, type Caller, type IssuedToken, type OrgRole } from "../auth/service";
-import { conflict, nameTaken, notFound, unprocessable } from "../http/errors";
-import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import {
+  addOwner,
+  createServiceUser,
+  createTeamRecord,
+  issueToken,
+  organizationsThroughTeams,
+  ownersTeamId,
+  revokeOrganizationTokens,
+  tokenExists,
+  type Caller,
+  type IssuedToken,
+} from "../auth/service";
+import { agentPoolInOrganization } from "../agentpool/service";
+import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
+import * as store from "./store";
+import type { OrganizationRecord } from "./store";
 
-export interface OrganizationRecord {
-  name: string;
-  email: string | null;
-  created_at: string;
-  default_project_id: string;
-  allow_force_delete_workspaces: number;
-  service_user_id: string;
-  /** Where workspaces that do not override it run: `remote`, `local` or `agent`. */
-  default_execution_mode: string;
-  default_agent_pool_id: string | null;
-  /** Days after which state versions are deleted, the default retention policy of its workspaces (self-managed); null keeps them. */
-  data_retention_days: number | null;
-}
+export type { OrganizationRecord };
 
 /** Organization settings that workspaces inherit unless they override them (`setting-overwrites`). */
 export interface OrganizationDefaults {
@@ -35,28 +36,40 @@ function setDefaults(db: Db, name: string, d: OrganizationDefaults): void {
   const mode = d.executionMode ?? org.default_execution_mode;
   let pool = d.agentPoolId !== undefined ? d.agentPoolId : org.default_agent_pool_id;
   if (mode !== "agent") pool = null;
-  else if (!pool) throw unprocessable("default-agent-pool is required when default-execution-mode is agent", "/data/relationships/default-agent-pool");
-  else if (!prepare(db, `SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, name)) {
-    throw unprocessable(`agent pool "${pool}" not found in organization ${name}`, "/data/relationships/default-agent-pool");
+  else if (!pool) throw new Invalid("default-agent-pool is required when default-execution-mode is agent", { relationship: "default-agent-pool" });
+  else if (!agentPoolInOrganization(db, pool, name)) {
+    throw new Invalid(`agent pool "${pool}" not found in organization ${name}`, { relationship: "default-agent-pool" });
   }
-  prepare(db, `UPDATE organizations SET default_execution_mode = ?, default_agent_pool_id = ? WHERE name = ?`).run(mode, pool, name);
+  store.setExecutionDefaults(db, name, mode, pool);
 }
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
 
 export function findOrganization(db: Db, name: string): OrganizationRecord | undefined {
-  return prepare(db, `SELECT * FROM organizations WHERE name = ?`).get(name) as OrganizationRecord | undefined;
+  return store.findOrganization(db, name);
 }
 
 export function getOrganization(db: Db, name: string): OrganizationRecord {
   const org = findOrganization(db, name);
-  if (!org) throw notFound(`organization "${name}" not found`);
+  if (!org) throw new NotFound(`organization "${name}" not found`);
   return org;
+}
+
+/** The organizations the caller belongs to, by name (all of them for the local server's administrator). */
+export function organizationNamesOf(db: Db, caller: Caller): string[] {
+  if (caller.siteAdmin) return store.allOrganizationNames(db);
+  if (caller.kind === "organization") return caller.organization !== null && findOrganization(db, caller.organization) ? [caller.organization] : [];
+  return organizationsThroughTeams(db, caller);
 }
 
 export interface CreatedOrganization {
   organization: OrganizationRecord;
   ownersTeamId: string;
+}
+
+/** Organizations are founded by users and by the local server's bootstrap token, not by organization or team tokens. */
+export function assertOrganizationFounder(caller: Caller): void {
+  if (caller.kind !== "user" && !caller.siteAdmin) throw new NotFound("organizations cannot be created with this token");
 }
 
 /**
@@ -70,37 +83,28 @@ export function createOrganization(
 ): CreatedOrganization {
   try {
     return inTransaction(db, () => {
-      if (findOrganization(db, input.name)) throw nameTaken();
+      if (findOrganization(db, input.name)) throw new NameTaken();
       const createdAt = now();
-      const serviceUser = createServiceUser(db, `api-org-${input.name}`);
+      const serviceUserId = createServiceUser(db, `api-org-${input.name}`);
       const projectId = newId("project");
-      prepare(db, 
-        `INSERT INTO organizations (name, email, created_at, default_project_id, allow_force_delete_workspaces, service_user_id) VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(input.name, input.email ?? null, createdAt, projectId, input.allowForceDeleteWorkspaces ? 1 : 0, serviceUser);
-      prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(projectId, input.name, DEFAULT_PROJECT_NAME, createdAt);
+      store.insertOrganization(db, {
+        name: input.name,
+        email: input.email ?? null,
+        createdAt,
+        defaultProjectId: projectId,
+        allowForceDeleteWorkspaces: input.allowForceDeleteWorkspaces ?? false,
+        serviceUserId,
+      });
+      store.insertDefaultProject(db, { id: projectId, organization: input.name, name: DEFAULT_PROJECT_NAME, createdAt });
       const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
-      if (creatorUserId) prepare(db, `INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`).run(ownersTeamId, creatorUserId);
+      if (creatorUserId) addOwner(db, ownersTeamId, creatorUserId);
       if (input.defaults) setDefaults(db, input.name, input.defaults);
       return { organization: findOrganization(db, input.name)!, ownersTeamId };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw nameTaken();
+    if (isUniqueViolation(err)) throw new NameTaken();
     throw err;
   }
-}
-
-export function createTeamRecord(
-  db: Db,
-  organization: string,
-  name: string,
-  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean },
-): string {
-  const id = newId("team");
-  const serviceUser = createServiceUser(db, `api-team-${name}`);
-  prepare(db, 
-    `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, organization, name, flags.owners ? 1 : 0, flags.manageWorkspaces ? 1 : 0, flags.manageProjects ? 1 : 0, serviceUser, now());
-  return id;
 }
 
 export function updateOrganization(
@@ -110,10 +114,8 @@ export function updateOrganization(
 ): OrganizationRecord {
   return inTransaction(db, () => {
     getOrganization(db, name);
-    if (patch.email !== undefined) prepare(db, `UPDATE organizations SET email = ? WHERE name = ?`).run(patch.email, name);
-    if (patch.allowForceDeleteWorkspaces !== undefined) {
-      prepare(db, `UPDATE organizations SET allow_force_delete_workspaces = ? WHERE name = ?`).run(patch.allowForceDeleteWorkspaces ? 1 : 0, name);
-    }
+    if (patch.email !== undefined) store.setEmail(db, name, patch.email);
+    if (patch.allowForceDeleteWorkspaces !== undefined) store.setAllowForceDelete(db, name, patch.allowForceDeleteWorkspaces);
     if (patch.defaults) setDefaults(db, name, patch.defaults);
     return getOrganization(db, name);
   });
@@ -123,10 +125,8 @@ export function updateOrganization(
 export function deleteOrganization(db: Db, name: string): void {
   inTransaction(db, () => {
     getOrganization(db, name);
-    prepare(db, `DELETE FROM workspaces WHERE organization = ?`).run(name);
-    prepare(db, `DELETE FROM tokens WHERE organization = ? OR team_id IN (SELECT id FROM teams WHERE organization = ?)`).run(name, name);
-    const res = prepare(db, `DELETE FROM organizations WHERE name = ?`).run(name);
-    if (res.changes !== 1) throw conflict(`organization "${name}" could not be deleted`);
+    revokeOrganizationTokens(db, name);
+    if (store.deleteOrganizationRow(db, name) !== 1) throw new Conflict(`organization "${name}" could not be deleted`);
   });
 }
 
@@ -137,48 +137,16 @@ export function deleteOrganization(db: Db, name: string): void {
  */
 export function bootstrapOrganization(db: Db, name: string, token: string | undefined): { token: string; issued: IssuedToken | null } {
   return inTransaction(db, () => {
-    let org = findOrganization(db, name);
-    if (!org) org = createOrganization(db, { name }, null).organization;
-    const owners = prepare(db, `SELECT id FROM teams WHERE organization = ? AND is_owners = 1`).get(name) as { id: string };
+    if (!findOrganization(db, name)) createOrganization(db, { name }, null);
+    const teamId = ownersTeamId(db, name);
     if (token) {
-      const existing = prepare(db, `SELECT id FROM tokens WHERE digest = ?`).get(tokenDigest(token));
-      if (existing) return { token, issued: null };
-      const issued = issueToken(db, { kind: "team", organization: name, teamId: owners.id, siteAdmin: true, description: "bootstrap" }, token);
+      if (tokenExists(db, token)) return { token, issued: null };
+      const issued = issueToken(db, { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" }, token);
       return { token, issued };
     }
-    const issued = issueToken(db, { kind: "team", organization: name, teamId: owners.id, siteAdmin: true, description: "bootstrap" });
+    const issued = issueToken(db, { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" });
     return { token: issued.token, issued };
   });
-}
-
-export function organizationPath(name: string): string {
-  return `${API_PREFIX}/organizations/${encodeURIComponent(name)}`;
-}
-
-export function renderOrganization(org: OrganizationRecord, role: OrgRole): Resource {
-  return {
-    id: org.name,
-    type: "organizations",
-    attributes: {
-      name: org.name,
-      email: org.email,
-      "created-at": org.created_at,
-      "allow-force-delete-workspaces": org.allow_force_delete_workspaces === 1,
-      "default-execution-mode": org.default_execution_mode,
-      permissions: {
-        "can-update": role.owner,
-        "can-destroy": role.owner,
-        "can-create-workspace": role.manageWorkspaces,
-        "can-create-team": role.owner,
-        "can-manage-tags": role.manageWorkspaces,
-      },
-    },
-    relationships: {
-      "default-project": { ...ref("projects", org.default_project_id), links: { related: `${API_PREFIX}/projects/${org.default_project_id}` } },
-      "default-agent-pool": ref("agent-pools", org.default_agent_pool_id),
-    },
-    links: { self: organizationPath(org.name) },
-  };
 }
 
 export type { Caller };

@@ -1,8 +1,10 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { orgRole, renderUser } from "../auth/service";
+import { orgRole } from "../auth/service";
+import { renderUser } from "../auth/render";
 import type { Resource } from "../http/jsonapi";
-import { findOrganization, renderOrganization } from "../organization/service";
+import { findOrganization } from "../organization/service";
+import { renderOrganization } from "../organization/render";
 import { findProject, renderProject } from "../project/service";
 import { findRun, renderRun } from "../run/service";
 import { renderWorkspaceOutput, stateVersionOutputs } from "../stateversion/outputs";

@@ -489,3 +489,8 @@ export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, ssh
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
+
+/** A workspace by id, whoever may see it (callers authorize on their own). */
+export function findWorkspace(ctx: ServerContext, id: string): WorkspaceRecord | undefined {
+  return findWorkspaceById(ctx.db, id);
+}

@@ -1,0 +1,65 @@
+import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import type { Db } from "../store/db";
+import { findUser, teamMemberIds, type IssuedToken, type TeamProjectRecord, type TeamRecord, type TeamWorkspaceRecord } from "./service";
+
+export function renderTeam(db: Db, t: TeamRecord): Resource {
+  const users = teamMemberIds(db, t.id);
+  return {
+    id: t.id,
+    type: "teams",
+    attributes: {
+      name: t.name,
+      "organization-access": { "manage-workspaces": t.manage_workspaces === 1, "manage-projects": t.manage_projects === 1 },
+      "users-count": users.length,
+    },
+    relationships: {
+      organization: ref("organizations", t.organization),
+      users: { data: users.map((id) => ({ id, type: "users" })) },
+    },
+    links: { self: `${API_PREFIX}/teams/${t.id}` },
+  };
+}
+
+/** The token itself appears here once, in the response that creates it. */
+export function renderToken(t: IssuedToken, description: string | null = null): Resource {
+  return { id: t.id, type: "authentication-tokens", attributes: { token: t.token, "created-at": t.createdAt, description, "last-used-at": null } };
+}
+
+/** A user document (`users`): service accounts stand for team and organization tokens. */
+export function renderUser(db: Db, id: string): Resource | undefined {
+  const u = findUser(db, id);
+  if (!u) return undefined;
+  return {
+    id: u.id,
+    type: "users",
+    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
+    links: { self: `${API_PREFIX}/users/${u.id}` },
+  };
+}
+
+export function renderTeamWorkspace(r: TeamWorkspaceRecord): Resource {
+  return {
+    id: r.id,
+    type: "team-workspaces",
+    attributes: {
+      access: r.access,
+      runs: r.runs,
+      variables: r.variables,
+      "state-versions": r.state_versions,
+      "workspace-locking": r.workspace_locking === 1,
+      "run-tasks": r.run_tasks === 1,
+    },
+    relationships: { team: ref("teams", r.team_id), workspace: ref("workspaces", r.workspace_id) },
+    links: { self: `${API_PREFIX}/team-workspaces/${r.id}` },
+  };
+}
+
+export function renderTeamProject(r: TeamProjectRecord): Resource {
+  return {
+    id: r.id,
+    type: "team-projects",
+    attributes: { access: r.access },
+    relationships: { team: ref("teams", r.team_id), project: ref("projects", r.project_id) },
+    links: { self: `${API_PREFIX}/team-projects/${r.id}` },
+  };
+}
