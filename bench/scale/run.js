@@ -3,7 +3,7 @@
 // server, then a no-change preview and a refresh; the same program on a no-op
 // dynamic provider runs beside it as the engine's own floor.
 //
-//   node bench/scale/run.js [N ...] [--rate-limit R]   (default 50 200 500 and the
+//   node bench/scale/run.js [N ...] [--rate-limit R] [--cpu-prof DIR]   (default 50 200 500 and the
 //   server's default 30 requests/s; R = 0 turns the limit off; needs `npm run build`)
 //
 // Prints, per N and phase: wall time, HTTP requests per resource, the ratio of
@@ -13,6 +13,7 @@
 const fs = require("fs");
 const path = require("path");
 const engine = require("../../scripts/lib/engine.js");
+const { sampleTree } = require("./cpu.js");
 
 const TARGETS = {
   up: "<= 2 requests per workspace",
@@ -54,7 +55,9 @@ for (let i = 0; i < ${n}; i++) {
 }
 `;
 
-async function runProgram(label, source, n, server, bin) {
+const PARTS = ["engine", "program", "provider", "language host"];
+
+async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv = {} } = {}) {
   const root = engine.tempDir(`pw-bench-${label}-`);
   const dir = path.join(root, "program");
   const backendDir = path.join(root, "backend");
@@ -72,32 +75,53 @@ async function runProgram(label, source, n, server, bin) {
       ? { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, WORKSPACES_ORGANIZATION: server.organization }
       : {},
   });
-  const run = async (args) => {
+  Object.assign(env, extraEnv);
+  const run = async (args, phase) => {
     const requestsBefore = server ? server.stats().total : 0;
+    if (cpuProfDir) {
+      const to = path.join(cpuProfDir, `${label}-${n}-${phase}`);
+      fs.mkdirSync(to, { recursive: true });
+      env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(__dirname, "cpu-profile.js")}`.trim();
+      env.BENCH_CPU_PROF_DIR = to;
+    }
+    // The CLI is this process's only child while it runs: every process under this
+    // one is the engine's. The server runs in this process, measured apart.
+    const sampler = sampleTree(process.pid);
+    const serverCpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const r = await engine.runPulumi(args, { cwd: dir, env, timeoutMs: 30 * 60_000 });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = sampler.stop();
+    delete cpu.other;
+    const u = process.cpuUsage(serverCpu0);
+    if (server) cpu.server = (u.user + u.system) / 1e6;
     const requests = server ? server.stats().total - requestsBefore : 0;
-    return { ...r, seconds, requests };
+    return { ...r, seconds, requests, cpu };
   };
   try {
-    const init = await run(["stack", "init", "bench", "--non-interactive"]);
+    const init = await run(["stack", "init", "bench", "--non-interactive"], "init");
     if (init.code !== 0) throw new Error(init.output);
     const phases = {};
-    phases.up = await run(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"]);
-    const state = JSON.parse(fs.readFileSync(engine.stateFile(backendDir, `scale-${label}`, "bench"), "utf8"));
+    phases.up = await run(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"], "up");
+    const stateText = fs.readFileSync(engine.stateFile(backendDir, `scale-${label}`, "bench"), "utf8");
+    const state = JSON.parse(stateText);
     const resources = (state.checkpoint.latest?.resources ?? []).filter((r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/"));
     const created = resources.length;
     const providerBytes = Math.max(0, ...resources.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))));
-    phases.preview = await run(["preview", "--non-interactive", "--expect-no-changes"]);
-    phases.refresh = await run(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
+    phases.preview = await run(["preview", "--non-interactive", "--expect-no-changes"], "preview");
+    // --skip-preview: `refresh --yes` alone previews first and so reads every record twice.
+    phases.refresh = await run(["refresh", "--yes", "--non-interactive", "--skip-preview"], "refresh");
+    phases.destroy = await run(["destroy", "--yes", "--non-interactive", "--skip-preview"], "destroy");
     for (const [name, p] of Object.entries(phases)) {
       if (p.code !== 0) {
         const tail = p.output.split("\n").slice(-25).join("\n");
         console.error(`[bench] ${label} N=${n} ${name} exited ${p.code}:\n${tail}`);
       }
     }
-    return { phases, created, providerBytes };
+    // The file backend rewrites the whole checkpoint after every step: its size per
+    // resource sets the engine's CPU in up and destroy.
+    const stateBytes = Buffer.byteLength(stateText);
+    return { phases, created, providerBytes, stateBytes };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -109,51 +133,77 @@ function pad(s, w) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const at = args.indexOf("--rate-limit");
-  const rateLimit = at >= 0 ? Number(args.splice(at, 2)[1]) : 30;
+  const take = (flag) => {
+    const at = args.indexOf(flag);
+    return at >= 0 ? args.splice(at, 2)[1] : undefined;
+  };
+  const rateLimit = Number(take("--rate-limit") ?? 30);
+  const cpuProfDir = take("--cpu-prof");
+  // Measurement aid only: the engine's own switch that stops it rewriting the
+  // checkpoint after every step (users would not set it; it separates that cost).
+  const skipCheckpoints = args.includes("--skip-checkpoints");
+  if (skipCheckpoints) args.splice(args.indexOf("--skip-checkpoints"), 1);
   const sizes = args.map(Number).filter((n) => n > 0);
   const ns = sizes.length ? sizes : [50, 200, 500];
   const serverModule = path.join(engine.repoRoot, "dist", "server", "index.js");
   if (!fs.existsSync(serverModule)) throw new Error("dist/ is missing: run `npm run build` first");
   const { startServer } = require(serverModule);
   const bin = engine.ensureEngine();
+  const options = {
+    cpuProfDir: cpuProfDir && path.resolve(cpuProfDir),
+    extraEnv: skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
+  };
 
-  console.log(`# bench/scale: pulumi up, no-change preview and refresh of N Workspaces with tags`);
+  console.log(`# bench/scale: pulumi up, no-change preview, refresh --skip-preview and destroy of N Workspaces with tags`);
   console.log(`# server: real HTTP on loopback, in-memory database, ${rateLimit > 0 ? `rate limit ${rateLimit} requests/s` : "no rate limit"}`);
-  console.log(`# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}\n`);
-  const header = [pad("N", 5), pad("phase", 8), pad("wall s", 8), pad("floor s", 8), pad("x floor", 8), pad("requests", 9), pad("req/ws", 7), "failed"].join(" ");
+  console.log(`# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}`);
+  if (skipCheckpoints) console.log("# PULUMI_SKIP_CHECKPOINTS=true on both sides (the engine writes state once, at the end)");
+  console.log(`# "x floor" for refresh is against max(floor, requests / announced limit); cpu ms/ws: engine + program + provider CPU per workspace\n`);
+  const header = [pad("N", 5), pad("phase", 8), pad("wall s", 8), pad("floor s", 8), pad("x floor", 8), pad("requests", 9), pad("req/ws", 7), pad("failed", 7), pad("cpu ms/ws", 10), pad("floor", 7), pad("cpu s: engine / program / provider / server", 44), "floor: engine / program / provider"].join(" ");
   console.log(header);
   const summary = [];
   for (const n of ns) {
-    const floor = await runProgram("floor", floorProgram(n), n, undefined, bin);
+    const floor = await runProgram("floor", floorProgram(n), n, undefined, bin, options);
     const server = await startServer({ port: 0, db: ":memory:", rateLimit: rateLimit > 0 ? rateLimit : false });
     let real;
     try {
-      real = await runProgram("workspaces", workspacesProgram(n), n, server, bin);
+      real = await runProgram("workspaces", workspacesProgram(n), n, server, bin, options);
     } finally {
       await server.close();
     }
-    for (const phase of ["up", "preview", "refresh"]) {
+    for (const phase of ["up", "preview", "refresh", "destroy"]) {
       const p = real.phases[phase];
       const f = floor.phases[phase];
       const failed = phase === "up" ? n - real.created : p.code === 0 ? 0 : "exit " + p.code;
+      // Refresh must send one request per workspace: under a limit it cannot beat requests / limit.
+      const bound = phase === "refresh" && rateLimit > 0 ? Math.max(f.seconds, p.requests / rateLimit) : f.seconds;
+      const ours = (c) => PARTS.reduce((sum, k) => sum + (c[k] ?? 0), 0);
+      const fmt = (c) => ["engine", "program", "provider", "server"].map((k) => (c[k] ?? 0).toFixed(1)).join(" / ");
       console.log(
         [
           pad(n, 5),
           pad(phase, 8),
           pad(p.seconds.toFixed(1), 8),
-          pad(f.seconds.toFixed(1), 8),
-          pad((p.seconds / f.seconds).toFixed(2), 8),
+          pad(bound.toFixed(1), 8),
+          pad((p.seconds / bound).toFixed(2), 8),
           pad(p.requests, 9),
           pad((p.requests / n).toFixed(2), 7),
-          failed,
+          pad(failed, 7),
+          pad(((ours(p.cpu) / n) * 1000).toFixed(1), 10),
+          pad(((ours(f.cpu) / n) * 1000).toFixed(1), 7),
+          pad(fmt(p.cpu), 44),
+          fmt(f.cpu).replace(/ \/ [^/]*$/, ""),
         ].join(" "),
       );
     }
-    summary.push(`N=${n}: largest serialized provider ${real.providerBytes} bytes (floor's ${floor.providerBytes})`);
+    summary.push(
+      `N=${n}: largest serialized provider ${real.providerBytes} bytes (floor's ${floor.providerBytes}); ` +
+        `checkpoint after up ${(real.stateBytes / 1024).toFixed(0)} KB, ${(real.stateBytes / n).toFixed(0)} bytes per workspace (floor's ${(floor.stateBytes / n).toFixed(0)})`,
+    );
   }
   console.log("");
   for (const s of summary) console.log(s);
+  if (cpuProfDir) console.log(`CPU profiles of the program and provider host (.cpuprofile, open in Chrome DevTools): ${path.resolve(cpuProfDir)}`);
 }
 
 main().catch((err) => {

@@ -18,14 +18,31 @@ export function relIds(resource: WithRelationships, name: string): string[] {
   return Array.isArray(data) ? data.map((d) => d.id) : [];
 }
 
+// Wire keys are a small fixed set, converted once per key per response: remembering
+// them saves a regular expression per key of every record (a profile of the provider
+// host showed the conversion as the client's largest self time).
+const kebabs = new Map<string, string>();
+const camels = new Map<string, string>();
+const REMEMBERED = 4096;
+
 /** `fooBarBaz` -> `foo-bar-baz`. */
 export function kebab(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+  let out = kebabs.get(key);
+  if (out === undefined) {
+    out = key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+    if (kebabs.size < REMEMBERED) kebabs.set(key, out);
+  }
+  return out;
 }
 
 /** `foo-bar-baz` -> `fooBarBaz`. */
 export function camel(key: string): string {
-  return key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  let out = camels.get(key);
+  if (out === undefined) {
+    out = key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camels.size < REMEMBERED) camels.set(key, out);
+  }
+  return out;
 }
 
 /**
