@@ -1,0 +1,161 @@
+/**
+ * State is kept across releases: a stack created with the previous release (every
+ * workspace value a top-level output, about 60 of them) is previewed, updated,
+ * refreshed and destroyed with this one. The serialized provider in that state calls
+ * this release's entry point with the old outputs as `olds`.
+ *
+ * The previous release is built from git: the parent of the commit that introduced
+ * the field table, extracted with `git archive`, this repository's node_modules
+ * linked in, compiled with tsc. The program's `node_modules/pulumi-workspaces` points
+ * at that build for the first `up`, then at this repository.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
+import { api, repoRoot, serverEnv, startTestServer, TestStack, type StateResource } from "./harness";
+import { consumerIds, tagBindings, workspaceByName } from "./server-helpers";
+
+const PROGRAM = (appDescription: string) => `
+import { Workspace, RemoteStateConsumers } from "pulumi-workspaces";
+
+const net = new Workspace("net", { name: "old-state-net", description: "shared network", tags: { env: "prod", team: "platform" } });
+const app = new Workspace("app", {
+  name: "old-state-app",
+  description: ${JSON.stringify(appDescription)},
+  tags: { env: "prod", team: "apps" },
+  tagNames: ["web"],
+});
+new RemoteStateConsumers("net-consumers", { workspaceId: net.id, consumerIds: [app.id] });
+
+export const netId = net.id;
+export const appId = app.id;
+`;
+
+/** The commit whose tree is the previous release: the parent of the commit that added the field table. */
+function previousRelease(): string {
+  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: repoRoot, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop()!;
+  return execFileSync("git", ["rev-parse", `${added}^`], { cwd: repoRoot, encoding: "utf8" }).trim();
+}
+
+/** Extracts and compiles the package at `commit` into `dir` (only what a program loads). */
+function buildRelease(commit: string, dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = path.join(dir, "..", "release.tar");
+  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], { cwd: repoRoot });
+  execFileSync("tar", ["-xf", archive, "-C", dir]);
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+  // Only the files the package's entry points reach (the server is not shipped).
+  fs.writeFileSync(
+    path.join(dir, "tsconfig.release.json"),
+    JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }),
+  );
+  try {
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.release.json"], { cwd: dir, stdio: "pipe" });
+  } catch {
+    // tsc emits despite type errors elsewhere in an old tree; the entry point's presence is what counts.
+  }
+  if (!fs.existsSync(path.join(dir, "dist", "resources", "entry.js"))) throw new Error(`building ${commit} produced no dist/resources/entry.js`);
+}
+
+/** Points the program's `pulumi-workspaces` at `target`. */
+function usePackage(stack: TestStack, target: string): void {
+  const at = path.join(stack.dir, "node_modules", "pulumi-workspaces");
+  fs.rmSync(at, { recursive: true, force: true });
+  fs.symlinkSync(target, at, "dir");
+}
+
+function workspaceStates(stack: TestStack): StateResource[] {
+  return stack.resources(":Workspace").sort((a, b) => a.urn.localeCompare(b.urn));
+}
+
+const figures: string[] = [];
+
+describe("a stack created with the previous release", () => {
+  let server: RunningServer;
+  let stack: TestStack;
+  let release: string;
+  let commit: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: false });
+    stack = await TestStack.create({ project: "old-state", files: { "index.ts": PROGRAM("the app") }, env: serverEnv(server) });
+    commit = previousRelease();
+    release = path.join(stack.root, "previous-release", "package");
+    const t0 = Date.now();
+    buildRelease(commit, release);
+    figures.push(`previous release ${commit.slice(0, 10)} built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    usePackage(stack, release);
+  }, 240_000);
+
+  afterAll(async () => {
+    if (figures.length) console.log(`\nold-state figures:\n  ${figures.join("\n  ")}`);
+    stack?.dispose();
+    await server?.close();
+  });
+
+  it("is created by the previous release with every value a top-level output", async () => {
+    await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
+    const [app, net] = workspaceStates(stack);
+    expect(Object.keys(net.outputs!).length).toBeGreaterThan(55);
+    expect(net.outputs).toHaveProperty("createdAt");
+    expect(net.outputs).not.toHaveProperty("status");
+    figures.push(`previous release: ${Object.keys(net.outputs!).length} outputs, ${JSON.stringify(net).length} bytes of state per workspace`);
+    const onServer = await workspaceByName(server, "old-state-app");
+    expect(onServer.id).toBe(app.id);
+    expect(await consumerIds(server, net.id!)).toEqual([app.id]);
+  });
+
+  it("previews with no change under this release (the old outputs are the olds)", async () => {
+    usePackage(stack, repoRoot);
+    const p = await stack.previewJson();
+    expect(p.code, p.raw.output).toBe(0);
+    expect(Object.keys(p.changeSummary)).toEqual(["same"]);
+    // The untouched state still has the old shape: nothing was written.
+    expect(workspaceStates(stack)[1].outputs).toHaveProperty("createdAt");
+  });
+
+  it("updates one workspace from its old outputs; the other keeps them until refresh", async () => {
+    const app0 = workspaceStates(stack)[0];
+    const patchesBefore = server.stats().byRoute["PATCH /api/v2/workspaces/:workspace_id"] ?? 0;
+    stack.writeFiles({ "index.ts": PROGRAM("the app, edited") });
+    await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
+    expect((server.stats().byRoute["PATCH /api/v2/workspaces/:workspace_id"] ?? 0) - patchesBefore).toBe(1);
+    const [app, net] = workspaceStates(stack);
+    expect(app.id).toBe(app0.id);
+    expect((await workspaceByName(server, "old-state-app")).attributes.description).toBe("the app, edited");
+    expect(Object.keys(app.outputs!).filter((k) => !k.startsWith("__")).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+    expect(app.outputs!.status).toMatchObject({ createdAt: app0.outputs!.createdAt, locked: false });
+    expect(app.outputs!.tags).toEqual({ env: "prod", team: "apps" });
+    expect(net.outputs).toHaveProperty("createdAt");
+  });
+
+  it("refreshes into this release's shape, then previews with no change", async () => {
+    const reads0 = server.stats().byRoute["GET /api/v2/workspaces/:workspace_id"] ?? 0;
+    await stack.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
+    expect((server.stats().byRoute["GET /api/v2/workspaces/:workspace_id"] ?? 0) - reads0).toBeGreaterThanOrEqual(2);
+    const [app, net] = workspaceStates(stack);
+    for (const ws of [app, net]) {
+      expect(Object.keys(ws.outputs!).filter((k) => !k.startsWith("__")).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+      expect(ws.outputs).not.toHaveProperty("createdAt");
+    }
+    expect(net.outputs!.effectiveTags).toEqual({ env: "prod", team: "platform" });
+    figures.push(`this release: ${Object.keys(net.outputs!).length} outputs, ${JSON.stringify(net).length} bytes of state per workspace`);
+    const p = await stack.previewJson();
+    expect(p.code, p.raw.output).toBe(0);
+    expect(Object.keys(p.changeSummary)).toEqual(["same"]);
+    expect(await tagBindings(server, net.id!)).toEqual({ env: "prod", team: "platform" });
+  });
+
+  it("destroys everything", async () => {
+    const [app, net] = workspaceStates(stack);
+    await stack.ok(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
+    for (const ws of [app, net]) expect((await api(server, `/workspaces/${ws.id}`)).status).toBe(404);
+    expect(stack.resources().filter((r) => r.custom)).toEqual([]);
+  });
+});
