@@ -131,7 +131,6 @@ const ADMIN: PermissionName[] = [
 ];
 const LEVEL_PERMISSIONS: Record<Exclude<AccessLevel, "custom">, PermissionName[]> = { read: READ, plan: PLAN, write: WRITE, admin: ADMIN };
 
-export type { TeamWorkspaceAccess };
 
 function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
   const out: PermissionName[] = ["can-read-settings", "can-read-assessment-results"];
@@ -157,7 +156,7 @@ export interface WorkspaceKey {
   project_id: string;
 }
 
-export function emptyPermissions(): Permissions {
+function emptyPermissions(): Permissions {
   return Object.fromEntries(PERMISSION_NAMES.map((p) => [p, false])) as Permissions;
 }
 

@@ -43,7 +43,7 @@ function setDefaults(db: Db, name: string, d: OrganizationDefaults): void {
   store.setExecutionDefaults(db, name, mode, pool);
 }
 
-export const DEFAULT_PROJECT_NAME = "Default Project";
+const DEFAULT_PROJECT_NAME = "Default Project";
 
 export function findOrganization(db: Db, name: string): OrganizationRecord | undefined {
   return store.findOrganization(db, name);

@@ -3,4 +3,3 @@ import { pingRoutes } from "./routes";
 
 /** `GET /ping`, answered without a token; no tables, so routes only. */
 export const pingDomain: Domain = { name: "ping", routes: pingRoutes };
-export { SELF_MANAGED_RELEASE } from "./routes";

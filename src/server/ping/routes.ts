@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context";
 
 /** The version the self-managed offering reports in `X-TFE-Version`, in that product's release naming. */
-export const SELF_MANAGED_RELEASE = "v202506-1";
+const SELF_MANAGED_RELEASE = "v202506-1";
 
 /**
  * `GET /ping`: clients such as go-tfe call it first, to learn the API version and the

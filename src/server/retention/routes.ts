@@ -15,7 +15,7 @@ const policyRequestSchema = z
   })
   .loose();
 
-export function renderPolicy(p: PolicyRecord): Resource {
+function renderPolicy(p: PolicyRecord): Resource {
   return {
     id: p.id,
     type: p.kind,
