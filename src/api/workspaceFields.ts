@@ -357,7 +357,8 @@ type ReadShape = {
     : never;
 };
 
-type WriteSchemaOf<F> = F extends { write: "read"; read: infer S } ? S : F extends { write: infer S extends z.ZodType } ? S : never;
+/** The request schema of a line (its `write`, or its `read` where `write` is `"read"`). */
+export type WriteSchemaOf<F> = F extends { write: "read"; read: infer S } ? S : F extends { write: infer S extends z.ZodType } ? S : never;
 type WriteShape = {
   [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; write: unknown } ? W : never]: WriteSchemaOf<WorkspaceFieldTable[K]>;
 };

@@ -3,11 +3,13 @@
  * Locking lives in `locks.ts` and SSH key assignment in `ssh-keys.ts`; both are also
  * reachable from {@link Workspaces} because callers think of them as workspace actions.
  */
+import type { z } from "zod";
 import {
   WORKSPACE_SETTING_WIRE,
   workspaceFieldEntries,
   type FieldDef,
   type ValueOf,
+  type WriteSchemaOf,
   type VcsRepoValue,
   type WorkspaceFieldName,
   type WorkspaceFieldTable,
@@ -72,50 +74,22 @@ export interface TagBindingInput {
   value: string;
 }
 
-/** Settings shared by create and update (spec 4.2, 4.3). `undefined` leaves a setting alone; `null` clears it where the wire allows. */
-export interface WorkspaceSettings {
-  /** Agent pool (`apool-...`) for the `agent` mode; null clears it. */
-  agentPoolId?: string | null;
-  /** Whether destroy plans may be queued. */
-  allowDestroyPlan?: boolean;
-  /** Whether health assessments (drift detection) run. */
-  assessmentsEnabled?: boolean;
-  /** Whether a successful plan applies without confirmation. */
-  autoApply?: boolean;
-  /** Whether runs started by a run trigger apply without confirmation. */
-  autoApplyRunTrigger?: boolean;
-  /** Time (ISO 8601) at which the service destroys the workspace's resources; null cancels it. */
-  autoDestroyAt?: string | null;
-  /** A number above 0 of at most four digits followed by `d` or `h`. */
-  autoDestroyActivityDuration?: string | null;
-  /** Free-text description; null clears it. */
-  description?: string | null;
-  /** Where runs execute: `remote`, `local` or `agent` (which needs `agentPoolId`). */
-  executionMode?: ExecutionMode;
-  /** Whether only changes under `triggerPrefixes`/`triggerPatterns` start runs. */
-  fileTriggersEnabled?: boolean;
-  /** Whether every workspace of the organization may read this workspace's state. */
-  globalRemoteState?: boolean;
-  /** Deprecated by the service; use `executionMode`. */
-  operations?: boolean;
-  /** Whether runs are queued before a configuration is uploaded. */
-  queueAllRuns?: boolean;
-  /** Display name of the tool creating the workspace. */
-  sourceName?: string | null;
-  /** Address of the tool creating the workspace. */
-  sourceUrl?: string | null;
-  /** Whether pull requests get speculative plans. */
-  speculativeEnabled?: boolean;
-  /** Whether run output is structured. */
-  structuredRunOutputEnabled?: boolean;
-  /** Exact engine version or a version constraint (wire `engine-version`). */
-  engineVersion?: string;
-  /** Glob patterns whose matching changes start runs. */
-  triggerPatterns?: string[];
-  /** Paths whose changes start runs. */
-  triggerPrefixes?: string[];
-  /** Directory of the repository the engine runs in; null for the root. */
-  workingDirectory?: string | null;
+/** The field table's plain settable lines (not the name, not nested objects). */
+type PlainSettingName = {
+  [K in WorkspaceFieldName]: K extends "name"
+    ? never
+    : WorkspaceFieldTable[K] extends { wire: string; write: unknown }
+      ? WorkspaceFieldTable[K] extends { shape: "camelKeys" | "vcsRepo" }
+        ? never
+        : K
+      : never;
+}[WorkspaceFieldName];
+
+/** One optional property per plain settable line of the field table, typed as the request schema accepts it. */
+type PlainSettings = { [K in PlainSettingName]?: z.infer<WriteSchemaOf<WorkspaceFieldTable[K]>> };
+
+/** Settings shared by create and update (spec 4.2, 4.3): the field table's settable lines. `undefined` leaves a setting alone; `null` clears it where the wire allows. */
+export interface WorkspaceSettings extends PlainSettings {
   /** Which settings the workspace sets itself instead of inheriting them from its project. */
   settingOverwrites?: { executionMode?: boolean; agentPool?: boolean };
   /** Project to create the workspace in, or (on update) to move it to. */

@@ -7,6 +7,7 @@
  * Records that are part of the program are referred to by reference (`web.id`), others
  * by their literal id. Output is stable: the same organization gives the same text.
  */
+import { workspaceFieldEntries } from "../api/workspaceFields";
 import type { NoCodeModule, Variable, Workspace } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { ModuleRecord, OrganizationSnapshot, WorkspaceRecord } from "./read";
@@ -66,6 +67,11 @@ function newestEngineVersion(workspaces: Workspace[]): string | undefined {
   return best?.v;
 }
 
+/** Boolean settings a program gives, with the service's default: the field table's settable lines with a boolean default. */
+const FLAGS: readonly (readonly [string, boolean])[] = workspaceFieldEntries
+  .filter(([, f]) => f.role !== "computed" && f.write !== undefined && typeof f.absent === "boolean")
+  .map(([name, f]) => [name, f.absent as boolean] as const);
+
 /** Settings of spec 4.2 that differ from the service's defaults. */
 function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -75,17 +81,10 @@ function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<st
     out.executionMode = ws.executionMode;
     if (ws.executionMode === "agent" && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
   }
-  const flags: [keyof Workspace, string, boolean][] = [
-    ["autoApply", "autoApply", false],
-    ["autoApplyRunTrigger", "autoApplyRunTrigger", false],
-    ["allowDestroyPlan", "allowDestroyPlan", true],
-    ["assessmentsEnabled", "assessmentsEnabled", false],
-    ["fileTriggersEnabled", "fileTriggersEnabled", true],
-    ["globalRemoteState", "globalRemoteState", false],
-    ["queueAllRuns", "queueAllRuns", false],
-    ["speculativeEnabled", "speculativeEnabled", true],
-  ];
-  for (const [field, input, byDefault] of flags) if (typeof ws[field] === "boolean" && ws[field] !== byDefault) out[input] = ws[field];
+  for (const [input, byDefault] of FLAGS) {
+    const value = (ws as unknown as Record<string, unknown>)[input];
+    if (typeof value === "boolean" && value !== byDefault) out[input] = value;
+  }
   if (ws.autoDestroyAt) out.autoDestroyAt = ws.autoDestroyAt;
   if (ws.autoDestroyActivityDuration) out.autoDestroyActivityDuration = ws.autoDestroyActivityDuration;
   if (ws.engineVersion && ws.engineVersion !== defaultEngine) out.engineVersion = ws.engineVersion;

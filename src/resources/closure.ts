@@ -27,25 +27,24 @@ export const PROTOCOL = 1;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 // The literals below repeat ENTRY_SPECIFIER and PROTOCOL on purpose: referring to
-// the constants would make the serializer capture this whole module.
+// the constants would make the serializer capture this whole module. The call is
+// written once (`call`) and each method hands it its name: the serializer emits a
+// captured function once, so the text in state (stored twice per resource, with
+// its inputs and its outputs) stays small.
 function providerFor(kind: ResourceTypeName): pulumi.dynamic.ResourceProvider {
+  const call = (method: string, args: unknown[]) =>
+    require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, method, args);
   return {
-    configure: (req) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "configure", [req]),
-    check: (olds, news) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "check", [olds, news]),
-    diff: (id, olds, news) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "diff", [id, olds, news]),
-    create: (inputs) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "create", [inputs]),
-    read: (id, props) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "read", [id, props]),
-    update: (id, olds, news) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "update", [id, olds, news]),
-    delete: (id, props) =>
-      require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, "delete", [id, props]),
+    configure: (req) => call("configure", [req]),
+    check: (olds, news) => call("check", [olds, news]),
+    diff: (id, olds, news) => call("diff", [id, olds, news]),
+    create: (inputs) => call("create", [inputs]),
+    read: (id, props) => call("read", [id, props]),
+    update: (id, olds, news) => call("update", [id, olds, news]),
+    delete: (id, props) => call("delete", [id, props]),
   };
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * One provider object per resource type, created once: the SDK caches the

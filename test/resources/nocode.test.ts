@@ -162,7 +162,7 @@ describe("NoCodeWorkspace", () => {
     const { id } = await create(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("seen"), project });
     const asWorkspace = await workspaceProvider.read(id, {});
     // source-module-id names the registry module, as the hosted service fills it.
-    expect(asWorkspace.props!.sourceModuleId).toBe(mod.outs.registryModuleId);
+    expect(asWorkspace.props!.status?.sourceModuleId).toBe(mod.outs.registryModuleId);
     const adopted = await noCodeWorkspaceProvider.read(id, {});
     expect(adopted.props).toMatchObject({ noCodeModuleId: mod.id, moduleVersion: "1.0.0" });
   });
