@@ -40,7 +40,12 @@ function normalizeKind(kind: unknown): string {
   return last.replace(/[-_\s]/g, "").toLowerCase();
 }
 
+/** Implementations by the kind string callers send (one per resource type), so that each is normalized once per process. */
+const byKind = new Map<string, ProviderImpl>();
+
 export function implementationOf(kind: string): ProviderImpl {
+  const known = byKind.get(kind);
+  if (known) return known;
   const impl = implementations[normalizeKind(kind)];
   if (!impl) {
     throw new Error(
@@ -48,6 +53,7 @@ export function implementationOf(kind: string): ProviderImpl {
         `install that release (or a newer one) of pulumi-workspaces`,
     );
   }
+  if (typeof kind === "string") byKind.set(kind, impl);
   return impl;
 }
 
