@@ -54,8 +54,33 @@ export interface ResolvedOptions {
  */
 export type WorkspaceRenderHook = (ctx: ServerContext, workspace: WorkspaceRecord, resource: Resource) => void;
 
+/**
+ * Runs inside the transaction of a workspace's unlock, after the caller's right to unlock
+ * is checked and before the lock is cleared; `force` is an admin's force-unlock. The
+ * state-version domain settles the versions uploaded under the lock here; a hook that
+ * throws keeps the lock.
+ */
+export type WorkspaceUnlockHook = (ctx: ServerContext, workspace: WorkspaceRecord, force: boolean) => void;
+
+/**
+ * What another domain keeps about registry modules (the no-code domain's settings), so
+ * that the registry domain does not know about it: each function is optional.
+ */
+export interface RegistryModuleHook {
+  /** A version was published, inside its transaction. */
+  versionPublished?(ctx: ServerContext, moduleId: string, version: string): void;
+  /** A version is about to be deleted, inside the transaction; throwing keeps it. */
+  versionDeleting?(ctx: ServerContext, moduleId: string, version: string): void;
+  /** Adds to a rendered module (create response, read and list alike). */
+  render?(ctx: ServerContext, moduleId: string, resource: Resource): void;
+  /** Resources for a module list's `include=no-code-modules`. */
+  included?(ctx: ServerContext, moduleId: string): Resource[];
+}
+
 export interface Hooks {
   workspaceRender: WorkspaceRenderHook[];
+  workspaceUnlock: WorkspaceUnlockHook[];
+  registryModule: RegistryModuleHook[];
 }
 
 export interface ServerContext {

@@ -18,8 +18,8 @@
  */
 export type Field =
   | { attribute: string }
-  | { relationship: string; item?: number; id?: true; attribute?: string }
-  | { item: number; id?: true; attribute?: string }
+  | { relationship: string; item?: number; id?: boolean; attribute?: string }
+  | { item: number; id?: boolean; attribute?: string }
   | { data: true }
   | { parameter: string };
 

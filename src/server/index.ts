@@ -49,7 +49,7 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
       runSpeed: options.runSpeed ?? 1,
       selfManaged: options.selfManaged ?? false,
     },
-    hooks: { workspaceRender: [] },
+    hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",
     log: { level: options.logLevel ?? "silent", destination: options.logDestination },
   };

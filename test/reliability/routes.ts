@@ -20,7 +20,7 @@ export async function registeredRoutes(): Promise<Route[]> {
   const ctx: ServerContext = {
     db,
     options: { host: "127.0.0.1", port: 0, db: ":memory:", organization: "o", rateLimit: 0, runSpeed: 1, selfManaged: true },
-    hooks: { workspaceRender: [] },
+    hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",
   };
   const { app } = buildApp(ctx, DOMAINS);

@@ -3,6 +3,8 @@ import type { z } from "zod";
 import { DEFAULT_PAGE_SIZE, JSONAPI_MEDIA_TYPE, MAX_PAGE_SIZE, issuesToErrors } from "../../api/common";
 import { ApiError, badRequest, unprocessable } from "./errors";
 
+import type { Page } from "../store/db";
+
 export const API_PREFIX = "/api/v2";
 
 export interface Ref {
@@ -64,10 +66,7 @@ export function targetIds(body: unknown): string[] {
   return data.map((item) => (item as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string");
 }
 
-export interface Page {
-  number: number;
-  size: number;
-}
+export type { Page } from "../store/db";
 
 function positiveInt(raw: unknown, name: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;

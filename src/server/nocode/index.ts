@@ -1,7 +1,8 @@
 import type { Domain } from "../context";
-import { nocodeRoutes } from "./routes";
+import { renderNoCodeModule } from "./render";
+import { nocodeRoutes, variableRoutes } from "./routes";
+import { noCodeModuleOf, onVersionDeleting, onVersionPublished } from "./service";
 import { NOCODE_SCHEMA } from "./store";
-import { variableRoutes } from "./vars";
 import { noCodeWorkspaceRender } from "./workspaces";
 
 /** No-code provisioning (spec 4.12 to 4.16), and the read endpoints of the variables it writes. */
@@ -10,6 +11,21 @@ export const nocodeDomain: Domain = {
   schema: NOCODE_SCHEMA,
   init(ctx) {
     ctx.hooks.workspaceRender.push(noCodeWorkspaceRender);
+    // A registry module shows whether it is enabled for no-code provisioning, and its
+    // published versions move or keep the pins.
+    ctx.hooks.registryModule.push({
+      versionPublished: onVersionPublished,
+      versionDeleting: onVersionDeleting,
+      render(ctx, moduleId, resource) {
+        const noCode = noCodeModuleOf(ctx, moduleId);
+        resource.attributes["no-code"] = noCode?.enabled === 1;
+        resource.relationships!["no-code-modules"] = { data: noCode ? [{ id: noCode.id, type: "no-code-modules" }] : [] };
+      },
+      included(ctx, moduleId) {
+        const noCode = noCodeModuleOf(ctx, moduleId);
+        return noCode ? [renderNoCodeModule(ctx.db, noCode)] : [];
+      },
+    });
   },
   routes(app, ctx) {
     nocodeRoutes(app, ctx);

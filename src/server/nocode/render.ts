@@ -1,6 +1,8 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import type { ServerContext } from "../context";
 import type { Db } from "../store/db";
-import { variableOptionsOf, type NoCodeModuleRecord, type VariableOptionsRecord } from "./store";
+import { variableOptionsOf, type NoCodeModuleRecord, type VariableOptionsRecord, type VariableRecord } from "./store";
+import type { LoadedUpgrade } from "./upgrade";
 
 export function noCodeModulePath(id: string): string {
   return `${API_PREFIX}/no-code-modules/${id}`;
@@ -28,5 +30,45 @@ export function renderVariableOptions(o: VariableOptionsRecord): Resource {
     type: "variable-options",
     attributes: { "variable-name": o.variable_name, "variable-type": o.variable_type, options: JSON.parse(o.options) as unknown[] },
     relationships: { "no-code-allowed-module": ref("no-code-allowed-modules", o.no_code_module_id) },
+  };
+}
+
+/** The hosted `vars` document; a sensitive value is never rendered. */
+export function renderVariable(r: VariableRecord): Resource {
+  return {
+    id: r.id,
+    type: "vars",
+    attributes: {
+      key: r.key,
+      value: r.sensitive === 1 ? null : r.value,
+      description: r.description,
+      category: r.category_spelling ?? r.category,
+      hcl: r.hcl === 1,
+      sensitive: r.sensitive === 1,
+      "created-at": r.created_at,
+    },
+    relationships: {
+      configurable: { data: { id: r.workspace_id, type: "workspaces" }, links: { related: `${API_PREFIX}/workspaces/${r.workspace_id}` } },
+    },
+    links: { self: `${API_PREFIX}/workspaces/${r.workspace_id}/vars/${r.id}` },
+  };
+}
+
+/** The `workspace-upgrade` document of spec 2.9; its id is the run's. */
+export function renderUpgrade(ctx: ServerContext, noCodeModuleId: string, { ws, run, upgrade }: LoadedUpgrade): Resource {
+  return {
+    id: run.id,
+    type: "workspace-upgrade",
+    attributes: {
+      status: run.status,
+      "plan-url": `${ctx.publicUrl}/app/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}/runs/${run.id}`,
+      "target-version": upgrade.target_version,
+      "error-message": run.status === "errored" ? upgrade.error : null,
+    },
+    relationships: {
+      workspace: { ...ref("workspaces", ws.id), links: { related: `${API_PREFIX}/workspaces/${ws.id}` } },
+      run: { ...ref("runs", run.id), links: { related: `${API_PREFIX}/runs/${run.id}` } },
+    },
+    links: { self: `${API_PREFIX}/no-code-modules/${noCodeModuleId}/workspaces/${ws.id}/upgrade/${run.id}` },
   };
 }

@@ -9,14 +9,15 @@ import {
 } from "../../api/nocode";
 import { requireCaller } from "../app";
 import { mayCreateWorkspaces } from "../auth/service";
-import { notFound } from "../http/errors";
+import { NotFound } from "../errors";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, send } from "../http/jsonapi";
-import { workspaceDocumentFor } from "../workspace/routes";
-import { renderNoCodeModule, renderVariableOptions } from "./render";
+import { workspaceDocumentFor } from "../workspace/render";
+import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
 import { assertMayManageNoCode, deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
-import { confirmUpgrade, initiateUpgrade, loadModuleWorkspace, loadUpgrade, renderUpgrade } from "./upgrade";
+import { confirmUpgrade, initiateUpgrade, loadModuleWorkspace, loadUpgrade } from "./upgrade";
+import { listVariables, loadVariable } from "./vars";
 import { createWorkspaceFromModule } from "./workspaces";
 
 type Query = Record<string, unknown>;
@@ -74,7 +75,7 @@ export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: ModuleParams }>("/no-code-modules/:id/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
     const m = loadNoCodeModule(ctx, caller, request.params.id);
-    if (!mayCreateWorkspaces(ctx.db, caller, m.organization)) throw notFound("no-code module not found");
+    if (!mayCreateWorkspaces(ctx.db, caller, m.organization)) throw new NotFound("no-code module not found");
     const body = parseBody(noCodeWorkspaceCreateRequestSchema, request.body);
     const ws = createWorkspaceFromModule(ctx, caller, request.params.id, body);
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
@@ -103,5 +104,16 @@ export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const p = request.params;
     const loaded = confirmUpgrade(ctx, requireCaller(request), p.no_code_module_id, p.workspace_id, p.id);
     return send(reply, 200, { message: `Upgrade ${loaded.run.id} of workspace ${loaded.ws.name} confirmed; applying version ${loaded.upgrade.target_version}.`, status: loaded.run.status });
+  });
+}
+
+/** The hosted service's variable reads, so that a client can see what a workspace was given. */
+export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/vars", async (request, reply) => {
+    return send(reply, 200, { data: listVariables(ctx, requireCaller(request), request.params.workspace_id).map(renderVariable) });
+  });
+
+  app.get<{ Params: { workspace_id: string; variable_id: string } }>("/workspaces/:workspace_id/vars/:variable_id", async (request, reply) => {
+    return send(reply, 200, { data: renderVariable(loadVariable(ctx, requireCaller(request), request.params.workspace_id, request.params.variable_id)) });
   });
 }

@@ -2,61 +2,61 @@
  * No-code modules (spec 4.12 to 4.14): enabling a private registry module for no-code
  * provisioning, its settings and its sets of allowed variable values.
  */
-import { problemsToErrors, type Problem } from "../../api/common";
 import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../../api/nocode";
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
-import { notFound, unprocessableMany } from "../http/errors";
+import { Conflict, Invalid, NotFound, type Failure, type Field } from "../errors";
 import { newId } from "../ids";
-import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/store";
+import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/service";
 import type { Db } from "../store/db";
-import { inTransaction, now, prepare } from "../store/db";
+import { inTransaction, now } from "../store/db";
+import * as store from "./store";
 import { findNoCodeModule, noCodeModuleOfRegistryModule, variableOptionsOf, type NoCodeModuleRecord } from "./store";
 
 /**
  * Spec 5, item 9: the no-code endpoints take user and team tokens only. The answer is a
- * 404, like every other refusal outside force delete, with a detail that says why.
+ * not-found, like every other refusal outside force delete, with a detail that says why.
  */
 export function refuseOrganizationToken(caller: Caller): void {
   if (caller.kind === "organization") {
-    throw notFound("The no-code endpoints cannot be called with an organization token; use a user or team token.");
+    throw new NotFound("The no-code endpoints cannot be called with an organization token; use a user or team token.");
   }
 }
 
 /**
  * A no-code module the caller may see: any member of its organization may read it;
  * `manage` (enable, update, delete) takes the organization's module management right
- * (owners and teams that manage all workspaces). Anything else is a 404.
+ * (owners and teams that manage all workspaces). Anything else is not found.
  */
 export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string, manage = false): NoCodeModuleRecord {
   refuseOrganizationToken(caller);
   const m = findNoCodeModule(ctx.db, id);
-  if (!m) throw notFound("no-code module not found");
+  if (!m) throw new NotFound("no-code module not found");
   const role = assertMember(ctx.db, caller, m.organization);
-  if (manage && !role.manageWorkspaces) throw notFound("no-code module not found");
+  if (manage && !role.manageWorkspaces) throw new NotFound("no-code module not found");
   return m;
 }
 
 export function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {
   refuseOrganizationToken(caller);
-  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
 }
 
-const REGISTRY_MODULE_POINTER = "/data/relationships/registry-module/data/id";
-const PIN_POINTER = "/data/attributes/version-pin";
-const OPTIONS_POINTER = "/data/relationships/variable-options/data";
+const REGISTRY_MODULE: Field = { relationship: "registry-module", id: true };
+const PIN: Field = { attribute: "version-pin" };
+const option = (item: number, attribute?: string): Field => (attribute ? { relationship: "variable-options", item, attribute } : { relationship: "variable-options", item, id: true });
 
 /** The registry module a body names: it must exist in the organization and have no other no-code module. */
-function checkRegistryModule(db: Db, organization: string, id: string, self: string | null, problems: Problem[]): boolean {
+function checkRegistryModule(db: Db, organization: string, id: string, self: string | null, problems: Failure[]): boolean {
   const rm = findRegistryModule(db, id);
   if (!rm || rm.organization !== organization) {
-    problems.push({ pointer: REGISTRY_MODULE_POINTER, detail: `registry module "${id}" not found in organization ${organization}` });
+    problems.push({ field: REGISTRY_MODULE, detail: `registry module "${id}" not found in organization ${organization}` });
     return false;
   }
   const other = noCodeModuleOfRegistryModule(db, id);
   if (other && other.id !== self) {
-    problems.push({ pointer: REGISTRY_MODULE_POINTER, detail: `registry module "${id}" is already enabled for no-code provisioning as ${other.id}` });
+    problems.push({ field: REGISTRY_MODULE, detail: `registry module "${id}" is already enabled for no-code provisioning as ${other.id}` });
     return false;
   }
   return true;
@@ -68,10 +68,10 @@ function checkRegistryModule(db: Db, organization: string, id: string, self: str
  * yet, an empty pin that its first published version fills; anything else must name an
  * existing version.
  */
-function resolvePin(db: Db, registryModuleId: string, requested: string | undefined, problems: Problem[]): string | undefined {
+function resolvePin(db: Db, registryModuleId: string, requested: string | undefined, problems: Failure[]): string | undefined {
   if (requested === undefined || requested === "latest") return latestModuleVersion(db, registryModuleId) ?? "";
   if (!findModuleVersion(db, registryModuleId, requested)) {
-    problems.push({ pointer: PIN_POINTER, detail: `version-pin "${requested}" is not a version of the registry module` });
+    problems.push({ field: PIN, detail: `version-pin "${requested}" is not a version of the registry module` });
     return undefined;
   }
   return requested;
@@ -93,7 +93,7 @@ interface OptionSet {
  * variable (a variable has at most one set of allowed values, and go-tfe never sends
  * ids, so its updates must not pile up duplicates). Sets not mentioned stay.
  */
-function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: boolean, problems: Problem[]): OptionSet[] {
+function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: boolean, problems: Failure[]): OptionSet[] {
   const byId = new Map(existing.map((s) => [s.id, s]));
   const t = now();
   const seenIds = new Set<string>();
@@ -101,17 +101,17 @@ function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: b
     const a = item.attributes;
     if (item.id !== undefined) {
       if (!allowIds) {
-        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: "variable options are created with the module; an id can only be given when updating it" });
+        problems.push({ field: option(i), detail: "variable options are created with the module; an id can only be given when updating it" });
         return;
       }
       if (seenIds.has(item.id)) {
-        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: `variable options "${item.id}" are given more than once` });
+        problems.push({ field: option(i), detail: `variable options "${item.id}" are given more than once` });
         return;
       }
       seenIds.add(item.id);
       const current = byId.get(item.id);
       if (!current) {
-        problems.push({ pointer: `${OPTIONS_POINTER}/${i}/id`, detail: `variable options "${item.id}" do not belong to this no-code module` });
+        problems.push({ field: option(i), detail: `variable options "${item.id}" do not belong to this no-code module` });
         return;
       }
       byId.set(item.id, { ...current, variableName: a["variable-name"], variableType: a["variable-type"], options: a.options });
@@ -126,7 +126,7 @@ function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: b
   for (const s of byId.values()) names.set(s.variableName, (names.get(s.variableName) ?? 0) + 1);
   items.forEach((item, i) => {
     if ((names.get(item.attributes["variable-name"]) ?? 0) > 1) {
-      problems.push({ pointer: `${OPTIONS_POINTER}/${i}/attributes/variable-name`, detail: `variable "${item.attributes["variable-name"]}" has more than one set of options` });
+      problems.push({ field: option(i, "variable-name"), detail: `variable "${item.attributes["variable-name"]}" has more than one set of options` });
     }
   });
   return [...byId.values()];
@@ -143,16 +143,15 @@ function existingOptionSets(db: Db, moduleId: string): OptionSet[] {
 }
 
 function writeOptionSets(db: Db, moduleId: string, sets: OptionSet[]): void {
-  prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
-  const insert = prepare(
+  store.replaceVariableOptions(
     db,
-    `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    moduleId,
+    sets.map((s) => ({ id: s.id, variable_name: s.variableName, variable_type: s.variableType, options: JSON.stringify(s.options), created_at: s.createdAt })),
   );
-  for (const s of sets) insert.run(s.id, moduleId, s.variableName, s.variableType, JSON.stringify(s.options), s.createdAt);
 }
 
-function fail(problems: Problem[]): never {
-  throw unprocessableMany(problemsToErrors(problems));
+function fail(problems: Failure[]): never {
+  throw new Invalid(problems);
 }
 
 /** Spec 4.12. Every check runs before anything is written, so a refused request changes nothing. */
@@ -161,7 +160,7 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
   assertMayManageNoCode(ctx, caller, organization);
   const d = body.data;
   return inTransaction(db, () => {
-    const problems: Problem[] = [];
+    const problems: Failure[] = [];
     const registryModuleId = d.relationships["registry-module"].data.id;
     const pin = checkRegistryModule(db, organization, registryModuleId, null, problems)
       ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems)
@@ -178,11 +177,7 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
       created_at: t,
       updated_at: t,
     };
-    prepare(
-      db,
-      `INSERT INTO no_code_modules (id, organization, registry_module_id, enabled, version_pin, created_at, updated_at)
-       VALUES (@id, @organization, @registry_module_id, @enabled, @version_pin, @created_at, @updated_at)`,
-    ).run(m);
+    store.insertNoCodeModule(db, m);
     writeOptionSets(db, m.id, sets);
     return m;
   });
@@ -197,7 +192,7 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
   return inTransaction(db, () => {
     const m = loadNoCodeModule(ctx, caller, id, true);
     const d = body.data;
-    const problems: Problem[] = [];
+    const problems: Failure[] = [];
     const next = { ...m };
     const newModuleId = d.relationships?.["registry-module"]?.data.id;
     let moduleOk = true;
@@ -218,7 +213,7 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
     const sets = items ? mergeOptionSets(existingOptionSets(db, m.id), items, true, problems) : undefined;
     if (problems.length) fail(problems);
     next.updated_at = now();
-    prepare(db, `UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(next);
+    store.saveNoCodeModule(db, next);
     if (sets) writeOptionSets(db, m.id, sets);
     return findNoCodeModule(db, m.id)!;
   });
@@ -228,6 +223,27 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
 export function deleteNoCodeModule(ctx: ServerContext, caller: Caller, id: string): void {
   inTransaction(ctx.db, () => {
     const m = loadNoCodeModule(ctx, caller, id, true);
-    prepare(ctx.db, `DELETE FROM no_code_modules WHERE id = ?`).run(m.id);
+    store.deleteNoCodeModuleRow(ctx.db, m.id);
   });
+}
+
+// ---------------------------------------------------------------------------
+// what the registry domain's modules carry of no-code (its ctx.hooks.registryModule)
+
+/** The no-code module of a registry module, if one was enabled for it. */
+export function noCodeModuleOf(ctx: ServerContext, registryModuleId: string): NoCodeModuleRecord | undefined {
+  return noCodeModuleOfRegistryModule(ctx.db, registryModuleId);
+}
+
+/** A no-code module enabled before its registry module had a version pins the first one published. */
+export function onVersionPublished(ctx: ServerContext, registryModuleId: string, version: string): void {
+  store.pinFirstVersion(ctx.db, registryModuleId, version);
+}
+
+/** A version a no-code module pins stays until the pin moves, since workspaces are provisioned from it. */
+export function onVersionDeleting(ctx: ServerContext, registryModuleId: string, version: string): void {
+  const pinned = noCodeModuleOfRegistryModule(ctx.db, registryModuleId);
+  if (pinned && pinned.version_pin === version) {
+    throw new Conflict(`version ${version} is pinned by no-code module ${pinned.id}; move the pin before deleting it`);
+  }
 }

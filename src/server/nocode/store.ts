@@ -105,3 +105,155 @@ export function variableOptionsOf(db: Db, noCodeModuleId: string): VariableOptio
 export function findNoCodeWorkspace(db: Db, workspaceId: string): NoCodeWorkspaceRecord | undefined {
   return prepare(db, `SELECT * FROM no_code_workspaces WHERE workspace_id = ?`).get(workspaceId) as NoCodeWorkspaceRecord | undefined;
 }
+
+export function insertNoCodeModule(db: Db, m: NoCodeModuleRecord): void {
+  prepare(
+    db,
+    `INSERT INTO no_code_modules (id, organization, registry_module_id, enabled, version_pin, created_at, updated_at)
+     VALUES (@id, @organization, @registry_module_id, @enabled, @version_pin, @created_at, @updated_at)`,
+  ).run(m);
+}
+
+export function saveNoCodeModule(db: Db, m: NoCodeModuleRecord): void {
+  prepare(db, `UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(m);
+}
+
+export function deleteNoCodeModuleRow(db: Db, id: string): void {
+  prepare(db, `DELETE FROM no_code_modules WHERE id = ?`).run(id);
+}
+
+/** A no-code module enabled before its registry module had a version pins the first one published. */
+export function pinFirstVersion(db: Db, registryModuleId: string, version: string): void {
+  prepare(db, `UPDATE no_code_modules SET version_pin = ? WHERE registry_module_id = ? AND version_pin = ''`).run(version, registryModuleId);
+}
+
+export function replaceVariableOptions(db: Db, moduleId: string, sets: ReadonlyArray<Omit<VariableOptionsRecord, "no_code_module_id">>): void {
+  prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
+  const insert = prepare(
+    db,
+    `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  for (const s of sets) insert.run(s.id, moduleId, s.variable_name, s.variable_type, s.options, s.created_at);
+}
+
+export function findModuleVersionId(db: Db, noCodeModuleId: string, version: string): string | undefined {
+  return (prepare(db, `SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined)?.id;
+}
+
+export function insertModuleVersionId(db: Db, id: string, noCodeModuleId: string, version: string, at: string): void {
+  prepare(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, at);
+}
+
+export function insertNoCodeWorkspace(db: Db, r: NoCodeWorkspaceRecord): void {
+  prepare(db, `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`).run(
+    r.workspace_id,
+    r.no_code_module_id,
+    r.registry_module_id,
+    r.module_version_id,
+    r.version,
+  );
+}
+
+export function setNoCodeWorkspaceVersion(db: Db, workspaceId: string, version: string, moduleVersionId: string, registryModuleId: string): void {
+  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
+    version,
+    moduleVersionId,
+    registryModuleId,
+    workspaceId,
+  );
+}
+
+/** A workspace's no-code record with its module's pin and registry module (null when the module is gone), in one query. */
+export function noCodeWorkspaceWithModule(
+  db: Db,
+  workspaceId: string,
+): (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined {
+  return prepare(
+    db,
+    `SELECT w.*, m.version_pin AS module_pin, m.registry_module_id AS module_registry_id
+       FROM no_code_workspaces w LEFT JOIN no_code_modules m ON m.id = w.no_code_module_id WHERE w.workspace_id = ?`,
+  ).get(workspaceId) as (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined;
+}
+
+export interface UpgradeRow {
+  run_id: string;
+  workspace_id: string;
+  no_code_module_id: string;
+  target_version: string;
+  target_registry_module_id: string;
+  vars: string;
+  outcome: "changes" | "no-changes" | "error";
+  error: string | null;
+  phase: "plan" | "apply";
+  phase_started_ms: number;
+}
+
+export function findUpgrade(db: Db, runId: string): UpgradeRow | undefined {
+  return prepare(db, `SELECT * FROM no_code_upgrades WHERE run_id = ?`).get(runId) as UpgradeRow | undefined;
+}
+
+/** Run ids of every upgrade of a workspace, oldest first. */
+export function upgradeRunIds(db: Db, workspaceId: string): string[] {
+  return prepare(db, `SELECT run_id FROM no_code_upgrades WHERE workspace_id = ? ORDER BY rowid`).pluck().all(workspaceId) as string[];
+}
+
+export function insertUpgrade(db: Db, u: UpgradeRow): void {
+  prepare(
+    db,
+    `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(u.run_id, u.workspace_id, u.no_code_module_id, u.target_version, u.target_registry_module_id, u.vars, u.outcome, u.error, u.phase, u.phase_started_ms);
+}
+
+export function startApplyPhase(db: Db, runId: string, atMs: number): void {
+  prepare(db, `UPDATE no_code_upgrades SET phase = 'apply', phase_started_ms = ? WHERE run_id = ?`).run(atMs, runId);
+}
+
+// Workspace variables (`vars`), as no-code provisioning writes them.
+
+export interface VariableRecord {
+  id: string;
+  workspace_id: string;
+  key: string;
+  value: string;
+  description: string | null;
+  category: string;
+  category_spelling: string | null;
+  hcl: number;
+  sensitive: number;
+  created_at: string;
+}
+
+export type VariableRow = Omit<VariableRecord, "id" | "created_at">;
+
+/** Overwrites the variable of the same key and category; false when there is none. A sensitive variable stays sensitive. */
+export function updateVariable(db: Db, row: VariableRow): boolean {
+  return (
+    prepare(
+      db,
+      `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive),
+            category_spelling = @category_spelling
+      WHERE workspace_id = @workspace_id AND key = @key AND category = @category`,
+    ).run(row).changes > 0
+  );
+}
+
+export function insertVariable(db: Db, row: VariableRecord): void {
+  prepare(
+    db,
+    `INSERT INTO vars (id, workspace_id, key, value, description, category, category_spelling, hcl, sensitive, created_at)
+     VALUES (@id, @workspace_id, @key, @value, @description, @category, @category_spelling, @hcl, @sensitive, @created_at)`,
+  ).run(row);
+}
+
+export function variableByKey(db: Db, workspaceId: string, key: string, category: string): VariableRecord | undefined {
+  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`).get(workspaceId, key, category) as VariableRecord | undefined;
+}
+
+export function variablesOf(db: Db, workspaceId: string): VariableRecord[] {
+  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as VariableRecord[];
+}
+
+export function findVariable(db: Db, workspaceId: string, id: string): VariableRecord | undefined {
+  return prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(id, workspaceId) as VariableRecord | undefined;
+}

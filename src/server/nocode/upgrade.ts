@@ -22,36 +22,22 @@
  * filtered by run status see it move too, and a restarted server picks up where the
  * clock says the run is.
  */
-import { problemsToErrors, type Problem } from "../../api/common";
 import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/nocode";
 import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
-import { conflict, notFound, unprocessable, unprocessableMany } from "../http/errors";
-import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import { Conflict, Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import { FINAL_RUN_STATUSES, createRun, findRun, setRunStatus, type RunRecord } from "../run/service";
-import { inTransaction, now, prepare } from "../store/db";
-import { loadWorkspace } from "../workspace/service";
+import { inTransaction } from "../store/db";
+import { loadWorkspace, touchWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
-import { findNoCodeModule, findNoCodeWorkspace } from "./store";
+import * as store from "./store";
+import { findNoCodeModule, findNoCodeWorkspace, type UpgradeRow } from "./store";
 import { normalizeVariables, optionViolations, upsertVariables, variablesDiffer, type Variable } from "./vars";
 import { assertEnabled, moduleVersionId, upgradeAvailable } from "./workspaces";
 
 /** `kind` of upgrade runs in the run domain's table (rendered as the run's `source`). */
 export const UPGRADE_RUN_KIND = "tfe-no-code-upgrade";
-
-interface UpgradeRow {
-  run_id: string;
-  workspace_id: string;
-  no_code_module_id: string;
-  target_version: string;
-  target_registry_module_id: string;
-  vars: string;
-  outcome: "changes" | "no-changes" | "error";
-  error: string | null;
-  phase: "plan" | "apply";
-  phase_started_ms: number;
-}
 
 /** Milliseconds at run speed 1 at which each status of a phase ends. */
 const PLAN_STEPS: ReadonlyArray<[UpgradeStatus, number]> = [
@@ -81,21 +67,16 @@ function dueStatus(u: UpgradeRow, speed: number, nowMs: number): UpgradeStatus {
 }
 
 function findUpgrade(ctx: ServerContext, runId: string): UpgradeRow | undefined {
-  return prepare(ctx.db, `SELECT * FROM no_code_upgrades WHERE run_id = ?`).get(runId) as UpgradeRow | undefined;
+  return store.findUpgrade(ctx.db, runId);
 }
 
 /** What an applied upgrade changes: the version the workspace runs, and its variables. */
 function applyUpgrade(ctx: ServerContext, u: UpgradeRow): void {
   const { db } = ctx;
   const versionId = moduleVersionId(db, u.no_code_module_id, u.target_version);
-  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
-    u.target_version,
-    versionId,
-    u.target_registry_module_id,
-    u.workspace_id,
-  );
+  store.setNoCodeWorkspaceVersion(db, u.workspace_id, u.target_version, versionId, u.target_registry_module_id);
   upsertVariables(db, u.workspace_id, JSON.parse(u.vars) as Variable[]);
-  prepare(db, `UPDATE workspaces SET updated_at = ? WHERE id = ?`).run(now(), u.workspace_id);
+  touchWorkspace(ctx, u.workspace_id);
 }
 
 /**
@@ -143,98 +124,87 @@ export interface LoadedUpgrade {
   upgrade: UpgradeRow;
 }
 
-/** The workspace of an upgrade path: visible to the caller, created from this module, else 404. */
+/** The workspace of an upgrade path: visible to the caller, created from this module, else not found. */
 export function loadModuleWorkspace(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, permission: "can-read-run" | "can-queue-apply") {
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   const { ws, permissions } = loadWorkspace(ctx, caller, { id: workspaceId });
-  if (!permissions[permission]) throw notFound("workspace not found");
+  if (!permissions[permission]) throw new NotFound("workspace not found");
   const record = findNoCodeWorkspace(ctx.db, ws.id);
-  if (!record || record.no_code_module_id !== m.id) throw notFound(`workspace ${ws.id} was not created from no-code module ${m.id}`);
+  if (!record || record.no_code_module_id !== m.id) throw new NotFound(`workspace ${ws.id} was not created from no-code module ${m.id}`);
   return { m, ws, record };
 }
 
 export function loadUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, runId: string, permission: "can-read-run" | "can-queue-apply"): LoadedUpgrade {
   const { ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, permission);
   const upgrade = findUpgrade(ctx, runId);
-  if (!upgrade || upgrade.workspace_id !== ws.id || upgrade.no_code_module_id !== noCodeModuleId) throw notFound("workspace upgrade not found");
+  if (!upgrade || upgrade.workspace_id !== ws.id || upgrade.no_code_module_id !== noCodeModuleId) throw new NotFound("workspace upgrade not found");
   const run = advanceUpgrade(ctx, runId)!;
   return { ws, run, upgrade: findUpgrade(ctx, runId)! };
 }
 
 /**
  * Spec 4.16, initiate. An upgrade still planning or waiting for confirmation is
- * superseded (discarded); one being applied makes this a 409.
+ * superseded (discarded); one being applied makes this a conflict.
  */
 export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, body: WorkspaceUpgradeRequest): LoadedUpgrade {
   const { db } = ctx;
   const { m: visible, ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, "can-queue-apply");
   assertEnabled(visible);
-  const problems: Problem[] = [];
-  const vars = normalizeVariables(body.data.relationships?.vars?.data ?? [], "/data/relationships/vars/data", problems);
-  if (problems.length) throw unprocessableMany(problemsToErrors(problems));
+  const failures: Failure[] = [];
+  const vars = normalizeVariables(body.data.relationships?.vars?.data ?? [], failures);
+  failIfAny(failures);
 
   const created = inTransaction(db, () => {
     // Read again under the write lock: the module's pin and options are what this upgrade plans for.
     const m = findNoCodeModule(db, noCodeModuleId);
-    if (!m) throw notFound("no-code module not found");
-    if (m.version_pin === "") throw unprocessable(`the registry module of no-code module ${m.id} has no versions yet; publish a version before upgrading`);
+    if (!m) throw new NotFound("no-code module not found");
+    if (m.version_pin === "") throw new Invalid(`the registry module of no-code module ${m.id} has no versions yet; publish a version before upgrading`);
     const violations = optionViolations(db, m.id, vars);
     const record = findNoCodeWorkspace(db, ws.id)!;
-    const active = db
-      .prepare(`SELECT u.run_id FROM no_code_upgrades u JOIN runs r ON r.id = u.run_id WHERE u.workspace_id = ? AND r.status NOT IN (${FINAL_RUN_STATUSES.map(() => "?").join(",")})`)
-      .all(ws.id, ...FINAL_RUN_STATUSES) as { run_id: string }[];
-    for (const a of active) {
-      const run = advanceUpgrade(ctx, a.run_id)!;
-      if (IN_APPLY.includes(run.status)) throw conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
+    const active = store.upgradeRunIds(db, ws.id).filter((id) => {
+      const run = findRun(db, id);
+      return run !== undefined && !FINAL_RUN_STATUSES.includes(run.status);
+    });
+    for (const runId of active) {
+      const run = advanceUpgrade(ctx, runId)!;
+      if (IN_APPLY.includes(run.status)) throw new Conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
       if (!FINAL_RUN_STATUSES.includes(run.status)) setRunStatus(db, run.id, "discarded");
     }
     const outcome = violations.length ? "error" : upgradeAvailable(m, record) || variablesDiffer(db, ws.id, vars) ? "changes" : "no-changes";
-    const run = createRun(db, ws.id, {
+    const run = createRun(ctx, ws.id, {
       message: `Upgrade to no-code module version ${m.version_pin}`,
       kind: UPGRADE_RUN_KIND,
       createdBy: caller.principalId,
     });
-    prepare(
-      db,
-      `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'plan', ?)`,
-    ).run(run.id, ws.id, m.id, m.version_pin, m.registry_module_id, JSON.stringify(vars), outcome, violations.length ? violations.map((v) => v.detail).join("; ") : null, Date.now());
+    store.insertUpgrade(db, {
+      run_id: run.id,
+      workspace_id: ws.id,
+      no_code_module_id: m.id,
+      target_version: m.version_pin,
+      target_registry_module_id: m.registry_module_id,
+      vars: JSON.stringify(vars),
+      outcome,
+      error: violations.length ? violations.map((v) => v.detail).join("; ") : null,
+      phase: "plan",
+      phase_started_ms: Date.now(),
+    });
     return run;
   });
   schedule(ctx, created.id, PLAN_STEPS);
   return { ws, run: advanceUpgrade(ctx, created.id)!, upgrade: findUpgrade(ctx, created.id)! };
 }
 
-/** Spec 4.16, confirm: only a plan with changes waiting for confirmation may be confirmed; anything else is a 409. */
+/** Spec 4.16, confirm: only a plan with changes waiting for confirmation may be confirmed; anything else is a conflict. */
 export function confirmUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, runId: string): LoadedUpgrade {
   const loaded = loadUpgrade(ctx, caller, noCodeModuleId, workspaceId, runId, "can-queue-apply");
   const run = inTransaction(ctx.db, () => {
     const current = advanceUpgrade(ctx, runId)!;
     if (!CONFIRMABLE.includes(current.status)) {
-      throw conflict(`upgrade ${runId} is ${current.status} and cannot be confirmed; only a planned upgrade can`);
+      throw new Conflict(`upgrade ${runId} is ${current.status} and cannot be confirmed; only a planned upgrade can`);
     }
-    prepare(ctx.db, `UPDATE no_code_upgrades SET phase = 'apply', phase_started_ms = ? WHERE run_id = ?`).run(Date.now(), runId);
+    store.startApplyPhase(ctx.db, runId, Date.now());
     return setRunStatus(ctx.db, runId, "confirmed");
   });
   schedule(ctx, runId, APPLY_STEPS);
   return { ...loaded, run: advanceUpgrade(ctx, run.id)! };
-}
-
-/** The `workspace-upgrade` document of spec 2.9; its id is the run's. */
-export function renderUpgrade(ctx: ServerContext, noCodeModuleId: string, { ws, run, upgrade }: LoadedUpgrade): Resource {
-  return {
-    id: run.id,
-    type: "workspace-upgrade",
-    attributes: {
-      status: run.status,
-      "plan-url": `${ctx.publicUrl}/app/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}/runs/${run.id}`,
-      "target-version": upgrade.target_version,
-      "error-message": run.status === "errored" ? upgrade.error : null,
-    },
-    relationships: {
-      workspace: { ...ref("workspaces", ws.id), links: { related: `${API_PREFIX}/workspaces/${ws.id}` } },
-      run: { ...ref("runs", run.id), links: { related: `${API_PREFIX}/runs/${run.id}` } },
-    },
-    links: { self: `${API_PREFIX}/no-code-modules/${noCodeModuleId}/workspaces/${ws.id}/upgrade/${run.id}` },
-  };
 }

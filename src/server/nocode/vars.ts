@@ -1,21 +1,20 @@
 /**
  * Workspace variables as no-code provisioning writes them (spec 4.15, 4.16), their
- * checks against a module's allowed values, and the hosted service's read endpoints
- * (`GET /workspaces/:id/vars`, `GET /workspaces/:id/vars/:var_id`) so that a client can
- * see what a workspace was given.
+ * checks against a module's allowed values, and the reads behind the hosted service's
+ * `GET /workspaces/:id/vars` and `GET /workspaces/:id/vars/:var_id`, so that a client
+ * can see what a workspace was given.
  */
-import type { FastifyInstance } from "fastify";
-import type { Problem } from "../../api/common";
 import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/nocode";
-import { requireCaller } from "../app";
+import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
-import { notFound } from "../http/errors";
-import { API_PREFIX, send, type Resource } from "../http/jsonapi";
+import { NotFound, type Failure } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { now, prepare } from "../store/db";
+import { now } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
-import { variableOptionsOf } from "./store";
+import type { WorkspaceRecord } from "../workspace/store";
+import * as store from "./store";
+import { variableOptionsOf, type VariableRecord } from "./store";
 
 export interface Variable {
   key: string;
@@ -28,26 +27,13 @@ export interface Variable {
   sensitive: boolean;
 }
 
-interface VariableRecord {
-  id: string;
-  workspace_id: string;
-  key: string;
-  value: string;
-  description: string | null;
-  category: VariableCategory;
-  category_spelling: string | null;
-  hcl: number;
-  sensitive: number;
-  created_at: string;
-}
-
 /**
  * Request variables in stored form. The vendor category `terraform` is stored as the
  * neutral `engine`, and the spelling is kept so that the variable is answered the way
  * its writer spelled it (go-tfe compares against its `terraform` constant). The same
- * key twice in one category is a problem of the later item.
+ * key twice in one category is a failure of the later item (of the `vars` relationship).
  */
-export function normalizeVariables(items: NoCodeVariableRequest[], pointer: string, problems: Problem[]): Variable[] {
+export function normalizeVariables(items: NoCodeVariableRequest[], failures: Failure[]): Variable[] {
   const seen = new Set<string>();
   const out: Variable[] = [];
   items.forEach((item, i) => {
@@ -55,7 +41,7 @@ export function normalizeVariables(items: NoCodeVariableRequest[], pointer: stri
     const category = (VARIABLE_CATEGORY_ALIASES[a.category] ?? a.category) as VariableCategory;
     const k = `${category}\u0000${a.key}`;
     if (seen.has(k)) {
-      problems.push({ pointer: `${pointer}/${i}/attributes/key`, detail: `variable "${a.key}" (${category}) is given more than once` });
+      failures.push({ field: { relationship: "vars", item: i, attribute: "key" }, detail: `variable "${a.key}" (${category}) is given more than once` });
       return;
     }
     seen.add(k);
@@ -97,17 +83,6 @@ export function optionViolations(db: Db, noCodeModuleId: string, vars: Variable[
 /** Inserts new variables and overwrites the ones with the same key and category. */
 export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): void {
   const t = now();
-  const update = prepare(
-    db,
-    `UPDATE vars SET value = @value, description = COALESCE(@description, description), hcl = @hcl, sensitive = MAX(sensitive, @sensitive),
-            category_spelling = @category_spelling
-      WHERE workspace_id = @workspace_id AND key = @key AND category = @category`,
-  );
-  const insert = prepare(
-    db,
-    `INSERT INTO vars (id, workspace_id, key, value, description, category, category_spelling, hcl, sensitive, created_at)
-     VALUES (@id, @workspace_id, @key, @value, @description, @category, @category_spelling, @hcl, @sensitive, @created_at)`,
-  );
   for (const v of vars) {
     const row = {
       workspace_id: workspaceId,
@@ -120,7 +95,7 @@ export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): 
       sensitive: v.sensitive ? 1 : 0,
     };
     // A sensitive variable stays sensitive: write-once values never become readable.
-    if (update.run(row).changes === 0) insert.run({ ...row, id: newId("variable"), created_at: t });
+    if (!store.updateVariable(db, row)) store.insertVariable(db, { ...row, id: newId("variable"), created_at: t });
   }
 }
 
@@ -131,54 +106,27 @@ export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): 
  * outcome, whether a guess was right.
  */
 export function variablesDiffer(db: Db, workspaceId: string, vars: Variable[]): boolean {
-  const get = prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`);
   return vars.some((v) => {
-    const r = get.get(workspaceId, v.key, v.category) as VariableRecord | undefined;
+    const r = store.variableByKey(db, workspaceId, v.key, v.category);
     if (!r || v.sensitive || r.sensitive === 1) return true;
     if (r.value !== v.value || (r.hcl === 1) !== v.hcl || (v.sensitive && r.sensitive === 0)) return true;
     return v.description !== null && v.description !== r.description;
   });
 }
 
-/** The hosted `vars` document; a sensitive value is never rendered. */
-export function renderVariable(r: VariableRecord): Resource {
-  return {
-    id: r.id,
-    type: "vars",
-    attributes: {
-      key: r.key,
-      value: r.sensitive === 1 ? null : r.value,
-      description: r.description,
-      category: r.category_spelling ?? r.category,
-      hcl: r.hcl === 1,
-      sensitive: r.sensitive === 1,
-      "created-at": r.created_at,
-    },
-    relationships: {
-      configurable: { data: { id: r.workspace_id, type: "workspaces" }, links: { related: `${API_PREFIX}/workspaces/${r.workspace_id}` } },
-    },
-    links: { self: `${API_PREFIX}/workspaces/${r.workspace_id}/vars/${r.id}` },
-  };
+/** A workspace whose variables the caller may read; not found otherwise. */
+function readableWorkspace(ctx: ServerContext, caller: Caller, workspaceId: string): WorkspaceRecord {
+  const { ws, permissions } = loadWorkspace(ctx, caller, { id: workspaceId });
+  if (!permissions["can-read-variable"]) throw new NotFound("workspace not found");
+  return ws;
 }
 
-export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const { db } = ctx;
-  const readable = (request: Parameters<typeof requireCaller>[0], workspaceId: string) => {
-    const { ws, permissions } = loadWorkspace(ctx, requireCaller(request), { id: workspaceId });
-    if (!permissions["can-read-variable"]) throw notFound("workspace not found");
-    return ws;
-  };
+export function listVariables(ctx: ServerContext, caller: Caller, workspaceId: string): VariableRecord[] {
+  return store.variablesOf(ctx.db, readableWorkspace(ctx, caller, workspaceId).id);
+}
 
-  app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/vars", async (request, reply) => {
-    const ws = readable(request, request.params.workspace_id);
-    const rows = prepare(db, `SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(ws.id) as VariableRecord[];
-    return send(reply, 200, { data: rows.map(renderVariable) });
-  });
-
-  app.get<{ Params: { workspace_id: string; variable_id: string } }>("/workspaces/:workspace_id/vars/:variable_id", async (request, reply) => {
-    const ws = readable(request, request.params.workspace_id);
-    const row = prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(request.params.variable_id, ws.id) as VariableRecord | undefined;
-    if (!row) throw notFound("variable not found");
-    return send(reply, 200, { data: renderVariable(row) });
-  });
+export function loadVariable(ctx: ServerContext, caller: Caller, workspaceId: string, variableId: string): VariableRecord {
+  const row = store.findVariable(ctx.db, readableWorkspace(ctx, caller, workspaceId).id, variableId);
+  if (!row) throw new NotFound("variable not found");
+  return row;
 }

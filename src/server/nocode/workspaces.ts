@@ -4,34 +4,32 @@
  * variables and the record of which module version the workspace runs, in the same
  * transaction, and the attributes that record shows on every rendering.
  */
-import { problemsToErrors, type Problem } from "../../api/common";
 import type { NoCodeWorkspaceCreateRequest } from "../../api/nocode";
 import type { Caller } from "../auth/service";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
-import { unprocessable, unprocessableMany } from "../http/errors";
+import { Invalid, failIfAny, type Failure } from "../errors";
 import { newId } from "../ids";
-import { findRegistryModule } from "../registry/store";
+import { findRegistryModule } from "../registry/service";
 import type { Db } from "../store/db";
-import { inTransaction, now, prepare } from "../store/db";
+import { inTransaction, now } from "../store/db";
 import { SOURCE_MODULE, createWorkspace, type CreateWorkspaceInput } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
+import * as store from "./store";
 import type { NoCodeModuleRecord, NoCodeWorkspaceRecord } from "./store";
 import { normalizeVariables, optionViolations, upsertVariables } from "./vars";
 
-const VARS_POINTER = "/data/relationships/vars/data";
-
 /** The `nocodever-` id of a module version, created the first time a workspace runs it. */
 export function moduleVersionId(db: Db, noCodeModuleId: string, version: string): string {
-  const found = prepare(db, `SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined;
-  if (found) return found.id;
+  const found = store.findModuleVersionId(db, noCodeModuleId, version);
+  if (found) return found;
   const id = newId("noCodeModuleVersion");
-  prepare(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, now());
+  store.insertModuleVersionId(db, id, noCodeModuleId, version, now());
   return id;
 }
 
 export function assertEnabled(m: NoCodeModuleRecord): void {
-  if (m.enabled !== 1) throw unprocessable(`no-code provisioning is not enabled for module ${m.id}; enable it with PATCH /no-code-modules/${m.id}`);
+  if (m.enabled !== 1) throw new Invalid(`no-code provisioning is not enabled for module ${m.id}; enable it with PATCH /no-code-modules/${m.id}`);
 }
 
 export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, noCodeModuleId: string, body: NoCodeWorkspaceCreateRequest): WorkspaceRecord {
@@ -39,14 +37,14 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   assertEnabled(m);
   if (m.version_pin === "") {
-    throw unprocessable(`the registry module of no-code module ${m.id} has no versions yet; publish a version before creating workspaces from it`);
+    throw new Invalid(`the registry module of no-code module ${m.id} has no versions yet; publish a version before creating workspaces from it`);
   }
   const d = body.data;
   const a = d.attributes;
-  const problems: Problem[] = [];
-  const vars = normalizeVariables(d.relationships?.vars?.data ?? [], VARS_POINTER, problems);
-  for (const v of optionViolations(db, m.id, vars)) problems.push({ pointer: `${VARS_POINTER}/${v.index}/attributes/value`, detail: v.detail });
-  if (problems.length) throw unprocessableMany(problemsToErrors(problems));
+  const failures: Failure[] = [];
+  const vars = normalizeVariables(d.relationships?.vars?.data ?? [], failures);
+  for (const v of optionViolations(db, m.id, vars)) failures.push({ field: { relationship: "vars", item: v.index, attribute: "value" }, detail: v.detail });
+  failIfAny(failures);
 
   const rm = findRegistryModule(db, m.registry_module_id)!;
   const address = `${rm.namespace}/${rm.name}/${rm.provider}`;
@@ -64,17 +62,20 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   for (const key of ["engine-version", "terraform-version"] as const) {
     const v = requested[key];
     if (v === undefined) continue;
-    if (typeof v !== "string") throw unprocessable(`${key} must be a string`, `/data/attributes/${key}`);
+    if (typeof v !== "string") throw new Invalid(`${key} must be a string`, { attribute: key });
     attributes[key] = v;
   }
 
   return inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
     upsertVariables(db, ws.id, vars);
-    prepare(
-      db,
-      `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`,
-    ).run(ws.id, m.id, m.registry_module_id, moduleVersionId(db, m.id, m.version_pin), m.version_pin);
+    store.insertNoCodeWorkspace(db, {
+      workspace_id: ws.id,
+      no_code_module_id: m.id,
+      registry_module_id: m.registry_module_id,
+      module_version_id: moduleVersionId(db, m.id, m.version_pin),
+      version: m.version_pin,
+    });
     return ws;
   });
 }
@@ -94,11 +95,7 @@ export function upgradeAvailable(m: { version_pin: string; registry_module_id: s
  */
 export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) => {
   // One query per rendering, module included: this runs for every workspace of a list page.
-  const row = prepare(
-    ctx.db,
-    `SELECT w.*, m.version_pin AS module_pin, m.registry_module_id AS module_registry_id
-       FROM no_code_workspaces w LEFT JOIN no_code_modules m ON m.id = w.no_code_module_id WHERE w.workspace_id = ?`,
-  ).get(ws.id) as (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined;
+  const row = store.noCodeWorkspaceWithModule(ctx.db, ws.id);
   if (!row) return;
   const record: NoCodeWorkspaceRecord = row;
   const m = row.module_pin !== null && row.module_registry_id !== null ? { version_pin: row.module_pin, registry_module_id: row.module_registry_id } : undefined;

@@ -3,28 +3,26 @@ import { registryModuleCreateRequestSchema, registryModuleVersionCreateRequestSc
 import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
-import { prepare } from "../store/db";
-import { badRequest, notFound } from "../http/errors";
+import { Invalid, NotFound } from "../errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
-import { renderNoCodeModule } from "../nocode/render";
-import { noCodeModuleOfRegistryModule } from "../nocode/store";
+import { renderModuleVersion, renderRegistryModule } from "./render";
 import {
   assertModuleManager,
   createModuleVersion,
   deleteRegistryModules,
   createRegistryModule,
+  listRegistryModules,
+  loadModuleVersion,
   loadRegistryModule,
   loadRegistryModuleByAddress,
-  renderModuleVersion,
-  renderRegistryModule,
+  type ModuleAddress,
 } from "./service";
-import { findModuleVersion, type ModuleAddress, type RegistryModuleRecord } from "./store";
 
 type OrgParams = { organization_name: string };
 type AddressParams = OrgParams & { registry_name: string; namespace: string; name: string; provider: string };
 
 function addressOf(p: AddressParams): ModuleAddress {
-  if (p.registry_name !== "private" && p.registry_name !== "public") throw notFound("registry module not found");
+  if (p.registry_name !== "private" && p.registry_name !== "public") throw new NotFound("registry module not found");
   return { organization: p.organization_name, registryName: p.registry_name, namespace: p.namespace, name: p.name, provider: p.provider };
 }
 
@@ -55,36 +53,13 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const role = assertMember(db, caller, org);
     const include = parseInclude(request.query, ["no-code-modules"]);
     const page = parsePage(request.query);
-    const where = ["organization = ?"];
-    const params: unknown[] = [org];
-    const q = request.query["q"];
-    if (typeof q === "string" && q !== "") {
-      where.push(`(instr(lower(name), lower(?)) > 0 OR instr(lower(namespace), lower(?)) > 0 OR instr(lower(provider), lower(?)) > 0)`);
-      params.push(q, q, q);
-    }
-    for (const [param, column] of [
-      ["filter[registry_name]", "registry_name"],
-      ["filter[provider]", "provider"],
-    ] as const) {
-      const v = request.query[param];
-      if (typeof v === "string" && v !== "") {
-        where.push(`${column} = ?`);
-        params.push(v);
-      }
-    }
-    const sql = where.join(" AND ");
-    const total = (prepare(db, `SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number }).n;
-    const rows = db
-      .prepare(`SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`)
-      .all(...params, page.size, (page.number - 1) * page.size) as RegistryModuleRecord[];
+    const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+    const filter = { q: text(request.query["q"]), registryName: text(request.query["filter[registry_name]"]), provider: text(request.query["filter[provider]"]) };
+    const { rows, total } = listRegistryModules(ctx, caller, org, filter, page);
     const doc: Record<string, unknown> = { data: rows.map((m) => renderRegistryModule(ctx, m, role)) };
-    // go-tfe lists with `include=no-code-modules` to find a module's no-code settings.
-    if (include.size) {
-      doc.included = rows.flatMap((m) => {
-        const nc = noCodeModuleOfRegistryModule(db, m.id);
-        return nc ? [renderNoCodeModule(db, nc)] : [];
-      });
-    }
+    // go-tfe lists with `include=no-code-modules` to find a module's no-code settings,
+    // which the no-code domain adds (ctx.hooks.registryModule).
+    if (include.size) doc.included = rows.flatMap((m) => ctx.hooks.registryModule.flatMap((hook) => hook.included?.(ctx, m.id) ?? []));
     return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
   });
 
@@ -155,10 +130,8 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
       const caller = requireCaller(request);
       const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
       const wanted = request.query["module_version"];
-      if (typeof wanted !== "string" || wanted === "") throw badRequest("module_version is required", "module_version");
-      const v = findModuleVersion(db, m.id, wanted);
-      if (!v) throw notFound(`version ${wanted} of this module not found`);
-      return send(reply, 200, { data: renderModuleVersion(m, v) });
+      if (typeof wanted !== "string" || wanted === "") throw new Invalid("module_version is required", { parameter: "module_version" });
+      return send(reply, 200, { data: renderModuleVersion(m, loadModuleVersion(ctx, m, wanted)) });
     },
   );
 }

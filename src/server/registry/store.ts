@@ -1,4 +1,4 @@
-import { prepare, type Db } from "../store/db";
+import { prepare, type Db, type Page } from "../store/db";
 
 /** Tables of the private registry: modules addressed by registry/namespace/name/provider, and their versions. */
 export const REGISTRY_SCHEMA = `
@@ -113,4 +113,73 @@ export function findModuleVersion(db: Db, moduleId: string, version: string): Re
 export function latestModuleVersion(db: Db, moduleId: string): string | undefined {
   const all = moduleVersions(db, moduleId);
   return (all.find((v) => !v.version.includes("-")) ?? all[0])?.version;
+}
+
+export function insertRegistryModule(db: Db, record: RegistryModuleRecord): void {
+  prepare(
+    db,
+    `INSERT INTO registry_modules (id, organization, registry_name, namespace, name, provider, created_at, updated_at)
+     VALUES (@id, @organization, @registry_name, @namespace, @name, @provider, @created_at, @updated_at)`,
+  ).run(record);
+}
+
+export function insertModuleVersion(db: Db, record: RegistryModuleVersionRecord): void {
+  prepare(db, `INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`).run(record);
+}
+
+export function touchRegistryModule(db: Db, id: string, at: string): void {
+  prepare(db, `UPDATE registry_modules SET updated_at = ? WHERE id = ?`).run(at, id);
+}
+
+/** Modules of one name in a namespace: every provider, or the one given. */
+export function modulesNamed(db: Db, address: Omit<ModuleAddress, "provider"> & { provider?: string }): RegistryModuleRecord[] {
+  return prepare(db, `SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND (? IS NULL OR provider = ?)`).all(
+    address.organization,
+    address.registryName,
+    address.namespace,
+    address.name,
+    address.provider ?? null,
+    address.provider ?? null,
+  ) as RegistryModuleRecord[];
+}
+
+export function deleteRegistryModule(db: Db, id: string): void {
+  prepare(db, `DELETE FROM registry_modules WHERE id = ?`).run(id);
+}
+
+export function deleteModuleVersion(db: Db, id: string): void {
+  prepare(db, `DELETE FROM registry_module_versions WHERE id = ?`).run(id);
+}
+
+/** Filters of a module list: `q` a substring of name, namespace or provider; exact registry name and provider. */
+export interface ModuleListFilter {
+  q?: string;
+  registryName?: string;
+  provider?: string;
+}
+
+export function registryModulesPage(db: Db, organization: string, filter: ModuleListFilter, page: Page): { rows: RegistryModuleRecord[]; total: number } {
+  const where = ["organization = ?"];
+  const params: unknown[] = [organization];
+  if (filter.q) {
+    where.push(`(instr(lower(name), lower(?)) > 0 OR instr(lower(namespace), lower(?)) > 0 OR instr(lower(provider), lower(?)) > 0)`);
+    params.push(filter.q, filter.q, filter.q);
+  }
+  for (const [value, column] of [
+    [filter.registryName, "registry_name"],
+    [filter.provider, "provider"],
+  ] as const) {
+    if (value) {
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+  }
+  const sql = where.join(" AND ");
+  const total = (prepare(db, `SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number }).n;
+  const rows = prepare(db, `SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`).all(
+    ...params,
+    page.size,
+    (page.number - 1) * page.size,
+  ) as RegistryModuleRecord[];
+  return { rows, total };
 }

@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { conflict, notFound } from "../http/errors";
 import { parseBody, send, targetId } from "../http/jsonapi";
-import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { FINAL_RUN_STATUSES, createRun, findRun, renderRun, setRunStatus } from "./service";
+import { loadWorkspaceWith } from "../workspace/service";
+import { renderRun } from "./render";
+import { createRun, endRun, loadRun } from "./service";
 
 /** Minimal run creation in the hosted shape; runs here never execute, they only hold a status. */
 const runCreateRequestSchema = z
@@ -23,8 +23,6 @@ const runCreateRequestSchema = z
 type IdParams = { run_id: string };
 
 export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const { db } = ctx;
-
   app.post("/runs", async (request, reply) => {
     const caller = requireCaller(request);
     const target = targetId(request.body, "workspace");
@@ -32,17 +30,12 @@ export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(runCreateRequestSchema, request.body);
     const { ws } = loadWorkspaceWith(ctx, caller, { id: body.data.relationships.workspace.data.id }, "can-queue-run");
     const a = body.data.attributes ?? {};
-    const run = createRun(db, ws.id, { message: a.message, isDestroy: a["is-destroy"], autoApply: a["auto-apply"], planOnly: a["plan-only"], createdBy: caller.principalId });
+    const run = createRun(ctx, ws.id, { message: a.message, isDestroy: a["is-destroy"], autoApply: a["auto-apply"], planOnly: a["plan-only"], createdBy: caller.principalId });
     return send(reply, 201, { data: renderRun(run) });
   });
 
   app.get<{ Params: IdParams }>("/runs/:run_id", async (request, reply) => {
-    const caller = requireCaller(request);
-    const run = findRun(db, request.params.run_id);
-    if (!run) throw notFound("run not found");
-    const { permissions } = loadWorkspace(ctx, caller, { id: run.workspace_id });
-    if (!permissions["can-read-run"]) throw notFound("run not found");
-    return send(reply, 200, { data: renderRun(run) });
+    return send(reply, 200, { data: renderRun(loadRun(ctx, requireCaller(request), request.params.run_id)) });
   });
 
   for (const [action, status] of [
@@ -50,12 +43,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
     ["cancel", "canceled"],
   ] as const) {
     app.post<{ Params: IdParams }>(`/runs/:run_id/actions/${action}`, async (request, reply) => {
-      const caller = requireCaller(request);
-      const run = findRun(db, request.params.run_id);
-      if (!run) throw notFound("run not found");
-      loadWorkspaceWith(ctx, caller, { id: run.workspace_id }, "can-queue-run");
-      if (FINAL_RUN_STATUSES.includes(run.status)) throw conflict(`The run is ${run.status} and cannot be ${status}.`);
-      setRunStatus(db, run.id, status);
+      endRun(ctx, requireCaller(request), request.params.run_id, status);
       return reply.code(202).send();
     });
   }

@@ -1,27 +1,19 @@
-import type { Db } from "../store/db";
-import { inTransaction, now, prepare } from "../store/db";
+import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service";
+import { Conflict, NotFound } from "../errors";
+import { inTransaction, now, type Db } from "../store/db";
 import { newId } from "../ids";
-import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
+import { loadWorkspace, loadWorkspaceWith, setCurrentRun } from "../workspace/service";
+import * as store from "./store";
+import type { RunRecord } from "./store";
 
-export interface RunRecord {
-  id: string;
-  workspace_id: string;
-  status: string;
-  message: string;
-  is_destroy: number;
-  auto_apply: number;
-  plan_only: number;
-  kind: string;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { RunRecord } from "./store";
 
 /** Statuses after which a run no longer moves. */
 export const FINAL_RUN_STATUSES = ["applied", "planned_and_finished", "discarded", "canceled", "errored", "force_canceled", "policy_soft_failed"];
 
 export function findRun(db: Db, id: string): RunRecord | undefined {
-  return prepare(db, `SELECT * FROM runs WHERE id = ?`).get(id) as RunRecord | undefined;
+  return store.findRun(db, id);
 }
 
 /**
@@ -29,46 +21,52 @@ export function findRun(db: Db, id: string): RunRecord | undefined {
  * other domains drive (a no-code upgrade) from plain API runs.
  */
 export function createRun(
-  db: Db,
+  ctx: ServerContext,
   workspaceId: string,
   spec: { status?: string; message?: string; isDestroy?: boolean; autoApply?: boolean; planOnly?: boolean; kind?: string; createdBy?: string | null },
 ): RunRecord {
-  return inTransaction(db, () => {
+  return inTransaction(ctx.db, () => {
     const t = now();
     const id = newId("run");
-    prepare(db, 
-      `INSERT INTO runs (id, workspace_id, status, message, is_destroy, auto_apply, plan_only, kind, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, workspaceId, spec.status ?? "pending", spec.message ?? "", spec.isDestroy ? 1 : 0, spec.autoApply ? 1 : 0, spec.planOnly ? 1 : 0, spec.kind ?? "run", spec.createdBy ?? null, t, t);
-    prepare(db, `UPDATE workspaces SET current_run_id = ? WHERE id = ?`).run(id, workspaceId);
-    return findRun(db, id)!;
+    store.insertRun(ctx.db, {
+      id,
+      workspace_id: workspaceId,
+      status: spec.status ?? "pending",
+      message: spec.message ?? "",
+      is_destroy: spec.isDestroy ? 1 : 0,
+      auto_apply: spec.autoApply ? 1 : 0,
+      plan_only: spec.planOnly ? 1 : 0,
+      kind: spec.kind ?? "run",
+      created_by: spec.createdBy ?? null,
+      created_at: t,
+      updated_at: t,
+    });
+    setCurrentRun(ctx, workspaceId, id);
+    return store.findRun(ctx.db, id)!;
   });
 }
 
 export function setRunStatus(db: Db, id: string, status: string): RunRecord {
   return inTransaction(db, () => {
-    prepare(db, `UPDATE runs SET status = ?, updated_at = ? WHERE id = ?`).run(status, now(), id);
-    return findRun(db, id)!;
+    store.updateRunStatus(db, id, status);
+    return store.findRun(db, id)!;
   });
 }
 
-export function renderRun(run: RunRecord): Resource {
-  return {
-    id: run.id,
-    type: "runs",
-    attributes: {
-      status: run.status,
-      message: run.message,
-      "is-destroy": run.is_destroy === 1,
-      "auto-apply": run.auto_apply === 1,
-      "plan-only": run.plan_only === 1,
-      source: run.kind === "run" ? "tfe-api" : run.kind,
-      "created-at": run.created_at,
-      "status-timestamps": {},
-    },
-    relationships: {
-      workspace: ref("workspaces", run.workspace_id),
-      "created-by": ref("users", run.created_by),
-    },
-    links: { self: `${API_PREFIX}/runs/${run.id}` },
-  };
+/** A run of a workspace the caller may read runs of; not found otherwise. */
+export function loadRun(ctx: ServerContext, caller: Caller, id: string): RunRecord {
+  const run = store.findRun(ctx.db, id);
+  if (!run) throw new NotFound("run not found");
+  const { permissions } = loadWorkspace(ctx, caller, { id: run.workspace_id });
+  if (!permissions["can-read-run"]) throw new NotFound("run not found");
+  return run;
+}
+
+/** Ends a run that has not ended yet (discard, cancel); a caller that may queue runs on its workspace may. */
+export function endRun(ctx: ServerContext, caller: Caller, id: string, status: "discarded" | "canceled"): void {
+  const run = store.findRun(ctx.db, id);
+  if (!run) throw new NotFound("run not found");
+  loadWorkspaceWith(ctx, caller, { id: run.workspace_id }, "can-queue-run");
+  if (FINAL_RUN_STATUSES.includes(run.status)) throw new Conflict(`The run is ${run.status} and cannot be ${status}.`);
+  setRunStatus(ctx.db, run.id, status);
 }

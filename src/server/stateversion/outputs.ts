@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ID_PREFIXES } from "../../api/common";
-import { API_PREFIX, type Resource } from "../http/jsonapi";
-import { prepare, type Db } from "../store/db";
+import type { Db } from "../store/db";
+import { stateText } from "./store";
 
 /** One root-module output of a state file. */
 export interface StateOutput {
@@ -56,12 +56,12 @@ export function stateVersionOutputs(db: Db, stateVersionId: string): StateOutput
   if (!perDb) cache.set(db, (perDb = new Map()));
   const hit = perDb.get(stateVersionId);
   if (hit) return hit;
-  const row = prepare(db, `SELECT state FROM state_versions WHERE id = ?`).get(stateVersionId) as { state: string | null } | undefined;
+  const state = stateText(db, stateVersionId);
   let outputs: StateOutput[] = [];
-  if (row?.state) {
+  if (state) {
     let raw: unknown;
     try {
-      raw = (JSON.parse(row.state) as { outputs?: unknown }).outputs;
+      raw = (JSON.parse(state) as { outputs?: unknown }).outputs;
     } catch {
       raw = undefined;
     }
@@ -82,24 +82,4 @@ export function stateVersionOutputs(db: Db, stateVersionId: string): StateOutput
   if (perDb.size >= CACHE_LIMIT) perDb.delete(perDb.keys().next().value!);
   perDb.set(stateVersionId, outputs);
   return outputs;
-}
-
-/** A `state-version-outputs` resource; the value of a sensitive output is shown only to callers who may read it. */
-export function renderStateVersionOutput(o: StateOutput, showSensitive: boolean): Resource {
-  return {
-    id: o.id,
-    type: "state-version-outputs",
-    attributes: { name: o.name, sensitive: o.sensitive, type: o.type, value: o.sensitive && !showSensitive ? null : o.value, "detailed-type": o.detailedType },
-    links: { self: `${API_PREFIX}/state-version-outputs/${o.id}` },
-  };
-}
-
-/** A `workspace-outputs` resource (the current state version's outputs seen from the workspace); sensitive values are hidden. */
-export function renderWorkspaceOutput(o: StateOutput): Resource {
-  return {
-    id: o.id,
-    type: "workspace-outputs",
-    attributes: { name: o.name, sensitive: o.sensitive, "output-type": o.type, value: o.sensitive ? null : o.value, "detailed-type": o.detailedType },
-    links: { self: `${API_PREFIX}/workspace-outputs/${o.id}` },
-  };
 }

@@ -1,27 +1,16 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { inTransaction, now, prepare } from "../store/db";
+import { Conflict, Invalid, NotFound, Unavailable } from "../errors";
+import { inTransaction, now } from "../store/db";
 import { newId } from "../ids";
-import { conflict, notFound, unprocessable } from "../http/errors";
-import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
-import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { stateVersionOutputs } from "./outputs";
+import { loadWorkspace, loadWorkspaceWith, setCurrentStateVersion } from "../workspace/service";
+import type { WorkspaceRecord } from "../workspace/store";
+import * as store from "./store";
+import type { StateVersionRecord } from "./store";
 
-export interface StateVersionRecord {
-  id: string;
-  workspace_id: string;
-  serial: number;
-  md5: string | null;
-  lineage: string | null;
-  resource_count: number;
-  intermediate: number;
-  promoted: number;
-  status: string;
-  created_at: string;
-}
-
-const COLUMNS = `id, workspace_id, serial, md5, lineage, resource_count, intermediate, promoted, status, created_at`;
+export type { StateVersionRecord } from "./store";
+export { stateVersionOutputs, type StateOutput } from "./outputs";
 
 export interface StateVersionInput {
   serial: number;
@@ -37,13 +26,13 @@ function readState(input: StateVersionInput): { text: string; resourceCount: num
   if (input.state === undefined) return null;
   const bytes = Buffer.from(input.state, "base64");
   if (createHash("md5").update(bytes).digest("hex") !== input.md5.toLowerCase()) {
-    throw unprocessable("md5 does not match the MD5 digest of the decoded state", "/data/attributes/md5");
+    throw new Invalid("md5 does not match the MD5 digest of the decoded state", { attribute: "md5" });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString("utf8"));
   } catch {
-    throw unprocessable("state must be the base64 encoding of a JSON state file", "/data/attributes/state");
+    throw new Invalid("state must be the base64 encoding of a JSON state file", { attribute: "state" });
   }
   const resources = (parsed as { resources?: unknown })?.resources;
   return { text: bytes.toString("utf8"), resourceCount: Array.isArray(resources) ? resources.length : 0 };
@@ -52,73 +41,73 @@ function readState(input: StateVersionInput): { text: string; resourceCount: num
 /**
  * Creates a state version the hosted way: the caller must hold the workspace lock. A
  * final version becomes current at once; an intermediate one waits for the unlock, which
- * promotes the latest of them (see `unlockWorkspace`). Without `state`, or with
+ * promotes the latest of them (see {@link settleOnUnlock}). Without `state`, or with
  * `finalized: false`, the version stays pending.
  */
 export function createStateVersion(ctx: ServerContext, caller: Caller, workspaceId: string, input: StateVersionInput): StateVersionRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-create-state-versions");
     if (ws.locked !== 1 || ws.locked_by !== caller.principalId) {
-      throw conflict("The workspace must be locked by the caller to create a state version.");
+      throw new Conflict("The workspace must be locked by the caller to create a state version.");
     }
     const state = readState(input);
     const status = state && input.finalized !== false ? "finalized" : "pending";
     const id = newId("stateVersion");
     const t = now();
-    ctx.db
-      .prepare(
-        `INSERT INTO state_versions (id, workspace_id, serial, md5, lineage, state, resource_count, intermediate, promoted, status, created_by, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-      )
-      .run(id, ws.id, input.serial, input.md5, input.lineage ?? null, state?.text ?? null, state?.resourceCount ?? 0, input.intermediate ? 1 : 0, status, caller.principalId, t);
-    if (!input.intermediate && status === "finalized") {
-      prepare(ctx.db, `UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`).run(id, state!.resourceCount, t, ws.id);
-    }
-    return findStateVersion(ctx, id)!;
+    store.insertStateVersion(ctx.db, {
+      id,
+      workspace_id: ws.id,
+      serial: input.serial,
+      md5: input.md5,
+      lineage: input.lineage ?? null,
+      state: state?.text ?? null,
+      resource_count: state?.resourceCount ?? 0,
+      intermediate: input.intermediate ? 1 : 0,
+      status,
+      created_by: caller.principalId,
+      created_at: t,
+    });
+    if (!input.intermediate && status === "finalized") setCurrentStateVersion(ctx, ws.id, id, state!.resourceCount, t);
+    return store.findStateVersion(ctx.db, id)!;
   });
 }
 
+/**
+ * The unlock hook: intermediate state versions uploaded under the lock are settled. On
+ * an unlock the latest one becomes current, or, when it is not yet finalized, the unlock
+ * is refused and the lock stays; a force-unlock abandons them.
+ */
+export function settleOnUnlock(ctx: ServerContext, ws: WorkspaceRecord, force: boolean): void {
+  if (!force) {
+    const latest = store.latestUnsettledIntermediate(ctx.db, ws.id);
+    if (!latest) return;
+    if (latest.status !== "finalized") throw new Unavailable("The latest intermediate state version is not yet finalized; retry the unlock shortly.");
+    setCurrentStateVersion(ctx, ws.id, latest.id, latest.resource_count, latest.created_at);
+  }
+  store.settleIntermediates(ctx.db, ws.id);
+}
+
 export function findStateVersion(ctx: ServerContext, id: string): StateVersionRecord | undefined {
-  return prepare(ctx.db, `SELECT ${COLUMNS} FROM state_versions WHERE id = ?`).get(id) as StateVersionRecord | undefined;
+  return store.findStateVersion(ctx.db, id);
 }
 
 export function loadStateVersion(ctx: ServerContext, caller: Caller, id: string): StateVersionRecord {
-  const sv = findStateVersion(ctx, id);
-  if (!sv) throw notFound("state version not found");
+  const sv = store.findStateVersion(ctx.db, id);
+  if (!sv) throw new NotFound("state version not found");
   const { permissions } = loadWorkspace(ctx, caller, { id: sv.workspace_id });
-  if (!permissions["can-read-state-versions"]) throw notFound("state version not found");
+  if (!permissions["can-read-state-versions"]) throw new NotFound("state version not found");
   return sv;
 }
 
 export function loadCurrentStateVersion(ctx: ServerContext, caller: Caller, workspaceId: string): StateVersionRecord {
   const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-read-state-versions");
-  if (!ws.current_state_version_id) throw notFound("the workspace has no current state version");
-  return findStateVersion(ctx, ws.current_state_version_id)!;
+  if (!ws.current_state_version_id) throw new NotFound("the workspace has no current state version");
+  return store.findStateVersion(ctx.db, ws.current_state_version_id)!;
 }
 
-export function renderStateVersion(ctx: ServerContext, sv: StateVersionRecord): Resource {
-  const stored = sv.status === "finalized";
-  return {
-    id: sv.id,
-    type: "state-versions",
-    attributes: {
-      "hosted-state-download-url": stored ? `${ctx.publicUrl}${API_PREFIX}/state-versions/${sv.id}/download` : null,
-      "resources-processed": stored,
-      serial: sv.serial,
-      md5: sv.md5,
-      lineage: sv.lineage,
-      "created-at": sv.created_at,
-      "resource-count": sv.resource_count,
-      status: sv.status,
-      intermediate: sv.intermediate === 1,
-    },
-    relationships: {
-      workspace: ref("workspaces", sv.workspace_id),
-      outputs: {
-        data: stateVersionOutputs(ctx.db, sv.id).map((o) => ({ id: o.id, type: "state-version-outputs" })),
-        links: { related: `${API_PREFIX}/state-versions/${sv.id}/outputs` },
-      },
-    },
-    links: { self: `${API_PREFIX}/state-versions/${sv.id}` },
-  };
+/** The state file a version holds; not found while it holds none. */
+export function stateFile(ctx: ServerContext, sv: StateVersionRecord): string {
+  const text = store.stateText(ctx.db, sv.id);
+  if (text === null || text === undefined) throw new NotFound("the state version holds no state yet");
+  return text;
 }

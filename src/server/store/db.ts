@@ -3,6 +3,12 @@ import { MIGRATIONS } from "./schema";
 
 export type Db = Database.Database;
 
+/** One page of a list: its number (from 1) and size. */
+export interface Page {
+  number: number;
+  size: number;
+}
+
 /**
  * Opens the database with the settings durability depends on.
  *

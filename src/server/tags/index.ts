@@ -2,4 +2,3 @@ import type { Domain } from "../context";
 import { tagRoutes } from "./routes";
 
 export const tagDomain: Domain = { name: "tags", routes: tagRoutes };
-export * from "./service";

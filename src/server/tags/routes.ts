@@ -3,22 +3,22 @@ import { z } from "zod";
 import { remoteStateConsumersRequestSchema, tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { loadWorkspaceWith } from "../workspace/service";
+import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
 import { noContent, paginationEnvelope, parseBody, parsePage, send, targetIds } from "../http/jsonapi";
 import { inTransaction } from "../store/db";
-import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
+import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTag, renderTagBinding } from "./render";
 import {
   addTagToWorkspaces,
   addWorkspaceTags,
   assertTagManager,
   deleteOrganizationTags,
-  loadTag,
+  directTagBindings,
+  effectiveTagBindings,
   listOrganizationTags,
   listWorkspaceTags,
+  loadTag,
+  mergeTagBindings,
   removeWorkspaceTags,
-  renderEffectiveTagBindings,
-  renderTag,
-  renderTagBindings,
 } from "./service";
 
 type ById = { workspace_id: string };
@@ -27,67 +27,81 @@ const tagIdsSchema = z.object({ data: z.array(z.object({ type: z.literal("tags")
 type Query = Record<string, unknown>;
 
 export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { db } = ctx;
+
   app.get<{ Params: ById; Querystring: Query }>("/workspaces/:workspace_id/relationships/tags", async (request, reply) => {
     const page = parsePage(request.query);
-    const { rows, total } = listWorkspaceTags(ctx, requireCaller(request), request.params.workspace_id, page);
+    const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
+    const { rows, total } = listWorkspaceTags(db, ws.id, page);
     return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
   });
 
-  app.post<{ Params: ById }>("/workspaces/:workspace_id/relationships/tags", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-    const body = parseBody(tagsRelationshipRequestSchema, request.body);
-    addWorkspaceTags(ctx, caller, request.params.workspace_id, body);
-    return noContent(reply);
-  });
-
-  app.delete<{ Params: ById }>("/workspaces/:workspace_id/relationships/tags", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-    const body = parseBody(tagsRelationshipRequestSchema, request.body);
-    removeWorkspaceTags(ctx, caller, request.params.workspace_id, body);
-    return noContent(reply);
-  });
+  // Flat tags (spec 4.10): names are stored lower-cased and created in the organization on
+  // first use; an id must name an existing tag of the organization.
+  for (const [method, change] of [
+    ["POST", addWorkspaceTags],
+    ["DELETE", removeWorkspaceTags],
+  ] as const) {
+    app.route<{ Params: ById }>({
+      method,
+      url: "/workspaces/:workspace_id/relationships/tags",
+      handler: async (request, reply) => {
+        const caller = requireCaller(request);
+        loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
+        const body = parseBody(tagsRelationshipRequestSchema, request.body);
+        inTransaction(db, () => change(db, loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags").ws, body.data));
+        return noContent(reply);
+      },
+    });
+  }
 
   app.get<{ Params: ById }>("/workspaces/:workspace_id/tag-bindings", async (request, reply) => {
-    return send(reply, 200, { data: renderTagBindings(ctx, requireCaller(request), request.params.workspace_id) });
+    const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
+    return send(reply, 200, { data: directTagBindings(db, ws.id).map(renderTagBinding) });
   });
 
   app.patch<{ Params: ById }>("/workspaces/:workspace_id/tag-bindings", async (request, reply) => {
     const caller = requireCaller(request);
     loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
     const bindings = parseTagBindingsPatch(request.body);
-    const data = inTransaction(ctx.db, () => {
+    const rows = inTransaction(db, () => {
       const { ws } = loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-      return mergeTagBindings(ctx.db, "workspace", ws.id, bindings);
+      return mergeTagBindings(db, "workspace", ws.id, bindings);
     });
-    return send(reply, 200, { data });
+    return send(reply, 200, { data: rows.map(renderTagBinding) });
   });
 
   app.get<{ Params: ById }>("/workspaces/:workspace_id/effective-tag-bindings", async (request, reply) => {
-    return send(reply, 200, { data: renderEffectiveTagBindings(ctx, requireCaller(request), request.params.workspace_id) });
+    const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
+    return send(reply, 200, { data: effectiveTagBindings(db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id)) });
   });
 
   app.delete<{ Params: { organization_name: string } }>("/organizations/:organization_name/tags", async (request, reply) => {
     const caller = requireCaller(request);
-    assertTagManager(ctx, caller, request.params.organization_name);
+    assertTagManager(db, caller, request.params.organization_name);
     const body = parseBody(tagIdsSchema, request.body);
-    deleteOrganizationTags(ctx, caller, request.params.organization_name, body.data.map((t) => t.id));
+    deleteOrganizationTags(db, caller, request.params.organization_name, body.data.map((t) => t.id));
     return noContent(reply);
   });
 
   app.post<{ Params: { tag_id: string } }>("/tags/:tag_id/relationships/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
-    loadTag(ctx, caller, request.params.tag_id);
+    loadTag(db, caller, request.params.tag_id);
     for (const id of targetIds(request.body)) loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
     const body = parseBody(remoteStateConsumersRequestSchema, request.body);
-    addTagToWorkspaces(ctx, caller, request.params.tag_id, body.data.map((w) => w.id));
+    inTransaction(db, () => {
+      const tag = loadTag(db, caller, request.params.tag_id);
+      addTagToWorkspaces(db, tag, body.data.map((w) => loadWorkspaceWith(ctx, caller, { id: w.id }, "can-manage-tags").ws));
+    });
     return noContent(reply);
   });
 
   app.get<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/tags", async (request, reply) => {
     const page = parsePage(request.query);
-    const { rows, total } = listOrganizationTags(ctx, requireCaller(request), request.params.organization_name, request.query, page);
+    const q = request.query.q;
+    const exclude = request.query["filter[exclude][taggable][id]"];
+    const filter = { q: typeof q === "string" ? q : undefined, excludeWorkspaceId: typeof exclude === "string" ? exclude : undefined };
+    const { rows, total } = listOrganizationTags(db, requireCaller(request), request.params.organization_name, filter, page);
     return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
   });
 }

@@ -1,134 +1,197 @@
-import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
 import { assertMember, orgRole } from "../auth/service";
-import { notFound, unprocessable, unprocessableMany } from "../http/errors";
-import { problemsToErrors } from "../../api/common";
-import { inTransaction, prepare } from "../store/db";
-import { ref, type Page, type Resource } from "../http/jsonapi";
-import type { TagsRelationshipRequest } from "../../api/tags";
-import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { directTagBindings, effectiveTagBindings, pruneUnusedTags, renderEffectiveTagBinding, resolveTags, attachTags } from "../workspace/store";
+import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import type { Db, Page } from "../store/db";
+import { inTransaction } from "../store/db";
+import * as store from "./store";
+import type { BindingOwner, Clause, KeyValue, TagBindingRecord, TagRecord } from "./store";
 
-export interface TagRecord {
-  id: string;
-  organization: string;
-  name: string;
-  created_at: string;
-  instance_count?: number;
+export type { BindingOwner, Clause, KeyValue, TagBindingRecord, TagRecord } from "./store";
+export { flatTagNames, pruneUnusedTags } from "./store";
+
+/**
+ * Tags (spec 4.10): flat tags on workspaces, and key-value tag bindings on workspaces and
+ * projects. The callers (workspace and project domains, and this domain's routes) load
+ * and authorize the workspace or project; these functions take it as found.
+ */
+
+// ---------------------------------------------------------------------------
+// key-value bindings
+
+/**
+ * A key given twice in one set of bindings is invalid on the second occurrence. The set
+ * comes from a `tag-bindings` relationship, or (`inRelationship` false) is the body's data.
+ */
+export function checkTagBindings(bindings: ReadonlyArray<KeyValue> | undefined, inRelationship = true): void {
+  if (!bindings) return;
+  const seen = new Set<string>();
+  const failures: Failure[] = [];
+  bindings.forEach((b, i) => {
+    if (seen.has(b.key)) {
+      failures.push({
+        detail: `tag binding key "${b.key}" is given more than once`,
+        field: inRelationship ? { relationship: "tag-bindings", item: i, attribute: "key" } : { item: i, attribute: "key" },
+      });
+    }
+    seen.add(b.key);
+  });
+  failIfAny(failures);
 }
 
-export function renderTag(t: TagRecord): Resource {
-  return {
-    id: t.id,
-    type: "tags",
-    attributes: { name: t.name, "created-at": t.created_at, "instance-count": t.instance_count ?? 0 },
-    relationships: { organization: ref("organizations", t.organization) },
-  };
-}
-
-const TAG_COLUMNS = `t.id, t.organization, t.name, t.created_at, (SELECT COUNT(*) FROM workspace_tags c WHERE c.tag_id = t.id) AS instance_count`;
-
-export function listWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, page: Page): { rows: TagRecord[]; total: number } {
-  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  const total = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(ws.id) as { n: number }).n;
-  const rows = ctx.db
-    .prepare(`SELECT ${TAG_COLUMNS} FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name LIMIT ? OFFSET ?`)
-    .all(ws.id, page.size, (page.number - 1) * page.size) as TagRecord[];
-  return { rows, total };
-}
-
-/** Organization tags (`GET /organizations/:org/tags`): `q` filters by substring, `filter[exclude][taggable][id]` drops a workspace's own. */
-export function listOrganizationTags(ctx: ServerContext, caller: Caller, organization: string, query: Record<string, unknown>, page: Page): { rows: TagRecord[]; total: number } {
-  assertMember(ctx.db, caller, organization);
-  const where = ["t.organization = ?"];
-  const params: unknown[] = [organization];
-  if (typeof query.q === "string" && query.q !== "") {
-    // `instr` compares every byte, so a control character in `q` is matched literally.
-    where.push(`instr(lower(t.name), lower(?)) > 0`);
-    params.push(query.q);
-  }
-  const exclude = query["filter[exclude][taggable][id]"];
-  if (typeof exclude === "string" && exclude !== "") {
-    where.push(`NOT EXISTS (SELECT 1 FROM workspace_tags x WHERE x.tag_id = t.id AND x.workspace_id = ?)`);
-    params.push(exclude);
-  }
-  const sql = where.join(" AND ");
-  const total = (prepare(ctx.db, `SELECT COUNT(*) AS n FROM tags t WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = prepare(ctx.db, `SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as TagRecord[];
-  return { rows, total };
+/** Replaces the whole set of key-value tags bound directly to a workspace or a project. */
+export function replaceTagBindings(db: Db, owner: BindingOwner, ownerId: string, bindings: ReadonlyArray<KeyValue>): void {
+  store.replaceBindings(db, owner, ownerId, bindings);
 }
 
 /**
- * Adds flat tags (spec 4.10). Names are stored lower-cased and created in the
- * organization on first use; an id must name an existing tag of the organization.
+ * Adds bindings and changes the value of keys already bound, keeping the others;
+ * returns every direct binding in the order they were first bound.
  */
-export function addWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
-  inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
-    attachTags(ctx.db, ws.id, resolveTags(ctx.db, ws.organization, body.data, true));
+export function mergeTagBindings(db: Db, owner: BindingOwner, ownerId: string, bindings: ReadonlyArray<KeyValue>): TagBindingRecord[] {
+  store.upsertBindings(db, owner, ownerId, bindings);
+  return store.selectBindings(db, owner, ownerId, "rowid");
+}
+
+export function directTagBindings(db: Db, workspaceId: string): TagBindingRecord[] {
+  return store.selectBindings(db, "workspace", workspaceId, "key");
+}
+
+export function projectTagBindings(db: Db, projectId: string): TagBindingRecord[] {
+  return store.selectBindings(db, "project", projectId, "key");
+}
+
+export interface EffectiveTagBinding {
+  /** The binding it comes from (the workspace's own, or the project's when inherited). */
+  sourceId: string;
+  key: string;
+  value: string;
+  inherited: boolean;
+}
+
+/** Direct bindings plus the project's, the workspace's value winning on the same key. */
+export function effectiveTagBindings(db: Db, ws: { id: string; project_id: string }): EffectiveTagBinding[] {
+  const direct = directTagBindings(db, ws.id);
+  const keys = new Set(direct.map((b) => b.key));
+  const merged = [
+    ...direct.map((b) => ({ sourceId: b.id, key: b.key, value: b.value, inherited: false })),
+    ...projectTagBindings(db, ws.project_id)
+      .filter((b) => !keys.has(b.key))
+      .map((b) => ({ sourceId: b.id, key: b.key, value: b.value, inherited: true })),
+  ];
+  return merged.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** Workspaces (alias `w` in a list query) whose effective bindings hold `key` (with `value` when given). */
+export function taggedWorkspacesClause(key: string, value: string | undefined): Clause {
+  return store.taggedClause(key, value);
+}
+
+// ---------------------------------------------------------------------------
+// flat tags
+
+/** Flat tag items as a request gives them: by id, or by name. */
+export type TagItem = { id?: string; attributes?: { name?: string } };
+
+/**
+ * Tag ids for flat tag items (`{id}` or `{attributes.name}`, names lower-cased); a name
+ * that matches nothing gives a new tag when `create`, else null. Unknown ids are invalid,
+ * each at its item of the body's data, or of the `tags` relationship when `inRelationship`.
+ */
+export function resolveTags(db: Db, organization: string, items: ReadonlyArray<TagItem>, create: boolean, inRelationship = false): (string | null)[] {
+  const failures: Failure[] = [];
+  const ids = items.map((item, i) => {
+    if (item.id !== undefined) {
+      if (!store.tagExists(db, organization, item.id)) {
+        failures.push({ detail: `tag "${item.id}" not found`, field: inRelationship ? { relationship: "tags", item: i, id: true } : { item: i, id: true } });
+      }
+      return item.id;
+    }
+    const name = item.attributes!.name!.toLowerCase();
+    const found = store.tagIdByName(db, organization, name);
+    if (found) return found;
+    return create ? store.insertTag(db, organization, name) : null;
   });
+  failIfAny(failures);
+  return ids;
 }
 
-export function removeWorkspaceTags(ctx: ServerContext, caller: Caller, workspaceId: string, body: TagsRelationshipRequest): void {
-  inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-manage-tags");
-    const tagIds = resolveTags(ctx.db, ws.organization, body.data, false);
-    const unlink = prepare(ctx.db, `DELETE FROM workspace_tags WHERE workspace_id = ? AND tag_id = ?`);
-    for (const id of tagIds) if (id) unlink.run(ws.id, id);
-    pruneUnusedTags(ctx.db, ws.organization);
-  });
+/** Adds flat tags to a workspace: names are created in the organization on first use. */
+export function addWorkspaceTags(db: Db, ws: { id: string; organization: string }, items: ReadonlyArray<TagItem>, inRelationship = false): void {
+  store.attachTags(db, ws.id, resolveTags(db, ws.organization, items, true, inRelationship));
 }
 
-export function renderTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {
-  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  return directTagBindings(ctx.db, ws.id).map((b) => ({
-    id: b.id,
-    type: "tag-bindings",
-    attributes: { key: b.key, value: b.value, "created-at": b.created_at },
-  }));
+/** Removes flat tags from a workspace; a tag no workspace carries any more disappears. */
+export function removeWorkspaceTags(db: Db, ws: { id: string; organization: string }, items: ReadonlyArray<TagItem>): void {
+  store.detachTags(db, ws.id, resolveTags(db, ws.organization, items, false));
+  store.pruneUnusedTags(db, ws.organization);
 }
 
-export function renderEffectiveTagBindings(ctx: ServerContext, caller: Caller, workspaceId: string): Resource[] {
-  const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  return effectiveTagBindings(ctx.db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id));
+/** Flat tag names of several workspaces, by workspace id. */
+export function flatTagNamesByWorkspace(db: Db, workspaceIds: ReadonlyArray<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (!workspaceIds.length) return out;
+  for (const r of store.flatTagNamesOf(db, workspaceIds)) {
+    const list = out.get(r.workspace_id);
+    if (list) list.push(r.v);
+    else out.set(r.workspace_id, [r.v]);
+  }
+  return out;
 }
 
-/** `DELETE /organizations/:org/tags`: removes the tags from the organization and from every workspace. */
-/** Deleting an organization's tags takes its manage-workspaces permission; 404 otherwise. */
-export function assertTagManager(ctx: ServerContext, caller: Caller, organization: string): void {
-  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw notFound(`organization "${organization}" not found`);
+export function listWorkspaceTags(db: Db, workspaceId: string, page: Page): { rows: TagRecord[]; total: number } {
+  return store.workspaceTagsPage(db, workspaceId, page);
 }
 
-/** A tag of an organization the caller belongs to; 404 otherwise. */
-export function loadTag(ctx: ServerContext, caller: Caller, tagId: string): { organization: string } {
-  const tag = prepare(ctx.db, `SELECT organization FROM tags WHERE id = ?`).get(tagId) as { organization: string } | undefined;
-  if (!tag || !orgRole(ctx.db, caller, tag.organization).member) throw notFound("tag not found");
+/** Organization tags (`GET /organizations/:org/tags`): `q` filters by substring, `excludeWorkspaceId` drops a workspace's own. */
+export function listOrganizationTags(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  filter: { q?: string; excludeWorkspaceId?: string },
+  page: Page,
+): { rows: TagRecord[]; total: number } {
+  assertMember(db, caller, organization);
+  return store.organizationTagsPage(db, organization, filter, page);
+}
+
+/** Deleting an organization's tags takes its manage-workspaces permission; not found otherwise. */
+export function assertTagManager(db: Db, caller: Caller, organization: string): void {
+  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+}
+
+/** A tag of an organization the caller belongs to; not found otherwise. */
+export function loadTag(db: Db, caller: Caller, tagId: string): TagRecord {
+  const tag = store.findTag(db, tagId);
+  if (!tag || !orgRole(db, caller, tag.organization).member) throw new NotFound("tag not found");
   return tag;
 }
 
-export function deleteOrganizationTags(ctx: ServerContext, caller: Caller, organization: string, ids: string[]): void {
-  inTransaction(ctx.db, () => {
-    assertTagManager(ctx, caller, organization);
-    const known = prepare(ctx.db, `SELECT 1 FROM tags WHERE id = ? AND organization = ?`);
-    const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.get(id, organization));
-    if (missing.length) {
-      throw unprocessableMany(problemsToErrors(missing.map(({ id, i }) => ({ pointer: `/data/${i}/id`, detail: `tag "${id}" not found in organization ${organization}` }))));
-    }
-    for (const id of ids) {
-      prepare(ctx.db, `DELETE FROM workspace_tags WHERE tag_id = ?`).run(id);
-      prepare(ctx.db, `DELETE FROM tags WHERE id = ?`).run(id);
-    }
+/** `DELETE /organizations/:org/tags`: removes the tags from the organization and from every workspace. */
+export function deleteOrganizationTags(db: Db, caller: Caller, organization: string, ids: string[]): void {
+  inTransaction(db, () => {
+    assertTagManager(db, caller, organization);
+    const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !store.tagExists(db, organization, id));
+    if (missing.length) throw new Invalid(missing.map(({ id, i }) => ({ detail: `tag "${id}" not found in organization ${organization}`, field: { item: i, id: true } })));
+    for (const id of ids) store.deleteTag(db, id);
   });
 }
 
-/** `POST /tags/:id/relationships/workspaces`: attaches an existing tag to more workspaces. */
-export function addTagToWorkspaces(ctx: ServerContext, caller: Caller, tagId: string, workspaceIds: string[]): void {
-  inTransaction(ctx.db, () => {
-    const tag = loadTag(ctx, caller, tagId);
-    for (const id of workspaceIds) {
-      const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
-      if (ws.organization !== tag.organization) throw unprocessable(`workspace ${id} is not in the tag's organization`, "/data");
-      attachTags(ctx.db, ws.id, [tagId]);
-    }
-  });
+/** Attaches an existing tag to more workspaces, each of the tag's organization. */
+export function addTagToWorkspaces(db: Db, tag: TagRecord, workspaces: ReadonlyArray<{ id: string; organization: string }>): void {
+  for (const ws of workspaces) {
+    if (ws.organization !== tag.organization) throw new Invalid(`workspace ${ws.id} is not in the tag's organization`, { data: true });
+    store.attachTags(db, ws.id, [tag.id]);
+  }
+}
+
+/** Workspaces (alias `w`) carrying every flat tag named and none of the excluded ones. */
+export function flatTagClauses(organization: string, tags: ReadonlyArray<string>, excluded: ReadonlyArray<string>): Clause[] {
+  const out = tags.map((t) => store.hasFlatTagClause(organization, t.toLowerCase()));
+  if (excluded.length) out.push(store.lacksFlatTagsClause(organization, excluded.map((t) => t.toLowerCase())));
+  return out;
+}
+
+/** Projects (table `projects` in a list query) bound to `key` (with `value` when given). */
+export function taggedProjectsClause(key: string, value: string | undefined): Clause {
+  return store.taggedProjectClause(key, value);
 }

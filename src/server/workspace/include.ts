@@ -5,10 +5,15 @@ import { renderUser } from "../auth/render";
 import type { Resource } from "../http/jsonapi";
 import { findOrganization } from "../organization/service";
 import { renderOrganization } from "../organization/render";
-import { findProject, renderProject } from "../project/service";
-import { findRun, renderRun } from "../run/service";
-import { renderWorkspaceOutput, stateVersionOutputs } from "../stateversion/outputs";
-import { effectiveTagBindings, renderEffectiveTagBinding, type WorkspaceRecord } from "./store";
+import { findProject } from "../project/service";
+import { renderProject } from "../project/render";
+import { findRun } from "../run/service";
+import { renderRun } from "../run/render";
+import { stateVersionOutputs } from "../stateversion/service";
+import { renderWorkspaceOutput } from "../stateversion/render";
+import { effectiveTagBindings } from "../tags/service";
+import { renderEffectiveTagBinding } from "../tags/render";
+import type { WorkspaceRecord } from "./store";
 
 /**
  * The `included` array for `include` (spec 4.5). Records the service does not keep

@@ -1,8 +1,9 @@
 import type { ServerContext } from "../context";
-import type { Permissions } from "../auth/service";
+import type { Caller, Permissions } from "../auth/service";
+import { permissionsFor } from "./service";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
-import { prepare } from "../store/db";
-import { flatTagNames, settingsOf, variableIds, type WorkspaceRecord } from "./store";
+import { flatTagNames, flatTagNamesByWorkspace } from "../tags/service";
+import { oauthInfo, settingsOf, variableIds, variableIdsOf, type WorkspaceRecord } from "./store";
 
 /** Per-workspace lists fetched for a whole page in two queries instead of two per workspace. */
 export interface RenderPrefetch {
@@ -22,36 +23,14 @@ function groupBy(rows: { workspace_id: string; v: string }[]): Map<string, strin
 
 export function prefetchForRender(ctx: ServerContext, workspaces: WorkspaceRecord[]): RenderPrefetch {
   if (!workspaces.length) return { tagNames: new Map(), variableIds: new Map() };
-  const ids = JSON.stringify(workspaces.map((w) => w.id));
-  // `json_each` keeps the statement text fixed whatever the page size, so it is compiled once.
-  const tagNames = prepare(
-    ctx.db,
-    `SELECT wt.workspace_id, t.name AS v FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id
-      WHERE wt.workspace_id IN (SELECT value FROM json_each(?)) ORDER BY wt.workspace_id, t.name`,
-  ).all(ids) as { workspace_id: string; v: string }[];
-  const vars = prepare(ctx.db, `SELECT workspace_id, id AS v FROM vars WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY workspace_id, created_at, key`).all(ids) as {
-    workspace_id: string;
-    v: string;
-  }[];
-  return { tagNames: groupBy(tagNames), variableIds: groupBy(vars) };
+  const ids = workspaces.map((w) => w.id);
+  return { tagNames: flatTagNamesByWorkspace(ctx.db, ids), variableIds: groupBy(variableIdsOf(ctx.db, ids)) };
 }
 
 export function workspacePath(ws: { organization: string; name: string }): string {
   return `${API_PREFIX}/organizations/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`;
 }
 
-interface OAuthInfo {
-  name: string | null;
-  service_provider: string;
-  http_url: string;
-}
-
-function oauthInfo(ctx: ServerContext, oauthTokenId: string | null): OAuthInfo | undefined {
-  if (!oauthTokenId) return undefined;
-  return ctx.db
-    .prepare(`SELECT c.name, c.service_provider, c.http_url FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.oauth_client_id WHERE t.id = ?`)
-    .get(oauthTokenId) as OAuthInfo | undefined;
-}
 
 /**
  * The workspace document of spec 2.2 for one caller. Everything in it derives from the
@@ -62,7 +41,7 @@ function oauthInfo(ctx: ServerContext, oauthTokenId: string | null): OAuthInfo |
 export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permissions: Permissions, prefetched?: RenderPrefetch): Resource {
   const s = settingsOf(ws);
   const repo = s["vcs-repo"];
-  const oauth = repo ? oauthInfo(ctx, repo["oauth-token-id"]) : undefined;
+  const oauth = repo?.["oauth-token-id"] ? oauthInfo(ctx.db, repo["oauth-token-id"]) : undefined;
   const related = (path: string) => ({ related: `${API_PREFIX}/workspaces/${ws.id}/${path}` });
   const resource: Resource = {
     id: ws.id,
@@ -156,4 +135,17 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
   };
   for (const hook of ctx.hooks.workspaceRender) hook(ctx, ws, resource);
   return resource;
+}
+
+/** Renders one workspace for the caller (permissions are recomputed after a change). */
+export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord, prefetched?: RenderPrefetch): Resource {
+  const permissions = permissionsFor(ctx, caller, ws);
+  if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
+  return renderWorkspace(ctx, ws, permissions, prefetched);
+}
+
+/** Renders a page of workspaces, fetching their tag names and variables in bulk. */
+export function workspaceDocumentsFor(ctx: ServerContext, caller: Caller, rows: WorkspaceRecord[]): Resource[] {
+  const prefetched = prefetchForRender(ctx, rows);
+  return rows.map((ws) => workspaceDocumentFor(ctx, caller, ws, prefetched));
 }

@@ -9,29 +9,27 @@ import {
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
 import { assertMember, mayCreateWorkspaces } from "../auth/service";
 import { notFound } from "../http/errors";
-import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
-import { prefetchForRender, renderWorkspace, type RenderPrefetch } from "./render";
+import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
+import { renderWorkspace, workspaceDocumentFor, workspaceDocumentsFor } from "./render";
 import { includedFor } from "./include";
-import { listWorkspaces } from "./list";
+import { parseWorkspaceListQuery } from "./list";
 import {
   assignSshKey,
   createWorkspace,
   forceDeleteWorkspace,
   forceUnlockWorkspace,
+  listWorkspaces,
   loadWorkspace,
   loadWorkspaceWith,
   lockWorkspace,
-  permissionsFor,
   safeDeleteWorkspace,
   unlockWorkspace,
   updateWorkspace,
   type CreateWorkspaceInput,
   type WorkspaceLocator,
 } from "./service";
-import type { WorkspaceRecord } from "./store";
 
 /** Flat tags given with a create, in the shape of the tags relationship body. */
 const flatTagsOnCreateSchema = tagsRelationshipRequestSchema;
@@ -42,19 +40,6 @@ type Query = Record<string, unknown>;
 
 function locatorOf(params: Partial<ByName & ById>): WorkspaceLocator {
   return params.workspace_id !== undefined ? { id: params.workspace_id } : { organization: params.organization_name!, name: params.name! };
-}
-
-/** Renders one workspace for the caller (permissions are recomputed after a change). */
-export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord, prefetched?: RenderPrefetch): Resource {
-  const permissions = permissionsFor(ctx, caller, ws);
-  if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
-  return renderWorkspace(ctx, ws, permissions, prefetched);
-}
-
-/** Renders a page of workspaces, fetching their tag names and variables in bulk. */
-export function workspaceDocumentsFor(ctx: ServerContext, caller: Caller, rows: WorkspaceRecord[]): Resource[] {
-  const prefetched = prefetchForRender(ctx, rows);
-  return rows.map((ws) => workspaceDocumentFor(ctx, caller, ws, prefetched));
 }
 
 function tagBindingsOf(rel: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } | undefined) {
@@ -82,7 +67,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     assertMember(ctx.db, caller, request.params.organization_name);
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
     const page = parsePage(request.query);
-    const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, request.query, page);
+    const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, parseWorkspaceListQuery(request.query), page);
     const data = workspaceDocumentsFor(ctx, caller, rows);
     const doc: Record<string, unknown> = { data };
     if (include.size) doc.included = includedFor(ctx, caller, rows, include, data);

@@ -1,22 +1,24 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, workspacePermissions, type Permissions } from "../auth/service";
-import { inTransaction, isUniqueViolation, now, prepare } from "../store/db";
+import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, readableWorkspacesFilter, workspacePermissions, type Permissions } from "../auth/service";
+import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId, randomString } from "../ids";
-import { conflict, forbidden, nameTaken, notFound, serviceUnavailable, unprocessable, unprocessableMany } from "../http/errors";
-import { ID_PREFIXES, problemsToErrors } from "../../api/common";
+import { Conflict, Forbidden, Invalid, NameTaken, NotFound, failIfAny, type Failure } from "../errors";
+import { ID_PREFIXES, type Problem } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
 import { findProject, projectExecutionDefaults } from "../project/service";
-import { checkTagBindings, replaceTagBindings } from "../store/tagBindings";
+import { addWorkspaceTags, checkTagBindings, directTagBindings, flatTagClauses, pruneUnusedTags, replaceTagBindings, taggedWorkspacesClause } from "../tags/service";
+import type { Page } from "../store/db";
+import type { WorkspaceListFilter } from "./list";
+import { agentPoolInOrganization } from "../agentpool/service";
+import { oauthTokenInOrganization } from "../oauth/service";
+import { sshKeyInOrganization } from "../sshkey/service";
+import * as store from "./store";
 import {
   findWorkspaceById,
   findWorkspaceByName,
-  attachTags,
-  directTagBindings,
   insertWorkspace,
-  resolveTags,
-  pruneUnusedTags,
   saveWorkspace,
   settingsOf,
   type StoredVcsRepo,
@@ -47,14 +49,14 @@ export function permissionsFor(ctx: ServerContext, caller: Caller, ws: Workspace
 export function loadWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): AccessibleWorkspace {
   const ws = "id" in locator ? findWorkspaceById(ctx.db, locator.id) : findWorkspaceByName(ctx.db, locator.organization, locator.name);
   const permissions = ws ? permissionsFor(ctx, caller, ws) : null;
-  if (!ws || !permissions) throw notFound("workspace not found");
+  if (!ws || !permissions) throw new NotFound("workspace not found");
   return { ws, permissions };
 }
 
 /** Like {@link loadWorkspace}, and the caller must hold `permission`; otherwise 404 as well. */
 export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator, permission: keyof Permissions): AccessibleWorkspace {
   const found = loadWorkspace(ctx, caller, locator);
-  if (!found.permissions[permission]) throw notFound("workspace not found");
+  if (!found.permissions[permission]) throw new NotFound("workspace not found");
   return found;
 }
 
@@ -77,8 +79,6 @@ export interface CreateWorkspaceInput {
   tags?: { id?: string; attributes?: { name?: string } }[];
   /** `source` attribute; {@link SOURCE_API} unless a domain creates the workspace on the user's behalf. */
   source?: string;
-  /** JSON pointer prefix of `attributes` in the request, for error sources. */
-  attributesPointer?: string;
 }
 
 function has<T extends object>(obj: T, key: string): boolean {
@@ -96,17 +96,17 @@ function withoutEmptyAgentPool<T extends WorkspaceSettingsRequest>(a: T): T {
   return rest as T;
 }
 
-function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceSettingsRequest, pointer: string): void {
-  const errors: { pointer: string; detail: string }[] = [];
+function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceSettingsRequest): void {
+  const failures: Failure[] = [];
   const pool = a["agent-pool-id"];
-  if (pool && !prepare(ctx.db, `SELECT 1 FROM agent_pools WHERE id = ? AND organization = ?`).get(pool, organization)) {
-    errors.push({ pointer: `${pointer}/agent-pool-id`, detail: `agent pool "${pool}" not found in organization ${organization}` });
+  if (pool && !agentPoolInOrganization(ctx.db, pool, organization)) {
+    failures.push({ field: { attribute: "agent-pool-id" }, detail: `agent pool "${pool}" not found in organization ${organization}` });
   }
   const tokenId = a["vcs-repo"]?.["oauth-token-id"];
-  if (tokenId && !prepare(ctx.db, `SELECT 1 FROM oauth_tokens WHERE id = ? AND organization = ?`).get(tokenId, organization)) {
-    errors.push({ pointer: `${pointer}/vcs-repo/oauth-token-id`, detail: `OAuth token "${tokenId}" not found in organization ${organization}` });
+  if (tokenId && !oauthTokenInOrganization(ctx.db, tokenId, organization)) {
+    failures.push({ field: { attribute: "vcs-repo.oauth-token-id" }, detail: `OAuth token "${tokenId}" not found in organization ${organization}` });
   }
-  if (errors.length) throw unprocessableMany(problemsToErrors(errors));
+  failIfAny(failures);
 }
 
 const ENGINE_VERSION = String.raw`v?\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?`;
@@ -117,22 +117,24 @@ export function isEngineVersion(value: string): boolean {
   return value === "latest" || (value.trim() !== "" && value.split(",").every((term) => ENGINE_VERSION_TERM.test(term)));
 }
 
-function engineVersionProblems(a: WorkspaceSettingsRequest): { pointer: string; detail: string }[] {
-  const out: { pointer: string; detail: string }[] = [];
+function engineVersionProblems(a: WorkspaceSettingsRequest): Failure[] {
+  const out: Failure[] = [];
   for (const key of ["engine-version", "terraform-version"] as const) {
     const v = a[key];
     if (v !== undefined && !isEngineVersion(v)) {
-      out.push({ pointer: `/data/attributes/${key}`, detail: `"${v}" is neither an engine version (1.9.8) nor a version constraint (~> 1.9, >= 1.5, < 2.0)` });
+      out.push({ field: { attribute: key }, detail: `"${v}" is neither an engine version (1.9.8) nor a version constraint (~> 1.9, >= 1.5, < 2.0)` });
     }
   }
   return out;
 }
 
-function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof workspaceSettingsProblems>[1], pointer: string): void {
-  const problems = [...workspaceSettingsProblems(a, current), ...engineVersionProblems(a)];
-  if (problems.length) {
-    throw unprocessableMany(problemsToErrors(problems.map((p) => ({ ...p, pointer: p.pointer.replace(/^\/data\/attributes/, pointer) }))));
-  }
+/** A problem of the shared request rules (src/api), which name the attribute by its pointer under `/data/attributes/`. */
+function attributeFailure(p: Problem): Failure {
+  return { detail: p.detail, field: { attribute: p.pointer.replace(/^\/data\/attributes\//, "").split("/").join(".") } };
+}
+
+function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof workspaceSettingsProblems>[1]): void {
+  failIfAny([...workspaceSettingsProblems(a, current).map(attributeFailure), ...engineVersionProblems(a)]);
 }
 
 function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
@@ -190,24 +192,21 @@ function initialSettings(a: WorkspaceSettingsRequest, inherited: WorkspaceSettin
  */
 export function createWorkspace(ctx: ServerContext, caller: Caller, organization: string, input: CreateWorkspaceInput): WorkspaceRecord {
   const { db } = ctx;
-  const pointer = input.attributesPointer ?? "/data/attributes";
   const org = findOrganization(db, organization);
-  if (!org || !orgRole(db, caller, organization).member) throw notFound(`organization "${organization}" not found`);
+  if (!org || !orgRole(db, caller, organization).member) throw new NotFound(`organization "${organization}" not found`);
   const a = withoutEmptyAgentPool(input.attributes);
-  checkProblems(a, undefined, pointer);
+  checkProblems(a, undefined);
   checkTagBindings(input.tagBindings);
   const projectId = input.projectId || org.default_project_id;
-  if (!prepare(db, `SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(projectId, organization)) {
-    throw notFound(`project "${projectId}" not found`);
-  }
-  if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw notFound(`project "${projectId}" not found`);
-  checkReferences(ctx, organization, a, pointer);
+  if (findProject(db, projectId)?.organization !== organization) throw new NotFound(`project "${projectId}" not found`);
+  if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw new NotFound(`project "${projectId}" not found`);
+  checkReferences(ctx, organization, a);
   const inherited = inheritedExecution(ctx, projectId);
   const settings = initialSettings(a, inherited.mode);
   const inheritsPool = settings["execution-mode"] === "agent" && !settings["setting-overwrites"]["agent-pool"];
   try {
     return inTransaction(db, () => {
-      if (findWorkspaceByName(db, organization, a.name)) throw nameTaken(`${pointer}/name`);
+      if (findWorkspaceByName(db, organization, a.name)) throw new NameTaken();
       const t = now();
       const ws: WorkspaceRecord = {
         id: newId("workspace"),
@@ -230,11 +229,11 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
       };
       insertWorkspace(db, ws);
       if (input.tagBindings?.length) replaceTagBindings(db, "workspace", ws.id, input.tagBindings);
-      if (input.tags?.length) attachTags(db, ws.id, resolveTags(db, organization, input.tags, true, "/data/relationships/tags/data"));
+      if (input.tags?.length) addWorkspaceTags(db, ws, input.tags, true);
       return ws;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw nameTaken(`${pointer}/name`);
+    if (isUniqueViolation(err)) throw new NameTaken();
     throw err;
   }
 }
@@ -283,22 +282,20 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-update");
       const a = withoutEmptyAgentPool(input.attributes);
       const s = settingsOf(ws);
-      checkProblems(a, { "execution-mode": s["execution-mode"], "agent-pool-id": ws.agent_pool_id, "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null }, "/data/attributes");
+      checkProblems(a, { "execution-mode": s["execution-mode"], "agent-pool-id": ws.agent_pool_id, "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null });
       checkTagBindings(input.tagBindings);
-      checkReferences(ctx, ws.organization, a, "/data/attributes");
+      checkReferences(ctx, ws.organization, a);
       const next: WorkspaceRecord = { ...ws };
 
       if (a.name !== undefined && a.name !== ws.name) {
         const other = findWorkspaceByName(db, ws.organization, a.name);
-        if (other && other.id !== ws.id) throw nameTaken();
+        if (other && other.id !== ws.id) throw new NameTaken();
         next.name = a.name;
       }
       if (input.projectId && input.projectId !== ws.project_id) {
-        if (!prepare(db, `SELECT 1 FROM projects WHERE id = ? AND organization = ?`).get(input.projectId, ws.organization)) {
-          throw notFound(`project "${input.projectId}" not found`);
-        }
+        if (findProject(db, input.projectId)?.organization !== ws.organization) throw new NotFound(`project "${input.projectId}" not found`);
         if (!isProjectAdmin(db, caller, ws.organization, ws.project_id) || !isProjectAdmin(db, caller, ws.organization, input.projectId)) {
-          throw notFound(`project "${input.projectId}" not found`);
+          throw new NotFound(`project "${input.projectId}" not found`);
         }
         next.project_id = input.projectId;
       }
@@ -347,7 +344,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         else if (!s["setting-overwrites"]["agent-pool"] && !s["setting-overwrites"]["execution-mode"]) {
           next.agent_pool_id = inheritedExecution(ctx, next.project_id).agentPoolId;
         }
-        if (!next.agent_pool_id) throw unprocessable("agent-pool-id is required when execution-mode is agent", "/data/attributes/agent-pool-id");
+        if (!next.agent_pool_id) throw new Invalid("agent-pool-id is required when execution-mode is agent", { attribute: "agent-pool-id" });
       } else {
         next.agent_pool_id = null;
       }
@@ -367,7 +364,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       return findWorkspaceById(db, ws.id)!;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw nameTaken();
+    if (isUniqueViolation(err)) throw new NameTaken();
     throw err;
   }
 }
@@ -376,28 +373,28 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
 // delete (spec 3, workspace existence)
 
 function removeWorkspace(ctx: ServerContext, ws: WorkspaceRecord): void {
-  prepare(ctx.db, `DELETE FROM workspaces WHERE id = ?`).run(ws.id);
+  store.deleteWorkspace(ctx.db, ws.id);
   pruneUnusedTags(ctx.db, ws.organization);
 }
 
-/** Deletes only a workspace that manages no resources; otherwise 409. */
+/** Deletes only a workspace that manages no resources; otherwise a conflict. */
 export function safeDeleteWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): void {
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-destroy");
     // The hosted service refuses while a lock is held: whoever holds it may be writing state.
-    if (ws.locked === 1) throw conflict(`Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`);
+    if (ws.locked === 1) throw new Conflict(`Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`);
     if (ws.resource_count > 0) {
-      throw conflict(`workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`);
+      throw new Conflict(`workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`);
     }
     removeWorkspace(ctx, ws);
   });
 }
 
-/** Deletes without looking at managed resources; 403 when the caller sees the workspace but may not force delete it. */
+/** Deletes without looking at managed resources; forbidden when the caller sees the workspace but may not force delete it. */
 export function forceDeleteWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): void {
   inTransaction(ctx.db, () => {
     const { ws, permissions } = loadWorkspace(ctx, caller, locator);
-    if (!permissions["can-force-delete"]) throw forbidden("You are not authorized to force delete this workspace.");
+    if (!permissions["can-force-delete"]) throw new Forbidden("You are not authorized to force delete this workspace.");
     removeWorkspace(ctx, ws);
   });
 }
@@ -408,44 +405,25 @@ export function forceDeleteWorkspace(ctx: ServerContext, caller: Caller, locator
 export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, reason: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
-    if (ws.locked === 1) throw conflict("Unable to lock workspace. The workspace is already locked.");
-    prepare(ctx.db, `UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(reason, caller.principalId, ws.id);
+    if (ws.locked === 1) throw new Conflict("Unable to lock workspace. The workspace is already locked.");
+    store.setLock(ctx.db, ws.id, reason, caller.principalId);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
 
-interface IntermediateRow {
-  id: string;
-  status: string;
-  resource_count: number;
-  created_at: string;
-}
-
 /**
- * Unlocks a workspace locked by the caller. Intermediate state versions uploaded under
- * the lock are settled first: the latest one becomes current, or, when it is not yet
- * finalized, the unlock fails with 503 and the lock stays.
+ * Unlocks a workspace locked by the caller. The unlock hooks run first (the state-version
+ * domain settles the versions uploaded under the lock there, and may refuse the unlock).
  */
 export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
-    if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    if (ws.locked !== 1) throw new Conflict("Unable to unlock workspace. The workspace is already unlocked.");
     if (ws.locked_by !== caller.principalId) {
-      throw conflict(`Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`);
+      throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`);
     }
-    const latest = ctx.db
-      .prepare(`SELECT id, status, resource_count, created_at FROM state_versions WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0 ORDER BY created_at DESC, rowid DESC LIMIT 1`)
-      .get(ws.id) as IntermediateRow | undefined;
-    if (latest) {
-      if (latest.status !== "finalized") {
-        throw serviceUnavailable("The latest intermediate state version is not yet finalized; retry the unlock shortly.");
-      }
-      ctx.db
-        .prepare(`UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`)
-        .run(latest.id, latest.resource_count, latest.created_at, ws.id);
-      prepare(ctx.db, `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
-    }
-    prepare(ctx.db, `UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, false);
+    store.clearLock(ctx.db, ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
@@ -457,21 +435,17 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
 function lockHolder(ctx: ServerContext, principal: string | null): string {
   if (!principal) return "User unknown";
   if (principal.startsWith(ID_PREFIXES.run)) return `Run ${principal}`;
-  const team = prepare(ctx.db, `SELECT name FROM teams WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
-  if (team) return `Team ${team.name}`;
-  const org = prepare(ctx.db, `SELECT name FROM organizations WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
-  if (org) return `Organization ${org.name}`;
-  const user = prepare(ctx.db, `SELECT username FROM users WHERE id = ?`).get(principal) as { username: string } | undefined;
-  return `User ${user?.username ?? principal}`;
+  const named = store.principalName(ctx.db, principal);
+  return named ? `${named.kind} ${named.name}` : `User ${principal}`;
 }
 
 /** Admin override: unlocks whoever holds the lock, abandoning unsettled intermediate state. */
 export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
-    if (ws.locked !== 1) throw conflict("Unable to unlock workspace. The workspace is already unlocked.");
-    prepare(ctx.db, `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(ws.id);
-    prepare(ctx.db, `UPDATE workspaces SET locked = 0, locked_reason = NULL, locked_by = NULL WHERE id = ?`).run(ws.id);
+    if (ws.locked !== 1) throw new Conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, true);
+    store.clearLock(ctx.db, ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
 }
@@ -482,15 +456,89 @@ export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: str
 export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, sshKeyId: string | null): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-update");
-    if (sshKeyId !== null && !prepare(ctx.db, `SELECT 1 FROM ssh_keys WHERE id = ? AND organization = ?`).get(sshKeyId, ws.organization)) {
-      throw unprocessable(`SSH key "${sshKeyId}" not found`, "/data/attributes/id");
+    if (sshKeyId !== null && !sshKeyInOrganization(ctx.db, sshKeyId, ws.organization)) {
+      throw new Invalid(`SSH key "${sshKeyId}" not found`, { attribute: "id" });
     }
-    prepare(ctx.db, `UPDATE workspaces SET ssh_key_id = ?, updated_at = ? WHERE id = ?`).run(sshKeyId, now(), ws.id);
+    store.setSshKey(ctx.db, ws.id, sshKeyId);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
+}
+
+// ---------------------------------------------------------------------------
+// records other domains keep about a workspace
+
+/** Makes a state version the workspace's current one (the state-version domain calls it). */
+export function setCurrentStateVersion(ctx: ServerContext, workspaceId: string, stateVersionId: string, resourceCount: number, changedAt: string): void {
+  store.setCurrentState(ctx.db, workspaceId, stateVersionId, resourceCount, changedAt);
+}
+
+/** Makes a run the workspace's current run (the run domain calls it). */
+export function setCurrentRun(ctx: ServerContext, workspaceId: string, runId: string): void {
+  store.setCurrentRun(ctx.db, workspaceId, runId);
+}
+
+// ---------------------------------------------------------------------------
+// list (spec 4.4)
+
+interface CachedMatches {
+  writes: number;
+  dataVersion: number;
+  ids: string[];
+}
+const matchCaches = new WeakMap<object, Map<string, CachedMatches>>();
+const MATCH_CACHE_ENTRIES = 32;
+
+/**
+ * The ordered ids of every match of a list query. Paging through a list repeats the same
+ * search on every page (and a deep page would re-test every row before it), so the
+ * ordered ids are remembered until anything is written, by this connection or by another
+ * process on the same file: totals and pages stay exact, and each further page is a
+ * slice. Ids only, sorted over the covering index; the page's rows are loaded afterwards.
+ */
+function matchingIds(ctx: ServerContext, query: { sql: string; params: unknown[] }): string[] {
+  const marks = store.writeMarks(ctx.db);
+  let cache = matchCaches.get(ctx.db);
+  if (!cache) matchCaches.set(ctx.db, (cache = new Map()));
+  const key = JSON.stringify([query.sql, query.params]);
+  const hit = cache.get(key);
+  if (hit && hit.writes === marks.writes && hit.dataVersion === marks.dataVersion) {
+    // Most recently used last, so the oldest entry is the one evicted.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.ids;
+  }
+  const ids = store.runIdQuery(ctx.db, query);
+  if (cache.size >= MATCH_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, { ...marks, ids });
+  return ids;
+}
+
+/** One page of the workspaces of an organization the caller may read, filtered and ordered; the total counts every match. */
+export function listWorkspaces(ctx: ServerContext, caller: Caller, organization: string, filter: WorkspaceListFilter, page: Page): { rows: WorkspaceRecord[]; total: number } {
+  const visible = readableWorkspacesFilter(ctx.db, caller, organization);
+  const query = store.workspaceListQuery(
+    organization,
+    visible,
+    filter,
+    flatTagClauses(organization, filter.tags, filter.excludeTags),
+    filter.tagged.map((t) => taggedWorkspacesClause(t.key, t.value)),
+  );
+  const all = matchingIds(ctx, query);
+  const start = (page.number - 1) * page.size;
+  return { rows: store.workspacesByIds(ctx.db, all.slice(start, start + page.size)), total: all.length };
+}
+
+/** A page of the workspaces (alias `w`) of the organization matching `scope` that the caller may read, in name order. */
+export function listWorkspacesWhere(ctx: ServerContext, caller: Caller, organization: string, scope: store.Clause, page: Page): { rows: WorkspaceRecord[]; total: number } {
+  return store.workspacesPage(ctx.db, [scope, readableWorkspacesFilter(ctx.db, caller, organization)], page);
 }
 
 /** A workspace by id, whoever may see it (callers authorize on their own). */
 export function findWorkspace(ctx: ServerContext, id: string): WorkspaceRecord | undefined {
   return findWorkspaceById(ctx.db, id);
+}
+
+/** Marks a workspace changed by another domain's write (an applied no-code upgrade). */
+export function touchWorkspace(ctx: ServerContext, workspaceId: string): void {
+  store.touchWorkspace(ctx.db, workspaceId);
 }

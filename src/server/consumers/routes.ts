@@ -1,0 +1,36 @@
+import type { FastifyInstance } from "fastify";
+import { remoteStateConsumersRequestSchema } from "../../api/tags";
+import { requireCaller } from "../app";
+import type { ServerContext } from "../context";
+import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
+import { workspaceDocumentsFor } from "../workspace/render";
+import { changeConsumers, listConsumers, loadSubject } from "./service";
+
+type ById = { workspace_id: string };
+const PATH = "/workspaces/:workspace_id/relationships/remote-state-consumers";
+
+export function consumerRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get<{ Params: ById; Querystring: Record<string, unknown> }>(PATH, async (request, reply) => {
+    const caller = requireCaller(request);
+    const page = parsePage(request.query);
+    const { rows, total } = listConsumers(ctx, caller, request.params.workspace_id, page);
+    return send(reply, 200, { data: workspaceDocumentsFor(ctx, caller, rows), ...paginationEnvelope(request, page, total) });
+  });
+  for (const [method, mode] of [
+    ["PATCH", "replace"],
+    ["POST", "add"],
+    ["DELETE", "remove"],
+  ] as const) {
+    app.route<{ Params: ById }>({
+      method,
+      url: PATH,
+      handler: async (request, reply) => {
+        const caller = requireCaller(request);
+        loadSubject(ctx, caller, request.params.workspace_id, mode);
+        const body = parseBody(remoteStateConsumersRequestSchema, request.body);
+        changeConsumers(ctx, caller, request.params.workspace_id, body.data.map((item) => item.id), mode);
+        return noContent(reply);
+      },
+    });
+  }
+}
