@@ -1,16 +1,25 @@
 /**
  * How a domain plugs in: a domain is a folder (`workspace/`, `project/`, `nocode/`, ...)
- * whose `index.ts` exports a `Domain` (see ./context.ts): `schema` is the DDL of its
- * tables (schema changes are numbered migrations, ./store/schema.ts), `init(ctx)` registers hooks (for example a
- * `ctx.hooks.workspaceRender` function that adds attributes to every workspace document),
- * and `routes(app, ctx)` adds thin Fastify handlers with paths relative to /api/v2. Add
- * the domain to `DOMAINS` in ./domains.ts. Handlers read the authenticated caller from
- * `request.caller` (use `requireCaller`), validate bodies with `parseBody` and a zod
- * schema from src/api, call their service (plain functions over `ctx.db` that know
- * nothing of HTTP, every mutation wrapped in `inTransaction`), and answer with `send`.
- * Failures are thrown as `ApiError` (./http/errors.ts): the error handler below renders
- * every failure, including Fastify's own (bad JSON, wrong media type, body too large) and
- * unknown routes, as a JSON:API error document, and anything unexpected as a generic 500.
+ * with three rooms and an `index.ts` exporting its `Domain` (see ./context.ts), listed in
+ * `DOMAINS` in ./domains.ts:
+ *
+ * - `service.ts`: plain functions of the domain over `ctx.db` (every mutation wrapped in
+ *   `inTransaction`). No Fastify, no ./http, no JSON pointers: failures are the domain
+ *   errors of ./errors.ts. Other domains' data comes through their services; what they
+ *   add to this domain's records comes through hooks (`ctx.hooks`).
+ * - `store.ts`: all of the domain's SQL, on its own tables only. `schema` in the Domain
+ *   is the DDL of its tables (later changes are numbered migrations, ./store/schema.ts).
+ * - `routes.ts`: thin Fastify handlers, paths relative to /api/v2: read the caller
+ *   (`requireCaller`), authorize, validate the body (`parseBody` with a zod schema from
+ *   src/api), call the service, render (JSON:API renderers may sit in `render.ts`) and
+ *   answer with `send`.
+ *
+ * `init(ctx)` registers hooks, for example a `ctx.hooks.workspaceRender` function that
+ * adds attributes to every workspace document. The error handler below renders every
+ * failure as a JSON:API error document: domain errors through the one table in
+ * ./http/errors.ts, the HTTP layer's own `ApiError`s (401, 413, 415, 429, a malformed
+ * query), Fastify's failures (bad JSON, wrong media type, body too large) and unknown
+ * routes alike, and anything unexpected as a generic 500.
  */
 import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
