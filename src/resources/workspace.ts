@@ -10,7 +10,7 @@ import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
-import type { ValueOf, WorkspaceFieldTable } from "../api/workspaceFields";
+import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspaceFields";
 import {
   WORKSPACE_OUTPUTS,
   type WorkspaceInputName,
@@ -91,29 +91,8 @@ export interface WorkspaceArgs extends TableArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** The VCS connection of a workspace as the service reports it. */
-export interface VcsRepoOutput {
-  /** Repository, `:org/:repo`. */
-  identifier: string;
-  /** The repository as the VCS provider displays it. */
-  displayIdentifier?: string;
-  /** VCS OAuth token id (`ot-...`), or null. */
-  oauthTokenId?: string | null;
-  /** VCS app installation used instead of an OAuth token, or null. */
-  vcsAppInstallationId?: string | null;
-  /** Branch tracked; empty for the repository's default branch. */
-  branch?: string;
-  /** Whether submodules are fetched. */
-  ingressSubmodules?: boolean;
-  /** HTTP address of the repository. */
-  repositoryHttpUrl?: string;
-  /** VCS provider of the connection, or null. */
-  serviceProvider?: string | null;
-  /** Git tags matching this regular expression start runs; null when branch pushes do. */
-  tagsRegex?: string | null;
-  /** Address the VCS provider calls on a push. */
-  webhookUrl?: string;
-}
+/** The VCS connection of a workspace as the service reports it (the `vcsRepo` output). */
+export type VcsRepoOutput = VcsRepoValue;
 
 export { WORKSPACE_OUTPUTS };
 export type { WorkspaceMetrics, WorkspaceStatus, WorkspacePermissions };

@@ -15,9 +15,9 @@ export type WorkspaceTopName = InGroup<"top">;
 export type WorkspaceInputName = { [K in WorkspaceFieldName]: Line<K> extends { role: "input" | "both" } ? K : never }[WorkspaceFieldName];
 
 /** Run metrics of a workspace (the `metrics` output); a value the service does not report is left out. */
-export type WorkspaceMetrics = { [K in InGroup<"metrics">]?: NonNullable<ValueOf<Line<K>>> };
+export type WorkspaceMetrics = { [K in InGroup<"metrics">]: NonNullable<ValueOf<Line<K>>> | undefined };
 /** Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out. */
-export type WorkspaceStatus = { [K in InGroup<"status">]?: NonNullable<ValueOf<Line<K>>> };
+export type WorkspaceStatus = { [K in InGroup<"status">]: NonNullable<ValueOf<Line<K>>> | undefined };
 /** The caller's permissions on the workspace (the `permissions` output), camel-cased. */
 export type WorkspacePermissions = ValueOf<Line<"permissions">>;
 

@@ -105,7 +105,7 @@ describe("a stack created with the previous release", () => {
     expect(Object.keys(net.outputs!).length).toBeGreaterThan(55);
     expect(net.outputs).toHaveProperty("createdAt");
     expect(net.outputs).not.toHaveProperty("status");
-    figures.push(`previous release: ${Object.keys(net.outputs!).length} outputs, ${JSON.stringify(net).length} bytes of state per workspace`);
+    figures.push(`previous release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace (compact JSON)`);
     const onServer = await workspaceByName(server, "old-state-app");
     expect(onServer.id).toBe(app.id);
     expect(await consumerIds(server, net.id!)).toEqual([app.id]);
@@ -145,7 +145,11 @@ describe("a stack created with the previous release", () => {
       expect(ws.outputs).not.toHaveProperty("createdAt");
     }
     expect(net.outputs!.effectiveTags).toEqual({ env: "prod", team: "platform" });
-    figures.push(`this release: ${Object.keys(net.outputs!).length} outputs, ${JSON.stringify(net).length} bytes of state per workspace`);
+    // `app` was updated by this release, so its provider text is this release's too (a refresh keeps the stored one).
+    figures.push(
+      `this release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace ` +
+        `(${JSON.stringify(net).length} for one refreshed only, which keeps the previous provider text)`,
+    );
     const p = await stack.previewJson();
     expect(p.code, p.raw.output).toBe(0);
     expect(Object.keys(p.changeSummary)).toEqual(["same"]);
