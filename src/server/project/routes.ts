@@ -2,14 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { unprocessable } from "../http/errors";
+import { Invalid } from "../errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
 import { z } from "zod";
 import type { Db } from "../store/db";
-import { projectTagBindings, renderEffectiveTagBinding } from "../workspace/store";
+import { projectTagBindings } from "../tags/service";
+import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTagBinding } from "../tags/render";
 import { taggedFilters } from "../workspace/list";
-import { inTransaction } from "../store/db";
-import { mergeTagBindings, parseTagBindingsPatch } from "../store/tagBindings";
+import { renderProject } from "./render";
 import {
   assertProjectCreator,
   createProject,
@@ -17,8 +17,7 @@ import {
   listProjects,
   loadProject,
   loadProjectAsAdmin,
-  renderProject,
-  renderProjectTagBindings,
+  mergeProjectTagBindings,
   updateProject,
   type ProjectExecutionInput,
   type ProjectRecord,
@@ -89,7 +88,7 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
     assertProjectCreator(db, caller, request.params.organization_name);
     const body = parseBody(projectRequestSchema, request.body);
     const name = body.data.attributes?.name;
-    if (!name) throw unprocessable("name: is required", "/data/attributes/name");
+    if (!name) throw new Invalid("name: is required", { attribute: "name" });
     const p = createProject(db, caller, request.params.organization_name, {
       name,
       description: body.data.attributes?.description,
@@ -140,15 +139,14 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get<{ Params: IdParams }>("/projects/:project_id/tag-bindings", async (request, reply) => {
     const p = loadProject(db, requireCaller(request), request.params.project_id);
-    return send(reply, 200, { data: renderProjectTagBindings(db, p.id) });
+    return send(reply, 200, { data: projectTagBindings(db, p.id).map(renderTagBinding) });
   });
 
   app.patch<{ Params: IdParams }>("/projects/:project_id/tag-bindings", async (request, reply) => {
     const caller = requireCaller(request);
     loadProjectAsAdmin(db, caller, request.params.project_id);
     const bindings = parseTagBindingsPatch(request.body);
-    const data = inTransaction(db, () => mergeTagBindings(db, "project", loadProjectAsAdmin(db, caller, request.params.project_id).id, bindings));
-    return send(reply, 200, { data });
+    return send(reply, 200, { data: mergeProjectTagBindings(db, caller, request.params.project_id, bindings).map(renderTagBinding) });
   });
 
   app.get<{ Params: IdParams }>("/projects/:project_id/effective-tag-bindings", async (request, reply) => {
