@@ -206,7 +206,12 @@ async function main() {
   if (cpuProfDir) console.log(`CPU profiles of the program and provider host (.cpuprofile, open in Chrome DevTools): ${path.resolve(cpuProfDir)}`);
 }
 
-main().catch((err) => {
-  console.error(`[bench] failed: ${err.stack ?? err}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`[bench] failed: ${err.stack ?? err}`);
+    process.exit(1);
+  });
+}
+
+// bench/peer runs the same program through the same phases.
+module.exports = { runProgram, workspacesProgram, PARTS };
