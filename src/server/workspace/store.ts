@@ -88,10 +88,6 @@ export function saveWorkspace(db: Db, ws: WorkspaceRecord): void {
   ).run(ws);
 }
 
-// Kept for the project domain until it calls the tags domain directly.
-export { projectTagBindings } from "../tags/service";
-export { renderEffectiveTagBinding } from "../tags/render";
-
 export function variableIds(db: Db, workspaceId: string): string[] {
   return (prepare(db, `SELECT id FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as { id: string }[]).map((r) => r.id);
 }
