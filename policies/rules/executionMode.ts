@@ -1,5 +1,5 @@
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
-import { EXECUTION_MODES, workspaceSettingsProblems, type WorkspaceSettingsRequest } from "pulumi-workspaces/api";
+import { EXECUTION_MODES, workspaceSettingsProblems } from "pulumi-workspaces/api";
 import { tagsInEffect } from "./tags";
 import {
   NoCodeWorkspace,
@@ -31,7 +31,7 @@ const NO_CODE_EXECUTION_MODES = ["remote", "agent"] as const;
  * means, else `remote` for a no-code workspace (the spec's default there). Undefined when the
  * organization's default decides; UNKNOWN when the engine does not know yet.
  */
-export function effectiveExecutionMode(props: Props, args: Pick<ResourceValidationArgs, "type">): string | undefined | typeof UNKNOWN {
+function effectiveExecutionMode(props: Props, args: Pick<ResourceValidationArgs, "type">): string | undefined | typeof UNKNOWN {
   const mode = props.executionMode;
   if (mode === UNKNOWN || typeof mode === "string") return mode;
   if (args.type === NoCodeWorkspace.__pulumiType) return "remote";
@@ -88,7 +88,7 @@ function workspaceModeFindings(props: Props): { input: ModeInput; detail: string
     }
   }
   const findings: { input: ModeInput; detail: string }[] = [];
-  for (const problem of workspaceSettingsProblems(attributes as WorkspaceSettingsRequest)) {
+  for (const problem of workspaceSettingsProblems(attributes)) {
     const wire = problem.pointer.replace(/^\/data\/attributes\//, "").split("/")[0];
     const input = inputs.find((k) => MODE_INPUTS[k] === wire);
     if (input !== undefined) findings.push({ input, detail: problem.detail });
@@ -211,7 +211,7 @@ export const executionModeAllowed: ResourceValidationPolicy = {
  * `key=value` matches a key-value tag (`key=*` any value of that key); a bare word matches a flat
  * tag name, without regard to case. UNKNOWN when the tags that would decide are not known yet.
  */
-export function matchesSelector(
+function matchesSelector(
   tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN },
   selector: string,
 ): boolean | typeof UNKNOWN {

@@ -3,7 +3,7 @@ import { WORKSPACE_NAME_PATTERN } from "pulumi-workspaces/api";
 import { configOf, pattern, show, subject, validateKnownProps, workspaceClasses } from "./common";
 
 /** The spec's workspace name characters (letters, digits, `-` and `_`), as the package's schemas state them. */
-export const SPEC_NAME_PATTERN = WORKSPACE_NAME_PATTERN.source;
+const SPEC_NAME_PATTERN = WORKSPACE_NAME_PATTERN.source;
 
 const namePatternSchema: PolicyConfigSchema = {
   properties: {

@@ -25,7 +25,7 @@ import {
 } from "./common";
 
 /** The mode WorkspaceTags and RemoteStateConsumers use when `mode` is not given. */
-export const DEFAULT_OWNERSHIP_MODE = "authoritative";
+const DEFAULT_OWNERSHIP_MODE = "authoritative";
 
 // ---------------------------------------------------------------------------------------------
 // Unique names

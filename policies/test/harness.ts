@@ -203,7 +203,7 @@ export async function validateStack(
       const inputs = inputsOfResource.get(r);
       if (inputs === undefined) continue;
       const cls = { __pulumiType: r.type } as ResourceClass;
-      const outcome = await validate(policy as ResourceValidationPolicy, cls, inputs, { name: r.name, config });
+      const outcome = await validate(policy, cls, inputs, { name: r.name, config });
       for (const message of outcome.violations) violations.push({ message, urn: r.urn });
     }
   }

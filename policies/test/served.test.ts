@@ -46,10 +46,10 @@ beforeAll(async () => {
   const proc = spawn(process.execPath, [runner, "127.0.0.1:0", "."], { cwd: packDir, stdio: ["ignore", "pipe", "pipe"] });
   child = proc;
   let stderr = "";
-  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<string>((resolve, reject) => {
     let stdout = "";
-    proc.stdout!.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
       const line = stdout.split("\n")[0];
       if (stdout.includes("\n") && /^\d+$/.test(line.trim())) resolve(line.trim());
@@ -134,13 +134,13 @@ describe("the pack served by the engine's policy-pack runner", () => {
       .setType(Workspace.__pulumiType)
       .setName("billing")
       .setUrn(wsUrn)
-      .setProperties(Struct.fromJavaScript({ ...ws, tagNames: ["a", "b"] } as never))
+      .setProperties(Struct.fromJavaScript({ ...ws, tagNames: ["a", "b"] }))
       .setOptions(options());
     const tagsResource = new analyzer.AnalyzerResource()
       .setType(WorkspaceTags.__pulumiType)
       .setName("billing-extra")
       .setUrn(`urn:pulumi:ci::workspaces::${WorkspaceTags.__pulumiType}::billing-extra`)
-      .setProperties(Struct.fromJavaScript(tags as never))
+      .setProperties(Struct.fromJavaScript(tags))
       .setOptions(options())
       .setDependenciesList([wsUrn]);
     tagsResource.getPropertydependenciesMap().set("workspaceId", new analyzer.AnalyzerPropertyDependencies().setUrnsList([wsUrn]));

@@ -4,8 +4,8 @@
  * add, absent ones on remove), so they are retried like reads.
  */
 import { workspaceListDocumentSchema } from "../api/workspaces";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
 /** Remote state consumer calls of a {@link WorkspacesClient} (`client.remoteStateConsumers`). */

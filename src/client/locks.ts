@@ -3,7 +3,7 @@
  * state forbade the call (`already-locked`, `not-locked`, `locked-by-another-user`).
  */
 import { workspaceDocumentSchema } from "../api/workspaces";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
 /** Lock calls of a {@link WorkspacesClient} (`client.locks`). */

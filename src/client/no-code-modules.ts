@@ -8,9 +8,9 @@ import {
   type NoCodeModuleResource,
 } from "../api/nocode";
 import type { AnyResource } from "../api/common";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";
-import { NoCodeUpgrades, NoCodeWorkspaces, type NoCodeWorkspaceCreateOptions } from "./no-code-workspaces";
+import { type NoCodeUpgrades, NoCodeWorkspaces, type NoCodeWorkspaceCreateOptions } from "./no-code-workspaces";
 import type { Workspace } from "./workspaces";
 
 /** Allowed values of one module variable. */
@@ -90,7 +90,7 @@ export interface NoCodeModuleReadOptions {
 }
 
 function toNoCodeModule(r: NoCodeModuleResource, included: AnyResource[] | undefined): NoCodeModule {
-  const links = (r.links ?? {}) as Record<string, unknown>;
+  const links = r.links ?? {};
   const out: NoCodeModule = {
     id: r.id,
     enabled: r.attributes.enabled,
@@ -99,7 +99,7 @@ function toNoCodeModule(r: NoCodeModuleResource, included: AnyResource[] | undef
     registryModuleId: relId(r, "registry-module"),
     variableOptionIds: relIds(r, "variable-options"),
     links: typeof links.self === "string" ? { self: links.self } : {},
-    attributes: r.attributes as Record<string, unknown>,
+    attributes: r.attributes,
   };
   if (included) {
     out.variableOptions = included

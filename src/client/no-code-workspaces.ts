@@ -15,7 +15,7 @@ import { workspaceDocumentSchema } from "../api/workspaces";
 import { WaitTimeoutError } from "./errors";
 import { currentCall, runInCall } from "./call";
 import { sleep } from "./limiter";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, type Workspace } from "./workspaces";
 
@@ -110,7 +110,7 @@ function toUpgrade(r: WorkspaceUpgradeResource): WorkspaceUpgrade {
     workspaceId: relId(r, "workspace"),
     targetVersion: typeof r.attributes["target-version"] === "string" ? r.attributes["target-version"] : null,
     errorMessage: typeof r.attributes["error-message"] === "string" ? r.attributes["error-message"] : null,
-    attributes: r.attributes as Record<string, unknown>,
+    attributes: r.attributes,
   };
 }
 

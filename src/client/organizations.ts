@@ -1,6 +1,6 @@
 /** Organizations: the reads the resources need. */
 import { organizationDocumentSchema } from "../api/organizations";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 
 /** An organization. */
 export interface Organization {
@@ -29,7 +29,7 @@ export class Organizations {
       email: a.email ?? null,
       createdAt: a["created-at"] ?? null,
       allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] ?? null,
-      attributes: a as Record<string, unknown>,
+      attributes: a,
     };
   }
 }

@@ -1,7 +1,7 @@
 /** Projects: the reads the resources need (a workspace belongs to one). */
 import { projectDocumentSchema, projectListDocumentSchema, type ProjectResource } from "../api/organizations";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 
 /** A project: a group of workspaces that can share settings and tags. */
@@ -30,7 +30,7 @@ function toProject(r: ProjectResource): Project {
     name: r.attributes.name,
     description: r.attributes.description ?? null,
     organization: relId(r, "organization"),
-    attributes: r.attributes as Record<string, unknown>,
+    attributes: r.attributes,
   };
 }
 

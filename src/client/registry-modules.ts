@@ -8,12 +8,12 @@ import {
   registryModuleDocumentSchema,
   registryModuleResourceSchema,
   registryModuleVersionDocumentSchema,
-  registryModuleVersionResourceSchema,
+  type registryModuleVersionResourceSchema,
   type RegistryModuleResource,
 } from "../api/organizations";
 import type { z } from "zod";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";
 
 /** A version of a registry module and its ingestion status. */
@@ -104,13 +104,13 @@ function toRegistryModule(r: RegistryModuleResource): RegistryModule {
     noCode: a["no-code"] ?? null,
     versionStatuses: (a["version-statuses"] ?? []).map((v) => ({ version: v.version, status: v.status })),
     noCodeModuleIds: relIds(r, "no-code-modules"),
-    attributes: a as Record<string, unknown>,
+    attributes: a,
   };
 }
 
 function toVersion(r: RegistryModuleVersionResource): RegistryModuleVersion {
   const a = r.attributes;
-  return { id: r.id, version: a.version, status: a.status ?? null, createdAt: a["created-at"] ?? null, attributes: a as Record<string, unknown> };
+  return { id: r.id, version: a.version, status: a.status ?? null, createdAt: a["created-at"] ?? null, attributes: a };
 }
 
 function addressPath(address: RegistryModuleAddress, ...rest: string[]): string {

@@ -3,9 +3,9 @@
  * leaves the bodies open; these follow the self-managed service: a policy that deletes
  * data older than a number of days.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { anyResourceSchema, documentSchema } from "../api/common";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 
 /** The data retention policy in force for a workspace. */
 export interface DataRetentionPolicy {
@@ -26,7 +26,7 @@ const retentionDocumentSchema = documentSchema(anyResourceSchema.nullable());
 const retentionSetDocumentSchema = documentSchema(anyResourceSchema);
 
 function toPolicy(r: z.infer<typeof anyResourceSchema>): DataRetentionPolicy {
-  const a = (r.attributes ?? {}) as Record<string, unknown>;
+  const a = r.attributes ?? {};
   const days = a["delete-older-than-n-days"];
   return { id: r.id ?? null, type: r.type, deleteOlderThanNDays: typeof days === "number" ? days : null, attributes: a };
 }

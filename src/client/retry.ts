@@ -54,7 +54,7 @@ export type Repeatability = "idempotent" | "once" | "unlock";
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
 /** Whether a transport error code proves the request never reached the service. */
-export function wasNeverSent(code: string): boolean {
+function wasNeverSent(code: string): boolean {
   return NOT_SENT_CODES.has(code);
 }
 
@@ -83,8 +83,9 @@ export type HeaderBag = Record<string, unknown>;
 
 function header(headers: HeaderBag, name: string): string | undefined {
   const v = headers[name] ?? headers[name.toLowerCase()];
-  if (Array.isArray(v)) return v.length ? String(v[0]) : undefined;
-  return v === undefined || v === null ? undefined : String(v);
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  if (typeof first === "string") return first;
+  return typeof first === "number" || typeof first === "boolean" ? String(first) : undefined;
 }
 
 /**

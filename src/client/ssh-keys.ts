@@ -4,8 +4,8 @@
 import { listDocumentSchema } from "../api/common";
 import { sshKeyDocumentSchema, sshKeyResourceSchema, type SshKeyResource } from "../api/organizations";
 import { workspaceDocumentSchema } from "../api/workspaces";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
 /** An SSH key of the organization (the private key is never returned). */
@@ -21,7 +21,7 @@ export interface SshKey {
 const sshKeyListDocumentSchema = listDocumentSchema(sshKeyResourceSchema);
 
 function toSshKey(r: SshKeyResource): SshKey {
-  return { id: r.id, name: r.attributes.name, attributes: r.attributes as Record<string, unknown> };
+  return { id: r.id, name: r.attributes.name, attributes: r.attributes };
 }
 
 /** SSH key calls of a {@link WorkspacesClient} (`client.sshKeys`). */

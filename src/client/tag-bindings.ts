@@ -6,9 +6,14 @@
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { effectiveTagBindingListDocumentSchema, tagBindingListDocumentSchema } from "../api/tags";
 import { BadRequestError } from "./errors";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, workspaceRequestBody, type TagBindingInput, type Workspace, type Workspaces } from "./workspaces";
+
+/** A tag key or value as the wire carries it (text); anything else reads as empty. */
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
 
 /** A key-value tag set on a workspace. */
 export interface TagBinding {
@@ -58,7 +63,7 @@ export class TagBindings {
       const effective = included
         .filter((r) => r.type === "effective-tag-bindings")
         .filter((r) => (relId(r, "workspace") ?? workspace.id) === workspace.id)
-        .map((r) => ({ key: String(r.attributes?.key ?? ""), value: String(r.attributes?.value ?? ""), inheritedFrom: relId(r, "inherited-from") }));
+        .map((r) => ({ key: text(r.attributes?.key), value: text(r.attributes?.value), inheritedFrom: relId(r, "inherited-from") }));
       return {
         workspace,
         tagBindings: effective.filter((b) => b.inheritedFrom === null).map(({ key, value }) => ({ key, value })),

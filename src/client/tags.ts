@@ -3,8 +3,8 @@
  * Adding and removing are idempotent on the service, so they are retried like reads.
  */
 import { tagListDocumentSchema, type TagResource } from "../api/tags";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 
 /** A flat tag. */
 export interface Tag {
@@ -31,7 +31,7 @@ export interface OrganizationTagListOptions {
 
 function toTag(r: TagResource): Tag {
   const a = r.attributes;
-  return { id: r.id, name: a.name, createdAt: a["created-at"] ?? null, instanceCount: a["instance-count"] ?? null, attributes: a as Record<string, unknown> };
+  return { id: r.id, name: a.name, createdAt: a["created-at"] ?? null, instanceCount: a["instance-count"] ?? null, attributes: a };
 }
 
 function tagItem(ref: TagRef): Record<string, unknown> {

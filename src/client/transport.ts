@@ -4,28 +4,28 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import axios, { AxiosInstance, AxiosResponse } from "axios";
+import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import type { z } from "zod";
 import { JSONAPI_MEDIA_TYPE, errorDocumentSchema, toPointer, type ErrorObject } from "../api/common";
 import {
   AbortedError,
-  ApiError,
-  ConflictReason,
+  type ApiError,
+  type ConflictReason,
   DeadlineExceededError,
-  ErrorContext,
-  HttpMethod,
+  type ErrorContext,
+  type HttpMethod,
   NetworkError,
   RateLimitedError,
   UnexpectedResponseError,
   errorForStatus,
 } from "./errors";
 import { currentCall } from "./call";
-import { PacingRefused, RateLimiter, limiterFor, sleep } from "./limiter";
+import { PacingRefused, type RateLimiter, limiterFor, sleep } from "./limiter";
 import {
   DEFAULT_RETRY,
-  Repeatability,
-  ResolvedRetryOptions,
-  RetryOptions,
+  type Repeatability,
+  type ResolvedRetryOptions,
+  type RetryOptions,
   announcedLimit,
   backoffDelay,
   mayRetryNetwork,
@@ -35,7 +35,7 @@ import {
 import type { Settings } from "./settings";
 
 /** Names the operation so that a 409 can be given its reason. */
-export type ConflictContext = "lock" | "unlock" | "force-unlock" | "safe-delete" | "create" | "other";
+type ConflictContext = "lock" | "unlock" | "force-unlock" | "safe-delete" | "create" | "other";
 
 /** One request as an API area describes it to the transport. */
 export interface RequestSpec {
@@ -222,17 +222,17 @@ export class Transport {
       }
       last = response;
       const elapsed = Date.now() - started;
-      if (response && limiter && this.#followsAnnouncements) limiter.follow(announcedLimit(response.headers as Record<string, unknown>));
+      if (response && limiter && this.#followsAnnouncements) limiter.follow(announcedLimit(response.headers));
 
       if (response && response.status === 404 && spec.goneMeansDone && outcomeUnknown) {
         // An earlier attempt whose answer was lost did the deletion.
         this.log(`${spec.method} ${spec.path} -> 404 after an attempt with no answer: already deleted (attempt ${attempt})`);
-        return { status: 204, data: undefined, headers: response.headers as Record<string, unknown> };
+        return { status: 204, data: undefined, headers: response.headers };
       }
       // A redirect is not followed (it could carry the Authorization header elsewhere) and is reported as an error below.
       if (response && response.status < 300) {
         this.log(`${spec.method} ${spec.path} -> ${response.status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
-        return { status: response.status, data: response.data, headers: response.headers as Record<string, unknown> };
+        return { status: response.status, data: response.data, headers: response.headers };
       }
 
       const ctx = (gaveUp?: string): ErrorContext => ({
@@ -251,14 +251,14 @@ export class Transport {
       const fail = (gaveUp?: string): ApiError => {
         if (!response) return new NetworkError(ctx(gaveUp), networkCode!);
         if (response.status === 429) return new RateLimitedError(ctx(gaveUp), retryAt);
-        return errorForStatus(ctx(gaveUp), () => conflictReason(spec.conflict ?? "other", response!));
+        return errorForStatus(ctx(gaveUp), () => conflictReason(spec.conflict ?? "other", response));
       };
       if (response) {
         const status = response.status;
         this.log(`${spec.method} ${spec.path} -> ${status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
         if (status === 429) {
           this.stats.rateLimited++;
-          const asked = rateLimitWait(response.headers as Record<string, unknown>);
+          const asked = rateLimitWait(response.headers);
           // A little jitter after the reset keeps concurrent callers from arriving together.
           wait = asked ? asked.ms + Math.round(Math.random() * 50) : backoffDelay(attempt, this.#retry);
           why = asked ? asked.source : "backoff";
@@ -354,7 +354,7 @@ export class Transport {
     if (this.#limiter) return this.#limiter;
     if (typeof setting === "object") {
       // A fixed limit: private to this client, no announcement needed.
-      this.#localLimiter ??= limiterFor(`${this.baseUrl}#fixed:${setting.requestsPerSecond}`, async () => setting.requestsPerSecond);
+      this.#localLimiter ??= limiterFor(`${this.baseUrl}#fixed:${setting.requestsPerSecond}`, () => Promise.resolve(setting.requestsPerSecond));
       this.#limiter = await this.#localLimiter;
       return this.#limiter;
     }
@@ -372,7 +372,7 @@ export class Transport {
       this.log(`GET /ping -> no response (${transportCode(err)}); no pacing until an answer announces a limit`);
       return undefined;
     }
-    const limit = announcedLimit(res.headers as Record<string, unknown>);
+    const limit = announcedLimit(res.headers);
     this.log(`GET /ping -> ${res.status} (rate limit announcement: ${limit ?? "none"})`);
     return limit;
   }
@@ -423,7 +423,7 @@ export function urlPath(...segments: string[]): string {
 }
 
 /** Builds `?k=v&...` with brackets percent-encoded, as the spec asks. */
-export function queryString(query: Record<string, string | number | boolean | undefined> | undefined): string {
+function queryString(query: Record<string, string | number | boolean | undefined> | undefined): string {
   if (!query) return "";
   const parts: string[] = [];
   for (const [k, v] of Object.entries(query)) {
@@ -502,7 +502,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 function readPackage(): { name: string; version: string } {
   // src/client and dist/client both sit two levels below the package root.
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { name?: unknown; version?: unknown };
     return { name: String(pkg.name), version: String(pkg.version) };
   } catch {
     return { name: "pulumi-workspaces", version: "0.0.0" };

@@ -4,7 +4,7 @@
  * returned by the service (its `value` is null).
  */
 import { variableDocumentSchema, variableListDocumentSchema, type VariableResource } from "../api/nocode";
-import { Transport, urlPath } from "./transport";
+import { type Transport, urlPath } from "./transport";
 
 /** A workspace variable. */
 export interface Variable {
@@ -36,7 +36,7 @@ function toVariable(r: VariableResource): Variable {
     category: a.category === "terraform" ? "engine" : a.category,
     hcl: a.hcl ?? false,
     sensitive: a.sensitive ?? false,
-    attributes: a as Record<string, unknown>,
+    attributes: a,
   };
 }
 

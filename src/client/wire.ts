@@ -26,7 +26,7 @@ const camels = new Map<string, string>();
 const REMEMBERED = 4096;
 
 /** `fooBarBaz` -> `foo-bar-baz`. */
-export function kebab(key: string): string {
+function kebab(key: string): string {
   let out = kebabs.get(key);
   if (out === undefined) {
     out = key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
@@ -36,7 +36,7 @@ export function kebab(key: string): string {
 }
 
 /** `foo-bar-baz` -> `fooBarBaz`. */
-export function camel(key: string): string {
+function camel(key: string): string {
   let out = camels.get(key);
   if (out === undefined) {
     out = key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());

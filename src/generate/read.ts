@@ -45,7 +45,7 @@ export interface ReadOptions {
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
 export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

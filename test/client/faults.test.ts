@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { NetworkError, NotFoundError, ServiceUnavailableError, WorkspacesClient } from "../../src/client";
+import { NetworkError, NotFoundError, ServiceUnavailableError, type WorkspacesClient } from "../../src/client";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer | undefined;

@@ -4,7 +4,7 @@ import {
   NotFoundError,
   ValidationError,
   WaitTimeoutError,
-  WorkspacesClient,
+  type WorkspacesClient,
   type NoCodeModule,
   type RegistryModule,
 } from "../../src/client";

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { InconsistentPaginationError, PAGE_SIZE, WorkspacesClient, type Workspace } from "../../src/client";
+import { InconsistentPaginationError, PAGE_SIZE, type WorkspacesClient, type Workspace } from "../../src/client";
 import { clientFor, failure, startTestServer } from "./helpers";
 import { fakeClient, pageAsked, reply, startFakeService, tagPage, type FakeService } from "./fake-service";
 

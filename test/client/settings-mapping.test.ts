@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { workspaceCreateRequestSchema, workspaceUpdateRequestSchema } from "../../src/api/workspaces";
-import { workspaceListQuery, workspaceRequestBody, type WorkspaceCreateOptions } from "../../src/client";
+import { workspaceListQuery, workspaceRequestBody } from "../../src/client";
 import { serverRequest, uniqueName, useServer } from "./helpers";
 
 describe("camelCase options to wire bodies", () => {
@@ -33,7 +33,7 @@ describe("camelCase options to wire bodies", () => {
   it("every create body the client builds is accepted by the shared request schema, keys in kebab-case", () => {
     fc.assert(
       fc.property(settings, (opts) => {
-        const body = workspaceRequestBody({ name: "ws_1-a", ...opts } as WorkspaceCreateOptions) as { data: { attributes: Record<string, unknown> } };
+        const body = workspaceRequestBody({ name: "ws_1-a", ...opts }) as { data: { attributes: Record<string, unknown> } };
         const parsed = workspaceCreateRequestSchema.safeParse(body);
         if (!parsed.success) return false;
         const keys = Object.keys(body.data.attributes);

@@ -5,7 +5,7 @@ import {
   NotFoundError,
   UnauthorizedError,
   ValidationError,
-  WorkspacesClient,
+  type WorkspacesClient,
   type Workspace,
 } from "../../src/client";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
@@ -25,10 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function routeCount(key: string): number {
-  return server.stats().byRoute[key] ?? 0;
-}
 
 describe("workspaces", () => {
   it("creates a workspace with every setting and its key-value tags in one request", async () => {

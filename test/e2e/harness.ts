@@ -24,7 +24,7 @@ const engine = require("../../scripts/lib/engine.js") as {
 };
 
 export const repoRoot = engine.repoRoot;
-export const PASSPHRASE = "e2e-passphrase-not-a-secret";
+const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
 export interface PulumiResult {
   code: number;

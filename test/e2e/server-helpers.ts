@@ -105,7 +105,7 @@ export async function createRegistryModule(
   return body.data.id;
 }
 
-export async function publishModuleVersion(server: RunningServer, name: string, provider: string, version: string): Promise<void> {
+async function publishModuleVersion(server: RunningServer, name: string, provider: string, version: string): Promise<void> {
   await expectStatus(
     api(server, `/registry-modules/${server.organization}/${name}/${provider}/versions`, {
       method: "POST",

@@ -103,7 +103,7 @@ describe("workspaces through the engine", () => {
     expect(text).not.toContain("WORKSPACES_TOKEN");
     // Every provider closure is small and carries no absolute path of this machine.
     for (const res of stack.resources("dynamic/workspaces:Workspace")) {
-      const provider = String(res.outputs?.__provider ?? "");
+      const provider = typeof res.outputs?.__provider === "string" ? res.outputs.__provider : "";
       expect(provider.length).toBeGreaterThan(0);
       expect(provider.length).toBeLessThan(4096);
       expect(provider).not.toContain(stack.dir);

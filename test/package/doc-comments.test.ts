@@ -19,7 +19,7 @@ interface Finding {
 
 function program(): ts.Program {
   const configPath = path.join(root, "tsconfig.json");
-  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  const config = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
   return ts.createProgram(
     ENTRY_POINTS.map((e) => path.join(root, e)),

@@ -24,7 +24,7 @@ const engine = require("../../scripts/lib/engine.js") as {
   runPulumi(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number; output: string }>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { node22Bin } = require("../../scripts/lib/node22.js") as { node22Bin(): string };
+const { node22Bin } = require("../../scripts/lib/node22.js") as { node22Bin: () => string };
 
 const root = path.resolve(__dirname, "..", "..");
 /** Packages a program may add beyond what @pulumi/pulumi brings (axios, zod and theirs today). */
@@ -114,7 +114,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
     server = proc;
     serverUrl = await new Promise<string>((resolve, reject) => {
       let out = "";
-      proc.stdout!.on("data", (d: Buffer) => {
+      proc.stdout.on("data", (d: Buffer) => {
         out += d.toString();
         const m = /workspaces-server listening on (\S+)\n/.exec(out);
         if (m) resolve(m[1]);

@@ -10,7 +10,7 @@ const ROOT = join(__dirname, "..", "..");
 const CLI = join(ROOT, "dist", "server", "cli.js");
 
 /** Builds the package when its CLI is missing (`npm test` builds before the unit tests). */
-export function ensureBuilt(): string {
+function ensureBuilt(): string {
   if (!existsSync(CLI)) {
     const r = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.json")], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("build failed");
@@ -52,9 +52,9 @@ export function startChildServer(args: string[]): Promise<ChildServer> {
         });
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    exited.then((how) => {
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((how) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${how}) before listening: ${out}`));
     });

@@ -11,7 +11,7 @@ import type { World } from "./world";
 import { OTHER_ORG, VICTIM_ORG } from "./world";
 
 /** A path parameter, resolved against the live fixtures when the request is sent. */
-export type ParamValue = { kind: "fixture"; index: number } | { kind: "other"; index: number } | { kind: "live"; pick: number } | { kind: "raw"; text: string };
+type ParamValue = { kind: "fixture"; index: number } | { kind: "other"; index: number } | { kind: "live"; pick: number } | { kind: "raw"; text: string };
 
 export type TokenChoice = "owner" | "org" | "teamRead" | "teamWrite" | "user" | "otherOrg" | "garbage" | "malformed" | "none";
 
@@ -300,7 +300,7 @@ const deepBody: fc.Arbitrary<string> = fc
   });
 
 /** The container depth of a JSON text (brackets inside strings not counted); enough for the classes tally. */
-export function depthOf(text: string): number {
+function depthOf(text: string): number {
   let depth = 0;
   let max = 0;
   let inString = false;

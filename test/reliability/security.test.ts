@@ -5,6 +5,9 @@
  * endpoints, and the rate limit holds per user with several clients at once.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -61,8 +64,8 @@ describe("tokens never leak", () => {
     const ws = world.fixtures.workspaces[0];
     const failures: Array<() => Promise<unknown>> = [
       () => client.workspaces.read("ws-doesnotexist"),
-      () => client.workspaces.create(world.org, { name: "has space" } as never),
-      () => client.workspaces.create(world.org, { name: world.workspaceName(ws)! } as never),
+      () => client.workspaces.create(world.org, { name: "has space" }),
+      () => client.workspaces.create(world.org, { name: world.workspaceName(ws)! }),
       () => client.workspaces.lock(world.fixtures.workspaces[1]),
       () => client.workspaces.unlock(ws),
       () => client.workspaces.readByName(OTHER_ORG, "x"),
@@ -87,9 +90,6 @@ describe("tokens never leak", () => {
 
   test("the server process logs nothing of any token, over good, bad and failing requests", async () => {
     const token = `srv-${randomBytes(16).toString("hex")}`;
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "ws-security-"));
     const child = await startChildServer(["--db", join(dir, "db.sqlite"), "--token", token, "--rate-limit", "5"]);
     try {

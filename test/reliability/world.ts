@@ -10,7 +10,7 @@ import { tokenDigest } from "../../src/server/auth/service";
 import type { ServerOptions } from "../../src/server/context";
 import { expect } from "vitest";
 import { createFromModule, enableModule, publishModule, upgradePath } from "../server/nocodeSupport";
-import { Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
+import { type Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
 
 export const OTHER_ORG = "other-org";
 export const VICTIM_ORG = "victim-org";
