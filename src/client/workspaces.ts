@@ -230,14 +230,14 @@ const READ_FIELDS: readonly (readonly [string, FieldDef])[] = workspaceFieldEntr
 
 /** Turns a workspace resource into a {@link Workspace}: one property per line of the field table. */
 export function toWorkspace(r: WorkspaceResource): Workspace {
-  const links = (r.links ?? {}) as Record<string, unknown>;
+  const links: Record<string, unknown> = r.links ?? {};
   const out: Record<string, unknown> = { id: r.id };
   for (const [name, f] of READ_FIELDS) out[name] = readField(r, f);
   out.links = {
     ...(typeof links.self === "string" ? { self: links.self } : {}),
-    ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] as string } : {}),
+    ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] } : {}),
   };
-  out.attributes = r.attributes as Record<string, unknown>;
+  out.attributes = r.attributes;
   return out as unknown as Workspace;
 }
 

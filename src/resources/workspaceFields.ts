@@ -72,7 +72,7 @@ export function currentShape(stored: WorkspaceStoredOutputs): WorkspaceStoredOut
   for (const [k, v] of Object.entries(stored)) if (!grouped.has(k)) out[k] = v;
   Object.assign(out, groupedOutputs((name) => stored[name]));
   out.permissions = stored.permissions ?? {};
-  return out as WorkspaceStoredOutputs;
+  return out;
 }
 
 export { WORKSPACE_FIELDS };
