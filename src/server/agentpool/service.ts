@@ -2,7 +2,7 @@ import { assertMember, type Caller } from "../auth/service";
 import { Invalid, NameTaken, NotFound } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, now, onDuplicate, type Page } from "../store/db";
 import { agentPoolsPage, agentPoolUsers, countAgentPools, deleteAgentPoolRow, findAgentPool, insertAgentPool, updateAgentPoolRow, type AgentPoolRecord } from "./store";
 
 export type { AgentPoolRecord };
@@ -21,37 +21,32 @@ export function loadAgentPool(db: Db, caller: Caller, id: string, owner: boolean
   return p;
 }
 
-function renamed<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new NameTaken();
-    throw err;
-  }
-}
-
 export function createAgentPool(db: Db, caller: Caller, organization: string, input: { name: string; organizationScoped?: boolean }): AgentPoolRecord {
   assertAgentPoolCreator(db, caller, organization);
   const id = newId("agentPool");
-  renamed(() =>
-    inTransaction(db, () =>
-      insertAgentPool(db, { id, organization, name: input.name, organization_scoped: input.organizationScoped === false ? 0 : 1, created_at: now() }),
-    ),
+  onDuplicate(
+    () =>
+      inTransaction(db, () =>
+        insertAgentPool(db, { id, organization, name: input.name, organization_scoped: input.organizationScoped === false ? 0 : 1, created_at: now() }),
+      ),
+    () => new NameTaken(),
   );
   return findAgentPool(db, id)!;
 }
 
-export function listAgentPools(db: Db, caller: Caller, organization: string, page: { number: number; size: number }): { rows: AgentPoolRecord[]; total: number } {
+export function listAgentPools(db: Db, caller: Caller, organization: string, page: Page): { rows: AgentPoolRecord[]; total: number } {
   assertMember(db, caller, organization);
   return { rows: agentPoolsPage(db, organization, page.size, (page.number - 1) * page.size), total: countAgentPools(db, organization) };
 }
 
 export function updateAgentPool(db: Db, caller: Caller, id: string, input: { name?: string; organizationScoped?: boolean }): AgentPoolRecord {
   const p = loadAgentPool(db, caller, id, true);
-  renamed(() =>
-    inTransaction(db, () =>
-      updateAgentPoolRow(db, p.id, input.name ?? p.name, input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0),
-    ),
+  onDuplicate(
+    () =>
+      inTransaction(db, () =>
+        updateAgentPoolRow(db, p.id, input.name ?? p.name, input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0),
+      ),
+    () => new NameTaken(),
   );
   return findAgentPool(db, p.id)!;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, now, onDuplicate } from "../store/db";
 import { newId, newInternalId, newToken } from "../ids";
 import { Invalid, NameTaken, NotFound, type Field } from "../errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
@@ -272,12 +272,7 @@ export function revokeOrganizationTokens(db: Db, organization: string): void {
 
 /** Turns a lost race on a unique key into the duplicate-name failure of `field`. */
 function unique<T>(fn: () => T, field?: Field): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new NameTaken(field);
-    throw err;
-  }
+  return onDuplicate(fn, () => new NameTaken(field));
 }
 
 // ---- users ----

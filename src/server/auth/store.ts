@@ -253,17 +253,11 @@ export function teamsReachCondition(teamIds: ReadonlyArray<string>): { sql: stri
 }
 
 export function insertTeamWorkspace(db: Db, r: TeamWorkspaceRecord): void {
-  prepare(db, `INSERT INTO team_workspaces (id, team_id, workspace_id, access, runs, variables, state_versions, workspace_locking, run_tasks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    r.id,
-    r.team_id,
-    r.workspace_id,
-    r.access,
-    r.runs,
-    r.variables,
-    r.state_versions,
-    r.workspace_locking,
-    r.run_tasks,
-  );
+  prepare(
+    db,
+    `INSERT INTO team_workspaces (id, team_id, workspace_id, access, runs, variables, state_versions, workspace_locking, run_tasks)
+     VALUES (@id, @team_id, @workspace_id, @access, @runs, @variables, @state_versions, @workspace_locking, @run_tasks)`,
+  ).run(r);
 }
 
 export function findTeamWorkspace(db: Db, id: string): TeamWorkspaceRecord | undefined {
@@ -278,15 +272,11 @@ export function teamWorkspaceOrganization(db: Db, id: string): { id: string; org
 }
 
 export function updateTeamWorkspaceRow(db: Db, r: Omit<TeamWorkspaceRecord, "team_id" | "workspace_id">): void {
-  prepare(db, `UPDATE team_workspaces SET access = ?, runs = ?, variables = ?, state_versions = ?, workspace_locking = ?, run_tasks = ? WHERE id = ?`).run(
-    r.access,
-    r.runs,
-    r.variables,
-    r.state_versions,
-    r.workspace_locking,
-    r.run_tasks,
-    r.id,
-  );
+  prepare(
+    db,
+    `UPDATE team_workspaces SET access = @access, runs = @runs, variables = @variables, state_versions = @state_versions,
+       workspace_locking = @workspace_locking, run_tasks = @run_tasks WHERE id = @id`,
+  ).run(r);
 }
 
 export function deleteTeamWorkspaceRow(db: Db, id: string): void {

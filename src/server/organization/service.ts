@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, now, onDuplicate } from "../store/db";
 import { newId } from "../ids";
 import {
   addOwner,
@@ -81,30 +81,29 @@ export function createOrganization(
   input: { name: string; email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
   creatorUserId: string | null,
 ): CreatedOrganization {
-  try {
-    return inTransaction(db, () => {
-      if (findOrganization(db, input.name)) throw new NameTaken();
-      const createdAt = now();
-      const serviceUserId = createServiceUser(db, `api-org-${input.name}`);
-      const projectId = newId("project");
-      store.insertOrganization(db, {
-        name: input.name,
-        email: input.email ?? null,
-        createdAt,
-        defaultProjectId: projectId,
-        allowForceDeleteWorkspaces: input.allowForceDeleteWorkspaces ?? false,
-        serviceUserId,
-      });
-      store.insertDefaultProject(db, { id: projectId, organization: input.name, name: DEFAULT_PROJECT_NAME, createdAt });
-      const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
-      if (creatorUserId) addOwner(db, ownersTeamId, creatorUserId);
-      if (input.defaults) setDefaults(db, input.name, input.defaults);
-      return { organization: findOrganization(db, input.name)!, ownersTeamId };
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new NameTaken();
-    throw err;
-  }
+  return onDuplicate(
+    () =>
+      inTransaction(db, () => {
+        if (findOrganization(db, input.name)) throw new NameTaken();
+        const createdAt = now();
+        const serviceUserId = createServiceUser(db, `api-org-${input.name}`);
+        const projectId = newId("project");
+        store.insertOrganization(db, {
+          name: input.name,
+          email: input.email ?? null,
+          createdAt,
+          defaultProjectId: projectId,
+          allowForceDeleteWorkspaces: input.allowForceDeleteWorkspaces ?? false,
+          serviceUserId,
+        });
+        store.insertDefaultProject(db, { id: projectId, organization: input.name, name: DEFAULT_PROJECT_NAME, createdAt });
+        const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
+        if (creatorUserId) addOwner(db, ownersTeamId, creatorUserId);
+        if (input.defaults) setDefaults(db, input.name, input.defaults);
+        return { organization: findOrganization(db, input.name)!, ownersTeamId };
+      }),
+    () => new NameTaken(),
+  );
 }
 
 export function updateOrganization(

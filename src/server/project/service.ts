@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { inTransaction, isUniqueViolation, now } from "../store/db";
+import { inTransaction, now, onDuplicate, type Page } from "../store/db";
 import { newId } from "../ids";
 import type { Caller } from "../auth/service";
 import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
@@ -100,49 +100,44 @@ export function assertProjectCreator(db: Db, caller: Caller, organization: strin
   if (!assertMember(db, caller, organization).manageProjects) throw new NotFound(`organization "${organization}" not found`);
 }
 
-function nameUnique<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new NameTaken();
-    throw err;
-  }
-}
-
 export function createProject(db: Db, caller: Caller, organization: string, input: ProjectInput & { name: string }): ProjectRecord {
   assertProjectCreator(db, caller, organization);
   checkProjectName(input.name);
   if (input.tagBindings) checkTagBindings(input.tagBindings);
-  return nameUnique(() =>
-    inTransaction(db, () => {
-      if (store.projectNameInUse(db, organization, input.name)) throw new NameTaken();
-      const id = newId("project");
-      const exec = executionSettings(db, organization, { default_execution_mode: null, default_agent_pool_id: null }, input.execution ?? {});
-      store.insertProject(db, { id, organization, name: input.name, description: input.description ?? "", created_at: now(), ...exec });
-      if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
-      return findProject(db, id)!;
-    }),
+  return onDuplicate(
+    () =>
+      inTransaction(db, () => {
+        if (store.projectNameInUse(db, organization, input.name)) throw new NameTaken();
+        const id = newId("project");
+        const exec = executionSettings(db, organization, { default_execution_mode: null, default_agent_pool_id: null }, input.execution ?? {});
+        store.insertProject(db, { id, organization, name: input.name, description: input.description ?? "", created_at: now(), ...exec });
+        if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
+        return findProject(db, id)!;
+      }),
+    () => new NameTaken(),
   );
 }
 
 export function updateProject(db: Db, caller: Caller, id: string, input: ProjectInput): ProjectRecord {
   checkProjectName(input.name);
   if (input.tagBindings) checkTagBindings(input.tagBindings);
-  return nameUnique(() =>
-    inTransaction(db, () => {
-      const p = loadProjectAsAdmin(db, caller, id);
-      if (input.name !== undefined && input.name !== p.name) {
-        if (store.projectNameInUse(db, p.organization, input.name, id)) throw new NameTaken();
-        store.setName(db, id, input.name);
-      }
-      if (input.description !== undefined) store.setDescription(db, id, input.description ?? "");
-      if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
-      if (input.execution) {
-        const exec = executionSettings(db, p.organization, p, input.execution);
-        store.setExecution(db, id, exec.default_execution_mode, exec.default_agent_pool_id);
-      }
-      return findProject(db, id)!;
-    }),
+  return onDuplicate(
+    () =>
+      inTransaction(db, () => {
+        const p = loadProjectAsAdmin(db, caller, id);
+        if (input.name !== undefined && input.name !== p.name) {
+          if (store.projectNameInUse(db, p.organization, input.name, id)) throw new NameTaken();
+          store.setName(db, id, input.name);
+        }
+        if (input.description !== undefined) store.setDescription(db, id, input.description ?? "");
+        if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
+        if (input.execution) {
+          const exec = executionSettings(db, p.organization, p, input.execution);
+          store.setExecution(db, id, exec.default_execution_mode, exec.default_agent_pool_id);
+        }
+        return findProject(db, id)!;
+      }),
+    () => new NameTaken(),
   );
 }
 
@@ -183,7 +178,7 @@ export function listProjects(
   db: Db,
   caller: Caller,
   organization: string,
-  page: { number: number; size: number },
+  page: Page,
   filter: ProjectListFilter = {},
 ): { rows: ProjectRecord[]; total: number } {
   assertMember(db, caller, organization);

@@ -2,7 +2,7 @@ import { assertMember, type Caller } from "../auth/service";
 import { NotFound } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, type Page } from "../store/db";
 import { countSshKeys, deleteSshKeyRow, findSshKey, insertSshKey, sshKeysPage, type SshKeyRecord } from "./store";
 
 export type { SshKeyRecord };
@@ -28,7 +28,7 @@ export function createSshKey(db: Db, caller: Caller, organization: string, input
   return loadSshKey(db, caller, id, false);
 }
 
-export function listSshKeys(db: Db, caller: Caller, organization: string, page: { number: number; size: number }): { rows: SshKeyRecord[]; total: number } {
+export function listSshKeys(db: Db, caller: Caller, organization: string, page: Page): { rows: SshKeyRecord[]; total: number } {
   assertMember(db, caller, organization);
   return { rows: sshKeysPage(db, organization, page.size, (page.number - 1) * page.size), total: countSshKeys(db, organization) };
 }

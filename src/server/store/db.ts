@@ -110,3 +110,13 @@ export function prepare(db: Db, sql: string): Database.Statement {
   }
   return stmt;
 }
+
+/** Runs `fn`; a uniqueness failure (a lost race on a unique name) is thrown as `duplicate()` instead. */
+export function onDuplicate<T>(fn: () => T, duplicate: () => Error): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicate();
+    throw err;
+  }
+}
