@@ -87,10 +87,6 @@ export function settleOnUnlock(ctx: ServerContext, ws: WorkspaceRecord, force: b
   store.settleIntermediates(ctx.db, ws.id);
 }
 
-export function findStateVersion(ctx: ServerContext, id: string): StateVersionRecord | undefined {
-  return store.findStateVersion(ctx.db, id);
-}
-
 export function loadStateVersion(ctx: ServerContext, caller: Caller, id: string): StateVersionRecord {
   const sv = store.findStateVersion(ctx.db, id);
   if (!sv) throw new NotFound("state version not found");

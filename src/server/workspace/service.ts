@@ -507,7 +507,7 @@ function matchingIds(ctx: ServerContext, query: { sql: string; params: unknown[]
     cache.set(key, hit);
     return hit.ids;
   }
-  const ids = store.runIdQuery(ctx.db, query);
+  const ids = store.runWorkspaceListQuery(ctx.db, query);
   if (cache.size >= MATCH_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, { ...marks, ids });
   return ids;

@@ -201,7 +201,7 @@ export function workspaceListQuery(
   return { sql: `SELECT w.id FROM workspaces w ${join} WHERE ${where.map((c) => c.sql).join(" AND ")} ORDER BY ${order}`, params: where.flatMap((c) => c.params) };
 }
 
-export function runIdQuery(db: Db, query: { sql: string; params: unknown[] }): string[] {
+export function runWorkspaceListQuery(db: Db, query: { sql: string; params: unknown[] }): string[] {
   return prepare(db, query.sql).pluck().all(...query.params) as string[];
 }
 
