@@ -133,7 +133,12 @@ async function runOurs(label, source, n, server, bin) {
   const phases = {};
   for (const name of PHASES) {
     const p = real.phases[name];
-    phases[name] = { ...p, cpu: Object.entries(p.cpu).filter(([k]) => k !== "server").reduce((a, [, v]) => a + v, 0) };
+    phases[name] = {
+      ...p,
+      cpu: Object.entries(p.cpu)
+        .filter(([k]) => k !== "server")
+        .reduce((a, [, v]) => a + v, 0),
+    };
   }
   return phases;
 }
@@ -148,7 +153,10 @@ async function main() {
     const at = args.indexOf(flag);
     return at >= 0 ? args.splice(at, 2)[1] : undefined;
   };
-  const sizes = (take("--sizes") ?? "50,200,500").split(",").map(Number).filter((n) => n > 0);
+  const sizes = (take("--sizes") ?? "50,200,500")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
   const limitArg = take("--rate-limit") ?? "both";
   const limits = limitArg === "both" ? [30, 0] : limitArg === "off" || limitArg === "0" ? [0] : [limitArg === "on" ? 30 : Number(limitArg)];
   const serverModule = path.join(engine.repoRoot, "dist", "server", "index.js");
@@ -162,8 +170,18 @@ async function main() {
   console.log("# empty: the same phases for a program with no resource (each engine's fixed start-up)");
   console.log("# net ratio: (ours - ours empty) / (peer - peer empty); cpu: CPU seconds of every process under the CLI\n");
   const header = [
-    pad("limit", 6), pad("N", 5), pad("phase", 8), pad("ours s", 8), pad("peer s", 8), pad("ours/peer", 10),
-    pad("empty o/p s", 12), pad("net ratio", 10), pad("req ours", 9), pad("req peer", 9), pad("cpu ours", 9), "cpu peer",
+    pad("limit", 6),
+    pad("N", 5),
+    pad("phase", 8),
+    pad("ours s", 8),
+    pad("peer s", 8),
+    pad("ours/peer", 10),
+    pad("empty o/p s", 12),
+    pad("net ratio", 10),
+    pad("req ours", 9),
+    pad("req peer", 9),
+    pad("cpu ours", 9),
+    "cpu peer",
   ].join(" ");
   console.log(header);
   for (const limit of limits) {

@@ -46,7 +46,10 @@ function sampleTree(rootPid, intervalMs = 100) {
   const tick = () => {
     let pids;
     try {
-      pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+      pids = fs
+        .readdirSync("/proc")
+        .filter((d) => /^\d+$/.test(d))
+        .map(Number);
     } catch {
       return;
     }

@@ -71,9 +71,7 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv 
     bin,
     home: path.join(root, "home"),
     backendDir,
-    extra: server
-      ? { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, WORKSPACES_ORGANIZATION: server.organization }
-      : {},
+    extra: server ? { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, WORKSPACES_ORGANIZATION: server.organization } : {},
   });
   Object.assign(env, extraEnv);
   const run = async (args, phase) => {
@@ -159,7 +157,20 @@ async function main() {
   console.log(`# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}`);
   if (skipCheckpoints) console.log("# PULUMI_SKIP_CHECKPOINTS=true on both sides (the engine writes state once, at the end)");
   console.log(`# "x floor" for refresh is against max(floor, requests / announced limit); cpu ms/ws: engine + program + provider CPU per workspace\n`);
-  const header = [pad("N", 5), pad("phase", 8), pad("wall s", 8), pad("floor s", 8), pad("x floor", 8), pad("requests", 9), pad("req/ws", 7), pad("failed", 7), pad("cpu ms/ws", 10), pad("floor", 7), pad("cpu s: engine / program / provider / server", 44), "floor: engine / program / provider"].join(" ");
+  const header = [
+    pad("N", 5),
+    pad("phase", 8),
+    pad("wall s", 8),
+    pad("floor s", 8),
+    pad("x floor", 8),
+    pad("requests", 9),
+    pad("req/ws", 7),
+    pad("failed", 7),
+    pad("cpu ms/ws", 10),
+    pad("floor", 7),
+    pad("cpu s: engine / program / provider / server", 44),
+    "floor: engine / program / provider",
+  ].join(" ");
   console.log(header);
   const summary = [];
   for (const n of ns) {
@@ -214,4 +225,4 @@ if (require.main === module) {
 }
 
 // bench/peer runs the same program through the same phases.
-module.exports = { runProgram, workspacesProgram, PARTS };
+module.exports = { runProgram, workspacesProgram };
