@@ -181,6 +181,84 @@ function missingRooms(paths: Iterable<string>): string[] {
  */
 const ALLOWED_ROOM_VIOLATIONS: string[] = [];
 
+/**
+ * Which domain owns each table: only its store reads or writes it; other domains reach
+ * its records through that domain's service. A table missing here fails the check.
+ */
+const TABLE_OWNERS: Record<string, string> = {
+  agent_pools: "agentpool",
+  users: "auth",
+  teams: "auth",
+  team_members: "auth",
+  tokens: "auth",
+  team_workspaces: "auth",
+  team_projects: "auth",
+  remote_state_consumers: "consumers",
+  no_code_modules: "nocode",
+  no_code_variable_options: "nocode",
+  no_code_module_versions: "nocode",
+  no_code_workspaces: "nocode",
+  no_code_upgrades: "nocode",
+  oauth_clients: "oauth",
+  oauth_tokens: "oauth",
+  organizations: "organization",
+  projects: "project",
+  registry_modules: "registry",
+  registry_module_versions: "registry",
+  data_retention_policies: "retention",
+  runs: "run",
+  ssh_keys: "sshkey",
+  state_versions: "stateversion",
+  tags: "tags",
+  workspace_tags: "tags",
+  workspace_tag_bindings: "tags",
+  project_tag_bindings: "tags",
+  workspaces: "workspace",
+  vars: "workspace",
+};
+
+/** SQL functions and SQLite's own tables, which no domain owns. */
+const NOT_TABLES = new Set(["json_each", "sqlite_master", "pragma_table_info"]);
+
+/** Each table a store names in its SQL (after FROM, JOIN, INTO, UPDATE, TABLE) that its domain does not own, as "store -> table (owner)". */
+function foreignTables(modules: Iterable<Module>): string[] {
+  const found = new Set<string>();
+  for (const m of modules) {
+    const domain = domainOf(m.path);
+    if (domain === null || !m.path.endsWith("/store.ts")) continue;
+    for (const match of m.text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+([a-z_]+)\b/g)) {
+      const table = match[1];
+      if (NOT_TABLES.has(table)) continue;
+      const owner = TABLE_OWNERS[table] ?? "no domain: add it to TABLE_OWNERS";
+      if (owner !== domain) found.add(`${m.path} -> ${table} (${owner})`);
+    }
+  }
+  return [...found].sort();
+}
+
+/**
+ * Reads of other domains' tables that remain, each a join for a permission check, a
+ * count or a rendering whose service call would close an import circle today. The list
+ * may only shrink: a new one fails, and so does a listed one that no longer occurs.
+ */
+const ALLOWED_FOREIGN_TABLES: string[] = [
+  "src/server/agentpool/store.ts -> organizations (organization)",
+  "src/server/agentpool/store.ts -> workspaces (workspace)",
+  "src/server/auth/store.ts -> organizations (organization)",
+  "src/server/auth/store.ts -> projects (project)",
+  "src/server/auth/store.ts -> workspaces (workspace)",
+  "src/server/nocode/store.ts -> vars (workspace)",
+  "src/server/organization/store.ts -> projects (project)",
+  "src/server/organization/store.ts -> workspaces (workspace)",
+  "src/server/project/store.ts -> workspaces (workspace)",
+  "src/server/workspace/store.ts -> oauth_clients (oauth)",
+  "src/server/workspace/store.ts -> oauth_tokens (oauth)",
+  "src/server/workspace/store.ts -> organizations (organization)",
+  "src/server/workspace/store.ts -> runs (run)",
+  "src/server/workspace/store.ts -> teams (auth)",
+  "src/server/workspace/store.ts -> users (auth)",
+];
+
 describe("import graph of src/", () => {
   it("reads every file and resolves every relative import", () => {
     expect(graph.size).toBeGreaterThan(50);
@@ -220,6 +298,17 @@ describe("the server's domains", () => {
     expect(sqlOutsideStores(graph.values())).toEqual([]);
   });
 
+  it("each store touches only its own domain's tables (allowlist only shrinks)", () => {
+    const found = foreignTables(graph.values());
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter((v) => !ALLOWED_FOREIGN_TABLES.includes(v)), "a store reaches another domain's table: call that domain's service").toEqual([]);
+    expect(ALLOWED_FOREIGN_TABLES.filter((v) => !found.includes(v)), "allowlisted read no longer occurs: remove it from ALLOWED_FOREIGN_TABLES").toEqual([]);
+    // Every table created anywhere has an owner.
+    for (const m of graph.values()) {
+      for (const match of m.text.matchAll(/CREATE TABLE IF NOT EXISTS ([a-z_]+)/g)) expect(TABLE_OWNERS[match[1]], match[1]).toBeDefined();
+    }
+  });
+
   it("each domain with tables has its service, store and routes", () => {
     expect(missingRooms(graph.keys())).toEqual([]);
     // The domains this layout was written for are all found as domains with tables.
@@ -240,6 +329,18 @@ describe("the layout checks themselves", () => {
     expect(circles(fake)).toEqual([["a.ts", "b.ts", "c.ts"]]);
     expect(isRoutes({ path: `${SERVER}x/index.ts`, text: "app.get<{ Params: {} }>(", imports: [], packages: [] })).toBe(true);
     expect(isStore(`${SERVER}nocode/store.ts`) && isService(`${SERVER}nocode/service.ts`) && !isService(`${SERVER}nocode/store.ts`)).toBe(true);
+  });
+
+  it("find a store reaching another domain's table", () => {
+    const mod = (path: string, text: string): Module => ({ path, text, imports: [], packages: [] });
+    expect(
+      foreignTables([
+        mod(`${SERVER}project/store.ts`, "SELECT p.id FROM projects p JOIN workspaces w ON w.project_id = p.id, json_each(x)"),
+        mod(`${SERVER}tags/store.ts`, "INSERT INTO workspace_tags (a) VALUES (1); UPDATE tags SET n = 1"),
+        mod(`${SERVER}run/store.ts`, "DELETE FROM mystery"),
+        mod(`${SERVER}run/service.ts`, "FROM workspaces"),
+      ]),
+    ).toEqual([`${SERVER}project/store.ts -> workspaces (workspace)`, `${SERVER}run/store.ts -> mystery (no domain: add it to TABLE_OWNERS)`]);
   });
 
   it("find SQL outside a store and a domain missing a room", () => {
