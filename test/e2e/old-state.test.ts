@@ -34,20 +34,27 @@ export const netId = net.id;
 export const appId = app.id;
 `;
 
+/**
+ * The git checkout holding this tree's history: this repository, or the checkout a copy
+ * was made from (`.ci/node22` runs the suites in a copy without `.git` and names it).
+ */
+const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
+
 /** The commit whose tree is the previous release: the parent of the commit that added the field table. */
 function previousRelease(): string {
-  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: repoRoot, encoding: "utf8" })
+  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: gitRoot, encoding: "utf8" })
     .trim()
     .split("\n")
-    .pop()!;
-  return execFileSync("git", ["rev-parse", `${added}^`], { cwd: repoRoot, encoding: "utf8" }).trim();
+    .pop();
+  if (!added) throw new Error(`no commit in ${gitRoot} adds src/api/workspaceFields.ts: this test needs the repository's history (a full clone, not a shallow one)`);
+  return execFileSync("git", ["rev-parse", `${added}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
 }
 
 /** Extracts and compiles the package at `commit` into `dir` (only what a program loads). */
 function buildRelease(commit: string, dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const archive = path.join(dir, "..", "release.tar");
-  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], { cwd: repoRoot });
+  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], { cwd: gitRoot });
   execFileSync("tar", ["-xf", archive, "-C", dir]);
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   // Only the files the package's entry points reach (the server is not shipped).
