@@ -163,7 +163,7 @@ export const WORKSPACE_FIELDS = {
   /** Free-text description, or null. */
   description: field<string | null>()({ wire: "description", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
   /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
-  executionMode: field<ExecutionMode | string>()({
+  executionMode: field<ExecutionMode | (string & {})>()({
     wire: "execution-mode",
     read: z.string(),
     write: z.enum(EXECUTION_MODES).optional(),

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import {
-  vcsRepoRequestSchema,
-  vcsRepoSchema,
+  type vcsRepoRequestSchema,
+  type vcsRepoSchema,
   workspaceAttributesShape,
   workspaceSettingsShape,
   WORKSPACE_NAME_PATTERN,
@@ -13,7 +13,7 @@ import {
 import {
   documentSchema,
   listDocumentSchema,
-  Problem,
+  type Problem,
   resourceSchema,
 } from "./common";
 

@@ -22,8 +22,8 @@ import {
   type WorkspaceResource,
 } from "../api/workspaces";
 import type { AnyResource } from "../api/common";
-import { PagedList, pagedGet } from "./pagination";
-import { Transport, urlPath } from "./transport";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
 import { camelKeys, relId, toWire } from "./wire";
 
 export type { ExecutionMode };

@@ -9,7 +9,7 @@
 import type { NoCodeModule, RegistryModule, Variable, Workspace, WorkspacesClient } from "../client";
 import { byCodePoint } from "./names";
 
-export interface WorkspaceRecord {
+interface WorkspaceRecord {
   workspace: Workspace;
   /** Key-value tags bound to the workspace itself (not inherited). */
   tags: Record<string, string>;
@@ -21,7 +21,7 @@ export interface WorkspaceRecord {
   variables?: Variable[];
 }
 
-export interface ModuleRecord {
+interface ModuleRecord {
   module: NoCodeModule;
   registryModule: RegistryModule;
 }

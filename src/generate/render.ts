@@ -10,7 +10,7 @@
 import { workspaceFieldEntries } from "../api/workspaceFields";
 import type { NoCodeModule, Variable, Workspace } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
-import type { ModuleRecord, OrganizationSnapshot, WorkspaceRecord } from "./read";
+import type { OrganizationSnapshot } from "./read";
 
 /** Code to write as is (a reference or a call) instead of a literal. */
 class Code {
@@ -20,7 +20,7 @@ class Code {
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A TypeScript expression for a JSON-like value; `Code` is written as is. */
-export function literal(value: unknown, indent = ""): string {
+function literal(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";

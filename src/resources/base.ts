@@ -1,5 +1,5 @@
 /** Helpers shared by the resource classes. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 
 /**
  * Props for `pulumi.dynamic.Resource`: the given inputs plus every output name set

@@ -16,9 +16,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceTypeName } from "./tokens";
 
-/** Package specifier of the entry point; must match `exports["./provider"]` in package.json. */
-export const ENTRY_SPECIFIER = "pulumi-workspaces/provider";
-
 /**
  * Protocol spoken between serialized provider code and the entry point. Bump it
  * only together with an adapter in `entry.ts` that still accepts every older one.

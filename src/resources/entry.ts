@@ -10,7 +10,7 @@
 import { PROTOCOL } from "./closure";
 import { configureFromStack } from "./settings";
 import type { CheckFailure, ProviderImpl, Props } from "./providers/types";
-import { INPUT_NAMES_KEY, inputNames, reconstructInputs } from "./providers/common";
+import { INPUT_NAMES_KEY, inputNames, reconstructInputs, text } from "./providers/common";
 import { workspaceProvider } from "./providers/workspace";
 import { workspaceTagsProvider } from "./providers/workspaceTags";
 import { remoteStateConsumersProvider } from "./providers/remoteStateConsumers";
@@ -35,7 +35,7 @@ const implementations: Record<string, ProviderImpl> = {
 
 /** Accepts `Workspace`, `workspace`, `workspaces:Workspace` or the full token. */
 function normalizeKind(kind: unknown): string {
-  const s = String(kind ?? "");
+  const s = text(kind);
   const last = s.slice(s.lastIndexOf(":") + 1);
   return last.replace(/[-_\s]/g, "").toLowerCase();
 }
@@ -124,11 +124,11 @@ function withoutEcho(err: unknown): unknown {
 async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {
-      const result = await impl.check((a[0] ?? {}) as Props, (a[1] ?? {}) as Props);
+      const result = await impl.check((a[0] ?? {}), (a[1] ?? {}));
       return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
     }
     case "diff":
-      return impl.diff(String(a[0] ?? ""), a[1] ?? {}, a[2] ?? {});
+      return impl.diff(text(a[0]), a[1] ?? {}, a[2] ?? {});
     case "create": {
       const inputs: Props = a[0] ?? {};
       const result = await impl.create(inputs);
@@ -136,7 +136,7 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
     }
     case "read": {
       const props: Props = a[1] ?? {};
-      const result = await impl.read(String(a[0] ?? ""), props);
+      const result = await impl.read(text(a[0]), props);
       if (!result.props) return result;
       const names = props[INPUT_NAMES_KEY];
       const outs = Array.isArray(names) ? { ...result.props, [INPUT_NAMES_KEY]: names } : result.props;
@@ -145,11 +145,11 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
     }
     case "update": {
       const news: Props = a[2] ?? {};
-      const result = await impl.update(String(a[0] ?? ""), a[1] ?? {}, news);
+      const result = await impl.update(text(a[0]), a[1] ?? {}, news);
       return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(news) } };
     }
     case "delete":
-      return impl.delete(String(a[0] ?? ""), a[1] ?? {});
+      return impl.delete(text(a[0]), a[1] ?? {});
   }
 }
 

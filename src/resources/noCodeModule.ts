@@ -67,7 +67,7 @@ export interface VariableOptionsOutput {
   options: unknown[];
 }
 
-export const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
+const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
 
 /** A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete). */
 export class NoCodeModule extends pulumi.dynamic.Resource {

@@ -108,7 +108,7 @@ export interface NoCodeVariableOutput {
   description?: string;
 }
 
-export const NO_CODE_WORKSPACE_OUTPUTS = [
+const NO_CODE_WORKSPACE_OUTPUTS = [
   "noCodeModuleId", "organization", "name", "project", "description", "executionMode", "agentPoolId", "autoApply",
   "sourceName", "sourceUrl", "variables", "sensitiveValues", "moduleVersion", "forceDelete", "autoConfirm",
   "upgradeTimeoutSeconds", "upgradeStrategy", "noCodeModuleVersionId", "noCodeUpgradeAvailable", "sourceModuleId", "resourceCount",
@@ -116,7 +116,7 @@ export const NO_CODE_WORKSPACE_OUTPUTS = [
 ] as const;
 
 /** Outputs that may hold sensitive values: always stored as secrets. */
-export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
+const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
 /** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
 export class NoCodeWorkspace extends pulumi.dynamic.Resource {
@@ -190,7 +190,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     super(
       providers.NoCodeWorkspace,
       name,
-      withOutputs(inputs as unknown as Record<string, unknown>, NO_CODE_WORKSPACE_OUTPUTS),
+      withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS),
       withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS),
       MODULE,
       "NoCodeWorkspace",
@@ -208,5 +208,5 @@ function secretIfSensitive(
   if (variables === undefined) return undefined;
   return pulumi.output(variables).apply((list) =>
     (list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list),
-  ) as unknown as NoCodeWorkspaceArgs["variables"];
+  );
 }

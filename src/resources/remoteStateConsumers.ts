@@ -29,7 +29,7 @@ export interface RemoteStateConsumersArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-export const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
+const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
 
 /** Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added). */
 export class RemoteStateConsumers extends pulumi.dynamic.Resource {

@@ -95,7 +95,7 @@ export interface WorkspaceArgs extends TableArgs {
 export type VcsRepoOutput = VcsRepoValue;
 
 export { WORKSPACE_OUTPUTS };
-export type { WorkspaceMetrics, WorkspaceStatus, WorkspacePermissions };
+;
 
 /**
  * Outputs of a {@link Workspace}: the field table's top-level lines (the inputs as the

@@ -4,7 +4,7 @@
  * outputs written by earlier releases. Loaded by both the resource class and the
  * provider, so it imports nothing at run time but the table.
  */
-import { WORKSPACE_FIELDS, workspaceFieldEntries, type OutputGroup, type ValueOf, type WorkspaceFieldName, type WorkspaceFieldTable } from "../api/workspaceFields";
+import { workspaceFieldEntries, type OutputGroup, type ValueOf, type WorkspaceFieldName, type WorkspaceFieldTable } from "../api/workspaceFields";
 
 type Line<K extends WorkspaceFieldName> = WorkspaceFieldTable[K];
 type InGroup<G extends OutputGroup> = { [K in WorkspaceFieldName]: Line<K> extends { group: G } ? K : never }[WorkspaceFieldName];
@@ -44,7 +44,7 @@ export const WORKSPACE_TOP_OUTPUTS = workspaceFieldEntries.filter(([, f]) => f.g
 export const WORKSPACE_OUTPUTS: readonly string[] = [...WORKSPACE_TOP_OUTPUTS, ...WORKSPACE_OUTPUT_GROUPS];
 
 /** Table lines that go into `metrics` or `status`, as `[name, group]`. */
-export const WORKSPACE_GROUPED: readonly (readonly [WorkspaceFieldName, "metrics" | "status"])[] = workspaceFieldEntries
+const WORKSPACE_GROUPED: readonly (readonly [WorkspaceFieldName, "metrics" | "status"])[] = workspaceFieldEntries
   .filter(([, f]) => f.group === "metrics" || f.group === "status")
   .map(([k, f]) => [k, f.group as "metrics" | "status"] as const);
 
@@ -75,4 +75,4 @@ export function currentShape(stored: WorkspaceStoredOutputs): WorkspaceStoredOut
   return out;
 }
 
-export { WORKSPACE_FIELDS };
+;

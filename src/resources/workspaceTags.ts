@@ -31,7 +31,7 @@ export interface WorkspaceTagsArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-export const WORKSPACE_TAGS_OUTPUTS = [
+const WORKSPACE_TAGS_OUTPUTS = [
   "workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags",
 ] as const;
 

@@ -92,8 +92,8 @@ function quantile(sorted: number[], q: number): number {
 
 export interface AppHandles {
   app: FastifyInstance;
-  stats(): RequestStats;
-  setFaults(faults: FaultOptions): void;
+  stats: () => RequestStats;
+  setFaults: (faults: FaultOptions) => void;
 }
 
 /** Paths that need no token: the hosted service answers ping anonymously. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Db } from "./store/db";
 import type { Caller } from "./auth/service";
 import type { FaultOptions } from "./faults";
@@ -37,7 +37,7 @@ export interface ServerOptions {
   logDestination?: LogDestination;
 }
 
-export interface ResolvedOptions {
+interface ResolvedOptions {
   host: string;
   port: number;
   db: string;
@@ -60,13 +60,13 @@ export type WorkspaceRenderHook = (ctx: ServerContext, workspace: WorkspaceRecor
  * state-version domain settles the versions uploaded under the lock here; a hook that
  * throws keeps the lock.
  */
-export type WorkspaceUnlockHook = (ctx: ServerContext, workspace: WorkspaceRecord, force: boolean) => void;
+type WorkspaceUnlockHook = (ctx: ServerContext, workspace: WorkspaceRecord, force: boolean) => void;
 
 /**
  * What another domain keeps about registry modules (the no-code domain's settings), so
  * that the registry domain does not know about it: each function is optional.
  */
-export interface RegistryModuleHook {
+interface RegistryModuleHook {
   /** A version was published, inside its transaction. */
   versionPublished?(ctx: ServerContext, moduleId: string, version: string): void;
   /** A version is about to be deleted, inside the transaction; throwing keeps it. */
@@ -77,7 +77,7 @@ export interface RegistryModuleHook {
   included?(ctx: ServerContext, moduleId: string): Resource[];
 }
 
-export interface Hooks {
+interface Hooks {
   workspaceRender: WorkspaceRenderHook[];
   workspaceUnlock: WorkspaceUnlockHook[];
   registryModule: RegistryModuleHook[];
@@ -114,4 +114,4 @@ declare module "fastify" {
   }
 }
 
-export type { FastifyRequest };
+;

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, it, expect, afterEach } from "vitest";
 import { configureFromStack, currentSettings, defaultOrganization, setConfiguredSettings } from "../../src/resources/settings";
 import { dispatch } from "../../src/resources/entry";
@@ -50,6 +51,6 @@ describe("provider settings at call time", () => {
     configureFromStack(stack({ "workspaces:address": "http://a.example", "workspaces:token": "very-secret-token" }));
     const s = currentSettings();
     expect(JSON.stringify(s)).not.toContain("very-secret-token");
-    expect(require("node:util").inspect(s)).not.toContain("very-secret-token");
+    expect(inspect(s)).not.toContain("very-secret-token");
   });
 });

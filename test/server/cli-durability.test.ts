@@ -27,9 +27,9 @@ function launch(args: string[]): Promise<{ child: ChildProcess; url: string; std
   exits.set(child, new Promise((r) => child.on("exit", (code) => r(code))));
   let out = "";
   let err = "";
-  child.stderr!.on("data", (c) => (err += c));
+  child.stderr.on("data", (c) => (err += c));
   return new Promise((resolvePromise, reject) => {
-    child.stdout!.on("data", (c) => {
+    child.stdout.on("data", (c) => {
       out += c;
       const m = /^workspaces-server listening on (http:\/\/\S+\/api\/v2)\n/.exec(out);
       if (m) resolvePromise({ child, url: m[1], stdout: () => out, stderr: () => err });

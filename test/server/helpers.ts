@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { startServer, type RunningServer } from "../../src/server";
 import type { ServerOptions } from "../../src/server/context";
 
@@ -104,7 +105,7 @@ export async function makeUser(api: Api, username: string) {
 /** A state file (as the hosted upload expects it: base64 plus its md5) with `resources` entries. */
 export function stateFile(resources: number, serial = 1) {
   const text = JSON.stringify({ version: 4, serial, lineage: "lineage-1", resources: Array.from({ length: resources }, (_, i) => ({ name: `r${i}` })) });
-  const md5 = require("node:crypto").createHash("md5").update(text).digest("hex") as string;
+  const md5 = createHash("md5").update(text).digest("hex");
   return { state: Buffer.from(text).toString("base64"), md5, serial, lineage: "lineage-1" };
 }
 

@@ -14,7 +14,7 @@ function raw(text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
     let answer = "";
-    socket.on("data", (chunk) => (answer += chunk));
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
     socket.on("close", () => resolve(answer));
     socket.on("error", reject);
   });

@@ -18,7 +18,7 @@ const lower = (s: string) => s.toLowerCase();
 const cmp = (a: string, b: string) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0);
 
 let t: TestServer;
-let model: ModelWorkspace[] = [];
+const model: ModelWorkspace[] = [];
 let projectB = "";
 
 const workspaceArb = fc.record({
@@ -110,7 +110,7 @@ describe("list filters against a model", () => {
         const got: string[] = [];
         for (let page = 1; ; page++) {
           params.set("page[number]", String(page));
-          const r = await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?${params}`), 200);
+          const r = await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?${params.toString()}`), 200);
           expect(r.body.meta.pagination["total-count"]).toBe(want.length);
           got.push(...r.body.data.map((w: any) => w.attributes.name));
           if (r.body.meta.pagination["next-page"] === null) break;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, createWorkspace, expectStatus, grant, makeTeam, makeUser, start, type TestServer } from "./helpers";
+import { type Api, createWorkspace, expectStatus, grant, makeTeam, makeUser, start, type TestServer } from "./helpers";
 
 /**
  * The permission matrix of spec 5: which caller gets 200/204, 403 or 404 on which

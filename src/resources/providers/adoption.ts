@@ -18,7 +18,7 @@
  */
 import { NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import { getClient } from "./client";
-import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo } from "./common";
+import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo, text } from "./common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
 /** The input that asks for adoption. */
@@ -28,7 +28,7 @@ const ADOPT = "adopt";
 const NOT_PROPERTIES = new Set([ADOPT, "__provider", INPUT_NAMES_KEY]);
 
 /** An existing record found for a resource's inputs. */
-export interface Found {
+interface Found {
   id: string;
   /** How messages name it, e.g. `workspace "web" (ws-123) in organization "acme"`. */
   label: string;
@@ -240,7 +240,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
     if (typeof moduleId === "string" && !isUnknown(moduleId)) {
       const same = await madeFrom(client, ws, moduleId);
       if (!same) {
-        const from = ws.sourceModuleId ? `was made from another module (${String(ws.attributes["no-code-module-id"] ?? ws.sourceModuleId)})` : "was not made from a no-code module";
+        const from = ws.sourceModuleId ? `was made from another module (${text(ws.attributes["no-code-module-id"] ?? ws.sourceModuleId)})` : "was not made from a no-code module";
         throw new ProviderError(
           `cannot adopt ${label} as a workspace of no-code module ${moduleId}: it ${from}. ` +
             (ws.sourceModuleId ? "Set noCodeModuleId to that module, or choose another name." : "Declare it as a Workspace with adopt: true instead."),

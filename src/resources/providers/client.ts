@@ -4,6 +4,7 @@
  */
 import { BadRequestError, WorkspacesClient, NotFoundError, type Workspace as ApiWorkspace } from "../../client";
 import { currentSettings } from "../settings";
+import { text } from "./common";
 
 const clients = new Map<string, WorkspacesClient>();
 
@@ -33,7 +34,7 @@ export interface WorkspaceWithTags {
 }
 
 /** `ws-...` or `org/name`. */
-export async function readWorkspace(client: WorkspacesClient, ref: string): Promise<ApiWorkspace> {
+async function readWorkspace(client: WorkspacesClient, ref: string): Promise<ApiWorkspace> {
   const slash = ref.indexOf("/");
   if (slash > 0 && !ref.startsWith("ws-")) {
     return client.workspaces.readByName(ref.slice(0, slash), ref.slice(slash + 1));
@@ -57,8 +58,8 @@ export async function readWorkspaceWithTags(client: WorkspacesClient, ref: strin
       if (item.type !== "effective-tag-bindings") continue;
       const owner = (item.relationships?.workspace?.data as { id?: string } | null | undefined)?.id;
       if (owner !== undefined && owner !== workspace.id) continue;
-      const key = String(item.attributes?.key ?? "");
-      const value = String(item.attributes?.value ?? "");
+      const key = text(item.attributes?.key);
+      const value = text(item.attributes?.value);
       effectiveTags[key] = value;
       if (!item.relationships?.["inherited-from"]?.data) tags[key] = value;
     }
@@ -71,7 +72,7 @@ export async function readWorkspaceWithTags(client: WorkspacesClient, ref: strin
   return { workspace, tags: toMap(direct), effectiveTags: toMap(effective) };
 }
 
-export function toMap(bindings: { key: string; value: string }[]): Record<string, string> {
+function toMap(bindings: { key: string; value: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const b of bindings) out[b.key] = b.value;
   return out;

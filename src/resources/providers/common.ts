@@ -28,14 +28,14 @@ export function withoutUnknowns<T>(value: T): T {
   return value;
 }
 
-export function isGiven(value: unknown): boolean {
+function isGiven(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
 // ---------------------------------------------------------------------------
 // Names
 
-export function kebabToCamel(key: string): string {
+function kebabToCamel(key: string): string {
   return key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -111,10 +111,16 @@ export function dedupeFailures(failures: CheckFailure[]): CheckFailure[] {
 // ---------------------------------------------------------------------------
 // Comparisons used by diff
 
+/** A value the engine passed where text is expected: text as is, nothing as "", anything else as JSON. */
+export function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  return value === undefined || value === null ? "" : (JSON.stringify(value) ?? "");
+}
+
 /** null, undefined and "" all mean "not set" for optional strings. */
 export function sameOptionalString(a: unknown, b: unknown): boolean {
-  const na = a === null || a === undefined ? "" : String(a);
-  const nb = b === null || b === undefined ? "" : String(b);
+  const na = text(a);
+  const nb = text(b);
   return na === nb;
 }
 
@@ -159,7 +165,7 @@ export function sameJsonUnordered(a: unknown, b: unknown): boolean {
 }
 
 /** Deep equality of JSON values. */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   return canonical(a, false) === canonical(b, false);
 }
 
@@ -254,7 +260,7 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** How far the service's clock may lag ours when judging whether a record is the one our create made. */
-export const CREATE_CLOCK_SKEW_MS = 120_000;
+const CREATE_CLOCK_SKEW_MS = 120_000;
 
 /**
  * A create whose answer was lost (dropped connection, timeout, 5xx) may still have
@@ -418,7 +424,7 @@ function standingIn(client: WorkspacesClient, organization: string): Promise<Sta
         throw err;
       },
     );
-    p.catch(() => byOrg!.delete(organization));
+    p.catch(() => byOrg.delete(organization));
     byOrg.set(organization, p);
   }
   return p;

@@ -4,7 +4,7 @@ import { isNotFound } from "./client";
 import { ProviderError, confirmGone, reportStatus, sleep, workspaceLabel } from "./common";
 
 /** How long a "still processing" conflict is waited out before giving up. */
-export const STILL_PROCESSING_BUDGET_MS = 120_000;
+const STILL_PROCESSING_BUDGET_MS = 120_000;
 
 export interface DeleteOptions {
   force: boolean;

@@ -39,7 +39,7 @@ function optionSets(v: unknown): OptionSet[] {
  * values in any order. Sets the program does not list are left out of the comparison:
  * the service offers no way to remove one, so they are not this resource's to judge.
  */
-export function sameOptionSets(desired: unknown, actual: unknown): boolean {
+function sameOptionSets(desired: unknown, actual: unknown): boolean {
   const have = optionSets(actual);
   return optionSets(desired).every((d) => {
     const a = have.find((h) => h.variableName === d.variableName);

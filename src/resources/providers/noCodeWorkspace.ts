@@ -29,7 +29,7 @@ import { deleteWorkspace } from "./deletion";
 import { refusedUpdate } from "./workspace";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
-export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
+const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 const POLL_INTERVAL_MS = 250;
 const RENAMES = { "relationships.vars": "variables", "relationships.project": "project", auto_apply: "autoApply" };
 const FAILED = ["errored", "canceled", "discarded"];
@@ -55,7 +55,7 @@ function category(c: unknown): "engine" | "env" {
 }
 
 /** Variables as given, normalized (alias category, defaults filled). */
-export function normalizeVariables(v: unknown): Variable[] {
+function normalizeVariables(v: unknown): Variable[] {
   if (!Array.isArray(v)) return [];
   return v.map((x: Props) => ({
     key: String(x.key),

@@ -21,7 +21,7 @@ function ids(v: unknown): string[] {
   return Array.isArray(v) ? Array.from(new Set(v.map(String))).sort() : [];
 }
 
-export function checkConsumers(news: Props): CheckFailure[] {
+function checkConsumers(news: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const known = withoutUnknowns(news);
   if (news.workspaceId === undefined) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
@@ -43,7 +43,7 @@ export function checkConsumers(news: Props): CheckFailure[] {
       if (!isId("workspace", c)) failures.push({ property, reason: `${property}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
       else if (c === news.workspaceId) {
         failures.push({ property, reason: `${property}: a workspace cannot be a remote state consumer of itself (${String(c)})` });
-      } else if (seen.has(c as string)) failures.push({ property, reason: `${property}: ${String(c)} is listed twice` });
+      } else if (seen.has(c)) failures.push({ property, reason: `${property}: ${String(c)} is listed twice` });
       seen.add(c as string);
     });
   }

@@ -11,7 +11,7 @@ import {
   type WorkspacesClient,
 } from "../../client";
 import { defaultOrganization } from "../settings";
-import { getClient, isNotFound, readWorkspace, readWorkspaceWithTags } from "./client";
+import { getClient, isNotFound, readWorkspaceWithTags } from "./client";
 import {
   dedupeFailures,
   diffFields,
@@ -110,7 +110,7 @@ function requestOptions(inputs: Props, only?: Set<string>): WorkspaceUpdateOptio
   if (take("project")) out.projectId = inputs.project;
   if (take("vcsRepo")) out.vcsRepo = vcsOptions(inputs.vcsRepo);
   if (take("tags")) out.tagBindings = tagBindingsOf(inputs.tags);
-  return out as WorkspaceUpdateOptions;
+  return out;
 }
 
 /**
@@ -360,7 +360,7 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
 
   if (set.has("tagNames")) {
     const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
-    const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? []) as string[]).map(foldTagName));
+    const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? [])).map(foldTagName));
     const add = [...desired].filter((n) => !actual.has(n));
     const remove = [...actual].filter((n) => !desired.has(n));
     await client.tags.add(id, add);
@@ -410,4 +410,4 @@ export async function refusedUpdate(client: WorkspacesClient, record: MissingRec
   );
 }
 
-export { readWorkspace };
+;

@@ -35,7 +35,7 @@ function mapOf(v: unknown): Record<string, string> {
   return out;
 }
 
-export function checkWorkspaceTags(news: Props): CheckFailure[] {
+function checkWorkspaceTags(news: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const known = withoutUnknowns(news);
   if (news.workspaceId === undefined) failures.push({ property: "workspaceId", reason: "workspaceId is required" });

@@ -12,7 +12,7 @@ export interface Ref {
   type: string;
 }
 
-export interface Relationship {
+interface Relationship {
   data?: Ref | Ref[] | null;
   links?: { related: string };
 }
@@ -68,9 +68,15 @@ export function targetIds(body: unknown): string[] {
 
 export type { Page } from "../store/db";
 
+/** A query parameter as text: a repeated parameter arrives as an array and reads as one comma-separated list. */
+export function queryText(raw: unknown): string {
+  if (Array.isArray(raw)) return raw.map(queryText).join(",");
+  return typeof raw === "string" ? raw : (JSON.stringify(raw) ?? "");
+}
+
 function positiveInt(raw: unknown, name: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
-  const s = String(raw);
+  const s = queryText(raw);
   if (!/^\d+$/.test(s) || Number(s) < 1) throw badRequest(`${name} must be a positive integer`, name);
   if (Number(s) > 2_147_483_647) throw badRequest(`${name} is too large`, name);
   return Number(s);
@@ -127,7 +133,7 @@ export function paginationEnvelope(request: FastifyRequest, page: Page, total: n
 export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyArray<string>): Set<string> {
   const raw = query["include"];
   if (raw === undefined || raw === "") return new Set();
-  const values = String(raw).split(",").map((v) => v.trim()).filter(Boolean);
+  const values = queryText(raw).split(",").map((v) => v.trim()).filter(Boolean);
   for (const v of values) {
     if (!allowed.includes(v)) throw badRequest(`Invalid include parameter: ${v}`, "include");
   }
@@ -139,7 +145,7 @@ export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyAr
  * some clients send a list), their values are joined; any other parameter given more
  * than once is a 400, since which of its values counts would be a guess.
  */
-export const LIST_PARAMETERS: ReadonlySet<string> = new Set(["include", "search[tags]", "search[exclude-tags]", "filter[current-run][status]"]);
+const LIST_PARAMETERS: ReadonlySet<string> = new Set(["include", "search[tags]", "search[exclude-tags]", "filter[current-run][status]"]);
 
 /** Most values a list parameter may hold; more is a 400 that says so, not an unbounded query. */
 export const MAX_LIST_VALUES = 100;
@@ -157,7 +163,7 @@ export function foldRepeatedParameters(query: Record<string, unknown>): string |
 /** Lists of a query parameter given as `a,b,c`; empty entries are ignored; at most {@link MAX_LIST_VALUES} values. */
 export function commaList(raw: unknown, name = "parameter"): string[] {
   if (raw === undefined || raw === null) return [];
-  const values = String(raw).split(",").map((s) => s.trim()).filter(Boolean);
+  const values = queryText(raw).split(",").map((s) => s.trim()).filter(Boolean);
   if (values.length > MAX_LIST_VALUES) throw badRequest(`${name} accepts at most ${MAX_LIST_VALUES} values; ${values.length} were given`, name);
   return values;
 }

@@ -32,4 +32,4 @@ export const nocodeDomain: Domain = {
     variableRoutes(app, ctx);
   },
 };
-export { advanceUpgrade, UPGRADE_RUN_KIND } from "./upgrade";
+;

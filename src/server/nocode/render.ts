@@ -4,7 +4,7 @@ import type { Db } from "../store/db";
 import { variableOptionsOf, type NoCodeModuleRecord, type VariableOptionsRecord, type VariableRecord } from "./store";
 import type { LoadedUpgrade } from "./upgrade";
 
-export function noCodeModulePath(id: string): string {
+function noCodeModulePath(id: string): string {
   return `${API_PREFIX}/no-code-modules/${id}`;
 }
 

@@ -11,7 +11,7 @@ import { requireCaller } from "../app";
 import { mayCreateWorkspaces } from "../auth/service";
 import { NotFound } from "../errors";
 import type { ServerContext } from "../context";
-import { noContent, parseBody, parseInclude, send } from "../http/jsonapi";
+import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";
 import { workspaceDocumentFor } from "../workspace/render";
 import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
 import { assertMayManageNoCode, deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
@@ -25,7 +25,7 @@ type Query = Record<string, unknown>;
 /** `include` of spec 4.14 (`variable_options`, or go-tfe's `variable-options`); any other value is a 400. */
 function includeOptions(query: Query): boolean {
   const raw = query["include"];
-  const normalized = raw === undefined ? {} : { include: String(raw).split(",").map((v) => NO_CODE_MODULE_INCLUDE_ALIASES[v.trim()] ?? v.trim()).join(",") };
+  const normalized = raw === undefined ? {} : { include: queryText(raw).split(",").map((v) => NO_CODE_MODULE_INCLUDE_ALIASES[v.trim()] ?? v.trim()).join(",") };
   return parseInclude(normalized, NO_CODE_MODULE_INCLUDES).has("variable_options");
 }
 

@@ -18,7 +18,7 @@ import { findNoCodeModule, noCodeModuleOfRegistryModule, variableOptionsOf, type
  * Spec 5, item 9: the no-code endpoints take user and team tokens only. The answer is a
  * not-found, like every other refusal outside force delete, with a detail that says why.
  */
-export function refuseOrganizationToken(caller: Caller): void {
+function refuseOrganizationToken(caller: Caller): void {
   if (caller.kind === "organization") {
     throw new NotFound("The no-code endpoints cannot be called with an organization token; use a user or team token.");
   }

@@ -37,7 +37,7 @@ import { normalizeVariables, optionViolations, upsertVariables, variablesDiffer,
 import { assertEnabled, moduleVersionId, upgradeAvailable } from "./workspaces";
 
 /** `kind` of upgrade runs in the run domain's table (rendered as the run's `source`). */
-export const UPGRADE_RUN_KIND = "tfe-no-code-upgrade";
+const UPGRADE_RUN_KIND = "tfe-no-code-upgrade";
 
 /** Milliseconds at run speed 1 at which each status of a phase ends. */
 const PLAN_STEPS: ReadonlyArray<[UpgradeStatus, number]> = [
@@ -84,7 +84,7 @@ function applyUpgrade(ctx: ServerContext, u: UpgradeRow): void {
  * transition to `applied` and its effects happen together, exactly once. A run that
  * something else ended (discarded or canceled through the run endpoints) stays ended.
  */
-export function advanceUpgrade(ctx: ServerContext, runId: string): RunRecord | undefined {
+function advanceUpgrade(ctx: ServerContext, runId: string): RunRecord | undefined {
   return inTransaction(ctx.db, () => {
     const run = findRun(ctx.db, runId);
     const u = findUpgrade(ctx, runId);

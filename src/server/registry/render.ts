@@ -2,7 +2,7 @@ import type { ServerContext } from "../context";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { moduleVersions, type RegistryModuleRecord, type RegistryModuleVersionRecord } from "./service";
 
-export function registryModulePath(m: RegistryModuleRecord): string {
+function registryModulePath(m: RegistryModuleRecord): string {
   return `${API_PREFIX}/organizations/${encodeURIComponent(m.organization)}/registry-modules/${m.registry_name}/${encodeURIComponent(m.namespace)}/${encodeURIComponent(m.name)}/${encodeURIComponent(m.provider)}`;
 }
 

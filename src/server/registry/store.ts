@@ -67,7 +67,7 @@ const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$
  * pre-releases, pre-release identifiers compared numerically where both are numbers.
  * Strings that are not versions sort below every version, by text.
  */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const ma = SEMVER.exec(a);
   const mb = SEMVER.exec(b);
   if (!ma || !mb) return ma ? 1 : mb ? -1 : a < b ? -1 : a > b ? 1 : 0;

@@ -26,7 +26,7 @@ function outputId(stateVersionId: string, name: string): string {
 }
 
 function coarseType(type: unknown, value: unknown): string {
-  const head = Array.isArray(type) ? type[0] : type;
+  const head: unknown = Array.isArray(type) ? type[0] : type;
   switch (head) {
     case "string":
     case "number":
@@ -53,7 +53,7 @@ const CACHE_LIMIT = 5000;
 /** The outputs of a state version's state file, in name order; empty when it holds no state. */
 export function stateVersionOutputs(db: Db, stateVersionId: string): StateOutput[] {
   let perDb = cache.get(db);
-  if (!perDb) cache.set(db, (perDb = new Map()));
+  if (!perDb) cache.set(db, (perDb = new Map<string, StateOutput[]>()));
   const hit = perDb.get(stateVersionId);
   if (hit) return hit;
   const state = stateText(db, stateVersionId);

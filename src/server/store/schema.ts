@@ -8,7 +8,7 @@ type Db = Database.Database;
  * Released migrations are never edited: a later change of a table is a new entry of
  * `MIGRATIONS` below.
  */
-export const CORE_SCHEMA = `
+const CORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
   id TEXT PRIMARY KEY,
   username TEXT NOT NULL UNIQUE,
@@ -236,7 +236,7 @@ CREATE TABLE IF NOT EXISTS data_retention_policies (
 `;
 
 /** Workspace variables (the `vars` relationship); no-code workspaces are created with some. */
-export const VARIABLES_SCHEMA = `
+const VARIABLES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS vars (
   id TEXT PRIMARY KEY,
   workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,

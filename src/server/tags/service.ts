@@ -97,7 +97,7 @@ export type TagItem = { id?: string; attributes?: { name?: string } };
  * that matches nothing gives a new tag when `create`, else null. Unknown ids are invalid,
  * each at its item of the body's data, or of the `tags` relationship when `inRelationship`.
  */
-export function resolveTags(db: Db, organization: string, items: ReadonlyArray<TagItem>, create: boolean, inRelationship = false): (string | null)[] {
+function resolveTags(db: Db, organization: string, items: ReadonlyArray<TagItem>, create: boolean, inRelationship = false): (string | null)[] {
   const failures: Failure[] = [];
   const ids = items.map((item, i) => {
     if (item.id !== undefined) {

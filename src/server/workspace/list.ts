@@ -19,7 +19,7 @@ export interface WorkspaceListFilter {
   sort?: { key: WorkspaceSortKey; desc: boolean };
 }
 
-export const WORKSPACE_SORT_KEYS = ["name", "latest-change-at", "current-run.created-at"] as const;
+const WORKSPACE_SORT_KEYS = ["name", "latest-change-at", "current-run.created-at"] as const;
 export type WorkspaceSortKey = (typeof WORKSPACE_SORT_KEYS)[number];
 
 /**

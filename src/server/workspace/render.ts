@@ -21,13 +21,13 @@ function groupBy(rows: { workspace_id: string; v: string }[]): Map<string, strin
   return out;
 }
 
-export function prefetchForRender(ctx: ServerContext, workspaces: WorkspaceRecord[]): RenderPrefetch {
+function prefetchForRender(ctx: ServerContext, workspaces: WorkspaceRecord[]): RenderPrefetch {
   if (!workspaces.length) return { tagNames: new Map(), variableIds: new Map() };
   const ids = workspaces.map((w) => w.id);
   return { tagNames: flatTagNamesByWorkspace(ctx.db, ids), variableIds: groupBy(variableIdsOf(ctx.db, ids)) };
 }
 
-export function workspacePath(ws: { organization: string; name: string }): string {
+function workspacePath(ws: { organization: string; name: string }): string {
   return `${API_PREFIX}/organizations/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`;
 }
 

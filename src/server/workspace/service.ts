@@ -27,10 +27,10 @@ import {
 } from "./store";
 
 /** The engine release a workspace gets when the request names none (spec 9). */
-export const LATEST_ENGINE_VERSION = "1.9.8";
+const LATEST_ENGINE_VERSION = "1.9.8";
 
 /** `source` of workspaces created through the API and from a no-code module. */
-export const SOURCE_API = "tfe-api";
+const SOURCE_API = "tfe-api";
 export const SOURCE_MODULE = "tfe-module";
 
 export type WorkspaceLocator = { id: string } | { organization: string; name: string };
@@ -113,7 +113,7 @@ const ENGINE_VERSION = String.raw`v?\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0
 const ENGINE_VERSION_TERM = new RegExp(String.raw`^\s*(?:(?:=|!=|>=|<=|>|<|~>)\s*)?` + ENGINE_VERSION + String.raw`\s*$`);
 
 /** An exact engine version (`1.9.8`) or a constraint (`~> 1.9`, `>= 1.5, < 2.0`), as spec 4.2 allows; `latest` names the newest release. */
-export function isEngineVersion(value: string): boolean {
+function isEngineVersion(value: string): boolean {
   return value === "latest" || (value.trim() !== "" && value.split(",").every((term) => ENGINE_VERSION_TERM.test(term)));
 }
 
@@ -300,7 +300,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         next.project_id = input.projectId;
       }
 
-      const copy: Array<keyof WorkspaceSettings & keyof WorkspaceSettingsRequest> = [
+      const copy: Array<Extract<keyof WorkspaceSettings, keyof WorkspaceSettingsRequest>> = [
         "description",
         "allow-destroy-plan",
         "assessments-enabled",
@@ -498,7 +498,7 @@ const MATCH_CACHE_ENTRIES = 32;
 function matchingIds(ctx: ServerContext, query: { sql: string; params: unknown[] }): string[] {
   const marks = store.writeMarks(ctx.db);
   let cache = matchCaches.get(ctx.db);
-  if (!cache) matchCaches.set(ctx.db, (cache = new Map()));
+  if (!cache) matchCaches.set(ctx.db, (cache = new Map<string, CachedMatches>()));
   const key = JSON.stringify([query.sql, query.params]);
   const hit = cache.get(key);
   if (hit && hit.writes === marks.writes && hit.dataVersion === marks.dataVersion) {
