@@ -47,9 +47,7 @@ async function measure(label, rateLimit, n, concurrency) {
   const served429 = (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0);
   await server.close();
   const rps = client.stats.requests / wall;
-  console.log(
-    `${label.padEnd(28)} requests ${String(client.stats.requests).padStart(5)}  wall ${wall.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(5)} req/s  429s ${served429}`,
-  );
+  console.log(`${label.padEnd(28)} requests ${String(client.stats.requests).padStart(5)}  wall ${wall.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(5)} req/s  429s ${served429}`);
   return rps;
 }
 

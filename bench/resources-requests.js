@@ -16,7 +16,9 @@ const N = Number(process.argv[2] ?? 200);
 
 function served(server) {
   const s = server.stats();
-  const pings = Object.entries(s.byRoute).filter(([k]) => k.includes("/ping")).reduce((n, [, v]) => n + v, 0);
+  const pings = Object.entries(s.byRoute)
+    .filter(([k]) => k.includes("/ping"))
+    .reduce((n, [, v]) => n + v, 0);
   return s.total - pings;
 }
 
@@ -26,9 +28,7 @@ async function phase(label, server, fn) {
   const result = await fn();
   const wall = Date.now() - started;
   const requests = served(server) - before;
-  console.log(
-    `${label.padEnd(10)} ${String(requests).padStart(6)} requests  ${(requests / N).toFixed(2).padStart(5)} per workspace  ${String(wall).padStart(6)} ms`,
-  );
+  console.log(`${label.padEnd(10)} ${String(requests).padStart(6)} requests  ${(requests / N).toFixed(2).padStart(5)} per workspace  ${String(wall).padStart(6)} ms`);
   return result;
 }
 

@@ -141,7 +141,11 @@ async function listAll(call, p) {
 
 function table(headers, rows) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ").trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -156,9 +160,7 @@ async function printOrganisation(server, call, outputs) {
   }
   console.log(table(["PROJECT", "ID", "TAG BINDINGS"], projectRows));
 
-  const workspaces = (await listAll(call, `/organizations/${org}/workspaces`)).sort((a, b) =>
-    a.attributes.name.localeCompare(b.attributes.name),
-  );
+  const workspaces = (await listAll(call, `/organizations/${org}/workspaces`)).sort((a, b) => a.attributes.name.localeCompare(b.attributes.name));
   const names = Object.fromEntries(workspaces.map((w) => [w.id, w.attributes.name]));
   const rows = [];
   for (const w of workspaces) {
@@ -168,7 +170,10 @@ async function printOrganisation(server, call, outputs) {
     rows.push([
       a.name,
       projectNames[w.relationships?.project?.data?.id] ?? "-",
-      tags.data.map((t) => `${t.attributes.key}=${t.attributes.value}`).sort().join(" "),
+      tags.data
+        .map((t) => `${t.attributes.key}=${t.attributes.value}`)
+        .sort()
+        .join(" "),
       (a["tag-names"] ?? []).join(","),
       readers.map((r) => names[r.id] ?? r.id).join(",") || "-",
       w.relationships?.["ssh-key"]?.data ? "yes" : "-",
@@ -190,7 +195,12 @@ async function printOrganisation(server, call, outputs) {
 
   const keys = await listAll(call, `/organizations/${org}/ssh-keys`);
   console.log("");
-  console.log(table(["SSH KEY", "ID"], keys.map((k) => [k.attributes.name, k.id])));
+  console.log(
+    table(
+      ["SSH KEY", "ID"],
+      keys.map((k) => [k.attributes.name, k.id]),
+    ),
+  );
   console.log(`\n${workspaces.length} workspaces, ${projects.length} projects, ${keys.length} SSH key(s)`);
 }
 

@@ -169,9 +169,7 @@ function sqlOutsideStores(modules: Iterable<Module>): string[] {
 function missingRooms(paths: Iterable<string>): string[] {
   const all = new Set(paths);
   const domains = new Set([...all].map(domainOf).filter((d): d is string => d !== null && all.has(`${SERVER}${d}/store.ts`)));
-  return [...domains]
-    .flatMap((d) => ["service.ts", "store.ts", "routes.ts"].filter((room) => !all.has(`${SERVER}${d}/${room}`)).map((room) => `${SERVER}${d}/${room} is missing`))
-    .sort();
+  return [...domains].flatMap((d) => ["service.ts", "store.ts", "routes.ts"].filter((room) => !all.has(`${SERVER}${d}/${room}`)).map((room) => `${SERVER}${d}/${room} is missing`)).sort();
 }
 
 /**
@@ -272,9 +270,7 @@ describe("import graph of src/", () => {
   it("the client and the resources never import the server, nor the server the client", () => {
     const crossings = [...graph.values()].flatMap((m) =>
       m.imports
-        .filter((t) =>
-          m.path.startsWith("src/client/") || m.path.startsWith("src/resources/") ? t.startsWith(SERVER) : m.path.startsWith(SERVER) && t.startsWith("src/client/"),
-        )
+        .filter((t) => (m.path.startsWith("src/client/") || m.path.startsWith("src/resources/") ? t.startsWith(SERVER) : m.path.startsWith(SERVER) && t.startsWith("src/client/")))
         .map((t) => `${m.path} -> ${t}`),
     );
     expect(crossings).toEqual([]);
@@ -301,8 +297,14 @@ describe("the server's domains", () => {
   it("each store touches only its own domain's tables (allowlist only shrinks)", () => {
     const found = foreignTables(graph.values());
     expect(found.length).toBeGreaterThan(0);
-    expect(found.filter((v) => !ALLOWED_FOREIGN_TABLES.includes(v)), "a store reaches another domain's table: call that domain's service").toEqual([]);
-    expect(ALLOWED_FOREIGN_TABLES.filter((v) => !found.includes(v)), "allowlisted read no longer occurs: remove it from ALLOWED_FOREIGN_TABLES").toEqual([]);
+    expect(
+      found.filter((v) => !ALLOWED_FOREIGN_TABLES.includes(v)),
+      "a store reaches another domain's table: call that domain's service",
+    ).toEqual([]);
+    expect(
+      ALLOWED_FOREIGN_TABLES.filter((v) => !found.includes(v)),
+      "allowlisted read no longer occurs: remove it from ALLOWED_FOREIGN_TABLES",
+    ).toEqual([]);
     // Every table created anywhere has an owner.
     for (const m of graph.values()) {
       for (const match of m.text.matchAll(/CREATE TABLE IF NOT EXISTS ([a-z_]+)/g)) expect(TABLE_OWNERS[match[1]], match[1]).toBeDefined();
@@ -348,11 +350,11 @@ describe("the layout checks themselves", () => {
     expect(
       sqlOutsideStores([
         mod(`${SERVER}x/service.ts`, "prepare(db, `SELECT 1`)"),
-        mod(`${SERVER}x/routes.ts`, "ctx.db.pragma(\"data_version\")"),
+        mod(`${SERVER}x/routes.ts`, 'ctx.db.pragma("data_version")'),
         mod(`${SERVER}x/render.ts`, "db.exec(sql)"),
         mod(`${SERVER}x/list.ts`, "/^a$/.exec(text)"),
         mod(`${SERVER}x/store.ts`, "prepare(db, `SELECT 1`)"),
-        mod(`${SERVER}store/db.ts`, "db.pragma(\"foreign_keys = ON\")"),
+        mod(`${SERVER}store/db.ts`, 'db.pragma("foreign_keys = ON")'),
       ]),
     ).toEqual([
       `${SERVER}x/render.ts: SQL belongs in the domain's store.ts`,

@@ -38,7 +38,6 @@ async function pollUntil(url, path, statuses) {
   }
 }
 
-
 benchmark({ db: join(dir, "bench.db"), dist: resolve(values.dist), args: ["--run-speed", values["run-speed"]] }, dir, async ({ url }) => {
   const mod = await call(url, "POST", `/organizations/${ORG}/registry-modules`, { data: { type: "registry-modules", attributes: { name: "bench", provider: "aws" } } });
   for (const version of ["1.0.0", "1.1.0"]) {
@@ -94,6 +93,8 @@ benchmark({ db: join(dir, "bench.db"), dist: resolve(values.dist), args: ["--run
   console.log(`  create from module             p50 ${fmt(create.p50)} ms  p95 ${fmt(create.p95)} ms`);
   console.log(`  GET /workspaces/:id (no-code)  p50 ${fmt(get.p50)} ms  p95 ${fmt(get.p95)} ms`);
   console.log(`  list page of 100 (no-code)     p50 ${fmt(list.p50)} ms  p95 ${fmt(list.p95)} ms`);
-  console.log(`  upgrade, initiate to applied   p50 ${fmt(upgrade.p50)} ms  p95 ${fmt(upgrade.p95)} ms  (${UPGRADES} upgrades, ${(polls / UPGRADES).toFixed(1)} polls each; 6.5 s of simulated run time / run speed)`);
+  console.log(
+    `  upgrade, initiate to applied   p50 ${fmt(upgrade.p50)} ms  p95 ${fmt(upgrade.p95)} ms  (${UPGRADES} upgrades, ${(polls / UPGRADES).toFixed(1)} polls each; 6.5 s of simulated run time / run speed)`,
+  );
   console.log(`  after upgrade: version ${after.data.attributes["source-module-version"]}, upgrade available ${after.data.attributes["no-code-upgrade-available"]}`);
 });

@@ -38,7 +38,9 @@ const verdict = (ok) => (ok ? "meets target" : "MISSES target");
 
 benchmark({ db: dbFile }, dir, async ({ child, url }) => {
   const org = "example-org";
-  const project = await call(url, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "bench" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "42" } }] } } } });
+  const project = await call(url, "POST", `/organizations/${org}/projects`, {
+    data: { type: "projects", attributes: { name: "bench" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "42" } }] } } },
+  });
   const ids = [];
   const began = Date.now();
   let next = 0;
@@ -87,7 +89,9 @@ benchmark({ db: dbFile }, dir, async ({ child, url }) => {
     afterWrite.p50 = ms[Math.floor(ms.length / 2)];
     afterWrite.p95 = ms[Math.floor(ms.length * 0.95)];
   }
-  const tagged = await timed(100, (i) => call(url, "GET", `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Btags%5D=blue&sort=-latest-change-at&page%5Bnumber%5D=${(i % 10) + 1}`));
+  const tagged = await timed(100, (i) =>
+    call(url, "GET", `/organizations/${org}/workspaces?page%5Bsize%5D=100&search%5Btags%5D=blue&sort=-latest-change-at&page%5Bnumber%5D=${(i % 10) + 1}`),
+  );
   const mem = memory(child.pid);
   const stats = await call(url, "GET", `/_stats`);
 
@@ -100,8 +104,21 @@ benchmark({ db: dbFile }, dir, async ({ child, url }) => {
   console.log(`  server resident memory: peak ${mem.peakMB.toFixed(0)} MB, now ${mem.currentMB.toFixed(0)} MB   target < 300 MB: ${verdict(mem.peakMB < 300)}`);
   const listKey = "GET /api/v2/organizations/:organization_name/workspaces";
   const getKey = "GET /api/v2/workspaces/:workspace_id";
-  console.log(`  inside the server (arrival to response sent): GET p50 ${fmt(stats.serverMs[getKey].p50)} ms, list page p50 ${fmt(stats.serverMs[listKey].p50)} ms p95 ${fmt(stats.serverMs[listKey].p95)} ms`);
+  console.log(
+    `  inside the server (arrival to response sent): GET p50 ${fmt(stats.serverMs[getKey].p50)} ms, list page p50 ${fmt(stats.serverMs[listKey].p50)} ms p95 ${fmt(stats.serverMs[listKey].p95)} ms`,
+  );
   console.log(`  server CPU time per request (insensitive to other load): GET ${fmt(cpuGet)} ms, list page ${fmt(cpuList)} ms`);
-  console.log(`  machine: ${require("node:os").cpus().length} CPUs, load average ${require("node:os").loadavg().map((l) => l.toFixed(1)).join(" ")} (figures are only comparable on a quiet machine)`);
-  console.log(`  requests served: ${stats.total} (${Object.entries(stats.byRoute).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join(", ")})`);
+  console.log(
+    `  machine: ${require("node:os").cpus().length} CPUs, load average ${require("node:os")
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (figures are only comparable on a quiet machine)`,
+  );
+  console.log(
+    `  requests served: ${stats.total} (${Object.entries(stats.byRoute)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")})`,
+  );
 });

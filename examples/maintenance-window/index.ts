@@ -18,9 +18,7 @@ const orders = new Workspace("orders-prod", {
 // take the lock, so the change below lands on a workspace that is standing still.
 // Closing the window (maintenance=false) deletes this resource, which unlocks.
 // Set `force: true` to force-unlock on close if someone else may take the lock over.
-const lock = maintenance
-  ? new WorkspaceLock("orders-prod-maintenance", { workspaceId: orders.id, reason })
-  : undefined;
+const lock = maintenance ? new WorkspaceLock("orders-prod-maintenance", { workspaceId: orders.id, reason }) : undefined;
 
 export const workspaceId = orders.id;
 export const engineVersionInEffect = orders.engineVersion;

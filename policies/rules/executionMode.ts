@@ -109,8 +109,7 @@ export const executionModeValid: ResourceValidationPolicy = {
     const mode = props.executionMode;
     if (typeof mode === "string" && !accepted.includes(mode)) {
       reportViolation(
-        `${who}: executionMode ${show(mode)} is not accepted${noCode ? " for a workspace created from a no-code module" : ""}. ` +
-          `Fix: use one of ${accepted.map(show).join(", ")}.`,
+        `${who}: executionMode ${show(mode)} is not accepted${noCode ? " for a workspace created from a no-code module" : ""}. ` + `Fix: use one of ${accepted.map(show).join(", ")}.`,
       );
       return;
     }
@@ -132,8 +131,7 @@ export const executionModeValid: ResourceValidationPolicy = {
     }
     if (effective !== "agent" && isGiven(pool)) {
       reportViolation(
-        `${who}: agentPoolId ${show(pool)} (it must not be given when executionMode is "remote"${isAbsent(mode) ? ", the default" : ""}). ` +
-          `Fix: ${MODE_FIXES.agentPoolId("")}.`,
+        `${who}: agentPoolId ${show(pool)} (it must not be given when executionMode is "remote"${isAbsent(mode) ? ", the default" : ""}). ` + `Fix: ${MODE_FIXES.agentPoolId("")}.`,
       );
     }
   }),
@@ -153,7 +151,7 @@ export const operationsDeprecated: ResourceValidationPolicy = {
     "The deprecated operations flag is replaced by executionMode (true is `remote`, false is `local`). With enforcementLevel `remediate` the replacement is made when executionMode is not also given.",
   enforcementLevel: "advisory",
   configSchema: { properties: {} },
-  remediationSteps: "Remove operations and set executionMode: true becomes \"remote\", false becomes \"local\".",
+  remediationSteps: 'Remove operations and set executionMode: true becomes "remote", false becomes "local".',
   validateResource: validateKnownProps([Workspace], (props, args, reportViolation) => {
     const operations = props.operations;
     if (typeof operations !== "boolean") return;
@@ -200,10 +198,7 @@ export const executionModeAllowed: ResourceValidationPolicy = {
     const mode = effectiveExecutionMode(props, args);
     if (typeof mode !== "string" || allowedModes.includes(mode)) return;
     const how = typeof props.executionMode === "string" ? "executionMode is" : props.operations !== undefined ? "operations (deprecated) means" : "the default executionMode is";
-    reportViolation(
-      `${subject(args)}: ${how} ${show(mode)}, which this organization does not allow. ` +
-        `Fix: set executionMode to one of ${allowedModes.map(show).join(", ")}.`,
-    );
+    reportViolation(`${subject(args)}: ${how} ${show(mode)}, which this organization does not allow. ` + `Fix: set executionMode to one of ${allowedModes.map(show).join(", ")}.`);
   }),
 };
 
@@ -211,10 +206,7 @@ export const executionModeAllowed: ResourceValidationPolicy = {
  * `key=value` matches a key-value tag (`key=*` any value of that key); a bare word matches a flat
  * tag name, without regard to case. UNKNOWN when the tags that would decide are not known yet.
  */
-function matchesSelector(
-  tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN },
-  selector: string,
-): boolean | typeof UNKNOWN {
+function matchesSelector(tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN }, selector: string): boolean | typeof UNKNOWN {
   const eq = selector.indexOf("=");
   if (eq >= 0) {
     if (tags.tags === UNKNOWN) return UNKNOWN;
@@ -232,8 +224,7 @@ const selectorSettingsSchema: PolicyConfigSchema = {
       type: "array",
       items: { type: "string", minLength: 1 },
       default: ["env=prod"],
-      description:
-        "Workspaces this rule applies to: `key=value` matches a key-value tag (`key=*` any value), a bare name matches a flat tag. Any match selects the workspace.",
+      description: "Workspaces this rule applies to: `key=value` matches a key-value tag (`key=*` any value), a bare name matches a flat tag. Any match selects the workspace.",
     },
     requiredExecutionMode: {
       type: "string",
@@ -250,16 +241,12 @@ const selectorSettingsSchema: PolicyConfigSchema = {
 
 export const tagSelectorSettings: StackRule = {
   name: "workspace-tag-selector-settings",
-  description:
-    "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
+  description: "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
   enforcementLevel: "advisory",
   configSchema: selectorSettingsSchema,
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
   validateStack: (args, reportViolation) => {
-    const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(
-      selectorSettingsSchema,
-      args,
-    );
+    const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(selectorSettingsSchema, args);
     for (const [urn, tags] of tagsInEffect(args.resources)) {
       const selector = config.selectors.find((s) => matchesSelector(tags, s) === true);
       if (selector === undefined) continue;
@@ -271,10 +258,7 @@ export const tagSelectorSettings: StackRule = {
       if (required !== undefined) {
         const mode = props.executionMode;
         if (typeof mode === "string" && mode !== required) {
-          reportViolation(
-            `${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`,
-            urn,
-          );
+          reportViolation(`${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`, urn);
         } else if (isAbsent(mode) && !(isOfType(resource, NoCodeWorkspace) && required === "remote")) {
           reportViolation(
             `${who}: executionMode is not set, so ${isOfType(resource, NoCodeWorkspace) ? "it runs remotely" : "the organization default applies"}, ` +

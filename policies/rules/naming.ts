@@ -10,8 +10,7 @@ const namePatternSchema: PolicyConfigSchema = {
     pattern: {
       type: "string",
       default: SPEC_NAME_PATTERN,
-      description:
-        "Regular expression every workspace name matches. The default is the service's own rule; a convention such as \"^[a-z]+-(dev|staging|prod)$\" narrows it.",
+      description: 'Regular expression every workspace name matches. The default is the service\'s own rule; a convention such as "^[a-z]+-(dev|staging|prod)$" narrows it.',
     },
   },
 };
@@ -26,9 +25,12 @@ export const namePattern: ResourceValidationPolicy = {
     const re = pattern(namePattern.name, "pattern", config.pattern);
     const name = props.name;
     if (typeof name !== "string" || re.test(name)) return;
-    const candidate = name.trim().replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
+    const candidate = name
+      .trim()
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "");
     const example = candidate !== "" && candidate !== name && re.test(candidate) ? `, for example ${show(candidate)}` : "";
-    const charset = config.pattern === SPEC_NAME_PATTERN ? " (the service accepts letters, digits, \"-\" and \"_\")" : "";
+    const charset = config.pattern === SPEC_NAME_PATTERN ? ' (the service accepts letters, digits, "-" and "_")' : "";
     reportViolation(`${subject(args)}: name ${show(name)} does not match ${re.source}${charset}. Fix: rename the workspace${example}.`);
   }),
 };

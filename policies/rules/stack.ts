@@ -50,8 +50,7 @@ function organizationOf(resource: PolicyResource, props: Props, moduleOrgs: Map<
 
 export const nameUnique: StackRule = {
   name: "workspace-name-unique",
-  description:
-    "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization, regardless of case).",
+  description: "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization, regardless of case).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, NoCodeModule]),
@@ -77,7 +76,10 @@ export const nameUnique: StackRule = {
       if (resources.length < 2) continue;
       const where = org === "" ? "the default organization" : `organization ${show(org)}`;
       for (const r of resources) {
-        const others = resources.filter((o) => o !== r).map(subject).join(", ");
+        const others = resources
+          .filter((o) => o !== r)
+          .map(subject)
+          .join(", ");
         const own = str(declaredProps(r).name) ?? name;
         reportViolation(
           `${subject(r)}: name ${show(own)} in ${where} is also the name of ${others}; workspace names are unique in an organization, regardless of case. ` +
@@ -109,12 +111,11 @@ type Aspect = keyof typeof ASPECTS;
 
 export const singleOwner: StackRule = {
   name: "workspace-single-owner",
-  description:
-    "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
+  description: "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   remediationSteps:
-    "Keep each kind of tag in one resource: on the Workspace, or in one WorkspaceTags. Several WorkspaceTags or RemoteStateConsumers on one workspace must all be mode \"additive\" and name different items.",
+    'Keep each kind of tag in one resource: on the Workspace, or in one WorkspaceTags. Several WorkspaceTags or RemoteStateConsumers on one workspace must all be mode "additive" and name different items.',
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags, RemoteStateConsumers]),
   validateStack: (args, reportViolation) => {
     const managed = new Map<string, { label: string; aspect: Aspect; managers: Manager[] }>();
@@ -194,8 +195,7 @@ export const singleOwner: StackRule = {
 
 export const remoteStateConsumersValid: StackRule = {
   name: "remote-state-consumers-valid",
-  description:
-    "A RemoteStateConsumers does not name its own workspace as a consumer, and targets a workspace whose globalRemoteState is false (the service refuses both).",
+  description: "A RemoteStateConsumers does not name its own workspace as a consumer, and targets a workspace whose globalRemoteState is false (the service refuses both).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   validateResource: recordInputsOf([Workspace, RemoteStateConsumers]),
@@ -220,11 +220,7 @@ export const remoteStateConsumersValid: StackRule = {
       if (namesItselfById || namesItselfByDependency) {
         const what = namesItselfById ? `has ${show(targetId)}, the id of` : `is computed from ${target.label},`;
         const fix = namesItselfById ? show(targetId) : `the id of ${target.label}`;
-        reportViolation(
-          `${who}: consumerIds ${what} the workspace whose consumers it manages; a workspace cannot be its own consumer. ` +
-            `Fix: remove ${fix} from consumerIds.`,
-          r.urn,
-        );
+        reportViolation(`${who}: consumerIds ${what} the workspace whose consumers it manages; a workspace cannot be its own consumer. ` + `Fix: remove ${fix} from consumerIds.`, r.urn);
       }
 
       if (target.resource !== undefined && isOfType(target.resource, Workspace)) {

@@ -57,10 +57,7 @@ export function tagsInEffect(resources: readonly PolicyResource[]): Map<string, 
     }
     if (tagNames !== undefined && tagNames !== null) {
       const names = strings(tagNames);
-      entry.tagNames =
-        entry.tagNames === UNKNOWN || names === undefined || hasUnknown(tagNames)
-          ? UNKNOWN
-          : [...new Set([...entry.tagNames, ...names.map((n) => n.toLowerCase())])];
+      entry.tagNames = entry.tagNames === UNKNOWN || names === undefined || hasUnknown(tagNames) ? UNKNOWN : [...new Set([...entry.tagNames, ...names.map((n) => n.toLowerCase())])];
     }
   };
   for (const r of resources) {
@@ -86,7 +83,7 @@ const requiredTagsSchema: PolicyConfigSchema = {
       items: { type: "string", minLength: 1 },
       uniqueItems: true,
       default: [],
-      description: "Key-value tag keys every workspace must carry, for example [\"owner\", \"env\"].",
+      description: 'Key-value tag keys every workspace must carry, for example ["owner", "env"].',
     },
   },
 };
@@ -97,8 +94,7 @@ export const requiredTags: StackRule = {
     "Every workspace carries the configured key-value tag keys: set on the workspace, added by a WorkspaceTags of the same stack, or (once deployed) in effect through its project.",
   enforcementLevel: "advisory",
   configSchema: requiredTagsSchema,
-  remediationSteps:
-    "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
+  remediationSteps: "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
   validateStack: (args, reportViolation) => {
     const { requiredKeys } = configOf<{ requiredKeys: string[] }>(requiredTagsSchema, args);
@@ -127,7 +123,7 @@ const allowedValuesSchema: PolicyConfigSchema = {
       type: "object",
       additionalProperties: { type: "array", items: { type: "string" } },
       default: {},
-      description: "For each tag key, the values it may take, for example {\"env\": [\"dev\", \"staging\", \"prod\"]}.",
+      description: 'For each tag key, the values it may take, for example {"env": ["dev", "staging", "prod"]}.',
     },
   },
 };
@@ -170,8 +166,7 @@ const tagFormatSchema: PolicyConfigSchema = {
     flatTagPattern: {
       type: "string",
       default: "^[a-z0-9][a-z0-9_:-]*$",
-      description:
-        "Regular expression every flat tag name matches, tested on the lower-case name (case is the business of workspace-flat-tag-lowercase).",
+      description: "Regular expression every flat tag name matches, tested on the lower-case name (case is the business of workspace-flat-tag-lowercase).",
     },
   },
 };
@@ -201,24 +196,16 @@ export const tagFormat: ResourceValidationPolicy = {
 
     for (const [key, value] of Object.entries(stringMap(props.tags) ?? {})) {
       if (!keyRe.test(key)) {
-        reportViolation(
-          `${subject(args)}: tags key ${show(key)} does not match keyPattern ${keyRe.source}. Fix: rename the key${fix(key, keyRe)}.`,
-        );
+        reportViolation(`${subject(args)}: tags key ${show(key)} does not match keyPattern ${keyRe.source}. Fix: rename the key${fix(key, keyRe)}.`);
       }
       if (!valueRe.test(value)) {
-        reportViolation(
-          `${subject(args)}: tags[${show(key)}] value ${show(value)} does not match valuePattern ${valueRe.source}. ` +
-            `Fix: change the value${fix(value, valueRe)}.`,
-        );
+        reportViolation(`${subject(args)}: tags[${show(key)}] value ${show(value)} does not match valuePattern ${valueRe.source}. ` + `Fix: change the value${fix(value, valueRe)}.`);
       }
     }
     for (const name of strings(props.tagNames) ?? []) {
       const lower = name.toLowerCase();
       if (!flatRe.test(lower)) {
-        reportViolation(
-          `${subject(args)}: tagNames has ${show(name)}, which does not match flatTagPattern ${flatRe.source}. ` +
-            `Fix: rename the tag${fix(lower, flatRe)}.`,
-        );
+        reportViolation(`${subject(args)}: tagNames has ${show(name)}, which does not match flatTagPattern ${flatRe.source}. ` + `Fix: rename the tag${fix(lower, flatRe)}.`);
       }
     }
   }),

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  NoCodeWorkspace,
-  Workspace,
-  WorkspaceTags,
-  executionModeAllowed,
-  executionModeValid,
-  operationsDeprecated,
-  tagSelectorSettings,
-} from "../rules";
+import { NoCodeWorkspace, Workspace, WorkspaceTags, executionModeAllowed, executionModeValid, operationsDeprecated, tagSelectorSettings } from "../rules";
 import { remediate, secret, stackResource, unknown, validate, validateStack } from "./harness";
 
 describe("workspace-execution-mode-valid", () => {
@@ -60,13 +52,9 @@ describe("workspace-execution-mode-valid", () => {
 
   it("reports a mode the service does not accept; local is not accepted for no-code workspaces", async () => {
     const ws = await validate(executionModeValid, Workspace, { executionMode: "hybrid" });
-    expect(ws.violations).toEqual([
-      'Workspace "subject": executionMode "hybrid" is not accepted. Fix: use one of "remote", "local", "agent".',
-    ]);
+    expect(ws.violations).toEqual(['Workspace "subject": executionMode "hybrid" is not accepted. Fix: use one of "remote", "local", "agent".']);
     const nc = await validate(executionModeValid, NoCodeWorkspace, { executionMode: "local" });
-    expect(nc.violations).toEqual([
-      'NoCodeWorkspace "subject": executionMode "local" is not accepted for a workspace created from a no-code module. Fix: use one of "remote", "agent".',
-    ]);
+    expect(nc.violations).toEqual(['NoCodeWorkspace "subject": executionMode "local" is not accepted for a workspace created from a no-code module. Fix: use one of "remote", "agent".']);
   });
 
   it("reports operations given with executionMode, operations true with a pool, and a required mode left out", async () => {
@@ -163,8 +151,7 @@ describe("workspace-execution-mode-allowed", () => {
 });
 
 describe("workspace-tag-selector-settings", () => {
-  const run = (resources: Parameters<typeof validateStack>[1], config?: Record<string, unknown>) =>
-    validateStack(tagSelectorSettings, resources, config).then((o) => o.violations);
+  const run = (resources: Parameters<typeof validateStack>[1], config?: Record<string, unknown>) => validateStack(tagSelectorSettings, resources, config).then((o) => o.violations);
 
   it("bans auto-apply on env=prod workspaces by default", async () => {
     const ws = stackResource(Workspace, "app", { tags: { env: "prod" }, autoApply: true, autoApplyRunTrigger: true });
@@ -174,8 +161,7 @@ describe("workspace-tag-selector-settings", () => {
         urn: ws.urn,
       },
       {
-        message:
-          'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
+        message: 'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
         urn: ws.urn,
       },
     ]);

@@ -12,8 +12,7 @@ describe("workspace-name-pattern", () => {
   it("reports other characters with a corrected example", async () => {
     const out = await validate(namePattern, Workspace, { name: "my app.prod" }, { name: "app" });
     expect(out.violations).toEqual([
-      'Workspace "app": name "my app.prod" does not match ^[A-Za-z0-9_-]+$ (the service accepts letters, digits, "-" and "_"). ' +
-        'Fix: rename the workspace, for example "my-app-prod".',
+      'Workspace "app": name "my app.prod" does not match ^[A-Za-z0-9_-]+$ (the service accepts letters, digits, "-" and "_"). ' + 'Fix: rename the workspace, for example "my-app-prod".',
     ]);
     expect((await validate(namePattern, NoCodeWorkspace, { name: "" })).violations).toHaveLength(1);
   });

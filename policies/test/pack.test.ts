@@ -44,14 +44,12 @@ describe("the pack's rules", () => {
   });
 
   it("enforce the spec's own rules, advise on conventions and remediate only where they can", () => {
-    const byLevel = (level: string) => policies.filter((p) => p.enforcementLevel === level).map((p) => p.name).sort();
-    expect(byLevel("mandatory")).toEqual([
-      "remote-state-consumers-valid",
-      "workspace-execution-mode-valid",
-      "workspace-name-pattern",
-      "workspace-name-unique",
-      "workspace-single-owner",
-    ]);
+    const byLevel = (level: string) =>
+      policies
+        .filter((p) => p.enforcementLevel === level)
+        .map((p) => p.name)
+        .sort();
+    expect(byLevel("mandatory")).toEqual(["remote-state-consumers-valid", "workspace-execution-mode-valid", "workspace-name-pattern", "workspace-name-unique", "workspace-single-owner"]);
     expect(byLevel("remediate")).toEqual(["workspace-flat-tag-lowercase"]);
     for (const p of policies) {
       if (p.enforcementLevel === "remediate") expect("remediateResource" in p && p.remediateResource).toBeTruthy();

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  NoCodeModule,
-  NoCodeWorkspace,
-  RemoteStateConsumers,
-  Workspace,
-  WorkspaceTags,
-  nameUnique,
-  remoteStateConsumersValid,
-  singleOwner,
-} from "../rules";
+import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, nameUnique, remoteStateConsumersValid, singleOwner } from "../rules";
 import { stackResource, unknown, validateStack } from "./harness";
 
 describe("workspace-name-unique", () => {
@@ -156,12 +147,7 @@ describe("remote-state-consumers-valid", () => {
   it("passes consumers other than the workspace itself", async () => {
     const ws = stackResource(Workspace, "app", { name: "app" });
     const reader = stackResource(Workspace, "reader", { name: "reader" });
-    const rsc = stackResource(
-      RemoteStateConsumers,
-      "readers",
-      { workspaceId: unknown.string, consumerIds: [unknown.string] },
-      { workspaceId: [ws], consumerIds: [reader] },
-    );
+    const rsc = stackResource(RemoteStateConsumers, "readers", { workspaceId: unknown.string, consumerIds: [unknown.string] }, { workspaceId: [ws], consumerIds: [reader] });
     const byId = stackResource(RemoteStateConsumers, "by-id", { workspaceId: "ws-1", consumerIds: ["ws-2"] });
     expect((await validateStack(remoteStateConsumersValid, [ws, reader, rsc, byId])).violations).toEqual([]);
   });
@@ -181,12 +167,7 @@ describe("remote-state-consumers-valid", () => {
 
   it("reports it in a preview, when consumerIds is computed from the target workspace", async () => {
     const ws = stackResource(Workspace, "app", { name: "app" });
-    const rsc = stackResource(
-      RemoteStateConsumers,
-      "readers",
-      { workspaceId: unknown.string, consumerIds: [unknown.string] },
-      { workspaceId: [ws], consumerIds: [ws] },
-    );
+    const rsc = stackResource(RemoteStateConsumers, "readers", { workspaceId: unknown.string, consumerIds: [unknown.string] }, { workspaceId: [ws], consumerIds: [ws] });
     const out = await validateStack(remoteStateConsumersValid, [ws, rsc]);
     expect(out.violations).toHaveLength(1);
     expect(out.violations[0].message).toBe(

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  NoCodeWorkspace,
-  Workspace,
-  WorkspaceTags,
-  RemoteStateConsumers,
-  flatTagLowercase,
-  requiredTags,
-  tagAllowedValues,
-  tagFormat,
-} from "../rules";
+import { NoCodeWorkspace, Workspace, WorkspaceTags, RemoteStateConsumers, flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "../rules";
 import { remediate, secret, stackResource, unknown, validate, validateStack } from "./harness";
 
 describe("workspace-flat-tag-lowercase", () => {
@@ -70,9 +61,7 @@ describe("workspace-tag-format", () => {
   it("reports a key, a value and a flat name that do not match, suggesting a match", async () => {
     const out = await validate(tagFormat, Workspace, { tags: { Env: "Prod West" }, tagNames: ["bad name!"] }, { name: "app" });
     expect(out.violations).toHaveLength(3);
-    expect(out.violations[0]).toBe(
-      'Workspace "app": tags key "Env" does not match keyPattern ^[a-z0-9][a-z0-9._:/-]*$. Fix: rename the key, for example "env".',
-    );
+    expect(out.violations[0]).toBe('Workspace "app": tags key "Env" does not match keyPattern ^[a-z0-9][a-z0-9._:/-]*$. Fix: rename the key, for example "env".');
     expect(out.violations[1]).toContain('tags["Env"] value "Prod West" does not match valuePattern');
     expect(out.violations[1]).toContain('for example "prod-west"');
     expect(out.violations[2]).toContain('tagNames has "bad name!", which does not match flatTagPattern');
@@ -140,9 +129,7 @@ describe("workspace-required-tags", () => {
     const out = await validateStack(requiredTags, [ws], config);
     expect(out.violations).toEqual([
       {
-        message:
-          'Workspace "app": tags {"env":"prod"} lack the required key "owner". ' +
-          'Fix: add owner: "<value>" to its tags or to a WorkspaceTags resource that targets it.',
+        message: 'Workspace "app": tags {"env":"prod"} lack the required key "owner". ' + 'Fix: add owner: "<value>" to its tags or to a WorkspaceTags resource that targets it.',
         urn: ws.urn,
       },
     ]);
@@ -161,9 +148,15 @@ describe("workspace-required-tags", () => {
   });
 
   it("counts the tags a deployed workspace reports in effect, project-inherited ones included", async () => {
-    const ws = stackResource(Workspace, "app", { name: "app", tags: { env: "prod" } }, {}, {
-      outputs: { name: "app", tags: { env: "prod" }, effectiveTags: { env: "prod", owner: "platform" } },
-    });
+    const ws = stackResource(
+      Workspace,
+      "app",
+      { name: "app", tags: { env: "prod" } },
+      {},
+      {
+        outputs: { name: "app", tags: { env: "prod" }, effectiveTags: { env: "prod", owner: "platform" } },
+      },
+    );
     expect((await validateStack(requiredTags, [ws], config)).violations).toEqual([]);
   });
 

@@ -38,9 +38,7 @@ const TARGET = 0.98;
 const TEST_TIMEOUT = "4m";
 
 const root = path.resolve(__dirname, "..", "..");
-const cacheRoot =
-  process.env.PULUMI_WORKSPACES_COMPAT_DIR ||
-  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-workspaces", "compat");
+const cacheRoot = process.env.PULUMI_WORKSPACES_COMPAT_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-workspaces", "compat");
 
 // ---------------------------------------------------------------------------
 // What is run, and what is not counted.
@@ -136,8 +134,7 @@ const OUT_OF_SCOPE = {
   TestProjectsCreate: NEEDS_BILLING,
 };
 
-const ENABLED_DEFAULT =
-  "spec 4.12 and 3: `enabled` defaults to false when the enable request omits it; go-tfe's test omits it and expects true";
+const ENABLED_DEFAULT = "spec 4.12 and 3: `enabled` defaults to false when the enable request omits it; go-tfe's test omits it and expects true";
 const PIN_DEFAULT = "spec 4.12 and 9: an omitted `version-pin` means the latest module version, which the document shows; go-tfe expects an empty pin";
 const NO_BINDING_LIMIT = "the spec sets no limit on key-value tags per workspace; go-tfe expects the hosted service's limit of 10";
 

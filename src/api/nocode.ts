@@ -45,10 +45,7 @@ export const variableOptionsResourceSchema = resourceSchema("variable-options", 
 export type VariableOptionsResource = z.infer<typeof variableOptionsResourceSchema>;
 
 /** A module enabled for no-code provisioning (`no-code-modules`, id `nocode-`). */
-export const noCodeModuleResourceSchema = resourceSchema(
-  "no-code-modules",
-  z.object({ enabled: z.boolean(), "version-pin": z.string() }).loose(),
-);
+export const noCodeModuleResourceSchema = resourceSchema("no-code-modules", z.object({ enabled: z.boolean(), "version-pin": z.string() }).loose());
 export type NoCodeModuleResource = z.infer<typeof noCodeModuleResourceSchema>;
 export const noCodeModuleDocumentSchema = documentSchema(noCodeModuleResourceSchema);
 export type NoCodeModuleDocument = z.infer<typeof noCodeModuleDocumentSchema>;
@@ -76,15 +73,16 @@ const variableOptionsRequestItemSchema = z
   .loose();
 
 /** The service accepts both spellings of the registry module type. */
-const registryModuleRelationshipRequestSchema = z
-  .object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() })
-  .loose();
+const registryModuleRelationshipRequestSchema = z.object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() }).loose();
 
 const noCodeModuleAttributesRequestSchema = z
   .object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() })
   .loose()
   .optional();
-const variableOptionsRelationshipRequestSchema = z.object({ data: z.array(variableOptionsRequestItemSchema) }).loose().optional();
+const variableOptionsRelationshipRequestSchema = z
+  .object({ data: z.array(variableOptionsRequestItemSchema) })
+  .loose()
+  .optional();
 
 /** Body of `POST /organizations/:organization_name/no-code-modules` (spec 4.12): the registry module is required. */
 export const noCodeModuleEnableRequestSchema = z
@@ -93,9 +91,7 @@ export const noCodeModuleEnableRequestSchema = z
       .object({
         type: z.literal("no-code-modules"),
         attributes: noCodeModuleAttributesRequestSchema,
-        relationships: z
-          .object({ "registry-module": registryModuleRelationshipRequestSchema, "variable-options": variableOptionsRelationshipRequestSchema })
-          .loose(),
+        relationships: z.object({ "registry-module": registryModuleRelationshipRequestSchema, "variable-options": variableOptionsRelationshipRequestSchema }).loose(),
       })
       .loose(),
   })
@@ -191,10 +187,7 @@ export const workspaceUpgradeRequestSchema = z
 export type WorkspaceUpgradeRequest = z.infer<typeof workspaceUpgradeRequestSchema>;
 
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id (spec 2.9). */
-export const workspaceUpgradeResourceSchema = resourceSchema(
-  "workspace-upgrade",
-  z.object({ status: z.string(), "plan-url": z.string().optional() }).loose(),
-);
+export const workspaceUpgradeResourceSchema = resourceSchema("workspace-upgrade", z.object({ status: z.string(), "plan-url": z.string().optional() }).loose());
 export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSchema>;
 export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeResourceSchema);
 

@@ -58,7 +58,15 @@ export const projectRequestSchema = z
           .object({ name: z.string().min(1).max(40).optional(), description: z.string().nullable().optional() })
           .loose()
           .optional(),
-        relationships: z.object({ "tag-bindings": z.object({ data: z.array(tagBindingRequestSchema) }).loose().optional() }).loose().optional(),
+        relationships: z
+          .object({
+            "tag-bindings": z
+              .object({ data: z.array(tagBindingRequestSchema) })
+              .loose()
+              .optional(),
+          })
+          .loose()
+          .optional(),
       })
       .loose(),
   })
@@ -178,8 +186,5 @@ export const agentPoolResourceSchema = resourceSchema(
 );
 export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
 
-export const oauthTokenResourceSchema = resourceSchema(
-  "oauth-tokens",
-  z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
-);
+export const oauthTokenResourceSchema = resourceSchema("oauth-tokens", z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose());
 export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);

@@ -6,10 +6,7 @@ import { z } from "zod";
 import { anyResourceSchema, identifiersBodySchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
 
 /** A flat tag (`tags`). */
-export const tagResourceSchema = resourceSchema(
-  "tags",
-  z.object({ name: z.string(), "created-at": timestampSchema.optional(), "instance-count": z.number().int().optional() }).loose(),
-);
+export const tagResourceSchema = resourceSchema("tags", z.object({ name: z.string(), "created-at": timestampSchema.optional(), "instance-count": z.number().int().optional() }).loose());
 export type TagResource = z.infer<typeof tagResourceSchema>;
 export const tagListDocumentSchema = listDocumentSchema(tagResourceSchema);
 
@@ -43,12 +40,7 @@ export const tagsRelationshipRequestSchema = z
           id: z.string().min(1).optional(),
           attributes: z
             .object({
-              name: z
-                .string()
-                .min(1)
-                .max(TAG_NAME_MAX_LENGTH)
-                .regex(TAG_NAME_PATTERN, "must start with a letter or digit and contain only letters, digits, :, - and _")
-                .optional(),
+              name: z.string().min(1).max(TAG_NAME_MAX_LENGTH).regex(TAG_NAME_PATTERN, "must start with a letter or digit and contain only letters, digits, :, - and _").optional(),
             })
             .loose()
             .optional(),

@@ -31,17 +31,7 @@ import { timestampSchema } from "./common";
 export type FieldRole = "input" | "computed" | "both";
 
 /** How an input compares with the value the service reported (see the resource provider). */
-export type DiffRule =
-  | "exact"
-  | "replace"
-  | "bool"
-  | "optionalString"
-  | "instant"
-  | "stringSet"
-  | "stringMap"
-  | "tagNames"
-  | "vcsRepo"
-  | "settingOverwrites";
+export type DiffRule = "exact" | "replace" | "bool" | "optionalString" | "instant" | "stringSet" | "stringMap" | "tagNames" | "vcsRepo" | "settingOverwrites";
 
 /** Where the `Workspace` resource places a field among its outputs. */
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
@@ -197,11 +187,7 @@ export const WORKSPACE_FIELDS = {
   autoDestroyActivityDuration: field<string | null>()({
     wire: "auto-destroy-activity-duration",
     read: nullableString,
-    write: z
-      .string()
-      .refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h")
-      .nullable()
-      .optional(),
+    write: z.string().refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h").nullable().optional(),
     absent: null,
     role: "both",
     diff: "optionalString",
@@ -235,7 +221,16 @@ export const WORKSPACE_FIELDS = {
   /** Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter). */
   triggerPrefixes: field<string[]>()({ wire: "trigger-prefixes", read: strings, write: "read", absent: [], role: "both", diff: "stringSet", group: "top" }),
   /** VCS connection, or null for a workspace without one. */
-  vcsRepo: field<VcsRepoValue | null>()({ wire: "vcs-repo", read: vcsRepoSchema.nullable().optional(), write: vcsRepoRequestSchema.nullable().optional(), shape: "vcsRepo", absent: null, role: "both", diff: "vcsRepo", group: "top" }),
+  vcsRepo: field<VcsRepoValue | null>()({
+    wire: "vcs-repo",
+    read: vcsRepoSchema.nullable().optional(),
+    write: vcsRepoRequestSchema.nullable().optional(),
+    shape: "vcsRepo",
+    absent: null,
+    role: "both",
+    diff: "vcsRepo",
+    group: "top",
+  }),
   /** Directory of the repository the engine runs in, or null for the root. */
   workingDirectory: field<string | null>()({ wire: "working-directory", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
   /** Which settings are set on the workspace itself rather than inherited from its project or organization. */
@@ -366,9 +361,7 @@ type WriteShape = {
 const entries = Object.entries(WORKSPACE_FIELDS) as [WorkspaceFieldName, FieldDef][];
 
 /** The zod shape of the workspace document's attributes, one key per table line with `wire` and `read`. */
-export const workspaceAttributesShape = Object.fromEntries(
-  entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!]),
-) as unknown as ReadShape;
+export const workspaceAttributesShape = Object.fromEntries(entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!])) as unknown as ReadShape;
 
 /** The zod shape of the settable attributes of create and update, one key per table line with `write`. */
 export const workspaceSettingsShape = Object.fromEntries(

@@ -3,19 +3,8 @@
  * update (4.3), lock (4.7) and SSH key assignment (4.8).
  */
 import { z } from "zod";
-import {
-  type vcsRepoRequestSchema,
-  type vcsRepoSchema,
-  workspaceAttributesShape,
-  workspaceSettingsShape,
-  WORKSPACE_NAME_PATTERN,
-} from "./workspaceFields";
-import {
-  documentSchema,
-  listDocumentSchema,
-  type Problem,
-  resourceSchema,
-} from "./common";
+import { type vcsRepoRequestSchema, type vcsRepoSchema, workspaceAttributesShape, workspaceSettingsShape, WORKSPACE_NAME_PATTERN } from "./workspaceFields";
+import { documentSchema, listDocumentSchema, type Problem, resourceSchema } from "./common";
 
 export {
   AUTO_DESTROY_DURATION_PATTERN,
@@ -143,14 +132,20 @@ export const tagBindingRequestSchema = z
 /** `project` relationship in a request; the hosted service accepts both spellings of the type. */
 export const projectRelationshipRequestSchema = z
   .object({
-    data: z.object({ id: z.string(), type: z.enum(["projects", "project"]).optional() }).loose().nullable(),
+    data: z
+      .object({ id: z.string(), type: z.enum(["projects", "project"]).optional() })
+      .loose()
+      .nullable(),
   })
   .loose();
 
 export const workspaceRelationshipsRequestSchema = z
   .object({
     project: projectRelationshipRequestSchema.optional(),
-    "tag-bindings": z.object({ data: z.array(tagBindingRequestSchema) }).loose().optional(),
+    "tag-bindings": z
+      .object({ data: z.array(tagBindingRequestSchema) })
+      .loose()
+      .optional(),
   })
   .loose();
 
@@ -202,7 +197,7 @@ export function workspaceSettingsProblems(
     problems.push({ pointer: at("terraform-version"), detail: "terraform-version is an alias of engine-version; give one of them" });
   }
 
-  const mode = given["execution-mode"] ?? (given.operations === false ? "local" : hasOwn("operations") ? "remote" : current?.["execution-mode"] ?? "remote");
+  const mode = given["execution-mode"] ?? (given.operations === false ? "local" : hasOwn("operations") ? "remote" : (current?.["execution-mode"] ?? "remote"));
   const pool = hasOwn("agent-pool-id") ? given["agent-pool-id"] : mode === "agent" ? current?.["agent-pool-id"] : undefined;
   if (mode === "agent" && !pool) {
     problems.push({ pointer: at("agent-pool-id"), detail: "agent-pool-id is required when execution-mode is agent" });
@@ -210,9 +205,7 @@ export function workspaceSettingsProblems(
   if (mode !== "agent" && given["agent-pool-id"]) {
     problems.push({
       pointer: at("agent-pool-id"),
-      detail: given.operations === true
-        ? "agent-pool-id must not be given when operations is true"
-        : `agent-pool-id must not be given when execution-mode is ${mode}`,
+      detail: given.operations === true ? "agent-pool-id must not be given when operations is true" : `agent-pool-id must not be given when execution-mode is ${mode}`,
     });
   }
   if (given["setting-overwrites"]?.["execution-mode"] === true && !hasOwn("execution-mode") && !current) {

@@ -41,7 +41,10 @@ export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
  * service asked for a pause until `retryAt`, or the caller's turn did not come in time.
  */
 export class PacingRefused extends Error {
-  constructor(readonly reason: "paused" | "deadline" | "aborted", readonly retryAt?: number) {
+  constructor(
+    readonly reason: "paused" | "deadline" | "aborted",
+    readonly retryAt?: number,
+  ) {
     super(reason === "paused" ? `paused by the service until ${new Date(retryAt!).toISOString()}` : `no pacing slot (${reason})`);
   }
 }
@@ -75,7 +78,10 @@ export class RateLimiter {
   announced: number | undefined;
 
   /** `settings` undefined: no pacing until a limit is announced (429 pauses still apply). */
-  constructor(settings: LimiterSettings | undefined, private readonly now: () => number = Date.now) {
+  constructor(
+    settings: LimiterSettings | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
     if (settings) this.configure(settings);
   }
 

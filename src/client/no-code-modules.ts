@@ -2,11 +2,7 @@
  * No-code modules (spec 2.7, 2.8, 4.12 to 4.14): enabling a registry module for no-code
  * provisioning, changing its settings, reading it.
  */
-import {
-  noCodeModuleDocumentSchema,
-  variableOptionsResourceSchema,
-  type NoCodeModuleResource,
-} from "../api/nocode";
+import { noCodeModuleDocumentSchema, variableOptionsResourceSchema, type NoCodeModuleResource } from "../api/nocode";
 import type { AnyResource } from "../api/common";
 import { type Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";
@@ -107,12 +103,14 @@ function toNoCodeModule(r: NoCodeModuleResource, included: AnyResource[] | undef
       .flatMap((i) => {
         const parsed = variableOptionsResourceSchema.safeParse(i);
         return parsed.success
-          ? [{
-              id: parsed.data.id,
-              variableName: parsed.data.attributes["variable-name"],
-              variableType: parsed.data.attributes["variable-type"],
-              options: parsed.data.attributes.options,
-            }]
+          ? [
+              {
+                id: parsed.data.id,
+                variableName: parsed.data.attributes["variable-name"],
+                variableType: parsed.data.attributes["variable-type"],
+                options: parsed.data.attributes.options,
+              },
+            ]
           : [];
       });
   }
@@ -177,10 +175,7 @@ export class NoCodeModules {
     if (options.variableOptions) relationships["variable-options"] = variableOptionsBody(options.variableOptions);
     const data: Record<string, unknown> = { type: "no-code-modules", attributes };
     if (Object.keys(relationships).length) data.relationships = relationships;
-    const doc = await this.transport.requestParsed(
-      { method: "PATCH", path: urlPath("no-code-modules", noCodeModuleId), body: { data }, repeat: "idempotent" },
-      noCodeModuleDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "PATCH", path: urlPath("no-code-modules", noCodeModuleId), body: { data }, repeat: "idempotent" }, noCodeModuleDocumentSchema);
     return toNoCodeModule(doc.data, doc.included);
   }
 
@@ -200,6 +195,6 @@ export class NoCodeModules {
       },
       noCodeModuleDocumentSchema,
     );
-    return toNoCodeModule(doc.data, options.includeVariableOptions ? doc.included ?? [] : undefined);
+    return toNoCodeModule(doc.data, options.includeVariableOptions ? (doc.included ?? []) : undefined);
   }
 }

@@ -94,10 +94,7 @@ export function pagedGet<R, T>(
 ): PagedList<T> {
   return new PagedList(
     async (number, size) => {
-      const doc = await transport.requestParsed(
-        { method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" },
-        schema,
-      );
+      const doc = await transport.requestParsed({ method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" }, schema);
       return { items: doc.data.map(map), pagination: doc.meta?.pagination };
     },
     PAGE_SIZE,

@@ -138,10 +138,7 @@ export class RegistryModules {
 
   /** `GET /registry-modules/:id`. */
   async readById(registryModuleId: string): Promise<RegistryModule> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("registry-modules", registryModuleId), repeat: "idempotent" },
-      registryModuleDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("registry-modules", registryModuleId), repeat: "idempotent" }, registryModuleDocumentSchema);
     return toRegistryModule(doc.data);
   }
 

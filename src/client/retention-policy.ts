@@ -50,10 +50,7 @@ export class DataRetentionPolicies {
       "deleteOlderThanNDays" in options
         ? { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": options.deleteOlderThanNDays } }
         : { type: "data-retention-policy-dont-deletes", attributes: {} };
-    const doc = await this.transport.requestParsed(
-      { method: "POST", path: this.path(workspaceId), body: { data }, repeat: "idempotent" },
-      retentionSetDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "POST", path: this.path(workspaceId), body: { data }, repeat: "idempotent" }, retentionSetDocumentSchema);
     return toPolicy(doc.data);
   }
 

@@ -58,9 +58,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     [nonEmpty(env.TFE_HOSTNAME), "TFE_*"],
   ]);
   if (!address) {
-    throw new SettingsError(
-      "no service address: pass `address` in the options, or set WORKSPACES_ADDRESS, or set TFE_HOSTNAME",
-    );
+    throw new SettingsError("no service address: pass `address` in the options, or set WORKSPACES_ADDRESS, or set TFE_HOSTNAME");
   }
   const { baseUrl, hostname } = normalizeAddress(address.value);
 

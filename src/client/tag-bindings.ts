@@ -85,10 +85,7 @@ export class TagBindings {
 
   /** `GET /workspaces/:id/tag-bindings`: the bindings set on the workspace itself. */
   async list(workspaceId: string): Promise<TagBinding[]> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" },
-      tagBindingListDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" }, tagBindingListDocumentSchema);
     return doc.data.map((r) => ({ id: r.id, key: r.attributes.key, value: r.attributes.value }));
   }
 

@@ -21,17 +21,7 @@ import {
 } from "./errors";
 import { currentCall } from "./call";
 import { PacingRefused, type RateLimiter, limiterFor, sleep } from "./limiter";
-import {
-  DEFAULT_RETRY,
-  type Repeatability,
-  type ResolvedRetryOptions,
-  type RetryOptions,
-  announcedLimit,
-  backoffDelay,
-  mayRetryNetwork,
-  mayRetryStatus,
-  rateLimitWait,
-} from "./retry";
+import { DEFAULT_RETRY, type Repeatability, type ResolvedRetryOptions, type RetryOptions, announcedLimit, backoffDelay, mayRetryNetwork, mayRetryStatus, rateLimitWait } from "./retry";
 import type { Settings } from "./settings";
 
 /** Names the operation so that a 409 can be given its reason. */
@@ -214,11 +204,7 @@ export class Transport {
       if (!response && (cancel.signal.aborted || Date.now() >= call.deadlineAt)) {
         const ctx: ErrorContext = { method: spec.method, path: spec.path, status: 0, attempts: attempt, elapsedMs: Date.now() - call.startedAt };
         this.log(`${spec.method} ${spec.path} -> cut off after ${Date.now() - sentAt}ms (attempt ${attempt})`);
-        throw this.scrub(
-          call.signal?.aborted
-            ? new AbortedError(ctx, "while the answer was awaited")
-            : new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"),
-        );
+        throw this.scrub(call.signal?.aborted ? new AbortedError(ctx, "while the answer was awaited") : new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
       }
       last = response;
       const elapsed = Date.now() - started;
@@ -446,7 +432,10 @@ function conflictReason(context: ConflictContext, response: AxiosResponse): Conf
     const code = (e.code ?? "").replace(/_/g, "-").toLowerCase();
     if ((known as string[]).includes(code)) return code as ConflictReason;
   }
-  const text = errors.map((e) => `${e.title ?? ""} ${e.detail ?? ""}`).join(" ").toLowerCase();
+  const text = errors
+    .map((e) => `${e.title ?? ""} ${e.detail ?? ""}`)
+    .join(" ")
+    .toLowerCase();
   // A safe delete refused because a lock is held (the workspace may be writing state).
   if (context === "safe-delete" && /currently locked|must be unlocked|\bis locked\b/.test(text)) return "locked";
   if (/another user|different user|locked by (user|run|team)|held by/.test(text)) return "locked-by-another-user";

@@ -52,10 +52,7 @@ export class Variables {
 
   /** `GET /workspaces/:id/vars/:variable_id`. */
   async read(workspaceId: string, variableId: string): Promise<Variable> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("workspaces", workspaceId, "vars", variableId), repeat: "idempotent" },
-      variableDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "vars", variableId), repeat: "idempotent" }, variableDocumentSchema);
     return toVariable(doc.data);
   }
 }

@@ -14,13 +14,7 @@ import {
   type WorkspaceFieldName,
   type WorkspaceFieldTable,
 } from "../api/workspaceFields";
-import {
-  type VcsRepo as VcsRepoWire,
-  workspaceDocumentSchema,
-  workspaceListDocumentSchema,
-  type ExecutionMode,
-  type WorkspaceResource,
-} from "../api/workspaces";
+import { type VcsRepo as VcsRepoWire, workspaceDocumentSchema, workspaceListDocumentSchema, type ExecutionMode, type WorkspaceResource } from "../api/workspaces";
 import type { AnyResource } from "../api/common";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
@@ -33,11 +27,9 @@ export type VcsRepo = VcsRepoValue;
 
 /** Client property names of the field table's lines that the service reports (every line with a wire name or relationship). */
 type ClientFields = {
-  [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: string } | { rel: string }
-    ? WorkspaceFieldTable[K] extends { client: infer C extends string }
-      ? C
-      : K
-    : never]: ValueOf<WorkspaceFieldTable[K]>;
+  [
+    K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: string } | { rel: string } ? (WorkspaceFieldTable[K] extends { client: infer C extends string } ? C : K) : never
+  ]: ValueOf<WorkspaceFieldTable[K]>;
 };
 
 /** A workspace as the service describes it, camel-cased: one property per line of the field table (src/api/workspaceFields.ts) that the service reports, plus the id, links and raw attributes. */
@@ -304,10 +296,7 @@ export class Workspaces {
 
   /** `GET /organizations/:org/workspaces/:name`. */
   async readByName(organization: string, name: string): Promise<Workspace> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" },
-      workspaceDocumentSchema,
-    );
+    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" }, workspaceDocumentSchema);
     return toWorkspace(doc.data);
   }
 

@@ -96,8 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     // The client's settings message speaks to code; say it in terms of this command.
     const message =
       err instanceof SettingsError
-        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` +
-          `or log in with the engine's CLI for its credentials file)`
+        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` + `or log in with the engine's CLI for its credentials file)`
         : err instanceof Error
           ? err.message
           : String(err);

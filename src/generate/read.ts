@@ -97,12 +97,7 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   const tick = ticker(progress, "reading tags, consumers and variables", workspaces.length);
   const records = await pool(workspaces, concurrency, async (workspace): Promise<WorkspaceRecord> => {
     const stamped = workspace.attributes["no-code-module-id"];
-    const noCodeModuleId =
-      typeof stamped === "string" && stamped !== ""
-        ? stamped
-        : workspace.sourceModuleId
-          ? moduleOfRegistryModule.get(workspace.sourceModuleId)
-          : undefined;
+    const noCodeModuleId = typeof stamped === "string" && stamped !== "" ? stamped : workspace.sourceModuleId ? moduleOfRegistryModule.get(workspace.sourceModuleId) : undefined;
     const [bindings, consumerIds, variables] = await Promise.all([
       client.tagBindings.list(workspace.id),
       workspace.globalRemoteState ? Promise.resolve([] as string[]) : client.remoteStateConsumers.listIds(workspace.id),

@@ -32,9 +32,7 @@ function literal(value: unknown, indent = ""): string {
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
-    const items = entries.map(([k, v]) =>
-      v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`,
-    );
+    const items = entries.map(([k, v]) => (v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`));
     const flat = `{ ${items.join(", ")} }`;
     if (flat.length <= 80 && !flat.includes("\n")) return flat;
     return `{\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}}`;

@@ -30,7 +30,9 @@ export const PROTOCOL = 1;
 // its inputs and its outputs) stays small.
 function providerFor(kind: ResourceTypeName): pulumi.dynamic.ResourceProvider {
   const call = (method: string, args: unknown[]) =>
-    require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").dispatch(1, kind, method, args);
+    require("module")
+      .createRequire(process.cwd() + "/")("pulumi-workspaces/provider")
+      .dispatch(1, kind, method, args);
   return {
     configure: (req) => call("configure", [req]),
     check: (olds, news) => call("check", [olds, news]),

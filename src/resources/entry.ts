@@ -49,8 +49,7 @@ export function implementationOf(kind: string): ProviderImpl {
   const impl = implementations[normalizeKind(kind)];
   if (!impl) {
     throw new Error(
-      `pulumi-workspaces: unknown resource kind "${String(kind)}"; the state was written by a release that knows it, ` +
-        `install that release (or a newer one) of pulumi-workspaces`,
+      `pulumi-workspaces: unknown resource kind "${String(kind)}"; the state was written by a release that knows it, ` + `install that release (or a newer one) of pulumi-workspaces`,
     );
   }
   if (typeof kind === "string") byKind.set(kind, impl);
@@ -124,7 +123,7 @@ function withoutEcho(err: unknown): unknown {
 async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {
-      const result = await impl.check((a[0] ?? {}), (a[1] ?? {}));
+      const result = await impl.check(a[0] ?? {}, a[1] ?? {});
       return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
     }
     case "diff":
@@ -168,9 +167,7 @@ export function failuresForEngine(failures: CheckFailure[], inputs: Props): Chec
     if (property && reason.startsWith(`${property}: `)) reason = reason.slice(property.length + 2);
     const value = property ? inputs[property] : undefined;
     const printable = property !== "" && value !== undefined && value !== null;
-    const shown: CheckFailure = printable
-      ? { property, reason }
-      : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
+    const shown: CheckFailure = printable ? { property, reason } : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
     const key = `${shown.property}\u0000${shown.reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -109,10 +109,32 @@ export interface NoCodeVariableOutput {
 }
 
 const NO_CODE_WORKSPACE_OUTPUTS = [
-  "noCodeModuleId", "organization", "name", "project", "description", "executionMode", "agentPoolId", "autoApply",
-  "sourceName", "sourceUrl", "variables", "sensitiveValues", "moduleVersion", "forceDelete", "autoConfirm",
-  "upgradeTimeoutSeconds", "upgradeStrategy", "noCodeModuleVersionId", "noCodeUpgradeAvailable", "sourceModuleId", "resourceCount",
-  "locked", "lastUpgrade", "createdAt", "selfLink", "htmlLink",
+  "noCodeModuleId",
+  "organization",
+  "name",
+  "project",
+  "description",
+  "executionMode",
+  "agentPoolId",
+  "autoApply",
+  "sourceName",
+  "sourceUrl",
+  "variables",
+  "sensitiveValues",
+  "moduleVersion",
+  "forceDelete",
+  "autoConfirm",
+  "upgradeTimeoutSeconds",
+  "upgradeStrategy",
+  "noCodeModuleVersionId",
+  "noCodeUpgradeAvailable",
+  "sourceModuleId",
+  "resourceCount",
+  "locked",
+  "lastUpgrade",
+  "createdAt",
+  "selfLink",
+  "htmlLink",
 ] as const;
 
 /** Outputs that may hold sensitive values: always stored as secrets. */
@@ -187,14 +209,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
-    super(
-      providers.NoCodeWorkspace,
-      name,
-      withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS),
-      withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS),
-      MODULE,
-      "NoCodeWorkspace",
-    );
+    super(providers.NoCodeWorkspace, name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS), MODULE, "NoCodeWorkspace");
   }
 }
 
@@ -202,11 +217,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
  * The engine stores inputs in state as given; a list holding a sensitive value is
  * made secret as a whole so that the value is encrypted there too.
  */
-function secretIfSensitive(
-  variables: NoCodeWorkspaceArgs["variables"],
-): NoCodeWorkspaceArgs["variables"] {
+function secretIfSensitive(variables: NoCodeWorkspaceArgs["variables"]): NoCodeWorkspaceArgs["variables"] {
   if (variables === undefined) return undefined;
-  return pulumi.output(variables).apply((list) =>
-    (list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list),
-  );
+  return pulumi.output(variables).apply((list) => ((list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list)));
 }

@@ -57,13 +57,6 @@ export class RemoteStateConsumers extends pulumi.dynamic.Resource {
 
   /** Declares the remote state consumers of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providers.RemoteStateConsumers,
-      name,
-      withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS),
-      opts,
-      MODULE,
-      "RemoteStateConsumers",
-    );
+    super(providers.RemoteStateConsumers, name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS), opts, MODULE, "RemoteStateConsumers");
   }
 }

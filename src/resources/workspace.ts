@@ -11,14 +11,7 @@ import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
 import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspaceFields";
-import {
-  WORKSPACE_OUTPUTS,
-  type WorkspaceInputName,
-  type WorkspaceMetrics,
-  type WorkspacePermissions,
-  type WorkspaceStatus,
-  type WorkspaceTopName,
-} from "./workspaceFields";
+import { WORKSPACE_OUTPUTS, type WorkspaceInputName, type WorkspaceMetrics, type WorkspacePermissions, type WorkspaceStatus, type WorkspaceTopName } from "./workspaceFields";
 
 /** Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool). */
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -95,8 +88,6 @@ export interface WorkspaceArgs extends TableArgs {
 export type VcsRepoOutput = VcsRepoValue;
 
 export { WORKSPACE_OUTPUTS };
-;
-
 /**
  * Outputs of a {@link Workspace}: the field table's top-level lines (the inputs as the
  * service reports them, tags, effective tags and links), plus `metrics`, `status` and
@@ -142,13 +133,6 @@ export class Workspace extends pulumi.dynamic.Resource {
 
   /** Declares a workspace. `name` is the Pulumi resource name; `args.name` is the workspace's name on the service. */
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providers.Workspace,
-      name,
-      withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS),
-      opts,
-      MODULE,
-      "Workspace",
-    );
+    super(providers.Workspace, name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS), opts, MODULE, "Workspace");
   }
 }

@@ -70,9 +70,10 @@ export function currentShape(stored: WorkspaceStoredOutputs): WorkspaceStoredOut
   const out: Record<string, unknown> = {};
   const grouped = new Set<string>(WORKSPACE_GROUPED.map(([name]) => name));
   for (const [k, v] of Object.entries(stored)) if (!grouped.has(k)) out[k] = v;
-  Object.assign(out, groupedOutputs((name) => stored[name]));
+  Object.assign(
+    out,
+    groupedOutputs((name) => stored[name]),
+  );
   out.permissions = stored.permissions ?? {};
   return out;
 }
-
-;

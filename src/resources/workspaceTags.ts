@@ -31,9 +31,7 @@ export interface WorkspaceTagsArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-const WORKSPACE_TAGS_OUTPUTS = [
-  "workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags",
-] as const;
+const WORKSPACE_TAGS_OUTPUTS = ["workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags"] as const;
 
 /** Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added). */
 export class WorkspaceTags extends pulumi.dynamic.Resource {

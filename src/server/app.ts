@@ -122,9 +122,7 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return socket.destroy(error);
       const body = JSON.stringify({ errors: [{ status: "400", title: "bad request", detail: "The request could not be parsed as HTTP." }] });
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSONAPI_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSONAPI_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
@@ -230,7 +228,10 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
 
   app.setNotFoundHandler((request, reply) => {
     const err = notFound(`No route for ${request.method} ${request.url.split("?")[0]}`);
-    reply.code(404).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: err.errors }));
+    reply
+      .code(404)
+      .header("content-type", JSONAPI_MEDIA_TYPE)
+      .send(JSON.stringify({ errors: err.errors }));
   });
 
   app.setErrorHandler(async (error: FastifyError | ApiError | Error, request, reply) => {
@@ -272,7 +273,10 @@ function failedAuthRefusal(reset: string): ApiError {
 function sendError(reply: FastifyReply, error: FastifyError | ApiError | Error): void {
   const apiError = toApiError(error);
   for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
-  reply.code(apiError.status).header("content-type", JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors: apiError.errors }));
+  reply
+    .code(apiError.status)
+    .header("content-type", JSONAPI_MEDIA_TYPE)
+    .send(JSON.stringify({ errors: apiError.errors }));
 }
 
 /** Maps every failure to a JSON:API error; only a genuine bug becomes a 500. */
@@ -285,9 +289,7 @@ function toApiError(error: FastifyError | ApiError | Error): ApiError {
       return tooLarge();
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
-        ? unsupportedMediaType(`Requests must use the media type ${JSONAPI_MEDIA_TYPE}.`)
-        : badRequest("Invalid Content-Length.");
+      return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? unsupportedMediaType(`Requests must use the media type ${JSONAPI_MEDIA_TYPE}.`) : badRequest("Invalid Content-Length.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return badRequest("The request body is not valid JSON.");

@@ -11,8 +11,7 @@ import { parseArgs } from "node:util";
 import { startServer } from "./index";
 import { isLogLevel, LOG_LEVELS } from "./logging";
 
-const USAGE =
-  `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
+const USAGE = `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token TOKEN] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
 
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;

@@ -113,5 +113,3 @@ declare module "fastify" {
     publicUrl: string;
   }
 }
-
-;

@@ -58,7 +58,7 @@ function loseAnswer(request: FastifyRequest, reply: FastifyReply, mode: "503" | 
   const originalEnd = raw.end.bind(raw);
   const originalWriteHead = raw.writeHead.bind(raw);
   // The handler's own status and headers are swallowed; only the fault's answer goes out.
-  raw.writeHead = ((..._args: unknown[]) => raw);
+  raw.writeHead = (..._args: unknown[]) => raw;
   raw.end = ((..._args: unknown[]) => {
     if (mode === "drop") {
       request.raw.socket.destroy();

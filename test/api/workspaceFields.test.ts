@@ -58,9 +58,7 @@ describe("workspace field table", () => {
       // The request schema accepts what the client sends.
       expect(workspaceSettingsRequestSchema.safeParse(body.data.attributes).success, client).toBe(true);
       const f = line[1];
-      const back = f.rel
-        ? toWorkspace(resource({}, { [f.rel]: { data: { id: value, type: "x" } } }))
-        : toWorkspace(resource({ [wire]: value }));
+      const back = f.rel ? toWorkspace(resource({}, { [f.rel]: { data: { id: value, type: "x" } } })) : toWorkspace(resource({ [wire]: value }));
       expect((back as unknown as Record<string, unknown>)[client], client).toEqual(value);
     }
   });
@@ -99,7 +97,10 @@ describe("workspace field table", () => {
     const outs = workspaceOutputs(toWorkspace(full), { tags: { a: "1" }, effectiveTags: { a: "1", b: "2" }, forceDelete: false });
     expect(Object.keys(outs).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
     for (const group of ["metrics", "status"] as const) {
-      const members = lines.filter(([, f]) => f.group === group).map(([name]) => name).sort();
+      const members = lines
+        .filter(([, f]) => f.group === group)
+        .map(([name]) => name)
+        .sort();
       expect(Object.keys(outs[group]).sort(), group).toEqual(members);
     }
     expect((outs.status as Record<string, unknown>).currentRunId).toBe("id-currentRunId");

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  issuesToErrors,
-  isValidAutoDestroyDuration,
-  workspaceCreateRequestSchema,
-  workspaceSettingsProblems,
-  workspaceUpdateRequestSchema,
-  workspaceAttributesSchema,
-} from "../../src/api";
+import { issuesToErrors, isValidAutoDestroyDuration, workspaceCreateRequestSchema, workspaceSettingsProblems, workspaceUpdateRequestSchema, workspaceAttributesSchema } from "../../src/api";
 
 describe("workspace request schemas", () => {
   it("reports one error per bad attribute with its JSON pointer", () => {
@@ -14,7 +7,9 @@ describe("workspace request schemas", () => {
       data: { type: "workspaces", attributes: { name: "bad name!", "auto-apply": "yes", "execution-mode": "cloud" } },
     });
     expect(result.success).toBe(false);
-    const pointers = issuesToErrors(result.error!.issues).map((e) => e.source?.pointer).sort();
+    const pointers = issuesToErrors(result.error!.issues)
+      .map((e) => e.source?.pointer)
+      .sort();
     expect(pointers).toEqual(["/data/attributes/auto-apply", "/data/attributes/execution-mode", "/data/attributes/name"]);
   });
 
@@ -55,9 +50,7 @@ describe("workspaceSettingsProblems", () => {
 
   it("checks the VCS repository keys", () => {
     expect(pointers({ "vcs-repo": { branch: "main" } }).sort()).toEqual(["/data/attributes/vcs-repo/identifier", "/data/attributes/vcs-repo/oauth-token-id"]);
-    expect(pointers({ "vcs-repo": { identifier: "o/r", "oauth-token-id": "ot-1", "vcs-app-installation-id": "ghain-1" } })).toEqual([
-      "/data/attributes/vcs-repo/vcs-app-installation-id",
-    ]);
+    expect(pointers({ "vcs-repo": { identifier: "o/r", "oauth-token-id": "ot-1", "vcs-app-installation-id": "ghain-1" } })).toEqual(["/data/attributes/vcs-repo/vcs-app-installation-id"]);
     // Changing the branch of an existing repository needs no other key.
     expect(pointers({ "vcs-repo": { branch: "dev" } }, { "vcs-repo": { identifier: "o/r", "oauth-token-id": "ot-1" } })).toEqual([]);
   });

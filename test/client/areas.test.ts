@@ -23,7 +23,10 @@ describe("remote state consumers", () => {
   it("pages through 120 consumers with two requests", async () => {
     const subject = await t.client.workspaces.create(t.org, { name: uniqueName("popular") });
     const readers = await Promise.all(Array.from({ length: 120 }, () => t.client.workspaces.create(t.org, { name: uniqueName("r") })));
-    await t.client.remoteStateConsumers.add(subject.id, readers.map((r) => r.id));
+    await t.client.remoteStateConsumers.add(
+      subject.id,
+      readers.map((r) => r.id),
+    );
     const route = "GET /api/v2/workspaces/:workspace_id/relationships/remote-state-consumers";
     const before = t.server.stats().byRoute[route] ?? 0;
     const listed = await t.client.remoteStateConsumers.list(subject.id).all();
@@ -101,7 +104,12 @@ describe("organizations and projects", () => {
     const ws = await t.client.workspaces.create(t.org, { name: uniqueName("inherits"), projectId: created.data.id, tagBindings: [{ key: "env", value: "dev" }] });
     expect(await t.client.tagBindings.list(ws.id)).toEqual([expect.objectContaining({ key: "env", value: "dev" })]);
     const effective = await t.client.tagBindings.listEffective(ws.id);
-    expect(effective).toEqual(expect.arrayContaining([{ key: "env", value: "dev" }, { key: "cost-center", value: "7" }]));
+    expect(effective).toEqual(
+      expect.arrayContaining([
+        { key: "env", value: "dev" },
+        { key: "cost-center", value: "7" },
+      ]),
+    );
 
     const before = t.server.stats().total;
     const together = await t.client.tagBindings.readWithWorkspace(ws.id);

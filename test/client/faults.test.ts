@@ -114,7 +114,10 @@ describe("5xx and dropped connections", () => {
     server.setFaults({ failureRate: 0.5, failureMode: "mixed", failureStage: "after" });
     await client.tags.add(subject.id, ["a", "b", "c"]);
     await client.tags.remove(subject.id, ["b"]);
-    await client.remoteStateConsumers.add(subject.id, readers.map((r) => r.id));
+    await client.remoteStateConsumers.add(
+      subject.id,
+      readers.map((r) => r.id),
+    );
     await client.remoteStateConsumers.remove(subject.id, [readers[0].id]);
     await client.tagBindings.set(subject.id, [{ key: "env", value: "prod" }]);
     server.setFaults({});

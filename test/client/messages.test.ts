@@ -19,7 +19,9 @@ describe("error messages stay short", () => {
     expect(err).toBeInstanceOf(ValidationError);
     const e = err as ValidationError;
     expect(e.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
-    expect(e.message).toMatch(new RegExp(`^PATCH /workspaces/ws-1: 422 - x{${MESSAGE_DETAIL_LIMIT}}\\.\\.\\. \\(${detail.length - MESSAGE_DETAIL_LIMIT} more characters on the error object\\)$`));
+    expect(e.message).toMatch(
+      new RegExp(`^PATCH /workspaces/ws-1: 422 - x{${MESSAGE_DETAIL_LIMIT}}\\.\\.\\. \\(${detail.length - MESSAGE_DETAIL_LIMIT} more characters on the error object\\)$`),
+    );
     expect(e.detail).toBe(detail);
     expect(e.errors[0].detail).toBe(detail);
     expect(e.problems[0]).toEqual({ pointer: "/data/attributes/name", detail });

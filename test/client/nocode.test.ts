@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import {
-  NotFoundError,
-  ValidationError,
-  WaitTimeoutError,
-  type WorkspacesClient,
-  type NoCodeModule,
-  type RegistryModule,
-} from "../../src/client";
+import { NotFoundError, ValidationError, WaitTimeoutError, type WorkspacesClient, type NoCodeModule, type RegistryModule } from "../../src/client";
 import { clientFor, failure, serverRequest, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer;
@@ -60,9 +53,7 @@ describe("no-code modules", () => {
     const plain = await client.noCode.read(nc.id);
     expect(plain.variableOptions).toBeUndefined();
     const withOptions = await client.noCode.read(nc.id, { includeVariableOptions: true });
-    expect(withOptions.variableOptions).toEqual([
-      { id: nc.variableOptionIds[0], variableName: "region", variableType: "string", options: ["us-east-1", "eu-west-1"] },
-    ]);
+    expect(withOptions.variableOptions).toEqual([{ id: nc.variableOptionIds[0], variableName: "region", variableType: "string", options: ["us-east-1", "eu-west-1"] }]);
 
     const disabled = await client.noCode.update(nc.id, { enabled: false });
     expect(disabled.enabled).toBe(false);

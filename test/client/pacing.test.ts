@@ -47,7 +47,11 @@ describe("client-side pacing", () => {
   it("lets a burst through at once and paces the rest", () => {
     const clock = { now: 0 };
     const limiter = new RateLimiter(limiterSettingsFor(30), () => clock.now);
-    const sends = simulate(limiter, clock, Array.from({ length: 60 }, () => 0));
+    const sends = simulate(
+      limiter,
+      clock,
+      Array.from({ length: 60 }, () => 0),
+    );
     expect(sends.filter((t) => t === 0).length).toBe(limiterSettingsFor(30).burst);
     // 60 requests at a sustained rate under 30/s take more than one second, and not absurdly longer.
     expect(sends[59]).toBeGreaterThan(1000);

@@ -15,9 +15,7 @@ beforeAll(async () => {
   client = clientFor(server, { rateLimit: false });
   for (let start = 0; start < TOTAL; start += 50) {
     await Promise.all(
-      Array.from({ length: Math.min(50, TOTAL - start) }, (_, i) =>
-        client.workspaces.create(server.organization, { name: `${prefix}-${String(start + i).padStart(3, "0")}` }),
-      ),
+      Array.from({ length: Math.min(50, TOTAL - start) }, (_, i) => client.workspaces.create(server.organization, { name: `${prefix}-${String(start + i).padStart(3, "0")}` })),
     );
   }
 });
@@ -84,9 +82,7 @@ describe("pages that contradict each other", () => {
   it("stops on an empty page that names a next page past the last", async () => {
     const { err, requests } = await listFrom((n) => tagPage([], { current: n, next: n + 1, totalPages: 1 }));
     expect(err).toBeInstanceOf(InconsistentPaginationError);
-    expect(err.message).toBe(
-      "GET /organizations/acme/tags: the service's pagination is inconsistent at page 1: next-page 2 is past total-pages 1; the listing stopped there",
-    );
+    expect(err.message).toBe("GET /organizations/acme/tags: the service's pagination is inconsistent at page 1: next-page 2 is past total-pages 1; the listing stopped there");
     expect(requests).toBe(1);
   });
 

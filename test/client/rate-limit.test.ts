@@ -60,9 +60,7 @@ describe("429 handling", () => {
     const b = clientFor(server);
     const ws = await a.workspaces.create(server.organization, { name: uniqueName("paced") });
     const started = Date.now();
-    const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).workspaces.read(ws.id)),
-    );
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).workspaces.read(ws.id)));
     const elapsed = Date.now() - started;
     expect(results).toHaveLength(60);
     expect(server.stats().byStatus["429"]).toBeUndefined();
@@ -118,7 +116,6 @@ describe("429 handling", () => {
 });
 
 describe("a 429 that asks for a long pause", () => {
-
   it("fails that call at once and never holds later calls past their own deadline, saying when to retry", async () => {
     let answer429 = true;
     fake = await startFakeService((req, res) => {
@@ -149,9 +146,7 @@ describe("a 429 that asks for a long pause", () => {
   it("refuses calls already waiting for a slot when a pause outlasts their deadline", async () => {
     // The second request meets a day-long 429 while a third call waits for its slot.
     fake = await startFakeService((_req, res) =>
-      fake!.requests.length === 2
-        ? reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" })
-        : reply(res, 200, organizationDoc()),
+      fake!.requests.length === 2 ? reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" }) : reply(res, 200, organizationDoc()),
     );
     // One request every two seconds: the second and third calls wait in the queue.
     const client = fakeClient(fake, { rateLimit: { requestsPerSecond: 1 }, deadlineMs: 30_000 });
@@ -167,7 +162,6 @@ describe("a 429 that asks for a long pause", () => {
 });
 
 describe("pacing by what the service announces", () => {
-
   it("does not pace a service that announces no limit: 30 calls arrive together", async () => {
     // The fake service holds every answer until 30 requests wait, then answers them all;
     // requests still missing 750 ms after the first (paced at 30 per second without an

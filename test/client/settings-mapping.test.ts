@@ -21,7 +21,10 @@ describe("camelCase options to wire bodies", () => {
       triggerPatterns: fc.array(fc.string()),
       triggerPrefixes: fc.array(fc.string()),
       workingDirectory: fc.option(fc.string(), { nil: null }),
-      autoDestroyActivityDuration: fc.option(fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom("d", "h")).map(([n, u]) => `${n}${u}`), { nil: null }),
+      autoDestroyActivityDuration: fc.option(
+        fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom("d", "h")).map(([n, u]) => `${n}${u}`),
+        { nil: null },
+      ),
       sourceName: fc.string(),
       projectId: fc.constant("prj-abc"),
       tagBindings: fc.array(fc.record({ key: fc.string({ minLength: 1 }), value: fc.string() })),

@@ -39,7 +39,14 @@ describe("resolveSettings", () => {
 
   it("falls back to WORKSPACES_* before TFE_*", () => {
     const s = resolveSettings({
-      env: { WORKSPACES_ADDRESS: "https://w.example/", WORKSPACES_TOKEN: "w-token", WORKSPACES_ORGANIZATION: "w-org", TFE_HOSTNAME: "t.example", TFE_TOKEN: "t-token", TFE_ORGANIZATION: "t-org" },
+      env: {
+        WORKSPACES_ADDRESS: "https://w.example/",
+        WORKSPACES_TOKEN: "w-token",
+        WORKSPACES_ORGANIZATION: "w-org",
+        TFE_HOSTNAME: "t.example",
+        TFE_TOKEN: "t-token",
+        TFE_ORGANIZATION: "t-org",
+      },
       homeDir: home,
     });
     expect(s.baseUrl).toBe("https://w.example/api/v2");

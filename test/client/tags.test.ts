@@ -62,7 +62,6 @@ describe("tags and tag bindings", () => {
     expect(byName.tagNames.sort()).toEqual(["alpha", "beta"]);
   });
 
-
   it("sets key-value tags with one PATCH and lists effective bindings separately", async () => {
     const created = await t.client.workspaces.create(t.org, { name: uniqueName("kv") });
     const beforePatch = routeCount("PATCH /api/v2/workspaces/:workspace_id");
@@ -71,8 +70,6 @@ describe("tags and tag bindings", () => {
     const effective = await t.client.tagBindings.listEffective(created.id);
     expect(effective).toContainEqual({ key: "owner", value: "platform" });
   });
-
-
 });
 
 describe("listing", () => {

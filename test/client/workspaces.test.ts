@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import {
-  ConflictError,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-  type WorkspacesClient,
-  type Workspace,
-} from "../../src/client";
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError, type WorkspacesClient, type Workspace } from "../../src/client";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer;
@@ -171,9 +164,7 @@ describe("errors from real responses", () => {
   });
 
   it("ValidationError lists each source.pointer with its detail", async () => {
-    const err = await failure(
-      client.workspaces.create(org, { name: "bad name!", executionMode: "agent", autoDestroyActivityDuration: "0d" }),
-    );
+    const err = await failure(client.workspaces.create(org, { name: "bad name!", executionMode: "agent", autoDestroyActivityDuration: "0d" }));
     expect(err).toBeInstanceOf(ValidationError);
     const e = err as ValidationError;
     expect(e.status).toBe(422);
@@ -199,4 +190,3 @@ describe("errors from real responses", () => {
     expect(err.message).not.toContain("not-a-real-token-1234567890");
   });
 });
-

@@ -78,7 +78,10 @@ describe("additive tags and consumers on a workspace another team owns", () => {
     expect(r.code).not.toBe(0);
     const message = 'tags.cost-center: the workspace already has cost-center = "cc-original", set outside this resource';
     // One diagnostic, and no stack trace anywhere.
-    expect(r.diagnostics.filter((d) => d.message.includes("set outside this resource")), r.output).toHaveLength(1);
+    expect(
+      r.diagnostics.filter((d) => d.message.includes("set outside this resource")),
+      r.output,
+    ).toHaveLength(1);
     expect(r.diagnostics.find((d) => d.message.includes(message))?.urn).toMatch(/WorkspaceTags::finance-tags$/);
     expect(r.output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(r.output).not.toMatch(/\.ts:\d+:\d+/);

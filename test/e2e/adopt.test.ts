@@ -126,7 +126,12 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     }
     expect(held.size).toBe(COUNT);
     for (const [name, id] of seeded.ids) expect(held.get(name), name).toBe(id);
-    expect(stack.resources("workspaces:NoCodeModule").map((res) => res.id).sort()).toEqual(seeded.modules.map((mod) => mod.id).sort());
+    expect(
+      stack
+        .resources("workspaces:NoCodeModule")
+        .map((res) => res.id)
+        .sort(),
+    ).toEqual(seeded.modules.map((mod) => mod.id).sort());
     expect(stack.resources("workspaces:RemoteStateConsumers")).toHaveLength(seeded.consumers.size);
     // Sensitive values are in state only as secrets.
     const text = stack.stateText();

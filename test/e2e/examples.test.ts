@@ -268,7 +268,14 @@ describe("examples through the engine", () => {
 
     beforeAll(async () => {
       // What the README's curl lines make "by hand" before the stack exists.
-      const tags = { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }, { type: "tag-bindings", attributes: { key: "team", value: "billing" } }] } };
+      const tags = {
+        "tag-bindings": {
+          data: [
+            { type: "tag-bindings", attributes: { key: "env", value: "prod" } },
+            { type: "tag-bindings", attributes: { key: "team", value: "billing" } },
+          ],
+        },
+      };
       for (const [name, attributes] of [
         ["billing-api", { name: "billing-api", description: "billing HTTP API", "auto-apply": true }],
         ["billing-db", { name: "billing-db", "execution-mode": "local" }],
@@ -329,11 +336,12 @@ describe("examples through the engine", () => {
       expect(mod.body.data.attributes.enabled).toBe(true);
       expect(mod.body.data.attributes["version-pin"]).toBe("1.0.0");
       expect(mod.body.data.relationships["registry-module"].data.id).toBe(registryModuleId);
-      const options = Object.fromEntries(
-        (mod.body.included ?? []).map((o: any) => [o.attributes["variable-name"], o.attributes.options]),
-      );
+      const options = Object.fromEntries((mod.body.included ?? []).map((o: any) => [o.attributes["variable-name"], o.attributes.options]));
       expect(options).toEqual({ region: ["eu-west-1", "eu-central-1", "us-east-1"], storage_class: ["STANDARD", "INFREQUENT_ACCESS"] });
-      for (const [team, region] of [["analytics", "eu-west-1"], ["archive", "eu-central-1"]]) {
+      for (const [team, region] of [
+        ["analytics", "eu-west-1"],
+        ["archive", "eu-central-1"],
+      ]) {
         const ws = await workspaceByName(server, `${team}-bucket`);
         expect(ws.id).toBe(first.workspaces[team].id);
         expect(ws.attributes["source-module-version"] ?? first.workspaces[team].moduleVersion).toBe("1.0.0");
@@ -361,10 +369,7 @@ describe("examples through the engine", () => {
         expect(out.workspaces[team].id).toBe(first.workspaces[team].id);
         expect(out.workspaces[team].moduleVersion).toBe("1.1.0");
         expect(out.workspaces[team].lastUpgrade.status).toBe("applied");
-        const upgrade = await api<any>(
-          server,
-          `/no-code-modules/${out.noCodeModuleId}/workspaces/${out.workspaces[team].id}/upgrade/${out.workspaces[team].lastUpgrade.runId}`,
-        );
+        const upgrade = await api<any>(server, `/no-code-modules/${out.noCodeModuleId}/workspaces/${out.workspaces[team].id}/upgrade/${out.workspaces[team].lastUpgrade.runId}`);
         expect(upgrade.body.data.attributes.status).toBe("applied");
         const ws = await workspaceByName(server, `${team}-bucket`);
         expect(ws.attributes["no-code-upgrade-available"]).toBe(false);

@@ -75,11 +75,7 @@ export function serverEnv(server: RunningServer): Record<string, string> {
 }
 
 /** GET (or other method) on the server's API with its owners token; returns the parsed body. */
-export async function api<T = any>(
-  server: RunningServer,
-  pathAndQuery: string,
-  init: { method?: string; body?: unknown; token?: string } = {},
-): Promise<{ status: number; body: T }> {
+export async function api<T = any>(server: RunningServer, pathAndQuery: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}${pathAndQuery}`, {
     method: init.method ?? "GET",
     headers: {
@@ -130,21 +126,11 @@ export class TestStack {
     const stack = options.stack ?? "dev";
     const env = engine.engineEnv({ bin, home, backendDir, passphrase: PASSPHRASE, extra: options.env ?? {} });
     const s = new TestStack(root, dir, backendDir, project, stack, env);
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
-    );
-    fs.writeFileSync(
-      path.join(dir, "package.json"),
-      JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2),
-    );
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2));
     fs.writeFileSync(
       path.join(dir, "tsconfig.json"),
-      JSON.stringify(
-        { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", types: ["node"] } },
-        null,
-        2,
-      ),
+      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", types: ["node"] } }, null, 2),
     );
     engine.linkPackage(dir);
     s.writeFiles(options.files);

@@ -110,8 +110,14 @@ describe("no-code upgrade strategies through the engine", () => {
     const status = r.diagnostics.filter((d) => d.ephemeral && d.message.includes('upgrading workspace "net-keep"')).map((d) => d.message);
     const step = (re: RegExp) => status.findIndex((m) => re.test(m));
     const steps = [/starting the upgrade plan/, /waiting for the plan of run run-/, /planned, confirming/, /waiting for run run-\S+ to apply/].map(step);
-    expect(steps.every((i) => i >= 0), status.join("\n")).toBe(true);
-    expect([...steps].sort((a, b) => a - b), status.join("\n")).toEqual(steps);
+    expect(
+      steps.every((i) => i >= 0),
+      status.join("\n"),
+    ).toBe(true);
+    expect(
+      [...steps].sort((a, b) => a - b),
+      status.join("\n"),
+    ).toEqual(steps);
     const out = await stack.outputs();
     expect(out.keepId).toBe(first.keepId);
     expect(out.keepVersion).toBe("1.1.0");

@@ -42,10 +42,7 @@ const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
 
 /** The commit whose tree is the previous release: the parent of the commit that added the field table. */
 function previousRelease(): string {
-  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: gitRoot, encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .pop();
+  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: gitRoot, encoding: "utf8" }).trim().split("\n").pop();
   if (!added) throw new Error(`no commit in ${gitRoot} adds src/api/workspaceFields.ts: this test needs the repository's history (a full clone, not a shallow one)`);
   return execFileSync("git", ["rev-parse", `${added}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
 }
@@ -58,10 +55,7 @@ function buildRelease(commit: string, dir: string): void {
   execFileSync("tar", ["-xf", archive, "-C", dir]);
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   // Only the files the package's entry points reach (the server is not shipped).
-  fs.writeFileSync(
-    path.join(dir, "tsconfig.release.json"),
-    JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }),
-  );
+  fs.writeFileSync(path.join(dir, "tsconfig.release.json"), JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }));
   try {
     execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.release.json"], { cwd: dir, stdio: "pipe" });
   } catch {
@@ -136,7 +130,11 @@ describe("a stack created with the previous release", () => {
     const [app, net] = workspaceStates(stack);
     expect(app.id).toBe(app0.id);
     expect((await workspaceByName(server, "old-state-app")).attributes.description).toBe("the app, edited");
-    expect(Object.keys(app.outputs!).filter((k) => !k.startsWith("__")).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+    expect(
+      Object.keys(app.outputs!)
+        .filter((k) => !k.startsWith("__"))
+        .sort(),
+    ).toEqual([...WORKSPACE_OUTPUTS].sort());
     expect(app.outputs!.status).toMatchObject({ createdAt: app0.outputs!.createdAt, locked: false });
     expect(app.outputs!.tags).toEqual({ env: "prod", team: "apps" });
     expect(net.outputs).toHaveProperty("createdAt");
@@ -148,7 +146,11 @@ describe("a stack created with the previous release", () => {
     expect((server.stats().byRoute["GET /api/v2/workspaces/:workspace_id"] ?? 0) - reads0).toBeGreaterThanOrEqual(2);
     const [app, net] = workspaceStates(stack);
     for (const ws of [app, net]) {
-      expect(Object.keys(ws.outputs!).filter((k) => !k.startsWith("__")).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+      expect(
+        Object.keys(ws.outputs!)
+          .filter((k) => !k.startsWith("__"))
+          .sort(),
+      ).toEqual([...WORKSPACE_OUTPUTS].sort());
       expect(ws.outputs).not.toHaveProperty("createdAt");
     }
     expect(net.outputs!.effectiveTags).toEqual({ env: "prod", team: "platform" });

@@ -108,7 +108,12 @@ describe("a refresh with a token that sees only some workspaces", () => {
     expect(refresh.output).not.toContain(weak);
 
     // Both workspaces are still in state, and on the server.
-    expect(stack.resources("dynamic/workspaces:Workspace").map((w) => w.id).sort()).toEqual([ids.sharedId, ids.secretId].sort());
+    expect(
+      stack
+        .resources("dynamic/workspaces:Workspace")
+        .map((w) => w.id)
+        .sort(),
+    ).toEqual([ids.sharedId, ids.secretId].sort());
     expect((await workspaceByName(server, "own-secret")).id).toBe(ids.secretId);
 
     // The owners token finds nothing to do, and the server keeps the same records.
@@ -327,13 +332,10 @@ describe("messages a user reads", () => {
         res.end(JSON.stringify({ errors: [{ status: "409", title: "conflict", detail: "The workspace is still processing a run." }] }));
         return;
       }
-      const upstream = http.request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
+      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));

@@ -25,11 +25,7 @@ export async function createProject(server: RunningServer, name: string): Promis
 }
 
 export async function workspaceByName(server: RunningServer, name: string): Promise<any> {
-  const body = await expectStatus(
-    api<any>(server, `/organizations/${server.organization}/workspaces/${name}`),
-    [200],
-    `show workspace ${name}`,
-  );
+  const body = await expectStatus(api<any>(server, `/organizations/${server.organization}/workspaces/${name}`), [200], `show workspace ${name}`);
   return body.data;
 }
 
@@ -41,11 +37,7 @@ export async function tagBindings(server: RunningServer, workspaceId: string): P
 
 /** Ids of the workspaces allowed to read `workspaceId`'s state, sorted. */
 export async function consumerIds(server: RunningServer, workspaceId: string): Promise<string[]> {
-  const body = await expectStatus(
-    api<any>(server, `/workspaces/${workspaceId}/relationships/remote-state-consumers?page%5Bsize%5D=100`),
-    [200],
-    "remote state consumers",
-  );
+  const body = await expectStatus(api<any>(server, `/workspaces/${workspaceId}/relationships/remote-state-consumers?page%5Bsize%5D=100`), [200], "remote state consumers");
   return body.data.map((w: any) => w.id).sort();
 }
 
@@ -61,11 +53,7 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
     resources: Array.from({ length: count }, (_, i) => ({ mode: "managed", type: "null_resource", name: `r${i}`, instances: [] })),
   });
   const bytes = Buffer.from(state, "utf8");
-  await expectStatus(
-    api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }),
-    [200],
-    "lock",
-  );
+  await expectStatus(api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }), [200], "lock");
   await expectStatus(
     api(server, `/workspaces/${workspaceId}/state-versions`, {
       method: "POST",
@@ -87,12 +75,7 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
 }
 
 /** A private registry module with the given versions; returns its id (`mod-...`). */
-export async function createRegistryModule(
-  server: RunningServer,
-  name: string,
-  provider: string,
-  versions: string[],
-): Promise<string> {
+export async function createRegistryModule(server: RunningServer, name: string, provider: string, versions: string[]): Promise<string> {
   const body = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/registry-modules`, {
       method: "POST",

@@ -66,9 +66,7 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
   const agentPoolId = (await raw(server, "POST", `/organizations/${org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "on-prem" } } })).data.id;
   const sshKeys: string[] = [];
   for (const name of ["deploy", "modules"]) {
-    sshKeys.push(
-      (await raw(server, "POST", `/organizations/${org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name, value: "-----BEGIN KEY-----" } } })).data.id,
-    );
+    sshKeys.push((await raw(server, "POST", `/organizations/${org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name, value: "-----BEGIN KEY-----" } } })).data.id);
   }
 
   const ids = new Map<string, string>();
@@ -152,7 +150,10 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
     consumers.set(workspaceName(i), readers);
   }
   await pool([...consumers], 8, async ([name, readers]) => {
-    await client.remoteStateConsumers.add(ids.get(name)!, readers.map((r) => ids.get(r)!));
+    await client.remoteStateConsumers.add(
+      ids.get(name)!,
+      readers.map((r) => ids.get(r)!),
+    );
   });
 
   return { projects, agentPoolId, sshKeys, ids, noCodeNames, modules, consumers, passwords, requests: client.stats.requests };

@@ -51,9 +51,7 @@ function isPublicMember(symbol: ts.Symbol): boolean {
 
 /** Members declared in this repository's source (inherited SDK members are documented upstream). */
 function ownMembers(checker: ts.TypeChecker, type: ts.Type): ts.Symbol[] {
-  return checker
-    .getPropertiesOfType(type)
-    .filter((m) => isPublicMember(m) && (m.declarations ?? []).some(inSource) && m.name !== "prototype");
+  return checker.getPropertiesOfType(type).filter((m) => isPublicMember(m) && (m.declarations ?? []).some(inSource) && m.name !== "prototype");
 }
 
 function audit(): { missing: Finding[]; exported: string[] } {

@@ -102,9 +102,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
     resources = npmPack(root, work);
     serverTarball = npmPack(path.join(root, "packages", "server"), work);
     policies = npmPack(path.join(root, "packages", "policies"), work);
-    figures.tarballs = Object.fromEntries(
-      [resources, serverTarball, policies].map((t) => [path.basename(t.file), { packedBytes: t.size, unpackedBytes: t.unpackedSize, files: t.entries }]),
-    );
+    figures.tarballs = Object.fromEntries([resources, serverTarball, policies].map((t) => [path.basename(t.file), { packedBytes: t.size, unpackedBytes: t.unpackedSize, files: t.entries }]));
 
     // The server package in a folder of its own (it builds better-sqlite3 for this Node).
     const serverInstall = npmInstall(path.join(work, "server"), { dependencies: { "pulumi-workspaces-server": `file:${serverTarball.file}` } }, process.env);
@@ -171,16 +169,20 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
       packDir = path.join(dir, "policy-pack");
       fs.mkdirSync(packDir, { recursive: true });
       fs.copyFileSync(path.join(example, "PulumiPolicy.yaml"), path.join(packDir, "PulumiPolicy.yaml"));
-      const pack = npmInstall(packDir, {
-        ...manifest,
-        dependencies: {
-          ...manifest.dependencies,
-          "@pulumi/pulumi": sdk,
-          "pulumi-workspaces-policies": `file:${policies.file}`,
-          // What the policy package depends on, from its tarball instead of the registry.
-          "pulumi-workspaces": `file:${resources.file}`,
+      const pack = npmInstall(
+        packDir,
+        {
+          ...manifest,
+          dependencies: {
+            ...manifest.dependencies,
+            "@pulumi/pulumi": sdk,
+            "pulumi-workspaces-policies": `file:${policies.file}`,
+            // What the policy package depends on, from its tarball instead of the registry.
+            "pulumi-workspaces": `file:${resources.file}`,
+          },
         },
-      }, env);
+        env,
+      );
       fs.copyFileSync(path.join(root, "examples", "policy", "policy-config.json"), path.join(packDir, "policy-config.json"));
       figures[pair.label] = { sdk, baseline, program, addedPackages: program.packages - baseline.packages, policyPack: pack };
 
@@ -211,10 +213,10 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
       const name = `${pair.label}_Bad`;
       expect((await engine.runPulumi(["stack", "init", "dev", "--non-interactive"], { cwd: programDir, env: stackEnv })).code).toBe(0);
       expect((await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code).toBe(0);
-      const r = await engine.runPulumi(
-        ["preview", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")],
-        { cwd: programDir, env: stackEnv },
-      );
+      const r = await engine.runPulumi(["preview", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")], {
+        cwd: programDir,
+        env: stackEnv,
+      });
       expect(r.code, r.output).not.toBe(0);
       expect(r.output).toMatch(/\[mandatory\]\s+workspace-name-pattern/);
       expect(r.output).toContain(name);
@@ -225,14 +227,12 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
     it("deploys a compliant program through the engine with the pack, on this Node and SDK", async () => {
       const name = `billing-${pair.label}-dev`;
       expect((await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code).toBe(0);
-      const r = await engine.runPulumi(
-        ["up", "--yes", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")],
-        { cwd: programDir, env: stackEnv },
-      );
+      const r = await engine.runPulumi(["up", "--yes", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")], {
+        cwd: programDir,
+        env: stackEnv,
+      });
       expect(r.code, r.output).toBe(0);
-      const outputs = JSON.parse(
-        (await engine.runPulumi(["stack", "output", "--json"], { cwd: programDir, env: stackEnv })).output,
-      ) as { workspaceId: string; sdk: string; node: string };
+      const outputs = JSON.parse((await engine.runPulumi(["stack", "output", "--json"], { cwd: programDir, env: stackEnv })).output) as { workspaceId: string; sdk: string; node: string };
       expect(outputs.sdk).toBe(sdk);
       expect(outputs.node).toMatch(new RegExp(`^v${pair.major}\\.`));
       const res = await fetch(`${serverUrl}/organizations/example-org/workspaces/${name}`, { headers: { authorization: `Bearer ${TOKEN}` } });

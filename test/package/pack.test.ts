@@ -40,7 +40,17 @@ function packed(rel: string): boolean {
 
 describe("the pulumi-workspaces tarball", () => {
   it("holds the entry points, declarations, LICENSE and README", () => {
-    for (const f of ["package.json", "LICENSE", "README.md", "dist/index.js", "dist/index.d.ts", "dist/resources/entry.js", "dist/client/index.js", "dist/api/index.js", "dist/resources/tokens.js"]) {
+    for (const f of [
+      "package.json",
+      "LICENSE",
+      "README.md",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/resources/entry.js",
+      "dist/client/index.js",
+      "dist/api/index.js",
+      "dist/resources/tokens.js",
+    ]) {
       expect(files.has(f), f).toBe(true);
     }
     expect(fs.readFileSync(path.join(root, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0");

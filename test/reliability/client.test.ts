@@ -25,11 +25,7 @@ type Timing =
   | { kind: "reset" }
   | { kind: "cut-mid-body" };
 
-type Body =
-  | { kind: "organization" }
-  | { kind: "errors"; detailLength: number }
-  | { kind: "garbage"; length: number }
-  | { kind: "empty" };
+type Body = { kind: "organization" } | { kind: "errors"; detailLength: number } | { kind: "garbage"; length: number } | { kind: "empty" };
 
 interface PageShape {
   items: string[];
@@ -78,19 +74,12 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 const page: fc.Arbitrary<PageShape> = fc.record({
   items: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }),
   current: fc.option(fc.integer({ min: -2, max: 1_000_000 }), { nil: undefined, freq: 6 }),
-  next: fc.oneof(
-    { weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") },
-    { weight: 2, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) },
-  ),
+  next: fc.oneof({ weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) }),
   totalPages: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 1_000_000 }) }),
 });
 
 const answer: fc.Arbitrary<Answer> = fc.record({
-  status: fc.oneof(
-    { weight: 12, arbitrary: fc.constant(200) },
-    { weight: 6, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504) },
-  ),
+  status: fc.oneof({ weight: 12, arbitrary: fc.constant(200) }, { weight: 6, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504) }),
   timing,
   body,
   page,
@@ -245,7 +234,10 @@ afterAll(async () => {
     "hostile: contradictory page": share(counts.contradictoryPages, counts.answers),
     "client calls": counts.calls,
     "calls succeeded / failed with a typed error": `${counts.succeeded} / ${counts.failedTyped}`,
-    "typed errors by class": [...errorClasses].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", "),
+    "typed errors by class": [...errorClasses]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", "),
     "calls failed with an untyped error": counts.untyped,
     [`calls that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.late,
     "latest end after the deadline or abort": `${Math.max(0, counts.worstOvershootMs)} ms`,

@@ -180,7 +180,10 @@ describe("parallel writers on one workspace, two server processes, one database 
       api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: sets[i].map((attributes) => ({ type: "tag-bindings", attributes })) } } } }),
     );
     expect(count(replies, 200)).toBe(N);
-    const bindings = (await a.api.get(`/workspaces/${ws.id}/tag-bindings`)).body.data.map((b: any) => ({ key: b.attributes.key, value: b.attributes.value })) as { key: string; value: string }[];
+    const bindings = (await a.api.get(`/workspaces/${ws.id}/tag-bindings`)).body.data.map((b: any) => ({ key: b.attributes.key, value: b.attributes.value })) as {
+      key: string;
+      value: string;
+    }[];
     const keys = bindings.map((b) => b.key);
     expect(new Set(keys).size).toBe(keys.length);
     const owner = bindings.find((b) => b.key === "owner")!;

@@ -80,7 +80,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
  * With `expectContinue` the body goes out only if the server says continue; an error
  * before the answer (a reset, EPIPE) fails the request: every answer must reach the client.
  */
-function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined, expectContinue = false): Promise<{ status: number; contentType: string; text: string }> {
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  expectContinue = false,
+): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent: expectContinue ? false : agent, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
@@ -129,124 +135,125 @@ function linksOf(doc: unknown): string[] {
 }
 
 describe("bad input never breaks the server or the data", () => {
-  test(
-    `${LANES * RUNS_PER_LANE} generated requests: no 5xx, JSON:API errors, rejected requests change nothing`,
-    async () => {
-      expect(routes.length).toBeGreaterThanOrEqual(SPEC_ROUTES.length);
-      await Promise.all(
-        worlds.map(async (world, lane) => {
-          let before = world.dump();
-          let version = world.dataVersion();
-          const recent: string[] = [];
-          let seed = lane * 1_000_000;
-          await fc.assert(
-            fc.asyncProperty(requestArbitrary(routes), async (req) => {
-              let t0 = performance.now();
-              const r = await send(world, req, seed++);
-              recent.push(`${req.method} ${req.route.url} -> ${r.status}`);
-              if (recent.length > 6) recent.shift();
-              timing.send += performance.now() - t0;
-              tally.requests++;
-              tally.byStatus[r.status] = (tally.byStatus[r.status] ?? 0) + 1;
-              tally.routesHit.add(`${req.route.method} ${req.route.url}`);
-              for (const c of req.classes) tally.byClass[c]++;
-              if (req.classes.length === 0) tally.ordinary++;
-              if (process.env.FUZZ_VERBOSE) {
-                const k = `${req.route.method} ${req.route.url}`;
-                const h = (byRoute[k] ??= {});
-                h[r.status] = (h[r.status] ?? 0) + 1;
+  test(`${LANES * RUNS_PER_LANE} generated requests: no 5xx, JSON:API errors, rejected requests change nothing`, async () => {
+    expect(routes.length).toBeGreaterThanOrEqual(SPEC_ROUTES.length);
+    await Promise.all(
+      worlds.map(async (world, lane) => {
+        let before = world.dump();
+        let version = world.dataVersion();
+        const recent: string[] = [];
+        let seed = lane * 1_000_000;
+        await fc.assert(
+          fc.asyncProperty(requestArbitrary(routes), async (req) => {
+            let t0 = performance.now();
+            const r = await send(world, req, seed++);
+            recent.push(`${req.method} ${req.route.url} -> ${r.status}`);
+            if (recent.length > 6) recent.shift();
+            timing.send += performance.now() - t0;
+            tally.requests++;
+            tally.byStatus[r.status] = (tally.byStatus[r.status] ?? 0) + 1;
+            tally.routesHit.add(`${req.route.method} ${req.route.url}`);
+            for (const c of req.classes) tally.byClass[c]++;
+            if (req.classes.length === 0) tally.ordinary++;
+            if (process.env.FUZZ_VERBOSE) {
+              const k = `${req.route.method} ${req.route.url}`;
+              const h = (byRoute[k] ??= {});
+              h[r.status] = (h[r.status] ?? 0) + 1;
+            }
+            const where = `${req.method} ${(r.path + req.query).slice(0, 300)} [${req.classes.join(",")}${Object.keys(req.headers).length ? ` ${JSON.stringify(req.headers).slice(0, 200)}` : ""}] -> ${r.status} ${r.text.slice(0, 300)}`;
+            expect(r.status, where).toBeLessThan(500);
+            // A caller that may only read gets the answer a valid body would get: never a verdict on the body.
+            if (req.classes.includes("readOnlyWrite")) {
+              expect([403, 404], where).toContain(r.status);
+              tally.readOnlyRoutes.add(`${req.route.method} ${req.route.url}`);
+            }
+            // An oversized body is never accepted (GET routes read no body at all).
+            if (req.oversized && req.method !== "GET") expect(r.status, where).toBeGreaterThanOrEqual(400);
+            // No answer repeats a token, except the endpoints that issue one.
+            if (!req.route.url.includes("authentication-token")) {
+              for (const t of Object.values(world.tokens)) expect(r.text.includes(t), `an answer holds a token: ${where}`).toBe(false);
+            }
+            if (r.status >= 400) {
+              tally.rejected++;
+              expect(r.contentType, where).toContain("application/vnd.api+json");
+              const doc = errorDocumentSchema.safeParse(JSON.parse(r.text));
+              expect(doc.success, where).toBe(true);
+              expect(doc.data!.errors.length, where).toBeGreaterThan(0);
+              expect(
+                doc.data!.errors.every((e) => e.status === undefined || e.status === String(r.status)),
+                where,
+              ).toBe(true);
+            } else {
+              tally.succeeded++;
+              if (r.text !== "") {
+                // Links are paths or URLs on the server's own address, whatever Host the request named.
+                const links = linksOf(JSON.parse(r.text));
+                const origin = new URL(world.test.server.url).origin;
+                for (const link of links) expect((link.startsWith("/") && !link.startsWith("//")) || link.startsWith(`${origin}/`), `${where}\nlink: ${link}`).toBe(true);
+                if (links.length) tally.linksChecked++;
               }
-              const where = `${req.method} ${(r.path + req.query).slice(0, 300)} [${req.classes.join(",")}${Object.keys(req.headers).length ? ` ${JSON.stringify(req.headers).slice(0, 200)}` : ""}] -> ${r.status} ${r.text.slice(0, 300)}`;
-              expect(r.status, where).toBeLessThan(500);
-              // A caller that may only read gets the answer a valid body would get: never a verdict on the body.
-              if (req.classes.includes("readOnlyWrite")) {
-                expect([403, 404], where).toContain(r.status);
-                tally.readOnlyRoutes.add(`${req.route.method} ${req.route.url}`);
-              }
-              // An oversized body is never accepted (GET routes read no body at all).
-              if (req.oversized && req.method !== "GET") expect(r.status, where).toBeGreaterThanOrEqual(400);
-              // No answer repeats a token, except the endpoints that issue one.
-              if (!req.route.url.includes("authentication-token")) {
-                for (const t of Object.values(world.tokens)) expect(r.text.includes(t), `an answer holds a token: ${where}`).toBe(false);
-              }
-              if (r.status >= 400) {
-                tally.rejected++;
-                expect(r.contentType, where).toContain("application/vnd.api+json");
-                const doc = errorDocumentSchema.safeParse(JSON.parse(r.text));
-                expect(doc.success, where).toBe(true);
-                expect(doc.data!.errors.length, where).toBeGreaterThan(0);
-                expect(doc.data!.errors.every((e) => e.status === undefined || e.status === String(r.status)), where).toBe(true);
-              } else {
-                tally.succeeded++;
-                if (r.text !== "") {
-                  // Links are paths or URLs on the server's own address, whatever Host the request named.
-                  const links = linksOf(JSON.parse(r.text));
-                  const origin = new URL(world.test.server.url).origin;
-                  for (const link of links) expect((link.startsWith("/") && !link.startsWith("//")) || link.startsWith(`${origin}/`), `${where}\nlink: ${link}`).toBe(true);
-                  if (links.length) tally.linksChecked++;
-                }
-              }
-              if (r.status < 400 && req.method !== "GET") {
-                t0 = performance.now();
-                await world.repair();
-                await world.settle();
-                before = world.dump();
-                version = world.dataVersion();
-                timing.repair += performance.now() - t0;
-                return;
-              }
-              // A rejected request, or a read: nothing may have been committed...
-              if (world.dataVersion() !== version) {
-                const now = world.dump().split("\n\n");
-                const was = before.split("\n\n");
-                const changed = now.filter((part, i) => part !== was[i]).map((part) => part.slice(0, 400));
-                expect.fail(`a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}\nrecent requests: ${recent.join(" | ")}\nchanged: ${changed.join("\n")}`);
-              }
-              tally.verifiedNoCommit++;
-              // ...and, on a sample, the full dump proves it row by row.
-              if (tally.verifiedNoCommit % DUMP_EVERY === 0) {
-                t0 = performance.now();
-                expect(world.dump() === before, `the database changed: ${where}`).toBe(true);
-                timing.dump += performance.now() - t0;
-                tally.verifiedByDump++;
-              }
-            }),
-            { numRuns: RUNS_PER_LANE, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + lane : undefined, endOnFailure: false, interruptAfterTimeLimit: 240_000 },
-          );
-        }),
-      );
-      // Still up: every server answers and still serves its data.
-      for (const world of worlds) {
-        const ping = await fetch(`${world.test.server.url}/ping`);
-        expect(ping.status).toBeLessThan(300);
-        const show = await world.api.get(`/workspaces/${world.fixtures.workspaces[0]}`);
-        expect(show.status).toBe(200);
-      }
-      if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
-      expect(tally.requests).toBeGreaterThanOrEqual(LANES * RUNS_PER_LANE);
-      expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
-      const writeRoutes = routes.filter((r) => WRITE_METHODS.has(r.method));
-      if (RUNS_PER_LANE >= 1000) expect(writeRoutes.filter((r) => !tally.readOnlyRoutes.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
-      recordFigures("fuzz", {
-        "generated requests": tally.requests,
-        ...hostileFigures(),
-        "routes fuzzed": routes.length,
-        "routes reached": tally.routesHit.size,
-        "rejected (4xx)": tally.rejected,
-        "succeeded (2xx)": tally.succeeded,
-        "rejected or read, checked: no commit": tally.verifiedNoCommit,
-        "of those, also compared by a full database dump": tally.verifiedByDump,
-        "successful answers whose links were checked": tally.linksChecked,
-        "write routes a read-only caller sent invalid bodies to, all answered 403 or 404": `${tally.readOnlyRoutes.size} of ${routes.filter((r) => WRITE_METHODS.has(r.method)).length}`,
-        "5xx answers": Object.entries(tally.byStatus).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0),
-        "statuses seen": Object.entries(tally.byStatus)
-          .sort()
-          .map(([s, c]) => `${s}: ${c}`)
-          .join(", "),
-      });
-    },
-    300_000,
-  );
+            }
+            if (r.status < 400 && req.method !== "GET") {
+              t0 = performance.now();
+              await world.repair();
+              await world.settle();
+              before = world.dump();
+              version = world.dataVersion();
+              timing.repair += performance.now() - t0;
+              return;
+            }
+            // A rejected request, or a read: nothing may have been committed...
+            if (world.dataVersion() !== version) {
+              const now = world.dump().split("\n\n");
+              const was = before.split("\n\n");
+              const changed = now.filter((part, i) => part !== was[i]).map((part) => part.slice(0, 400));
+              expect.fail(`a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}\nrecent requests: ${recent.join(" | ")}\nchanged: ${changed.join("\n")}`);
+            }
+            tally.verifiedNoCommit++;
+            // ...and, on a sample, the full dump proves it row by row.
+            if (tally.verifiedNoCommit % DUMP_EVERY === 0) {
+              t0 = performance.now();
+              expect(world.dump() === before, `the database changed: ${where}`).toBe(true);
+              timing.dump += performance.now() - t0;
+              tally.verifiedByDump++;
+            }
+          }),
+          { numRuns: RUNS_PER_LANE, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + lane : undefined, endOnFailure: false, interruptAfterTimeLimit: 240_000 },
+        );
+      }),
+    );
+    // Still up: every server answers and still serves its data.
+    for (const world of worlds) {
+      const ping = await fetch(`${world.test.server.url}/ping`);
+      expect(ping.status).toBeLessThan(300);
+      const show = await world.api.get(`/workspaces/${world.fixtures.workspaces[0]}`);
+      expect(show.status).toBe(200);
+    }
+    if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
+    expect(tally.requests).toBeGreaterThanOrEqual(LANES * RUNS_PER_LANE);
+    expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
+    const writeRoutes = routes.filter((r) => WRITE_METHODS.has(r.method));
+    if (RUNS_PER_LANE >= 1000) expect(writeRoutes.filter((r) => !tally.readOnlyRoutes.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    recordFigures("fuzz", {
+      "generated requests": tally.requests,
+      ...hostileFigures(),
+      "routes fuzzed": routes.length,
+      "routes reached": tally.routesHit.size,
+      "rejected (4xx)": tally.rejected,
+      "succeeded (2xx)": tally.succeeded,
+      "rejected or read, checked: no commit": tally.verifiedNoCommit,
+      "of those, also compared by a full database dump": tally.verifiedByDump,
+      "successful answers whose links were checked": tally.linksChecked,
+      "write routes a read-only caller sent invalid bodies to, all answered 403 or 404": `${tally.readOnlyRoutes.size} of ${routes.filter((r) => WRITE_METHODS.has(r.method)).length}`,
+      "5xx answers": Object.entries(tally.byStatus)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0),
+      "statuses seen": Object.entries(tally.byStatus)
+        .sort()
+        .map(([s, c]) => `${s}: ${c}`)
+        .join(", "),
+    });
+  }, 300_000);
 });
 
 const CLASS_TITLES: Record<HostileClass, string> = {

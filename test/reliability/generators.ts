@@ -70,7 +70,12 @@ const text = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
   { weight: 2, arbitrary: nasty },
   { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/) },
-  { weight: 1, arbitrary: fc.constantFrom("ws-", "prj-", "sshkey-", "apool-", "tag-", "run-", "sv-", "user-", "team-", "nocode-", "mod-", "ot-").chain((p) => fc.string({ maxLength: 20 }).map((s) => p + s)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("ws-", "prj-", "sshkey-", "apool-", "tag-", "run-", "sv-", "user-", "team-", "nocode-", "mod-", "ot-")
+      .chain((p) => fc.string({ maxLength: 20 }).map((s) => p + s)),
+  },
 );
 
 const paramValue: fc.Arbitrary<ParamValue> = fc.oneof(
@@ -105,12 +110,37 @@ const QUERY_KEYS = [
 const queryValue = fc.oneof(
   text,
   fc.integer().map(String),
-  fc.constantFrom("0", "-1", "1", "20", "100", "101", "1e3", "9007199254740993", "1.5", "name", "-name", "latest-change-at", "-current-run.created-at", "*", "*a*", "a,b,,", "locked_by,organization", "variable_options", "outputs,readme,project", "current_run.plan"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1",
+    "20",
+    "100",
+    "101",
+    "1e3",
+    "9007199254740993",
+    "1.5",
+    "name",
+    "-name",
+    "latest-change-at",
+    "-current-run.created-at",
+    "*",
+    "*a*",
+    "a,b,,",
+    "locked_by,organization",
+    "variable_options",
+    "outputs,readme,project",
+    "current_run.plan",
+  ),
 );
 
 /** Control characters (C0, DEL and C1), alone or inside ordinary text. */
 const controlText = fc
-  .tuple(fc.string({ maxLength: 6 }), fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f })), { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 6 }))
+  .tuple(
+    fc.string({ maxLength: 6 }),
+    fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f })), { minLength: 1, maxLength: 4 }),
+    fc.string({ maxLength: 6 }),
+  )
   .map(([a, codes, b]) => a + String.fromCharCode(...codes) + b);
 
 const LIST_KEYS = ["search[tags]", "search[exclude-tags]", "filter[current-run][status]", "include"];
@@ -119,7 +149,11 @@ const LIST_KEYS = ["search[tags]", "search[exclude-tags]", "filter[current-run][
 const listPairs: fc.Arbitrary<Array<[string, string]>> = fc
   .tuple(
     fc.constantFrom(...LIST_KEYS, "filter[tagged]"),
-    fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 0, max: 10 }) }, { weight: 3, arbitrary: fc.integer({ min: MAX_LIST_VALUES - 2, max: MAX_LIST_VALUES + 2 }) }, { weight: 2, arbitrary: fc.integer({ min: MAX_LIST_VALUES, max: 1500 }) }),
+    fc.oneof(
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 10 }) },
+      { weight: 3, arbitrary: fc.integer({ min: MAX_LIST_VALUES - 2, max: MAX_LIST_VALUES + 2 }) },
+      { weight: 2, arbitrary: fc.integer({ min: MAX_LIST_VALUES, max: 1500 }) },
+    ),
     fc.constantFrom("v", "prod", "applied", "project", "fixture-tag"),
   )
   .map(([key, n, stem]) => {
@@ -141,7 +175,16 @@ const query: fc.Arbitrary<{ text: string; classes: HostileClass[] }> = fc
     pairs: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }), queryValue), { maxLength: 5 }),
     list: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: listPairs }),
     repeat: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    control: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom("search[name]", "search[wildcard-name]", "q", "search[tags]", "filter[project][id]", "sort", "page[number]"), controlText), { minLength: 1, maxLength: 2 }) }),
+    control: fc.oneof(
+      { weight: 6, arbitrary: fc.constant([]) },
+      {
+        weight: 1,
+        arbitrary: fc.array(fc.tuple(fc.constantFrom("search[name]", "search[wildcard-name]", "q", "search[tags]", "filter[project][id]", "sort", "page[number]"), controlText), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+      },
+    ),
     raw: fc.boolean(),
   })
   .map(({ pairs, list, repeat, control, raw }: QueryParts) => {
@@ -249,7 +292,35 @@ const TYPES = [
 
 const attributeValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: text },
-  { weight: 2, arbitrary: fc.constantFrom("remote", "local", "agent", "1h", "0d", "10000d", "9999h", "1.5.0", "~> 1.5", ">= 1.0, < 2.0", "read", "write", "admin", "plan", "custom", "none", "apply", "engine", "terraform", "env", "github", "http://example.com", "2020-01-01T00:00:00Z", "org/repo") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "remote",
+      "local",
+      "agent",
+      "1h",
+      "0d",
+      "10000d",
+      "9999h",
+      "1.5.0",
+      "~> 1.5",
+      ">= 1.0, < 2.0",
+      "read",
+      "write",
+      "admin",
+      "plan",
+      "custom",
+      "none",
+      "apply",
+      "engine",
+      "terraform",
+      "env",
+      "github",
+      "http://example.com",
+      "2020-01-01T00:00:00Z",
+      "org/repo",
+    ),
+  },
   { weight: 2, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double() },
@@ -260,10 +331,7 @@ const attributeValue: fc.Arbitrary<unknown> = fc.oneof(
 
 const attributes = fc.dictionary(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ATTRIBUTE_KEYS) }, { weight: 1, arbitrary: text }), attributeValue, { maxKeys: 6 });
 
-const identifier = fc.record(
-  { type: fc.oneof(fc.constantFrom(...TYPES), text), id: fc.oneof(text, fc.constant("$live")), attributes: attributes },
-  { requiredKeys: ["type"] },
-);
+const identifier = fc.record({ type: fc.oneof(fc.constantFrom(...TYPES), text), id: fc.oneof(text, fc.constant("$live")), attributes: attributes }, { requiredKeys: ["type"] });
 
 const relationship = fc.record({ data: fc.oneof(fc.constant(null), identifier, fc.array(identifier, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })) }, { requiredKeys: [] });
 
@@ -323,7 +391,20 @@ const body: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 3, arbitrary: listBody.map((b) => JSON.stringify(b)) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
-  { weight: 1, arbitrary: fc.constantFrom("", "{", "[", "{\"data\":", "null", "\"\"", "{\"data\":{\"type\":\"workspaces\",\"attributes\":{\"name\":\"x\"}}}}", "{\"__proto__\":{\"polluted\":1}}", "{\"data\":{\"__proto__\":{\"type\":\"workspaces\"}}}") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      "{",
+      "[",
+      '{"data":',
+      "null",
+      '""',
+      '{"data":{"type":"workspaces","attributes":{"name":"x"}}}}',
+      '{"__proto__":{"polluted":1}}',
+      '{"data":{"__proto__":{"type":"workspaces"}}}',
+    ),
+  },
 );
 
 const contentType = fc.constantFrom<string | undefined>(
@@ -338,7 +419,24 @@ const contentType = fc.constantFrom<string | undefined>(
   undefined,
 );
 
-const token = fc.constantFrom<TokenChoice>("owner", "owner", "owner", "owner", "owner", "owner", "owner", "owner", "org", "teamRead", "teamWrite", "user", "otherOrg", "garbage", "malformed", "none");
+const token = fc.constantFrom<TokenChoice>(
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "org",
+  "teamRead",
+  "teamWrite",
+  "user",
+  "otherOrg",
+  "garbage",
+  "malformed",
+  "none",
+);
 
 const METHODS = ["GET", "POST", "PATCH", "DELETE", "PUT"];
 
@@ -349,10 +447,49 @@ const METHODS = ["GET", "POST", "PATCH", "DELETE", "PUT"];
  * left out; `expect` is in, with any value.
  */
 const headerValue = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((c) => String.fromCharCode(c)), maxLength: 60 }) },
-  { weight: 2, arbitrary: fc.constantFrom("a b", "evil.example", "", "[::1", "x:99999", "127.0.0.1:1", "localhost", "%00", "évil.example", "a".repeat(2000), "100-continue", "https", "for=1.2.3.4;proto=https;host=evil.example") },
+  {
+    weight: 3,
+    arbitrary: fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((c) => String.fromCharCode(c)), maxLength: 60 }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "a b",
+      "evil.example",
+      "",
+      "[::1",
+      "x:99999",
+      "127.0.0.1:1",
+      "localhost",
+      "%00",
+      "évil.example",
+      "a".repeat(2000),
+      "100-continue",
+      "https",
+      "for=1.2.3.4;proto=https;host=evil.example",
+    ),
+  },
 );
-const HEADER_NAMES = ["host", "host", "host", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "forwarded", "accept", "accept-encoding", "accept-language", "user-agent", "origin", "referer", "x-request-id", "if-none-match", "cookie", "expect", "range"];
+const HEADER_NAMES = [
+  "host",
+  "host",
+  "host",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-for",
+  "forwarded",
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "user-agent",
+  "origin",
+  "referer",
+  "x-request-id",
+  "if-none-match",
+  "cookie",
+  "expect",
+  "range",
+];
 const headers = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { minKeys: 1, maxKeys: 3 }) });
 
 /** Sizes past the body limit, kept under the server's discard bound (4 × the limit). */

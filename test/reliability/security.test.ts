@@ -57,10 +57,27 @@ describe("tokens never leak", () => {
   test("client errors and client log lines never hold the token, whatever failed", async () => {
     const token = world.tokens.owner;
     const lines: string[] = [];
-    const client = new WorkspacesClient({ address: world.test.server.url, token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l), retry: { maxAttempts: 2 } });
+    const client = new WorkspacesClient({
+      address: world.test.server.url,
+      token,
+      organization: world.org,
+      env: {},
+      homeDir: "/nonexistent",
+      logger: (l: string) => lines.push(l),
+      retry: { maxAttempts: 2 },
+    });
     const wrong = `wrong-${randomBytes(12).toString("hex")}`;
     const stranger = new WorkspacesClient({ address: world.test.server.url, token: wrong, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l) });
-    const nowhere = new WorkspacesClient({ address: "http://127.0.0.1:9/api/v2", token, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l), retry: { maxAttempts: 1 }, timeoutMs: 2000 });
+    const nowhere = new WorkspacesClient({
+      address: "http://127.0.0.1:9/api/v2",
+      token,
+      organization: world.org,
+      env: {},
+      homeDir: "/nonexistent",
+      logger: (l: string) => lines.push(l),
+      retry: { maxAttempts: 1 },
+      timeoutMs: 2000,
+    });
     const ws = world.fixtures.workspaces[0];
     const failures: Array<() => Promise<unknown>> = [
       () => client.workspaces.read("ws-doesnotexist"),
@@ -161,7 +178,7 @@ function pathFor(route: Route, ws: { id: string; name: string; org: string }): s
 
 /** A body that would pass validation on the route, so a refusal is about the caller, not the payload. */
 function plausibleBody(route: Route, consumerId: string): unknown {
-  if (route.method === "GET" || route.method === "DELETE" && !route.url.includes("relationships")) return undefined;
+  if (route.method === "GET" || (route.method === "DELETE" && !route.url.includes("relationships"))) return undefined;
   if (route.url.endsWith("/remote-state-consumers")) return { data: [{ type: "workspaces", id: consumerId }] };
   if (route.url.endsWith("/relationships/tags")) return { data: [{ type: "tags", attributes: { name: "sealed" } }] };
   if (route.url.endsWith("/ssh-key")) return body("workspaces", { id: null });
@@ -246,7 +263,11 @@ describe("team tokens without admin (spec 5)", () => {
     const ws = world.fixtures.workspaces[world.fixtures.workspaces.length - 1];
     const run = world.fixtures.upgradeRuns[0];
     const calls: Array<[string, string, unknown]> = [
-      ["POST", `/organizations/${world.org}/no-code-modules`, body("no-code-modules", { enabled: true }, { relationships: { "registry-module": { data: { type: "registry-modules", id: "mod-x" } } } })],
+      [
+        "POST",
+        `/organizations/${world.org}/no-code-modules`,
+        body("no-code-modules", { enabled: true }, { relationships: { "registry-module": { data: { type: "registry-modules", id: "mod-x" } } } }),
+      ],
       ["PATCH", `/no-code-modules/${noCode}`, body("no-code-modules", { enabled: false })],
       ["POST", `/no-code-modules/${noCode}/workspaces`, body("workspaces", { name: "from-org-token" })],
       ["POST", `/no-code-modules/${noCode}/workspaces/${ws}/upgrade`, body("workspaces", {}, { relationships: { vars: { data: [] } } })],
@@ -283,17 +304,19 @@ describe("rate limit", () => {
       const started = Date.now();
       // Each client keeps four requests in flight, so every one of them asks for more than its share.
       await Promise.all(
-        users.flatMap((token, i) => [0, 1, 2, 3].map(() => ({ token, i }))).map(async ({ token, i }) => {
-          const api = t.api.as(token);
-          while (Date.now() - started < SECONDS * 1000) {
-            const r = await api.get(`/workspaces/${ws.id}`);
-            if (r.status === 429) {
-              refused[i]++;
-              expect(r.body.errors[0].status).toBe("429");
-              expect(Number(r.headers.get("x-ratelimit-remaining"))).toBe(0);
-            } else accepted[i]++;
-          }
-        }),
+        users
+          .flatMap((token, i) => [0, 1, 2, 3].map(() => ({ token, i })))
+          .map(async ({ token, i }) => {
+            const api = t.api.as(token);
+            while (Date.now() - started < SECONDS * 1000) {
+              const r = await api.get(`/workspaces/${ws.id}`);
+              if (r.status === 429) {
+                refused[i]++;
+                expect(r.body.errors[0].status).toBe("429");
+                expect(Number(r.headers.get("x-ratelimit-remaining"))).toBe(0);
+              } else accepted[i]++;
+            }
+          }),
       );
       const elapsed = (Date.now() - started) / 1000;
       const where = `accepted ${accepted.join(",")} refused ${refused.join(",")} in ${elapsed}s`;
@@ -310,9 +333,18 @@ describe("rate limit", () => {
       expect(accepted[3] + accepted[4], where).toBeLessThanOrEqual(LIMIT * windows);
       expect(accepted[3] + accepted[4], where).toBeGreaterThanOrEqual(fairShare(accepted[3] + accepted[4] + refused[3] + refused[4]));
       // Every client asked for more than its share, so the limit refused some of each user's requests.
-      expect(refused.reduce((a, b) => a + b, 0), where).toBeGreaterThan(0);
-      bump("rate-limited requests from 5 clients of 4 users", accepted.concat(refused).reduce((a, b) => a + b, 0));
-      bump("of which refused with 429", refused.reduce((a, b) => a + b, 0));
+      expect(
+        refused.reduce((a, b) => a + b, 0),
+        where,
+      ).toBeGreaterThan(0);
+      bump(
+        "rate-limited requests from 5 clients of 4 users",
+        accepted.concat(refused).reduce((a, b) => a + b, 0),
+      );
+      bump(
+        "of which refused with 429",
+        refused.reduce((a, b) => a + b, 0),
+      );
     } finally {
       await t.server.close();
     }

@@ -145,7 +145,10 @@ export class World {
       }
     }
     if (!this.fixtures.projects[0] || !exists("projects", this.fixtures.projects[0])) {
-      const p = await expectStatus(owner.post(`/organizations/${this.org}/projects`, { data: { type: "projects", attributes: { name: `fixture-${Date.now()}-${Math.floor(Math.random() * 1e6)}` } } }), 201);
+      const p = await expectStatus(
+        owner.post(`/organizations/${this.org}/projects`, { data: { type: "projects", attributes: { name: `fixture-${Date.now()}-${Math.floor(Math.random() * 1e6)}` } } }),
+        201,
+      );
       this.fixtures.projects[0] = p.body.data.id;
     }
     if (!this.tokenValid(this.tokens.org)) this.tokens.org = await orgToken(owner, this.org);
@@ -194,7 +197,10 @@ export async function startWorld(options: ServerOptions = {}): Promise<World> {
   // A spread of state, so requests meet locks, tags, bindings, consumers, keys and runs.
   await expectStatus(api.post(`/workspaces/${w1}/actions/lock`, { reason: "fixture" }), 200);
   await expectStatus(api.post(`/workspaces/${w2}/relationships/tags`, { data: [{ type: "tags", attributes: { name: "fixture-tag" } }] }), 204);
-  await expectStatus(api.patch(`/workspaces/${w2}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "test" } }] } } } }), 200);
+  await expectStatus(
+    api.patch(`/workspaces/${w2}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "test" } }] } } } }),
+    200,
+  );
   await expectStatus(api.post(`/workspaces/${w2}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: w0 }] }), 204);
   await expectStatus(api.post(`/organizations/${test.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: "fixture-key", value: "-----BEGIN KEY-----" } } }), 201);
   await expectStatus(api.post(`/organizations/${test.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "fixture-pool" } } }), 201);

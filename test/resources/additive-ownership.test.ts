@@ -33,10 +33,19 @@ describe("additive WorkspaceTags: a value set by another owner", () => {
   it("refuses on create with the key and the current value, and changes nothing (flat tags neither)", async () => {
     const wsId = await workspace();
     await h.client.tagBindings.set(wsId, [{ key: "cost-center", value: "cc-original" }]);
-    const checked = await workspaceTagsProvider.check({}, {
-      workspaceId: wsId, mode: "additive", tagNames: ["finops"], tags: { "cost-center": "cc-byref", team: "finance" },
-    });
-    const err = await workspaceTagsProvider.create(checked.inputs).then(() => null, (e: Error) => e);
+    const checked = await workspaceTagsProvider.check(
+      {},
+      {
+        workspaceId: wsId,
+        mode: "additive",
+        tagNames: ["finops"],
+        tags: { "cost-center": "cc-byref", team: "finance" },
+      },
+    );
+    const err = await workspaceTagsProvider.create(checked.inputs).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain("tags.cost-center");
     expect(err?.message).toContain('"cc-original"');
     expect(err?.message).toContain("set outside this resource");
@@ -49,7 +58,9 @@ describe("additive WorkspaceTags: a value set by another owner", () => {
     const wsId = await workspace();
     await h.client.tagBindings.set(wsId, [{ key: "cost-center", value: "cc-1" }]);
     const { id, outs } = await create(workspaceTagsProvider, {
-      workspaceId: wsId, mode: "additive", tags: { "cost-center": "cc-1", team: "finance" },
+      workspaceId: wsId,
+      mode: "additive",
+      tags: { "cost-center": "cc-1", team: "finance" },
     });
     expect(outs.addedTags).toEqual({ team: "finance" });
     expect(outs.tags).toEqual({ "cost-center": "cc-1", team: "finance" });
@@ -62,10 +73,15 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
   it("delete leaves the other owner's value, and removes the keys that still hold its own", async () => {
     const wsId = await workspace();
     const { id, outs } = await create(workspaceTagsProvider, {
-      workspaceId: wsId, mode: "additive", tags: { "cost-center": "cc-1", team: "finance" },
+      workspaceId: wsId,
+      mode: "additive",
+      tags: { "cost-center": "cc-1", team: "finance" },
     });
     expect(outs.addedTags).toEqual({ "cost-center": "cc-1", team: "finance" });
-    await h.client.tagBindings.set(wsId, [{ key: "cost-center", value: "cc-2" }, { key: "team", value: "finance" }]);
+    await h.client.tagBindings.set(wsId, [
+      { key: "cost-center", value: "cc-2" },
+      { key: "team", value: "finance" },
+    ]);
     const refreshed = await workspaceTagsProvider.read(id, outs);
     // What this resource set is kept in state as it was set, so delete can tell.
     expect(refreshed.props!.addedTags).toEqual({ "cost-center": "cc-1", team: "finance" });
@@ -80,7 +96,10 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
     await h.client.tagBindings.set(wsId, [{ key: "env", value: "prod" }]);
     const refreshed = await workspaceTagsProvider.read(id, outs);
     expect((await workspaceTagsProvider.diff(id, refreshed.props!, inputs)).changes).toBe(true);
-    const err = await workspaceTagsProvider.update(id, refreshed.props!, inputs).then(() => null, (e: Error) => e);
+    const err = await workspaceTagsProvider.update(id, refreshed.props!, inputs).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain('tags.env: env was changed outside this resource to "prod" after this resource set it to "dev"');
     expect(await bindings(wsId)).toEqual({ env: "prod" });
   });
@@ -88,9 +107,16 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
   it("update changes its own value, drops its own key, and leaves a key that became another owner's", async () => {
     const wsId = await workspace();
     const { id, outs, inputs } = await create(workspaceTagsProvider, {
-      workspaceId: wsId, mode: "additive", tags: { a: "1", b: "1", c: "1" },
+      workspaceId: wsId,
+      mode: "additive",
+      tags: { a: "1", b: "1", c: "1" },
     });
-    await h.client.tagBindings.set(wsId, [{ key: "a", value: "1" }, { key: "b", value: "1" }, { key: "c", value: "other" }, { key: "z", value: "theirs" }]);
+    await h.client.tagBindings.set(wsId, [
+      { key: "a", value: "1" },
+      { key: "b", value: "1" },
+      { key: "c", value: "other" },
+      { key: "z", value: "theirs" },
+    ]);
     const refreshed = await workspaceTagsProvider.read(id, outs);
     // a: changed by the program; b: dropped by the program; c: dropped, but another owner's value now.
     const updated = await workspaceTagsProvider.update(id, refreshed.props!, { ...inputs, tags: { a: "2" } });

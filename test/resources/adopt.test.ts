@@ -192,7 +192,12 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     const name = uniqueName("nctaken");
     const made = await h.client.workspaces.create(h.org, { name, projectId: project });
     const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project });
-    const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs).then(() => undefined, (e: Error) => e));
+    const { result, byMethod } = await counting(() =>
+      noCodeWorkspace.create(inputs).then(
+        () => undefined,
+        (e: Error) => e,
+      ),
+    );
     expect(result?.message).toMatch(new RegExp(`workspace "${name}" \\(${made.id}\\).*already exists.*adopt: true`));
     expect(byMethod.POST).toBe(1);
     expect(byMethod.PATCH ?? 0).toBe(0);

@@ -15,33 +15,39 @@ afterEach(() => setConfiguredSettings({}));
 describe("Workspace check", () => {
   it("accepts typical inputs and fills the organization from the configuration", async () => {
     setConfiguredSettings({ organization: "acme" });
-    const r = await workspaceProvider.check({}, {
-      name: "web-prod_1",
-      executionMode: "agent",
-      agentPoolId: "apool-1",
-      autoDestroyActivityDuration: "14d",
-      vcsRepo: { identifier: "acme/web", oauthTokenId: "ot-1", branch: "" },
-      tags: { env: "prod" },
-      tagNames: ["Team-A"],
-      project: "prj-1",
-    });
+    const r = await workspaceProvider.check(
+      {},
+      {
+        name: "web-prod_1",
+        executionMode: "agent",
+        agentPoolId: "apool-1",
+        autoDestroyActivityDuration: "14d",
+        vcsRepo: { identifier: "acme/web", oauthTokenId: "ot-1", branch: "" },
+        tags: { env: "prod" },
+        tagNames: ["Team-A"],
+        project: "prj-1",
+      },
+    );
     expect(r.failures).toEqual([]);
     expect(r.inputs.organization).toBe("acme");
   });
 
   it("reports each rule with the input's property path", async () => {
-    const r = await workspaceProvider.check({}, {
-      organization: "acme",
-      name: "bad name!",
-      executionMode: "remote",
-      agentPoolId: "apool-1",
-      operations: true,
-      autoDestroyActivityDuration: "0d",
-      vcsRepo: { branch: "main", oauthTokenId: "ot-1", vcsAppInstallationId: "ghain-1" },
-      tagNames: ["ok", "no spaces"],
-      project: "project-1",
-      sshKeyId: "key",
-    });
+    const r = await workspaceProvider.check(
+      {},
+      {
+        organization: "acme",
+        name: "bad name!",
+        executionMode: "remote",
+        agentPoolId: "apool-1",
+        operations: true,
+        autoDestroyActivityDuration: "0d",
+        vcsRepo: { branch: "main", oauthTokenId: "ot-1", vcsAppInstallationId: "ghain-1" },
+        tagNames: ["ok", "no spaces"],
+        project: "project-1",
+        sshKeyId: "key",
+      },
+    );
     const p = props(r.failures);
     expect(p).toContain("name");
     expect(p).toContain("agentPoolId");
@@ -149,11 +155,17 @@ describe("WorkspaceTags, RemoteStateConsumers, WorkspaceLock check and diff", ()
 
 describe("NoCodeModule and NoCodeWorkspace check and diff", () => {
   it("checks module inputs and defaults enabled to true", async () => {
-    const r = await noCodeModuleProvider.check({}, {
-      organization: "acme",
-      registryModuleId: "nope",
-      variableOptions: [{ variableName: "size", variableType: "string", options: ["s"] }, { variableName: "size", variableType: "string" }],
-    });
+    const r = await noCodeModuleProvider.check(
+      {},
+      {
+        organization: "acme",
+        registryModuleId: "nope",
+        variableOptions: [
+          { variableName: "size", variableType: "string", options: ["s"] },
+          { variableName: "size", variableType: "string" },
+        ],
+      },
+    );
     expect(props(r.failures)).toEqual(["registryModuleId", "variableOptions[1].options", "variableOptions[1].variableName"]);
     const ok = await noCodeModuleProvider.check({}, { organization: "acme", registryModuleId: "mod-1" });
     expect(ok.failures).toEqual([]);
@@ -161,42 +173,81 @@ describe("NoCodeModule and NoCodeWorkspace check and diff", () => {
   });
 
   it("compares option sets regardless of order", async () => {
-    const olds = { organization: "acme", registryModuleId: "mod-1", versionPin: "1.0.0", enabled: true,
-      variableOptions: [{ id: "ncvaropt-1", variableName: "size", variableType: "string", options: ["s", "m"] }] };
-    const same = await noCodeModuleProvider.diff("nocode-1", olds, { organization: "acme", registryModuleId: "mod-1",
-      variableOptions: [{ variableName: "size", variableType: "string", options: ["m", "s"] }] });
+    const olds = {
+      organization: "acme",
+      registryModuleId: "mod-1",
+      versionPin: "1.0.0",
+      enabled: true,
+      variableOptions: [{ id: "ncvaropt-1", variableName: "size", variableType: "string", options: ["s", "m"] }],
+    };
+    const same = await noCodeModuleProvider.diff("nocode-1", olds, {
+      organization: "acme",
+      registryModuleId: "mod-1",
+      variableOptions: [{ variableName: "size", variableType: "string", options: ["m", "s"] }],
+    });
     expect(same.changes).toBe(false);
-    const changed = await noCodeModuleProvider.diff("nocode-1", olds, { organization: "acme", registryModuleId: "mod-1",
-      variableOptions: [{ variableName: "size", variableType: "string", options: ["m", "l"] }] });
+    const changed = await noCodeModuleProvider.diff("nocode-1", olds, {
+      organization: "acme",
+      registryModuleId: "mod-1",
+      variableOptions: [{ variableName: "size", variableType: "string", options: ["m", "l"] }],
+    });
     expect(changed).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("checks workspace-from-module inputs: categories, agent pool, names", async () => {
-    const r = await noCodeWorkspaceProvider.check({}, {
-      noCodeModuleId: "nocode-1",
-      name: "web app",
-      project: "prj-1",
-      executionMode: "remote",
-      agentPoolId: "apool-1",
-      variables: [{ key: "a", category: "engine" }, { key: "b", category: "terraform" }, { key: "c", category: "shell" }, { key: "a", category: "env" }],
-    });
+    const r = await noCodeWorkspaceProvider.check(
+      {},
+      {
+        noCodeModuleId: "nocode-1",
+        name: "web app",
+        project: "prj-1",
+        executionMode: "remote",
+        agentPoolId: "apool-1",
+        variables: [
+          { key: "a", category: "engine" },
+          { key: "b", category: "terraform" },
+          { key: "c", category: "shell" },
+          { key: "a", category: "env" },
+        ],
+      },
+    );
     expect(props(r.failures)).toEqual(["agentPoolId", "name", "variables[2].category", "variables[3].key"]);
   });
 
   it("upgrades in place on version or variable changes, replaces on another module", async () => {
     const olds = {
-      noCodeModuleId: "nocode-1", organization: "acme", name: "w", project: "prj-1", moduleVersion: "1.0.0",
-      variables: [{ key: "size", value: "s", category: "engine", hcl: false, sensitive: false }, { key: "pw", category: "env", hcl: false, sensitive: true }],
-      sensitiveValues: { pw: "hunter2" }, autoConfirm: true, upgradeTimeoutSeconds: 1800,
+      noCodeModuleId: "nocode-1",
+      organization: "acme",
+      name: "w",
+      project: "prj-1",
+      moduleVersion: "1.0.0",
+      variables: [
+        { key: "size", value: "s", category: "engine", hcl: false, sensitive: false },
+        { key: "pw", category: "env", hcl: false, sensitive: true },
+      ],
+      sensitiveValues: { pw: "hunter2" },
+      autoConfirm: true,
+      upgradeTimeoutSeconds: 1800,
     };
-    const news = { noCodeModuleId: "nocode-1", organization: "acme", name: "w", project: "prj-1", moduleVersion: "1.0.0",
-      variables: [{ key: "pw", value: "hunter2", category: "env", sensitive: true }, { key: "size", value: "s", category: "terraform" }] };
+    const news = {
+      noCodeModuleId: "nocode-1",
+      organization: "acme",
+      name: "w",
+      project: "prj-1",
+      moduleVersion: "1.0.0",
+      variables: [
+        { key: "pw", value: "hunter2", category: "env", sensitive: true },
+        { key: "size", value: "s", category: "terraform" },
+      ],
+    };
     expect((await noCodeWorkspaceProvider.diff("ws-1", olds, news)).changes).toBe(false);
     expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, moduleVersion: "1.1.0" })).toMatchObject({ changes: true, replaces: [] });
     const pw = await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, variables: [{ key: "pw", value: "changed", category: "env", sensitive: true }, news.variables[1]] });
     expect(pw).toMatchObject({ changes: true, replaces: [] });
     expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, noCodeModuleId: "nocode-2" })).toMatchObject({
-      changes: true, replaces: ["noCodeModuleId"], deleteBeforeReplace: true,
+      changes: true,
+      replaces: ["noCodeModuleId"],
+      deleteBeforeReplace: true,
     });
   });
 });

@@ -51,8 +51,7 @@ describe("serialized providers", () => {
   }
 
   it("resolves the entry point by package name from the program directory (self-reference here)", () => {
-    const resolved = createRequire(root + "/")
-      .resolve("pulumi-workspaces/provider");
+    const resolved = createRequire(root + "/").resolve("pulumi-workspaces/provider");
     expect(resolved).toBe(path.join(root, "dist/resources/entry.js"));
   });
 

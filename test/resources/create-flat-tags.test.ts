@@ -42,7 +42,12 @@ afterAll(async () => {
 
 function requestsBesidesPing(): number {
   const s = server.stats();
-  return s.total - Object.entries(s.byRoute).filter(([k]) => k.includes("/ping")).reduce((n, [, v]) => n + v, 0);
+  return (
+    s.total -
+    Object.entries(s.byRoute)
+      .filter(([k]) => k.includes("/ping"))
+      .reduce((n, [, v]) => n + v, 0)
+  );
 }
 
 async function createWithTags(name: string) {

@@ -18,7 +18,7 @@ const stillProcessing: Domain = {
   routes(api) {
     api.addHook("onRequest", async (request, reply) => {
       const m = /\/workspaces\/(ws-[^/]+)\/actions\/safe-delete$/.exec(request.url);
-      const left = m ? busy.get(m[1]) ?? 0 : 0;
+      const left = m ? (busy.get(m[1]) ?? 0) : 0;
       if (m && left > 0) {
         busy.set(m[1], left - 1);
         return reply
@@ -51,7 +51,10 @@ describe("delete while the service is still processing", () => {
   it("gives up after its budget with a message that says why, and the workspace stays", async () => {
     const ws = await client.workspaces.create(server.organization, { name: "busy-forever" });
     busy.set(ws.id, 1_000);
-    const err = await deleteWorkspace(client, ws.id, { force: false, name: ws.name, budgetMs: 1_000 }).then(() => null, (e: Error) => e);
+    const err = await deleteWorkspace(client, ws.id, { force: false, name: ws.name, budgetMs: 1_000 }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/still processing/);
     expect(err?.message).not.toMatch(/manages resources/);
     expect((await client.workspaces.read(ws.id)).id).toBe(ws.id);
@@ -62,7 +65,10 @@ describe("delete of a locked workspace", () => {
   it("says the workspace is locked and how to go on, not that it manages resources, and the workspace stays", async () => {
     const ws = await client.workspaces.create(server.organization, { name: "held-by-a-lock" });
     await client.workspaces.lock(ws.id, "a run is writing state");
-    const err = await deleteWorkspace(client, ws.id, { force: false, name: ws.name, budgetMs: 1_000 }).then(() => null, (e: Error) => e);
+    const err = await deleteWorkspace(client, ws.id, { force: false, name: ws.name, budgetMs: 1_000 }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/is locked/);
     expect(err?.message).toMatch(/forceDelete: true/);
     expect(err?.message).not.toMatch(/manages resources/);

@@ -31,8 +31,14 @@ const inputs = fc.record(
     globalRemoteState: fc.boolean(),
     executionMode: fc.constantFrom("remote", "local"),
     workingDirectory: fc.constantFrom("", "infra", "stacks/app"),
-    triggerPatterns: fc.uniqueArray(word.map((w) => `${w}/**`), { maxLength: 4 }),
-    triggerPrefixes: fc.uniqueArray(word.map((w) => `${w}/`), { maxLength: 4 }),
+    triggerPatterns: fc.uniqueArray(
+      word.map((w) => `${w}/**`),
+      { maxLength: 4 },
+    ),
+    triggerPrefixes: fc.uniqueArray(
+      word.map((w) => `${w}/`),
+      { maxLength: 4 },
+    ),
     autoDestroyActivityDuration: fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom("d", "h")).map(([v, u]) => `${v}${u}`),
     tags: fc.dictionary(word, fc.string({ maxLength: 10 }), { maxKeys: 4 }),
     tagNames: fc.uniqueArray(tagName, { maxLength: 4, selector: (t) => t.toLowerCase() }),

@@ -25,8 +25,12 @@ async function workspaceFrom(extra: Record<string, unknown> = {}) {
   const registryModuleId = await registryModuleWith(h, ["1.0.0", "1.1.0"]);
   const mod = await provision(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0", variableOptions: regionOptions });
   return provision(noCodeWorkspaceProvider, {
-    noCodeModuleId: mod.id, name: uniqueName("net"), project, moduleVersion: "1.0.0",
-    variables: [{ key: "region", value: "eu-west-1", category: "engine" }], ...extra,
+    noCodeModuleId: mod.id,
+    name: uniqueName("net"),
+    project,
+    moduleVersion: "1.0.0",
+    variables: [{ key: "region", value: "eu-west-1", category: "engine" }],
+    ...extra,
   });
 }
 
@@ -71,10 +75,11 @@ describe("a failed upgrade", () => {
   it("carries the service's reason, names the workspace and the run, and keeps the old value", async () => {
     const { id, outs, inputs } = await workspaceFrom();
     const news = { ...inputs, variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
-    const err = await noCodeWorkspaceProvider.update(id, outs, news).then(() => null, (e: Error) => e);
-    expect(err?.message).toContain(
-      `upgrade of workspace "${String(inputs.name)}" (${id}) failed while planning: value of variable "region" is not one of the allowed options: `,
+    const err = await noCodeWorkspaceProvider.update(id, outs, news).then(
+      () => null,
+      (e: Error) => e,
     );
+    expect(err?.message).toContain(`upgrade of workspace "${String(inputs.name)}" (${id}) failed while planning: value of variable "region" is not one of the allowed options: `);
     expect(err?.message).toMatch(/eu-west-1.*us-east-1/);
     expect(err?.message).toMatch(/\(run run-\S+, status errored, plan http\S+\); the workspace keeps its previous version/);
     const vars = await h.client.variables.list(id);

@@ -55,7 +55,7 @@ describe("NoCodeModule", () => {
 describe("NoCodeWorkspace", () => {
   async function moduleAt(pin: string, versions = ["1.0.0", "1.1.0"]) {
     const registryModuleId = await registryModuleWith(h, versions);
-    return (await create(noCodeModuleProvider, { registryModuleId, versionPin: pin, variableOptions: sizeOptions }));
+    return await create(noCodeModuleProvider, { registryModuleId, versionPin: pin, variableOptions: sizeOptions });
   }
 
   it("creates from a module with secret variables, upgrades in place keeping its id, no-op diff after", async () => {
@@ -65,7 +65,11 @@ describe("NoCodeWorkspace", () => {
       { key: "DB_PASSWORD", value: "hunter2", category: "env", sensitive: true },
     ];
     const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
-      noCodeModuleId: mod.id, name: uniqueName("svc"), project, moduleVersion: "1.0.0", variables,
+      noCodeModuleId: mod.id,
+      name: uniqueName("svc"),
+      project,
+      moduleVersion: "1.0.0",
+      variables,
     });
     expect(id).toMatch(/^ws-/);
     expect(outs.moduleVersion).toBe("1.0.0");
@@ -100,12 +104,18 @@ describe("NoCodeWorkspace", () => {
   it("a failed upgrade fails the update with the run and plan URL, and the workspace keeps its version", async () => {
     const mod = await moduleAt("1.0.0");
     const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
-      noCodeModuleId: mod.id, name: uniqueName("bad"), project, moduleVersion: "1.0.0",
+      noCodeModuleId: mod.id,
+      name: uniqueName("bad"),
+      project,
+      moduleVersion: "1.0.0",
       variables: [{ key: "size", value: "small", category: "engine" }],
     });
     // "huge" is not an allowed option: the plan errors.
     const news = { ...inputs, variables: [{ key: "size", value: "huge", category: "engine" }] };
-    const err = await noCodeWorkspaceProvider.update(id, outs, news).then(() => null, (e: Error) => e);
+    const err = await noCodeWorkspaceProvider.update(id, outs, news).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/run run-\S+/);
     expect(err?.message).toMatch(/errored/);
     expect(err?.message).toMatch(/plan http/);
@@ -117,7 +127,11 @@ describe("NoCodeWorkspace", () => {
   it("without autoConfirm an upgrade that needs applying stops at the plan and says where to confirm it", async () => {
     const mod = await moduleAt("1.0.0");
     const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
-      noCodeModuleId: mod.id, name: uniqueName("manual"), project, moduleVersion: "1.0.0", autoConfirm: false,
+      noCodeModuleId: mod.id,
+      name: uniqueName("manual"),
+      project,
+      moduleVersion: "1.0.0",
+      autoConfirm: false,
       variables: [{ key: "size", value: "small", category: "engine" }],
     });
     const news = { ...inputs, variables: [{ key: "size", value: "medium", category: "engine" }] };
@@ -140,7 +154,8 @@ describe("NoCodeWorkspace", () => {
     const u = await noCodeWorkspaceProvider.update(id, outs, renamed);
     expect(u.outs).toMatchObject({ name: renamed.name, description: "now described" });
     expect(await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: "nocode-other" })).toMatchObject({
-      replaces: ["noCodeModuleId"], deleteBeforeReplace: true,
+      replaces: ["noCodeModuleId"],
+      deleteBeforeReplace: true,
     });
 
     await giveResources(h, id, 2);

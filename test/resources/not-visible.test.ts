@@ -202,15 +202,15 @@ describe("update refused for a token that can read the workspace", () => {
 
 describe("read gives back the inputs the resource was given", () => {
   it("with the service's values, so drift shows in the next diff, and nothing the program did not give", async () => {
-    const checked = await dispatch(1, "Workspace", "check", [{}, { name: uniqueName("drift"), description: "declared", executionMode: "remote" }]) as any;
-    const created = await dispatch(1, "Workspace", "create", [checked.inputs]) as any;
+    const checked = (await dispatch(1, "Workspace", "check", [{}, { name: uniqueName("drift"), description: "declared", executionMode: "remote" }])) as any;
+    const created = (await dispatch(1, "Workspace", "create", [checked.inputs])) as any;
     expect(created.outs.__inputNames).toEqual(["description", "executionMode", "name", "organization"]);
     await h.client.workspaces.update(created.id, { description: "changed out of band" });
-    const read = await dispatch(1, "Workspace", "read", [created.id, created.outs]) as any;
+    const read = (await dispatch(1, "Workspace", "read", [created.id, created.outs])) as any;
     expect(read.inputs).toEqual({ description: "changed out of band", executionMode: "remote", name: checked.inputs.name, organization: h.org });
     expect(read.props.__inputNames).toEqual(created.outs.__inputNames);
     // Adopted through `get` (no names recorded): the engine keeps the inputs it has.
-    const adopted = await dispatch(1, "Workspace", "read", [created.id, {}]) as any;
+    const adopted = (await dispatch(1, "Workspace", "read", [created.id, {}])) as any;
     expect(adopted.inputs).toBeUndefined();
   });
 });
@@ -239,9 +239,7 @@ describe("check failures as the engine prints them", () => {
   });
 
   it("keeps a property whose value the engine can print, without repeating it", () => {
-    expect(failuresForEngine([{ property: "name", reason: "name: must contain only letters" }], { name: "a b" })).toEqual([
-      { property: "name", reason: "must contain only letters" },
-    ]);
+    expect(failuresForEngine([{ property: "name", reason: "name: must contain only letters" }], { name: "a b" })).toEqual([{ property: "name", reason: "must contain only letters" }]);
     expect(failuresForEngine([{ property: "vcsRepo.identifier", reason: "vcsRepo.identifier: is required" }], { vcsRepo: {} })).toEqual([
       { property: "", reason: "vcsRepo.identifier: is required" },
     ]);

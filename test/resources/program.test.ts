@@ -53,10 +53,13 @@ describe("resource classes in a program", () => {
     });
     const tags = new r.WorkspaceTags("web-tags", { workspaceId: ws.id, tagNames: ["x"], mode: "additive" });
     const consumers = new r.RemoteStateConsumers("web-consumers", { workspaceId: ws.id, consumerIds: ["ws-2"] });
-    const mod = new r.NoCodeModule("mod", { organization: "acme", registryModuleId: "mod-1", versionPin: "1.0.0",
-      variableOptions: [{ variableName: "size", variableType: "string", options: ["s", "m"] }] });
-    const ncw = new r.NoCodeWorkspace("ncw", { noCodeModuleId: mod.id, name: "ncw", project: "prj-1", moduleVersion: "1.0.0",
-      variables: [{ key: "size", value: "s", category: "engine" }] });
+    const mod = new r.NoCodeModule("mod", {
+      organization: "acme",
+      registryModuleId: "mod-1",
+      versionPin: "1.0.0",
+      variableOptions: [{ variableName: "size", variableType: "string", options: ["s", "m"] }],
+    });
+    const ncw = new r.NoCodeWorkspace("ncw", { noCodeModuleId: mod.id, name: "ncw", project: "prj-1", moduleVersion: "1.0.0", variables: [{ key: "size", value: "s", category: "engine" }] });
     const lock = new r.WorkspaceLock("lock", { workspaceId: ws.id, reason: "freeze" });
 
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
@@ -83,12 +86,20 @@ describe("resource classes in a program", () => {
   it("keeps sensitive variables secret", async () => {
     const r = await import("../../src");
     const ncw = new r.NoCodeWorkspace("secret-ncw", {
-      noCodeModuleId: "nocode-1", name: "s", project: "prj-1",
-      variables: [{ key: "password", value: "hunter2", category: "env", sensitive: true }, { key: "size", value: "s", category: "engine" }],
+      noCodeModuleId: "nocode-1",
+      name: "s",
+      project: "prj-1",
+      variables: [
+        { key: "password", value: "hunter2", category: "env", sensitive: true },
+        { key: "size", value: "s", category: "engine" },
+      ],
     });
     expect(await isSecret(ncw.variables as pulumi.Output<unknown>)).toBe(true);
     const plain = new r.NoCodeWorkspace("plain-ncw", {
-      noCodeModuleId: "nocode-1", name: "p", project: "prj-1", variables: [{ key: "size", value: "s", category: "engine" }],
+      noCodeModuleId: "nocode-1",
+      name: "p",
+      project: "prj-1",
+      variables: [{ key: "size", value: "s", category: "engine" }],
     });
     expect(await isSecret(plain.variables as pulumi.Output<unknown>)).toBe(false);
     // The whole variables input travels as a secret when one value is sensitive.

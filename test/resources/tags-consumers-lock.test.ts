@@ -55,7 +55,10 @@ describe("WorkspaceTags", () => {
     await h.client.tags.add(wsId, ["existing", "shared"]);
     await h.client.tagBindings.set(wsId, [{ key: "owner", value: "ops" }]);
     const { id, outs, inputs } = await create(workspaceTagsProvider, {
-      workspaceId: wsId, mode: "additive", tagNames: ["shared", "mine"], tags: { env: "dev" },
+      workspaceId: wsId,
+      mode: "additive",
+      tagNames: ["shared", "mine"],
+      tags: { env: "dev" },
     });
     expect(outs.addedTagNames).toEqual(["mine"]);
     expect(outs.addedTags).toEqual({ env: "dev" });
@@ -70,9 +73,7 @@ describe("WorkspaceTags", () => {
   it("a missing workspace reads as gone and deletes as done (for a token that sees every workspace)", async () => {
     const org = h.org;
     expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", { mode: "authoritative", tagNames: [], organization: org })).toEqual({});
-    await expect(
-      workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"], organization: org }),
-    ).resolves.toBeUndefined();
+    await expect(workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"], organization: org })).resolves.toBeUndefined();
   });
 });
 
@@ -100,9 +101,7 @@ describe("RemoteStateConsumers", () => {
   it("reads consumers beyond the first page", async () => {
     const target = await workspace();
     const created = await Promise.all(
-      Array.from({ length: 105 }, (_, i) =>
-        api(h, "POST", `/organizations/${h.org}/workspaces`, { data: { type: "workspaces", attributes: { name: uniqueName(`c${i}`) } } }),
-      ),
+      Array.from({ length: 105 }, (_, i) => api(h, "POST", `/organizations/${h.org}/workspaces`, { data: { type: "workspaces", attributes: { name: uniqueName(`c${i}`) } } })),
     );
     const ids = created.map((r) => r.json.data.id as string);
     const { id, outs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: ids });
@@ -137,7 +136,10 @@ describe("WorkspaceLock", () => {
     expect((await h.client.workspaces.read(wsId)).locked).toBe(true);
 
     const second = await workspaceLockProvider.check({}, { workspaceId: wsId });
-    const err = await workspaceLockProvider.create(second.inputs).then(() => null, (e: Error) => e);
+    const err = await workspaceLockProvider.create(second.inputs).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/already locked by .+migration/);
 
     await workspaceLockProvider.delete(id, outs);
@@ -182,7 +184,10 @@ describe("WorkspaceLock held by someone else", () => {
     });
     expect(theirs.status).toBe(200);
 
-    const err = await workspaceLockProvider.delete(id, outs).then(() => null, (e: Error) => e);
+    const err = await workspaceLockProvider.delete(id, outs).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/another user holds the lock.*force: true/s);
     expect((await h.client.workspaces.read(wsId)).locked).toBe(true);
 

@@ -98,7 +98,10 @@ describe("Workspace against the local server", () => {
   it("safe delete refuses a workspace managing resources and names forceDelete; forced delete removes it", async () => {
     const { id, outs } = await create({ name: uniqueName("busy") });
     await giveResources(h, id, 3);
-    const err = await workspaceProvider.delete(id, outs).then(() => null, (e: Error) => e);
+    const err = await workspaceProvider.delete(id, outs).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err).not.toBeNull();
     expect(err!.message).toMatch(/still manages resources/);
     expect(err!.message).toMatch(/forceDelete/);
@@ -131,7 +134,9 @@ describe("Workspace against the local server", () => {
 /** Requests served so far, leaving out the once-per-process rate-limit announcement (`/ping`). */
 function apiRequests(harness: Harness): number {
   const s = harness.server.stats();
-  const pings = Object.entries(s.byRoute).filter(([k]) => k.includes("/ping")).reduce((n, [, v]) => n + v, 0);
+  const pings = Object.entries(s.byRoute)
+    .filter(([k]) => k.includes("/ping"))
+    .reduce((n, [, v]) => n + v, 0);
   return s.total - pings;
 }
 
@@ -200,7 +205,10 @@ describe("Workspace force delete without the right", () => {
     };
     try {
       as(token);
-      const err = await workspaceProvider.delete(id, { ...outs, forceDelete: true }).then(() => null, (e: Error) => e);
+      const err = await workspaceProvider.delete(id, { ...outs, forceDelete: true }).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).toMatch(/not allowed to.*organization owners/s);
       expect(err?.message).not.toContain(token);
     } finally {
@@ -215,9 +223,10 @@ describe("Workspace create that fails after the workspace exists", () => {
     const name = uniqueName("half");
     const checked = await workspaceProvider.check({}, { name, sshKeyId: "sshkey-doesnotexist" });
     expect(checked.failures).toEqual([]);
-    const err = (await workspaceProvider.create(checked.inputs).then(() => null, (e: unknown) => e)) as
-      | (Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] })
-      | null;
+    const err = (await workspaceProvider.create(checked.inputs).then(
+      () => null,
+      (e: unknown) => e,
+    )) as (Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] }) | null;
     expect(err?.message).toMatch(/was created but setting it up failed/);
     expect(err?.id).toMatch(/^ws-/);
     expect(err?.properties?.name).toBe(name);

@@ -15,7 +15,10 @@ const outDir = join(root, "node_modules/.cache/workspaces-server-test");
 let dir: string;
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json"), "--outDir", outDir, "--declaration", "false", "--sourceMap", "false"], { cwd: root, stdio: "pipe" });
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json"), "--outDir", outDir, "--declaration", "false", "--sourceMap", "false"], {
+    cwd: root,
+    stdio: "pipe",
+  });
   dir = mkdtempSync(join(tmpdir(), "ws-server-"));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +89,10 @@ describe("workspaces-server CLI", () => {
       child.kill("SIGTERM");
       await done;
     }
-    const lines = s.stderr().split("\n").filter((l) => l.includes('"msg":"request"'));
+    const lines = s
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"request"'));
     expect(lines.map((l) => JSON.parse(l)).map((l) => [l.method, l.route, l.status])).toEqual([["GET", "/api/v2/organizations/:organization_name", 200]]);
     expect(s.stderr()).not.toContain("cli-log-token-9");
     expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);

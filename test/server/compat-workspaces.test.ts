@@ -55,10 +55,7 @@ describe("organization default execution mode (spec 4.2, setting-overwrites)", (
 
     const own = await createWorkspace(t.api, org, "w-remote", { "execution-mode": "remote" });
     expect(own.attributes["execution-mode"]).toBe("remote");
-    const back = await expectStatus(
-      t.api.patch(`/workspaces/${own.id}`, wsBody("w-remote", { "setting-overwrites": { "execution-mode": false, "agent-pool": false } })),
-      200,
-    );
+    const back = await expectStatus(t.api.patch(`/workspaces/${own.id}`, wsBody("w-remote", { "setting-overwrites": { "execution-mode": false, "agent-pool": false } })), 200);
     expect(back.body.data.attributes["execution-mode"]).toBe("agent");
     expect(back.body.data.relationships["agent-pool"].data.id).toBe(pool);
   });
@@ -80,7 +77,11 @@ describe("engine-version (spec 4.2: exact version or constraint)", () => {
   });
 
   it("rejects anything else with 422 naming the attribute, on create and on update", async () => {
-    for (const [key, v] of [["terraform-version", "nonexisting"], ["engine-version", "~> banana"], ["engine-version", "1.2.3.4"]]) {
+    for (const [key, v] of [
+      ["terraform-version", "nonexisting"],
+      ["engine-version", "~> banana"],
+      ["engine-version", "1.2.3.4"],
+    ]) {
       const r = await t.api.post(`/organizations/${t.org}/workspaces`, wsBody(`ev-bad-${v.length}`, { [key]: v }));
       expect(r.status).toBe(422);
       expect(r.body.errors[0].source.pointer).toBe(`/data/attributes/${key}`);

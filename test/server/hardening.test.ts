@@ -54,7 +54,15 @@ beforeAll(async () => {
   const ws = await createWorkspace(t.api, t.org, "alpha");
   wsId = ws.id;
   otherWsId = (await createWorkspace(t.api, t.org, "beta")).id;
-  await expectStatus(t.api.post(`/workspaces/${wsId}/relationships/tags`, { data: [{ type: "tags", attributes: { name: "red" } }, { type: "tags", attributes: { name: "blue" } }] }), 204);
+  await expectStatus(
+    t.api.post(`/workspaces/${wsId}/relationships/tags`, {
+      data: [
+        { type: "tags", attributes: { name: "red" } },
+        { type: "tags", attributes: { name: "blue" } },
+      ],
+    }),
+    204,
+  );
   await expectStatus(t.api.post(`/workspaces/${wsId}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: otherWsId }] }), 204);
   const team = await makeTeam(t.api, t.org, "readers");
   await grant(t.api, team.id, wsId, "read");
@@ -205,7 +213,14 @@ describe("an oversized body gets its 413", () => {
     const small = Buffer.from(JSON.stringify({ data: { type: "workspaces", attributes: { name: "expected" } } }));
     const served = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { method: "POST", hostname: url.hostname, port: url.port, path: `${url.pathname}/organizations/${t.org}/workspaces`, headers: { ...auth(), "content-type": MEDIA, "content-length": small.length, expect: "100-continue" }, agent: false },
+        {
+          method: "POST",
+          hostname: url.hostname,
+          port: url.port,
+          path: `${url.pathname}/organizations/${t.org}/workspaces`,
+          headers: { ...auth(), "content-type": MEDIA, "content-length": small.length, expect: "100-continue" },
+          agent: false,
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve(res.statusCode ?? 0));
@@ -298,8 +313,24 @@ describe("access is checked before the body on write endpoints", () => {
       ["PATCH", `/workspaces/${wsId}/relationships/ssh-key`, { data: { attributes: { id: 5 } } }, { data: { type: "workspaces", attributes: { id: null } } }],
       ["POST", `/organizations/${t.org}/workspaces`, { data: { attributes: { name: "bad name!" } } }, { data: { type: "workspaces", attributes: { name: "fine" } } }],
       ["POST", `/organizations/${t.org}/projects`, { data: { attributes: {} } }, { data: { type: "projects", attributes: { name: "p" } } }],
-      ["POST", `/runs`, { data: { attributes: { "is-destroy": "yes" }, relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } }, { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } }],
-      ["POST", `/team-workspaces`, { data: { attributes: { access: "everything" }, relationships: { workspace: { data: { id: wsId } } } } }, { data: { type: "team-workspaces", attributes: { access: "admin" }, relationships: { workspace: { data: { type: "workspaces", id: wsId } }, team: { data: { type: "teams", id: "team-x" } } } } }],
+      [
+        "POST",
+        `/runs`,
+        { data: { attributes: { "is-destroy": "yes" }, relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } },
+        { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } },
+      ],
+      [
+        "POST",
+        `/team-workspaces`,
+        { data: { attributes: { access: "everything" }, relationships: { workspace: { data: { id: wsId } } } } },
+        {
+          data: {
+            type: "team-workspaces",
+            attributes: { access: "admin" },
+            relationships: { workspace: { data: { type: "workspaces", id: wsId } }, team: { data: { type: "teams", id: "team-x" } } },
+          },
+        },
+      ],
     ];
     for (const [method, path, invalid, valid] of cases) {
       const bad = await reader.request(method, path, invalid);

@@ -13,7 +13,10 @@ export interface Reply {
 
 /** A thin fetch wrapper: real HTTP on loopback, JSON:API media type, bearer token. */
 export class Api {
-  constructor(readonly url: string, readonly token: string | null) {}
+  constructor(
+    readonly url: string,
+    readonly token: string | null,
+  ) {}
 
   as(token: string | null): Api {
     return new Api(this.url, token);

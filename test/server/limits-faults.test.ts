@@ -49,7 +49,9 @@ describe("fault injection", () => {
     const t = await start();
     try {
       t.server.setFaults({ failureRate: 0.5, failureMode: "503" });
-      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: `f-${i}` } } })));
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: `f-${i}` } } })),
+      );
       const failed = results.filter((r) => r.status === 503);
       const created = results.filter((r) => r.status === 201);
       expect(failed.length + created.length).toBe(200);

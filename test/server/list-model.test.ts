@@ -34,7 +34,11 @@ beforeAll(async () => {
   projectB = (
     await expectStatus(
       t.api.post(`/organizations/${t.org}/projects`, {
-        data: { type: "projects", attributes: { name: "model-b" }, relationships: { "tag-bindings": { data: Object.entries(PROJECT_B_BINDINGS).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } } },
+        data: {
+          type: "projects",
+          attributes: { name: "model-b" },
+          relationships: { "tag-bindings": { data: Object.entries(PROJECT_B_BINDINGS).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } },
+        },
       }),
       201,
     )
@@ -67,7 +71,15 @@ const queryArb = fc.record({
 });
 
 function wildcardMatch(pattern: string, name: string): boolean {
-  const re = new RegExp("^" + pattern.split("*").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "i");
+  const re = new RegExp(
+    "^" +
+      pattern
+        .split("*")
+        .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*") +
+      "$",
+    "i",
+  );
   return re.test(name);
 }
 

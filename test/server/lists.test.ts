@@ -8,7 +8,12 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await start();
-  const p = await expectStatus(t.api.post(`/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: "b" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "blue" } }] } } } }), 201);
+  const p = await expectStatus(
+    t.api.post(`/organizations/${t.org}/projects`, {
+      data: { type: "projects", attributes: { name: "b" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "blue" } }] } } },
+    }),
+    201,
+  );
   projectB = p.body.data.id;
   for (const name of names) {
     const rel = name.startsWith("db") ? { project: { data: { type: "projects", id: projectB } } } : undefined;
@@ -20,8 +25,13 @@ beforeAll(async () => {
   await tag("Web-Prod", ["prod"]);
   await tag("app-staging", ["app", "staging"]);
   const kv = (name: string, pairs: [string, string][]) =>
-    t.api.patch(`/workspaces/${ids[name]}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: pairs.map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } } } });
-  await kv("app-prod", [["env", "prod"], ["team", "red"]]);
+    t.api.patch(`/workspaces/${ids[name]}`, {
+      data: { type: "workspaces", relationships: { "tag-bindings": { data: pairs.map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } } },
+    });
+  await kv("app-prod", [
+    ["env", "prod"],
+    ["team", "red"],
+  ]);
   await kv("db-prod", [["env", "prod"]]);
   await kv("db_staging", [["team", "green"]]);
 });

@@ -11,7 +11,15 @@ const SENSITIVE = "do-not-log-this-value-81d3";
 async function serve(options: ServerOptions): Promise<{ server: RunningServer; lines: () => Record<string, unknown>[]; raw: () => string }> {
   let raw = "";
   const server = await startServer({ port: 0, db: ":memory:", rateLimit: false, token: TOKEN, runSpeed: 1000, ...options, logDestination: { write: (l) => (raw += l) } });
-  return { server, raw: () => raw, lines: () => raw.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    server,
+    raw: () => raw,
+    lines: () =>
+      raw
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe("per-request logging (at trace, the most verbose level)", () => {
@@ -29,7 +37,10 @@ describe("per-request logging (at trace, the most verbose level)", () => {
     await expectStatus(api.get(`/workspaces/ws-doesnotexist`), 404);
     await expectStatus(api.get(`/no/such/route`), 404);
     await expectStatus(api.as("not-a-token").get(`/organizations/${s.server.organization}`), 401);
-    const lines = s.lines().slice(before).filter((l) => l.msg === "request");
+    const lines = s
+      .lines()
+      .slice(before)
+      .filter((l) => l.msg === "request");
     expect(lines).toHaveLength(4);
     expect(lines.map((l) => [l.method, l.route, l.path, l.status, l.msg])).toEqual([
       ["GET", "/api/v2/organizations/:organization_name", `/api/v2/organizations/${s.server.organization}`, 200, "request"],

@@ -30,7 +30,10 @@ const serve = (file: string) => startServer({ port: 0, db: file, token: TOKEN, r
 /** Writes one record of every kind over HTTP; returns the paths that read them back. */
 async function writeRecords(api: Api, org: string): Promise<string[]> {
   const bindings = { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] };
-  const project = await expectStatus(api.post(`/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "payments" }, relationships: { "tag-bindings": bindings } } }), 201);
+  const project = await expectStatus(
+    api.post(`/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "payments" }, relationships: { "tag-bindings": bindings } } }),
+    201,
+  );
   const projectId = project.body.data.id as string;
   const key = await expectStatus(api.post(`/organizations/${org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } } }), 201);
   const ws = await createWorkspace(
@@ -48,7 +51,10 @@ async function writeRecords(api: Api, org: string): Promise<string[]> {
   const access = await grant(api, team.id, ws.id, "write");
   const moduleId = await publishModule(api, org, "network", ["1.0.0"]);
   const noCode = await enableModule(api, org, moduleId, {}, [{ name: "region", options: ["eu", "us"] }]);
-  const fromModule = await createFromModule(api, noCode.id, "net-eu", [{ key: "region", value: "eu" }, { key: "secret", value: "s3cr3t", sensitive: true }]);
+  const fromModule = await createFromModule(api, noCode.id, "net-eu", [
+    { key: "region", value: "eu" },
+    { key: "secret", value: "s3cr3t", sensitive: true },
+  ]);
   return [
     `/organizations/${org}`,
     `/organizations/${org}/projects`,

@@ -70,10 +70,13 @@ describe("enabling a module for no-code provisioning", () => {
   it("pins the latest version by default and gives each option set an id related back to the module", async () => {
     const mod = await publishModule(api, org, "bucket", ["1.0.0", "1.1.0", "2.0.0-beta.1"]);
     const r = await expectStatus(
-      api.post(`/organizations/${org}/no-code-modules`, enableBody(mod, { enabled: true }, [
-        { name: "region", options: ["eu-west-1", "us-east-1"] },
-        { name: "size", type: "number", options: [1, 2, 3] },
-      ])),
+      api.post(
+        `/organizations/${org}/no-code-modules`,
+        enableBody(mod, { enabled: true }, [
+          { name: "region", options: ["eu-west-1", "us-east-1"] },
+          { name: "size", type: "number", options: [1, 2, 3] },
+        ]),
+      ),
       200,
     );
     const m = r.body.data;
@@ -121,7 +124,10 @@ describe("enabling a module for no-code provisioning", () => {
     const before = (await expectStatus(api.get(`/registry-modules/${mod}`), 200)).body.data.relationships["no-code-modules"].data;
 
     const cases: Array<[unknown, string[]]> = [
-      [{ data: { type: "no-code-modules", attributes: { enabled: "yes" }, relationships: { "registry-module": { data: { type: "registry-module", id: mod } } } } }, ["/data/attributes/enabled"]],
+      [
+        { data: { type: "no-code-modules", attributes: { enabled: "yes" }, relationships: { "registry-module": { data: { type: "registry-module", id: mod } } } } },
+        ["/data/attributes/enabled"],
+      ],
       [{ data: { type: "no-code-modules", attributes: {} } }, ["/data/relationships"]],
       [{ data: { type: "workspaces", relationships: { "registry-module": { data: { type: "registry-module", id: mod } } } } }, ["/data/type"]],
       [enableBody(mod, { "version-pin": "9.9.9" }), ["/data/attributes/version-pin"]],
@@ -189,7 +195,14 @@ describe("updating no-code settings", () => {
         data: {
           type: "no-code-modules",
           attributes: { "version-pin": "1.1.0", enabled: false },
-          relationships: { "variable-options": { data: optionItems([{ id: regionId, name: "region", options: ["c"] }, { name: "tier", options: ["free", "paid"] }]) } },
+          relationships: {
+            "variable-options": {
+              data: optionItems([
+                { id: regionId, name: "region", options: ["c"] },
+                { name: "tier", options: ["free", "paid"] },
+              ]),
+            },
+          },
         },
       }),
       200,
@@ -233,10 +246,16 @@ describe("updating no-code settings", () => {
     const b = await publishModule(api, org, "move-b", ["1.0.0", "1.5.0"]);
     const c = await publishModule(api, org, "move-c", ["0.3.0"]);
     const m = await enableModule(api, org, a, { "version-pin": "1.0.0" });
-    const toB = await expectStatus(api.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: b } } } } }), 200);
+    const toB = await expectStatus(
+      api.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: b } } } } }),
+      200,
+    );
     expect(toB.body.data.relationships["registry-module"].data.id).toBe(b);
     expect(toB.body.data.attributes["version-pin"]).toBe("1.0.0");
-    const toC = await expectStatus(api.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: c } } } } }), 200);
+    const toC = await expectStatus(
+      api.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: c } } } } }),
+      200,
+    );
     expect(toC.body.data.attributes["version-pin"]).toBe("0.3.0");
   });
 
@@ -249,11 +268,19 @@ describe("updating no-code settings", () => {
       [{ data: { type: "no-code-modules", attributes: { "version-pin": "2.0.0" } } }, ["/data/attributes/version-pin"]],
       [{ data: { type: "no-code-modules", attributes: { enabled: false, "version-pin": "" } } }, ["/data/attributes/version-pin"]],
       [
-        { data: { type: "no-code-modules", attributes: { enabled: false }, relationships: { "variable-options": { data: optionItems([{ id: "ncvaropt-nope", name: "x", options: [] }]) } } } },
+        {
+          data: { type: "no-code-modules", attributes: { enabled: false }, relationships: { "variable-options": { data: optionItems([{ id: "ncvaropt-nope", name: "x", options: [] }]) } } },
+        },
         ["/data/relationships/variable-options/data/0/id"],
       ],
-      [{ data: { type: "no-code-modules", attributes: { enabled: 1 }, relationships: { "variable-options": { data: [{ type: "variable-options" }] } } } }, ["/data/attributes/enabled", "/data/relationships/variable-options/data/0/attributes"]],
-      [{ data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: "mod-unknown" } } } } }, ["/data/relationships/registry-module/data/id"]],
+      [
+        { data: { type: "no-code-modules", attributes: { enabled: 1 }, relationships: { "variable-options": { data: [{ type: "variable-options" }] } } } },
+        ["/data/attributes/enabled", "/data/relationships/variable-options/data/0/attributes"],
+      ],
+      [
+        { data: { type: "no-code-modules", relationships: { "registry-module": { data: { type: "registry-module", id: "mod-unknown" } } } } },
+        ["/data/relationships/registry-module/data/id"],
+      ],
       [{ data: {} }, ["/data/type"]],
     ];
     for (const [body, expected] of cases) {

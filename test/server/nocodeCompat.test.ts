@@ -55,7 +55,12 @@ describe("bodies as go-tfe sends them", () => {
     expect(ws.attributes["source-module-id"]).toBe(rm.body.data.id);
     expect(ws.attributes["terraform-version"]).toBe(ws.attributes["engine-version"]);
 
-    await expectStatus(api.patch(`/no-code-modules/${nc}`, { data: { type: "no-code-modules", attributes: { "version-pin": "0.2.0" }, relationships: { "registry-module": { data: { type: "registry-modules", id: rm.body.data.id } } } } }), 200);
+    await expectStatus(
+      api.patch(`/no-code-modules/${nc}`, {
+        data: { type: "no-code-modules", attributes: { "version-pin": "0.2.0" }, relationships: { "registry-module": { data: { type: "registry-modules", id: rm.body.data.id } } } },
+      }),
+      200,
+    );
     const up = await expectStatus(api.post(upgradePath(nc, ws.id), { data: { type: "no-code-module-workspace", relationships: { vars: { data: [goVar("size", "m")] } } } }), 200);
     expect(up.body.data.type).toBe("workspace-upgrade");
     await pollUpgrade(api, nc, ws.id, up.body.data.id, ["planned"]);

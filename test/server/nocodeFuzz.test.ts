@@ -41,9 +41,9 @@ function damage(value: Json, path: (string | number)[], replacement: Json | unde
 
 function damaged(valid: Json) {
   const all = paths(valid);
-  return fc.array(fc.tuple(fc.nat(all.length - 1), fc.option(fc.jsonValue(), { nil: undefined })), { minLength: 1, maxLength: 3 }).map((ops) =>
-    ops.reduce<Json | undefined>((body, [i, replacement]) => (body === undefined ? body : damage(body, all[i], replacement as Json | undefined)), valid),
-  );
+  return fc
+    .array(fc.tuple(fc.nat(all.length - 1), fc.option(fc.jsonValue(), { nil: undefined })), { minLength: 1, maxLength: 3 })
+    .map((ops) => ops.reduce<Json | undefined>((body, [i, replacement]) => (body === undefined ? body : damage(body, all[i], replacement as Json | undefined)), valid));
 }
 
 async function snapshot(noCodeId: string, workspaceId: string) {
@@ -78,7 +78,13 @@ describe("damaged no-code bodies", () => {
     };
 
     const enable = enableBody(spare, { enabled: true, "version-pin": "2.0.0" }, [{ name: "size", options: ["s"] }]) as Json;
-    const patch = { data: { type: "no-code-modules", attributes: { "version-pin": "1.1.0", enabled: true }, relationships: { "variable-options": { data: optionItems([{ id: optionId, name: "region", options: ["eu", "us"] }]) } } } } as Json;
+    const patch = {
+      data: {
+        type: "no-code-modules",
+        attributes: { "version-pin": "1.1.0", enabled: true },
+        relationships: { "variable-options": { data: optionItems([{ id: optionId, name: "region", options: ["eu", "us"] }]) } },
+      },
+    } as Json;
     const create = workspaceFromModuleBody("fuzz-created", [{ key: "region", value: "us", sensitive: true }], { auto_apply: false }) as Json;
     const upgrade = { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us" }]) } } } } as Json;
 
@@ -94,9 +100,12 @@ describe("damaged no-code bodies", () => {
       }),
       { numRuns: 60 },
     );
-    await fc.assert(fc.asyncProperty(damaged(patch), async (body) => {
-      tally(await check("PATCH", `/no-code-modules/${m.id}`, body, state));
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(damaged(patch), async (body) => {
+        tally(await check("PATCH", `/no-code-modules/${m.id}`, body, state));
+      }),
+      { numRuns: 60 },
+    );
     await fc.assert(
       fc.asyncProperty(damaged(create), async (body) => {
         const s = await check("POST", `/no-code-modules/${m.id}/workspaces`, body, state);
@@ -105,9 +114,12 @@ describe("damaged no-code bodies", () => {
       }),
       { numRuns: 60 },
     );
-    await fc.assert(fc.asyncProperty(damaged(upgrade), async (body) => {
-      tally(await check("POST", upgradePath(m.id, ws.id), body, state));
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(damaged(upgrade), async (body) => {
+        tally(await check("POST", upgradePath(m.id, ws.id), body, state));
+      }),
+      { numRuns: 60 },
+    );
 
     // The damage reached both sides: some bodies were still valid, most were refused.
     expect(Object.keys(statuses).some((s) => Number(s) < 300)).toBe(true);

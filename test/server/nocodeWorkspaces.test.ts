@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectStatus, grant, makeTeam, start, type Api } from "./helpers";
-import {
-  serveForSuite,
-  addVersion,
-  createFromModule,
-  enableModule,
-  pointers,
-  pollUpgrade,
-  publishModule,
-  upgradePath,
-  varItems,
-  workspaceFromModuleBody,
-} from "./nocodeSupport";
+import { serveForSuite, addVersion, createFromModule, enableModule, pointers, pollUpgrade, publishModule, upgradePath, varItems, workspaceFromModuleBody } from "./nocodeSupport";
 
 let api: Api;
 let org: string;
@@ -114,7 +103,10 @@ describe("creating a workspace from a no-code module", () => {
       [workspaceFromModuleBody("ok-name", [], { "execution-mode": "local" }), ["/data/attributes/execution-mode"]],
       [workspaceFromModuleBody("ok-name", [], { "execution-mode": "agent" }), ["/data/attributes/agent-pool-id"]],
       [workspaceFromModuleBody("ok-name", [], { auto_apply: "yes", description: 5 }), ["/data/attributes/auto_apply", "/data/attributes/description"]],
-      [{ data: { type: "workspaces", attributes: {}, relationships: { vars: { data: [{ type: "vars", attributes: { value: "v" } }] } } } }, ["/data/attributes/name", "/data/relationships/vars/data/0/attributes/key", "/data/relationships/vars/data/0/attributes/category"]],
+      [
+        { data: { type: "workspaces", attributes: {}, relationships: { vars: { data: [{ type: "vars", attributes: { value: "v" } }] } } } },
+        ["/data/attributes/name", "/data/relationships/vars/data/0/attributes/key", "/data/relationships/vars/data/0/attributes/category"],
+      ],
       [{ data: { type: "projects", attributes: { name: "ok-name" } } }, ["/data/type"]],
     ];
     for (const [body, expected] of cases) {
@@ -130,10 +122,7 @@ describe("creating a workspace from a no-code module", () => {
     await createFromModule(api, id, "taken");
     const dup = await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("taken", [{ key: "region", value: "us-east-1" }])), 422);
     expect(dup.body.errors[0]).toMatchObject({ detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } });
-    await expectStatus(
-      api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("no-project", [], {}, { project: { data: { type: "projects", id: "prj-unknown" } } })),
-      404,
-    );
+    await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("no-project", [], {}, { project: { data: { type: "projects", id: "prj-unknown" } } })), 404);
     await expectStatus(api.get(`/organizations/${org}/workspaces/no-project`), 404);
     await expectStatus(api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }), 200);
     const disabled = await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("while-disabled")), 422);
@@ -163,7 +152,10 @@ describe("upgrading a workspace created from a module", () => {
     expect(flagged.attributes["no-code-upgrade-available"]).toBe(true);
     expect(flagged.attributes["source-module-version"]).toBe("1.0.0");
 
-    const started = await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us-east-1" }]) } } } }), 200);
+    const started = await expectStatus(
+      api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us-east-1" }]) } } } }),
+      200,
+    );
     const up = started.body.data;
     expect(up).toMatchObject({ type: "workspace-upgrade", id: expect.stringMatching(/^run-/), relationships: { workspace: { data: { id: ws.id, type: "workspaces" } } } });
     expect(up.attributes["plan-url"]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/app/${org}/workspaces/up-e2e/runs/${up.id}$`));
@@ -205,7 +197,9 @@ describe("upgrading a workspace created from a module", () => {
   it("finishes without changes as planned_and_finished, which is not confirmable", async () => {
     const { id } = await module("up-same", ["1.0.0"]);
     const ws = await createFromModule(api, id, "up-same", [{ key: "region", value: "eu-west-1" }]);
-    const up = (await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "eu-west-1" }]) } } } }), 200)).body.data;
+    const up = (
+      await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "eu-west-1" }]) } } } }), 200)
+    ).body.data;
     const done = await pollUpgrade(api, id, ws.id, up.id, ["planned", "planned_and_finished", "errored", "applied"]);
     expect(done.doc.attributes.status).toBe("planned_and_finished");
     const refused = await expectStatus(api.post(upgradePath(id, ws.id, up.id)), 409);
@@ -217,7 +211,9 @@ describe("upgrading a workspace created from a module", () => {
     const { id } = await module("up-fail", ["1.0.0", "2.0.0"], "1.0.0");
     const ws = await createFromModule(api, id, "up-fail", [{ key: "region", value: "eu-west-1" }]);
     await setPin(id, "2.0.0");
-    const up = (await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "mars-1" }]) } } } }), 200)).body.data;
+    const up = (
+      await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "mars-1" }]) } } } }), 200)
+    ).body.data;
     const failed = await pollUpgrade(api, id, ws.id, up.id, ["planned", "planned_and_finished", "errored", "applied"]);
     expect(failed.doc.attributes.status).toBe("errored");
     expect(failed.doc.attributes["error-message"]).toContain("region");
@@ -302,7 +298,10 @@ describe("upgrading a workspace created from a module", () => {
     await expectStatus(api.as(readers.token).get(upgradePath(id, ws.id, up.id)), 200);
     await expectStatus(api.as(readers.token).post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 404);
 
-    const bad = await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: [{ type: "vars", attributes: { key: "", category: "engine", hcl: "no" } }] } } } }), 422);
+    const bad = await expectStatus(
+      api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: [{ type: "vars", attributes: { key: "", category: "engine", hcl: "no" } }] } } } }),
+      422,
+    );
     expect(pointers(bad.body).sort()).toEqual(["/data/relationships/vars/data/0/attributes/hcl", "/data/relationships/vars/data/0/attributes/key"]);
     await expectStatus(api.post(upgradePath(id, ws.id), "nope"), 400);
     expect(pointers((await expectStatus(api.post(upgradePath(id, ws.id)), 422)).body)).toEqual(["/data"]);

@@ -48,7 +48,10 @@ async function workspaceFor(role: Role) {
   return ws;
 }
 
-const EXPECTED: Record<string, { read: number; update: number; lock: number; forceUnlock: number; safeDelete: number; forceDelete: number; replaceConsumers: number; addConsumers: number; tags: number; create: number }> = {
+const EXPECTED: Record<
+  string,
+  { read: number; update: number; lock: number; forceUnlock: number; safeDelete: number; forceDelete: number; replaceConsumers: number; addConsumers: number; tags: number; create: number }
+> = {
   "team:admin": { read: 200, update: 200, lock: 200, forceUnlock: 200, safeDelete: 204, forceDelete: 403, replaceConsumers: 404, addConsumers: 204, tags: 204, create: 404 },
   "team:write": { read: 200, update: 404, lock: 200, forceUnlock: 404, safeDelete: 404, forceDelete: 403, replaceConsumers: 404, addConsumers: 404, tags: 404, create: 404 },
   "team:plan": { read: 200, update: 404, lock: 404, forceUnlock: 404, safeDelete: 404, forceDelete: 403, replaceConsumers: 404, addConsumers: 404, tags: 404, create: 404 },
@@ -130,12 +133,17 @@ describe("permission matrix (spec 5, 7)", () => {
     const team = await makeTeam(t.api, t.org, "project-admins");
     const tp = (project: string, access: string) =>
       expectStatus(
-        t.api.post(`/team-projects`, { data: { type: "team-projects", attributes: { access }, relationships: { project: { data: { id: project, type: "projects" } }, team: { data: { id: team.id, type: "teams" } } } } }),
+        t.api.post(`/team-projects`, {
+          data: { type: "team-projects", attributes: { access }, relationships: { project: { data: { id: project, type: "projects" } }, team: { data: { id: team.id, type: "teams" } } } },
+        }),
         201,
       );
     await tp(p1, "admin");
     const api = t.api.as(team.token);
-    const ws = await expectStatus(api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: "pa-ws" }, relationships: { project: { data: { type: "projects", id: p1 } } } } }), 201);
+    const ws = await expectStatus(
+      api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: "pa-ws" }, relationships: { project: { data: { type: "projects", id: p1 } } } } }),
+      201,
+    );
     const move = { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: p2 } } } } };
     expect((await api.patch(`/workspaces/${ws.body.data.id}`, move)).status).toBe(404);
     expect((await t.api.get(`/workspaces/${ws.body.data.id}`)).body.data.relationships.project.data.id).toBe(p1);

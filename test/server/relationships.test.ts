@@ -12,7 +12,16 @@ const tagsBody = (items: unknown[]) => ({ data: items });
 describe("flat tags (spec 4.10)", () => {
   it("adds by name (lower-cased) and by id, lists with pagination, and removes", async () => {
     const ws = await createWorkspace(t.api, t.org, "tg1");
-    await expectStatus(t.api.post(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", attributes: { name: "Prod" } }, { type: "tags", attributes: { name: "app" } }])), 204);
+    await expectStatus(
+      t.api.post(
+        `/workspaces/${ws.id}/relationships/tags`,
+        tagsBody([
+          { type: "tags", attributes: { name: "Prod" } },
+          { type: "tags", attributes: { name: "app" } },
+        ]),
+      ),
+      204,
+    );
     const list = await expectStatus(t.api.get(`/workspaces/${ws.id}/relationships/tags`), 200);
     expect(list.body.data.map((x: any) => x.attributes.name)).toEqual(["app", "prod"]);
     expect(list.body.data[0].id).toMatch(/^tag-/);
@@ -26,10 +35,22 @@ describe("flat tags (spec 4.10)", () => {
     const prodId = list.body.data[1].id;
     await expectStatus(t.api.post(`/workspaces/${other.id}/relationships/tags`, tagsBody([{ type: "tags", id: prodId, attributes: { name: "ignored-when-id-given" } }])), 204);
     const orgTags = await t.api.get(`/organizations/${t.org}/tags`);
-    expect(orgTags.body.data.map((x: any) => [x.attributes.name, x.attributes["instance-count"]])).toEqual([["app", 1], ["prod", 2]]);
+    expect(orgTags.body.data.map((x: any) => [x.attributes.name, x.attributes["instance-count"]])).toEqual([
+      ["app", 1],
+      ["prod", 2],
+    ]);
 
     // go-tfe sends whole tag objects: only type and id (or the name) count.
-    await expectStatus(t.api.delete(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", id: prodId, attributes: {} }, { type: "tags", attributes: { name: "nomatch" } }])), 204);
+    await expectStatus(
+      t.api.delete(
+        `/workspaces/${ws.id}/relationships/tags`,
+        tagsBody([
+          { type: "tags", id: prodId, attributes: {} },
+          { type: "tags", attributes: { name: "nomatch" } },
+        ]),
+      ),
+      204,
+    );
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes["tag-names"]).toEqual(["app"]);
     await expectStatus(t.api.delete(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", attributes: { name: "app" } }])), 204);
     const after = await t.api.get(`/organizations/${t.org}/tags`);
@@ -38,7 +59,10 @@ describe("flat tags (spec 4.10)", () => {
 
   it("rejects malformed items and unknown ids with 422, unknown workspaces with 404", async () => {
     const ws = await createWorkspace(t.api, t.org, "tg3");
-    const r = await t.api.post(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags" }, { type: "nope", attributes: { name: "a" } }, { type: "tags", attributes: { name: "bad tag!" } }]));
+    const r = await t.api.post(
+      `/workspaces/${ws.id}/relationships/tags`,
+      tagsBody([{ type: "tags" }, { type: "nope", attributes: { name: "a" } }, { type: "tags", attributes: { name: "bad tag!" } }]),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(["/data/0", "/data/1/type", "/data/2/attributes/name"]);
     const unknown = await t.api.delete(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", id: "tag-nope" }]));
@@ -56,15 +80,33 @@ describe("key-value tags and inheritance", () => {
         data: {
           type: "projects",
           attributes: { name: "inherit" },
-          relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "blue" } }, { type: "tag-bindings", attributes: { key: "cost", value: "42" } }] } },
+          relationships: {
+            "tag-bindings": {
+              data: [
+                { type: "tag-bindings", attributes: { key: "team", value: "blue" } },
+                { type: "tag-bindings", attributes: { key: "cost", value: "42" } },
+              ],
+            },
+          },
         },
       }),
       201,
     );
-    const ws = await createWorkspace(t.api, t.org, "kv1", {}, {
-      project: { data: { type: "projects", id: p.body.data.id } },
-      "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "red" } }, { type: "tag-bindings", attributes: { key: "env", value: "dev" } }] },
-    });
+    const ws = await createWorkspace(
+      t.api,
+      t.org,
+      "kv1",
+      {},
+      {
+        project: { data: { type: "projects", id: p.body.data.id } },
+        "tag-bindings": {
+          data: [
+            { type: "tag-bindings", attributes: { key: "team", value: "red" } },
+            { type: "tag-bindings", attributes: { key: "env", value: "dev" } },
+          ],
+        },
+      },
+    );
     const eff = await expectStatus(t.api.get(`/workspaces/${ws.id}/effective-tag-bindings`), 200);
     expect(eff.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["cost=42", "env=dev", "team=red"]);
     for (const b of eff.body.data) {
@@ -74,7 +116,12 @@ describe("key-value tags and inheritance", () => {
     }
     const direct = await t.api.get(`/workspaces/${ws.id}/tag-bindings`);
     expect(direct.body.data.map((b: any) => b.attributes.key)).toEqual(["env", "team"]);
-    await expectStatus(t.api.patch(`/projects/${p.body.data.id}`, { data: { type: "projects", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "region", value: "eu" } }] } } } }), 200);
+    await expectStatus(
+      t.api.patch(`/projects/${p.body.data.id}`, {
+        data: { type: "projects", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "region", value: "eu" } }] } } },
+      }),
+      200,
+    );
     const eff2 = await t.api.get(`/workspaces/${ws.id}/effective-tag-bindings`);
     expect(eff2.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["env=dev", "region=eu", "team=red"]);
     expect((await t.api.get(`/projects/${p.body.data.id}/tag-bindings`)).body.data.map((b: any) => b.attributes.key)).toEqual(["region"]);
@@ -110,7 +157,12 @@ describe("remote state consumers (spec 4.9)", () => {
     const path = `/workspaces/${subject.id}/relationships/remote-state-consumers`;
     const self = await t.api.post(path, { data: [{ type: "workspaces", id: subject.id }] });
     expect(self.status).toBe(422);
-    const unknown = await t.api.post(path, { data: [{ type: "workspaces", id: a.id }, { type: "workspaces", id: "ws-nope" }] });
+    const unknown = await t.api.post(path, {
+      data: [
+        { type: "workspaces", id: a.id },
+        { type: "workspaces", id: "ws-nope" },
+      ],
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].source.pointer).toBe("/data/1/id");
     const wrongType = await t.api.post(path, { data: [{ type: "tags", id: a.id }] });
@@ -218,7 +270,12 @@ describe("organizations, projects and other prerequisites", () => {
     const pool = await expectStatus(t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "ap" } } }), 201);
     expect((await expectStatus(t.api.get(`/agent-pools/${pool.body.data.id}`), 200)).body.data).toEqual(pool.body.data);
     const oc = await expectStatus(
-      t.api.post(`/organizations/${t.org}/oauth-clients`, { data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com", "oauth-token-string": "ghp_secret" } } }),
+      t.api.post(`/organizations/${t.org}/oauth-clients`, {
+        data: {
+          type: "oauth-clients",
+          attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com", "oauth-token-string": "ghp_secret" },
+        },
+      }),
       201,
     );
     expect(oc.text).not.toContain("ghp_secret");

@@ -36,7 +36,11 @@ function raw(method: string, path: string, body: string | Buffer, contentType: s
 
 describe("malformed input gets a 4xx and changes nothing", () => {
   it("non-JSON body is 400", async () => {
-    for (const [m, p] of [["POST", `/organizations/${t.org}/workspaces`], ["PATCH", `/workspaces/${wsId}`], ["POST", `/workspaces/${wsId}/actions/lock`]] as const) {
+    for (const [m, p] of [
+      ["POST", `/organizations/${t.org}/workspaces`],
+      ["PATCH", `/workspaces/${wsId}`],
+      ["POST", `/workspaces/${wsId}/actions/lock`],
+    ] as const) {
       const r = await raw(m, p, "{not json", MEDIA);
       expect(r.status, `${m} ${p}`).toBe(400);
       expect(r.body.errors[0].status).toBe("400");
@@ -136,7 +140,17 @@ describe("malformed input gets a 4xx and changes nothing", () => {
     expect(withCharset.status).toBe(200);
     const plain = await raw("PATCH", `/workspaces/${wsId}`, JSON.stringify({ data: { type: "workspaces", attributes: {} } }), "application/json");
     expect(plain.status).toBe(200);
-    for (const q of ["page[number]=99999999999999999999", "page[size]=-1", "page[number]=1&page[number]=2", "search[name]=a&search[name]=b", "sort=name&sort=-name", "filter[tagged][0][key]=a&filter[tagged][0][key]=b", "include=project&include=organization", "search[name]=%25%5F%5C", "filter[tagged][99999999999999999999][key]=x"]) {
+    for (const q of [
+      "page[number]=99999999999999999999",
+      "page[size]=-1",
+      "page[number]=1&page[number]=2",
+      "search[name]=a&search[name]=b",
+      "sort=name&sort=-name",
+      "filter[tagged][0][key]=a&filter[tagged][0][key]=b",
+      "include=project&include=organization",
+      "search[name]=%25%5F%5C",
+      "filter[tagged][99999999999999999999][key]=x",
+    ]) {
       const r = await t.api.get(`/organizations/${t.org}/workspaces?${q}`);
       expect(r.status, q).toBeLessThan(500);
     }
@@ -144,7 +158,11 @@ describe("malformed input gets a 4xx and changes nothing", () => {
   });
 
   it("unknown routes and methods are JSON:API 404s", async () => {
-    for (const [m, p] of [["GET", "/nothing-here"], ["PUT", `/workspaces/${wsId}`], ["GET", "/"]]) {
+    for (const [m, p] of [
+      ["GET", "/nothing-here"],
+      ["PUT", `/workspaces/${wsId}`],
+      ["GET", "/"],
+    ]) {
       const r = await t.api.request(m, p);
       expect(r.status, `${m} ${p}`).toBe(404);
       expect(r.body.errors[0].status).toBe("404");
@@ -152,9 +170,25 @@ describe("malformed input gets a 4xx and changes nothing", () => {
   });
 
   it("never answers 500 to random junk bodies", async () => {
-    const junk: unknown[] = [null, 0, true, { data: { type: "workspaces", attributes: null } }, { data: { type: "workspaces", attributes: [] } }, { data: { type: "workspaces", relationships: "x" } }, { data: { type: "workspaces", relationships: { project: { data: 5 } } } }, { data: { type: "workspaces", attributes: { "vcs-repo": { identifier: 1 } } } }, { data: { type: "workspaces", attributes: { "setting-overwrites": "yes" } } }];
+    const junk: unknown[] = [
+      null,
+      0,
+      true,
+      { data: { type: "workspaces", attributes: null } },
+      { data: { type: "workspaces", attributes: [] } },
+      { data: { type: "workspaces", relationships: "x" } },
+      { data: { type: "workspaces", relationships: { project: { data: 5 } } } },
+      { data: { type: "workspaces", attributes: { "vcs-repo": { identifier: 1 } } } },
+      { data: { type: "workspaces", attributes: { "setting-overwrites": "yes" } } },
+    ];
     for (const body of junk) {
-      for (const [m, p] of [["POST", `/organizations/${t.org}/workspaces`], ["PATCH", `/workspaces/${wsId}`], ["POST", `/workspaces/${wsId}/relationships/tags`], ["POST", `/workspaces/${wsId}/relationships/remote-state-consumers`], ["PATCH", `/workspaces/${wsId}/relationships/ssh-key`]]) {
+      for (const [m, p] of [
+        ["POST", `/organizations/${t.org}/workspaces`],
+        ["PATCH", `/workspaces/${wsId}`],
+        ["POST", `/workspaces/${wsId}/relationships/tags`],
+        ["POST", `/workspaces/${wsId}/relationships/remote-state-consumers`],
+        ["PATCH", `/workspaces/${wsId}/relationships/ssh-key`],
+      ]) {
         const r = await raw(m, p, JSON.stringify(body), MEDIA);
         expect(r.status, `${m} ${p} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
         expect(r.status, `${m} ${p} ${JSON.stringify(body)}`).toBeLessThan(500);

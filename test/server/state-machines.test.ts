@@ -119,7 +119,9 @@ describe("lock state machine (spec 3)", () => {
   });
 
   it("of many concurrent creates with one name exactly one wins", async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: "same-name" } } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: "same-name" } } })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 422 && r.body.errors[0].detail === "Name has already been taken")).toHaveLength(19);
   });
@@ -168,7 +170,11 @@ describe("existence state machine (spec 3)", () => {
     const ws = await createWorkspace(t.api, t.org, "fd3");
     await expectStatus(
       t.api.post(`/team-workspaces`, {
-        data: { type: "team-workspaces", attributes: { access: "admin" }, relationships: { workspace: { data: { id: ws.id, type: "workspaces" } }, team: { data: { id: team.id, type: "teams" } } } },
+        data: {
+          type: "team-workspaces",
+          attributes: { access: "admin" },
+          relationships: { workspace: { data: { id: ws.id, type: "workspaces" } }, team: { data: { id: team.id, type: "teams" } } },
+        },
       }),
       201,
     );

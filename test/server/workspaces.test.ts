@@ -41,7 +41,24 @@ describe("create (spec 4.2)", () => {
     expect(a["engine-version"]).toBe(a["terraform-version"]);
     expect(a["latest-change-at"]).toBe(a["created-at"]);
     expect(Object.keys(a.permissions).sort()).toEqual([...PERMISSION_NAMES].sort());
-    for (const rel of ["agent-pool", "current-configuration-version", "current-run", "latest-run", "current-state-version", "current-assessment-result", "effective-tag-bindings", "tag-bindings", "organization", "outputs", "project", "readme", "remote-state-consumers", "ssh-key", "locked-by", "vars"]) {
+    for (const rel of [
+      "agent-pool",
+      "current-configuration-version",
+      "current-run",
+      "latest-run",
+      "current-state-version",
+      "current-assessment-result",
+      "effective-tag-bindings",
+      "tag-bindings",
+      "organization",
+      "outputs",
+      "project",
+      "readme",
+      "remote-state-consumers",
+      "ssh-key",
+      "locked-by",
+      "vars",
+    ]) {
       expect(ws.relationships, rel).toHaveProperty(rel);
     }
     expect(ws.relationships.organization.data).toEqual({ id: org(), type: "organizations" });
@@ -140,7 +157,10 @@ describe("create (spec 4.2)", () => {
     expect(noId.body.errors[0].source.pointer).toBe("/data/attributes/vcs-repo/identifier");
     const noToken = await t.api.post(`/organizations/${org()}/workspaces`, wsBody("vcs-b", { "vcs-repo": { identifier: "acme/app" } }));
     expect(noToken.status).toBe(422);
-    const both = await t.api.post(`/organizations/${org()}/workspaces`, wsBody("vcs-c", { "vcs-repo": { identifier: "acme/app", "oauth-token-id": tokenId, "vcs-app-installation-id": "ghain-1" } }));
+    const both = await t.api.post(
+      `/organizations/${org()}/workspaces`,
+      wsBody("vcs-c", { "vcs-repo": { identifier: "acme/app", "oauth-token-id": tokenId, "vcs-app-installation-id": "ghain-1" } }),
+    );
     expect(both.status).toBe(422);
     const ws = await createWorkspace(t.api, org(), "vcs-ok", { "vcs-repo": { identifier: "acme/app", "oauth-token-id": tokenId } });
     expect(ws.attributes["vcs-repo"]).toMatchObject({
@@ -167,10 +187,16 @@ describe("create (spec 4.2)", () => {
 
   it("creates tag bindings and places the workspace in a named project", async () => {
     const p = await expectStatus(t.api.post(`/organizations/${org()}/projects`, { data: { type: "projects", attributes: { name: "team-a" } } }), 201);
-    const ws = await createWorkspace(t.api, org(), "bound", {}, {
-      project: { data: { type: "projects", id: p.body.data.id } },
-      "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] },
-    });
+    const ws = await createWorkspace(
+      t.api,
+      org(),
+      "bound",
+      {},
+      {
+        project: { data: { type: "projects", id: p.body.data.id } },
+        "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] },
+      },
+    );
     expect(ws.relationships.project.data.id).toBe(p.body.data.id);
     const tb = await t.api.get(`/workspaces/${ws.id}/tag-bindings`);
     expect(tb.body.data.map((b: any) => [b.type, b.attributes.key, b.attributes.value])).toEqual([["tag-bindings", "env", "prod"]]);
@@ -182,7 +208,20 @@ describe("create (spec 4.2)", () => {
   });
 
   it("attaches flat tags given as a tags relationship (go-tfe's create shape)", async () => {
-    const ws = await createWorkspace(t.api, org(), "flat-on-create", {}, { tags: { data: [{ type: "tags", attributes: { name: "Alpha" } }, { type: "tags", attributes: { name: "beta" } }] } });
+    const ws = await createWorkspace(
+      t.api,
+      org(),
+      "flat-on-create",
+      {},
+      {
+        tags: {
+          data: [
+            { type: "tags", attributes: { name: "Alpha" } },
+            { type: "tags", attributes: { name: "beta" } },
+          ],
+        },
+      },
+    );
     expect(ws.attributes["tag-names"]).toEqual(["alpha", "beta"]);
     const bad = await t.api.post(`/organizations/${org()}/workspaces`, wsBody("flat-bad", {}, { tags: { data: [{ type: "tags", id: "tag-nope" }] } }));
     expect(bad.status).toBe(422);
@@ -235,7 +274,10 @@ describe("update (spec 4.3)", () => {
     const ws = await createWorkspace(t.api, org(), "upd", { description: "first", "auto-apply": true });
     const r = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "queue-all-runs": true } } }), 200);
     expect(r.body.data.attributes).toMatchObject({ description: "first", "auto-apply": true, "queue-all-runs": true });
-    const r2 = await expectStatus(t.api.patch(`/organizations/${org()}/workspaces/upd`, { data: { type: "workspaces", attributes: { description: "second", "engine-version": "1.7.0" } } }), 200);
+    const r2 = await expectStatus(
+      t.api.patch(`/organizations/${org()}/workspaces/upd`, { data: { type: "workspaces", attributes: { description: "second", "engine-version": "1.7.0" } } }),
+      200,
+    );
     expect(r2.body.data.attributes).toMatchObject({ description: "second", "queue-all-runs": true, "engine-version": "1.7.0", "terraform-version": "1.7.0" });
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data).toEqual(r2.body.data);
   });
@@ -261,14 +303,19 @@ describe("update (spec 4.3)", () => {
 
   it("modifies, and with null removes, the VCS repo; the two credentials exclude each other", async () => {
     const client = await expectStatus(
-      t.api.post(`/organizations/${org()}/oauth-clients`, { data: { type: "oauth-clients", attributes: { "service-provider": "gitlab_hosted", "http-url": "https://gitlab.com", "api-url": "https://gitlab.com/api/v4" } } }),
+      t.api.post(`/organizations/${org()}/oauth-clients`, {
+        data: { type: "oauth-clients", attributes: { "service-provider": "gitlab_hosted", "http-url": "https://gitlab.com", "api-url": "https://gitlab.com/api/v4" } },
+      }),
       201,
     );
     const tokenId = client.body.data.relationships["oauth-tokens"].data[0].id;
     const ws = await createWorkspace(t.api, org(), "vcs-upd");
     const noToken = await t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "vcs-repo": { identifier: "a/b" } } } });
     expect(noToken.status).toBe(422);
-    const added = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "vcs-repo": { identifier: "a/b", "oauth-token-id": tokenId } } } }), 200);
+    const added = await expectStatus(
+      t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "vcs-repo": { identifier: "a/b", "oauth-token-id": tokenId } } } }),
+      200,
+    );
     expect(added.body.data.attributes["vcs-repo"]["service-provider"]).toBe("gitlab_hosted");
     const branch = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "vcs-repo": { branch: "main" } } } }), 200);
     expect(branch.body.data.attributes["vcs-repo"]).toMatchObject({ identifier: "a/b", branch: "main", "oauth-token-id": tokenId });
@@ -284,7 +331,10 @@ describe("update (spec 4.3)", () => {
     const ws = await createWorkspace(t.api, org(), "modes");
     const noPool = await t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "execution-mode": "agent" } } });
     expect(noPool.status).toBe(422);
-    const agent = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "execution-mode": "agent", "agent-pool-id": pool.body.data.id } } }), 200);
+    const agent = await expectStatus(
+      t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "execution-mode": "agent", "agent-pool-id": pool.body.data.id } } }),
+      200,
+    );
     expect(agent.body.data.relationships["agent-pool"].data.id).toBe(pool.body.data.id);
     const local = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { operations: false } } }), 200);
     expect(local.body.data.attributes["execution-mode"]).toBe("local");
@@ -296,10 +346,25 @@ describe("update (spec 4.3)", () => {
   it("replaces the direct tag bindings, and an empty list removes them all", async () => {
     const ws = await createWorkspace(t.api, org(), "tb-upd", {}, { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "a", value: "1" } }] } });
     const tb = (d: unknown[]) => ({ data: { type: "workspaces", relationships: { "tag-bindings": { data: d } } } });
-    await expectStatus(t.api.patch(`/workspaces/${ws.id}`, tb([{ type: "tag-bindings", attributes: { key: "b", value: "2" } }, { type: "tag-bindings", attributes: { key: "c", value: "3" } }])), 200);
+    await expectStatus(
+      t.api.patch(
+        `/workspaces/${ws.id}`,
+        tb([
+          { type: "tag-bindings", attributes: { key: "b", value: "2" } },
+          { type: "tag-bindings", attributes: { key: "c", value: "3" } },
+        ]),
+      ),
+      200,
+    );
     let list = await t.api.get(`/workspaces/${ws.id}/tag-bindings`);
     expect(list.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["b=2", "c=3"]);
-    const dup = await t.api.patch(`/workspaces/${ws.id}`, tb([{ type: "tag-bindings", attributes: { key: "b", value: "2" } }, { type: "tag-bindings", attributes: { key: "b", value: "3" } }]));
+    const dup = await t.api.patch(
+      `/workspaces/${ws.id}`,
+      tb([
+        { type: "tag-bindings", attributes: { key: "b", value: "2" } },
+        { type: "tag-bindings", attributes: { key: "b", value: "3" } },
+      ]),
+    );
     expect(dup.status).toBe(422);
     await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { description: "keep" } } }), 200);
     list = await t.api.get(`/workspaces/${ws.id}/tag-bindings`);
@@ -315,7 +380,10 @@ describe("update (spec 4.3)", () => {
     const before = ws.relationships.project.data.id;
     const blank = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: "" } } } } }), 200);
     expect(blank.body.data.relationships.project.data.id).toBe(before);
-    const moved = await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: p.body.data.id } } } } }), 200);
+    const moved = await expectStatus(
+      t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: p.body.data.id } } } } }),
+      200,
+    );
     expect(moved.body.data.relationships.project.data.id).toBe(p.body.data.id);
   });
 

@@ -230,10 +230,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
   async find(client, inputs) {
     const moduleId = inputs.noCodeModuleId;
     // Without an organization of its own the workspace goes to the module's.
-    const organization =
-      typeof inputs.organization === "string" && inputs.organization !== ""
-        ? inputs.organization
-        : String((await client.noCode.read(String(moduleId))).organization);
+    const organization = typeof inputs.organization === "string" && inputs.organization !== "" ? inputs.organization : String((await client.noCode.read(String(moduleId))).organization);
     const ws = await byName(client, organization, String(inputs.name));
     if (!ws) return undefined;
     const label = workspaceLabelOf(ws, organization);

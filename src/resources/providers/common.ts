@@ -53,7 +53,13 @@ export function camelToKebab(key: string): string {
  * `engineVersion` does; `agent-pool-id` to `agentPoolId` does too).
  */
 export function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: Record<string, string> = {}): string {
-  const parts = typeof path === "string" ? path.split("/").filter((p) => p !== "").map(unescapePointer) : path.map(String);
+  const parts =
+    typeof path === "string"
+      ? path
+          .split("/")
+          .filter((p) => p !== "")
+          .map(unescapePointer)
+      : path.map(String);
   let rest = parts;
   if (rest[0] === "data") rest = rest.slice(1);
   if (rest[0] === "attributes") rest = rest.slice(1);
@@ -87,10 +93,7 @@ function joinPath(parts: string[], renames: Record<string, string>): string {
 }
 
 /** Failures from zod issues of a request body. */
-export function failuresFromIssues(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
-  renames: Record<string, string> = {},
-): CheckFailure[] {
+export function failuresFromIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, renames: Record<string, string> = {}): CheckFailure[] {
   return issues.map((issue) => {
     const property = inputPathOf(issue.path, renames);
     return { property, reason: `${property || "input"}: ${issue.message}` };
@@ -176,7 +179,9 @@ function canonical(v: unknown, unorderedArrays: boolean): string {
     return `[${items.join(",")}]`;
   }
   if (v && typeof v === "object") {
-    const keys = Object.keys(v as Props).filter((k) => (v as Props)[k] !== undefined).sort();
+    const keys = Object.keys(v as Props)
+      .filter((k) => (v as Props)[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Props)[k], unorderedArrays)}`).join(",")}}`;
   }
   return JSON.stringify(v ?? null);
@@ -224,11 +229,7 @@ export function diffFields(olds: Props, news: Props, rules: FieldRule[]): FieldD
 }
 
 /** The subset of `object` keys that `desired` gives are equal (nested objects such as vcsRepo). */
-export function sameGivenKeys(
-  desired: unknown,
-  actual: unknown,
-  compare: Record<string, (a: unknown, b: unknown) => boolean> = {},
-): boolean {
+export function sameGivenKeys(desired: unknown, actual: unknown, compare: Record<string, (a: unknown, b: unknown) => boolean> = {}): boolean {
   if (desired === null) return actual === null || actual === undefined;
   if (!desired || typeof desired !== "object") return sameJson(desired, actual);
   if (!actual || typeof actual !== "object") return false;
@@ -269,13 +270,8 @@ const CREATE_CLOCK_SKEW_MS = 120_000;
  * name up: a record created since the request started (allowing for clock skew) is
  * the one this create made, and is adopted. Anything else keeps the original error.
  */
-export async function recoverLostCreate<T extends { createdAt: string }>(
-  err: unknown,
-  lookup: () => Promise<T>,
-  startedMs: number,
-): Promise<T> {
-  const outcomeUnknown =
-    (err instanceof NetworkError && err.code !== "ECONNREFUSED") || err instanceof ServiceUnavailableError || err instanceof ServerError;
+export async function recoverLostCreate<T extends { createdAt: string }>(err: unknown, lookup: () => Promise<T>, startedMs: number): Promise<T> {
+  const outcomeUnknown = (err instanceof NetworkError && err.code !== "ECONNREFUSED") || err instanceof ServiceUnavailableError || err instanceof ServerError;
   if (!outcomeUnknown) throw err;
   let found: T;
   try {
@@ -470,13 +466,7 @@ export async function confirmGone(client: WorkspacesClient, record: MissingRecor
  * `fn`'s result, or what a 404 means under the one rule: `gone()` when the token could
  * have seen the record (see confirmGone), a NotVisibleError otherwise.
  */
-export async function unlessGone<T, G>(
-  client: WorkspacesClient,
-  record: MissingRecord,
-  action: "refresh" | "delete" | "update",
-  fn: () => Promise<T>,
-  gone: () => G,
-): Promise<T | G> {
+export async function unlessGone<T, G>(client: WorkspacesClient, record: MissingRecord, action: "refresh" | "delete" | "update", fn: () => Promise<T>, gone: () => G): Promise<T | G> {
   try {
     return await fn();
   } catch (err) {
@@ -539,11 +529,7 @@ export function inputNames(inputs: Props): string[] {
  * or adopted through `get`) or when an input has no output to read it back from: the
  * engine then keeps the inputs it has, rather than lose one.
  */
-export function reconstructInputs(
-  outputs: Props,
-  names: unknown,
-  shape?: (name: string, value: unknown, outputs: Props) => unknown,
-): Props | undefined {
+export function reconstructInputs(outputs: Props, names: unknown, shape?: (name: string, value: unknown, outputs: Props) => unknown): Props | undefined {
   if (!Array.isArray(names)) return undefined;
   const inputs: Props = {};
   for (const name of names) {

@@ -4,17 +4,7 @@ import { noCodeModuleEnableRequestSchema } from "../../api/nocode";
 import type { NoCodeModule as ApiNoCodeModule } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient } from "./client";
-import {
-  dedupeFailures,
-  diffFields,
-  failuresFromIssues,
-  organizationInput,
-  sameJsonUnordered,
-  unlessGone,
-  withoutUnknowns,
-  type FieldRule,
-  type MissingRecord,
-} from "./common";
+import { dedupeFailures, diffFields, failuresFromIssues, organizationInput, sameJsonUnordered, unlessGone, withoutUnknowns, type FieldRule, type MissingRecord } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const RENAMES = {
@@ -29,9 +19,7 @@ interface OptionSet {
 }
 
 function optionSets(v: unknown): OptionSet[] {
-  return Array.isArray(v)
-    ? v.map((o: Props) => ({ variableName: String(o.variableName), variableType: String(o.variableType), options: Array.isArray(o.options) ? o.options : [] }))
-    : [];
+  return Array.isArray(v) ? v.map((o: Props) => ({ variableName: String(o.variableName), variableType: String(o.variableType), options: Array.isArray(o.options) ? o.options : [] })) : [];
 }
 
 /**
@@ -61,9 +49,7 @@ function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbac
     registryModuleId: m.registryModuleId,
     versionPin: m.versionPin,
     enabled: m.enabled,
-    variableOptions: m.variableOptions
-      ? [...m.variableOptions].sort((x, y) => x.variableName.localeCompare(y.variableName))
-      : fallbackOptions ?? [],
+    variableOptions: m.variableOptions ? [...m.variableOptions].sort((x, y) => x.variableName.localeCompare(y.variableName)) : (fallbackOptions ?? []),
     selfLink: m.links.self ?? null,
   };
 }
@@ -184,6 +170,12 @@ export const noCodeModuleProvider: ProviderImpl = {
   /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
   async delete(id, props) {
     const client = getClient();
-    await unlessGone(client, moduleRecord(id, props), "delete", () => client.noCode.update(id, { enabled: false }), () => undefined);
+    await unlessGone(
+      client,
+      moduleRecord(id, props),
+      "delete",
+      () => client.noCode.update(id, { enabled: false }),
+      () => undefined,
+    );
   },
 };

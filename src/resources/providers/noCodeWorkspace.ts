@@ -82,9 +82,7 @@ function storedVariables(vars: Variable[]): { variables: Props[]; sensitiveValue
 /** The variables recorded in state, sensitive values put back. */
 function recordedVariables(olds: Props): Variable[] {
   const secret = (olds.sensitiveValues ?? {}) as Record<string, string>;
-  return normalizeVariables(
-    ((olds.variables ?? []) as Props[]).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)),
-  );
+  return normalizeVariables(((olds.variables ?? []) as Props[]).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)));
 }
 
 function sameVariables(desired: unknown, _actual: unknown, olds: Props): boolean {
@@ -148,9 +146,7 @@ function checkNoCodeWorkspace(news: Props, olds: Props = {}): { inputs: Props; f
         ...(known.variables !== undefined
           ? {
               vars: {
-                data: Array.isArray(known.variables)
-                  ? known.variables.map((v: Props) => ({ type: "vars", attributes: v }))
-                  : known.variables,
+                data: Array.isArray(known.variables) ? known.variables.map((v: Props) => ({ type: "vars", attributes: v })) : known.variables,
               },
             }
           : {}),
@@ -281,8 +277,7 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
   let planUrl = started_.planUrl;
   const fail = (what: string, status: string, reason?: string | null) =>
     new ProviderError(
-      `upgrade of ${label} ${what}${reason ? `: ${reason}` : ""} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` +
-        `the workspace keeps its previous version`,
+      `upgrade of ${label} ${what}${reason ? `: ${reason}` : ""} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` + `the workspace keeps its previous version`,
     );
   try {
     reportStatus(`upgrading ${label}: waiting for the plan of run ${runId}`);
@@ -343,15 +338,15 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
     const started = Date.now();
     const ws = await client.noCode
       .createWorkspace(moduleId, {
-      name: inputs.name,
-      agentPoolId: inputs.agentPoolId,
-      autoApply: inputs.autoApply,
-      description: inputs.description,
-      executionMode: inputs.executionMode,
-      sourceName: inputs.sourceName,
-      sourceUrl: inputs.sourceUrl,
-      projectId: inputs.project,
-      variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
+        name: inputs.name,
+        agentPoolId: inputs.agentPoolId,
+        autoApply: inputs.autoApply,
+        description: inputs.description,
+        executionMode: inputs.executionMode,
+        sourceName: inputs.sourceName,
+        sourceUrl: inputs.sourceUrl,
+        projectId: inputs.project,
+        variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
       })
       .catch((err) =>
         recoverLostCreate(
@@ -369,7 +364,13 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
   async read(id, props) {
     const client = getClient();
     const record = { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" as const };
-    const ws = await unlessGone(client, record, "refresh", () => client.workspaces.read(id), () => undefined);
+    const ws = await unlessGone(
+      client,
+      record,
+      "refresh",
+      () => client.workspaces.read(id),
+      () => undefined,
+    );
     if (!ws) return {};
     const stamped = ws.attributes["no-code-module-id"];
     const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
@@ -394,8 +395,7 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
       const { pin } = await modulePin(client, moduleId);
       if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
         throw new ProviderError(
-          `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` +
-            `Set the module's versionPin to ${news.moduleVersion} first.`,
+          `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` + `Set the module's versionPin to ${news.moduleVersion} first.`,
         );
       }
       lastUpgrade = await upgrade(client, moduleId, id, news);

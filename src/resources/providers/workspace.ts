@@ -2,14 +2,7 @@
 import { isId, type Problem } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { workspaceCreateRequestSchema, workspaceSettingsProblems, type WorkspaceSettingsRequest } from "../../api/workspaces";
-import {
-  workspaceRequestBody,
-  type Workspace as ApiWorkspace,
-  type WorkspaceCreateOptions,
-  type WorkspaceUpdateOptions,
-  type VcsRepoOptions,
-  type WorkspacesClient,
-} from "../../client";
+import { workspaceRequestBody, type Workspace as ApiWorkspace, type WorkspaceCreateOptions, type WorkspaceUpdateOptions, type VcsRepoOptions, type WorkspacesClient } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound, readWorkspaceWithTags } from "./client";
 import {
@@ -39,14 +32,7 @@ import {
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
 import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspaceFields";
-import {
-  WORKSPACE_TOP_OUTPUTS,
-  currentShape,
-  groupedOutputs,
-  type WorkspaceInputValues,
-  type WorkspaceOutputValues,
-  type WorkspaceStoredOutputs,
-} from "../workspaceFields";
+import { WORKSPACE_TOP_OUTPUTS, currentShape, groupedOutputs, type WorkspaceInputValues, type WorkspaceOutputValues, type WorkspaceStoredOutputs } from "../workspaceFields";
 
 const RENAMES = { "relationships.tag-bindings": "tags", "relationships.project": "project" };
 
@@ -74,9 +60,7 @@ const DIFF_RULES: Record<DiffRule, Omit<FieldRule, "name">> = {
 };
 
 /** How each input compares with what the service last reported: one rule per input line of the field table. */
-export const WORKSPACE_FIELDS: FieldRule[] = workspaceFieldEntries
-  .filter(([, f]) => f.role !== "computed")
-  .map(([name, f]) => ({ name, ...DIFF_RULES[f.diff ?? "exact"] }));
+export const WORKSPACE_FIELDS: FieldRule[] = workspaceFieldEntries.filter(([, f]) => f.role !== "computed").map(([name, f]) => ({ name, ...DIFF_RULES[f.diff ?? "exact"] }));
 
 /** Inputs that are plain workspace settings (sent as attributes on create and update): the table's settable lines but the name and the VCS connection. */
 const SETTING_INPUTS: readonly string[] = workspaceFieldEntries
@@ -247,7 +231,11 @@ export function workspaceOutputs(ws: ApiWorkspace, extra: OutputExtras): Workspa
 
 /** Thrown after the workspace exists, so that the engine records it instead of orphaning it. */
 class PartialCreateError extends Error {
-  constructor(message: string, readonly id: string, readonly properties: Props) {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+  ) {
     super(message);
     this.name = "PartialCreateError";
   }
@@ -277,9 +265,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: String(inputs.name), tagNames };
     if (options.vcsRepo === null) delete options.vcsRepo;
     const started = Date.now();
-    let ws = await client.workspaces
-      .create(organization, options)
-      .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started));
+    let ws = await client.workspaces.create(organization, options).catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started));
     const tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
     try {
@@ -298,11 +284,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       }
     } catch (err) {
       const outs = workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization });
-      throw new PartialCreateError(
-        `workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${(err as Error).message}`,
-        ws.id,
-        outs,
-      );
+      throw new PartialCreateError(`workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${(err as Error).message}`, ws.id, outs);
     }
     return { id: ws.id, outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }) };
   },
@@ -360,7 +342,7 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
 
   if (set.has("tagNames")) {
     const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
-    const actual = new Set(((ws?.tagNames ?? olds.tagNames ?? [])).map(foldTagName));
+    const actual = new Set((ws?.tagNames ?? olds.tagNames ?? []).map(foldTagName));
     const add = [...desired].filter((n) => !actual.has(n));
     const remove = [...actual].filter((n) => !desired.has(n));
     await client.tags.add(id, add);
@@ -405,9 +387,5 @@ export async function refusedUpdate(client: WorkspacesClient, record: MissingRec
     );
   }
   await confirmGone(client, record, "update");
-  return new ProviderError(
-    `cannot update ${record.label}: it no longer exists. Run \`pulumi refresh\` to drop it from the stack; the next \`pulumi up\` creates it again.`,
-  );
+  return new ProviderError(`cannot update ${record.label}: it no longer exists. Run \`pulumi refresh\` to drop it from the stack; the next \`pulumi up\` creates it again.`);
 }
-
-;

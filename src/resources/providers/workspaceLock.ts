@@ -13,10 +13,7 @@ const FIELDS: FieldRule[] = [
   { name: "force", same: (a, b) => Boolean(a) === Boolean(b) },
 ];
 
-function outputsOf(
-  ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null },
-  inputs: Props,
-): Props {
+function outputsOf(ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null }, inputs: Props): Props {
   return {
     workspaceId: ws.id,
     organization: ws.organization ?? inputs.organization ?? null,
@@ -72,7 +69,13 @@ export const workspaceLockProvider: ProviderImpl = {
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
     const client = getClient();
-    const ws = await unlessGone(client, dependentRecord("lock", workspaceId, props), "refresh", () => client.workspaces.read(workspaceId), () => undefined);
+    const ws = await unlessGone(
+      client,
+      dependentRecord("lock", workspaceId, props),
+      "refresh",
+      () => client.workspaces.read(workspaceId),
+      () => undefined,
+    );
     // Gone with its workspace, or unlocked out of band: the lock this resource stands for is gone.
     if (!ws || !ws.locked) return {};
     return { id: `${workspaceId}/lock`, props: outputsOf(ws, props) };

@@ -80,7 +80,12 @@ function outputsOf(current: WorkspaceWithTags, inputs: Props, added: { tagNames:
   let tagNames: string[] | undefined;
   let tags: Record<string, string> | undefined;
   if (inputs.tagNames !== undefined) {
-    tagNames = mode === "authoritative" ? all : names(inputs.tagNames).filter((n) => all.includes(n)).sort();
+    tagNames =
+      mode === "authoritative"
+        ? all
+        : names(inputs.tagNames)
+            .filter((n) => all.includes(n))
+            .sort();
   }
   if (inputs.tags !== undefined) {
     if (mode === "authoritative") tags = current.tags;
@@ -119,9 +124,7 @@ function foreignValues(current: Record<string, string>, desired: Record<string, 
     if (!(k in current) || current[k] === v) continue;
     if (!(k in ours)) problems.push(`tags.${k}: the workspace already has ${k} = ${JSON.stringify(current[k])}, set outside this resource`);
     else if (current[k] !== ours[k]) {
-      problems.push(
-        `tags.${k}: ${k} was changed outside this resource to ${JSON.stringify(current[k])} after this resource set it to ${JSON.stringify(ours[k])}`,
-      );
+      problems.push(`tags.${k}: ${k} was changed outside this resource to ${JSON.stringify(current[k])} after this resource set it to ${JSON.stringify(ours[k])}`);
     }
   }
   return problems;
@@ -178,7 +181,10 @@ async function apply(workspaceId: string, inputs: Props, previous: Added) {
     const add = desired.filter((n) => !actual.includes(n));
     await client.tags.add(workspaceId, add);
     if (mode === "authoritative") {
-      await client.tags.remove(workspaceId, actual.filter((n) => !desired.includes(n)));
+      await client.tags.remove(
+        workspaceId,
+        actual.filter((n) => !desired.includes(n)),
+      );
     } else {
       // Tags this resource added earlier and that are no longer listed go away again.
       const dropped = added.tagNames.filter((n) => !desired.includes(n));
@@ -187,7 +193,10 @@ async function apply(workspaceId: string, inputs: Props, previous: Added) {
     }
   }
   if (nextTags !== undefined && !sameStringMap(nextTags, current.tags)) {
-    await client.tagBindings.set(workspaceId, Object.entries(nextTags).map(([key, value]) => ({ key, value })));
+    await client.tagBindings.set(
+      workspaceId,
+      Object.entries(nextTags).map(([key, value]) => ({ key, value })),
+    );
   }
   const fresh = await readWorkspaceWithTags(client, workspaceId);
   return outputsOf(fresh, inputs, added);
@@ -239,15 +248,17 @@ export const workspaceTagsProvider: ProviderImpl = {
     const mode = modeOf(props);
     try {
       const current = await readWorkspaceWithTags(client, workspaceId);
-      const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : props.tagNames ?? [];
+      const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : (props.tagNames ?? []);
       await client.tags.remove(workspaceId, removeNames);
       // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
       const ours = mapOf(props.addedTags);
-      const removeKeys =
-        mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
+      const removeKeys = mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
       if (removeKeys.some((k) => k in current.tags)) {
         const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
-        await client.tagBindings.set(workspaceId, next.map(([key, value]) => ({ key, value })));
+        await client.tagBindings.set(
+          workspaceId,
+          next.map(([key, value]) => ({ key, value })),
+        );
       }
     } catch (err) {
       if (isNotFound(err)) {

@@ -22,7 +22,10 @@ const agentPoolUpdateRequestSchema = z
     data: z
       .object({
         type: z.literal("agent-pools"),
-        attributes: z.object({ name: z.string().min(1).optional(), "organization-scoped": z.boolean().optional() }).loose().optional(),
+        attributes: z
+          .object({ name: z.string().min(1).optional(), "organization-scoped": z.boolean().optional() })
+          .loose()
+          .optional(),
       })
       .loose(),
   })

@@ -25,10 +25,7 @@ export function createAgentPool(db: Db, caller: Caller, organization: string, in
   assertAgentPoolCreator(db, caller, organization);
   const id = newId("agentPool");
   onDuplicate(
-    () =>
-      inTransaction(db, () =>
-        insertAgentPool(db, { id, organization, name: input.name, organization_scoped: input.organizationScoped === false ? 0 : 1, created_at: now() }),
-      ),
+    () => inTransaction(db, () => insertAgentPool(db, { id, organization, name: input.name, organization_scoped: input.organizationScoped === false ? 0 : 1, created_at: now() })),
     () => new NameTaken(),
   );
   return findAgentPool(db, id)!;
@@ -42,10 +39,7 @@ export function listAgentPools(db: Db, caller: Caller, organization: string, pag
 export function updateAgentPool(db: Db, caller: Caller, id: string, input: { name?: string; organizationScoped?: boolean }): AgentPoolRecord {
   const p = loadAgentPool(db, caller, id, true);
   onDuplicate(
-    () =>
-      inTransaction(db, () =>
-        updateAgentPoolRow(db, p.id, input.name ?? p.name, input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0),
-      ),
+    () => inTransaction(db, () => updateAgentPoolRow(db, p.id, input.name ?? p.name, input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0)),
     () => new NameTaken(),
   );
   return findAgentPool(db, p.id)!;

@@ -174,7 +174,12 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const caller = requireCaller(request);
     loadTeam(db, caller, request.params.id, true);
     const body = parseBody(membersSchema, request.body);
-    addTeamMembers(db, caller, request.params.id, body.data.map((item) => item.id));
+    addTeamMembers(
+      db,
+      caller,
+      request.params.id,
+      body.data.map((item) => item.id),
+    );
     return noContent(reply);
   });
 

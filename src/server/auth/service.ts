@@ -131,7 +131,6 @@ const ADMIN: PermissionName[] = [
 ];
 const LEVEL_PERMISSIONS: Record<Exclude<AccessLevel, "custom">, PermissionName[]> = { read: READ, plan: PLAN, write: WRITE, admin: ADMIN };
 
-
 function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
   const out: PermissionName[] = ["can-read-settings", "can-read-assessment-results"];
   if (["read", "plan", "apply"].includes(a.runs)) out.push("can-read-run");
@@ -308,12 +307,7 @@ export function issueUserToken(db: Db, caller: Caller, userId: string): IssuedTo
 
 export type { TeamRecord };
 
-export function createTeamRecord(
-  db: Db,
-  organization: string,
-  name: string,
-  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean },
-): string {
+export function createTeamRecord(db: Db, organization: string, name: string, flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean }): string {
   const id = newId("team");
   const serviceUserId = createServiceUser(db, `api-team-${name}`);
   store.insertTeam(db, {
@@ -358,9 +352,7 @@ export interface TeamInput {
 
 export function createTeam(db: Db, caller: Caller, organization: string, input: TeamInput & { name: string }): TeamRecord {
   assertOwner(db, caller, organization);
-  const id = unique(() =>
-    inTransaction(db, () => createTeamRecord(db, organization, input.name, { manageWorkspaces: input.manageWorkspaces, manageProjects: input.manageProjects })),
-  );
+  const id = unique(() => inTransaction(db, () => createTeamRecord(db, organization, input.name, { manageWorkspaces: input.manageWorkspaces, manageProjects: input.manageProjects })));
   return loadTeam(db, caller, id, true);
 }
 
@@ -376,13 +368,7 @@ export function updateTeam(db: Db, caller: Caller, id: string, input: TeamInput)
   if (owners && input.name !== undefined && input.name !== t.name) throw new Invalid("the owners team cannot be renamed", { attribute: "name" });
   unique(() =>
     inTransaction(db, () =>
-      store.updateTeamRow(
-        db,
-        t.id,
-        input.name ?? t.name,
-        owners || (input.manageWorkspaces ?? t.manage_workspaces === 1),
-        owners || (input.manageProjects ?? t.manage_projects === 1),
-      ),
+      store.updateTeamRow(db, t.id, input.name ?? t.name, owners || (input.manageWorkspaces ?? t.manage_workspaces === 1), owners || (input.manageProjects ?? t.manage_projects === 1)),
     ),
   );
   return loadTeam(db, caller, t.id, true);

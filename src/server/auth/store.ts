@@ -40,7 +40,17 @@ export function tokenDigestExists(db: Db, digest: string): boolean {
 
 export function insertToken(
   db: Db,
-  t: { id: string; digest: string; kind: TokenKind; organization: string | null; teamId: string | null; userId: string | null; siteAdmin: boolean; description: string | null; createdAt: string },
+  t: {
+    id: string;
+    digest: string;
+    kind: TokenKind;
+    organization: string | null;
+    teamId: string | null;
+    userId: string | null;
+    siteAdmin: boolean;
+    description: string | null;
+    createdAt: string;
+  },
 ): void {
   prepare(db, `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
     t.id,
@@ -220,9 +230,7 @@ export function teamWorkspaceGrants(db: Db, workspaceId: string, teamIds: Readon
 }
 
 export function teamProjectGrants(db: Db, projectId: string, teamIds: ReadonlyArray<string>): string[] {
-  return (db.prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`).all(projectId, ...teamIds) as { access: string }[]).map(
-    (r) => r.access,
-  );
+  return (db.prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`).all(projectId, ...teamIds) as { access: string }[]).map((r) => r.access);
 }
 
 export function holdsProjectAdmin(db: Db, projectId: string, teamIds: ReadonlyArray<string>): boolean {
@@ -267,8 +275,7 @@ export function findTeamWorkspace(db: Db, id: string): TeamWorkspaceRecord | und
 /** The organization of the workspace a team access record points at. */
 export function teamWorkspaceOrganization(db: Db, id: string): { id: string; organization: string } | undefined {
   return prepare(db, `SELECT tw.id, w.organization FROM team_workspaces tw JOIN workspaces w ON w.id = tw.workspace_id WHERE tw.id = ?`).get(id) as
-    | { id: string; organization: string }
-    | undefined;
+    { id: string; organization: string } | undefined;
 }
 
 export function updateTeamWorkspaceRow(db: Db, r: Omit<TeamWorkspaceRecord, "team_id" | "workspace_id">): void {
@@ -297,8 +304,7 @@ export function insertTeamProject(db: Db, r: TeamProjectRecord): void {
 /** A team's access to a project, with the project's organization. */
 export function findTeamProject(db: Db, id: string): (TeamProjectRecord & { organization: string }) | undefined {
   return prepare(db, `SELECT tp.id, tp.team_id, tp.project_id, tp.access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`).get(id) as
-    | (TeamProjectRecord & { organization: string })
-    | undefined;
+    (TeamProjectRecord & { organization: string }) | undefined;
 }
 
 export function updateTeamProjectAccess(db: Db, id: string, access: string): void {

@@ -28,7 +28,13 @@ export function consumerRoutes(app: FastifyInstance, ctx: ServerContext): void {
         const caller = requireCaller(request);
         loadSubject(ctx, caller, request.params.workspace_id, mode);
         const body = parseBody(remoteStateConsumersRequestSchema, request.body);
-        changeConsumers(ctx, caller, request.params.workspace_id, body.data.map((item) => item.id), mode);
+        changeConsumers(
+          ctx,
+          caller,
+          request.params.workspace_id,
+          body.data.map((item) => item.id),
+          mode,
+        );
         return noContent(reply);
       },
     });

@@ -14,9 +14,7 @@ import * as store from "./store";
  */
 export function listConsumers(ctx: ServerContext, caller: Caller, workspaceId: string, page: Page): { rows: WorkspaceRecord[]; total: number } {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  const scope = settingsOf(ws)["global-remote-state"]
-    ? { sql: `w.organization = ? AND w.id <> ?`, params: [ws.organization, ws.id] }
-    : store.consumersClause(ws.id);
+  const scope = settingsOf(ws)["global-remote-state"] ? { sql: `w.organization = ? AND w.id <> ?`, params: [ws.organization, ws.id] } : store.consumersClause(ws.id);
   return listWorkspacesWhere(ctx, caller, ws.organization, scope, page);
 }
 

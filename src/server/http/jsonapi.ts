@@ -133,7 +133,10 @@ export function paginationEnvelope(request: FastifyRequest, page: Page, total: n
 export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyArray<string>): Set<string> {
   const raw = query["include"];
   if (raw === undefined || raw === "") return new Set();
-  const values = queryText(raw).split(",").map((v) => v.trim()).filter(Boolean);
+  const values = queryText(raw)
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const v of values) {
     if (!allowed.includes(v)) throw badRequest(`Invalid include parameter: ${v}`, "include");
   }
@@ -163,7 +166,10 @@ export function foldRepeatedParameters(query: Record<string, unknown>): string |
 /** Lists of a query parameter given as `a,b,c`; empty entries are ignored; at most {@link MAX_LIST_VALUES} values. */
 export function commaList(raw: unknown, name = "parameter"): string[] {
   if (raw === undefined || raw === null) return [];
-  const values = queryText(raw).split(",").map((s) => s.trim()).filter(Boolean);
+  const values = queryText(raw)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (values.length > MAX_LIST_VALUES) throw badRequest(`${name} accepts at most ${MAX_LIST_VALUES} values; ${values.length} were given`, name);
   return values;
 }

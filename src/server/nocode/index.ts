@@ -32,4 +32,3 @@ export const nocodeDomain: Domain = {
     variableRoutes(app, ctx);
   },
 };
-;

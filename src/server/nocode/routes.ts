@@ -25,7 +25,15 @@ type Query = Record<string, unknown>;
 /** `include` of spec 4.14 (`variable_options`, or go-tfe's `variable-options`); any other value is a 400. */
 function includeOptions(query: Query): boolean {
   const raw = query["include"];
-  const normalized = raw === undefined ? {} : { include: queryText(raw).split(",").map((v) => NO_CODE_MODULE_INCLUDE_ALIASES[v.trim()] ?? v.trim()).join(",") };
+  const normalized =
+    raw === undefined
+      ? {}
+      : {
+          include: queryText(raw)
+            .split(",")
+            .map((v) => NO_CODE_MODULE_INCLUDE_ALIASES[v.trim()] ?? v.trim())
+            .join(","),
+        };
   return parseInclude(normalized, NO_CODE_MODULE_INCLUDES).has("variable_options");
 }
 
@@ -81,17 +89,14 @@ export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
   });
 
-  app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>(
-    "/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade",
-    async (request, reply) => {
-      const caller = requireCaller(request);
-      const p = request.params;
-      loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
-      const body = parseBody(workspaceUpgradeRequestSchema, request.body);
-      const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
-      return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
-    },
-  );
+  app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>("/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade", async (request, reply) => {
+    const caller = requireCaller(request);
+    const p = request.params;
+    loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
+    const body = parseBody(workspaceUpgradeRequestSchema, request.body);
+    const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
+    return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
+  });
 
   const readUpgrade = async (request: FastifyRequest<{ Params: UpgradeParams }>, reply: Parameters<typeof send>[0]) => {
     const p = request.params;

@@ -162,9 +162,7 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
   return inTransaction(db, () => {
     const problems: Failure[] = [];
     const registryModuleId = d.relationships["registry-module"].data.id;
-    const pin = checkRegistryModule(db, organization, registryModuleId, null, problems)
-      ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems)
-      : undefined;
+    const pin = checkRegistryModule(db, organization, registryModuleId, null, problems) ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems) : undefined;
     const sets = mergeOptionSets([], d.relationships["variable-options"]?.data ?? [], false, problems);
     if (problems.length || pin === undefined) fail(problems);
     const t = now();

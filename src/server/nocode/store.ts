@@ -97,9 +97,7 @@ export function noCodeModuleOfRegistryModule(db: Db, registryModuleId: string): 
 }
 
 export function variableOptionsOf(db: Db, noCodeModuleId: string): VariableOptionsRecord[] {
-  return db
-    .prepare(`SELECT * FROM no_code_variable_options WHERE no_code_module_id = ? ORDER BY created_at, rowid`)
-    .all(noCodeModuleId) as VariableOptionsRecord[];
+  return db.prepare(`SELECT * FROM no_code_variable_options WHERE no_code_module_id = ? ORDER BY created_at, rowid`).all(noCodeModuleId) as VariableOptionsRecord[];
 }
 
 export function findNoCodeWorkspace(db: Db, workspaceId: string): NoCodeWorkspaceRecord | undefined {
@@ -129,10 +127,7 @@ export function pinFirstVersion(db: Db, registryModuleId: string, version: strin
 
 export function replaceVariableOptions(db: Db, moduleId: string, sets: ReadonlyArray<Omit<VariableOptionsRecord, "no_code_module_id">>): void {
   prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
-  const insert = prepare(
-    db,
-    `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = prepare(db, `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
   for (const s of sets) insert.run(s.id, moduleId, s.variable_name, s.variable_type, s.options, s.created_at);
 }
 
@@ -155,19 +150,11 @@ export function insertNoCodeWorkspace(db: Db, r: NoCodeWorkspaceRecord): void {
 }
 
 export function setNoCodeWorkspaceVersion(db: Db, workspaceId: string, version: string, moduleVersionId: string, registryModuleId: string): void {
-  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(
-    version,
-    moduleVersionId,
-    registryModuleId,
-    workspaceId,
-  );
+  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(version, moduleVersionId, registryModuleId, workspaceId);
 }
 
 /** A workspace's no-code record with its module's pin and registry module (null when the module is gone), in one query. */
-export function noCodeWorkspaceWithModule(
-  db: Db,
-  workspaceId: string,
-): (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined {
+export function noCodeWorkspaceWithModule(db: Db, workspaceId: string): (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined {
   return prepare(
     db,
     `SELECT w.*, m.version_pin AS module_pin, m.registry_module_id AS module_registry_id

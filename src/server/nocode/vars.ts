@@ -38,7 +38,7 @@ export function normalizeVariables(items: NoCodeVariableRequest[], failures: Fai
   const out: Variable[] = [];
   items.forEach((item, i) => {
     const a = item.attributes;
-    const category = (VARIABLE_CATEGORY_ALIASES[a.category] ?? a.category);
+    const category = VARIABLE_CATEGORY_ALIASES[a.category] ?? a.category;
     const k = `${category}\u0000${a.key}`;
     if (seen.has(k)) {
       failures.push({ field: { relationship: "vars", item: i, attribute: "key" }, detail: `variable "${a.key}" (${category}) is given more than once` });

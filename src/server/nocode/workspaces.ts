@@ -106,4 +106,3 @@ export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) =>
   resource.relationships ??= {};
   resource.relationships["no-code-module-version"] = { data: { id: record.module_version_id, type: "no-code-module-versions" } };
 };
-

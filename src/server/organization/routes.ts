@@ -6,15 +6,7 @@ import type { ServerContext } from "../context";
 import { assertMember, assertOwner, orgRole } from "../auth/service";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import { renderOrganization } from "./render";
-import {
-  assertOrganizationFounder,
-  createOrganization,
-  deleteOrganization,
-  getOrganization,
-  organizationNamesOf,
-  updateOrganization,
-  type OrganizationDefaults,
-} from "./service";
+import { assertOrganizationFounder, createOrganization, deleteOrganization, getOrganization, organizationNamesOf, updateOrganization, type OrganizationDefaults } from "./service";
 
 const organizationUpdateRequestSchema = z
   .object({
@@ -33,9 +25,17 @@ const defaultsSchema = z
   .object({
     data: z
       .object({
-        attributes: z.object({ "default-execution-mode": z.enum(["remote", "local", "agent"]).optional() }).loose().optional(),
+        attributes: z
+          .object({ "default-execution-mode": z.enum(["remote", "local", "agent"]).optional() })
+          .loose()
+          .optional(),
         relationships: z
-          .object({ "default-agent-pool": z.object({ data: z.object({ id: z.string() }).loose().nullable() }).loose().optional() })
+          .object({
+            "default-agent-pool": z
+              .object({ data: z.object({ id: z.string() }).loose().nullable() })
+              .loose()
+              .optional(),
+          })
           .loose()
           .optional(),
       })

@@ -106,11 +106,7 @@ export function createOrganization(
   );
 }
 
-export function updateOrganization(
-  db: Db,
-  name: string,
-  patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
-): OrganizationRecord {
+export function updateOrganization(db: Db, name: string, patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults }): OrganizationRecord {
   return inTransaction(db, () => {
     getOrganization(db, name);
     if (patch.email !== undefined) store.setEmail(db, name, patch.email);

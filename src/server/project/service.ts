@@ -174,13 +174,7 @@ export interface ProjectListFilter {
   tagged?: { key: string; value?: string }[];
 }
 
-export function listProjects(
-  db: Db,
-  caller: Caller,
-  organization: string,
-  page: Page,
-  filter: ProjectListFilter = {},
-): { rows: ProjectRecord[]; total: number } {
+export function listProjects(db: Db, caller: Caller, organization: string, page: Page, filter: ProjectListFilter = {}): { rows: ProjectRecord[]; total: number } {
   assertMember(db, caller, organization);
   const clauses: store.Clause[] = [];
   if (filter.name) clauses.push(store.nameIs(filter.name));

@@ -49,4 +49,3 @@ export function renderModuleVersion(m: RegistryModuleRecord, v: RegistryModuleVe
     links: { self: `${registryModulePath(m)}/version?module_version=${encodeURIComponent(v.version)}` },
   };
 }
-

@@ -63,14 +63,11 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
   });
 
-  app.get<{ Params: AddressParams }>(
-    "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider",
-    async (request, reply) => {
-      const caller = requireCaller(request);
-      const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
-      return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
-    },
-  );
+  app.get<{ Params: AddressParams }>("/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider", async (request, reply) => {
+    const caller = requireCaller(request);
+    const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
+    return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
+  });
 
   const base = "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name";
   app.delete<{ Params: Omit<AddressParams, "provider"> }>(base, async (request, reply) => {
@@ -119,9 +116,8 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: await createVersion(requireCaller(request), address, request.body) });
   });
 
-  app.post<{ Params: AddressParams }>(
-    "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider/versions",
-    async (request, reply) => send(reply, 201, { data: await createVersion(requireCaller(request), addressOf(request.params), request.body) }),
+  app.post<{ Params: AddressParams }>("/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider/versions", async (request, reply) =>
+    send(reply, 201, { data: await createVersion(requireCaller(request), addressOf(request.params), request.body) }),
   );
 
   app.get<{ Params: AddressParams; Querystring: Record<string, unknown> }>(

@@ -6,7 +6,15 @@ import { newId } from "../ids";
 import type { Db, Page } from "../store/db";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
 import * as store from "./store";
-import { findModuleVersion, findRegistryModule, findRegistryModuleByAddress, type ModuleAddress, type ModuleListFilter, type RegistryModuleRecord, type RegistryModuleVersionRecord } from "./store";
+import {
+  findModuleVersion,
+  findRegistryModule,
+  findRegistryModuleByAddress,
+  type ModuleAddress,
+  type ModuleListFilter,
+  type RegistryModuleRecord,
+  type RegistryModuleVersionRecord,
+} from "./store";
 
 export type { ModuleAddress, ModuleListFilter, RegistryModuleRecord, RegistryModuleVersionRecord } from "./store";
 export { findModuleVersion, findRegistryModule, latestModuleVersion, moduleVersions } from "./store";

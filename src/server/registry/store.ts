@@ -104,9 +104,7 @@ export function moduleVersions(db: Db, moduleId: string): RegistryModuleVersionR
 }
 
 export function findModuleVersion(db: Db, moduleId: string, version: string): RegistryModuleVersionRecord | undefined {
-  return prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(moduleId, version) as
-    | RegistryModuleVersionRecord
-    | undefined;
+  return prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(moduleId, version) as RegistryModuleVersionRecord | undefined;
 }
 
 /** The highest version of a module (pre-releases count only when nothing else exists), or undefined when it has none. */

@@ -22,11 +22,7 @@ export function countSshKeys(db: Db, organization: string): number {
 }
 
 export function sshKeysPage(db: Db, organization: string, limit: number, offset: number): SshKeyRecord[] {
-  return prepare(db, `SELECT id, organization, name, created_at FROM ssh_keys WHERE organization = ? ORDER BY name, id LIMIT ? OFFSET ?`).all(
-    organization,
-    limit,
-    offset,
-  ) as SshKeyRecord[];
+  return prepare(db, `SELECT id, organization, name, created_at FROM ssh_keys WHERE organization = ? ORDER BY name, id LIMIT ? OFFSET ?`).all(organization, limit, offset) as SshKeyRecord[];
 }
 
 export function deleteSshKeyRow(db: Db, id: string): void {

@@ -10,7 +10,7 @@ import * as store from "./store";
 import type { StateVersionRecord } from "./store";
 
 export type { StateVersionRecord } from "./store";
-export { stateVersionOutputs,  } from "./outputs";
+export { stateVersionOutputs } from "./outputs";
 
 export interface StateVersionInput {
   serial: number;

@@ -18,10 +18,7 @@ export interface StateVersionRecord {
 
 const COLUMNS = `id, workspace_id, serial, md5, lineage, resource_count, intermediate, promoted, status, created_at`;
 
-export function insertStateVersion(
-  db: Db,
-  v: Omit<StateVersionRecord, "promoted"> & { state: string | null; created_by: string },
-): void {
+export function insertStateVersion(db: Db, v: Omit<StateVersionRecord, "promoted"> & { state: string | null; created_by: string }): void {
   prepare(
     db,
     `INSERT INTO state_versions (id, workspace_id, serial, md5, lineage, state, resource_count, intermediate, promoted, status, created_by, created_at)

@@ -42,9 +42,7 @@ export function migrate(db: Db, domains: ReadonlyArray<{ schema?: string }> = []
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > latest) {
-    throw new Error(
-      `database ${db.name} has schema version ${current}, newer than this build knows (${latest}); run the release that wrote it, or a newer one`,
-    );
+    throw new Error(`database ${db.name} has schema version ${current}, newer than this build knows (${latest}); run the release that wrote it, or a newer one`);
   }
   if (current === 0) {
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((t) => t.name);

@@ -28,9 +28,7 @@ export function renderEffectiveTagBinding(b: EffectiveTagBinding, projectId: str
     id: b.sourceId,
     type: "effective-tag-bindings",
     attributes: { key: b.key, value: b.value },
-    ...(b.inherited
-      ? { relationships: { "inherited-from": ref("projects", projectId) }, links: { "inherited-from": `${API_PREFIX}/projects/${projectId}` } }
-      : {}),
+    ...(b.inherited ? { relationships: { "inherited-from": ref("projects", projectId) }, links: { "inherited-from": `${API_PREFIX}/projects/${projectId}` } } : {}),
   };
 }
 

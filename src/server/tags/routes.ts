@@ -80,7 +80,12 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const caller = requireCaller(request);
     assertTagManager(db, caller, request.params.organization_name);
     const body = parseBody(tagIdsSchema, request.body);
-    deleteOrganizationTags(db, caller, request.params.organization_name, body.data.map((t) => t.id));
+    deleteOrganizationTags(
+      db,
+      caller,
+      request.params.organization_name,
+      body.data.map((t) => t.id),
+    );
     return noContent(reply);
   });
 
@@ -91,7 +96,11 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(remoteStateConsumersRequestSchema, request.body);
     inTransaction(db, () => {
       const tag = loadTag(db, caller, request.params.tag_id);
-      addTagToWorkspaces(db, tag, body.data.map((w) => loadWorkspaceWith(ctx, caller, { id: w.id }, "can-manage-tags").ws));
+      addTagToWorkspaces(
+        db,
+        tag,
+        body.data.map((w) => loadWorkspaceWith(ctx, caller, { id: w.id }, "can-manage-tags").ws),
+      );
     });
     return noContent(reply);
   });

@@ -143,13 +143,7 @@ export function listWorkspaceTags(db: Db, workspaceId: string, page: Page): { ro
 }
 
 /** Organization tags (`GET /organizations/:org/tags`): `q` filters by substring, `excludeWorkspaceId` drops a workspace's own. */
-export function listOrganizationTags(
-  db: Db,
-  caller: Caller,
-  organization: string,
-  filter: { q?: string; excludeWorkspaceId?: string },
-  page: Page,
-): { rows: TagRecord[]; total: number } {
+export function listOrganizationTags(db: Db, caller: Caller, organization: string, filter: { q?: string; excludeWorkspaceId?: string }, page: Page): { rows: TagRecord[]; total: number } {
   assertMember(db, caller, organization);
   return store.organizationTagsPage(db, organization, filter, page);
 }
@@ -187,7 +181,13 @@ export function addTagToWorkspaces(db: Db, tag: TagRecord, workspaces: ReadonlyA
 /** Workspaces (alias `w`) carrying every flat tag named and none of the excluded ones. */
 export function flatTagClauses(organization: string, tags: ReadonlyArray<string>, excluded: ReadonlyArray<string>): Clause[] {
   const out = tags.map((t) => store.hasFlatTagClause(organization, t.toLowerCase()));
-  if (excluded.length) out.push(store.lacksFlatTagsClause(organization, excluded.map((t) => t.toLowerCase())));
+  if (excluded.length)
+    out.push(
+      store.lacksFlatTagsClause(
+        organization,
+        excluded.map((t) => t.toLowerCase()),
+      ),
+    );
   return out;
 }
 

@@ -126,9 +126,9 @@ export function pruneUnusedTags(db: Db, organization: string): void {
 }
 
 export function flatTagNames(db: Db, workspaceId: string): string[] {
-  return (
-    prepare(db, `SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`).all(workspaceId) as { name: string }[]
-  ).map((r) => r.name);
+  return (prepare(db, `SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`).all(workspaceId) as { name: string }[]).map(
+    (r) => r.name,
+  );
 }
 
 /** Tag names of several workspaces in one query. */

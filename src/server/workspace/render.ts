@@ -31,7 +31,6 @@ function workspacePath(ws: { organization: string; name: string }): string {
   return `${API_PREFIX}/organizations/${encodeURIComponent(ws.organization)}/workspaces/${encodeURIComponent(ws.name)}`;
 }
 
-
 /**
  * The workspace document of spec 2.2 for one caller. Everything in it derives from the
  * stored record and the caller's permissions, so the create response, a later read and
@@ -114,9 +113,7 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       "current-configuration-version": { data: null },
       "current-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
       "latest-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
-      "current-state-version": ws.current_state_version_id
-        ? { ...ref("state-versions", ws.current_state_version_id), links: related("current-state-version") }
-        : { data: null },
+      "current-state-version": ws.current_state_version_id ? { ...ref("state-versions", ws.current_state_version_id), links: related("current-state-version") } : { data: null },
       "current-assessment-result": { data: null },
       "effective-tag-bindings": { links: related("effective-tag-bindings") },
       "tag-bindings": { links: related("tag-bindings") },

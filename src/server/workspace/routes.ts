@@ -1,11 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import {
-  WORKSPACE_INCLUDES,
-  lockRequestSchema,
-  sshKeyAssignRequestSchema,
-  workspaceCreateRequestSchema,
-  workspaceUpdateRequestSchema,
-} from "../../api/workspaces";
+import { WORKSPACE_INCLUDES, lockRequestSchema, sshKeyAssignRequestSchema, workspaceCreateRequestSchema, workspaceUpdateRequestSchema } from "../../api/workspaces";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";

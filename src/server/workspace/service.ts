@@ -15,16 +15,7 @@ import { agentPoolInOrganization } from "../agentpool/service";
 import { oauthTokenInOrganization } from "../oauth/service";
 import { sshKeyInOrganization } from "../sshkey/service";
 import * as store from "./store";
-import {
-  findWorkspaceById,
-  findWorkspaceByName,
-  insertWorkspace,
-  saveWorkspace,
-  settingsOf,
-  type StoredVcsRepo,
-  type WorkspaceRecord,
-  type WorkspaceSettings,
-} from "./store";
+import { findWorkspaceById, findWorkspaceByName, insertWorkspace, saveWorkspace, settingsOf, type StoredVcsRepo, type WorkspaceRecord, type WorkspaceSettings } from "./store";
 
 /** The engine release a workspace gets when the request names none (spec 9). */
 const LATEST_ENGINE_VERSION = "1.9.8";
@@ -130,7 +121,15 @@ function engineVersionProblems(a: WorkspaceSettingsRequest): Failure[] {
 
 /** A problem of the shared request rules (src/api), which name the attribute by its pointer under `/data/attributes/`. */
 function attributeFailure(p: Problem): Failure {
-  return { detail: p.detail, field: { attribute: p.pointer.replace(/^\/data\/attributes\//, "").split("/").join(".") } };
+  return {
+    detail: p.detail,
+    field: {
+      attribute: p.pointer
+        .replace(/^\/data\/attributes\//, "")
+        .split("/")
+        .join("."),
+    },
+  };
 }
 
 function checkProblems(a: WorkspaceSettingsRequest, current: Parameters<typeof workspaceSettingsProblems>[1]): void {
@@ -148,7 +147,6 @@ function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
     "webhook-id": randomString(24),
   };
 }
-
 
 function initialSettings(a: WorkspaceSettingsRequest, inherited: WorkspaceSettings["execution-mode"]): WorkspaceSettings {
   const overwrites = a["setting-overwrites"];
@@ -354,8 +352,7 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
 
       next.settings = JSON.stringify(s);
       const bindingsChange = input.tagBindings !== undefined && !sameBindings(directTagBindings(db, ws.id), input.tagBindings);
-      const changed =
-        bindingsChange || next.settings !== ws.settings || next.name !== ws.name || next.project_id !== ws.project_id || next.agent_pool_id !== ws.agent_pool_id;
+      const changed = bindingsChange || next.settings !== ws.settings || next.name !== ws.name || next.project_id !== ws.project_id || next.agent_pool_id !== ws.agent_pool_id;
       // A PATCH that changes nothing leaves the document as it was, `updated-at` included.
       if (!changed) return ws;
       next.updated_at = now();

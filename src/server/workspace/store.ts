@@ -72,7 +72,8 @@ export function findWorkspaceByName(db: Db, organization: string, name: string):
 }
 
 export function insertWorkspace(db: Db, ws: WorkspaceRecord): void {
-  prepare(db, 
+  prepare(
+    db,
     `INSERT INTO workspaces (id, organization, name, project_id, settings, source, locked, locked_reason, locked_by, ssh_key_id, agent_pool_id,
        current_state_version_id, current_run_id, resource_count, latest_change_at, created_at, updated_at)
      VALUES (@id, @organization, @name, @project_id, @settings, @source, @locked, @locked_reason, @locked_by, @ssh_key_id, @agent_pool_id,
@@ -82,7 +83,8 @@ export function insertWorkspace(db: Db, ws: WorkspaceRecord): void {
 
 /** Writes the columns a settings update may change. */
 export function saveWorkspace(db: Db, ws: WorkspaceRecord): void {
-  prepare(db, 
+  prepare(
+    db,
     `UPDATE workspaces SET name = @name, project_id = @project_id, settings = @settings, agent_pool_id = @agent_pool_id,
        ssh_key_id = @ssh_key_id, updated_at = @updated_at WHERE id = @id`,
   ).run(ws);
@@ -202,7 +204,9 @@ export function workspaceListQuery(
 }
 
 export function runWorkspaceListQuery(db: Db, query: { sql: string; params: unknown[] }): string[] {
-  return prepare(db, query.sql).pluck().all(...query.params) as string[];
+  return prepare(db, query.sql)
+    .pluck()
+    .all(...query.params) as string[];
 }
 
 /** A page of the workspaces matching the clauses, in name order, with the total count. */
@@ -234,8 +238,7 @@ export interface OAuthInfo {
 
 export function oauthInfo(db: Db, oauthTokenId: string): OAuthInfo | undefined {
   return prepare(db, `SELECT c.name, c.service_provider, c.http_url FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.oauth_client_id WHERE t.id = ?`).get(oauthTokenId) as
-    | OAuthInfo
-    | undefined;
+    OAuthInfo | undefined;
 }
 
 /** The name of a lock holder: the team or organization whose service account it is, else the user. */
