@@ -6,16 +6,16 @@
  */
 export { Workspace } from "./resources/workspace";
 export type { WorkspaceArgs, VcsRepoArgs, VcsRepoOutput, SettingOverwritesArgs, ExecutionMode } from "./resources/workspace";
-export { WorkspaceTags } from "./resources/workspaceTags";
-export type { WorkspaceTagsArgs, OwnershipMode } from "./resources/workspaceTags";
-export { RemoteStateConsumers } from "./resources/remoteStateConsumers";
-export type { RemoteStateConsumersArgs } from "./resources/remoteStateConsumers";
-export { NoCodeModule } from "./resources/noCodeModule";
-export type { NoCodeModuleArgs, VariableOptionsArgs, VariableOptionsOutput } from "./resources/noCodeModule";
-export { NoCodeWorkspace } from "./resources/noCodeWorkspace";
-export type { NoCodeWorkspaceArgs, NoCodeVariableArgs, NoCodeVariableOutput } from "./resources/noCodeWorkspace";
-export { WorkspaceLock } from "./resources/workspaceLock";
-export type { WorkspaceLockArgs } from "./resources/workspaceLock";
+export { WorkspaceTags } from "./resources/workspace-tags";
+export type { WorkspaceTagsArgs, OwnershipMode } from "./resources/workspace-tags";
+export { RemoteStateConsumers } from "./resources/remote-state-consumers";
+export type { RemoteStateConsumersArgs } from "./resources/remote-state-consumers";
+export { NoCodeModule } from "./resources/no-code-module";
+export type { NoCodeModuleArgs, VariableOptionsArgs, VariableOptionsOutput } from "./resources/no-code-module";
+export { NoCodeWorkspace } from "./resources/no-code-workspace";
+export type { NoCodeWorkspaceArgs, NoCodeVariableArgs, NoCodeVariableOutput } from "./resources/no-code-workspace";
+export { WorkspaceLock } from "./resources/workspace-lock";
+export type { WorkspaceLockArgs } from "./resources/workspace-lock";
 export { typeTokens, TYPE_TOKEN_MODULE, TYPE_TOKEN_PREFIX } from "./resources/tokens";
 export type { ResourceTypeName, TypeToken } from "./resources/tokens";
 export { CONFIG_KEYS } from "./resources/settings";

@@ -192,11 +192,11 @@ const TABLE_OWNERS: Record<string, string> = {
   team_workspaces: "auth",
   team_projects: "auth",
   remote_state_consumers: "consumers",
-  no_code_modules: "nocode",
-  no_code_variable_options: "nocode",
-  no_code_module_versions: "nocode",
-  no_code_workspaces: "nocode",
-  no_code_upgrades: "nocode",
+  no_code_modules: "no-code",
+  no_code_variable_options: "no-code",
+  no_code_module_versions: "no-code",
+  no_code_workspaces: "no-code",
+  no_code_upgrades: "no-code",
   oauth_clients: "oauth",
   oauth_tokens: "oauth",
   organizations: "organization",
@@ -245,7 +245,7 @@ const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/auth/store.ts -> organizations (organization)",
   "src/server/auth/store.ts -> projects (project)",
   "src/server/auth/store.ts -> workspaces (workspace)",
-  "src/server/nocode/store.ts -> vars (workspace)",
+  "src/server/no-code/store.ts -> vars (workspace)",
   "src/server/organization/store.ts -> projects (project)",
   "src/server/organization/store.ts -> workspaces (workspace)",
   "src/server/project/store.ts -> workspaces (workspace)",
@@ -314,7 +314,7 @@ describe("the server's domains", () => {
   it("each domain with tables has its service, store and routes", () => {
     expect(missingRooms(graph.keys())).toEqual([]);
     // The domains this layout was written for are all found as domains with tables.
-    for (const d of ["workspace", "tags", "consumers", "stateversion", "run", "nocode", "registry", "project", "organization", "auth"]) {
+    for (const d of ["workspace", "tags", "consumers", "stateversion", "run", "no-code", "registry", "project", "organization", "auth"]) {
       expect(graph.has(`${SERVER}${d}/store.ts`), d).toBe(true);
     }
   });
@@ -330,7 +330,7 @@ describe("the layout checks themselves", () => {
     ]);
     expect(circles(fake)).toEqual([["a.ts", "b.ts", "c.ts"]]);
     expect(isRoutes({ path: `${SERVER}x/index.ts`, text: "app.get<{ Params: {} }>(", imports: [], packages: [] })).toBe(true);
-    expect(isStore(`${SERVER}nocode/store.ts`) && isService(`${SERVER}nocode/service.ts`) && !isService(`${SERVER}nocode/store.ts`)).toBe(true);
+    expect(isStore(`${SERVER}no-code/store.ts`) && isService(`${SERVER}no-code/service.ts`) && !isService(`${SERVER}no-code/store.ts`)).toBe(true);
   });
 
   it("find a store reaching another domain's table", () => {

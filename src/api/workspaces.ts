@@ -3,7 +3,7 @@
  * update (4.3), lock (4.7) and SSH key assignment (4.8).
  */
 import { z } from "zod";
-import { type vcsRepoRequestSchema, type vcsRepoSchema, workspaceAttributesShape, workspaceSettingsShape, WORKSPACE_NAME_PATTERN } from "./workspaceFields";
+import { type vcsRepoRequestSchema, type vcsRepoSchema, workspaceAttributesShape, workspaceSettingsShape, WORKSPACE_NAME_PATTERN } from "./workspace-fields";
 import { documentSchema, listDocumentSchema, type Problem, resourceSchema } from "./common";
 
 export {
@@ -14,7 +14,7 @@ export {
   vcsRepoRequestSchema,
   vcsRepoSchema,
   type ExecutionMode,
-} from "./workspaceFields";
+} from "./workspace-fields";
 
 /** The `permissions` object of spec 2.3. */
 export const PERMISSION_NAMES = [
@@ -47,7 +47,7 @@ export type Permissions = Record<PermissionName, boolean>;
 
 export type VcsRepo = z.infer<typeof vcsRepoSchema>;
 
-/** Attributes of a workspace document (spec 2.2): one key per line of the field table (./workspaceFields.ts). */
+/** Attributes of a workspace document (spec 2.2): one key per line of the field table (./workspace-fields.ts). */
 export const workspaceAttributesSchema = z
   .object({
     ...workspaceAttributesShape,

@@ -2,7 +2,7 @@
  * No-code modules (spec 2.7, 2.8, 4.12 to 4.14): enabling a registry module for no-code
  * provisioning, changing its settings, reading it.
  */
-import { noCodeModuleDocumentSchema, variableOptionsResourceSchema, type NoCodeModuleResource } from "../api/nocode";
+import { noCodeModuleDocumentSchema, variableOptionsResourceSchema, type NoCodeModuleResource } from "../api/no-code";
 import type { AnyResource } from "../api/common";
 import { type Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";

@@ -10,7 +10,7 @@ import {
   workspaceUpgradeDocumentSchema,
   type VariableCategory,
   type WorkspaceUpgradeResource,
-} from "../api/nocode";
+} from "../api/no-code";
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { WaitTimeoutError } from "./errors";
 import { currentCall, runInCall } from "./call";

@@ -3,7 +3,7 @@
  * They are set through no-code creation and upgrades; a sensitive value is never
  * returned by the service (its `value` is null).
  */
-import { variableDocumentSchema, variableListDocumentSchema, type VariableResource } from "../api/nocode";
+import { variableDocumentSchema, variableListDocumentSchema, type VariableResource } from "../api/no-code";
 import { type Transport, urlPath } from "./transport";
 
 /** A workspace variable. */

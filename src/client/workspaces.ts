@@ -13,7 +13,7 @@ import {
   type VcsRepoValue,
   type WorkspaceFieldName,
   type WorkspaceFieldTable,
-} from "../api/workspaceFields";
+} from "../api/workspace-fields";
 import { type VcsRepo as VcsRepoWire, workspaceDocumentSchema, workspaceListDocumentSchema, type ExecutionMode, type WorkspaceResource } from "../api/workspaces";
 import type { AnyResource } from "../api/common";
 import { type PagedList, pagedGet } from "./pagination";
@@ -32,7 +32,7 @@ type ClientFields = {
   ]: ValueOf<WorkspaceFieldTable[K]>;
 };
 
-/** A workspace as the service describes it, camel-cased: one property per line of the field table (src/api/workspaceFields.ts) that the service reports, plus the id, links and raw attributes. */
+/** A workspace as the service describes it, camel-cased: one property per line of the field table (src/api/workspace-fields.ts) that the service reports, plus the id, links and raw attributes. */
 export interface Workspace extends ClientFields {
   /** Workspace id (`ws-...`). */
   id: string;

@@ -7,7 +7,7 @@
  * Records that are part of the program are referred to by reference (`web.id`), others
  * by their literal id. Output is stable: the same organization gives the same text.
  */
-import { workspaceFieldEntries } from "../api/workspaceFields";
+import { workspaceFieldEntries } from "../api/workspace-fields";
 import type { NoCodeModule, Variable, Workspace } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot } from "./read";

@@ -12,11 +12,11 @@ import { configureFromStack } from "./settings";
 import type { CheckFailure, ProviderImpl, Props } from "./providers/types";
 import { INPUT_NAMES_KEY, inputNames, reconstructInputs, text } from "./providers/common";
 import { workspaceProvider } from "./providers/workspace";
-import { workspaceTagsProvider } from "./providers/workspaceTags";
-import { remoteStateConsumersProvider } from "./providers/remoteStateConsumers";
-import { noCodeModuleProvider } from "./providers/noCodeModule";
-import { noCodeWorkspaceProvider } from "./providers/noCodeWorkspace";
-import { workspaceLockProvider } from "./providers/workspaceLock";
+import { workspaceTagsProvider } from "./providers/workspace-tags";
+import { remoteStateConsumersProvider } from "./providers/remote-state-consumers";
+import { noCodeModuleProvider } from "./providers/no-code-module";
+import { noCodeWorkspaceProvider } from "./providers/no-code-workspace";
+import { workspaceLockProvider } from "./providers/workspace-lock";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
 
 export { PROTOCOL };

@@ -10,8 +10,8 @@ import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
-import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspaceFields";
-import { WORKSPACE_OUTPUTS, type WorkspaceInputName, type WorkspaceMetrics, type WorkspacePermissions, type WorkspaceStatus, type WorkspaceTopName } from "./workspaceFields";
+import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspace-fields";
+import { WORKSPACE_OUTPUTS, type WorkspaceInputName, type WorkspaceMetrics, type WorkspacePermissions, type WorkspaceStatus, type WorkspaceTopName } from "./workspace-fields";
 
 /** Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool). */
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -43,7 +43,7 @@ export interface SettingOverwritesArgs {
 /** An input's type in a program: `pulumi.Input` of the line's value (lists of inputs for lists), without null. */
 type ArgOf<T> = NonNullable<T> extends (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<NonNullable<T>>;
 
-/** Inputs of the field table (src/api/workspaceFields.ts) whose program type is the line's own value. */
+/** Inputs of the field table (src/api/workspace-fields.ts) whose program type is the line's own value. */
 type TableArgs = {
   [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<ValueOf<WorkspaceFieldTable[K]>>;
 };

@@ -1,5 +1,5 @@
 /**
- * How a domain plugs in: a domain is a folder (`workspace/`, `project/`, `nocode/`, ...)
+ * How a domain plugs in: a domain is a folder (`workspace/`, `project/`, `no-code/`, ...)
  * with three rooms and an `index.ts` exporting its `Domain` (see ./context.ts), listed in
  * `DOMAINS` in ./domains.ts:
  *

@@ -13,7 +13,7 @@ import { agentPoolDomain } from "./agentpool";
 import { oauthDomain } from "./oauth";
 import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
-import { nocodeDomain } from "./nocode";
+import { noCodeDomain } from "./no-code";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -31,5 +31,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   oauthDomain,
   retentionDomain,
   registryDomain,
-  nocodeDomain,
+  noCodeDomain,
 ];

@@ -43,7 +43,10 @@ const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
 /** The commit whose tree is the previous release: the parent of the commit that added the field table. */
 function previousRelease(): string {
   const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: gitRoot, encoding: "utf8" }).trim().split("\n").pop();
-  if (!added) throw new Error(`no commit in ${gitRoot} adds src/api/workspaceFields.ts: this test needs the repository's history (a full clone, not a shallow one)`);
+  if (!added)
+    throw new Error(
+      `no commit in ${gitRoot} adds src/api/workspaceFields.ts (the field table, under the name it was added with): this test needs the repository's history (a full clone, not a shallow one)`,
+    );
   return execFileSync("git", ["rev-parse", `${added}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
 }
 

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { tokenDigest } from "../../src/server/auth/service";
 import type { ServerOptions } from "../../src/server/context";
 import { expect } from "vitest";
-import { createFromModule, enableModule, publishModule, upgradePath } from "../server/nocodeSupport";
+import { createFromModule, enableModule, publishModule, upgradePath } from "../server/no-code-support";
 import { type Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
 
 export const OTHER_ORG = "other-org";

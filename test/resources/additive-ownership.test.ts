@@ -5,8 +5,8 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
-import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
+import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
 import { provision as create, startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;

@@ -1,10 +1,10 @@
 import { describe, it, expect, afterEach } from "vitest";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
-import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
-import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
-import { noCodeWorkspaceProvider } from "../../src/resources/providers/noCodeWorkspace";
-import { workspaceLockProvider } from "../../src/resources/providers/workspaceLock";
+import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
+import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
+import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
+import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
 import { UNKNOWN } from "../../src/resources/providers/common";
 import { setConfiguredSettings } from "../../src/resources/settings";
 

@@ -11,10 +11,10 @@ import { resetClients } from "../../src/resources/providers/client";
 import { NotVisibleError, confirmGone, organizationInput } from "../../src/resources/providers/common";
 import { dispatch, failuresForEngine } from "../../src/resources/entry";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
-import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
-import { workspaceLockProvider } from "../../src/resources/providers/workspaceLock";
-import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
+import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
+import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
+import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { WorkspacesClient } from "../../src/client";
 import { api, startHarness, uniqueName, type Harness } from "./helpers";
 

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { workspaceTagsProvider } from "../../src/resources/providers/workspaceTags";
-import { remoteStateConsumersProvider } from "../../src/resources/providers/remoteStateConsumers";
-import { workspaceLockProvider } from "../../src/resources/providers/workspaceLock";
+import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
+import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
 import type { ProviderImpl } from "../../src/resources/providers/types";
 import { api, startHarness, uniqueName, type Harness } from "./helpers";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectStatus, type TestServer } from "./helpers";
-import { addVersion, enableBody, enableModule, publishModule, serveForSuite, varItems, workspaceFromModuleBody } from "./nocodeSupport";
+import { addVersion, enableBody, enableModule, publishModule, serveForSuite, varItems, workspaceFromModuleBody } from "./no-code-support";
 
 let t: TestServer;
 serveForSuite((s) => (t = s));

@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH } from "../../src/server/http/json";
 import { MAX_LIST_VALUES } from "../../src/server/http/jsonapi";
 import { FAILED_AUTH_LIMIT } from "../../src/server/ratelimit";
 import { createWorkspace, expectStatus, grant, makeTeam, MEDIA, start, type TestServer } from "./helpers";
-import { createFromModule, enableModule, pollUpgrade, publishModule, upgradePath } from "./nocodeSupport";
+import { createFromModule, enableModule, pollUpgrade, publishModule, upgradePath } from "./no-code-support";
 
 interface RawReply {
   status: number;

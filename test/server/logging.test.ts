@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server";
 import type { ServerOptions } from "../../src/server/context";
 import { Api, expectStatus } from "./helpers";
-import { createFromModule, enableModule, publishModule } from "./nocodeSupport";
+import { createFromModule, enableModule, publishModule } from "./no-code-support";
 
 /** Per-request log lines: the fields a user needs to see what reached the server, and no secret. */
 const TOKEN = "logging-test-owners-token-5f2c";

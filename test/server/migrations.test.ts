@@ -8,7 +8,7 @@ import { DOMAINS } from "../../src/server/domains";
 import { migrate, openDatabase } from "../../src/server/store/db";
 import { MIGRATIONS, type Migration } from "../../src/server/store/schema";
 import { Api, createWorkspace, expectStatus, manageResources, makeTeam, grant } from "./helpers";
-import { createFromModule, enableModule, publishModule } from "./nocodeSupport";
+import { createFromModule, enableModule, publishModule } from "./no-code-support";
 
 /**
  * Database files across releases: a file written before schema versions were recorded

@@ -31,8 +31,8 @@ import {
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
-import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspaceFields";
-import { WORKSPACE_TOP_OUTPUTS, currentShape, groupedOutputs, type WorkspaceInputValues, type WorkspaceOutputValues, type WorkspaceStoredOutputs } from "../workspaceFields";
+import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspace-fields";
+import { WORKSPACE_TOP_OUTPUTS, currentShape, groupedOutputs, type WorkspaceInputValues, type WorkspaceOutputValues, type WorkspaceStoredOutputs } from "../workspace-fields";
 
 const RENAMES = { "relationships.tag-bindings": "tags", "relationships.project": "project" };
 
@@ -45,7 +45,7 @@ const vcsCompare = {
   ingressSubmodules: sameBool,
 };
 
-/** The diff rules the field table names (src/api/workspaceFields.ts), as functions. */
+/** The diff rules the field table names (src/api/workspace-fields.ts), as functions. */
 const DIFF_RULES: Record<DiffRule, Omit<FieldRule, "name">> = {
   exact: {},
   replace: { replaces: true },

@@ -1,10 +1,10 @@
 /**
- * The `Workspace` resource's side of the field table (src/api/workspaceFields.ts): its
+ * The `Workspace` resource's side of the field table (src/api/workspace-fields.ts): its
  * output names and groups, the types of its inputs and outputs, and the reading of
  * outputs written by earlier releases. Loaded by both the resource class and the
  * provider, so it imports nothing at run time but the table.
  */
-import { workspaceFieldEntries, type OutputGroup, type ValueOf, type WorkspaceFieldName, type WorkspaceFieldTable } from "../api/workspaceFields";
+import { workspaceFieldEntries, type OutputGroup, type ValueOf, type WorkspaceFieldName, type WorkspaceFieldTable } from "../api/workspace-fields";
 
 type Line<K extends WorkspaceFieldName> = WorkspaceFieldTable[K];
 type InGroup<G extends OutputGroup> = { [K in WorkspaceFieldName]: Line<K> extends { group: G } ? K : never }[WorkspaceFieldName];

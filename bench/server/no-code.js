@@ -7,7 +7,7 @@
  * server runs as its own process (the CLI, on a file database). Prints figures; never
  * fails on them.
  *
- *   npm run build && node bench/server/nocode.js [--workspaces 1000] [--run-speed 1000] [--dist DIR]
+ *   npm run build && node bench/server/no-code.js [--workspaces 1000] [--run-speed 1000] [--dist DIR]
  */
 const { mkdtempSync } = require("node:fs");
 const { tmpdir } = require("node:os");

@@ -2,7 +2,7 @@
  * No-code modules (spec 4.12 to 4.14): enabling a private registry module for no-code
  * provisioning, its settings and its sets of allowed variable values.
  */
-import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../../api/nocode";
+import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../../api/no-code";
 import type { Caller } from "../auth/service";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";

@@ -4,7 +4,7 @@
  * with `upgradeStrategy: "replace"` they replace the workspace instead.
  */
 import { isId } from "../../api/common";
-import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/nocode";
+import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
 import { WaitTimeoutError, type NoCodeVariable, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import { defaultOrganization } from "../settings";

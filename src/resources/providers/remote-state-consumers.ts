@@ -3,7 +3,7 @@ import { isId } from "../../api/common";
 import type { WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, diffFields, isUnknown, sameStringSet, withoutUnknowns, type FieldRule } from "./common";
-import { workspaceIdOf } from "./workspaceTags";
+import { workspaceIdOf } from "./workspace-tags";
 import { confirmGone, dependentRecord, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 

@@ -4,7 +4,7 @@
  * `GET /workspaces/:id/vars` and `GET /workspaces/:id/vars/:var_id`, so that a client
  * can see what a workspace was given.
  */
-import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/nocode";
+import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/no-code";
 import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
 import { NotFound, type Failure } from "../errors";

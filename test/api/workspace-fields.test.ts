@@ -16,7 +16,7 @@ import {
 import { toWorkspace, workspaceRequestBody } from "../../src/client";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
 import { WORKSPACE_FIELDS as DIFF_RULES, workspaceOutputs } from "../../src/resources/providers/workspace";
-import { WORKSPACE_OUTPUT_GROUPS, currentShape } from "../../src/resources/workspaceFields";
+import { WORKSPACE_OUTPUT_GROUPS, currentShape } from "../../src/resources/workspace-fields";
 
 const lines = workspaceFieldEntries as [string, FieldDef][];
 

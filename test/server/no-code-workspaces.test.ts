@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectStatus, grant, makeTeam, start, type Api } from "./helpers";
-import { serveForSuite, addVersion, createFromModule, enableModule, pointers, pollUpgrade, publishModule, upgradePath, varItems, workspaceFromModuleBody } from "./nocodeSupport";
+import { serveForSuite, addVersion, createFromModule, enableModule, pointers, pollUpgrade, publishModule, upgradePath, varItems, workspaceFromModuleBody } from "./no-code-support";
 
 let api: Api;
 let org: string;

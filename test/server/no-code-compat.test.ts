@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectStatus, start, type Api } from "./helpers";
-import { createFromModule, enableModule, pollUpgrade, publishModule, serveForSuite, upgradePath } from "./nocodeSupport";
+import { createFromModule, enableModule, pollUpgrade, publishModule, serveForSuite, upgradePath } from "./no-code-support";
 
 let api: Api;
 let org: string;

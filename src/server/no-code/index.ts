@@ -1,13 +1,13 @@
 import type { Domain } from "../context";
 import { renderNoCodeModule } from "./render";
-import { nocodeRoutes, variableRoutes } from "./routes";
+import { noCodeRoutes, variableRoutes } from "./routes";
 import { noCodeModuleOf, onVersionDeleting, onVersionPublished } from "./service";
 import { NOCODE_SCHEMA } from "./store";
 import { noCodeWorkspaceRender } from "./workspaces";
 
 /** No-code provisioning (spec 4.12 to 4.16), and the read endpoints of the variables it writes. */
-export const nocodeDomain: Domain = {
-  name: "nocode",
+export const noCodeDomain: Domain = {
+  name: "no-code",
   schema: NOCODE_SCHEMA,
   init(ctx) {
     ctx.hooks.workspaceRender.push(noCodeWorkspaceRender);
@@ -28,7 +28,7 @@ export const nocodeDomain: Domain = {
     });
   },
   routes(app, ctx) {
-    nocodeRoutes(app, ctx);
+    noCodeRoutes(app, ctx);
     variableRoutes(app, ctx);
   },
 };

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
-import { noCodeWorkspaceProvider } from "../../src/resources/providers/noCodeWorkspace";
+import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
+import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { api, createProject, giveResources, provision as create, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 

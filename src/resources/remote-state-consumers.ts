@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providers } from "./closure";
 import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
 import { adoptOptions, withOutputs } from "./base";
-import type { OwnershipMode } from "./workspaceTags";
+import type { OwnershipMode } from "./workspace-tags";
 
 /** Inputs of a {@link RemoteStateConsumers}. */
 export interface RemoteStateConsumersArgs {

@@ -4,7 +4,7 @@
  * variables and the record of which module version the workspace runs, in the same
  * transaction, and the attributes that record shows on every rendering.
  */
-import type { NoCodeWorkspaceCreateRequest } from "../../api/nocode";
+import type { NoCodeWorkspaceCreateRequest } from "../../api/no-code";
 import type { Caller } from "../auth/service";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
 import { Invalid, failIfAny, type Failure } from "../errors";

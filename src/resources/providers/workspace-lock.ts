@@ -3,7 +3,7 @@ import { isId } from "../../api/common";
 import { ConflictError } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, confirmGone, dependentRecord, diffFields, isUnknown, sameOptionalString, unlessGone, type FieldRule } from "./common";
-import { workspaceIdOf } from "./workspaceTags";
+import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
 const FIELDS: FieldRule[] = [

@@ -1,6 +1,6 @@
 /** Provider of `NoCodeModule` (spec 2.7, 2.8, 4.12 to 4.14). The service has no delete: delete disables. */
 import { isId } from "../../api/common";
-import { noCodeModuleEnableRequestSchema } from "../../api/nocode";
+import { noCodeModuleEnableRequestSchema } from "../../api/no-code";
 import type { NoCodeModule as ApiNoCodeModule } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient } from "./client";

@@ -22,7 +22,7 @@
  * filtered by run status see it move too, and a restarted server picks up where the
  * clock says the run is.
  */
-import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/nocode";
+import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/no-code";
 import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
 import { Conflict, Invalid, NotFound, failIfAny, type Failure } from "../errors";

@@ -5,8 +5,8 @@
  * upgrade carries the service's reason.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { noCodeModuleProvider } from "../../src/resources/providers/noCodeModule";
-import { noCodeWorkspaceProvider } from "../../src/resources/providers/noCodeWorkspace";
+import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
+import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;

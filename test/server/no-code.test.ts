@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectStatus, makeTeam, makeUser, type Api } from "./helpers";
-import { addVersion, enableBody, enableModule, optionItems, pointers, publishModule, serveForSuite } from "./nocodeSupport";
+import { addVersion, enableBody, enableModule, optionItems, pointers, publishModule, serveForSuite } from "./no-code-support";
 
 let api: Api;
 let org: string;

@@ -6,7 +6,7 @@ import {
   noCodeModuleUpdateRequestSchema,
   noCodeWorkspaceCreateRequestSchema,
   workspaceUpgradeRequestSchema,
-} from "../../api/nocode";
+} from "../../api/no-code";
 import { requireCaller } from "../app";
 import { mayCreateWorkspaces } from "../auth/service";
 import { NotFound } from "../errors";
@@ -51,7 +51,7 @@ type UpgradeParams = { no_code_module_id: string; workspace_id: string; id: stri
  * otherwise) before it reads the body (422), and the `include` parameter before either
  * has an effect. Enable and create answer 200, as the spec's status table says.
  */
-export function nocodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/no-code-modules", async (request, reply) => {
     const caller = requireCaller(request);
     assertMayManageNoCode(ctx, caller, request.params.organization_name);

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
 import { expectStatus, type Api } from "./helpers";
-import { createFromModule, enableBody, enableModule, optionItems, publishModule, serveForSuite, upgradePath, varItems, workspaceFromModuleBody } from "./nocodeSupport";
+import { createFromModule, enableBody, enableModule, optionItems, publishModule, serveForSuite, upgradePath, varItems, workspaceFromModuleBody } from "./no-code-support";
 
 let api: Api;
 let org: string;
