@@ -14,7 +14,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const engine = require("../../scripts/lib/engine.js");
-const { runProgram, workspacesProgram } = require("../scale/run.js");
+const { runProgram, workspacesProgram, pad, commandLine } = require("../scale/run.js");
 const { sampleTree } = require("../scale/cpu.js");
 
 const CACHE = process.env.PEER_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-workspaces", "peer");
@@ -143,16 +143,8 @@ async function runOurs(label, source, n, server, bin) {
   return phases;
 }
 
-function pad(s, w) {
-  return String(s).padEnd(w);
-}
-
 async function main() {
-  const args = process.argv.slice(2);
-  const take = (flag) => {
-    const at = args.indexOf(flag);
-    return at >= 0 ? args.splice(at, 2)[1] : undefined;
-  };
+  const { take } = commandLine();
   const sizes = (take("--sizes") ?? "50,200,500")
     .split(",")
     .map(Number)

@@ -129,12 +129,18 @@ function pad(s, w) {
   return String(s).padEnd(w);
 }
 
-async function main() {
+/** The command line's arguments, and `take(flag)`: the value after `flag`, removed from them (undefined when absent). */
+function commandLine() {
   const args = process.argv.slice(2);
   const take = (flag) => {
     const at = args.indexOf(flag);
     return at >= 0 ? args.splice(at, 2)[1] : undefined;
   };
+  return { args, take };
+}
+
+async function main() {
+  const { args, take } = commandLine();
   const rateLimit = Number(take("--rate-limit") ?? 30);
   const cpuProfDir = take("--cpu-prof");
   // Measurement aid only: the engine's own switch that stops it rewriting the
@@ -225,4 +231,4 @@ if (require.main === module) {
 }
 
 // bench/peer runs the same program through the same phases.
-module.exports = { runProgram, workspacesProgram };
+module.exports = { runProgram, workspacesProgram, pad, commandLine };
