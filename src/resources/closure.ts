@@ -1,59 +1,29 @@
 /**
- * The provider objects handed to `pulumi.dynamic.Resource`.
+ * The provider text each resource stores in state (`__provider`).
  *
- * The engine serializes each provider into state and runs that text again on
- * refresh and destroy, maybe on another machine and after this package was
- * upgraded. So each method is a one-liner that resolves the package's stable
- * entry point (`pulumi-workspaces/provider`) at call time and hands it the
- * protocol version, the resource kind and its own arguments. Nothing else is
- * captured: no settings, no client, no path.
+ * The engine keeps this text with every resource, twice (with its inputs and its
+ * outputs), rewrites the whole state file after every step, and runs the text
+ * again on refresh and destroy, maybe on another machine and after this package
+ * was upgraded. So it is one line, written here rather than produced by the SDK's
+ * closure serializer (whose output for the same provider is about 2.4 KB): it
+ * resolves the package's stable entry point (`pulumi-workspaces/provider`) when
+ * the dynamic-provider host loads it and asks it for the provider of one kind.
+ * Nothing else is in it: no settings, no client, no path.
  *
  * The entry point is resolved from the program directory (the dynamic-provider
  * host's working directory) through `createRequire`, which finds the package in
  * the program's node_modules and, inside this package's own directory, through
  * Node's self-reference.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceTypeName } from "./tokens";
 
 /**
- * Protocol spoken between serialized provider code and the entry point. Bump it
+ * Protocol spoken between provider text in state and the entry point. Bump it
  * only together with an adapter in `entry.ts` that still accepts every older one.
  */
 export const PROTOCOL = 1;
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-// The literals below repeat ENTRY_SPECIFIER and PROTOCOL on purpose: referring to
-// the constants would make the serializer capture this whole module. The call is
-// written once (`call`) and each method hands it its name: the serializer emits a
-// captured function once, so the text in state (stored twice per resource, with
-// its inputs and its outputs) stays small.
-function providerFor(kind: ResourceTypeName): pulumi.dynamic.ResourceProvider {
-  const call = (method: string, args: unknown[]) =>
-    require("module")
-      .createRequire(process.cwd() + "/")("pulumi-workspaces/provider")
-      .dispatch(1, kind, method, args);
-  return {
-    configure: (req) => call("configure", [req]),
-    check: (olds, news) => call("check", [olds, news]),
-    diff: (id, olds, news) => call("diff", [id, olds, news]),
-    create: (inputs) => call("create", [inputs]),
-    read: (id, props) => call("read", [id, props]),
-    update: (id, olds, news) => call("update", [id, olds, news]),
-    delete: (id, props) => call("delete", [id, props]),
-  };
+/** The `__provider` text of one resource kind: the module the dynamic-provider host evaluates and whose `handler()` it calls once per process. */
+export function providerText(kind: ResourceTypeName): string {
+  return `exports.handler = () => require("module").createRequire(process.cwd() + "/")("pulumi-workspaces/provider").provider(${PROTOCOL}, ${JSON.stringify(kind)});\n`;
 }
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-/**
- * One provider object per resource type, created once: the SDK caches the
- * serialized text per object, so every resource of a type shares it.
- */
-export const providers: Readonly<Record<ResourceTypeName, pulumi.dynamic.ResourceProvider>> = {
-  Workspace: providerFor("Workspace"),
-  WorkspaceTags: providerFor("WorkspaceTags"),
-  RemoteStateConsumers: providerFor("RemoteStateConsumers"),
-  NoCodeModule: providerFor("NoCodeModule"),
-  NoCodeWorkspace: providerFor("NoCodeWorkspace"),
-  WorkspaceLock: providerFor("WorkspaceLock"),
-};

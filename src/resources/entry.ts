@@ -7,6 +7,7 @@
  * matched by type name or full type token, and a call it cannot serve fails
  * with a message that says what to do instead of a stack trace.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { PROTOCOL } from "./closure";
 import { configureFromStack } from "./settings";
 import type { CheckFailure, ProviderImpl, Props } from "./providers/types";
@@ -56,15 +57,7 @@ export function implementationOf(kind: string): ProviderImpl {
   return impl;
 }
 
-/**
- * Serves one provider call.
- *
- * @param protocol version of the serialized caller (see PROTOCOL in closure.ts)
- * @param kind resource type name, e.g. "Workspace"
- * @param method provider method name
- * @param args the method's own arguments, unchanged
- */
-export async function dispatch(protocol: number, kind: string, method: string, args: unknown[] = []): Promise<unknown> {
+function checkProtocol(protocol: number): void {
   if (typeof protocol !== "number" || !Number.isFinite(protocol) || protocol < 1) {
     throw new Error(`pulumi-workspaces: provider call with an unreadable protocol version (${String(protocol)})`);
   }
@@ -74,6 +67,18 @@ export async function dispatch(protocol: number, kind: string, method: string, a
         `${PROTOCOL}); upgrade the pulumi-workspaces package in this program`,
     );
   }
+}
+
+/**
+ * Serves one provider call.
+ *
+ * @param protocol version of the serialized caller (see PROTOCOL in closure.ts)
+ * @param kind resource type name, e.g. "Workspace"
+ * @param method provider method name
+ * @param args the method's own arguments, unchanged
+ */
+export async function dispatch(protocol: number, kind: string, method: string, args: unknown[] = []): Promise<unknown> {
+  checkProtocol(protocol);
   if (!METHODS.has(method)) {
     throw new Error(`pulumi-workspaces: unknown provider method "${String(method)}"`);
   }
@@ -91,6 +96,31 @@ export async function dispatch(protocol: number, kind: string, method: string, a
     }
   }
   return serve(impl, method as Exclude<Method, "configure">, a);
+}
+
+/**
+ * The provider object of one kind, as the provider text in state asks for it
+ * (`require("pulumi-workspaces/provider").provider(protocol, kind)`, see closure.ts):
+ * each method hands its own arguments to {@link dispatch}. A protocol or kind this
+ * release cannot serve fails here, when the dynamic-provider host loads the text,
+ * with the message `dispatch` gives.
+ *
+ * @param protocol version of the provider text (see PROTOCOL in closure.ts)
+ * @param kind resource type name, e.g. "Workspace"
+ */
+export function provider(protocol: number, kind: string): Required<Omit<pulumi.dynamic.ResourceProvider, "read">> & Pick<pulumi.dynamic.ResourceProvider, "read"> {
+  checkProtocol(protocol);
+  implementationOf(kind);
+  const call = (method: Method, args: unknown[]) => dispatch(protocol, kind, method, args) as Promise<never>;
+  return {
+    configure: (req) => call("configure", [req]),
+    check: (olds, news) => call("check", [olds, news]),
+    diff: (id, olds, news) => call("diff", [id, olds, news]),
+    create: (inputs) => call("create", [inputs]),
+    read: (id, props) => call("read", [id, props]),
+    update: (id, olds, news) => call("update", [id, olds, news]),
+    delete: (id, props) => call("delete", [id, props]),
+  };
 }
 
 /** Methods whose errors the dynamic-provider host echoes to stderr (see withoutEcho). */

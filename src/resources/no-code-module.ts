@@ -7,9 +7,8 @@
  * from being created from it; the record itself stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providers } from "./closure";
-import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
-import { adoptOptions, withOutputs } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, DynamicResource } from "./base";
 
 /** Allowed values of one module variable. */
 export interface VariableOptionsArgs {
@@ -70,7 +69,7 @@ export interface VariableOptionsOutput {
 const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
 
 /** A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete). */
-export class NoCodeModule extends pulumi.dynamic.Resource {
+export class NoCodeModule extends DynamicResource {
   static readonly __pulumiType = TOKENS.NoCodeModule;
 
   /** Adopts an existing no-code module by id (`nocode-...`). */
@@ -97,6 +96,6 @@ export class NoCodeModule extends pulumi.dynamic.Resource {
 
   /** Declares a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.NoCodeModule, name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS), opts, MODULE, "NoCodeModule");
+    super("NoCodeModule", name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS), opts);
   }
 }

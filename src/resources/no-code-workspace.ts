@@ -8,9 +8,8 @@
  * deleting the old one first because names are unique.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providers } from "./closure";
-import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
-import { adoptOptions, withOutputs, withSecretOutputs } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, withSecretOutputs, DynamicResource } from "./base";
 
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
@@ -141,7 +140,7 @@ const NO_CODE_WORKSPACE_OUTPUTS = [
 const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
 /** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
-export class NoCodeWorkspace extends pulumi.dynamic.Resource {
+export class NoCodeWorkspace extends DynamicResource {
   static readonly __pulumiType = TOKENS.NoCodeWorkspace;
 
   /** Adopts a workspace created from a no-code module; `id` is its workspace id (`ws-...`). */
@@ -209,7 +208,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
-    super(providers.NoCodeWorkspace, name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS), MODULE, "NoCodeWorkspace");
+    super("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS));
   }
 }
 

@@ -4,9 +4,8 @@
  * workspaces that read each other's state.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providers } from "./closure";
-import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
-import { adoptOptions, withOutputs } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, DynamicResource } from "./base";
 import type { OwnershipMode } from "./workspace-tags";
 
 /** Inputs of a {@link RemoteStateConsumers}. */
@@ -32,7 +31,7 @@ export interface RemoteStateConsumersArgs {
 const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
 
 /** Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added). */
-export class RemoteStateConsumers extends pulumi.dynamic.Resource {
+export class RemoteStateConsumers extends DynamicResource {
   static readonly __pulumiType = TOKENS.RemoteStateConsumers;
 
   /** Adopts the consumers of a workspace; `id` is the workspace id or `ws-.../remote-state-consumers`. */
@@ -57,6 +56,6 @@ export class RemoteStateConsumers extends pulumi.dynamic.Resource {
 
   /** Declares the remote state consumers of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.RemoteStateConsumers, name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS), opts, MODULE, "RemoteStateConsumers");
+    super("RemoteStateConsumers", name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS), opts);
   }
 }

@@ -3,9 +3,8 @@
  * (spec 3, 4.7), e.g. to freeze a workspace during a migration.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providers } from "./closure";
-import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
-import { adoptOptions, withOutputs } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, DynamicResource } from "./base";
 
 /** Inputs of a {@link WorkspaceLock}. */
 export interface WorkspaceLockArgs {
@@ -20,7 +19,7 @@ export interface WorkspaceLockArgs {
 const WORKSPACE_LOCK_OUTPUTS = ["workspaceId", "reason", "force", "locked", "lockedBy"] as const;
 
 /** Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it. */
-export class WorkspaceLock extends pulumi.dynamic.Resource {
+export class WorkspaceLock extends DynamicResource {
   static readonly __pulumiType = TOKENS.WorkspaceLock;
 
   /** Adopts an existing lock; `id` is the workspace id or `ws-.../lock`. */
@@ -45,6 +44,6 @@ export class WorkspaceLock extends pulumi.dynamic.Resource {
 
   /** Declares a lock on a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.WorkspaceLock, name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS), opts, MODULE, "WorkspaceLock");
+    super("WorkspaceLock", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS), opts);
   }
 }

@@ -3,9 +3,8 @@
  * itself (spec 2.6, 4.10), for a workspace declared elsewhere or adopted.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providers } from "./closure";
-import { typeTokens as TOKENS, TYPE_TOKEN_MODULE as MODULE } from "./tokens";
-import { adoptOptions, withOutputs } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, DynamicResource } from "./base";
 
 /** How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added). */
 export type OwnershipMode = "authoritative" | "additive";
@@ -34,7 +33,7 @@ export interface WorkspaceTagsArgs {
 const WORKSPACE_TAGS_OUTPUTS = ["workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags"] as const;
 
 /** Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added). */
-export class WorkspaceTags extends pulumi.dynamic.Resource {
+export class WorkspaceTags extends DynamicResource {
   static readonly __pulumiType = TOKENS.WorkspaceTags;
 
   /** Adopts the tags of a workspace; `id` is the workspace id (`ws-...`) or `ws-.../tags`. */
@@ -65,6 +64,6 @@ export class WorkspaceTags extends pulumi.dynamic.Resource {
 
   /** Declares the tags of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceTagsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.WorkspaceTags, name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS), opts, MODULE, "WorkspaceTags");
+    super("WorkspaceTags", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS), opts);
   }
 }

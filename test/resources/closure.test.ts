@@ -4,17 +4,15 @@ import * as path from "node:path";
 import * as os from "node:os";
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
-import * as pulumi from "@pulumi/pulumi";
-import { providers } from "../../src/resources/closure";
+import type * as pulumi from "@pulumi/pulumi";
+import { providerText } from "../../src/resources/closure";
+import { typeTokens } from "../../src/resources/tokens";
+import { Workspace } from "../../src/resources/workspace";
 
 const root = path.resolve(__dirname, "../..");
 const SECRET = "tok-closure-secret-value-0123456789";
 
-async function serialized(kind: keyof typeof providers): Promise<string> {
-  const provider = providers[kind];
-  const sf = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
-  return sf.text;
-}
+const KINDS = Object.keys(typeTokens) as (keyof typeof typeTokens)[];
 
 /** Evaluates serialized provider text the way the dynamic-provider host does (require-from-string). */
 function evaluate(text: string): pulumi.dynamic.ResourceProvider {
@@ -31,19 +29,21 @@ beforeAll(() => {
 }, 120_000);
 
 describe("serialized providers", () => {
-  for (const kind of Object.keys(providers) as (keyof typeof providers)[]) {
-    it(`${kind}: small, no secret, no absolute path, delegates to the entry point`, async () => {
+  for (const kind of KINDS) {
+    it(`${kind}: one short line, no secret, no absolute path, delegates to the entry point`, async () => {
       process.env.WORKSPACES_TOKEN = SECRET;
       try {
-        const text = await serialized(kind);
-        expect(text.length).toBeLessThan(4096);
+        const text = providerText(kind);
+        // Stored twice per resource and rewritten with the whole state after every step.
+        expect(text.length).toBeLessThan(200);
         expect(text).not.toContain(SECRET);
         expect(text).not.toContain(root);
         expect(text).not.toContain(os.homedir());
         expect(text).not.toMatch(/["'`]\/(?:home|root|tmp|work|Users)\//);
         expect(text).toContain('"pulumi-workspaces/provider"');
         expect(text).toContain(`"${kind}"`);
-        for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(text).toContain(`${m}:`);
+        const provider = evaluate(text);
+        for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"] as const) expect(typeof provider[m]).toBe("function");
       } finally {
         delete process.env.WORKSPACES_TOKEN;
       }
@@ -56,11 +56,31 @@ describe("serialized providers", () => {
   });
 
   it("evaluated text serves calls through the entry point: check reports failures, diff is pure", async () => {
-    const provider = evaluate(await serialized("Workspace"));
+    const provider = evaluate(providerText("Workspace"));
     const check = await provider.check!({}, { name: "bad name!", organization: "acme" });
     expect(check.failures?.map((f) => f.property)).toContain("name");
     const diff = await provider.diff!("ws-1", { name: "a", organization: "acme" }, { name: "a", organization: "acme" });
     expect(diff.changes).toBe(false);
+  });
+});
+
+describe("resource registration", () => {
+  it("a resource carries its type token and the provider text, as a dynamic resource does", async () => {
+    const { setMocks } = await import("@pulumi/pulumi/runtime");
+    const seen: { type: string; inputs: Record<string, unknown> }[] = [];
+    await setMocks({
+      newResource: (args) => {
+        seen.push({ type: args.type, inputs: args.inputs });
+        return { id: "ws-1", state: args.inputs };
+      },
+      call: () => ({}),
+    });
+    const ws = new Workspace("w", { name: "a", organization: "acme" });
+    await new Promise<void>((resolve) => ws.id.apply(() => resolve()));
+    expect(seen).toHaveLength(1);
+    expect(seen[0].type).toBe("pulumi-nodejs:dynamic/workspaces:Workspace");
+    expect(seen[0].inputs.__provider).toBe(providerText("Workspace"));
+    expect(seen[0].inputs.name).toBe("a");
   });
 });
 
@@ -75,6 +95,20 @@ describe("entry point tolerance", () => {
     const check = await provider.check!({}, { name: "ok", organization: "acme", executionMode: "agent" });
     // An absent input is named in the reason (the engine would print its value as {<nil>}).
     expect(check.failures?.map((f) => [f.property, f.reason])).toEqual([["", "agentPoolId is required when executionMode is agent"]]);
+  });
+
+  it("serves the provider text of this release, frozen, as state written by it holds it", async () => {
+    const text = fs.readFileSync(path.join(__dirname, "fixtures/workspace-provider-text-1.js"), "utf8");
+    expect(text).toBe(providerText("Workspace"));
+    const provider = evaluate(text);
+    const olds = { name: "a", organization: "acme" };
+    expect(await provider.diff!("ws-1", olds, { ...olds, description: "d" })).toMatchObject({ changes: true });
+  });
+
+  it("refuses provider text from a newer protocol or an unknown kind when the host loads it, with a way out", () => {
+    const text = providerText("Workspace");
+    expect(() => evaluate(text.replace("provider(1,", "provider(99,"))).toThrow(/newer release.*upgrade/);
+    expect(() => evaluate(text.replace('"Workspace"', '"Gadget"'))).toThrow(/unknown resource kind.*install that release/);
   });
 
   it("accepts calls from older serialized code and any spelling of the kind, refuses newer protocols clearly", async () => {
