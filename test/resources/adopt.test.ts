@@ -5,7 +5,8 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { implementationOf } from "../../src/resources/entry";
-import { changedInputs } from "../../src/resources/providers/adoption";
+import { adoptionPreview, changedInputs, noCodeWorkspaceAdopter, workspaceAdopter } from "../../src/resources/providers/adoption";
+import { UNKNOWN } from "../../src/resources/providers/common";
 import type { Props } from "../../src/resources/providers/types";
 import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
 
@@ -122,6 +123,53 @@ describe("Workspace adopt", () => {
   });
 });
 
+describe("what preview says about a resource marked adopt", () => {
+  it("names the record and the declared properties that differ, and sends no write", async () => {
+    const name = uniqueName("announce");
+    const made = await h.client.workspaces.create(h.org, {
+      name,
+      description: "by hand",
+      autoApply: true,
+      tagNames: ["web"],
+      tagBindings: [{ key: "env", value: "dev" }],
+    });
+    // autoApply and the flat tag match (case aside); description and tags do not.
+    const inputs = await checked(workspace, { name, description: "declared", autoApply: true, tagNames: ["WEB"], tags: { env: "prod" }, adopt: true });
+    const { result, byMethod } = await counting(() => adoptionPreview(workspace, workspaceAdopter, inputs));
+    expect(result).toBe(`adopt: pulumi up adopts the existing workspace "${name}" (${made.id}) in organization "${h.org}"; changes description, tags`);
+    expect(writes(byMethod)).toBe(0);
+    expect((await h.client.workspaces.read(made.id)).description).toBe("by hand");
+  });
+
+  it("says no property changes when the record is as declared", async () => {
+    const name = uniqueName("asis");
+    const made = await h.client.workspaces.create(h.org, { name, description: "same" });
+    const inputs = await checked(workspace, { name, description: "same", adopt: true });
+    expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(
+      `adopt: pulumi up adopts the existing workspace "${name}" (${made.id}) in organization "${h.org}"; no property changes`,
+    );
+  });
+
+  it("leaves a value known only during pulumi up unjudged and says so", async () => {
+    const name = uniqueName("later");
+    const made = await h.client.workspaces.create(h.org, { name, description: "old" });
+    const inputs = await checked(workspace, { name, description: "new", project: UNKNOWN, adopt: true });
+    expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(
+      `adopt: pulumi up adopts the existing workspace "${name}" (${made.id}) in organization "${h.org}"; changes description (project known only during pulumi up)`,
+    );
+  });
+
+  it("says that pulumi up creates a record that does not exist, or adopts it then when its name is not known yet", async () => {
+    const name = uniqueName("absent");
+    const inputs = await checked(workspace, { name, adopt: true });
+    expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(`adopt: no workspace "${name}" in organization "${h.org}" exists; pulumi up creates it`);
+    const unnamed = await checked(workspace, { name: UNKNOWN, adopt: true });
+    expect(await adoptionPreview(workspace, workspaceAdopter, unnamed)).toBe(
+      "adopt: the workspace is identified by values known only during pulumi up; it is adopted then if it exists",
+    );
+  });
+});
+
 describe("NoCodeModule and NoCodeWorkspace adopt", () => {
   let moduleId: string;
   let registryModuleId: string;
@@ -234,5 +282,13 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     await h.client.workspaces.create(h.org, { name, projectId: project });
     const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
     await expect(noCodeWorkspace.create(inputs)).rejects.toThrow(/not made from a no-code module.*Workspace with adopt: true/);
+  });
+
+  it("preview reports a workspace it cannot adopt instead of failing", async () => {
+    const name = uniqueName("plainpv");
+    await h.client.workspaces.create(h.org, { name, projectId: project });
+    const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
+    const message = await adoptionPreview(noCodeWorkspace, noCodeWorkspaceAdopter, inputs);
+    expect(message).toMatch(new RegExp(`^adopt: could not look up the workspace "${name}" in organization "${h.org}" \\(cannot adopt .*not made from a no-code module.*\\); pulumi up tries again$`));
   });
 });

@@ -75,29 +75,28 @@ function describeChanges(changed: string[]): string {
   return changed.length === 0 ? "no property changes" : `changes ${changed.join(", ")}`;
 }
 
-/** Looks the record up during preview and tells the engine what `pulumi up` will do. */
-async function announce(impl: ProviderImpl, adopter: Adopter, inputs: Props): Promise<void> {
+/**
+ * What `pulumi up` will do with a new resource marked `adopt`, as the one line preview
+ * shows under Diagnostics: the record it adopts and the declared properties that differ
+ * from it, that none exists and it is created, or why it could not be told. Looks the
+ * record up; never throws.
+ */
+export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inputs: Props): Promise<string> {
   const key = adopter.key(inputs);
-  if (key === undefined) {
-    reportInfo(`adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`);
-    return;
-  }
+  if (key === undefined) return `adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`;
   try {
     const client = getClient();
     const found = await adopter.find(client, inputs);
-    if (!found) {
-      reportInfo(`adopt: no ${adopter.noun} ${key} exists; pulumi up creates it`);
-      return;
-    }
+    if (!found) return `adopt: no ${adopter.noun} ${key} exists; pulumi up creates it`;
     const current = await impl.read(found.id, found.seed);
     // A value known only during pulumi up (a reference to another resource) cannot be judged now.
     const pending = Object.keys(inputs).filter((k) => !NOT_PROPERTIES.has(k) && isUnknown(inputs[k]));
     const judged = Object.fromEntries(Object.entries(inputs).filter(([k]) => !pending.includes(k)));
     const changed = await changedInputs(impl, found.id, current.props ?? {}, judged);
     const later = pending.length ? ` (${pending.join(", ")} known only during pulumi up)` : "";
-    reportInfo(`adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}${later}`);
+    return `adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}${later}`;
   } catch (err) {
-    reportInfo(`adopt: could not look up the ${adopter.noun} ${key} (${describe(err)}); pulumi up tries again`);
+    return `adopt: could not look up the ${adopter.noun} ${key} (${describe(err)}); pulumi up tries again`;
   }
 }
 
@@ -123,7 +122,7 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
       if (adopt !== undefined && !isUnknown(adopt) && typeof adopt !== "boolean") {
         failures.push({ property: ADOPT, reason: "adopt must be true or false" });
       }
-      if (adopt === true && isEmpty(olds) && failures.length === 0) await announce(impl, adopter, result.inputs);
+      if (adopt === true && isEmpty(olds) && failures.length === 0) reportInfo(await adoptionPreview(impl, adopter, result.inputs));
       return { ...result, failures };
     },
 
