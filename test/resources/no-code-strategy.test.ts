@@ -1,13 +1,14 @@
 /**
  * `NoCodeWorkspace` upgrade strategies and upgrade failures against the real server:
  * `upgradeStrategy` is checked with its property path, `replace` turns version and
- * variable changes into delete-first replacements (and nothing else), and a failed
+ * variable changes into delete-first replacements (and nothing else), a replacement the
+ * service would refuse is refused before the old workspace is deleted, and a failed
  * upgrade carries the service's reason.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
-import { createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
+import { api, createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;
 let project: string;
@@ -68,6 +69,65 @@ describe("upgradeStrategy", () => {
     expect(updated.outs.lastUpgrade).toBeNull();
     expect(updated.outs.moduleVersion).toBe("1.0.0");
     expect((await noCodeWorkspaceProvider.diff(id, updated.outs, news)).changes).toBe(false);
+  });
+});
+
+describe("a replacement the service would refuse", () => {
+  /** The engine's order for a delete-before-replace: check the new inputs, diff, delete the old workspace. */
+  async function replaceUpTo(id: string, outs: Record<string, unknown>, inputs: Record<string, unknown>, news: Record<string, unknown>) {
+    const checked = await noCodeWorkspaceProvider.check(inputs, news);
+    expect(checked.failures).toEqual([]);
+    expect((await noCodeWorkspaceProvider.diff(id, outs, checked.inputs)).deleteBeforeReplace).toBe(true);
+    return {
+      checked,
+      deleted: await noCodeWorkspaceProvider.delete(id, outs).then(
+        () => null,
+        (e: Error) => e,
+      ),
+    };
+  }
+
+  it("is refused before the old workspace is deleted, naming each reason, and the workspace keeps its values", async () => {
+    const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
+    const news = { ...inputs, moduleVersion: "1.1.0", variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
+    const { deleted } = await replaceUpTo(id, outs, inputs, news);
+    const name = String(inputs.name);
+    const moduleId = String(inputs.noCodeModuleId);
+    expect(deleted?.message).toBe(
+      `cannot replace workspace "${name}" (${id}): the new workspace would be refused: ` +
+        `no-code module ${moduleId} provisions version 1.0.0, but moduleVersion is 1.1.0: set the module's versionPin to 1.1.0 first, or drop moduleVersion; ` +
+        `variable "region" is "ap-south-1", which is not one of the options of no-code module ${moduleId}: eu-west-1, us-east-1; ` +
+        `workspace "${name}" (${id}) is kept. Change the program and run pulumi up again`,
+    );
+    expect((await h.client.workspaces.read(id)).name).toBe(name);
+    expect((await h.client.variables.list(id)).find((v) => v.key === "region")?.value).toBe("eu-west-1");
+  });
+
+  it("is refused when the new name belongs to another workspace", async () => {
+    const other = await workspaceFrom();
+    const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
+    const news = { ...inputs, name: other.outs.name, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const { deleted } = await replaceUpTo(id, outs, inputs, news);
+    expect(deleted?.message).toContain(`the name ${String(other.outs.name)} is taken by workspace ${other.id} in organization ${h.org}`);
+    expect((await h.client.workspaces.read(id)).id).toBe(id);
+  });
+
+  it("that the service would accept deletes the old workspace, and the new one is created", async () => {
+    const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
+    const news = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const { checked, deleted } = await replaceUpTo(id, outs, inputs, news);
+    expect(deleted).toBeNull();
+    expect((await api(h, "GET", `/workspaces/${id}`)).status).toBe(404);
+    const created = await noCodeWorkspaceProvider.create(checked.inputs);
+    expect((await h.client.variables.list(created.id)).find((v) => v.key === "region")?.value).toBe("us-east-1");
+  });
+
+  it("a delete without checked new inputs (destroy, removal) is a plain delete that reads no module", async () => {
+    const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
+    // The module is gone: a delete that read it would be refused.
+    expect((await api(h, "DELETE", `/no-code-modules/${String(inputs.noCodeModuleId)}`)).status).toBe(204);
+    await noCodeWorkspaceProvider.delete(id, outs);
+    expect((await api(h, "GET", `/workspaces/${id}`)).status).toBe(404);
   });
 });
 

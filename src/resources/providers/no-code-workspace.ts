@@ -6,7 +6,7 @@
 import { isId } from "../../api/common";
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
-import { WaitTimeoutError, type NoCodeVariable, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import { WaitTimeoutError, type NoCodeModule, type NoCodeVariable, type VariableOptions, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound } from "./client";
 import {
@@ -250,6 +250,76 @@ function versionOf(ws: ApiWorkspace, pin: string | undefined, recorded: unknown)
   return pin;
 }
 
+/** Allowed values match by their text: a string option as it is, anything else as JSON (as the service compares). */
+function optionText(option: unknown): string {
+  return typeof option === "string" ? option : JSON.stringify(option);
+}
+
+/**
+ * Why the service would refuse to create a workspace from `moduleId` with these inputs,
+ * as far as the module tells: a `moduleVersion` other than its pin, another organization,
+ * an engine variable whose value is outside the module's options (spec 2.8).
+ */
+function provisionRefusals(moduleId: string, module: { pin?: string; organization?: string; variableOptions?: VariableOptions[] }, inputs: Props): string[] {
+  const out: string[] = [];
+  const { pin, organization } = module;
+  if (inputs.moduleVersion !== undefined && pin !== undefined && pin !== inputs.moduleVersion) {
+    out.push(
+      `no-code module ${moduleId} provisions version ${pin}, but moduleVersion is ${inputs.moduleVersion}: ` +
+        `set the module's versionPin to ${inputs.moduleVersion} first, or drop moduleVersion`,
+    );
+  }
+  if (inputs.organization !== undefined && organization !== undefined && inputs.organization !== organization) {
+    out.push(`no-code module ${moduleId} belongs to organization ${organization}, not ${inputs.organization}`);
+  }
+  const sets = new Map((module.variableOptions ?? []).map((o) => [o.variableName, o.options]));
+  for (const v of normalizeVariables(inputs.variables)) {
+    const allowed = v.category === "engine" ? sets.get(v.key) : undefined;
+    if (!allowed || allowed.length === 0 || allowed.some((o) => optionText(o) === v.value)) continue;
+    const shown = v.sensitive ? "(sensitive)" : JSON.stringify(v.value);
+    out.push(`variable "${v.key}" is ${shown}, which is not one of the options of no-code module ${moduleId}: ${allowed.map(optionText).join(", ")}`);
+  }
+  return out;
+}
+
+/**
+ * New inputs of the workspaces this deployment may replace, by the old record's key. In a
+ * delete-before-replace the engine checks the new inputs, diffs, deletes the old workspace
+ * and then creates the new one, all in this provider process; `delete` is handed only the
+ * old outputs, so `check` leaves the new inputs here for it.
+ */
+const replacementInputs = new Map<string, Props>();
+
+function recordKey(p: Props): string | undefined {
+  return typeof p.noCodeModuleId === "string" && typeof p.name === "string" ? `${p.noCodeModuleId}/${p.name}` : undefined;
+}
+
+/**
+ * Before the old workspace of a replacement is deleted: refuse when the service would
+ * refuse to create the new one (module pin, organization, variable options, a name taken
+ * by another workspace), so that a replacement that cannot finish deletes nothing. One
+ * read of the module (and one of the new name when it changes), during `pulumi up` only.
+ */
+async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: string, olds: Props, news: Props): Promise<void> {
+  const moduleId = String(news.noCodeModuleId);
+  const label = workspaceLabel(id, olds.name);
+  const kept = `; ${label} is kept. Change the program and run pulumi up again`;
+  let module: NoCodeModule;
+  try {
+    module = await client.noCode.read(moduleId, { includeVariableOptions: true });
+  } catch (err) {
+    if (isNotFound(err)) throw new ProviderError(`cannot replace ${label}: no-code module ${moduleId} was not found (or the token may not see it)${kept}`);
+    throw err;
+  }
+  const refusals = provisionRefusals(moduleId, { pin: module.versionPin, organization: module.organization ?? undefined, variableOptions: module.variableOptions }, news);
+  const organization = news.organization ?? module.organization;
+  if (refusals.length === 0 && typeof news.name === "string" && news.name !== olds.name && organization) {
+    const taken = await client.workspaces.readByName(String(organization), news.name).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err)));
+    if (taken) refusals.push(`the name ${news.name} is taken by workspace ${taken.id} in organization ${organization}`);
+  }
+  if (refusals.length) throw new ProviderError(`cannot replace ${label}: the new workspace would be refused: ${refusals.join("; ")}${kept}`);
+}
+
 async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ pin?: string; organization?: string }> {
   try {
     const m = await client.noCode.read(moduleId);
@@ -312,7 +382,10 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
 
 export const noCodeWorkspaceProvider: ProviderImpl = {
   async check(olds, news) {
-    return checkNoCodeWorkspace(news, olds);
+    const result = checkNoCodeWorkspace(news, olds);
+    const key = recordKey(olds);
+    if (key !== undefined && result.failures.length === 0) replacementInputs.set(key, result.inputs);
+    return result;
   },
 
   async diff(_id, olds, news) {
@@ -326,15 +399,8 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
     const client = getClient();
     const moduleId = String(inputs.noCodeModuleId);
     const { pin, organization } = await modulePin(client, moduleId);
-    if (inputs.moduleVersion !== undefined && pin !== undefined && pin !== inputs.moduleVersion) {
-      throw new ProviderError(
-        `no-code module ${moduleId} provisions version ${pin}, but moduleVersion is ${inputs.moduleVersion}: ` +
-          `set the module's versionPin to ${inputs.moduleVersion} first, or drop moduleVersion`,
-      );
-    }
-    if (inputs.organization !== undefined && organization !== undefined && inputs.organization !== organization) {
-      throw new ProviderError(`no-code module ${moduleId} belongs to organization ${organization}, not ${inputs.organization}`);
-    }
+    const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
+    if (refused) throw new ProviderError(refused);
     const started = Date.now();
     const ws = await client.noCode
       .createWorkspace(moduleId, {
@@ -412,7 +478,13 @@ export const noCodeWorkspaceProvider: ProviderImpl = {
   },
 
   async delete(id, props) {
-    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
+    const client = getClient();
+    // Checked new inputs for this record mean a replacement (a destroy or a removal is never checked).
+    const key = recordKey(props);
+    const news = key === undefined ? undefined : replacementInputs.get(key);
+    if (key !== undefined) replacementInputs.delete(key);
+    if (news) await refuseReplacementThatCannotFinish(client, id, props, news);
+    await deleteWorkspace(client, id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
   },
 
   inputShape(name, value, outputs) {
