@@ -2,7 +2,8 @@
  * The scope of one client call: when it started, its deadline and its abort signal.
  * A method of an API area may send several requests (a read by name then a delete, a
  * read then a replace); they share the scope the call opened, so the deadline bounds
- * the whole call. Each page of a paged list is a call of its own.
+ * the whole call. A paged list is one call too: its deadline and signal cover every page
+ * it fetches, from the first page to the last (pagination.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -29,6 +30,11 @@ const scopes = new AsyncLocalStorage<CallScope>();
 /** Runs `fn` as one call with `options`. */
 export function runInCall<T>(options: CallOptions, fn: () => T): T {
   return scopes.run({ startedAt: Date.now(), options }, fn);
+}
+
+/** Runs `fn` within a call already opened: its requests share that call's start, deadline and signal. */
+export function runInScope<T>(scope: CallScope, fn: () => T): T {
+  return scopes.run(scope, fn);
 }
 
 /** The scope of the call being made, if a call opened one. */

@@ -123,7 +123,7 @@ export class WorkspacesClient {
    * The same client (same settings, pacing and counters) with other options for each
    * call made through it: a `deadlineMs` in place of the client's, and a `signal` that
    * ends the call when aborted. Each method call counts its deadline from its own start;
-   * a paged list fetches each page as a call with these options.
+   * a paged list is one call with these options, its deadline covering every page.
    *
    * ```ts
    * const controller = new AbortController();

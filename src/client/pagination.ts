@@ -1,10 +1,15 @@
 /**
  * Lists as async iterables that follow `meta.pagination` (spec 2.10), fetching one page
  * of {@link PAGE_SIZE} at a time and only when the caller reads that far.
+ *
+ * A list is one call: its deadline (`deadlineMs`) counts from the first page asked for
+ * and covers every later page, and its signal ends the listing at any page. Each page's
+ * request keeps its own retry budget within that deadline.
  */
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Pagination } from "../api/common";
-import { currentCall, runInCall, type CallOptions } from "./call";
+import { currentCall, runInScope, type CallOptions, type CallScope } from "./call";
 import { InconsistentPaginationError } from "./errors";
 import type { RequestSpec } from "./transport";
 
@@ -22,9 +27,13 @@ export interface Page<T> {
 /** Fetches one page of a list: page number (from 1) and page size. */
 export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<Page<T>>;
 
-/** A list the client pages through on demand: `for await` visits every item, fetching page after page; `all()` collects them. */
+/**
+ * A list the client pages through on demand: `for await` visits every item, fetching page
+ * after page; `all()` collects them. One iteration is one call: the deadline runs from
+ * the first page to the last, the time the caller spends between pages included.
+ */
 export class PagedList<T> implements AsyncIterable<T> {
-  /** The options of the call that made the list (`client.with(...)`): each page is fetched as a call with them. */
+  /** The options of the call that made the list (`client.with(...)`): the iteration is one call with them. */
   private readonly callOptions: CallOptions = currentCall()?.options ?? {};
 
   constructor(
@@ -42,14 +51,20 @@ export class PagedList<T> implements AsyncIterable<T> {
    * Iterates page by page, for callers that want the counters too. Pages that
    * contradict each other end the iteration with {@link InconsistentPaginationError}:
    * an empty page that names a next page, a next page past `total-pages` or not after
-   * the current one, a page that answers for another page number, or a page that
-   * repeats the previous one.
+   * the current one, a page that answers for another page number, or a page with the
+   * same items as any earlier page (a digest of each page seen is kept, so a cycle of
+   * any length is caught).
+   *
+   * The iteration is one call: it starts when the first page is asked for (or belongs to
+   * the call it runs in, when a client method lists as part of its work), and every page
+   * is fetched within that call's deadline and signal.
    */
   async *pages(): AsyncGenerator<Page<T>> {
+    const scope: CallScope = currentCall() ?? { startedAt: Date.now(), options: this.callOptions };
+    const seen = new Map<string, number>();
     let number = 1;
-    let previous: { number: number; fingerprint: string } | undefined;
     for (;;) {
-      const page = await runInCall(this.callOptions, () => this.fetchPage(number, this.pageSize));
+      const page = await runInScope(scope, () => this.fetchPage(number, this.pageSize));
       const p = page.pagination;
       const next = p?.["next-page"] ?? null;
       const inconsistent = (problem: string) => new InconsistentPaginationError(this.path, number, problem);
@@ -58,9 +73,10 @@ export class PagedList<T> implements AsyncIterable<T> {
       if (next !== null && p && next > p["total-pages"]) throw inconsistent(`next-page ${next} is past total-pages ${p["total-pages"]}`);
       if (next !== null && page.items.length === 0) throw inconsistent(`the page is empty but names page ${next} as the next one`);
       if (page.items.length > 0) {
-        const fingerprint = JSON.stringify(page.items);
-        if (fingerprint === previous?.fingerprint) throw inconsistent(`the page repeats page ${previous.number}`);
-        previous = { number, fingerprint };
+        const fingerprint = createHash("sha256").update(JSON.stringify(page.items)).digest("base64");
+        const earlier = seen.get(fingerprint);
+        if (earlier !== undefined) throw inconsistent(`the page repeats page ${earlier}`);
+        seen.set(fingerprint, number);
       }
       yield page;
       if (next === null) return;

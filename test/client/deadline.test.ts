@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortedError, DeadlineExceededError, NetworkError, ServiceUnavailableError } from "../../src/client";
 import { failure } from "./helpers";
-import { fakeClient, organizationDoc, reply, startFakeService, trickle, type FakeService } from "./fake-service";
+import { fakeClient, organizationDoc, pageAsked, reply, startFakeService, tagPage, trickle, type FakeService } from "./fake-service";
 
 let service: FakeService | undefined;
 afterEach(async () => {
@@ -135,5 +135,95 @@ describe("every call ends by its deadline", () => {
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/^GET \/no-code-modules\/nocode-1\/workspaces\/ws-1\/upgrade\/run-1: /);
     expect(polls).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a paged list is one call", () => {
+  /** A list of a million pages, each answered after `delayMs` with items of its own. */
+  function endlessPages(delayMs: number) {
+    return startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      const n = pageAsked(req);
+      setTimeout(() => reply(res, 200, tagPage([`t${n}`], { current: n, next: n + 1, totalPages: 1_000_000 })), delayMs);
+    });
+  }
+  const pageRequests = () => service!.requests.filter((r) => r.includes("/tags")).length;
+
+  it("ends all() by the list's one deadline, however many pages the service announces", async () => {
+    service = await endlessPages(300);
+    const client = fakeClient(service, { deadlineMs: 500 });
+    const started = Date.now();
+    const err = await failure(client.tags.listOrganization("acme").all());
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect((err as DeadlineExceededError).deadlineMs).toBe(500);
+    expect(err.message).toMatch(/^GET \/organizations\/acme\/tags: .*deadline of 0\.5s/);
+    // Page 1 took 300 ms; page 2 was cut off when the list's 500 ms ran out, not 500 ms after it started.
+    expect(pageRequests()).toBeLessThanOrEqual(2);
+    expect(took).toBeLessThan(2_000);
+  });
+
+  it("counts the caller's time between pages of a for await against the deadline", async () => {
+    service = await endlessPages(0);
+    const client = fakeClient(service);
+    const seen: string[] = [];
+    const err = await failure(
+      (async () => {
+        for await (const tag of client.with({ deadlineMs: 600 }).tags.listOrganization("acme")) {
+          seen.push(tag.name);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })(),
+    );
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    expect(err.message).toMatch(/ran out before the request was sent/);
+    // Pages of 250 ms each: the third starts after the 600 ms are gone.
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.length).toBeLessThanOrEqual(3);
+    expect(pageRequests()).toBe(seen.length);
+  });
+
+  it("ends a listing at any page when the list's signal aborts", async () => {
+    service = await endlessPages(50);
+    const client = fakeClient(service, { deadlineMs: 60_000 });
+    const controller = new AbortController();
+    const list = client.with({ signal: controller.signal }).tags.listOrganization("acme");
+    let pages = 0;
+    const err = await failure(
+      (async () => {
+        for await (const page of list.pages()) if (++pages === 3) controller.abort();
+      })(),
+    );
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(err.message).toMatch(/^GET \/organizations\/acme\/tags: not sent - aborted by the caller's signal/);
+    expect(pageRequests()).toBe(3);
+  });
+
+  it("starts the deadline when the first page is asked for, not when the list is made", async () => {
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      const n = pageAsked(req);
+      reply(res, 200, tagPage([`t${n}`], { current: n, next: n < 3 ? n + 1 : null, totalPages: 3 }));
+    });
+    const list = fakeClient(service, { deadlineMs: 300 }).tags.listOrganization("acme");
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await list.all()).map((t) => t.name)).toEqual(["t1", "t2", "t3"]);
+  });
+
+  it("keeps a retry budget per page inside the list's deadline", async () => {
+    // Every page fails once with 503 and is answered on the retry.
+    const failed = new Set<number>();
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      const n = pageAsked(req);
+      if (!failed.has(n)) {
+        failed.add(n);
+        return reply(res, 503, { errors: [{ status: "503", title: "busy" }] });
+      }
+      reply(res, 200, tagPage([`t${n}`], { current: n, next: n < 4 ? n + 1 : null, totalPages: 4 }));
+    });
+    const client = fakeClient(service, { deadlineMs: 30_000, retry: { maxAttempts: 2, baseDelayMs: 10 } });
+    expect(await client.tags.listOrganization("acme").all()).toHaveLength(4);
+    expect(pageRequests()).toBe(8);
   });
 });

@@ -102,6 +102,22 @@ describe("pages that contradict each other", () => {
     expect(requests).toBe(2);
   });
 
+  it("stops on a cycle of pages longer than one, while total-pages keeps growing", async () => {
+    // Pages alternate A, B, A, B, ... and each answer announces one more page than the last.
+    const { err, requests } = await listFrom((n) => tagPage(n % 2 === 1 ? ["a1", "a2"] : ["b1", "b2"], { current: n, next: n + 1, totalPages: n + 1 }));
+    expect(err).toBeInstanceOf(InconsistentPaginationError);
+    expect((err as InconsistentPaginationError).page).toBe(3);
+    expect(err.message).toMatch(/at page 3: the page repeats page 1/);
+    expect(requests).toBe(3);
+  });
+
+  it("stops on a page that repeats one from long before", async () => {
+    // Fifty distinct pages, then page 1 again.
+    const { err, requests } = await listFrom((n) => tagPage([`t${n <= 50 ? n : 1}`], { current: n, next: n + 1, totalPages: 1_000 }));
+    expect(err.message).toMatch(/at page 51: the page repeats page 1/);
+    expect(requests).toBe(51);
+  });
+
   it("stops on a page that answers for another page number", async () => {
     const { err } = await listFrom(() => tagPage(["a"], { current: 1, next: 2, totalPages: 5 }));
     expect(err).toBeInstanceOf(InconsistentPaginationError);
