@@ -91,6 +91,9 @@ export async function main(argv: string[]): Promise<number> {
         `${c.consumers} consumer sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
     if (result.secrets.length) console.error(`set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`);
+    if (result.notCarried.length) {
+      console.error(`${result.notCarried.length} settings of workspaces made from no-code modules are left out (NoCodeWorkspace has no input for them; listed in ${result.readmePath})`);
+    }
     return 0;
   } catch (err) {
     // The client's settings message speaks to code; say it in terms of this command.

@@ -10,7 +10,7 @@ import { readOrganization } from "./read";
 import { renderProgram, type Generated } from "./render";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
-export { renderProgram, type Generated, type SecretKey } from "./render";
+export { renderProgram, type Generated, type NotCarried, type SecretKey } from "./render";
 
 export interface GenerateOptions {
   /** Organization to read; default the settings' organization (`WORKSPACES_ORGANIZATION`, ...). */

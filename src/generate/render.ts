@@ -105,23 +105,67 @@ function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<st
   return out;
 }
 
+/**
+ * The settings of {@link settingsOf} (and the SSH key) that `NoCodeWorkspace` takes as
+ * inputs; `executionMode` only as `remote` or `agent`.
+ */
+const NO_CODE_SETTINGS = new Set(["description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"]);
+
+/**
+ * A module-made workspace's settings split into what its `NoCodeWorkspace` declares and
+ * what that resource cannot state, by the same rules as a plain workspace (defaults left
+ * out, a mode inherited from the organization left to it).
+ */
+function noCodeSettingsOf(ws: Workspace, defaultEngine: string | undefined): { carried: Record<string, unknown>; left: [string, unknown][] } {
+  const all = { ...settingsOf(ws, defaultEngine), ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}) };
+  const carried: Record<string, unknown> = {};
+  const left: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(all)) {
+    if (NO_CODE_SETTINGS.has(k) && !(k === "executionMode" && v === "local")) carried[k] = v;
+    else left.push([k, v]);
+  }
+  return { carried, left };
+}
+
 function sortedTags(tags: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byCodePoint(a, b)));
 }
 
 /** A sensitive value the service never shows: the program reads it from a secret stack config key. */
 export interface SecretKey {
+  /** Stack config key, `<workspace>-<variable>` (made unique). */
   key: string;
+  /** Name of the workspace the variable belongs to. */
   workspace: string;
+  /** The variable's key. */
   variable: string;
 }
 
+/**
+ * A setting of a workspace made from a no-code module that `NoCodeWorkspace` cannot
+ * declare (local execution mode, SSH key, trigger patterns, ...). It stays on the service
+ * as it is, unmanaged; the generated README lists each one.
+ */
+export interface NotCarried {
+  /** Workspace name. */
+  workspace: string;
+  /** The `Workspace` input that would state it, e.g. `sshKeyId`. */
+  setting: string;
+  /** Its value on the service. */
+  value: unknown;
+}
+
+/** What {@link renderProgram} writes for an organization snapshot. */
 export interface Generated {
   /** `index.ts`. */
   program: string;
-  /** `README.md`: what was generated and the secret config keys to set before `pulumi up`. */
+  /** `README.md`: what was generated, the secret config keys to set before `pulumi up`, and the settings not carried. */
   readme: string;
+  /** The secret stack config keys the program requires, one per sensitive no-code variable. */
   secrets: SecretKey[];
+  /** Settings of module-made workspaces that the program does not state, because `NoCodeWorkspace` has no input for them. */
+  notCarried: NotCarried[];
+  /** How many of each the program declares. */
   counts: { workspaces: number; noCodeModules: number; noCodeWorkspaces: number; consumers: number };
 }
 
@@ -152,6 +196,12 @@ function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, u
 
 const sortKey = (v: unknown) => (v instanceof Code ? `0${v.text}` : `1${String(v)}`);
 
+/**
+ * The program (and README) that adopts everything in `snapshot`: a `Workspace` per plain
+ * workspace, a `NoCodeModule` per module, a `NoCodeWorkspace` (and `WorkspaceTags` for its
+ * tags) per workspace made from a module, a `RemoteStateConsumers` per consumer set. Pure:
+ * reads nothing, and the same snapshot gives the same text.
+ */
 export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   const ids = new Identifiers();
   const names = new Set<string>();
@@ -173,6 +223,7 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   const ref = (id: string) => (identOf.has(id) ? new Code(`${identOf.get(id)}.id`) : id);
 
   const secrets: SecretKey[] = [];
+  const notCarried: NotCarried[] = [];
   const secretKeys = new Set<string>();
   const body: string[] = [];
 
@@ -206,14 +257,14 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       const ws = r.workspace;
       const moduleId = r.noCodeModuleId!;
       const variables = [...(r.variables ?? [])].sort((a, b) => byCodePoint(a.key, b.key));
+      const { carried, left } = noCodeSettingsOf(ws, defaultEngine);
+      for (const [setting, value] of left) notCarried.push({ workspace: ws.name, setting, value });
       const args: Record<string, unknown> = {
         noCodeModuleId: moduleIdent.has(moduleId) ? new Code(`${moduleIdent.get(moduleId)}.id`) : moduleId,
         organization: new Code("organization"),
         name: ws.name,
         ...(ws.projectId ? { project: ws.projectId } : {}),
-        ...(ws.description ? { description: ws.description } : {}),
-        ...(ws.executionMode === "agent" ? { executionMode: "agent", agentPoolId: ws.agentPoolId } : {}),
-        ...(ws.autoApply ? { autoApply: true } : {}),
+        ...carried,
         ...(variables.length
           ? {
               variables: variables.map((v) =>
@@ -281,10 +332,10 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     noCodeWorkspaces: fromModules.length,
     consumers: withConsumers.length,
   };
-  return { program, readme: renderReadme(snapshot, counts, secrets), secrets, counts };
+  return { program, readme: renderReadme(snapshot, counts, secrets, notCarried), secrets, notCarried, counts };
 }
 
-function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"], secrets: SecretKey[]): string {
+function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"], secrets: SecretKey[], notCarried: NotCarried[]): string {
   const lines = [
     `# Organization ${snapshot.organization}${snapshot.projectId ? `, project ${snapshot.projectId}` : ""}`,
     "",
@@ -329,5 +380,23 @@ function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"
     "resource options and run `pulumi up`, then remove it from the program.",
     "",
   );
+  if (notCarried.length) {
+    lines.push(
+      "## Settings not carried",
+      "",
+      "`NoCodeWorkspace` declares a module-made workspace's name, project, description, execution",
+      "mode (`remote` or `agent`, with its agent pool), auto-apply, source name and address,",
+      "variables and module version; its tags go into a `WorkspaceTags` beside it. These",
+      "workspaces also have settings that it has no input for, so `index.ts` does not state",
+      "them. They stay on the service as they are: adoption does not change them (an input",
+      "left out is not managed), but this program cannot change them either, and a workspace",
+      "that the stack makes again from its module (a replacement) would not have them.",
+      "",
+      "| workspace | setting | value on the service |",
+      "|---|---|---|",
+      ...notCarried.map((n) => `| ${n.workspace} | \`${n.setting}\` | \`${JSON.stringify(n.value).replace(/\|/g, "\\|")}\` |`),
+      "",
+    );
+  }
   return lines.join("\n");
 }

@@ -91,6 +91,47 @@ describe("generate", () => {
     expect(withOverwrites(true)).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
   });
 
+  it("carries over what NoCodeWorkspace takes, declares module-made workspaces' tags beside them, and lists what it cannot state", () => {
+    const portal = statementOf(result.program, "NoCodeWorkspace", "net-0");
+    expect(portal).toContain('sourceName: "portal"');
+    expect(portal).toContain('sourceUrl: "https://portal.example.com"');
+    // net-2 runs locally and has an SSH key: NoCodeWorkspace has no input for either.
+    const local = statementOf(result.program, "NoCodeWorkspace", "net-2");
+    expect(local).not.toMatch(/executionMode|sshKeyId|agentPoolId/);
+    expect(result.notCarried).toEqual([
+      { workspace: "net-2", setting: "executionMode", value: "local" },
+      { workspace: "net-2", setting: "sshKeyId", value: seeded.sshKeys[1] },
+    ]);
+    expect(result.readme).toContain("## Settings not carried");
+    expect(result.readme).toContain('| net-2 | `executionMode` | `"local"` |');
+    expect(result.readme).toContain(`| net-2 | \`sshKeyId\` | \`${JSON.stringify(seeded.sshKeys[1])}\` |`);
+    expect(seeded.noCodeTags.size).toBeGreaterThan(0);
+    for (const [name, tags] of seeded.noCodeTags) {
+      const t = statementOf(result.program, "WorkspaceTags", `${name}-tags`).replace(/\s+/g, " ");
+      expect(t).toMatch(/workspaceId: \w+\.id/);
+      expect(t).toContain(`tags: { env: ${JSON.stringify(tags.env)}, team: "self-service" }`);
+      expect(t).toContain('tagNames: ["no-code"]');
+    }
+  });
+
+  it("leaves a module-made workspace's agent mode inherited from the organization to it, and states an own one with its pool", async () => {
+    const snapshot = await readOrganization(client, { organization: server.organization });
+    const made = snapshot.workspaces.find((r) => r.workspace.name === "net-4")!;
+    const render = (own: boolean) => {
+      const workspace = { ...made.workspace, executionMode: "agent", agentPoolId: seeded.agentPoolId, settingOverwrites: { executionMode: own, agentPool: own } };
+      const r = renderProgram({ ...snapshot, workspaces: [{ ...made, consumerIds: [], workspace: workspace as typeof made.workspace }] });
+      return { text: statementOf(r.program, "NoCodeWorkspace", "net-4"), notCarried: r.notCarried, readme: r.readme };
+    };
+    const inherited = render(false);
+    expect(inherited.text).not.toMatch(/executionMode|agentPoolId/);
+    expect(inherited.notCarried).toEqual([]);
+    expect(inherited.readme).not.toContain("Settings not carried");
+    const own = render(true);
+    expect(own.text).toContain('executionMode: "agent"');
+    expect(own.text).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
+    expect(own.notCarried).toEqual([]);
+  });
+
   it("refers to generated resources instead of literal ids, with unique valid identifiers", () => {
     const consumers = statementOf(result.program, "RemoteStateConsumers", `${workspaceName(0)}-consumers`);
     expect(consumers).toMatch(/workspaceId: app0\.id/);
@@ -186,6 +227,7 @@ describe("the command line", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`wrote ${out} (${COUNT - NO_CODE} workspaces, 2 no-code modules, ${NO_CODE} no-code workspaces`);
     expect(r.stderr).toContain("secret stack config keys");
+    expect(r.stderr).toContain("2 settings of workspaces made from no-code modules are left out");
     expect(fs.readFileSync(out, "utf8")).toContain("adopt: true");
   });
 

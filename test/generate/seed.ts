@@ -2,7 +2,8 @@
  * Seeds an organization the way years of hand work leave one: workspaces in several
  * projects with mixed execution modes (an agent pool), key-value and flat tags, SSH keys,
  * remote state consumers, and two no-code modules with workspaces made from them (one
- * with a sensitive variable). Everything goes through the service's public API, paced by
+ * with a sensitive variable; some tagged, one made by a portal that names itself, one
+ * with a local execution mode and an SSH key set by hand). Everything goes through the service's public API, paced by
  * the client, so the server's rate limit may stay on.
  */
 import { WorkspacesClient } from "../../src/client";
@@ -22,6 +23,8 @@ export interface Seeded {
   ids: Map<string, string>;
   /** Names of the workspaces made from no-code modules. */
   noCodeNames: string[];
+  /** Key-value tags of the module-made workspaces that have tags (each also has the flat tag `no-code`), by name. */
+  noCodeTags: Map<string, Record<string, string>>;
   modules: { id: string; registryModuleId: string; name: string }[];
   /** Workspace name -> the consumers it was given (names). */
   consumers: Map<string, string[]>;
@@ -114,6 +117,7 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
 
   const noCodeNames: string[] = [];
   const passwords = new Map<string, string>();
+  const noCodeTags = new Map<string, Record<string, string>>();
   await pool(
     Array.from({ length: noCodeCount }, (_, i) => i),
     4,
@@ -125,6 +129,8 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
         name,
         projectId: projects[i % projects.length],
         ...(i % 3 === 0 ? { description: `made from ${network ? "network" : "database"}` } : {}),
+        // Made by a self-service portal, which says so.
+        ...(i === 0 ? { sourceName: "portal", sourceUrl: "https://portal.example.com" } : {}),
         variables: network
           ? [
               { key: "region", value: i % 4 === 0 ? "eu-west-1" : "us-east-1", category: "engine" },
@@ -135,6 +141,21 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
               { key: "password", value: password, category: "env", sensitive: true },
             ],
       });
+      // Tagged afterwards, as teams do; the program declares them with a WorkspaceTags.
+      if (i % 3 === 1) {
+        const tags = { env: ["dev", "prod"][i % 2], team: "self-service" };
+        await client.tagBindings.set(
+          ws.id,
+          Object.entries(tags).map(([key, value]) => ({ key, value })),
+        );
+        await client.tags.add(ws.id, ["no-code"]);
+        noCodeTags.set(name, tags);
+      }
+      // Settings NoCodeWorkspace has no input for, changed by hand after creation.
+      if (i === 2) {
+        await client.workspaces.update(ws.id, { executionMode: "local" });
+        await client.workspaces.assignSSHKey(ws.id, sshKeys[1]);
+      }
       if (!network) passwords.set(name, password);
       ids.set(name, ws.id);
       noCodeNames.push(name);
@@ -156,5 +177,5 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
     );
   });
 
-  return { projects, agentPoolId, sshKeys, ids, noCodeNames, modules, consumers, passwords, requests: client.stats.requests };
+  return { projects, agentPoolId, sshKeys, ids, noCodeNames, noCodeTags, modules, consumers, passwords, requests: client.stats.requests };
 }
