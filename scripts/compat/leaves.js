@@ -41,7 +41,8 @@ function failureReason(output, leaf) {
   }
   const panic = output.match(/^panic: (.*)$/m);
   if (panic) return `panic: ${panic[1]}`;
-  const fatal = output.match(/^\s+\S+\.go:\d+: (.*)$/m);
+  // t.Fatal and t.Error lines; go-tfe's cleanup warnings ("Warning: failed to list stacks ...") explain nothing.
+  const fatal = [...output.matchAll(/^\s+\S+\.go:\d+: (.*)$/gm)].find((m) => !m[1].startsWith("Warning:"));
   return fatal ? fatal[1].slice(0, 220) : "";
 }
 
