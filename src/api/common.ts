@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   dataRetentionPolicy: "drp-",
 } as const;
 
+/** A kind of record with an identifier prefix (`workspace`, `project`, ...), as named in {@link ID_PREFIXES}. */
 export type IdKind = keyof typeof ID_PREFIXES;
 
 /** True when `value` has the prefix of `kind` followed by a non-empty opaque part. */
@@ -46,29 +47,47 @@ export function isId(kind: IdKind, value: unknown): value is string {
 }
 
 /** `{id, type}` as found in relationship data. */
-export const resourceIdentifierSchema = z.object({ id: z.string(), type: z.string() }).loose();
+export const resourceIdentifierSchema = z
+  .object({
+    /** Identifier of the record (`ws-...`, `prj-...`). */
+    id: z.string(),
+    /** JSON:API type of the record (`workspaces`, `projects`). */
+    type: z.string(),
+  })
+  .loose();
+/** `{id, type}` of a record a relationship points to. */
 export type ResourceIdentifier = z.infer<typeof resourceIdentifierSchema>;
 
 /** A relationship entry: `{data: {id, type}}`, `{data: null}`, `{data: [...]}`, optionally `links.related`. */
 export const relationshipSchema = z
   .object({
+    /** The record pointed to, null for none, or a list for a to-many relationship. */
     data: z.union([resourceIdentifierSchema, z.null(), z.array(resourceIdentifierSchema)]).optional(),
+    /** `related`: API path of the related records. */
     links: z.object({ related: z.string().optional() }).loose().optional(),
   })
   .loose();
+/** A relationship entry of a resource object. */
 export type Relationship = z.infer<typeof relationshipSchema>;
 
+/** The `relationships` object of a resource: relationship entries by name. */
 export const relationshipsSchema = z.record(z.string(), relationshipSchema);
+/** The `links` object of a resource (`self`, `self-html`, ...). */
 export const linksSchema = z.record(z.string(), z.unknown());
 
 /** A resource object of a given `type` with the given attribute schema. */
 export function resourceSchema<T extends string, A extends z.ZodType>(type: T, attributes: A) {
   return z
     .object({
+      /** Identifier of the record, with its kind's prefix (`ws-...`). */
       id: z.string(),
+      /** JSON:API type of the record. */
       type: z.literal(type),
+      /** The record's attributes, in the service's kebab-case spelling. */
       attributes,
+      /** Related records by relationship name. */
       relationships: relationshipsSchema.optional(),
+      /** API and UI paths of the record (`self`, `self-html`). */
       links: linksSchema.optional(),
     })
     .loose();
@@ -77,31 +96,51 @@ export function resourceSchema<T extends string, A extends z.ZodType>(type: T, a
 /** Any resource object, used for `included`. */
 export const anyResourceSchema = z
   .object({
+    /** Identifier of the record; some records (effective tag bindings) have none. */
     id: z.string().optional(),
+    /** JSON:API type of the record. */
     type: z.string(),
+    /** The record's attributes, unchecked. */
     attributes: z.record(z.string(), z.unknown()).optional(),
+    /** Related records by relationship name. */
     relationships: relationshipsSchema.optional(),
+    /** API and UI paths of the record. */
     links: linksSchema.optional(),
   })
   .loose();
+/** A resource object of any type, as found in a document's `included`. */
 export type AnyResource = z.infer<typeof anyResourceSchema>;
 
 /** Single-resource document: `{data, included?}`. */
 export function documentSchema<R extends z.ZodType>(resource: R) {
-  return z.object({ data: resource, included: z.array(anyResourceSchema).optional() }).loose();
+  return z
+    .object({
+      /** The resource the document is about. */
+      data: resource,
+      /** Related records asked for with `include`. */
+      included: z.array(anyResourceSchema).optional(),
+    })
+    .loose();
 }
 
 /** Pagination counters of spec 2.10. */
 export const paginationSchema = z
   .object({
+    /** Number of this page, from 1. */
     "current-page": z.number().int(),
+    /** Number of the next page, or null on the last page. */
     "next-page": z.number().int().nullable(),
+    /** Records per page. */
     "page-size": z.number().int(),
+    /** Number of the previous page, or null on the first page. */
     "prev-page": z.number().int().nullable(),
+    /** Records in the whole list. */
     "total-count": z.number().int(),
+    /** Pages in the whole list. */
     "total-pages": z.number().int(),
   })
   .loose();
+/** Pagination counters of a list document (`meta.pagination`). */
 export type Pagination = z.infer<typeof paginationSchema>;
 
 /** Links of a paginated list (spec 2.10). */
@@ -119,9 +158,13 @@ export const listLinksSchema = z
 export function listDocumentSchema<R extends z.ZodType>(resource: R) {
   return z
     .object({
+      /** The records of this page. */
       data: z.array(resource),
+      /** Related records asked for with `include`. */
       included: z.array(anyResourceSchema).optional(),
+      /** Paths of this, the first, last, next and previous pages. */
       links: listLinksSchema.optional(),
+      /** `pagination`: the page counters. */
       meta: z.object({ pagination: paginationSchema.optional() }).loose().optional(),
     })
     .loose();
@@ -129,22 +172,37 @@ export function listDocumentSchema<R extends z.ZodType>(resource: R) {
 
 /** Default and maximum page sizes (spec section 8 gives the default; the maximum follows the hosted service). */
 export const DEFAULT_PAGE_SIZE = 20;
+/** Largest `page[size]` the service accepts; larger values are lowered to it. */
 export const MAX_PAGE_SIZE = 100;
 
 /** A JSON:API error object (spec section 7). `status` is a string, as JSON:API requires. */
 export const errorObjectSchema = z
   .object({
+    /** HTTP status of the error, as a string (`"422"`). */
     status: z.string(),
+    /** Short summary, the same for every error of its kind. */
     title: z.string().optional(),
+    /** What went wrong in this case. */
     detail: z.string().optional(),
+    /** Machine-readable error code, when the service gives one. */
     code: z.string().optional(),
+    /** Where the error is: `pointer` (JSON pointer into the request body) or `parameter` (query parameter). */
     source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).loose().optional(),
+    /** Further details the service adds. */
     meta: z.record(z.string(), z.unknown()).optional(),
   })
   .loose();
+/** A JSON:API error object of an error response. */
 export type ErrorObject = z.infer<typeof errorObjectSchema>;
 
-export const errorDocumentSchema = z.object({ errors: z.array(errorObjectSchema) }).loose();
+/** Body of an error response: `{errors: [...]}` (spec section 7). */
+export const errorDocumentSchema = z
+  .object({
+    /** One error object per problem found. */
+    errors: z.array(errorObjectSchema),
+  })
+  .loose();
+/** Body of an error response. */
 export type ErrorDocument = z.infer<typeof errorDocumentSchema>;
 
 /** Turns a path such as `["data", "attributes", "name"]` into the JSON pointer `/data/attributes/name`. */
@@ -169,10 +227,13 @@ export function issuesToErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: 
 
 /** A problem found by a cross-field rule, with the JSON pointer it concerns. */
 export interface Problem {
+  /** JSON pointer of the attribute concerned (`/data/attributes/agent-pool-id`). */
   pointer: string;
+  /** What is wrong, as the error object's `detail`. */
   detail: string;
 }
 
+/** One 422 error object per problem, as the service answers a request that breaks a cross-field rule. */
 export function problemsToErrors(problems: ReadonlyArray<Problem>): ErrorObject[] {
   return problems.map((p) => ({ status: "422", title: "invalid attribute", detail: p.detail, source: { pointer: p.pointer } }));
 }
@@ -181,6 +242,7 @@ export function problemsToErrors(problems: ReadonlyArray<Problem>): ErrorObject[
 export function identifiersBodySchema<T extends string>(type: T) {
   return z
     .object({
+      /** The records, each named by `type` and `id`. */
       data: z.array(z.object({ type: z.literal(type), id: z.string().min(1) }).loose()),
     })
     .loose();

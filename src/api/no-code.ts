@@ -8,7 +8,9 @@ import { WORKSPACE_NAME_PATTERN } from "./workspaces";
 
 /** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
 export const VARIABLE_CATEGORIES = ["engine", "env"] as const;
+/** Vendor spellings of variable categories and the category each stands for (`terraform` is `engine`). */
 export const VARIABLE_CATEGORY_ALIASES: Record<string, (typeof VARIABLE_CATEGORIES)[number]> = { terraform: "engine" };
+/** A variable category: `engine` or `env`. */
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
 /** Upgrade (run) statuses: the spec names the first six; the rest complete the run's life. */
@@ -26,28 +28,47 @@ export const UPGRADE_STATUSES = [
   "discarded",
   "canceled",
 ] as const;
+/** Status of a workspace upgrade (the run that applies it). */
 export type UpgradeStatus = (typeof UPGRADE_STATUSES)[number];
 /** Statuses at which the plan has settled and the upgrade may be confirmed (or has nothing to apply). */
 export const UPGRADE_PLAN_SETTLED: readonly UpgradeStatus[] = ["planned", "cost_estimated", "planned_and_finished"];
 /** Statuses after which nothing more happens. */
 export const UPGRADE_FINAL: readonly UpgradeStatus[] = ["planned_and_finished", "applied", "errored", "discarded", "canceled"];
 
+/** Attributes of a variable options record: the variable, its type and the values allowed for it. */
 export const variableOptionsAttributesSchema = z
   .object({
+    /** Name of the module variable. */
     "variable-name": z.string(),
+    /** Type of the variable as the module declares it (`string`, `number`, ...). */
     "variable-type": z.string(),
+    /** Values a workspace made from the module may give the variable. */
     options: z.array(z.unknown()),
   })
   .loose();
 
 /** A set of allowed values for one module variable (`variable-options`, id `ncvaropt-`). */
 export const variableOptionsResourceSchema = resourceSchema("variable-options", variableOptionsAttributesSchema);
+/** A set of allowed values for one module variable (`variable-options`, id `ncvaropt-`). */
 export type VariableOptionsResource = z.infer<typeof variableOptionsResourceSchema>;
 
 /** A module enabled for no-code provisioning (`no-code-modules`, id `nocode-`). */
-export const noCodeModuleResourceSchema = resourceSchema("no-code-modules", z.object({ enabled: z.boolean(), "version-pin": z.string() }).loose());
+export const noCodeModuleResourceSchema = resourceSchema(
+  "no-code-modules",
+  z
+    .object({
+      /** Whether workspaces may be created from the module. */
+      enabled: z.boolean(),
+      /** Module version new workspaces are created from. */
+      "version-pin": z.string(),
+    })
+    .loose(),
+);
+/** A module enabled for no-code provisioning (`no-code-modules`, id `nocode-`). */
 export type NoCodeModuleResource = z.infer<typeof noCodeModuleResourceSchema>;
+/** Body of a response holding one no-code module. */
 export const noCodeModuleDocumentSchema = documentSchema(noCodeModuleResourceSchema);
+/** Body of a response holding one no-code module. */
 export type NoCodeModuleDocument = z.infer<typeof noCodeModuleDocumentSchema>;
 
 /** `include` values of `GET /no-code-modules/:id` (spec 4.14). */
@@ -87,6 +108,7 @@ const variableOptionsRelationshipRequestSchema = z
 /** Body of `POST /organizations/:organization_name/no-code-modules` (spec 4.12): the registry module is required. */
 export const noCodeModuleEnableRequestSchema = z
   .object({
+    /** The module to enable: its version pin, registry module and variable options. */
     data: z
       .object({
         type: z.literal("no-code-modules"),
@@ -96,11 +118,13 @@ export const noCodeModuleEnableRequestSchema = z
       .loose(),
   })
   .loose();
+/** Body of a request that enables a registry module for no-code provisioning. */
 export type NoCodeModuleEnableRequest = z.infer<typeof noCodeModuleEnableRequestSchema>;
 
 /** Body of `PATCH /no-code-modules/:id` (spec 4.13): everything optional, absent keys keep their value. */
 export const noCodeModuleUpdateRequestSchema = z
   .object({
+    /** The changes: version pin, enabled flag, registry module, variable options. */
     data: z
       .object({
         type: z.literal("no-code-modules"),
@@ -116,12 +140,15 @@ export const noCodeModuleUpdateRequestSchema = z
       .loose(),
   })
   .loose();
+/** Body of a request that updates a no-code module. */
 export type NoCodeModuleUpdateRequest = z.infer<typeof noCodeModuleUpdateRequestSchema>;
 
 /** A variable of a workspace created from, or upgraded to, a no-code module (spec 4.15). */
 export const noCodeVariableRequestSchema = z
   .object({
+    /** Always `vars`. */
     type: z.literal("vars"),
+    /** The variable: key, value, category (`engine`, `env`, or the vendor's `terraform`), and its flags. */
     attributes: z
       .object({
         key: z.string().min(1),
@@ -134,6 +161,7 @@ export const noCodeVariableRequestSchema = z
       .loose(),
   })
   .loose();
+/** A variable given when a workspace is created from, or upgraded to, a no-code module. */
 export type NoCodeVariableRequest = z.infer<typeof noCodeVariableRequestSchema>;
 
 const varsRelationshipRequestSchema = z.object({ data: z.array(noCodeVariableRequestSchema) }).loose();
@@ -141,6 +169,7 @@ const varsRelationshipRequestSchema = z.object({ data: z.array(noCodeVariableReq
 /** Body of `POST /no-code-modules/:id/workspaces` (spec 4.15). `auto_apply` is spelled with an underscore. */
 export const noCodeWorkspaceCreateRequestSchema = z
   .object({
+    /** The workspace to create: its settings, project and variables. */
     data: z
       .object({
         type: z.enum(NO_CODE_WORKSPACE_BODY_TYPES),
@@ -171,11 +200,13 @@ export const noCodeWorkspaceCreateRequestSchema = z
       .loose(),
   })
   .loose();
+/** Body of a request that creates a workspace from a no-code module. */
 export type NoCodeWorkspaceCreateRequest = z.infer<typeof noCodeWorkspaceCreateRequestSchema>;
 
 /** Body of `POST /no-code-modules/:no_code_module_id/workspaces/:id/upgrade` (spec 4.16). */
 export const workspaceUpgradeRequestSchema = z
   .object({
+    /** The upgrade: the variables to set, if any. */
     data: z
       .object({
         type: z.enum(NO_CODE_WORKSPACE_BODY_TYPES),
@@ -184,11 +215,14 @@ export const workspaceUpgradeRequestSchema = z
       .loose(),
   })
   .loose();
+/** Body of a request that starts a workspace upgrade. */
 export type WorkspaceUpgradeRequest = z.infer<typeof workspaceUpgradeRequestSchema>;
 
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id (spec 2.9). */
 export const workspaceUpgradeResourceSchema = resourceSchema("workspace-upgrade", z.object({ status: z.string(), "plan-url": z.string().optional() }).loose());
+/** A workspace upgrade (`workspace-upgrade`); its `id` is the run id. */
 export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSchema>;
+/** Body of a response holding one workspace upgrade. */
 export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeResourceSchema);
 
 /** Confirm answers with a short completion message rather than a resource (spec 4.16). */
@@ -211,6 +245,9 @@ export const variableResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A workspace variable (`vars`, id `var-`). */
 export type VariableResource = z.infer<typeof variableResourceSchema>;
+/** Body of a response holding one workspace variable. */
 export const variableDocumentSchema = documentSchema(variableResourceSchema);
+/** Body of the list of a workspace's variables. */
 export const variableListDocumentSchema = listDocumentSchema(variableResourceSchema);

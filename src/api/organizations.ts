@@ -7,8 +7,10 @@ import { z } from "zod";
 import { documentSchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
 import { tagBindingRequestSchema } from "./workspaces";
 
+/** Organization names: letters, digits, `-` and `_`. */
 export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
+/** An organization (`organizations`); its id is its name. */
 export const organizationResourceSchema = resourceSchema(
   "organizations",
   z
@@ -21,9 +23,12 @@ export const organizationResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** An organization (`organizations`); its id is its name. */
 export type OrganizationResource = z.infer<typeof organizationResourceSchema>;
+/** Body of a response holding one organization. */
 export const organizationDocumentSchema = documentSchema(organizationResourceSchema);
 
+/** Body of `POST /organizations`: the name, and optionally the email and the force-delete setting. */
 export const organizationCreateRequestSchema = z
   .object({
     data: z
@@ -41,14 +46,19 @@ export const organizationCreateRequestSchema = z
   })
   .loose();
 
+/** A project of an organization (`projects`, id `prj-`). */
 export const projectResourceSchema = resourceSchema(
   "projects",
   z.object({ name: z.string(), description: z.string().nullable().optional(), "created-at": timestampSchema.optional() }).loose(),
 );
+/** A project of an organization (`projects`, id `prj-`). */
 export type ProjectResource = z.infer<typeof projectResourceSchema>;
+/** Body of a response holding one project. */
 export const projectDocumentSchema = documentSchema(projectResourceSchema);
+/** Body of one page of an organization's projects. */
 export const projectListDocumentSchema = listDocumentSchema(projectResourceSchema);
 
+/** Body of a project create or update request: name (at most 40 characters), description and key-value tags. */
 export const projectRequestSchema = z
   .object({
     data: z
@@ -72,10 +82,14 @@ export const projectRequestSchema = z
   })
   .loose();
 
+/** An SSH key of an organization (`ssh-keys`, id `sshkey-`); only its name is ever returned. */
 export const sshKeyResourceSchema = resourceSchema("ssh-keys", z.object({ name: z.string() }).loose());
+/** An SSH key of an organization (`ssh-keys`, id `sshkey-`). */
 export type SshKeyResource = z.infer<typeof sshKeyResourceSchema>;
+/** Body of a response holding one SSH key. */
 export const sshKeyDocumentSchema = documentSchema(sshKeyResourceSchema);
 
+/** Body of a request that adds an SSH key to an organization: its name and private key text. */
 export const sshKeyCreateRequestSchema = z
   .object({
     data: z
@@ -87,6 +101,7 @@ export const sshKeyCreateRequestSchema = z
   })
   .loose();
 
+/** A module of an organization's registry (`registry-modules`, id `mod-`). */
 export const registryModuleResourceSchema = resourceSchema(
   "registry-modules",
   z
@@ -103,9 +118,12 @@ export const registryModuleResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A module of an organization's registry (`registry-modules`, id `mod-`). */
 export type RegistryModuleResource = z.infer<typeof registryModuleResourceSchema>;
+/** Body of a response holding one registry module. */
 export const registryModuleDocumentSchema = documentSchema(registryModuleResourceSchema);
 
+/** Body of a request that adds a module to an organization's registry: name, provider and, optionally, namespace and no-code flag. */
 export const registryModuleCreateRequestSchema = z
   .object({
     data: z
@@ -125,12 +143,15 @@ export const registryModuleCreateRequestSchema = z
   })
   .loose();
 
+/** A version of a registry module (`registry-module-versions`, id `modver-`). */
 export const registryModuleVersionResourceSchema = resourceSchema(
   "registry-module-versions",
   z.object({ version: z.string(), status: z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
 );
+/** Body of a response holding one registry module version. */
 export const registryModuleVersionDocumentSchema = documentSchema(registryModuleVersionResourceSchema);
 
+/** Body of a request that adds a version to a registry module: a semantic version such as `1.2.3`. */
 export const registryModuleVersionCreateRequestSchema = z
   .object({
     data: z
@@ -142,6 +163,7 @@ export const registryModuleVersionCreateRequestSchema = z
   })
   .loose();
 
+/** A state version of a workspace (`state-versions`, id `sv-`). */
 export const stateVersionResourceSchema = resourceSchema(
   "state-versions",
   z
@@ -154,6 +176,7 @@ export const stateVersionResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** Body of a response holding one state version. */
 export const stateVersionDocumentSchema = documentSchema(stateVersionResourceSchema);
 
 /** State version upload in the hosted shape: `state` is the base64 of a state file whose `resources` array is counted. */
@@ -180,11 +203,15 @@ export const stateVersionCreateRequestSchema = z
   })
   .loose();
 
+/** An agent pool of an organization (`agent-pools`, id `apool-`), for workspaces whose execution mode is `agent`. */
 export const agentPoolResourceSchema = resourceSchema(
   "agent-pools",
   z.object({ name: z.string(), "organization-scoped": z.boolean().optional(), "created-at": timestampSchema.optional() }).loose(),
 );
+/** Body of a response holding one agent pool. */
 export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
 
+/** A VCS OAuth token (`oauth-tokens`, id `ot-`), which a workspace's VCS connection names. */
 export const oauthTokenResourceSchema = resourceSchema("oauth-tokens", z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose());
+/** Body of a response holding one VCS OAuth token. */
 export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);

@@ -7,24 +7,33 @@ import { anyResourceSchema, identifiersBodySchema, listDocumentSchema, resourceS
 
 /** A flat tag (`tags`). */
 export const tagResourceSchema = resourceSchema("tags", z.object({ name: z.string(), "created-at": timestampSchema.optional(), "instance-count": z.number().int().optional() }).loose());
+/** A flat tag (`tags`, id `tag-`). */
 export type TagResource = z.infer<typeof tagResourceSchema>;
+/** Body of one page of flat tags (an organization's, or a workspace's). */
 export const tagListDocumentSchema = listDocumentSchema(tagResourceSchema);
 
 /** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
 export const tagBindingResourceSchema = resourceSchema("tag-bindings", z.object({ key: z.string(), value: z.string() }).loose());
+/** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
 export type TagBindingResource = z.infer<typeof tagBindingResourceSchema>;
+/** Body of the list of a workspace's or project's own tag bindings. */
 export const tagBindingListDocumentSchema = listDocumentSchema(tagBindingResourceSchema);
 
 /** A key-value tag in effect on a workspace, inherited ones included; it has no `id`. */
 export const effectiveTagBindingResourceSchema = anyResourceSchema.extend({
+  /** Always `effective-tag-bindings`. */
   type: z.literal("effective-tag-bindings"),
+  /** The tag's `key` and `value`. */
   attributes: z.object({ key: z.string(), value: z.string() }).loose(),
 });
+/** A key-value tag in effect on a workspace (`effective-tag-bindings`), inherited ones included. */
 export type EffectiveTagBindingResource = z.infer<typeof effectiveTagBindingResourceSchema>;
+/** Body of the list of a workspace's or project's effective tag bindings. */
 export const effectiveTagBindingListDocumentSchema = listDocumentSchema(effectiveTagBindingResourceSchema);
 
 /** Flat tag names are stored lower-cased by the service. */
 export const TAG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:_-]*$/;
+/** Longest flat tag name the service accepts, in characters. */
 export const TAG_NAME_MAX_LENGTH = 255;
 
 /**
@@ -33,6 +42,7 @@ export const TAG_NAME_MAX_LENGTH = 255;
  */
 export const tagsRelationshipRequestSchema = z
   .object({
+    /** The tags to add or remove. */
     data: z.array(
       z
         .object({
@@ -52,8 +62,10 @@ export const tagsRelationshipRequestSchema = z
     ),
   })
   .loose();
+/** Body of a request that adds flat tags to, or removes them from, a workspace. */
 export type TagsRelationshipRequest = z.infer<typeof tagsRelationshipRequestSchema>;
 
 /** Body of the remote state consumer endpoints (spec 4.9): only `type` and `id` of each item are read. */
 export const remoteStateConsumersRequestSchema = identifiersBodySchema("workspaces");
+/** Body of a request that adds, replaces or removes a workspace's remote state consumers. */
 export type RemoteStateConsumersRequest = z.infer<typeof remoteStateConsumersRequestSchema>;

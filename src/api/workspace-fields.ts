@@ -28,7 +28,7 @@ import { z } from "zod";
 import { timestampSchema } from "./common";
 
 /** Who sets a field: the program only, the service only, or both (an input the service echoes). */
-export type FieldRole = "input" | "computed" | "both";
+type FieldRole = "input" | "computed" | "both";
 
 /** How an input compares with the value the service reported (see the resource provider). */
 export type DiffRule = "exact" | "replace" | "bool" | "optionalString" | "instant" | "stringSet" | "stringMap" | "tagNames" | "vcsRepo" | "settingOverwrites";
@@ -37,24 +37,34 @@ export type DiffRule = "exact" | "replace" | "bool" | "optionalString" | "instan
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
 
 /** How the client reads a value that is not a plain attribute copy. */
-export type WireShape = "camelKeys" | "vcsRepo" | "engineVersion";
+type WireShape = "camelKeys" | "vcsRepo" | "engineVersion";
 
 /** One line of the table. */
 export interface FieldDef {
+  /** The attribute's name in the document and in create and update bodies. */
   readonly wire?: string;
+  /** The relationship the value is read from, for a line that is not an attribute. */
   readonly rel?: string;
+  /** The client's property name, where it differs from the line's key. */
   readonly client?: string;
+  /** Schema of the attribute in a response. */
   readonly read?: z.ZodType;
+  /** Schema of the attribute in a request, or `"read"` to reuse `read`; absent for computed lines. */
   readonly write?: z.ZodType | "read";
+  /** The client's value when the service leaves the attribute out. */
   readonly absent?: unknown;
+  /** How the client converts a value that is not a plain copy. */
   readonly shape?: WireShape;
+  /** Who sets the value. */
   readonly role: FieldRole;
+  /** How the resource compares an input with the service's value. */
   readonly diff?: DiffRule;
+  /** Where the `Workspace` resource places the value among its outputs. */
   readonly group: OutputGroup;
 }
 
 /** A line whose program-side value has type `T` (carried as a phantom member for the derived types). */
-export type Field<T, D extends FieldDef = FieldDef> = D & { readonly __value?: T };
+type Field<T, D extends FieldDef = FieldDef> = D & { readonly __value?: T };
 
 function field<T>() {
   return <const D extends FieldDef>(d: D): Field<T, D> => d;
@@ -87,15 +97,25 @@ export interface VcsRepoValue {
 /** `vcs-repo` as the service returns it (spec 2.4). */
 export const vcsRepoSchema = z
   .object({
+    /** Branch the workspace follows; empty for the repository's default branch. */
     branch: z.string().optional(),
+    /** The repository as the VCS provider displays it. */
     "display-identifier": z.string().optional(),
+    /** Repository as `owner/name` (or the provider's equivalent). */
     identifier: z.string(),
+    /** Whether runs fetch the repository's submodules. */
     "ingress-submodules": z.boolean().optional(),
+    /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
     "oauth-token-id": z.string().nullable().optional(),
+    /** VCS app installation used instead of an OAuth token, or null. */
     "vcs-app-installation-id": z.string().nullable().optional(),
+    /** HTTP address of the repository. */
     "repository-http-url": z.string().optional(),
+    /** VCS provider of the connection (for example `github`), or null. */
     "service-provider": z.string().nullable().optional(),
+    /** Regular expression of the git tags that start runs, or null when branch pushes do. */
     "tags-regex": z.string().nullable().optional(),
+    /** Address the VCS provider calls on a push. */
     "webhook-url": z.string().optional(),
   })
   .loose();
@@ -103,13 +123,19 @@ export const vcsRepoSchema = z
 /** `vcs-repo` in a create or update body. Presence rules are checked by `workspaceSettingsProblems`. */
 export const vcsRepoRequestSchema = z
   .object({
+    /** Repository as `owner/name`; required when a workspace gets its first VCS connection. */
     identifier: z.string().min(1).optional(),
+    /** OAuth token (`ot-...`) of the VCS connection; give it or `vcs-app-installation-id`, not both. */
     "oauth-token-id": z.string().min(1).nullable().optional(),
+    /** VCS app installation to use instead of an OAuth token. */
     "vcs-app-installation-id": z.string().min(1).nullable().optional(),
     /** Vendor spelling of `vcs-app-installation-id`, accepted for compatibility. */
     "github-app-installation-id": z.string().min(1).nullable().optional(),
+    /** Branch to follow; empty for the repository's default branch. */
     branch: z.string().optional(),
+    /** Whether runs fetch the repository's submodules. */
     "ingress-submodules": z.boolean().optional(),
+    /** Regular expression of the git tags that start runs, or null to start runs on branch pushes. */
     "tags-regex": z.string().nullable().optional(),
   })
   .loose();
@@ -120,6 +146,7 @@ export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** `auto-destroy-activity-duration`: a value of at most four digits followed by `d` or `h` (its value must also be above 0). */
 export const AUTO_DESTROY_DURATION_PATTERN = /^\d{1,4}[dh]$/;
 
+/** True for an `auto-destroy-activity-duration` the service accepts: `1d` to `9999d` or `1h` to `9999h`. */
 export function isValidAutoDestroyDuration(value: string): boolean {
   return AUTO_DESTROY_DURATION_PATTERN.test(value) && Number.parseInt(value.slice(0, -1), 10) > 0;
 }
@@ -335,7 +362,9 @@ export const WORKSPACE_FIELDS = {
   vcsRepoIdentifier: field<string | null>()({ wire: "vcs-repo-identifier", read: nullableString, absent: null, role: "computed", group: "status" }),
 } as const;
 
+/** The type of the table, from which the derived types are computed. */
 export type WorkspaceFieldTable = typeof WORKSPACE_FIELDS;
+/** Key of a line of the table (the `Workspace` resource's name of the field). */
 export type WorkspaceFieldName = keyof WorkspaceFieldTable;
 
 /** The program-side value type of a line. */
@@ -368,9 +397,6 @@ export const workspaceSettingsShape = Object.fromEntries(
   entries.filter(([, f]) => f.wire && f.write).map(([, f]) => [f.wire!, f.write === "read" ? f.read! : f.write!]),
 ) as unknown as WriteShape;
 
-/** Lines that a program can set (role `input` or `both`). */
-export const WORKSPACE_INPUT_FIELDS = entries.filter(([, f]) => f.role !== "computed").map(([k]) => k);
-
 /** Plain settings the client sends in create and update bodies as they are, as `[client name, wire name]` (nested ones are built by the client). */
 export const WORKSPACE_SETTING_WIRE: readonly (readonly [string, string])[] = entries
   .filter(([k, f]) => f.wire && f.write && k !== "name" && (f.shape === undefined || f.shape === "engineVersion"))
@@ -381,4 +407,5 @@ export function clientName(key: WorkspaceFieldName): string {
   return (WORKSPACE_FIELDS[key] as FieldDef).client ?? key;
 }
 
+/** The table's lines as `[key, line]` pairs, in table order. */
 export { entries as workspaceFieldEntries };

@@ -40,11 +40,15 @@ export const PERMISSION_NAMES = [
   "can-read-assessment-results",
   "can-queue-destroy",
 ] as const;
+/** One of the permission names of spec 2.3 (`can-update`, `can-lock`, ...). */
 export type PermissionName = (typeof PERMISSION_NAMES)[number];
 
+/** The `permissions` attribute as read: flags by name (a newer service may send more names). */
 export const permissionsSchema = z.record(z.string(), z.boolean());
+/** The caller's permissions on a workspace: one flag per name of spec 2.3. */
 export type Permissions = Record<PermissionName, boolean>;
 
+/** `vcs-repo` attribute of a workspace document. */
 export type VcsRepo = z.infer<typeof vcsRepoSchema>;
 
 /** Attributes of a workspace document (spec 2.2): one key per line of the field table (./workspace-fields.ts). */
@@ -55,6 +59,7 @@ export const workspaceAttributesSchema = z
     "terraform-version": z.string().optional(),
   })
   .loose();
+/** Attributes of a workspace document. */
 export type WorkspaceAttributes = z.infer<typeof workspaceAttributesSchema>;
 
 /** Every relationship a workspace document carries (spec 2.2). */
@@ -77,11 +82,17 @@ export const WORKSPACE_RELATIONSHIPS = [
   "vars",
 ] as const;
 
+/** A workspace resource object (`workspaces`, id `ws-`). */
 export const workspaceResourceSchema = resourceSchema("workspaces", workspaceAttributesSchema);
+/** A workspace resource object (`workspaces`, id `ws-`). */
 export type WorkspaceResource = z.infer<typeof workspaceResourceSchema>;
+/** Body of a response holding one workspace (create, read, update, lock). */
 export const workspaceDocumentSchema = documentSchema(workspaceResourceSchema);
+/** Body of a response holding one workspace. */
 export type WorkspaceDocument = z.infer<typeof workspaceDocumentSchema>;
+/** Body of one page of the workspace list (spec 4.4). */
 export const workspaceListDocumentSchema = listDocumentSchema(workspaceResourceSchema);
+/** Body of one page of the workspace list. */
 export type WorkspaceListDocument = z.infer<typeof workspaceListDocumentSchema>;
 
 /** `include` values accepted on workspace GET endpoints (spec 4.5). */
@@ -107,6 +118,7 @@ export const WORKSPACE_SORT_KEYS = ["name", "current-run.created-at", "latest-ch
 // ---------------------------------------------------------------------------
 // Requests
 
+/** `vcs-repo` in a create or update body. */
 export type VcsRepoRequest = z.infer<typeof vcsRepoRequestSchema>;
 
 /** Attributes accepted on create and update (spec 4.2, 4.3): the table's settable lines plus compatibility aliases. `name` is required on create only. */
@@ -119,6 +131,7 @@ export const workspaceSettingsRequestSchema = z
     "terraform-version": z.string().min(1).optional(),
   })
   .loose();
+/** Attributes of a workspace create or update body. */
 export type WorkspaceSettingsRequest = z.infer<typeof workspaceSettingsRequestSchema>;
 
 /** A key-value tag in a `tag-bindings` relationship of a request. */
@@ -139,6 +152,7 @@ export const projectRelationshipRequestSchema = z
   })
   .loose();
 
+/** Relationships a workspace create or update body may set: `project` and `tag-bindings`. */
 export const workspaceRelationshipsRequestSchema = z
   .object({
     project: projectRelationshipRequestSchema.optional(),
@@ -157,6 +171,7 @@ function workspaceBodySchema(nameRequired: boolean) {
     : workspaceSettingsRequestSchema;
   return z
     .object({
+      /** The workspace to create, or the changes to make. */
       data: z
         .object({
           type: z.literal("workspaces"),
@@ -170,10 +185,12 @@ function workspaceBodySchema(nameRequired: boolean) {
 
 /** Body of `POST /organizations/:organization_name/workspaces` (spec 4.2). */
 export const workspaceCreateRequestSchema = workspaceBodySchema(true);
+/** Body of a workspace create request. */
 export type WorkspaceCreateRequest = z.infer<typeof workspaceCreateRequestSchema>;
 
 /** Body of `PATCH /workspaces/:workspace_id` (spec 4.3). */
 export const workspaceUpdateRequestSchema = workspaceBodySchema(false);
+/** Body of a workspace update request. */
 export type WorkspaceUpdateRequest = z.infer<typeof workspaceUpdateRequestSchema>;
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The generator: reads an existing organization through the client and writes a Pulumi
  * program (TypeScript) that adopts it. `pulumi-workspaces generate` is its command line.
+ *
+ * @module pulumi-workspaces/generate
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +14,7 @@ import { renderProgram, type Generated } from "./render";
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
 export { renderProgram, type Generated, type NotCarried, type SecretKey } from "./render";
 
+/** What {@link generate} reads and where it writes the program. */
 export interface GenerateOptions {
   /** Organization to read; default the settings' organization (`WORKSPACES_ORGANIZATION`, ...). */
   organization?: string;
@@ -27,21 +30,32 @@ export interface GenerateOptions {
   progress?: (line: string) => void;
 }
 
+/** What {@link generate} wrote: the program and README text, the secrets left to set, the paths and what the reads cost. */
 export interface GenerateResult extends Generated {
+  /** Absolute path of the program written. */
   programPath: string;
+  /** Absolute path of the README written beside it. */
   readmePath: string;
   /** Requests the reads took. */
   requests: number;
+  /** Time from the first read to the files written, in milliseconds. */
   elapsedMs: number;
 }
 
+/** A mistake in the generator's options (a file in the way, no organization); its message says what to change. */
 export class GenerateError extends Error {
+  /** @param message what to change, shown to the user as is */
   constructor(message: string) {
     super(message);
     this.name = "GenerateError";
   }
 }
 
+/**
+ * Reads an organization (or one project) through the client and writes a Pulumi program
+ * that adopts its workspaces, tags, consumers and no-code modules, with a README beside it
+ * that lists the secrets to set before `pulumi up`.
+ */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const programPath = path.resolve(options.out ?? "index.ts");
   const readmePath = path.join(path.dirname(programPath), "README.md");

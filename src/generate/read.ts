@@ -26,14 +26,21 @@ interface ModuleRecord {
   registryModule: RegistryModule;
 }
 
+/** What {@link readOrganization} read: the input of `renderProgram`. */
 export interface OrganizationSnapshot {
+  /** Organization read. */
   organization: string;
+  /** The project the read was limited to, if any. */
   projectId?: string;
+  /** Each workspace with its own tags, consumers and, for a no-code workspace, its module and variables. */
   workspaces: WorkspaceRecord[];
+  /** No-code modules of the organization, each with its registry module. */
   modules: ModuleRecord[];
 }
 
+/** What {@link readOrganization} reads and how. */
 export interface ReadOptions {
+  /** Organization to read. */
   organization: string;
   /** Only workspaces of this project (`prj-...`). */
   projectId?: string;
@@ -71,6 +78,7 @@ function ticker(progress: ((line: string) => void) | undefined, what: string, to
   };
 }
 
+/** Reads everything the generator writes a program for, through `client` (paced, retried and paged by it). */
 export async function readOrganization(client: WorkspacesClient, options: ReadOptions): Promise<OrganizationSnapshot> {
   const { organization, projectId, progress } = options;
   const concurrency = options.concurrency ?? 8;

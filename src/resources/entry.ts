@@ -1,11 +1,14 @@
 /**
- * The one stable entry point that serialized provider code calls
- * (`require("pulumi-workspaces/provider").dispatch(protocol, kind, method, args)`).
+ * The one stable entry point that provider text in state calls:
+ * `require("pulumi-workspaces/provider").provider(protocol, kind)` as this release writes
+ * it, `.dispatch(protocol, kind, method, args)` as earlier releases wrote it.
  *
- * State written by any earlier release holds provider text that calls this
- * function, so it stays tolerant: older protocol numbers are adapted, kinds are
+ * State written by any earlier release holds provider text that calls these
+ * functions, so they stay tolerant: older protocol numbers are adapted, kinds are
  * matched by type name or full type token, and a call it cannot serve fails
  * with a message that says what to do instead of a stack trace.
+ *
+ * @module pulumi-workspaces/provider
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { PROTOCOL } from "./closure";
@@ -44,6 +47,13 @@ function normalizeKind(kind: unknown): string {
 /** Implementations by the kind string callers send (one per resource type), so that each is normalized once per process. */
 const byKind = new Map<string, ProviderImpl>();
 
+/**
+ * The provider implementation of a resource kind (type name or token), for tests that
+ * call one method directly; programs and provider text go through {@link provider} or
+ * {@link dispatch}.
+ *
+ * @internal
+ */
 export function implementationOf(kind: string): ProviderImpl {
   const known = byKind.get(kind);
   if (known) return known;

@@ -1,7 +1,11 @@
-// The Pulumi type token of every resource class, in one dependency-free module.
-// Resource classes set `static __pulumiType` from here, and the policy pack imports
-// this module (`pulumi-workspaces/tokens`) to match resources without loading the
-// provider code, the client or a second copy of @pulumi/pulumi.
+/**
+ * The Pulumi type token of every resource class, in one dependency-free module.
+ * Resource classes set `static __pulumiType` from here, and the policy pack imports
+ * this module (`pulumi-workspaces/tokens`) to match resources without loading the
+ * provider code, the client or a second copy of @pulumi/pulumi.
+ *
+ * @module pulumi-workspaces/tokens
+ */
 
 /** `pulumi.dynamic.Resource` builds tokens as `pulumi-nodejs:dynamic/<module>:<type>`. */
 export const TYPE_TOKEN_MODULE = "workspaces";

@@ -4,15 +4,8 @@
  * provider's diff rules, and the reading of outputs written by the previous release.
  */
 import { describe, expect, it } from "vitest";
-import {
-  WORKSPACE_FIELDS,
-  WORKSPACE_SETTING_WIRE,
-  workspaceAttributesSchema,
-  workspaceFieldEntries,
-  workspaceSettingsRequestSchema,
-  type FieldDef,
-  type WorkspaceResource,
-} from "../../src/api";
+import { workspaceAttributesSchema, workspaceSettingsRequestSchema, type WorkspaceResource } from "../../src/api";
+import { WORKSPACE_FIELDS, WORKSPACE_SETTING_WIRE, workspaceFieldEntries, type FieldDef } from "../../src/api/workspace-fields";
 import { toWorkspace, workspaceRequestBody } from "../../src/client";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
 import { WORKSPACE_FIELDS as DIFF_RULES, workspaceOutputs } from "../../src/resources/providers/workspace";
