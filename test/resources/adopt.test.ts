@@ -123,6 +123,55 @@ describe("Workspace adopt", () => {
   });
 });
 
+describe("pulumi up: check then create in one process", () => {
+  /** GETs of a workspace by organization and name sent while `fn` runs. */
+  async function byNameLookups(fn: () => Promise<unknown>): Promise<number> {
+    const route = "GET /api/v2/organizations/:organization_name/workspaces/:name";
+    const before = h.server.stats().byRoute[route] ?? 0;
+    await fn();
+    return (h.server.stats().byRoute[route] ?? 0) - before;
+  }
+
+  it("create reuses the workspace check found instead of looking its name up again", async () => {
+    const name = uniqueName("reuse");
+    const made = await h.client.workspaces.create(h.org, { name, description: "same" });
+    let inputs: Props = {};
+    let created: { id: string } | undefined;
+    // The check looks the name up; the create after it does not.
+    const looked = await byNameLookups(async () => {
+      inputs = await checked(workspace, { name, description: "same", adopt: true });
+      created = await workspace.create(inputs);
+    });
+    expect(looked).toBe(1);
+    expect(created?.id).toBe(made.id);
+    // What check found is used once: a create without a check before it looks the name up.
+    expect(await byNameLookups(() => workspace.create(inputs))).toBe(1);
+  });
+
+  it("decides what to write on the record as it is at create, not as check saw it", async () => {
+    const name = uniqueName("moved");
+    const made = await h.client.workspaces.create(h.org, { name, description: "old" });
+    const inputs = await checked(workspace, { name, description: "old", adopt: true });
+    // Changed by someone else between check and create: create sees it and sets it back.
+    await h.client.workspaces.update(made.id, { description: "changed meanwhile" });
+    const { result, byMethod } = await counting(() => workspace.create(inputs));
+    expect(result.id).toBe(made.id);
+    expect(byMethod.PATCH).toBe(1);
+    expect((await h.client.workspaces.read(made.id)).description).toBe("old");
+  });
+
+  it("looks the name up afresh when the workspace check found was renamed meanwhile", async () => {
+    const name = uniqueName("renamed");
+    const first = await h.client.workspaces.create(h.org, { name });
+    const inputs = await checked(workspace, { name, adopt: true });
+    await h.client.workspaces.update(first.id, { name: `${name}-old` });
+    const second = await h.client.workspaces.create(h.org, { name });
+    const created = await workspace.create(inputs);
+    expect(created.id).toBe(second.id);
+    expect((await h.client.workspaces.read(first.id)).name).toBe(`${name}-old`);
+  });
+});
+
 describe("what preview says about a resource marked adopt", () => {
   it("names the record and the declared properties that differ, and sends no write", async () => {
     const name = uniqueName("announce");
