@@ -1,8 +1,9 @@
 /**
  * No-code upgrade strategies through the real engine: `in-place` (default) runs an
  * upgrade on the same workspace; `replace` shows and performs a replacement (a new
- * workspace id), and its delete is still a safe delete. A failed upgrade says why,
- * in the service's words, once.
+ * workspace id), and its delete is still a safe delete; a replacement whose new
+ * workspace the module would refuse deletes nothing. A failed upgrade says why, in the
+ * service's words, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
@@ -12,6 +13,8 @@ import { createProject, createRegistryModule, giveWorkspaceResources, workspaceB
 interface Version {
   version: string;
   region: string;
+  /** The region of the replace-style workspace; eu-west-1 unless given. */
+  freshRegion?: string;
 }
 
 const program = (v: Version) => `
@@ -39,7 +42,7 @@ const fresh = new NoCodeWorkspace("fresh", {
   name: "net-fresh",
   project: config.require("project"),
   moduleVersion: network.versionPin,
-  variables: [{ key: "region", value: "eu-west-1", category: "engine" }],
+  variables: [{ key: "region", value: ${JSON.stringify(v.freshRegion ?? "eu-west-1")}, category: "engine" }],
   upgradeStrategy: "replace",
 });
 
@@ -89,6 +92,28 @@ describe("no-code upgrade strategies through the engine", () => {
     const vars = await workspaceVars(server, first.keepId);
     expect(vars.region.value).toBe("eu-west-1");
     stack.writeFiles({ "index.ts": program({ version: "1.0.0", region: "eu-west-1" }) });
+  });
+
+  it("a replacement whose new workspace the module refuses deletes nothing: the old workspace stays on the server and in state", async () => {
+    stack.writeFiles({ "index.ts": program({ version: "1.0.0", region: "eu-west-1", freshRegion: "ap-south-1" }) });
+    const r = await stack.upWithEvents();
+    expect(r.code).not.toBe(0);
+    const reason = 'variable "region" is "ap-south-1", which is not one of the options of no-code module';
+    const failures = r.diagnostics.filter((d) => d.message.includes(reason));
+    expect(failures, r.output).toHaveLength(1);
+    expect(failures[0].urn).toMatch(/NoCodeWorkspace::fresh$/);
+    expect(failures[0].message).toContain(`cannot replace workspace "net-fresh" (${first.freshId}): the new workspace would be refused`);
+    expect(failures[0].message).toContain(`workspace "net-fresh" (${first.freshId}) is kept`);
+    expect(r.output).not.toMatch(/\.ts:\d+:\d+/);
+    const fresh = await workspaceByName(server, "net-fresh");
+    expect(fresh.id).toBe(first.freshId);
+    expect((await workspaceVars(server, first.freshId)).region.value).toBe("eu-west-1");
+    const inState = stack.resources("NoCodeWorkspace").filter((res) => res.urn.endsWith("::fresh"));
+    expect(inState.map((res) => res.id)).toEqual([first.freshId]);
+    // Back to the declared value: nothing left to do.
+    stack.writeFiles({ "index.ts": program({ version: "1.0.0", region: "eu-west-1" }) });
+    const preview = await stack.previewJson(["--expect-no-changes"]);
+    expect(preview.code, preview.raw.output).toBe(0);
   });
 
   it("previews an in-place upgrade as an update and a replace-style one as a replacement", async () => {
