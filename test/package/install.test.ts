@@ -7,11 +7,12 @@
  * @pulumi/pulumi alone, runs the program through the engine against the server started
  * with the server package's `workspaces-server`, and runs an organisation's pack that is
  * only a package.json depending on the policy package (examples/policy/policy-pack) and a
- * config file.
+ * config file. Each install runs at npm's default log level: the server package must
+ * install on Node 20 without an EBADENGINE warning.
  *
  * It covers both pairs itself, so .ci/node22 (the suites on Node 22) skips it.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -44,18 +45,29 @@ interface Install {
   packages: number;
   seconds: number;
   scripts: string[];
+  /** Packages npm warned about with EBADENGINE (they declare a Node range this Node is outside of). */
+  badEngine: string[];
 }
 
 /** Figures printed at the end, for the README and CI notes. */
 const figures: Record<string, unknown> = {};
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  try {
-    return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(" ")} in ${cwd} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  return runWithWarnings(cmd, args, cwd, env).stdout;
+}
+
+/** Runs a command; its standard error (npm's warnings) is returned beside its output. */
+function runWithWarnings(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  if (r.error || r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(" ")} in ${cwd} failed: ${r.error?.message ?? `exit ${String(r.status)}`}\n${r.stdout}${r.stderr}`);
   }
+  return { stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The packages of npm's EBADENGINE warnings: `npm warn EBADENGINE   package: 'cookie@2.0.2',`. */
+function badEngines(npmOutput: string): string[] {
+  return [...npmOutput.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]);
 }
 
 function npmPack(dir: string, dest: string): Tarball {
@@ -69,13 +81,14 @@ function npmInstall(dir: string, pkg: Record<string, unknown>, env: NodeJS.Proce
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), version: "1.0.0", private: true, ...pkg }, null, 2));
   const started = Date.now();
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], dir, env);
+  // npm's default log level: its warnings (EBADENGINE among them) reach standard error.
+  const { stderr } = runWithWarnings("npm", ["install", "--no-audit", "--no-fund", "--loglevel=warn"], dir, env);
   const seconds = (Date.now() - started) / 1000;
   const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
     packages: Record<string, { hasInstallScript?: boolean; link?: boolean }>;
   };
   const entries = Object.entries(lock.packages).filter(([k, v]) => k !== "" && !v.link);
-  return { packages: entries.length, seconds, scripts: entries.filter(([, v]) => v.hasInstallScript).map(([k]) => k) };
+  return { packages: entries.length, seconds, scripts: entries.filter(([, v]) => v.hasInstallScript).map(([k]) => k), badEngine: badEngines(stderr) };
 }
 
 const PROGRAM = `"use strict";
@@ -95,6 +108,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
   let policies: Tarball;
   let server: ChildProcess | undefined;
   let serverUrl = "";
+  let serverInstall: Install;
   let engineBin = "";
 
   beforeAll(async () => {
@@ -105,7 +119,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
     figures.tarballs = Object.fromEntries([resources, serverTarball, policies].map((t) => [path.basename(t.file), { packedBytes: t.size, unpackedBytes: t.unpackedSize, files: t.entries }]));
 
     // The server package in a folder of its own (it builds better-sqlite3 for this Node).
-    const serverInstall = npmInstall(path.join(work, "server"), { dependencies: { "pulumi-workspaces-server": `file:${serverTarball.file}` } }, process.env);
+    serverInstall = npmInstall(path.join(work, "server"), { dependencies: { "pulumi-workspaces-server": `file:${serverTarball.file}` } }, process.env);
     figures.serverInstall = serverInstall;
     const bin = path.join(work, "server", "node_modules", ".bin", "workspaces-server");
     const proc = spawn(bin, ["--port", "0", "--db", ":memory:", "--token", TOKEN], { stdio: ["ignore", "pipe", "pipe"] });
@@ -138,6 +152,12 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
     const policyFiles = listed(policies);
     expect(policyFiles).toEqual(expect.arrayContaining(["package/dist/index.js", "package/dist/rules/index.js", "package/dist/rules/index.d.ts", "package/LICENSE"]));
     expect(policyFiles.some((f) => f.includes("/test/"))).toBe(false);
+  });
+
+  it("installs the server package on this Node without an engine warning (EBADENGINE) from it or its dependencies", () => {
+    // fastify's light-my-request 6.8 pulls cookie 2, which declares Node 22 or later; the
+    // server package pins light-my-request ~6.6.0 (cookie 1), which fastify's ^6.0.0 shares.
+    expect(serverInstall.badEngine).toEqual([]);
   });
 
   const pairs = [
