@@ -1,8 +1,9 @@
 /**
  * The client against a hostile service: a fake HTTP service on loopback whose every
  * answer fast-check generates (when and how it arrives, its size, its status and
- * rate-limit headers, pages that contradict each other), with a caller's signal that may
- * abort at any time. The property: every call ends within its deadline (or soon after
+ * rate-limit headers, pages that contradict each other, long lists of distinct pages up
+ * to a million, each page slow), with a caller's signal that may abort at any time. A
+ * list is one call: its deadline covers all its pages. The property: every call ends within its deadline (or soon after
  * its abort) plus a small margin, and either succeeds or fails with one of the client's
  * typed errors, whose message never carries the token.
  */
@@ -34,6 +35,10 @@ interface PageShape {
   /** "asked+1": the next page, else a literal. */
   next: "asked+1" | number | null;
   totalPages: number;
+  /** Items of their own on every page (`a` on page 7 is `a7`), so a long list never repeats a page. */
+  distinct: boolean;
+  /** Each page of the list arrives after this long (a slow list), in place of the answer's timing. */
+  delayMs?: number;
 }
 
 interface Answer {
@@ -71,12 +76,25 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   fc.constant<Body>({ kind: "empty" }),
 );
 
-const page: fc.Arbitrary<PageShape> = fc.record({
+const contradictingPage: fc.Arbitrary<PageShape> = fc.record({
   items: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }),
   current: fc.option(fc.integer({ min: -2, max: 1_000_000 }), { nil: undefined, freq: 6 }),
   next: fc.oneof({ weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) }),
   totalPages: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 1_000_000 }) }),
+  distinct: fc.constant(false),
 });
+
+/** A consistent list of many pages (up to a million), each of its own items, each arriving after 0 to 300 ms. */
+const longListPage: fc.Arbitrary<PageShape> = fc.record({
+  items: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { minLength: 1, maxLength: 3 }),
+  current: fc.constant(undefined),
+  next: fc.constant<"asked+1">("asked+1"),
+  totalPages: fc.oneof(fc.integer({ min: 2, max: 50 }), fc.constant(1_000_000)),
+  distinct: fc.constant(true),
+  delayMs: fc.integer({ min: 0, max: 300 }),
+});
+
+const page: fc.Arbitrary<PageShape> = fc.oneof({ weight: 3, arbitrary: contradictingPage }, { weight: 1, arbitrary: longListPage });
 
 const answer: fc.Arbitrary<Answer> = fc.record({
   status: fc.oneof({ weight: 12, arbitrary: fc.constant(200) }, { weight: 6, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504) }),
@@ -102,6 +120,8 @@ const scenario = fc.record({
   answers: fc.array(answer, { minLength: 1, maxLength: 6 }),
   calls: fc.array(fc.constantFrom<CallKind>("read", "add-tags", "create", "list", "list", "ping"), { minLength: 1, maxLength: 4 }),
   deadlineMs: fc.integer({ min: 100, max: 800 }),
+  /** In half the scenarios every list request is answered by one long slow list (status 200), not by the rotating answers. */
+  longList: fc.option(longListPage, { nil: undefined, freq: 2 }),
   /** When the caller's signal aborts, if it does. */
   abortAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 800 }) }),
 });
@@ -120,12 +140,16 @@ function bodyText(b: Body, status: number): string {
 }
 
 function pageText(p: PageShape, asked: number): string {
-  const next = p.next === "asked+1" ? asked + 1 : p.next;
-  return JSON.stringify(tagPage(p.items, { current: p.current ?? asked, next, totalPages: p.totalPages }));
+  let next = p.next === "asked+1" ? asked + 1 : p.next;
+  // A consistent long list ends at its last page.
+  if (p.distinct && next !== null && next > p.totalPages) next = null;
+  const items = p.distinct ? p.items.map((i) => `${i}${asked}`) : p.items;
+  return JSON.stringify(tagPage(items, { current: p.current ?? asked, next, totalPages: p.totalPages }));
 }
 
 /** Whether a page, read alone, contradicts itself or the page asked for. */
 function contradictory(p: PageShape, asked: number): boolean {
+  if (p.distinct) return false;
   const next = p.next === "asked+1" ? asked + 1 : p.next;
   return (p.current !== undefined && p.current !== asked) || (next !== null && (next <= asked || next > p.totalPages || p.items.length === 0));
 }
@@ -138,7 +162,7 @@ function serve(a: Answer, req: http.IncomingMessage, res: http.ServerResponse): 
     res.writeHead(a.status, { "content-type": JSONAPI, ...a.headers });
     return true;
   };
-  const t = a.timing;
+  const t: Timing = isList && a.page.delayMs !== undefined ? { kind: "delay", ms: a.page.delayMs } : a.timing;
   switch (t.kind) {
     case "prompt":
       if (head()) res.end(text);
@@ -191,23 +215,32 @@ const counts = {
   hostileRateLimit: 0,
   hostileStatus: 0,
   contradictoryPages: 0,
+  longListPages: 0,
+  laterPages: 0,
+  listCalls: 0,
+  listCallsLate: 0,
 };
 const errorClasses = new Map<string, number>();
 
 let service: FakeService;
 let current: Answer[] = [];
+let currentList: PageShape | undefined;
 let served = 0;
 
 beforeAll(async () => {
   service = await startFakeService((req, res) => {
-    const a = current[served++ % current.length];
     const isList = (req.url ?? "").includes("/tags");
+    const rotating = current[served++ % current.length];
+    const a: Answer = isList && currentList ? { status: 200, timing: { kind: "prompt" }, body: { kind: "empty" }, page: currentList, headers: {} } : rotating;
+    const slowPage = isList && a.page.delayMs !== undefined;
+    if (isList && pageAsked(req) > 1) counts.laterPages++;
     const hostile = {
-      timing: a.timing.kind !== "prompt",
+      timing: slowPage ? a.page.delayMs! > 0 : a.timing.kind !== "prompt",
       size: !isList && bodyText(a.body, a.status).length >= 64 * 1024,
       rateLimit: a.status === 429 || Object.keys(a.headers).length > 0,
       status: a.status >= 300 && a.status !== 429,
       page: isList && contradictory(a.page, pageAsked(req)),
+      longList: isList && a.page.distinct,
     };
     counts.answers++;
     if (hostile.timing) counts.hostileTiming++;
@@ -215,6 +248,7 @@ beforeAll(async () => {
     if (hostile.rateLimit) counts.hostileRateLimit++;
     if (hostile.status) counts.hostileStatus++;
     if (hostile.page) counts.contradictoryPages++;
+    if (hostile.longList) counts.longListPages++;
     if (!Object.values(hostile).some(Boolean)) counts.benign++;
     serve(a, req, res);
   });
@@ -232,7 +266,11 @@ afterAll(async () => {
     "hostile: any rate-limit header value, or 429": share(counts.hostileRateLimit, counts.answers),
     "hostile: other error status": share(counts.hostileStatus, counts.answers),
     "hostile: contradictory page": share(counts.contradictoryPages, counts.answers),
+    "hostile: page of a long list (2 to 50 or a million distinct pages, 0 to 300 ms each)": share(counts.longListPages, counts.answers),
+    "list pages asked for after the first": counts.laterPages,
     "client calls": counts.calls,
+    "of which lists (all(), one deadline for every page)": counts.listCalls,
+    [`lists that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.listCallsLate,
     "calls succeeded / failed with a typed error": `${counts.succeeded} / ${counts.failedTyped}`,
     "typed errors by class": [...errorClasses]
       .sort((a, b) => b[1] - a[1])
@@ -251,8 +289,9 @@ function share(n: number, of: number): string {
 describe("the client against a hostile service", () => {
   it("ends every call within its deadline, with a result or a typed error", async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ answers, calls, deadlineMs, abortAfterMs }) => {
+      fc.asyncProperty(scenario, async ({ answers, calls, deadlineMs, longList, abortAfterMs }) => {
         current = answers;
+        currentList = longList;
         served = 0;
         counts.scenarios++;
         // A fresh client and limiter per scenario: a day-long pause from one scenario would refuse the next.
@@ -266,9 +305,9 @@ describe("the client against a hostile service", () => {
             const started = Date.now();
             try {
               await CALLS[kind](client);
-              return { ok: true as const, took: Date.now() - started };
+              return { kind, ok: true as const, took: Date.now() - started };
             } catch (err) {
-              return { ok: false as const, err, took: Date.now() - started };
+              return { kind, ok: false as const, err, took: Date.now() - started };
             }
           }),
         );
@@ -277,6 +316,8 @@ describe("the client against a hostile service", () => {
           counts.calls++;
           counts.worstOvershootMs = Math.max(counts.worstOvershootMs, o.took - endBy);
           if (o.took > endBy + MARGIN_MS) counts.late++;
+          if (o.kind === "list") counts.listCalls++;
+          if (o.kind === "list" && o.took > endBy + MARGIN_MS) counts.listCallsLate++;
           if (o.ok) counts.succeeded++;
           else if (o.err instanceof WorkspacesError) {
             counts.failedTyped++;
