@@ -6,8 +6,8 @@
  * newest, it measures the program's install against a program that depends on
  * @pulumi/pulumi alone, runs the program through the engine against the server started
  * with the server package's `workspaces-server`, and runs an organisation's pack that is
- * only a package.json depending on the policy package (examples/policy/policy-pack) and a
- * config file. Each install runs at npm's default log level: the server package must
+ * only a package.json depending on the policy package, a one-line index.js that loads its
+ * ready pack (examples/policy/policy-pack) and a config file. Each install runs at npm's default log level: the server package must
  * install on Node 20 without an EBADENGINE warning.
  *
  * It covers both pairs itself, so .ci/node22 (the suites on Node 22) skips it.
@@ -188,7 +188,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
       const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8"));
       packDir = path.join(dir, "policy-pack");
       fs.mkdirSync(packDir, { recursive: true });
-      fs.copyFileSync(path.join(example, "PulumiPolicy.yaml"), path.join(packDir, "PulumiPolicy.yaml"));
+      for (const f of ["PulumiPolicy.yaml", "index.js"]) fs.copyFileSync(path.join(example, f), path.join(packDir, f));
       const pack = npmInstall(
         packDir,
         {
