@@ -221,24 +221,28 @@ function describeErrors(errors: ErrorObject[]): string {
 }
 
 function formatMessage(ctx: ErrorContext, summary: string | undefined, detail: string): string {
-  const head = `${ctx.method} ${cap(ctx.path)}: ${ctx.status ? ctx.status : ctx.attempts === 0 ? "not sent" : "no response"}`;
+  const head = `${ctx.method} ${capDetail(ctx.path)}: ${ctx.status ? ctx.status : ctx.attempts === 0 ? "not sent" : "no response"}`;
   const parts = [head];
-  if (summary) parts.push(cap(summary));
-  if (detail) parts.push(cap(detail));
+  if (summary) parts.push(capDetail(summary));
+  if (detail) parts.push(capDetail(detail));
   let msg = parts.join(" - ");
   if (ctx.attempts === 0) {
-    if (ctx.gaveUp) msg += ` (${cap(ctx.gaveUp)})`;
+    if (ctx.gaveUp) msg += ` (${capDetail(ctx.gaveUp)})`;
   } else if (ctx.attempts > 1 || ctx.gaveUp) {
     msg += ` (after ${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"} over ${seconds(ctx.elapsedMs)}`;
-    msg += ctx.gaveUp ? `; ${cap(ctx.gaveUp)})` : ")";
+    msg += ctx.gaveUp ? `; ${capDetail(ctx.gaveUp)})` : ")";
   }
   return msg;
 }
 
-/** Cuts `text` to {@link MESSAGE_DETAIL_LIMIT} characters, saying how much was left out. */
-function cap(text: string): string {
+/**
+ * Cuts `text` (a service's detail, or anything else that comes from the service) to
+ * {@link MESSAGE_DETAIL_LIMIT} characters for a message, saying how much was left out
+ * and, with `where`, where the rest can be read.
+ */
+export function capDetail(text: string, where = "on the error object"): string {
   if (text.length <= MESSAGE_DETAIL_LIMIT) return text;
-  return `${text.slice(0, MESSAGE_DETAIL_LIMIT)}... (${text.length - MESSAGE_DETAIL_LIMIT} more characters on the error object)`;
+  return `${text.slice(0, MESSAGE_DETAIL_LIMIT)}... (${text.length - MESSAGE_DETAIL_LIMIT} more characters ${where})`;
 }
 
 function seconds(ms: number): string {

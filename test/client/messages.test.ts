@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGE_DETAIL_LIMIT, ServerError, ValidationError } from "../../src/client";
 import { failure } from "./helpers";
-import { fakeClient, reply, startFakeService, type FakeService } from "./fake-service";
+import { fakeClient, reply, startFakeService, TOKEN, type FakeService } from "./fake-service";
+import { deleteWorkspace } from "../../src/resources/providers/deletion";
+import { resetClients } from "../../src/resources/providers/client";
+import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
 
 let service: FakeService | undefined;
 afterEach(async () => {
@@ -38,5 +41,31 @@ describe("error messages stay short", () => {
     expect(err).toBeInstanceOf(ServerError);
     expect(err.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
     expect((err as ServerError).detail).toBe(body);
+  });
+});
+
+describe("provider messages stay short", () => {
+  it("quote at most the first characters of a 4 MB service detail, on delete and on lock", async () => {
+    const detail = "workspace is locked " + "x".repeat(4 * 1024 * 1024);
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      reply(res, 409, { errors: [{ status: "409", title: "conflict", detail }] });
+    });
+    const deleting = await failure(deleteWorkspace(fakeClient(service), "ws-1", { force: false, name: "web" }));
+    expect(deleting.message).toMatch(/^cannot delete workspace .*the workspace is locked/);
+    expect(deleting.message).toContain(`Service: workspace is locked ${"x".repeat(MESSAGE_DETAIL_LIMIT - 20)}... (${detail.length - MESSAGE_DETAIL_LIMIT} more characters of the service's detail left out)`);
+    expect(deleting.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 600);
+
+    const saved = { ...process.env };
+    Object.assign(process.env, { WORKSPACES_ADDRESS: service.url, WORKSPACES_TOKEN: TOKEN, WORKSPACES_ORGANIZATION: "acme" });
+    resetClients();
+    try {
+      const locking = await failure(workspaceLockProvider.create!({ workspaceId: "ws-1", reason: "mine" }));
+      expect(locking.message).toMatch(/^cannot lock workspace ws-1: it is already locked\. workspace is locked x+\.\.\. \(\d+ more characters of the service's detail left out\)$/);
+      expect(locking.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
+    } finally {
+      process.env = saved;
+      resetClients();
+    }
   });
 });

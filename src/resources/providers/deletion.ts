@@ -1,7 +1,10 @@
 /** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
-import { ConflictError, ForbiddenError, type WorkspacesClient } from "../../client";
+import { ConflictError, ForbiddenError, capDetail, type WorkspacesClient } from "../../client";
 import { isNotFound } from "./client";
 import { ProviderError, confirmGone, reportStatus, sleep, workspaceLabel } from "./common";
+
+/** How a service detail quoted in a message says it was shortened (the message is all a user sees). */
+const SHORTENED = "of the service's detail left out";
 
 /** How long a "still processing" conflict is waited out before giving up. */
 const STILL_PROCESSING_BUDGET_MS = 120_000;
@@ -36,7 +39,7 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
       }
       if (err instanceof ForbiddenError) {
         throw new ProviderError(
-          `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` + `owners can allow workspace admins). ${err.detail}`.trim(),
+          `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` + `owners can allow workspace admins). ${capDetail(err.detail, SHORTENED)}`.trim(),
         );
       }
       if (err instanceof ConflictError && err.reason === "still-processing" && Date.now() - started + pause <= budget) {
@@ -49,18 +52,18 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
         throw new ProviderError(
           `cannot delete ${label}: the workspace is locked, and safe delete refuses a locked workspace (whoever holds the lock may be writing its state). ` +
             `Unlock it (or let the run or the WorkspaceLock resource that holds it finish) and run again, or set forceDelete: true on the resource ` +
-            `(and run \`pulumi up\` before destroying) to delete it anyway.${err.detail ? ` Service: ${err.detail}` : ""}`,
+            `(and run \`pulumi up\` before destroying) to delete it anyway.${err.detail ? ` Service: ${capDetail(err.detail, SHORTENED)}` : ""}`,
         );
       }
       if (err instanceof ConflictError && !options.force && err.reason !== "still-processing") {
         throw new ProviderError(
           `cannot delete ${label}: the workspace still manages resources, so safe delete refused it. ` +
             `Destroy those resources first, or set forceDelete: true on the resource (and run \`pulumi up\` before destroying) ` +
-            `to delete it anyway.${err.detail ? ` Service: ${err.detail}` : ""}`,
+            `to delete it anyway.${err.detail ? ` Service: ${capDetail(err.detail, SHORTENED)}` : ""}`,
         );
       }
       if (err instanceof ConflictError) {
-        throw new ProviderError(`cannot delete ${label}: the service is still processing it after ${Math.round(budget / 1000)}s. ${err.detail}`.trim());
+        throw new ProviderError(`cannot delete ${label}: the service is still processing it after ${Math.round(budget / 1000)}s. ${capDetail(err.detail, SHORTENED)}`.trim());
       }
       throw err;
     }

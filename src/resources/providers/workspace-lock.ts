@@ -1,6 +1,6 @@
 /** Provider of `WorkspaceLock` (spec 3, 4.7). */
 import { isId } from "../../api/common";
-import { ConflictError } from "../../client";
+import { ConflictError, capDetail } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, confirmGone, dependentRecord, diffFields, isUnknown, sameOptionalString, unlessGone, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspace-tags";
@@ -56,11 +56,11 @@ export const workspaceLockProvider: ProviderImpl = {
         let holder = "";
         try {
           const ws = await client.workspaces.read(workspaceId);
-          holder = ` by ${ws.lockedById ?? "an unknown holder"}${ws.lockedReason ? ` (reason: ${ws.lockedReason})` : ""}`;
+          holder = ` by ${ws.lockedById ?? "an unknown holder"}${ws.lockedReason ? ` (reason: ${capDetail(ws.lockedReason, "of the reason left out")})` : ""}`;
         } catch {
           // The conflict itself is the news; the holder is a courtesy.
         }
-        throw new ProviderError(`cannot lock workspace ${workspaceId}: it is already locked${holder}. ${err.detail}`.trim());
+        throw new ProviderError(`cannot lock workspace ${workspaceId}: it is already locked${holder}. ${capDetail(err.detail, "of the service's detail left out")}`.trim());
       }
       throw err;
     }
@@ -100,7 +100,7 @@ export const workspaceLockProvider: ProviderImpl = {
       if (err instanceof ConflictError && err.reason === "locked-by-another-user") {
         throw new ProviderError(
           `cannot unlock workspace ${workspaceId}: another user holds the lock now. Set force: true on the WorkspaceLock ` +
-            `(needs admin access; run \`pulumi up\` before destroying) to force-unlock it. ${err.detail}`.trim(),
+            `(needs admin access; run \`pulumi up\` before destroying) to force-unlock it. ${capDetail(err.detail, "of the service's detail left out")}`.trim(),
         );
       }
       throw err;
