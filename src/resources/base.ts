@@ -1,7 +1,7 @@
 /** Helpers shared by the resource classes. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { providerText } from "./closure";
-import { typeTokens, type ResourceTypeName } from "./tokens";
+import type { ResourceTypeName } from "./tokens";
 
 /**
  * Props for a dynamic resource: the given inputs plus every output name set
@@ -26,15 +26,30 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
 }
 
 /**
- * A resource served by the engine's dynamic-provider host (`pulumi-nodejs`), as
- * `pulumi.dynamic.Resource` makes one, but with the short provider text of
- * `closure.ts` in `__provider` instead of the SDK's serialized closure.
+ * The props of a resource served by the engine's dynamic-provider host (`pulumi-nodejs`),
+ * as `pulumi.dynamic.Resource` makes them, but with the short provider text of
+ * `closure.ts` in `__provider` instead of the SDK's serialized closure. The classes
+ * extend `pulumi.CustomResource` themselves, so that the source position the SDK
+ * records for a resource (a fixed number of frames above `CustomResource`) is the
+ * line of the user's program that declared it.
  */
-export abstract class DynamicResource extends pulumi.CustomResource {
-  protected constructor(kind: ResourceTypeName, name: string, props: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
-    if (props.__provider !== undefined) {
-      throw new Error(`${kind} "${name}": __provider is reserved for the provider text this package stores; remove it from the arguments`);
-    }
-    super(typeTokens[kind], name, { ...props, __provider: providerText(kind) }, opts);
+export function dynamicProps(kind: ResourceTypeName, name: string, props: Record<string, unknown>): Record<string, unknown> {
+  if (props.__provider !== undefined) {
+    throw new Error(`${kind} "${name}": __provider is reserved for the provider text this package stores; remove it from the arguments`);
   }
+  return { ...props, __provider: providerText(kind) };
+}
+
+/**
+ * Lowers `Error.stackTraceLimit` to 0 for the synchronous part of a resource's
+ * registration and returns the previous limit, which the caller restores in a
+ * `finally`. The SDK takes a stack trace (through source-map-support) for every
+ * promise of every declared output, about a third of a program's CPU, and prints it
+ * only with `PULUMI_DEBUG_PROMISE_LEAKS` set; then the limit is left alone. The
+ * source position the SDK records sets its own limit and is not affected.
+ */
+export function quietStacks(): number {
+  const limit = Error.stackTraceLimit;
+  if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+  return limit;
 }

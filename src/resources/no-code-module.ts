@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 
 /** Allowed values of one module variable. */
 export interface VariableOptionsArgs {
@@ -69,7 +69,7 @@ export interface VariableOptionsOutput {
 const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
 
 /** A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete). */
-export class NoCodeModule extends DynamicResource {
+export class NoCodeModule extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.NoCodeModule;
 
   /** Adopts an existing no-code module by id (`nocode-...`). */
@@ -96,6 +96,11 @@ export class NoCodeModule extends DynamicResource {
 
   /** Declares a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super("NoCodeModule", name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS), opts);
+    const limit = quietStacks();
+    try {
+      super(TOKENS.NoCodeModule, name, dynamicProps("NoCodeModule", name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS)), opts);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }

@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, withSecretOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
@@ -140,7 +140,7 @@ const NO_CODE_WORKSPACE_OUTPUTS = [
 const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
 /** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
-export class NoCodeWorkspace extends DynamicResource {
+export class NoCodeWorkspace extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.NoCodeWorkspace;
 
   /** Adopts a workspace created from a no-code module; `id` is its workspace id (`ws-...`). */
@@ -208,7 +208,12 @@ export class NoCodeWorkspace extends DynamicResource {
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
-    super("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS));
+    const limit = quietStacks();
+    try {
+      super(TOKENS.NoCodeWorkspace, name, dynamicProps("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS)), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
 

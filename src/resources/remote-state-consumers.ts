@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import type { OwnershipMode } from "./workspace-tags";
 
 /** Inputs of a {@link RemoteStateConsumers}. */
@@ -31,7 +31,7 @@ export interface RemoteStateConsumersArgs {
 const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
 
 /** Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added). */
-export class RemoteStateConsumers extends DynamicResource {
+export class RemoteStateConsumers extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.RemoteStateConsumers;
 
   /** Adopts the consumers of a workspace; `id` is the workspace id or `ws-.../remote-state-consumers`. */
@@ -56,6 +56,11 @@ export class RemoteStateConsumers extends DynamicResource {
 
   /** Declares the remote state consumers of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
-    super("RemoteStateConsumers", name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS), opts);
+    const limit = quietStacks();
+    try {
+      super(TOKENS.RemoteStateConsumers, name, dynamicProps("RemoteStateConsumers", name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS)), opts);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }

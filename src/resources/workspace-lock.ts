@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 
 /** Inputs of a {@link WorkspaceLock}. */
 export interface WorkspaceLockArgs {
@@ -19,7 +19,7 @@ export interface WorkspaceLockArgs {
 const WORKSPACE_LOCK_OUTPUTS = ["workspaceId", "reason", "force", "locked", "lockedBy"] as const;
 
 /** Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it. */
-export class WorkspaceLock extends DynamicResource {
+export class WorkspaceLock extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.WorkspaceLock;
 
   /** Adopts an existing lock; `id` is the workspace id or `ws-.../lock`. */
@@ -44,6 +44,11 @@ export class WorkspaceLock extends DynamicResource {
 
   /** Declares a lock on a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
-    super("WorkspaceLock", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS), opts);
+    const limit = quietStacks();
+    try {
+      super(TOKENS.WorkspaceLock, name, dynamicProps("WorkspaceLock", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS)), opts);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 
 /** How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added). */
 export type OwnershipMode = "authoritative" | "additive";
@@ -33,7 +33,7 @@ export interface WorkspaceTagsArgs {
 const WORKSPACE_TAGS_OUTPUTS = ["workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags"] as const;
 
 /** Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added). */
-export class WorkspaceTags extends DynamicResource {
+export class WorkspaceTags extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.WorkspaceTags;
 
   /** Adopts the tags of a workspace; `id` is the workspace id (`ws-...`) or `ws-.../tags`. */
@@ -64,6 +64,11 @@ export class WorkspaceTags extends DynamicResource {
 
   /** Declares the tags of a workspace; `name` is the Pulumi resource name. */
   constructor(name: string, args: WorkspaceTagsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("WorkspaceTags", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS), opts);
+    const limit = quietStacks();
+    try {
+      super(TOKENS.WorkspaceTags, name, dynamicProps("WorkspaceTags", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS)), opts);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }

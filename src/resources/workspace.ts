@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, DynamicResource } from "./base";
+import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
 import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspace-fields";
 import { WORKSPACE_OUTPUTS, type WorkspaceInputName, type WorkspaceMetrics, type WorkspacePermissions, type WorkspaceStatus, type WorkspaceTopName } from "./workspace-fields";
@@ -113,7 +113,7 @@ export interface Workspace extends WorkspaceOutputProperties {}
 
 /** A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Workspace extends DynamicResource {
+export class Workspace extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.Workspace;
 
   /**
@@ -132,6 +132,11 @@ export class Workspace extends DynamicResource {
 
   /** Declares a workspace. `name` is the Pulumi resource name; `args.name` is the workspace's name on the service. */
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Workspace", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS), opts);
+    const limit = quietStacks();
+    try {
+      super(TOKENS.Workspace, name, dynamicProps("Workspace", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS)), opts);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }

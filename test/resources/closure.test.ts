@@ -82,6 +82,33 @@ describe("resource registration", () => {
     expect(seen[0].inputs.__provider).toBe(providerText("Workspace"));
     expect(seen[0].inputs.name).toBe("a");
   });
+
+  it("records the program's line as the source position, and leaves the stack trace limit as it was", async () => {
+    const { setMocks } = await import("@pulumi/pulumi/runtime");
+    await setMocks({ newResource: (args) => ({ id: "ws-2", state: args.inputs }), call: () => ({}) });
+    const runtimeResource = createRequire(require.resolve("@pulumi/pulumi"))("./runtime/resource") as { registerResource: (...a: unknown[]) => unknown };
+    const register = runtimeResource.registerResource;
+    const positions: unknown[] = [];
+    runtimeResource.registerResource = (...a: unknown[]) => {
+      positions.push(a[9]);
+      return register(...a);
+    };
+    try {
+      const limit = Error.stackTraceLimit;
+      // A named function, as a program's frames are (an anonymous frame carries no position the SDK can read).
+      function declareWorkspace(): Workspace {
+        return new Workspace("positioned", { name: "b", organization: "acme" });
+      }
+      declareWorkspace();
+      expect(Error.stackTraceLimit).toBe(limit);
+      expect(() => new Workspace("bad", { name: "x", __provider: "evil" } as never)).toThrow(/__provider is reserved/);
+      expect(Error.stackTraceLimit).toBe(limit);
+    } finally {
+      runtimeResource.registerResource = register;
+    }
+    expect(positions).toHaveLength(1);
+    expect((positions[0] as { uri: string }).uri).toMatch(/closure\.test\.ts$/);
+  });
 });
 
 describe("entry point tolerance", () => {
