@@ -2,9 +2,12 @@
  * Security: tokens stay secret (client errors and logs, server logs, serialized
  * providers), organizations are sealed from each other, team tokens without admin get
  * exactly the refusals of spec section 5, organization tokens are refused on the no-code
- * endpoints, and the rate limit holds per user with several clients at once.
+ * endpoints, the rate limit holds per user with several clients at once, and an upgrade
+ * with any guessed value of a sensitive no-code variable plans the same as any other
+ * (generated guesses, the right value among them).
  */
 import { randomBytes } from "node:crypto";
+import fc from "fast-check";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +17,7 @@ import { WorkspacesClient } from "../../src/client";
 import { providerText } from "../../src/resources/closure";
 import { typeTokens } from "../../src/resources/tokens";
 import { Api, createWorkspace, expectStatus, grant, makeTeam, start } from "../server/helpers";
+import { createFromModule, enableModule, pollUpgrade, publishModule, upgradePath } from "../server/no-code-support";
 import { startChildServer } from "./child";
 import { recordFigures } from "./figures";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
@@ -348,4 +352,78 @@ describe("rate limit", () => {
       await t.server.close();
     }
   });
+});
+
+describe("a sensitive no-code variable cannot be guessed", () => {
+  const SECRET = "s3cret-Value_42";
+  /** A guess: the right value, a near miss (one character off, a prefix, another case), or any text. */
+  const guessedValue = fc.oneof(
+    { weight: 2, arbitrary: fc.constant(SECRET) },
+    {
+      weight: 2,
+      arbitrary: fc.nat(SECRET.length - 1).chain((i) =>
+        fc.constantFrom(
+          SECRET.slice(0, i),
+          SECRET.slice(0, i) + "x" + SECRET.slice(i + 1),
+          SECRET.toUpperCase(),
+          SECRET + " ",
+          " " + SECRET,
+          SECRET.slice(i),
+        ),
+      ),
+    },
+    { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
+    { weight: 1, arbitrary: fc.constantFrom("", "\u0000", "s3cret", "null", "a".repeat(5000)) },
+  );
+  const guess = fc.record({
+    value: guessedValue,
+    /** Said sensitive, said not sensitive, or not said: the stored variable is sensitive either way. */
+    sensitive: fc.option(fc.boolean(), { nil: undefined }),
+    hcl: fc.option(fc.boolean(), { nil: undefined }),
+    /** Also send the non-sensitive variable, unchanged. */
+    withRegion: fc.boolean(),
+  });
+
+  test("an upgrade with any guessed value plans the same, right or wrong", async () => {
+    const api = world.api;
+    const moduleId = await publishModule(api, world.org, `guarded-${Date.now()}`, ["1.0.0"]);
+    const noCode = await enableModule(api, world.org, moduleId, { "version-pin": "1.0.0" });
+    const ws = await createFromModule(api, noCode.id, `guarded-${Date.now()}`, [
+      { key: "secret", value: SECRET, sensitive: true },
+      { key: "region", value: "eu" },
+    ]);
+    /** What an upgrade's answer shows, without what differs between any two runs (ids, times). */
+    const outcome = async (vars: object[]) => {
+      const r = await api.post(upgradePath(noCode.id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: vars } } } });
+      expect(r.status, r.text.slice(0, 300)).toBe(200);
+      const settled = await pollUpgrade(api, noCode.id, ws.id, r.body.data.id as string, ["planned", "planned_and_finished", "errored"]);
+      const { status, "error-message": error } = settled.doc.attributes as Record<string, unknown>;
+      return { status, error: error ?? null, seen: settled.seen.join(" > ") };
+    };
+    const region = { type: "vars", attributes: { key: "region", value: "eu", category: "engine" } };
+    const secretVar = (g: { value: string; sensitive?: boolean; hcl?: boolean }) => ({
+      type: "vars",
+      attributes: { key: "secret", value: g.value, category: "engine", ...(g.sensitive === undefined ? {} : { sensitive: g.sensitive }), ...(g.hcl === undefined ? {} : { hcl: g.hcl }) },
+    });
+    // A guess that is certainly wrong sets what every guess must look like.
+    const baseline = await outcome([secretVar({ value: `${SECRET}-certainly-wrong`, sensitive: true })]);
+    expect(baseline.status).toBe("planned");
+    let guesses = 0;
+    let right = 0;
+    await fc.assert(
+      fc.asyncProperty(guess, async (g) => {
+        const got = await outcome(g.withRegion ? [region, secretVar(g)] : [secretVar(g)]);
+        expect(got, `guess ${JSON.stringify(g).slice(0, 200)}`).toEqual(baseline);
+        guesses++;
+        if (g.value === SECRET) right++;
+      }),
+      { numRuns: Number(process.env.SECRET_GUESS_RUNS ?? 150) },
+    );
+    // The stored value is still the secret: no guess overwrote it (the upgrades were never confirmed).
+    const stored = world.read.prepare(`SELECT value, sensitive FROM vars WHERE workspace_id = ? AND key = 'secret'`).get(ws.id) as { value: string; sensitive: number };
+    expect(stored).toEqual({ value: SECRET, sensitive: 1 });
+    bump("generated guesses of a sensitive no-code variable in an upgrade, all planned as a certainly wrong guess", guesses);
+    bump("of which the right value", right);
+  }, 120_000);
 });
