@@ -5,7 +5,10 @@
  * before any other method; the `workspaces:*` keys found there take precedence over
  * the environment and the credentials file, which `resolveSettings` reads.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { resolveSettings, type Settings } from "../client/settings";
+import { reportInfo } from "./providers/common";
 
 /** Stack configuration keys the providers read. */
 export const CONFIG_KEYS = {
@@ -37,6 +40,47 @@ function readKey(config: ConfigLike, key: string): string | undefined {
   }
 }
 
+/**
+ * The stack settings file (`Pulumi.<stack>.yaml`) of `dir` that holds `token` in plain
+ * text, if any. The engine hands the provider config values without their secret mark,
+ * so this is how the provider tells `pulumi config set workspaces:token` from
+ * `pulumi config set --secret workspaces:token` (whose file holds only ciphertext).
+ */
+export function plainTokenFile(token: string, dir = process.cwd()): string | undefined {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => /^Pulumi\..+\.ya?ml$/.test(n));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(dir, name), "utf8");
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(/^\s*workspaces:token:[ \t]*(.*?)\s*$/gm)) {
+      if (m[1].replace(/^(["'])(.*)\1$/, "$2") === token) return name;
+    }
+  }
+  return undefined;
+}
+
+let plainTokenReported = false;
+
+/** Once per provider process: a token kept in plain text in stack config is said so. */
+function reportPlainToken(token: string | undefined): void {
+  if (!token || plainTokenReported) return;
+  const file = plainTokenFile(token);
+  if (!file) return;
+  plainTokenReported = true;
+  reportInfo(
+    `warning: workspaces:token is set in plain text (in ${file}, and unencrypted in the state as an input of the default provider); ` +
+      `set it with \`pulumi config set --secret workspaces:token\`, or keep it out of the stack with WORKSPACES_TOKEN`,
+  );
+}
+
 /** Takes the `workspaces:*` keys from a `ConfigureRequest` (or anything with `config.get`). */
 export function configureFromStack(req: unknown): void {
   const config = (req as { config?: ConfigLike } | undefined)?.config;
@@ -49,6 +93,7 @@ export function configureFromStack(req: unknown): void {
     token: readKey(config, CONFIG_KEYS.token),
     organization: readKey(config, CONFIG_KEYS.organization),
   };
+  reportPlainToken(configured.token);
 }
 
 /** Replaces the configured values directly (tests, embedding). */
