@@ -12,10 +12,14 @@
  *   changes `organization` itself does;
  * - the messages a user reads: each failure printed once, without a stack trace,
  *   naming the resource, the property or the reason;
+ * - a destroy with such a token deletes nothing it cannot see;
  * - and where the token lands on each configuration path, as the docs say.
  */
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
@@ -125,6 +129,28 @@ describe("a refresh with a token that sees only some workspaces", () => {
     expect(preview.steps.filter((s) => s.op !== "same")).toEqual([]);
     const after = await Promise.all(["own-shared", "own-secret"].map((n) => workspaceByName(server, n)));
     expect(after.map((w) => [w.id, w.attributes["updated-at"]])).toEqual(before.map((w) => [w.id, w.attributes["updated-at"]]));
+  });
+
+  it("a destroy with that token deletes nothing it cannot see: the workspace stays on the server and in state, with one message", async () => {
+    const weak = await teamToken(server, "destroyers", [ids.sharedId]);
+    const r = await stack.pulumi(["destroy", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: weak });
+    expectOnceWithoutStack(r, `cannot delete workspace "own-secret" (${ids.secretId}): the service answered 404`);
+    expect(r.output).toContain("token that can see it");
+    expect(r.output).toContain("pulumi state delete");
+    expect(r.output).not.toContain(weak);
+    // The read-only token could delete neither: both stay, on the server and in state.
+    for (const [name, id] of [
+      ["own-secret", ids.secretId],
+      ["own-shared", ids.sharedId],
+    ]) {
+      expect((await workspaceByName(server, name)).id).toBe(id);
+    }
+    expect(
+      stack
+        .resources("dynamic/workspaces:Workspace")
+        .map((w) => w.id)
+        .sort(),
+    ).toEqual([ids.sharedId, ids.secretId].sort());
   });
 
   it("with a token that sees everything, an out-of-band delete is dropped on refresh and recreated on up", async () => {
@@ -380,6 +406,7 @@ describe("where the token lands", () => {
       const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr"]);
       expect(up.code, up.output.slice(-2000)).toBe(0);
       expect(up.output).toContain(server.token);
+      expect(up.output).not.toContain("workspaces:token is set in plain text");
       expect(stack.stateText()).not.toContain(server.token);
       const exported = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout);
       const holders = exported.deployment.resources.filter((r: any) => JSON.stringify(r).includes(server.token));
@@ -389,6 +416,65 @@ describe("where the token lands", () => {
       expect((await stack.ok(["stack", "export"])).stdout).not.toContain(server.token);
     } finally {
       stack.dispose();
+    }
+  });
+
+  it("plain stack config (--plaintext): in plain text in Pulumi.<stack>.yaml and in the state, said once, and in -v=9 logs", async () => {
+    const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
+    const stack = await TestStack.create({ project: "own-tok-plain", files: { "index.ts": program("tok-plain") }, env: rest });
+    try {
+      // The CLI takes a value that looks like a token in plain text only with --plaintext.
+      const refused = await stack.pulumi(["config", "set", "workspaces:token", server.token]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain("--plaintext");
+      await stack.ok(["config", "set", "--plaintext", "workspaces:token", server.token]);
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      // The provider says so once, without the token.
+      const warning = "workspaces:token is set in plain text (in Pulumi.dev.yaml, and unencrypted in the state";
+      expect(occurrences(diagnostics(up.output), warning), up.output).toBe(1);
+      expect(diagnostics(up.output)).toContain("pulumi config set --secret workspaces:token");
+      expect(up.output).not.toContain(server.token);
+      const verbose = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr"]);
+      expect(verbose.code, verbose.output.slice(-2000)).toBe(0);
+      expect(verbose.output).toContain(server.token);
+      expect(fs.readFileSync(path.join(stack.dir, `Pulumi.${stack.stack}.yaml`), "utf8")).toContain(`workspaces:token: ${server.token}`);
+      expect(stack.stateText()).toContain(server.token);
+      // Readable without --show-secrets, as a plain input of the default provider only.
+      const exported = JSON.parse((await stack.ok(["stack", "export"])).stdout);
+      const holders = exported.deployment.resources.filter((r: any) => JSON.stringify(r).includes(server.token));
+      expect(holders.map((r: any) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
+      expect(holders[0].inputs["workspaces:token"]).toBe(server.token);
+    } finally {
+      stack.dispose();
+    }
+  });
+
+  it("TFE_TOKEN, then the credentials file alone: neither in state nor in -v=9 logs", async () => {
+    const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "own-home-"));
+    const stack = await TestStack.create({ project: "own-tok-tfe", files: { "index.ts": program("tok-tfe") }, env: { ...rest, HOME: home } });
+    const verbose = ["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr", "--logflow"];
+    try {
+      // No credentials file yet: TFE_TOKEN is the only token.
+      const viaEnv = await stack.pulumi(verbose, { TFE_TOKEN: server.token });
+      expect(viaEnv.code, viaEnv.output.slice(-2000)).toBe(0);
+      expect(viaEnv.output).not.toContain(server.token);
+      expect((await workspaceByName(server, "tok-tfe")).id).toMatch(/^ws-/);
+
+      // The file the engine's CLI writes on login, by host and port; no token in the environment.
+      fs.mkdirSync(path.join(home, ".terraform.d"));
+      const credentials = { credentials: { [new URL(server.url).host]: { token: server.token } } };
+      fs.writeFileSync(path.join(home, ".terraform.d", "credentials.tfrc.json"), JSON.stringify(credentials));
+      stack.writeFiles({ "index.ts": program("tok-file") });
+      const viaFile = await stack.pulumi(verbose);
+      expect(viaFile.code, viaFile.output.slice(-2000)).toBe(0);
+      expect(viaFile.output).not.toContain(server.token);
+      expect((await workspaceByName(server, "tok-file")).id).toMatch(/^ws-/);
+      expect((await stack.ok(["stack", "export", "--show-secrets"])).stdout).not.toContain(server.token);
+    } finally {
+      stack.dispose();
+      fs.rmSync(home, { recursive: true, force: true });
     }
   });
 
