@@ -3,7 +3,7 @@
  * Runs the reliability suites and prints the figures they measured as a Markdown table,
  * also written to test/reliability/FIGURES.md for the README.
  *
- *   node bench/reliability/figures.js          unit suites (fuzz, concurrency, durability, security)
+ *   node bench/reliability/figures.js          unit suites (fuzz, concurrency, durability, security, client)
  *   node bench/reliability/figures.js --e2e    also the fault run under the real engine
  *
  * The tests record their figures only when RELIABILITY_FIGURES_DIR is set; this script
@@ -34,6 +34,7 @@ if (withE2e) results.push(["fault run under the real engine (test/e2e/faults.tes
 
 const TITLES = {
   fuzz: "Bad input (fast-check, every route)",
+  "wrong-tokens": "Wrong tokens with the rate limit on (fast-check, every route)",
   concurrency: "Concurrency (two server processes, one database file)",
   durability: "Durability (kill -9 mid write load)",
   security: "Security",

@@ -1,6 +1,6 @@
 /**
  * Figures measured by the reliability tests. A test records its figures only when
- * RELIABILITY_FIGURES_DIR is set (bench/reliability/figures.ts sets it and turns the
+ * RELIABILITY_FIGURES_DIR is set (bench/reliability/figures.js sets it and turns the
  * records into test/reliability/FIGURES.md); ordinary test runs write nothing.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

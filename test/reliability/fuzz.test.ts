@@ -9,12 +9,15 @@
  * server's own address; the server must stay up; and a rejected request must leave the
  * database byte-for-byte as it was. Requests run in independent lanes (one server and
  * database each) so the dump before and after a request belongs to that request alone.
+ * A lane of its own, with the server's rate limit on, sends every generated request with
+ * a wrong token: after the bound on failed authentications every answer is a 429.
  */
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
-import { HOSTILE_CLASSES, WRITE_METHODS, requestArbitrary, resolveBody, resolvePath, tokenHeader, type GeneratedRequest, type HostileClass } from "./generators";
+import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS } from "../../src/server/ratelimit";
+import { HOSTILE_CLASSES, WRITE_METHODS, requestArbitrary, resolveBody, resolvePath, tokenHeader, wrongTokenArbitrary, type GeneratedRequest, type HostileClass } from "./generators";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
 import { recordFigures } from "./figures";
 import { startWorld, type World } from "./world";
@@ -86,13 +89,14 @@ function rawRequest(
   headers: Record<string, string>,
   body: string | Buffer | undefined,
   expectContinue = false,
-): Promise<{ status: number; contentType: string; text: string }> {
+): Promise<{ status: number; contentType: string; text: string; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent: expectContinue ? false : agent, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") });
+        const retryAfter = res.headers["retry-after"];
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8"), retryAfter });
         if (expectContinue) req.destroy();
       });
       res.on("error", reject);
@@ -111,7 +115,7 @@ function rawRequest(
 async function send(world: World, req: GeneratedRequest, seed: number) {
   const path = resolvePath(world, req);
   const headers: Record<string, string> = { ...req.headers };
-  const auth = tokenHeader(world, req.token);
+  const auth = req.authorization ?? tokenHeader(world, req.token);
   if (auth) headers.authorization = auth;
   const body: string | Buffer | undefined = req.oversized ? Buffer.alloc(req.oversized.bytes, 0x20) : resolveBody(world, req.body, seed);
   if (req.contentType && body !== undefined) headers["content-type"] = req.contentType;
@@ -254,6 +258,71 @@ describe("bad input never breaks the server or the data", () => {
         .join(", "),
     });
   }, 300_000);
+});
+
+/** Runs of the wrong-token lane: enough to pass the bound many times over, well within one window. */
+const WRONG_TOKEN_RUNS = Number(process.env.FUZZ_WRONG_TOKEN_RUNS ?? 400);
+
+describe("wrong tokens with the rate limit on", () => {
+  test(`${WRONG_TOKEN_RUNS} generated requests with wrong tokens: never a 5xx, and 429 once ${FAILED_AUTH_LIMIT} have failed`, async () => {
+    // Per-user limit far above what one lane sends, so only the failed-authentication bound refuses.
+    const world = await startWorld({ rateLimit: 100_000 });
+    try {
+      const version = world.dataVersion();
+      const started = Date.now();
+      const counts = { requests: 0, unauthorized: 0, refused: 0, afterBound: 0, beforeHook: 0, byStatus: {} as Record<string, number> };
+      let seed = 0;
+      await fc.assert(
+        fc.asyncProperty(wrongTokenArbitrary(routes), async (req) => {
+          const bound = counts.unauthorized >= FAILED_AUTH_LIMIT;
+          const r = await send(world, req, seed++);
+          counts.requests++;
+          counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + 1;
+          const where = `${req.method} ${(r.path + req.query).slice(0, 200)} [authorization ${JSON.stringify(req.authorization).slice(0, 60)}] -> ${r.status} ${r.text.slice(0, 200)}`;
+          expect(r.status, where).toBeLessThan(500);
+          if (r.status === 401) counts.unauthorized++;
+          // Within one window, no more wrong tokens are looked at than the bound allows.
+          expect(counts.unauthorized, where).toBeLessThanOrEqual(FAILED_AUTH_LIMIT);
+          if (!bound) return;
+          counts.afterBound++;
+          // Past the bound only what is answered before any token is read is not a 429:
+          // a request that cannot be parsed (headers past Node's size limit, a path that is
+          // not valid percent-encoding), an expectation the server cannot meet, or a body
+          // announced over the limit.
+          const unparsable = r.status === 400 && /could not be parsed as HTTP|is not a valid url component/.test(r.text);
+          const early = unparsable || r.status === 417 || (r.status === 413 && req.oversized?.expect === true);
+          if (early) return void counts.beforeHook++;
+          expect(r.status, where).toBe(429);
+          expect(Number(r.retryAfter), where).toBeGreaterThan(0);
+          expect(errorDocumentSchema.safeParse(JSON.parse(r.text)).success, where).toBe(true);
+          counts.refused++;
+        }),
+        { numRuns: WRONG_TOKEN_RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      );
+      // The counts above hold for one window of the bound.
+      expect(Date.now() - started).toBeLessThan(FAILED_AUTH_WINDOW_MS);
+      expect(counts.unauthorized).toBe(FAILED_AUTH_LIMIT);
+      expect(counts.refused).toBeGreaterThan(0);
+      // Wrong tokens change nothing.
+      expect(world.dataVersion()).toBe(version);
+      recordFigures("wrong-tokens", {
+        "generated requests with a wrong token (any route, header, query and body of the bad-input suite)": counts.requests,
+        [`answered 401 (the bound is ${FAILED_AUTH_LIMIT} per address per ${FAILED_AUTH_WINDOW_MS / 1000} s)`]: counts.unauthorized,
+        "requests after the bound": counts.afterBound,
+        "of those, answered 429 with Retry-After": counts.refused,
+        "of those, answered before any token is read (unparsable HTTP, 417, or 413 to Expect: 100-continue)": counts.beforeHook,
+        "5xx answers": Object.entries(counts.byStatus)
+          .filter(([s]) => Number(s) >= 500)
+          .reduce((n, [, c]) => n + c, 0),
+        "statuses seen": Object.entries(counts.byStatus)
+          .sort()
+          .map(([s, c]) => `${s}: ${c}`)
+          .join(", "),
+      });
+    } finally {
+      await world.close();
+    }
+  }, 120_000);
 });
 
 const CLASS_TITLES: Record<HostileClass, string> = {

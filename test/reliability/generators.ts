@@ -38,6 +38,8 @@ export interface GeneratedRequest {
   headers: Record<string, string>;
   /** A body over the size limit, built when sent: this many bytes, announced with `Expect: 100-continue` or not. */
   oversized?: { bytes: number; expect: boolean };
+  /** An `Authorization` header sent as is, in place of the one `token` names. */
+  authorization?: string;
   classes: HostileClass[];
 }
 
@@ -533,6 +535,29 @@ function readOnlyWrite(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequ
       headers: {},
       classes: ["readOnlyWrite" as const],
     }));
+}
+
+/**
+ * `Authorization` headers that name no valid token: bearer tokens of any form, other
+ * schemes, a scheme alone, any header text.
+ */
+const wrongAuthorization: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,80}$/).map((t) => `Bearer ${t}`) },
+  { weight: 1, arbitrary: fc.constantFrom("Bearer", "Bearer ", "bearer x", "BEARER  y", "Basic dXNlcjpwYXNz", "Token abc", " ", "Bearer a b") },
+  { weight: 2, arbitrary: headerValue.filter((v) => v.trim() !== "") },
+);
+
+/**
+ * Any generated request, sent with a wrong token: what a client guessing tokens sends.
+ * With the server's rate limit on, the address's failed authentications are bounded.
+ */
+export function wrongTokenArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequest> {
+  return fc.tuple(requestArbitrary(routes), wrongAuthorization).map(([req, authorization]) => ({
+    ...req,
+    authorization,
+    // A read-only caller's request is no longer one: it carries no valid token.
+    classes: req.classes.filter((c) => c !== "readOnlyWrite"),
+  }));
 }
 
 export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequest> {
