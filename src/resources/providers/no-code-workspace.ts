@@ -314,8 +314,12 @@ async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: s
   const refusals = provisionRefusals(moduleId, { pin: module.versionPin, organization: module.organization ?? undefined, variableOptions: module.variableOptions }, news);
   const organization = news.organization ?? module.organization;
   if (refusals.length === 0 && typeof news.name === "string" && news.name !== olds.name && organization) {
-    const taken = await client.workspaces.readByName(String(organization), news.name).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err)));
-    if (taken) refusals.push(`the name ${news.name} is taken by workspace ${taken.id} in organization ${organization}`);
+    try {
+      const taken = await client.workspaces.readByName(String(organization), news.name);
+      refusals.push(`the name ${news.name} is taken by workspace ${taken.id} in organization ${organization}`);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
   if (refusals.length) throw new ProviderError(`cannot replace ${label}: the new workspace would be refused: ${refusals.join("; ")}${kept}`);
 }
