@@ -393,3 +393,14 @@ describe("control characters are literal and a single-valued parameter is given 
     expect((await t.api.get(`/workspaces/${wsId}?include=project&include=organization`)).status).toBe(200);
   });
 });
+
+describe("include is a list parameter like the others", () => {
+  it("more than the limit of include values is a 400 that states the limit; the limit itself is served", async () => {
+    const includes = (n: number) => Array.from({ length: n }, () => "organization").join(",");
+    const over = await t.api.get(`/workspaces/${wsId}?include=${includes(1000)}`);
+    expect(over.status, over.text.slice(0, 200)).toBe(400);
+    expect(over.body.errors[0].detail).toBe(`include accepts at most ${MAX_LIST_VALUES} values; 1000 were given`);
+    expect(over.body.errors[0].source.parameter).toBe("include");
+    expect((await t.api.get(`/workspaces/${wsId}?include=${includes(MAX_LIST_VALUES)}`)).status).toBe(200);
+  });
+});

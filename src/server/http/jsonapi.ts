@@ -129,14 +129,14 @@ export function paginationEnvelope(request: FastifyRequest, page: Page, total: n
   };
 }
 
-/** Parses `include`; any value outside `allowed` is a 400, as the spec requires. */
+/**
+ * Parses `include`; any value outside `allowed` is a 400, as the spec requires, and so
+ * is a list of more than {@link MAX_LIST_VALUES} values, as for every list parameter.
+ */
 export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyArray<string>): Set<string> {
   const raw = query["include"];
   if (raw === undefined || raw === "") return new Set();
-  const values = queryText(raw)
-    .split(",")
-    .map((v) => v.trim())
-    .filter(Boolean);
+  const values = commaList(raw, "include");
   for (const v of values) {
     if (!allowed.includes(v)) throw badRequest(`Invalid include parameter: ${v}`, "include");
   }
