@@ -191,7 +191,7 @@ describe("a paged list is one call", () => {
     let pages = 0;
     const err = await failure(
       (async () => {
-        for await (const page of list.pages()) if (++pages === 3) controller.abort();
+        for await (const _page of list.pages()) if (++pages === 3) controller.abort();
       })(),
     );
     expect(err).toBeInstanceOf(AbortedError);

@@ -53,14 +53,16 @@ describe("provider messages stay short", () => {
     });
     const deleting = await failure(deleteWorkspace(fakeClient(service), "ws-1", { force: false, name: "web" }));
     expect(deleting.message).toMatch(/^cannot delete workspace .*the workspace is locked/);
-    expect(deleting.message).toContain(`Service: workspace is locked ${"x".repeat(MESSAGE_DETAIL_LIMIT - 20)}... (${detail.length - MESSAGE_DETAIL_LIMIT} more characters of the service's detail left out)`);
+    expect(deleting.message).toContain(
+      `Service: workspace is locked ${"x".repeat(MESSAGE_DETAIL_LIMIT - 20)}... (${detail.length - MESSAGE_DETAIL_LIMIT} more characters of the service's detail left out)`,
+    );
     expect(deleting.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 600);
 
     const saved = { ...process.env };
     Object.assign(process.env, { WORKSPACES_ADDRESS: service.url, WORKSPACES_TOKEN: TOKEN, WORKSPACES_ORGANIZATION: "acme" });
     resetClients();
     try {
-      const locking = await failure(workspaceLockProvider.create!({ workspaceId: "ws-1", reason: "mine" }));
+      const locking = await failure(workspaceLockProvider.create({ workspaceId: "ws-1", reason: "mine" }));
       expect(locking.message).toMatch(/^cannot lock workspace ws-1: it is already locked\. workspace is locked x+\.\.\. \(\d+ more characters of the service's detail left out\)$/);
       expect(locking.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
     } finally {

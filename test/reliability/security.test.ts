@@ -361,16 +361,9 @@ describe("a sensitive no-code variable cannot be guessed", () => {
     { weight: 2, arbitrary: fc.constant(SECRET) },
     {
       weight: 2,
-      arbitrary: fc.nat(SECRET.length - 1).chain((i) =>
-        fc.constantFrom(
-          SECRET.slice(0, i),
-          SECRET.slice(0, i) + "x" + SECRET.slice(i + 1),
-          SECRET.toUpperCase(),
-          SECRET + " ",
-          " " + SECRET,
-          SECRET.slice(i),
-        ),
-      ),
+      arbitrary: fc
+        .nat(SECRET.length - 1)
+        .chain((i) => fc.constantFrom(SECRET.slice(0, i), SECRET.slice(0, i) + "x" + SECRET.slice(i + 1), SECRET.toUpperCase(), SECRET + " ", " " + SECRET, SECRET.slice(i))),
     },
     { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },

@@ -39,7 +39,8 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
       }
       if (err instanceof ForbiddenError) {
         throw new ProviderError(
-          `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` + `owners can allow workspace admins). ${capDetail(err.detail, SHORTENED)}`.trim(),
+          `cannot force delete ${label}: the token is not allowed to (by default only organization owners may force delete; ` +
+            `owners can allow workspace admins). ${capDetail(err.detail, SHORTENED)}`.trim(),
         );
       }
       if (err instanceof ConflictError && err.reason === "still-processing" && Date.now() - started + pause <= budget) {
