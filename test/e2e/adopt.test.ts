@@ -5,7 +5,8 @@
  * keys, consumers, two no-code modules with workspaces made from them), then
  * `pulumi-workspaces generate` -> `pulumi preview` (says what each resource adopts) ->
  * `pulumi up` (adopts everything without one write) -> `pulumi preview` (no change) ->
- * one tag edited in the generated program -> `pulumi up` (one update of that workspace).
+ * one tag edited in the generated program -> `pulumi up` (one update of that workspace)
+ * -> `retainOnDelete` set on that workspace and `pulumi destroy` (it stays, the rest go).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -94,9 +95,21 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
   });
 
   it("previews what each resource adopts, with no write", async () => {
+    // One workspace edited before adoption: its line names the properties up would change.
+    const edited = workspaceName(13);
+    const file = path.join(stack.dir, "index.ts");
+    const generated = fs.readFileSync(file, "utf8");
+    const nameLine = `  name: ${JSON.stringify(edited)},\n`;
+    const start = generated.indexOf(`new Workspace(${JSON.stringify(edited)}, {\n${nameLine}`);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const end = generated.indexOf(");", start);
+    const statement = generated.slice(start, end).replace(nameLine, `${nameLine}  description: "edited",\n`).replace('team: "team-6"', 'team: "team-y"');
+    fs.writeFileSync(file, generated.slice(0, start) + statement + generated.slice(end));
+
     const before = server.stats().byRoute;
     const t0 = Date.now();
     const r = await stack.pulumi(["preview", "--non-interactive"]);
+    fs.writeFileSync(file, generated);
     expect(r.code, r.output).toBe(0);
     const m = byMethod(server, before);
     expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"))).toEqual([]);
@@ -105,7 +118,9 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     // Each workspace and each no-code module, listed once in the diagnostics.
     expect(adopts).toHaveLength(COUNT + 2);
     // A module-made workspace refers to its module's id, which is known only during up.
-    expect(adopts.filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l))).toEqual([]);
+    expect(adopts.filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l)).map((l) => l.trim())).toEqual([
+      `adopt: pulumi up adopts the existing workspace "${edited}" (${seeded.ids.get(edited)}) in organization "${server.organization}"; changes description, tags`,
+    ]);
     figure(`preview before adoption: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
   });
 
@@ -133,6 +148,13 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
         .sort(),
     ).toEqual(seeded.modules.map((mod) => mod.id).sort());
     expect(stack.resources("workspaces:RemoteStateConsumers")).toHaveLength(seeded.consumers.size);
+    // The tags of module-made workspaces, declared beside them, were already so: applied without a write.
+    expect(
+      stack
+        .resources("workspaces:WorkspaceTags")
+        .map((res) => res.id)
+        .sort(),
+    ).toEqual([...seeded.noCodeTags.keys()].map((n) => `${seeded.ids.get(n)}/tags`).sort());
     // Sensitive values are in state only as secrets.
     const text = stack.stateText();
     for (const password of seeded.passwords.values()) expect(text).not.toContain(password);
@@ -170,6 +192,42 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const ws = await workspaceByName(server, name);
     expect(await tagBindings(server, ws.id)).toEqual({ env: "staging", team: "team-x" });
     expect(await tagBindings(server, seeded.ids.get(workspaceName(14))!)).toEqual(other);
+  });
+
+  it("destroy deletes every adopted record but the one given retainOnDelete, which stays as it is", async () => {
+    const kept = workspaceName(13);
+    const file = path.join(stack.dir, "index.ts");
+    const program = fs.readFileSync(file, "utf8");
+    const start = program.indexOf(`new Workspace(${JSON.stringify(kept)},`);
+    const end = program.indexOf(");", start);
+    fs.writeFileSync(file, `${program.slice(0, end)}, { retainOnDelete: true }${program.slice(end)}`);
+
+    // The option goes into state with an up that sends nothing to the service.
+    let before = server.stats().byRoute;
+    const up = await stack.up();
+    expect(up.code, up.output.slice(-4000)).toBe(0);
+    expect(writesOf(byMethod(server, before))).toBe(0);
+
+    before = server.stats().byRoute;
+    const t0 = Date.now();
+    const r = await stack.destroy();
+    const seconds = (Date.now() - t0) / 1000;
+    expect(r.code, r.output.slice(-4000)).toBe(0);
+    const m = byMethod(server, before);
+    figure(`pulumi destroy (${COUNT - 1} workspaces deleted, 1 retained): ${seconds.toFixed(1)} s, requests ${JSON.stringify(m)}`);
+    expect(stack.resources().filter((res) => res.custom)).toEqual([]);
+
+    // Only the retained workspace is left, under its id, with the tags the stack last gave it.
+    const list = await api<any>(server, `/organizations/${server.organization}/workspaces?page%5Bsize%5D=100`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((w: any) => [w.attributes.name, w.id])).toEqual([[kept, seeded.ids.get(kept)]]);
+    expect(await tagBindings(server, seeded.ids.get(kept)!)).toEqual({ env: "staging", team: "team-x" });
+    // The service has no delete for no-code settings: destroying the NoCodeModule disables it.
+    for (const mod of seeded.modules) {
+      const res = await api<any>(server, `/no-code-modules/${mod.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.attributes.enabled, mod.name).toBe(false);
+    }
   });
 });
 
