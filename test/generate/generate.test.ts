@@ -119,7 +119,7 @@ describe("generate", () => {
     const made = snapshot.workspaces.find((r) => r.workspace.name === "net-4")!;
     const render = (own: boolean) => {
       const workspace = { ...made.workspace, executionMode: "agent", agentPoolId: seeded.agentPoolId, settingOverwrites: { executionMode: own, agentPool: own } };
-      const r = renderProgram({ ...snapshot, workspaces: [{ ...made, consumerIds: [], workspace: workspace as typeof made.workspace }] });
+      const r = renderProgram({ ...snapshot, workspaces: [{ ...made, consumerIds: [], workspace }] });
       return { text: statementOf(r.program, "NoCodeWorkspace", "net-4"), notCarried: r.notCarried, readme: r.readme };
     };
     const inherited = render(false);

@@ -213,9 +213,7 @@ describe("what preview says about a resource marked adopt", () => {
     const inputs = await checked(workspace, { name, adopt: true });
     expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(`adopt: no workspace "${name}" in organization "${h.org}" exists; pulumi up creates it`);
     const unnamed = await checked(workspace, { name: UNKNOWN, adopt: true });
-    expect(await adoptionPreview(workspace, workspaceAdopter, unnamed)).toBe(
-      "adopt: the workspace is identified by values known only during pulumi up; it is adopted then if it exists",
-    );
+    expect(await adoptionPreview(workspace, workspaceAdopter, unnamed)).toBe("adopt: the workspace is identified by values known only during pulumi up; it is adopted then if it exists");
   });
 });
 
@@ -338,6 +336,8 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     await h.client.workspaces.create(h.org, { name, projectId: project });
     const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
     const message = await adoptionPreview(noCodeWorkspace, noCodeWorkspaceAdopter, inputs);
-    expect(message).toMatch(new RegExp(`^adopt: could not look up the workspace "${name}" in organization "${h.org}" \\(cannot adopt .*not made from a no-code module.*\\); pulumi up tries again$`));
+    expect(message).toMatch(
+      new RegExp(`^adopt: could not look up the workspace "${name}" in organization "${h.org}" \\(cannot adopt .*not made from a no-code module.*\\); pulumi up tries again$`),
+    );
   });
 });
