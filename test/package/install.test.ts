@@ -221,8 +221,9 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
       });
     }, 900_000);
 
-    it("installs at most 40 packages beyond @pulumi/pulumi, none with an install script, no server dependency", () => {
-      const f = figures[pair.label] as { baseline: Install; program: Install; addedPackages: number };
+    it("installs at most 40 packages beyond @pulumi/pulumi, none with an install script, no server dependency, no engine warning", () => {
+      const f = figures[pair.label] as { baseline: Install; program: Install; addedPackages: number; policyPack: Install };
+      expect([...f.program.badEngine, ...f.policyPack.badEngine]).toEqual([]);
       expect(f.addedPackages).toBeLessThanOrEqual(MAX_ADDED_PACKAGES);
       expect(f.program.scripts.filter((s) => !f.baseline.scripts.includes(s))).toEqual([]);
       for (const dep of ["fastify", "better-sqlite3"]) expect(fs.existsSync(path.join(programDir, "node_modules", dep)), dep).toBe(false);
