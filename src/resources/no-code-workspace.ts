@@ -73,7 +73,10 @@ export interface NoCodeWorkspaceArgs {
    * `replace`: the workspace is replaced, the old one deleted first (names are unique),
    * and a new one created from the module; preview shows `+-`. For disposable
    * workspaces (sandboxes, previews). The delete is still a safe delete: a workspace
-   * that manages resources is not replaced unless `forceDelete` is true.
+   * that manages resources is not replaced unless `forceDelete` is true. Before the old
+   * workspace is deleted, the new inputs are checked against the module (variable
+   * options, version pin, organization) and the new name: a replacement the service
+   * would refuse fails with the reason and deletes nothing.
    * A change of this input alone changes nothing on the service.
    */
   upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
