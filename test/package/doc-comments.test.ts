@@ -173,4 +173,10 @@ describe("the public reference", () => {
   it("keeps what is tagged @internal out of the reference (the provider entry point's implementation lookup)", () => {
     expect(result.internal).toContain("implementationOf");
   });
+
+  it("audits what typedoc documents: the same entry points, and @internal left out by both", () => {
+    const typedoc = JSON.parse(fs.readFileSync(path.join(root, "typedoc.json"), "utf8")) as { entryPoints: string[]; excludeInternal?: boolean };
+    expect(typedoc.entryPoints).toEqual(expect.arrayContaining(ENTRY_POINTS));
+    expect(typedoc.excludeInternal).toBe(true);
+  });
 });
