@@ -46,7 +46,7 @@ function readKey(config: ConfigLike, key: string): string | undefined {
  * so this is how the provider tells `pulumi config set workspaces:token` from
  * `pulumi config set --secret workspaces:token` (whose file holds only ciphertext).
  */
-export function plainTokenFile(token: string, dir = process.cwd()): string | undefined {
+function plainTokenFile(token: string, dir = process.cwd()): string | undefined {
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => /^Pulumi\..+\.ya?ml$/.test(n));
