@@ -1,10 +1,26 @@
 /** Provider of `WorkspaceLock` (spec 3, 4.7). */
+import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { ConflictError, capDetail } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, confirmGone, dependentRecord, diffFields, isUnknown, sameOptionalString, unlessGone, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { WorkspaceLockArgs } from "../workspace-lock";
+
+/** Inputs as the engine hands them over. */
+type WorkspaceLockInputs = pulumi.Unwrap<WorkspaceLockArgs>;
+
+/** Outputs as stored in state. */
+type WorkspaceLockOutputs = {
+  workspaceId: string;
+  /** Absent from state written before the organization was recorded. */
+  organization?: string | null;
+  reason: string;
+  force: boolean;
+  locked: boolean;
+  lockedBy: string | null;
+};
 
 const FIELDS: FieldRule[] = [
   { name: "workspaceId", replaces: true },
@@ -13,7 +29,10 @@ const FIELDS: FieldRule[] = [
   { name: "force", same: (a, b) => Boolean(a) === Boolean(b) },
 ];
 
-function outputsOf(ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null }, inputs: Props): Props {
+function outputsOf(
+  ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null },
+  inputs: { organization?: string | null; reason?: string; force?: boolean },
+): WorkspaceLockOutputs {
   return {
     workspaceId: ws.id,
     organization: ws.organization ?? inputs.organization ?? null,
@@ -24,7 +43,7 @@ function outputsOf(ws: { id: string; organization?: string | null; locked: boole
   };
 }
 
-export const workspaceLockProvider: ProviderImpl = {
+export const workspaceLockProvider: ProviderImpl<WorkspaceLockInputs & Props, WorkspaceLockOutputs> = {
   async check(_olds, news) {
     const failures: CheckFailure[] = [];
     if (news.workspaceId === undefined) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
