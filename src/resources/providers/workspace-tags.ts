@@ -1,10 +1,34 @@
 /** Provider of `WorkspaceTags` (spec 2.6, 4.10). */
+import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, type WorkspaceWithTags } from "./client";
 import { ProviderError, diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
 import { confirmGone, dependentRecord, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { OwnershipMode, WorkspaceTagsArgs } from "../workspace-tags";
+
+/** Inputs as the engine hands them over. */
+type WorkspaceTagsInputs = pulumi.Unwrap<WorkspaceTagsArgs>;
+
+/** Outputs as stored in state. */
+type WorkspaceTagsOutputs = {
+  workspaceId: string;
+  /** Absent from state written before the organization was recorded. */
+  organization?: string | null;
+  /** Absent when adopted through `get`. */
+  mode?: OwnershipMode;
+  tagNames: string[] | null;
+  tags: Record<string, string> | null;
+  effectiveTags: Record<string, string>;
+  allTagNames: string[];
+  /** Absent from state written before additive ownership was recorded. */
+  addedTagNames?: string[];
+  addedTags?: Record<string, string>;
+};
+
+/** The fields that say what a resource manages: its inputs, or the outputs that echo them. */
+type Managed = { mode?: unknown; tagNames?: unknown; tags?: unknown };
 
 const MODES = ["authoritative", "additive"];
 
@@ -21,7 +45,7 @@ export function workspaceIdOf(id: string): string {
   return slash > 0 ? id.slice(0, slash) : id;
 }
 
-function modeOf(p: Props): "authoritative" | "additive" {
+function modeOf(p: { mode?: unknown }): OwnershipMode {
   return p.mode === "additive" ? "additive" : "authoritative";
 }
 
@@ -74,7 +98,7 @@ function checkWorkspaceTags(news: Props): CheckFailure[] {
 }
 
 /** Outputs as seen on the service; `managed` says which names/keys this resource owns in additive mode. */
-function outputsOf(current: WorkspaceWithTags, inputs: Props, added: { tagNames: string[]; tags: Record<string, string> }): Props {
+function outputsOf(current: WorkspaceWithTags, inputs: Managed, added: Added): WorkspaceTagsOutputs {
   const mode = modeOf(inputs);
   const all = current.workspace.tagNames.map(foldTagName).sort();
   let tagNames: string[] | undefined;
@@ -150,7 +174,7 @@ function additiveTags(current: Record<string, string>, desired: Record<string, s
 }
 
 /** Brings the workspace to the desired tags; in additive mode returns what this resource now owns. */
-async function apply(workspaceId: string, inputs: Props, previous: Added) {
+async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous: Added) {
   const client = getClient();
   const mode = modeOf(inputs);
   const current = await readWorkspaceWithTags(client, workspaceId);
@@ -202,7 +226,7 @@ async function apply(workspaceId: string, inputs: Props, previous: Added) {
   return outputsOf(fresh, inputs, added);
 }
 
-export const workspaceTagsProvider: ProviderImpl = {
+export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, WorkspaceTagsOutputs> = {
   async check(_olds, news) {
     const inputs = { ...news };
     if (inputs.mode === undefined) inputs.mode = "authoritative";
@@ -230,7 +254,7 @@ export const workspaceTagsProvider: ProviderImpl = {
       async () => {
         const current = await readWorkspaceWithTags(client, workspaceId);
         // Adopted through `get`: nothing is known about ownership, so report every tag.
-        const inputs: Props = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
+        const inputs: Managed = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
         const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
         return { id: `${current.workspace.id}/tags`, props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null } };
       },
