@@ -1,4 +1,5 @@
 /** Provider of `RemoteStateConsumers` (spec 4.9). */
+import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import type { WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
@@ -6,6 +7,27 @@ import { ProviderError, diffFields, isUnknown, sameStringSet, withoutUnknowns, t
 import { workspaceIdOf } from "./workspace-tags";
 import { confirmGone, dependentRecord, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { RemoteStateConsumersArgs } from "../remote-state-consumers";
+import type { OwnershipMode } from "../workspace-tags";
+
+/** Inputs as the engine hands them over. */
+type RemoteStateConsumersInputs = pulumi.Unwrap<RemoteStateConsumersArgs>;
+
+/** Outputs as stored in state. */
+type RemoteStateConsumersOutputs = {
+  workspaceId: string;
+  /** Absent from state written before the organization was recorded. */
+  organization?: string | null;
+  /** Absent when adopted through `get`. */
+  mode?: OwnershipMode;
+  consumerIds: string[];
+  allConsumerIds: string[];
+  /** Absent from state written before additive ownership was recorded. */
+  addedConsumerIds?: string[];
+};
+
+/** The outputs read from the service, without the recorded organization. */
+type ConsumerOutputs = Omit<RemoteStateConsumersOutputs, "organization">;
 
 const FIELDS: FieldRule[] = [
   { name: "workspaceId", replaces: true },
@@ -13,7 +35,7 @@ const FIELDS: FieldRule[] = [
   { name: "consumerIds", same: (a, b) => sameStringSet(a, b) },
 ];
 
-function modeOf(p: Props): "authoritative" | "additive" {
+function modeOf(p: { mode?: unknown }): OwnershipMode {
   return p.mode === "additive" ? "additive" : "authoritative";
 }
 
@@ -88,7 +110,7 @@ async function current(client: WorkspacesClient, workspaceId: string): Promise<s
   return (await client.remoteStateConsumers.listIds(workspaceId)).sort();
 }
 
-function outputsOf(workspaceId: string, inputs: Props, all: string[], added: string[]): Props {
+function outputsOf(workspaceId: string, inputs: { mode?: unknown; consumerIds?: unknown }, all: string[], added: string[]): ConsumerOutputs {
   const mode = modeOf(inputs);
   const desired = ids(inputs.consumerIds);
   return {
@@ -100,7 +122,7 @@ function outputsOf(workspaceId: string, inputs: Props, all: string[], added: str
   };
 }
 
-async function apply(workspaceId: string, inputs: Props, previouslyAdded: string[]): Promise<Props> {
+async function apply(workspaceId: string, inputs: RemoteStateConsumersInputs, previouslyAdded: string[]): Promise<ConsumerOutputs> {
   const client = getClient();
   const desired = ids(inputs.consumerIds);
   try {
@@ -120,7 +142,7 @@ async function apply(workspaceId: string, inputs: Props, previouslyAdded: string
   }
 }
 
-export const remoteStateConsumersProvider: ProviderImpl = {
+export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInputs & Props, RemoteStateConsumersOutputs> = {
   async check(_olds, news) {
     const inputs = { ...news };
     if (inputs.mode === undefined) inputs.mode = "authoritative";
@@ -174,8 +196,9 @@ export const remoteStateConsumersProvider: ProviderImpl = {
     const client = getClient();
     const workspaceId = workspaceIdOf(id);
     try {
+      const added = props.addedConsumerIds ?? [];
       if (modeOf(props) === "authoritative") await client.remoteStateConsumers.replace(workspaceId, []);
-      else if ((props.addedConsumerIds ?? []).length) await client.remoteStateConsumers.remove(workspaceId, props.addedConsumerIds);
+      else if (added.length) await client.remoteStateConsumers.remove(workspaceId, added);
     } catch (err) {
       if (isNotFound(err)) {
         await confirmGone(client, dependentRecord("remote state consumers", workspaceId, props), "delete");
