@@ -1,11 +1,26 @@
 /** Provider of `NoCodeModule` (spec 2.7, 2.8, 4.12 to 4.14). The service has no delete: delete disables. */
+import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { noCodeModuleEnableRequestSchema } from "../../api/no-code";
-import type { NoCodeModule as ApiNoCodeModule } from "../../client";
+import type { NoCodeModule as ApiNoCodeModule, VariableOptions } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient } from "./client";
 import { dedupeFailures, diffFields, failuresFromIssues, organizationInput, sameJsonUnordered, unlessGone, withoutUnknowns, type FieldRule, type MissingRecord } from "./common";
-import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
+import type { NoCodeModuleArgs } from "../no-code-module";
+
+/** Inputs as the engine hands them over. */
+type NoCodeModuleInputs = pulumi.Unwrap<NoCodeModuleArgs>;
+
+/** Outputs as stored in state. */
+type NoCodeModuleOutputs = {
+  organization: string | null;
+  registryModuleId: string | null;
+  versionPin: string;
+  enabled: boolean;
+  variableOptions: VariableOptions[];
+  selfLink: string | null;
+};
 
 const RENAMES = {
   "relationships.variable-options": "variableOptions",
@@ -43,7 +58,7 @@ const FIELDS: FieldRule[] = [
   { name: "variableOptions", same: sameOptionSets },
 ];
 
-function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbackOptions?: unknown): Props {
+function outputsOf(m: ApiNoCodeModule, organization: string | null | undefined, fallbackOptions?: VariableOptions[]): NoCodeModuleOutputs {
   return {
     organization: m.organization ?? organization ?? null,
     registryModuleId: m.registryModuleId,
@@ -54,12 +69,13 @@ function outputsOf(m: ApiNoCodeModule, organization: string | undefined, fallbac
   };
 }
 
-function checkNoCodeModule(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
-  const inputs: Props = { ...news };
+function checkNoCodeModule(news: NoCodeModuleInputs & Props, olds: Props = {}): CheckResult<NoCodeModuleInputs & Props> {
+  const inputs = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
+    // No organization given, so this is the recorded or the ambient one: a string or undefined.
     const org = organizationInput(olds, news, defaultOrganization);
-    if (org) inputs.organization = org;
+    if (typeof org === "string" && org) inputs.organization = org;
     else failures.push({ property: "organization", reason: "organization is required: set it, or the stack config workspaces:organization" });
   }
   if (inputs.enabled === undefined) inputs.enabled = true;
@@ -116,7 +132,7 @@ function moduleRecord(id: string, props: Props): MissingRecord {
   return { label: `no-code module ${id}`, organization: props.organization, kind: "no-code module" };
 }
 
-export const noCodeModuleProvider: ProviderImpl = {
+export const noCodeModuleProvider: ProviderImpl<NoCodeModuleInputs & Props, NoCodeModuleOutputs> = {
   async check(olds, news) {
     return checkNoCodeModule(news, olds);
   },
