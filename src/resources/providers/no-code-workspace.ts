@@ -3,6 +3,7 @@
  * in-place upgrades through the plan-then-confirm flow, and the workspace keeps its id;
  * with `upgradeStrategy: "replace"` they replace the workspace instead.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
@@ -27,7 +28,55 @@ import {
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import { refusedUpdate } from "./workspace";
-import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
+import type { NoCodeVariableOutput, NoCodeWorkspaceArgs } from "../no-code-workspace";
+
+/** Inputs as the engine hands them over. */
+type NoCodeWorkspaceInputs = pulumi.Unwrap<NoCodeWorkspaceArgs>;
+
+/** The upgrade run that last changed the workspace's version or variables. */
+interface LastUpgrade {
+  runId: string;
+  status: string;
+  planUrl: string | null;
+}
+
+/** Outputs as stored in state. */
+type NoCodeWorkspaceOutputs = {
+  /** Absent when adopted through `get` from a workspace the service does not stamp with its module. */
+  noCodeModuleId?: string;
+  organization: string | null;
+  name: ApiWorkspace["name"];
+  project: ApiWorkspace["projectId"];
+  description: ApiWorkspace["description"];
+  executionMode: ApiWorkspace["executionMode"];
+  agentPoolId: ApiWorkspace["agentPoolId"];
+  autoApply: ApiWorkspace["autoApply"];
+  sourceName: ApiWorkspace["sourceName"];
+  sourceUrl: ApiWorkspace["sourceUrl"];
+  variables: NoCodeVariableOutput[];
+  sensitiveValues: Record<string, string>;
+  moduleVersion: string | null;
+  forceDelete: boolean;
+  autoConfirm: boolean;
+  upgradeTimeoutSeconds: number;
+  /** Absent from state written before replace-style upgrades. */
+  upgradeStrategy?: "in-place" | "replace";
+  noCodeModuleVersionId: ApiWorkspace["noCodeModuleVersionId"];
+  noCodeUpgradeAvailable: ApiWorkspace["noCodeUpgradeAvailable"];
+  sourceModuleId: ApiWorkspace["sourceModuleId"];
+  resourceCount: ApiWorkspace["resourceCount"];
+  locked: ApiWorkspace["locked"];
+  lastUpgrade: LastUpgrade | null;
+  createdAt: ApiWorkspace["createdAt"];
+  selfLink: string | null;
+  htmlLink: string | null;
+};
+
+/** The values outputsOf echoes: from the inputs, or from stored outputs on a read. */
+type Echoed = Partial<Pick<NoCodeWorkspaceOutputs, "noCodeModuleId" | "organization" | "forceDelete" | "autoConfirm" | "upgradeTimeoutSeconds" | "upgradeStrategy">> & {
+  variables?: unknown;
+};
 
 const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 const POLL_INTERVAL_MS = 250;
@@ -37,7 +86,7 @@ const UPGRADE_STRATEGIES = ["in-place", "replace"] as const;
 /** Inputs whose change is an upgrade: in place, or a replacement under `upgradeStrategy: "replace"`. */
 const UPGRADE_INPUTS = ["moduleVersion", "variables"];
 
-function strategyOf(p: Props): "in-place" | "replace" {
+function strategyOf(p: { upgradeStrategy?: unknown }): "in-place" | "replace" {
   return p.upgradeStrategy === "replace" ? "replace" : "in-place";
 }
 
@@ -68,7 +117,7 @@ function normalizeVariables(v: unknown): Variable[] {
 }
 
 /** Stored form: sensitive values are moved to a separate (secret) map. */
-function storedVariables(vars: Variable[]): { variables: Props[]; sensitiveValues: Record<string, string> } {
+function storedVariables(vars: Variable[]): { variables: NoCodeVariableOutput[]; sensitiveValues: Record<string, string> } {
   const sensitiveValues: Record<string, string> = {};
   const variables = vars.map((v) => {
     if (!v.sensitive) return { ...v };
@@ -110,12 +159,13 @@ const FIELDS: FieldRule[] = [
 
 const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
 
-function checkNoCodeWorkspace(news: Props, olds: Props = {}): { inputs: Props; failures: CheckFailure[] } {
-  const inputs: Props = { ...news };
+function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props = {}): CheckResult<NoCodeWorkspaceInputs & Props> {
+  const inputs = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
+    // No organization given, so this is the recorded or the ambient one: a string or undefined.
     const org = organizationInput(olds, news, defaultOrganization);
-    if (org) inputs.organization = org;
+    if (typeof org === "string" && org) inputs.organization = org;
   }
   if (inputs.autoConfirm === undefined) inputs.autoConfirm = true;
   if (inputs.upgradeTimeoutSeconds === undefined) inputs.upgradeTimeoutSeconds = DEFAULT_UPGRADE_TIMEOUT_SECONDS;
@@ -201,7 +251,7 @@ function apiVariables(vars: Variable[]): NoCodeVariable[] {
   }));
 }
 
-function outputsOf(ws: ApiWorkspace, inputs: Props, extra: { moduleVersion: string | null; lastUpgrade?: Props | null; organization?: string }): Props {
+function outputsOf(ws: ApiWorkspace, inputs: Echoed, extra: { moduleVersion: string | null; lastUpgrade?: LastUpgrade | null; organization?: string | null }): NoCodeWorkspaceOutputs {
   const stored = storedVariables(normalizeVariables(inputs.variables));
   return {
     noCodeModuleId: inputs.noCodeModuleId,
@@ -260,7 +310,11 @@ function optionText(option: unknown): string {
  * as far as the module tells: a `moduleVersion` other than its pin, another organization,
  * an engine variable whose value is outside the module's options (spec 2.8).
  */
-function provisionRefusals(moduleId: string, module: { pin?: string; organization?: string; variableOptions?: VariableOptions[] }, inputs: Props): string[] {
+function provisionRefusals(
+  moduleId: string,
+  module: { pin?: string; organization?: string; variableOptions?: VariableOptions[] },
+  inputs: Pick<NoCodeWorkspaceInputs, "moduleVersion" | "organization" | "variables">,
+): string[] {
   const out: string[] = [];
   const { pin, organization } = module;
   if (inputs.moduleVersion !== undefined && pin !== undefined && pin !== inputs.moduleVersion) {
@@ -288,9 +342,9 @@ function provisionRefusals(moduleId: string, module: { pin?: string; organizatio
  * and then creates the new one, all in this provider process; `delete` is handed only the
  * old outputs, so `check` leaves the new inputs here for it.
  */
-const replacementInputs = new Map<string, Props>();
+const replacementInputs = new Map<string, NoCodeWorkspaceInputs & Props>();
 
-function recordKey(p: Props): string | undefined {
+function recordKey(p: { noCodeModuleId?: unknown; name?: unknown }): string | undefined {
   return typeof p.noCodeModuleId === "string" && typeof p.name === "string" ? `${p.noCodeModuleId}/${p.name}` : undefined;
 }
 
@@ -300,7 +354,7 @@ function recordKey(p: Props): string | undefined {
  * by another workspace), so that a replacement that cannot finish deletes nothing. One
  * read of the module (and one of the new name when it changes), during `pulumi up` only.
  */
-async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: string, olds: Props, news: Props): Promise<void> {
+async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: string, olds: NoCodeWorkspaceOutputs, news: NoCodeWorkspaceInputs): Promise<void> {
   const moduleId = String(news.noCodeModuleId);
   const label = workspaceLabel(id, olds.name);
   const kept = `; ${label} is kept. Change the program and run pulumi up again`;
@@ -340,7 +394,7 @@ async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ 
  * names the run and its plan URL; until the apply succeeds the workspace keeps its old
  * version.
  */
-async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: string, inputs: Props): Promise<Props> {
+async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: string, inputs: NoCodeWorkspaceInputs): Promise<LastUpgrade> {
   const timeoutMs = Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) * 1000;
   const started = Date.now();
   const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
@@ -384,7 +438,7 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
   }
 }
 
-export const noCodeWorkspaceProvider: ProviderImpl = {
+export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props, NoCodeWorkspaceOutputs> = {
   async check(olds, news) {
     const result = checkNoCodeWorkspace(news, olds);
     const key = recordKey(olds);
