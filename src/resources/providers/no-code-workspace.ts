@@ -129,9 +129,9 @@ function storedVariables(vars: Variable[]): { variables: NoCodeVariableOutput[];
 }
 
 /** The variables recorded in state, sensitive values put back. */
-function recordedVariables(olds: Props): Variable[] {
-  const secret = (olds.sensitiveValues ?? {}) as Record<string, string>;
-  return normalizeVariables(((olds.variables ?? []) as Props[]).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)));
+function recordedVariables(olds: Partial<Pick<NoCodeWorkspaceOutputs, "variables" | "sensitiveValues">>): Variable[] {
+  const secret = olds.sensitiveValues ?? {};
+  return normalizeVariables((olds.variables ?? []).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)));
 }
 
 function sameVariables(desired: unknown, _actual: unknown, olds: Props): boolean {
