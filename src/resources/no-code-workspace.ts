@@ -199,14 +199,14 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
   declare readonly resourceCount: pulumi.Output<number>;
   /** Whether the workspace is locked. */
   declare readonly locked: pulumi.Output<boolean>;
-  /** The last upgrade run: `{runId, status, planUrl}`. */
-  declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl?: string } | null>;
+  /** The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet). */
+  declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl: string | null } | null>;
   /** Creation time (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
-  /** API path of the workspace. */
-  declare readonly selfLink: pulumi.Output<string>;
-  /** Address of the workspace's page on the service. */
-  declare readonly htmlLink: pulumi.Output<string>;
+  /** API path of the workspace (null when the service gives none). */
+  declare readonly selfLink: pulumi.Output<string | null>;
+  /** Address of the workspace's page on the service (null when the service gives none). */
+  declare readonly htmlLink: pulumi.Output<string | null>;
 
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
