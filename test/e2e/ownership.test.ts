@@ -63,6 +63,14 @@ function diagnostics(output: string): string {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
+/** The ids of the Workspace resources in the stack's state, sorted. */
+function workspaceIdsInState(stack: { resources(type: string): { id?: string }[] }): (string | undefined)[] {
+  return stack
+    .resources("dynamic/workspaces:Workspace")
+    .map((w) => w.id)
+    .sort();
+}
+
 /**
  * The user reads the failure once, and no stack trace: it is listed once under
  * Diagnostics, and anywhere else only as the engine's own status of the resource's row
@@ -112,12 +120,7 @@ describe("a refresh with a token that sees only some workspaces", () => {
     expect(refresh.output).not.toContain(weak);
 
     // Both workspaces are still in state, and on the server.
-    expect(
-      stack
-        .resources("dynamic/workspaces:Workspace")
-        .map((w) => w.id)
-        .sort(),
-    ).toEqual([ids.sharedId, ids.secretId].sort());
+    expect(workspaceIdsInState(stack)).toEqual([ids.sharedId, ids.secretId].sort());
     expect((await workspaceByName(server, "own-secret")).id).toBe(ids.secretId);
 
     // The owners token finds nothing to do, and the server keeps the same records.
@@ -145,12 +148,7 @@ describe("a refresh with a token that sees only some workspaces", () => {
     ]) {
       expect((await workspaceByName(server, name)).id).toBe(id);
     }
-    expect(
-      stack
-        .resources("dynamic/workspaces:Workspace")
-        .map((w) => w.id)
-        .sort(),
-    ).toEqual([ids.sharedId, ids.secretId].sort());
+    expect(workspaceIdsInState(stack)).toEqual([ids.sharedId, ids.secretId].sort());
   });
 
   it("with a token that sees everything, an out-of-band delete is dropped on refresh and recreated on up", async () => {
