@@ -55,6 +55,37 @@ for (let i = 0; i < ${n}; i++) {
 }
 `;
 
+// The sized floor: a no-op provider that stores, besides its inputs, the outputs a real
+// Workspace stored (taken from the real run's state), registered the way this package
+// registers its resources (a one-line provider text naming a module, not a serialized
+// closure). The engine's checkpoint and the SDK's property marshalling cost in proportion
+// to what each resource stores, so this is the least any provider storing those outputs
+// can take: the gap between it and the real run is this package's own cost.
+const NOOP_MODULE = `
+module.exports = {
+  async create(inputs) { return { id: "noop-" + inputs.name, outs: { ...outputs, ...inputs } }; },
+  async diff() { return { changes: false }; },
+  async read(id, props) { return { id, props }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+};
+`;
+const sizedFloorProgram = (n, outputs) => `
+const fs = require("fs");
+const pulumi = require("@pulumi/pulumi");
+fs.writeFileSync(__dirname + "/noop-provider.js", "const outputs = " + ${JSON.stringify(JSON.stringify(outputs))} + ";" + ${JSON.stringify(NOOP_MODULE)});
+const text = 'exports.handler = () => require(process.cwd() + "/noop-provider.js");';
+class Noop extends pulumi.CustomResource {
+  constructor(name, args) { super("pulumi-nodejs:dynamic/bench:Noop", name, { __provider: text, ...args }); }
+}
+for (let i = 0; i < ${n}; i++) {
+  new Noop("ws-" + i, {
+    name: "scale-" + i,
+    tags: { env: "bench", shard: String(i % 10) },
+    tagNames: ["bench", "shard-" + (i % 10)],
+  });
+}
+`;
+
 const PARTS = ["engine", "program", "provider", "language host"];
 
 async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv = {} } = {}) {
@@ -106,6 +137,8 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv 
     const resources = (state.checkpoint.latest?.resources ?? []).filter((r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/"));
     const created = resources.length;
     const providerBytes = Math.max(0, ...resources.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))));
+    // One resource's stored outputs without the provider's bookkeeping, for the sized floor.
+    const { __provider, __inputNames, ...sampleOutputs } = resources[0]?.outputs ?? {};
     phases.preview = await run(["preview", "--non-interactive", "--expect-no-changes"], "preview");
     // --skip-preview: `refresh --yes` alone previews first and so reads every record twice.
     phases.refresh = await run(["refresh", "--yes", "--non-interactive", "--skip-preview"], "refresh");
@@ -119,7 +152,7 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv 
     // The file backend rewrites the whole checkpoint after every step: its size per
     // resource sets the engine's CPU in up and destroy.
     const stateBytes = Buffer.byteLength(stateText);
-    return { phases, created, providerBytes, stateBytes };
+    return { phases, created, providerBytes, stateBytes, sampleOutputs };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -147,6 +180,8 @@ async function main() {
   // checkpoint after every step (users would not set it; it separates that cost).
   const skipCheckpoints = args.includes("--skip-checkpoints");
   if (skipCheckpoints) args.splice(args.indexOf("--skip-checkpoints"), 1);
+  const sizedFloor = args.includes("--sized-floor");
+  if (sizedFloor) args.splice(args.indexOf("--sized-floor"), 1);
   const sizes = args.map(Number).filter((n) => n > 0);
   const ns = sizes.length ? sizes : [50, 200, 500];
   const serverModule = path.join(engine.repoRoot, "dist", "server", "index.js");
@@ -212,6 +247,18 @@ async function main() {
           fmt(f.cpu).replace(/ \/ [^/]*$/, ""),
         ].join(" "),
       );
+    }
+    if (sizedFloor) {
+      const sized = await runProgram("sized", sizedFloorProgram(n, real.sampleOutputs), n, undefined, bin, options);
+      for (const phase of ["up", "preview", "refresh", "destroy"]) {
+        const p = real.phases[phase];
+        const z = sized.phases[phase];
+        const fmt = (c) => ["engine", "program", "provider"].map((k) => (c[k] ?? 0).toFixed(1)).join(" / ");
+        const bound = phase === "refresh" && rateLimit > 0 ? Math.max(z.seconds, p.requests / rateLimit) : z.seconds;
+        summary.push(
+          `N=${n} ${pad(phase, 8)} sized floor ${z.seconds.toFixed(1)} s, ours ${(p.seconds / bound).toFixed(2)}x ${bound === z.seconds ? "it" : "requests / limit"}; cpu s engine / program / provider: sized floor ${fmt(z.cpu)}, ours ${fmt(p.cpu)}`,
+        );
+      }
     }
     summary.push(
       `N=${n}: largest serialized provider ${real.providerBytes} bytes (floor's ${floor.providerBytes}); ` +

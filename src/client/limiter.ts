@@ -24,16 +24,18 @@ export interface LimiterSettings {
 }
 
 /**
- * Splits an announced per-second limit into a small burst (a tenth) and a sustained
- * rate (the rest, less 5%, so that requests bunched up by the network on their way
- * still arrive under the limit). A large burst buys nothing in a long run of calls;
- * the sustained rate is what sets the wall time of a large update.
+ * Paces just under an announced per-second limit: one request at a time (no burst) at
+ * 95% of the limit, so that requests bunched up by the network on their way still
+ * arrive under it, and never more than `limit - 1` per second, so that with the one
+ * request a window may already hold no one-second window sees more than `limit`. A
+ * burst buys nothing in a long run of calls and costs sustained rate one for one
+ * (`rate + burst <= limit`); the sustained rate is what sets the wall time of a large
+ * update or refresh (28.5 per second under the hosted 30, where a burst of 3 left 25.7).
  */
 export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
   const limit = Math.max(1, limitPerSecond);
-  const burst = Math.max(1, Math.floor(limit * 0.1));
-  const rate = Math.max(0.5, (limit - burst) * 0.95);
-  return { rate, burst };
+  const rate = Math.max(0.5, Math.min(limit * 0.95, limit - 1));
+  return { rate, burst: 1 };
 }
 
 /**
@@ -76,6 +78,8 @@ export class RateLimiter {
   private pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The per-second limit the service last announced, if any. */
   announced: number | undefined;
+  /** The pacing last configured, as given. */
+  private current: LimiterSettings | undefined;
 
   /** `settings` undefined: no pacing until a limit is announced (429 pauses still apply). */
   constructor(
@@ -86,6 +90,7 @@ export class RateLimiter {
   }
 
   configure(settings: LimiterSettings): void {
+    this.current = { ...settings };
     this.interval = 1000 / settings.rate;
     this.tolerance = (settings.burst - 1) * this.interval;
   }
@@ -102,8 +107,7 @@ export class RateLimiter {
 
   /** Current pacing, or undefined when requests are not paced. */
   get settings(): LimiterSettings | undefined {
-    if (this.interval === 0) return undefined;
-    return { rate: 1000 / this.interval, burst: Math.round(this.tolerance / this.interval) + 1 };
+    return this.interval === 0 || !this.current ? undefined : { ...this.current };
   }
 
   /**
