@@ -44,7 +44,7 @@ describe("client-side pacing", () => {
     );
   });
 
-  it("lets a burst through at once and paces the rest", () => {
+  it("lets the first request through at once and paces the rest at 95% of the limit", () => {
     const clock = { now: 0 };
     const limiter = new RateLimiter(limiterSettingsFor(30), () => clock.now);
     const sends = simulate(
