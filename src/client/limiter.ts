@@ -24,18 +24,20 @@ export interface LimiterSettings {
 }
 
 /**
- * Paces just under an announced per-second limit: one request at a time (no burst) at
- * 95% of the limit, so that requests bunched up by the network on their way still
- * arrive under it, and never more than `limit - 1` per second, so that with the one
- * request a window may already hold no one-second window sees more than `limit`. A
- * burst buys nothing in a long run of calls and costs sustained rate one for one
- * (`rate + burst <= limit`); the sustained rate is what sets the wall time of a large
- * update or refresh (28.5 per second under the hosted 30, where a burst of 3 left 25.7).
+ * Paces just under an announced per-second limit: a burst of 2, then 95% of the limit
+ * (so that requests bunched up by the network on their way still arrive under it) and
+ * never more than `limit - burst` per second, so that no one-second window sees more
+ * than `limit` (`rate + burst <= limit`). The burst of 2 is one interval of slack: a
+ * timer that fires late is made up by the next request instead of lowering the rate.
+ * A larger burst buys nothing in a long run of calls and costs sustained rate one for
+ * one; the sustained rate is what sets the wall time of a large update or refresh (28
+ * per second under the hosted 30, where a burst of 3 left 25.7).
  */
 export function limiterSettingsFor(limitPerSecond: number): LimiterSettings {
   const limit = Math.max(1, limitPerSecond);
-  const rate = Math.max(0.5, Math.min(limit * 0.95, limit - 1));
-  return { rate, burst: 1 };
+  const burst = Math.min(2, Math.floor(limit));
+  const rate = Math.max(0.5, Math.min(limit * 0.95, limit - burst));
+  return { rate, burst };
 }
 
 /**
