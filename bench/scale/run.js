@@ -3,7 +3,7 @@
 // server, then a no-change preview and a refresh; the same program on a no-op
 // dynamic provider runs beside it as the engine's own floor.
 //
-//   node bench/scale/run.js [N ...] [--rate-limit R] [--cpu-prof DIR]   (default 50 200 500 and the
+//   node bench/scale/run.js [N ...] [--rate-limit R] [--cpu-prof DIR] [--engine-prof DIR]   (default 50 200 500 and the
 //   server's default 30 requests/s; R = 0 turns the limit off; needs `npm run build`)
 //
 // Prints, per N and phase: wall time, HTTP requests per resource, the ratio of
@@ -88,7 +88,7 @@ for (let i = 0; i < ${n}; i++) {
 
 const PARTS = ["engine", "program", "provider", "language host"];
 
-async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv = {} } = {}) {
+async function runProgram(label, source, n, server, bin, { cpuProfDir, engineProfDir, extraEnv = {} } = {}) {
   const root = engine.tempDir(`pw-bench-${label}-`);
   const dir = path.join(root, "program");
   const backendDir = path.join(root, "backend");
@@ -115,10 +115,12 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, extraEnv 
     }
     // The CLI is this process's only child while it runs: every process under this
     // one is the engine's. The server runs in this process, measured apart.
+    // The CLI's own Go profiler (`--profiling PREFIX` writes PREFIX.<pid>.cpu).
+    const cliArgs = engineProfDir && phase !== "init" ? [...args, "--profiling", path.join(engineProfDir, `${label}-${n}-${phase}`)] : args;
     const sampler = sampleTree(process.pid);
     const serverCpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const r = await engine.runPulumi(args, { cwd: dir, env, timeoutMs: 30 * 60_000 });
+    const r = await engine.runPulumi(cliArgs, { cwd: dir, env, timeoutMs: 30 * 60_000 });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const cpu = sampler.stop();
     delete cpu.other;
@@ -176,6 +178,8 @@ async function main() {
   const { args, take } = commandLine();
   const rateLimit = Number(take("--rate-limit") ?? 30);
   const cpuProfDir = take("--cpu-prof");
+  const engineProfDir = take("--engine-prof");
+  if (engineProfDir) fs.mkdirSync(engineProfDir, { recursive: true });
   // Measurement aid only: the engine's own switch that stops it rewriting the
   // checkpoint after every step (users would not set it; it separates that cost).
   const skipCheckpoints = args.includes("--skip-checkpoints");
@@ -190,6 +194,7 @@ async function main() {
   const bin = engine.ensureEngine();
   const options = {
     cpuProfDir: cpuProfDir && path.resolve(cpuProfDir),
+    engineProfDir: engineProfDir && path.resolve(engineProfDir),
     extraEnv: skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
   };
 
@@ -268,6 +273,10 @@ async function main() {
   console.log("");
   for (const s of summary) console.log(s);
   if (cpuProfDir) console.log(`CPU profiles of the program and provider host (.cpuprofile, open in Chrome DevTools): ${path.resolve(cpuProfDir)}`);
+  if (engineProfDir) {
+    console.log("");
+    for (const line of require("./engine-profile.js").report(path.resolve(engineProfDir), path.join(bin, "pulumi"))) console.log(line);
+  }
 }
 
 if (require.main === module) {
