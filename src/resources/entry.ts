@@ -160,21 +160,27 @@ function withoutEcho(err: unknown): unknown {
   return err;
 }
 
+/** The method's argument at `i` as the property bag the engine hands over (an absent one as empty). */
+function propsAt(a: unknown[], i: number): Props {
+  const v = a[i];
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
+}
+
 async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {
-      const result = await impl.check(a[0] ?? {}, a[1] ?? {});
+      const result = await impl.check(propsAt(a, 0), propsAt(a, 1));
       return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
     }
     case "diff":
-      return impl.diff(text(a[0]), a[1] ?? {}, a[2] ?? {});
+      return impl.diff(text(a[0]), propsAt(a, 1), propsAt(a, 2));
     case "create": {
-      const inputs: Props = a[0] ?? {};
+      const inputs = propsAt(a, 0);
       const result = await impl.create(inputs);
       return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(inputs) } };
     }
     case "read": {
-      const props: Props = a[1] ?? {};
+      const props = propsAt(a, 1);
       const result = await impl.read(text(a[0]), props);
       if (!result.props) return result;
       const names = props[INPUT_NAMES_KEY];
@@ -183,12 +189,12 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
       return inputs ? { ...result, props: outs, inputs } : { ...result, props: outs };
     }
     case "update": {
-      const news: Props = a[2] ?? {};
-      const result = await impl.update(text(a[0]), a[1] ?? {}, news);
+      const news = propsAt(a, 2);
+      const result = await impl.update(text(a[0]), propsAt(a, 1), news);
       return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(news) } };
     }
     case "delete":
-      return impl.delete(text(a[0]), a[1] ?? {});
+      return impl.delete(text(a[0]), propsAt(a, 1));
   }
 }
 

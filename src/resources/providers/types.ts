@@ -1,7 +1,7 @@
 /** What each resource's implementation offers the entry point. Inputs and outputs are plain JSON. */
 import type * as pulumi from "@pulumi/pulumi";
 
-export type Props = Record<string, any>;
+export type Props = Record<string, unknown>;
 
 export interface CheckFailure {
   property: string;

@@ -66,7 +66,7 @@ function checkWorkspaceTags(news: Props): CheckFailure[] {
   else if (!isUnknown(news.workspaceId) && !isId("workspace", news.workspaceId)) {
     failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
   }
-  if (known.mode !== undefined && !MODES.includes(known.mode)) {
+  if (known.mode !== undefined && !MODES.includes(known.mode as string)) {
     failures.push({ property: "mode", reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}` });
   }
   if (news.tagNames === undefined && news.tags === undefined) {

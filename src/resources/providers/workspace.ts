@@ -148,7 +148,7 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   }
   if (news.name === undefined) failures.push({ property: "name", reason: "name is required" });
 
-  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: known.name });
+  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: typeof known.name === "string" ? known.name : undefined });
   const parsed = workspaceCreateRequestSchema.safeParse(body);
   if (!parsed.success) {
     failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !(f.property === "name" && news.name === undefined)));
@@ -332,7 +332,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
   },
 };
 
-async function updateWorkspace(client: WorkspacesClient, id: string, olds: WorkspaceStoredOutputs, news: Props): Promise<{ outs: WorkspaceStoredOutputs }> {
+async function updateWorkspace(client: WorkspacesClient, id: string, olds: WorkspaceStoredOutputs, news: WorkspaceInputValues & Props): Promise<{ outs: WorkspaceStoredOutputs }> {
   const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
   const set = new Set(changed);
   const patch = requestOptions(news, set);
