@@ -298,7 +298,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
     if (Array.isArray(inputs.variables)) for (const v of inputs.variables as Props[]) declared.set(String(v?.key), v);
     const sensitiveValues: Record<string, string> = {};
     const variables = (await client.variables.list(ws.id)).map((v) => {
-      if (v.sensitive) sensitiveValues[v.key] = String(declared.get(v.key)?.value ?? "");
+      if (v.sensitive) sensitiveValues[v.key] = text(declared.get(v.key)?.value);
       return {
         key: v.key,
         ...(v.sensitive ? {} : { value: v.value ?? "" }),

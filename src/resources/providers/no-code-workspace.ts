@@ -25,6 +25,7 @@ import {
   unlessGone,
   workspaceLabel,
   reportStatus,
+  text,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
 import { refusedUpdate } from "./workspace";
@@ -107,12 +108,12 @@ function category(c: unknown): "engine" | "env" {
 function normalizeVariables(v: unknown): Variable[] {
   if (!Array.isArray(v)) return [];
   return v.map((x: Props) => ({
-    key: String(x.key),
-    value: x.value === undefined || x.value === null ? "" : String(x.value),
+    key: text(x.key),
+    value: text(x.value),
     category: category(x.category),
     hcl: Boolean(x.hcl),
     sensitive: Boolean(x.sensitive),
-    ...(x.description !== undefined && x.description !== null && x.description !== "" ? { description: String(x.description) } : {}),
+    ...(x.description !== undefined && x.description !== null && x.description !== "" ? { description: text(x.description) } : {}),
   }));
 }
 
