@@ -148,7 +148,8 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   }
   if (news.name === undefined) failures.push({ property: "name", reason: "name is required" });
 
-  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: typeof known.name === "string" ? known.name : undefined });
+  // The schema judges the name as given, whatever its type.
+  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: known.name as string });
   const parsed = workspaceCreateRequestSchema.safeParse(body);
   if (!parsed.success) {
     failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !(f.property === "name" && news.name === undefined)));
