@@ -175,10 +175,10 @@ interface QueryParts {
 const query: fc.Arbitrary<{ text: string; classes: HostileClass[] }> = fc
   .record({
     pairs: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }), queryValue), { maxLength: 5 }),
-    list: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: listPairs }),
+    list: fc.oneof({ weight: 6, arbitrary: fc.constant<Array<[string, string]>>([]) }, { weight: 1, arbitrary: listPairs }),
     repeat: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     control: fc.oneof(
-      { weight: 6, arbitrary: fc.constant([]) },
+      { weight: 6, arbitrary: fc.constant<Array<[string, string]>>([]) },
       {
         weight: 1,
         arbitrary: fc.array(fc.tuple(fc.constantFrom("search[name]", "search[wildcard-name]", "q", "search[tags]", "filter[project][id]", "sort", "page[number]"), controlText), {

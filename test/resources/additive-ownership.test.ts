@@ -8,6 +8,7 @@ import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
 import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
 import { provision as create, startHarness, uniqueName, type Harness } from "./helpers";
+import { checkNew } from "./provider-io";
 
 let h: Harness;
 beforeAll(async () => {
@@ -33,15 +34,12 @@ describe("additive WorkspaceTags: a value set by another owner", () => {
   it("refuses on create with the key and the current value, and changes nothing (flat tags neither)", async () => {
     const wsId = await workspace();
     await h.client.tagBindings.set(wsId, [{ key: "cost-center", value: "cc-original" }]);
-    const checked = await workspaceTagsProvider.check(
-      {},
-      {
-        workspaceId: wsId,
-        mode: "additive",
-        tagNames: ["finops"],
-        tags: { "cost-center": "cc-byref", team: "finance" },
-      },
-    );
+    const checked = await checkNew(workspaceTagsProvider, {
+      workspaceId: wsId,
+      mode: "additive",
+      tagNames: ["finops"],
+      tags: { "cost-center": "cc-byref", team: "finance" },
+    });
     const err = await workspaceTagsProvider.create(checked.inputs).then(
       () => null,
       (e: Error) => e,

@@ -315,7 +315,7 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     });
     const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs));
     expect(result.id).toBe(made.id);
-    expect(result.outs.lastUpgrade?.status).toMatch(/applied|planned_and_finished/);
+    expect(result.outs.lastUpgrade).toMatchObject({ status: expect.stringMatching(/applied|planned_and_finished/) });
     // The upgrade's initiate and confirm; no settings update, since none differs.
     expect(byMethod.PATCH ?? 0).toBe(0);
     expect(byMethod.POST).toBe(2);

@@ -5,6 +5,7 @@ import { resetClients } from "../../src/resources/providers/client";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
 import { expect } from "vitest";
 import type { ProviderImpl, Props } from "../../src/resources/providers/types";
+import { checkNew } from "./provider-io";
 
 export interface Harness {
   server: RunningServer;
@@ -81,7 +82,7 @@ export async function createProject(h: Harness, name: string, tags: Record<strin
 
 /** check then create through a provider, as the engine does; the check must pass. */
 export async function provision<I extends Props, O extends Props>(p: ProviderImpl<I, O>, inputs: Record<string, unknown>) {
-  const checked = await p.check({} as I, inputs as I);
+  const checked = await checkNew(p, inputs);
   expect(checked.failures).toEqual([]);
   const created = await p.create(checked.inputs);
   return { id: created.id, outs: created.outs, inputs: checked.inputs };

@@ -9,6 +9,10 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { api, createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
+import { checkNew, type InputsOf, type OutputsOf } from "./provider-io";
+
+type Inputs = InputsOf<typeof noCodeWorkspaceProvider>;
+type Outputs = OutputsOf<typeof noCodeWorkspaceProvider>;
 
 let h: Harness;
 let project: string;
@@ -39,21 +43,21 @@ describe("upgradeStrategy", () => {
   it("accepts in-place and replace, and reports anything else on its property", async () => {
     const base = { noCodeModuleId: "nocode-abc", name: "n", project: "prj-abc" };
     for (const upgradeStrategy of ["in-place", "replace", undefined]) {
-      expect((await noCodeWorkspaceProvider.check({}, { ...base, upgradeStrategy })).failures).toEqual([]);
+      expect((await checkNew(noCodeWorkspaceProvider, { ...base, upgradeStrategy })).failures).toEqual([]);
     }
-    const { failures } = await noCodeWorkspaceProvider.check({}, { ...base, upgradeStrategy: "recreate" });
+    const { failures } = await checkNew(noCodeWorkspaceProvider, { ...base, upgradeStrategy: "recreate" });
     expect(failures).toEqual([{ property: "upgradeStrategy", reason: 'upgradeStrategy must be "in-place" or "replace", not "recreate"' }]);
   });
 
   it("in-place (default): version and variable changes are updates; replace: delete-first replacements", async () => {
     const { id, outs, inputs } = await workspaceFrom();
     expect(outs.upgradeStrategy).toBe("in-place");
-    const bumped = { ...inputs, moduleVersion: "1.1.0" };
-    const revalued = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const bumped: Inputs = { ...inputs, moduleVersion: "1.1.0" };
+    const revalued: Inputs = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
     expect(await noCodeWorkspaceProvider.diff(id, outs, bumped)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(await noCodeWorkspaceProvider.diff(id, outs, revalued)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
 
-    const replace = (p: Record<string, unknown>) => ({ ...p, upgradeStrategy: "replace" });
+    const replace = (p: Inputs): Inputs => ({ ...p, upgradeStrategy: "replace" });
     expect(await noCodeWorkspaceProvider.diff(id, outs, replace(bumped))).toEqual({ changes: true, replaces: ["moduleVersion"], deleteBeforeReplace: true });
     expect(await noCodeWorkspaceProvider.diff(id, outs, replace(revalued))).toEqual({ changes: true, replaces: ["variables"], deleteBeforeReplace: true });
     // Other settings stay in place under replace.
@@ -62,7 +66,7 @@ describe("upgradeStrategy", () => {
 
   it("switching the strategy alone is a state-only update that leaves the workspace as it is", async () => {
     const { id, outs, inputs } = await workspaceFrom();
-    const news = { ...inputs, upgradeStrategy: "replace" };
+    const news: Inputs = { ...inputs, upgradeStrategy: "replace" };
     expect(await noCodeWorkspaceProvider.diff(id, outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const updated = await noCodeWorkspaceProvider.update(id, outs, news);
     expect(updated.outs.upgradeStrategy).toBe("replace");
@@ -74,7 +78,7 @@ describe("upgradeStrategy", () => {
 
 describe("a replacement the service would refuse", () => {
   /** The engine's order for a delete-before-replace: check the new inputs, diff, delete the old workspace. */
-  async function replaceUpTo(id: string, outs: Record<string, unknown>, inputs: Record<string, unknown>, news: Record<string, unknown>) {
+  async function replaceUpTo(id: string, outs: Outputs, inputs: Inputs, news: Inputs) {
     const checked = await noCodeWorkspaceProvider.check(inputs, news);
     expect(checked.failures).toEqual([]);
     expect((await noCodeWorkspaceProvider.diff(id, outs, checked.inputs)).deleteBeforeReplace).toBe(true);
@@ -89,7 +93,7 @@ describe("a replacement the service would refuse", () => {
 
   it("is refused before the old workspace is deleted, naming each reason, and the workspace keeps its values", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
-    const news = { ...inputs, moduleVersion: "1.1.0", variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
+    const news: Inputs = { ...inputs, moduleVersion: "1.1.0", variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
     const { deleted } = await replaceUpTo(id, outs, inputs, news);
     const name = String(inputs.name);
     const moduleId = String(inputs.noCodeModuleId);
@@ -106,7 +110,7 @@ describe("a replacement the service would refuse", () => {
   it("is refused when the new name belongs to another workspace", async () => {
     const other = await workspaceFrom();
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
-    const news = { ...inputs, name: other.outs.name, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const news: Inputs = { ...inputs, name: other.outs.name, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
     const { deleted } = await replaceUpTo(id, outs, inputs, news);
     expect(deleted?.message).toContain(`the name ${String(other.outs.name)} is taken by workspace ${other.id} in organization ${h.org}`);
     expect((await h.client.workspaces.read(id)).id).toBe(id);
@@ -114,7 +118,7 @@ describe("a replacement the service would refuse", () => {
 
   it("that the service would accept deletes the old workspace, and the new one is created", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
-    const news = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const news: Inputs = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
     const { checked, deleted } = await replaceUpTo(id, outs, inputs, news);
     expect(deleted).toBeNull();
     expect((await api(h, "GET", `/workspaces/${id}`)).status).toBe(404);
@@ -134,7 +138,7 @@ describe("a replacement the service would refuse", () => {
 describe("a failed upgrade", () => {
   it("carries the service's reason, names the workspace and the run, and keeps the old value", async () => {
     const { id, outs, inputs } = await workspaceFrom();
-    const news = { ...inputs, variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
+    const news: Inputs = { ...inputs, variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
     const err = await noCodeWorkspaceProvider.update(id, outs, news).then(
       () => null,
       (e: Error) => e,

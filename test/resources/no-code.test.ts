@@ -3,6 +3,9 @@ import { noCodeModuleProvider } from "../../src/resources/providers/no-code-modu
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { api, createProject, giveResources, provision as create, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
+import { checkNew, optionSets, partialState, type InputsOf } from "./provider-io";
+
+type NoCodeWorkspaceInputs = InputsOf<typeof noCodeWorkspaceProvider>;
 
 let h: Harness;
 let project: string;
@@ -32,11 +35,11 @@ describe("NoCodeModule", () => {
     expect(drifted.props!.variableOptions[0].options).toEqual(["small"]);
     expect((await noCodeModuleProvider.diff(id, drifted.props!, inputs)).changes).toBe(true);
 
-    const news = { ...inputs, versionPin: "1.1.0", variableOptions: [...sizeOptions, { variableName: "region", variableType: "string", options: ["eu", "us"] }] };
+    const news = { ...inputs, versionPin: "1.1.0", variableOptions: optionSets([...sizeOptions, { variableName: "region", variableType: "string", options: ["eu", "us"] }]) };
     const updated = await noCodeModuleProvider.update(id, drifted.props!, news);
     expect(updated.outs.versionPin).toBe("1.1.0");
     expect(updated.outs.variableOptions.map((o: any) => o.variableName)).toEqual(["region", "size"]);
-    expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size").options).toEqual(["small", "medium", "large"]);
+    expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size")?.options).toEqual(["small", "medium", "large"]);
     expect((await noCodeModuleProvider.diff(id, updated.outs, news)).changes).toBe(false);
 
     // The service cannot remove an option set: one left out of the program is left alone, and quietly.
@@ -47,8 +50,9 @@ describe("NoCodeModule", () => {
     const after = await h.client.noCode.read(id);
     expect(after.enabled).toBe(false);
     // A module that no longer exists is done (the owners token could have seen it).
-    await expect(noCodeModuleProvider.delete("nocode-missing", { organization: h.org })).resolves.toBeUndefined();
-    expect(await noCodeModuleProvider.read("nocode-missing", { organization: h.org })).toEqual({});
+    const missing = partialState(noCodeModuleProvider, { organization: h.org });
+    await expect(noCodeModuleProvider.delete("nocode-missing", missing)).resolves.toBeUndefined();
+    expect(await noCodeModuleProvider.read("nocode-missing", missing)).toEqual({});
   });
 });
 
@@ -60,7 +64,7 @@ describe("NoCodeWorkspace", () => {
 
   it("creates from a module with secret variables, upgrades in place keeping its id, no-op diff after", async () => {
     const mod = await moduleAt("1.0.0");
-    const variables = [
+    const variables: NonNullable<NoCodeWorkspaceInputs["variables"]> = [
       { key: "size", value: "small", category: "engine" },
       { key: "DB_PASSWORD", value: "hunter2", category: "env", sensitive: true },
     ];
@@ -92,7 +96,7 @@ describe("NoCodeWorkspace", () => {
     const upgraded = await noCodeWorkspaceProvider.update(id, pending.props!, news);
     expect(upgraded.outs.moduleVersion).toBe("1.1.0");
     expect(upgraded.outs.lastUpgrade).toMatchObject({ status: "applied" });
-    expect(upgraded.outs.lastUpgrade.runId).toMatch(/^run-/);
+    expect(upgraded.outs.lastUpgrade?.runId).toMatch(/^run-/);
     const after = await h.client.workspaces.read(id);
     expect(after.id).toBe(id);
     expect(after.attributes["source-module-version"] ?? "1.1.0").toBe("1.1.0");
@@ -111,7 +115,7 @@ describe("NoCodeWorkspace", () => {
       variables: [{ key: "size", value: "small", category: "engine" }],
     });
     // "huge" is not an allowed option: the plan errors.
-    const news = { ...inputs, variables: [{ key: "size", value: "huge", category: "engine" }] };
+    const news: NoCodeWorkspaceInputs = { ...inputs, variables: [{ key: "size", value: "huge", category: "engine" }] };
     const err = await noCodeWorkspaceProvider.update(id, outs, news).then(
       () => null,
       (e: Error) => e,
@@ -134,14 +138,14 @@ describe("NoCodeWorkspace", () => {
       autoConfirm: false,
       variables: [{ key: "size", value: "small", category: "engine" }],
     });
-    const news = { ...inputs, variables: [{ key: "size", value: "medium", category: "engine" }] };
+    const news: NoCodeWorkspaceInputs = { ...inputs, variables: [{ key: "size", value: "medium", category: "engine" }] };
     await expect(noCodeWorkspaceProvider.update(id, outs, news)).rejects.toThrow(/autoConfirm is false.*plan/s);
   });
 
   it("refuses a moduleVersion the module does not provision, before creating anything", async () => {
     const mod = await moduleAt("1.0.0");
     const name = uniqueName("wrongver");
-    const checked = await noCodeWorkspaceProvider.check({}, { noCodeModuleId: mod.id, name, project, moduleVersion: "2.0.0" });
+    const checked = await checkNew(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name, project, moduleVersion: "2.0.0" });
     await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/provisions version 1\.0\.0.*versionPin/s);
     expect((await api(h, "GET", `/organizations/${h.org}/workspaces/${name}`)).status).toBe(404);
   });
@@ -168,7 +172,7 @@ describe("NoCodeWorkspace", () => {
   it("a disabled module refuses new workspaces with the service's reason", async () => {
     const mod = await moduleAt("1.0.0");
     await noCodeModuleProvider.delete(mod.id, mod.outs);
-    const checked = await noCodeWorkspaceProvider.check({}, { noCodeModuleId: mod.id, name: uniqueName("off"), project });
+    const checked = await checkNew(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("off"), project });
     await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/not enabled/);
   });
 
@@ -178,7 +182,8 @@ describe("NoCodeWorkspace", () => {
     const asWorkspace = await workspaceProvider.read(id, {});
     // source-module-id names the registry module, as the hosted service fills it.
     expect(asWorkspace.props!.status?.sourceModuleId).toBe(mod.outs.registryModuleId);
-    const adopted = await noCodeWorkspaceProvider.read(id, {});
+    // Adopted through `get`: read has no stored outputs.
+    const adopted = await noCodeWorkspaceProvider.read(id, partialState(noCodeWorkspaceProvider, {}));
     expect(adopted.props).toMatchObject({ noCodeModuleId: mod.id, moduleVersion: "1.0.0" });
   });
 });

@@ -17,6 +17,7 @@ import { workspaceLockProvider } from "../../src/resources/providers/workspace-l
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { WorkspacesClient } from "../../src/client";
 import { api, startHarness, uniqueName, type Harness } from "./helpers";
+import { partialState } from "./provider-io";
 
 let h: Harness;
 beforeAll(async () => {
@@ -109,18 +110,26 @@ describe("a 404 for a token that sees only some workspaces", () => {
     const cases: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
       [
         "the tags of",
-        () => workspaceTagsProvider.read(`${hidden.id}/tags`, { workspaceId: hidden.id, mode: "authoritative", tagNames: [], organization: org }),
-        () => workspaceTagsProvider.delete(`${hidden.id}/tags`, { workspaceId: hidden.id, mode: "authoritative", tagNames: ["a"], organization: org }),
+        () => workspaceTagsProvider.read(`${hidden.id}/tags`, partialState(workspaceTagsProvider, { workspaceId: hidden.id, mode: "authoritative", tagNames: [], organization: org })),
+        () => workspaceTagsProvider.delete(`${hidden.id}/tags`, partialState(workspaceTagsProvider, { workspaceId: hidden.id, mode: "authoritative", tagNames: ["a"], organization: org })),
       ],
       [
         "the remote state consumers of",
-        () => remoteStateConsumersProvider.read(`${hidden.id}/remote-state-consumers`, { workspaceId: hidden.id, mode: "authoritative", consumerIds: [], organization: org }),
-        () => remoteStateConsumersProvider.delete(`${hidden.id}/remote-state-consumers`, { workspaceId: hidden.id, mode: "authoritative", organization: org }),
+        () =>
+          remoteStateConsumersProvider.read(
+            `${hidden.id}/remote-state-consumers`,
+            partialState(remoteStateConsumersProvider, { workspaceId: hidden.id, mode: "authoritative", consumerIds: [], organization: org }),
+          ),
+        () =>
+          remoteStateConsumersProvider.delete(
+            `${hidden.id}/remote-state-consumers`,
+            partialState(remoteStateConsumersProvider, { workspaceId: hidden.id, mode: "authoritative", organization: org }),
+          ),
       ],
       [
         "the lock of",
-        () => workspaceLockProvider.read(`${hidden.id}/lock`, { workspaceId: hidden.id, organization: org }),
-        () => workspaceLockProvider.delete(`${hidden.id}/lock`, { workspaceId: hidden.id, organization: org }),
+        () => workspaceLockProvider.read(`${hidden.id}/lock`, partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org })),
+        () => workspaceLockProvider.delete(`${hidden.id}/lock`, partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org })),
       ],
     ];
     for (const [what, read, del] of cases) {
@@ -164,7 +173,7 @@ describe("a 404 for a token that sees every workspace", () => {
   });
 
   it("no-code modules: only the owners see them all (organization tokens see none)", async () => {
-    const props = { organization: h.org };
+    const props = partialState(noCodeModuleProvider, { organization: h.org });
     expect(await noCodeModuleProvider.read("nocode-gone", props)).toEqual({});
     const orgToken = (await api(h, "POST", `/organizations/${h.org}/authentication-token`)).json.data.attributes.token as string;
     as(orgToken);

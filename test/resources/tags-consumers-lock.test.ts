@@ -3,8 +3,8 @@ import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
 import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
 import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
-import type { ProviderImpl } from "../../src/resources/providers/types";
-import { api, startHarness, uniqueName, type Harness } from "./helpers";
+import { api, provision as create, startHarness, uniqueName, type Harness } from "./helpers";
+import { checkNew, partialState } from "./provider-io";
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,13 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-async function create(p: ProviderImpl, inputs: Record<string, unknown>) {
-  const checked = await p.check({}, inputs);
-  expect(checked.failures).toEqual([]);
-  const created = await p.create(checked.inputs);
-  return { id: created.id, outs: created.outs, inputs: checked.inputs };
-}
 
 async function workspace(extra: Record<string, unknown> = {}): Promise<string> {
   return (await create(workspaceProvider, { name: uniqueName("ws"), ...extra })).id;
@@ -72,8 +65,11 @@ describe("WorkspaceTags", () => {
 
   it("a missing workspace reads as gone and deletes as done (for a token that sees every workspace)", async () => {
     const org = h.org;
-    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", { mode: "authoritative", tagNames: [], organization: org })).toEqual({});
-    await expect(workspaceTagsProvider.delete("ws-doesnotexist/tags", { mode: "authoritative", tagNames: ["a"], organization: org })).resolves.toBeUndefined();
+    // Hand-written state: the id names the workspace.
+    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: [], organization: org }))).toEqual({});
+    await expect(
+      workspaceTagsProvider.delete("ws-doesnotexist/tags", partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: ["a"], organization: org })),
+    ).resolves.toBeUndefined();
   });
 });
 
@@ -123,7 +119,7 @@ describe("RemoteStateConsumers", () => {
   it("a workspace with global remote state gives an error that says so", async () => {
     const target = await workspace({ globalRemoteState: true });
     const other = await workspace();
-    const checked = await remoteStateConsumersProvider.check({}, { workspaceId: target, consumerIds: [other] });
+    const checked = await checkNew(remoteStateConsumersProvider, { workspaceId: target, consumerIds: [other] });
     await expect(remoteStateConsumersProvider.create(checked.inputs)).rejects.toThrow(/global-remote-state.*globalRemoteState: false/s);
   });
 });
@@ -135,7 +131,7 @@ describe("WorkspaceLock", () => {
     expect(outs).toMatchObject({ locked: true, reason: "migration" });
     expect((await h.client.workspaces.read(wsId)).locked).toBe(true);
 
-    const second = await workspaceLockProvider.check({}, { workspaceId: wsId });
+    const second = await checkNew(workspaceLockProvider, { workspaceId: wsId });
     const err = await workspaceLockProvider.create(second.inputs).then(
       () => null,
       (e: Error) => e,

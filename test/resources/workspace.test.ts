@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { api, createProject, giveResources, startHarness, uniqueName, type Harness } from "./helpers";
+import { vcsRepoInput } from "./provider-io";
 
 let h: Harness;
 beforeAll(async () => {
@@ -162,17 +163,17 @@ describe("Workspace VCS repository and SSH key", () => {
     const refreshed = await workspaceProvider.read(id, outs);
     expect((await workspaceProvider.diff(id, refreshed.props!, inputs)).changes).toBe(false);
 
-    const branch = { ...inputs, vcsRepo: { identifier: "acme/web", oauthTokenId, branch: "release" } };
+    const branch = { ...inputs, vcsRepo: vcsRepoInput({ identifier: "acme/web", oauthTokenId, branch: "release" }) };
     const u1 = await workspaceProvider.update(id, refreshed.props!, branch);
-    expect(u1.outs.vcsRepo.branch).toBe("release");
+    expect(u1.outs.vcsRepo!.branch).toBe("release");
 
     // From the OAuth token to a VCS app installation: the token is cleared in the same request.
-    const app = { ...inputs, vcsRepo: { identifier: "acme/web", vcsAppInstallationId: "ghain-123", branch: "release" } };
+    const app = { ...inputs, vcsRepo: vcsRepoInput({ identifier: "acme/web", vcsAppInstallationId: "ghain-123", branch: "release" }) };
     const appCheck = await workspaceProvider.check({}, app);
     expect(appCheck.failures).toEqual([]);
     const u1b = await workspaceProvider.update(id, u1.outs, appCheck.inputs);
     expect(u1b.outs.vcsRepo).toMatchObject({ vcsAppInstallationId: "ghain-123" });
-    expect(u1b.outs.vcsRepo.oauthTokenId ?? null).toBeNull();
+    expect(u1b.outs.vcsRepo!.oauthTokenId ?? null).toBeNull();
     expect((await workspaceProvider.diff(id, u1b.outs, appCheck.inputs)).changes).toBe(false);
 
     const removed = { ...branch, vcsRepo: null, sshKeyId: "" };

@@ -264,7 +264,7 @@ describe("an oversized body gets its 413", () => {
       expect(r.json.errors[0].detail).toContain(String(BODY_LIMIT));
       const f = await fetch(`${t.server.url}/workspaces/${wsId}`, { method: "PATCH", headers: { ...auth(), "content-type": MEDIA }, body: big });
       expect(f.status).toBe(413);
-      expect((await f.json()).errors[0].status).toBe("413");
+      expect(((await f.json()) as { errors: { status: string }[] }).errors[0].status).toBe("413");
     }
     // A chunked body (no declared length) that grows past the limit, and a big body refused for its token.
     const chunked = await raw(t.server.url, "POST", `/organizations/${t.org}/workspaces`, { ...auth(), "content-type": MEDIA, "transfer-encoding": "chunked" }, big);

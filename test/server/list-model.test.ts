@@ -83,7 +83,9 @@ function wildcardMatch(pattern: string, name: string): boolean {
   return re.test(name);
 }
 
-function expected(q: fc.RecordValue<typeof queryArb> extends infer T ? T : never): string[] {
+type Query = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
+
+function expected(q: Query): string[] {
   return model
     .filter((w) => (q.name === undefined ? true : lower(w.name).includes(lower(q.name))))
     .filter((w) => (q.wildcard === undefined ? true : wildcardMatch(q.wildcard, w.name)))
