@@ -20,11 +20,11 @@ const PARTS = [
   ["gc", "runtime.gcBgMarkWorker"],
 ];
 
+/** Seconds of a pprof duration: it scales each value to its own unit, minutes and hours included past 60 s. */
+const UNIT_SECONDS = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, mins: 60, hrs: 3600 };
 function seconds(text) {
-  const m = /^([\d.]+)(ms|s|us|µs|ns)$/.exec(text);
-  if (!m) return 0;
-  const v = Number(m[1]);
-  return { s: v, ms: v / 1e3, us: v / 1e6, µs: v / 1e6, ns: v / 1e9 }[m[2]];
+  const m = /^([\d.]+)(ns|us|µs|ms|s|mins|hrs)$/.exec(text);
+  return m ? Number(m[1]) * UNIT_SECONDS[m[2]] : 0;
 }
 
 /** `{ total, parts: { name: share } }` of one profile. */
