@@ -89,10 +89,13 @@ export interface WaitOptions {
   intervalMs?: number;
 }
 
+/** Variable categories as the hosted service and its official clients spell them (`terraform` for the spec's `engine`). */
+const CATEGORY_ON_THE_WIRE: Record<VariableCategory, string> = { engine: "terraform", env: "env" };
+
 function varsBody(vars: NoCodeVariable[]): { data: unknown[] } {
   return {
     data: vars.map((v) => {
-      const attributes: Record<string, unknown> = { key: v.key, category: v.category };
+      const attributes: Record<string, unknown> = { key: v.key, category: CATEGORY_ON_THE_WIRE[v.category] ?? v.category };
       if (v.value !== undefined) attributes.value = v.value;
       if (v.description !== undefined) attributes.description = v.description;
       if (v.hcl !== undefined) attributes.hcl = v.hcl;
@@ -157,7 +160,8 @@ export class NoCodeUpgrades {
    * Polls until the upgrade's status is one of `statuses` (default: the plan has settled
    * or the run ended), or throws {@link WaitTimeoutError} when `timeoutMs` runs out.
    * Each poll is a call of its own, with its own deadline; `timeoutMs` bounds the whole
-   * wait, and the call's signal (`client.with({ signal })`) ends it.
+   * wait, a poll whose answer is still arriving included, and the call's signal
+   * (`client.with({ signal })`) ends it.
    */
   async waitFor(
     noCodeModuleId: string,
@@ -171,18 +175,29 @@ export class NoCodeUpgrades {
     const started = Date.now();
     const call = currentCall()?.options ?? {};
     let last: WorkspaceUpgrade | undefined;
+    const timedOut = (elapsed: number, note = "") =>
+      new WaitTimeoutError(
+        `upgrade ${upgradeId} of workspace ${workspaceId} still "${last?.status ?? "unknown"}" after ${(elapsed / 1000).toFixed(1)}s${note}; expected one of ${statuses.join(", ")}`,
+        last?.status,
+        elapsed,
+      );
     for (;;) {
-      // An aborted signal makes this read fail at once with AbortedError.
-      last = await runInCall(call, () => this.read(noCodeModuleId, workspaceId, upgradeId));
+      // A poll ends when the wait does, however slowly its answer arrives; an aborted
+      // signal makes it fail at once with AbortedError.
+      const waitOver = new AbortController();
+      const timer = setTimeout(() => waitOver.abort(), Math.max(0, timeoutMs - (Date.now() - started)));
+      const signal = call.signal ? AbortSignal.any([call.signal, waitOver.signal]) : waitOver.signal;
+      try {
+        last = await runInCall({ ...call, signal }, () => this.read(noCodeModuleId, workspaceId, upgradeId));
+      } catch (err) {
+        if (waitOver.signal.aborted && !call.signal?.aborted) throw timedOut(Date.now() - started, " (the last poll's answer had not arrived)");
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
       if (statuses.includes(last.status)) return last;
       const elapsed = Date.now() - started;
-      if (elapsed + intervalMs > timeoutMs) {
-        throw new WaitTimeoutError(
-          `upgrade ${upgradeId} of workspace ${workspaceId} still "${last.status}" after ${(elapsed / 1000).toFixed(1)}s; expected one of ${statuses.join(", ")}`,
-          last.status,
-          elapsed,
-        );
-      }
+      if (elapsed + intervalMs > timeoutMs) throw timedOut(elapsed);
       await sleep(intervalMs, call.signal);
     }
   }

@@ -14,16 +14,21 @@ export interface RetryOptions {
   /** Attempts per call, the first included. Default 8. */
   maxAttempts?: number;
   /**
-   * Time budget of one request's retries, from its first send (time queued behind the
-   * pacing of other calls does not count), in ms. Default 120 000. The call's overall
-   * deadline (`deadlineMs`) bounds everything, this budget included.
+   * Time budget of one request, from its first send (time queued behind the pacing of
+   * other calls does not count) to the last byte of its last answer, in ms: every attempt
+   * and every wait between them. An answer still arriving when it runs out is cut off
+   * (`NetworkError`, code `ETIMEDOUT`). Default 120 000. The call's overall deadline
+   * (`deadlineMs`) bounds everything, this budget included.
    */
   maxElapsedMs?: number;
   /** First backoff step, in ms. Default 250. */
   baseDelayMs?: number;
   /** Longest single backoff wait, in ms. Default 8 000. */
   maxDelayMs?: number;
-  /** How long an unlock answered with 503 (state not yet finalized) is retried, in ms. Default 30 000. */
+  /**
+   * How long an unlock answered with 503 (state not yet finalized) is retried, in ms,
+   * from its first send; an answer still arriving then is cut off. Default 30 000.
+   */
   unlockRetryMs?: number;
 }
 

@@ -62,7 +62,12 @@ export interface TransportOptions {
   deadlineMs?: number;
   /** Ends every call of this client when aborted (with {@link AbortedError}); a call's own signal is given with `client.with({ signal })`. */
   signal?: AbortSignal;
-  /** Longest silence on the connection during one attempt, in milliseconds, before the attempt fails (and may be retried). Default 30 000. */
+  /**
+   * Longest silence on the connection during one attempt, in milliseconds, before the
+   * attempt fails (and may be retried). Default 30 000. An answer that keeps arriving a
+   * byte at a time is never silent: the retry budget (`retry.maxElapsedMs`) and the
+   * deadline (`deadlineMs`) bound it.
+   */
   timeoutMs?: number;
   /** Which failures are retried, how often and how long (defaults: `DEFAULT_RETRY`). */
   retry?: RetryOptions;
@@ -93,6 +98,12 @@ export const DEFAULT_DEADLINE_MS = 300_000;
 
 /** Longest wait for the rate-limit announcement (`GET /ping`) that every first call waits for. */
 const ANNOUNCE_TIMEOUT_MS = 10_000;
+
+/** The moment an attempt in flight is cut off, and the limit that sets it. */
+interface AttemptBound {
+  at: number;
+  by: "deadline" | "budget" | "unlock window";
+}
 
 /** A call's deadline and signal, resolved. */
 interface ResolvedCall {
@@ -145,6 +156,8 @@ export class Transport {
     let started = 0;
     let attempt = 0;
     let outcomeUnknown = false;
+    /** An unlock answered 503: the unlock window now bounds it (see {@link RetryOptions.unlockRetryMs}). */
+    let settlingUnlock = false;
     let last: AxiosResponse | undefined;
     const notSent = (status = 0): ErrorContext => ({
       method: spec.method,
@@ -180,10 +193,19 @@ export class Transport {
       if (attempt === 1) started = sentAt;
       let response: AxiosResponse | undefined;
       let networkCode: string | undefined;
-      // One controller per attempt: the call's deadline or the caller's signal cancels
-      // the request, however the answer arrives (a trickle resets any idle timeout).
+      // One controller per attempt: the call's deadline, the request's retry budget (and an
+      // unlock's window), or the caller's signal cancels the request, however the answer
+      // arrives: a trickle resets the idle timeout (`timeoutMs`) with every byte.
       const cancel = new AbortController();
-      const timer = setTimeout(() => cancel.abort(), Math.max(0, call.deadlineAt - sentAt));
+      const bound = this.attemptBound(call, started, settlingUnlock);
+      let cutBy: AttemptBound["by"] | undefined;
+      const timer = setTimeout(
+        () => {
+          cutBy = bound.by;
+          cancel.abort();
+        },
+        Math.max(0, bound.at - sentAt),
+      );
       const onAbort = () => cancel.abort();
       call.signal?.addEventListener("abort", onAbort, { once: true });
       try {
@@ -204,7 +226,13 @@ export class Transport {
       if (!response && (cancel.signal.aborted || Date.now() >= call.deadlineAt)) {
         const ctx: ErrorContext = { method: spec.method, path: spec.path, status: 0, attempts: attempt, elapsedMs: Date.now() - call.startedAt };
         this.log(`${spec.method} ${spec.path} -> cut off after ${Date.now() - sentAt}ms (attempt ${attempt})`);
-        throw this.scrub(call.signal?.aborted ? new AbortedError(ctx, "while the answer was awaited") : new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
+        if (call.signal?.aborted) throw this.scrub(new AbortedError(ctx, "while the answer was awaited"));
+        if (cutBy === "deadline" || cutBy === undefined) throw this.scrub(new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
+        // The request's own time is up: no attempt is left to make.
+        const budget = cutBy === "budget" ? `${this.#retry.maxElapsedMs}ms retry budget (retry.maxElapsedMs)` : `${this.#retry.unlockRetryMs}ms unlock window (retry.unlockRetryMs)`;
+        throw this.scrub(
+          new NetworkError({ ...ctx, elapsedMs: Date.now() - started, gaveUp: `gave up: the answer was still arriving when the ${budget} ran out` }, "ETIMEDOUT", "cut off (ETIMEDOUT)"),
+        );
       }
       last = response;
       const elapsed = Date.now() - started;
@@ -258,6 +286,7 @@ export class Transport {
           wait = backoffDelay(attempt, this.#retry);
           why = "backoff";
           settling = true;
+          settlingUnlock = true;
           if (elapsed + wait > this.#retry.unlockRetryMs) {
             throw this.scrub(fail(`gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`));
           }
@@ -296,6 +325,20 @@ export class Transport {
     }
   }
 
+  /**
+   * When an attempt sent now must end, and which limit says so: the call's deadline, the
+   * retry budget counted from the request's first send, and for an unlock that met a 503,
+   * its unlock window.
+   */
+  private attemptBound(call: ResolvedCall, firstSentAt: number, settlingUnlock: boolean): AttemptBound {
+    let bound: AttemptBound = { at: call.deadlineAt, by: "deadline" };
+    const budgetAt = firstSentAt + this.#retry.maxElapsedMs;
+    if (budgetAt < bound.at) bound = { at: budgetAt, by: "budget" };
+    const windowAt = firstSentAt + this.#retry.unlockRetryMs;
+    if (settlingUnlock && windowAt < bound.at) bound = { at: windowAt, by: "unlock window" };
+    return bound;
+  }
+
   /** The deadline and signal of the call being made (see {@link runInCall}), with the client's defaults. */
   private callOf(): ResolvedCall {
     const scope = currentCall();
@@ -309,6 +352,11 @@ export class Transport {
   async requestParsed<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.infer<S>> {
     const started = Date.now();
     const res = await this.request(spec);
+    return this.parseResponse(spec, res, schema, started);
+  }
+
+  /** Parses the body of a successful answer to `spec` with `schema`; a shape mismatch is an UnexpectedResponseError naming each path. */
+  parseResponse<S extends z.ZodType>(spec: RequestSpec, res: RawResponse, schema: S, started = Date.now()): z.infer<S> {
     const result = schema.safeParse(res.data);
     if (result.success) return result.data;
     throw this.scrub(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, DeadlineExceededError, NetworkError, ServiceUnavailableError } from "../../src/client";
+import { AbortedError, DeadlineExceededError, NetworkError, ServiceUnavailableError, WaitTimeoutError } from "../../src/client";
 import { failure } from "./helpers";
 import { fakeClient, organizationDoc, pageAsked, reply, startFakeService, tagPage, trickle, type FakeService } from "./fake-service";
 
@@ -135,6 +135,66 @@ describe("every call ends by its deadline", () => {
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/^GET \/no-code-modules\/nocode-1\/workspaces\/ws-1\/upgrade\/run-1: /);
     expect(polls).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a trickling answer ends with the request's own time limits", () => {
+  it("cuts off the answer when the retry budget runs out, although the deadline is minutes away", async () => {
+    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    // A byte every 100 ms is never 800 ms of silence: the idle timeout alone would wait for the whole body.
+    const client = fakeClient(service, { timeoutMs: 800, retry: { maxAttempts: 2, maxElapsedMs: 2_500 } });
+    const started = Date.now();
+    const err = await failure(client.workspaces.read("ws-1"));
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).not.toBeInstanceOf(DeadlineExceededError);
+    expect((err as NetworkError).code).toBe("ETIMEDOUT");
+    expect(err.message).toMatch(
+      /^GET \/workspaces\/ws-1: no response - cut off \(ETIMEDOUT\) \(after 1 attempt over 2\.\ds; gave up: the answer was still arriving when the 2500ms retry budget \(retry\.maxElapsedMs\) ran out\)$/,
+    );
+    expect(took).toBeGreaterThanOrEqual(2_500);
+    expect(took).toBeLessThan(2_500 + 1_000);
+    // The budget was spent on the one attempt: nothing is left for another.
+    expect(service.requests.filter((r) => r.startsWith("GET /api/v2/workspaces"))).toHaveLength(1);
+  });
+
+  it("cuts off an unlock's answer at the end of its unlock window once the state was still being finalized", async () => {
+    let unlocks = 0;
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      if (++unlocks === 1) return reply(res, 503, { errors: [{ status: "503", title: "state version not finalized" }] });
+      trickle(res, 200, SLOW_BODY, 100);
+    });
+    const client = fakeClient(service, { retry: { baseDelayMs: 50, maxDelayMs: 50, unlockRetryMs: 800 } });
+    const started = Date.now();
+    const err = await failure(client.workspaces.unlock("ws-1"));
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe("ETIMEDOUT");
+    expect(err.message).toMatch(
+      /^POST \/workspaces\/ws-1\/actions\/unlock: no response - cut off \(ETIMEDOUT\) \(after 2 attempts over .*the 800ms unlock window \(retry\.unlockRetryMs\) ran out\)$/,
+    );
+    expect(unlocks).toBe(2);
+    expect(took).toBeLessThan(800 + 1_000);
+  });
+
+  it("ends an upgrade wait at its timeout while a poll's answer is still arriving", async () => {
+    let polls = 0;
+    service = await startFakeService((req, res) => {
+      if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+      if (++polls === 1) return reply(res, 200, { data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } } });
+      trickle(res, 200, SLOW_BODY, 100);
+    });
+    // Each poll has a minute; the wait has 700 ms.
+    const client = fakeClient(service, { deadlineMs: 60_000 });
+    const started = Date.now();
+    const err = await failure(client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 50, timeoutMs: 700 }));
+    const took = Date.now() - started;
+    expect(err).toBeInstanceOf(WaitTimeoutError);
+    expect((err as WaitTimeoutError).lastStatus).toBe("planning");
+    expect(err.message).toMatch(/^upgrade run-1 of workspace ws-1 still "planning" after 0\.\ds \(the last poll's answer had not arrived\); expected one of planned$/);
+    expect(polls).toBe(2);
+    expect(took).toBeLessThan(700 + 1_000);
   });
 });
 
