@@ -25,6 +25,7 @@
 //
 // Usage: node scripts/compat/go-tfe.js [--setting hosted|beta|self-managed]...
 //        [--only TestName]... [--jobs N] [--verbose] [--list-exclusions]
+//        node scripts/compat/go-tfe.js --build-only   (fetches and compiles, runs nothing)
 //        node scripts/compat/go-tfe.js --pin   (after a good run: writes
 //        ./expected-leaves.json from the logs of that run)
 // Environment: PULUMI_WORKSPACES_COMPAT_DIR (cache, default
@@ -251,6 +252,7 @@ function parseArgs(argv) {
     else if (a === "--verbose") opts.verbose = true;
     else if (a === "--list-exclusions") opts.listExclusions = true;
     else if (a === "--pin") opts.pin = true;
+    else if (a === "--build-only") opts.buildOnly = true;
     else die(`unknown argument ${a}`);
   }
   for (const s of opts.settings) if (!SETTINGS[s]) die(`unknown setting ${s} (one of ${Object.keys(SETTINGS).join(", ")})`);
@@ -269,6 +271,7 @@ async function main() {
   }
   if (opts.pin) return writePin();
   const binary = ensureTestBinary();
+  if (opts.buildOnly) return log(`test binary ready: ${binary.bin}`);
   checkAccounted(binary.src);
   const summaries = [];
   for (const name of opts.settings) summaries.push(await runSetting(name, SETTINGS[name], binary, opts));

