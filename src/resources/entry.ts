@@ -21,7 +21,9 @@ import { remoteStateConsumersProvider } from "./providers/remote-state-consumers
 import { noCodeModuleProvider } from "./providers/no-code-module";
 import { noCodeWorkspaceProvider } from "./providers/no-code-workspace";
 import { workspaceLockProvider } from "./providers/workspace-lock";
+import { dataRetentionPolicyProvider } from "./providers/data-retention-policy";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
+import { tokenRefused } from "./providers/client";
 
 export { PROTOCOL };
 
@@ -35,6 +37,7 @@ const implementations: Record<string, ProviderImpl> = {
   nocodemodule: adoptable(noCodeModuleProvider, noCodeModuleAdopter),
   nocodeworkspace: adoptable(noCodeWorkspaceProvider, noCodeWorkspaceAdopter),
   workspacelock: workspaceLockProvider,
+  dataretentionpolicy: dataRetentionPolicyProvider,
 };
 
 /** Accepts `Workspace`, `workspace`, `workspaces:Workspace` or the full token. */
@@ -98,14 +101,13 @@ export async function dispatch(protocol: number, kind: string, method: string, a
   }
   const impl = implementationOf(kind);
   const a = Array.isArray(args) ? args : [];
-  if (ECHOED.has(method)) {
-    try {
-      return await serve(impl, method as Exclude<Method, "configure">, a);
-    } catch (err) {
-      throw withoutEcho(err);
-    }
+  try {
+    return await serve(impl, method as Exclude<Method, "configure">, a);
+  } catch (err) {
+    // A refused token is said once, with where it came from, whatever the call was.
+    const failure = tokenRefused(err) ?? err;
+    throw ECHOED.has(method) ? withoutEcho(failure) : failure;
   }
-  return serve(impl, method as Exclude<Method, "configure">, a);
 }
 
 /**

@@ -20,6 +20,7 @@ export const typeTokens = {
   NoCodeModule: `${TYPE_TOKEN_PREFIX}NoCodeModule`,
   NoCodeWorkspace: `${TYPE_TOKEN_PREFIX}NoCodeWorkspace`,
   WorkspaceLock: `${TYPE_TOKEN_PREFIX}WorkspaceLock`,
+  DataRetentionPolicy: `${TYPE_TOKEN_PREFIX}DataRetentionPolicy`,
 } as const;
 
 /** Names of the resource classes. */

@@ -1,0 +1,232 @@
+/**
+ * Lookups: read workspaces without taking ownership of them, in the shape Pulumi users
+ * know from `aws.ec2.getVpc` / `getVpcOutput`. Each function has a plain form (a Promise
+ * of plain values) and an `Output` form that takes `pulumi.Input`s.
+ *
+ * A lookup is a read: it runs whenever the program runs, `pulumi preview` included, and
+ * puts nothing in the stack's state (no resource is registered). It reaches the service
+ * with the same settings as the resources (stack config `workspaces:address`,
+ * `workspaces:token`, `workspaces:organization`, then `WORKSPACES_*`, `TFE_*` and the
+ * credentials file); the token is used for the requests only and never appears in a result.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { SettingsError, WorkspacesClient, NotFoundError, type WorkspaceListOptions, type Workspace as ApiWorkspace } from "../client";
+import { CONFIG_KEYS } from "./settings";
+import { readWorkspaceWithTags } from "./providers/client";
+import { failuresFromIssues, foldTagName } from "./providers/common";
+import { workspaceOutputs } from "./providers/workspace";
+import type { WorkspaceOutputValues } from "./workspace-fields";
+
+/** Arguments of {@link getWorkspaces}: every filter given must match (they combine with AND). */
+export interface GetWorkspacesArgs {
+  /** Organization to look in. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`. */
+  organization?: string;
+  /** Only workspaces of this project (`prj-...`). */
+  project?: string;
+  /**
+   * Names to select: each an exact name, or a pattern with `*` as prefix, suffix or both
+   * (`app-*`, `*-prod`, `*web*`); `["*"]` selects every workspace. Default: every workspace.
+   */
+  names?: string[];
+  /** Fuzzy name match: the service's own search (part of the name). */
+  search?: string;
+  /** Key-value tags every selected workspace carries, directly or inherited from its project (`{ team: "search" }`). */
+  tags?: Record<string, string>;
+  /** Flat tags every selected workspace carries (case does not matter). */
+  tagNames?: string[];
+  /** Flat tags that exclude a workspace carrying any one of them (case does not matter). */
+  excludeTags?: string[];
+}
+
+/** Result of {@link getWorkspaces}, sorted by name. */
+export interface GetWorkspacesResult {
+  /** Organization that was searched. */
+  organization: string;
+  /** Ids (`ws-...`) of the selected workspaces, in the order of `names`. */
+  ids: string[];
+  /** Names of the selected workspaces, sorted. */
+  names: string[];
+  /** Id of each selected workspace by its name. */
+  idsByName: Record<string, string>;
+}
+
+/** Arguments of {@link getWorkspace}: a workspace by organization and name, or by id. */
+export type GetWorkspaceArgs =
+  | {
+      /** Organization of the workspace. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`. */
+      organization?: string;
+      /** Name of the workspace. */
+      name: string;
+    }
+  | {
+      /** Workspace id (`ws-...`). */
+      id: string;
+    };
+
+/** Result of {@link getWorkspace}: the workspace's id and the values a `Workspace` resource outputs for it (its settings, tags, effective tags, links, `metrics`, `status`, `permissions`). */
+export type GetWorkspaceResult = { id: string } & Omit<WorkspaceOutputValues, "forceDelete">;
+
+/** Arguments of {@link getWorkspacesOutput}: those of {@link GetWorkspacesArgs}, each a `pulumi.Input`. */
+export type GetWorkspacesOutputArgs = { [K in keyof GetWorkspacesArgs]?: pulumi.Input<GetWorkspacesArgs[K]> };
+
+/** Arguments of {@link getWorkspaceOutput}: those of {@link GetWorkspaceArgs}, each a `pulumi.Input`. */
+export type GetWorkspaceOutputArgs = { organization?: pulumi.Input<string>; name: pulumi.Input<string> } | { id: pulumi.Input<string> };
+
+const listArgsSchema = z
+  .object({
+    organization: z.string().min(1).optional(),
+    project: z
+      .string()
+      .refine((v) => v.startsWith("prj-"), { error: "must be a project id (prj-...)" })
+      .optional(),
+    names: z.array(z.string().min(1)).optional(),
+    search: z.string().optional(),
+    tags: z.record(z.string().min(1), z.string()).optional(),
+    tagNames: z.array(z.string().min(1)).optional(),
+    excludeTags: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+const byIdSchema = z.object({ id: z.string().refine((v) => v.startsWith("ws-"), { error: "must be a workspace id (ws-...)" }) }).strict();
+const byNameSchema = z.object({ organization: z.string().min(1).optional(), name: z.string().min(1) }).strict();
+
+/** A failure the program stops on with this message alone (no stack, no source dump). */
+function fail(fn: string, message: string): pulumi.RunError {
+  return new pulumi.RunError(`${fn}: ${message}`);
+}
+
+function invalid(fn: string, issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): pulumi.RunError {
+  return fail(
+    fn,
+    failuresFromIssues(issues)
+      .map((f) => f.reason)
+      .join("; "),
+  );
+}
+
+/** A client with the resources' settings: stack config `workspaces:*` (read in the program), then the environment and the credentials file. */
+function lookupClient(fn: string): WorkspacesClient {
+  const config = new pulumi.Config(CONFIG_KEYS.address.split(":")[0]);
+  const key = (full: string) => full.split(":")[1];
+  try {
+    return new WorkspacesClient({ address: config.get(key(CONFIG_KEYS.address)), token: config.get(key(CONFIG_KEYS.token)), organization: config.get(key(CONFIG_KEYS.organization)) });
+  } catch (err) {
+    throw err instanceof SettingsError ? fail(fn, err.message) : err;
+  }
+}
+
+function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
+  const org = given ?? client.organization;
+  if (!org) {
+    throw fail(fn, "organization is required: set it in the arguments, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)");
+  }
+  return org;
+}
+
+/** `*` as any run of characters, everything else literally. */
+function namePattern(pattern: string): RegExp {
+  return new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
+}
+
+/**
+ * Whether a listed workspace meets the filters the document shows (name, flat tags,
+ * project): the service applies them, and a server that ignores one must not widen the
+ * selection. Key-value tags are not in the list document and are left to the service.
+ */
+function meets(ws: ApiWorkspace, args: GetWorkspacesArgs, pattern: RegExp | undefined): boolean {
+  if (pattern && !pattern.test(ws.name)) return false;
+  const carried = new Set(ws.tagNames.map(foldTagName));
+  if ((args.tagNames ?? []).some((t) => !carried.has(foldTagName(t)))) return false;
+  if ((args.excludeTags ?? []).some((t) => carried.has(foldTagName(t)))) return false;
+  if (args.project !== undefined && ws.projectId && ws.projectId !== args.project) return false;
+  return true;
+}
+
+/**
+ * Selects workspaces of an organization by name, name pattern, project and tags, like
+ * `tfe_workspace_ids`: the filters of the service's workspace list (spec 4.4), 100 per
+ * request, one list per entry of `names`. Puts nothing in state.
+ *
+ * ```ts
+ * const search = await getWorkspaces({ tags: { team: "search" } });
+ * new RemoteStateConsumers("readers", { workspaceId: platform.id, consumerIds: search.ids });
+ * ```
+ */
+export async function getWorkspaces(args: GetWorkspacesArgs = {}): Promise<GetWorkspacesResult> {
+  const fn = "getWorkspaces";
+  const parsed = listArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const a = parsed.data;
+  const client = lookupClient(fn);
+  const organization = organizationOf(fn, client, a.organization);
+  const base: WorkspaceListOptions = {
+    search: a.search || undefined,
+    tags: a.tagNames,
+    excludeTags: a.excludeTags,
+    projectId: a.project,
+    tagged: Object.entries(a.tags ?? {}).map(([key, value]) => ({ key, value })),
+  };
+  const patterns = !a.names || a.names.includes("*") ? [undefined] : Array.from(new Set(a.names));
+  const found = new Map<string, string>();
+  try {
+    for (const pattern of patterns) {
+      const match = pattern === undefined ? undefined : namePattern(pattern);
+      for await (const ws of client.workspaces.list(organization, pattern === undefined ? base : { ...base, wildcardName: pattern })) {
+        if (meets(ws, a, match)) found.set(ws.name, ws.id);
+      }
+    }
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw fail(fn, `the service answered 404 for organization "${organization}": it does not exist, or the token in use may not see it (the service answers the same for both)`);
+    }
+    throw fail(fn, (err as Error).message);
+  }
+  const names = [...found.keys()].sort();
+  return { organization, ids: names.map((n) => found.get(n) as string), names, idsByName: Object.fromEntries(names.map((n) => [n, found.get(n) as string])) };
+}
+
+/** {@link getWorkspaces} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getWorkspacesOutput(args: GetWorkspacesOutputArgs = {}): pulumi.Output<GetWorkspacesResult> {
+  return pulumi.output(args).apply((a) => getWorkspaces(a as GetWorkspacesArgs));
+}
+
+/**
+ * Reads one workspace, like `tfe_workspace`: by `organization` and `name`, or by `id`.
+ * The result holds what a `Workspace` resource outputs for it. Puts nothing in state.
+ *
+ * ```ts
+ * const platform = await getWorkspace({ name: "platform" });
+ * export const platformTags = platform.effectiveTags;
+ * ```
+ */
+export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspaceResult> {
+  const fn = "getWorkspace";
+  const given = (args ?? {}) as Record<string, unknown>;
+  if ("id" in given && ("name" in given || "organization" in given)) throw fail(fn, "give either `id` or `name` (with `organization`), not both");
+  const parsed = "id" in given ? byIdSchema.safeParse(given) : byNameSchema.safeParse(given);
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const a = parsed.data;
+  const client = lookupClient(fn);
+  const ref = "id" in a ? a.id : `${organizationOf(fn, client, a.organization)}/${a.name}`;
+  try {
+    const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, ref);
+    const { forceDelete: _unused, ...outputs } = workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: false });
+    return { id: workspace.id, ...outputs };
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw fail(fn, `cannot read workspace ${ref}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`);
+    }
+    throw fail(fn, (err as Error).message);
+  }
+}
+
+/** {@link getWorkspace} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getWorkspaceOutput(args: GetWorkspaceOutputArgs): pulumi.Output<GetWorkspaceResult> {
+  return pulumi.output(args as pulumi.Input<Record<string, pulumi.Input<string>>>).apply((a) => getWorkspace(a as unknown as GetWorkspaceArgs));
+}
