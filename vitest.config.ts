@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts", "policies/test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "test/package/install.test.ts", "**/node_modules/**"],
+          exclude: ["test/e2e/**", "test/otf/**", "test/package/install.test.ts", "**/node_modules/**"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -16,6 +16,17 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts", "test/package/install.test.ts"],
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Against OTF, an independent server of the same API (scripts/otf, test/otf/README.md).
+          name: "otf",
+          include: ["test/otf/**/*.test.ts"],
+          globalSetup: ["test/otf/global-setup.ts"],
           testTimeout: 900_000,
           hookTimeout: 900_000,
           fileParallelism: false,
