@@ -149,7 +149,7 @@ export class WorkspacesClient {
   }
 }
 
-export { resolveSettings, normalizeAddress } from "./settings";
+export { resolveSettings, normalizeAddress, tokenSource } from "./settings";
 export type { Settings, SettingsInput, SettingSource } from "./settings";
 export * from "./errors";
 export { PagedList, PAGE_SIZE } from "./pagination";

@@ -14,6 +14,7 @@
  * `1 / rate` seconds. With `rate + burst <= limit`, no one-second window (fixed or
  * sliding) on the service side ever sees more than `limit` requests from this process.
  */
+import { forgetRefusals } from "./refused-tokens";
 
 /** Pacing of one limiter: a sustained rate and a burst. */
 export interface LimiterSettings {
@@ -239,9 +240,10 @@ export async function limiterFor(baseUrl: string, announce: () => Promise<number
   return entry.limiter;
 }
 
-/** Forgets every cached limiter (tests that start several servers on reused ports). */
+/** Forgets every cached limiter and every token refusal remembered (tests that start several servers on reused ports). */
 export function resetLimiters(): void {
   registry.clear();
+  forgetRefusals();
 }
 
 /** Waits `ms`; resolves false at once when `signal` aborts first (or already has). */

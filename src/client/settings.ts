@@ -42,6 +42,8 @@ export interface Settings {
   readonly organization: string | undefined;
   /** Where each value came from, for diagnostics. */
   readonly sources: { address: SettingSource; token: SettingSource; organization?: SettingSource };
+  /** The credentials file the token was read from, when it was. */
+  readonly tokenFile?: string;
 }
 
 const CREDENTIALS_FILE = path.join(".terraform.d", "credentials.tfrc.json");
@@ -87,6 +89,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     hostname,
     organization: organization?.value,
     sources: { address: address.source, token: token.source, ...(organization ? { organization: organization.source } : {}) },
+    ...(token.source === "credentials file" ? { tokenFile: credentialsPath } : {}),
   };
   Object.defineProperty(settings, "token", { value: token.value, enumerable: false });
   Object.defineProperty(settings, inspect.custom, {
@@ -94,6 +97,29 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     enumerable: false,
   });
   return Object.freeze(settings) as Settings;
+}
+
+/**
+ * Where the token of `settings` came from and how to replace it, for a message about a
+ * refused token. `given` names the `options` source as the caller knows it (a stack
+ * configuration key, a command-line flag); the token itself is never part of it.
+ */
+export function tokenSource(
+  settings: Settings,
+  given: { name: string; replace: string } = { name: "the `token` option", replace: "pass a valid `token`" },
+): { name: string; replace: string } {
+  switch (settings.sources.token) {
+    case "options":
+      return given;
+    case "WORKSPACES_*":
+      return { name: "the environment variable WORKSPACES_TOKEN", replace: "set WORKSPACES_TOKEN to a valid token" };
+    case "TFE_*":
+      return { name: "the environment variable TFE_TOKEN", replace: "set TFE_TOKEN to a valid token (or WORKSPACES_TOKEN, which comes first)" };
+    case "credentials file": {
+      const file = settings.tokenFile ?? CREDENTIALS_FILE;
+      return { name: `the credentials file ${file} (entry "${settings.hostname}")`, replace: `replace the token of "${settings.hostname}" in ${file}` };
+    }
+  }
 }
 
 /**

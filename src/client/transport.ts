@@ -16,11 +16,13 @@ import {
   type HttpMethod,
   NetworkError,
   RateLimitedError,
+  UnauthorizedError,
   UnexpectedResponseError,
   errorForStatus,
 } from "./errors";
 import { currentCall } from "./call";
 import { PacingRefused, type RateLimiter, limiterFor, sleep } from "./limiter";
+import { refusalKey, refusalOf, rememberRefusal } from "./refused-tokens";
 import { DEFAULT_RETRY, type Repeatability, type ResolvedRetryOptions, type RetryOptions, announcedLimit, backoffDelay, mayRetryNetwork, mayRetryStatus, rateLimitWait } from "./retry";
 import type { Settings } from "./settings";
 
@@ -122,6 +124,8 @@ export class Transport {
   readonly baseUrl: string;
   readonly stats: TransportStats = { requests: 0, retries: 0, rateLimited: 0 };
   readonly #token: string;
+  /** This token at this service, for the refusals remembered (see refused-tokens.ts). */
+  readonly #refusalKey: string;
   readonly #http: AxiosInstance;
   readonly #retry: ResolvedRetryOptions;
   readonly #options: TransportOptions;
@@ -133,6 +137,7 @@ export class Transport {
   constructor(settings: Settings, options: TransportOptions = {}) {
     this.baseUrl = settings.baseUrl;
     this.#token = settings.token;
+    this.#refusalKey = refusalKey(settings.baseUrl, settings.token);
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY, ...stripUndefined(options.retry ?? {}) };
     this.#followsAnnouncements = typeof options.rateLimit !== "object";
@@ -169,6 +174,14 @@ export class Transport {
     });
     for (;;) {
       attempt++;
+      // After a 401 no request with this token can succeed: none is sent.
+      const refused = refusalOf(this.#refusalKey);
+      if (refused) {
+        const ago = `${Math.round((Date.now() - refused.at) / 1000)}s ago`;
+        throw this.scrub(
+          new UnauthorizedError({ ...notSent(401), errors: refused.errors, gaveUp: `not sent: the service refused this token ${ago} (401), and no request with it can succeed` }),
+        );
+      }
       const limiter = await this.limiterWithin(call, notSent);
       if (limiter) {
         try {
@@ -270,6 +283,12 @@ export class Transport {
       if (response) {
         const status = response.status;
         this.log(`${spec.method} ${spec.path} -> ${status} in ${Date.now() - sentAt}ms (attempt ${attempt})`);
+        if (status === 401) rememberRefusal(this.#refusalKey, this.errorObjects(response));
+        if (status === 429 && refusesInvalidToken(this.errorObjects(response))) {
+          // Waiting would not make the token valid, and every wait would renew the throttle.
+          this.stats.rateLimited++;
+          throw this.scrub(new UnauthorizedError(ctx("not waited on: the service holds back requests with an invalid token, and this token is one of them")));
+        }
         if (status === 429) {
           this.stats.rateLimited++;
           const asked = rateLimitWait(response.headers);
@@ -505,6 +524,11 @@ function conflictReason(context: ConflictContext, response: AxiosResponse): Conf
     default:
       return "unknown";
   }
+}
+
+/** Whether a 429's error objects say that it throttles requests with an invalid token (not the token's own rate). */
+function refusesInvalidToken(errors: ErrorObject[]): boolean {
+  return errors.some((e) => /\binvalid (api )?token\b/i.test(`${e.title ?? ""} ${e.detail ?? ""}`));
 }
 
 /** Waits for `promise` until the call's deadline or signal ends the wait. */

@@ -19,8 +19,8 @@
  * Without `adopt`, a create refused because the name (or module) is taken fails with one
  * message that names the existing record and points to `adopt: true`.
  */
-import { NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
-import { getClient } from "./client";
+import { ConflictError, NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import { getClient, tokenRefused } from "./client";
 import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo, text } from "./common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
@@ -123,7 +123,7 @@ function describeChanges(changed: string[]): string {
  * What `pulumi up` will do with a new resource marked `adopt`, as the one line preview
  * shows under Diagnostics: the record it adopts and the declared properties that differ
  * from it, that none exists and it is created, or why it could not be told. Looks the
- * record up; never throws.
+ * record up; throws only when the service refuses the token.
  */
 export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inputs: Props, remember?: (found: Found) => void): Promise<string> {
   const key = adopter.key(inputs);
@@ -141,6 +141,9 @@ export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inpu
     const later = pending.length ? ` (${pending.join(", ")} known only during pulumi up)` : "";
     return `adopt: pulumi up adopts the existing ${found.label}; ${describeChanges(changed)}${later}`;
   } catch (err) {
+    // A refused token fails every look-up after this one too: it ends the operation instead.
+    const refused = tokenRefused(err);
+    if (refused) throw refused;
     return `adopt: could not look up the ${adopter.noun} ${key} (${describe(err)}); pulumi up tries again`;
   }
 }
@@ -215,7 +218,9 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
 // ---------------------------------------------------------------------------
 // The three kinds
 
+/** A create refused because the name is taken: 422 from the hosted service, 409 from OTF and others. */
 function nameTaken(err: unknown): boolean {
+  if (err instanceof ConflictError) return err.reason === "already-exists";
   return err instanceof ValidationError && err.problems.some((p) => /already been taken|already exists/i.test(p.detail));
 }
 

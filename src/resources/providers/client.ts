@@ -2,9 +2,9 @@
  * The client the providers use, built from the settings in force at call time, and
  * the few composite reads they share.
  */
-import { BadRequestError, WorkspacesClient, NotFoundError, type Workspace as ApiWorkspace } from "../../client";
-import { currentSettings } from "../settings";
-import { text } from "./common";
+import { BadRequestError, WorkspacesClient, NotFoundError, UnauthorizedError, capDetail, tokenSource, type Workspace as ApiWorkspace } from "../../client";
+import { CONFIG_KEYS, currentSettings } from "../settings";
+import { ProviderError, text } from "./common";
 
 const clients = new Map<string, WorkspacesClient>();
 
@@ -23,6 +23,33 @@ export function getClient(): WorkspacesClient {
 /** Forgets the cached clients (tests that restart servers). */
 export function resetClients(): void {
   clients.clear();
+}
+
+/** How the address's source is named, by where it came from. */
+const ADDRESS_SOURCES = {
+  options: `stack config ${CONFIG_KEYS.address}`,
+  "WORKSPACES_*": "WORKSPACES_ADDRESS",
+  "TFE_*": "TFE_HOSTNAME",
+  "credentials file": "the credentials file",
+} as const;
+
+/**
+ * A refused token (401, or the service's throttle of invalid tokens) as the one error that
+ * ends the operation: no later call could succeed with that token, and the client sends no
+ * more requests with it. Names where the token came from and the address, never the token.
+ */
+export function tokenRefused(err: unknown): ProviderError | undefined {
+  if (!(err instanceof UnauthorizedError)) return undefined;
+  let settings;
+  try {
+    settings = currentSettings();
+  } catch {
+    return undefined;
+  }
+  const source = tokenSource(settings, { name: `stack config ${CONFIG_KEYS.token}`, replace: `set a valid one with \`pulumi config set --secret ${CONFIG_KEYS.token}\`` });
+  const address = `${settings.baseUrl} (from ${ADDRESS_SOURCES[settings.sources.address]})`;
+  const answer = `${err.status}${err.detail ? ` - ${capDetail(err.detail)}` : ""}`;
+  return new ProviderError(`the service at ${address} refused the API token from ${source.name} (${answer}); no request with this token can succeed: ${source.replace}, then run again`);
 }
 
 export interface WorkspaceWithTags {
