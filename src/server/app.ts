@@ -25,11 +25,11 @@ import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
 import type { Domain, ServerContext } from "./context";
-import { ApiError, badRequest, badRequestAt, internalError, notFound, payloadTooLarge, renderDomainError, tooManyRequests, unauthorized, unsupportedMediaType } from "./http/errors";
+import { ApiError, badRequest, internalError, notFound, payloadTooLarge, renderDomainError, tooManyRequests, unauthorized, unprocessable, unsupportedMediaType } from "./http/errors";
 import { DomainError } from "./errors";
 import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
-import { MAX_JSON_DEPTH, tooDeep } from "./http/json";
-import { authenticate, type Caller } from "./auth/service";
+import { MAX_JSON_DEPTH, tooDeep, wellFormedJson } from "./http/json";
+import { authenticate, isGeneratedToken, type Caller } from "./auth/service";
 import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS, RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
 import { injectFault, type FaultOptions } from "./faults";
 import { loggerOptions } from "./logging";
@@ -169,8 +169,13 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   app.addContentTypeParser([JSONAPI_MEDIA_TYPE, "application/json"], { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
+    // A document nested past the bound is valid JSON the server refuses (422, like any
+    // other body it cannot accept); text that is not JSON at all stays a 400.
     const deep = tooDeep(text, MAX_JSON_DEPTH);
-    if (deep !== null) return done(badRequestAt(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, deep), undefined);
+    if (deep !== null) {
+      if (!wellFormedJson(text)) return done(badRequest("The request body is not valid JSON."), undefined);
+      return done(unprocessable(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, deep), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -187,13 +192,23 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     }
     request.publicUrl = ctx.publicUrl;
     const header = request.headers.authorization;
+    const token = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    // Past its address's bound on failed authentications, a request is refused only for an
+    // invalid token: a generated token is looked up whatever else the address sent (475
+    // random bits: the bound protects nothing there), so one misconfigured client behind
+    // a shared address locks out nobody. A token of any other shape may be a person's
+    // guessable choice, and is refused before it is looked at, as every guess is.
     const address = `ip:${request.ip}`;
-    if (header !== undefined && failedAuth) {
+    const guessable = header !== undefined && !(token !== undefined && isGeneratedToken(token));
+    if (failedAuth && guessable) {
       const standing = failedAuth.peek(address);
       if (!standing.allowed) throw failedAuthRefusal(standing.reset);
     }
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    request.caller = match ? authenticate(ctx.db, match[1]) : null;
+    request.caller = token !== undefined ? await authenticate(ctx.db, token) : null;
+    if (failedAuth && !request.caller && header !== undefined) {
+      const standing = failedAuth.peek(address);
+      if (!standing.allowed) throw failedAuthRefusal(standing.reset);
+    }
     const path = request.url.split("?")[0];
     if (!request.caller && !ANONYMOUS.has(path) && request.routeOptions.url !== undefined) {
       if (header !== undefined && failedAuth) failedAuth.take(address);

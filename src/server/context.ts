@@ -5,6 +5,7 @@ import type { FaultOptions } from "./faults";
 import type { WorkspaceRecord } from "./workspace/store";
 import type { Resource } from "./http/jsonapi";
 import type { LogDestination, LogLevel, LogSettings } from "./logging";
+import type { SecretBox } from "./secrets";
 
 export interface ServerOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -13,8 +14,20 @@ export interface ServerOptions {
   port?: number;
   /** SQLite file, or `:memory:`. Default `workspaces.db` in the working directory. */
   db?: string;
-  /** Token of the bootstrap organization's owners team; generated when absent. */
+  /**
+   * Token of the bootstrap organization's owners team; generated when absent. A token
+   * not of the generated shape is stored under a slow salted digest (scrypt).
+   */
   token?: string;
+  /**
+   * Key that seals sensitive values at rest (AES-256-GCM): 64 hex digits or base64 of 32
+   * bytes, or the bytes. Default: `encryptionKeyFile`, else the file `<db>.key` beside
+   * the database, created with a new key (mode 0600) when missing; `:memory:` gets a key
+   * of its own.
+   */
+  encryptionKey?: string | Buffer;
+  /** File holding the encryption key as text. */
+  encryptionKeyFile?: string;
   /** Name of the organization created on start; default `example-org`. */
   organization?: string;
   /** Requests per second per user; 0 or false disables the limit. Default 30. */
@@ -85,6 +98,8 @@ interface Hooks {
 
 export interface ServerContext {
   db: Db;
+  /** Seals and opens sensitive values at rest (./secrets.ts). */
+  secrets: SecretBox;
   options: ResolvedOptions;
   hooks: Hooks;
   /** The configured public address, else `http://host:port` once listening; used where the spec asks for absolute URLs. */
@@ -97,7 +112,8 @@ export interface ServerContext {
  * A slice of the service. `schema` is the DDL of the domain's tables as of schema
  * version 1, run by that migration after the core tables (so it may reference them);
  * a later change of a table is a new migration in ./store/schema.ts. `init` runs once before any route exists
- * (register hooks there); `routes` adds the HTTP handlers, with paths relative to /api/v2.
+ * (register hooks there, and bring stored data that needs the server's key up to what
+ * this build writes); `routes` adds the HTTP handlers, with paths relative to /api/v2.
  */
 export interface Domain {
   name: string;

@@ -9,6 +9,7 @@ import { DOMAINS } from "./domains";
 import { migrate, openDatabase } from "./store/db";
 import { bootstrapOrganization } from "./organization/service";
 import type { FaultOptions } from "./faults";
+import { checkKey, loadKey, secretBox, type SecretBox } from "./secrets";
 
 export interface RunningServer {
   /** Base URL including `/api/v2`. */
@@ -37,9 +38,20 @@ function publicAddress(raw: string): string {
 
 export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<Domain> = DOMAINS): Promise<RunningServer> {
   const publicUrl = options.publicUrl === undefined ? undefined : publicAddress(options.publicUrl);
-  const db = openDatabase(options.db ?? "workspaces.db");
+  const file = options.db ?? "workspaces.db";
+  const db = openDatabase(file);
+  let secrets: SecretBox;
+  try {
+    migrate(db, domains);
+    secrets = secretBox(loadKey({ key: options.encryptionKey, file: options.encryptionKeyFile, db: file }));
+    checkKey(db, secrets);
+  } catch (err) {
+    db.close();
+    return Promise.reject(err);
+  }
   const ctx: ServerContext = {
     db,
+    secrets,
     options: {
       host: options.host ?? "127.0.0.1",
       port: options.port ?? 8080,
@@ -53,12 +65,6 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     publicUrl: "",
     log: { level: options.logLevel ?? "silent", destination: options.logDestination },
   };
-  try {
-    migrate(db, domains);
-  } catch (err) {
-    db.close();
-    return Promise.reject(err);
-  }
   const { token } = bootstrapOrganization(db, ctx.options.organization, options.token);
   const handles = buildApp(ctx, domains, options.faults);
   return handles.app

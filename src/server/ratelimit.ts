@@ -62,9 +62,12 @@ export class RateLimiter {
 /**
  * Failed authentications per client address: a request whose `Authorization` header
  * names no valid token spends from its address's budget, and once the budget is spent
- * every request with an `Authorization` header from that address is refused with 429,
- * before its token is looked at, until the window ends. Guessing tokens is bounded to
- * this many tries per window per address.
+ * every request from that address with an invalid token is refused with 429 until the
+ * window ends. A valid generated token neither spends from the budget nor is refused by
+ * it (only its user's own rate limit applies), so one misconfigured client behind a
+ * shared NAT or CI egress address locks out nobody else. A token of another shape (one
+ * a person chose, which may be guessable) is refused past the bound before it is looked
+ * at: guessing such a token is bounded to this many tries per window per address.
  */
 export const FAILED_AUTH_LIMIT = 20;
 export const FAILED_AUTH_WINDOW_MS = 60_000;

@@ -2,9 +2,11 @@
  * Every route the server registers, read from Fastify's own registration, so a route
  * added later is fuzzed without anyone editing a list.
  */
+import { randomBytes } from "node:crypto";
 import { buildApp } from "../../src/server/app";
 import type { ServerContext } from "../../src/server/context";
 import { DOMAINS } from "../../src/server/domains";
+import { secretBox } from "../../src/server/secrets";
 import { migrate, openDatabase } from "../../src/server/store/db";
 
 export interface Route {
@@ -19,6 +21,7 @@ export async function registeredRoutes(): Promise<Route[]> {
   migrate(db, DOMAINS);
   const ctx: ServerContext = {
     db,
+    secrets: secretBox(randomBytes(32)),
     options: { host: "127.0.0.1", port: 0, db: ":memory:", organization: "o", rateLimit: 0, runSpeed: 1, selfManaged: true },
     hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",

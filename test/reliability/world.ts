@@ -8,6 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { tokenDigest } from "../../src/server/auth/service";
 import type { ServerOptions } from "../../src/server/context";
+import { loadKey, secretBox, type SecretBox } from "../../src/server/secrets";
 import { expect } from "vitest";
 import { createFromModule, enableModule, publishModule, upgradePath } from "../server/no-code-support";
 import { type Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
@@ -51,6 +52,11 @@ export class World {
     this.idTables = (this.read.prepare(`SELECT m.name FROM sqlite_master m WHERE m.type = 'table'`).all() as { name: string }[])
       .map((r) => r.name)
       .filter((t) => (this.read.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'id'`).get(t) ?? null) !== null);
+  }
+
+  /** The server's key, read from beside the database file as the server left it there. */
+  get secrets(): SecretBox {
+    return secretBox(loadKey({ db: this.file }));
   }
 
   get api(): Api {

@@ -119,25 +119,34 @@ describe("links never come from the request's Host header", () => {
 describe("body depth is bounded at parse time", () => {
   const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
-  it("10,000 nested arrays in no-code options and in workspace attributes are a 400 with a pointer", async () => {
+  it("10,000 nested arrays in no-code options and in workspace attributes are a 422 with a pointer", async () => {
     const options = `{"data":{"type":"no-code-modules","attributes":{"enabled":true},"relationships":{"variable-options":{"data":[{"type":"variable-options","attributes":{"variable-name":"x","variable-type":"string","options":${nested(10_000)}}}]}}}}`;
     const r1 = await raw(t.server.url, "POST", `/organizations/${t.org}/no-code-modules`, { ...auth(), "content-type": MEDIA }, options);
-    expect(r1.status, r1.text.slice(0, 300)).toBe(400);
+    expect(r1.status, r1.text.slice(0, 300)).toBe(422);
     expect(r1.json.errors[0].source.pointer).toBe(`/data/relationships/variable-options/data/0/attributes/options${"/0".repeat(MAX_JSON_DEPTH - 7)}`);
     const attrs = `{"data":{"type":"workspaces","attributes":{"name":"deep","description":${nested(10_000)}}}}`;
     const r2 = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, attrs);
-    expect(r2.status).toBe(400);
+    expect(r2.status).toBe(422);
     expect(r2.json.errors[0].source.pointer.startsWith("/data/attributes/description/0/0")).toBe(true);
     expect(r2.json.errors[0].detail).toContain(String(MAX_JSON_DEPTH));
   });
 
-  it("the bound is exact: depth 64 reaches validation (422), depth 65 does not (400); keys with / and ~ are escaped", async () => {
+  it("a body nested past the bound that is not JSON at all is a 400, as any text that is not JSON", async () => {
+    for (const text of [`{"data":${"[".repeat(100_000)}`, `{"data":${nested(100_000)},}`, `{"data":${"[".repeat(100)}1 2${"]".repeat(100)}}`]) {
+      const r = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, text);
+      expect(r.status, r.text.slice(0, 200)).toBe(400);
+      expect(r.json.errors[0].detail).toMatch(/not valid JSON/);
+    }
+  });
+
+  it("the bound is exact: depth 64 reaches validation, depth 65 is refused at parse time (422 both); keys with / and ~ are escaped", async () => {
     const at = (key: string, depth: number) => `{"data":{"type":"workspaces","attributes":{${JSON.stringify(key)}:${nested(depth - 3)}}}}`;
     const atLimit = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, at("description", MAX_JSON_DEPTH));
     expect(atLimit.status).toBe(422);
     expect(atLimit.json.errors[0].source.pointer).toBe("/data/attributes/description");
     const over = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, at("a/b~c", MAX_JSON_DEPTH + 1));
-    expect(over.status).toBe(400);
+    expect(over.status).toBe(422);
+    expect(over.json.errors[0].detail).toContain(String(MAX_JSON_DEPTH));
     expect(over.json.errors[0].source.pointer.startsWith("/data/attributes/a~1b~0c/0")).toBe(true);
     // Brackets inside strings are not nesting.
     const inString = `{"data":{"type":"workspaces","attributes":{"description":${JSON.stringify("[".repeat(10_000))}}}}`;
@@ -344,9 +353,10 @@ describe("access is checked before the body on write endpoints", () => {
 });
 
 describe("failed authentication is bounded per client address", () => {
-  it(`after ${FAILED_AUTH_LIMIT} wrong tokens the address gets 429 with Retry-After, before any token is checked`, async () => {
-    const limited = await start({ rateLimit: 30 });
+  it(`after ${FAILED_AUTH_LIMIT} wrong tokens the address gets 429 for wrong tokens; generated tokens are still served`, async () => {
+    const limited = await start({ rateLimit: 30, token: "chosen-owners-token" });
     try {
+      const team = await makeTeam(limited.api, limited.org, "served", { manageWorkspaces: true });
       const wrong = limited.api.as("not-a-token");
       for (let i = 0; i < FAILED_AUTH_LIMIT; i++) expect((await wrong.get(`/organizations/${limited.org}/workspaces`)).status).toBe(401);
       const refused = await wrong.get(`/organizations/${limited.org}/workspaces`);
@@ -354,7 +364,11 @@ describe("failed authentication is bounded per client address", () => {
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(refused.body.errors[0].status).toBe("429");
       expect(refused.body.errors[0].detail).toMatch(/invalid token/);
-      // A right guess now gets the same answer as a wrong one.
+      // A generated token is served, and a wrong one of the same shape is still refused.
+      expect((await limited.api.as(team.token).get(`/organizations/${limited.org}/workspaces`)).status).toBe(200);
+      const lookalike = team.token.slice(0, -1) + (team.token.endsWith("a") ? "b" : "a");
+      expect((await limited.api.as(lookalike).get(`/organizations/${limited.org}/workspaces`)).status).toBe(429);
+      // A chosen token may be guessable: a right guess of it gets the same answer as a wrong one.
       expect((await limited.api.get(`/organizations/${limited.org}/workspaces`)).status).toBe(429);
       // A request without credentials is no guess and still gets its 401.
       expect((await limited.api.as(null).get(`/organizations/${limited.org}/workspaces`)).status).toBe(401);

@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate } from "../store/db";
+import { keepServerSetting, serverSetting } from "../secrets";
 import { newId, newInternalId, newToken } from "../ids";
 import { Invalid, NameTaken, NotFound, type Field } from "../errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
@@ -42,12 +43,95 @@ export interface OrgRole {
 
 const NO_ROLE: OrgRole = { member: false, owner: false, manageWorkspaces: false, manageProjects: false, teamIds: [], adminsMayForceDelete: false };
 
+/**
+ * How tokens are stored. A token this server generates (81 characters, 475 random bits)
+ * is stored as its SHA-256 digest: nothing can guess it, and one indexed lookup finds
+ * it. A token an operator chose (`--token`) may be short or a word, so its digest is
+ * scrypt's, salted with a random salt of the database (`token-salt` in
+ * `server_settings`): a copy of the database does not give it away to a dictionary. One
+ * salt per database rather than per token keeps the scrypt digest a lookup key (a token
+ * is hashed once, not once per stored token); the digests of recently presented tokens
+ * are kept in memory, so a chosen token costs one scrypt per process, not per request.
+ */
 export function tokenDigest(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export function authenticate(db: Db, token: string): Caller | null {
-  const row = store.findTokenByDigest(db, tokenDigest(token));
+/** The shape of the tokens `newToken` generates; anything else is treated as chosen by a person. */
+const GENERATED_TOKEN = /^[1-9A-HJ-NP-Za-km-z]{14}\.atlasv1\.[1-9A-HJ-NP-Za-km-z]{67}$/;
+
+/** Whether `token` has the shape of a generated token (a valid one is unguessable). */
+export function isGeneratedToken(token: string): boolean {
+  return GENERATED_TOKEN.test(token);
+}
+const SCRYPT_PREFIX = "scrypt$";
+/** scrypt cost: 2^15 iterations of 1 KiB blocks, 32 MiB and about 0.1 s per digest. */
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const SCRYPT_CONCURRENCY = 2;
+const DIGEST_CACHE_SIZE = 1024;
+
+function chosenTokenSalt(db: Db, create: boolean): string | undefined {
+  const salt = serverSetting(db, "token-salt");
+  if (salt !== undefined || !create) return salt;
+  return keepServerSetting(db, "token-salt", randomBytes(16).toString("hex"));
+}
+
+function chosenTokenDigestSync(db: Db, token: string): string {
+  const salt = chosenTokenSalt(db, true)!;
+  return SCRYPT_PREFIX + scryptSync(token, salt, 32, SCRYPT).toString("hex");
+}
+
+/** The digest a token is stored under when it is issued: scrypt for a chosen token, SHA-256 for a generated one. */
+function storedDigest(db: Db, token: string, chosen: boolean): string {
+  return chosen && !GENERATED_TOKEN.test(token) ? chosenTokenDigestSync(db, token) : tokenDigest(token);
+}
+
+/** SHA-256 digest of a presented token to its scrypt digest, per database, most recently used last. */
+const digestCaches = new WeakMap<Db, Map<string, string>>();
+let scryptRunning = 0;
+const scryptWaiting: Array<() => void> = [];
+
+/** scrypt on the thread pool, at most SCRYPT_CONCURRENCY at once, so a burst of unknown tokens cannot take all memory. */
+async function boundedScrypt(token: string, salt: string): Promise<Buffer> {
+  while (scryptRunning >= SCRYPT_CONCURRENCY) await new Promise<void>((resolve) => scryptWaiting.push(resolve));
+  scryptRunning++;
+  try {
+    return await new Promise<Buffer>((resolve, reject) => scrypt(token, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  } finally {
+    scryptRunning--;
+    scryptWaiting.shift()?.();
+  }
+}
+
+/** The scrypt digest of a presented token that is not of the generated shape, or null when no chosen token was ever stored. */
+async function chosenTokenDigest(db: Db, token: string, fast: string): Promise<string | null> {
+  const salt = chosenTokenSalt(db, false);
+  if (salt === undefined) return null;
+  let cache = digestCaches.get(db);
+  if (!cache) digestCaches.set(db, (cache = new Map<string, string>()));
+  const key = `${salt}:${fast}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const digest = SCRYPT_PREFIX + (await boundedScrypt(token, salt)).toString("hex");
+  cache.set(key, digest);
+  if (cache.size > DIGEST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return digest;
+}
+
+async function findToken(db: Db, token: string): Promise<store.TokenRow | undefined> {
+  const fast = tokenDigest(token);
+  const row = store.findTokenByDigest(db, fast);
+  if (row || GENERATED_TOKEN.test(token)) return row;
+  const digest = await chosenTokenDigest(db, token, fast);
+  return digest === null || !db.open ? undefined : store.findTokenByDigest(db, digest);
+}
+
+export async function authenticate(db: Db, token: string): Promise<Caller | null> {
+  const row = await findToken(db, token);
   if (!row) return null;
   return {
     tokenId: row.id,
@@ -237,17 +321,22 @@ export interface IssuedToken {
   createdAt: string;
 }
 
-/** Stores only the digest: the token itself is shown once, in the response that creates it. */
+/**
+ * Stores only the digest: the token itself is shown once, in the response that creates
+ * it. `chosen` is a token a person picked (the bootstrap `--token`), stored under its
+ * slow salted digest.
+ */
 export function issueToken(
   db: Db,
   spec: { kind: Caller["kind"]; organization?: string | null; teamId?: string | null; userId?: string | null; siteAdmin?: boolean; description?: string | null },
-  token: string = newToken(),
+  chosen?: string,
 ): IssuedToken {
+  const token = chosen ?? newToken();
   const id = newId("authenticationToken");
   const createdAt = now();
   store.insertToken(db, {
     id,
-    digest: tokenDigest(token),
+    digest: storedDigest(db, token, chosen !== undefined),
     kind: spec.kind,
     organization: spec.organization ?? null,
     teamId: spec.teamId ?? null,
@@ -259,9 +348,14 @@ export function issueToken(
   return { id, token, createdAt };
 }
 
-/** Whether a token with this value already exists (only its digest is compared). */
-export function tokenExists(db: Db, token: string): boolean {
-  return store.tokenDigestExists(db, tokenDigest(token));
+/**
+ * Whether a chosen token is stored, under either digest. One stored under SHA-256 by a
+ * release before chosen tokens were salted is moved to its scrypt digest here.
+ */
+export function chosenTokenExists(db: Db, token: string): boolean {
+  const digest = storedDigest(db, token, true);
+  if (store.tokenDigestExists(db, digest)) return true;
+  return digest !== tokenDigest(token) && store.replaceTokenDigest(db, tokenDigest(token), digest);
 }
 
 /** Revokes every token of the organization and of its teams (the organization is being deleted). */

@@ -38,6 +38,11 @@ export function tokenDigestExists(db: Db, digest: string): boolean {
   return !!prepare(db, `SELECT id FROM tokens WHERE digest = ?`).get(digest);
 }
 
+/** Stores a token under another digest; false when no token has `from`. */
+export function replaceTokenDigest(db: Db, from: string, to: string): boolean {
+  return prepare(db, `UPDATE tokens SET digest = ? WHERE digest = ?`).run(to, from).changes > 0;
+}
+
 export function insertToken(
   db: Db,
   t: {

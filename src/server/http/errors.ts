@@ -29,8 +29,6 @@ export const badRequest = (detail: string, parameter?: string) => {
   if (parameter) e.errors[0].source = { parameter };
   return e;
 };
-/** A 400 about a place in the request body, named by its JSON pointer. */
-export const badRequestAt = (detail: string, pointer: string) => one(400, "bad request", detail, pointer);
 export const unauthorized = () => one(401, "unauthorized", "A valid API token is required.");
 export const notFound = (detail = "The requested resource was not found, or you are not authorized to access it.") => one(404, "not found", detail);
 export const tooManyRequests = (detail: string, headers: Record<string, string>) => new ApiError(429, one(429, "Too many requests", detail).errors, headers);

@@ -3,6 +3,7 @@ import { renderNoCodeModule } from "./render";
 import { noCodeRoutes, variableRoutes } from "./routes";
 import { noCodeModuleOf, onVersionDeleting, onVersionPublished } from "./service";
 import { NOCODE_SCHEMA } from "./store";
+import { sealClearValues } from "./vars";
 import { noCodeWorkspaceRender } from "./workspaces";
 
 /** No-code provisioning (spec 4.12 to 4.16), and the read endpoints of the variables it writes. */
@@ -10,6 +11,7 @@ export const noCodeDomain: Domain = {
   name: "no-code",
   schema: NOCODE_SCHEMA,
   init(ctx) {
+    sealClearValues(ctx);
     ctx.hooks.workspaceRender.push(noCodeWorkspaceRender);
     // A registry module shows whether it is enabled for no-code provisioning, and its
     // published versions move or keep the pins.

@@ -244,3 +244,21 @@ export function variablesOf(db: Db, workspaceId: string): VariableRecord[] {
 export function findVariable(db: Db, workspaceId: string, id: string): VariableRecord | undefined {
   return prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(id, workspaceId) as VariableRecord | undefined;
 }
+
+/** Every sensitive variable, for sealing values stored in clear. */
+export function sensitiveVariables(db: Db): Pick<VariableRecord, "id" | "value">[] {
+  return db.prepare(`SELECT id, value FROM vars WHERE sensitive = 1`).all() as Pick<VariableRecord, "id" | "value">[];
+}
+
+export function setVariableValue(db: Db, id: string, value: string): void {
+  prepare(db, `UPDATE vars SET value = ? WHERE id = ?`).run(value, id);
+}
+
+/** The stored variables of every upgrade. */
+export function upgradeVariableRows(db: Db): Pick<UpgradeRow, "run_id" | "workspace_id" | "vars">[] {
+  return db.prepare(`SELECT run_id, workspace_id, vars FROM no_code_upgrades`).all() as Pick<UpgradeRow, "run_id" | "workspace_id" | "vars">[];
+}
+
+export function setUpgradeVariables(db: Db, runId: string, vars: string): void {
+  prepare(db, `UPDATE no_code_upgrades SET vars = ? WHERE run_id = ?`).run(vars, runId);
+}

@@ -33,7 +33,7 @@ import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
 import * as store from "./store";
 import { findNoCodeModule, findNoCodeWorkspace, type UpgradeRow } from "./store";
-import { normalizeVariables, optionViolations, upsertVariables, variablesDiffer, type Variable } from "./vars";
+import { normalizeVariables, openUpgradeVariables, optionViolations, sealUpgradeVariables, upsertVariables, variablesDiffer } from "./vars";
 import { assertEnabled, moduleVersionId, upgradeAvailable } from "./workspaces";
 
 /** `kind` of upgrade runs in the run domain's table (rendered as the run's `source`). */
@@ -75,7 +75,7 @@ function applyUpgrade(ctx: ServerContext, u: UpgradeRow): void {
   const { db } = ctx;
   const versionId = moduleVersionId(db, u.no_code_module_id, u.target_version);
   store.setNoCodeWorkspaceVersion(db, u.workspace_id, u.target_version, versionId, u.target_registry_module_id);
-  upsertVariables(db, u.workspace_id, JSON.parse(u.vars) as Variable[]);
+  upsertVariables(ctx, u.workspace_id, openUpgradeVariables(ctx, u.vars));
   touchWorkspace(ctx, u.workspace_id);
 }
 
@@ -182,7 +182,7 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
       no_code_module_id: m.id,
       target_version: m.version_pin,
       target_registry_module_id: m.registry_module_id,
-      vars: JSON.stringify(vars),
+      vars: sealUpgradeVariables(ctx, ws.id, vars),
       outcome,
       error: violations.length ? violations.map((v) => v.detail).join("; ") : null,
       phase: "plan",

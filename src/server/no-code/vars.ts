@@ -10,7 +10,7 @@ import type { ServerContext } from "../context";
 import { NotFound, type Failure } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { now } from "../store/db";
+import { inTransaction, now } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
@@ -80,14 +80,28 @@ export function optionViolations(db: Db, noCodeModuleId: string, vars: Variable[
   return out;
 }
 
-/** Inserts new variables and overwrites the ones with the same key and category. */
-export function upsertVariables(db: Db, workspaceId: string, vars: Variable[]): void {
+/** The column a sealed value belongs to, authenticated with it: a value sealed for one cannot be passed off in another. */
+const VALUE_PURPOSE = "vars.value";
+const UPGRADE_PURPOSE = "no_code_upgrades.vars";
+
+/** Whether `v` is sensitive, in the request or as the workspace stores it (a sensitive variable stays sensitive). */
+function sensitiveAsStored(db: Db, workspaceId: string, v: Variable): boolean {
+  return v.sensitive || store.variableByKey(db, workspaceId, v.key, v.category)?.sensitive === 1;
+}
+
+/**
+ * Inserts new variables and overwrites the ones with the same key and category. The
+ * value of a sensitive variable (in the request or as stored) is sealed with the
+ * server's key: the database never holds it in clear.
+ */
+export function upsertVariables(ctx: ServerContext, workspaceId: string, vars: Variable[]): void {
+  const { db } = ctx;
   const t = now();
   for (const v of vars) {
     const row = {
       workspace_id: workspaceId,
       key: v.key,
-      value: v.value,
+      value: sensitiveAsStored(db, workspaceId, v) ? ctx.secrets.seal(v.value, VALUE_PURPOSE) : v.value,
       description: v.description,
       category: v.category,
       category_spelling: v.categorySpelling ?? null,
@@ -129,4 +143,37 @@ export function loadVariable(ctx: ServerContext, caller: Caller, workspaceId: st
   const row = store.findVariable(ctx.db, readableWorkspace(ctx, caller, workspaceId).id, variableId);
   if (!row) throw new NotFound("variable not found");
   return row;
+}
+
+/**
+ * The variables of an upgrade as its row stores them until it is applied: the value of
+ * every variable that is sensitive (in the request or as the workspace stores it) sealed
+ * and marked `sealed`.
+ */
+export function sealUpgradeVariables(ctx: ServerContext, workspaceId: string, vars: Variable[]): string {
+  return JSON.stringify(vars.map((v) => (sensitiveAsStored(ctx.db, workspaceId, v) ? { ...v, value: ctx.secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true } : v)));
+}
+
+/** The variables an upgrade row stores, with sealed values opened. */
+export function openUpgradeVariables(ctx: ServerContext, stored: string): Variable[] {
+  return (JSON.parse(stored) as Array<Variable & { sealed?: boolean }>).map(({ sealed, ...v }) => (sealed ? { ...v, value: ctx.secrets.open(v.value, UPGRADE_PURPOSE) } : v));
+}
+
+/**
+ * Seals the sensitive values a release before encryption at rest stored in clear, in one
+ * transaction: run on every start, it finds nothing to do once a database is sealed.
+ */
+export function sealClearValues(ctx: ServerContext): void {
+  const { db, secrets } = ctx;
+  inTransaction(db, () => {
+    for (const r of store.sensitiveVariables(db)) {
+      if (!secrets.sealedHere(r.value, VALUE_PURPOSE)) store.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
+    }
+    for (const u of store.upgradeVariableRows(db)) {
+      const vars = JSON.parse(u.vars) as Array<Variable & { sealed?: boolean }>;
+      if (!vars.some((v) => !v.sealed && sensitiveAsStored(db, u.workspace_id, v))) continue;
+      const sealed = vars.map((v) => (v.sealed || !sensitiveAsStored(db, u.workspace_id, v) ? v : { ...v, value: secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true }));
+      store.setUpgradeVariables(db, u.run_id, JSON.stringify(sealed));
+    }
+  });
 }

@@ -68,7 +68,7 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
 
   return inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
-    upsertVariables(db, ws.id, vars);
+    upsertVariables(ctx, ws.id, vars);
     store.insertNoCodeWorkspace(db, {
       workspace_id: ws.id,
       no_code_module_id: m.id,

@@ -9,7 +9,7 @@ import {
   organizationsThroughTeams,
   ownersTeamId,
   revokeOrganizationTokens,
-  tokenExists,
+  chosenTokenExists,
   type Caller,
   type IssuedToken,
 } from "../auth/service";
@@ -135,7 +135,7 @@ export function bootstrapOrganization(db: Db, name: string, token: string | unde
     if (!findOrganization(db, name)) createOrganization(db, { name }, null);
     const teamId = ownersTeamId(db, name);
     if (token) {
-      if (tokenExists(db, token)) return { token, issued: null };
+      if (chosenTokenExists(db, token)) return { token, issued: null };
       const issued = issueToken(db, { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" }, token);
       return { token, issued };
     }
