@@ -10,8 +10,8 @@
 import type * as http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WorkspacesError, type WorkspacesClient } from "../../src/client";
-import { JSONAPI, TOKEN, fakeClient, organizationDoc, pageAsked, startFakeService, tagPage, type FakeService } from "../client/fake-service";
+import { DeadlineExceededError, NetworkError, ServiceUnavailableError, WaitTimeoutError, WorkspacesError, type WorkspacesClient } from "../../src/client";
+import { JSONAPI, TOKEN, fakeClient, organizationDoc, pageAsked, reply, startFakeService, tagPage, trickle, type FakeService } from "../client/fake-service";
 import { recordFigures } from "./figures";
 
 /** How late after its deadline a call may end: timers, a loaded machine, the last parse. */
@@ -279,6 +279,12 @@ afterAll(async () => {
     "calls failed with an untyped error": counts.untyped,
     [`calls that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.late,
     "latest end after the deadline or abort": `${Math.max(0, counts.worstOvershootMs)} ms`,
+    "trickle scenarios (a byte to 64 bytes every 5 to 150 ms; deadline, retry budget, wait and unlock window of 100 to 2,000 ms)": trickles.scenarios,
+    "trickled calls: single read / paged list / upgrade wait / unlock after 0 to 2 503s": `${trickles.byKind.read} / ${trickles.byKind.list} / ${trickles.byKind.wait} / ${trickles.byKind.unlock}`,
+    "trickled calls whose answer outlasted their earliest limit (cut off)": trickles.cutOff,
+    "cut off by: deadline / retry budget / upgrade wait / unlock window / two limits within 150 ms": `${trickles.by.deadline} / ${trickles.by.budget} / ${trickles.by.wait} / ${trickles.by.window} / ${trickles.by.tie}`,
+    [`trickled calls that did not end by their earliest limit (+ ${MARGIN_MS} ms)`]: trickles.late,
+    "latest end of a trickled call after its earliest limit": `${Math.max(0, trickles.worstOvershootMs)} ms`,
   });
 });
 
@@ -332,6 +338,156 @@ describe("the client against a hostile service", () => {
         }
       }),
       { numRuns: Number(process.env.CLIENT_HOSTILE_RUNS ?? 150) },
+    );
+  }, 300_000);
+});
+
+// ---------------------------------------------------------------------------
+// Answers that trickle: every limit a caller sets bounds the exchange, body included.
+
+type TrickledCall = "read" | "list" | "wait" | "unlock";
+type Limit = "deadline" | "budget" | "wait" | "window";
+
+const trickleScenario = fc.record({
+  everyMs: fc.integer({ min: 5, max: 150 }),
+  chunk: fc.integer({ min: 1, max: 64 }),
+  /** Whitespace before the document: the answer takes `(padding + document) / chunk * everyMs` to arrive. */
+  padding: fc.integer({ min: 0, max: 20_000 }),
+  deadlineMs: fc.integer({ min: 100, max: 2_000 }),
+  /** `retry.maxElapsedMs`; left out, the default of two minutes. */
+  budgetMs: fc.option(fc.integer({ min: 100, max: 2_000 }), { nil: undefined }),
+  /** Idle timeout: the issue's 800 ms, or another value a trickle never reaches. */
+  idleMs: fc.oneof(fc.constant(800), fc.integer({ min: 300, max: 2_000 })),
+  waitMs: fc.integer({ min: 100, max: 2_000 }),
+  unlockWindowMs: fc.integer({ min: 100, max: 2_000 }),
+  /** 503s (state not yet finalized) an unlock meets before its answer trickles. */
+  unlock503s: fc.integer({ min: 0, max: 2 }),
+  pages: fc.integer({ min: 1, max: 4 }),
+});
+type TrickleScenario = typeof trickleScenario extends fc.Arbitrary<infer T> ? T : never;
+
+const trickles = {
+  scenarios: 0,
+  byKind: { read: 0, list: 0, wait: 0, unlock: 0 } as Record<TrickledCall, number>,
+  cutOff: 0,
+  by: { deadline: 0, budget: 0, wait: 0, window: 0, tie: 0 },
+  late: 0,
+  worstOvershootMs: 0,
+};
+
+/** The documents the four calls parse, before their padding. */
+const UPGRADE_DOC = JSON.stringify({ data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } } });
+const ORGANIZATION_DOC = JSON.stringify(organizationDoc());
+
+/** The errors that name each limit. */
+function namesLimit(err: unknown, limit: Limit): boolean {
+  switch (limit) {
+    case "deadline":
+      return err instanceof DeadlineExceededError;
+    case "budget":
+      return err instanceof NetworkError && !(err instanceof DeadlineExceededError) && err.code === "ETIMEDOUT" && /retry budget \(retry\.maxElapsedMs\)/.test(err.message);
+    case "wait":
+      return err instanceof WaitTimeoutError;
+    case "window":
+      // A window too short for the wait before the next attempt ends on the 503 itself.
+      return (err instanceof NetworkError && err.code === "ETIMEDOUT" && /unlock window/.test(err.message)) || err instanceof ServiceUnavailableError;
+  }
+}
+
+describe("the client against answers that trickle", () => {
+  let trickling: FakeService;
+  let scenarioAt: TrickleScenario;
+  let scenarioNumber = 0;
+  const unlocksAnswered = new Map<string, number>();
+
+  beforeAll(async () => {
+    trickling = await startFakeService((req, res) => {
+      const t = scenarioAt;
+      const url = req.url ?? "";
+      const pad = " ".repeat(t.padding);
+      if (url === "/api/v2/ping") return reply(res, 204, undefined);
+      if (url.includes("/actions/unlock")) {
+        const n = unlocksAnswered.get(url) ?? 0;
+        unlocksAnswered.set(url, n + 1);
+        if (n < t.unlock503s) return reply(res, 503, { errors: [{ status: "503", title: "state version not yet finalized" }] });
+        // A workspace document is not what arrives: once whole, the answer fails to parse (a typed error too).
+        return trickle(res, 200, pad + ORGANIZATION_DOC, t.everyMs, t.chunk);
+      }
+      if (url.includes("/tags")) {
+        const n = pageAsked(req);
+        return trickle(res, 200, pad + JSON.stringify(tagPage([`t${n}`], { current: n, next: n < t.pages ? n + 1 : null, totalPages: t.pages })), t.everyMs, t.chunk);
+      }
+      if (url.includes("/upgrade/")) return trickle(res, 200, pad + UPGRADE_DOC, t.everyMs, t.chunk);
+      trickle(res, 200, pad + ORGANIZATION_DOC, t.everyMs, t.chunk);
+    });
+  });
+  afterAll(async () => trickling?.close());
+
+  it("ends every call by the earliest of its deadline, its retry budget, its wait and its unlock window", async () => {
+    await fc.assert(
+      fc.asyncProperty(trickleScenario, async (t) => {
+        scenarioAt = t;
+        trickles.scenarios++;
+        const ws = `ws-${++scenarioNumber}`;
+        const client = fakeClient(trickling, {
+          deadlineMs: t.deadlineMs,
+          timeoutMs: t.idleMs,
+          retry: { ...(t.budgetMs === undefined ? {} : { maxElapsedMs: t.budgetMs }), baseDelayMs: 10, maxDelayMs: 20, unlockRetryMs: t.unlockWindowMs },
+        });
+        const budget = t.budgetMs ?? 120_000;
+        // How long one answer takes to arrive whole, and the limits of each call (ms from its start).
+        const arrival = Math.ceil((t.padding + ORGANIZATION_DOC.length) / t.chunk) * t.everyMs;
+        const calls: Record<TrickledCall, { run: () => Promise<unknown>; limits: Partial<Record<Limit, number>> }> = {
+          read: { run: () => client.organizations.read("acme"), limits: { deadline: t.deadlineMs, budget } },
+          list: { run: () => client.tags.listOrganization("acme").all(), limits: { deadline: t.deadlineMs, budget } },
+          wait: {
+            run: () => client.noCode.upgrade.waitFor("nocode-1", ws, "run-1", ["planned"], { timeoutMs: t.waitMs, intervalMs: 20 }),
+            limits: { deadline: t.deadlineMs, budget, wait: t.waitMs },
+          },
+          unlock: {
+            run: () => client.workspaces.unlock(ws),
+            limits: { deadline: t.deadlineMs, budget, ...(t.unlock503s > 0 ? { window: t.unlockWindowMs } : {}) },
+          },
+        };
+        const outcomes = await Promise.all(
+          (Object.keys(calls) as TrickledCall[]).map(async (kind) => {
+            const started = Date.now();
+            try {
+              await calls[kind].run();
+              return { kind, ok: true as const, took: Date.now() - started };
+            } catch (err) {
+              return { kind, ok: false as const, err, took: Date.now() - started };
+            }
+          }),
+        );
+        for (const o of outcomes) {
+          trickles.byKind[o.kind]++;
+          const limits = Object.entries(calls[o.kind].limits) as [Limit, number][];
+          const earliest = Math.min(...limits.map(([, ms]) => ms));
+          // A list's pages each have a retry budget of their own; only its deadline covers them all.
+          const endBy = o.kind === "list" ? t.deadlineMs : o.kind === "wait" ? t.waitMs : earliest;
+          trickles.worstOvershootMs = Math.max(trickles.worstOvershootMs, o.took - endBy);
+          if (o.took > endBy + MARGIN_MS) trickles.late++;
+          expect(o.took).toBeLessThanOrEqual(endBy + MARGIN_MS);
+          if (!o.ok) {
+            expect(o.err).toBeInstanceOf(WorkspacesError);
+            expect((o.err as Error).message).not.toContain(TOKEN);
+          }
+          // An answer that outlasts the earliest limit clearly is cut off, by the error that names that limit.
+          if (arrival > earliest + 300) {
+            trickles.cutOff++;
+            expect(o.ok).toBe(false);
+            const binding = limits.filter(([, ms]) => ms <= earliest + 150).map(([limit]) => limit);
+            if (binding.length > 1) trickles.by.tie++;
+            else trickles.by[binding[0]]++;
+            expect(
+              binding.some((limit) => namesLimit(o.ok ? undefined : o.err, limit)),
+              `${o.kind}: ${String(o.ok ? "" : o.err)} for ${binding.join(" or ")}`,
+            ).toBe(true);
+          }
+        }
+      }),
+      { numRuns: Number(process.env.CLIENT_TRICKLE_RUNS ?? 40) },
     );
   }, 300_000);
 });
