@@ -209,6 +209,11 @@ async function startOtf({ organization = "acme", otfd = ensureOtfd() } = {}) {
 
 module.exports = { ensureOtfd, ensurePostgres, startOtf, createOrganization };
 
+if (require.main === module && process.argv[2] === "postgres") {
+  const { port } = ensurePostgres();
+  log(`PostgreSQL ready on port ${port}`);
+}
+
 if (require.main === module && process.argv[2] === "start") {
   startOtf().then(
     (otf) => {
