@@ -16,7 +16,7 @@ import { CONFIG_KEYS } from "./settings";
 import { readWorkspaceWithTags } from "./providers/client";
 import { failuresFromIssues, foldTagName } from "./providers/common";
 import { workspaceOutputs } from "./providers/workspace";
-import type { WorkspaceOutputValues } from "./workspace-fields";
+import type { WorkspaceMetrics, WorkspaceOutputValues, WorkspacePermissions, WorkspaceStatus } from "./workspace-fields";
 
 /** Arguments of {@link getWorkspaces}: every filter given must match (they combine with AND). */
 export interface GetWorkspacesArgs {
@@ -65,13 +65,47 @@ export type GetWorkspaceArgs =
     };
 
 /** Result of {@link getWorkspace}: the workspace's id and the values a `Workspace` resource outputs for it (its settings, tags, effective tags, links, `metrics`, `status`, `permissions`). */
-export type GetWorkspaceResult = { id: string } & Omit<WorkspaceOutputValues, "forceDelete">;
+export interface GetWorkspaceResult extends Omit<WorkspaceOutputValues, "forceDelete" | "metrics" | "status" | "permissions"> {
+  /** Workspace id (`ws-...`). */
+  id: string;
+  /** Run metrics, as the `Workspace` output of that name (a value the service does not report is absent). */
+  metrics: WorkspaceMetrics;
+  /** Status the service reports (lock, current run and state, times, origin), as the `Workspace` output of that name. */
+  status: WorkspaceStatus;
+  /** The caller's permissions on the workspace, camel-cased (`canUpdate`, ...). */
+  permissions: WorkspacePermissions;
+}
 
 /** Arguments of {@link getWorkspacesOutput}: those of {@link GetWorkspacesArgs}, each a `pulumi.Input`. */
-export type GetWorkspacesOutputArgs = { [K in keyof GetWorkspacesArgs]?: pulumi.Input<GetWorkspacesArgs[K]> };
+export interface GetWorkspacesOutputArgs {
+  /** Organization to look in. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`. */
+  organization?: pulumi.Input<string>;
+  /** Only workspaces of this project (`prj-...`). */
+  project?: pulumi.Input<string>;
+  /** Exact names or `*` patterns (see {@link GetWorkspacesArgs.names}). */
+  names?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Fuzzy name match: the service's own search (part of the name). */
+  search?: pulumi.Input<string>;
+  /** Key-value tags every selected workspace carries, directly or inherited from its project. */
+  tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Flat tags every selected workspace carries (case does not matter). */
+  tagNames?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Flat tags that exclude a workspace carrying any one of them (case does not matter). */
+  excludeTags?: pulumi.Input<pulumi.Input<string>[]>;
+}
 
 /** Arguments of {@link getWorkspaceOutput}: those of {@link GetWorkspaceArgs}, each a `pulumi.Input`. */
-export type GetWorkspaceOutputArgs = { organization?: pulumi.Input<string>; name: pulumi.Input<string> } | { id: pulumi.Input<string> };
+export type GetWorkspaceOutputArgs =
+  | {
+      /** Organization of the workspace. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`. */
+      organization?: pulumi.Input<string>;
+      /** Name of the workspace. */
+      name: pulumi.Input<string>;
+    }
+  | {
+      /** Workspace id (`ws-...`). */
+      id: pulumi.Input<string>;
+    };
 
 const listArgsSchema = z
   .object({
