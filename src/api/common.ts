@@ -3,8 +3,11 @@
  * JSON:API resource objects, relationships, errors and the pagination envelope.
  *
  * Response schemas are loose (unknown keys are kept) so that a newer service adding
- * attributes never breaks an older client; request schemas validate exactly the keys
- * the spec defines and ignore the rest, as the hosted service does.
+ * attributes never breaks an older client, and liberal: `null` where an object, a list
+ * or a string is expected reads as absent, as do missing `attributes`, `relationships`
+ * and `links` (servers written by others answer `null` for an empty list and leave out
+ * what they do not implement). Request schemas validate exactly the keys the spec
+ * defines and ignore the rest, as the hosted service does.
  */
 import { z } from "zod";
 
@@ -46,6 +49,23 @@ export function isId(kind: IdKind, value: unknown): value is string {
   return typeof value === "string" && value.length > prefix.length && value.startsWith(prefix);
 }
 
+/** `value` with `null` read as absent, for response schemas. */
+function nullAsAbsent(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+/** A response schema that reads `null` as absent (the key's schema must accept `undefined`). */
+export function absentIfNull<S extends z.ZodType>(schema: S) {
+  return z.preprocess(nullAsAbsent, schema);
+}
+
+/** A record with its `null` entries left out, so that `{"project": null}` reads as no `project` relationship. */
+function withoutNullEntries(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null));
+}
+
 /** `{id, type}` as found in relationship data. */
 export const resourceIdentifierSchema = z
   .object({
@@ -64,16 +84,16 @@ export const relationshipSchema = z
     /** The record pointed to, null for none, or a list for a to-many relationship. */
     data: z.union([resourceIdentifierSchema, z.null(), z.array(resourceIdentifierSchema)]).optional(),
     /** `related`: API path of the related records. */
-    links: z.object({ related: z.string().optional() }).loose().optional(),
+    links: absentIfNull(z.object({ related: z.string().optional() }).loose().optional()),
   })
   .loose();
 /** A relationship entry of a resource object. */
 export type Relationship = z.infer<typeof relationshipSchema>;
 
-/** The `relationships` object of a resource: relationship entries by name. */
-export const relationshipsSchema = z.record(z.string(), relationshipSchema);
-/** The `links` object of a resource (`self`, `self-html`, ...). */
-export const linksSchema = z.record(z.string(), z.unknown());
+/** The `relationships` object of a resource: relationship entries by name (a `null` entry reads as absent). */
+export const relationshipsSchema = z.preprocess(withoutNullEntries, z.record(z.string(), relationshipSchema).optional());
+/** The `links` object of a resource (`self`, `self-html`, ...); `null` reads as absent. */
+export const linksSchema = absentIfNull(z.record(z.string(), z.unknown()).optional());
 
 /** A resource object of a given `type` with the given attribute schema. */
 export function resourceSchema<T extends string, A extends z.ZodType>(type: T, attributes: A) {
@@ -83,12 +103,12 @@ export function resourceSchema<T extends string, A extends z.ZodType>(type: T, a
       id: z.string(),
       /** JSON:API type of the record. */
       type: z.literal(type),
-      /** The record's attributes, in the service's kebab-case spelling. */
-      attributes,
+      /** The record's attributes, in the service's kebab-case spelling; missing or `null` reads as none. */
+      attributes: z.preprocess((v) => v ?? {}, attributes),
       /** Related records by relationship name. */
-      relationships: relationshipsSchema.optional(),
+      relationships: relationshipsSchema,
       /** API and UI paths of the record (`self`, `self-html`). */
-      links: linksSchema.optional(),
+      links: linksSchema,
     })
     .loose();
 }
@@ -101,11 +121,11 @@ export const anyResourceSchema = z
     /** JSON:API type of the record. */
     type: z.string(),
     /** The record's attributes, unchecked. */
-    attributes: z.record(z.string(), z.unknown()).optional(),
+    attributes: absentIfNull(z.record(z.string(), z.unknown()).optional()),
     /** Related records by relationship name. */
-    relationships: relationshipsSchema.optional(),
+    relationships: relationshipsSchema,
     /** API and UI paths of the record. */
-    links: linksSchema.optional(),
+    links: linksSchema,
   })
   .loose();
 /** A resource object of any type, as found in a document's `included`. */
@@ -118,7 +138,7 @@ export function documentSchema<R extends z.ZodType>(resource: R) {
       /** The resource the document is about. */
       data: resource,
       /** Related records asked for with `include`. */
-      included: z.array(anyResourceSchema).optional(),
+      included: absentIfNull(z.array(anyResourceSchema).optional()),
     })
     .loose();
 }
@@ -158,14 +178,19 @@ export const listLinksSchema = z
 export function listDocumentSchema<R extends z.ZodType>(resource: R) {
   return z
     .object({
-      /** The records of this page. */
-      data: z.array(resource),
+      /** The records of this page; `null` reads as none. */
+      data: z.preprocess((v) => v ?? [], z.array(resource)),
       /** Related records asked for with `include`. */
-      included: z.array(anyResourceSchema).optional(),
+      included: absentIfNull(z.array(anyResourceSchema).optional()),
       /** Paths of this, the first, last, next and previous pages. */
-      links: listLinksSchema.optional(),
+      links: absentIfNull(listLinksSchema.optional()),
       /** `pagination`: the page counters. */
-      meta: z.object({ pagination: paginationSchema.optional() }).loose().optional(),
+      meta: absentIfNull(
+        z
+          .object({ pagination: absentIfNull(paginationSchema.optional()) })
+          .loose()
+          .optional(),
+      ),
     })
     .loose();
 }

@@ -6,12 +6,17 @@
  * output groups and diff rules (src/resources) are derived.
  *
  * Each line says:
- * - `wire`: the attribute's name in the document (and in create/update bodies);
- *   `rel`: the relationship it is read from instead. A line with neither is the
- *   resource's own (tags it binds, links, `forceDelete`).
+ * - `wire`: the attribute's name in the document (and in create/update bodies), as the
+ *   hosted service and its official clients spell it (`terraform-version`);
+ *   `alias`: the spec's neutral spelling of the same attribute (`engine-version`), read
+ *   when `wire` is absent (when both are present and differ, `wire` wins: it is the
+ *   name every server of this API stores); `rel`: the relationship it is read from
+ *   instead. A line with neither is the resource's own (tags it binds, links, `forceDelete`).
  * - `read` / `write`: the zod schema of the attribute in a response / in a request
  *   (`write: "read"` reuses the response schema). Lines without `write` are computed.
- * - `absent`: the client's value when the service leaves the attribute out.
+ *   The document's attribute schema also takes `null` for every line (read as absent);
+ *   requests stay as strict as `write` says.
+ * - `absent`: the client's value when the service leaves the attribute out or sends `null`.
  * - `role`: `input` (given by programs only), `computed` (the service's) or `both`.
  * - `diff`: how the resource compares a desired input with what the service reported
  *   (named rules; src/resources/providers/workspace.ts maps names to functions).
@@ -37,12 +42,14 @@ export type DiffRule = "exact" | "replace" | "bool" | "optionalString" | "instan
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
 
 /** How the client reads a value that is not a plain attribute copy. */
-type WireShape = "camelKeys" | "vcsRepo" | "engineVersion";
+type WireShape = "camelKeys" | "vcsRepo";
 
 /** One line of the table. */
 export interface FieldDef {
-  /** The attribute's name in the document and in create and update bodies. */
+  /** The attribute's name in the document and in create and update bodies, in the hosted service's spelling. */
   readonly wire?: string;
+  /** The spec's neutral spelling of the attribute, read when `wire` is absent. */
+  readonly alias?: string;
   /** The relationship the value is read from, for a line that is not an attribute. */
   readonly rel?: string;
   /** The client's property name, where it differs from the line's key. */
@@ -51,7 +58,7 @@ export interface FieldDef {
   readonly read?: z.ZodType;
   /** Schema of the attribute in a request, or `"read"` to reuse `read`; absent for computed lines. */
   readonly write?: z.ZodType | "read";
-  /** The client's value when the service leaves the attribute out. */
+  /** The client's value when the service leaves the attribute out or sends `null`. */
   readonly absent?: unknown;
   /** How the client converts a value that is not a plain copy. */
   readonly shape?: WireShape;
@@ -82,7 +89,7 @@ export interface VcsRepoValue {
   ingressSubmodules: boolean;
   /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
   oauthTokenId: string | null;
-  /** VCS app installation used instead of an OAuth token, or null. */
+  /** VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null. */
   vcsAppInstallationId: string | null;
   /** HTTP address of the repository, or null. */
   repositoryHttpUrl: string | null;
@@ -94,29 +101,31 @@ export interface VcsRepoValue {
   webhookUrl: string | null;
 }
 
-/** `vcs-repo` as the service returns it (spec 2.4). */
+/** `vcs-repo` as the service returns it (spec 2.4); every key may be missing or `null`. */
 export const vcsRepoSchema = z
   .object({
     /** Branch the workspace follows; empty for the repository's default branch. */
-    branch: z.string().optional(),
+    branch: z.string().nullable().optional(),
     /** The repository as the VCS provider displays it. */
-    "display-identifier": z.string().optional(),
+    "display-identifier": z.string().nullable().optional(),
     /** Repository as `owner/name` (or the provider's equivalent). */
-    identifier: z.string(),
+    identifier: z.string().nullable().optional(),
     /** Whether runs fetch the repository's submodules. */
-    "ingress-submodules": z.boolean().optional(),
+    "ingress-submodules": z.boolean().nullable().optional(),
     /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
     "oauth-token-id": z.string().nullable().optional(),
-    /** VCS app installation used instead of an OAuth token, or null. */
+    /** GitHub App installation used instead of an OAuth token, as the hosted service spells it, or null. */
+    "github-app-installation-id": z.string().nullable().optional(),
+    /** The spec's spelling of `github-app-installation-id`, read when that is absent. */
     "vcs-app-installation-id": z.string().nullable().optional(),
     /** HTTP address of the repository. */
-    "repository-http-url": z.string().optional(),
+    "repository-http-url": z.string().nullable().optional(),
     /** VCS provider of the connection (for example `github`), or null. */
     "service-provider": z.string().nullable().optional(),
     /** Regular expression of the git tags that start runs, or null when branch pushes do. */
     "tags-regex": z.string().nullable().optional(),
     /** Address the VCS provider calls on a push. */
-    "webhook-url": z.string().optional(),
+    "webhook-url": z.string().nullable().optional(),
   })
   .loose();
 
@@ -125,11 +134,11 @@ export const vcsRepoRequestSchema = z
   .object({
     /** Repository as `owner/name`; required when a workspace gets its first VCS connection. */
     identifier: z.string().min(1).optional(),
-    /** OAuth token (`ot-...`) of the VCS connection; give it or `vcs-app-installation-id`, not both. */
+    /** OAuth token (`ot-...`) of the VCS connection; give it or `github-app-installation-id`, not both. */
     "oauth-token-id": z.string().min(1).nullable().optional(),
-    /** VCS app installation to use instead of an OAuth token. */
+    /** The spec's spelling of `github-app-installation-id`, accepted for compatibility. */
     "vcs-app-installation-id": z.string().min(1).nullable().optional(),
-    /** Vendor spelling of `vcs-app-installation-id`, accepted for compatibility. */
+    /** GitHub App installation to use instead of an OAuth token, as the hosted service and its clients spell it. */
     "github-app-installation-id": z.string().min(1).nullable().optional(),
     /** Branch to follow; empty for the repository's default branch. */
     branch: z.string().optional(),
@@ -160,7 +169,7 @@ const bool = z.boolean().optional();
 const nullableString = z.string().nullable().optional();
 const nullableNumber = z.number().nullable().optional();
 const strings = z.array(z.string()).optional();
-const flags = z.record(z.string(), z.boolean());
+const flags = z.record(z.string(), z.boolean().nullable());
 
 /** The table. Keys are the resource's names; `client` names the client's property where it differs. */
 export const WORKSPACE_FIELDS = {
@@ -170,6 +179,7 @@ export const WORKSPACE_FIELDS = {
   name: field<string>()({
     wire: "name",
     read: z.string(),
+    absent: "",
     write: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _").optional(),
     role: "both",
     diff: "exact",
@@ -183,6 +193,7 @@ export const WORKSPACE_FIELDS = {
   executionMode: field<ExecutionMode | (string & {})>()({
     wire: "execution-mode",
     read: z.string(),
+    absent: "remote",
     write: z.enum(EXECUTION_MODES).optional(),
     role: "both",
     diff: "exact",
@@ -232,12 +243,12 @@ export const WORKSPACE_FIELDS = {
   sourceUrl: field<string | null>()({ wire: "source-url", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
   /** Whether pull requests get speculative plans. */
   speculativeEnabled: field<boolean>()({ wire: "speculative-enabled", read: bool, write: "read", absent: true, role: "both", diff: "bool", group: "top" }),
-  /** Engine version, exact or a constraint (read from `terraform-version` when only that is sent), or null. */
+  /** Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null. */
   engineVersion: field<string | null>()({
-    wire: "engine-version",
-    read: z.string().optional(),
+    wire: "terraform-version",
+    alias: "engine-version",
+    read: nullableString,
     write: z.string().min(1).optional(),
-    shape: "engineVersion",
     absent: null,
     role: "both",
     diff: "optionalString",
@@ -263,7 +274,7 @@ export const WORKSPACE_FIELDS = {
   /** Which settings are set on the workspace itself rather than inherited from its project or organization. */
   settingOverwrites: field<{ executionMode?: boolean; agentPool?: boolean }>()({
     wire: "setting-overwrites",
-    read: z.object({ "execution-mode": z.boolean(), "agent-pool": z.boolean() }).loose().optional(),
+    read: z.object({ "execution-mode": z.boolean().nullable().optional(), "agent-pool": z.boolean().nullable().optional() }).loose().optional(),
     write: z.object({ "execution-mode": z.boolean().optional(), "agent-pool": z.boolean().optional() }).loose().optional(),
     shape: "camelKeys",
     role: "both",
@@ -306,7 +317,7 @@ export const WORKSPACE_FIELDS = {
   workspaceKpisRunsCount: field<number | null>()({ wire: "workspace-kpis-runs-count", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
 
   /** Whether the workspace is locked. */
-  locked: field<boolean>()({ wire: "locked", read: z.boolean(), role: "computed", group: "status" }),
+  locked: field<boolean>()({ wire: "locked", read: z.boolean(), absent: false, role: "computed", group: "status" }),
   /** Reason given when it was locked, or null. */
   lockedReason: field<string | null>()({ wire: "locked-reason", read: nullableString, absent: null, role: "computed", group: "status" }),
   /** Id of the user (or run/team) holding the lock, or null. */
@@ -314,7 +325,7 @@ export const WORKSPACE_FIELDS = {
   /** Actions the service currently allows (`isDestroyable`). */
   actions: field<{ isDestroyable?: boolean }>()({
     wire: "actions",
-    read: z.object({ "is-destroyable": z.boolean() }).loose().optional(),
+    read: z.object({ "is-destroyable": z.boolean().nullable().optional() }).loose().optional(),
     shape: "camelKeys",
     role: "computed",
     group: "status",
@@ -332,7 +343,7 @@ export const WORKSPACE_FIELDS = {
   /** Latest configuration version (`cv-...`), or null. */
   currentConfigurationVersionId: field<string | null>()({ rel: "current-configuration-version", role: "computed", group: "status" }),
   /** Creation time (ISO 8601). */
-  createdAt: field<string>()({ wire: "created-at", read: timestampSchema, role: "computed", group: "status" }),
+  createdAt: field<string>()({ wire: "created-at", read: timestampSchema, absent: "", role: "computed", group: "status" }),
   /** Last update time (ISO 8601), or null. */
   updatedAt: field<string | null>()({ wire: "updated-at", read: timestampSchema.optional(), absent: null, role: "computed", group: "status" }),
   /** Time of the latest change to the workspace or its runs (ISO 8601), or null. */
@@ -377,7 +388,7 @@ type ReadShape = {
   [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; read: z.ZodType } ? W : never]: WorkspaceFieldTable[K] extends {
     read: infer S extends z.ZodType;
   }
-    ? S
+    ? z.ZodOptional<z.ZodNullable<S>>
     : never;
 };
 
@@ -389,8 +400,8 @@ type WriteShape = {
 
 const entries = Object.entries(WORKSPACE_FIELDS) as [WorkspaceFieldName, FieldDef][];
 
-/** The zod shape of the workspace document's attributes, one key per table line with `wire` and `read`. */
-export const workspaceAttributesShape = Object.fromEntries(entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!])) as unknown as ReadShape;
+/** The zod shape of the workspace document's attributes, one key per table line with `wire` and `read`; `null` and a missing key read as absent. */
+export const workspaceAttributesShape = Object.fromEntries(entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!.nullable().optional()])) as unknown as ReadShape;
 
 /** The zod shape of the settable attributes of create and update, one key per table line with `write`. */
 export const workspaceSettingsShape = Object.fromEntries(
@@ -399,7 +410,7 @@ export const workspaceSettingsShape = Object.fromEntries(
 
 /** Plain settings the client sends in create and update bodies as they are, as `[client name, wire name]` (nested ones are built by the client). */
 export const WORKSPACE_SETTING_WIRE: readonly (readonly [string, string])[] = entries
-  .filter(([k, f]) => f.wire && f.write && k !== "name" && (f.shape === undefined || f.shape === "engineVersion"))
+  .filter(([k, f]) => f.wire && f.write && k !== "name" && f.shape === undefined)
   .map(([k, f]) => [f.client ?? k, f.wire!] as const);
 
 /** The client's property name of a line. */

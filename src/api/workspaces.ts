@@ -51,12 +51,15 @@ export type Permissions = Record<PermissionName, boolean>;
 /** `vcs-repo` attribute of a workspace document. */
 export type VcsRepo = z.infer<typeof vcsRepoSchema>;
 
-/** Attributes of a workspace document (spec 2.2): one key per line of the field table (./workspace-fields.ts). */
+/**
+ * Attributes of a workspace document (spec 2.2): one key per line of the field table
+ * (./workspace-fields.ts), each also taking `null`, plus the spec's neutral spellings.
+ */
 export const workspaceAttributesSchema = z
   .object({
     ...workspaceAttributesShape,
-    /** Compatibility alias of `engine-version` for clients that use the vendor spelling. */
-    "terraform-version": z.string().optional(),
+    /** The spec's spelling of `terraform-version`, which the local server sends beside it. */
+    "engine-version": z.string().nullable().optional(),
   })
   .loose();
 /** Attributes of a workspace document. */
@@ -127,8 +130,8 @@ export const workspaceSettingsRequestSchema = z
     ...workspaceSettingsShape,
     /** Former name of `assessments-enabled`. */
     "drift-detection": z.boolean().optional(),
-    /** Vendor spelling of `engine-version`, accepted for compatibility. */
-    "terraform-version": z.string().min(1).optional(),
+    /** The spec's spelling of `terraform-version`, accepted for compatibility. */
+    "engine-version": z.string().min(1).optional(),
   })
   .loose();
 /** Attributes of a workspace create or update body. */

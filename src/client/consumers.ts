@@ -5,6 +5,7 @@
  */
 import { workspaceListDocumentSchema } from "../api/workspaces";
 import { type PagedList, pagedGet } from "./pagination";
+import { orUnavailable, workspaceOwner } from "./features";
 import { type Transport, urlPath } from "./transport";
 import { toWorkspace, type Workspace } from "./workspaces";
 
@@ -17,9 +18,9 @@ export class RemoteStateConsumers {
     return pagedGet(this.transport, this.path(workspaceId), {}, workspaceListDocumentSchema, toWorkspace);
   }
 
-  /** Ids of every consumer (all pages). */
+  /** Ids of every consumer (all pages); FeatureUnavailableError from a server without remote state consumers. */
   async listIds(workspaceId: string): Promise<string[]> {
-    return (await this.list(workspaceId).all()).map((w) => w.id);
+    return (await orUnavailable(this.transport, "remote state consumers", workspaceOwner(workspaceId), () => this.list(workspaceId).all())).map((w) => w.id);
   }
 
   /** `PATCH`: the consumer set becomes exactly `consumerIds`. Needs permission to manage all workspaces. */
@@ -42,11 +43,13 @@ export class RemoteStateConsumers {
   }
 
   private async send(method: "PATCH" | "POST" | "DELETE", workspaceId: string, ids: string[]): Promise<void> {
-    await this.transport.request({
-      method,
-      path: this.path(workspaceId),
-      body: { data: ids.map((id) => ({ type: "workspaces", id })) },
-      repeat: "idempotent",
-    });
+    await orUnavailable(this.transport, "remote state consumers", workspaceOwner(workspaceId), () =>
+      this.transport.request({
+        method,
+        path: this.path(workspaceId),
+        body: { data: ids.map((id) => ({ type: "workspaces", id })) },
+        repeat: "idempotent",
+      }),
+    );
   }
 }

@@ -180,6 +180,53 @@ export class UnexpectedResponseError extends ApiError {
   }
 }
 
+/**
+ * A create the service acknowledged (2xx) whose answer could not be read, and whose
+ * record could not be read back either (by the id the answer named, else by name). The
+ * record exists on the service: `createdId` is its id when the answer named one.
+ */
+export class UnreadableCreateError extends UnexpectedResponseError {
+  /** Id of the record the service made, when its answer named one (`data.id`); null otherwise. */
+  readonly createdId: string | null;
+  /** Why reading the record back failed. */
+  readonly readBackError: unknown;
+  constructor(answer: UnexpectedResponseError, createdId: string | null, readBackError: unknown) {
+    super({ method: answer.method, path: answer.path, status: answer.status, attempts: answer.attempts, elapsedMs: answer.elapsedMs }, answer.issues);
+    const readBack = readBackError instanceof Error ? readBackError.message : String(readBackError);
+    this.message = `${answer.message}; the service made the record (${createdId ?? "its id not given"}) but reading it back failed too: ${capDetail(readBack)}`;
+    this.createdId = createdId;
+    this.readBackError = readBackError;
+  }
+}
+
+/**
+ * What a server lacks, in the words of {@link FeatureUnavailableError.feature}. Servers
+ * of this API written by others (OTF, older self-managed releases) leave some out.
+ */
+export type Feature = "safe delete" | "key-value tags" | "projects" | "remote state consumers" | "no-code provisioning";
+
+/**
+ * The server does not offer a feature: it answered 404, 405 or 501 on the feature's
+ * route while the record the route belongs to (the workspace, the organization) reads
+ * fine, or it left out of its answer what the feature puts there. A 404 alone never
+ * says this: a 404 on a record that does not read either stays a {@link NotFoundError}.
+ */
+export class FeatureUnavailableError extends ApiError {
+  /** The feature the server lacks (`safe delete`, `key-value tags`, ...). */
+  readonly feature: Feature;
+  /** Base address of the server. */
+  readonly address: string;
+  /** What the server answered, as a phrase: `answered 404`, `answered 201 without a project relationship`. */
+  readonly answer: string;
+  constructor(ctx: ErrorContext, feature: Feature, address: string, answer = `answered ${ctx.status}`) {
+    super(ctx);
+    this.feature = feature;
+    this.address = address;
+    this.answer = answer;
+    this.message = `the server at ${address} does not offer ${feature} (${ctx.method} ${capDetail(ctx.path)} ${answer})`;
+  }
+}
+
 /** Settings could not be resolved (no token, no address, unreadable credentials file). */
 export class SettingsError extends WorkspacesError {}
 

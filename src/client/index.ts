@@ -161,6 +161,7 @@ export { resetLimiters } from "./limiter";
 export { USER_AGENT, DEFAULT_DEADLINE_MS } from "./transport";
 export type { TransportOptions, TransportStats } from "./transport";
 export * from "./workspaces";
+export { unavailableFromAnswer } from "./features";
 export type { RemoteStateConsumers } from "./consumers";
 export type { WorkspaceLocks } from "./locks";
 export * from "./tags";

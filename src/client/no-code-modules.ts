@@ -4,6 +4,7 @@
  */
 import { noCodeModuleDocumentSchema, variableOptionsResourceSchema, type NoCodeModuleResource } from "../api/no-code";
 import type { AnyResource } from "../api/common";
+import { orUnavailable, organizationOwner } from "./features";
 import { type Transport, urlPath } from "./transport";
 import { relId, relIds } from "./wire";
 import { type NoCodeUpgrades, NoCodeWorkspaces, type NoCodeWorkspaceCreateOptions } from "./no-code-workspaces";
@@ -143,7 +144,11 @@ export class NoCodeModules {
     return this.#workspaces.create(noCodeModuleId, options);
   }
 
-  /** `POST /organizations/:org/no-code-modules`. A create: never repeated once it reached the service. */
+  /**
+   * `POST /organizations/:org/no-code-modules`. A create: never repeated once it reached
+   * the service. A 404 while the organization reads fine gives FeatureUnavailableError
+   * (a server without no-code provisioning, or one that refuses it to this kind of token).
+   */
   async enable(organization: string, options: NoCodeModuleEnableOptions): Promise<NoCodeModule> {
     const attributes: Record<string, unknown> = {};
     if (options.versionPin !== undefined) attributes["version-pin"] = options.versionPin;
@@ -152,15 +157,17 @@ export class NoCodeModules {
       "registry-module": { data: { type: "registry-module", id: options.registryModuleId } },
     };
     if (options.variableOptions) relationships["variable-options"] = variableOptionsBody(options.variableOptions);
-    const doc = await this.transport.requestParsed(
-      {
-        method: "POST",
-        path: urlPath("organizations", organization, "no-code-modules"),
-        body: { data: { type: "no-code-modules", attributes, relationships } },
-        repeat: "once",
-        conflict: "create",
-      },
-      noCodeModuleDocumentSchema,
+    const doc = await orUnavailable(this.transport, "no-code provisioning", organizationOwner(organization), () =>
+      this.transport.requestParsed(
+        {
+          method: "POST",
+          path: urlPath("organizations", organization, "no-code-modules"),
+          body: { data: { type: "no-code-modules", attributes, relationships } },
+          repeat: "once",
+          conflict: "create",
+        },
+        noCodeModuleDocumentSchema,
+      ),
     );
     return toNoCodeModule(doc.data, doc.included);
   }

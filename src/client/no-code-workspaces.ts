@@ -15,9 +15,9 @@ import { workspaceDocumentSchema } from "../api/workspaces";
 import { WaitTimeoutError } from "./errors";
 import { currentCall, runInCall } from "./call";
 import { sleep } from "./limiter";
-import { type Transport, urlPath } from "./transport";
+import { type RequestSpec, type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
-import { toWorkspace, type Workspace } from "./workspaces";
+import { createdWorkspace, toWorkspace, type Workspace } from "./workspaces";
 
 /** A variable given to a workspace created from (or upgraded to) a no-code module. */
 export interface NoCodeVariable {
@@ -227,10 +227,13 @@ export class NoCodeWorkspaces {
     if (options.variables) relationships.vars = varsBody(options.variables);
     const data: Record<string, unknown> = { type: "workspaces", attributes };
     if (Object.keys(relationships).length) data.relationships = relationships;
-    const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces"), body: { data }, repeat: "once", conflict: "create" },
-      workspaceDocumentSchema,
-    );
-    return toWorkspace(doc.data);
+    const spec: RequestSpec = { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces"), body: { data }, repeat: "once", conflict: "create" };
+    const started = Date.now();
+    const res = await this.transport.request(spec);
+    // The answer names no organization, so an unreadable one is read back by its id only.
+    return createdWorkspace(this.transport, spec, res, started, async (id) => {
+      if (!id) throw new Error("the answer names no workspace id to read it back by");
+      return toWorkspace((await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", id), repeat: "idempotent" }, workspaceDocumentSchema)).data);
+    });
   }
 }

@@ -6,6 +6,7 @@
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { effectiveTagBindingListDocumentSchema, tagBindingListDocumentSchema } from "../api/tags";
 import { BadRequestError } from "./errors";
+import { orUnavailable, workspaceOwner } from "./features";
 import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, workspaceRequestBody, type TagBindingInput, type Workspace, type Workspaces } from "./workspaces";
@@ -83,17 +84,18 @@ export class TagBindings {
     };
   }
 
-  /** `GET /workspaces/:id/tag-bindings`: the bindings set on the workspace itself. */
+  /** `GET /workspaces/:id/tag-bindings`: the bindings set on the workspace itself (FeatureUnavailableError from a server without key-value tags). */
   async list(workspaceId: string): Promise<TagBinding[]> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" }, tagBindingListDocumentSchema);
+    const doc = await orUnavailable(this.transport, "key-value tags", workspaceOwner(workspaceId), () =>
+      this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" }, tagBindingListDocumentSchema),
+    );
     return doc.data.map((r) => ({ id: r.id, key: r.attributes.key, value: r.attributes.value }));
   }
 
-  /** `GET /workspaces/:id/effective-tag-bindings`: direct plus inherited bindings. */
+  /** `GET /workspaces/:id/effective-tag-bindings`: direct plus inherited bindings (FeatureUnavailableError as for {@link list}). */
   async listEffective(workspaceId: string): Promise<EffectiveTagBinding[]> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("workspaces", workspaceId, "effective-tag-bindings"), repeat: "idempotent" },
-      effectiveTagBindingListDocumentSchema,
+    const doc = await orUnavailable(this.transport, "key-value tags", workspaceOwner(workspaceId), () =>
+      this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "effective-tag-bindings"), repeat: "idempotent" }, effectiveTagBindingListDocumentSchema),
     );
     return doc.data.map((r) => ({ key: r.attributes.key, value: r.attributes.value }));
   }

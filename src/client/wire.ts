@@ -59,10 +59,10 @@ export function toWire<T extends object>(options: T, keys: readonly (keyof T & s
   return out;
 }
 
-/** Camel-cases the keys of a flat wire object (permissions, actions, setting-overwrites). */
-export function camelKeys<V>(obj: Record<string, V> | null | undefined): Record<string, V> {
+/** Camel-cases the keys of a flat wire object (permissions, actions, setting-overwrites); a `null` value reads as absent. */
+export function camelKeys<V>(obj: Record<string, V | null> | null | undefined): Record<string, V> {
   const out: Record<string, V> = {};
   if (!obj) return out;
-  for (const [k, v] of Object.entries(obj)) out[camel(k)] = v;
+  for (const [k, v] of Object.entries(obj)) if (v !== null) out[camel(k)] = v;
   return out;
 }

@@ -14,10 +14,12 @@ import {
   type WorkspaceFieldName,
   type WorkspaceFieldTable,
 } from "../api/workspace-fields";
-import { type VcsRepo as VcsRepoWire, workspaceDocumentSchema, workspaceListDocumentSchema, type ExecutionMode, type WorkspaceResource } from "../api/workspaces";
+import { type VcsRepo as VcsRepoWire, type WorkspaceDocument, workspaceDocumentSchema, workspaceListDocumentSchema, type ExecutionMode, type WorkspaceResource } from "../api/workspaces";
 import type { AnyResource } from "../api/common";
+import { orUnavailable, workspaceOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
-import { type Transport, urlPath } from "./transport";
+import { UnexpectedResponseError, UnreadableCreateError } from "./errors";
+import { type RawResponse, type RequestSpec, type Transport, urlPath } from "./transport";
 import { camelKeys, relId, toWire } from "./wire";
 
 export type { ExecutionMode };
@@ -40,6 +42,8 @@ export interface Workspace extends ClientFields {
   links: { self?: string; selfHtml?: string };
   /** Every attribute exactly as received, including ones newer than this client. */
   attributes: Record<string, unknown>;
+  /** Every relationship as received, by name; a server that lacks a feature leaves its relationship out (no `project`). */
+  relationships: Record<string, unknown>;
 }
 
 /** `vcs-repo` on create or update. */
@@ -48,7 +52,7 @@ export interface VcsRepoOptions {
   identifier?: string;
   /** OAuth token (`ot-...`) of the VCS connection; null clears it. */
   oauthTokenId?: string | null;
-  /** Update only: the VCS app installation to use instead of an OAuth token. */
+  /** The GitHub App installation to use instead of an OAuth token (sent as `github-app-installation-id`). */
   vcsAppInstallationId?: string | null;
   /** Branch to follow; empty for the default branch. */
   branch?: string;
@@ -139,6 +143,8 @@ export interface WorkspaceListOptions {
 }
 
 const VCS_KEYS = ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const;
+/** The hosted service and its official clients spell the app installation after the vendor; every server of this API reads that name. */
+const VCS_WIRE_NAMES = { vcsAppInstallationId: "github-app-installation-id" } as const;
 
 /** Builds the JSON:API body of create and update. */
 export function workspaceRequestBody(options: WorkspaceCreateOptions | WorkspaceUpdateOptions): Record<string, unknown> {
@@ -148,7 +154,7 @@ export function workspaceRequestBody(options: WorkspaceCreateOptions | Workspace
   for (const [key, wire] of WORKSPACE_SETTING_WIRE) if (given[key] !== undefined) attributes[wire] = given[key];
   if (options.settingOverwrites) attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
   if (options.vcsRepo === null) attributes["vcs-repo"] = null;
-  else if (options.vcsRepo) attributes["vcs-repo"] = toWire(options.vcsRepo, VCS_KEYS);
+  else if (options.vcsRepo) attributes["vcs-repo"] = toWire(options.vcsRepo, VCS_KEYS, VCS_WIRE_NAMES);
 
   const relationships: Record<string, unknown> = {};
   if (options.projectId) relationships.project = { data: { type: "projects", id: options.projectId } };
@@ -185,12 +191,13 @@ export function workspaceListQuery(options: WorkspaceListOptions): Record<string
 function vcsRepoOf(vcs: VcsRepoWire | null | undefined): VcsRepoValue | null {
   if (!vcs) return null;
   return {
-    identifier: vcs.identifier,
+    identifier: vcs.identifier ?? "",
     branch: vcs.branch ?? "",
     displayIdentifier: vcs["display-identifier"] ?? null,
     ingressSubmodules: vcs["ingress-submodules"] ?? false,
-    oauthTokenId: vcs["oauth-token-id"] ?? null,
-    vcsAppInstallationId: vcs["vcs-app-installation-id"] ?? null,
+    // An empty id (OTF sends `""` for "none") is no id.
+    oauthTokenId: vcs["oauth-token-id"] || null,
+    vcsAppInstallationId: vcs["github-app-installation-id"] || vcs["vcs-app-installation-id"] || null,
     repositoryHttpUrl: vcs["repository-http-url"] ?? null,
     serviceProvider: vcs["service-provider"] ?? null,
     tagsRegex: vcs["tags-regex"] ?? null,
@@ -198,18 +205,20 @@ function vcsRepoOf(vcs: VcsRepoWire | null | undefined): VcsRepoValue | null {
   };
 }
 
-/** The client's value of one table line, read from a workspace resource. */
+/**
+ * The client's value of one table line, read from a workspace resource: the vendor
+ * spelling (`wire`) first, then the spec's (`alias`); `null` and a missing attribute
+ * read as the line's `absent` value.
+ */
 function readField(r: WorkspaceResource, f: FieldDef): unknown {
   const a = r.attributes as Record<string, unknown>;
   if (f.rel) return relId(r, f.rel);
-  const raw = a[f.wire!];
+  const raw = a[f.wire!] ?? (f.alias ? a[f.alias] : undefined);
   switch (f.shape) {
     case "camelKeys":
       return camelKeys(raw as Record<string, unknown> | undefined);
     case "vcsRepo":
       return vcsRepoOf(raw as VcsRepoWire | null | undefined);
-    case "engineVersion":
-      return raw ?? a["terraform-version"] ?? f.absent;
   }
   return raw === undefined || raw === null ? (f.absent !== undefined ? (Array.isArray(f.absent) ? [] : f.absent) : raw) : raw;
 }
@@ -230,7 +239,37 @@ export function toWorkspace(r: WorkspaceResource): Workspace {
     ...(typeof links["self-html"] === "string" ? { selfHtml: links["self-html"] } : {}),
   };
   out.attributes = r.attributes;
+  out.relationships = r.relationships ?? {};
   return out as unknown as Workspace;
+}
+
+/** `data.id` of a document the client could not otherwise read, when it is a non-empty string. */
+function rawDataId(body: unknown): string | null {
+  const data = body && typeof body === "object" ? (body as { data?: unknown }).data : undefined;
+  const id = data && typeof data === "object" ? (data as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
+/**
+ * The workspace a create made, from the service's successful answer `res`. An answer
+ * the client cannot read does not lose the workspace: it is read back, by the answer's
+ * `data.id` when it has one (`readBack(id)`), else by name (`readBack(null)`). When that
+ * fails too, UnreadableCreateError says the workspace exists and names its id if known.
+ */
+export async function createdWorkspace(transport: Transport, spec: RequestSpec, res: RawResponse, started: number, readBack: (id: string | null) => Promise<Workspace>): Promise<Workspace> {
+  let doc: WorkspaceDocument;
+  try {
+    doc = transport.parseResponse(spec, res, workspaceDocumentSchema, started);
+  } catch (err) {
+    if (!(err instanceof UnexpectedResponseError)) throw err;
+    const id = rawDataId(res.data);
+    try {
+      return await readBack(id);
+    } catch (readErr) {
+      throw new UnreadableCreateError(err, id, readErr);
+    }
+  }
+  return toWorkspace(doc.data);
 }
 
 /**
@@ -269,11 +308,16 @@ export class Workspaces {
    * workspace must not appear): a 5xx or dropped connection is reported as is.
    */
   async create(organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
-    const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("organizations", organization, "workspaces"), body: workspaceRequestBody(options), repeat: "once", conflict: "create" },
-      workspaceDocumentSchema,
-    );
-    return toWorkspace(doc.data);
+    const spec: RequestSpec = {
+      method: "POST",
+      path: urlPath("organizations", organization, "workspaces"),
+      body: workspaceRequestBody(options),
+      repeat: "once",
+      conflict: "create",
+    };
+    const started = Date.now();
+    const res = await this.transport.request(spec);
+    return createdWorkspace(this.transport, spec, res, started, (id) => (id ? this.read(id) : this.readByName(organization, options.name)));
   }
 
   /** `GET /workspaces/:id`. One request; the result carries `tagNames`. */
@@ -323,20 +367,29 @@ export class Workspaces {
     return pagedGet(this.transport, urlPath("organizations", organization, "workspaces"), workspaceListQuery(options), workspaceListDocumentSchema, toWorkspace);
   }
 
-  /** `POST /workspaces/:id/actions/safe-delete`: deletes only when the workspace manages no resources (else ConflictError `managing-resources`). */
+  /**
+   * `POST /workspaces/:id/actions/safe-delete`: deletes only when the workspace manages no
+   * resources (else ConflictError `managing-resources`). A server without safe delete
+   * (a 404 while the workspace reads fine) gives FeatureUnavailableError: it is never
+   * replaced by a force delete.
+   */
   async safeDelete(workspaceId: string): Promise<void> {
-    await this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete", goneMeansDone: true });
+    await orUnavailable(this.transport, "safe delete", workspaceOwner(workspaceId), () =>
+      this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete", goneMeansDone: true }),
+    );
   }
 
-  /** `POST /organizations/:org/workspaces/:name/actions/safe-delete`. */
+  /** `POST /organizations/:org/workspaces/:name/actions/safe-delete` (FeatureUnavailableError as for {@link safeDelete}). */
   async safeDeleteByName(organization: string, name: string): Promise<void> {
-    await this.transport.request({
-      method: "POST",
-      path: urlPath("organizations", organization, "workspaces", name, "actions", "safe-delete"),
-      repeat: "idempotent",
-      conflict: "safe-delete",
-      goneMeansDone: true,
-    });
+    await orUnavailable(this.transport, "safe delete", urlPath("organizations", organization, "workspaces", name), () =>
+      this.transport.request({
+        method: "POST",
+        path: urlPath("organizations", organization, "workspaces", name, "actions", "safe-delete"),
+        repeat: "idempotent",
+        conflict: "safe-delete",
+        goneMeansDone: true,
+      }),
+    );
   }
 
   /** `DELETE /workspaces/:id`: deletes without checking for managed resources (ForbiddenError without the right). */

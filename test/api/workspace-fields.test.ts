@@ -4,7 +4,7 @@
  * provider's diff rules, and the reading of outputs written by the previous release.
  */
 import { describe, expect, it } from "vitest";
-import { workspaceAttributesSchema, workspaceSettingsRequestSchema, type WorkspaceResource } from "../../src/api";
+import { workspaceAttributesSchema, workspaceDocumentSchema, workspaceSettingsRequestSchema, type WorkspaceResource } from "../../src/api";
 import { WORKSPACE_FIELDS, WORKSPACE_SETTING_WIRE, workspaceFieldEntries, type FieldDef } from "../../src/api/workspace-fields";
 import { toWorkspace, workspaceRequestBody } from "../../src/client";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
@@ -56,20 +56,33 @@ describe("workspace field table", () => {
     }
   });
 
-  it("the client reports every line the service sends, with its default when the attribute is absent", () => {
-    const ws = toWorkspace(resource({})) as unknown as Record<string, unknown>;
-    for (const [name, f] of lines) {
-      if (!f.wire && !f.rel) continue;
-      const client = f.client ?? name;
-      expect(ws, client).toHaveProperty(client);
-      if (f.absent !== undefined) expect(ws[client], client).toEqual(f.absent);
+  it("the client reports every line the service sends, with its default when the attribute is absent or null", () => {
+    const everyNull = Object.fromEntries(lines.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, null]));
+    for (const attributes of [{}, everyNull]) {
+      const parsed = workspaceDocumentSchema.parse({ data: { id: "ws-sample", type: "workspaces", attributes } });
+      const ws = toWorkspace(parsed.data) as unknown as Record<string, unknown>;
+      for (const [name, f] of lines) {
+        if (!f.wire && !f.rel) continue;
+        const client = f.client ?? name;
+        expect(ws, client).toHaveProperty(client);
+        if (f.absent !== undefined) expect(ws[client], client).toEqual(f.absent);
+      }
     }
   });
 
-  it("the attribute schema has one key per line read from an attribute, plus the vendor alias", () => {
+  it("the attribute schema has one key per line read from an attribute, plus the spec's spelling of each", () => {
     const keys = Object.keys(workspaceAttributesSchema.shape).sort();
     const expected = lines.filter(([, f]) => f.wire && f.read).map(([, f]) => f.wire!);
-    expect(keys).toEqual([...expected, "terraform-version"].sort());
+    const aliases = lines.filter(([, f]) => f.alias).map(([, f]) => f.alias!);
+    expect(aliases).toEqual(["engine-version"]);
+    expect(keys).toEqual([...expected, ...aliases].sort());
+  });
+
+  it("reads the vendor spelling first, the spec's when only that is sent", () => {
+    expect(toWorkspace(resource({ "terraform-version": "1.6.0" })).engineVersion).toBe("1.6.0");
+    expect(toWorkspace(resource({ "engine-version": "1.5.0" })).engineVersion).toBe("1.5.0");
+    expect(toWorkspace(resource({ "terraform-version": "1.6.0", "engine-version": "1.5.0" })).engineVersion).toBe("1.6.0");
+    expect(toWorkspace(resource({ "terraform-version": null, "engine-version": "1.5.0" })).engineVersion).toBe("1.5.0");
   });
 
   it("every input has a diff rule, and the provider diffs exactly the inputs", () => {

@@ -91,12 +91,16 @@ describe("workspaces", () => {
     expect(await client.tagBindings.list(created.id)).toEqual([expect.objectContaining({ key: "cost-center", value: "42" })]);
   });
 
-  it("keeps attributes it does not know and reads the vendor spelling of engine-version", async () => {
+  it("keeps attributes it does not know and sends the engine version as terraform-version", async () => {
     const ws = await client.workspaces.create(org, { name: uniqueName("extra"), engineVersion: "1.7.2" });
     expect(ws.engineVersion).toBe("1.7.2");
     // The server answers with both spellings; the raw attributes keep whatever was sent.
+    expect(ws.attributes["terraform-version"]).toBe("1.7.2");
     expect(ws.attributes["engine-version"]).toBe("1.7.2");
     expect(Object.keys(ws.attributes).length).toBeGreaterThan(20);
+    const changed = await client.workspaces.update(ws.id, { engineVersion: "1.8.0" });
+    expect(changed.engineVersion).toBe("1.8.0");
+    expect((await client.workspaces.read(ws.id)).attributes["engine-version"]).toBe("1.8.0");
   });
 
   it("safe-deletes and force-deletes, by id and by name", async () => {

@@ -58,6 +58,28 @@ export interface WorkspaceWithTags {
   tags: Record<string, string>;
   /** Direct plus inherited key-value tags. */
   effectiveTags: Record<string, string>;
+  /**
+   * False when the answer shows no sign of key-value tags (no binding included, no
+   * `tag-bindings` relationship): a server without them (OTF) ignores the include. The
+   * tags then read as none; {@link requireTagBindings} asks before any are set.
+   */
+  offersTagBindings: boolean;
+}
+
+/** Whether a workspace document names the relationships of key-value tags. */
+export function namesTagBindings(ws: ApiWorkspace): boolean {
+  return "tag-bindings" in ws.relationships || "effective-tag-bindings" in ws.relationships;
+}
+
+/**
+ * Before key-value tags are set on a workspace whose answers showed no sign of them:
+ * a server without them says so with a FeatureUnavailableError (its tag-binding route
+ * answers 404 while the workspace reads), one that has them lists them and the call
+ * goes on. Nothing to ask when no tag is wanted or the service has shown its bindings.
+ */
+export async function requireTagBindings(client: WorkspacesClient, workspaceId: string, offers: boolean, wanted: Record<string, unknown> | undefined): Promise<void> {
+  if (offers || Object.keys(wanted ?? {}).length === 0) return;
+  await client.tagBindings.list(workspaceId);
 }
 
 /** `ws-...` or `org/name`. */
@@ -90,13 +112,14 @@ export async function readWorkspaceWithTags(client: WorkspacesClient, ref: strin
       effectiveTags[key] = value;
       if (!item.relationships?.["inherited-from"]?.data) tags[key] = value;
     }
-    return { workspace, tags, effectiveTags };
+    const offersTagBindings = Object.keys(effectiveTags).length > 0 || namesTagBindings(workspace);
+    return { workspace, tags, effectiveTags, offersTagBindings };
   } catch (err) {
     if (!(err instanceof BadRequestError)) throw err;
   }
   const workspace = await client.workspaces.read(id);
   const [direct, effective] = await Promise.all([client.tagBindings.list(id), client.tagBindings.listEffective(id)]);
-  return { workspace, tags: toMap(direct), effectiveTags: toMap(effective) };
+  return { workspace, tags: toMap(direct), effectiveTags: toMap(effective), offersTagBindings: true };
 }
 
 function toMap(bindings: { key: string; value: string }[]): Record<string, string> {

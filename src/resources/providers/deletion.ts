@@ -1,7 +1,7 @@
 /** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
-import { ConflictError, ForbiddenError, capDetail, type WorkspacesClient } from "../../client";
+import { ConflictError, FeatureUnavailableError, ForbiddenError, capDetail, type WorkspacesClient } from "../../client";
 import { isNotFound } from "./client";
-import { ProviderError, confirmGone, reportStatus, sleep, workspaceLabel } from "./common";
+import { ProviderError, confirmGone, reportStatus, sleep, withWayOut, workspaceLabel } from "./common";
 
 /** How a service detail quoted in a message says it was shortened (the message is all a user sees). */
 const SHORTENED = "of the service's detail left out";
@@ -33,6 +33,8 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
       else await client.workspaces.safeDelete(workspaceId);
       return;
     } catch (err) {
+      // Never a force delete in place of the safe delete the resource asked for.
+      if (err instanceof FeatureUnavailableError) throw withWayOut(err, `delete ${label}`);
       if (isNotFound(err)) {
         await confirmGone(client, { label, organization: options.organization, kind: "workspace" }, "delete");
         return;

@@ -5,7 +5,18 @@ import { noCodeModuleEnableRequestSchema } from "../../api/no-code";
 import type { NoCodeModule as ApiNoCodeModule, VariableOptions } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient } from "./client";
-import { dedupeFailures, diffFields, failuresFromIssues, organizationInput, sameJsonUnordered, unlessGone, withoutUnknowns, type FieldRule, type MissingRecord } from "./common";
+import {
+  dedupeFailures,
+  diffFields,
+  explainingMissingFeatures,
+  failuresFromIssues,
+  organizationInput,
+  sameJsonUnordered,
+  unlessGone,
+  withoutUnknowns,
+  type FieldRule,
+  type MissingRecord,
+} from "./common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 import type { NoCodeModuleArgs } from "../no-code-module";
 
@@ -132,66 +143,69 @@ function moduleRecord(id: string, props: Props): MissingRecord {
   return { label: `no-code module ${id}`, organization: props.organization, kind: "no-code module" };
 }
 
-export const noCodeModuleProvider: ProviderImpl<NoCodeModuleInputs & Props, NoCodeModuleOutputs> = {
-  async check(olds, news) {
-    return checkNoCodeModule(news, olds);
-  },
+export const noCodeModuleProvider: ProviderImpl<NoCodeModuleInputs & Props, NoCodeModuleOutputs> = explainingMissingFeatures(
+  {
+    async check(olds, news) {
+      return checkNoCodeModule(news, olds);
+    },
 
-  async diff(_id, olds, news) {
-    const { changed, replaces } = diffFields(olds, news, FIELDS);
-    return { changes: changed.length > 0, replaces };
-  },
+    async diff(_id, olds, news) {
+      const { changed, replaces } = diffFields(olds, news, FIELDS);
+      return { changes: changed.length > 0, replaces };
+    },
 
-  async create(inputs) {
-    const client = getClient();
-    const organization = String(inputs.organization);
-    const created = await client.noCode.enable(organization, {
-      registryModuleId: inputs.registryModuleId,
-      versionPin: inputs.versionPin,
-      enabled: inputs.enabled !== false,
-      variableOptions: inputs.variableOptions !== undefined ? optionSets(inputs.variableOptions) : undefined,
-    });
-    const m = await client.noCode.read(created.id, { includeVariableOptions: true });
-    return { id: m.id, outs: outputsOf(m, organization) };
-  },
+    async create(inputs) {
+      const client = getClient();
+      const organization = String(inputs.organization);
+      const created = await client.noCode.enable(organization, {
+        registryModuleId: inputs.registryModuleId,
+        versionPin: inputs.versionPin,
+        enabled: inputs.enabled !== false,
+        variableOptions: inputs.variableOptions !== undefined ? optionSets(inputs.variableOptions) : undefined,
+      });
+      const m = await client.noCode.read(created.id, { includeVariableOptions: true });
+      return { id: m.id, outs: outputsOf(m, organization) };
+    },
 
-  async read(id, props) {
-    const client = getClient();
-    return unlessGone(
-      client,
-      moduleRecord(id, props),
-      "refresh",
-      async () => {
-        const m = await client.noCode.read(id, { includeVariableOptions: true });
-        return { id: m.id, props: outputsOf(m, props.organization) };
-      },
-      () => ({}),
-    );
-  },
+    async read(id, props) {
+      const client = getClient();
+      return unlessGone(
+        client,
+        moduleRecord(id, props),
+        "refresh",
+        async () => {
+          const m = await client.noCode.read(id, { includeVariableOptions: true });
+          return { id: m.id, props: outputsOf(m, props.organization) };
+        },
+        () => ({}),
+      );
+    },
 
-  async update(id, olds, news) {
-    const client = getClient();
-    const { changed } = diffFields(olds, news, FIELDS);
-    const set = new Set(changed);
-    await client.noCode.update(id, {
-      versionPin: set.has("versionPin") ? news.versionPin : undefined,
-      enabled: set.has("enabled") ? news.enabled !== false : undefined,
-      registryModuleId: set.has("registryModuleId") ? news.registryModuleId : undefined,
-      variableOptions: set.has("variableOptions") ? optionsUpdate(news.variableOptions, olds.variableOptions ?? []) : undefined,
-    });
-    const m = await client.noCode.read(id, { includeVariableOptions: true });
-    return { outs: outputsOf(m, olds.organization) };
-  },
+    async update(id, olds, news) {
+      const client = getClient();
+      const { changed } = diffFields(olds, news, FIELDS);
+      const set = new Set(changed);
+      await client.noCode.update(id, {
+        versionPin: set.has("versionPin") ? news.versionPin : undefined,
+        enabled: set.has("enabled") ? news.enabled !== false : undefined,
+        registryModuleId: set.has("registryModuleId") ? news.registryModuleId : undefined,
+        variableOptions: set.has("variableOptions") ? optionsUpdate(news.variableOptions, olds.variableOptions ?? []) : undefined,
+      });
+      const m = await client.noCode.read(id, { includeVariableOptions: true });
+      return { outs: outputsOf(m, olds.organization) };
+    },
 
-  /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
-  async delete(id, props) {
-    const client = getClient();
-    await unlessGone(
-      client,
-      moduleRecord(id, props),
-      "delete",
-      () => client.noCode.update(id, { enabled: false }),
-      () => undefined,
-    );
+    /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
+    async delete(id, props) {
+      const client = getClient();
+      await unlessGone(
+        client,
+        moduleRecord(id, props),
+        "delete",
+        () => client.noCode.update(id, { enabled: false }),
+        () => undefined,
+      );
+    },
   },
-};
+  "no-code module",
+);

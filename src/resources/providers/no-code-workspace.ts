@@ -7,13 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
-import { WaitTimeoutError, type NoCodeModule, type NoCodeVariable, type VariableOptions, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import { UnreadableCreateError, WaitTimeoutError, type NoCodeModule, type NoCodeVariable, type VariableOptions, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound } from "./client";
 import {
   ProviderError,
   dedupeFailures,
   diffFields,
+  explainingMissingFeatures,
   failuresFromIssues,
   isUnknown,
   sameJsonUnordered,
@@ -439,115 +440,123 @@ async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: 
   }
 }
 
-export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props, NoCodeWorkspaceOutputs> = {
-  async check(olds, news) {
-    const result = checkNoCodeWorkspace(news, olds);
-    const key = recordKey(olds);
-    if (key !== undefined && result.failures.length === 0) replacementInputs.set(key, result.inputs);
-    return result;
-  },
+export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props, NoCodeWorkspaceOutputs> = explainingMissingFeatures(
+  {
+    async check(olds, news) {
+      const result = checkNoCodeWorkspace(news, olds);
+      const key = recordKey(olds);
+      if (key !== undefined && result.failures.length === 0) replacementInputs.set(key, result.inputs);
+      return result;
+    },
 
-  async diff(_id, olds, news) {
-    const { changed, replaces } = diffFields(olds, news, FIELDS);
-    // Replace-style upgrades: a new workspace instead of an upgrade run.
-    if (strategyOf(news) === "replace") for (const k of UPGRADE_INPUTS) if (changed.includes(k) && !replaces.includes(k)) replaces.push(k);
-    return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
-  },
+    async diff(_id, olds, news) {
+      const { changed, replaces } = diffFields(olds, news, FIELDS);
+      // Replace-style upgrades: a new workspace instead of an upgrade run.
+      if (strategyOf(news) === "replace") for (const k of UPGRADE_INPUTS) if (changed.includes(k) && !replaces.includes(k)) replaces.push(k);
+      return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+    },
 
-  async create(inputs) {
-    const client = getClient();
-    const moduleId = String(inputs.noCodeModuleId);
-    const { pin, organization } = await modulePin(client, moduleId);
-    const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
-    if (refused) throw new ProviderError(refused);
-    const started = Date.now();
-    const ws = await client.noCode
-      .createWorkspace(moduleId, {
-        name: inputs.name,
-        agentPoolId: inputs.agentPoolId,
-        autoApply: inputs.autoApply,
-        description: inputs.description,
-        executionMode: inputs.executionMode,
-        sourceName: inputs.sourceName,
-        sourceUrl: inputs.sourceUrl,
-        projectId: inputs.project,
-        variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
-      })
-      .catch((err) =>
-        recoverLostCreate(
-          err,
-          async () => {
-            if (!organization) throw err;
-            return client.workspaces.readByName(organization, String(inputs.name));
-          },
-          started,
-        ),
+    async create(inputs) {
+      const client = getClient();
+      const moduleId = String(inputs.noCodeModuleId);
+      const { pin, organization } = await modulePin(client, moduleId);
+      const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
+      if (refused) throw new ProviderError(refused);
+      const started = Date.now();
+      const ws = await client.noCode
+        .createWorkspace(moduleId, {
+          name: inputs.name,
+          agentPoolId: inputs.agentPoolId,
+          autoApply: inputs.autoApply,
+          description: inputs.description,
+          executionMode: inputs.executionMode,
+          sourceName: inputs.sourceName,
+          sourceUrl: inputs.sourceUrl,
+          projectId: inputs.project,
+          variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
+        })
+        .catch((err) =>
+          recoverLostCreate(
+            err,
+            async () => {
+              if (!organization) throw err;
+              return client.workspaces.readByName(organization, String(inputs.name));
+            },
+            started,
+          ),
+        )
+        .catch((err) => {
+          // Acknowledged but unreadable, without an id to read it back by: the name finds it.
+          if (!(err instanceof UnreadableCreateError) || err.createdId || !organization) throw err;
+          return client.workspaces.readByName(organization, String(inputs.name)).catch(() => Promise.reject(err));
+        });
+      return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization }) };
+    },
+
+    async read(id, props) {
+      const client = getClient();
+      const record = { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" as const };
+      const ws = await unlessGone(
+        client,
+        record,
+        "refresh",
+        () => client.workspaces.read(id),
+        () => undefined,
       );
-    return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization }) };
-  },
+      if (!ws) return {};
+      const stamped = ws.attributes["no-code-module-id"];
+      const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
+      // One request when the service states the version; the module's pin otherwise.
+      const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
+      const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
+      return {
+        id: ws.id,
+        props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
+      };
+    },
 
-  async read(id, props) {
-    const client = getClient();
-    const record = { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" as const };
-    const ws = await unlessGone(
-      client,
-      record,
-      "refresh",
-      () => client.workspaces.read(id),
-      () => undefined,
-    );
-    if (!ws) return {};
-    const stamped = ws.attributes["no-code-module-id"];
-    const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
-    // One request when the service states the version; the module's pin otherwise.
-    const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
-    const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
-    return {
-      id: ws.id,
-      props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
-    };
-  },
+    async update(id, olds, news) {
+      const client = getClient();
+      const { changed } = diffFields(olds, news, FIELDS);
+      const set = new Set(changed);
+      const moduleId = String(news.noCodeModuleId);
+      let lastUpgrade = olds.lastUpgrade ?? null;
+      let moduleVersion: string | null = olds.moduleVersion ?? null;
 
-  async update(id, olds, news) {
-    const client = getClient();
-    const { changed } = diffFields(olds, news, FIELDS);
-    const set = new Set(changed);
-    const moduleId = String(news.noCodeModuleId);
-    let lastUpgrade = olds.lastUpgrade ?? null;
-    let moduleVersion: string | null = olds.moduleVersion ?? null;
-
-    if (set.has("moduleVersion") || set.has("variables")) {
-      const { pin } = await modulePin(client, moduleId);
-      if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
-        throw new ProviderError(
-          `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` + `Set the module's versionPin to ${news.moduleVersion} first.`,
-        );
+      if (set.has("moduleVersion") || set.has("variables")) {
+        const { pin } = await modulePin(client, moduleId);
+        if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
+          throw new ProviderError(
+            `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` + `Set the module's versionPin to ${news.moduleVersion} first.`,
+          );
+        }
+        lastUpgrade = await upgrade(client, moduleId, id, news);
+        moduleVersion = pin ?? news.moduleVersion ?? null;
       }
-      lastUpgrade = await upgrade(client, moduleId, id, news);
-      moduleVersion = pin ?? news.moduleVersion ?? null;
-    }
 
-    const patch: Props = {};
-    for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
-    const record = { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" as const };
-    const ws = Object.keys(patch).length
-      ? await client.workspaces.update(id, patch).catch(async (err) => Promise.reject(await refusedUpdate(client, record, id, err)))
-      : await client.workspaces.read(id);
-    return { outs: outputsOf(ws, news, { moduleVersion: stated(ws) ?? moduleVersion, lastUpgrade, organization: olds.organization }) };
-  },
+      const patch: Props = {};
+      for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
+      const record = { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" as const };
+      const ws = Object.keys(patch).length
+        ? await client.workspaces.update(id, patch).catch(async (err) => Promise.reject(await refusedUpdate(client, record, id, err)))
+        : await client.workspaces.read(id);
+      return { outs: outputsOf(ws, news, { moduleVersion: stated(ws) ?? moduleVersion, lastUpgrade, organization: olds.organization }) };
+    },
 
-  async delete(id, props) {
-    const client = getClient();
-    // Checked new inputs for this record mean a replacement (a destroy or a removal is never checked).
-    const key = recordKey(props);
-    const news = key === undefined ? undefined : replacementInputs.get(key);
-    if (key !== undefined) replacementInputs.delete(key);
-    if (news) await refuseReplacementThatCannotFinish(client, id, props, news);
-    await deleteWorkspace(client, id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
-  },
+    async delete(id, props) {
+      const client = getClient();
+      // Checked new inputs for this record mean a replacement (a destroy or a removal is never checked).
+      const key = recordKey(props);
+      const news = key === undefined ? undefined : replacementInputs.get(key);
+      if (key !== undefined) replacementInputs.delete(key);
+      if (news) await refuseReplacementThatCannotFinish(client, id, props, news);
+      await deleteWorkspace(client, id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
+    },
 
-  inputShape(name, value, outputs) {
-    // Sensitive values are kept apart (a secret output); the input holds them in place.
-    return name === "variables" ? recordedVariables(outputs) : value;
+    inputShape(name, value, outputs) {
+      // Sensitive values are kept apart (a secret output); the input holds them in place.
+      return name === "variables" ? recordedVariables(outputs) : value;
+    },
   },
-};
+  "no-code workspace",
+);

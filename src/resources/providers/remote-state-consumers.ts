@@ -5,7 +5,7 @@ import type { WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { ProviderError, diffFields, isUnknown, sameStringSet, withoutUnknowns, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspace-tags";
-import { confirmGone, dependentRecord, unlessGone } from "./common";
+import { confirmGone, dependentRecord, explainingMissingFeatures, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { RemoteStateConsumersArgs } from "../remote-state-consumers";
 import type { OwnershipMode } from "../workspace-tags";
@@ -142,69 +142,72 @@ async function apply(workspaceId: string, inputs: RemoteStateConsumersInputs, pr
   }
 }
 
-export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInputs & Props, RemoteStateConsumersOutputs> = {
-  async check(_olds, news) {
-    const inputs = { ...news };
-    if (inputs.mode === undefined) inputs.mode = "authoritative";
-    return { inputs, failures: checkConsumers(news) };
-  },
+export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInputs & Props, RemoteStateConsumersOutputs> = explainingMissingFeatures(
+  {
+    async check(_olds, news) {
+      const inputs = { ...news };
+      if (inputs.mode === undefined) inputs.mode = "authoritative";
+      return { inputs, failures: checkConsumers(news) };
+    },
 
-  async diff(_id, olds, news) {
-    const { changed, replaces } = diffFields(olds, news, FIELDS);
-    return { changes: changed.length > 0, replaces };
-  },
+    async diff(_id, olds, news) {
+      const { changed, replaces } = diffFields(olds, news, FIELDS);
+      return { changes: changed.length > 0, replaces };
+    },
 
-  async create(inputs) {
-    const workspaceId = String(inputs.workspaceId);
-    const id = `${workspaceId}/remote-state-consumers`;
-    if (modeOf(inputs) === "authoritative") {
-      // Consumers that already are exactly the declared ones (an adopted workspace) need no write.
-      const before = await current(getClient(), workspaceId).catch(() => undefined);
-      if (before && sameStringSet(before, ids(inputs.consumerIds))) {
-        return { id, outs: { ...outputsOf(workspaceId, inputs, before, []), organization: await organizationOf(workspaceId, undefined) } };
+    async create(inputs) {
+      const workspaceId = String(inputs.workspaceId);
+      const id = `${workspaceId}/remote-state-consumers`;
+      if (modeOf(inputs) === "authoritative") {
+        // Consumers that already are exactly the declared ones (an adopted workspace) need no write.
+        const before = await current(getClient(), workspaceId).catch(() => undefined);
+        if (before && sameStringSet(before, ids(inputs.consumerIds))) {
+          return { id, outs: { ...outputsOf(workspaceId, inputs, before, []), organization: await organizationOf(workspaceId, undefined) } };
+        }
       }
-    }
-    return { id, outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) } };
-  },
+      return { id, outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) } };
+    },
 
-  async read(id, props) {
-    const workspaceId = workspaceIdOf(id);
-    const client = getClient();
-    return unlessGone(
-      client,
-      dependentRecord("remote state consumers", workspaceId, props),
-      "refresh",
-      async () => {
-        const all = await current(client, workspaceId);
-        const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
-        const organization = await organizationOf(workspaceId, props.organization);
-        return {
-          id: `${workspaceId}/remote-state-consumers`,
-          props: { ...outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []), organization },
-        };
-      },
-      () => ({}),
-    );
-  },
+    async read(id, props) {
+      const workspaceId = workspaceIdOf(id);
+      const client = getClient();
+      return unlessGone(
+        client,
+        dependentRecord("remote state consumers", workspaceId, props),
+        "refresh",
+        async () => {
+          const all = await current(client, workspaceId);
+          const inputs = props.mode === undefined ? { mode: "authoritative", consumerIds: all } : props;
+          const organization = await organizationOf(workspaceId, props.organization);
+          return {
+            id: `${workspaceId}/remote-state-consumers`,
+            props: { ...outputsOf(workspaceId, inputs, all, props.addedConsumerIds ?? []), organization },
+          };
+        },
+        () => ({}),
+      );
+    },
 
-  async update(id, olds, news) {
-    const workspaceId = workspaceIdOf(id);
-    return { outs: { ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])), organization: await organizationOf(workspaceId, olds.organization) } };
-  },
+    async update(id, olds, news) {
+      const workspaceId = workspaceIdOf(id);
+      return { outs: { ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])), organization: await organizationOf(workspaceId, olds.organization) } };
+    },
 
-  async delete(id, props) {
-    const client = getClient();
-    const workspaceId = workspaceIdOf(id);
-    try {
-      const added = props.addedConsumerIds ?? [];
-      if (modeOf(props) === "authoritative") await client.remoteStateConsumers.replace(workspaceId, []);
-      else if (added.length) await client.remoteStateConsumers.remove(workspaceId, added);
-    } catch (err) {
-      if (isNotFound(err)) {
-        await confirmGone(client, dependentRecord("remote state consumers", workspaceId, props), "delete");
-        return;
+    async delete(id, props) {
+      const client = getClient();
+      const workspaceId = workspaceIdOf(id);
+      try {
+        const added = props.addedConsumerIds ?? [];
+        if (modeOf(props) === "authoritative") await client.remoteStateConsumers.replace(workspaceId, []);
+        else if (added.length) await client.remoteStateConsumers.remove(workspaceId, added);
+      } catch (err) {
+        if (isNotFound(err)) {
+          await confirmGone(client, dependentRecord("remote state consumers", workspaceId, props), "delete");
+          return;
+        }
+        await explain(client, workspaceId, err);
       }
-      await explain(client, workspaceId, err);
-    }
+    },
   },
-};
+  "remote state consumers",
+);

@@ -2,9 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
-import { getClient, isNotFound, readWorkspaceWithTags, type WorkspaceWithTags } from "./client";
+import { getClient, isNotFound, readWorkspaceWithTags, requireTagBindings, type WorkspaceWithTags } from "./client";
 import { ProviderError, diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
-import { confirmGone, dependentRecord, unlessGone } from "./common";
+import { confirmGone, dependentRecord, explainingMissingFeatures, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { OwnershipMode, WorkspaceTagsArgs } from "../workspace-tags";
 
@@ -178,6 +178,7 @@ async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous:
   const client = getClient();
   const mode = modeOf(inputs);
   const current = await readWorkspaceWithTags(client, workspaceId);
+  if (inputs.tags !== undefined) await requireTagBindings(client, workspaceId, current.offersTagBindings, mapOf(inputs.tags));
   const added: Added = { tagNames: [...previous.tagNames], tags: { ...previous.tags } };
 
   // Decide everything first: a refusal must leave the workspace as it was.
@@ -226,70 +227,73 @@ async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous:
   return outputsOf(fresh, inputs, added);
 }
 
-export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, WorkspaceTagsOutputs> = {
-  async check(_olds, news) {
-    const inputs = { ...news };
-    if (inputs.mode === undefined) inputs.mode = "authoritative";
-    return { inputs, failures: checkWorkspaceTags(news) };
-  },
+export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, WorkspaceTagsOutputs> = explainingMissingFeatures(
+  {
+    async check(_olds, news) {
+      const inputs = { ...news };
+      if (inputs.mode === undefined) inputs.mode = "authoritative";
+      return { inputs, failures: checkWorkspaceTags(news) };
+    },
 
-  async diff(_id, olds, news) {
-    const { changed, replaces } = diffFields(olds, news, FIELDS);
-    return { changes: changed.length > 0, replaces };
-  },
+    async diff(_id, olds, news) {
+      const { changed, replaces } = diffFields(olds, news, FIELDS);
+      return { changes: changed.length > 0, replaces };
+    },
 
-  async create(inputs) {
-    const workspaceId = String(inputs.workspaceId);
-    const outs = await apply(workspaceId, inputs, { tagNames: [], tags: {} });
-    return { id: `${workspaceId}/tags`, outs };
-  },
+    async create(inputs) {
+      const workspaceId = String(inputs.workspaceId);
+      const outs = await apply(workspaceId, inputs, { tagNames: [], tags: {} });
+      return { id: `${workspaceId}/tags`, outs };
+    },
 
-  async read(id, props) {
-    const workspaceId = workspaceIdOf(id);
-    const client = getClient();
-    return unlessGone(
-      client,
-      dependentRecord("tags", workspaceId, props),
-      "refresh",
-      async () => {
+    async read(id, props) {
+      const workspaceId = workspaceIdOf(id);
+      const client = getClient();
+      return unlessGone(
+        client,
+        dependentRecord("tags", workspaceId, props),
+        "refresh",
+        async () => {
+          const current = await readWorkspaceWithTags(client, workspaceId);
+          // Adopted through `get`: nothing is known about ownership, so report every tag.
+          const inputs: Managed = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
+          const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
+          return { id: `${current.workspace.id}/tags`, props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null } };
+        },
+        () => ({}),
+      );
+    },
+
+    async update(id, olds, news) {
+      return { outs: await apply(workspaceIdOf(id), news, { tagNames: olds.addedTagNames ?? [], tags: olds.addedTags ?? {} }) };
+    },
+
+    async delete(id, props) {
+      const client = getClient();
+      const workspaceId = workspaceIdOf(id);
+      const mode = modeOf(props);
+      try {
         const current = await readWorkspaceWithTags(client, workspaceId);
-        // Adopted through `get`: nothing is known about ownership, so report every tag.
-        const inputs: Managed = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
-        const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
-        return { id: `${current.workspace.id}/tags`, props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null } };
-      },
-      () => ({}),
-    );
-  },
-
-  async update(id, olds, news) {
-    return { outs: await apply(workspaceIdOf(id), news, { tagNames: olds.addedTagNames ?? [], tags: olds.addedTags ?? {} }) };
-  },
-
-  async delete(id, props) {
-    const client = getClient();
-    const workspaceId = workspaceIdOf(id);
-    const mode = modeOf(props);
-    try {
-      const current = await readWorkspaceWithTags(client, workspaceId);
-      const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : (props.tagNames ?? []);
-      await client.tags.remove(workspaceId, removeNames);
-      // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
-      const ours = mapOf(props.addedTags);
-      const removeKeys = mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
-      if (removeKeys.some((k) => k in current.tags)) {
-        const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
-        await client.tagBindings.set(
-          workspaceId,
-          next.map(([key, value]) => ({ key, value })),
-        );
+        const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : (props.tagNames ?? []);
+        await client.tags.remove(workspaceId, removeNames);
+        // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
+        const ours = mapOf(props.addedTags);
+        const removeKeys = mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
+        if (removeKeys.some((k) => k in current.tags)) {
+          const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
+          await client.tagBindings.set(
+            workspaceId,
+            next.map(([key, value]) => ({ key, value })),
+          );
+        }
+      } catch (err) {
+        if (isNotFound(err)) {
+          await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
+          return;
+        }
+        throw err;
       }
-    } catch (err) {
-      if (isNotFound(err)) {
-        await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
-        return;
-      }
-      throw err;
-    }
+    },
   },
-};
+  "workspace tags",
+);

@@ -1,10 +1,20 @@
 /** Provider of `Workspace` (spec 4.2 to 4.6, 4.8, 4.10). */
 import { isId, type Problem } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
-import { workspaceCreateRequestSchema, workspaceSettingsProblems, type WorkspaceSettingsRequest } from "../../api/workspaces";
-import { workspaceRequestBody, type Workspace as ApiWorkspace, type WorkspaceCreateOptions, type WorkspaceUpdateOptions, type VcsRepoOptions, type WorkspacesClient } from "../../client";
+import { workspaceCreateRequestSchema, workspaceSettingsProblems, type WorkspaceResource, type WorkspaceSettingsRequest } from "../../api/workspaces";
+import {
+  UnreadableCreateError,
+  toWorkspace,
+  unavailableFromAnswer,
+  workspaceRequestBody,
+  type Workspace as ApiWorkspace,
+  type WorkspaceCreateOptions,
+  type WorkspaceUpdateOptions,
+  type VcsRepoOptions,
+  type WorkspacesClient,
+} from "../../client";
 import { defaultOrganization } from "../settings";
-import { getClient, isNotFound, readWorkspaceWithTags } from "./client";
+import { getClient, isNotFound, namesTagBindings, readWorkspaceWithTags, requireTagBindings } from "./client";
 import {
   dedupeFailures,
   diffFields,
@@ -27,6 +37,7 @@ import {
   organizationInput,
   recoverLostCreate,
   unlessGone,
+  withWayOut,
   workspaceLabel,
 } from "./common";
 import { deleteWorkspace } from "./deletion";
@@ -34,7 +45,13 @@ import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from 
 import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspace-fields";
 import { WORKSPACE_TOP_OUTPUTS, currentShape, groupedOutputs, type WorkspaceInputValues, type WorkspaceOutputValues, type WorkspaceStoredOutputs } from "../workspace-fields";
 
-const RENAMES = { "relationships.tag-bindings": "tags", "relationships.project": "project" };
+/** Wire names that do not convert mechanically to the program's (the vendor spellings the client sends). */
+const RENAMES = {
+  "relationships.tag-bindings": "tags",
+  "relationships.project": "project",
+  "terraform-version": "engineVersion",
+  "github-app-installation-id": "vcsAppInstallationId",
+};
 
 const sameBool = (a: unknown, b: unknown) => Boolean(a) === Boolean(b);
 const vcsCompare = {
@@ -120,6 +137,8 @@ function problemInput(p: Problem): string {
 const WIRE_NAMES: Array<[RegExp, string]> = [...SETTING_INPUTS, "name", "project", "vcsRepo", "oauthTokenId", "vcsAppInstallationId", "tagsRegex", "agentPool"]
   .map((k) => [new RegExp(`(?<![\\w-])${camelToKebab(k)}(?![\\w-])`, "g"), k] as [RegExp, string])
   .filter(([re]) => re.source.includes("-"));
+
+for (const [wire, name] of Object.entries(RENAMES)) if (!wire.includes(".")) WIRE_NAMES.push([new RegExp(`(?<![\\w-])${wire}(?![\\w-])`, "g"), name]);
 
 function programNames(text: string): string {
   return WIRE_NAMES.reduce((t, [re, k]) => t.replace(re, k), text);
@@ -245,6 +264,32 @@ class PartialCreateError extends Error {
   }
 }
 
+/**
+ * A create the service acknowledged (2xx) although neither its answer nor a read of the
+ * workspace could be understood: the workspace exists, and is never left out of the
+ * stack when its id is known. It is recorded with the outputs of a workspace that has
+ * the service's defaults, so the next `pulumi up` sends what differs and a refresh reads
+ * the rest. Without an id the error says how to take it over.
+ */
+function unreadableCreate(err: unknown, organization: string, inputs: Props): never {
+  if (!(err instanceof UnreadableCreateError)) throw err;
+  const name = String(inputs.name);
+  if (err.createdId) {
+    const resource = { id: err.createdId, type: "workspaces", attributes: { name }, relationships: { organization: { data: { id: organization, type: "organizations" } } } };
+    const outs = workspaceOutputs(toWorkspace(resource as WorkspaceResource), { tags: {}, effectiveTags: {}, forceDelete: Boolean(inputs.forceDelete), organization });
+    throw new PartialCreateError(
+      `workspace "${name}" (${err.createdId}) was created, but neither the service's answer nor a read of it could be understood (${err.message}). ` +
+        `It is recorded in the stack with the service's defaults; the next \`pulumi up\` sends the declared settings again.`,
+      err.createdId,
+      outs,
+    );
+  }
+  throw new ProviderError(
+    `workspace "${name}" in organization "${organization}" was created, but neither the service's answer nor a read of it by name could be understood (${err.message}). ` +
+      `Set adopt: true on the resource and run \`pulumi up\` to take it over.`,
+  );
+}
+
 // ---------------------------------------------------------------------------
 // provider
 
@@ -266,16 +311,25 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: String(inputs.name), tagNames };
     if (options.vcsRepo === null) delete options.vcsRepo;
     const started = Date.now();
-    let ws = await client.workspaces.create(organization, options).catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started));
-    const tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
+    let ws = await client.workspaces
+      .create(organization, options)
+      .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started))
+      .catch((err) => unreadableCreate(err, organization, inputs));
+    let tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
+    const offersTagBindings = namesTagBindings(ws);
     try {
+      if (inputs.project !== undefined && !("project" in ws.relationships)) {
+        const path = `/organizations/${encodeURIComponent(organization)}/workspaces`;
+        throw unavailableFromAnswer(client.baseUrl, "projects", { method: "POST", path, status: 201 }, "answered without a project relationship");
+      }
+      await requireTagBindings(client, ws.id, offersTagBindings, tags);
       // Flat tags travel with the create; a service that ignored them gets the rest now.
       const missing = tagNames.filter((t) => !ws.tagNames.includes(foldTagName(t)));
       if (missing.length > 0) {
         await client.tags.add(ws.id, missing);
         ws = { ...ws, tagNames: Array.from(new Set([...ws.tagNames, ...missing.map(foldTagName)])) };
-      } else if (tagNames.length === 0) {
+      } else if (tagNames.length === 0 && offersTagBindings) {
         // The second request is free to read what the project passes down.
         const effective = await client.tagBindings.listEffective(ws.id);
         effectiveTags = Object.fromEntries(effective.map((b) => [b.key, b.value]));
@@ -284,8 +338,11 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
         ws = await client.workspaces.assignSSHKey(ws.id, inputs.sshKeyId);
       }
     } catch (err) {
+      // The outputs say what the workspace has, so that the next `pulumi up` tries the rest again.
+      if (!offersTagBindings) tags = effectiveTags = {};
       const outs = workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization });
-      throw new PartialCreateError(`workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${(err as Error).message}`, ws.id, outs);
+      const cause = withWayOut(err) as Error;
+      throw new PartialCreateError(`workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${cause.message}`, ws.id, outs);
     }
     return { id: ws.id, outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }) };
   },
@@ -313,7 +370,8 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     try {
       return await updateWorkspace(client, id, olds, news);
     } catch (err) {
-      throw await refusedUpdate(client, { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" }, id, err);
+      const label = workspaceLabel(id, olds.name);
+      throw withWayOut(await refusedUpdate(client, { label, organization: olds.organization, kind: "workspace" }, id, err), `update ${label}`);
     }
   },
 
@@ -357,6 +415,10 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
   if (set.has("tags") || set.has("tagNames") || set.has("project")) {
     // Effective tags depend on the new bindings and on the (maybe new) project.
     const fresh = await readWorkspaceWithTags(client, id);
+    if (set.has("tags")) await requireTagBindings(client, id, fresh.offersTagBindings, news.tags);
+    if (set.has("project") && news.project && !("project" in fresh.workspace.relationships)) {
+      throw unavailableFromAnswer(client.baseUrl, "projects", { method: "GET", path: `/workspaces/${encodeURIComponent(id)}`, status: 200 }, "answered without a project relationship");
+    }
     return { outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }) };
   }
   if (!ws) return { outs: { ...olds, forceDelete } };
