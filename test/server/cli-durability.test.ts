@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,8 +26,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const exits = new WeakMap<ChildProcess, Promise<number | null>>();
 
-function launch(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string }> {
-  const child = spawn(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+function launch(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string }> {
+  const child = spawn(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   exits.set(child, new Promise((r) => child.on("exit", (code) => r(code))));
   let out = "";
   let err = "";
@@ -43,14 +44,23 @@ function launch(args: string[]): Promise<{ child: ChildProcess; url: string; std
 
 const exited = (child: ChildProcess) => exits.get(child)!;
 
-/** The exit status of a CLI run that is expected to stop on its own. */
-function exitStatus(args: string[]): number {
+/** The exit status and stderr of a CLI run that is expected to stop on its own. */
+function run(args: string[], env: Record<string, string> = {}): { status: number; stderr: string } {
   try {
-    execFileSync(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: "pipe" });
-    return 0;
+    execFileSync(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: "pipe", env: { ...process.env, ...env } });
+    return { status: 0, stderr: "" };
   } catch (err) {
-    return (err as { status: number }).status;
+    const e = err as { status: number; stderr: Buffer };
+    return { status: e.status, stderr: String(e.stderr) };
   }
+}
+
+const exitStatus = (args: string[]) => run(args).status;
+
+async function stop(child: ChildProcess): Promise<void> {
+  const done = exited(child);
+  child.kill("SIGTERM");
+  await done;
 }
 
 describe("workspaces-server CLI", () => {
@@ -77,6 +87,41 @@ describe("workspaces-server CLI", () => {
 
   it("refuses bad arguments with a usage message", () => {
     expect(exitStatus(["--port", "nope"])).toBe(2);
+  });
+
+  it("takes the owners token from --token-file or WORKSPACES_SERVER_TOKEN and the key from --encryption-key-file or WORKSPACES_SERVER_ENCRYPTION_KEY, showing neither", async () => {
+    const tokenFile = join(dir, "owners.token");
+    writeFileSync(tokenFile, "file-token-1\n", { mode: 0o600 });
+    const key = randomBytes(32).toString("hex");
+    const keyFile = join(dir, "given.key");
+    writeFileSync(keyFile, key, { mode: 0o600 });
+    const fromFile = await launch(["--port", "0", "--db", join(dir, "a.db"), "--token-file", tokenFile, "--encryption-key-file", keyFile]);
+    expect((await new Api(fromFile.url, "file-token-1").get(`/organizations/example-org`)).status).toBe(200);
+    expect(fromFile.child.spawnargs.join(" ")).not.toContain("file-token-1");
+    await stop(fromFile.child);
+    expect(existsSync(join(dir, "a.db.key")), "a given key is not written beside the database").toBe(false);
+    const env = { WORKSPACES_SERVER_TOKEN: "env-token-2", WORKSPACES_SERVER_ENCRYPTION_KEY: key };
+    const fromEnv = await launch(["--port", "0", "--db", join(dir, "b.db")], env);
+    expect((await new Api(fromEnv.url, "env-token-2").get(`/organizations/example-org`)).status).toBe(200);
+    await stop(fromEnv.child);
+    expect(existsSync(join(dir, "b.db.key"))).toBe(false);
+    for (const out of [fromFile.stderr(), fromEnv.stderr(), fromFile.stdout(), fromEnv.stdout()]) {
+      for (const secret of ["file-token-1", "env-token-2", key]) expect(out).not.toContain(secret);
+    }
+    // Another key for a database sealed with this one: refused, the key not shown.
+    const other = randomBytes(32).toString("hex");
+    const refused = run(["--port", "0", "--db", join(dir, "b.db")], { WORKSPACES_SERVER_ENCRYPTION_KEY: other });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/another key/);
+    expect(refused.stderr).not.toContain(other);
+    // Without a key, one is generated beside the database, readable by its owner only.
+    const generated = await launch(["--port", "0", "--db", join(dir, "c.db"), "--token-file", tokenFile]);
+    await stop(generated.child);
+    expect(statSync(join(dir, "c.db.key")).mode & 0o777).toBe(0o600);
+    expect(run(["--token", "x", "--token-file", tokenFile]).status).toBe(2);
+    const missing = run(["--token-file", join(dir, "missing.token")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read/);
   });
 
   it("logs one JSON line per request to stderr at info by default, without the token; --log-level silent logs none", async () => {

@@ -162,8 +162,26 @@ export function openUpgradeVariables(ctx: ServerContext, stored: string): Variab
 /**
  * Seals the sensitive values a release before encryption at rest stored in clear, in one
  * transaction: run on every start, it finds nothing to do once a database is sealed.
+ * The clear text is overwritten in place (`secure_delete`) and the WAL, which still holds
+ * the pages as they were, is checkpointed into the file and truncated.
  */
 export function sealClearValues(ctx: ServerContext): void {
+  const { db, secrets } = ctx;
+  const clear = () =>
+    store.sensitiveVariables(db).some((r) => !secrets.sealedHere(r.value, VALUE_PURPOSE)) ||
+    store.upgradeVariableRows(db).some((u) => (JSON.parse(u.vars) as Array<Variable & { sealed?: boolean }>).some((v) => !v.sealed && sensitiveAsStored(db, u.workspace_id, v)));
+  if (!clear()) return;
+  const secureDelete = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  try {
+    sealInPlace(ctx);
+  } finally {
+    db.pragma(`secure_delete = ${secureDelete}`);
+  }
+  if (db.name !== ":memory:") db.pragma("wal_checkpoint(TRUNCATE)");
+}
+
+function sealInPlace(ctx: ServerContext): void {
   const { db, secrets } = ctx;
   inTransaction(db, () => {
     for (const r of store.sensitiveVariables(db)) {
