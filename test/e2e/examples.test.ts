@@ -224,11 +224,8 @@ describe("examples through the engine", () => {
         expect(flat.status).toBe(204);
       }
       stack = track(
-        await exampleStack(server, "tags-for-existing", {
-          // One by organization/name, one by id: both forms the README shows.
-          workspaces: [`${server.organization}/search-prod`, ids["search-staging"]],
-          costCenter: "cc-4242",
-        }),
+        // The lookup finds them by their team tag; nothing names them one by one.
+        await exampleStack(server, "tags-for-existing", { team: "search", costCenter: "cc-4242" }),
       );
     });
 
@@ -243,7 +240,14 @@ describe("examples through the engine", () => {
       const out = await stack.outputs();
       expect(out.workspaces["search-prod"].id).toBe(ids["search-prod"]);
       expect(out.workspaces["search-prod"].addedTags).toEqual({ "cost-center": "cc-4242" });
-      expect(out.workspaces[ids["search-staging"]].addedTagNames).toEqual(["finops"]);
+      expect(out.workspaces["search-staging"].addedTagNames).toEqual(["finops"]);
+      // The lookup is in no resource: only the stack and the tag sets are in the state.
+      expect(
+        stack
+          .resources()
+          .map((r) => r.type)
+          .filter((t) => t.startsWith("pulumi-nodejs:dynamic/")),
+      ).toEqual(["pulumi-nodejs:dynamic/workspaces:WorkspaceTags", "pulumi-nodejs:dynamic/workspaces:WorkspaceTags"]);
     });
 
     it("removes only what it added on destroy, and never the workspaces", async () => {
