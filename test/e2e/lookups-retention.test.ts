@@ -40,6 +40,15 @@ else if (retention !== "none") new DataRetentionPolicy("logs-retention", { works
 export const logsId = logs.id;
 `;
 
+/** Destroys the stack (and its temporary directory) and stops its server, whichever of them was made. */
+async function tearDown(stack: TestStack | undefined, server: RunningServer | undefined): Promise<void> {
+  if (stack) {
+    await stack.destroy();
+    stack.dispose();
+  }
+  await server?.close();
+}
+
 const LIST_ROUTE = "GET /api/v2/organizations/:organization_name/workspaces";
 
 describe("a lookup by tag builds RemoteStateConsumers", () => {
@@ -57,13 +66,7 @@ describe("a lookup by tag builds RemoteStateConsumers", () => {
     stack = await TestStack.create({ project: "lookups", files: { "index.ts": lookupProgram }, env: withoutToken, secretConfig: { "workspaces:token": token } });
   }, 120_000);
 
-  afterAll(async () => {
-    if (stack) {
-      await stack.destroy();
-      stack.dispose();
-    }
-    await server?.close();
-  });
+  afterAll(() => tearDown(stack, server));
 
   it("reads during preview", async () => {
     const before = server.stats().byRoute[LIST_ROUTE] ?? 0;
@@ -118,13 +121,7 @@ describe("DataRetentionPolicy through the engine", () => {
     stack = await TestStack.create({ project: "retention", files: { "index.ts": retentionProgram }, env: serverEnv(server), config: { retention: "30" } });
   }, 120_000);
 
-  afterAll(async () => {
-    if (stack) {
-      await stack.destroy();
-      stack.dispose();
-    }
-    await server?.close();
-  });
+  afterAll(() => tearDown(stack, server));
 
   it("is set, changed in place, switched to dont-delete and removed", async () => {
     let r = await stack.up();
