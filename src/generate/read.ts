@@ -6,7 +6,7 @@
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance.
  */
-import type { NoCodeModule, RegistryModule, Variable, Workspace, WorkspacesClient } from "../client";
+import { FeatureUnavailableError, NotFoundError, type NoCodeModule, type RegistryModule, type Variable, type Workspace, type WorkspacesClient } from "../client";
 import { byCodePoint } from "./names";
 
 interface WorkspaceRecord {
@@ -78,6 +78,16 @@ function ticker(progress: ((line: string) => void) | undefined, what: string, to
   };
 }
 
+/** A server without the feature (OTF has no key-value tags nor consumers) has none of its records to carry over. */
+async function noneIfUnavailable<T>(list: Promise<T[]>): Promise<T[]> {
+  try {
+    return await list;
+  } catch (err) {
+    if (err instanceof FeatureUnavailableError) return [];
+    throw err;
+  }
+}
+
 /** Reads everything the generator writes a program for, through `client` (paced, retried and paged by it). */
 export async function readOrganization(client: WorkspacesClient, options: ReadOptions): Promise<OrganizationSnapshot> {
   const { organization, projectId, progress } = options;
@@ -92,7 +102,14 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   progress?.(`listed ${workspaces.length} workspaces of ${organization}${projectId ? ` in project ${projectId}` : ""}`);
 
   // No-code modules live on registry modules; their workspaces name one or the other.
-  const registryModules = await client.registryModules.list(organization).all();
+  // The organization's workspaces just listed, so a 404 here is a server without a private registry (no modules to carry over).
+  const registryModules = await client.registryModules
+    .list(organization)
+    .all()
+    .catch((err: unknown) => {
+      if (err instanceof NotFoundError) return [] as RegistryModule[];
+      throw err;
+    });
   const withNoCode = registryModules.filter((m) => m.noCodeModuleIds.length > 0);
   const modules: ModuleRecord[] = await pool(withNoCode, concurrency, async (registryModule) => ({
     module: await client.noCode.read(registryModule.noCodeModuleIds[0], { includeVariableOptions: true }),
@@ -107,8 +124,8 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     const stamped = workspace.attributes["no-code-module-id"];
     const noCodeModuleId = typeof stamped === "string" && stamped !== "" ? stamped : workspace.sourceModuleId ? moduleOfRegistryModule.get(workspace.sourceModuleId) : undefined;
     const [bindings, consumerIds, variables] = await Promise.all([
-      client.tagBindings.list(workspace.id),
-      workspace.globalRemoteState ? Promise.resolve([] as string[]) : client.remoteStateConsumers.listIds(workspace.id),
+      noneIfUnavailable(client.tagBindings.list(workspace.id)),
+      workspace.globalRemoteState ? Promise.resolve([] as string[]) : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),
       noCodeModuleId ? client.variables.list(workspace.id) : Promise.resolve(undefined),
     ]);
     tick();

@@ -137,7 +137,8 @@ export async function startOtfLike(): Promise<OtfLike> {
         // OTF reads this spelling only; anything else leaves its latest release.
         "terraform-version": typeof a["terraform-version"] === "string" ? a["terraform-version"] : OTF_LATEST,
         "working-directory": typeof a["working-directory"] === "string" ? a["working-directory"] : "",
-        tags: [],
+        // OTF takes flat tags with the create, as go-tfe sends them.
+        tags: ((body?.data?.relationships?.tags as { data?: { attributes?: { name?: string } }[] } | undefined)?.data ?? []).map((t) => String(t.attributes?.name).toLowerCase()),
         "created-at": new Date().toISOString(),
       };
       workspaces.set(ws.id, ws);
@@ -148,6 +149,11 @@ export async function startOtfLike(): Promise<OtfLike> {
         return res.end(once.body.replace(/WS_ID/g, ws.id));
       }
       return reply(res, 201, otfDocument(ws));
+    }
+    if (path === "/organizations/acme/workspaces" && req.method === "GET") {
+      const all = [...workspaces.values()].map((w) => (otfDocument(w) as { data: unknown }).data);
+      const meta = { pagination: { "current-page": 1, "next-page": null, "prev-page": null, "page-size": 100, "total-count": all.length, "total-pages": 1 } };
+      return reply(res, 200, { data: all, meta });
     }
     if ((hit = m(/^\/organizations\/acme\/workspaces\/([^/]+)$/)) && req.method === "GET") {
       const ws = byName(decodeURIComponent(hit[1]));

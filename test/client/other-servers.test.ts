@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FeatureUnavailableError, NotFoundError, UnexpectedResponseError, UnreadableCreateError, type WorkspacesClient } from "../../src/client";
+import { readOrganization } from "../../src/generate";
 import { fakeClient, reply, startFakeService } from "./fake-service";
 import { OTF_LATEST, type OtfLike, startOtfLike } from "./otf-like";
 
@@ -85,12 +86,8 @@ describe("liberal reading", () => {
     expect(ws.settingOverwrites).toEqual({});
     expect(ws.attributes["migration-environment"]).toBe("");
     expect("project" in ws.relationships).toBe(false);
-    const listed = await client.workspaces
-      .list("acme")
-      .all()
-      .catch((err: Error) => err);
-    // OTF has the list route in real life; this fake does not, and says so with a plain 404.
-    expect(listed).toBeInstanceOf(NotFoundError);
+    const listed = await client.workspaces.list("acme").all();
+    expect(listed.find((w) => w.id === ws.id)).toMatchObject({ tagNames: [], triggerPatterns: [], projectId: null });
   });
 
   it("reads a document whose attributes are null or missing, with every line at its absent value", async () => {
@@ -200,5 +197,16 @@ describe("features the server lacks", () => {
     const gone = await failure(client.tagBindings.list("ws-gone"));
     expect(gone).toBeInstanceOf(NotFoundError);
     expect(gone).not.toBeInstanceOf(FeatureUnavailableError);
+  });
+});
+
+describe("the generator against a server without key-value tags, consumers or a registry", () => {
+  it("writes the program of what the server has, carrying over no tags, consumers or modules", async () => {
+    const ws = await client.workspaces.create("acme", { name: fresh("gen"), description: "generated", tagNames: ["web"] });
+    const snapshot = await readOrganization(client, { organization: "acme" });
+    const record = snapshot.workspaces.find((r) => r.workspace.id === ws.id);
+    expect(record).toMatchObject({ tags: {}, consumerIds: [] });
+    expect(record?.workspace.tagNames).toEqual(["web"]);
+    expect(snapshot.modules).toEqual([]);
   });
 });
