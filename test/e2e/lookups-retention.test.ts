@@ -160,6 +160,8 @@ describe("DataRetentionPolicy through the engine", () => {
       expect(r.code).not.toBe(0);
       expect(r.output).toMatch(/the service does not offer data retention policies \(they exist only in the self-managed offering/);
       expect(r.output).toContain("Remove the DataRetentionPolicy from the program");
+      // One diagnostic for the resource (the progress rows above it repeat what they show).
+      expect(r.output.slice(r.output.indexOf("Diagnostics:")).match(/does not offer data retention policies/g)).toHaveLength(1);
       expect(r.output).not.toMatch(/\n\s+at .*\.js:\d+/);
       await other.destroy();
     } finally {
