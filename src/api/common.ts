@@ -55,7 +55,7 @@ function nullAsAbsent(value: unknown): unknown {
 }
 
 /** A response schema that reads `null` as absent (the key's schema must accept `undefined`). */
-export function absentIfNull<S extends z.ZodType>(schema: S) {
+function absentIfNull<S extends z.ZodType>(schema: S) {
   return z.preprocess(nullAsAbsent, schema);
 }
 

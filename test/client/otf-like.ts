@@ -9,7 +9,7 @@
 import type * as http from "node:http";
 import { type FakeService, reply, startFakeService } from "./fake-service";
 
-export interface OtfWorkspace {
+interface OtfWorkspace {
   id: string;
   name: string;
   description: string;
@@ -48,7 +48,7 @@ function recordNotFound(res: http.ServerResponse): void {
 }
 
 /** A workspace document as OTF renders one. */
-export function otfDocument(ws: OtfWorkspace): unknown {
+function otfDocument(ws: OtfWorkspace): unknown {
   return {
     data: {
       id: ws.id,
