@@ -35,6 +35,7 @@ if (withE2e) results.push(["fault run under the real engine (test/e2e/faults.tes
 const TITLES = {
   fuzz: "Bad input (fast-check, every route)",
   "wrong-tokens": "Wrong tokens with the rate limit on (fast-check, every route)",
+  depth: "Bodies nested past the depth bound (fast-check, every route)",
   concurrency: "Concurrency (two server processes, one database file)",
   durability: "Durability (kill -9 mid write load)",
   security: "Security",

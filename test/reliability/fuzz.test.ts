@@ -11,13 +11,27 @@
  * database each) so the dump before and after a request belongs to that request alone.
  * A lane of its own, with the server's rate limit on, sends every generated request with
  * a wrong token: after the bound on failed authentications every answer is a 429.
+ * Another sends bodies nested past the depth bound (up to 100,000 levels) to every
+ * registered route: a well-formed one is a 422 naming the bound, a broken one a 400.
  */
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
+import { MAX_JSON_DEPTH } from "../../src/server/http/json";
 import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS } from "../../src/server/ratelimit";
-import { HOSTILE_CLASSES, WRITE_METHODS, requestArbitrary, resolveBody, resolvePath, tokenHeader, wrongTokenArbitrary, type GeneratedRequest, type HostileClass } from "./generators";
+import {
+  HOSTILE_CLASSES,
+  nesting,
+  WRITE_METHODS,
+  requestArbitrary,
+  resolveBody,
+  resolvePath,
+  tokenHeader,
+  wrongTokenArbitrary,
+  type GeneratedRequest,
+  type HostileClass,
+} from "./generators";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
 import { recordFigures } from "./figures";
 import { startWorld, type World } from "./world";
@@ -343,3 +357,76 @@ function hostileFigures(): Record<string, string> {
   for (const c of HOSTILE_CLASSES) out[`hostile: ${CLASS_TITLES[c]}`] = share(tally.byClass[c]);
   return out;
 }
+
+/** Cases of the depth lane: enough for every route a few times over. */
+const DEPTH_RUNS = Number(process.env.FUZZ_DEPTH_RUNS ?? 400);
+
+describe("a body nested past the bound, on every route", () => {
+  test(`about ${DEPTH_RUNS} generated bodies up to 100,000 levels deep, shared by every registered route: 422 when well-formed, 400 when not, never a 5xx, nothing committed`, async () => {
+    const world = await startWorld();
+    // Routes the server registers: an unregistered one answers 404 before any body is read.
+    const registered = await registeredRoutes();
+    try {
+      const ws = world.fixtures.workspaces[0];
+      const values: Record<string, string> = {
+        organization_name: world.org,
+        workspace_id: ws,
+        name: world.workspaceName(ws)!,
+        no_code_module_id: world.fixtures.noCodeModules[0],
+        project_id: world.fixtures.projects[0],
+      };
+      const pathOf = (route: Route) => route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => encodeURIComponent(values[name] ?? world.liveId(name.length) ?? "missing"));
+      const deepCase = fc.record({
+        depth: fc.oneof(fc.integer({ min: MAX_JSON_DEPTH + 1, max: MAX_JSON_DEPTH + 10 }), fc.integer({ min: MAX_JSON_DEPTH + 1, max: 100_000 }), fc.constant(100_000)),
+        kind: fc.constantFrom("array", "object", "mixed"),
+        /** Where the nesting sits: the whole document, under data, or under an attribute. */
+        at: fc.constantFrom("document", "data", "attribute"),
+        /** Broken after the nesting (a closing bracket missing, a trailing comma): no longer JSON. */
+        broken: fc.constantFrom(null, "unclosed", "comma"),
+      });
+      const counts = { requests: 0, byStatus: {} as Record<string, number>, routes: new Set<string>() };
+      let version = world.dataVersion();
+      // Every route gets its share of the cases, so none is left out by chance.
+      for (const route of registered) {
+        await fc.assert(
+          fc.asyncProperty(deepCase, async ({ depth, kind, at, broken }) => {
+            const { open, close } = nesting(depth, kind);
+            let nested = `${open}1${close}`;
+            if (broken === "unclosed") nested = nested.slice(0, -1);
+            if (broken === "comma") nested = `${open}1,${close}`;
+            const body = at === "document" ? nested : at === "data" ? `{"data":${nested}}` : `{"data":{"type":"workspaces","attributes":{"name":${nested}}}}`;
+            const headers = { authorization: `Bearer ${world.tokens.owner}`, "content-type": "application/vnd.api+json", "content-length": String(Buffer.byteLength(body)) };
+            const r = await rawRequest(world.test.server.url + pathOf(route), route.method, headers, body);
+            const where = `${route.method} ${route.url} depth ${depth} ${kind} at ${at}${broken ? ` ${broken}` : ""} -> ${r.status} ${r.text.slice(0, 300)}`;
+            counts.requests++;
+            counts.byStatus[r.status] = (counts.byStatus[r.status] ?? 0) + 1;
+            counts.routes.add(`${route.method} ${route.url}`);
+            expect(r.status, where).toBeLessThan(500);
+            if (route.method !== "GET") {
+              expect(r.status, where).toBe(broken ? 400 : 422);
+              const doc = errorDocumentSchema.parse(JSON.parse(r.text));
+              if (!broken) {
+                expect(doc.errors[0].detail, where).toContain(String(MAX_JSON_DEPTH));
+                const pointer = (doc.errors[0].source as { pointer?: string } | undefined)?.pointer ?? "";
+                expect(pointer.split("/").length - 1, where).toBe(MAX_JSON_DEPTH);
+              }
+              expect(world.dataVersion(), `a refused body committed: ${where}`).toBe(version);
+            } else {
+              // A GET reads no body: it answers as it would without one.
+              version = world.dataVersion();
+            }
+          }),
+          { numRuns: Math.max(2, Math.ceil(DEPTH_RUNS / registered.length)), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+        );
+      }
+      expect(counts.routes.size).toBe(registered.length);
+      recordFigures("depth", {
+        "generated bodies nested past the bound (up to 100,000 levels)": counts.requests,
+        "routes reached": `${counts.routes.size} of ${registered.length}`,
+        ...statusFigures(counts.byStatus),
+      });
+    } finally {
+      await world.close();
+    }
+  }, 300_000);
+});

@@ -359,15 +359,21 @@ const deepBody: fc.Arbitrary<string> = fc
     type: fc.constantFrom(...TYPES),
   })
   .map(({ depth, kind, key, type }) => {
-    let open = "";
-    let close = "";
-    for (let i = 0; i < depth; i++) {
-      const array = kind === "array" || (kind === "mixed" && i % 2 === 0);
-      open += array ? "[" : `{"k${i % 10}":`;
-      close = (array ? "]" : "}") + close;
-    }
+    const { open, close } = nesting(depth, kind);
     return `{"data":{"type":${JSON.stringify(type)},"attributes":{${JSON.stringify(key)}:${open}1${close}}}}`;
   });
+
+/** The opening and closing text of `depth` nested containers: arrays, objects (keys `k0` to `k9`), or both in turn. */
+export function nesting(depth: number, kind: "array" | "object" | "mixed"): { open: string; close: string } {
+  const open: string[] = [];
+  const close: string[] = [];
+  for (let i = 0; i < depth; i++) {
+    const array = kind === "array" || (kind === "mixed" && i % 2 === 0);
+    open.push(array ? "[" : `{"k${i % 10}":`);
+    close.push(array ? "]" : "}");
+  }
+  return { open: open.join(""), close: close.reverse().join("") };
+}
 
 /** The container depth of a JSON text (brackets inside strings not counted); enough for the classes tally. */
 function depthOf(text: string): number {
@@ -541,10 +547,12 @@ function readOnlyWrite(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequ
  * `Authorization` headers that name no valid token: bearer tokens of any form, other
  * schemes, a scheme alone, any header text.
  */
-const wrongAuthorization: fc.Arbitrary<string> = fc.oneof(
+export const wrongAuthorization: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,80}$/).map((t) => `Bearer ${t}`) },
   { weight: 1, arbitrary: fc.constantFrom("Bearer", "Bearer ", "bearer x", "BEARER  y", "Basic dXNlcjpwYXNz", "Token abc", " ", "Bearer a b") },
   { weight: 2, arbitrary: headerValue.filter((v) => v.trim() !== "") },
+  // Of the generated tokens' shape, so only the lookup can tell them wrong.
+  { weight: 2, arbitrary: fc.tuple(fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{14}$/), fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{67}$/)).map(([a, b]) => `Bearer ${a}.atlasv1.${b}`) },
 );
 
 /**

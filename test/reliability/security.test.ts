@@ -8,7 +8,8 @@
  */
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
@@ -16,10 +17,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WorkspacesClient } from "../../src/client";
 import { providerText } from "../../src/resources/closure";
 import { typeTokens } from "../../src/resources/tokens";
+import { FAILED_AUTH_LIMIT } from "../../src/server/ratelimit";
 import { Api, createWorkspace, expectStatus, grant, makeTeam, start } from "../server/helpers";
 import { createFromModule, enableModule, pollUpgrade, publishModule, upgradePath } from "../server/no-code-support";
 import { startChildServer } from "./child";
 import { recordFigures } from "./figures";
+import { wrongAuthorization } from "./generators";
 import { registeredRoutes, SPEC_ROUTES, type Route } from "./routes";
 import { OTHER_ORG, startWorld, type World } from "./world";
 
@@ -421,4 +424,180 @@ describe("a sensitive no-code variable cannot be guessed", () => {
     bump("generated guesses of a sensitive no-code variable in an upgrade, all planned as a certainly wrong guess", guesses);
     bump("of which the right value", right);
   }, 120_000);
+});
+
+/**
+ * One request from a chosen source address on the loopback network (any 127.x.y.z
+ * reaches a server on 127.0.0.1), so every generated case starts from an address with
+ * its own failed-authentication budget.
+ */
+function fromAddress(url: string, localAddress: string, method: string, authorization: string | undefined, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    if (authorization !== undefined) headers.authorization = authorization;
+    if (body !== undefined) Object.assign(headers, { "content-type": "application/vnd.api+json", "content-length": String(Buffer.byteLength(body)) });
+    const req = http.request(url, { method, headers, localAddress, agent: false, timeout: 10_000 }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within 10 s: ${method} ${url}`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("a flood of wrong tokens from an address locks out none of its valid tokens", () => {
+  let limited: World;
+  beforeAll(async () => {
+    // A per-user limit far above what a case sends: only the failed-authentication bound refuses.
+    limited = await startWorld({ rateLimit: 100_000 });
+  }, 60_000);
+  afterAll(() => limited?.close());
+
+  const kinds = ["owner", "org", "teamRead", "teamWrite", "user", "otherOrg"] as const;
+  const floodCase = fc.record({
+    flood: fc.array(fc.record({ authorization: wrongAuthorization, target: fc.constantFrom("list", "show", "lock", "ping", "unknown") }), {
+      minLength: FAILED_AUTH_LIMIT,
+      maxLength: 3 * FAILED_AUTH_LIMIT,
+    }),
+    /** Valid requests at generated places in the flood (as a fraction of it), and all of them again after it. */
+    valid: fc.array(fc.record({ kind: fc.constantFrom(...kinds), at: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 8 }),
+  });
+
+  test("generated floods of any wrong token, then and amid them every kind of valid token from the same address", async () => {
+    const w = limited;
+    const ws = w.fixtures.workspaces[0];
+    const base = w.test.server.url;
+    const paths: Record<string, [string, string, string | undefined]> = {
+      list: ["GET", `/organizations/${w.org}/workspaces`, undefined],
+      show: ["GET", `/workspaces/${ws}`, undefined],
+      lock: ["POST", `/workspaces/${ws}/actions/lock`, JSON.stringify({ reason: "flood" })],
+      ping: ["GET", `/ping`, undefined],
+      unknown: ["GET", `/nowhere`, undefined],
+    };
+    let n = 0;
+    const nextAddress = () => {
+      n++;
+      return `127.1.${(n >> 8) & 255}.${n & 255 || 1}`;
+    };
+    // What each valid token gets for a read of the workspace, from an address that sent nothing else.
+    const baseline: Record<string, number> = {};
+    for (const kind of kinds) baseline[kind] = (await fromAddress(`${base}/workspaces/${ws}`, nextAddress(), "GET", `Bearer ${w.tokens[kind]}`)).status;
+    expect(Object.values(baseline).every((s) => s === 200 || s === 404)).toBe(true);
+    const counts = { flood: 0, refused: 0, valid: 0, cases: 0 };
+    await fc.assert(
+      fc.asyncProperty(floodCase, async ({ flood, valid }) => {
+        const address = nextAddress();
+        const at = new Map<number, (typeof kinds)[number][]>();
+        for (const v of valid) {
+          const i = Math.floor(v.at * flood.length);
+          at.set(i, [...(at.get(i) ?? []), v.kind]);
+        }
+        const checkValid = async (kind: (typeof kinds)[number], where: string) => {
+          const r = await fromAddress(`${base}/workspaces/${ws}`, address, "GET", `Bearer ${w.tokens[kind]}`);
+          expect(r.status, `${kind} token ${where}: ${r.text.slice(0, 200)}`).toBe(baseline[kind]);
+          counts.valid++;
+        };
+        let failed = 0;
+        for (let i = 0; i < flood.length; i++) {
+          for (const kind of at.get(i) ?? []) await checkValid(kind, `after ${i} wrong tokens`);
+          const [method, path, body] = paths[flood[i].target];
+          const r = await fromAddress(base + path, address, method, flood[i].authorization, body);
+          const where = `wrong token ${i} ${JSON.stringify(flood[i].authorization).slice(0, 60)} ${method} ${path} -> ${r.status} ${r.text.slice(0, 200)}`;
+          expect(r.status, where).not.toBe(200);
+          expect(r.status, where).toBeLessThan(500);
+          if (r.status === 401) failed++;
+          // The throttle holds: past the bound every wrong token is refused.
+          if (failed >= FAILED_AUTH_LIMIT && r.status !== 401) expect(r.status, where).toBe(429);
+          if (r.status === 429) counts.refused++;
+          counts.flood++;
+        }
+        expect(failed).toBeLessThanOrEqual(FAILED_AUTH_LIMIT);
+        for (const v of valid) await checkValid(v.kind, "after the flood");
+        // The address is still throttled for wrong tokens.
+        const after = await fromAddress(`${base}/workspaces/${ws}`, address, "GET", "Bearer still-wrong");
+        expect(after.status).toBe(failed >= FAILED_AUTH_LIMIT ? 429 : 401);
+        counts.cases++;
+      }),
+      { numRuns: Number(process.env.FLOOD_RUNS ?? 30), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+    bump("generated floods of wrong tokens, each from an address of its own", counts.cases);
+    bump("wrong-token requests in them", counts.flood);
+    bump("of which refused with 429 by the failed-authentication bound", counts.refused);
+    bump("valid-token requests amid and after the floods, each answered as from a quiet address", counts.valid);
+  }, 180_000);
+});
+
+describe("sensitive values are not in the database files", () => {
+  /** A value to look for in the files: a random nonce (so a find means a leak) and any text after it. */
+  const secretValue = fc
+    .tuple(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.string({ unit: "grapheme", maxLength: 24 }))
+    .map(([nonce, tail]) => `${Buffer.from(nonce).toString("hex")}${tail}`);
+  const keys = ["alpha", "beta", "gamma", "delta"];
+  const secretsCase = fc.record({
+    created: fc.uniqueArray(fc.record({ key: fc.constantFrom(...keys), value: secretValue }), { minLength: 1, maxLength: 3, selector: (v) => v.key }),
+    upgraded: fc.uniqueArray(fc.record({ key: fc.constantFrom(...keys), value: secretValue, sensitive: fc.option(fc.boolean(), { nil: undefined }) }), {
+      minLength: 1,
+      maxLength: 4,
+      selector: (v) => v.key,
+    }),
+    /** Leave a second upgrade planned, so its row keeps the values it would apply. */
+    pending: fc.boolean(),
+  });
+
+  /** Every byte SQLite keeps of the database: the file, its WAL and shared-memory index. */
+  const fileBytes = () =>
+    Buffer.concat(
+      ["", "-wal", "-shm"].map((s) => {
+        try {
+          return readFileSync(world.file + s);
+        } catch {
+          return Buffer.alloc(0);
+        }
+      }),
+    );
+
+  test("generated sensitive no-code variables, created and upgraded: no value is in the files' bytes, a plain one is", async () => {
+    const api = world.api;
+    const moduleId = await publishModule(api, world.org, `at-rest-${Date.now()}`, ["1.0.0"]);
+    const noCode = await enableModule(api, world.org, moduleId, { "version-pin": "1.0.0" });
+    const counts = { cases: 0, values: 0 };
+    await fc.assert(
+      fc.asyncProperty(secretsCase, async ({ created, upgraded, pending }) => {
+        const control = `plain-${randomBytes(8).toString("hex")}`;
+        const ws = await createFromModule(api, noCode.id, `at-rest-${Date.now()}-${counts.cases}`, [...created.map((v) => ({ ...v, sensitive: true })), { key: "control", value: control }]);
+        // Variables created sensitive stay sensitive whatever an upgrade says; new keys are sensitive only when said so.
+        const createdKeys = new Set(created.map((v) => v.key));
+        const sensitive = [...created.map((v) => v.value), ...upgraded.filter((v) => v.sensitive === true || createdKeys.has(v.key)).map((v) => v.value)];
+        const upgrade = async (vars: typeof upgraded) => {
+          const items = vars.map((v) => ({ type: "vars", attributes: { key: v.key, value: v.value, category: "engine", ...(v.sensitive === undefined ? {} : { sensitive: v.sensitive }) } }));
+          const r = await expectStatus(api.post(upgradePath(noCode.id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: items } } } }), 200);
+          return r.body.data.id as string;
+        };
+        const runId = await upgrade(upgraded);
+        await pollUpgrade(api, noCode.id, ws.id, runId, ["planned"]);
+        await expectStatus(api.post(upgradePath(noCode.id, ws.id, runId)), 200);
+        await pollUpgrade(api, noCode.id, ws.id, runId, ["applied"]);
+        if (pending) {
+          const again = upgraded.map((v) => ({ ...v, value: `${v.value}-again` }));
+          sensitive.push(...again.filter((v) => v.sensitive === true || createdKeys.has(v.key)).map((v) => v.value));
+          await pollUpgrade(api, noCode.id, ws.id, await upgrade(again), ["planned"]);
+        }
+        await world.settle();
+        const bytes = fileBytes();
+        for (const value of sensitive) {
+          expect(bytes.includes(Buffer.from(value)), `the database files hold the sensitive value ${JSON.stringify(value)}`).toBe(false);
+          expect(bytes.includes(Buffer.from(value.slice(0, 16))), `the database files hold the nonce of ${JSON.stringify(value)}`).toBe(false);
+          counts.values++;
+        }
+        expect(bytes.includes(Buffer.from(control)), "the read sees what the server stored").toBe(true);
+        counts.cases++;
+      }),
+      { numRuns: Number(process.env.AT_REST_RUNS ?? 25) },
+    );
+    bump("generated no-code workspaces with sensitive variables, created, upgraded and read from the database files", counts.cases);
+    bump("sensitive values looked for in the files' bytes, none found", counts.values);
+  }, 180_000);
 });
