@@ -175,6 +175,14 @@ describe("a Workspace on a server that answers as OTF does", () => {
   });
 });
 
+describe("check speaks the program's names, whatever the wire spells", () => {
+  it("an invalid engineVersion or app installation is reported under the program's property", async () => {
+    const result = await workspace().check({}, { organization: "acme", name: "x", engineVersion: "", vcsRepo: { identifier: "a/b", oauthTokenId: "ot-1", vcsAppInstallationId: "ghain-1" } });
+    expect(result.failures.map((f) => f.property).sort()).toEqual(["engineVersion", "vcsRepo.vcsAppInstallationId"]);
+    expect(result.failures.map((f) => f.reason).join(" ")).not.toMatch(/terraform|github-app/);
+  });
+});
+
 describe("a taken name answered 422 (the hosted service) and a create whose answer and read-back are both unreadable", () => {
   let svc: FakeService;
   let mode: "taken" | "garbage" = "taken";

@@ -49,8 +49,8 @@ export function camelToKebab(key: string): string {
 /**
  * Maps a path into a request body (zod issue path or JSON pointer) to the input
  * property it came from, e.g. `/data/attributes/vcs-repo/identifier` -> `vcsRepo.identifier`.
- * `renames` maps wire keys that do not convert mechanically (`engine-version` to
- * `engineVersion` does; `agent-pool-id` to `agentPoolId` does too).
+ * `renames` maps wire keys that do not convert mechanically (`terraform-version` to
+ * `engineVersion`; `agent-pool-id` to `agentPoolId` converts by itself).
  */
 export function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: Record<string, string> = {}): string {
   const parts =
