@@ -2,9 +2,11 @@
  * Security: tokens stay secret (client errors and logs, server logs, serialized
  * providers), organizations are sealed from each other, team tokens without admin get
  * exactly the refusals of spec section 5, organization tokens are refused on the no-code
- * endpoints, the rate limit holds per user with several clients at once, and an upgrade
+ * endpoints, the rate limit holds per user with several clients at once, an upgrade
  * with any guessed value of a sensitive no-code variable plans the same as any other
- * (generated guesses, the right value among them).
+ * (generated guesses, the right value among them), a flood of wrong tokens from an
+ * address locks out none of its valid tokens, and no sensitive value is in the bytes of
+ * the database files.
  */
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
