@@ -142,6 +142,9 @@ describe("self-managed service", () => {
     const read = await p.read(created.id, kept.outs);
     expect(read.props).toMatchObject({ deleteOlderThanNDays: 5, dontDelete: false });
     expect(await p.diff(created.id, read.props!, { workspaceId, dontDelete: true })).toMatchObject({ changes: true, replaces: [] });
+    // Through the entry point, as the engine calls it: the inputs read gives back are of the kind found.
+    const viaEngine = (await dispatch(1, "DataRetentionPolicy", "read", [created.id, { ...kept.outs, __inputNames: ["dontDelete", "workspaceId"] }])) as { inputs: unknown };
+    expect(viaEngine.inputs).toEqual({ workspaceId, deleteOlderThanNDays: 5 });
 
     await p.delete(created.id, kept.outs);
     expect(await shown(server, workspaceId)).toBeNull();

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { isId } from "../../api/common";
 import type { DataRetentionPolicy as ApiPolicy, DataRetentionPolicyOptions, WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
-import { ProviderError, confirmGone, dependentRecord, diffFields, failuresFromIssues, isUnknown, withoutUnknowns, type FieldRule } from "./common";
+import { INPUT_NAMES_KEY, ProviderError, confirmGone, dependentRecord, diffFields, failuresFromIssues, isUnknown, withoutUnknowns, type FieldRule } from "./common";
 import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { DataRetentionPolicyArgs } from "../data-retention-policy";
@@ -158,7 +158,12 @@ export const dataRetentionPolicyProvider: ProviderImpl<DataRetentionPolicyInputs
         (ws) => ws.organization ?? null,
         () => null,
       );
-    return { id: `${workspaceId}/data-retention-policy`, props: outputsOf(workspaceId, organization, found) };
+    const outs = outputsOf(workspaceId, organization, found);
+    // The inputs of the kind found, so that a policy switched out of band shows as such in the next diff
+    // (only for a resource the stack declared: one adopted with `get` keeps no inputs).
+    if (!Array.isArray((props as Props)[INPUT_NAMES_KEY])) return { id: `${workspaceId}/data-retention-policy`, props: outs };
+    const inputs = outs.dontDelete ? { workspaceId, dontDelete: true } : { workspaceId, deleteOlderThanNDays: outs.deleteOlderThanNDays ?? undefined };
+    return { id: `${workspaceId}/data-retention-policy`, props: outs, inputs };
   },
 
   async update(id, olds, news) {
