@@ -61,6 +61,7 @@ describe("resource classes in a program", () => {
     });
     const ncw = new r.NoCodeWorkspace("ncw", { noCodeModuleId: mod.id, name: "ncw", project: "prj-1", moduleVersion: "1.0.0", variables: [{ key: "size", value: "s", category: "engine" }] });
     const lock = new r.WorkspaceLock("lock", { workspaceId: ws.id, reason: "freeze" });
+    const retention = new r.DataRetentionPolicy("retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
 
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
     expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
@@ -68,6 +69,7 @@ describe("resource classes in a program", () => {
     expect(await value(mod.urn)).toContain("workspaces:NoCodeModule");
     expect(await value(ncw.urn)).toContain("workspaces:NoCodeWorkspace");
     expect(await value(lock.urn)).toContain("workspaces:WorkspaceLock");
+    expect(await value(retention.urn)).toContain("workspaces:DataRetentionPolicy");
     expect(await value(ws.name)).toBe("web");
     expect(await value(ws.tags)).toEqual({ env: "prod" });
 
