@@ -140,6 +140,16 @@ describe("DataRetentionPolicy through the engine", () => {
     expect((await policy(logsId)).attributes["delete-older-than-n-days"]).toBe(90);
     expect(stack.resources("DataRetentionPolicy")[0].id).toBe(resource.id);
 
+    // Switched by hand: refresh finds it, and the next preview puts the declared policy back.
+    await api(server, `/workspaces/${logsId}/relationships/data-retention-policy`, { method: "POST", body: { data: { type: "data-retention-policy-dont-deletes", attributes: {} } } });
+    expect((await stack.refresh()).code).toBe(0);
+    expect(stack.resources("DataRetentionPolicy")[0].outputs).toMatchObject({ dontDelete: true, deleteOlderThanNDays: null });
+    const back = await stack.previewJson();
+    expect(back.steps.find((s) => s.urn.endsWith("::logs-retention"))?.op).toBe("update");
+    r = await stack.up();
+    expect(r.code, r.output).toBe(0);
+    expect((await policy(logsId)).attributes["delete-older-than-n-days"]).toBe(90);
+
     await stack.ok(["config", "set", "retention", "forever"]);
     r = await stack.up();
     expect(r.code, r.output).toBe(0);
