@@ -162,6 +162,24 @@ function withoutEcho(err: unknown): unknown {
   return err;
 }
 
+/**
+ * A create that made the record and then failed (an error with `id` and `properties`) is
+ * recorded by the host with `properties` as they are, not with the provider's code added
+ * as after a successful create. Without that code in state the engine cannot run the
+ * provider for the record again, so a later delete or refresh would fail; it is added here,
+ * with the input names.
+ */
+function withProviderCode(err: unknown, inputs: Props): unknown {
+  if (!(err instanceof Error)) return err;
+  const partial = err as Error & { id?: unknown; properties?: unknown };
+  if (typeof partial.id !== "string" || partial.properties === null || typeof partial.properties !== "object") return err;
+  partial.properties = { ...(partial.properties as Props), [PROVIDER_KEY]: inputs[PROVIDER_KEY], [INPUT_NAMES_KEY]: inputNames(inputs) };
+  return err;
+}
+
+/** The property under which the host keeps a dynamic provider's serialized code. */
+const PROVIDER_KEY = "__provider";
+
 /** The method's argument at `i` as the property bag the engine hands over (an absent one as empty). */
 function propsAt(a: unknown[], i: number): Props {
   const v = a[i];
@@ -178,8 +196,12 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
       return impl.diff(text(a[0]), propsAt(a, 1), propsAt(a, 2));
     case "create": {
       const inputs = propsAt(a, 0);
-      const result = await impl.create(inputs);
-      return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(inputs) } };
+      try {
+        const result = await impl.create(inputs);
+        return { ...result, outs: { ...result.outs, [INPUT_NAMES_KEY]: inputNames(inputs) } };
+      } catch (err) {
+        throw withProviderCode(err, inputs);
+      }
     }
     case "read": {
       const props = propsAt(a, 1);

@@ -103,7 +103,8 @@ function outputsOf(current: WorkspaceWithTags, inputs: Managed, added: Added): W
   const all = current.workspace.tagNames.map(foldTagName).sort();
   let tagNames: string[] | undefined;
   let tags: Record<string, string> | undefined;
-  if (inputs.tagNames !== undefined) {
+  // A refresh passes the stored outputs, where what is not managed is null.
+  if (inputs.tagNames !== undefined && inputs.tagNames !== null) {
     tagNames =
       mode === "authoritative"
         ? all
@@ -111,7 +112,7 @@ function outputsOf(current: WorkspaceWithTags, inputs: Managed, added: Added): W
             .filter((n) => all.includes(n))
             .sort();
   }
-  if (inputs.tags !== undefined) {
+  if (inputs.tags !== undefined && inputs.tags !== null) {
     if (mode === "authoritative") tags = current.tags;
     else {
       tags = {};
@@ -206,9 +207,10 @@ async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous:
     const add = desired.filter((n) => !actual.includes(n));
     await client.tags.add(workspaceId, add);
     if (mode === "authoritative") {
+      // Under the names the server reported: a server that keeps case (OTF) matches them exactly.
       await client.tags.remove(
         workspaceId,
-        actual.filter((n) => !desired.includes(n)),
+        current.workspace.tagNames.filter((n) => !desired.includes(foldTagName(n))),
       );
     } else {
       // Tags this resource added earlier and that are no longer listed go away again.

@@ -325,7 +325,9 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       }
       await requireTagBindings(client, ws.id, offersTagBindings, tags);
       // Flat tags travel with the create; a service that ignored them gets the rest now.
-      const missing = tagNames.filter((t) => !ws.tagNames.includes(foldTagName(t)));
+      // Some servers (OTF) keep a tag in the case given, so what they hold is folded too.
+      const held = new Set(ws.tagNames.map(foldTagName));
+      const missing = tagNames.filter((t) => !held.has(foldTagName(t)));
       if (missing.length > 0) {
         await client.tags.add(ws.id, missing);
         ws = { ...ws, tagNames: Array.from(new Set([...ws.tagNames, ...missing.map(foldTagName)])) };
@@ -401,9 +403,11 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
 
   if (set.has("tagNames")) {
     const desired = new Set((news.tagNames as unknown[]).map((n) => foldTagName(String(n))));
-    const actual = new Set((ws?.tagNames ?? olds.tagNames ?? []).map(foldTagName));
+    // Removed under the names the server reported: a server that keeps case (OTF) matches them exactly.
+    const reported: string[] = ws?.tagNames ?? olds.tagNames ?? [];
+    const actual = new Set(reported.map(foldTagName));
     const add = [...desired].filter((n) => !actual.has(n));
-    const remove = [...actual].filter((n) => !desired.has(n));
+    const remove = reported.filter((n) => !desired.has(foldTagName(n)));
     await client.tags.add(id, add);
     await client.tags.remove(id, remove);
   }
