@@ -150,8 +150,8 @@ export const paginationSchema = z
     "current-page": z.number().int(),
     /** Number of the next page, or null on the last page. */
     "next-page": z.number().int().nullable(),
-    /** Records per page. */
-    "page-size": z.number().int(),
+    /** Records per page (OTF leaves it out; the client never needs it). */
+    "page-size": z.number().int().optional(),
     /** Number of the previous page, or null on the first page. */
     "prev-page": z.number().int().nullable(),
     /** Records in the whole list. */

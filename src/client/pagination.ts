@@ -107,10 +107,12 @@ export function pagedGet<R, T>(
   query: Record<string, string | undefined>,
   schema: z.ZodType<{ data: R[]; meta?: { pagination?: Pagination } }>,
   map: (resource: R) => T,
+  /** Wraps each page's request, e.g. to tell a server without the list from a missing owner. */
+  guard: <D>(request: () => Promise<D>) => Promise<D> = (request) => request(),
 ): PagedList<T> {
   return new PagedList(
     async (number, size) => {
-      const doc = await transport.requestParsed({ method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" }, schema);
+      const doc = await guard(() => transport.requestParsed({ method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" }, schema));
       return { items: doc.data.map(map), pagination: doc.meta?.pagination };
     },
     PAGE_SIZE,

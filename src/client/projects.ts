@@ -1,5 +1,6 @@
 /** Projects: the reads the resources need (a workspace belongs to one). */
 import { projectDocumentSchema, projectListDocumentSchema, type ProjectResource } from "../api/organizations";
+import { orUnavailable, organizationOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
@@ -44,8 +45,10 @@ export class Projects {
     return toProject(doc.data);
   }
 
-  /** `GET /organizations/:org/projects`, 100 per page. */
+  /** `GET /organizations/:org/projects`, 100 per page (FeatureUnavailableError from a server without projects). */
   list(organization: string, options: ProjectListOptions = {}): PagedList<Project> {
-    return pagedGet(this.transport, urlPath("organizations", organization, "projects"), { "filter[names]": options.name }, projectListDocumentSchema, toProject);
+    return pagedGet(this.transport, urlPath("organizations", organization, "projects"), { "filter[names]": options.name }, projectListDocumentSchema, toProject, (request) =>
+      orUnavailable(this.transport, "projects", organizationOwner(organization), request),
+    );
   }
 }

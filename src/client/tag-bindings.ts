@@ -100,12 +100,19 @@ export class TagBindings {
     return doc.data.map((r) => ({ key: r.attributes.key, value: r.attributes.value }));
   }
 
-  /** Sets the workspace's key-value tags with one `PATCH /workspaces/:id` carrying only `relationships.tag-bindings`. */
+  /**
+   * Sets the workspace's key-value tags with one `PATCH /workspaces/:id` carrying only
+   * `relationships.tag-bindings`. A server without key-value tags (OTF) ignores the
+   * relationship and answers 200: an answer that names no tag bindings is checked with
+   * {@link list}, which then fails with FeatureUnavailableError.
+   */
   async set(workspaceId: string, bindings: TagBindingInput[]): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
       { method: "PATCH", path: urlPath("workspaces", workspaceId), body: workspaceRequestBody({ tagBindings: bindings }), repeat: "idempotent" },
       workspaceDocumentSchema,
     );
-    return toWorkspace(doc.data);
+    const ws = toWorkspace(doc.data);
+    if (bindings.length > 0 && !("tag-bindings" in ws.relationships) && !("effective-tag-bindings" in ws.relationships)) await this.list(workspaceId);
+    return ws;
   }
 }
