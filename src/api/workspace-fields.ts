@@ -18,6 +18,9 @@
  *   requests stay as strict as `write` says.
  * - `absent`: the client's value when the service leaves the attribute out or sends `null`.
  * - `role`: `input` (given by programs only), `computed` (the service's) or `both`.
+ * - `nullable`: a program's `null` clears the setting on the service, and the resource
+ *   keeps `null` as the desired value (so a refresh that finds it set shows a diff).
+ *   Other inputs refuse `null`; an omitted input is never managed.
  * - `diff`: how the resource compares a desired input with what the service reported
  *   (named rules; src/resources/providers/workspace.ts maps names to functions).
  * - `group`: where the `Workspace` resource puts it: a top-level output, one of the
@@ -64,6 +67,8 @@ export interface FieldDef {
   readonly shape?: WireShape;
   /** Who sets the value. */
   readonly role: FieldRole;
+  /** A program's `null` clears the setting on the service (see the module comment). */
+  readonly nullable?: true;
   /** How the resource compares an input with the service's value. */
   readonly diff?: DiffRule;
   /** Where the `Workspace` resource places the value among its outputs. */
@@ -187,8 +192,8 @@ export const WORKSPACE_FIELDS = {
   }),
   /** Project (`prj-...`) holding the workspace. */
   project: field<string | null>()({ rel: "project", client: "projectId", role: "both", diff: "optionalString", group: "top" }),
-  /** Free-text description, or null. */
-  description: field<string | null>()({ wire: "description", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
+  /** Free-text description, or null. `null` removes it. */
+  description: field<string | null>()({ wire: "description", read: nullableString, write: "read", absent: null, role: "both", nullable: true, diff: "optionalString", group: "top" }),
   /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
   executionMode: field<ExecutionMode | (string & {})>()({
     wire: "execution-mode",
@@ -199,8 +204,8 @@ export const WORKSPACE_FIELDS = {
     diff: "exact",
     group: "top",
   }),
-  /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `""` means no pool. */
-  agentPoolId: field<string | null>()({ rel: "agent-pool", wire: "agent-pool-id", write: nullableString, role: "both", diff: "optionalString", group: "top" }),
+  /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`. */
+  agentPoolId: field<string | null>()({ rel: "agent-pool", wire: "agent-pool-id", write: nullableString, role: "both", nullable: true, diff: "optionalString", group: "top" }),
   /** Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`. */
   operations: field<boolean | null>()({ wire: "operations", read: bool, write: "read", absent: null, role: "both", diff: "bool", group: "top" }),
   /** Whether a successful plan applies without confirmation. */
@@ -211,23 +216,29 @@ export const WORKSPACE_FIELDS = {
   allowDestroyPlan: field<boolean>()({ wire: "allow-destroy-plan", read: bool, write: "read", absent: true, role: "both", diff: "bool", group: "top" }),
   /** Whether health assessments (drift detection) run. */
   assessmentsEnabled: field<boolean>()({ wire: "assessments-enabled", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
-  /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. */
+  /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy. */
   autoDestroyAt: field<string | null>()({
     wire: "auto-destroy-at",
     read: nullableString,
-    write: z.iso.datetime({ offset: true }).nullable().optional(),
+    write: z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with an offset, such as 2031-01-02T03:04:05Z, or null to cancel a scheduled destroy" }).nullable().optional(),
     absent: null,
     role: "both",
+    nullable: true,
     diff: "instant",
     group: "top",
   }),
-  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. */
+  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off. */
   autoDestroyActivityDuration: field<string | null>()({
     wire: "auto-destroy-activity-duration",
     read: nullableString,
-    write: z.string().refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h").nullable().optional(),
+    write: z
+      .string()
+      .refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h, or null to turn it off")
+      .nullable()
+      .optional(),
     absent: null,
     role: "both",
+    nullable: true,
     diff: "optionalString",
     group: "top",
   }),
@@ -258,7 +269,7 @@ export const WORKSPACE_FIELDS = {
   triggerPatterns: field<string[]>()({ wire: "trigger-patterns", read: strings, write: "read", absent: [], role: "both", diff: "stringSet", group: "top" }),
   /** Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter). */
   triggerPrefixes: field<string[]>()({ wire: "trigger-prefixes", read: strings, write: "read", absent: [], role: "both", diff: "stringSet", group: "top" }),
-  /** VCS connection, or null for a workspace without one. */
+  /** VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again. */
   vcsRepo: field<VcsRepoValue | null>()({
     wire: "vcs-repo",
     read: vcsRepoSchema.nullable().optional(),
@@ -266,11 +277,21 @@ export const WORKSPACE_FIELDS = {
     shape: "vcsRepo",
     absent: null,
     role: "both",
+    nullable: true,
     diff: "vcsRepo",
     group: "top",
   }),
-  /** Directory of the repository the engine runs in, or null for the root. */
-  workingDirectory: field<string | null>()({ wire: "working-directory", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
+  /** Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root). */
+  workingDirectory: field<string | null>()({
+    wire: "working-directory",
+    read: nullableString,
+    write: "read",
+    absent: null,
+    role: "both",
+    nullable: true,
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Which settings are set on the workspace itself rather than inherited from its project or organization. */
   settingOverwrites: field<{ executionMode?: boolean; agentPool?: boolean }>()({
     wire: "setting-overwrites",
@@ -285,8 +306,8 @@ export const WORKSPACE_FIELDS = {
   tags: field<Record<string, string>>()({ role: "input", diff: "stringMap", group: "top" }),
   /** Flat tags, lower-cased as the service stores them. */
   tagNames: field<string[]>()({ wire: "tag-names", read: strings, absent: [], role: "both", diff: "tagNames", group: "top" }),
-  /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. */
-  sshKeyId: field<string | null>()({ rel: "ssh-key", role: "both", diff: "optionalString", group: "top" }),
+  /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it. */
+  sshKeyId: field<string | null>()({ rel: "ssh-key", role: "both", nullable: true, diff: "optionalString", group: "top" }),
   /** Whether delete removes the workspace even while it manages resources (the input, echoed). */
   forceDelete: field<boolean>()({ role: "input", diff: "bool", group: "top" }),
   /**

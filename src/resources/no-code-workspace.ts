@@ -27,7 +27,11 @@ export interface NoCodeVariableArgs {
   description?: pulumi.Input<string>;
 }
 
-/** Inputs of a {@link NoCodeWorkspace}. */
+/**
+ * Inputs of a {@link NoCodeWorkspace}. A setting left out is not managed; `null` clears
+ * `description` or `agentPoolId` on the service and keeps them cleared. Other inputs
+ * refuse `null`.
+ */
 export interface NoCodeWorkspaceArgs {
   /** No-code module id (`nocode-...`). A change replaces the workspace (delete first). */
   noCodeModuleId: pulumi.Input<string>;
@@ -40,12 +44,19 @@ export interface NoCodeWorkspaceArgs {
   name: pulumi.Input<string>;
   /** Project id (`prj-...`). Required. A change moves the workspace. */
   project: pulumi.Input<string>;
-  /** Default empty. */
-  description?: pulumi.Input<string>;
+  /**
+   * Description. Default empty. `null` removes it and keeps it removed: a description set
+   * by hand shows as a change at the next refresh. Omitted: not managed.
+   */
+  description?: pulumi.Input<string | null>;
   /** `remote` (default) or `agent`. */
   executionMode?: pulumi.Input<"remote" | "agent">;
-  /** Agent pool id: required when `executionMode` is `agent`, refused otherwise. */
-  agentPoolId?: pulumi.Input<string>;
+  /**
+   * Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
+   * (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
+   * as a change at the next refresh.
+   */
+  agentPoolId?: pulumi.Input<string | null>;
   /** Apply automatically after a successful plan. Default false. */
   autoApply?: pulumi.Input<boolean>;
   /** Display name of the tool creating the workspace. */

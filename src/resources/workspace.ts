@@ -2,8 +2,10 @@
  * `Workspace`: a workspace of the service (spec 2.2, 4.2, 4.3, 4.6, 4.8).
  *
  * Omitting an input leaves the service's value alone (the service default on
- * create); set `vcsRepo` to null to remove a repository. A change of
- * `organization` replaces the workspace; everything else is updated in place.
+ * create); `null` clears a nullable setting (`description`, `agentPoolId`,
+ * `autoDestroyAt`, `autoDestroyActivityDuration`, `vcsRepo` and its `tagsRegex`,
+ * `workingDirectory`, `sshKeyId`) and keeps it cleared. A change of `organization`
+ * replaces the workspace; everything else is updated in place.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
@@ -25,8 +27,12 @@ export interface VcsRepoArgs {
   branch?: pulumi.Input<string>;
   /** Whether submodules are fetched. Default false. */
   ingressSubmodules?: pulumi.Input<boolean>;
-  /** Runs start when a VCS event carries a Git tag matching this regular expression. */
-  tagsRegex?: pulumi.Input<string>;
+  /**
+   * Runs start when a VCS event carries a Git tag matching this regular expression.
+   * `null` removes the expression (runs start on branch pushes again) and keeps it removed:
+   * one set by hand shows as a change at the next refresh. Omitted: not managed.
+   */
+  tagsRegex?: pulumi.Input<string | null>;
   /** VCS app installation to use instead of an OAuth token; never together with `oauthTokenId`. */
   vcsAppInstallationId?: pulumi.Input<string>;
 }
@@ -39,22 +45,36 @@ export interface SettingOverwritesArgs {
   agentPool?: pulumi.Input<boolean>;
 }
 
-/** An input's type in a program: `pulumi.Input` of the line's value (lists of inputs for lists), without null. */
-type ArgOf<T> = NonNullable<T> extends (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<NonNullable<T>>;
+/**
+ * An input's type in a program: `pulumi.Input` of the line's value (lists of inputs for
+ * lists); `null` only where the line is `nullable` (null clears the setting).
+ */
+type ArgOf<F> =
+  NonNullable<ValueOf<F>> extends (infer E)[]
+    ? pulumi.Input<pulumi.Input<E>[]>
+    : F extends { nullable: true }
+      ? pulumi.Input<NonNullable<ValueOf<F>> | null>
+      : pulumi.Input<NonNullable<ValueOf<F>>>;
 
 /** Inputs of the field table (src/api/workspace-fields.ts) whose program type is the line's own value. */
 type TableArgs = {
-  [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<ValueOf<WorkspaceFieldTable[K]>>;
+  [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<WorkspaceFieldTable[K]>;
 };
 
 /**
  * Inputs of a {@link Workspace}: one per input line of the field table. Every setting
- * left out keeps the service's value (its default on create). A change of
+ * left out keeps the service's value (its default on create) and is not managed: a
+ * change made by hand is left alone. `null` clears a nullable setting on the service
+ * (`description`, `agentPoolId`, `autoDestroyAt` cancels a scheduled destroy,
+ * `autoDestroyActivityDuration`, `vcsRepo` and `vcsRepo.tagsRegex`, `workingDirectory`,
+ * `sshKeyId`) and keeps it cleared: the state holds `null`, and a value set by hand
+ * shows as a change at the next refresh and is cleared again by `pulumi up`. Other
+ * inputs refuse `null` (`check` names them). A change of
  * `organization` replaces the workspace (it defaults to the stack config
  * `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`); a
  * change of `project` moves it (admin on both projects). `tags` and `tagNames`, when
  * given, are owned by this resource: tags not listed are removed. `sshKeyId: ""`
- * unassigns the key. `forceDelete` makes delete remove the workspace even while it
+ * unassigns the key, as `null` does. `forceDelete` makes delete remove the workspace even while it
  * manages resources (default false: safe-delete).
  */
 export interface WorkspaceArgs extends TableArgs {
@@ -62,7 +82,7 @@ export interface WorkspaceArgs extends TableArgs {
   name: pulumi.Input<string>;
   /** `remote`, `local` (state storage only) or `agent`. Never together with `operations`. */
   executionMode?: pulumi.Input<ExecutionMode>;
-  /** VCS repository; null removes it. */
+  /** VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh). */
   vcsRepo?: pulumi.Input<VcsRepoArgs | null>;
   /** Which settings are the workspace's own rather than inherited from the organization default. */
   settingOverwrites?: pulumi.Input<SettingOverwritesArgs>;

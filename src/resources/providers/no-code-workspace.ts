@@ -160,6 +160,8 @@ const FIELDS: FieldRule[] = [
 ];
 
 const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
+/** Settings a program may set to `null` to clear them on the service. */
+const NULLABLE_SETTINGS = ["description", "agentPoolId"];
 
 function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props = {}): CheckResult<NoCodeWorkspaceInputs & Props> {
   const inputs = { ...news };
@@ -205,8 +207,13 @@ function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props =
       },
     },
   };
+  // `null` clears a setting the service can clear; any other input refuses it by name rather than on the wire schema.
+  const nulled = new Set(["noCodeModuleId", ...SETTINGS.filter((k) => !NULLABLE_SETTINGS.includes(k))].filter((k) => known[k] === null));
+  for (const k of nulled) {
+    failures.push({ property: k, reason: `${k} cannot be cleared with null (only ${NULLABLE_SETTINGS.join(" and ")} can); omit ${k} to leave the service's value alone` });
+  }
   const parsed = noCodeWorkspaceCreateRequestSchema.safeParse(body);
-  if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, RENAMES));
+  if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !nulled.has(f.property.split(/[.[]/)[0])));
   if (typeof known.name === "string" && !WORKSPACE_NAME_PATTERN.test(known.name)) {
     failures.push({ property: "name", reason: "name: must contain only letters, digits, - and _" });
   }
@@ -466,9 +473,10 @@ export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props
       const ws = await client.noCode
         .createWorkspace(moduleId, {
           name: inputs.name,
-          agentPoolId: inputs.agentPoolId,
+          // A cleared setting is one the new workspace does not have.
+          agentPoolId: inputs.agentPoolId ?? undefined,
           autoApply: inputs.autoApply,
-          description: inputs.description,
+          description: inputs.description ?? undefined,
           executionMode: inputs.executionMode,
           sourceName: inputs.sourceName,
           sourceUrl: inputs.sourceUrl,

@@ -84,6 +84,12 @@ const SETTING_INPUTS: readonly string[] = workspaceFieldEntries
   .filter(([name, f]) => f.role !== "computed" && f.write !== undefined && name !== "name" && name !== "vcsRepo")
   .map(([name]) => name);
 
+/** Inputs a program may set to `null` to clear them on the service (the table's `nullable` lines). */
+const NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries.filter(([, f]) => f.role !== "computed" && f.nullable).map(([name]) => name);
+
+/** Inputs that refuse `null`: every other input line but `organization` (whose `null` means the default). */
+const NOT_NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries.filter(([name, f]) => f.role !== "computed" && !f.nullable && name !== "organization").map(([name]) => name);
+
 /** Inputs whose cross-field rules are checked together (execution mode and agent pool). */
 const MODE_GROUP = ["executionMode", "operations", "agentPoolId", "settingOverwrites"];
 
@@ -166,6 +172,12 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
     failures.push({ property: "organization", reason: "organization must be a non-empty organization name" });
   }
   if (news.name === undefined) failures.push({ property: "name", reason: "name is required" });
+  // `null` clears a setting the service can clear; any other input refuses it by name rather than on the wire schema.
+  const nulled = new Set(NOT_NULLABLE_INPUTS.filter((k) => known[k] === null));
+  const nullFailures: CheckFailure[] = [...nulled].map((k) => ({
+    property: k,
+    reason: `${k} cannot be cleared with null (only ${NULLABLE_INPUTS.join(", ")} can); omit ${k} to leave the service's value alone`,
+  }));
 
   // The schema judges the name as given, whatever its type.
   const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: known.name as string });
@@ -208,7 +220,7 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
     failures.push({ property: "forceDelete", reason: "forceDelete must be true or false" });
   }
   // A value unknown until apply cannot be judged now; check runs again with it known.
-  const judged = failures.filter((f) => !isUnknown(inputs[f.property.split(/[.[]/)[0]]));
+  const judged = [...nullFailures, ...failures.filter((f) => !isUnknown(inputs[f.property.split(/[.[]/)[0]]) && !nulled.has(f.property.split(/[.[]/)[0]))];
   return { inputs, failures: dedupeFailures(judged) };
 }
 
@@ -309,7 +321,8 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     const tagNames: string[] = Array.isArray(inputs.tagNames) ? inputs.tagNames.map(String) : [];
     // check refuses inputs without a name, so create always has one.
     const options = { ...(requestOptions(inputs) as WorkspaceCreateOptions), name: String(inputs.name), tagNames };
-    if (options.vcsRepo === null) delete options.vcsRepo;
+    // A cleared setting is one the new workspace does not have: nothing to send.
+    for (const [k, v] of Object.entries(options)) if (v === null) delete (options as Props)[k];
     const started = Date.now();
     let ws = await client.workspaces
       .create(organization, options)
