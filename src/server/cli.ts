@@ -42,10 +42,7 @@ function ownersToken(flag: string | undefined, file: string | undefined): string
 function number(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) {
-    process.stderr.write(`workspaces-server: --${name} must be a number >= ${min}\n${USAGE}\n`);
-    process.exit(2);
-  }
+  if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number >= ${min}`);
   return n;
 }
 
@@ -71,18 +68,14 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (err) {
-    process.stderr.write(`workspaces-server: ${(err as Error).message}\n${USAGE}\n`);
-    process.exit(2);
+    fail((err as Error).message);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const logLevel = values["log-level"] ?? "info";
-  if (!isLogLevel(logLevel)) {
-    process.stderr.write(`workspaces-server: --log-level must be one of ${LOG_LEVELS.join(", ")}\n${USAGE}\n`);
-    process.exit(2);
-  }
+  if (!isLogLevel(logLevel)) fail(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
   const token = ownersToken(values.token, values["token-file"]);
   const keyFile = values["encryption-key-file"];
   const server = await startServer({

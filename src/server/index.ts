@@ -9,7 +9,7 @@ import { DOMAINS } from "./domains";
 import { migrate, openDatabase } from "./store/db";
 import { bootstrapOrganization } from "./organization/service";
 import type { FaultOptions } from "./faults";
-import { checkKey, loadKey, secretBox, type SecretBox } from "./secrets";
+import { loadKey, secretBox, type SecretBox } from "./secrets";
 
 export interface RunningServer {
   /** Base URL including `/api/v2`. */
@@ -44,7 +44,6 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
   try {
     migrate(db, domains);
     secrets = secretBox(loadKey({ key: options.encryptionKey, file: options.encryptionKeyFile, db: file }));
-    checkKey(db, secrets);
   } catch (err) {
     db.close();
     return Promise.reject(err);
@@ -65,8 +64,15 @@ export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<
     publicUrl: "",
     log: { level: options.logLevel ?? "silent", destination: options.logDestination },
   };
-  const { token } = bootstrapOrganization(db, ctx.options.organization, options.token);
-  const handles = buildApp(ctx, domains, options.faults);
+  let token: string;
+  let handles: ReturnType<typeof buildApp>;
+  try {
+    ({ token } = bootstrapOrganization(db, ctx.options.organization, options.token));
+    handles = buildApp(ctx, domains, options.faults);
+  } catch (err) {
+    db.close();
+    return Promise.reject(err);
+  }
   return handles.app
     .listen({ host: ctx.options.host, port: ctx.options.port })
     .then(() => {

@@ -9,21 +9,17 @@
  * into `<database>.key` beside the database file, readable by its owner only (mode 0600).
  * A `:memory:` database gets a key of its own that lives as long as the process.
  *
- * The database keeps a value sealed under the key it was written with (`key-check` in
- * `server_settings`), so a start with another key is refused with a message instead of
- * serving a database whose secrets it cannot open.
+ * A start with a key that does not open the values the database holds is refused with
+ * a message (see `wrongKey`) instead of serving secrets it cannot open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import type { Db } from "./store/db";
-import { inTransaction, prepare } from "./store/db";
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Marks a sealed value; what follows is base64url of IV, tag and ciphertext. */
 const PREFIX = "$aes256gcm$v1$";
-const KEY_CHECK = "workspaces-server encryption key check";
 
 /** Encrypts and decrypts sensitive values; `purpose` (the column a value belongs to) is authenticated with it. */
 export interface SecretBox {
@@ -32,6 +28,8 @@ export interface SecretBox {
   open(sealed: string, purpose: string): string;
   /** Whether `value` is a value this key sealed for `purpose` (a clear value never is). */
   sealedHere(value: string, purpose: string): boolean;
+  /** Whether `value` has the form of a sealed value, under whatever key. */
+  looksSealed(value: string): boolean;
 }
 
 /** Where the key of a server comes from, in the order they are looked at. */
@@ -111,6 +109,7 @@ export function secretBox(key: Buffer): SecretBox {
   return {
     seal,
     open,
+    looksSealed: (value) => value.startsWith(PREFIX),
     sealedHere(value, purpose) {
       if (!value.startsWith(PREFIX)) return false;
       try {
@@ -123,26 +122,9 @@ export function secretBox(key: Buffer): SecretBox {
   };
 }
 
-/** A setting of the server kept in its database (`server_settings`), or undefined. */
-export function serverSetting(db: Db, name: string): string | undefined {
-  return (prepare(db, `SELECT value FROM server_settings WHERE name = ?`).get(name) as { value: string } | undefined)?.value;
-}
-
-/** Stores a setting unless one of that name exists, and answers the stored one (another process may have won). */
-export function keepServerSetting(db: Db, name: string, value: string): string {
-  prepare(db, `INSERT OR IGNORE INTO server_settings (name, value) VALUES (?, ?)`).run(name, value);
-  return serverSetting(db, name)!;
-}
-
-/**
- * Binds the database to `box`'s key on first use and refuses another key afterwards.
- * The message names the ways to give the key and never the key.
- */
-export function checkKey(db: Db, box: SecretBox): void {
-  const stored = inTransaction(db, () => keepServerSetting(db, "key-check", box.seal(KEY_CHECK, "key-check")));
-  if (!box.sealedHere(stored, "key-check")) {
-    throw new Error(
-      `the encryption key does not open the sensitive values of database ${db.name}, which were sealed with another key; start the server with the key it was written with (--encryption-key-file FILE, WORKSPACES_SERVER_ENCRYPTION_KEY, or the file ${db.name}.key beside the database)`,
-    );
-  }
+/** The failure of a start whose key does not open the database's sealed values; it names the ways to give the key and never the key. */
+export function wrongKey(database: string): Error {
+  return new Error(
+    `the encryption key does not open the sensitive values of database ${database}, which were sealed with another key; start the server with the key it was written with (--encryption-key-file FILE, WORKSPACES_SERVER_ENCRYPTION_KEY, or the file ${database}.key beside the database)`,
+  );
 }

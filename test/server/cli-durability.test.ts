@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "./helpers";
+import { createFromModule, enableModule, publishModule } from "./no-code-support";
 
 /**
  * The CLI as users start it, in a child process: its one output line, SIGTERM, and a
@@ -102,7 +103,10 @@ describe("workspaces-server CLI", () => {
     expect(existsSync(join(dir, "a.db.key")), "a given key is not written beside the database").toBe(false);
     const env = { WORKSPACES_SERVER_TOKEN: "env-token-2", WORKSPACES_SERVER_ENCRYPTION_KEY: key };
     const fromEnv = await launch(["--port", "0", "--db", join(dir, "b.db")], env);
-    expect((await new Api(fromEnv.url, "env-token-2").get(`/organizations/example-org`)).status).toBe(200);
+    const api = new Api(fromEnv.url, "env-token-2");
+    expect((await api.get(`/organizations/example-org`)).status).toBe(200);
+    const noCode = await enableModule(api, "example-org", await publishModule(api, "example-org", "sealed", ["1.0.0"]), { "version-pin": "1.0.0" });
+    await createFromModule(api, noCode.id, "sealed", [{ key: "secret", value: "sealed-value", sensitive: true }]);
     await stop(fromEnv.child);
     expect(existsSync(join(dir, "b.db.key"))).toBe(false);
     for (const out of [fromFile.stderr(), fromEnv.stderr(), fromFile.stdout(), fromEnv.stdout()]) {

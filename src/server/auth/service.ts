@@ -1,7 +1,6 @@
 import { createHash, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate } from "../store/db";
-import { keepServerSetting, serverSetting } from "../secrets";
 import { newId, newInternalId, newToken } from "../ids";
 import { Invalid, NameTaken, NotFound, type Field } from "../errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../api/workspaces";
@@ -47,10 +46,10 @@ const NO_ROLE: OrgRole = { member: false, owner: false, manageWorkspaces: false,
  * How tokens are stored. A token this server generates (81 characters, 475 random bits)
  * is stored as its SHA-256 digest: nothing can guess it, and one indexed lookup finds
  * it. A token an operator chose (`--token`) may be short or a word, so its digest is
- * scrypt's, salted with a random salt of the database (`token-salt` in
- * `server_settings`): a copy of the database does not give it away to a dictionary. One
- * salt per database rather than per token keeps the scrypt digest a lookup key (a token
- * is hashed once, not once per stored token); the digests of recently presented tokens
+ * scrypt's (`scrypt$<salt>$<hash>`), salted with a random salt of the database that
+ * every chosen token's digest shares: a copy of the database does not give the token
+ * away to a dictionary. One salt per database rather than per token keeps the digest a
+ * lookup key (a token is hashed once, not once per stored token); the digests of recently presented tokens
  * are kept in memory, so a chosen token costs one scrypt per process, not per request.
  */
 export function tokenDigest(token: string): string {
@@ -70,15 +69,18 @@ const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const SCRYPT_CONCURRENCY = 2;
 const DIGEST_CACHE_SIZE = 1024;
 
-function chosenTokenSalt(db: Db, create: boolean): string | undefined {
-  const salt = serverSetting(db, "token-salt");
-  if (salt !== undefined || !create) return salt;
-  return keepServerSetting(db, "token-salt", randomBytes(16).toString("hex"));
+function scryptDigest(salt: string, hash: Buffer): string {
+  return `${SCRYPT_PREFIX}${salt}$${hash.toString("hex")}`;
+}
+
+/** The salt of the database's chosen tokens (each scrypt digest carries it), or a new one when there is none yet. */
+function chosenTokenSalt(db: Db): string | undefined {
+  return store.anyScryptDigest(db)?.slice(SCRYPT_PREFIX.length).split("$")[0];
 }
 
 function chosenTokenDigestSync(db: Db, token: string): string {
-  const salt = chosenTokenSalt(db, true)!;
-  return SCRYPT_PREFIX + scryptSync(token, salt, 32, SCRYPT).toString("hex");
+  const salt = chosenTokenSalt(db) ?? randomBytes(16).toString("hex");
+  return scryptDigest(salt, scryptSync(token, salt, 32, SCRYPT));
 }
 
 /** The digest a token is stored under when it is issued: scrypt for a chosen token, SHA-256 for a generated one. */
@@ -86,8 +88,12 @@ function storedDigest(db: Db, token: string, chosen: boolean): string {
   return chosen && !GENERATED_TOKEN.test(token) ? chosenTokenDigestSync(db, token) : tokenDigest(token);
 }
 
-/** SHA-256 digest of a presented token to its scrypt digest, per database, most recently used last. */
-const digestCaches = new WeakMap<Db, Map<string, string>>();
+/**
+ * SHA-256 digest of a presented token to its scrypt digest (a promise while it is being
+ * computed, so concurrent first requests with one token hash it once), per database,
+ * most recently used last.
+ */
+const digestCaches = new WeakMap<Db, Map<string, Promise<string>>>();
 let scryptRunning = 0;
 const scryptWaiting: Array<() => void> = [];
 
@@ -105,18 +111,17 @@ async function boundedScrypt(token: string, salt: string): Promise<Buffer> {
 
 /** The scrypt digest of a presented token that is not of the generated shape, or null when no chosen token was ever stored. */
 async function chosenTokenDigest(db: Db, token: string, fast: string): Promise<string | null> {
-  const salt = chosenTokenSalt(db, false);
+  const salt = chosenTokenSalt(db);
   if (salt === undefined) return null;
   let cache = digestCaches.get(db);
-  if (!cache) digestCaches.set(db, (cache = new Map<string, string>()));
+  if (!cache) digestCaches.set(db, (cache = new Map<string, Promise<string>>()));
   const key = `${salt}:${fast}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+  let digest = cache.get(key);
+  if (digest !== undefined) cache.delete(key);
+  else {
+    digest = boundedScrypt(token, salt).then((hash) => scryptDigest(salt, hash));
+    digest.catch(() => cache.delete(key));
   }
-  const digest = SCRYPT_PREFIX + (await boundedScrypt(token, salt)).toString("hex");
   cache.set(key, digest);
   if (cache.size > DIGEST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return digest;

@@ -38,6 +38,12 @@ export function tokenDigestExists(db: Db, digest: string): boolean {
   return !!prepare(db, `SELECT id FROM tokens WHERE digest = ?`).get(digest);
 }
 
+/** Some scrypt digest of a chosen token (`scrypt$<salt>$<hash>`), through the digest index; undefined when none is stored. */
+export function anyScryptDigest(db: Db): string | undefined {
+  // '%' follows '$': the range is every digest that starts with "scrypt$".
+  return prepare(db, `SELECT digest FROM tokens WHERE digest >= 'scrypt$' AND digest < 'scrypt%' LIMIT 1`).pluck().get() as string | undefined;
+}
+
 /** Stores a token under another digest; false when no token has `from`. */
 export function replaceTokenDigest(db: Db, from: string, to: string): boolean {
   return prepare(db, `UPDATE tokens SET digest = ? WHERE digest = ?`).run(to, from).changes > 0;

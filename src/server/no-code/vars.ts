@@ -7,10 +7,11 @@
 import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/no-code";
 import type { Caller } from "../auth/service";
 import type { ServerContext } from "../context";
+import { wrongKey } from "../secrets";
 import { NotFound, type Failure } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
+import { inTransaction, now, overwritingFreedSpace } from "../store/db";
 import { loadWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
@@ -156,42 +157,47 @@ export function sealUpgradeVariables(ctx: ServerContext, workspaceId: string, va
 
 /** The variables an upgrade row stores, with sealed values opened. */
 export function openUpgradeVariables(ctx: ServerContext, stored: string): Variable[] {
-  return (JSON.parse(stored) as Array<Variable & { sealed?: boolean }>).map(({ sealed, ...v }) => (sealed ? { ...v, value: ctx.secrets.open(v.value, UPGRADE_PURPOSE) } : v));
+  return (JSON.parse(stored) as StoredUpgradeVariable[]).map(({ sealed, ...v }) => (sealed ? { ...v, value: ctx.secrets.open(v.value, UPGRADE_PURPOSE) } : v));
 }
+
+/** A stored variable of an upgrade; `sealed` marks a value sealed for the upgrade's column. */
+type StoredUpgradeVariable = Variable & { sealed?: boolean };
 
 /**
  * Seals the sensitive values a release before encryption at rest stored in clear, in one
  * transaction: run on every start, it finds nothing to do once a database is sealed.
- * The clear text is overwritten in place (`secure_delete`) and the WAL, which still holds
- * the pages as they were, is checkpointed into the file and truncated.
+ * The clear text is overwritten in place and the WAL that still held it is truncated.
+ * A sealed value the server's key does not open means the key is not the one the
+ * database was written with: the start is refused before anything is sealed twice.
  */
 export function sealClearValues(ctx: ServerContext): void {
   const { db, secrets } = ctx;
-  const clear = () =>
-    store.sensitiveVariables(db).some((r) => !secrets.sealedHere(r.value, VALUE_PURPOSE)) ||
-    store.upgradeVariableRows(db).some((u) => (JSON.parse(u.vars) as Array<Variable & { sealed?: boolean }>).some((v) => !v.sealed && sensitiveAsStored(db, u.workspace_id, v)));
-  if (!clear()) return;
-  const secureDelete = db.pragma("secure_delete", { simple: true }) as number;
-  db.pragma("secure_delete = ON");
-  try {
-    sealInPlace(ctx);
-  } finally {
-    db.pragma(`secure_delete = ${secureDelete}`);
-  }
-  if (db.name !== ":memory:") db.pragma("wal_checkpoint(TRUNCATE)");
+  const first = clearValues(ctx);
+  if (first.values.length === 0 && first.upgrades.length === 0) return;
+  overwritingFreedSpace(db, () =>
+    inTransaction(db, () => {
+      // Read again under the write lock: another server on the file may have sealed them since.
+      const { values, upgrades } = clearValues(ctx);
+      for (const r of values) store.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
+      for (const u of upgrades) {
+        const sealed = u.vars.map((v) => (v.sealed || !sensitiveAsStored(db, u.workspace_id, v) ? v : { ...v, value: secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true }));
+        store.setUpgradeVariables(db, u.run_id, JSON.stringify(sealed));
+      }
+    }),
+  );
 }
 
-function sealInPlace(ctx: ServerContext): void {
+/** The sensitive values stored in clear, and the upgrades that hold some; throws when a sealed value is not this key's. */
+function clearValues(ctx: ServerContext) {
   const { db, secrets } = ctx;
-  inTransaction(db, () => {
-    for (const r of store.sensitiveVariables(db)) {
-      if (!secrets.sealedHere(r.value, VALUE_PURPOSE)) store.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
-    }
-    for (const u of store.upgradeVariableRows(db)) {
-      const vars = JSON.parse(u.vars) as Array<Variable & { sealed?: boolean }>;
-      if (!vars.some((v) => !v.sealed && sensitiveAsStored(db, u.workspace_id, v))) continue;
-      const sealed = vars.map((v) => (v.sealed || !sensitiveAsStored(db, u.workspace_id, v) ? v : { ...v, value: secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true }));
-      store.setUpgradeVariables(db, u.run_id, JSON.stringify(sealed));
-    }
-  });
+  const values = store.sensitiveVariables(db);
+  const upgrades = store.upgradeVariableRows(db).map((u) => ({ ...u, vars: JSON.parse(u.vars) as StoredUpgradeVariable[] }));
+  const foreign =
+    values.some((r) => secrets.looksSealed(r.value) && !secrets.sealedHere(r.value, VALUE_PURPOSE)) ||
+    upgrades.some((u) => u.vars.some((v) => v.sealed && !secrets.sealedHere(v.value, UPGRADE_PURPOSE)));
+  if (foreign) throw wrongKey(db.name);
+  return {
+    values: values.filter((r) => !secrets.sealedHere(r.value, VALUE_PURPOSE)),
+    upgrades: upgrades.filter((u) => u.vars.some((v) => !v.sealed && sensitiveAsStored(db, u.workspace_id, v))),
+  };
 }

@@ -118,3 +118,19 @@ export function onDuplicate<T>(fn: () => T, duplicate: () => Error): T {
     throw err;
   }
 }
+
+/**
+ * Runs `fn` (a write) with freed space overwritten with zeros (`secure_delete`), then
+ * checkpoints the WAL into the file and truncates it: what `fn` overwrote is then in
+ * neither the file nor the WAL.
+ */
+export function overwritingFreedSpace(db: Db, fn: () => void): void {
+  const before = db.pragma("secure_delete", { simple: true }) as number;
+  db.pragma("secure_delete = ON");
+  try {
+    fn();
+  } finally {
+    db.pragma(`secure_delete = ${before}`);
+  }
+  if (db.name !== ":memory:") db.pragma("wal_checkpoint(TRUNCATE)");
+}

@@ -281,13 +281,6 @@ export const MIGRATIONS: readonly Migration[] = [
       addMissingColumns(db, ddl);
     },
   },
-  {
-    version: 2,
-    description: "server settings: the encryption key's check value and the salt of chosen tokens",
-    up(db) {
-      db.exec(`CREATE TABLE IF NOT EXISTS server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    },
-  },
 ];
 
 interface ColumnInfo {
