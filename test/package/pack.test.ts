@@ -16,8 +16,8 @@ interface PackResult {
   files: Array<{ path: string; size: number }>;
 }
 
-/** Upper bounds with headroom over what is measured today (339 kB packed, 1.56 MB unpacked, 284 files: dist with source maps, src, docs, examples). */
-const MAX_PACKED = 400_000;
+/** Upper bounds with headroom over what is measured today (401 kB packed, 1.80 MB unpacked, 306 files: dist with source maps, src, docs, examples). */
+const MAX_PACKED = 460_000;
 const MAX_UNPACKED = 2_000_000;
 
 let pack: PackResult;
