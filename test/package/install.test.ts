@@ -17,6 +17,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireBuiltPackage } from "../e2e/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require("../../scripts/lib/engine.js") as {
@@ -70,8 +71,15 @@ function badEngines(npmOutput: string): string[] {
   return [...npmOutput.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]);
 }
 
+/**
+ * `npm pack` of `dir`. The root package is packed from the dist/ the suite was started with
+ * (`npm run test:e2e` and CI build it first), without its prepack build: that build empties
+ * dist/ while it runs, under whatever else uses it meanwhile (CI runs other suites beside
+ * this one). The other packages build into their own folders.
+ */
 function npmPack(dir: string, dest: string): Tarball {
-  const out = run("npm", ["pack", "--json", "--pack-destination", dest], dir);
+  const scripts = dir === root ? ["--ignore-scripts"] : [];
+  const out = run("npm", ["pack", "--json", ...scripts, "--pack-destination", dest], dir);
   const info = JSON.parse(out.slice(out.indexOf("[")))[0];
   return { file: path.join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, entries: info.entryCount };
 }
@@ -113,6 +121,7 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarball
 
   beforeAll(async () => {
     engineBin = engine.ensureEngine();
+    requireBuiltPackage();
     resources = npmPack(root, work);
     serverTarball = npmPack(path.join(root, "packages", "server"), work);
     policies = npmPack(path.join(root, "packages", "policies"), work);
