@@ -241,6 +241,13 @@ export class Transport {
         this.log(`${spec.method} ${spec.path} -> cut off after ${Date.now() - sentAt}ms (attempt ${attempt})`);
         if (call.signal?.aborted) throw this.scrub(new AbortedError(ctx, "while the answer was awaited"));
         if (cutBy === "deadline" || cutBy === undefined) throw this.scrub(new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
+        if (cutBy === "unlock window" && last) {
+          // The attempt that ran past the window proves nothing new: the last answer was the state still settling.
+          const settled = last;
+          const gaveUp = `gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window; the attempt in flight was cut off`;
+          const lastCtx = { ...ctx, status: settled.status, errors: this.errorObjects(settled), elapsedMs: Date.now() - started, gaveUp };
+          throw this.scrub(errorForStatus(lastCtx, () => conflictReason(spec.conflict ?? "other", settled)));
+        }
         // The request's own time is up: no attempt is left to make.
         const budget = cutBy === "budget" ? `${this.#retry.maxElapsedMs}ms retry budget (retry.maxElapsedMs)` : `${this.#retry.unlockRetryMs}ms unlock window (retry.unlockRetryMs)`;
         throw this.scrub(

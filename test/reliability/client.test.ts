@@ -389,8 +389,9 @@ function namesLimit(err: unknown, limit: Limit): boolean {
     case "wait":
       return err instanceof WaitTimeoutError;
     case "window":
-      // A window too short for the wait before the next attempt ends on the 503 itself.
-      return (err instanceof NetworkError && err.code === "ETIMEDOUT" && /unlock window/.test(err.message)) || err instanceof ServiceUnavailableError;
+      // Whether the window ends on the wait before the next attempt or on an attempt in flight,
+      // the user reads the last answer: the state still settling. attempt reports the last answer, the state still settling.
+      return err instanceof ServiceUnavailableError && /unlock window/.test(err.message);
   }
 }
 
