@@ -13,7 +13,13 @@ const { WorkspacesClient, resetLimiters } = require("../dist/client");
 
 async function run(label, server, workspaceIds, options) {
   resetLimiters();
-  const client = new WorkspacesClient({ address: server.url, token: server.token, env: {}, homeDir: "/nonexistent", ...options });
+  const client = new WorkspacesClient({
+    address: server.url,
+    token: server.token,
+    env: {},
+    homeDir: "/nonexistent",
+    ...options,
+  });
   const before = server.stats();
   const started = Date.now();
   const results = await Promise.allSettled(workspaceIds.map((id) => client.workspaces.read(id)));
@@ -34,7 +40,11 @@ async function run(label, server, workspaceIds, options) {
   const setup = new WorkspacesClient({ address: limited.url, token: limited.token, env: {}, homeDir: "/nonexistent" });
   const live = [];
   for (let i = 0; i < n; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => setup.workspaces.create(limited.organization, { name: `bench-${i + j}` })));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        setup.workspaces.create(limited.organization, { name: `bench-${i + j}` }),
+      ),
+    );
     live.push(...batch.map((w) => w.id));
   }
   await new Promise((r) => setTimeout(r, 1100));
@@ -43,8 +53,13 @@ async function run(label, server, workspaceIds, options) {
   console.log(`floor: ${n} requests at ${limit}/s = ${Math.round((n / limit) * 1000)} ms`);
   const paced = await run("paced (default)", limited, live, {});
   await new Promise((r) => setTimeout(r, 1100));
-  const unpaced = await run("unpaced, 429 retries", limited, live, { rateLimit: false, retry: { maxAttempts: 100, maxElapsedMs: 600_000 } });
-  console.log(`wall ratio paced/unpaced: ${(paced.wall / unpaced.wall).toFixed(2)}; 429s paced/unpaced: ${paced.served429}/${unpaced.served429}`);
+  const unpaced = await run("unpaced, 429 retries", limited, live, {
+    rateLimit: false,
+    retry: { maxAttempts: 100, maxElapsedMs: 600_000 },
+  });
+  console.log(
+    `wall ratio paced/unpaced: ${(paced.wall / unpaced.wall).toFixed(2)}; 429s paced/unpaced: ${paced.served429}/${unpaced.served429}`,
+  );
   await limited.close();
 })().catch((err) => {
   console.error(err);

@@ -22,10 +22,16 @@ async function measure(label, rateLimit, n, concurrency) {
   resetLimiters();
   const server = await startServer({ port: 0, db: ":memory:", rateLimit });
   const options = { address: server.url, token: server.token, env: {}, homeDir: "/nonexistent" };
-  const setup = new WorkspacesClient({ ...options, rateLimit: false, retry: { maxAttempts: 100, maxElapsedMs: 600_000 } });
+  const setup = new WorkspacesClient({
+    ...options,
+    rateLimit: false,
+    retry: { maxAttempts: 100, maxElapsedMs: 600_000 },
+  });
   const ids = [];
   for (let i = 0; i < 50; i += 10) {
-    const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => setup.workspaces.create(server.organization, { name: `tp-${i + j}` })));
+    const batch = await Promise.all(
+      Array.from({ length: 10 }, (_, j) => setup.workspaces.create(server.organization, { name: `tp-${i + j}` })),
+    );
     ids.push(...batch.map((w) => w.id));
   }
   await new Promise((r) => setTimeout(r, 1100));
@@ -47,14 +53,18 @@ async function measure(label, rateLimit, n, concurrency) {
   const served429 = (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0);
   await server.close();
   const rps = client.stats.requests / wall;
-  console.log(`${label.padEnd(28)} requests ${String(client.stats.requests).padStart(5)}  wall ${wall.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(5)} req/s  429s ${served429}`);
+  console.log(
+    `${label.padEnd(28)} requests ${String(client.stats.requests).padStart(5)}  wall ${wall.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(5)} req/s  429s ${served429}`,
+  );
   return rps;
 }
 
 (async () => {
   const n = Number(args[0] ?? 1000);
   const concurrency = Number(args[1] ?? 20);
-  console.log(`${n} workspace reads, ${concurrency} at a time, one client with default options (${path.relative(process.cwd(), dist) || "."})`);
+  console.log(
+    `${n} workspace reads, ${concurrency} at a time, one client with default options (${path.relative(process.cwd(), dist) || "."})`,
+  );
   await measure("server limit off", false, n, concurrency);
   await measure("server limit 30/s (hosted)", 30, Math.min(n, 300), concurrency);
 })().catch((err) => {

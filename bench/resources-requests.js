@@ -28,30 +28,51 @@ async function phase(label, server, fn) {
   const result = await fn();
   const wall = Date.now() - started;
   const requests = served(server) - before;
-  console.log(`${label.padEnd(10)} ${String(requests).padStart(6)} requests  ${(requests / N).toFixed(2).padStart(5)} per workspace  ${String(wall).padStart(6)} ms`);
+  console.log(
+    `${label.padEnd(10)} ${String(requests).padStart(6)} requests  ${(requests / N).toFixed(2).padStart(5)} per workspace  ${String(wall).padStart(6)} ms`,
+  );
   return result;
 }
 
 (async () => {
   const server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
   resetLimiters();
-  const config = { "workspaces:address": server.url, "workspaces:token": server.token, "workspaces:organization": server.organization };
+  const config = {
+    "workspaces:address": server.url,
+    "workspaces:token": server.token,
+    "workspaces:organization": server.organization,
+  };
   await dispatch(1, "Workspace", "configure", [{ config: { get: (k) => config[k] } }]);
   console.log(`${N} workspaces, each with 2 key-value tags and 2 flat tags`);
 
   const inputs = await Promise.all(
     Array.from({ length: N }, (_, i) =>
-      dispatch(1, "Workspace", "check", [{}, { name: `bench-${i}`, tags: { env: "prod", team: `t${i % 7}` }, tagNames: ["Bench", `g${i % 5}`] }]).then((r) => r.inputs),
+      dispatch(1, "Workspace", "check", [
+        {},
+        { name: `bench-${i}`, tags: { env: "prod", team: `t${i % 7}` }, tagNames: ["Bench", `g${i % 5}`] },
+      ]).then((r) => r.inputs),
     ),
   );
-  const created = await phase("create", server, () => Promise.all(inputs.map((inp) => dispatch(1, "Workspace", "create", [inp]))));
-  const read = await phase("refresh", server, () => Promise.all(created.map((c) => dispatch(1, "Workspace", "read", [c.id, c.outs]))));
+  const created = await phase("create", server, () =>
+    Promise.all(inputs.map((inp) => dispatch(1, "Workspace", "create", [inp]))),
+  );
+  const read = await phase("refresh", server, () =>
+    Promise.all(created.map((c) => dispatch(1, "Workspace", "read", [c.id, c.outs]))),
+  );
   const diffs = await phase("preview", server, () =>
-    Promise.all(read.map((r, i) => dispatch(1, "Workspace", "check", [{}, inputs[i]]).then((c) => dispatch(1, "Workspace", "diff", [r.id, r.props, c.inputs])))),
+    Promise.all(
+      read.map((r, i) =>
+        dispatch(1, "Workspace", "check", [{}, inputs[i]]).then((c) =>
+          dispatch(1, "Workspace", "diff", [r.id, r.props, c.inputs]),
+        ),
+      ),
+    ),
   );
   const changed = diffs.filter((d) => d.changes).length;
   console.log(`preview reports ${changed} of ${N} workspaces changed (expected 0)`);
-  await phase("destroy", server, () => Promise.all(created.map((c) => dispatch(1, "Workspace", "delete", [c.id, c.outs]))));
+  await phase("destroy", server, () =>
+    Promise.all(created.map((c) => dispatch(1, "Workspace", "delete", [c.id, c.outs]))),
+  );
   await server.close();
 })().catch((err) => {
   console.error(err);

@@ -46,7 +46,10 @@ async function main() {
     // A throwaway key made for this run only: the service stores it write-only.
     const { privateKey } = crypto.generateKeyPairSync("ed25519");
     const sshKey = await call("POST", `/organizations/${server.organization}/ssh-keys`, {
-      data: { type: "ssh-keys", attributes: { name: "deploy-key", value: privateKey.export({ type: "pkcs8", format: "pem" }) } },
+      data: {
+        type: "ssh-keys",
+        attributes: { name: "deploy-key", value: privateKey.export({ type: "pkcs8", format: "pem" }) },
+      },
     });
     const module = await call("POST", `/organizations/${server.organization}/registry-modules`, {
       data: { type: "registry-modules", attributes: { name: "network", provider: "aws", "registry-name": "private" } },
@@ -69,7 +72,11 @@ async function main() {
       },
     });
     const pulumi = async (args, { show = false } = {}) => {
-      const r = await engine.runPulumi(args, { cwd: root, env, onOutput: show ? (s) => process.stdout.write(s) : undefined });
+      const r = await engine.runPulumi(args, {
+        cwd: root,
+        env,
+        onOutput: show ? (s) => process.stdout.write(s) : undefined,
+      });
       if (r.code !== 0) {
         if (!show) process.stderr.write(r.output);
         throw new Error(`pulumi ${args.join(" ")} exited with ${r.code}`);
@@ -156,11 +163,17 @@ async function printOrganisation(server, call, outputs) {
   const projectRows = [];
   for (const p of projects) {
     const tb = await call("GET", `/projects/${p.id}/tag-bindings`);
-    projectRows.push([p.attributes.name, p.id, tb.data.map((b) => `${b.attributes.key}=${b.attributes.value}`).join(", ") || "-"]);
+    projectRows.push([
+      p.attributes.name,
+      p.id,
+      tb.data.map((b) => `${b.attributes.key}=${b.attributes.value}`).join(", ") || "-",
+    ]);
   }
   console.log(table(["PROJECT", "ID", "TAG BINDINGS"], projectRows));
 
-  const workspaces = (await listAll(call, `/organizations/${org}/workspaces`)).sort((a, b) => a.attributes.name.localeCompare(b.attributes.name));
+  const workspaces = (await listAll(call, `/organizations/${org}/workspaces`)).sort((a, b) =>
+    a.attributes.name.localeCompare(b.attributes.name),
+  );
   const names = Object.fromEntries(workspaces.map((w) => [w.id, w.attributes.name]));
   const rows = [];
   for (const w of workspaces) {
@@ -181,15 +194,27 @@ async function printOrganisation(server, call, outputs) {
     ]);
   }
   console.log("");
-  console.log(table(["WORKSPACE", "PROJECT", "EFFECTIVE TAGS", "FLAT TAGS", "STATE READ BY", "SSH KEY", "SOURCE"], rows));
+  console.log(
+    table(["WORKSPACE", "PROJECT", "EFFECTIVE TAGS", "FLAT TAGS", "STATE READ BY", "SSH KEY", "SOURCE"], rows),
+  );
 
   const mod = await call("GET", `/no-code-modules/${outputs.noCodeModuleId}?include=variable_options`);
-  const options = (mod.included ?? []).map((o) => `${o.attributes["variable-name"]}: ${o.attributes.options.join("|")}`);
+  const options = (mod.included ?? []).map(
+    (o) => `${o.attributes["variable-name"]}: ${o.attributes.options.join("|")}`,
+  );
   console.log("");
   console.log(
     table(
       ["NO-CODE MODULE", "REGISTRY MODULE", "VERSION PIN", "ENABLED", "VARIABLE OPTIONS"],
-      [[mod.data.id, mod.data.relationships?.["registry-module"]?.data?.id ?? "-", mod.data.attributes["version-pin"], mod.data.attributes.enabled, options.join("; ")]],
+      [
+        [
+          mod.data.id,
+          mod.data.relationships?.["registry-module"]?.data?.id ?? "-",
+          mod.data.attributes["version-pin"],
+          mod.data.attributes.enabled,
+          options.join("; "),
+        ],
+      ],
     ),
   );
 

@@ -5,7 +5,13 @@
  * @module pulumi-workspaces
  */
 export { Workspace } from "./resources/workspace";
-export type { WorkspaceArgs, VcsRepoArgs, VcsRepoOutput, SettingOverwritesArgs, ExecutionMode } from "./resources/workspace";
+export type {
+  WorkspaceArgs,
+  VcsRepoArgs,
+  VcsRepoOutput,
+  SettingOverwritesArgs,
+  ExecutionMode,
+} from "./resources/workspace";
 export { WorkspaceTags } from "./resources/workspace-tags";
 export type { WorkspaceTagsArgs, OwnershipMode } from "./resources/workspace-tags";
 export { RemoteStateConsumers } from "./resources/remote-state-consumers";
@@ -19,7 +25,14 @@ export type { WorkspaceLockArgs } from "./resources/workspace-lock";
 export { DataRetentionPolicy } from "./resources/data-retention-policy";
 export type { DataRetentionPolicyArgs } from "./resources/data-retention-policy";
 export { getWorkspaces, getWorkspacesOutput, getWorkspace, getWorkspaceOutput } from "./resources/lookups";
-export type { GetWorkspacesArgs, GetWorkspacesOutputArgs, GetWorkspacesResult, GetWorkspaceArgs, GetWorkspaceOutputArgs, GetWorkspaceResult } from "./resources/lookups";
+export type {
+  GetWorkspacesArgs,
+  GetWorkspacesOutputArgs,
+  GetWorkspacesResult,
+  GetWorkspaceArgs,
+  GetWorkspaceOutputArgs,
+  GetWorkspaceResult,
+} from "./resources/lookups";
 export { typeTokens, TYPE_TOKEN_MODULE, TYPE_TOKEN_PREFIX } from "./resources/tokens";
 export type { ResourceTypeName, TypeToken } from "./resources/tokens";
 export { CONFIG_KEYS } from "./resources/settings";

@@ -139,15 +139,18 @@ function roomViolations(): string[] {
     const domain = domainOf(m.path);
     if (domain === null) continue;
     if (isService(m.path)) {
-      if (m.packages.some((p) => p === "fastify" || p.startsWith("fastify/"))) found.push(`${m.path} -> fastify: a service imports no HTTP code`);
-      for (const target of m.imports) if (isHttp(target)) found.push(`${m.path} -> ${target}: a service imports no HTTP code`);
+      if (m.packages.some((p) => p === "fastify" || p.startsWith("fastify/")))
+        found.push(`${m.path} -> fastify: a service imports no HTTP code`);
+      for (const target of m.imports)
+        if (isHttp(target)) found.push(`${m.path} -> ${target}: a service imports no HTTP code`);
     }
     if (isRoutes(m) || isStore(m.path)) {
       for (const target of m.imports) {
         const other = domainOf(target);
         if (other === null || other === domain) continue;
         const targetModule = graph.get(target)!;
-        if (isStore(target) || isRoutes(targetModule)) found.push(`${m.path} -> ${target}: a route or store imports no other domain's store or routes`);
+        if (isStore(target) || isRoutes(targetModule))
+          found.push(`${m.path} -> ${target}: a route or store imports no other domain's store or routes`);
       }
     }
   }
@@ -160,7 +163,13 @@ const SQL_CALL = /\bprepare\s*\(|\.pragma\s*\(|\b(?:db|database|declared)\.exec\
 /** Files of the server that run SQL but are not a store.ts (nor the database plumbing). */
 function sqlOutsideStores(modules: Iterable<Module>): string[] {
   return [...modules]
-    .filter((m) => m.path.startsWith(SERVER) && !INFRASTRUCTURE.has(m.path) && !m.path.endsWith("/store.ts") && SQL_CALL.test(m.text))
+    .filter(
+      (m) =>
+        m.path.startsWith(SERVER) &&
+        !INFRASTRUCTURE.has(m.path) &&
+        !m.path.endsWith("/store.ts") &&
+        SQL_CALL.test(m.text),
+    )
     .map((m) => `${m.path}: SQL belongs in the domain's store.ts`)
     .sort();
 }
@@ -168,8 +177,16 @@ function sqlOutsideStores(modules: Iterable<Module>): string[] {
 /** Domain folders (those with a store.ts, i.e. tables) missing one of the three rooms. */
 function missingRooms(paths: Iterable<string>): string[] {
   const all = new Set(paths);
-  const domains = new Set([...all].map(domainOf).filter((d): d is string => d !== null && all.has(`${SERVER}${d}/store.ts`)));
-  return [...domains].flatMap((d) => ["service.ts", "store.ts", "routes.ts"].filter((room) => !all.has(`${SERVER}${d}/${room}`)).map((room) => `${SERVER}${d}/${room} is missing`)).sort();
+  const domains = new Set(
+    [...all].map(domainOf).filter((d): d is string => d !== null && all.has(`${SERVER}${d}/store.ts`)),
+  );
+  return [...domains]
+    .flatMap((d) =>
+      ["service.ts", "store.ts", "routes.ts"]
+        .filter((room) => !all.has(`${SERVER}${d}/${room}`))
+        .map((room) => `${SERVER}${d}/${room} is missing`),
+    )
+    .sort();
 }
 
 /**
@@ -260,7 +277,8 @@ const ALLOWED_FOREIGN_TABLES: string[] = [
 describe("import graph of src/", () => {
   it("reads every file and resolves every relative import", () => {
     expect(graph.size).toBeGreaterThan(50);
-    for (const m of graph.values()) for (const target of m.imports) expect(graph.has(target), `${m.path} -> ${target}`).toBe(true);
+    for (const m of graph.values())
+      for (const target of m.imports) expect(graph.has(target), `${m.path} -> ${target}`).toBe(true);
   });
 
   it("has no circle", () => {
@@ -270,7 +288,11 @@ describe("import graph of src/", () => {
   it("the client and the resources never import the server, nor the server the client", () => {
     const crossings = [...graph.values()].flatMap((m) =>
       m.imports
-        .filter((t) => (m.path.startsWith("src/client/") || m.path.startsWith("src/resources/") ? t.startsWith(SERVER) : m.path.startsWith(SERVER) && t.startsWith("src/client/")))
+        .filter((t) =>
+          m.path.startsWith("src/client/") || m.path.startsWith("src/resources/")
+            ? t.startsWith(SERVER)
+            : m.path.startsWith(SERVER) && t.startsWith("src/client/"),
+        )
         .map((t) => `${m.path} -> ${t}`),
     );
     expect(crossings).toEqual([]);
@@ -307,14 +329,26 @@ describe("the server's domains", () => {
     ).toEqual([]);
     // Every table created anywhere has an owner.
     for (const m of graph.values()) {
-      for (const match of m.text.matchAll(/CREATE TABLE IF NOT EXISTS ([a-z_]+)/g)) expect(TABLE_OWNERS[match[1]], match[1]).toBeDefined();
+      for (const match of m.text.matchAll(/CREATE TABLE IF NOT EXISTS ([a-z_]+)/g))
+        expect(TABLE_OWNERS[match[1]], match[1]).toBeDefined();
     }
   });
 
   it("each domain with tables has its service, store and routes", () => {
     expect(missingRooms(graph.keys())).toEqual([]);
     // The domains this layout was written for are all found as domains with tables.
-    for (const d of ["workspace", "tags", "consumers", "stateversion", "run", "no-code", "registry", "project", "organization", "auth"]) {
+    for (const d of [
+      "workspace",
+      "tags",
+      "consumers",
+      "stateversion",
+      "run",
+      "no-code",
+      "registry",
+      "project",
+      "organization",
+      "auth",
+    ]) {
       expect(graph.has(`${SERVER}${d}/store.ts`), d).toBe(true);
     }
   });
@@ -329,20 +363,32 @@ describe("the layout checks themselves", () => {
       ["d.ts", { path: "d.ts", text: "", imports: ["a.ts"], packages: [] }],
     ]);
     expect(circles(fake)).toEqual([["a.ts", "b.ts", "c.ts"]]);
-    expect(isRoutes({ path: `${SERVER}x/index.ts`, text: "app.get<{ Params: {} }>(", imports: [], packages: [] })).toBe(true);
-    expect(isStore(`${SERVER}no-code/store.ts`) && isService(`${SERVER}no-code/service.ts`) && !isService(`${SERVER}no-code/store.ts`)).toBe(true);
+    expect(isRoutes({ path: `${SERVER}x/index.ts`, text: "app.get<{ Params: {} }>(", imports: [], packages: [] })).toBe(
+      true,
+    );
+    expect(
+      isStore(`${SERVER}no-code/store.ts`) &&
+        isService(`${SERVER}no-code/service.ts`) &&
+        !isService(`${SERVER}no-code/store.ts`),
+    ).toBe(true);
   });
 
   it("find a store reaching another domain's table", () => {
     const mod = (path: string, text: string): Module => ({ path, text, imports: [], packages: [] });
     expect(
       foreignTables([
-        mod(`${SERVER}project/store.ts`, "SELECT p.id FROM projects p JOIN workspaces w ON w.project_id = p.id, json_each(x)"),
+        mod(
+          `${SERVER}project/store.ts`,
+          "SELECT p.id FROM projects p JOIN workspaces w ON w.project_id = p.id, json_each(x)",
+        ),
         mod(`${SERVER}tags/store.ts`, "INSERT INTO workspace_tags (a) VALUES (1); UPDATE tags SET n = 1"),
         mod(`${SERVER}run/store.ts`, "DELETE FROM mystery"),
         mod(`${SERVER}run/service.ts`, "FROM workspaces"),
       ]),
-    ).toEqual([`${SERVER}project/store.ts -> workspaces (workspace)`, `${SERVER}run/store.ts -> mystery (no domain: add it to TABLE_OWNERS)`]);
+    ).toEqual([
+      `${SERVER}project/store.ts -> workspaces (workspace)`,
+      `${SERVER}run/store.ts -> mystery (no domain: add it to TABLE_OWNERS)`,
+    ]);
   });
 
   it("find SQL outside a store and a domain missing a room", () => {
@@ -361,6 +407,8 @@ describe("the layout checks themselves", () => {
       `${SERVER}x/routes.ts: SQL belongs in the domain's store.ts`,
       `${SERVER}x/service.ts: SQL belongs in the domain's store.ts`,
     ]);
-    expect(missingRooms([`${SERVER}x/store.ts`, `${SERVER}x/routes.ts`, `${SERVER}y/index.ts`, `${SERVER}y/routes.ts`])).toEqual([`${SERVER}x/service.ts is missing`]);
+    expect(
+      missingRooms([`${SERVER}x/store.ts`, `${SERVER}x/routes.ts`, `${SERVER}y/index.ts`, `${SERVER}y/routes.ts`]),
+    ).toEqual([`${SERVER}x/service.ts is missing`]);
   });
 });

@@ -35,14 +35,16 @@ afterAll(() => {
 
 describe("eslint.config.mjs", () => {
   let results: ESLint.LintResult[];
-  const byFile = (name: string) => results.find((r) => r.filePath.endsWith(`${path.sep}src${path.sep}${name}`))!.messages;
+  const byFile = (name: string) =>
+    results.find((r) => r.filePath.endsWith(`${path.sep}src${path.sep}${name}`))!.messages;
   const rules = (name: string) => byFile(name).map((m) => m.ruleId);
 
   beforeAll(async () => {
     const dir = project({
       "tsconfig.json": tsconfig,
       // locks.ts and workspaces.ts import each other (values, not only types).
-      "src/locks.ts": 'import { readWorkspace } from "./workspaces";\nexport function lock(id: string): string {\n  return readWorkspace(id) + ":locked";\n}\n',
+      "src/locks.ts":
+        'import { readWorkspace } from "./workspaces";\nexport function lock(id: string): string {\n  return readWorkspace(id) + ":locked";\n}\n',
       "src/workspaces.ts":
         'import { lock } from "./locks";\nexport function readWorkspace(id: string): string {\n  return id;\n}\nexport function lockAll(ids: string[]): string[] {\n  return ids.map(lock);\n}\n',
       // A circle through `import type` only vanishes at compile time: not a circle.
@@ -55,7 +57,13 @@ describe("eslint.config.mjs", () => {
       cwd: dir,
       overrideConfigFile: true,
       // The repository's configuration, with the type information of the made-up project.
-      overrideConfig: [...config, { files: ["**/*.ts"], languageOptions: { parserOptions: { project: "./tsconfig.json", tsconfigRootDir: dir } } }],
+      overrideConfig: [
+        ...config,
+        {
+          files: ["**/*.ts"],
+          languageOptions: { parserOptions: { project: "./tsconfig.json", tsconfigRootDir: dir } },
+        },
+      ],
     });
     results = await eslint.lintFiles(["src"]);
   }, 60_000);
@@ -93,18 +101,28 @@ describe("knip.json", () => {
     });
     let output = "";
     try {
-      output = execFileSync(process.execPath, [path.join(root, "node_modules", "knip", "bin", "knip.js"), "--reporter", "json", "--no-progress"], {
-        cwd: dir,
-        encoding: "utf8",
-      });
+      output = execFileSync(
+        process.execPath,
+        [path.join(root, "node_modules", "knip", "bin", "knip.js"), "--reporter", "json", "--no-progress"],
+        {
+          cwd: dir,
+          encoding: "utf8",
+        },
+      );
     } catch (err) {
       // knip exits 1 when it finds something; its report is still on stdout.
       output = (err as { stdout: string }).stdout;
     }
-    const report = JSON.parse(output) as { files?: string[]; issues: { file: string; files?: unknown[]; exports: { name: string }[] }[] };
+    const report = JSON.parse(output) as {
+      files?: string[];
+      issues: { file: string; files?: unknown[]; exports: { name: string }[] }[];
+    };
     const exports = report.issues.flatMap((i) => i.exports.map((e) => `${i.file}:${e.name}`));
     expect(exports).toEqual(["src/common.ts:camelToKebab"]);
-    const files = [...(report.files ?? []), ...report.issues.filter((i) => (i.files ?? []).length > 0).map((i) => i.file)];
+    const files = [
+      ...(report.files ?? []),
+      ...report.issues.filter((i) => (i.files ?? []).length > 0).map((i) => i.file),
+    ];
     expect(files).toEqual(["src/orphan.ts"]);
   });
 });

@@ -49,7 +49,10 @@ resource "tfe_workspace" "ws" {
 }
 
 function ensurePeer() {
-  execFileSync("bash", [path.join(__dirname, "build.sh")], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, PEER_CACHE: CACHE } });
+  execFileSync("bash", [path.join(__dirname, "build.sh")], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, PEER_CACHE: CACHE },
+  });
   return { tofu: path.join(CACHE, "bin", "tofu"), providerDir: path.join(CACHE, "bin") };
 }
 
@@ -109,7 +112,12 @@ host "${HOSTNAME}" {
       const r = await run(peer.tofu, [...args, "-no-color"], { cwd: dir, env });
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       const cpu = sampler.stop();
-      return { ...r, seconds, requests: server.stats().total - before, cpu: Object.values(cpu).reduce((a, b) => a + b, 0) };
+      return {
+        ...r,
+        seconds,
+        requests: server.stats().total - before,
+        cpu: Object.values(cpu).reduce((a, b) => a + b, 0),
+      };
     };
     const phases = {};
     // No `tofu init`: with dev_overrides for the only provider there is nothing to install.
@@ -119,7 +127,10 @@ host "${HOSTNAME}" {
     phases.refresh = await phase(["apply", "-refresh-only", "-auto-approve", "-input=false"]);
     phases.destroy = await phase(["destroy", "-auto-approve", "-input=false"]);
     for (const [name, p] of Object.entries(phases)) {
-      if (p.code !== 0) console.error(`[peer] ${label} N=${n} ${name} exited ${p.code}:\n${p.output.split("\n").slice(-30).join("\n")}`);
+      if (p.code !== 0)
+        console.error(
+          `[peer] ${label} N=${n} ${name} exited ${p.code}:\n${p.output.split("\n").slice(-30).join("\n")}`,
+        );
     }
     return phases;
   } finally {
@@ -150,17 +161,26 @@ async function main() {
     .map(Number)
     .filter((n) => n > 0);
   const limitArg = take("--rate-limit") ?? "both";
-  const limits = limitArg === "both" ? [30, 0] : limitArg === "off" || limitArg === "0" ? [0] : [limitArg === "on" ? 30 : Number(limitArg)];
+  const limits =
+    limitArg === "both"
+      ? [30, 0]
+      : limitArg === "off" || limitArg === "0"
+        ? [0]
+        : [limitArg === "on" ? 30 : Number(limitArg)];
   const serverModule = path.join(engine.repoRoot, "dist", "server", "index.js");
   if (!fs.existsSync(serverModule)) throw new Error("dist/ is missing: run `npm run build` first");
   const { startServer } = require(serverModule);
   const bin = engine.ensureEngine();
   const peer = ensurePeer();
 
-  console.log("# bench/peer: this package (Pulumi, dynamic providers) vs OpenTofu + terraform-provider-tfe, same local server");
+  console.log(
+    "# bench/peer: this package (Pulumi, dynamic providers) vs OpenTofu + terraform-provider-tfe, same local server",
+  );
   console.log("# N workspaces with key-value and flat tags; phases up/apply, no-change preview/plan, refresh, destroy");
   console.log("# empty: the same phases for a program with no resource (each engine's fixed start-up)");
-  console.log("# net ratio: (ours - ours empty) / (peer - peer empty); cpu: CPU seconds of every process under the CLI\n");
+  console.log(
+    "# net ratio: (ours - ours empty) / (peer - peer empty); cpu: CPU seconds of every process under the CLI\n",
+  );
   const header = [
     pad("limit", 6),
     pad("N", 5),

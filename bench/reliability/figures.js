@@ -26,11 +26,20 @@ function run(args) {
   return { ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
-const build = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+const build = spawnSync(
+  process.execPath,
+  [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+  { cwd: root, stdio: "inherit" },
+);
 // tsc still emits on type errors; the suites judge what was built.
-if (build.status !== 0) process.stderr.write("figures: the build reported type errors; running the suites on what it emitted\n");
+if (build.status !== 0)
+  process.stderr.write("figures: the build reported type errors; running the suites on what it emitted\n");
 const results = [["unit suites (test/reliability)", run(["--project", "unit", "test/reliability/"])]];
-if (withE2e) results.push(["fault run under the real engine (test/e2e/faults.test.ts)", run(["--project", "e2e", "test/e2e/faults.test.ts"])]);
+if (withE2e)
+  results.push([
+    "fault run under the real engine (test/e2e/faults.test.ts)",
+    run(["--project", "e2e", "test/e2e/faults.test.ts"]),
+  ]);
 
 const TITLES = {
   fuzz: "Bad input (fast-check, every route)",

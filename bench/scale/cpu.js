@@ -71,7 +71,11 @@ function sampleTree(rootPid, intervalMs = 100) {
       // first command line can still be the engine's.
       const argv = cmdline(pid);
       const prev = seen.get(pid);
-      seen.set(pid, { part: argv.length ? classify(argv) : (prev?.part ?? "other"), cpu: st.cpu, argv: argv.length ? argv : prev?.argv });
+      seen.set(pid, {
+        part: argv.length ? classify(argv) : (prev?.part ?? "other"),
+        cpu: st.cpu,
+        argv: argv.length ? argv : prev?.argv,
+      });
     }
   };
   tick();
@@ -83,7 +87,8 @@ function sampleTree(rootPid, intervalMs = 100) {
       const parts = {};
       for (const [pid, { part, cpu, argv }] of seen) {
         parts[part] = (parts[part] ?? 0) + cpu;
-        if (process.env.BENCH_CPU_DEBUG) console.error(`[cpu] ${pid} ${part} ${cpu.toFixed(2)}s ${(argv ?? []).join(" ").slice(0, 160)}`);
+        if (process.env.BENCH_CPU_DEBUG)
+          console.error(`[cpu] ${pid} ${part} ${cpu.toFixed(2)}s ${(argv ?? []).join(" ").slice(0, 160)}`);
       }
       return parts;
     },

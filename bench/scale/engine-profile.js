@@ -61,7 +61,13 @@ function report(dir, bin) {
       continue;
     }
     const label = f.replace(/\.\d+\.cpu$/, "");
-    lines.push([label.padEnd(26), s.total.toFixed(1).padEnd(7), ...PARTS.map(([name]) => `${(s.parts[name] * 100).toFixed(0)} %`.padEnd(11))].join(" "));
+    lines.push(
+      [
+        label.padEnd(26),
+        s.total.toFixed(1).padEnd(7),
+        ...PARTS.map(([name]) => `${(s.parts[name] * 100).toFixed(0)} %`.padEnd(11)),
+      ].join(" "),
+    );
   }
   return lines;
 }

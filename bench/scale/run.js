@@ -94,7 +94,10 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
   const backendDir = path.join(root, "backend");
   fs.mkdirSync(dir, { recursive: true });
   fs.mkdirSync(backendDir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: scale-${label}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`);
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: scale-${label}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+  );
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `scale-${label}`, private: true }));
   fs.writeFileSync(path.join(dir, "index.js"), source);
   engine.linkPackage(dir);
@@ -102,7 +105,9 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     bin,
     home: path.join(root, "home"),
     backendDir,
-    extra: server ? { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, WORKSPACES_ORGANIZATION: server.organization } : {},
+    extra: server
+      ? { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, WORKSPACES_ORGANIZATION: server.organization }
+      : {},
   });
   Object.assign(env, extraEnv);
   const run = async (args, phase) => {
@@ -116,7 +121,10 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     // The CLI is this process's only child while it runs: every process under this
     // one is the engine's. The server runs in this process, measured apart.
     // The CLI's own Go profiler (`--profiling PREFIX` writes PREFIX.<pid>.cpu).
-    const cliArgs = engineProfDir && phase !== "init" ? [...args, "--profiling", path.join(engineProfDir, `${label}-${n}-${phase}`)] : args;
+    const cliArgs =
+      engineProfDir && phase !== "init"
+        ? [...args, "--profiling", path.join(engineProfDir, `${label}-${n}-${phase}`)]
+        : args;
     const sampler = sampleTree(process.pid);
     const serverCpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
@@ -136,7 +144,9 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     phases.up = await run(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"], "up");
     const stateText = fs.readFileSync(engine.stateFile(backendDir, `scale-${label}`, "bench"), "utf8");
     const state = JSON.parse(stateText);
-    const resources = (state.checkpoint.latest?.resources ?? []).filter((r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/"));
+    const resources = (state.checkpoint.latest?.resources ?? []).filter(
+      (r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/"),
+    );
     const created = resources.length;
     const providerBytes = Math.max(0, ...resources.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))));
     // One resource's stored outputs without the provider's bookkeeping, for the sized floor.
@@ -198,11 +208,20 @@ async function main() {
     extraEnv: skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
   };
 
-  console.log(`# bench/scale: pulumi up, no-change preview, refresh --skip-preview and destroy of N Workspaces with tags`);
-  console.log(`# server: real HTTP on loopback, in-memory database, ${rateLimit > 0 ? `rate limit ${rateLimit} requests/s` : "no rate limit"}`);
-  console.log(`# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}`);
-  if (skipCheckpoints) console.log("# PULUMI_SKIP_CHECKPOINTS=true on both sides (the engine writes state once, at the end)");
-  console.log(`# "x floor" for refresh is against max(floor, requests / announced limit); cpu ms/ws: engine + program + provider CPU per workspace\n`);
+  console.log(
+    `# bench/scale: pulumi up, no-change preview, refresh --skip-preview and destroy of N Workspaces with tags`,
+  );
+  console.log(
+    `# server: real HTTP on loopback, in-memory database, ${rateLimit > 0 ? `rate limit ${rateLimit} requests/s` : "no rate limit"}`,
+  );
+  console.log(
+    `# targets: up ${TARGETS.up}; preview ${TARGETS.preview}; refresh ${TARGETS.refresh}; wall ${TARGETS.wall}; provider ${TARGETS.provider}`,
+  );
+  if (skipCheckpoints)
+    console.log("# PULUMI_SKIP_CHECKPOINTS=true on both sides (the engine writes state once, at the end)");
+  console.log(
+    `# "x floor" for refresh is against max(floor, requests / announced limit); cpu ms/ws: engine + program + provider CPU per workspace\n`,
+  );
   const header = [
     pad("N", 5),
     pad("phase", 8),
@@ -272,10 +291,14 @@ async function main() {
   }
   console.log("");
   for (const s of summary) console.log(s);
-  if (cpuProfDir) console.log(`CPU profiles of the program and provider host (.cpuprofile, open in Chrome DevTools): ${path.resolve(cpuProfDir)}`);
+  if (cpuProfDir)
+    console.log(
+      `CPU profiles of the program and provider host (.cpuprofile, open in Chrome DevTools): ${path.resolve(cpuProfDir)}`,
+    );
   if (engineProfDir) {
     console.log("");
-    for (const line of require("./engine-profile.js").report(path.resolve(engineProfDir), path.join(bin, "pulumi"))) console.log(line);
+    for (const line of require("./engine-profile.js").report(path.resolve(engineProfDir), path.join(bin, "pulumi")))
+      console.log(line);
   }
 }
 

@@ -13,7 +13,11 @@ const MEDIA = "application/vnd.api+json";
 /** Starts `dist/server/cli.js` (or the one under `dist`) on a free port; resolves once it listens. */
 function launch({ db, dist = resolve(__dirname, "../../dist"), args = [] }) {
   const cli = join(dist, "server/cli.js");
-  const child = spawn(process.execPath, [cli, "--port", "0", "--db", db, "--token", TOKEN, "--rate-limit", "0", "--log-level", "warn", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [cli, "--port", "0", "--db", db, "--token", TOKEN, "--rate-limit", "0", "--log-level", "warn", ...args],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   return new Promise((ok, fail) => {
     let out = "";
     child.stdout.on("data", (c) => {

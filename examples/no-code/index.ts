@@ -46,5 +46,13 @@ const buckets = teams.map(
 export const noCodeModuleId = bucketModule.id;
 export const pinnedVersion = bucketModule.versionPin;
 export const workspaces = Object.fromEntries(
-  buckets.map((b, i) => [teams[i].team, { id: b.id, moduleVersion: b.moduleVersion, upgradeAvailable: b.noCodeUpgradeAvailable, lastUpgrade: b.lastUpgrade }]),
+  buckets.map((b, i) => [
+    teams[i].team,
+    {
+      id: b.id,
+      moduleVersion: b.moduleVersion,
+      upgradeAvailable: b.noCodeUpgradeAvailable,
+      lastUpgrade: b.lastUpgrade,
+    },
+  ]),
 );

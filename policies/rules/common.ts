@@ -1,6 +1,14 @@
 import type { Resource } from "@pulumi/pulumi";
 import * as policy from "@pulumi/policy";
-import type { PolicyConfigSchema, PolicyResource, ReportViolation, ResourceValidation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyConfigSchema,
+  PolicyResource,
+  ReportViolation,
+  ResourceValidation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import { TYPE_TOKEN_PREFIX, typeTokens, type ResourceTypeName } from "pulumi-workspaces/tokens";
 
 // ---------------------------------------------------------------------------------------------
@@ -67,7 +75,8 @@ export type Props = Readonly<Record<string, unknown>>;
 
 // The analyzer wraps props in a proxy that throws this error on reading an unknown value; the
 // class is exported at runtime but not in the package's type declarations.
-const UnknownValueError = (policy as unknown as { UnknownValueError?: abstract new (...args: never[]) => Error }).UnknownValueError;
+const UnknownValueError = (policy as unknown as { UnknownValueError?: abstract new (...args: never[]) => Error })
+  .UnknownValueError;
 
 function read(container: object, key: string | number): unknown {
   try {
@@ -163,7 +172,9 @@ export function pattern(policyName: string, key: string, source: unknown): RegEx
     try {
       re = new RegExp(source);
     } catch (e) {
-      throw new Error(`policy ${policyName}: config ${key} ${show(source)} is not a valid regular expression (${(e as Error).message})`);
+      throw new Error(
+        `policy ${policyName}: config ${key} ${show(source)} is not a valid regular expression (${(e as Error).message})`,
+      );
     }
     patterns.set(source, re);
   }
@@ -183,7 +194,9 @@ export type KnownValidation = (props: Props, args: ResourceValidationArgs, repor
  */
 export function validateKnownProps(classes: readonly ResourceClass[], validate: KnownValidation): ResourceValidation {
   if (classes.length === 1) {
-    return policy.validateResourceOfType(classes[0], (props, args, report) => validate(knownProps(props), args, report));
+    return policy.validateResourceOfType(classes[0], (props, args, report) =>
+      validate(knownProps(props), args, report),
+    );
   }
   return (args, report) => {
     requireType(args, classes);
@@ -192,7 +205,10 @@ export function validateKnownProps(classes: readonly ResourceClass[], validate: 
 }
 
 /** Declares the policy not applicable unless the resource is of one of the given types. */
-export function requireType(args: Pick<ResourceValidationArgs, "isType" | "notApplicable">, classes: readonly ResourceClass[]): void {
+export function requireType(
+  args: Pick<ResourceValidationArgs, "isType" | "notApplicable">,
+  classes: readonly ResourceClass[],
+): void {
   if (!classes.some((c) => args.isType(c))) {
     args.notApplicable(`Policy only applies to ${classes.map((c) => kindOf(c.__pulumiType)).join(", ")} resources`);
   }
@@ -211,7 +227,11 @@ export function isOfType(resource: { type: string }, ...classes: readonly Resour
  * workspace resource of this stack carries a property dependency on it, which identifies the
  * workspace even in a preview where its id is still unknown; otherwise the known id string does.
  */
-export function workspaceRef(resource: PolicyResource, property: string, props: Props): { key: string; resource?: PolicyResource; label: string } | undefined {
+export function workspaceRef(
+  resource: PolicyResource,
+  property: string,
+  props: Props,
+): { key: string; resource?: PolicyResource; label: string } | undefined {
   const deps = (resource.propertyDependencies?.[property] ?? []).filter((d) => isOfType(d, ...workspaceClasses));
   if (deps.length === 1) return { key: `urn:${deps[0].urn}`, resource: deps[0], label: subject(deps[0]) };
   const id = str(props[property]);

@@ -31,7 +31,10 @@ const NO_CODE_EXECUTION_MODES = ["remote", "agent"] as const;
  * means, else `remote` for a no-code workspace (the spec's default there). Undefined when the
  * organization's default decides; UNKNOWN when the engine does not know yet.
  */
-function effectiveExecutionMode(props: Props, args: Pick<ResourceValidationArgs, "type">): string | undefined | typeof UNKNOWN {
+function effectiveExecutionMode(
+  props: Props,
+  args: Pick<ResourceValidationArgs, "type">,
+): string | undefined | typeof UNKNOWN {
   const mode = props.executionMode;
   if (mode === UNKNOWN || typeof mode === "string") return mode;
   if (args.type === NoCodeWorkspace.__pulumiType) return "remote";
@@ -56,7 +59,8 @@ type ModeInput = keyof typeof MODE_INPUTS;
 
 /** What to do about a problem the service's rules report at each input. */
 const MODE_FIXES: Record<ModeInput, (detail: string) => string> = {
-  executionMode: () => "set executionMode, or set settingOverwrites.executionMode false to follow the organization default",
+  executionMode: () =>
+    "set executionMode, or set settingOverwrites.executionMode false to follow the organization default",
   agentPoolId: (detail) =>
     detail.includes("required")
       ? 'set agentPoolId to the agent pool (apool-...) that runs it, or use executionMode "remote"'
@@ -109,7 +113,8 @@ export const executionModeValid: ResourceValidationPolicy = {
     const mode = props.executionMode;
     if (typeof mode === "string" && !accepted.includes(mode)) {
       reportViolation(
-        `${who}: executionMode ${show(mode)} is not accepted${noCode ? " for a workspace created from a no-code module" : ""}. ` + `Fix: use one of ${accepted.map(show).join(", ")}.`,
+        `${who}: executionMode ${show(mode)} is not accepted${noCode ? " for a workspace created from a no-code module" : ""}. ` +
+          `Fix: use one of ${accepted.map(show).join(", ")}.`,
       );
       return;
     }
@@ -127,11 +132,14 @@ export const executionModeValid: ResourceValidationPolicy = {
     if (mode === UNKNOWN || pool === UNKNOWN) return;
     const effective = typeof mode === "string" ? mode : "remote";
     if (effective === "agent" && isAbsent(pool)) {
-      reportViolation(`${who}: agentPoolId is not set (it is required when executionMode is "agent"). Fix: ${MODE_FIXES.agentPoolId("required")}.`);
+      reportViolation(
+        `${who}: agentPoolId is not set (it is required when executionMode is "agent"). Fix: ${MODE_FIXES.agentPoolId("required")}.`,
+      );
     }
     if (effective !== "agent" && isGiven(pool)) {
       reportViolation(
-        `${who}: agentPoolId ${show(pool)} (it must not be given when executionMode is "remote"${isAbsent(mode) ? ", the default" : ""}). ` + `Fix: ${MODE_FIXES.agentPoolId("")}.`,
+        `${who}: agentPoolId ${show(pool)} (it must not be given when executionMode is "remote"${isAbsent(mode) ? ", the default" : ""}). ` +
+          `Fix: ${MODE_FIXES.agentPoolId("")}.`,
       );
     }
   }),
@@ -197,8 +205,16 @@ export const executionModeAllowed: ResourceValidationPolicy = {
     const { allowedModes } = configOf<{ allowedModes: string[] }>(allowedModesSchema, args);
     const mode = effectiveExecutionMode(props, args);
     if (typeof mode !== "string" || allowedModes.includes(mode)) return;
-    const how = typeof props.executionMode === "string" ? "executionMode is" : props.operations !== undefined ? "operations (deprecated) means" : "the default executionMode is";
-    reportViolation(`${subject(args)}: ${how} ${show(mode)}, which this organization does not allow. ` + `Fix: set executionMode to one of ${allowedModes.map(show).join(", ")}.`);
+    const how =
+      typeof props.executionMode === "string"
+        ? "executionMode is"
+        : props.operations !== undefined
+          ? "operations (deprecated) means"
+          : "the default executionMode is";
+    reportViolation(
+      `${subject(args)}: ${how} ${show(mode)}, which this organization does not allow. ` +
+        `Fix: set executionMode to one of ${allowedModes.map(show).join(", ")}.`,
+    );
   }),
 };
 
@@ -206,7 +222,10 @@ export const executionModeAllowed: ResourceValidationPolicy = {
  * `key=value` matches a key-value tag (`key=*` any value of that key); a bare word matches a flat
  * tag name, without regard to case. UNKNOWN when the tags that would decide are not known yet.
  */
-function matchesSelector(tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN }, selector: string): boolean | typeof UNKNOWN {
+function matchesSelector(
+  tags: { tags: Record<string, string> | typeof UNKNOWN; tagNames: string[] | typeof UNKNOWN },
+  selector: string,
+): boolean | typeof UNKNOWN {
   const eq = selector.indexOf("=");
   if (eq >= 0) {
     if (tags.tags === UNKNOWN) return UNKNOWN;
@@ -224,7 +243,8 @@ const selectorSettingsSchema: PolicyConfigSchema = {
       type: "array",
       items: { type: "string", minLength: 1 },
       default: ["env=prod"],
-      description: "Workspaces this rule applies to: `key=value` matches a key-value tag (`key=*` any value), a bare name matches a flat tag. Any match selects the workspace.",
+      description:
+        "Workspaces this rule applies to: `key=value` matches a key-value tag (`key=*` any value), a bare name matches a flat tag. Any match selects the workspace.",
     },
     requiredExecutionMode: {
       type: "string",
@@ -241,12 +261,16 @@ const selectorSettingsSchema: PolicyConfigSchema = {
 
 export const tagSelectorSettings: StackRule = {
   name: "workspace-tag-selector-settings",
-  description: "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
+  description:
+    "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
   enforcementLevel: "advisory",
   configSchema: selectorSettingsSchema,
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
   validateStack: (args, reportViolation) => {
-    const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(selectorSettingsSchema, args);
+    const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(
+      selectorSettingsSchema,
+      args,
+    );
     for (const [urn, tags] of tagsInEffect(args.resources)) {
       const selector = config.selectors.find((s) => matchesSelector(tags, s) === true);
       if (selector === undefined) continue;
@@ -258,7 +282,10 @@ export const tagSelectorSettings: StackRule = {
       if (required !== undefined) {
         const mode = props.executionMode;
         if (typeof mode === "string" && mode !== required) {
-          reportViolation(`${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`, urn);
+          reportViolation(
+            `${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`,
+            urn,
+          );
         } else if (isAbsent(mode) && !(isOfType(resource, NoCodeWorkspace) && required === "remote")) {
           reportViolation(
             `${who}: executionMode is not set, so ${isOfType(resource, NoCodeWorkspace) ? "it runs remotely" : "the organization default applies"}, ` +
@@ -270,7 +297,10 @@ export const tagSelectorSettings: StackRule = {
       if (config.forbidAutoApply) {
         for (const property of ["autoApply", "autoApplyRunTrigger"]) {
           if (props[property] === true) {
-            reportViolation(`${who}: ${property} is true, so runs apply without review. Fix: remove ${property} or set it false.`, urn);
+            reportViolation(
+              `${who}: ${property} is true, so runs apply without review. Fix: remove ${property} or set it false.`,
+              urn,
+            );
           }
         }
       }

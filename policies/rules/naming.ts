@@ -10,14 +10,16 @@ const namePatternSchema: PolicyConfigSchema = {
     pattern: {
       type: "string",
       default: SPEC_NAME_PATTERN,
-      description: 'Regular expression every workspace name matches. The default is the service\'s own rule; a convention such as "^[a-z]+-(dev|staging|prod)$" narrows it.',
+      description:
+        'Regular expression every workspace name matches. The default is the service\'s own rule; a convention such as "^[a-z]+-(dev|staging|prod)$" narrows it.',
     },
   },
 };
 
 export const namePattern: ResourceValidationPolicy = {
   name: "workspace-name-pattern",
-  description: "Workspace names match the configured pattern (by default the spec's characters: letters, digits, `-`, `_`).",
+  description:
+    "Workspace names match the configured pattern (by default the spec's characters: letters, digits, `-`, `_`).",
   enforcementLevel: "mandatory",
   configSchema: namePatternSchema,
   validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
@@ -29,8 +31,11 @@ export const namePattern: ResourceValidationPolicy = {
       .trim()
       .replace(/[^A-Za-z0-9_-]+/g, "-")
       .replace(/^-+|-+$/g, "");
-    const example = candidate !== "" && candidate !== name && re.test(candidate) ? `, for example ${show(candidate)}` : "";
+    const example =
+      candidate !== "" && candidate !== name && re.test(candidate) ? `, for example ${show(candidate)}` : "";
     const charset = config.pattern === SPEC_NAME_PATTERN ? ' (the service accepts letters, digits, "-" and "_")' : "";
-    reportViolation(`${subject(args)}: name ${show(name)} does not match ${re.source}${charset}. Fix: rename the workspace${example}.`);
+    reportViolation(
+      `${subject(args)}: name ${show(name)} does not match ${re.source}${charset}. Fix: rename the workspace${example}.`,
+    );
   }),
 };

@@ -3,7 +3,8 @@ import { Workspace, show, subject, validateKnownProps, workspaceClasses } from "
 
 export const forceDelete: ResourceValidationPolicy = {
   name: "workspace-force-delete",
-  description: "forceDelete: true deletes a workspace even while it still manages resources, which are then left without state.",
+  description:
+    "forceDelete: true deletes a workspace even while it still manages resources, which are then left without state.",
   enforcementLevel: "advisory",
   configSchema: { properties: {} },
   validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {

@@ -50,7 +50,8 @@ function organizationOf(resource: PolicyResource, props: Props, moduleOrgs: Map<
 
 export const nameUnique: StackRule = {
   name: "workspace-name-unique",
-  description: "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization, regardless of case).",
+  description:
+    "No two workspaces of the stack share a name in one organization (the service keeps names unique per organization, regardless of case).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, NoCodeModule]),
@@ -111,7 +112,8 @@ type Aspect = keyof typeof ASPECTS;
 
 export const singleOwner: StackRule = {
   name: "workspace-single-owner",
-  description: "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
+  description:
+    "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   remediationSteps:
@@ -134,10 +136,18 @@ export const singleOwner: StackRule = {
         if (props === undefined) continue;
         const target = { key: workspaceKey(r), label: subject(r) };
         if (isGiven(props.tagNames)) {
-          add(target, "flat", { resource: r, authoritative: true, names: new Set((strings(props.tagNames) ?? []).map((n) => n.toLowerCase())) });
+          add(target, "flat", {
+            resource: r,
+            authoritative: true,
+            names: new Set((strings(props.tagNames) ?? []).map((n) => n.toLowerCase())),
+          });
         }
         if (isGiven(props.tags)) {
-          add(target, "kv", { resource: r, authoritative: true, names: new Set(Object.keys(stringMap(props.tags) ?? {})) });
+          add(target, "kv", {
+            resource: r,
+            authoritative: true,
+            names: new Set(Object.keys(stringMap(props.tags) ?? {})),
+          });
         }
         continue;
       }
@@ -151,7 +161,11 @@ export const singleOwner: StackRule = {
       const authoritative = mode !== "additive";
       if (tagging) {
         if (isGiven(props.tagNames)) {
-          add(target, "flat", { resource: r, authoritative, names: new Set((strings(props.tagNames) ?? []).map((n) => n.toLowerCase())) });
+          add(target, "flat", {
+            resource: r,
+            authoritative,
+            names: new Set((strings(props.tagNames) ?? []).map((n) => n.toLowerCase())),
+          });
         }
         if (isGiven(props.tags)) {
           add(target, "kv", { resource: r, authoritative, names: new Set(Object.keys(stringMap(props.tags) ?? {})) });
@@ -195,7 +209,8 @@ export const singleOwner: StackRule = {
 
 export const remoteStateConsumersValid: StackRule = {
   name: "remote-state-consumers-valid",
-  description: "A RemoteStateConsumers does not name its own workspace as a consumer, and targets a workspace whose globalRemoteState is false (the service refuses both).",
+  description:
+    "A RemoteStateConsumers does not name its own workspace as a consumer, and targets a workspace whose globalRemoteState is false (the service refuses both).",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   validateResource: recordInputsOf([Workspace, RemoteStateConsumers]),
@@ -220,7 +235,11 @@ export const remoteStateConsumersValid: StackRule = {
       if (namesItselfById || namesItselfByDependency) {
         const what = namesItselfById ? `has ${show(targetId)}, the id of` : `is computed from ${target.label},`;
         const fix = namesItselfById ? show(targetId) : `the id of ${target.label}`;
-        reportViolation(`${who}: consumerIds ${what} the workspace whose consumers it manages; a workspace cannot be its own consumer. ` + `Fix: remove ${fix} from consumerIds.`, r.urn);
+        reportViolation(
+          `${who}: consumerIds ${what} the workspace whose consumers it manages; a workspace cannot be its own consumer. ` +
+            `Fix: remove ${fix} from consumerIds.`,
+          r.urn,
+        );
       }
 
       if (target.resource !== undefined && isOfType(target.resource, Workspace)) {

@@ -53,11 +53,15 @@ export function tagsInEffect(resources: readonly PolicyResource[]): Map<string, 
     if (entry === undefined) return;
     if (tags !== undefined && tags !== null) {
       const map = stringMap(tags);
-      entry.tags = entry.tags === UNKNOWN || map === undefined || hasUnknown(tags) ? UNKNOWN : { ...entry.tags, ...map };
+      entry.tags =
+        entry.tags === UNKNOWN || map === undefined || hasUnknown(tags) ? UNKNOWN : { ...entry.tags, ...map };
     }
     if (tagNames !== undefined && tagNames !== null) {
       const names = strings(tagNames);
-      entry.tagNames = entry.tagNames === UNKNOWN || names === undefined || hasUnknown(tagNames) ? UNKNOWN : [...new Set([...entry.tagNames, ...names.map((n) => n.toLowerCase())])];
+      entry.tagNames =
+        entry.tagNames === UNKNOWN || names === undefined || hasUnknown(tagNames)
+          ? UNKNOWN
+          : [...new Set([...entry.tagNames, ...names.map((n) => n.toLowerCase())])];
     }
   };
   for (const r of resources) {
@@ -94,7 +98,8 @@ export const requiredTags: StackRule = {
     "Every workspace carries the configured key-value tag keys: set on the workspace, added by a WorkspaceTags of the same stack, or (once deployed) in effect through its project.",
   enforcementLevel: "advisory",
   configSchema: requiredTagsSchema,
-  remediationSteps: "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
+  remediationSteps:
+    "Add the missing keys to the workspace's `tags`, or to a WorkspaceTags resource whose workspaceId is that workspace.",
   validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
   validateStack: (args, reportViolation) => {
     const { requiredKeys } = configOf<{ requiredKeys: string[] }>(requiredTagsSchema, args);
@@ -166,7 +171,8 @@ const tagFormatSchema: PolicyConfigSchema = {
     flatTagPattern: {
       type: "string",
       default: "^[a-z0-9][a-z0-9_:-]*$",
-      description: "Regular expression every flat tag name matches, tested on the lower-case name (case is the business of workspace-flat-tag-lowercase).",
+      description:
+        "Regular expression every flat tag name matches, tested on the lower-case name (case is the business of workspace-flat-tag-lowercase).",
     },
   },
 };
@@ -185,7 +191,10 @@ export const tagFormat: ResourceValidationPolicy = {
   enforcementLevel: "advisory",
   configSchema: tagFormatSchema,
   validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
-    const config = configOf<{ keyPattern: string; valuePattern: string; flatTagPattern: string }>(tagFormatSchema, args);
+    const config = configOf<{ keyPattern: string; valuePattern: string; flatTagPattern: string }>(
+      tagFormatSchema,
+      args,
+    );
     const keyRe = pattern(tagFormat.name, "keyPattern", config.keyPattern);
     const valueRe = pattern(tagFormat.name, "valuePattern", config.valuePattern);
     const flatRe = pattern(tagFormat.name, "flatTagPattern", config.flatTagPattern);
@@ -196,16 +205,24 @@ export const tagFormat: ResourceValidationPolicy = {
 
     for (const [key, value] of Object.entries(stringMap(props.tags) ?? {})) {
       if (!keyRe.test(key)) {
-        reportViolation(`${subject(args)}: tags key ${show(key)} does not match keyPattern ${keyRe.source}. Fix: rename the key${fix(key, keyRe)}.`);
+        reportViolation(
+          `${subject(args)}: tags key ${show(key)} does not match keyPattern ${keyRe.source}. Fix: rename the key${fix(key, keyRe)}.`,
+        );
       }
       if (!valueRe.test(value)) {
-        reportViolation(`${subject(args)}: tags[${show(key)}] value ${show(value)} does not match valuePattern ${valueRe.source}. ` + `Fix: change the value${fix(value, valueRe)}.`);
+        reportViolation(
+          `${subject(args)}: tags[${show(key)}] value ${show(value)} does not match valuePattern ${valueRe.source}. ` +
+            `Fix: change the value${fix(value, valueRe)}.`,
+        );
       }
     }
     for (const name of strings(props.tagNames) ?? []) {
       const lower = name.toLowerCase();
       if (!flatRe.test(lower)) {
-        reportViolation(`${subject(args)}: tagNames has ${show(name)}, which does not match flatTagPattern ${flatRe.source}. ` + `Fix: rename the tag${fix(lower, flatRe)}.`);
+        reportViolation(
+          `${subject(args)}: tagNames has ${show(name)}, which does not match flatTagPattern ${flatRe.source}. ` +
+            `Fix: rename the tag${fix(lower, flatRe)}.`,
+        );
       }
     }
   }),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { NoCodeWorkspace, Workspace, WorkspaceTags, executionModeAllowed, executionModeValid, operationsDeprecated, tagSelectorSettings } from "../rules";
+import {
+  NoCodeWorkspace,
+  Workspace,
+  WorkspaceTags,
+  executionModeAllowed,
+  executionModeValid,
+  operationsDeprecated,
+  tagSelectorSettings,
+} from "../rules";
 import { remediate, secret, stackResource, unknown, validate, validateStack } from "./harness";
 
 describe("workspace-execution-mode-valid", () => {
@@ -17,7 +25,9 @@ describe("workspace-execution-mode-valid", () => {
       expect((await validate(executionModeValid, Workspace, props)).violations, JSON.stringify(props)).toEqual([]);
     }
     for (const props of [{}, { executionMode: "remote" }, { executionMode: "agent", agentPoolId: "apool-1" }]) {
-      expect((await validate(executionModeValid, NoCodeWorkspace, props)).violations, JSON.stringify(props)).toEqual([]);
+      expect((await validate(executionModeValid, NoCodeWorkspace, props)).violations, JSON.stringify(props)).toEqual(
+        [],
+      );
     }
   });
 
@@ -36,7 +46,12 @@ describe("workspace-execution-mode-valid", () => {
 
   it("reports a pool with remote or local, without a mode, and with the no-code default", async () => {
     for (const mode of ["remote", "local"]) {
-      const out = await validate(executionModeValid, Workspace, { executionMode: mode, agentPoolId: "apool-1" }, { name: "app" });
+      const out = await validate(
+        executionModeValid,
+        Workspace,
+        { executionMode: mode, agentPoolId: "apool-1" },
+        { name: "app" },
+      );
       expect(out.violations).toEqual([
         `Workspace "app": agentPoolId "apool-1" (agent-pool-id must not be given when execution-mode is ${mode}). ` +
           'Fix: remove agentPoolId, or set executionMode "agent" to run on that pool.',
@@ -52,9 +67,13 @@ describe("workspace-execution-mode-valid", () => {
 
   it("reports a mode the service does not accept; local is not accepted for no-code workspaces", async () => {
     const ws = await validate(executionModeValid, Workspace, { executionMode: "hybrid" });
-    expect(ws.violations).toEqual(['Workspace "subject": executionMode "hybrid" is not accepted. Fix: use one of "remote", "local", "agent".']);
+    expect(ws.violations).toEqual([
+      'Workspace "subject": executionMode "hybrid" is not accepted. Fix: use one of "remote", "local", "agent".',
+    ]);
     const nc = await validate(executionModeValid, NoCodeWorkspace, { executionMode: "local" });
-    expect(nc.violations).toEqual(['NoCodeWorkspace "subject": executionMode "local" is not accepted for a workspace created from a no-code module. Fix: use one of "remote", "agent".']);
+    expect(nc.violations).toEqual([
+      'NoCodeWorkspace "subject": executionMode "local" is not accepted for a workspace created from a no-code module. Fix: use one of "remote", "agent".',
+    ]);
   });
 
   it("reports operations given with executionMode, operations true with a pool, and a required mode left out", async () => {
@@ -102,23 +121,33 @@ describe("workspace-operations-deprecated", () => {
   });
 
   it("reports operations with the replacement", async () => {
-    expect((await validate(operationsDeprecated, Workspace, { operations: false }, { name: "app" })).violations).toEqual([
+    expect(
+      (await validate(operationsDeprecated, Workspace, { operations: false }, { name: "app" })).violations,
+    ).toEqual([
       'Workspace "app": operations false is deprecated. Fix: remove operations and set executionMode "local".',
     ]);
-    expect((await validate(operationsDeprecated, Workspace, { operations: true, executionMode: "remote" })).violations).toEqual([
-      'Workspace "subject": operations true is deprecated. Fix: remove operations.',
-    ]);
+    expect(
+      (await validate(operationsDeprecated, Workspace, { operations: true, executionMode: "remote" })).violations,
+    ).toEqual(['Workspace "subject": operations true is deprecated. Fix: remove operations.']);
   });
 
   it("remediates operations into executionMode, keeping the rest", async () => {
-    const result = await remediate(operationsDeprecated, Workspace, { name: "app", operations: true, __provider: secret("p") });
+    const result = await remediate(operationsDeprecated, Workspace, {
+      name: "app",
+      operations: true,
+      __provider: secret("p"),
+    });
     expect(result).toEqual({ name: "app", executionMode: "remote", __provider: secret("p") });
     expect(await remediate(operationsDeprecated, Workspace, { operations: false })).toEqual({ executionMode: "local" });
   });
 
   it("does not remediate when executionMode is also given or operations is unknown", async () => {
-    expect(await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: "agent" })).toBeUndefined();
-    expect(await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: unknown.string })).toBeUndefined();
+    expect(
+      await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: "agent" }),
+    ).toBeUndefined();
+    expect(
+      await remediate(operationsDeprecated, Workspace, { operations: true, executionMode: unknown.string }),
+    ).toBeUndefined();
     expect(await remediate(operationsDeprecated, Workspace, { operations: unknown.boolean })).toBeUndefined();
     expect(await remediate(operationsDeprecated, NoCodeWorkspace, { operations: true })).toBeUndefined();
   });
@@ -134,8 +163,13 @@ describe("workspace-execution-mode-allowed", () => {
   });
 
   it("reports a mode outside the configured list, including what operations or the no-code default mean", async () => {
-    expect((await validate(executionModeAllowed, Workspace, { executionMode: "agent" }, { config })).violations).toEqual([]);
-    expect((await validate(executionModeAllowed, Workspace, { executionMode: "remote" }, { config, name: "app" })).violations).toEqual([
+    expect(
+      (await validate(executionModeAllowed, Workspace, { executionMode: "agent" }, { config })).violations,
+    ).toEqual([]);
+    expect(
+      (await validate(executionModeAllowed, Workspace, { executionMode: "remote" }, { config, name: "app" }))
+        .violations,
+    ).toEqual([
       'Workspace "app": executionMode is "remote", which this organization does not allow. Fix: set executionMode to one of "agent".',
     ]);
     const ops = await validate(executionModeAllowed, Workspace, { operations: false }, { config });
@@ -146,22 +180,27 @@ describe("workspace-execution-mode-allowed", () => {
 
   it("leaves a workspace on the organization default or an unknown mode alone", async () => {
     expect((await validate(executionModeAllowed, Workspace, {}, { config })).violations).toEqual([]);
-    expect((await validate(executionModeAllowed, Workspace, { executionMode: unknown.string }, { config })).violations).toEqual([]);
+    expect(
+      (await validate(executionModeAllowed, Workspace, { executionMode: unknown.string }, { config })).violations,
+    ).toEqual([]);
   });
 });
 
 describe("workspace-tag-selector-settings", () => {
-  const run = (resources: Parameters<typeof validateStack>[1], config?: Record<string, unknown>) => validateStack(tagSelectorSettings, resources, config).then((o) => o.violations);
+  const run = (resources: Parameters<typeof validateStack>[1], config?: Record<string, unknown>) =>
+    validateStack(tagSelectorSettings, resources, config).then((o) => o.violations);
 
   it("bans auto-apply on env=prod workspaces by default", async () => {
     const ws = stackResource(Workspace, "app", { tags: { env: "prod" }, autoApply: true, autoApplyRunTrigger: true });
     expect(await run([ws])).toEqual([
       {
-        message: 'Workspace "app" (selected by "env=prod"): autoApply is true, so runs apply without review. Fix: remove autoApply or set it false.',
+        message:
+          'Workspace "app" (selected by "env=prod"): autoApply is true, so runs apply without review. Fix: remove autoApply or set it false.',
         urn: ws.urn,
       },
       {
-        message: 'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
+        message:
+          'Workspace "app" (selected by "env=prod"): autoApplyRunTrigger is true, so runs apply without review. Fix: remove autoApplyRunTrigger or set it false.',
         urn: ws.urn,
       },
     ]);
@@ -174,31 +213,52 @@ describe("workspace-tag-selector-settings", () => {
 
   it("selects by tags a WorkspaceTags adds, so no-code workspaces are covered too", async () => {
     const nc = stackResource(NoCodeWorkspace, "nc", { name: "nc", autoApply: true });
-    const tags = stackResource(WorkspaceTags, "nc-tags", { workspaceId: unknown.string, tags: { env: "prod" } }, { workspaceId: [nc] });
+    const tags = stackResource(
+      WorkspaceTags,
+      "nc-tags",
+      { workspaceId: unknown.string, tags: { env: "prod" } },
+      { workspaceId: [nc] },
+    );
     const out = await run([nc, tags]);
     expect(out.map((v) => v.urn)).toEqual([nc.urn]);
   });
 
   it("selects by the tags a deployed workspace reports, project-inherited ones included", async () => {
-    const ws = stackResource(Workspace, "app", { autoApply: true }, {}, { outputs: { autoApply: true, effectiveTags: { env: "prod" } } });
+    const ws = stackResource(
+      Workspace,
+      "app",
+      { autoApply: true },
+      {},
+      { outputs: { autoApply: true, effectiveTags: { env: "prod" } } },
+    );
     expect(await run([ws])).toHaveLength(1);
   });
 
   it("matches flat tags without regard to case and key=* on any value", async () => {
     const config = { selectors: ["Critical", "tier=*"] };
-    expect(await run([stackResource(Workspace, "a", { tagNames: ["CRITICAL"], autoApply: true })], config)).toHaveLength(1);
-    expect(await run([stackResource(Workspace, "b", { tags: { tier: "1" }, autoApply: true })], config)).toHaveLength(1);
+    expect(
+      await run([stackResource(Workspace, "a", { tagNames: ["CRITICAL"], autoApply: true })], config),
+    ).toHaveLength(1);
+    expect(await run([stackResource(Workspace, "b", { tags: { tier: "1" }, autoApply: true })], config)).toHaveLength(
+      1,
+    );
     expect(await run([stackResource(Workspace, "c", { tags: { env: "prod" }, autoApply: true })], config)).toEqual([]);
   });
 
   it("requires the configured execution mode, explicitly set", async () => {
     const config = { requiredExecutionMode: "agent", forbidAutoApply: false };
     const selected = { tags: { env: "prod" }, autoApply: true };
-    expect(await run([stackResource(Workspace, "ok", { ...selected, executionMode: "agent", agentPoolId: "apool-1" })], config)).toEqual([]);
+    expect(
+      await run(
+        [stackResource(Workspace, "ok", { ...selected, executionMode: "agent", agentPoolId: "apool-1" })],
+        config,
+      ),
+    ).toEqual([]);
     const remote = stackResource(Workspace, "remote", { ...selected, executionMode: "remote" });
     expect(await run([remote], config)).toEqual([
       {
-        message: 'Workspace "remote" (selected by "env=prod"): executionMode is "remote", but selected workspaces run in "agent". Fix: set executionMode "agent".',
+        message:
+          'Workspace "remote" (selected by "env=prod"): executionMode is "remote", but selected workspaces run in "agent". Fix: set executionMode "agent".',
         urn: remote.urn,
       },
     ]);
@@ -206,7 +266,12 @@ describe("workspace-tag-selector-settings", () => {
     expect(unset).toHaveLength(1);
     expect(unset[0].message).toContain("executionMode is not set, so the organization default applies");
     const nc = stackResource(NoCodeWorkspace, "nc", {});
-    const ncTags = stackResource(WorkspaceTags, "t", { workspaceId: unknown.string, tags: { env: "prod" } }, { workspaceId: [nc] });
+    const ncTags = stackResource(
+      WorkspaceTags,
+      "t",
+      { workspaceId: unknown.string, tags: { env: "prod" } },
+      { workspaceId: [nc] },
+    );
     expect(await run([nc, ncTags], { requiredExecutionMode: "remote" })).toEqual([]);
   });
 
@@ -214,7 +279,11 @@ describe("workspace-tag-selector-settings", () => {
     const config = { requiredExecutionMode: "agent" };
     expect(await run([stackResource(Workspace, "a", { tags: unknown.object, autoApply: true })], config)).toEqual([]);
     expect(await run([stackResource(Workspace, "b", { tags: { env: unknown.string }, autoApply: true })])).toEqual([]);
-    const c = stackResource(Workspace, "c", { tags: { env: "prod" }, autoApply: unknown.boolean, executionMode: unknown.string });
+    const c = stackResource(Workspace, "c", {
+      tags: { env: "prod" },
+      autoApply: unknown.boolean,
+      executionMode: unknown.string,
+    });
     expect(await run([c], config)).toEqual([]);
   });
 });

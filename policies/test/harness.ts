@@ -2,7 +2,14 @@
 // @pulumi/policy's own deserializer and unknown-checking proxy (and remediation results through
 // its serializer), so rules meet them exactly as the engine delivers them; the PolicyPack itself
 // is never constructed because that starts the analyzer server.
-import type { PolicyResource, PolicyResourceOptions, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyResource,
+  PolicyResourceOptions,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import * as policyModule from "@pulumi/policy";
 import * as deserializeModule from "@pulumi/policy/deserialize";
 import * as proxyModule from "@pulumi/policy/proxy";
@@ -18,7 +25,10 @@ const internals = {
     deserializeProperties: (struct: { toJavaScript(): Wire }, proxySecrets: boolean) => Record<string, unknown>;
     serializeProperties: (props: unknown) => Promise<Wire>;
   }),
-  ...(proxyModule as unknown as Record<"unknownStringValue" | "unknownBooleanValue" | "unknownArrayValue" | "unknownObjectValue", string>),
+  ...(proxyModule as unknown as Record<
+    "unknownStringValue" | "unknownBooleanValue" | "unknownArrayValue" | "unknownObjectValue",
+    string
+  >),
 };
 
 /** Values the engine sends for outputs not known yet (during preview). */
@@ -46,7 +56,9 @@ function notApplicable(reason?: string): never {
 }
 
 /** `isType` and `asType` as the analyzer implements them: by the class's `__pulumiType`. */
-function typeChecks<T extends Pick<PolicyResource, "isType" | "asType"> | Pick<ResourceValidationArgs, "isType" | "asType">>(type: string, props: Record<string, unknown>): T {
+function typeChecks<
+  T extends Pick<PolicyResource, "isType" | "asType"> | Pick<ResourceValidationArgs, "isType" | "asType">,
+>(type: string, props: Record<string, unknown>): T {
   return {
     isType: (cls: ResourceClass) => cls.__pulumiType === type,
     asType: (cls: ResourceClass) => (cls.__pulumiType === type ? props : undefined),
@@ -94,7 +106,12 @@ export interface Outcome {
 }
 
 /** Runs a resource rule's validations on one resource. */
-export async function validate(policy: ResourceValidationPolicy, cls: ResourceClass, wire: Wire, options: RunOptions = {}): Promise<Outcome> {
+export async function validate(
+  policy: ResourceValidationPolicy,
+  cls: ResourceClass,
+  wire: Wire,
+  options: RunOptions = {},
+): Promise<Outcome> {
   const violations: string[] = [];
   const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
   for (const validation of validations) {
@@ -114,7 +131,12 @@ export async function validate(policy: ResourceValidationPolicy, cls: ResourceCl
  * Runs a rule's remediation on one resource and returns what the engine would receive: the
  * serialized props (secrets as wire secrets), or undefined when the rule changed nothing.
  */
-export async function remediate(policy: ResourceValidationPolicy, cls: ResourceClass, wire: Wire, options: RunOptions = {}): Promise<Wire | undefined> {
+export async function remediate(
+  policy: ResourceValidationPolicy,
+  cls: ResourceClass,
+  wire: Wire,
+  options: RunOptions = {},
+): Promise<Wire | undefined> {
   if (policy.remediateResource === undefined) throw new Error(`${policy.name} has no remediation`);
   const args = resourceArgs(cls.__pulumiType, engineProps(wire, true), options);
   try {
@@ -140,7 +162,13 @@ const inputsOfResource = new WeakMap<PolicyResource, Wire>();
  * changed resource they also serve as its outputs unless `options.outputs` says otherwise.
  * `dependsOn` maps a property to the resources its value came from.
  */
-export function stackResource(cls: ResourceClass, name: string, inputs: Wire, dependsOn: Record<string, PolicyResource[]> = {}, options: StackResourceOptions = {}): PolicyResource {
+export function stackResource(
+  cls: ResourceClass,
+  name: string,
+  inputs: Wire,
+  dependsOn: Record<string, PolicyResource[]> = {},
+  options: StackResourceOptions = {},
+): PolicyResource {
   const props = engineProps(options.outputs ?? inputs, false);
   const type = cls.__pulumiType;
   const resource: PolicyResource = {

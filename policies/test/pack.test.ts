@@ -10,10 +10,13 @@ const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
 /** Errors of `value` against the JSON-schema subset the pack's config schemas use. */
 function schemaErrors(schema: PolicyConfigJSONSchema, value: unknown, path: string): string[] {
   const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
-  if (schema.type !== undefined && schema.type !== type) return [`${path}: expected ${String(schema.type)}, got ${type}`];
+  if (schema.type !== undefined && schema.type !== type)
+    return [`${path}: expected ${String(schema.type)}, got ${type}`];
   const errors: string[] = [];
-  if (schema.enum !== undefined && !schema.enum.includes(value as never)) errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
-  if (typeof value === "string" && schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: too short`);
+  if (schema.enum !== undefined && !schema.enum.includes(value as never))
+    errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
+  if (typeof value === "string" && schema.minLength !== undefined && value.length < schema.minLength)
+    errors.push(`${path}: too short`);
   if (Array.isArray(value)) {
     if (schema.uniqueItems && new Set(value).size !== value.length) errors.push(`${path}: duplicate items`);
     if (schema.items !== undefined && typeof schema.items === "object" && !Array.isArray(schema.items)) {
@@ -49,7 +52,13 @@ describe("the pack's rules", () => {
         .filter((p) => p.enforcementLevel === level)
         .map((p) => p.name)
         .sort();
-    expect(byLevel("mandatory")).toEqual(["remote-state-consumers-valid", "workspace-execution-mode-valid", "workspace-name-pattern", "workspace-name-unique", "workspace-single-owner"]);
+    expect(byLevel("mandatory")).toEqual([
+      "remote-state-consumers-valid",
+      "workspace-execution-mode-valid",
+      "workspace-name-pattern",
+      "workspace-name-unique",
+      "workspace-single-owner",
+    ]);
     expect(byLevel("remediate")).toEqual(["workspace-flat-tag-lowercase"]);
     for (const p of policies) {
       if (p.enforcementLevel === "remediate") expect("remediateResource" in p && p.remediateResource).toBeTruthy();
@@ -66,7 +75,10 @@ describe("the pack's rules", () => {
   });
 
   it("accept the sample config file", () => {
-    const config = JSON.parse(readFileSync(join(__dirname, "..", "config.example.json"), "utf8")) as Record<string, unknown>;
+    const config = JSON.parse(readFileSync(join(__dirname, "..", "config.example.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     const byName = new Map(policies.map((p) => [p.name, p]));
     const errors: string[] = [];
     for (const [name, value] of Object.entries(config)) {

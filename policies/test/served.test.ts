@@ -24,7 +24,9 @@ function call<Res>(send: (done: (err: grpc.ServiceError | null, res: Res) => voi
 }
 
 function options(): analyzer.AnalyzerResourceOptions {
-  return new analyzer.AnalyzerResourceOptions().setCustomtimeouts(new analyzer.AnalyzerResourceOptions.CustomTimeouts());
+  return new analyzer.AnalyzerResourceOptions().setCustomtimeouts(
+    new analyzer.AnalyzerResourceOptions.CustomTimeouts(),
+  );
 }
 
 function analyzeRequest(type: string, name: string, props: Record<string, unknown>): analyzer.AnalyzeRequest {
@@ -37,13 +39,21 @@ function analyzeRequest(type: string, name: string, props: Record<string, unknow
 }
 
 function diagnostics(res: analyzer.AnalyzeResponse) {
-  return res.getDiagnosticsList().map((d) => ({ policy: d.getPolicyname(), level: d.getEnforcementlevel(), message: d.getMessage(), urn: d.getUrn() }));
+  return res.getDiagnosticsList().map((d) => ({
+    policy: d.getPolicyname(),
+    level: d.getEnforcementlevel(),
+    message: d.getMessage(),
+    urn: d.getUrn(),
+  }));
 }
 
 beforeAll(async () => {
   const runner = join(packDir, "node_modules", "@pulumi", "pulumi", "cmd", "run-policy-pack");
   // The first argument is the engine address, which the runner drops.
-  const proc = spawn(process.execPath, [runner, "127.0.0.1:0", "."], { cwd: packDir, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [runner, "127.0.0.1:0", "."], {
+    cwd: packDir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child = proc;
   let stderr = "";
   proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -70,26 +80,45 @@ describe("the pack served by the engine's policy-pack runner", () => {
     expect(info.getName()).toBe("pulumi-workspaces");
     expect(info.getVersion()).toBe("0.1.0");
     const served = info.getPoliciesList().map((p) => [p.getName(), p.getEnforcementlevel()]);
-    const levels: Record<string, number> = { advisory: LEVEL.ADVISORY, mandatory: LEVEL.MANDATORY, remediate: LEVEL.REMEDIATE };
+    const levels: Record<string, number> = {
+      advisory: LEVEL.ADVISORY,
+      mandatory: LEVEL.MANDATORY,
+      remediate: LEVEL.REMEDIATE,
+    };
     expect(served).toEqual(policies.map((p) => [p.name, levels[p.enforcementLevel!]]));
     const selector = info.getPoliciesList().find((p) => p.getName() === "workspace-tag-selector-settings")!;
-    expect(Object.keys(selector.getConfigschema()!.getProperties()!.toJavaScript()).sort()).toEqual(["forbidAutoApply", "requiredExecutionMode", "selectors"]);
+    expect(Object.keys(selector.getConfigschema()!.getProperties()!.toJavaScript()).sort()).toEqual([
+      "forbidAutoApply",
+      "requiredExecutionMode",
+      "selectors",
+    ]);
   });
 
   it("reports violations of one resource's inputs at the rule's level", async () => {
-    const request = analyzeRequest(Workspace.__pulumiType, "app", { name: "app", organization: "acme", executionMode: "agent", forceDelete: true });
+    const request = analyzeRequest(Workspace.__pulumiType, "app", {
+      name: "app",
+      organization: "acme",
+      executionMode: "agent",
+      forceDelete: true,
+    });
     const res = await call<analyzer.AnalyzeResponse>((done) => client.analyze(request, done));
     const found = diagnostics(res);
     expect(found.map((d) => [d.policy, d.level])).toEqual([
       ["workspace-execution-mode-valid", LEVEL.MANDATORY],
       ["workspace-force-delete", LEVEL.ADVISORY],
     ]);
-    expect(found[0].message).toContain('Workspace "app": agentPoolId is not set (agent-pool-id is required when execution-mode is agent)');
+    expect(found[0].message).toContain(
+      'Workspace "app": agentPoolId is not set (agent-pool-id is required when execution-mode is agent)',
+    );
   });
 
   it("remediates upper-case flat tags and keeps the secret provider", async () => {
     const providerSecret = { [rpc.specialSigKey]: rpc.specialSecretSig, value: "provider code" };
-    const request = analyzeRequest(Workspace.__pulumiType, "app", { name: "app", tagNames: ["Prod", "team-a"], __provider: providerSecret });
+    const request = analyzeRequest(Workspace.__pulumiType, "app", {
+      name: "app",
+      tagNames: ["Prod", "team-a"],
+      __provider: providerSecret,
+    });
     const res = await call<analyzer.RemediateResponse>((done) => client.remediate(request, done));
     const remediations = res.getRemediationsList();
     expect(remediations.map((r) => r.getPolicyname())).toEqual(["workspace-flat-tag-lowercase"]);
@@ -101,30 +130,53 @@ describe("the pack served by the engine's policy-pack runner", () => {
   it("applies the sample config and judges the stack from the inputs it analyzed", async () => {
     const sample = JSON.parse(readFileSync(join(packDir, "config.example.json"), "utf8")) as Record<string, unknown>;
     const request = new analyzer.ConfigureAnalyzerRequest();
-    const levels: Record<string, number> = { advisory: LEVEL.ADVISORY, mandatory: LEVEL.MANDATORY, remediate: LEVEL.REMEDIATE, disabled: LEVEL.DISABLED };
+    const levels: Record<string, number> = {
+      advisory: LEVEL.ADVISORY,
+      mandatory: LEVEL.MANDATORY,
+      remediate: LEVEL.REMEDIATE,
+      disabled: LEVEL.DISABLED,
+    };
     for (const p of policies) {
       // As the CLI does: a policy's own level unless the config names one.
       const given = sample[p.name];
-      const { enforcementLevel, ...properties } = (typeof given === "string" ? { enforcementLevel: given } : (given ?? {})) as Record<string, unknown>;
+      const { enforcementLevel, ...properties } = (
+        typeof given === "string" ? { enforcementLevel: given } : (given ?? {})
+      ) as Record<string, unknown>;
       const level = (enforcementLevel as string | undefined) ?? p.enforcementLevel!;
-      request.getPolicyconfigMap().set(p.name, new analyzer.PolicyConfig().setEnforcementlevel(levels[level]).setProperties(Struct.fromJavaScript(properties as never)));
+      request
+        .getPolicyconfigMap()
+        .set(
+          p.name,
+          new analyzer.PolicyConfig()
+            .setEnforcementlevel(levels[level])
+            .setProperties(Struct.fromJavaScript(properties as never)),
+        );
     }
     await call<Empty>((done) => client.configure(request, done));
 
     // The sample config turns on the operations remediation.
     const legacy = analyzeRequest(Workspace.__pulumiType, "legacy", { name: "legacy-dev", operations: false });
     const remediated = await call<analyzer.RemediateResponse>((done) => client.remediate(legacy, done));
-    expect(remediated.getRemediationsList().map((r) => [r.getPolicyname(), r.getProperties()!.toJavaScript()])).toEqual([
-      ["workspace-operations-deprecated", { name: "legacy-dev", executionMode: "local" }],
-    ]);
+    expect(remediated.getRemediationsList().map((r) => [r.getPolicyname(), r.getProperties()!.toJavaScript()])).toEqual(
+      [["workspace-operations-deprecated", { name: "legacy-dev", executionMode: "local" }]],
+    );
 
-    const ws = { name: "billing-prod", organization: "acme", executionMode: "agent", agentPoolId: "apool-1", tags: { env: "prod", owner: "x" }, tagNames: ["a"] };
+    const ws = {
+      name: "billing-prod",
+      organization: "acme",
+      executionMode: "agent",
+      agentPoolId: "apool-1",
+      tags: { env: "prod", owner: "x" },
+      tagNames: ["a"],
+    };
     const tags = { workspaceId: "ws-unknown-yet", mode: "additive", tagNames: ["b"] };
     for (const [type, name, props] of [
       [Workspace.__pulumiType, "billing", ws],
       [WorkspaceTags.__pulumiType, "billing-extra", tags],
     ] as const) {
-      const res = await call<analyzer.AnalyzeResponse>((done) => client.analyze(analyzeRequest(type, name, props), done));
+      const res = await call<analyzer.AnalyzeResponse>((done) =>
+        client.analyze(analyzeRequest(type, name, props), done),
+      );
       expect(diagnostics(res)).toEqual([]);
     }
 
@@ -143,11 +195,17 @@ describe("the pack served by the engine's policy-pack runner", () => {
       .setProperties(Struct.fromJavaScript(tags))
       .setOptions(options())
       .setDependenciesList([wsUrn]);
-    tagsResource.getPropertydependenciesMap().set("workspaceId", new analyzer.AnalyzerPropertyDependencies().setUrnsList([wsUrn]));
+    tagsResource
+      .getPropertydependenciesMap()
+      .set("workspaceId", new analyzer.AnalyzerPropertyDependencies().setUrnsList([wsUrn]));
     const stack = new analyzer.AnalyzeStackRequest().setResourcesList([wsResource, tagsResource]);
     const res = await call<analyzer.AnalyzeResponse>((done) => client.analyzeStack(stack, done));
     const found = diagnostics(res);
-    expect(found.map((d) => [d.policy, d.level, d.urn])).toEqual([["workspace-single-owner", LEVEL.MANDATORY, tagsResource.getUrn()]]);
-    expect(found[0].message).toContain('WorkspaceTags "billing-extra" and Workspace "billing" both manage the flat tags (tagNames)');
+    expect(found.map((d) => [d.policy, d.level, d.urn])).toEqual([
+      ["workspace-single-owner", LEVEL.MANDATORY, tagsResource.getUrn()],
+    ]);
+    expect(found[0].message).toContain(
+      'WorkspaceTags "billing-extra" and Workspace "billing" both manage the flat tags (tagNames)',
+    );
   });
 });

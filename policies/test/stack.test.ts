@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, nameUnique, remoteStateConsumersValid, singleOwner } from "../rules";
+import {
+  NoCodeModule,
+  NoCodeWorkspace,
+  RemoteStateConsumers,
+  Workspace,
+  WorkspaceTags,
+  nameUnique,
+  remoteStateConsumersValid,
+  singleOwner,
+} from "../rules";
 import { stackResource, unknown, validateStack } from "./harness";
 
 describe("workspace-name-unique", () => {
@@ -29,7 +38,10 @@ describe("workspace-name-unique", () => {
     const a = stackResource(Workspace, "a", { name: "Billing", organization: "acme" });
     const b = stackResource(Workspace, "b", { name: "billing", organization: "acme" });
     const out = await validateStack(nameUnique, [a, b]);
-    expect(out.violations.map((v) => v.message.split(" in ")[0])).toEqual(['Workspace "a": name "Billing"', 'Workspace "b": name "billing"']);
+    expect(out.violations.map((v) => v.message.split(" in ")[0])).toEqual([
+      'Workspace "a": name "Billing"',
+      'Workspace "b": name "billing"',
+    ]);
   });
 
   it("treats an omitted organization as the provider's default one", async () => {
@@ -42,7 +54,12 @@ describe("workspace-name-unique", () => {
 
   it("finds the organization of a no-code workspace through its module", async () => {
     const mod = stackResource(NoCodeModule, "mod", { organization: "acme", registryModuleId: "mod-1" });
-    const nc = stackResource(NoCodeWorkspace, "nc", { name: "app", noCodeModuleId: unknown.string }, { noCodeModuleId: [mod] });
+    const nc = stackResource(
+      NoCodeWorkspace,
+      "nc",
+      { name: "app", noCodeModuleId: unknown.string },
+      { noCodeModuleId: [mod] },
+    );
     const ws = stackResource(Workspace, "ws", { name: "app", organization: "acme" });
     const other = stackResource(Workspace, "other", { name: "app", organization: "elsewhere" });
     const out = await validateStack(nameUnique, [mod, nc, ws, other]);
@@ -50,7 +67,13 @@ describe("workspace-name-unique", () => {
   });
 
   it("falls back to outputs for workspaces the engine did not analyze", async () => {
-    const a = stackResource(Workspace, "a", {}, {}, { analyzed: false, outputs: { name: "app", organization: "acme" } });
+    const a = stackResource(
+      Workspace,
+      "a",
+      {},
+      {},
+      { analyzed: false, outputs: { name: "app", organization: "acme" } },
+    );
     const b = stackResource(Workspace, "b", { name: "app", organization: "acme" });
     expect((await validateStack(nameUnique, [a, b])).violations.map((v) => v.urn)).toEqual([a.urn, b.urn]);
   });
@@ -67,18 +90,46 @@ describe("workspace-name-unique", () => {
 describe("workspace-single-owner", () => {
   it("passes tags kept in one place, and additive resources that name different items", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", tagNames: ["a"] });
-    const kv = stackResource(WorkspaceTags, "kv", { workspaceId: unknown.string, tags: { env: "prod" } }, { workspaceId: [ws] });
+    const kv = stackResource(
+      WorkspaceTags,
+      "kv",
+      { workspaceId: unknown.string, tags: { env: "prod" } },
+      { workspaceId: [ws] },
+    );
     const other = stackResource(Workspace, "other", { name: "other" });
-    const add1 = stackResource(WorkspaceTags, "add1", { workspaceId: unknown.string, mode: "additive", tagNames: ["x"] }, { workspaceId: [other] });
-    const add2 = stackResource(WorkspaceTags, "add2", { workspaceId: unknown.string, mode: "additive", tagNames: ["y"] }, { workspaceId: [other] });
-    const c1 = stackResource(RemoteStateConsumers, "c1", { workspaceId: "ws-1", mode: "additive", consumerIds: ["ws-2"] });
-    const c2 = stackResource(RemoteStateConsumers, "c2", { workspaceId: "ws-1", mode: "additive", consumerIds: ["ws-3"] });
+    const add1 = stackResource(
+      WorkspaceTags,
+      "add1",
+      { workspaceId: unknown.string, mode: "additive", tagNames: ["x"] },
+      { workspaceId: [other] },
+    );
+    const add2 = stackResource(
+      WorkspaceTags,
+      "add2",
+      { workspaceId: unknown.string, mode: "additive", tagNames: ["y"] },
+      { workspaceId: [other] },
+    );
+    const c1 = stackResource(RemoteStateConsumers, "c1", {
+      workspaceId: "ws-1",
+      mode: "additive",
+      consumerIds: ["ws-2"],
+    });
+    const c2 = stackResource(RemoteStateConsumers, "c2", {
+      workspaceId: "ws-1",
+      mode: "additive",
+      consumerIds: ["ws-3"],
+    });
     expect((await validateStack(singleOwner, [ws, kv, other, add1, add2, c1, c2])).violations).toEqual([]);
   });
 
   it("reports a WorkspaceTags managing tags the Workspace already owns", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", tagNames: ["a"] });
-    const tags = stackResource(WorkspaceTags, "extra", { workspaceId: unknown.string, mode: "additive", tagNames: ["b"] }, { workspaceId: [ws] });
+    const tags = stackResource(
+      WorkspaceTags,
+      "extra",
+      { workspaceId: unknown.string, mode: "additive", tagNames: ["b"] },
+      { workspaceId: [ws] },
+    );
     const out = await validateStack(singleOwner, [ws, tags]);
     expect(out.violations).toEqual([
       {
@@ -93,15 +144,32 @@ describe("workspace-single-owner", () => {
   it("judges a workspace's ownership by its inputs: its outputs report the service's tags in any case", async () => {
     const serviceView = { outputs: { name: "app", tagNames: ["a", "b"], tags: { env: "prod" } } };
     const ws = stackResource(Workspace, "app", { name: "app" }, {}, serviceView);
-    const tags = stackResource(WorkspaceTags, "extra", { workspaceId: "ws-1", tagNames: ["b"], tags: { env: "prod" } }, { workspaceId: [ws] });
+    const tags = stackResource(
+      WorkspaceTags,
+      "extra",
+      { workspaceId: "ws-1", tagNames: ["b"], tags: { env: "prod" } },
+      { workspaceId: [ws] },
+    );
     expect((await validateStack(singleOwner, [ws, tags])).violations).toEqual([]);
     // Not analyzed in this run (say, outside --target): nothing is known about what it owns.
-    const notAnalyzed = stackResource(Workspace, "app", { name: "app", tagNames: ["a"] }, {}, { ...serviceView, analyzed: false });
+    const notAnalyzed = stackResource(
+      Workspace,
+      "app",
+      { name: "app", tagNames: ["a"] },
+      {},
+      { ...serviceView, analyzed: false },
+    );
     expect((await validateStack(singleOwner, [notAnalyzed, tags])).violations).toEqual([]);
   });
 
   it("reads a deployed WorkspaceTags from its outputs, where what it leaves alone is null", async () => {
-    const t1 = stackResource(WorkspaceTags, "t1", {}, {}, { analyzed: false, outputs: { workspaceId: "ws-1", mode: "authoritative", tagNames: ["a"], tags: null } });
+    const t1 = stackResource(
+      WorkspaceTags,
+      "t1",
+      {},
+      {},
+      { analyzed: false, outputs: { workspaceId: "ws-1", mode: "authoritative", tagNames: ["a"], tags: null } },
+    );
     const t2 = stackResource(WorkspaceTags, "t2", { workspaceId: "ws-1", tags: { env: "prod" } });
     expect((await validateStack(singleOwner, [t1, t2])).violations).toEqual([]);
     const t3 = stackResource(WorkspaceTags, "t3", { workspaceId: "ws-1", mode: "additive", tagNames: ["b"] });
@@ -135,7 +203,12 @@ describe("workspace-single-owner", () => {
 
   it("does not judge unknown targets, modes or properties", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", tagNames: unknown.array });
-    const t1 = stackResource(WorkspaceTags, "t1", { workspaceId: unknown.string, tagNames: ["a"] }, { workspaceId: [ws] });
+    const t1 = stackResource(
+      WorkspaceTags,
+      "t1",
+      { workspaceId: unknown.string, tagNames: ["a"] },
+      { workspaceId: [ws] },
+    );
     const t2 = stackResource(WorkspaceTags, "t2", { workspaceId: unknown.string, tagNames: ["a"] });
     const t3 = stackResource(WorkspaceTags, "t3", { workspaceId: "ws-9", mode: unknown.string, tagNames: ["a"] });
     const t4 = stackResource(WorkspaceTags, "t4", { workspaceId: "ws-9", tagNames: ["b"] });
@@ -147,7 +220,12 @@ describe("remote-state-consumers-valid", () => {
   it("passes consumers other than the workspace itself", async () => {
     const ws = stackResource(Workspace, "app", { name: "app" });
     const reader = stackResource(Workspace, "reader", { name: "reader" });
-    const rsc = stackResource(RemoteStateConsumers, "readers", { workspaceId: unknown.string, consumerIds: [unknown.string] }, { workspaceId: [ws], consumerIds: [reader] });
+    const rsc = stackResource(
+      RemoteStateConsumers,
+      "readers",
+      { workspaceId: unknown.string, consumerIds: [unknown.string] },
+      { workspaceId: [ws], consumerIds: [reader] },
+    );
     const byId = stackResource(RemoteStateConsumers, "by-id", { workspaceId: "ws-1", consumerIds: ["ws-2"] });
     expect((await validateStack(remoteStateConsumersValid, [ws, reader, rsc, byId])).violations).toEqual([]);
   });
@@ -167,7 +245,12 @@ describe("remote-state-consumers-valid", () => {
 
   it("reports it in a preview, when consumerIds is computed from the target workspace", async () => {
     const ws = stackResource(Workspace, "app", { name: "app" });
-    const rsc = stackResource(RemoteStateConsumers, "readers", { workspaceId: unknown.string, consumerIds: [unknown.string] }, { workspaceId: [ws], consumerIds: [ws] });
+    const rsc = stackResource(
+      RemoteStateConsumers,
+      "readers",
+      { workspaceId: unknown.string, consumerIds: [unknown.string] },
+      { workspaceId: [ws], consumerIds: [ws] },
+    );
     const out = await validateStack(remoteStateConsumersValid, [ws, rsc]);
     expect(out.violations).toHaveLength(1);
     expect(out.violations[0].message).toBe(
@@ -178,7 +261,12 @@ describe("remote-state-consumers-valid", () => {
 
   it("reports consumers on a workspace with global remote state", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", globalRemoteState: true });
-    const rsc = stackResource(RemoteStateConsumers, "readers", { workspaceId: unknown.string, consumerIds: ["ws-2"] }, { workspaceId: [ws] });
+    const rsc = stackResource(
+      RemoteStateConsumers,
+      "readers",
+      { workspaceId: unknown.string, consumerIds: ["ws-2"] },
+      { workspaceId: [ws] },
+    );
     const out = await validateStack(remoteStateConsumersValid, [ws, rsc]);
     expect(out.violations).toEqual([
       {
@@ -189,7 +277,12 @@ describe("remote-state-consumers-valid", () => {
       },
     ]);
     const unknownGlobal = stackResource(Workspace, "u", { name: "u", globalRemoteState: unknown.boolean });
-    const rsc2 = stackResource(RemoteStateConsumers, "r2", { workspaceId: unknown.string, consumerIds: ["ws-2"] }, { workspaceId: [unknownGlobal] });
+    const rsc2 = stackResource(
+      RemoteStateConsumers,
+      "r2",
+      { workspaceId: unknown.string, consumerIds: ["ws-2"] },
+      { workspaceId: [unknownGlobal] },
+    );
     expect((await validateStack(remoteStateConsumersValid, [unknownGlobal, rsc2])).violations).toEqual([]);
   });
 });

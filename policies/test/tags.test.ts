@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { NoCodeWorkspace, Workspace, WorkspaceTags, RemoteStateConsumers, flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "../rules";
+import {
+  NoCodeWorkspace,
+  Workspace,
+  WorkspaceTags,
+  RemoteStateConsumers,
+  flatTagLowercase,
+  requiredTags,
+  tagAllowedValues,
+  tagFormat,
+} from "../rules";
 import { remediate, secret, stackResource, unknown, validate, validateStack } from "./harness";
 
 describe("workspace-flat-tag-lowercase", () => {
@@ -9,7 +18,12 @@ describe("workspace-flat-tag-lowercase", () => {
   });
 
   it("reports an upper-case name with the resource, property, value and fix", async () => {
-    const out = await validate(flatTagLowercase, WorkspaceTags, { workspaceId: "ws-1", tagNames: ["Prod", "ok"] }, { name: "extra" });
+    const out = await validate(
+      flatTagLowercase,
+      WorkspaceTags,
+      { workspaceId: "ws-1", tagNames: ["Prod", "ok"] },
+      { name: "extra" },
+    );
     expect(out.violations).toHaveLength(1);
     expect(out.violations[0]).toContain('WorkspaceTags "extra"');
     expect(out.violations[0]).toContain("tagNames");
@@ -48,20 +62,32 @@ describe("workspace-flat-tag-lowercase", () => {
 
   it("does not flag unknown values", async () => {
     expect((await validate(flatTagLowercase, Workspace, { tagNames: unknown.array })).violations).toEqual([]);
-    expect((await validate(flatTagLowercase, Workspace, { tagNames: [unknown.string, "Prod"] })).violations).toHaveLength(1);
+    expect(
+      (await validate(flatTagLowercase, Workspace, { tagNames: [unknown.string, "Prod"] })).violations,
+    ).toHaveLength(1);
   });
 });
 
 describe("workspace-tag-format", () => {
   it("passes lower-case keys, values and flat names", async () => {
-    const out = await validate(tagFormat, Workspace, { tags: { env: "prod", "cost-center": "r-and-d" }, tagNames: ["team:a", "svc_x"] });
+    const out = await validate(tagFormat, Workspace, {
+      tags: { env: "prod", "cost-center": "r-and-d" },
+      tagNames: ["team:a", "svc_x"],
+    });
     expect(out.violations).toEqual([]);
   });
 
   it("reports a key, a value and a flat name that do not match, suggesting a match", async () => {
-    const out = await validate(tagFormat, Workspace, { tags: { Env: "Prod West" }, tagNames: ["bad name!"] }, { name: "app" });
+    const out = await validate(
+      tagFormat,
+      Workspace,
+      { tags: { Env: "Prod West" }, tagNames: ["bad name!"] },
+      { name: "app" },
+    );
     expect(out.violations).toHaveLength(3);
-    expect(out.violations[0]).toBe('Workspace "app": tags key "Env" does not match keyPattern ^[a-z0-9][a-z0-9._:/-]*$. Fix: rename the key, for example "env".');
+    expect(out.violations[0]).toBe(
+      'Workspace "app": tags key "Env" does not match keyPattern ^[a-z0-9][a-z0-9._:/-]*$. Fix: rename the key, for example "env".',
+    );
     expect(out.violations[1]).toContain('tags["Env"] value "Prod West" does not match valuePattern');
     expect(out.violations[1]).toContain('for example "prod-west"');
     expect(out.violations[2]).toContain('tagNames has "bad name!", which does not match flatTagPattern');
@@ -73,20 +99,25 @@ describe("workspace-tag-format", () => {
 
   it("follows configured patterns", async () => {
     const config = { keyPattern: "^[A-Z]+$", valuePattern: "^.*$", flatTagPattern: "^x-" };
-    expect((await validate(tagFormat, WorkspaceTags, { tags: { ENV: "Anything" }, tagNames: ["x-a"] }, { config })).violations).toEqual([]);
+    expect(
+      (await validate(tagFormat, WorkspaceTags, { tags: { ENV: "Anything" }, tagNames: ["x-a"] }, { config }))
+        .violations,
+    ).toEqual([]);
     const out = await validate(tagFormat, WorkspaceTags, { tags: { env: "a" }, tagNames: ["y"] }, { config });
     expect(out.violations).toHaveLength(2);
     expect(out.violations[0]).toContain("keyPattern ^[A-Z]+$");
   });
 
   it("names the policy and key of a broken configured pattern", async () => {
-    await expect(validate(tagFormat, Workspace, { tags: { a: "b" } }, { config: { keyPattern: "([" } })).rejects.toThrow(
-      /policy workspace-tag-format: config keyPattern "\(\[" is not a valid regular expression/,
-    );
+    await expect(
+      validate(tagFormat, Workspace, { tags: { a: "b" } }, { config: { keyPattern: "([" } }),
+    ).rejects.toThrow(/policy workspace-tag-format: config keyPattern "\(\[" is not a valid regular expression/);
   });
 
   it("skips unknown tags and unknown values", async () => {
-    expect((await validate(tagFormat, Workspace, { tags: unknown.object, tagNames: unknown.array })).violations).toEqual([]);
+    expect(
+      (await validate(tagFormat, Workspace, { tags: unknown.object, tagNames: unknown.array })).violations,
+    ).toEqual([]);
     expect((await validate(tagFormat, WorkspaceTags, { tags: { env: unknown.string } })).violations).toEqual([]);
   });
 });
@@ -99,7 +130,9 @@ describe("workspace-tag-allowed-values", () => {
   });
 
   it("passes allowed values and keys without a list", async () => {
-    expect((await validate(tagAllowedValues, Workspace, { tags: { env: "prod", owner: "x" } }, { config })).violations).toEqual([]);
+    expect(
+      (await validate(tagAllowedValues, Workspace, { tags: { env: "prod", owner: "x" } }, { config })).violations,
+    ).toEqual([]);
   });
 
   it("reports a value outside the list with the fix", async () => {
@@ -111,8 +144,12 @@ describe("workspace-tag-allowed-values", () => {
   });
 
   it("checks WorkspaceTags and skips unknown values", async () => {
-    expect((await validate(tagAllowedValues, WorkspaceTags, { tags: { env: "qa" } }, { config })).violations).toHaveLength(1);
-    expect((await validate(tagAllowedValues, WorkspaceTags, { tags: { env: unknown.string } }, { config })).violations).toEqual([]);
+    expect(
+      (await validate(tagAllowedValues, WorkspaceTags, { tags: { env: "qa" } }, { config })).violations,
+    ).toHaveLength(1);
+    expect(
+      (await validate(tagAllowedValues, WorkspaceTags, { tags: { env: unknown.string } }, { config })).violations,
+    ).toEqual([]);
   });
 });
 
@@ -129,7 +166,9 @@ describe("workspace-required-tags", () => {
     const out = await validateStack(requiredTags, [ws], config);
     expect(out.violations).toEqual([
       {
-        message: 'Workspace "app": tags {"env":"prod"} lack the required key "owner". ' + 'Fix: add owner: "<value>" to its tags or to a WorkspaceTags resource that targets it.',
+        message:
+          'Workspace "app": tags {"env":"prod"} lack the required key "owner". ' +
+          'Fix: add owner: "<value>" to its tags or to a WorkspaceTags resource that targets it.',
         urn: ws.urn,
       },
     ]);
@@ -137,7 +176,12 @@ describe("workspace-required-tags", () => {
 
   it("counts tags a WorkspaceTags adds to the workspace, linked by dependency or by id", async () => {
     const ws = stackResource(Workspace, "app", { name: "app", tags: { env: "prod" } });
-    const extra = stackResource(WorkspaceTags, "extra", { workspaceId: unknown.string, tags: { owner: "team-a" } }, { workspaceId: [ws] });
+    const extra = stackResource(
+      WorkspaceTags,
+      "extra",
+      { workspaceId: unknown.string, tags: { owner: "team-a" } },
+      { workspaceId: [ws] },
+    );
     expect((await validateStack(requiredTags, [ws, extra], config)).violations).toEqual([]);
 
     const nc = stackResource(NoCodeWorkspace, "nc", { name: "nc" });
@@ -164,7 +208,12 @@ describe("workspace-required-tags", () => {
     const ws = stackResource(Workspace, "app", { name: "app", tags: unknown.object });
     const partly = stackResource(Workspace, "b", { name: "b", tags: { env: unknown.string } });
     const viaUnknown = stackResource(Workspace, "c", { name: "c" });
-    const tagsOfC = stackResource(WorkspaceTags, "t", { workspaceId: unknown.string, tags: unknown.object }, { workspaceId: [viaUnknown] });
+    const tagsOfC = stackResource(
+      WorkspaceTags,
+      "t",
+      { workspaceId: unknown.string, tags: unknown.object },
+      { workspaceId: [viaUnknown] },
+    );
     expect((await validateStack(requiredTags, [ws, partly, viaUnknown, tagsOfC], config)).violations).toEqual([]);
   });
 });

@@ -49,7 +49,9 @@ const TEST_TIMEOUT = "4m";
 
 const root = path.resolve(__dirname, "..", "..");
 const PIN_FILE = path.join(__dirname, "expected-leaves.json");
-const cacheRoot = process.env.PULUMI_WORKSPACES_COMPAT_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-workspaces", "compat");
+const cacheRoot =
+  process.env.PULUMI_WORKSPACES_COMPAT_DIR ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-workspaces", "compat");
 
 function log(msg) {
   process.stderr.write(`[compat] ${msg}\n`);
@@ -103,7 +105,11 @@ function ensureTestBinary() {
   fs.cpSync(info.Dir, src, { recursive: true });
   chmodWritable(src);
   log("compiling the test binary (once; about a minute)");
-  execFileSync("go", ["test", "-c", "-o", bin, "."], { cwd: src, env: goEnv(), stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("go", ["test", "-c", "-o", bin, "."], {
+    cwd: src,
+    env: goEnv(),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   fs.writeFileSync(stamp, MODULE_SUM);
   return { bin, src };
 }
@@ -155,7 +161,14 @@ async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) 
   const token = crypto.randomBytes(24).toString("hex");
   // The rate limit is off so parallel test processes sharing one token do not
   // pace each other; simulated runs move fast enough for go-tfe's polling.
-  const server = await startServer({ port: 0, db: ":memory:", token, rateLimit: false, runSpeed: 50, selfManaged: setting.selfManaged });
+  const server = await startServer({
+    port: 0,
+    db: ":memory:",
+    token,
+    rateLimit: false,
+    runSpeed: 50,
+    selfManaged: setting.selfManaged,
+  });
   const address = server.url.replace(/\/api\/v2\/?$/, "");
   const logDir = path.join(cacheRoot, "logs", name);
   fs.rmSync(logDir, { recursive: true, force: true });
@@ -180,11 +193,17 @@ async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) 
     const failed = [...record.failed, ...record.bySpec];
     const counted = record.pass + failed.length;
     const mark = failed.length === 0 && !record.crashed && record.unexpected.length === 0 ? "ok  " : "FAIL";
-    console.log(`${name.padEnd(12)} ${mark} ${r.test.padEnd(48)} ${record.pass}/${counted} leaves  ${r.seconds.toFixed(1)}s`);
-    if (!pinned[r.test]) console.log(`${"".padEnd(17)}! no leaves pinned for ${r.test} in ${name}: run a good run, then --pin`);
-    if (record.crashed) console.log(`${"".padEnd(17)}! the process crashed (exit ${r.code}${r.signal ? `, ${r.signal}` : ""})`);
-    for (const { leaf, reason } of failed) console.log(`${"".padEnd(17)}- ${leaf}${reason ? `\n${"".padEnd(19)}${reason}` : ""}`);
-    for (const { leaf, status } of record.unexpected) console.log(`${"".padEnd(17)}? ${leaf} (${status}) is not in the pinned leaves; not counted`);
+    console.log(
+      `${name.padEnd(12)} ${mark} ${r.test.padEnd(48)} ${record.pass}/${counted} leaves  ${r.seconds.toFixed(1)}s`,
+    );
+    if (!pinned[r.test])
+      console.log(`${"".padEnd(17)}! no leaves pinned for ${r.test} in ${name}: run a good run, then --pin`);
+    if (record.crashed)
+      console.log(`${"".padEnd(17)}! the process crashed (exit ${r.code}${r.signal ? `, ${r.signal}` : ""})`);
+    for (const { leaf, reason } of failed)
+      console.log(`${"".padEnd(17)}- ${leaf}${reason ? `\n${"".padEnd(19)}${reason}` : ""}`);
+    for (const { leaf, status } of record.unexpected)
+      console.log(`${"".padEnd(17)}? ${leaf} (${status}) is not in the pinned leaves; not counted`);
     if (verbose) process.stdout.write(r.out);
   }
   return judge(name, records, TARGET);
@@ -192,11 +211,16 @@ async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) 
 
 function readPin() {
   if (!fs.existsSync(PIN_FILE)) {
-    log(`${path.relative(root, PIN_FILE)} is missing: every leaf is reported as not pinned; after a good run, --pin writes it`);
+    log(
+      `${path.relative(root, PIN_FILE)} is missing: every leaf is reported as not pinned; after a good run, --pin writes it`,
+    );
     return { version: VERSION, settings: {} };
   }
   const pin = JSON.parse(fs.readFileSync(PIN_FILE, "utf8"));
-  if (pin.version !== VERSION) die(`${path.relative(root, PIN_FILE)} pins the leaves of go-tfe ${pin.version}, not ${VERSION}: run a good run, then --pin`);
+  if (pin.version !== VERSION)
+    die(
+      `${path.relative(root, PIN_FILE)} pins the leaves of go-tfe ${pin.version}, not ${VERSION}: run a good run, then --pin`,
+    );
   return pin;
 }
 
@@ -215,7 +239,8 @@ async function writePin() {
       const out = fs.readFileSync(file, "utf8");
       const entry = pinEntry(out);
       if (/^panic: /m.test(out)) problems.push(`${name}: ${test} crashed`);
-      if (entry.leaves.includes(test) && /^\s*--- FAIL: /m.test(out) && !reasonFor(OUT_OF_SCOPE, test)) problems.push(`${name}: ${test} failed before its subtests`);
+      if (entry.leaves.includes(test) && /^\s*--- FAIL: /m.test(out) && !reasonFor(OUT_OF_SCOPE, test))
+        problems.push(`${name}: ${test} failed before its subtests`);
       pin.settings[name][test] = entry;
     }
   }
@@ -228,7 +253,9 @@ async function writePin() {
     // prettier is a development dependency; unformatted JSON reads the same.
   }
   fs.writeFileSync(PIN_FILE, text);
-  const counts = Object.entries(pin.settings).map(([n, tests]) => `${n} ${Object.values(tests).reduce((k, e) => k + e.leaves.length, 0)}`);
+  const counts = Object.entries(pin.settings).map(
+    ([n, tests]) => `${n} ${Object.values(tests).reduce((k, e) => k + e.leaves.length, 0)}`,
+  );
   log(`pinned leaves of go-tfe ${VERSION} in ${path.relative(root, PIN_FILE)}: ${counts.join(", ")}`);
 }
 
@@ -238,8 +265,10 @@ function checkAccounted(src) {
   const declared = TEST_FILES.flatMap((f) => testFunctions(fs.readFileSync(path.join(src, f), "utf8")));
   const missing = declared.filter((t) => !run.has(t) && !NOT_RUN[t]);
   const gone = [...run, ...Object.keys(NOT_RUN)].filter((t) => !declared.includes(t));
-  if (missing.length) die(`go-tfe test functions neither run nor listed in NOT_RUN (scripts/compat/scope.js): ${missing.join(", ")}`);
-  if (gone.length) die(`scripts/compat/scope.js names test functions go-tfe ${VERSION} does not declare: ${gone.join(", ")}`);
+  if (missing.length)
+    die(`go-tfe test functions neither run nor listed in NOT_RUN (scripts/compat/scope.js): ${missing.join(", ")}`);
+  if (gone.length)
+    die(`scripts/compat/scope.js names test functions go-tfe ${VERSION} does not declare: ${gone.join(", ")}`);
 }
 
 function parseArgs(argv) {
@@ -255,7 +284,8 @@ function parseArgs(argv) {
     else if (a === "--build-only") opts.buildOnly = true;
     else die(`unknown argument ${a}`);
   }
-  for (const s of opts.settings) if (!SETTINGS[s]) die(`unknown setting ${s} (one of ${Object.keys(SETTINGS).join(", ")})`);
+  for (const s of opts.settings)
+    if (!SETTINGS[s]) die(`unknown setting ${s} (one of ${Object.keys(SETTINGS).join(", ")})`);
   if (opts.settings.length === 0) opts.settings = Object.keys(SETTINGS);
   if (!(opts.jobs >= 1)) die("--jobs must be a positive number");
   return opts;
@@ -282,13 +312,16 @@ async function main() {
     ok &&= s.good;
     console.log(
       `  ${s.name.padEnd(12)} ${s.pass}/${s.total} in-scope leaves pass (${(s.ratio * 100).toFixed(1)}%)` +
-        (s.bySpec ? `; ${s.bySpec} fail by following the spec, ${s.pass}/${s.decidable} of the rest (${(s.decidableRatio * 100).toFixed(1)}%)` : "") +
+        (s.bySpec
+          ? `; ${s.bySpec} fail by following the spec, ${s.pass}/${s.decidable} of the rest (${(s.decidableRatio * 100).toFixed(1)}%)`
+          : "") +
         `; ${s.excluded} out of scope, ${s.skipped} skipped by go-tfe` +
         (s.crashed.length ? `; crashed: ${s.crashed.join(", ")}` : "") +
         (s.unexpected.length ? `; ${s.unexpected.length} leaves not pinned: ${s.unexpected.join(", ")}` : "") +
         (s.good ? "" : "  BELOW TARGET"),
     );
-    for (const leaf of s.stale) console.log(`    note: ${leaf} is listed as failing by the spec but passes; take it off SPEC_DIFFERENCES`);
+    for (const leaf of s.stale)
+      console.log(`    note: ${leaf} is listed as failing by the spec but passes; take it off SPEC_DIFFERENCES`);
   }
   process.exit(ok ? 0 : 1);
 }

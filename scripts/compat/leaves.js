@@ -57,7 +57,10 @@ function reasonFor(table, leaf) {
 /** The pinned entry of one test function, from a run's output: the leaves that ran and those go-tfe skipped. */
 function pinEntry(output) {
   const { results, leaves } = parseResults(output);
-  return { leaves: leaves.filter((l) => results.get(l) !== "SKIP"), skipped: leaves.filter((l) => results.get(l) === "SKIP") };
+  return {
+    leaves: leaves.filter((l) => results.get(l) !== "SKIP"),
+    skipped: leaves.filter((l) => results.get(l) === "SKIP"),
+  };
 }
 
 /**
@@ -76,7 +79,17 @@ function countRun(run, pinned, tables) {
   const expected = pinned ? pinned.leaves : [];
   const expectedSkipped = pinned ? pinned.skipped : [];
   const known = new Set([...expected, ...expectedSkipped]);
-  const record = { test: run.test, pass: 0, excluded: 0, skipped: 0, failed: [], bySpec: [], stale: [], unexpected: [], crashed: crashedRun(run.out, run.test, run.code, run.signal) };
+  const record = {
+    test: run.test,
+    pass: 0,
+    excluded: 0,
+    skipped: 0,
+    failed: [],
+    bySpec: [],
+    stale: [],
+    unexpected: [],
+    crashed: crashedRun(run.out, run.test, run.code, run.signal),
+  };
 
   for (const leaf of leaves) {
     if (known.has(leaf)) continue;
@@ -126,7 +139,18 @@ function hidingParent(leaf, results) {
  * no leaf outside the pinned list appeared.
  */
 function judge(name, records, target) {
-  const s = { name, pass: 0, fail: 0, bySpec: 0, excluded: 0, skipped: 0, stale: [], crashed: [], failing: [], unexpected: [] };
+  const s = {
+    name,
+    pass: 0,
+    fail: 0,
+    bySpec: 0,
+    excluded: 0,
+    skipped: 0,
+    stale: [],
+    crashed: [],
+    failing: [],
+    unexpected: [],
+  };
   for (const r of records) {
     s.pass += r.pass;
     s.fail += r.failed.length + r.bySpec.length;

@@ -138,9 +138,12 @@ const NOT_RUN = {
   TestWorkspaceCreateOptions_Marshal: "encodes options in memory; no server is contacted",
 };
 
-const ENABLED_DEFAULT = "spec 4.12 and 3: `enabled` defaults to false when the enable request omits it; go-tfe's test omits it and expects true";
-const PIN_DEFAULT = "spec 4.12 and 9: an omitted `version-pin` means the latest module version, which the document shows; go-tfe expects an empty pin";
-const NO_BINDING_LIMIT = "the spec sets no limit on key-value tags per workspace; go-tfe expects the hosted service's limit of 10";
+const ENABLED_DEFAULT =
+  "spec 4.12 and 3: `enabled` defaults to false when the enable request omits it; go-tfe's test omits it and expects true";
+const PIN_DEFAULT =
+  "spec 4.12 and 9: an omitted `version-pin` means the latest module version, which the document shows; go-tfe expects an empty pin";
+const NO_BINDING_LIMIT =
+  "the spec sets no limit on key-value tags per workspace; go-tfe expects the hosted service's limit of 10";
 
 /**
  * Leaves whose expectation contradicts the spec: the server follows the spec, so they

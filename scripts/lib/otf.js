@@ -64,12 +64,17 @@ function asPostgres(script) {
 function ensurePostgres() {
   if (installedVersions().length === 0 || !commandExists("pg_ctlcluster")) {
     if (!isRoot()) {
-      throw new Error("PostgreSQL is not installed: install Debian's `postgresql` package (apt-get install -y postgresql), or run as root to let this script install it");
+      throw new Error(
+        "PostgreSQL is not installed: install Debian's `postgresql` package (apt-get install -y postgresql), or run as root to let this script install it",
+      );
     }
     log("installing PostgreSQL from Debian's packages (apt-get install -y postgresql)");
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     execFileSync("apt-get", ["update"], { stdio: ["ignore", 2, 2], env });
-    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], { stdio: ["ignore", 2, 2], env });
+    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], {
+      stdio: ["ignore", 2, 2],
+      env,
+    });
   }
   const version = installedVersions()[0];
   if (!version) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql after installing");
@@ -81,7 +86,8 @@ function ensurePostgres() {
       .filter((f) => f[0] === version);
   let cluster = clusters()[0];
   if (!cluster) {
-    if (!isRoot()) throw new Error(`no PostgreSQL ${version} cluster: create one with pg_createcluster ${version} main --start`);
+    if (!isRoot())
+      throw new Error(`no PostgreSQL ${version} cluster: create one with pg_createcluster ${version} main --start`);
     log(`creating the PostgreSQL ${version} cluster "main"`);
     run("pg_createcluster", [version, "main"]);
     cluster = clusters()[0];
@@ -89,7 +95,10 @@ function ensurePostgres() {
   // pg_lsclusters: version, name, port, status, owner, data directory, log file.
   const [, name, port, status] = cluster;
   if (!status.startsWith("online")) {
-    if (!isRoot()) throw new Error(`PostgreSQL ${version}/${name} is ${status}: start it with pg_ctlcluster ${version} ${name} start`);
+    if (!isRoot())
+      throw new Error(
+        `PostgreSQL ${version}/${name} is ${status}: start it with pg_ctlcluster ${version} ${name} start`,
+      );
     log(`starting PostgreSQL ${version}/${name}`);
     run("pg_ctlcluster", [version, name, "start"]);
   }
@@ -123,7 +132,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function createOrganization(url, token, name) {
   const res = await fetch(`${url}/api/v2/organizations`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json", accept: "application/vnd.api+json" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/vnd.api+json",
+      accept: "application/vnd.api+json",
+    },
     body: JSON.stringify({ data: { type: "organizations", attributes: { name, email: `${name}@example.com` } } }),
   });
   if (res.status !== 201) throw new Error(`creating organization ${name} on OTF: ${res.status} ${await res.text()}`);
@@ -168,7 +181,9 @@ async function startOtf({ organization = "acme", otfd = ensureOtfd() } = {}) {
   );
   fs.closeSync(out);
   let exited = null;
-  const exitedPromise = new Promise((resolve) => child.once("exit", (code, signal) => resolve((exited = { code, signal }))));
+  const exitedPromise = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve((exited = { code, signal }))),
+  );
   const url = `http://127.0.0.1:${port}`;
   const tail = () => fs.readFileSync(logFile, "utf8").split("\n").slice(-30).join("\n");
 
@@ -189,7 +204,8 @@ async function startOtf({ organization = "acme", otfd = ensureOtfd() } = {}) {
   try {
     const deadline = Date.now() + 90_000;
     for (;;) {
-      if (exited) throw new Error(`otfd exited (${exited.code ?? exited.signal}) before answering /healthz:\n${tail()}`);
+      if (exited)
+        throw new Error(`otfd exited (${exited.code ?? exited.signal}) before answering /healthz:\n${tail()}`);
       try {
         const res = await fetch(`${url}/healthz`);
         if (res.ok) break;
@@ -217,7 +233,9 @@ if (require.main === module && process.argv[2] === "postgres") {
 if (require.main === module && process.argv[2] === "start") {
   startOtf().then(
     (otf) => {
-      process.stdout.write(`WORKSPACES_ADDRESS=${otf.url}\nWORKSPACES_TOKEN=${otf.token}\nWORKSPACES_ORGANIZATION=${otf.organization}\n`);
+      process.stdout.write(
+        `WORKSPACES_ADDRESS=${otf.url}\nWORKSPACES_TOKEN=${otf.token}\nWORKSPACES_ORGANIZATION=${otf.organization}\n`,
+      );
       log(`otfd (pid ${otf.pid}) on ${otf.url}, database ${otf.database}, log ${otf.logFile}; Ctrl-C stops it`);
       const end = () => otf.stop().then(() => process.exit(0));
       process.once("SIGINT", end);

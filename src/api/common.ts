@@ -91,7 +91,10 @@ export const relationshipSchema = z
 export type Relationship = z.infer<typeof relationshipSchema>;
 
 /** The `relationships` object of a resource: relationship entries by name (a `null` entry reads as absent). */
-export const relationshipsSchema = z.preprocess(withoutNullEntries, z.record(z.string(), relationshipSchema).optional());
+export const relationshipsSchema = z.preprocess(
+  withoutNullEntries,
+  z.record(z.string(), relationshipSchema).optional(),
+);
 /** The `links` object of a resource (`self`, `self-html`, ...); `null` reads as absent. */
 export const linksSchema = absentIfNull(z.record(z.string(), z.unknown()).optional());
 
@@ -236,7 +239,10 @@ export function toPointer(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** One 422 error object per zod issue, each with the JSON pointer of the offending key. */
-export function issuesToErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey> = []): ErrorObject[] {
+export function issuesToErrors(
+  issues: ReadonlyArray<z.core.$ZodIssue>,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): ErrorObject[] {
   return issues.map((issue) => {
     const path = [...prefix, ...issue.path];
     const pointer = toPointer(path);
@@ -260,7 +266,12 @@ export interface Problem {
 
 /** One 422 error object per problem, as the service answers a request that breaks a cross-field rule. */
 export function problemsToErrors(problems: ReadonlyArray<Problem>): ErrorObject[] {
-  return problems.map((p) => ({ status: "422", title: "invalid attribute", detail: p.detail, source: { pointer: p.pointer } }));
+  return problems.map((p) => ({
+    status: "422",
+    title: "invalid attribute",
+    detail: p.detail,
+    source: { pointer: p.pointer },
+  }));
 }
 
 /** Relationship body whose items only need `type` and `id` (go-tfe sends whole resource objects: only these two are read). */

@@ -33,7 +33,13 @@ export type UpgradeStatus = (typeof UPGRADE_STATUSES)[number];
 /** Statuses at which the plan has settled and the upgrade may be confirmed (or has nothing to apply). */
 export const UPGRADE_PLAN_SETTLED: readonly UpgradeStatus[] = ["planned", "cost_estimated", "planned_and_finished"];
 /** Statuses after which nothing more happens. */
-export const UPGRADE_FINAL: readonly UpgradeStatus[] = ["planned_and_finished", "applied", "errored", "discarded", "canceled"];
+export const UPGRADE_FINAL: readonly UpgradeStatus[] = [
+  "planned_and_finished",
+  "applied",
+  "errored",
+  "discarded",
+  "canceled",
+];
 
 /** Attributes of a variable options record: the variable, its type and the values allowed for it. */
 export const variableOptionsAttributesSchema = z
@@ -74,7 +80,9 @@ export type NoCodeModuleDocument = z.infer<typeof noCodeModuleDocumentSchema>;
 /** `include` values of `GET /no-code-modules/:id` (spec 4.14). */
 export const NO_CODE_MODULE_INCLUDES = ["variable_options"] as const;
 /** go-tfe asks for `include=variable-options`; the service takes it as `variable_options`. */
-export const NO_CODE_MODULE_INCLUDE_ALIASES: Record<string, (typeof NO_CODE_MODULE_INCLUDES)[number]> = { "variable-options": "variable_options" };
+export const NO_CODE_MODULE_INCLUDE_ALIASES: Record<string, (typeof NO_CODE_MODULE_INCLUDES)[number]> = {
+  "variable-options": "variable_options",
+};
 
 /** go-tfe types the bodies of workspace creation and upgrade `no-code-module-workspace`; the spec says `workspaces`. */
 export const NO_CODE_WORKSPACE_BODY_TYPES = ["workspaces", "no-code-module-workspace"] as const;
@@ -94,7 +102,9 @@ const variableOptionsRequestItemSchema = z
   .loose();
 
 /** The service accepts both spellings of the registry module type. */
-const registryModuleRelationshipRequestSchema = z.object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() }).loose();
+const registryModuleRelationshipRequestSchema = z
+  .object({ data: z.object({ id: z.string().min(1), type: z.enum(["registry-module", "registry-modules"]) }).loose() })
+  .loose();
 
 const noCodeModuleAttributesRequestSchema = z
   .object({ "version-pin": z.string().min(1).optional(), enabled: z.boolean().optional() })
@@ -113,7 +123,12 @@ export const noCodeModuleEnableRequestSchema = z
       .object({
         type: z.literal("no-code-modules"),
         attributes: noCodeModuleAttributesRequestSchema,
-        relationships: z.object({ "registry-module": registryModuleRelationshipRequestSchema, "variable-options": variableOptionsRelationshipRequestSchema }).loose(),
+        relationships: z
+          .object({
+            "registry-module": registryModuleRelationshipRequestSchema,
+            "variable-options": variableOptionsRelationshipRequestSchema,
+          })
+          .loose(),
       })
       .loose(),
   })
@@ -189,7 +204,9 @@ export const noCodeWorkspaceCreateRequestSchema = z
         relationships: z
           .object({
             project: z
-              .object({ data: z.object({ id: z.string().min(1), type: z.enum(["projects", "project"]).optional() }).loose() })
+              .object({
+                data: z.object({ id: z.string().min(1), type: z.enum(["projects", "project"]).optional() }).loose(),
+              })
               .loose()
               .optional(),
             vars: varsRelationshipRequestSchema.optional(),
@@ -219,7 +236,10 @@ export const workspaceUpgradeRequestSchema = z
 export type WorkspaceUpgradeRequest = z.infer<typeof workspaceUpgradeRequestSchema>;
 
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id (spec 2.9). */
-export const workspaceUpgradeResourceSchema = resourceSchema("workspace-upgrade", z.object({ status: z.string(), "plan-url": z.string().optional() }).loose());
+export const workspaceUpgradeResourceSchema = resourceSchema(
+  "workspace-upgrade",
+  z.object({ status: z.string(), "plan-url": z.string().optional() }).loose(),
+);
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id. */
 export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSchema>;
 /** Body of a response holding one workspace upgrade. */

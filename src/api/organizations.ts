@@ -49,7 +49,13 @@ export const organizationCreateRequestSchema = z
 /** A project of an organization (`projects`, id `prj-`). */
 export const projectResourceSchema = resourceSchema(
   "projects",
-  z.object({ name: z.string(), description: z.string().nullable().optional(), "created-at": timestampSchema.optional() }).loose(),
+  z
+    .object({
+      name: z.string(),
+      description: z.string().nullable().optional(),
+      "created-at": timestampSchema.optional(),
+    })
+    .loose(),
 );
 /** A project of an organization (`projects`, id `prj-`). */
 export type ProjectResource = z.infer<typeof projectResourceSchema>;
@@ -157,7 +163,11 @@ export const registryModuleVersionCreateRequestSchema = z
     data: z
       .object({
         type: z.literal("registry-module-versions"),
-        attributes: z.object({ version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "must be a semantic version such as 1.2.3") }).loose(),
+        attributes: z
+          .object({
+            version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "must be a semantic version such as 1.2.3"),
+          })
+          .loose(),
       })
       .loose(),
   })
@@ -206,12 +216,21 @@ export const stateVersionCreateRequestSchema = z
 /** An agent pool of an organization (`agent-pools`, id `apool-`), for workspaces whose execution mode is `agent`. */
 export const agentPoolResourceSchema = resourceSchema(
   "agent-pools",
-  z.object({ name: z.string(), "organization-scoped": z.boolean().optional(), "created-at": timestampSchema.optional() }).loose(),
+  z
+    .object({
+      name: z.string(),
+      "organization-scoped": z.boolean().optional(),
+      "created-at": timestampSchema.optional(),
+    })
+    .loose(),
 );
 /** Body of a response holding one agent pool. */
 export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
 
 /** A VCS OAuth token (`oauth-tokens`, id `ot-`), which a workspace's VCS connection names. */
-export const oauthTokenResourceSchema = resourceSchema("oauth-tokens", z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose());
+export const oauthTokenResourceSchema = resourceSchema(
+  "oauth-tokens",
+  z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
+);
 /** Body of a response holding one VCS OAuth token. */
 export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);

@@ -3,17 +3,35 @@
  * and the relationship bodies of tags and remote state consumers (spec 4.9, 4.10).
  */
 import { z } from "zod";
-import { anyResourceSchema, identifiersBodySchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
+import {
+  anyResourceSchema,
+  identifiersBodySchema,
+  listDocumentSchema,
+  resourceSchema,
+  timestampSchema,
+} from "./common";
 
 /** A flat tag (`tags`). */
-export const tagResourceSchema = resourceSchema("tags", z.object({ name: z.string(), "created-at": timestampSchema.optional(), "instance-count": z.number().int().optional() }).loose());
+export const tagResourceSchema = resourceSchema(
+  "tags",
+  z
+    .object({
+      name: z.string(),
+      "created-at": timestampSchema.optional(),
+      "instance-count": z.number().int().optional(),
+    })
+    .loose(),
+);
 /** A flat tag (`tags`, id `tag-`). */
 export type TagResource = z.infer<typeof tagResourceSchema>;
 /** Body of one page of flat tags (an organization's, or a workspace's). */
 export const tagListDocumentSchema = listDocumentSchema(tagResourceSchema);
 
 /** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
-export const tagBindingResourceSchema = resourceSchema("tag-bindings", z.object({ key: z.string(), value: z.string() }).loose());
+export const tagBindingResourceSchema = resourceSchema(
+  "tag-bindings",
+  z.object({ key: z.string(), value: z.string() }).loose(),
+);
 /** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
 export type TagBindingResource = z.infer<typeof tagBindingResourceSchema>;
 /** Body of the list of a workspace's or project's own tag bindings. */
@@ -50,7 +68,15 @@ export const tagsRelationshipRequestSchema = z
           id: z.string().min(1).optional(),
           attributes: z
             .object({
-              name: z.string().min(1).max(TAG_NAME_MAX_LENGTH).regex(TAG_NAME_PATTERN, "must start with a letter or digit and contain only letters, digits, :, - and _").optional(),
+              name: z
+                .string()
+                .min(1)
+                .max(TAG_NAME_MAX_LENGTH)
+                .regex(
+                  TAG_NAME_PATTERN,
+                  "must start with a letter or digit and contain only letters, digits, :, - and _",
+                )
+                .optional(),
             })
             .loose()
             .optional(),

@@ -39,7 +39,17 @@ import { timestampSchema } from "./common";
 type FieldRole = "input" | "computed" | "both";
 
 /** How an input compares with the value the service reported (see the resource provider). */
-export type DiffRule = "exact" | "replace" | "bool" | "optionalString" | "instant" | "stringSet" | "stringMap" | "tagNames" | "vcsRepo" | "settingOverwrites";
+export type DiffRule =
+  | "exact"
+  | "replace"
+  | "bool"
+  | "optionalString"
+  | "instant"
+  | "stringSet"
+  | "stringMap"
+  | "tagNames"
+  | "vcsRepo"
+  | "settingOverwrites";
 
 /** Where the `Workspace` resource places a field among its outputs. */
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
@@ -191,9 +201,24 @@ export const WORKSPACE_FIELDS = {
     group: "top",
   }),
   /** Project (`prj-...`) holding the workspace. */
-  project: field<string | null>()({ rel: "project", client: "projectId", role: "both", diff: "optionalString", group: "top" }),
+  project: field<string | null>()({
+    rel: "project",
+    client: "projectId",
+    role: "both",
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Free-text description, or null. `null` removes it. */
-  description: field<string | null>()({ wire: "description", read: nullableString, write: "read", absent: null, role: "both", nullable: true, diff: "optionalString", group: "top" }),
+  description: field<string | null>()({
+    wire: "description",
+    read: nullableString,
+    write: "read",
+    absent: null,
+    role: "both",
+    nullable: true,
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
   executionMode: field<ExecutionMode | (string & {})>()({
     wire: "execution-mode",
@@ -205,22 +230,77 @@ export const WORKSPACE_FIELDS = {
     group: "top",
   }),
   /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`. */
-  agentPoolId: field<string | null>()({ rel: "agent-pool", wire: "agent-pool-id", write: nullableString, role: "both", nullable: true, diff: "optionalString", group: "top" }),
+  agentPoolId: field<string | null>()({
+    rel: "agent-pool",
+    wire: "agent-pool-id",
+    write: nullableString,
+    role: "both",
+    nullable: true,
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`. */
-  operations: field<boolean | null>()({ wire: "operations", read: bool, write: "read", absent: null, role: "both", diff: "bool", group: "top" }),
+  operations: field<boolean | null>()({
+    wire: "operations",
+    read: bool,
+    write: "read",
+    absent: null,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether a successful plan applies without confirmation. */
-  autoApply: field<boolean>()({ wire: "auto-apply", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
+  autoApply: field<boolean>()({
+    wire: "auto-apply",
+    read: bool,
+    write: "read",
+    absent: false,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether runs started by a run trigger apply without confirmation. */
-  autoApplyRunTrigger: field<boolean>()({ wire: "auto-apply-run-trigger", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
+  autoApplyRunTrigger: field<boolean>()({
+    wire: "auto-apply-run-trigger",
+    read: bool,
+    write: "read",
+    absent: false,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether destroy plans may be queued. */
-  allowDestroyPlan: field<boolean>()({ wire: "allow-destroy-plan", read: bool, write: "read", absent: true, role: "both", diff: "bool", group: "top" }),
+  allowDestroyPlan: field<boolean>()({
+    wire: "allow-destroy-plan",
+    read: bool,
+    write: "read",
+    absent: true,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether health assessments (drift detection) run. */
-  assessmentsEnabled: field<boolean>()({ wire: "assessments-enabled", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
+  assessmentsEnabled: field<boolean>()({
+    wire: "assessments-enabled",
+    read: bool,
+    write: "read",
+    absent: false,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy. */
   autoDestroyAt: field<string | null>()({
     wire: "auto-destroy-at",
     read: nullableString,
-    write: z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with an offset, such as 2031-01-02T03:04:05Z, or null to cancel a scheduled destroy" }).nullable().optional(),
+    write: z.iso
+      .datetime({
+        offset: true,
+        error:
+          "must be an ISO 8601 time with an offset, such as 2031-01-02T03:04:05Z, or null to cancel a scheduled destroy",
+      })
+      .nullable()
+      .optional(),
     absent: null,
     role: "both",
     nullable: true,
@@ -233,7 +313,10 @@ export const WORKSPACE_FIELDS = {
     read: nullableString,
     write: z
       .string()
-      .refine(isValidAutoDestroyDuration, "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h, or null to turn it off")
+      .refine(
+        isValidAutoDestroyDuration,
+        "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h, or null to turn it off",
+      )
       .nullable()
       .optional(),
     absent: null,
@@ -243,17 +326,65 @@ export const WORKSPACE_FIELDS = {
     group: "top",
   }),
   /** Whether only changes under the trigger prefixes or patterns start runs. */
-  fileTriggersEnabled: field<boolean>()({ wire: "file-triggers-enabled", read: bool, write: "read", absent: true, role: "both", diff: "bool", group: "top" }),
+  fileTriggersEnabled: field<boolean>()({
+    wire: "file-triggers-enabled",
+    read: bool,
+    write: "read",
+    absent: true,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether every workspace of the organization may read this workspace's state. */
-  globalRemoteState: field<boolean>()({ wire: "global-remote-state", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
+  globalRemoteState: field<boolean>()({
+    wire: "global-remote-state",
+    read: bool,
+    write: "read",
+    absent: false,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Whether runs are queued before a configuration is uploaded. */
-  queueAllRuns: field<boolean>()({ wire: "queue-all-runs", read: bool, write: "read", absent: false, role: "both", diff: "bool", group: "top" }),
+  queueAllRuns: field<boolean>()({
+    wire: "queue-all-runs",
+    read: bool,
+    write: "read",
+    absent: false,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null. */
-  sourceName: field<string | null>()({ wire: "source-name", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
+  sourceName: field<string | null>()({
+    wire: "source-name",
+    read: nullableString,
+    write: "read",
+    absent: null,
+    role: "both",
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Address of the tool that created the workspace, or null. */
-  sourceUrl: field<string | null>()({ wire: "source-url", read: nullableString, write: "read", absent: null, role: "both", diff: "optionalString", group: "top" }),
+  sourceUrl: field<string | null>()({
+    wire: "source-url",
+    read: nullableString,
+    write: "read",
+    absent: null,
+    role: "both",
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Whether pull requests get speculative plans. */
-  speculativeEnabled: field<boolean>()({ wire: "speculative-enabled", read: bool, write: "read", absent: true, role: "both", diff: "bool", group: "top" }),
+  speculativeEnabled: field<boolean>()({
+    wire: "speculative-enabled",
+    read: bool,
+    write: "read",
+    absent: true,
+    role: "both",
+    diff: "bool",
+    group: "top",
+  }),
   /** Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null. */
   engineVersion: field<string | null>()({
     wire: "terraform-version",
@@ -266,9 +397,25 @@ export const WORKSPACE_FIELDS = {
     group: "top",
   }),
   /** Glob patterns of files whose changes start runs (with `fileTriggersEnabled`; order does not matter). */
-  triggerPatterns: field<string[]>()({ wire: "trigger-patterns", read: strings, write: "read", absent: [], role: "both", diff: "stringSet", group: "top" }),
+  triggerPatterns: field<string[]>()({
+    wire: "trigger-patterns",
+    read: strings,
+    write: "read",
+    absent: [],
+    role: "both",
+    diff: "stringSet",
+    group: "top",
+  }),
   /** Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter). */
-  triggerPrefixes: field<string[]>()({ wire: "trigger-prefixes", read: strings, write: "read", absent: [], role: "both", diff: "stringSet", group: "top" }),
+  triggerPrefixes: field<string[]>()({
+    wire: "trigger-prefixes",
+    read: strings,
+    write: "read",
+    absent: [],
+    role: "both",
+    diff: "stringSet",
+    group: "top",
+  }),
   /** VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again. */
   vcsRepo: field<VcsRepoValue | null>()({
     wire: "vcs-repo",
@@ -295,8 +442,14 @@ export const WORKSPACE_FIELDS = {
   /** Which settings are set on the workspace itself rather than inherited from its project or organization. */
   settingOverwrites: field<{ executionMode?: boolean; agentPool?: boolean }>()({
     wire: "setting-overwrites",
-    read: z.object({ "execution-mode": z.boolean().nullable().optional(), "agent-pool": z.boolean().nullable().optional() }).loose().optional(),
-    write: z.object({ "execution-mode": z.boolean().optional(), "agent-pool": z.boolean().optional() }).loose().optional(),
+    read: z
+      .object({ "execution-mode": z.boolean().nullable().optional(), "agent-pool": z.boolean().nullable().optional() })
+      .loose()
+      .optional(),
+    write: z
+      .object({ "execution-mode": z.boolean().optional(), "agent-pool": z.boolean().optional() })
+      .loose()
+      .optional(),
     shape: "camelKeys",
     role: "both",
     diff: "settingOverwrites",
@@ -305,9 +458,22 @@ export const WORKSPACE_FIELDS = {
   /** Key-value tags bound directly to the workspace. */
   tags: field<Record<string, string>>()({ role: "input", diff: "stringMap", group: "top" }),
   /** Flat tags, lower-cased as the service stores them. */
-  tagNames: field<string[]>()({ wire: "tag-names", read: strings, absent: [], role: "both", diff: "tagNames", group: "top" }),
+  tagNames: field<string[]>()({
+    wire: "tag-names",
+    read: strings,
+    absent: [],
+    role: "both",
+    diff: "tagNames",
+    group: "top",
+  }),
   /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it. */
-  sshKeyId: field<string | null>()({ rel: "ssh-key", role: "both", nullable: true, diff: "optionalString", group: "top" }),
+  sshKeyId: field<string | null>()({
+    rel: "ssh-key",
+    role: "both",
+    nullable: true,
+    diff: "optionalString",
+    group: "top",
+  }),
   /** Whether delete removes the workspace even while it manages resources (the input, echoed). */
   forceDelete: field<boolean>()({ role: "input", diff: "bool", group: "top" }),
   /**
@@ -322,25 +488,73 @@ export const WORKSPACE_FIELDS = {
   htmlLink: field<string | null>()({ role: "computed", group: "top" }),
 
   /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, `canForceDelete`, ...). */
-  permissions: field<Record<string, boolean>>()({ wire: "permissions", read: flags.optional(), shape: "camelKeys", role: "computed", group: "permissions" }),
+  permissions: field<Record<string, boolean>>()({
+    wire: "permissions",
+    read: flags.optional(),
+    shape: "camelKeys",
+    role: "computed",
+    group: "permissions",
+  }),
 
   /** Number of resources in the workspace's current state. */
-  resourceCount: field<number>()({ wire: "resource-count", read: z.number().int().optional(), absent: 0, role: "computed", group: "metrics" }),
+  resourceCount: field<number>()({
+    wire: "resource-count",
+    read: z.number().int().optional(),
+    absent: 0,
+    role: "computed",
+    group: "metrics",
+  }),
   /** Average apply duration in milliseconds, or null. */
-  applyDurationAverage: field<number | null>()({ wire: "apply-duration-average", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
+  applyDurationAverage: field<number | null>()({
+    wire: "apply-duration-average",
+    read: nullableNumber,
+    absent: null,
+    role: "computed",
+    group: "metrics",
+  }),
   /** Average plan duration in milliseconds, or null. */
-  planDurationAverage: field<number | null>()({ wire: "plan-duration-average", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
+  planDurationAverage: field<number | null>()({
+    wire: "plan-duration-average",
+    read: nullableNumber,
+    absent: null,
+    role: "computed",
+    group: "metrics",
+  }),
   /** Number of runs whose policy checks failed, or null. */
-  policyCheckFailures: field<number | null>()({ wire: "policy-check-failures", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
+  policyCheckFailures: field<number | null>()({
+    wire: "policy-check-failures",
+    read: nullableNumber,
+    absent: null,
+    role: "computed",
+    group: "metrics",
+  }),
   /** Number of failed runs, or null. */
-  runFailures: field<number | null>()({ wire: "run-failures", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
+  runFailures: field<number | null>()({
+    wire: "run-failures",
+    read: nullableNumber,
+    absent: null,
+    role: "computed",
+    group: "metrics",
+  }),
   /** Number of runs counted for the workspace's indicators, or null. */
-  workspaceKpisRunsCount: field<number | null>()({ wire: "workspace-kpis-runs-count", read: nullableNumber, absent: null, role: "computed", group: "metrics" }),
+  workspaceKpisRunsCount: field<number | null>()({
+    wire: "workspace-kpis-runs-count",
+    read: nullableNumber,
+    absent: null,
+    role: "computed",
+    group: "metrics",
+  }),
 
   /** Whether the workspace is locked. */
   locked: field<boolean>()({ wire: "locked", read: z.boolean(), absent: false, role: "computed", group: "status" }),
   /** Reason given when it was locked, or null. */
-  lockedReason: field<string | null>()({ wire: "locked-reason", read: nullableString, absent: null, role: "computed", group: "status" }),
+  lockedReason: field<string | null>()({
+    wire: "locked-reason",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Id of the user (or run/team) holding the lock, or null. */
   lockedBy: field<string | null>()({ rel: "locked-by", client: "lockedById", role: "computed", group: "status" }),
   /** Actions the service currently allows (`isDestroyable`). */
@@ -352,31 +566,95 @@ export const WORKSPACE_FIELDS = {
     group: "status",
   }),
   /** State of a scheduled auto-destroy as the service reports it, or null. */
-  autoDestroyStatus: field<string | null>()({ wire: "auto-destroy-status", read: nullableString, absent: null, role: "computed", group: "status" }),
+  autoDestroyStatus: field<string | null>()({
+    wire: "auto-destroy-status",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Whether the auto-destroy setting comes from the project, or null when the service does not say. */
-  inheritsProjectAutoDestroy: field<boolean | null>()({ wire: "inherits-project-auto-destroy", read: z.boolean().nullable().optional(), absent: null, role: "computed", group: "status" }),
+  inheritsProjectAutoDestroy: field<boolean | null>()({
+    wire: "inherits-project-auto-destroy",
+    read: z.boolean().nullable().optional(),
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Time of the latest health assessment (ISO 8601), or null. */
-  lastAssessmentResultAt: field<string | null>()({ wire: "last-assessment-result-at", read: nullableString, absent: null, role: "computed", group: "status" }),
+  lastAssessmentResultAt: field<string | null>()({
+    wire: "last-assessment-result-at",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Latest run (`run-...`), or null. */
   currentRunId: field<string | null>()({ rel: "current-run", role: "computed", group: "status" }),
   /** Current state version (`sv-...`), or null. */
   currentStateVersionId: field<string | null>()({ rel: "current-state-version", role: "computed", group: "status" }),
   /** Latest configuration version (`cv-...`), or null. */
-  currentConfigurationVersionId: field<string | null>()({ rel: "current-configuration-version", role: "computed", group: "status" }),
+  currentConfigurationVersionId: field<string | null>()({
+    rel: "current-configuration-version",
+    role: "computed",
+    group: "status",
+  }),
   /** Creation time (ISO 8601). */
-  createdAt: field<string>()({ wire: "created-at", read: timestampSchema, absent: "", role: "computed", group: "status" }),
+  createdAt: field<string>()({
+    wire: "created-at",
+    read: timestampSchema,
+    absent: "",
+    role: "computed",
+    group: "status",
+  }),
   /** Last update time (ISO 8601), or null. */
-  updatedAt: field<string | null>()({ wire: "updated-at", read: timestampSchema.optional(), absent: null, role: "computed", group: "status" }),
+  updatedAt: field<string | null>()({
+    wire: "updated-at",
+    read: timestampSchema.optional(),
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Time of the latest change to the workspace or its runs (ISO 8601), or null. */
-  latestChangeAt: field<string | null>()({ wire: "latest-change-at", read: timestampSchema.optional(), absent: null, role: "computed", group: "status" }),
+  latestChangeAt: field<string | null>()({
+    wire: "latest-change-at",
+    read: timestampSchema.optional(),
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Environment name the service assigns, or null. */
-  environment: field<string | null>()({ wire: "environment", read: z.string().optional(), absent: null, role: "computed", group: "status" }),
+  environment: field<string | null>()({
+    wire: "environment",
+    read: z.string().optional(),
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** What created the workspace (for example `tfe-api` or `no-code`), or null. */
-  source: field<string | null>()({ wire: "source", read: nullableString, absent: null, role: "computed", group: "status" }),
+  source: field<string | null>()({
+    wire: "source",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Registry module a no-code workspace was made from, or null. */
-  sourceModuleId: field<string | null>()({ wire: "source-module-id", read: nullableString, absent: null, role: "computed", group: "status" }),
+  sourceModuleId: field<string | null>()({
+    wire: "source-module-id",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** For a no-code workspace: whether a newer module version or variable options are available; null otherwise. */
-  noCodeUpgradeAvailable: field<boolean | null>()({ wire: "no-code-upgrade-available", read: z.boolean().nullable().optional(), absent: null, role: "computed", group: "status" }),
+  noCodeUpgradeAvailable: field<boolean | null>()({
+    wire: "no-code-upgrade-available",
+    read: z.boolean().nullable().optional(),
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** For a no-code workspace: the module version it was provisioned from; null otherwise. */
   noCodeModuleVersionId: field<string | null>()({ rel: "no-code-module-version", role: "computed", group: "status" }),
   /** Whether run output is structured (the newer run UI). */
@@ -389,9 +667,21 @@ export const WORKSPACE_FIELDS = {
     group: "status",
   }),
   /** Name of the VCS OAuth client of the connection, or null. */
-  oauthClientName: field<string | null>()({ wire: "oauth-client-name", read: nullableString, absent: null, role: "computed", group: "status" }),
+  oauthClientName: field<string | null>()({
+    wire: "oauth-client-name",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
   /** Repository of the VCS connection (`:org/:repo`), or null. */
-  vcsRepoIdentifier: field<string | null>()({ wire: "vcs-repo-identifier", read: nullableString, absent: null, role: "computed", group: "status" }),
+  vcsRepoIdentifier: field<string | null>()({
+    wire: "vcs-repo-identifier",
+    read: nullableString,
+    absent: null,
+    role: "computed",
+    group: "status",
+  }),
 } as const;
 
 /** The type of the table, from which the derived types are computed. */
@@ -406,7 +696,11 @@ export type ValueOf<F> = F extends { readonly __value?: infer T } ? T : never;
 // Derived wire schemas
 
 type ReadShape = {
-  [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; read: z.ZodType } ? W : never]: WorkspaceFieldTable[K] extends {
+  [
+    K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; read: z.ZodType }
+      ? W
+      : never
+  ]: WorkspaceFieldTable[K] extends {
     read: infer S extends z.ZodType;
   }
     ? z.ZodOptional<z.ZodNullable<S>>
@@ -414,15 +708,25 @@ type ReadShape = {
 };
 
 /** The request schema of a line (its `write`, or its `read` where `write` is `"read"`). */
-export type WriteSchemaOf<F> = F extends { write: "read"; read: infer S } ? S : F extends { write: infer S extends z.ZodType } ? S : never;
+export type WriteSchemaOf<F> = F extends { write: "read"; read: infer S }
+  ? S
+  : F extends { write: infer S extends z.ZodType }
+    ? S
+    : never;
 type WriteShape = {
-  [K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; write: unknown } ? W : never]: WriteSchemaOf<WorkspaceFieldTable[K]>;
+  [
+    K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: infer W extends string; write: unknown }
+      ? W
+      : never
+  ]: WriteSchemaOf<WorkspaceFieldTable[K]>;
 };
 
 const entries = Object.entries(WORKSPACE_FIELDS) as [WorkspaceFieldName, FieldDef][];
 
 /** The zod shape of the workspace document's attributes, one key per table line with `wire` and `read`; `null` and a missing key read as absent. */
-export const workspaceAttributesShape = Object.fromEntries(entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!.nullable().optional()])) as unknown as ReadShape;
+export const workspaceAttributesShape = Object.fromEntries(
+  entries.filter(([, f]) => f.wire && f.read).map(([, f]) => [f.wire!, f.read!.nullable().optional()]),
+) as unknown as ReadShape;
 
 /** The zod shape of the settable attributes of create and update, one key per table line with `write`. */
 export const workspaceSettingsShape = Object.fromEntries(

@@ -3,7 +3,13 @@
  * update (4.3), lock (4.7) and SSH key assignment (4.8).
  */
 import { z } from "zod";
-import { type vcsRepoRequestSchema, type vcsRepoSchema, workspaceAttributesShape, workspaceSettingsShape, WORKSPACE_NAME_PATTERN } from "./workspace-fields";
+import {
+  type vcsRepoRequestSchema,
+  type vcsRepoSchema,
+  workspaceAttributesShape,
+  workspaceSettingsShape,
+  WORKSPACE_NAME_PATTERN,
+} from "./workspace-fields";
 import { documentSchema, listDocumentSchema, type Problem, resourceSchema } from "./common";
 
 export {
@@ -208,41 +214,78 @@ export function workspaceSettingsProblems(
 ): Problem[] {
   const problems: Problem[] = [];
   const at = (key: string) => `/data/attributes/${key}`;
-  const hasOwn = (key: string) => Object.prototype.hasOwnProperty.call(given, key) && (given as Record<string, unknown>)[key] !== undefined;
+  const hasOwn = (key: string) =>
+    Object.prototype.hasOwnProperty.call(given, key) && (given as Record<string, unknown>)[key] !== undefined;
 
   if (hasOwn("execution-mode") && hasOwn("operations")) {
-    problems.push({ pointer: at("operations"), detail: "operations is deprecated and must not be given together with execution-mode; use execution-mode only" });
+    problems.push({
+      pointer: at("operations"),
+      detail: "operations is deprecated and must not be given together with execution-mode; use execution-mode only",
+    });
   }
-  if (hasOwn("engine-version") && hasOwn("terraform-version") && given["engine-version"] !== given["terraform-version"]) {
-    problems.push({ pointer: at("terraform-version"), detail: "terraform-version is an alias of engine-version; give one of them" });
+  if (
+    hasOwn("engine-version") &&
+    hasOwn("terraform-version") &&
+    given["engine-version"] !== given["terraform-version"]
+  ) {
+    problems.push({
+      pointer: at("terraform-version"),
+      detail: "terraform-version is an alias of engine-version; give one of them",
+    });
   }
 
-  const mode = given["execution-mode"] ?? (given.operations === false ? "local" : hasOwn("operations") ? "remote" : (current?.["execution-mode"] ?? "remote"));
-  const pool = hasOwn("agent-pool-id") ? given["agent-pool-id"] : mode === "agent" ? current?.["agent-pool-id"] : undefined;
+  const mode =
+    given["execution-mode"] ??
+    (given.operations === false
+      ? "local"
+      : hasOwn("operations")
+        ? "remote"
+        : (current?.["execution-mode"] ?? "remote"));
+  const pool = hasOwn("agent-pool-id")
+    ? given["agent-pool-id"]
+    : mode === "agent"
+      ? current?.["agent-pool-id"]
+      : undefined;
   if (mode === "agent" && !pool) {
     problems.push({ pointer: at("agent-pool-id"), detail: "agent-pool-id is required when execution-mode is agent" });
   }
   if (mode !== "agent" && given["agent-pool-id"]) {
     problems.push({
       pointer: at("agent-pool-id"),
-      detail: given.operations === true ? "agent-pool-id must not be given when operations is true" : `agent-pool-id must not be given when execution-mode is ${mode}`,
+      detail:
+        given.operations === true
+          ? "agent-pool-id must not be given when operations is true"
+          : `agent-pool-id must not be given when execution-mode is ${mode}`,
     });
   }
   if (given["setting-overwrites"]?.["execution-mode"] === true && !hasOwn("execution-mode") && !current) {
-    problems.push({ pointer: at("execution-mode"), detail: "execution-mode must be given when setting-overwrites.execution-mode is true" });
+    problems.push({
+      pointer: at("execution-mode"),
+      detail: "execution-mode must be given when setting-overwrites.execution-mode is true",
+    });
   }
 
   const repo = given["vcs-repo"];
   if (repo) {
     const appId = repo["vcs-app-installation-id"] ?? repo["github-app-installation-id"];
     if (repo["oauth-token-id"] && appId) {
-      problems.push({ pointer: at("vcs-repo/vcs-app-installation-id"), detail: "vcs-app-installation-id cannot be given together with oauth-token-id" });
+      problems.push({
+        pointer: at("vcs-repo/vcs-app-installation-id"),
+        detail: "vcs-app-installation-id cannot be given together with oauth-token-id",
+      });
     }
     const adding = !current || !current["vcs-repo"];
     if (adding) {
-      if (!repo.identifier) problems.push({ pointer: at("vcs-repo/identifier"), detail: "identifier is required when adding a VCS repository" });
+      if (!repo.identifier)
+        problems.push({
+          pointer: at("vcs-repo/identifier"),
+          detail: "identifier is required when adding a VCS repository",
+        });
       if (!repo["oauth-token-id"] && !appId) {
-        problems.push({ pointer: at("vcs-repo/oauth-token-id"), detail: "oauth-token-id (or vcs-app-installation-id) is required when adding a VCS repository" });
+        problems.push({
+          pointer: at("vcs-repo/oauth-token-id"),
+          detail: "oauth-token-id (or vcs-app-installation-id) is required when adding a VCS repository",
+        });
       }
     }
   }

@@ -58,7 +58,8 @@ export function withinCalls<T extends object>(area: T, options: CallOptions): T 
         return view;
       }
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => runInCall(options, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        runInCall(options, () => (value as (...a: unknown[]) => unknown).apply(target, args));
     },
   });
 }

@@ -20,7 +20,11 @@ export class RemoteStateConsumers {
 
   /** Ids of every consumer (all pages); FeatureUnavailableError from a server without remote state consumers. */
   async listIds(workspaceId: string): Promise<string[]> {
-    return (await orUnavailable(this.transport, "remote state consumers", workspaceOwner(workspaceId), () => this.list(workspaceId).all())).map((w) => w.id);
+    return (
+      await orUnavailable(this.transport, "remote state consumers", workspaceOwner(workspaceId), () =>
+        this.list(workspaceId).all(),
+      )
+    ).map((w) => w.id);
   }
 
   /** `PATCH`: the consumer set becomes exactly `consumerIds`. Needs permission to manage all workspaces. */

@@ -86,7 +86,15 @@ export class ForbiddenError extends ApiError {}
 export class NotFoundError extends ApiError {}
 
 /** Why the service answered 409, derived from the operation and the service's detail. */
-export type ConflictReason = "already-locked" | "not-locked" | "locked-by-another-user" | "managing-resources" | "locked" | "still-processing" | "already-exists" | "unknown";
+export type ConflictReason =
+  | "already-locked"
+  | "not-locked"
+  | "locked-by-another-user"
+  | "managing-resources"
+  | "locked"
+  | "still-processing"
+  | "already-exists"
+  | "unknown";
 
 /** 409: the workspace is in a state that forbids the operation. */
 export class ConflictError extends ApiError {
@@ -158,7 +166,11 @@ export class DeadlineExceededError extends NetworkError {
   /** The deadline that ran out, in milliseconds. */
   readonly deadlineMs: number;
   constructor(ctx: ErrorContext, deadlineMs: number, during: string) {
-    super(ctx, "EDEADLINE", `did not finish within its deadline of ${seconds(deadlineMs)} (deadlineMs); ran out ${during}`);
+    super(
+      ctx,
+      "EDEADLINE",
+      `did not finish within its deadline of ${seconds(deadlineMs)} (deadlineMs); ran out ${during}`,
+    );
     this.deadlineMs = deadlineMs;
   }
 }
@@ -191,7 +203,16 @@ export class UnreadableCreateError extends UnexpectedResponseError {
   /** Why reading the record back failed. */
   readonly readBackError: unknown;
   constructor(answer: UnexpectedResponseError, createdId: string | null, readBackError: unknown) {
-    super({ method: answer.method, path: answer.path, status: answer.status, attempts: answer.attempts, elapsedMs: answer.elapsedMs }, answer.issues);
+    super(
+      {
+        method: answer.method,
+        path: answer.path,
+        status: answer.status,
+        attempts: answer.attempts,
+        elapsedMs: answer.elapsedMs,
+      },
+      answer.issues,
+    );
     const readBack = readBackError instanceof Error ? readBackError.message : String(readBackError);
     this.message = `${answer.message}; the service made the record (${createdId ?? "its id not given"}) but reading it back failed too: ${capDetail(readBack)}`;
     this.createdId = createdId;
@@ -241,7 +262,9 @@ export class InconsistentPaginationError extends WorkspacesError {
   /** The page whose answer was inconsistent. */
   readonly page: number;
   constructor(path: string, page: number, problem: string) {
-    super(`GET ${path}: the service's pagination is inconsistent at page ${page}: ${problem}; the listing stopped there`);
+    super(
+      `GET ${path}: the service's pagination is inconsistent at page ${page}: ${problem}; the listing stopped there`,
+    );
     this.path = path;
     this.page = page;
   }

@@ -17,7 +17,14 @@ export type { Feature };
 const NOT_OFFERED = new Set([404, 405, 501]);
 
 function contextOf(err: ApiError): ErrorContext {
-  return { method: err.method, path: err.path, status: err.status, errors: err.errors, attempts: err.attempts, elapsedMs: err.elapsedMs };
+  return {
+    method: err.method,
+    path: err.path,
+    status: err.status,
+    errors: err.errors,
+    attempts: err.attempts,
+    elapsedMs: err.elapsedMs,
+  };
 }
 
 /**
@@ -26,7 +33,12 @@ function contextOf(err: ApiError): ErrorContext {
  * becomes one at once. Any other failure, and a 404 whose owner does not read either,
  * is thrown as it came.
  */
-export async function orUnavailable<T>(transport: Transport, feature: Feature, owner: string, call: () => Promise<T>): Promise<T> {
+export async function orUnavailable<T>(
+  transport: Transport,
+  feature: Feature,
+  owner: string,
+  call: () => Promise<T>,
+): Promise<T> {
   try {
     return await call();
   } catch (err) {
@@ -57,6 +69,11 @@ export function organizationOwner(organization: string): string {
  * with a project but answered without a `project` relationship): `answer` says what was
  * missing, as a phrase (`answered 201 without a project relationship`).
  */
-export function unavailableFromAnswer(address: string, feature: Feature, ctx: Pick<ErrorContext, "method" | "path" | "status">, answer: string): FeatureUnavailableError {
+export function unavailableFromAnswer(
+  address: string,
+  feature: Feature,
+  ctx: Pick<ErrorContext, "method" | "path" | "status">,
+  answer: string,
+): FeatureUnavailableError {
   return new FeatureUnavailableError({ ...ctx, attempts: 1, elapsedMs: 0 }, feature, address, answer);
 }

@@ -50,7 +50,11 @@ export class PacingRefused extends Error {
     readonly reason: "paused" | "deadline" | "aborted",
     readonly retryAt?: number,
   ) {
-    super(reason === "paused" ? `paused by the service until ${new Date(retryAt!).toISOString()}` : `no pacing slot (${reason})`);
+    super(
+      reason === "paused"
+        ? `paused by the service until ${new Date(retryAt!).toISOString()}`
+        : `no pacing slot (${reason})`,
+    );
   }
 }
 
@@ -148,7 +152,10 @@ export class RateLimiter {
         onAbort: () => this.leave(waiter, new PacingRefused("aborted")),
       };
       if (Number.isFinite(deadlineAt)) {
-        waiter.timer = setTimeout(() => this.leave(waiter, new PacingRefused("deadline")), Math.max(0, deadlineAt - this.now()));
+        waiter.timer = setTimeout(
+          () => this.leave(waiter, new PacingRefused("deadline")),
+          Math.max(0, deadlineAt - this.now()),
+        );
       }
       signal?.addEventListener("abort", waiter.onAbort, { once: true });
       this.queue.push(waiter);
@@ -202,7 +209,8 @@ export class RateLimiter {
   pauseUntil(untilMs: number): void {
     if (untilMs <= this.pausedUntil) return;
     this.pausedUntil = untilMs;
-    for (const waiter of this.queue.filter((w) => w.deadlineAt < untilMs)) this.leave(waiter, new PacingRefused("paused", untilMs));
+    for (const waiter of this.queue.filter((w) => w.deadlineAt < untilMs))
+      this.leave(waiter, new PacingRefused("paused", untilMs));
   }
 
   /** Epoch ms until which the service asked for a pause (0 when none). */

@@ -13,7 +13,13 @@ export class WorkspaceLocks {
   /** `POST /workspaces/:id/actions/lock`. Not repeated after a dropped connection: a second try would answer 409. */
   async lock(workspaceId: string, reason = ""): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("workspaces", workspaceId, "actions", "lock"), body: { reason }, repeat: "once", conflict: "lock" },
+      {
+        method: "POST",
+        path: urlPath("workspaces", workspaceId, "actions", "lock"),
+        body: { reason },
+        repeat: "once",
+        conflict: "lock",
+      },
       workspaceDocumentSchema,
     );
     return toWorkspace(doc.data);
@@ -25,7 +31,12 @@ export class WorkspaceLocks {
    */
   async unlock(workspaceId: string): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("workspaces", workspaceId, "actions", "unlock"), repeat: "unlock", conflict: "unlock" },
+      {
+        method: "POST",
+        path: urlPath("workspaces", workspaceId, "actions", "unlock"),
+        repeat: "unlock",
+        conflict: "unlock",
+      },
       workspaceDocumentSchema,
     );
     return toWorkspace(doc.data);
@@ -34,7 +45,12 @@ export class WorkspaceLocks {
   /** `POST /workspaces/:id/actions/force-unlock`; needs admin access. */
   async forceUnlock(workspaceId: string): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("workspaces", workspaceId, "actions", "force-unlock"), repeat: "once", conflict: "force-unlock" },
+      {
+        method: "POST",
+        path: urlPath("workspaces", workspaceId, "actions", "force-unlock"),
+        repeat: "once",
+        conflict: "force-unlock",
+      },
       workspaceDocumentSchema,
     );
     return toWorkspace(doc.data);

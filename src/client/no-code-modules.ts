@@ -178,17 +178,26 @@ export class NoCodeModules {
     if (options.versionPin !== undefined) attributes["version-pin"] = options.versionPin;
     if (options.enabled !== undefined) attributes.enabled = options.enabled;
     const relationships: Record<string, unknown> = {};
-    if (options.registryModuleId) relationships["registry-module"] = { data: { type: "registry-module", id: options.registryModuleId } };
+    if (options.registryModuleId)
+      relationships["registry-module"] = { data: { type: "registry-module", id: options.registryModuleId } };
     if (options.variableOptions) relationships["variable-options"] = variableOptionsBody(options.variableOptions);
     const data: Record<string, unknown> = { type: "no-code-modules", attributes };
     if (Object.keys(relationships).length) data.relationships = relationships;
-    const doc = await this.transport.requestParsed({ method: "PATCH", path: urlPath("no-code-modules", noCodeModuleId), body: { data }, repeat: "idempotent" }, noCodeModuleDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("no-code-modules", noCodeModuleId), body: { data }, repeat: "idempotent" },
+      noCodeModuleDocumentSchema,
+    );
     return toNoCodeModule(doc.data, doc.included);
   }
 
   /** `DELETE /no-code-modules/:id`: withdraws the module from no-code provisioning. */
   async delete(noCodeModuleId: string): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: urlPath("no-code-modules", noCodeModuleId), repeat: "idempotent", goneMeansDone: true });
+    await this.transport.request({
+      method: "DELETE",
+      path: urlPath("no-code-modules", noCodeModuleId),
+      repeat: "idempotent",
+      goneMeansDone: true,
+    });
   }
 
   /** `GET /no-code-modules/:id`, optionally with its variable options. */

@@ -95,7 +95,10 @@ const CATEGORY_ON_THE_WIRE: Record<VariableCategory, string> = { engine: "terraf
 function varsBody(vars: NoCodeVariable[]): { data: unknown[] } {
   return {
     data: vars.map((v) => {
-      const attributes: Record<string, unknown> = { key: v.key, category: CATEGORY_ON_THE_WIRE[v.category] ?? v.category };
+      const attributes: Record<string, unknown> = {
+        key: v.key,
+        category: CATEGORY_ON_THE_WIRE[v.category] ?? v.category,
+      };
       if (v.value !== undefined) attributes.value = v.value;
       if (v.description !== undefined) attributes.description = v.description;
       if (v.hcl !== undefined) attributes.hcl = v.hcl;
@@ -122,11 +125,20 @@ export class NoCodeUpgrades {
   constructor(private readonly transport: Transport) {}
 
   /** `POST /no-code-modules/:nc/workspaces/:ws/upgrade`: starts a plan. Not repeated once sent. */
-  async initiate(noCodeModuleId: string, workspaceId: string, options: NoCodeUpgradeOptions = {}): Promise<WorkspaceUpgrade> {
+  async initiate(
+    noCodeModuleId: string,
+    workspaceId: string,
+    options: NoCodeUpgradeOptions = {},
+  ): Promise<WorkspaceUpgrade> {
     const data: Record<string, unknown> = { type: "workspaces" };
     if (options.variables) data.relationships = { vars: varsBody(options.variables) };
     const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade"), body: { data }, repeat: "once" },
+      {
+        method: "POST",
+        path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade"),
+        body: { data },
+        repeat: "once",
+      },
       workspaceUpgradeDocumentSchema,
     );
     return toUpgrade(doc.data);
@@ -135,7 +147,11 @@ export class NoCodeUpgrades {
   /** `GET /no-code-modules/:nc/workspaces/:ws/upgrade/:id`. */
   async read(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<WorkspaceUpgrade> {
     const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId), repeat: "idempotent" },
+      {
+        method: "GET",
+        path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId),
+        repeat: "idempotent",
+      },
       workspaceUpgradeDocumentSchema,
     );
     return toUpgrade(doc.data);
@@ -145,7 +161,11 @@ export class NoCodeUpgrades {
    * `POST /no-code-modules/:nc/workspaces/:ws/upgrade/:id`: confirms and applies. Returns
    * the service's completion message (and the run's status when the service adds it).
    */
-  async confirm(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<{ message: string | null; status: string | null }> {
+  async confirm(
+    noCodeModuleId: string,
+    workspaceId: string,
+    upgradeId: string,
+  ): Promise<{ message: string | null; status: string | null }> {
     const res = await this.transport.request({
       method: "POST",
       path: urlPath("no-code-modules", noCodeModuleId, "workspaces", workspaceId, "upgrade", upgradeId),
@@ -190,7 +210,8 @@ export class NoCodeUpgrades {
       try {
         last = await runInCall({ ...call, signal }, () => this.read(noCodeModuleId, workspaceId, upgradeId));
       } catch (err) {
-        if (waitOver.signal.aborted && !call.signal?.aborted) throw timedOut(Date.now() - started, " (the last poll's answer had not arrived)");
+        if (waitOver.signal.aborted && !call.signal?.aborted)
+          throw timedOut(Date.now() - started, " (the last poll's answer had not arrived)");
         throw err;
       } finally {
         clearTimeout(timer);
@@ -227,13 +248,26 @@ export class NoCodeWorkspaces {
     if (options.variables) relationships.vars = varsBody(options.variables);
     const data: Record<string, unknown> = { type: "workspaces", attributes };
     if (Object.keys(relationships).length) data.relationships = relationships;
-    const spec: RequestSpec = { method: "POST", path: urlPath("no-code-modules", noCodeModuleId, "workspaces"), body: { data }, repeat: "once", conflict: "create" };
+    const spec: RequestSpec = {
+      method: "POST",
+      path: urlPath("no-code-modules", noCodeModuleId, "workspaces"),
+      body: { data },
+      repeat: "once",
+      conflict: "create",
+    };
     const started = Date.now();
     const res = await this.transport.request(spec);
     // The answer names no organization, so an unreadable one is read back by its id only.
     return createdWorkspace(this.transport, spec, res, started, async (id) => {
       if (!id) throw new Error("the answer names no workspace id to read it back by");
-      return toWorkspace((await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", id), repeat: "idempotent" }, workspaceDocumentSchema)).data);
+      return toWorkspace(
+        (
+          await this.transport.requestParsed(
+            { method: "GET", path: urlPath("workspaces", id), repeat: "idempotent" },
+            workspaceDocumentSchema,
+          )
+        ).data,
+      );
     });
   }
 }

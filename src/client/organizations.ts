@@ -22,7 +22,10 @@ export class Organizations {
 
   /** `GET /organizations/:name`. */
   async read(name: string): Promise<Organization> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("organizations", name), repeat: "idempotent" }, organizationDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("organizations", name), repeat: "idempotent" },
+      organizationDocumentSchema,
+    );
     const a = doc.data.attributes;
     return {
       name: a.name,

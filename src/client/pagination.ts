@@ -68,10 +68,13 @@ export class PagedList<T> implements AsyncIterable<T> {
       const p = page.pagination;
       const next = p?.["next-page"] ?? null;
       const inconsistent = (problem: string) => new InconsistentPaginationError(this.path, number, problem);
-      if (p && p["current-page"] !== number) throw inconsistent(`page ${number} was asked for and page ${p["current-page"]} answered`);
+      if (p && p["current-page"] !== number)
+        throw inconsistent(`page ${number} was asked for and page ${p["current-page"]} answered`);
       if (next !== null && next <= number) throw inconsistent(`next-page ${next} does not come after page ${number}`);
-      if (next !== null && p && next > p["total-pages"]) throw inconsistent(`next-page ${next} is past total-pages ${p["total-pages"]}`);
-      if (next !== null && page.items.length === 0) throw inconsistent(`the page is empty but names page ${next} as the next one`);
+      if (next !== null && p && next > p["total-pages"])
+        throw inconsistent(`next-page ${next} is past total-pages ${p["total-pages"]}`);
+      if (next !== null && page.items.length === 0)
+        throw inconsistent(`the page is empty but names page ${next} as the next one`);
       if (page.items.length > 0) {
         const fingerprint = createHash("sha256").update(JSON.stringify(page.items)).digest("base64");
         const earlier = seen.get(fingerprint);
@@ -112,7 +115,17 @@ export function pagedGet<R, T>(
 ): PagedList<T> {
   return new PagedList(
     async (number, size) => {
-      const doc = await guard(() => transport.requestParsed({ method: "GET", path, query: { ...query, "page[number]": number, "page[size]": size }, repeat: "idempotent" }, schema));
+      const doc = await guard(() =>
+        transport.requestParsed(
+          {
+            method: "GET",
+            path,
+            query: { ...query, "page[number]": number, "page[size]": size },
+            repeat: "idempotent",
+          },
+          schema,
+        ),
+      );
       return { items: doc.data.map(map), pagination: doc.meta?.pagination };
     },
     PAGE_SIZE,

@@ -41,14 +41,22 @@ export class Projects {
 
   /** `GET /projects/:id`. */
   async read(projectId: string): Promise<Project> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("projects", projectId), repeat: "idempotent" }, projectDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("projects", projectId), repeat: "idempotent" },
+      projectDocumentSchema,
+    );
     return toProject(doc.data);
   }
 
   /** `GET /organizations/:org/projects`, 100 per page (FeatureUnavailableError from a server without projects). */
   list(organization: string, options: ProjectListOptions = {}): PagedList<Project> {
-    return pagedGet(this.transport, urlPath("organizations", organization, "projects"), { "filter[names]": options.name }, projectListDocumentSchema, toProject, (request) =>
-      orUnavailable(this.transport, "projects", organizationOwner(organization), request),
+    return pagedGet(
+      this.transport,
+      urlPath("organizations", organization, "projects"),
+      { "filter[names]": options.name },
+      projectListDocumentSchema,
+      toProject,
+      (request) => orUnavailable(this.transport, "projects", organizationOwner(organization), request),
     );
   }
 }

@@ -132,13 +132,19 @@ export class RegistryModules {
 
   /** `GET /organizations/:org/registry-modules/:registry/:namespace/:name/:provider`. */
   async read(address: RegistryModuleAddress): Promise<RegistryModule> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: addressPath(address), repeat: "idempotent" }, registryModuleDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: addressPath(address), repeat: "idempotent" },
+      registryModuleDocumentSchema,
+    );
     return toRegistryModule(doc.data);
   }
 
   /** `GET /registry-modules/:id`. */
   async readById(registryModuleId: string): Promise<RegistryModule> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("registry-modules", registryModuleId), repeat: "idempotent" }, registryModuleDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("registry-modules", registryModuleId), repeat: "idempotent" },
+      registryModuleDocumentSchema,
+    );
     return toRegistryModule(doc.data);
   }
 
@@ -156,14 +162,28 @@ export class RegistryModules {
   /** `GET .../version?module_version=`: one version of a module. */
   async readVersion(address: RegistryModuleAddress, version: string): Promise<RegistryModuleVersion> {
     const doc = await this.transport.requestParsed(
-      { method: "GET", path: addressPath(address, "version"), query: { module_version: version }, repeat: "idempotent" },
+      {
+        method: "GET",
+        path: addressPath(address, "version"),
+        query: { module_version: version },
+        repeat: "idempotent",
+      },
       registryModuleVersionDocumentSchema,
     );
     return toVersion(doc.data);
   }
 
   /** `POST /organizations/:org/registry-modules`: publishes a module without a VCS connection. Not repeated once sent. */
-  async create(organization: string, options: { name: string; provider: string; registryName?: "private" | "public"; namespace?: string; noCode?: boolean }): Promise<RegistryModule> {
+  async create(
+    organization: string,
+    options: {
+      name: string;
+      provider: string;
+      registryName?: "private" | "public";
+      namespace?: string;
+      noCode?: boolean;
+    },
+  ): Promise<RegistryModule> {
     const attributes: Record<string, unknown> = { name: options.name, provider: options.provider };
     if (options.registryName) attributes["registry-name"] = options.registryName;
     if (options.namespace) attributes.namespace = options.namespace;

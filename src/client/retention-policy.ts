@@ -28,7 +28,12 @@ const retentionSetDocumentSchema = documentSchema(anyResourceSchema);
 function toPolicy(r: z.infer<typeof anyResourceSchema>): DataRetentionPolicy {
   const a = r.attributes ?? {};
   const days = a["delete-older-than-n-days"];
-  return { id: r.id ?? null, type: r.type, deleteOlderThanNDays: typeof days === "number" ? days : null, attributes: a };
+  return {
+    id: r.id ?? null,
+    type: r.type,
+    deleteOlderThanNDays: typeof days === "number" ? days : null,
+    attributes: a,
+  };
 }
 
 /** Data retention policy calls of a {@link WorkspacesClient} (`client.dataRetentionPolicy`). */
@@ -37,7 +42,10 @@ export class DataRetentionPolicies {
 
   /** `GET`: the policy set on the workspace, else the organization default; null when neither exists. */
   async read(workspaceId: string): Promise<DataRetentionPolicy | null> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: this.path(workspaceId), repeat: "idempotent" }, retentionDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: this.path(workspaceId), repeat: "idempotent" },
+      retentionDocumentSchema,
+    );
     return doc.data ? toPolicy(doc.data) : null;
   }
 
@@ -48,9 +56,15 @@ export class DataRetentionPolicies {
   async set(workspaceId: string, options: DataRetentionPolicyOptions): Promise<DataRetentionPolicy> {
     const data =
       "deleteOlderThanNDays" in options
-        ? { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": options.deleteOlderThanNDays } }
+        ? {
+            type: "data-retention-policy-delete-olders",
+            attributes: { "delete-older-than-n-days": options.deleteOlderThanNDays },
+          }
         : { type: "data-retention-policy-dont-deletes", attributes: {} };
-    const doc = await this.transport.requestParsed({ method: "POST", path: this.path(workspaceId), body: { data }, repeat: "idempotent" }, retentionSetDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "POST", path: this.path(workspaceId), body: { data }, repeat: "idempotent" },
+      retentionSetDocumentSchema,
+    );
     return toPolicy(doc.data);
   }
 

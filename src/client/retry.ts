@@ -69,7 +69,12 @@ export function mayRetryNetwork(repeat: Repeatability, code: string): boolean {
 }
 
 /** Whether an error status may be retried. */
-export function mayRetryStatus(repeat: Repeatability, status: number, elapsedMs: number, opts: ResolvedRetryOptions): boolean {
+export function mayRetryStatus(
+  repeat: Repeatability,
+  status: number,
+  elapsedMs: number,
+  opts: ResolvedRetryOptions,
+): boolean {
   if (status === 429) return true;
   if (status === 503 && repeat === "unlock") return elapsedMs < opts.unlockRetryMs;
   if (status >= 500 && status !== 501) return repeat === "idempotent";
@@ -106,7 +111,10 @@ const MAX_ASKED_WAIT_MS = 30 * 86_400_000;
  * sends fractions such as `0.412`); a value that is plainly an epoch timestamp is read
  * as one. `Retry-After` is seconds or an HTTP date.
  */
-export function rateLimitWait(headers: HeaderBag, now: number = Date.now()): { ms: number; source: string } | undefined {
+export function rateLimitWait(
+  headers: HeaderBag,
+  now: number = Date.now(),
+): { ms: number; source: string } | undefined {
   const reset = header(headers, "x-ratelimit-reset");
   if (reset !== undefined && reset.trim() !== "") {
     const v = Number(reset);
@@ -118,7 +126,8 @@ export function rateLimitWait(headers: HeaderBag, now: number = Date.now()): { m
   const retryAfter = header(headers, "retry-after");
   if (retryAfter !== undefined && retryAfter.trim() !== "") {
     const secs = Number(retryAfter);
-    if (Number.isFinite(secs) && secs >= 0) return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.ceil(secs * 1000)), source: "Retry-After" };
+    if (Number.isFinite(secs) && secs >= 0)
+      return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.ceil(secs * 1000)), source: "Retry-After" };
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.max(0, date - now)), source: "Retry-After" };
   }

@@ -60,7 +60,9 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     [nonEmpty(env.TFE_HOSTNAME), "TFE_*"],
   ]);
   if (!address) {
-    throw new SettingsError("no service address: pass `address` in the options, or set WORKSPACES_ADDRESS, or set TFE_HOSTNAME");
+    throw new SettingsError(
+      "no service address: pass `address` in the options, or set WORKSPACES_ADDRESS, or set TFE_HOSTNAME",
+    );
   }
   const { baseUrl, hostname } = normalizeAddress(address.value);
 
@@ -88,7 +90,11 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     baseUrl,
     hostname,
     organization: organization?.value,
-    sources: { address: address.source, token: token.source, ...(organization ? { organization: organization.source } : {}) },
+    sources: {
+      address: address.source,
+      token: token.source,
+      ...(organization ? { organization: organization.source } : {}),
+    },
     ...(token.source === "credentials file" ? { tokenFile: credentialsPath } : {}),
   };
   Object.defineProperty(settings, "token", { value: token.value, enumerable: false });
@@ -114,10 +120,16 @@ export function tokenSource(
     case "WORKSPACES_*":
       return { name: "the environment variable WORKSPACES_TOKEN", replace: "set WORKSPACES_TOKEN to a valid token" };
     case "TFE_*":
-      return { name: "the environment variable TFE_TOKEN", replace: "set TFE_TOKEN to a valid token (or WORKSPACES_TOKEN, which comes first)" };
+      return {
+        name: "the environment variable TFE_TOKEN",
+        replace: "set TFE_TOKEN to a valid token (or WORKSPACES_TOKEN, which comes first)",
+      };
     case "credentials file": {
       const file = settings.tokenFile ?? CREDENTIALS_FILE;
-      return { name: `the credentials file ${file} (entry "${settings.hostname}")`, replace: `replace the token of "${settings.hostname}" in ${file}` };
+      return {
+        name: `the credentials file ${file} (entry "${settings.hostname}")`,
+        replace: `replace the token of "${settings.hostname}" in ${file}`,
+      };
     }
   }
 }
@@ -133,7 +145,9 @@ export function normalizeAddress(address: string): { baseUrl: string; hostname: 
   try {
     url = new URL(withScheme);
   } catch {
-    throw new SettingsError(`invalid service address ${JSON.stringify(address)}: expected a hostname or an http(s) URL`);
+    throw new SettingsError(
+      `invalid service address ${JSON.stringify(address)}: expected a hostname or an http(s) URL`,
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new SettingsError(`invalid service address ${JSON.stringify(address)}: only http and https are supported`);
@@ -146,7 +160,10 @@ export function normalizeAddress(address: string): { baseUrl: string; hostname: 
   return { baseUrl: `${url.protocol}//${url.host}${pathname}`, hostname: url.host };
 }
 
-function tokenFromCredentialsFile(file: string, hostname: string): { value: string; source: SettingSource } | undefined {
+function tokenFromCredentialsFile(
+  file: string,
+  hostname: string,
+): { value: string; source: SettingSource } | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");

@@ -30,13 +30,22 @@ export class SshKeys {
 
   /** `GET /ssh-keys/:id`. */
   async read(sshKeyId: string): Promise<SshKey> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("ssh-keys", sshKeyId), repeat: "idempotent" }, sshKeyDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("ssh-keys", sshKeyId), repeat: "idempotent" },
+      sshKeyDocumentSchema,
+    );
     return toSshKey(doc.data);
   }
 
   /** `GET /organizations/:org/ssh-keys`. */
   list(organization: string): PagedList<SshKey> {
-    return pagedGet(this.transport, urlPath("organizations", organization, "ssh-keys"), {}, sshKeyListDocumentSchema, toSshKey);
+    return pagedGet(
+      this.transport,
+      urlPath("organizations", organization, "ssh-keys"),
+      {},
+      sshKeyListDocumentSchema,
+      toSshKey,
+    );
   }
 
   /** `PATCH /workspaces/:id/relationships/ssh-key` with the key's id. */

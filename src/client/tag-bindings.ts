@@ -64,7 +64,11 @@ export class TagBindings {
       const effective = included
         .filter((r) => r.type === "effective-tag-bindings")
         .filter((r) => (relId(r, "workspace") ?? workspace.id) === workspace.id)
-        .map((r) => ({ key: text(r.attributes?.key), value: text(r.attributes?.value), inheritedFrom: relId(r, "inherited-from") }));
+        .map((r) => ({
+          key: text(r.attributes?.key),
+          value: text(r.attributes?.value),
+          inheritedFrom: relId(r, "inherited-from"),
+        }));
       return {
         workspace,
         tagBindings: effective.filter((b) => b.inheritedFrom === null).map(({ key, value }) => ({ key, value })),
@@ -74,12 +78,19 @@ export class TagBindings {
     } catch (err) {
       if (!(err instanceof BadRequestError)) throw err;
     }
-    const [workspace, direct, effective] = await Promise.all([this.workspaces.read(workspaceId), this.list(workspaceId), this.listEffective(workspaceId)]);
+    const [workspace, direct, effective] = await Promise.all([
+      this.workspaces.read(workspaceId),
+      this.list(workspaceId),
+      this.listEffective(workspaceId),
+    ]);
     const own = new Map(direct.map((b) => [b.key, b.value]));
     return {
       workspace,
       tagBindings: direct.map(({ key, value }) => ({ key, value })),
-      effectiveTagBindings: effective.map((b) => ({ ...b, inheritedFrom: own.get(b.key) === b.value ? null : workspace.projectId })),
+      effectiveTagBindings: effective.map((b) => ({
+        ...b,
+        inheritedFrom: own.get(b.key) === b.value ? null : workspace.projectId,
+      })),
       requests: 4,
     };
   }
@@ -87,7 +98,10 @@ export class TagBindings {
   /** `GET /workspaces/:id/tag-bindings`: the bindings set on the workspace itself (FeatureUnavailableError from a server without key-value tags). */
   async list(workspaceId: string): Promise<TagBinding[]> {
     const doc = await orUnavailable(this.transport, "key-value tags", workspaceOwner(workspaceId), () =>
-      this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" }, tagBindingListDocumentSchema),
+      this.transport.requestParsed(
+        { method: "GET", path: urlPath("workspaces", workspaceId, "tag-bindings"), repeat: "idempotent" },
+        tagBindingListDocumentSchema,
+      ),
     );
     return doc.data.map((r) => ({ id: r.id, key: r.attributes.key, value: r.attributes.value }));
   }
@@ -95,7 +109,10 @@ export class TagBindings {
   /** `GET /workspaces/:id/effective-tag-bindings`: direct plus inherited bindings (FeatureUnavailableError as for {@link list}). */
   async listEffective(workspaceId: string): Promise<EffectiveTagBinding[]> {
     const doc = await orUnavailable(this.transport, "key-value tags", workspaceOwner(workspaceId), () =>
-      this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "effective-tag-bindings"), repeat: "idempotent" }, effectiveTagBindingListDocumentSchema),
+      this.transport.requestParsed(
+        { method: "GET", path: urlPath("workspaces", workspaceId, "effective-tag-bindings"), repeat: "idempotent" },
+        effectiveTagBindingListDocumentSchema,
+      ),
     );
     return doc.data.map((r) => ({ key: r.attributes.key, value: r.attributes.value }));
   }
@@ -108,11 +125,17 @@ export class TagBindings {
    */
   async set(workspaceId: string, bindings: TagBindingInput[]): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "PATCH", path: urlPath("workspaces", workspaceId), body: workspaceRequestBody({ tagBindings: bindings }), repeat: "idempotent" },
+      {
+        method: "PATCH",
+        path: urlPath("workspaces", workspaceId),
+        body: workspaceRequestBody({ tagBindings: bindings }),
+        repeat: "idempotent",
+      },
       workspaceDocumentSchema,
     );
     const ws = toWorkspace(doc.data);
-    if (bindings.length > 0 && !("tag-bindings" in ws.relationships) && !("effective-tag-bindings" in ws.relationships)) await this.list(workspaceId);
+    if (bindings.length > 0 && !("tag-bindings" in ws.relationships) && !("effective-tag-bindings" in ws.relationships))
+      await this.list(workspaceId);
     return ws;
   }
 }

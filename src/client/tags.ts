@@ -31,7 +31,13 @@ export interface OrganizationTagListOptions {
 
 function toTag(r: TagResource): Tag {
   const a = r.attributes;
-  return { id: r.id, name: a.name, createdAt: a["created-at"] ?? null, instanceCount: a["instance-count"] ?? null, attributes: a };
+  return {
+    id: r.id,
+    name: a.name,
+    createdAt: a["created-at"] ?? null,
+    instanceCount: a["instance-count"] ?? null,
+    attributes: a,
+  };
 }
 
 function tagItem(ref: TagRef): Record<string, unknown> {

@@ -23,7 +23,17 @@ import {
 import { currentCall } from "./call";
 import { PacingRefused, type RateLimiter, limiterFor, sleep } from "./limiter";
 import { refusalKey, refusalOf, rememberRefusal } from "./refused-tokens";
-import { DEFAULT_RETRY, type Repeatability, type ResolvedRetryOptions, type RetryOptions, announcedLimit, backoffDelay, mayRetryNetwork, mayRetryStatus, rateLimitWait } from "./retry";
+import {
+  DEFAULT_RETRY,
+  type Repeatability,
+  type ResolvedRetryOptions,
+  type RetryOptions,
+  announcedLimit,
+  backoffDelay,
+  mayRetryNetwork,
+  mayRetryStatus,
+  rateLimitWait,
+} from "./retry";
 import type { Settings } from "./settings";
 
 /** Names the operation so that a 409 can be given its reason. */
@@ -179,7 +189,11 @@ export class Transport {
       if (refused) {
         const ago = `${Math.round((Date.now() - refused.at) / 1000)}s ago`;
         throw this.scrub(
-          new UnauthorizedError({ ...notSent(401), errors: refused.errors, gaveUp: `not sent: the service refused this token ${ago} (401), and no request with it can succeed` }),
+          new UnauthorizedError({
+            ...notSent(401),
+            errors: refused.errors,
+            gaveUp: `not sent: the service refused this token ${ago} (401), and no request with it can succeed`,
+          }),
         );
       }
       const limiter = await this.limiterWithin(call, notSent);
@@ -188,12 +202,17 @@ export class Transport {
           await limiter.acquire(call.deadlineAt, call.signal);
         } catch (err) {
           if (!(err instanceof PacingRefused)) throw err;
-          if (err.reason === "aborted") throw this.scrub(new AbortedError(notSent(), "while waiting for a pacing slot"));
-          if (err.reason === "deadline") throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "while waiting for a pacing slot"));
+          if (err.reason === "aborted")
+            throw this.scrub(new AbortedError(notSent(), "while waiting for a pacing slot"));
+          if (err.reason === "deadline")
+            throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "while waiting for a pacing slot"));
           const retryAt = new Date(err.retryAt!);
           throw this.scrub(
             new RateLimitedError(
-              { ...notSent(last?.status), gaveUp: `the service asked for a pause until ${retryAt.toISOString()}, past this call's deadline` },
+              {
+                ...notSent(last?.status),
+                gaveUp: `the service asked for a pause until ${retryAt.toISOString()}, past this call's deadline`,
+              },
               retryAt,
               `rate limited: retry after ${retryAt.toISOString()}`,
             ),
@@ -202,7 +221,8 @@ export class Transport {
       }
       const sentAt = Date.now();
       if (call.signal?.aborted) throw this.scrub(new AbortedError(notSent(), "before the request was sent"));
-      if (sentAt >= call.deadlineAt) throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "before the request was sent"));
+      if (sentAt >= call.deadlineAt)
+        throw this.scrub(new DeadlineExceededError(notSent(), call.deadlineMs, "before the request was sent"));
       if (attempt === 1) started = sentAt;
       let response: AxiosResponse | undefined;
       let networkCode: string | undefined;
@@ -237,21 +257,45 @@ export class Transport {
         call.signal?.removeEventListener("abort", onAbort);
       }
       if (!response && (cancel.signal.aborted || Date.now() >= call.deadlineAt)) {
-        const ctx: ErrorContext = { method: spec.method, path: spec.path, status: 0, attempts: attempt, elapsedMs: Date.now() - call.startedAt };
+        const ctx: ErrorContext = {
+          method: spec.method,
+          path: spec.path,
+          status: 0,
+          attempts: attempt,
+          elapsedMs: Date.now() - call.startedAt,
+        };
         this.log(`${spec.method} ${spec.path} -> cut off after ${Date.now() - sentAt}ms (attempt ${attempt})`);
         if (call.signal?.aborted) throw this.scrub(new AbortedError(ctx, "while the answer was awaited"));
-        if (cutBy === "deadline" || cutBy === undefined) throw this.scrub(new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
+        if (cutBy === "deadline" || cutBy === undefined)
+          throw this.scrub(new DeadlineExceededError(ctx, call.deadlineMs, "before the answer was complete"));
         if (cutBy === "unlock window" && last) {
           // The attempt that ran past the window proves nothing new: the last answer was the state still settling.
           const settled = last;
           const gaveUp = `gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window; the attempt in flight was cut off`;
-          const lastCtx = { ...ctx, status: settled.status, errors: this.errorObjects(settled), elapsedMs: Date.now() - started, gaveUp };
+          const lastCtx = {
+            ...ctx,
+            status: settled.status,
+            errors: this.errorObjects(settled),
+            elapsedMs: Date.now() - started,
+            gaveUp,
+          };
           throw this.scrub(errorForStatus(lastCtx, () => conflictReason(spec.conflict ?? "other", settled)));
         }
         // The request's own time is up: no attempt is left to make.
-        const budget = cutBy === "budget" ? `${this.#retry.maxElapsedMs}ms retry budget (retry.maxElapsedMs)` : `${this.#retry.unlockRetryMs}ms unlock window (retry.unlockRetryMs)`;
+        const budget =
+          cutBy === "budget"
+            ? `${this.#retry.maxElapsedMs}ms retry budget (retry.maxElapsedMs)`
+            : `${this.#retry.unlockRetryMs}ms unlock window (retry.unlockRetryMs)`;
         throw this.scrub(
-          new NetworkError({ ...ctx, elapsedMs: Date.now() - started, gaveUp: `gave up: the answer was still arriving when the ${budget} ran out` }, "ETIMEDOUT", "cut off (ETIMEDOUT)"),
+          new NetworkError(
+            {
+              ...ctx,
+              elapsedMs: Date.now() - started,
+              gaveUp: `gave up: the answer was still arriving when the ${budget} ran out`,
+            },
+            "ETIMEDOUT",
+            "cut off (ETIMEDOUT)",
+          ),
         );
       }
       last = response;
@@ -260,7 +304,9 @@ export class Transport {
 
       if (response && response.status === 404 && spec.goneMeansDone && outcomeUnknown) {
         // An earlier attempt whose answer was lost did the deletion.
-        this.log(`${spec.method} ${spec.path} -> 404 after an attempt with no answer: already deleted (attempt ${attempt})`);
+        this.log(
+          `${spec.method} ${spec.path} -> 404 after an attempt with no answer: already deleted (attempt ${attempt})`,
+        );
         return { status: 204, data: undefined, headers: response.headers };
       }
       // A redirect is not followed (it could carry the Authorization header elsewhere) and is reported as an error below.
@@ -294,7 +340,13 @@ export class Transport {
         if (status === 429 && refusesInvalidToken(this.errorObjects(response))) {
           // Waiting would not make the token valid, and every wait would renew the throttle.
           this.stats.rateLimited++;
-          throw this.scrub(new UnauthorizedError(ctx("not waited on: the service holds back requests with an invalid token, and this token is one of them")));
+          throw this.scrub(
+            new UnauthorizedError(
+              ctx(
+                "not waited on: the service holds back requests with an invalid token, and this token is one of them",
+              ),
+            ),
+          );
         }
         if (status === 429) {
           this.stats.rateLimited++;
@@ -314,10 +366,17 @@ export class Transport {
           settling = true;
           settlingUnlock = true;
           if (elapsed + wait > this.#retry.unlockRetryMs) {
-            throw this.scrub(fail(`gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`));
+            throw this.scrub(
+              fail(
+                `gave up: the state was still not finalized at the end of the ${this.#retry.unlockRetryMs}ms unlock window`,
+              ),
+            );
           }
         } else if (mayRetryStatus(spec.repeat, status, elapsed, this.#retry)) {
-          const asked = status === 503 ? rateLimitWait({ "retry-after": (response.headers as Record<string, unknown>)["retry-after"] }) : undefined;
+          const asked =
+            status === 503
+              ? rateLimitWait({ "retry-after": (response.headers as Record<string, unknown>)["retry-after"] })
+              : undefined;
           wait = asked ? Math.min(asked.ms, this.#retry.maxDelayMs) : backoffDelay(attempt, this.#retry);
           why = asked ? asked.source : "backoff";
         } else {
@@ -325,7 +384,9 @@ export class Transport {
           throw this.scrub(fail(retriable ? notRepeatedNote(spec) : undefined));
         }
       } else {
-        this.log(`${spec.method} ${spec.path} -> no response (${networkCode}) after ${Date.now() - sentAt}ms (attempt ${attempt})`);
+        this.log(
+          `${spec.method} ${spec.path} -> no response (${networkCode}) after ${Date.now() - sentAt}ms (attempt ${attempt})`,
+        );
         if (!mayRetryNetwork(spec.repeat, networkCode!)) throw this.scrub(fail(notRepeatedNote(spec)));
         wait = backoffDelay(attempt, this.#retry);
         why = "backoff";
@@ -371,7 +432,12 @@ export class Transport {
     const startedAt = scope?.startedAt ?? Date.now();
     const deadlineMs = scope?.options.deadlineMs ?? this.#options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const signals = [this.#options.signal, scope?.options.signal].filter((s): s is AbortSignal => s !== undefined);
-    return { startedAt, deadlineMs, deadlineAt: startedAt + deadlineMs, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
+    return {
+      startedAt,
+      deadlineMs,
+      deadlineAt: startedAt + deadlineMs,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+    };
   }
 
   /** Sends `spec` and parses the body with `schema`; a shape mismatch names each path. */
@@ -403,8 +469,12 @@ export class Transport {
   private async limiterWithin(call: ResolvedCall, ctx: () => ErrorContext): Promise<RateLimiter | undefined> {
     if (this.#limiter || this.#options.rateLimit === false) return this.#limiter;
     const outcome = await settleWithin(this.limiter(), call);
-    if (outcome === "aborted") throw this.scrub(new AbortedError(ctx(), "while waiting for the rate-limit announcement"));
-    if (outcome === "deadline") throw this.scrub(new DeadlineExceededError(ctx(), call.deadlineMs, "while waiting for the rate-limit announcement"));
+    if (outcome === "aborted")
+      throw this.scrub(new AbortedError(ctx(), "while waiting for the rate-limit announcement"));
+    if (outcome === "deadline")
+      throw this.scrub(
+        new DeadlineExceededError(ctx(), call.deadlineMs, "while waiting for the rate-limit announcement"),
+      );
     return outcome.value;
   }
 
@@ -414,7 +484,9 @@ export class Transport {
     if (this.#limiter) return this.#limiter;
     if (typeof setting === "object") {
       // A fixed limit: private to this client, no announcement needed.
-      this.#localLimiter ??= limiterFor(`${this.baseUrl}#fixed:${setting.requestsPerSecond}`, () => Promise.resolve(setting.requestsPerSecond));
+      this.#localLimiter ??= limiterFor(`${this.baseUrl}#fixed:${setting.requestsPerSecond}`, () =>
+        Promise.resolve(setting.requestsPerSecond),
+      );
       this.#limiter = await this.#localLimiter;
       return this.#limiter;
     }
@@ -427,7 +499,12 @@ export class Transport {
     this.stats.requests++;
     let res: AxiosResponse;
     try {
-      res = await this.#http.request({ method: "GET", url: this.baseUrl + "/ping", headers: this.headers(), signal: AbortSignal.timeout(ANNOUNCE_TIMEOUT_MS) });
+      res = await this.#http.request({
+        method: "GET",
+        url: this.baseUrl + "/ping",
+        headers: this.headers(),
+        signal: AbortSignal.timeout(ANNOUNCE_TIMEOUT_MS),
+      });
     } catch (err) {
       this.log(`GET /ping -> no response (${transportCode(err)}); no pacing until an answer announces a limit`);
       return undefined;
@@ -452,7 +529,13 @@ export class Transport {
     const parsed = errorDocumentSchema.safeParse(response.data);
     const raw: ErrorObject[] = parsed.success
       ? parsed.data.errors
-      : [{ status: String(response.status), title: response.statusText || undefined, detail: typeof response.data === "string" ? response.data || undefined : undefined }];
+      : [
+          {
+            status: String(response.status),
+            title: response.statusText || undefined,
+            detail: typeof response.data === "string" ? response.data || undefined : undefined,
+          },
+        ];
     return raw.map((e) => JSON.parse(this.redact(JSON.stringify(e))) as ErrorObject);
   }
 
@@ -472,7 +555,8 @@ export class Transport {
   }
 
   private log(line: string): void {
-    const logger = this.#options.logger ?? (process.env.WORKSPACES_LOG ? (l: string) => process.stderr.write(l + "\n") : undefined);
+    const logger =
+      this.#options.logger ?? (process.env.WORKSPACES_LOG ? (l: string) => process.stderr.write(l + "\n") : undefined);
     if (logger) logger("workspaces-client: " + this.redact(line));
   }
 }
@@ -501,7 +585,15 @@ function notRepeatedNote(spec: RequestSpec): string | undefined {
 function conflictReason(context: ConflictContext, response: AxiosResponse): ConflictReason {
   const parsed = errorDocumentSchema.safeParse(response.data);
   const errors = parsed.success ? parsed.data.errors : [];
-  const known: ConflictReason[] = ["already-locked", "not-locked", "locked-by-another-user", "managing-resources", "locked", "still-processing", "already-exists"];
+  const known: ConflictReason[] = [
+    "already-locked",
+    "not-locked",
+    "locked-by-another-user",
+    "managing-resources",
+    "locked",
+    "still-processing",
+    "already-exists",
+  ];
   for (const e of errors) {
     const code = (e.code ?? "").replace(/_/g, "-").toLowerCase();
     if ((known as string[]).includes(code)) return code as ConflictReason;
@@ -539,7 +631,10 @@ function refusesInvalidToken(errors: ErrorObject[]): boolean {
 }
 
 /** Waits for `promise` until the call's deadline or signal ends the wait. */
-async function settleWithin<T>(promise: Promise<T>, call: ResolvedCall): Promise<{ value: T } | "deadline" | "aborted"> {
+async function settleWithin<T>(
+  promise: Promise<T>,
+  call: ResolvedCall,
+): Promise<{ value: T } | "deadline" | "aborted"> {
   if (call.signal?.aborted) return "aborted";
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -570,7 +665,10 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 function readPackage(): { name: string; version: string } {
   // src/client and dist/client both sit two levels below the package root.
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { name?: unknown; version?: unknown };
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      name?: unknown;
+      version?: unknown;
+    };
     return { name: String(pkg.name), version: String(pkg.version) };
   } catch {
     return { name: "pulumi-workspaces", version: "0.0.0" };

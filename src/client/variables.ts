@@ -46,13 +46,19 @@ export class Variables {
 
   /** `GET /workspaces/:id/vars`. */
   async list(workspaceId: string): Promise<Variable[]> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "vars"), repeat: "idempotent" }, variableListDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("workspaces", workspaceId, "vars"), repeat: "idempotent" },
+      variableListDocumentSchema,
+    );
     return doc.data.map(toVariable);
   }
 
   /** `GET /workspaces/:id/vars/:variable_id`. */
   async read(workspaceId: string, variableId: string): Promise<Variable> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId, "vars", variableId), repeat: "idempotent" }, variableDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("workspaces", workspaceId, "vars", variableId), repeat: "idempotent" },
+      variableDocumentSchema,
+    );
     return toVariable(doc.data);
   }
 }

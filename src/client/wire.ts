@@ -49,7 +49,11 @@ function camel(key: string): string {
  * Copies the defined keys of `options` listed in `keys` to wire spelling. `null` is kept
  * (it means "clear" on update); `undefined` is dropped (it means "leave as is").
  */
-export function toWire<T extends object>(options: T, keys: readonly (keyof T & string)[], rename: Partial<Record<keyof T & string, string>> = {}): Record<string, unknown> {
+export function toWire<T extends object>(
+  options: T,
+  keys: readonly (keyof T & string)[],
+  rename: Partial<Record<keyof T & string, string>> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const value = (options as Record<string, unknown>)[key];

@@ -14,7 +14,14 @@ import {
   type WorkspaceFieldName,
   type WorkspaceFieldTable,
 } from "../api/workspace-fields";
-import { type VcsRepo as VcsRepoWire, type WorkspaceDocument, workspaceDocumentSchema, workspaceListDocumentSchema, type ExecutionMode, type WorkspaceResource } from "../api/workspaces";
+import {
+  type VcsRepo as VcsRepoWire,
+  type WorkspaceDocument,
+  workspaceDocumentSchema,
+  workspaceListDocumentSchema,
+  type ExecutionMode,
+  type WorkspaceResource,
+} from "../api/workspaces";
 import type { AnyResource } from "../api/common";
 import { orUnavailable, workspaceOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
@@ -30,7 +37,11 @@ export type VcsRepo = VcsRepoValue;
 /** Client property names of the field table's lines that the service reports (every line with a wire name or relationship). */
 type ClientFields = {
   [
-    K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: string } | { rel: string } ? (WorkspaceFieldTable[K] extends { client: infer C extends string } ? C : K) : never
+    K in WorkspaceFieldName as WorkspaceFieldTable[K] extends { wire: string } | { rel: string }
+      ? WorkspaceFieldTable[K] extends { client: infer C extends string }
+        ? C
+        : K
+      : never
   ]: ValueOf<WorkspaceFieldTable[K]>;
 };
 
@@ -142,17 +153,27 @@ export interface WorkspaceListOptions {
   tagged?: { key: string; value?: string }[];
 }
 
-const VCS_KEYS = ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const;
+const VCS_KEYS = [
+  "identifier",
+  "oauthTokenId",
+  "vcsAppInstallationId",
+  "branch",
+  "ingressSubmodules",
+  "tagsRegex",
+] as const;
 /** The hosted service and its official clients spell the app installation after the vendor; every server of this API reads that name. */
 const VCS_WIRE_NAMES = { vcsAppInstallationId: "github-app-installation-id" } as const;
 
 /** Builds the JSON:API body of create and update. */
-export function workspaceRequestBody(options: WorkspaceCreateOptions | WorkspaceUpdateOptions): Record<string, unknown> {
+export function workspaceRequestBody(
+  options: WorkspaceCreateOptions | WorkspaceUpdateOptions,
+): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
   const given = options as Record<string, unknown>;
   if (given.name !== undefined) attributes.name = given.name;
   for (const [key, wire] of WORKSPACE_SETTING_WIRE) if (given[key] !== undefined) attributes[wire] = given[key];
-  if (options.settingOverwrites) attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
+  if (options.settingOverwrites)
+    attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
   if (options.vcsRepo === null) attributes["vcs-repo"] = null;
   else if (options.vcsRepo) attributes["vcs-repo"] = toWire(options.vcsRepo, VCS_KEYS, VCS_WIRE_NAMES);
 
@@ -220,7 +241,13 @@ function readField(r: WorkspaceResource, f: FieldDef): unknown {
     case "vcsRepo":
       return vcsRepoOf(raw as VcsRepoWire | null | undefined);
   }
-  return raw === undefined || raw === null ? (f.absent !== undefined ? (Array.isArray(f.absent) ? [] : f.absent) : raw) : raw;
+  return raw === undefined || raw === null
+    ? f.absent !== undefined
+      ? Array.isArray(f.absent)
+        ? []
+        : f.absent
+      : raw
+    : raw;
 }
 
 /** Lines of the table the client reads, as `[client name, line]`. */
@@ -256,7 +283,13 @@ function rawDataId(body: unknown): string | null {
  * `data.id` when it has one (`readBack(id)`), else by name (`readBack(null)`). When that
  * fails too, UnreadableCreateError says the workspace exists and names its id if known.
  */
-export async function createdWorkspace(transport: Transport, spec: RequestSpec, res: RawResponse, started: number, readBack: (id: string | null) => Promise<Workspace>): Promise<Workspace> {
+export async function createdWorkspace(
+  transport: Transport,
+  spec: RequestSpec,
+  res: RawResponse,
+  started: number,
+  readBack: (id: string | null) => Promise<Workspace>,
+): Promise<Workspace> {
   let doc: WorkspaceDocument;
   try {
     doc = transport.parseResponse(spec, res, workspaceDocumentSchema, started);
@@ -317,12 +350,17 @@ export class Workspaces {
     };
     const started = Date.now();
     const res = await this.transport.request(spec);
-    return createdWorkspace(this.transport, spec, res, started, (id) => (id ? this.read(id) : this.readByName(organization, options.name)));
+    return createdWorkspace(this.transport, spec, res, started, (id) =>
+      id ? this.read(id) : this.readByName(organization, options.name),
+    );
   }
 
   /** `GET /workspaces/:id`. One request; the result carries `tagNames`. */
   async read(workspaceId: string): Promise<Workspace> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("workspaces", workspaceId), repeat: "idempotent" }, workspaceDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("workspaces", workspaceId), repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
     return toWorkspace(doc.data);
   }
 
@@ -330,9 +368,17 @@ export class Workspaces {
    * `GET /workspaces/:id?include=...`: the workspace and the related records asked for,
    * in one request (e.g. `effective_tag_bindings` to read key-value tags with it).
    */
-  async readIncluding(workspaceId: string, include: readonly string[]): Promise<{ workspace: Workspace; included: AnyResource[] }> {
+  async readIncluding(
+    workspaceId: string,
+    include: readonly string[],
+  ): Promise<{ workspace: Workspace; included: AnyResource[] }> {
     const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("workspaces", workspaceId), query: { include: include.join(",") || undefined }, repeat: "idempotent" },
+      {
+        method: "GET",
+        path: urlPath("workspaces", workspaceId),
+        query: { include: include.join(",") || undefined },
+        repeat: "idempotent",
+      },
       workspaceDocumentSchema,
     );
     return { workspace: toWorkspace(doc.data), included: doc.included ?? [] };
@@ -340,14 +386,22 @@ export class Workspaces {
 
   /** `GET /organizations/:org/workspaces/:name`. */
   async readByName(organization: string, name: string): Promise<Workspace> {
-    const doc = await this.transport.requestParsed({ method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" }, workspaceDocumentSchema);
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" },
+      workspaceDocumentSchema,
+    );
     return toWorkspace(doc.data);
   }
 
   /** `PATCH /workspaces/:id`. Only the given settings change. */
   async update(workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "PATCH", path: urlPath("workspaces", workspaceId), body: workspaceRequestBody(options), repeat: "idempotent" },
+      {
+        method: "PATCH",
+        path: urlPath("workspaces", workspaceId),
+        body: workspaceRequestBody(options),
+        repeat: "idempotent",
+      },
       workspaceDocumentSchema,
     );
     return toWorkspace(doc.data);
@@ -356,7 +410,12 @@ export class Workspaces {
   /** `PATCH /organizations/:org/workspaces/:name`. */
   async updateByName(organization: string, name: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
     const doc = await this.transport.requestParsed(
-      { method: "PATCH", path: urlPath("organizations", organization, "workspaces", name), body: workspaceRequestBody(options), repeat: "idempotent" },
+      {
+        method: "PATCH",
+        path: urlPath("organizations", organization, "workspaces", name),
+        body: workspaceRequestBody(options),
+        repeat: "idempotent",
+      },
       workspaceDocumentSchema,
     );
     return toWorkspace(doc.data);
@@ -364,7 +423,13 @@ export class Workspaces {
 
   /** `GET /organizations/:org/workspaces`, 100 per page, fetched as the caller iterates. */
   list(organization: string, options: WorkspaceListOptions = {}): PagedList<Workspace> {
-    return pagedGet(this.transport, urlPath("organizations", organization, "workspaces"), workspaceListQuery(options), workspaceListDocumentSchema, toWorkspace);
+    return pagedGet(
+      this.transport,
+      urlPath("organizations", organization, "workspaces"),
+      workspaceListQuery(options),
+      workspaceListDocumentSchema,
+      toWorkspace,
+    );
   }
 
   /**
@@ -375,7 +440,13 @@ export class Workspaces {
    */
   async safeDelete(workspaceId: string): Promise<void> {
     await orUnavailable(this.transport, "safe delete", workspaceOwner(workspaceId), () =>
-      this.transport.request({ method: "POST", path: urlPath("workspaces", workspaceId, "actions", "safe-delete"), repeat: "idempotent", conflict: "safe-delete", goneMeansDone: true }),
+      this.transport.request({
+        method: "POST",
+        path: urlPath("workspaces", workspaceId, "actions", "safe-delete"),
+        repeat: "idempotent",
+        conflict: "safe-delete",
+        goneMeansDone: true,
+      }),
     );
   }
 
@@ -394,12 +465,22 @@ export class Workspaces {
 
   /** `DELETE /workspaces/:id`: deletes without checking for managed resources (ForbiddenError without the right). */
   async forceDelete(workspaceId: string): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: urlPath("workspaces", workspaceId), repeat: "idempotent", goneMeansDone: true });
+    await this.transport.request({
+      method: "DELETE",
+      path: urlPath("workspaces", workspaceId),
+      repeat: "idempotent",
+      goneMeansDone: true,
+    });
   }
 
   /** `DELETE /organizations/:org/workspaces/:name`. */
   async forceDeleteByName(organization: string, name: string): Promise<void> {
-    await this.transport.request({ method: "DELETE", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent", goneMeansDone: true });
+    await this.transport.request({
+      method: "DELETE",
+      path: urlPath("organizations", organization, "workspaces", name),
+      repeat: "idempotent",
+      goneMeansDone: true,
+    });
   }
 
   /** `client.locks.lock`: see `WorkspaceLocks.lock`. */

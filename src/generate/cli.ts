@@ -35,7 +35,10 @@ function parse(args: string[]): Parsed {
   const out: Parsed = { force: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? args[++i];
       if (v === undefined || v === "") throw new GenerateError(`${flag} needs a value\n\n${USAGE}`);
@@ -47,7 +50,8 @@ function parse(args: string[]): Parsed {
         break;
       case "--project":
         out.project = value();
-        if (!/^prj-/.test(out.project)) throw new GenerateError(`--project takes a project id (prj-...), not ${JSON.stringify(out.project)}`);
+        if (!/^prj-/.test(out.project))
+          throw new GenerateError(`--project takes a project id (prj-...), not ${JSON.stringify(out.project)}`);
         break;
       case "--out":
         out.out = value();
@@ -90,16 +94,22 @@ export async function main(argv: string[]): Promise<number> {
       `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +
         `${c.consumers} consumer sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
-    if (result.secrets.length) console.error(`set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`);
+    if (result.secrets.length)
+      console.error(
+        `set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`,
+      );
     if (result.notCarried.length) {
-      console.error(`${result.notCarried.length} settings of workspaces made from no-code modules are left out (NoCodeWorkspace has no input for them; listed in ${result.readmePath})`);
+      console.error(
+        `${result.notCarried.length} settings of workspaces made from no-code modules are left out (NoCodeWorkspace has no input for them; listed in ${result.readmePath})`,
+      );
     }
     return 0;
   } catch (err) {
     // The client's settings message speaks to code; say it in terms of this command.
     const message =
       err instanceof SettingsError
-        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` + `or log in with the engine's CLI for its credentials file)`
+        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` +
+          `or log in with the engine's CLI for its credentials file)`
         : err instanceof Error
           ? err.message
           : String(err);

@@ -71,10 +71,20 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   }
   const started = Date.now();
   const before = client.stats.requests;
-  const snapshot = await readOrganization(client, { organization, projectId: options.projectId, progress: options.progress });
+  const snapshot = await readOrganization(client, {
+    organization,
+    projectId: options.projectId,
+    progress: options.progress,
+  });
   const generated = renderProgram(snapshot);
   fs.mkdirSync(path.dirname(programPath), { recursive: true });
   fs.writeFileSync(programPath, generated.program);
   fs.writeFileSync(readmePath, generated.readme);
-  return { ...generated, programPath, readmePath, requests: client.stats.requests - before, elapsedMs: Date.now() - started };
+  return {
+    ...generated,
+    programPath,
+    readmePath,
+    requests: client.stats.requests - before,
+    elapsedMs: Date.now() - started,
+  };
 }

@@ -14,7 +14,16 @@ const RESERVED = new Set(
 );
 
 /** Names the program itself uses. */
-const TAKEN = ["pulumi", "config", "organization", "Workspace", "WorkspaceTags", "RemoteStateConsumers", "NoCodeModule", "NoCodeWorkspace"];
+const TAKEN = [
+  "pulumi",
+  "config",
+  "organization",
+  "Workspace",
+  "WorkspaceTags",
+  "RemoteStateConsumers",
+  "NoCodeModule",
+  "NoCodeWorkspace",
+];
 
 /** Orders strings the same way on every machine (no locale). */
 export function byCodePoint(a: string, b: string): number {
@@ -24,7 +33,9 @@ export function byCodePoint(a: string, b: string): number {
 /** `app-dev_v2` -> `appDevV2`; a leading digit gets a prefix. */
 function camelIdentifier(name: string, prefix: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
-  let id = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
+  let id = words
+    .map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join("");
   if (id === "") id = prefix;
   if (/^[0-9]/.test(id)) id = prefix + id.charAt(0).toUpperCase() + id.slice(1);
   return id;

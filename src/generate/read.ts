@@ -6,7 +6,15 @@
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance.
  */
-import { FeatureUnavailableError, NotFoundError, type NoCodeModule, type RegistryModule, type Variable, type Workspace, type WorkspacesClient } from "../client";
+import {
+  FeatureUnavailableError,
+  NotFoundError,
+  type NoCodeModule,
+  type RegistryModule,
+  type Variable,
+  type Workspace,
+  type WorkspacesClient,
+} from "../client";
 import { byCodePoint } from "./names";
 
 interface WorkspaceRecord {
@@ -115,17 +123,26 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     module: await client.noCode.read(registryModule.noCodeModuleIds[0], { includeVariableOptions: true }),
     registryModule,
   }));
-  modules.sort((a, b) => byCodePoint(a.registryModule.name, b.registryModule.name) || byCodePoint(a.module.id, b.module.id));
+  modules.sort(
+    (a, b) => byCodePoint(a.registryModule.name, b.registryModule.name) || byCodePoint(a.module.id, b.module.id),
+  );
   if (modules.length) progress?.(`read ${modules.length} no-code module${modules.length === 1 ? "" : "s"}`);
   const moduleOfRegistryModule = new Map(modules.map((m) => [m.registryModule.id, m.module.id]));
 
   const tick = ticker(progress, "reading tags, consumers and variables", workspaces.length);
   const records = await pool(workspaces, concurrency, async (workspace): Promise<WorkspaceRecord> => {
     const stamped = workspace.attributes["no-code-module-id"];
-    const noCodeModuleId = typeof stamped === "string" && stamped !== "" ? stamped : workspace.sourceModuleId ? moduleOfRegistryModule.get(workspace.sourceModuleId) : undefined;
+    const noCodeModuleId =
+      typeof stamped === "string" && stamped !== ""
+        ? stamped
+        : workspace.sourceModuleId
+          ? moduleOfRegistryModule.get(workspace.sourceModuleId)
+          : undefined;
     const [bindings, consumerIds, variables] = await Promise.all([
       noneIfUnavailable(client.tagBindings.list(workspace.id)),
-      workspace.globalRemoteState ? Promise.resolve([] as string[]) : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),
+      workspace.globalRemoteState
+        ? Promise.resolve([] as string[])
+        : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),
       noCodeModuleId ? client.variables.list(workspace.id) : Promise.resolve(undefined),
     ]);
     tick();

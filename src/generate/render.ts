@@ -32,7 +32,9 @@ function literal(value: unknown, indent = ""): string {
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
-    const items = entries.map(([k, v]) => (v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`));
+    const items = entries.map(([k, v]) =>
+      v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`,
+    );
     const flat = `{ ${items.join(", ")} }`;
     if (flat.length <= 80 && !flat.includes("\n")) return flat;
     return `{\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}}`;
@@ -60,7 +62,8 @@ function newestEngineVersion(workspaces: Workspace[]): string | undefined {
   let best: { v: string; n: number[] } | undefined;
   for (const ws of workspaces) {
     const n = ws.engineVersion ? semver(ws.engineVersion) : undefined;
-    if (n && (!best || (n[0] - best.n[0] || n[1] - best.n[1] || n[2] - best.n[2]) > 0)) best = { v: ws.engineVersion!, n };
+    if (n && (!best || (n[0] - best.n[0] || n[1] - best.n[1] || n[2] - best.n[2]) > 0))
+      best = { v: ws.engineVersion!, n };
   }
   return best?.v;
 }
@@ -109,14 +112,24 @@ function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<st
  * The settings of {@link settingsOf} (and the SSH key) that `NoCodeWorkspace` takes as
  * inputs; `executionMode` only as `remote` or `agent`.
  */
-const NO_CODE_SETTINGS = new Set(["description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"]);
+const NO_CODE_SETTINGS = new Set([
+  "description",
+  "executionMode",
+  "agentPoolId",
+  "autoApply",
+  "sourceName",
+  "sourceUrl",
+]);
 
 /**
  * A module-made workspace's settings split into what its `NoCodeWorkspace` declares and
  * what that resource cannot state, by the same rules as a plain workspace (defaults left
  * out, a mode inherited from the organization left to it).
  */
-function noCodeSettingsOf(ws: Workspace, defaultEngine: string | undefined): { carried: Record<string, unknown>; left: [string, unknown][] } {
+function noCodeSettingsOf(
+  ws: Workspace,
+  defaultEngine: string | undefined,
+): { carried: Record<string, unknown>; left: [string, unknown][] } {
   const all = { ...settingsOf(ws, defaultEngine), ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}) };
   const carried: Record<string, unknown> = {};
   const left: [string, unknown][] = [];
@@ -247,7 +260,9 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     body.push("", "// No-code modules");
     for (const m of snapshot.modules) {
       const name = resourceName(`${m.registryModule.name}-${m.registryModule.provider}`);
-      body.push(statement("NoCodeModule", name, moduleArgs(m.module, m.registryModule.id), moduleIdent.get(m.module.id)));
+      body.push(
+        statement("NoCodeModule", name, moduleArgs(m.module, m.registryModule.id), moduleIdent.get(m.module.id)),
+      );
     }
   }
 
@@ -278,7 +293,9 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
               ),
             }
           : {}),
-        ...(typeof ws.attributes["source-module-version"] === "string" ? { moduleVersion: ws.attributes["source-module-version"] } : {}),
+        ...(typeof ws.attributes["source-module-version"] === "string"
+          ? { moduleVersion: ws.attributes["source-module-version"] }
+          : {}),
         adopt: true,
       };
       body.push(statement("NoCodeWorkspace", resourceName(ws.name), args, identOf.get(ws.id)));
@@ -286,7 +303,13 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       const tags = Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {};
       const tagNames = ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {};
       if (Object.keys(tags).length || Object.keys(tagNames).length) {
-        body.push(statement("WorkspaceTags", resourceName(`${ws.name}-tags`), { workspaceId: new Code(`${identOf.get(ws.id)}.id`), ...tags, ...tagNames }));
+        body.push(
+          statement("WorkspaceTags", resourceName(`${ws.name}-tags`), {
+            workspaceId: new Code(`${identOf.get(ws.id)}.id`),
+            ...tags,
+            ...tagNames,
+          }),
+        );
       }
     }
   }
@@ -305,7 +328,11 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     }
   }
 
-  const used = ["Workspace", ...(snapshot.modules.length ? ["NoCodeModule"] : []), ...(fromModules.length ? ["NoCodeWorkspace"] : [])];
+  const used = [
+    "Workspace",
+    ...(snapshot.modules.length ? ["NoCodeModule"] : []),
+    ...(fromModules.length ? ["NoCodeWorkspace"] : []),
+  ];
   if (withConsumers.length) used.push("RemoteStateConsumers");
   if (body.some((l) => l.startsWith("new WorkspaceTags("))) used.push("WorkspaceTags");
   used.sort();
@@ -321,7 +348,12 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     ...(secrets.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     `import { ${used.join(", ")} } from "pulumi-workspaces";`,
     "",
-    ...(secrets.length ? ["// Sensitive variable values, which the service never shows: see README.md.", "const config = new pulumi.Config();"] : []),
+    ...(secrets.length
+      ? [
+          "// Sensitive variable values, which the service never shows: see README.md.",
+          "const config = new pulumi.Config();",
+        ]
+      : []),
     `const organization = ${JSON.stringify(snapshot.organization)};`,
     "",
   ];
@@ -335,7 +367,12 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   return { program, readme: renderReadme(snapshot, counts, secrets, notCarried), secrets, notCarried, counts };
 }
 
-function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"], secrets: SecretKey[], notCarried: NotCarried[]): string {
+function renderReadme(
+  snapshot: OrganizationSnapshot,
+  counts: Generated["counts"],
+  secrets: SecretKey[],
+  notCarried: NotCarried[],
+): string {
   const lines = [
     `# Organization ${snapshot.organization}${snapshot.projectId ? `, project ${snapshot.projectId}` : ""}`,
     "",
@@ -394,7 +431,9 @@ function renderReadme(snapshot: OrganizationSnapshot, counts: Generated["counts"
       "",
       "| workspace | setting | value on the service |",
       "|---|---|---|",
-      ...notCarried.map((n) => `| ${n.workspace} | \`${n.setting}\` | \`${JSON.stringify(n.value).replace(/\|/g, "\\|")}\` |`),
+      ...notCarried.map(
+        (n) => `| ${n.workspace} | \`${n.setting}\` | \`${JSON.stringify(n.value).replace(/\|/g, "\\|")}\` |`,
+      ),
       "",
     );
   }

@@ -7,7 +7,10 @@ import type { ResourceTypeName } from "./tokens";
  * Props for a dynamic resource: the given inputs plus every output name set
  * to undefined, which is how a dynamic resource declares the outputs it will have.
  */
-export function withOutputs(inputs: Record<string, unknown> | undefined, outputs: readonly string[]): Record<string, unknown> {
+export function withOutputs(
+  inputs: Record<string, unknown> | undefined,
+  outputs: readonly string[],
+): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const name of outputs) props[name] = undefined;
   for (const [k, v] of Object.entries(inputs ?? {})) props[k] = v;
@@ -15,12 +18,18 @@ export function withOutputs(inputs: Record<string, unknown> | undefined, outputs
 }
 
 /** Options for adopting an existing resource through `get`. */
-export function adoptOptions(id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+export function adoptOptions(
+  id: pulumi.Input<pulumi.ID>,
+  opts?: pulumi.CustomResourceOptions,
+): pulumi.CustomResourceOptions {
   return { ...opts, id };
 }
 
 /** Adds secret output names without dropping the caller's own. */
-export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, names: string[]): pulumi.CustomResourceOptions {
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  names: string[],
+): pulumi.CustomResourceOptions {
   const given = opts?.additionalSecretOutputs ?? [];
   return { ...opts, additionalSecretOutputs: Array.from(new Set([...given, ...names])) };
 }
@@ -33,9 +42,15 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
  * records for a resource (a fixed number of frames above `CustomResource`) is the
  * line of the user's program that declared it.
  */
-export function dynamicProps(kind: ResourceTypeName, name: string, props: Record<string, unknown>): Record<string, unknown> {
+export function dynamicProps(
+  kind: ResourceTypeName,
+  name: string,
+  props: Record<string, unknown>,
+): Record<string, unknown> {
   if (props.__provider !== undefined) {
-    throw new Error(`${kind} "${name}": __provider is reserved for the provider text this package stores; remove it from the arguments`);
+    throw new Error(
+      `${kind} "${name}": __provider is reserved for the provider text this package stores; remove it from the arguments`,
+    );
   }
   return { ...props, __provider: providerText(kind) };
 }

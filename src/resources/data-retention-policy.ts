@@ -37,7 +37,9 @@ export class DataRetentionPolicy extends pulumi.CustomResource {
   }
 
   static isInstance(obj: unknown): obj is DataRetentionPolicy {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.DataRetentionPolicy;
+    return (
+      pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.DataRetentionPolicy
+    );
   }
 
   /** Workspace (`ws-...`) the policy belongs to. */
@@ -53,7 +55,16 @@ export class DataRetentionPolicy extends pulumi.CustomResource {
   constructor(name: string, args: DataRetentionPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.DataRetentionPolicy, name, dynamicProps("DataRetentionPolicy", name, withOutputs(args as unknown as Record<string, unknown>, DATA_RETENTION_POLICY_OUTPUTS)), opts);
+      super(
+        TOKENS.DataRetentionPolicy,
+        name,
+        dynamicProps(
+          "DataRetentionPolicy",
+          name,
+          withOutputs(args as unknown as Record<string, unknown>, DATA_RETENTION_POLICY_OUTPUTS),
+        ),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

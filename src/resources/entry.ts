@@ -28,7 +28,15 @@ import { tokenRefused } from "./providers/client";
 export { PROTOCOL };
 
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
-const METHODS: ReadonlySet<string> = new Set<Method>(["configure", "check", "diff", "create", "read", "update", "delete"]);
+const METHODS: ReadonlySet<string> = new Set<Method>([
+  "configure",
+  "check",
+  "diff",
+  "create",
+  "read",
+  "update",
+  "delete",
+]);
 
 const implementations: Record<string, ProviderImpl> = {
   workspace: adoptable(workspaceProvider, workspaceAdopter),
@@ -63,7 +71,8 @@ export function implementationOf(kind: string): ProviderImpl {
   const impl = implementations[normalizeKind(kind)];
   if (!impl) {
     throw new Error(
-      `pulumi-workspaces: unknown resource kind "${String(kind)}"; the state was written by a release that knows it, ` + `install that release (or a newer one) of pulumi-workspaces`,
+      `pulumi-workspaces: unknown resource kind "${String(kind)}"; the state was written by a release that knows it, ` +
+        `install that release (or a newer one) of pulumi-workspaces`,
     );
   }
   if (typeof kind === "string") byKind.set(kind, impl);
@@ -120,7 +129,10 @@ export async function dispatch(protocol: number, kind: string, method: string, a
  * @param protocol version of the provider text (see PROTOCOL in closure.ts)
  * @param kind resource type name, e.g. "Workspace"
  */
-export function provider(protocol: number, kind: string): Required<Omit<pulumi.dynamic.ResourceProvider, "read">> & Pick<pulumi.dynamic.ResourceProvider, "read"> {
+export function provider(
+  protocol: number,
+  kind: string,
+): Required<Omit<pulumi.dynamic.ResourceProvider, "read">> & Pick<pulumi.dynamic.ResourceProvider, "read"> {
   checkProtocol(protocol);
   implementationOf(kind);
   const call = (method: Method, args: unknown[]) => dispatch(protocol, kind, method, args) as Promise<never>;
@@ -172,8 +184,13 @@ function withoutEcho(err: unknown): unknown {
 function withProviderCode(err: unknown, inputs: Props): unknown {
   if (!(err instanceof Error)) return err;
   const partial = err as Error & { id?: unknown; properties?: unknown };
-  if (typeof partial.id !== "string" || partial.properties === null || typeof partial.properties !== "object") return err;
-  partial.properties = { ...(partial.properties as Props), [PROVIDER_KEY]: inputs[PROVIDER_KEY], [INPUT_NAMES_KEY]: inputNames(inputs) };
+  if (typeof partial.id !== "string" || partial.properties === null || typeof partial.properties !== "object")
+    return err;
+  partial.properties = {
+    ...(partial.properties as Props),
+    [PROVIDER_KEY]: inputs[PROVIDER_KEY],
+    [INPUT_NAMES_KEY]: inputNames(inputs),
+  };
   return err;
 }
 
@@ -237,7 +254,9 @@ export function failuresForEngine(failures: CheckFailure[], inputs: Props): Chec
     if (property && reason.startsWith(`${property}: `)) reason = reason.slice(property.length + 2);
     const value = property ? inputs[property] : undefined;
     const printable = property !== "" && value !== undefined && value !== null;
-    const shown: CheckFailure = printable ? { property, reason } : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
+    const shown: CheckFailure = printable
+      ? { property, reason }
+      : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
     const key = `${shown.property}\u0000${shown.reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

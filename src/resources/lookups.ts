@@ -11,12 +11,23 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SettingsError, WorkspacesClient, NotFoundError, type WorkspaceListOptions, type Workspace as ApiWorkspace } from "../client";
+import {
+  SettingsError,
+  WorkspacesClient,
+  NotFoundError,
+  type WorkspaceListOptions,
+  type Workspace as ApiWorkspace,
+} from "../client";
 import { CONFIG_KEYS } from "./settings";
 import { readWorkspaceWithTags } from "./providers/client";
 import { failuresFromIssues, foldTagName } from "./providers/common";
 import { workspaceOutputs } from "./providers/workspace";
-import type { WorkspaceMetrics, WorkspaceOutputValues, WorkspacePermissions, WorkspaceStatus } from "./workspace-fields";
+import type {
+  WorkspaceMetrics,
+  WorkspaceOutputValues,
+  WorkspacePermissions,
+  WorkspaceStatus,
+} from "./workspace-fields";
 
 /** Arguments of {@link getWorkspaces}: every filter given must match (they combine with AND). */
 export interface GetWorkspacesArgs {
@@ -65,7 +76,10 @@ export type GetWorkspaceArgs =
     };
 
 /** Result of {@link getWorkspace}: the workspace's id and the values a `Workspace` resource outputs for it (its settings, tags, effective tags, links, `metrics`, `status`, `permissions`). */
-export interface GetWorkspaceResult extends Omit<WorkspaceOutputValues, "forceDelete" | "metrics" | "status" | "permissions"> {
+export interface GetWorkspaceResult extends Omit<
+  WorkspaceOutputValues,
+  "forceDelete" | "metrics" | "status" | "permissions"
+> {
   /** Workspace id (`ws-...`). */
   id: string;
   /** Run metrics, as the `Workspace` output of that name (a value the service does not report is absent). */
@@ -122,7 +136,9 @@ const listArgsSchema = z
   })
   .strict();
 
-const byIdSchema = z.object({ id: z.string().refine((v) => v.startsWith("ws-"), { error: "must be a workspace id (ws-...)" }) }).strict();
+const byIdSchema = z
+  .object({ id: z.string().refine((v) => v.startsWith("ws-"), { error: "must be a workspace id (ws-...)" }) })
+  .strict();
 const byNameSchema = z.object({ organization: z.string().min(1).optional(), name: z.string().min(1) }).strict();
 
 /** A failure the program stops on with this message alone (no stack, no source dump). */
@@ -130,7 +146,10 @@ function fail(fn: string, message: string): pulumi.RunError {
   return new pulumi.RunError(`${fn}: ${message}`);
 }
 
-function invalid(fn: string, issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): pulumi.RunError {
+function invalid(
+  fn: string,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): pulumi.RunError {
   return fail(
     fn,
     failuresFromIssues(issues)
@@ -144,7 +163,11 @@ function lookupClient(fn: string): WorkspacesClient {
   const config = new pulumi.Config(CONFIG_KEYS.address.split(":")[0]);
   const key = (full: string) => full.split(":")[1];
   try {
-    return new WorkspacesClient({ address: config.get(key(CONFIG_KEYS.address)), token: config.get(key(CONFIG_KEYS.token)), organization: config.get(key(CONFIG_KEYS.organization)) });
+    return new WorkspacesClient({
+      address: config.get(key(CONFIG_KEYS.address)),
+      token: config.get(key(CONFIG_KEYS.token)),
+      organization: config.get(key(CONFIG_KEYS.organization)),
+    });
   } catch (err) {
     throw err instanceof SettingsError ? fail(fn, err.message) : err;
   }
@@ -153,7 +176,10 @@ function lookupClient(fn: string): WorkspacesClient {
 function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
   const org = given ?? client.organization;
   if (!org) {
-    throw fail(fn, "organization is required: set it in the arguments, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)");
+    throw fail(
+      fn,
+      "organization is required: set it in the arguments, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
+    );
   }
   return org;
 }
@@ -211,18 +237,29 @@ export async function getWorkspaces(args: GetWorkspacesArgs = {}): Promise<GetWo
   try {
     for (const pattern of patterns) {
       const match = pattern === undefined ? undefined : namePattern(pattern);
-      for await (const ws of client.workspaces.list(organization, pattern === undefined ? base : { ...base, wildcardName: pattern })) {
+      for await (const ws of client.workspaces.list(
+        organization,
+        pattern === undefined ? base : { ...base, wildcardName: pattern },
+      )) {
         if (meets(ws, a, match)) found.set(ws.name, ws.id);
       }
     }
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw fail(fn, `the service answered 404 for organization "${organization}": it does not exist, or the token in use may not see it (the service answers the same for both)`);
+      throw fail(
+        fn,
+        `the service answered 404 for organization "${organization}": it does not exist, or the token in use may not see it (the service answers the same for both)`,
+      );
     }
     throw fail(fn, (err as Error).message);
   }
   const names = [...found.keys()].sort();
-  return { organization, ids: names.map((n) => found.get(n) as string), names, idsByName: Object.fromEntries(names.map((n) => [n, found.get(n) as string])) };
+  return {
+    organization,
+    ids: names.map((n) => found.get(n) as string),
+    names,
+    idsByName: Object.fromEntries(names.map((n) => [n, found.get(n) as string])),
+  };
 }
 
 /** {@link getWorkspaces} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
@@ -242,7 +279,8 @@ export function getWorkspacesOutput(args: GetWorkspacesOutputArgs = {}): pulumi.
 export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspaceResult> {
   const fn = "getWorkspace";
   const given = (args ?? {}) as Record<string, unknown>;
-  if ("id" in given && ("name" in given || "organization" in given)) throw fail(fn, "give either `id` or `name` (with `organization`), not both");
+  if ("id" in given && ("name" in given || "organization" in given))
+    throw fail(fn, "give either `id` or `name` (with `organization`), not both");
   const parsed = "id" in given ? byIdSchema.safeParse(given) : byNameSchema.safeParse(given);
   if (!parsed.success) throw invalid(fn, parsed.error.issues);
   const a = parsed.data;
@@ -250,11 +288,18 @@ export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspace
   const ref = "id" in a ? a.id : `${organizationOf(fn, client, a.organization)}/${a.name}`;
   try {
     const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, ref);
-    const { forceDelete: _unused, ...outputs } = workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: false });
+    const { forceDelete: _unused, ...outputs } = workspaceOutputs(workspace, {
+      tags,
+      effectiveTags,
+      forceDelete: false,
+    });
     return { id: workspace.id, ...outputs };
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw fail(fn, `cannot read workspace ${ref}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`);
+      throw fail(
+        fn,
+        `cannot read workspace ${ref}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`,
+      );
     }
     throw fail(fn, (err as Error).message);
   }
@@ -262,5 +307,7 @@ export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspace
 
 /** {@link getWorkspace} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
 export function getWorkspaceOutput(args: GetWorkspaceOutputArgs): pulumi.Output<GetWorkspaceResult> {
-  return pulumi.output(args as pulumi.Input<Record<string, pulumi.Input<string>>>).apply((a) => getWorkspace(a as unknown as GetWorkspaceArgs));
+  return pulumi
+    .output(args as pulumi.Input<Record<string, pulumi.Input<string>>>)
+    .apply((a) => getWorkspace(a as unknown as GetWorkspaceArgs));
 }

@@ -66,7 +66,14 @@ export interface VariableOptionsOutput {
   options: unknown[];
 }
 
-const NO_CODE_MODULE_OUTPUTS = ["organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "selfLink"] as const;
+const NO_CODE_MODULE_OUTPUTS = [
+  "organization",
+  "registryModuleId",
+  "versionPin",
+  "enabled",
+  "variableOptions",
+  "selfLink",
+] as const;
 
 /** A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete). */
 export class NoCodeModule extends pulumi.CustomResource {
@@ -98,7 +105,16 @@ export class NoCodeModule extends pulumi.CustomResource {
   constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.NoCodeModule, name, dynamicProps("NoCodeModule", name, withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS)), opts);
+      super(
+        TOKENS.NoCodeModule,
+        name,
+        dynamicProps(
+          "NoCodeModule",
+          name,
+          withOutputs(args as unknown as Record<string, unknown>, NO_CODE_MODULE_OUTPUTS),
+        ),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

@@ -163,7 +163,9 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
   }
 
   static isInstance(obj: unknown): obj is NoCodeWorkspace {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeWorkspace;
+    return (
+      pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeWorkspace
+    );
   }
 
   /** No-code module (`nocode-...`) the workspace was created from. */
@@ -224,7 +226,12 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
     const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
     const limit = quietStacks();
     try {
-      super(TOKENS.NoCodeWorkspace, name, dynamicProps("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS)), withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS));
+      super(
+        TOKENS.NoCodeWorkspace,
+        name,
+        dynamicProps("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS)),
+        withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS),
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }
@@ -237,5 +244,7 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
  */
 function secretIfSensitive(variables: NoCodeWorkspaceArgs["variables"]): NoCodeWorkspaceArgs["variables"] {
   if (variables === undefined) return undefined;
-  return pulumi.output(variables).apply((list) => ((list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list)));
+  return pulumi
+    .output(variables)
+    .apply((list) => ((list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list)));
 }

@@ -28,7 +28,13 @@ export interface RemoteStateConsumersArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-const REMOTE_STATE_CONSUMERS_OUTPUTS = ["workspaceId", "consumerIds", "mode", "allConsumerIds", "addedConsumerIds"] as const;
+const REMOTE_STATE_CONSUMERS_OUTPUTS = [
+  "workspaceId",
+  "consumerIds",
+  "mode",
+  "allConsumerIds",
+  "addedConsumerIds",
+] as const;
 
 /** Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added). */
 export class RemoteStateConsumers extends pulumi.CustomResource {
@@ -40,7 +46,9 @@ export class RemoteStateConsumers extends pulumi.CustomResource {
   }
 
   static isInstance(obj: unknown): obj is RemoteStateConsumers {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.RemoteStateConsumers;
+    return (
+      pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.RemoteStateConsumers
+    );
   }
 
   /** Workspace (`ws-...`) whose state the consumers read. */
@@ -58,7 +66,16 @@ export class RemoteStateConsumers extends pulumi.CustomResource {
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.RemoteStateConsumers, name, dynamicProps("RemoteStateConsumers", name, withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS)), opts);
+      super(
+        TOKENS.RemoteStateConsumers,
+        name,
+        dynamicProps(
+          "RemoteStateConsumers",
+          name,
+          withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS),
+        ),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

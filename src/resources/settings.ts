@@ -103,7 +103,11 @@ export function setConfiguredSettings(values: Configured): void {
 
 /** Resolves the settings now: stack config, then `WORKSPACES_*`, then `TFE_*` and the credentials file. */
 export function currentSettings(): Settings {
-  return resolveSettings({ address: configured.address, token: configured.token, organization: configured.organization });
+  return resolveSettings({
+    address: configured.address,
+    token: configured.token,
+    organization: configured.organization,
+  });
 }
 
 /** The default organization, without requiring a token or an address to be set. */

@@ -4,15 +4,25 @@
  * outputs written by earlier releases. Loaded by both the resource class and the
  * provider, so it imports nothing at run time but the table.
  */
-import { workspaceFieldEntries, type OutputGroup, type ValueOf, type WorkspaceFieldName, type WorkspaceFieldTable } from "../api/workspace-fields";
+import {
+  workspaceFieldEntries,
+  type OutputGroup,
+  type ValueOf,
+  type WorkspaceFieldName,
+  type WorkspaceFieldTable,
+} from "../api/workspace-fields";
 
 type Line<K extends WorkspaceFieldName> = WorkspaceFieldTable[K];
-type InGroup<G extends OutputGroup> = { [K in WorkspaceFieldName]: Line<K> extends { group: G } ? K : never }[WorkspaceFieldName];
+type InGroup<G extends OutputGroup> = {
+  [K in WorkspaceFieldName]: Line<K> extends { group: G } ? K : never;
+}[WorkspaceFieldName];
 
 /** Names of the top-level outputs that come from the table. */
 export type WorkspaceTopName = InGroup<"top">;
 /** Names of the table lines that programs set. */
-export type WorkspaceInputName = { [K in WorkspaceFieldName]: Line<K> extends { role: "input" | "both" } ? K : never }[WorkspaceFieldName];
+export type WorkspaceInputName = {
+  [K in WorkspaceFieldName]: Line<K> extends { role: "input" | "both" } ? K : never;
+}[WorkspaceFieldName];
 
 /** Run metrics of a workspace (the `metrics` output); a value the service does not report is left out. */
 export type WorkspaceMetrics = { [K in InGroup<"metrics">]: NonNullable<ValueOf<Line<K>>> | undefined };
@@ -38,7 +48,9 @@ export type WorkspaceStoredOutputs = Partial<WorkspaceOutputValues> & Record<str
 export const WORKSPACE_OUTPUT_GROUPS = ["metrics", "status", "permissions"] as const;
 
 /** Top-level output names that come from the table, in table order. */
-export const WORKSPACE_TOP_OUTPUTS = workspaceFieldEntries.filter(([, f]) => f.group === "top").map(([k]) => k) as WorkspaceTopName[];
+export const WORKSPACE_TOP_OUTPUTS = workspaceFieldEntries
+  .filter(([, f]) => f.group === "top")
+  .map(([k]) => k) as WorkspaceTopName[];
 
 /** Every declared output name of `Workspace`. */
 export const WORKSPACE_OUTPUTS: readonly string[] = [...WORKSPACE_TOP_OUTPUTS, ...WORKSPACE_OUTPUT_GROUPS];
@@ -49,7 +61,9 @@ const WORKSPACE_GROUPED: readonly (readonly [WorkspaceFieldName, "metrics" | "st
   .map(([k, f]) => [k, f.group as "metrics" | "status"] as const);
 
 /** Puts grouped values into their groups, leaving out what the service did not report (null). */
-export function groupedOutputs(value: (name: WorkspaceFieldName) => unknown): Pick<WorkspaceOutputValues, "metrics" | "status"> {
+export function groupedOutputs(
+  value: (name: WorkspaceFieldName) => unknown,
+): Pick<WorkspaceOutputValues, "metrics" | "status"> {
   const groups: Record<"metrics" | "status", Record<string, unknown>> = { metrics: {}, status: {} };
   for (const [name, group] of WORKSPACE_GROUPED) {
     const v = value(name);
@@ -65,7 +79,9 @@ export function groupedOutputs(value: (name: WorkspaceFieldName) => unknown): Pi
  * are moved into their groups here. Outputs already in this shape are returned as they are.
  */
 export function currentShape(stored: WorkspaceStoredOutputs): WorkspaceStoredOutputs {
-  const legacy = WORKSPACE_GROUPED.some(([name]) => name in stored) || (stored.permissions !== undefined && stored.status === undefined);
+  const legacy =
+    WORKSPACE_GROUPED.some(([name]) => name in stored) ||
+    (stored.permissions !== undefined && stored.status === undefined);
   if (!legacy) return stored;
   const out: Record<string, unknown> = {};
   const grouped = new Set<string>(WORKSPACE_GROUPED.map(([name]) => name));

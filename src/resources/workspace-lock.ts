@@ -46,7 +46,16 @@ export class WorkspaceLock extends pulumi.CustomResource {
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.WorkspaceLock, name, dynamicProps("WorkspaceLock", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS)), opts);
+      super(
+        TOKENS.WorkspaceLock,
+        name,
+        dynamicProps(
+          "WorkspaceLock",
+          name,
+          withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_LOCK_OUTPUTS),
+        ),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

@@ -30,7 +30,16 @@ export interface WorkspaceTagsArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-const WORKSPACE_TAGS_OUTPUTS = ["workspaceId", "tagNames", "tags", "mode", "effectiveTags", "allTagNames", "addedTagNames", "addedTags"] as const;
+const WORKSPACE_TAGS_OUTPUTS = [
+  "workspaceId",
+  "tagNames",
+  "tags",
+  "mode",
+  "effectiveTags",
+  "allTagNames",
+  "addedTagNames",
+  "addedTags",
+] as const;
 
 /** Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added). */
 export class WorkspaceTags extends pulumi.CustomResource {
@@ -66,7 +75,16 @@ export class WorkspaceTags extends pulumi.CustomResource {
   constructor(name: string, args: WorkspaceTagsArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.WorkspaceTags, name, dynamicProps("WorkspaceTags", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS)), opts);
+      super(
+        TOKENS.WorkspaceTags,
+        name,
+        dynamicProps(
+          "WorkspaceTags",
+          name,
+          withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_TAGS_OUTPUTS),
+        ),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

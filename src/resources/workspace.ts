@@ -12,7 +12,14 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
 import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspace-fields";
-import { WORKSPACE_OUTPUTS, type WorkspaceInputName, type WorkspaceMetrics, type WorkspacePermissions, type WorkspaceStatus, type WorkspaceTopName } from "./workspace-fields";
+import {
+  WORKSPACE_OUTPUTS,
+  type WorkspaceInputName,
+  type WorkspaceMetrics,
+  type WorkspacePermissions,
+  type WorkspaceStatus,
+  type WorkspaceTopName,
+} from "./workspace-fields";
 
 /** Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool). */
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -58,7 +65,9 @@ type ArgOf<F> =
 
 /** Inputs of the field table (src/api/workspace-fields.ts) whose program type is the line's own value. */
 type TableArgs = {
-  [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<WorkspaceFieldTable[K]>;
+  [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<
+    WorkspaceFieldTable[K]
+  >;
 };
 
 /**
@@ -112,7 +121,9 @@ export { WORKSPACE_OUTPUTS };
  * service reports them, tags, effective tags and links), plus `metrics`, `status` and
  * `permissions`, which group what programs rarely read.
  */
-type WorkspaceOutputProperties = { readonly [K in WorkspaceTopName]: pulumi.Output<ValueOf<WorkspaceFieldTable[K]>> } & {
+type WorkspaceOutputProperties = {
+  readonly [K in WorkspaceTopName]: pulumi.Output<ValueOf<WorkspaceFieldTable[K]>>;
+} & {
   /** Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent). */
   readonly metrics: pulumi.Output<WorkspaceMetrics>;
   /**
@@ -154,7 +165,12 @@ export class Workspace extends pulumi.CustomResource {
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = quietStacks();
     try {
-      super(TOKENS.Workspace, name, dynamicProps("Workspace", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS)), opts);
+      super(
+        TOKENS.Workspace,
+        name,
+        dynamicProps("Workspace", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS)),
+        opts,
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

@@ -25,7 +25,18 @@ import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
 import type { Domain, ServerContext } from "./context";
-import { ApiError, badRequest, internalError, notFound, payloadTooLarge, renderDomainError, tooManyRequests, unauthorized, unprocessable, unsupportedMediaType } from "./http/errors";
+import {
+  ApiError,
+  badRequest,
+  internalError,
+  notFound,
+  payloadTooLarge,
+  renderDomainError,
+  tooManyRequests,
+  unauthorized,
+  unprocessable,
+  unsupportedMediaType,
+} from "./http/errors";
 import { DomainError } from "./errors";
 import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
 import { MAX_JSON_DEPTH, tooDeep, wellFormedJson } from "./http/json";
@@ -104,7 +115,11 @@ export function requireCaller(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, initialFaults: FaultOptions = {}): AppHandles {
+export function buildApp(
+  ctx: ServerContext,
+  domains: ReadonlyArray<Domain>,
+  initialFaults: FaultOptions = {},
+): AppHandles {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     ...loggerOptions(ctx.log),
@@ -121,8 +136,12 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     // JSON:API 400 too, rather than Node's bare one.
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return socket.destroy(error);
-      const body = JSON.stringify({ errors: [{ status: "400", title: "bad request", detail: "The request could not be parsed as HTTP." }] });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSONAPI_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        errors: [{ status: "400", title: "bad request", detail: "The request could not be parsed as HTTP." }],
+      });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSONAPI_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     },
   });
   const limiter = new RateLimiter(ctx.options.rateLimit);
@@ -149,7 +168,11 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
     const length = Number(req.headers["content-length"]);
     if (Number.isFinite(length) && length > BODY_LIMIT) {
       const body = JSON.stringify({ errors: tooLarge().errors });
-      res.writeHead(413, { "content-type": JSONAPI_MEDIA_TYPE, "content-length": Buffer.byteLength(body), connection: "close" });
+      res.writeHead(413, {
+        "content-type": JSONAPI_MEDIA_TYPE,
+        "content-length": Buffer.byteLength(body),
+        connection: "close",
+      });
       res.end(body);
       return;
     }
@@ -158,8 +181,16 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
   });
   // Any other expectation is one the server cannot meet: a JSON:API 417 rather than Node's bare one.
   app.server.on("checkExpectation", (_req, res) => {
-    const body = JSON.stringify({ errors: [{ status: "417", title: "expectation failed", detail: "Only the expectation 100-continue is supported." }] });
-    res.writeHead(417, { "content-type": JSONAPI_MEDIA_TYPE, "content-length": Buffer.byteLength(body), connection: "close" });
+    const body = JSON.stringify({
+      errors: [
+        { status: "417", title: "expectation failed", detail: "Only the expectation 100-continue is supported." },
+      ],
+    });
+    res.writeHead(417, {
+      "content-type": JSONAPI_MEDIA_TYPE,
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    });
     res.end(body);
   });
 
@@ -226,7 +257,8 @@ export function buildApp(ctx: ServerContext, domains: ReadonlyArray<Domain>, ini
       }
     }
     const repeated = foldRepeatedParameters(request.query as Record<string, unknown>);
-    if (repeated !== null) throw badRequest(`The query parameter ${repeated} was given more than once; give it once.`, repeated);
+    if (repeated !== null)
+      throw badRequest(`The query parameter ${repeated} was given more than once; give it once.`, repeated);
   });
 
   app.addHook("onResponse", async (request, reply) => {
@@ -304,7 +336,9 @@ function toApiError(error: FastifyError | ApiError | Error): ApiError {
       return tooLarge();
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? unsupportedMediaType(`Requests must use the media type ${JSONAPI_MEDIA_TYPE}.`) : badRequest("Invalid Content-Length.");
+      return fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+        ? unsupportedMediaType(`Requests must use the media type ${JSONAPI_MEDIA_TYPE}.`)
+        : badRequest("Invalid Content-Length.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return badRequest("The request body is not valid JSON.");

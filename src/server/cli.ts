@@ -35,7 +35,8 @@ function ownersToken(flag: string | undefined, file: string | undefined): string
     }
   }
   token ??= process.env.WORKSPACES_SERVER_TOKEN || undefined;
-  if (token !== undefined && !/^\S+$/.test(token)) fail("the owners token must be one word without spaces (from --token, --token-file or WORKSPACES_SERVER_TOKEN)");
+  if (token !== undefined && !/^\S+$/.test(token))
+    fail("the owners token must be one word without spaces (from --token, --token-file or WORKSPACES_SERVER_TOKEN)");
   return token;
 }
 
@@ -93,7 +94,8 @@ async function main(): Promise<void> {
     logLevel,
   });
   // The generated token is shown once so the user can copy it; a token the user chose is never echoed.
-  if (token === undefined) process.stderr.write(`workspaces-server: organization ${server.organization}, owners token ${server.token}\n`);
+  if (token === undefined)
+    process.stderr.write(`workspaces-server: organization ${server.organization}, owners token ${server.token}\n`);
   process.stdout.write(`workspaces-server listening on ${server.url}\n`);
   let stopping = false;
   const stop = () => {

@@ -59,7 +59,8 @@ export class Invalid extends DomainError {
   constructor(detail: string, field?: Field);
   constructor(failures: ReadonlyArray<Failure>);
   constructor(first: string | ReadonlyArray<Failure>, field?: Field) {
-    const failures: ReadonlyArray<Failure> = typeof first === "string" ? [field ? { detail: first, field } : { detail: first }] : first;
+    const failures: ReadonlyArray<Failure> =
+      typeof first === "string" ? [field ? { detail: first, field } : { detail: first }] : first;
     super(failures.map((f) => f.detail).join("; "));
     this.failures = failures;
   }

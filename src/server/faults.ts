@@ -28,7 +28,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * and before any handler, so a failed request never has a side effect: a client that
  * retries sees exactly what it would have seen the first time.
  */
-export async function injectFault(faults: FaultOptions, request: FastifyRequest, reply: FastifyReply, random = Math.random): Promise<boolean> {
+export async function injectFault(
+  faults: FaultOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  random = Math.random,
+): Promise<boolean> {
   const latency = (faults.latencyMs ?? 0) + (faults.latencyJitterMs ? random() * faults.latencyJitterMs : 0);
   if (latency > 0) await sleep(latency);
   const rate = faults.failureRate ?? 0;
@@ -47,14 +52,32 @@ export async function injectFault(faults: FaultOptions, request: FastifyRequest,
   reply
     .code(503)
     .header("content-type", "application/vnd.api+json")
-    .send(JSON.stringify({ errors: [{ status: "503", title: "service unavailable", detail: "Injected fault: the service is temporarily unavailable." }] }));
+    .send(
+      JSON.stringify({
+        errors: [
+          {
+            status: "503",
+            title: "service unavailable",
+            detail: "Injected fault: the service is temporarily unavailable.",
+          },
+        ],
+      }),
+    );
   return true;
 }
 
 /** Lets the request be handled, then replaces whatever it answers with a 503 or a dropped connection. */
 function loseAnswer(request: FastifyRequest, reply: FastifyReply, mode: "503" | "drop"): void {
   const raw = reply.raw;
-  const body = JSON.stringify({ errors: [{ status: "503", title: "service unavailable", detail: "Injected fault: the answer was lost after the request was processed." }] });
+  const body = JSON.stringify({
+    errors: [
+      {
+        status: "503",
+        title: "service unavailable",
+        detail: "Injected fault: the answer was lost after the request was processed.",
+      },
+    ],
+  });
   const originalEnd = raw.end.bind(raw);
   const originalWriteHead = raw.writeHead.bind(raw);
   // The handler's own status and headers are swallowed; only the fault's answer goes out.

@@ -32,11 +32,15 @@ function publicAddress(raw: string): string {
   } catch {
     throw new Error(`publicUrl "${raw}" is not an absolute URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`publicUrl "${raw}" must be an http or https URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`publicUrl "${raw}" must be an http or https URL`);
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-export function startServer(options: ServerOptions = {}, domains: ReadonlyArray<Domain> = DOMAINS): Promise<RunningServer> {
+export function startServer(
+  options: ServerOptions = {},
+  domains: ReadonlyArray<Domain> = DOMAINS,
+): Promise<RunningServer> {
   const publicUrl = options.publicUrl === undefined ? undefined : publicAddress(options.publicUrl);
   const file = options.db ?? "workspaces.db";
   const db = openDatabase(file);

@@ -44,7 +44,9 @@ class RequestLog extends LogController {
 }
 
 /** The Fastify options that turn logging on at `settings.level`, or off when silent. */
-export function loggerOptions(settings: LogSettings | undefined): Pick<FastifyServerOptions, "logger" | "logController"> {
+export function loggerOptions(
+  settings: LogSettings | undefined,
+): Pick<FastifyServerOptions, "logger" | "logController"> {
   if (!settings || settings.level === "silent") return { logger: false };
   return {
     logger: {

@@ -45,13 +45,19 @@ export class RateLimiter {
   peek(key: string): RateDecision {
     const t = this.clock();
     const w = this.windows.get(key);
-    if (!w || t - w.start >= this.windowMs) return { allowed: true, limit: this.limit, remaining: this.limit, reset: "0.000" };
+    if (!w || t - w.start >= this.windowMs)
+      return { allowed: true, limit: this.limit, remaining: this.limit, reset: "0.000" };
     return this.decision(w.count < this.limit, w, t);
   }
 
   private decision(allowed: boolean, w: { start: number; count: number }, t: number): RateDecision {
     const resetMs = Math.max(0, w.start + this.windowMs - t);
-    return { allowed, limit: this.limit, remaining: Math.max(0, this.limit - w.count), reset: (resetMs / 1000).toFixed(3) };
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - w.count),
+      reset: (resetMs / 1000).toFixed(3),
+    };
   }
 
   private prune(t: number): void {

@@ -49,8 +49,15 @@ export function parseKey(raw: string | Buffer, where: string): Buffer {
     raw = raw.toString("utf8");
   }
   const text = raw.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, "base64") : null;
-  if (!key || key.length !== KEY_BYTES) throw new Error(`the encryption key ${where} must be 32 bytes written as 64 hexadecimal digits or as base64 (openssl rand -hex 32)`);
+  const key = /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, "hex")
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(text)
+      ? Buffer.from(text, "base64")
+      : null;
+  if (!key || key.length !== KEY_BYTES)
+    throw new Error(
+      `the encryption key ${where} must be 32 bytes written as 64 hexadecimal digits or as base64 (openssl rand -hex 32)`,
+    );
   return key;
 }
 

@@ -4,8 +4,18 @@
  * provider's diff rules, and the reading of outputs written by the previous release.
  */
 import { describe, expect, it } from "vitest";
-import { workspaceAttributesSchema, workspaceDocumentSchema, workspaceSettingsRequestSchema, type WorkspaceResource } from "../../src/api";
-import { WORKSPACE_FIELDS, WORKSPACE_SETTING_WIRE, workspaceFieldEntries, type FieldDef } from "../../src/api/workspace-fields";
+import {
+  workspaceAttributesSchema,
+  workspaceDocumentSchema,
+  workspaceSettingsRequestSchema,
+  type WorkspaceResource,
+} from "../../src/api";
+import {
+  WORKSPACE_FIELDS,
+  WORKSPACE_SETTING_WIRE,
+  workspaceFieldEntries,
+  type FieldDef,
+} from "../../src/api/workspace-fields";
 import { toWorkspace, workspaceRequestBody } from "../../src/client";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
 import { WORKSPACE_FIELDS as DIFF_RULES, workspaceOutputs } from "../../src/resources/providers/workspace";
@@ -35,7 +45,13 @@ function resource(attributes: Record<string, unknown>, relationships: Record<str
   return {
     id: "ws-sample",
     type: "workspaces",
-    attributes: { name: "w", "execution-mode": "remote", locked: false, "created-at": "2026-01-01T00:00:00.000Z", ...attributes },
+    attributes: {
+      name: "w",
+      "execution-mode": "remote",
+      locked: false,
+      "created-at": "2026-01-01T00:00:00.000Z",
+      ...attributes,
+    },
     relationships,
   } as WorkspaceResource;
 }
@@ -51,7 +67,9 @@ describe("workspace field table", () => {
       // The request schema accepts what the client sends.
       expect(workspaceSettingsRequestSchema.safeParse(body.data.attributes).success, client).toBe(true);
       const f = line[1];
-      const back = f.rel ? toWorkspace(resource({}, { [f.rel]: { data: { id: value, type: "x" } } })) : toWorkspace(resource({ [wire]: value }));
+      const back = f.rel
+        ? toWorkspace(resource({}, { [f.rel]: { data: { id: value, type: "x" } } }))
+        : toWorkspace(resource({ [wire]: value }));
       expect((back as unknown as Record<string, unknown>)[client], client).toEqual(value);
     }
   });
@@ -81,7 +99,9 @@ describe("workspace field table", () => {
   it("reads the vendor spelling first, the spec's when only that is sent", () => {
     expect(toWorkspace(resource({ "terraform-version": "1.6.0" })).engineVersion).toBe("1.6.0");
     expect(toWorkspace(resource({ "engine-version": "1.5.0" })).engineVersion).toBe("1.5.0");
-    expect(toWorkspace(resource({ "terraform-version": "1.6.0", "engine-version": "1.5.0" })).engineVersion).toBe("1.6.0");
+    expect(toWorkspace(resource({ "terraform-version": "1.6.0", "engine-version": "1.5.0" })).engineVersion).toBe(
+      "1.6.0",
+    );
     expect(toWorkspace(resource({ "terraform-version": null, "engine-version": "1.5.0" })).engineVersion).toBe("1.5.0");
   });
 
@@ -97,10 +117,20 @@ describe("workspace field table", () => {
     expect([...WORKSPACE_OUTPUTS]).toEqual([...top, ...WORKSPACE_OUTPUT_GROUPS]);
     expect(WORKSPACE_OUTPUTS.length).toBeLessThanOrEqual(40);
     const full = resource(
-      Object.fromEntries(lines.filter(([, f]) => f.wire && f.read).map(([name, f]) => [f.wire!, f.shape ? undefined : sample(name, f)])),
-      Object.fromEntries(lines.filter(([, f]) => f.rel).map(([name]) => [lines.find(([k]) => k === name)![1].rel!, { data: { id: `id-${name}`, type: "x" } }])),
+      Object.fromEntries(
+        lines.filter(([, f]) => f.wire && f.read).map(([name, f]) => [f.wire!, f.shape ? undefined : sample(name, f)]),
+      ),
+      Object.fromEntries(
+        lines
+          .filter(([, f]) => f.rel)
+          .map(([name]) => [lines.find(([k]) => k === name)![1].rel!, { data: { id: `id-${name}`, type: "x" } }]),
+      ),
     );
-    const outs = workspaceOutputs(toWorkspace(full), { tags: { a: "1" }, effectiveTags: { a: "1", b: "2" }, forceDelete: false });
+    const outs = workspaceOutputs(toWorkspace(full), {
+      tags: { a: "1" },
+      effectiveTags: { a: "1", b: "2" },
+      forceDelete: false,
+    });
     expect(Object.keys(outs).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
     for (const group of ["metrics", "status"] as const) {
       const members = lines
@@ -120,8 +150,18 @@ describe("workspace field table", () => {
   });
 
   it("outputs written by the previous release (every value at the top level) read as this release's shape", () => {
-    const ws = toWorkspace(resource({ "resource-count": 3, "locked-reason": "why", "run-failures": 1 }, { "current-run": { data: { id: "run-1", type: "runs" } } }));
-    const now = workspaceOutputs(ws, { tags: { a: "1" }, effectiveTags: { a: "1" }, forceDelete: true, organization: "org" });
+    const ws = toWorkspace(
+      resource(
+        { "resource-count": 3, "locked-reason": "why", "run-failures": 1 },
+        { "current-run": { data: { id: "run-1", type: "runs" } } },
+      ),
+    );
+    const now = workspaceOutputs(ws, {
+      tags: { a: "1" },
+      effectiveTags: { a: "1" },
+      forceDelete: true,
+      organization: "org",
+    });
     const flat: Record<string, unknown> = { ...now, ...now.metrics, ...now.status, permissions: now.permissions };
     delete flat.metrics;
     delete flat.status;

@@ -9,7 +9,9 @@ const t = useServer({ selfManaged: true });
 describe("remote state consumers", () => {
   it("replaces, adds and removes consumers, ignoring ones already in place or absent", async () => {
     const subject = await t.client.workspaces.create(t.org, { name: uniqueName("subject") });
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => t.client.workspaces.create(t.org, { name: uniqueName("reader") })));
+    const [a, b, c] = await Promise.all(
+      [1, 2, 3].map(() => t.client.workspaces.create(t.org, { name: uniqueName("reader") })),
+    );
     await t.client.remoteStateConsumers.replace(subject.id, [a.id, b.id]);
     expect((await t.client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([a.id, b.id].sort());
     await t.client.remoteStateConsumers.add(subject.id, [b.id, c.id]);
@@ -22,7 +24,9 @@ describe("remote state consumers", () => {
 
   it("pages through 120 consumers with two requests", async () => {
     const subject = await t.client.workspaces.create(t.org, { name: uniqueName("popular") });
-    const readers = await Promise.all(Array.from({ length: 120 }, () => t.client.workspaces.create(t.org, { name: uniqueName("r") })));
+    const readers = await Promise.all(
+      Array.from({ length: 120 }, () => t.client.workspaces.create(t.org, { name: uniqueName("r") })),
+    );
     await t.client.remoteStateConsumers.add(
       subject.id,
       readers.map((r) => r.id),
@@ -46,7 +50,13 @@ describe("remote state consumers", () => {
 describe("SSH keys", () => {
   it("reads and lists keys, assigns one to a workspace and unassigns it", async () => {
     const key = await serverRequest(t.server, "POST", `/organizations/${t.org}/ssh-keys`, {
-      data: { type: "ssh-keys", attributes: { name: uniqueName("deploy"), value: "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----" } },
+      data: {
+        type: "ssh-keys",
+        attributes: {
+          name: uniqueName("deploy"),
+          value: "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----",
+        },
+      },
     });
     const id: string = key.data.id;
     const read = await t.client.sshKeys.read(id);
@@ -81,7 +91,9 @@ describe("organizations and projects", () => {
 
   it("reads a project, lists projects and filters by name", async () => {
     const name = uniqueName("proj");
-    const created = await serverRequest(t.server, "POST", `/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name } } });
+    const created = await serverRequest(t.server, "POST", `/organizations/${t.org}/projects`, {
+      data: { type: "projects", attributes: { name } },
+    });
     const p = await t.client.projects.read(created.data.id);
     expect(p.name).toBe(name);
     expect(p.organization).toBe(t.org);
@@ -98,10 +110,16 @@ describe("organizations and projects", () => {
       data: {
         type: "projects",
         attributes: { name: uniqueName("tagged") },
-        relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "7" } }] } },
+        relationships: {
+          "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "cost-center", value: "7" } }] },
+        },
       },
     });
-    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("inherits"), projectId: created.data.id, tagBindings: [{ key: "env", value: "dev" }] });
+    const ws = await t.client.workspaces.create(t.org, {
+      name: uniqueName("inherits"),
+      projectId: created.data.id,
+      tagBindings: [{ key: "env", value: "dev" }],
+    });
     expect(await t.client.tagBindings.list(ws.id)).toEqual([expect.objectContaining({ key: "env", value: "dev" })]);
     const effective = await t.client.tagBindings.listEffective(ws.id);
     expect(effective).toEqual(

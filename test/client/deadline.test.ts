@@ -1,7 +1,22 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, DeadlineExceededError, NetworkError, ServiceUnavailableError, WaitTimeoutError } from "../../src/client";
+import {
+  AbortedError,
+  DeadlineExceededError,
+  NetworkError,
+  ServiceUnavailableError,
+  WaitTimeoutError,
+} from "../../src/client";
 import { failure } from "./helpers";
-import { fakeClient, organizationDoc, pageAsked, reply, startFakeService, tagPage, trickle, type FakeService } from "./fake-service";
+import {
+  fakeClient,
+  organizationDoc,
+  pageAsked,
+  reply,
+  startFakeService,
+  tagPage,
+  trickle,
+  type FakeService,
+} from "./fake-service";
 
 let service: FakeService | undefined;
 afterEach(async () => {
@@ -14,7 +29,9 @@ const SLOW_BODY = " ".repeat(5_000) + JSON.stringify(organizationDoc());
 
 describe("every call ends by its deadline", () => {
   it("cuts off an answer that trickles one byte every 100 ms, naming the call and the deadline", async () => {
-    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    service = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100),
+    );
     const client = fakeClient(service, { deadlineMs: 1_500 });
     const err = await failure(client.organizations.read("acme"));
     expect(err).toBeInstanceOf(DeadlineExceededError);
@@ -23,7 +40,9 @@ describe("every call ends by its deadline", () => {
     const e = err as DeadlineExceededError;
     expect(e.deadlineMs).toBe(1_500);
     expect(e.code).toBe("EDEADLINE");
-    expect(e.message).toMatch(/^GET \/organizations\/acme: no response - did not finish within its deadline of 1\.5s \(deadlineMs\); ran out before the answer was complete/);
+    expect(e.message).toMatch(
+      /^GET \/organizations\/acme: no response - did not finish within its deadline of 1\.5s \(deadlineMs\); ran out before the answer was complete/,
+    );
     expect(e.elapsedMs).toBeGreaterThanOrEqual(1_500);
   });
 
@@ -45,7 +64,9 @@ describe("every call ends by its deadline", () => {
 
   it("counts retries and their waits against the deadline", async () => {
     service = await startFakeService((req, res) =>
-      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "1" }),
+      req.url === "/api/v2/ping"
+        ? reply(res, 204, undefined)
+        : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "1" }),
     );
     const client = fakeClient(service, { deadlineMs: 2_500 });
     const err = await failure(client.organizations.read("acme"));
@@ -66,7 +87,9 @@ describe("every call ends by its deadline", () => {
   });
 
   it("stops a call in flight when its signal aborts", async () => {
-    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    service = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100),
+    );
     const client = fakeClient(service);
     const controller = new AbortController();
     const call = failure(client.with({ signal: controller.signal }).organizations.read("acme"));
@@ -74,25 +97,36 @@ describe("every call ends by its deadline", () => {
     const err = await call;
     expect(err).toBeInstanceOf(AbortedError);
     expect((err as AbortedError).code).toBe("ABORTED");
-    expect(err.message).toMatch(/^GET \/organizations\/acme: no response - aborted by the caller's signal while the answer was awaited/);
+    expect(err.message).toMatch(
+      /^GET \/organizations\/acme: no response - aborted by the caller's signal while the answer was awaited/,
+    );
   });
 
   it("stops a wait between retries when the client's signal aborts, and sends nothing after", async () => {
     service = await startFakeService((req, res) =>
-      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "5" }),
+      req.url === "/api/v2/ping"
+        ? reply(res, 204, undefined)
+        : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "5" }),
     );
     const controller = new AbortController();
     // Aborted the moment the client starts its five-second wait before the second attempt.
-    const client = fakeClient(service, { signal: controller.signal, logger: (line) => line.includes("retrying in") && controller.abort() });
+    const client = fakeClient(service, {
+      signal: controller.signal,
+      logger: (line) => line.includes("retrying in") && controller.abort(),
+    });
     const err = await failure(client.organizations.read("acme"));
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/aborted by the caller's signal while waiting to retry/);
     expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
     // An aborted signal ends later calls before they send anything, paced or not.
     expect(await failure(client.organizations.read("acme"))).toBeInstanceOf(AbortedError);
-    const unpaced = await failure(fakeClient(service, { signal: controller.signal, rateLimit: false }).organizations.read("acme"));
+    const unpaced = await failure(
+      fakeClient(service, { signal: controller.signal, rateLimit: false }).organizations.read("acme"),
+    );
     expect(unpaced).toBeInstanceOf(AbortedError);
-    expect(unpaced.message).toMatch(/^GET \/organizations\/acme: not sent - aborted by the caller's signal before the request was sent$/);
+    expect(unpaced.message).toMatch(
+      /^GET \/organizations\/acme: not sent - aborted by the caller's signal before the request was sent$/,
+    );
     expect(service.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
   });
 
@@ -100,7 +134,8 @@ describe("every call ends by its deadline", () => {
     // The include is refused after 1.5 s; the fallback's three reads would each trickle for minutes.
     service = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
-      if (req.url?.includes("include=")) return void setTimeout(() => reply(res, 400, { errors: [{ status: "400", title: "bad include" }] }), 1_500);
+      if (req.url?.includes("include="))
+        return void setTimeout(() => reply(res, 400, { errors: [{ status: "400", title: "bad include" }] }), 1_500);
       trickle(res, 200, SLOW_BODY, 100);
     });
     const client = fakeClient(service, { deadlineMs: 2_000 });
@@ -118,17 +153,26 @@ describe("every call ends by its deadline", () => {
     service = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
       polls++;
-      reply(res, 200, { data: { id: "run-1", type: "workspace-upgrade", attributes: { status: polls < 6 ? "planning" : "planned" } } });
+      reply(res, 200, {
+        data: { id: "run-1", type: "workspace-upgrade", attributes: { status: polls < 6 ? "planning" : "planned" } },
+      });
     });
     // Six polls 100 ms apart outlast a 200 ms deadline; each poll is well within it.
     const client = fakeClient(service, { deadlineMs: 200 });
-    const settled = await client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 100, timeoutMs: 60_000 });
+    const settled = await client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], {
+      intervalMs: 100,
+      timeoutMs: 60_000,
+    });
     expect(settled.status).toBe("planned");
     expect(polls).toBe(6);
 
     polls = 0;
     const controller = new AbortController();
-    const waiting = failure(client.with({ signal: controller.signal }).noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["applied"], { intervalMs: 100, timeoutMs: 60_000 }));
+    const waiting = failure(
+      client
+        .with({ signal: controller.signal })
+        .noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["applied"], { intervalMs: 100, timeoutMs: 60_000 }),
+    );
     while (polls < 2) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const err = await waiting;
@@ -140,7 +184,9 @@ describe("every call ends by its deadline", () => {
 
 describe("a trickling answer ends with the request's own time limits", () => {
   it("cuts off the answer when the retry budget runs out, although the deadline is minutes away", async () => {
-    service = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100)));
+    service = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100),
+    );
     // A byte every 100 ms is never 800 ms of silence: the idle timeout alone would wait for the whole body.
     const client = fakeClient(service, { timeoutMs: 800, retry: { maxAttempts: 2, maxElapsedMs: 2_500 } });
     const started = Date.now();
@@ -162,7 +208,8 @@ describe("a trickling answer ends with the request's own time limits", () => {
     let unlocks = 0;
     service = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
-      if (++unlocks === 1) return reply(res, 503, { errors: [{ status: "503", title: "state version not finalized" }] });
+      if (++unlocks === 1)
+        return reply(res, 503, { errors: [{ status: "503", title: "state version not finalized" }] });
       trickle(res, 200, SLOW_BODY, 100);
     });
     const client = fakeClient(service, { retry: { baseDelayMs: 50, maxDelayMs: 50, unlockRetryMs: 800 } });
@@ -182,17 +229,24 @@ describe("a trickling answer ends with the request's own time limits", () => {
     let polls = 0;
     service = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
-      if (++polls === 1) return reply(res, 200, { data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } } });
+      if (++polls === 1)
+        return reply(res, 200, {
+          data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } },
+        });
       trickle(res, 200, SLOW_BODY, 100);
     });
     // Each poll has a minute; the wait has 700 ms.
     const client = fakeClient(service, { deadlineMs: 60_000 });
     const started = Date.now();
-    const err = await failure(client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 50, timeoutMs: 700 }));
+    const err = await failure(
+      client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 50, timeoutMs: 700 }),
+    );
     const took = Date.now() - started;
     expect(err).toBeInstanceOf(WaitTimeoutError);
     expect((err as WaitTimeoutError).lastStatus).toBe("planning");
-    expect(err.message).toMatch(/^upgrade run-1 of workspace ws-1 still "planning" after 0\.\ds \(the last poll's answer had not arrived\); expected one of planned$/);
+    expect(err.message).toMatch(
+      /^upgrade run-1 of workspace ws-1 still "planning" after 0\.\ds \(the last poll's answer had not arrived\); expected one of planned$/,
+    );
     expect(polls).toBe(2);
     expect(took).toBeLessThan(700 + 1_000);
   });
@@ -204,7 +258,10 @@ describe("a paged list is one call", () => {
     return startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
       const n = pageAsked(req);
-      setTimeout(() => reply(res, 200, tagPage([`t${n}`], { current: n, next: n + 1, totalPages: 1_000_000 })), delayMs);
+      setTimeout(
+        () => reply(res, 200, tagPage([`t${n}`], { current: n, next: n + 1, totalPages: 1_000_000 })),
+        delayMs,
+      );
     });
   }
   const pageRequests = () => service!.requests.filter((r) => r.includes("/tags")).length;

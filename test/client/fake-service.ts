@@ -57,11 +57,23 @@ export async function startFakeService(handler: Handler): Promise<FakeService> {
 /** A client of the fake service; no pacing unless the options ask for it, limiters of earlier services forgotten. */
 export function fakeClient(service: FakeService, options: ClientOptions = {}): WorkspacesClient {
   resetLimiters();
-  return new WorkspacesClient({ address: service.url, token: TOKEN, organization: "acme", env: {}, homeDir: emptyHome, ...options });
+  return new WorkspacesClient({
+    address: service.url,
+    token: TOKEN,
+    organization: "acme",
+    env: {},
+    homeDir: emptyHome,
+    ...options,
+  });
 }
 
 /** Sends `body` as JSON:API with `status` and extra headers. */
-export function reply(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function reply(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed) return;
   res.writeHead(status, { "content-type": JSONAPI, ...headers });
   res.end(body === undefined ? undefined : JSON.stringify(body));
@@ -89,7 +101,10 @@ export function organizationDoc(name = "acme"): unknown {
 }
 
 /** A page of flat tags with its pagination meta. */
-export function tagPage(ids: string[], meta: { current: number; next: number | null; totalPages: number; totalCount?: number }): unknown {
+export function tagPage(
+  ids: string[],
+  meta: { current: number; next: number | null; totalPages: number; totalCount?: number },
+): unknown {
   return {
     data: ids.map((id) => ({ id, type: "tags", attributes: { name: id } })),
     meta: {

@@ -74,25 +74,28 @@ describe("5xx and dropped connections", () => {
     expect(await namesIn(client, org, name)).toEqual([]);
   });
 
-  it.each(["503", "drop"] as const)("does not repeat a create whose answer was lost (%s) after the service processed it", async (mode) => {
-    server = await startTestServer();
-    const org = server.organization;
-    const client = clientFor(server, { retry: { baseDelayMs: 5 } });
-    await client.ping();
-    const name = uniqueName("lost");
-    const sentBefore = client.stats.requests;
-    // The service creates the workspace, then the answer is replaced by a 503 or a dropped connection.
-    server.setFaults({ failureRate: 1, failureMode: mode, failureStage: "after" });
-    const err = await failure(client.workspaces.create(org, { name }));
-    server.setFaults({});
+  it.each(["503", "drop"] as const)(
+    "does not repeat a create whose answer was lost (%s) after the service processed it",
+    async (mode) => {
+      server = await startTestServer();
+      const org = server.organization;
+      const client = clientFor(server, { retry: { baseDelayMs: 5 } });
+      await client.ping();
+      const name = uniqueName("lost");
+      const sentBefore = client.stats.requests;
+      // The service creates the workspace, then the answer is replaced by a 503 or a dropped connection.
+      server.setFaults({ failureRate: 1, failureMode: mode, failureStage: "after" });
+      const err = await failure(client.workspaces.create(org, { name }));
+      server.setFaults({});
 
-    expect(err).toBeInstanceOf(mode === "503" ? ServiceUnavailableError : NetworkError);
-    expect((err as ServiceUnavailableError | NetworkError).attempts).toBe(1);
-    expect(err.message).toMatch(/not repeated: the request may already have taken effect/);
-    expect(client.stats.requests - sentBefore).toBe(1);
-    // Exactly one workspace, and a repeat would have met "name already taken" rather than succeeding.
-    expect(await namesIn(client, org, name)).toEqual([name]);
-  });
+      expect(err).toBeInstanceOf(mode === "503" ? ServiceUnavailableError : NetworkError);
+      expect((err as ServiceUnavailableError | NetworkError).attempts).toBe(1);
+      expect(err.message).toMatch(/not repeated: the request may already have taken effect/);
+      expect(client.stats.requests - sentBefore).toBe(1);
+      // Exactly one workspace, and a repeat would have met "name already taken" rather than succeeding.
+      expect(await namesIn(client, org, name)).toEqual([name]);
+    },
+  );
 
   it("retries a read whose answer was lost after processing, since reading twice changes nothing", async () => {
     server = await startTestServer();
@@ -123,7 +126,9 @@ describe("5xx and dropped connections", () => {
     server.setFaults({});
 
     expect((await client.workspaces.read(subject.id)).tagNames.sort()).toEqual(["a", "c"]);
-    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual([readers[1].id, readers[2].id].sort());
+    expect((await client.remoteStateConsumers.listIds(subject.id)).sort()).toEqual(
+      [readers[1].id, readers[2].id].sort(),
+    );
     expect(await client.tagBindings.list(subject.id)).toEqual([expect.objectContaining({ key: "env", value: "prod" })]);
   });
 
@@ -142,24 +147,27 @@ describe("5xx and dropped connections", () => {
     expect(read.lockedReason).toBe("deploy");
   });
 
-  it.each(["safeDelete", "forceDelete"] as const)("%s succeeds when the first attempt deleted the workspace but its answer was lost", async (method) => {
-    server = await startTestServer();
-    const srv = server;
-    const lines: string[] = [];
-    const client = clientFor(srv, {
-      retry: { baseDelayMs: 300, maxDelayMs: 300 },
-      // Stop the faults as soon as the first attempt has failed, so the retry meets the real outcome.
-      logger: (l) => {
-        lines.push(l);
-        if (/-> (503|no response)/.test(l)) srv.setFaults({});
-      },
-    });
-    const ws = await client.workspaces.create(srv.organization, { name: uniqueName("gone") });
-    srv.setFaults({ failureRate: 1, failureMode: "503", failureStage: "after" });
-    await client.workspaces[method](ws.id);
-    expect(lines.some((l) => /-> 404 after an attempt with no answer: already deleted/.test(l))).toBe(true);
-    expect(await failure(client.workspaces.read(ws.id))).toBeInstanceOf(NotFoundError);
-  });
+  it.each(["safeDelete", "forceDelete"] as const)(
+    "%s succeeds when the first attempt deleted the workspace but its answer was lost",
+    async (method) => {
+      server = await startTestServer();
+      const srv = server;
+      const lines: string[] = [];
+      const client = clientFor(srv, {
+        retry: { baseDelayMs: 300, maxDelayMs: 300 },
+        // Stop the faults as soon as the first attempt has failed, so the retry meets the real outcome.
+        logger: (l) => {
+          lines.push(l);
+          if (/-> (503|no response)/.test(l)) srv.setFaults({});
+        },
+      });
+      const ws = await client.workspaces.create(srv.organization, { name: uniqueName("gone") });
+      srv.setFaults({ failureRate: 1, failureMode: "503", failureStage: "after" });
+      await client.workspaces[method](ws.id);
+      expect(lines.some((l) => /-> 404 after an attempt with no answer: already deleted/.test(l))).toBe(true);
+      expect(await failure(client.workspaces.read(ws.id))).toBeInstanceOf(NotFoundError);
+    },
+  );
 
   it("still reports a 404 for a workspace that never existed", async () => {
     server = await startTestServer();
@@ -182,7 +190,9 @@ describe("5xx and dropped connections", () => {
 
   it("bounds a call by its time budget", async () => {
     server = await startTestServer();
-    const client = clientFor(server, { retry: { baseDelayMs: 200, maxDelayMs: 200, maxAttempts: 100, maxElapsedMs: 700 } });
+    const client = clientFor(server, {
+      retry: { baseDelayMs: 200, maxDelayMs: 200, maxAttempts: 100, maxElapsedMs: 700 },
+    });
     await client.ping();
     server.setFaults({ failureRate: 1, failureMode: "drop" });
     const started = Date.now();

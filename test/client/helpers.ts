@@ -51,7 +51,13 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
  * A request straight to the server for test setup the client has no method for (teams,
  * tokens, state uploads). Throws with the server's answer on failure.
  */
-export async function serverRequest(server: RunningServer, method: string, path: string, body?: unknown, token = server.token): Promise<any> {
+export async function serverRequest(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = server.token,
+): Promise<any> {
   const res = await fetch(server.url + path, {
     method,
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.api+json" },
@@ -63,11 +69,20 @@ export async function serverRequest(server: RunningServer, method: string, path:
 }
 
 /** A team of the server's organization and its token. */
-export async function teamToken(server: RunningServer, name: string, access: { manageWorkspaces?: boolean } = {}): Promise<{ teamId: string; token: string }> {
+export async function teamToken(
+  server: RunningServer,
+  name: string,
+  access: { manageWorkspaces?: boolean } = {},
+): Promise<{ teamId: string; token: string }> {
   const team = await serverRequest(server, "POST", `/organizations/${server.organization}/teams`, {
-    data: { type: "teams", attributes: { name, "organization-access": { "manage-workspaces": access.manageWorkspaces ?? false } } },
+    data: {
+      type: "teams",
+      attributes: { name, "organization-access": { "manage-workspaces": access.manageWorkspaces ?? false } },
+    },
   });
-  const token = await serverRequest(server, "POST", `/teams/${team.data.id}/authentication-token`, { data: { type: "authentication-tokens" } });
+  const token = await serverRequest(server, "POST", `/teams/${team.data.id}/authentication-token`, {
+    data: { type: "authentication-tokens" },
+  });
   return { teamId: team.data.id, token: token.data.attributes.token };
 }
 
@@ -79,7 +94,11 @@ export async function uploadState(
   token = server.token,
 ): Promise<string> {
   const { createHash } = await import("node:crypto");
-  const state = JSON.stringify({ version: 4, serial: options.serial, resources: Array.from({ length: options.resources }, (_, i) => ({ name: `r${i}` })) });
+  const state = JSON.stringify({
+    version: 4,
+    serial: options.serial,
+    resources: Array.from({ length: options.resources }, (_, i) => ({ name: `r${i}` })),
+  });
   const doc = await serverRequest(
     server,
     "POST",
@@ -102,7 +121,10 @@ export async function uploadState(
 }
 
 /** One server and one unpaced client shared by the tests of a file (or of the enclosing describe). */
-export function useServer(options: ServerOptions = {}, clientOptions: ClientOptions = {}): { server: RunningServer; client: WorkspacesClient; org: string } {
+export function useServer(
+  options: ServerOptions = {},
+  clientOptions: ClientOptions = {},
+): { server: RunningServer; client: WorkspacesClient; org: string } {
   const shared = {} as { server: RunningServer; client: WorkspacesClient; org: string };
   beforeAll(async () => {
     shared.server = await startTestServer(options);

@@ -16,14 +16,20 @@ describe("error messages stay short", () => {
   it("quotes at most the first characters of a 4 MB detail and keeps the whole detail on the error", async () => {
     const detail = "x".repeat(4 * 1024 * 1024);
     service = await startFakeService((req, res) =>
-      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 422, { errors: [{ status: "422", title: "invalid", detail, source: { pointer: "/data/attributes/name" } }] }),
+      req.url === "/api/v2/ping"
+        ? reply(res, 204, undefined)
+        : reply(res, 422, {
+            errors: [{ status: "422", title: "invalid", detail, source: { pointer: "/data/attributes/name" } }],
+          }),
     );
     const err = await failure(fakeClient(service).workspaces.update("ws-1", { description: "d" }));
     expect(err).toBeInstanceOf(ValidationError);
     const e = err as ValidationError;
     expect(e.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
     expect(e.message).toMatch(
-      new RegExp(`^PATCH /workspaces/ws-1: 422 - x{${MESSAGE_DETAIL_LIMIT}}\\.\\.\\. \\(${detail.length - MESSAGE_DETAIL_LIMIT} more characters on the error object\\)$`),
+      new RegExp(
+        `^PATCH /workspaces/ws-1: 422 - x{${MESSAGE_DETAIL_LIMIT}}\\.\\.\\. \\(${detail.length - MESSAGE_DETAIL_LIMIT} more characters on the error object\\)$`,
+      ),
     );
     expect(e.detail).toBe(detail);
     expect(e.errors[0].detail).toBe(detail);
@@ -59,11 +65,17 @@ describe("provider messages stay short", () => {
     expect(deleting.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 600);
 
     const saved = { ...process.env };
-    Object.assign(process.env, { WORKSPACES_ADDRESS: service.url, WORKSPACES_TOKEN: TOKEN, WORKSPACES_ORGANIZATION: "acme" });
+    Object.assign(process.env, {
+      WORKSPACES_ADDRESS: service.url,
+      WORKSPACES_TOKEN: TOKEN,
+      WORKSPACES_ORGANIZATION: "acme",
+    });
     resetClients();
     try {
       const locking = await failure(workspaceLockProvider.create({ workspaceId: "ws-1", reason: "mine" }));
-      expect(locking.message).toMatch(/^cannot lock workspace ws-1: it is already locked\. workspace is locked x+\.\.\. \(\d+ more characters of the service's detail left out\)$/);
+      expect(locking.message).toMatch(
+        /^cannot lock workspace ws-1: it is already locked\. workspace is locked x+\.\.\. \(\d+ more characters of the service's detail left out\)$/,
+      );
       expect(locking.message.length).toBeLessThan(MESSAGE_DETAIL_LIMIT + 200);
     } finally {
       process.env = saved;

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { NotFoundError, ValidationError, WaitTimeoutError, type WorkspacesClient, type NoCodeModule, type RegistryModule } from "../../src/client";
+import {
+  NotFoundError,
+  ValidationError,
+  WaitTimeoutError,
+  type WorkspacesClient,
+  type NoCodeModule,
+  type RegistryModule,
+} from "../../src/client";
 import { clientFor, failure, serverRequest, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer;
@@ -15,7 +22,8 @@ beforeAll(async () => {
   client = clientFor(server, { rateLimit: false });
   org = server.organization;
   mod = await client.registryModules.create(org, { name: uniqueName("network"), provider: "aws", noCode: true });
-  for (const v of ["1.0.0", "1.1.0"]) await client.registryModules.createVersion({ organization: org, name: mod.name, provider: "aws" }, v);
+  for (const v of ["1.0.0", "1.1.0"])
+    await client.registryModules.createVersion({ organization: org, name: mod.name, provider: "aws" }, v);
 });
 afterAll(async () => {
   await server?.close();
@@ -31,7 +39,11 @@ describe("registry modules", () => {
     expect((await client.registryModules.list(org, { search: mod.name }).all()).map((m) => m.id)).toEqual([mod.id]);
     const v = await client.registryModules.readVersion({ organization: org, name: mod.name, provider: "aws" }, "1.1.0");
     expect(v.version).toBe("1.1.0");
-    expect(await failure(client.registryModules.readVersion({ organization: org, name: mod.name, provider: "aws" }, "9.9.9"))).toBeInstanceOf(NotFoundError);
+    expect(
+      await failure(
+        client.registryModules.readVersion({ organization: org, name: mod.name, provider: "aws" }, "9.9.9"),
+      ),
+    ).toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -53,14 +65,28 @@ describe("no-code modules", () => {
     const plain = await client.noCode.read(nc.id);
     expect(plain.variableOptions).toBeUndefined();
     const withOptions = await client.noCode.read(nc.id, { includeVariableOptions: true });
-    expect(withOptions.variableOptions).toEqual([{ id: nc.variableOptionIds[0], variableName: "region", variableType: "string", options: ["us-east-1", "eu-west-1"] }]);
+    expect(withOptions.variableOptions).toEqual([
+      {
+        id: nc.variableOptionIds[0],
+        variableName: "region",
+        variableType: "string",
+        options: ["us-east-1", "eu-west-1"],
+      },
+    ]);
 
     const disabled = await client.noCode.update(nc.id, { enabled: false });
     expect(disabled.enabled).toBe(false);
     expect(disabled.versionPin).toBe("1.0.0");
     const replaced = await client.noCode.update(nc.id, {
       enabled: true,
-      variableOptions: [{ id: nc.variableOptionIds[0], variableName: "region", variableType: "string", options: ["us-east-1", "eu-west-1", "ap-south-1"] }],
+      variableOptions: [
+        {
+          id: nc.variableOptionIds[0],
+          variableName: "region",
+          variableType: "string",
+          options: ["us-east-1", "eu-west-1", "ap-south-1"],
+        },
+      ],
     });
     expect(replaced.variableOptionIds).toEqual(nc.variableOptionIds);
     const reread = await client.noCode.read(nc.id, { includeVariableOptions: true });
@@ -75,7 +101,9 @@ describe("no-code modules", () => {
   });
 
   it("is refused to an organization token", async () => {
-    const tok = await serverRequest(server, "POST", `/organizations/${org}/authentication-token`, { data: { type: "authentication-tokens" } });
+    const tok = await serverRequest(server, "POST", `/organizations/${org}/authentication-token`, {
+      data: { type: "authentication-tokens" },
+    });
     const orgClient = clientFor(server, { token: tok.data.attributes.token, rateLimit: false });
     const err = await failure(orgClient.noCode.createWorkspace(nc.id, { name: uniqueName("orgtoken") }));
     expect([403, 404]).toContain((err as NotFoundError).status);
@@ -99,7 +127,11 @@ describe("workspaces from a no-code module and their upgrades", () => {
     expect(ws.description).toBe("made from a module");
     expect(ws.sourceModuleId).toBe(mod.id);
     const vars = await client.variables.list(ws.id);
-    expect(vars.find((v) => v.key === "region")).toMatchObject({ value: "us-east-1", category: "engine", sensitive: false });
+    expect(vars.find((v) => v.key === "region")).toMatchObject({
+      value: "us-east-1",
+      category: "engine",
+      sensitive: false,
+    });
     expect(vars.find((v) => v.key === "API_KEY")).toMatchObject({ value: null, category: "env", sensitive: true });
     expect(JSON.stringify(vars)).not.toContain("s3cr3t-value");
     const region = vars.find((v) => v.key === "region")!;
@@ -107,14 +139,22 @@ describe("workspaces from a no-code module and their upgrades", () => {
   });
 
   it("runs the plan-then-confirm upgrade to a new pinned version and new variables", async () => {
-    const ws = await client.noCode.createWorkspace(nc.id, { name: uniqueName("upgrade"), variables: [{ key: "region", value: "us-east-1", category: "engine" }] });
+    const ws = await client.noCode.createWorkspace(nc.id, {
+      name: uniqueName("upgrade"),
+      variables: [{ key: "region", value: "us-east-1", category: "engine" }],
+    });
     await client.noCode.update(nc.id, { versionPin: "1.1.0" });
     expect((await client.workspaces.read(ws.id)).noCodeUpgradeAvailable).toBe(true);
 
-    const started = await client.noCode.upgrade.initiate(nc.id, ws.id, { variables: [{ key: "region", value: "eu-west-1", category: "engine" }] });
+    const started = await client.noCode.upgrade.initiate(nc.id, ws.id, {
+      variables: [{ key: "region", value: "eu-west-1", category: "engine" }],
+    });
     expect(started.id).toMatch(/^run-/);
     expect(started.workspaceId).toBe(ws.id);
-    const planned = await client.noCode.upgrade.waitFor(nc.id, ws.id, started.id, undefined, { intervalMs: 20, timeoutMs: 10_000 });
+    const planned = await client.noCode.upgrade.waitFor(nc.id, ws.id, started.id, undefined, {
+      intervalMs: 20,
+      timeoutMs: 10_000,
+    });
     expect(planned.status).toBe("planned");
     expect(planned.planUrl).toMatch(/^https?:\/\//);
 
@@ -122,7 +162,10 @@ describe("workspaces from a no-code module and their upgrades", () => {
     expect(reread).toMatchObject({ id: started.id, status: "planned", targetVersion: "1.1.0" });
     const confirmed = await client.noCode.upgrade.confirm(nc.id, ws.id, started.id);
     expect(confirmed.message).toMatch(/confirmed/);
-    const applied = await client.noCode.upgrade.waitFor(nc.id, ws.id, started.id, ["applied", "errored"], { intervalMs: 20, timeoutMs: 10_000 });
+    const applied = await client.noCode.upgrade.waitFor(nc.id, ws.id, started.id, ["applied", "errored"], {
+      intervalMs: 20,
+      timeoutMs: 10_000,
+    });
     expect(applied.status).toBe("applied");
 
     expect((await client.workspaces.read(ws.id)).noCodeUpgradeAvailable).toBe(false);
@@ -130,11 +173,20 @@ describe("workspaces from a no-code module and their upgrades", () => {
   });
 
   it("settles at planned_and_finished when nothing changes, and errors with a message for a disallowed value", async () => {
-    const ws = await client.noCode.createWorkspace(nc.id, { name: uniqueName("steady"), variables: [{ key: "region", value: "us-east-1", category: "engine" }] });
-    const same = await client.noCode.upgrade.initiate(nc.id, ws.id, { variables: [{ key: "region", value: "us-east-1", category: "engine" }] });
-    expect((await client.noCode.upgrade.waitFor(nc.id, ws.id, same.id, undefined, { intervalMs: 20 })).status).toBe("planned_and_finished");
+    const ws = await client.noCode.createWorkspace(nc.id, {
+      name: uniqueName("steady"),
+      variables: [{ key: "region", value: "us-east-1", category: "engine" }],
+    });
+    const same = await client.noCode.upgrade.initiate(nc.id, ws.id, {
+      variables: [{ key: "region", value: "us-east-1", category: "engine" }],
+    });
+    expect((await client.noCode.upgrade.waitFor(nc.id, ws.id, same.id, undefined, { intervalMs: 20 })).status).toBe(
+      "planned_and_finished",
+    );
 
-    const bad = await client.noCode.upgrade.initiate(nc.id, ws.id, { variables: [{ key: "region", value: "mars-north-1", category: "engine" }] });
+    const bad = await client.noCode.upgrade.initiate(nc.id, ws.id, {
+      variables: [{ key: "region", value: "mars-north-1", category: "engine" }],
+    });
     const errored = await client.noCode.upgrade.waitFor(nc.id, ws.id, bad.id, undefined, { intervalMs: 20 });
     expect(errored.status).toBe("errored");
     expect(errored.errorMessage).toMatch(/region/);
@@ -145,11 +197,18 @@ describe("workspaces from a no-code module and their upgrades", () => {
     try {
       const c = clientFor(slow, { rateLimit: false });
       const m = await c.registryModules.create(slow.organization, { name: "slow", provider: "aws", noCode: true });
-      await c.registryModules.createVersion({ organization: slow.organization, name: "slow", provider: "aws" }, "1.0.0");
+      await c.registryModules.createVersion(
+        { organization: slow.organization, name: "slow", provider: "aws" },
+        "1.0.0",
+      );
       const n = await c.noCode.enable(slow.organization, { registryModuleId: m.id, enabled: true });
       const ws = await c.noCode.createWorkspace(n.id, { name: "slow-ws" });
-      const up = await c.noCode.upgrade.initiate(n.id, ws.id, { variables: [{ key: "x", value: "1", category: "engine" }] });
-      const err = await failure(c.noCode.upgrade.waitFor(n.id, ws.id, up.id, ["applied"], { intervalMs: 50, timeoutMs: 300 }));
+      const up = await c.noCode.upgrade.initiate(n.id, ws.id, {
+        variables: [{ key: "x", value: "1", category: "engine" }],
+      });
+      const err = await failure(
+        c.noCode.upgrade.waitFor(n.id, ws.id, up.id, ["applied"], { intervalMs: 50, timeoutMs: 300 }),
+      );
       expect(err).toBeInstanceOf(WaitTimeoutError);
       expect((err as WaitTimeoutError).lastStatus).toMatch(/pending|fetching|planning/);
       expect(err.message).toContain(up.id);

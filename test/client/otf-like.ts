@@ -70,7 +70,13 @@ function otfDocument(ws: OtfWorkspace): unknown {
         "migration-environment": "",
         name: ws.name,
         operations: ws["execution-mode"] === "remote",
-        permissions: { "can-destroy": true, "can-update": true, "can-lock": true, "can-unlock": true, "can-force-unlock": true },
+        permissions: {
+          "can-destroy": true,
+          "can-update": true,
+          "can-lock": true,
+          "can-unlock": true,
+          "can-force-unlock": true,
+        },
         "queue-all-runs": false,
         "speculative-enabled": true,
         "source-name": "",
@@ -117,17 +123,28 @@ export async function startOtfLike(): Promise<OtfLike> {
   otf.service = await startFakeService((req, res, raw) => {
     const url = new URL(req.url ?? "/", "http://x");
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
-    const body = raw ? (JSON.parse(raw) as { data?: { attributes?: Record<string, unknown>; relationships?: Record<string, unknown> } }) : undefined;
+    const body = raw
+      ? (JSON.parse(raw) as {
+          data?: { attributes?: Record<string, unknown>; relationships?: Record<string, unknown> };
+        })
+      : undefined;
     if (body !== undefined) bodies.push({ request: `${req.method} ${path}`, body });
     const m = (re: RegExp) => re.exec(path);
     let hit: RegExpExecArray | null;
     if (path === "/ping") return reply(res, 204, undefined);
     if (req.method === "GET" && path === "/organizations/acme")
-      return reply(res, 200, { data: { id: "acme", type: "organizations", attributes: { name: "acme", permissions: { "can-create-workspace": true, "can-update": true } } } });
+      return reply(res, 200, {
+        data: {
+          id: "acme",
+          type: "organizations",
+          attributes: { name: "acme", permissions: { "can-create-workspace": true, "can-update": true } },
+        },
+      });
     if (path === "/organizations/acme/workspaces" && req.method === "POST") {
       const a = body?.data?.attributes ?? {};
       const name = String(a.name);
-      if (byName(name)) return reply(res, 409, { errors: [{ status: "409", title: "conflict", detail: "resource already exists" }] });
+      if (byName(name))
+        return reply(res, 409, { errors: [{ status: "409", title: "conflict", detail: "resource already exists" }] });
       const ws: OtfWorkspace = {
         id: `ws-otf${++counter}`,
         name,
@@ -138,7 +155,9 @@ export async function startOtfLike(): Promise<OtfLike> {
         "terraform-version": typeof a["terraform-version"] === "string" ? a["terraform-version"] : OTF_LATEST,
         "working-directory": typeof a["working-directory"] === "string" ? a["working-directory"] : "",
         // OTF takes flat tags with the create, as go-tfe sends them.
-        tags: ((body?.data?.relationships?.tags as { data?: { attributes?: { name?: string } }[] } | undefined)?.data ?? []).map((t) => String(t.attributes?.name).toLowerCase()),
+        tags: (
+          (body?.data?.relationships?.tags as { data?: { attributes?: { name?: string } }[] } | undefined)?.data ?? []
+        ).map((t) => String(t.attributes?.name).toLowerCase()),
         "created-at": new Date().toISOString(),
       };
       workspaces.set(ws.id, ws);
@@ -152,7 +171,16 @@ export async function startOtfLike(): Promise<OtfLike> {
     }
     if (path === "/organizations/acme/workspaces" && req.method === "GET") {
       const all = [...workspaces.values()].map((w) => (otfDocument(w) as { data: unknown }).data);
-      const meta = { pagination: { "current-page": 1, "next-page": null, "prev-page": null, "page-size": 100, "total-count": all.length, "total-pages": 1 } };
+      const meta = {
+        pagination: {
+          "current-page": 1,
+          "next-page": null,
+          "prev-page": null,
+          "page-size": 100,
+          "total-count": all.length,
+          "total-pages": 1,
+        },
+      };
       return reply(res, 200, { data: all, meta });
     }
     if ((hit = m(/^\/organizations\/acme\/workspaces\/([^/]+)$/)) && req.method === "GET") {
@@ -169,7 +197,14 @@ export async function startOtfLike(): Promise<OtfLike> {
       }
       if (req.method === "PATCH") {
         const a = body?.data?.attributes ?? {};
-        for (const key of ["name", "description", "execution-mode", "auto-apply", "terraform-version", "working-directory"] as const) {
+        for (const key of [
+          "name",
+          "description",
+          "execution-mode",
+          "auto-apply",
+          "terraform-version",
+          "working-directory",
+        ] as const) {
           if (a[key] !== undefined) (ws as unknown as Record<string, unknown>)[key] = a[key];
         }
         return reply(res, 200, otfDocument(ws));
@@ -178,12 +213,26 @@ export async function startOtfLike(): Promise<OtfLike> {
     if ((hit = m(/^\/workspaces\/(ws-[^/]+)\/relationships\/tags$/))) {
       const ws = workspaces.get(hit[1]);
       if (!ws) return recordNotFound(res);
-      const names = ((body?.data as unknown as { attributes?: { name?: string } }[] | undefined) ?? []).map((t) => String(t.attributes?.name).toLowerCase());
+      const names = ((body?.data as unknown as { attributes?: { name?: string } }[] | undefined) ?? []).map((t) =>
+        String(t.attributes?.name).toLowerCase(),
+      );
       if (req.method === "POST") ws.tags = [...new Set([...ws.tags, ...names])];
       else if (req.method === "DELETE") ws.tags = ws.tags.filter((t) => !names.includes(t));
       else if (req.method === "GET") {
-        const meta = { pagination: { "current-page": 1, "next-page": null, "prev-page": null, "page-size": 100, "total-count": ws.tags.length, "total-pages": 1 } };
-        return reply(res, 200, { data: ws.tags.map((t) => ({ id: `tag-${t}`, type: "tags", attributes: { name: t } })), meta });
+        const meta = {
+          pagination: {
+            "current-page": 1,
+            "next-page": null,
+            "prev-page": null,
+            "page-size": 100,
+            "total-count": ws.tags.length,
+            "total-pages": 1,
+          },
+        };
+        return reply(res, 200, {
+          data: ws.tags.map((t) => ({ id: `tag-${t}`, type: "tags", attributes: { name: t } })),
+          meta,
+        });
       }
       return reply(res, 204, undefined);
     }

@@ -4,7 +4,13 @@
  * typed error for each feature such a server lacks.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FeatureUnavailableError, NotFoundError, UnexpectedResponseError, UnreadableCreateError, type WorkspacesClient } from "../../src/client";
+import {
+  FeatureUnavailableError,
+  NotFoundError,
+  UnexpectedResponseError,
+  UnreadableCreateError,
+  type WorkspacesClient,
+} from "../../src/client";
 import { readOrganization } from "../../src/generate";
 import { fakeClient, reply, startFakeService } from "./fake-service";
 import { OTF_LATEST, type OtfLike, startOtfLike } from "./otf-like";
@@ -38,11 +44,17 @@ describe("the service's spellings on the wire", () => {
     const ws = await client.workspaces.create("acme", { name: fresh("wire"), engineVersion: "1.6.0" });
     expect(ws.engineVersion).toBe("1.6.0");
     expect(otf.workspaces.get(ws.id)!["terraform-version"]).toBe("1.6.0");
-    await client.workspaces.update(ws.id, { engineVersion: "1.7.0", vcsRepo: { identifier: "acme/infra", vcsAppInstallationId: "ghain-1" } });
+    await client.workspaces.update(ws.id, {
+      engineVersion: "1.7.0",
+      vcsRepo: { identifier: "acme/infra", vcsAppInstallationId: "ghain-1" },
+    });
     const sent = otf.bodies.map((b) => b.body as { data: { attributes: Record<string, unknown> } });
     expect(sent.map((b) => b.data.attributes["terraform-version"])).toEqual(["1.6.0", "1.7.0"]);
     expect(sent.every((b) => !("engine-version" in b.data.attributes))).toBe(true);
-    expect(sent[1].data.attributes["vcs-repo"]).toEqual({ identifier: "acme/infra", "github-app-installation-id": "ghain-1" });
+    expect(sent[1].data.attributes["vcs-repo"]).toEqual({
+      identifier: "acme/infra",
+      "github-app-installation-id": "ghain-1",
+    });
     expect(otf.workspaces.get(ws.id)!["terraform-version"]).toBe("1.7.0");
   });
 
@@ -66,7 +78,8 @@ describe("the service's spellings on the wire", () => {
           { key: "TOKEN", value: "x", category: "env" },
         ],
       });
-      const vars = (seen[0] as { data: { relationships: { vars: { data: { attributes: { category: string } }[] } } } }).data.relationships.vars.data;
+      const vars = (seen[0] as { data: { relationships: { vars: { data: { attributes: { category: string } }[] } } } })
+        .data.relationships.vars.data;
       expect(vars.map((v) => v.attributes.category)).toEqual(["terraform", "env"]);
     } finally {
       await svc.close();
@@ -91,13 +104,28 @@ describe("liberal reading", () => {
   });
 
   it("reads a document whose attributes are null or missing, with every line at its absent value", async () => {
-    for (const attributes of [null, undefined, { name: null, locked: null, "created-at": null, "tag-names": null, permissions: { "can-update": null } }]) {
+    for (const attributes of [
+      null,
+      undefined,
+      { name: null, locked: null, "created-at": null, "tag-names": null, permissions: { "can-update": null } },
+    ]) {
       const svc = await startFakeService((req, res) =>
-        req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 200, { data: { id: "ws-1", type: "workspaces", attributes, relationships: null, links: null } }),
+        req.url === "/api/v2/ping"
+          ? reply(res, 204, undefined)
+          : reply(res, 200, { data: { id: "ws-1", type: "workspaces", attributes, relationships: null, links: null } }),
       );
       try {
         const ws = await fakeClient(svc, { rateLimit: false }).workspaces.read("ws-1");
-        expect(ws).toMatchObject({ id: "ws-1", name: "", locked: false, createdAt: "", tagNames: [], executionMode: "remote", permissions: {}, organization: null });
+        expect(ws).toMatchObject({
+          id: "ws-1",
+          name: "",
+          locked: false,
+          createdAt: "",
+          tagNames: [],
+          executionMode: "remote",
+          permissions: {},
+          organization: null,
+        });
       } finally {
         await svc.close();
       }
@@ -106,7 +134,9 @@ describe("liberal reading", () => {
 
   it("still refuses a document without data.id", async () => {
     const svc = await startFakeService((req, res) =>
-      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 200, { data: { type: "workspaces", attributes: { name: "x" } } }),
+      req.url === "/api/v2/ping"
+        ? reply(res, 204, undefined)
+        : reply(res, 200, { data: { type: "workspaces", attributes: { name: "x" } } }),
     );
     try {
       const err = await failure(fakeClient(svc, { rateLimit: false }).workspaces.read("ws-1"));
@@ -120,12 +150,18 @@ describe("liberal reading", () => {
 
 describe("a create the server acknowledged is never lost", () => {
   it("reads the workspace back by the answer's data.id when the rest of the answer is unreadable", async () => {
-    otf.nextCreateAnswer = { status: 201, body: JSON.stringify({ data: { id: "WS_ID", type: "workspaces", attributes: "not an object" } }) };
+    otf.nextCreateAnswer = {
+      status: 201,
+      body: JSON.stringify({ data: { id: "WS_ID", type: "workspaces", attributes: "not an object" } }),
+    };
     const name = fresh("unreadable");
     const ws = await client.workspaces.create("acme", { name, description: "kept" });
     expect(ws.name).toBe(name);
     expect(ws.description).toBe("kept");
-    expect(otf.service.requests.slice(-2)).toEqual(["POST /api/v2/organizations/acme/workspaces", `GET /api/v2/workspaces/${ws.id}`]);
+    expect(otf.service.requests.slice(-2)).toEqual([
+      "POST /api/v2/organizations/acme/workspaces",
+      `GET /api/v2/workspaces/${ws.id}`,
+    ]);
   });
 
   it("reads it back by name when the answer has no id at all", async () => {
@@ -137,11 +173,16 @@ describe("a create the server acknowledged is never lost", () => {
   });
 
   it("names the id it was given when even the read-back fails", async () => {
-    otf.nextCreateAnswer = { status: 201, body: JSON.stringify({ data: { id: "ws-elsewhere", type: "workspaces", attributes: 1 } }) };
+    otf.nextCreateAnswer = {
+      status: 201,
+      body: JSON.stringify({ data: { id: "ws-elsewhere", type: "workspaces", attributes: 1 } }),
+    };
     const err = await failure(client.workspaces.create("acme", { name: fresh("lost") }));
     expect(err).toBeInstanceOf(UnreadableCreateError);
     expect((err as UnreadableCreateError).createdId).toBe("ws-elsewhere");
-    expect(err.message).toMatch(/the service made the record \(ws-elsewhere\) but reading it back failed too: GET \/workspaces\/ws-elsewhere: 404/);
+    expect(err.message).toMatch(
+      /the service made the record \(ws-elsewhere\) but reading it back failed too: GET \/workspaces\/ws-elsewhere: 404/,
+    );
   });
 });
 
@@ -153,7 +194,9 @@ describe("features the server lacks", () => {
     const e = err as FeatureUnavailableError;
     expect(e.feature).toBe("safe delete");
     expect(e.status).toBe(404);
-    expect(e.message).toBe(`the server at ${otf.service.url}/api/v2 does not offer safe delete (POST /workspaces/${ws.id}/actions/safe-delete answered 404)`);
+    expect(e.message).toBe(
+      `the server at ${otf.service.url}/api/v2 does not offer safe delete (POST /workspaces/${ws.id}/actions/safe-delete answered 404)`,
+    );
     expect(otf.workspaces.has(ws.id)).toBe(true);
     expect(otf.service.requests.filter((r) => r.startsWith("DELETE"))).toEqual([]);
   });
@@ -168,10 +211,26 @@ describe("features the server lacks", () => {
     const ws = await client.workspaces.create("acme", { name: fresh("features") });
     const calls: [string, () => Promise<unknown>, string][] = [
       ["key-value tags", () => client.tagBindings.list(ws.id), `GET /workspaces/${ws.id}/tag-bindings`],
-      ["key-value tags", () => client.tagBindings.listEffective(ws.id), `GET /workspaces/${ws.id}/effective-tag-bindings`],
-      ["remote state consumers", () => client.remoteStateConsumers.listIds(ws.id), `GET /workspaces/${ws.id}/relationships/remote-state-consumers`],
-      ["remote state consumers", () => client.remoteStateConsumers.add(ws.id, ["ws-other"]), `POST /workspaces/${ws.id}/relationships/remote-state-consumers`],
-      ["no-code provisioning", () => client.noCode.enable("acme", { registryModuleId: "mod-1" }), "POST /organizations/acme/no-code-modules"],
+      [
+        "key-value tags",
+        () => client.tagBindings.listEffective(ws.id),
+        `GET /workspaces/${ws.id}/effective-tag-bindings`,
+      ],
+      [
+        "remote state consumers",
+        () => client.remoteStateConsumers.listIds(ws.id),
+        `GET /workspaces/${ws.id}/relationships/remote-state-consumers`,
+      ],
+      [
+        "remote state consumers",
+        () => client.remoteStateConsumers.add(ws.id, ["ws-other"]),
+        `POST /workspaces/${ws.id}/relationships/remote-state-consumers`,
+      ],
+      [
+        "no-code provisioning",
+        () => client.noCode.enable("acme", { registryModuleId: "mod-1" }),
+        "POST /organizations/acme/no-code-modules",
+      ],
     ];
     for (const [feature, call, route] of calls) {
       const err = await failure(call());
@@ -184,7 +243,9 @@ describe("features the server lacks", () => {
   it("a 405 or 501 says it by itself; a record that is gone keeps its 404", async () => {
     for (const status of [405, 501]) {
       const svc = await startFakeService((req, res) =>
-        req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, status, { errors: [{ status: String(status), title: "not allowed" }] }),
+        req.url === "/api/v2/ping"
+          ? reply(res, 204, undefined)
+          : reply(res, status, { errors: [{ status: String(status), title: "not allowed" }] }),
       );
       try {
         const err = await failure(fakeClient(svc, { rateLimit: false }).workspaces.safeDelete("ws-1"));
@@ -202,7 +263,11 @@ describe("features the server lacks", () => {
 
 describe("the generator against a server without key-value tags, consumers or a registry", () => {
   it("writes the program of what the server has, carrying over no tags, consumers or modules", async () => {
-    const ws = await client.workspaces.create("acme", { name: fresh("gen"), description: "generated", tagNames: ["web"] });
+    const ws = await client.workspaces.create("acme", {
+      name: fresh("gen"),
+      description: "generated",
+      tagNames: ["web"],
+    });
     const snapshot = await readOrganization(client, { organization: "acme" });
     const record = snapshot.workspaces.find((r) => r.workspace.id === ws.id);
     expect(record).toMatchObject({ tags: {}, consumerIds: [] });

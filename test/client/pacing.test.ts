@@ -99,11 +99,20 @@ describe("retry policy", () => {
   });
 
   it("reads X-RateLimit-Reset before Retry-After", () => {
-    expect(rateLimitWait({ "x-ratelimit-reset": "0.412", "retry-after": "5" })).toEqual({ ms: 412, source: "X-RateLimit-Reset" });
+    expect(rateLimitWait({ "x-ratelimit-reset": "0.412", "retry-after": "5" })).toEqual({
+      ms: 412,
+      source: "X-RateLimit-Reset",
+    });
     expect(rateLimitWait({ "retry-after": "2" })).toEqual({ ms: 2000, source: "Retry-After" });
     const now = Date.parse("2026-01-01T00:00:00Z");
-    expect(rateLimitWait({ "retry-after": "Thu, 01 Jan 2026 00:00:03 GMT" }, now)).toEqual({ ms: 3000, source: "Retry-After" });
-    expect(rateLimitWait({ "x-ratelimit-reset": String(now / 1000 + 2) }, now)).toEqual({ ms: 2000, source: "X-RateLimit-Reset" });
+    expect(rateLimitWait({ "retry-after": "Thu, 01 Jan 2026 00:00:03 GMT" }, now)).toEqual({
+      ms: 3000,
+      source: "Retry-After",
+    });
+    expect(rateLimitWait({ "x-ratelimit-reset": String(now / 1000 + 2) }, now)).toEqual({
+      ms: 2000,
+      source: "X-RateLimit-Reset",
+    });
     expect(rateLimitWait({})).toBeUndefined();
   });
 

@@ -15,7 +15,9 @@ beforeAll(async () => {
   client = clientFor(server, { rateLimit: false });
   for (let start = 0; start < TOTAL; start += 50) {
     await Promise.all(
-      Array.from({ length: Math.min(50, TOTAL - start) }, (_, i) => client.workspaces.create(server.organization, { name: `${prefix}-${String(start + i).padStart(3, "0")}` })),
+      Array.from({ length: Math.min(50, TOTAL - start) }, (_, i) =>
+        client.workspaces.create(server.organization, { name: `${prefix}-${String(start + i).padStart(3, "0")}` }),
+      ),
     );
   }
 });
@@ -73,7 +75,9 @@ describe("pages that contradict each other", () => {
   });
 
   async function listFrom(page: (asked: number) => unknown): Promise<{ err: Error; requests: number }> {
-    fake = await startFakeService((req, res) => (req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 200, page(pageAsked(req)))));
+    fake = await startFakeService((req, res) =>
+      req.url === "/api/v2/ping" ? reply(res, 204, undefined) : reply(res, 200, page(pageAsked(req))),
+    );
     const client = fakeClient(fake);
     const err = await failure(client.tags.listOrganization("acme").all());
     return { err, requests: fake.requests.filter((r) => !r.endsWith("/ping")).length };
@@ -82,12 +86,18 @@ describe("pages that contradict each other", () => {
   it("stops on an empty page that names a next page past the last", async () => {
     const { err, requests } = await listFrom((n) => tagPage([], { current: n, next: n + 1, totalPages: 1 }));
     expect(err).toBeInstanceOf(InconsistentPaginationError);
-    expect(err.message).toBe("GET /organizations/acme/tags: the service's pagination is inconsistent at page 1: next-page 2 is past total-pages 1; the listing stopped there");
+    expect(err.message).toBe(
+      "GET /organizations/acme/tags: the service's pagination is inconsistent at page 1: next-page 2 is past total-pages 1; the listing stopped there",
+    );
     expect(requests).toBe(1);
   });
 
   it("stops on an empty page that names a next page", async () => {
-    const { err, requests } = await listFrom((n) => (n === 1 ? tagPage(["a"], { current: 1, next: 2, totalPages: 3 }) : tagPage([], { current: n, next: n + 1, totalPages: 3 })));
+    const { err, requests } = await listFrom((n) =>
+      n === 1
+        ? tagPage(["a"], { current: 1, next: 2, totalPages: 3 })
+        : tagPage([], { current: n, next: n + 1, totalPages: 3 }),
+    );
     expect(err).toBeInstanceOf(InconsistentPaginationError);
     expect((err as InconsistentPaginationError).page).toBe(2);
     expect(err.message).toMatch(/at page 2: the page is empty but names page 3 as the next one/);
@@ -96,7 +106,9 @@ describe("pages that contradict each other", () => {
 
   it("stops on a page that repeats the previous one", async () => {
     // The service ignores page[number] but counts the pages up.
-    const { err, requests } = await listFrom((n) => tagPage(["a", "b"], { current: n, next: n + 1, totalPages: 1_000 }));
+    const { err, requests } = await listFrom((n) =>
+      tagPage(["a", "b"], { current: n, next: n + 1, totalPages: 1_000 }),
+    );
     expect(err).toBeInstanceOf(InconsistentPaginationError);
     expect(err.message).toMatch(/at page 2: the page repeats page 1/);
     expect(requests).toBe(2);
@@ -104,7 +116,9 @@ describe("pages that contradict each other", () => {
 
   it("stops on a cycle of pages longer than one, while total-pages keeps growing", async () => {
     // Pages alternate A, B, A, B, ... and each answer announces one more page than the last.
-    const { err, requests } = await listFrom((n) => tagPage(n % 2 === 1 ? ["a1", "a2"] : ["b1", "b2"], { current: n, next: n + 1, totalPages: n + 1 }));
+    const { err, requests } = await listFrom((n) =>
+      tagPage(n % 2 === 1 ? ["a1", "a2"] : ["b1", "b2"], { current: n, next: n + 1, totalPages: n + 1 }),
+    );
     expect(err).toBeInstanceOf(InconsistentPaginationError);
     expect((err as InconsistentPaginationError).page).toBe(3);
     expect(err.message).toMatch(/at page 3: the page repeats page 1/);
@@ -113,7 +127,9 @@ describe("pages that contradict each other", () => {
 
   it("stops on a page that repeats one from long before", async () => {
     // Fifty distinct pages, then page 1 again.
-    const { err, requests } = await listFrom((n) => tagPage([`t${n <= 50 ? n : 1}`], { current: n, next: n + 1, totalPages: 1_000 }));
+    const { err, requests } = await listFrom((n) =>
+      tagPage([`t${n <= 50 ? n : 1}`], { current: n, next: n + 1, totalPages: 1_000 }),
+    );
     expect(err.message).toMatch(/at page 51: the page repeats page 1/);
     expect(requests).toBe(51);
   });

@@ -55,7 +55,11 @@ describe("conflicts and permissions from real responses", () => {
 describe("unlock while state is being finalized", () => {
   it("retries the 503 until the latest intermediate state version is finalized", async () => {
     const lines: string[] = [];
-    const client = clientFor(t.server, { rateLimit: false, logger: (l) => lines.push(l), retry: { baseDelayMs: 50, maxDelayMs: 100 } });
+    const client = clientFor(t.server, {
+      rateLimit: false,
+      logger: (l) => lines.push(l),
+      retry: { baseDelayMs: 50, maxDelayMs: 100 },
+    });
     const ws = await client.workspaces.create(t.org, { name: uniqueName("settling") });
     await client.workspaces.lock(ws.id);
     await uploadState(t.server, ws.id, { serial: 1, resources: 2, intermediate: true, finalized: false });
@@ -71,7 +75,10 @@ describe("unlock while state is being finalized", () => {
   });
 
   it("gives up after the unlock window and says so", async () => {
-    const client = clientFor(t.server, { rateLimit: false, retry: { baseDelayMs: 50, maxDelayMs: 100, unlockRetryMs: 500 } });
+    const client = clientFor(t.server, {
+      rateLimit: false,
+      retry: { baseDelayMs: 50, maxDelayMs: 100, unlockRetryMs: 500 },
+    });
     const ws = await client.workspaces.create(t.org, { name: uniqueName("stuck") });
     await client.workspaces.lock(ws.id);
     await uploadState(t.server, ws.id, { serial: 1, resources: 1, intermediate: true, finalized: false });

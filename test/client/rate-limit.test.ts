@@ -42,8 +42,12 @@ describe("429 handling", () => {
   it("gives up when the budget cannot cover the wait, and says how many attempts over how long", async () => {
     server = await startTestServer({ rateLimit: 1 });
     const client = clientFor(server, { rateLimit: false, retry: { maxAttempts: 2, baseDelayMs: 10 } });
-    const reads = await Promise.allSettled(Array.from({ length: 6 }, () => client.organizations.read(server!.organization)));
-    const failed = reads.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as Error);
+    const reads = await Promise.allSettled(
+      Array.from({ length: 6 }, () => client.organizations.read(server!.organization)),
+    );
+    const failed = reads
+      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+      .map((r) => r.reason as Error);
     expect(failed.length).toBeGreaterThan(0);
     for (const err of failed) {
       expect(err).toBeInstanceOf(RateLimitedError);
@@ -122,7 +126,12 @@ describe("a 429 that asks for a long pause", () => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined, { "X-RateLimit-Limit": "1000" });
       if (answer429) {
         answer429 = false;
-        return reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" });
+        return reply(
+          res,
+          429,
+          { errors: [{ status: "429", title: "Too many requests" }] },
+          { "X-RateLimit-Reset": "86400" },
+        );
       }
       reply(res, 200, organizationDoc());
     });
@@ -139,19 +148,26 @@ describe("a 429 that asks for a long pause", () => {
     expect(later).toBeInstanceOf(RateLimitedError);
     expect((later as RateLimitedError).retryAt?.getTime()).toBe(retryAt.getTime());
     expect((later as RateLimitedError).attempts).toBe(0);
-    expect(later.message).toMatch(/^GET \/organizations\/acme: not sent - rate limited: retry after .* \(the service asked for a pause until .*, past this call's deadline\)$/);
+    expect(later.message).toMatch(
+      /^GET \/organizations\/acme: not sent - rate limited: retry after .* \(the service asked for a pause until .*, past this call's deadline\)$/,
+    );
     expect(fake.requests.filter((r) => r.startsWith("GET /api/v2/organizations"))).toHaveLength(1);
   });
 
   it("refuses calls already waiting for a slot when a pause outlasts their deadline", async () => {
     // The second request meets a day-long 429 while a third call waits for its slot.
     fake = await startFakeService((_req, res) =>
-      fake!.requests.length === 2 ? reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" }) : reply(res, 200, organizationDoc()),
+      fake!.requests.length === 2
+        ? reply(res, 429, { errors: [{ status: "429", title: "Too many requests" }] }, { "X-RateLimit-Reset": "86400" })
+        : reply(res, 200, organizationDoc()),
     );
     // One request every two seconds: the second and third calls wait in the queue.
     const client = fakeClient(fake, { rateLimit: { requestsPerSecond: 1 }, deadlineMs: 30_000 });
     await client.organizations.read("acme");
-    const [second, third] = await Promise.all([failure(client.organizations.read("acme")), failure(client.organizations.read("acme"))]);
+    const [second, third] = await Promise.all([
+      failure(client.organizations.read("acme")),
+      failure(client.organizations.read("acme")),
+    ]);
     expect(second).toBeInstanceOf(RateLimitedError);
     expect((second as RateLimitedError).status).toBe(429);
     expect(third).toBeInstanceOf(RateLimitedError);
@@ -170,7 +186,9 @@ describe("pacing by what the service announces", () => {
     let cutoff: ReturnType<typeof setTimeout> | undefined;
     fake = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
-      held.push((status) => reply(res, status, status === 200 ? organizationDoc() : { errors: [{ status: "404", title: "not found" }] }));
+      held.push((status) =>
+        reply(res, status, status === 200 ? organizationDoc() : { errors: [{ status: "404", title: "not found" }] }),
+      );
       cutoff ??= setTimeout(() => held.splice(0).forEach((answer) => answer(404)), 750);
       if (held.length === 30) {
         clearTimeout(cutoff);

@@ -42,7 +42,9 @@ describe("a token the service refused", () => {
     for (const err of errors) {
       expect(err).toBeInstanceOf(UnauthorizedError);
       expect((err as UnauthorizedError).attempts).toBe(0);
-      expect(err.message).toMatch(/: 401 - A valid API token is required\. \(not sent: the service refused this token \d+s ago \(401\), and no request with it can succeed\)$/);
+      expect(err.message).toMatch(
+        /: 401 - A valid API token is required\. \(not sent: the service refused this token \d+s ago \(401\), and no request with it can succeed\)$/,
+      );
       expect(err.message).not.toContain(WRONG);
     }
     expect(answered(server, "401")).toBe(1);
@@ -56,7 +58,9 @@ describe("a token the service refused", () => {
     const other = await startTestServer();
     try {
       await failure(clientFor(server, { token: WRONG }).workspaces.read("ws-any"));
-      expect(await failure(clientFor(other, { token: WRONG }).workspaces.read("ws-any"))).toBeInstanceOf(UnauthorizedError);
+      expect(await failure(clientFor(other, { token: WRONG }).workspaces.read("ws-any"))).toBeInstanceOf(
+        UnauthorizedError,
+      );
       expect(answered(other, "401")).toBe(1);
     } finally {
       await other.close();
@@ -88,7 +92,15 @@ describe("the service's throttle of invalid tokens", () => {
         return reply(
           res,
           429,
-          { errors: [{ status: "429", title: "Too many requests", detail: "Too many requests with an invalid token from this address; retry after the reset." }] },
+          {
+            errors: [
+              {
+                status: "429",
+                title: "Too many requests",
+                detail: "Too many requests with an invalid token from this address; retry after the reset.",
+              },
+            ],
+          },
           { "Retry-After": "600", "X-RateLimit-Reset": "600" },
         );
       }
@@ -112,7 +124,10 @@ describe("the service's throttle of invalid tokens", () => {
   it("is met at most once per call when the real server throttles a wrong token", async () => {
     server = await startTestServer({ rateLimit: 30 });
     // Earlier processes used up the address's allowance of invalid tokens (a raw client, not this one).
-    for (let i = 0; i < 25; i++) await fetch(`${server.url}/api/v2/organizations/${server.organization}`, { headers: { Authorization: "Bearer another-wrong-token-xyz" } });
+    for (let i = 0; i < 25; i++)
+      await fetch(`${server.url}/api/v2/organizations/${server.organization}`, {
+        headers: { Authorization: "Bearer another-wrong-token-xyz" },
+      });
     const throttledBefore = answered(server, "429");
     const started = Date.now();
     const err = await failure(clientFor(server, { token: WRONG }).workspaces.read("ws-any"));

@@ -26,7 +26,11 @@ describe("the token never appears in errors or logs", () => {
     const lines: string[] = [];
     const errors: unknown[] = [];
     const capture = (p: Promise<unknown>) => p.catch((e) => errors.push(e));
-    const client = clientFor(server, { rateLimit: false, logger: (l) => lines.push(l), retry: { maxAttempts: 2, baseDelayMs: 5 } });
+    const client = clientFor(server, {
+      rateLimit: false,
+      logger: (l) => lines.push(l),
+      retry: { maxAttempts: 2, baseDelayMs: 5 },
+    });
     const org = server.organization;
 
     const ws = await client.workspaces.create(org, { name: uniqueName("secret") });
@@ -84,7 +88,10 @@ describe("responses of an unexpected shape", () => {
     // An organization document is a real response, but not a workspace document.
     let err: unknown;
     try {
-      await transport.requestParsed({ method: "GET", path: `/organizations/${server.organization}`, repeat: "idempotent" }, workspaceDocumentSchema);
+      await transport.requestParsed(
+        { method: "GET", path: `/organizations/${server.organization}`, repeat: "idempotent" },
+        workspaceDocumentSchema,
+      );
     } catch (e) {
       err = e;
     }

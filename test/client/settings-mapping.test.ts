@@ -28,7 +28,12 @@ describe("camelCase options to wire bodies", () => {
       sourceName: fc.string(),
       projectId: fc.constant("prj-abc"),
       tagBindings: fc.array(fc.record({ key: fc.string({ minLength: 1 }), value: fc.string() })),
-      vcsRepo: fc.record({ identifier: fc.constant("org/repo"), oauthTokenId: fc.constant("ot-1"), branch: fc.string(), ingressSubmodules: fc.boolean() }),
+      vcsRepo: fc.record({
+        identifier: fc.constant("org/repo"),
+        oauthTokenId: fc.constant("ot-1"),
+        branch: fc.string(),
+        ingressSubmodules: fc.boolean(),
+      }),
     },
     { requiredKeys: [] },
   );
@@ -36,13 +41,18 @@ describe("camelCase options to wire bodies", () => {
   it("every create body the client builds is accepted by the shared request schema, keys in kebab-case", () => {
     fc.assert(
       fc.property(settings, (opts) => {
-        const body = workspaceRequestBody({ name: "ws_1-a", ...opts }) as { data: { attributes: Record<string, unknown> } };
+        const body = workspaceRequestBody({ name: "ws_1-a", ...opts }) as {
+          data: { attributes: Record<string, unknown> };
+        };
         const parsed = workspaceCreateRequestSchema.safeParse(body);
         if (!parsed.success) return false;
         const keys = Object.keys(body.data.attributes);
         // The engine version goes out in the spelling every server of this API reads (go-tfe's), never the spec's neutral one.
         if ("engine-version" in body.data.attributes) return false;
-        return keys.every((k) => /^[a-z]+(-[a-z]+)*$/.test(k)) && (opts.engineVersion === undefined || body.data.attributes["terraform-version"] === opts.engineVersion);
+        return (
+          keys.every((k) => /^[a-z]+(-[a-z]+)*$/.test(k)) &&
+          (opts.engineVersion === undefined || body.data.attributes["terraform-version"] === opts.engineVersion)
+        );
       }),
     );
   });
@@ -50,7 +60,9 @@ describe("camelCase options to wire bodies", () => {
   it("every update body is accepted too; null clears, undefined is left out", () => {
     fc.assert(
       fc.property(settings, (opts) => {
-        const body = workspaceRequestBody({ ...opts, vcsRepo: null }) as { data: { attributes: Record<string, unknown> } };
+        const body = workspaceRequestBody({ ...opts, vcsRepo: null }) as {
+          data: { attributes: Record<string, unknown> };
+        };
         if (!workspaceUpdateRequestSchema.safeParse(body).success) return false;
         if (body.data.attributes["vcs-repo"] !== null) return false;
         return Object.values(body.data.attributes).every((v) => v !== undefined);
@@ -59,7 +71,14 @@ describe("camelCase options to wire bodies", () => {
   });
 
   it("encodes list filters with indexed key-value tag filters", () => {
-    expect(workspaceListQuery({ tags: ["a", "b"], excludeTags: ["c"], tagged: [{ key: "env", value: "prod" }, { key: "team" }], sort: "-name" })).toMatchObject({
+    expect(
+      workspaceListQuery({
+        tags: ["a", "b"],
+        excludeTags: ["c"],
+        tagged: [{ key: "env", value: "prod" }, { key: "team" }],
+        sort: "-name",
+      }),
+    ).toMatchObject({
       "search[tags]": "a,b",
       "search[exclude-tags]": "c",
       "filter[tagged][0][key]": "env",
@@ -75,15 +94,34 @@ describe("settings that need related records", () => {
 
   it("connects a VCS repository, changes its branch, and removes it with null", async () => {
     const oc = await serverRequest(t.server, "POST", `/organizations/${t.org}/oauth-clients`, {
-      data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } },
+      data: {
+        type: "oauth-clients",
+        attributes: {
+          "service-provider": "github",
+          "http-url": "https://github.com",
+          "api-url": "https://api.github.com",
+        },
+      },
     });
     const tokenId: string = oc.data.relationships["oauth-tokens"].data[0].id;
     const ws = await t.client.workspaces.create(t.org, {
       name: uniqueName("vcs"),
-      vcsRepo: { identifier: "acme/infra", oauthTokenId: tokenId, branch: "main", ingressSubmodules: true, tagsRegex: "^v\\d+" },
+      vcsRepo: {
+        identifier: "acme/infra",
+        oauthTokenId: tokenId,
+        branch: "main",
+        ingressSubmodules: true,
+        tagsRegex: "^v\\d+",
+      },
       workingDirectory: "stacks/web",
     });
-    expect(ws.vcsRepo).toMatchObject({ identifier: "acme/infra", oauthTokenId: tokenId, branch: "main", ingressSubmodules: true, tagsRegex: "^v\\d+" });
+    expect(ws.vcsRepo).toMatchObject({
+      identifier: "acme/infra",
+      oauthTokenId: tokenId,
+      branch: "main",
+      ingressSubmodules: true,
+      tagsRegex: "^v\\d+",
+    });
     const changed = await t.client.workspaces.update(ws.id, { vcsRepo: { branch: "release" } });
     expect(changed.vcsRepo).toMatchObject({ identifier: "acme/infra", branch: "release", oauthTokenId: tokenId });
     const removed = await t.client.workspaces.update(ws.id, { vcsRepo: null });
@@ -91,7 +129,9 @@ describe("settings that need related records", () => {
   });
 
   it("runs in agent mode on a pool, with setting overwrites, and back to remote", async () => {
-    const pool = await serverRequest(t.server, "POST", `/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: uniqueName("pool") } } });
+    const pool = await serverRequest(t.server, "POST", `/organizations/${t.org}/agent-pools`, {
+      data: { type: "agent-pools", attributes: { name: uniqueName("pool") } },
+    });
     const ws = await t.client.workspaces.create(t.org, {
       name: uniqueName("agent"),
       executionMode: "agent",

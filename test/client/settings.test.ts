@@ -28,7 +28,13 @@ describe("resolveSettings", () => {
       address: "http://127.0.0.1:9999",
       token: "opt-token",
       organization: "opt-org",
-      env: { WORKSPACES_ADDRESS: "https://w.example", WORKSPACES_TOKEN: "w-token", WORKSPACES_ORGANIZATION: "w-org", TFE_TOKEN: "t", TFE_HOSTNAME: "t.example" },
+      env: {
+        WORKSPACES_ADDRESS: "https://w.example",
+        WORKSPACES_TOKEN: "w-token",
+        WORKSPACES_ORGANIZATION: "w-org",
+        TFE_TOKEN: "t",
+        TFE_HOSTNAME: "t.example",
+      },
       homeDir: home,
     });
     expect(s.baseUrl).toBe("http://127.0.0.1:9999/api/v2");
@@ -56,7 +62,10 @@ describe("resolveSettings", () => {
   });
 
   it("uses TFE_HOSTNAME, TFE_TOKEN and TFE_ORGANIZATION when nothing else is set", () => {
-    const s = resolveSettings({ env: { TFE_HOSTNAME: "tfe.example.com", TFE_TOKEN: "t-token", TFE_ORGANIZATION: "t-org" }, homeDir: home });
+    const s = resolveSettings({
+      env: { TFE_HOSTNAME: "tfe.example.com", TFE_TOKEN: "t-token", TFE_ORGANIZATION: "t-org" },
+      homeDir: home,
+    });
     expect(s.baseUrl).toBe("https://tfe.example.com/api/v2");
     expect(s.hostname).toBe("tfe.example.com");
     expect(s.token).toBe("t-token");
@@ -114,7 +123,10 @@ describe("resolveSettings", () => {
   it("reports an unreadable credentials file without echoing its content", () => {
     const dir = path.join(home, ".terraform.d");
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, "credentials.tfrc.json"), '{"credentials": {"h": {"token": "secret-in-broken-file"');
+    fs.writeFileSync(
+      path.join(dir, "credentials.tfrc.json"),
+      '{"credentials": {"h": {"token": "secret-in-broken-file"',
+    );
     let err: unknown;
     try {
       resolveSettings({ env: { TFE_HOSTNAME: "h" }, homeDir: home });
@@ -127,7 +139,12 @@ describe("resolveSettings", () => {
   });
 
   it("never shows the token when settings are logged or serialized", () => {
-    const s = resolveSettings({ address: "https://h.example", token: "very-secret-token-value", env: {}, homeDir: home });
+    const s = resolveSettings({
+      address: "https://h.example",
+      token: "very-secret-token-value",
+      env: {},
+      homeDir: home,
+    });
     expect(JSON.stringify(s)).not.toContain("very-secret-token-value");
     expect(inspect(s, { depth: 5 })).not.toContain("very-secret-token-value");
     expect(inspect(s)).toContain("[redacted]");
@@ -136,7 +153,12 @@ describe("resolveSettings", () => {
   });
 
   it("never shows the token when a client is inspected", () => {
-    const client = new WorkspacesClient({ address: "https://h.example", token: "client-secret-token", env: {}, homeDir: home });
+    const client = new WorkspacesClient({
+      address: "https://h.example",
+      token: "client-secret-token",
+      env: {},
+      homeDir: home,
+    });
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain("client-secret-token");
   });
 });

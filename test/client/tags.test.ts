@@ -11,7 +11,10 @@ function routeCount(key: string): number {
 describe("tags and tag bindings", () => {
   it("creates a workspace with key-value and flat tags in two requests", async () => {
     const before = t.server.stats().total;
-    const ws = await t.client.workspaces.create(t.org, { name: uniqueName("two"), tagBindings: [{ key: "env", value: "prod" }] });
+    const ws = await t.client.workspaces.create(t.org, {
+      name: uniqueName("two"),
+      tagBindings: [{ key: "env", value: "prod" }],
+    });
     await t.client.tags.add(ws.id, ["web", "Critical"]);
     expect(t.server.stats().total - before).toBe(2);
     const read = await t.client.workspaces.read(ws.id);
@@ -75,8 +78,14 @@ describe("tags and tag bindings", () => {
 describe("listing", () => {
   it("filters by name, flat tags, excluded tags, key-value tags and wildcard, and sorts", async () => {
     const prefix = uniqueName("flt");
-    const a = await t.client.workspaces.create(t.org, { name: `${prefix}-a`, tagBindings: [{ key: "env", value: "prod" }] });
-    const b = await t.client.workspaces.create(t.org, { name: `${prefix}-b`, tagBindings: [{ key: "env", value: "dev" }] });
+    const a = await t.client.workspaces.create(t.org, {
+      name: `${prefix}-a`,
+      tagBindings: [{ key: "env", value: "prod" }],
+    });
+    const b = await t.client.workspaces.create(t.org, {
+      name: `${prefix}-b`,
+      tagBindings: [{ key: "env", value: "dev" }],
+    });
     const c = await t.client.workspaces.create(t.org, { name: `${prefix}-c` });
     await t.client.tags.add(a.id, ["web", "critical"]);
     await t.client.tags.add(b.id, ["web"]);
@@ -87,12 +96,24 @@ describe("listing", () => {
       return out;
     };
     expect((await names(t.client.workspaces.list(t.org, { search: prefix }))).sort()).toEqual([a.name, b.name, c.name]);
-    expect(await names(t.client.workspaces.list(t.org, { search: prefix, tags: ["web", "critical"] }))).toEqual([a.name]);
-    expect((await names(t.client.workspaces.list(t.org, { search: prefix, excludeTags: ["critical"] }))).sort()).toEqual([b.name, c.name]);
-    expect(await names(t.client.workspaces.list(t.org, { search: prefix, tagged: [{ key: "env", value: "dev" }] }))).toEqual([b.name]);
-    expect((await names(t.client.workspaces.list(t.org, { search: prefix, tagged: [{ key: "env" }] }))).sort()).toEqual([a.name, b.name]);
+    expect(await names(t.client.workspaces.list(t.org, { search: prefix, tags: ["web", "critical"] }))).toEqual([
+      a.name,
+    ]);
+    expect(
+      (await names(t.client.workspaces.list(t.org, { search: prefix, excludeTags: ["critical"] }))).sort(),
+    ).toEqual([b.name, c.name]);
+    expect(
+      await names(t.client.workspaces.list(t.org, { search: prefix, tagged: [{ key: "env", value: "dev" }] })),
+    ).toEqual([b.name]);
+    expect((await names(t.client.workspaces.list(t.org, { search: prefix, tagged: [{ key: "env" }] }))).sort()).toEqual(
+      [a.name, b.name],
+    );
     expect(await names(t.client.workspaces.list(t.org, { wildcardName: `*${prefix}-c` }))).toEqual([c.name]);
-    expect(await names(t.client.workspaces.list(t.org, { search: prefix, sort: "-name" }))).toEqual([c.name, b.name, a.name]);
+    expect(await names(t.client.workspaces.list(t.org, { search: prefix, sort: "-name" }))).toEqual([
+      c.name,
+      b.name,
+      a.name,
+    ]);
     expect((await names(t.client.workspaces.list(t.org, { search: prefix, projectId: a.projectId! }))).length).toBe(3);
   });
 });

@@ -10,7 +10,13 @@ describe("wire key spelling", () => {
         x1a: 3,
         plain: 4,
       });
-      expect(toWire<Record<string, unknown>>({ queueAllRuns: true, tfVersion2: "1", plain: 0 }, ["queueAllRuns", "tfVersion2", "plain"])).toEqual({
+      expect(
+        toWire<Record<string, unknown>>({ queueAllRuns: true, tfVersion2: "1", plain: 0 }, [
+          "queueAllRuns",
+          "tfVersion2",
+          "plain",
+        ]),
+      ).toEqual({
         "queue-all-runs": true,
         "tf-version2": "1",
         plain: 0,
@@ -25,7 +31,13 @@ describe("wire key spelling", () => {
   });
 
   it("builds wire bodies from defined keys only, null kept", () => {
-    expect(toWire<Record<string, unknown>>({ autoApply: true, description: undefined, name: null }, ["autoApply", "description", "name"])).toEqual({
+    expect(
+      toWire<Record<string, unknown>>({ autoApply: true, description: undefined, name: null }, [
+        "autoApply",
+        "description",
+        "name",
+      ]),
+    ).toEqual({
       "auto-apply": true,
       name: null,
     });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError, type WorkspacesClient, type Workspace } from "../../src/client";
+import {
+  ConflictError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+  type WorkspacesClient,
+  type Workspace,
+} from "../../src/client";
 import { clientFor, failure, startTestServer, uniqueName } from "./helpers";
 
 let server: RunningServer;
@@ -77,18 +84,32 @@ describe("workspaces", () => {
   });
 
   it("updates only the given settings, renames, and clears with null", async () => {
-    const created = await client.workspaces.create(org, { name: uniqueName("upd"), description: "before", autoApply: true, workingDirectory: "a" });
+    const created = await client.workspaces.create(org, {
+      name: uniqueName("upd"),
+      description: "before",
+      autoApply: true,
+      workingDirectory: "a",
+    });
     const renamed = uniqueName("renamed");
-    const updated = await client.workspaces.update(created.id, { name: renamed, description: null, workingDirectory: null });
+    const updated = await client.workspaces.update(created.id, {
+      name: renamed,
+      description: null,
+      workingDirectory: null,
+    });
     expect(updated.name).toBe(renamed);
     expect(updated.description ?? "").toBe("");
     expect(updated.workingDirectory ?? "").toBe("");
     expect(updated.autoApply).toBe(true);
 
-    const byName = await client.workspaces.updateByName(org, renamed, { autoApply: false, tagBindings: [{ key: "cost-center", value: "42" }] });
+    const byName = await client.workspaces.updateByName(org, renamed, {
+      autoApply: false,
+      tagBindings: [{ key: "cost-center", value: "42" }],
+    });
     expect(byName.id).toBe(created.id);
     expect(byName.autoApply).toBe(false);
-    expect(await client.tagBindings.list(created.id)).toEqual([expect.objectContaining({ key: "cost-center", value: "42" })]);
+    expect(await client.tagBindings.list(created.id)).toEqual([
+      expect.objectContaining({ key: "cost-center", value: "42" }),
+    ]);
   });
 
   it("keeps attributes it does not know and sends the engine version as terraform-version", async () => {
@@ -168,7 +189,9 @@ describe("errors from real responses", () => {
   });
 
   it("ValidationError lists each source.pointer with its detail", async () => {
-    const err = await failure(client.workspaces.create(org, { name: "bad name!", executionMode: "agent", autoDestroyActivityDuration: "0d" }));
+    const err = await failure(
+      client.workspaces.create(org, { name: "bad name!", executionMode: "agent", autoDestroyActivityDuration: "0d" }),
+    );
     expect(err).toBeInstanceOf(ValidationError);
     const e = err as ValidationError;
     expect(e.status).toBe(422);
@@ -183,7 +206,10 @@ describe("errors from real responses", () => {
     const first = await client.workspaces.create(org, { name, description: "first" });
     const err = await failure(client.workspaces.create(org, { name, description: "second" }));
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).problems[0]).toEqual({ pointer: "/data/attributes/name", detail: expect.stringMatching(/already been taken/) });
+    expect((err as ValidationError).problems[0]).toEqual({
+      pointer: "/data/attributes/name",
+      detail: expect.stringMatching(/already been taken/),
+    });
     expect((await client.workspaces.read(first.id)).description).toBe("first");
   });
 

@@ -56,7 +56,10 @@ describe("additive tags and consumers on a workspace another team owns", () => {
     owned = await createWorkspaceWithTags(server, "search-prod", { "cost-center": "cc-original", team: "search" });
     theirReader = await createWorkspaceWithTags(server, "search-reports");
     ourReader = await createWorkspaceWithTags(server, "finance-reports");
-    await api(server, `/workspaces/${owned}/relationships/tags`, { method: "POST", body: { data: [{ type: "tags", attributes: { name: "search" } }] } });
+    await api(server, `/workspaces/${owned}/relationships/tags`, {
+      method: "POST",
+      body: { data: [{ type: "tags", attributes: { name: "search" } }] },
+    });
     await api(server, `/workspaces/${owned}/relationships/remote-state-consumers`, {
       method: "POST",
       body: { data: [{ type: "workspaces", id: theirReader }] },
@@ -76,7 +79,8 @@ describe("additive tags and consumers on a workspace another team owns", () => {
   it("refuses to overwrite the owner's value, once, naming the key and the value, and changes nothing", async () => {
     const r = await stack.upWithEvents();
     expect(r.code).not.toBe(0);
-    const message = 'tags.cost-center: the workspace already has cost-center = "cc-original", set outside this resource';
+    const message =
+      'tags.cost-center: the workspace already has cost-center = "cc-original", set outside this resource';
     // One diagnostic, and no stack trace anywhere.
     expect(
       r.diagnostics.filter((d) => d.message.includes("set outside this resource")),
@@ -94,7 +98,11 @@ describe("additive tags and consumers on a workspace another team owns", () => {
     stack.writeFiles({ "index.ts": program({ costCenter: "cc-original" }) });
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
-    expect(await tagBindings(server, owned)).toEqual({ "cost-center": "cc-original", team: "search", "billing-owner": "finance" });
+    expect(await tagBindings(server, owned)).toEqual({
+      "cost-center": "cc-original",
+      team: "search",
+      "billing-owner": "finance",
+    });
     expect(await flatTags(server, owned)).toEqual(["finops", "search"]);
     expect(await consumerIds(server, owned)).toEqual([theirReader, ourReader].sort());
     const out = await stack.outputs();
@@ -106,11 +114,19 @@ describe("additive tags and consumers on a workspace another team owns", () => {
 
   it("after destroy the owner's values are all still there, including one changed since the stack set it", async () => {
     // The owner takes over the key the stack added.
-    await setTagBindings(server, owned, { "cost-center": "cc-original", team: "search", "billing-owner": "search-leads" });
+    await setTagBindings(server, owned, {
+      "cost-center": "cc-original",
+      team: "search",
+      "billing-owner": "search-leads",
+    });
     expect((await tagBindings(server, owned))["billing-owner"]).toBe("search-leads");
     const r = await stack.destroy();
     expect(r.code, r.output).toBe(0);
-    expect(await tagBindings(server, owned)).toEqual({ "cost-center": "cc-original", team: "search", "billing-owner": "search-leads" });
+    expect(await tagBindings(server, owned)).toEqual({
+      "cost-center": "cc-original",
+      team: "search",
+      "billing-owner": "search-leads",
+    });
     expect(await flatTags(server, owned)).toEqual(["search"]);
     expect(await consumerIds(server, owned)).toEqual([theirReader]);
   });

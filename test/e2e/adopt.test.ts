@@ -58,8 +58,14 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     server = await startTestServer();
     const t0 = Date.now();
     seeded = await seedOrganization(server, COUNT, NO_CODE);
-    figure(`seeded ${COUNT} workspaces (${NO_CODE} from no-code modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${seeded.requests} client requests`);
-    stack = await TestStack.create({ project: "adopt-e2e", files: { "index.ts": "// replaced by the generator\n" }, env: serverEnv(server) });
+    figure(
+      `seeded ${COUNT} workspaces (${NO_CODE} from no-code modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${seeded.requests} client requests`,
+    );
+    stack = await TestStack.create({
+      project: "adopt-e2e",
+      files: { "index.ts": "// replaced by the generator\n" },
+      env: serverEnv(server),
+    });
   });
 
   afterAll(async () => {
@@ -74,7 +80,15 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
-        [path.join(repoRoot, "dist/generate/cli.js"), "generate", "--organization", server.organization, "--out", path.join(stack.dir, "index.ts"), "--force"],
+        [
+          path.join(repoRoot, "dist/generate/cli.js"),
+          "generate",
+          "--organization",
+          server.organization,
+          "--out",
+          path.join(stack.dir, "index.ts"),
+          "--force",
+        ],
         { env: { ...process.env, ...serverEnv(server) } },
         (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
       );
@@ -103,7 +117,10 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const start = generated.indexOf(`new Workspace(${JSON.stringify(edited)}, {\n${nameLine}`);
     expect(start).toBeGreaterThanOrEqual(0);
     const end = generated.indexOf(");", start);
-    const statement = generated.slice(start, end).replace(nameLine, `${nameLine}  description: "edited",\n`).replace('team: "team-6"', 'team: "team-y"');
+    const statement = generated
+      .slice(start, end)
+      .replace(nameLine, `${nameLine}  description: "edited",\n`)
+      .replace('team: "team-6"', 'team: "team-y"');
     fs.writeFileSync(file, generated.slice(0, start) + statement + generated.slice(end));
 
     const before = server.stats().byRoute;
@@ -118,7 +135,11 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     // Each workspace and each no-code module, listed once in the diagnostics.
     expect(adopts).toHaveLength(COUNT + 2);
     // A module-made workspace refers to its module's id, which is known only during up.
-    expect(adopts.filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l)).map((l) => l.trim())).toEqual([
+    expect(
+      adopts
+        .filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l))
+        .map((l) => l.trim()),
+    ).toEqual([
       `adopt: pulumi up adopts the existing workspace "${edited}" (${seeded.ids.get(edited)}) in organization "${server.organization}"; changes description, tags`,
     ]);
     figure(`preview before adoption: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
@@ -131,7 +152,12 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const seconds = (Date.now() - t0) / 1000;
     expect(r.code, r.output.slice(-4000)).toBe(0);
     const m = byMethod(server, before);
-    expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"), routesSince(server, before, "DELETE"))).toEqual([]);
+    expect(
+      routesSince(server, before, "POST").concat(
+        routesSince(server, before, "PATCH"),
+        routesSince(server, before, "DELETE"),
+      ),
+    ).toEqual([]);
     figure(`pulumi up (adopt ${COUNT} workspaces): ${seconds.toFixed(1)} s, requests ${JSON.stringify(m)}`);
 
     // The stack now holds every record under its real id.
@@ -177,7 +203,10 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const end = program.indexOf(");", start);
     const statement = program.slice(start, end);
     expect(statement).toContain('team: "team-6"');
-    fs.writeFileSync(file, program.slice(0, start) + statement.replace('team: "team-6"', 'team: "team-x"') + program.slice(end));
+    fs.writeFileSync(
+      file,
+      program.slice(0, start) + statement.replace('team: "team-6"', 'team: "team-x"') + program.slice(end),
+    );
     const other = await tagBindings(server, seeded.ids.get(workspaceName(14))!);
 
     const before = server.stats().byRoute;
@@ -214,7 +243,9 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     const seconds = (Date.now() - t0) / 1000;
     expect(r.code, r.output.slice(-4000)).toBe(0);
     const m = byMethod(server, before);
-    figure(`pulumi destroy (${COUNT - 1} workspaces deleted, 1 retained): ${seconds.toFixed(1)} s, requests ${JSON.stringify(m)}`);
+    figure(
+      `pulumi destroy (${COUNT - 1} workspaces deleted, 1 retained): ${seconds.toFixed(1)} s, requests ${JSON.stringify(m)}`,
+    );
     expect(stack.resources().filter((res) => res.custom)).toEqual([]);
 
     // Only the retained workspace is left, under its id, with the tags the stack last gave it.
@@ -241,7 +272,9 @@ describe("declaring an existing workspace without adopt", () => {
     id = (await seedOne(server, "billing")).id;
     stack = await TestStack.create({
       project: "adopt-missing-e2e",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("billing", { name: "billing", description: "declared" });\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("billing", { name: "billing", description: "declared" });\n`,
+      },
       env: serverEnv(server),
     });
   });

@@ -10,7 +10,10 @@ import { repoRoot, requireBuiltPackage } from "./harness";
 
 function runDemo(): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "demo.js")], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "demo.js")], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -27,7 +30,9 @@ describe("the demo", () => {
     expect(r.output).toMatch(/\+ 22 created/);
     expect(r.output).toMatch(/14 workspaces, 2 projects, 1 SSH key/);
     // Project tag bindings are inherited by every workspace in the project.
-    expect(r.output).toMatch(/network-prod\s+platform\s+business-unit=commerce cost-center=cc-1024 env=prod owner=platform service=network/);
+    expect(r.output).toMatch(
+      /network-prod\s+platform\s+business-unit=commerce cost-center=cc-1024 env=prod owner=platform service=network/,
+    );
     expect(r.output).toMatch(/network-prod .*billing-prod,checkout-prod,identity-prod\s+yes\s+api/);
     expect(r.output).toMatch(/sandbox-network-eu-west-1\s+platform.*no-code/);
     expect(r.output).toMatch(/nocode-\S+\s+mod-\S+\s+1\.2\.0\s+true\s+region: eu-west-1\|us-east-1/);

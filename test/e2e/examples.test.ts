@@ -10,12 +10,27 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, repoRoot, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
-import { consumerIds, createProject, createRegistryModule, tagBindings, workspaceByName, workspaceVars } from "./server-helpers";
+import {
+  consumerIds,
+  createProject,
+  createRegistryModule,
+  tagBindings,
+  workspaceByName,
+  workspaceVars,
+} from "./server-helpers";
 
 const examplesDir = path.join(repoRoot, "examples");
 const policyPackDir = path.join(repoRoot, "policies");
 /** Example folders this file runs; a new folder must be added here (checked below). */
-const PROGRAMS = ["quickstart", "remote-state-graph", "tags-for-existing", "adopt-existing", "no-code", "maintenance-window", "policy"];
+const PROGRAMS = [
+  "quickstart",
+  "remote-state-graph",
+  "tags-for-existing",
+  "adopt-existing",
+  "no-code",
+  "maintenance-window",
+  "policy",
+];
 
 function projectName(example: string): string {
   const yaml = fs.readFileSync(path.join(examplesDir, example, "Pulumi.yaml"), "utf8");
@@ -46,7 +61,11 @@ function exampleFiles(example: string): Record<string, string> {
  * A stack of the example in a temporary directory. Stack config goes into
  * `Pulumi.dev.yaml` (JSON is YAML) rather than one `pulumi config set` per key.
  */
-async function exampleStack(server: RunningServer, example: string, config: Record<string, unknown> = {}): Promise<TestStack> {
+async function exampleStack(
+  server: RunningServer,
+  example: string,
+  config: Record<string, unknown> = {},
+): Promise<TestStack> {
   const project = projectName(example);
   const stackConfig = Object.fromEntries(Object.entries(config).map(([k, v]) => [`${project}:${k}`, v]));
   return TestStack.create({
@@ -105,7 +124,8 @@ describe("examples/", () => {
     const script = fs.readFileSync(path.join(examplesDir, "ci", "pulumi-ci.sh"), "utf8");
     const flags = (text: string) => [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].sort();
     // The folded `run: >-` block holding the command, up to the next step or job.
-    const inWorkflow = (cmd: string) => flags(new RegExp(`pulumi ${cmd} [\\s\\S]*?(?=\\n\\s*(?:- |\\w+:\\n)|$)`).exec(workflow)?.[0] ?? "");
+    const inWorkflow = (cmd: string) =>
+      flags(new RegExp(`pulumi ${cmd} [\\s\\S]*?(?=\\n\\s*(?:- |\\w+:\\n)|$)`).exec(workflow)?.[0] ?? "");
     const policyFlags = flags((script.match(/^\s*policy_args(?:\+)?=.*$/gm) ?? []).join("\n"));
     const inScript = (cmd: string) => {
       const line = new RegExp(`^\\s*pulumi ${cmd} .*$`, "m").exec(script)?.[0] ?? "";
@@ -159,8 +179,15 @@ describe("examples through the engine", () => {
         expect(await tagBindings(server, ws.id)).toEqual({ team: "payments", env, "managed-by": "pulumi" });
       }
       // The service finds them by tag, which is what the tags are for.
-      const found = await api<any>(server, `/organizations/${server.organization}/workspaces?search%5Btags%5D=quickstart`);
-      expect(found.body.data.map((w: any) => w.attributes.name).sort()).toEqual(["payments-dev", "payments-prod", "payments-staging"]);
+      const found = await api<any>(
+        server,
+        `/organizations/${server.organization}/workspaces?search%5Btags%5D=quickstart`,
+      );
+      expect(found.body.data.map((w: any) => w.attributes.name).sort()).toEqual([
+        "payments-dev",
+        "payments-prod",
+        "payments-staging",
+      ]);
     });
 
     it("previews no change afterwards without a request to the server (as its README says)", async () => {
@@ -174,7 +201,9 @@ describe("examples through the engine", () => {
       const r = await stack.destroy();
       expect(r.code, r.output).toBe(0);
       for (const env of ["dev", "staging", "prod"]) {
-        expect((await api(server, `/organizations/${server.organization}/workspaces/payments-${env}`)).status).toBe(404);
+        expect((await api(server, `/organizations/${server.organization}/workspaces/payments-${env}`)).status).toBe(
+          404,
+        );
       }
     });
   });
@@ -291,7 +320,10 @@ describe("examples through the engine", () => {
         expect(r.status, JSON.stringify(r.body)).toBe(201);
         ids[name] = r.body.data.id;
       }
-      const flat = await api(server, `/workspaces/${ids["billing-api"]}/relationships/tags`, { method: "POST", body: { data: [{ type: "tags", attributes: { name: "billing" } }] } });
+      const flat = await api(server, `/workspaces/${ids["billing-api"]}/relationships/tags`, {
+        method: "POST",
+        body: { data: [{ type: "tags", attributes: { name: "billing" } }] },
+      });
       expect(flat.status).toBe(204);
       const consumers = await api(server, `/workspaces/${ids["billing-db"]}/relationships/remote-state-consumers`, {
         method: "POST",
@@ -305,7 +337,9 @@ describe("examples through the engine", () => {
       const r = await stack.pulumi(["preview", "--non-interactive"]);
       expect(r.code, r.output).toBe(0);
       for (const name of ["billing-api", "billing-db"]) {
-        expect(r.output).toContain(`adopt: pulumi up adopts the existing workspace "${name}" (${ids[name]}) in organization "${server.organization}"; no property changes`);
+        expect(r.output).toContain(
+          `adopt: pulumi up adopts the existing workspace "${name}" (${ids[name]}) in organization "${server.organization}"; no property changes`,
+        );
       }
     });
 
@@ -340,8 +374,13 @@ describe("examples through the engine", () => {
       expect(mod.body.data.attributes.enabled).toBe(true);
       expect(mod.body.data.attributes["version-pin"]).toBe("1.0.0");
       expect(mod.body.data.relationships["registry-module"].data.id).toBe(registryModuleId);
-      const options = Object.fromEntries((mod.body.included ?? []).map((o: any) => [o.attributes["variable-name"], o.attributes.options]));
-      expect(options).toEqual({ region: ["eu-west-1", "eu-central-1", "us-east-1"], storage_class: ["STANDARD", "INFREQUENT_ACCESS"] });
+      const options = Object.fromEntries(
+        (mod.body.included ?? []).map((o: any) => [o.attributes["variable-name"], o.attributes.options]),
+      );
+      expect(options).toEqual({
+        region: ["eu-west-1", "eu-central-1", "us-east-1"],
+        storage_class: ["STANDARD", "INFREQUENT_ACCESS"],
+      });
       for (const [team, region] of [
         ["analytics", "eu-west-1"],
         ["archive", "eu-central-1"],
@@ -373,7 +412,10 @@ describe("examples through the engine", () => {
         expect(out.workspaces[team].id).toBe(first.workspaces[team].id);
         expect(out.workspaces[team].moduleVersion).toBe("1.1.0");
         expect(out.workspaces[team].lastUpgrade.status).toBe("applied");
-        const upgrade = await api<any>(server, `/no-code-modules/${out.noCodeModuleId}/workspaces/${out.workspaces[team].id}/upgrade/${out.workspaces[team].lastUpgrade.runId}`);
+        const upgrade = await api<any>(
+          server,
+          `/no-code-modules/${out.noCodeModuleId}/workspaces/${out.workspaces[team].id}/upgrade/${out.workspaces[team].lastUpgrade.runId}`,
+        );
         expect(upgrade.body.data.attributes.status).toBe("applied");
         const ws = await workspaceByName(server, `${team}-bucket`);
         expect(ws.attributes["no-code-upgrade-available"]).toBe(false);
@@ -406,7 +448,10 @@ describe("examples through the engine", () => {
       const ws = await workspaceByName(server, "orders-prod");
       expect(ws.attributes.locked).toBe(true);
       expect(ws.attributes["locked-reason"]).toBe("engine upgrade, ticket OPS-7");
-      expect((await api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "x" } })).status).toBe(409);
+      expect(
+        (await api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "x" } }))
+          .status,
+      ).toBe(409);
     });
 
     it("makes the change while the lock is held", async () => {
@@ -483,7 +528,13 @@ describe("examples through the engine", () => {
       delete env.WORKSPACES_TOKEN;
       const r = await runCommand("bash", [script, "preview"], {
         cwd: stack.dir,
-        env: { ...env, HOME: stack.root, PULUMI_STACK: stack.stack, PROGRAM_DIR: stack.dir, POLICY_PACK: policyPackDir },
+        env: {
+          ...env,
+          HOME: stack.root,
+          PULUMI_STACK: stack.stack,
+          PROGRAM_DIR: stack.dir,
+          POLICY_PACK: policyPackDir,
+        },
       });
       expect(r.code).toBe(2);
       expect(r.output).toContain("set WORKSPACES_TOKEN");

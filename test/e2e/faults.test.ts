@@ -49,10 +49,15 @@ async function read(server: RunningServer, path: string): Promise<any> {
   }
 }
 
-async function serverWorkspaces(server: RunningServer): Promise<Array<{ id: string; name: string; tagNames: string[] }>> {
+async function serverWorkspaces(
+  server: RunningServer,
+): Promise<Array<{ id: string; name: string; tagNames: string[] }>> {
   const out: Array<{ id: string; name: string; tagNames: string[] }> = [];
   for (let page = 1; ; page++) {
-    const body = await read(server, `/organizations/${server.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`);
+    const body = await read(
+      server,
+      `/organizations/${server.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`,
+    );
     for (const w of body.data) out.push({ id: w.id, name: w.attributes.name, tagNames: w.attributes["tag-names"] });
     if (!body.meta.pagination["next-page"]) return out;
   }
@@ -81,13 +86,16 @@ describe("100 workspaces through the engine with 10% injected failures and laten
       underFaults.requests += after.total - before.total;
       underFaults.faults += after.faultsInjected - before.faultsInjected;
       runs++;
-      const summary = /Resources:\n([\s\S]*?)\n\s*Duration/.exec(last.output)?.[1].replace(/\s+/g, " ").trim() ?? `exit ${last.code}`;
+      const summary =
+        /Resources:\n([\s\S]*?)\n\s*Duration/.exec(last.output)?.[1].replace(/\s+/g, " ").trim() ?? `exit ${last.code}`;
       history.push(`${op} ${attempt}: ${summary}`);
       if (last.code === 0) return attempt;
       // A failure the engine reports, not a crash of the engine or the program.
       expect(last.output).toMatch(/error|failed/i);
     }
-    throw new Error(`pulumi ${op} did not converge in ${MAX_RUNS} runs (${history.join("; ")}):\n${last?.output.slice(-4000)}`);
+    throw new Error(
+      `pulumi ${op} did not converge in ${MAX_RUNS} runs (${history.join("; ")}):\n${last?.output.slice(-4000)}`,
+    );
   }
 
   beforeAll(async () => {
@@ -144,7 +152,8 @@ describe("100 workspaces through the engine with 10% injected failures and laten
     expect(stack.resources("dynamic/workspaces:")).toEqual([]);
     figures["engine runs under faults"] = runs;
     figures["engine runs, one by one"] = history.join("; ");
-    figures["requests of the engine runs answered by the server (a dropped connection is not counted)"] = underFaults.requests;
+    figures["requests of the engine runs answered by the server (a dropped connection is not counted)"] =
+      underFaults.requests;
     figures["faults injected (503 or dropped connection)"] = underFaults.faults;
     figures["workspaces created, checked and destroyed"] = COUNT;
     figures["duplicates / orphans / left behind"] = "0 / 0 / 0";

@@ -16,7 +16,13 @@ import { startServer, type RunningServer, type ServerOptions } from "../../src/s
 const engine = require("../../scripts/lib/engine.js") as {
   repoRoot: string;
   ensureEngine(): string;
-  engineEnv(o: { bin: string; home: string; backendDir: string; passphrase?: string; extra?: Record<string, string> }): NodeJS.ProcessEnv;
+  engineEnv(o: {
+    bin: string;
+    home: string;
+    backendDir: string;
+    passphrase?: string;
+    extra?: Record<string, string>;
+  }): NodeJS.ProcessEnv;
   linkPackage(dir: string): void;
   tempDir(prefix: string): string;
   runPulumi(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<PulumiResult>;
@@ -75,7 +81,11 @@ export function serverEnv(server: RunningServer): Record<string, string> {
 }
 
 /** GET (or other method) on the server's API with its owners token; returns the parsed body. */
-export async function api<T = any>(server: RunningServer, pathAndQuery: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+export async function api<T = any>(
+  server: RunningServer,
+  pathAndQuery: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}${pathAndQuery}`, {
     method: init.method ?? "GET",
     headers: {
@@ -126,11 +136,29 @@ export class TestStack {
     const stack = options.stack ?? "dev";
     const env = engine.engineEnv({ bin, home, backendDir, passphrase: PASSPHRASE, extra: options.env ?? {} });
     const s = new TestStack(root, dir, backendDir, project, stack, env);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2));
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+    );
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2),
+    );
     fs.writeFileSync(
       path.join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", types: ["node"] } }, null, 2),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            strict: true,
+            target: "ES2022",
+            module: "commonjs",
+            moduleResolution: "node",
+            types: ["node"],
+          },
+        },
+        null,
+        2,
+      ),
     );
     engine.linkPackage(dir);
     s.writeFiles(options.files);
@@ -202,7 +230,12 @@ export class TestStack {
   }
 
   /** `pulumi preview --json`: the planned steps and the change summary. */
-  async previewJson(args: string[] = []): Promise<{ code: number; steps: Array<{ op: string; urn: string }>; changeSummary: Record<string, number>; raw: PulumiResult }> {
+  async previewJson(args: string[] = []): Promise<{
+    code: number;
+    steps: Array<{ op: string; urn: string }>;
+    changeSummary: Record<string, number>;
+    raw: PulumiResult;
+  }> {
     const r = await this.pulumi(["preview", "--json", "--non-interactive", ...args]);
     let parsed: any = {};
     try {

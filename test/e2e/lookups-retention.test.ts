@@ -63,7 +63,12 @@ describe("a lookup by tag builds RemoteStateConsumers", () => {
     ids["app-c"] = await createWorkspaceWithTags(server, "app-c", { team: "apps" });
     const { WORKSPACES_TOKEN: token, ...withoutToken } = serverEnv(server);
     // The token only in secret stack config: the lookups read it as the providers do.
-    stack = await TestStack.create({ project: "lookups", files: { "index.ts": lookupProgram }, env: withoutToken, secretConfig: { "workspaces:token": token } });
+    stack = await TestStack.create({
+      project: "lookups",
+      files: { "index.ts": lookupProgram },
+      env: withoutToken,
+      secretConfig: { "workspaces:token": token },
+    });
   }, 120_000);
 
   afterAll(() => tearDown(stack, server));
@@ -84,14 +89,21 @@ describe("a lookup by tag builds RemoteStateConsumers", () => {
     expect(await consumerIds(server, network.id)).toEqual([ids["app-a"], ids["app-b"]].sort());
     const out = await stack.outputs();
     expect(out.readerNames).toEqual(["app-a", "app-b"]);
-    expect(out.appA).toEqual({ id: ids["app-a"], effectiveTags: { reads: "network", team: "apps" }, executionMode: "remote" });
+    expect(out.appA).toEqual({
+      id: ids["app-a"],
+      effectiveTags: { reads: "network", team: "apps" },
+      executionMode: "remote",
+    });
     expect(out.networkByName).toEqual({ network: network.id });
     const types = stack
       .resources()
       .map((res) => res.type)
       .filter((t) => t.startsWith("pulumi-nodejs:dynamic/"))
       .sort();
-    expect(types).toEqual(["pulumi-nodejs:dynamic/workspaces:RemoteStateConsumers", "pulumi-nodejs:dynamic/workspaces:Workspace"]);
+    expect(types).toEqual([
+      "pulumi-nodejs:dynamic/workspaces:RemoteStateConsumers",
+      "pulumi-nodejs:dynamic/workspaces:Workspace",
+    ]);
     expect(stack.stateText()).not.toContain(server.token);
     expect(r.output).not.toContain(server.token);
   });
@@ -118,7 +130,12 @@ describe("DataRetentionPolicy through the engine", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ selfManaged: true });
-    stack = await TestStack.create({ project: "retention", files: { "index.ts": retentionProgram }, env: serverEnv(server), config: { retention: "30" } });
+    stack = await TestStack.create({
+      project: "retention",
+      files: { "index.ts": retentionProgram },
+      env: serverEnv(server),
+      config: { retention: "30" },
+    });
   }, 120_000);
 
   afterAll(() => tearDown(stack, server));
@@ -127,7 +144,10 @@ describe("DataRetentionPolicy through the engine", () => {
     let r = await stack.up();
     expect(r.code, r.output).toBe(0);
     const logsId = (await stack.outputs()).logsId as string;
-    expect(await policy(logsId)).toMatchObject({ type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 30 } });
+    expect(await policy(logsId)).toMatchObject({
+      type: "data-retention-policy-delete-olders",
+      attributes: { "delete-older-than-n-days": 30 },
+    });
     const [resource] = stack.resources("DataRetentionPolicy");
     expect(resource.type).toBe("pulumi-nodejs:dynamic/workspaces:DataRetentionPolicy");
     expect(resource.id).toBe(`${logsId}/data-retention-policy`);
@@ -141,9 +161,15 @@ describe("DataRetentionPolicy through the engine", () => {
     expect(stack.resources("DataRetentionPolicy")[0].id).toBe(resource.id);
 
     // Switched by hand: refresh finds it, and the next preview puts the declared policy back.
-    await api(server, `/workspaces/${logsId}/relationships/data-retention-policy`, { method: "POST", body: { data: { type: "data-retention-policy-dont-deletes", attributes: {} } } });
+    await api(server, `/workspaces/${logsId}/relationships/data-retention-policy`, {
+      method: "POST",
+      body: { data: { type: "data-retention-policy-dont-deletes", attributes: {} } },
+    });
     expect((await stack.refresh()).code).toBe(0);
-    expect(stack.resources("DataRetentionPolicy")[0].outputs).toMatchObject({ dontDelete: true, deleteOlderThanNDays: null });
+    expect(stack.resources("DataRetentionPolicy")[0].outputs).toMatchObject({
+      dontDelete: true,
+      deleteOlderThanNDays: null,
+    });
     const back = await stack.previewJson();
     expect(back.steps.find((s) => s.urn.endsWith("::logs-retention"))?.op).toBe("update");
     r = await stack.up();
@@ -164,14 +190,23 @@ describe("DataRetentionPolicy through the engine", () => {
 
   it("against the hosted offering, fails with one message that says so and names the way out", async () => {
     const hosted = await startTestServer();
-    const other = await TestStack.create({ project: "retention-hosted", files: { "index.ts": retentionProgram }, env: serverEnv(hosted), config: { retention: "30" } });
+    const other = await TestStack.create({
+      project: "retention-hosted",
+      files: { "index.ts": retentionProgram },
+      env: serverEnv(hosted),
+      config: { retention: "30" },
+    });
     try {
       const r = await other.up();
       expect(r.code).not.toBe(0);
-      expect(r.output).toMatch(/the service does not offer data retention policies \(they exist only in the self-managed offering/);
+      expect(r.output).toMatch(
+        /the service does not offer data retention policies \(they exist only in the self-managed offering/,
+      );
       expect(r.output).toContain("Remove the DataRetentionPolicy from the program");
       // One diagnostic for the resource (the progress rows above it repeat what they show).
-      expect(r.output.slice(r.output.indexOf("Diagnostics:")).match(/does not offer data retention policies/g)).toHaveLength(1);
+      expect(
+        r.output.slice(r.output.indexOf("Diagnostics:")).match(/does not offer data retention policies/g),
+      ).toHaveLength(1);
       expect(r.output).not.toMatch(/\n\s+at .*\.js:\d+/);
       await other.destroy();
     } finally {

@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, serverEnv, startTestServer, TestStack } from "./harness";
-import { createProject, createRegistryModule, giveWorkspaceResources, workspaceByName, workspaceVars } from "./server-helpers";
+import {
+  createProject,
+  createRegistryModule,
+  giveWorkspaceResources,
+  workspaceByName,
+  workspaceVars,
+} from "./server-helpers";
 
 interface Version {
   version: string;
@@ -86,7 +92,9 @@ describe("no-code upgrade strategies through the engine", () => {
     const failures = r.diagnostics.filter((d) => d.message.includes(reason));
     expect(failures, r.output).toHaveLength(1);
     expect(failures[0].urn).toMatch(/NoCodeWorkspace::keep$/);
-    expect(failures[0].message).toMatch(/upgrade of workspace "net-keep" \(ws-\S+\) failed while planning: value of variable "region"/);
+    expect(failures[0].message).toMatch(
+      /upgrade of workspace "net-keep" \(ws-\S+\) failed while planning: value of variable "region"/,
+    );
     expect(r.output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect(r.output).not.toMatch(/\.ts:\d+:\d+/);
     const vars = await workspaceVars(server, first.keepId);
@@ -102,7 +110,9 @@ describe("no-code upgrade strategies through the engine", () => {
     const failures = r.diagnostics.filter((d) => d.message.includes(reason));
     expect(failures, r.output).toHaveLength(1);
     expect(failures[0].urn).toMatch(/NoCodeWorkspace::fresh$/);
-    expect(failures[0].message).toContain(`cannot replace workspace "net-fresh" (${first.freshId}): the new workspace would be refused`);
+    expect(failures[0].message).toContain(
+      `cannot replace workspace "net-fresh" (${first.freshId}): the new workspace would be refused`,
+    );
     expect(failures[0].message).toContain(`workspace "net-fresh" (${first.freshId}) is kept`);
     expect(r.output).not.toMatch(/\.ts:\d+:\d+/);
     const fresh = await workspaceByName(server, "net-fresh");
@@ -132,9 +142,16 @@ describe("no-code upgrade strategies through the engine", () => {
     const r = await stack.upWithEvents();
     expect(r.code, r.output).toBe(0);
     // The upgrade said what it waited for, as ephemeral status messages: plan, confirm, apply.
-    const status = r.diagnostics.filter((d) => d.ephemeral && d.message.includes('upgrading workspace "net-keep"')).map((d) => d.message);
+    const status = r.diagnostics
+      .filter((d) => d.ephemeral && d.message.includes('upgrading workspace "net-keep"'))
+      .map((d) => d.message);
     const step = (re: RegExp) => status.findIndex((m) => re.test(m));
-    const steps = [/starting the upgrade plan/, /waiting for the plan of run run-/, /planned, confirming/, /waiting for run run-\S+ to apply/].map(step);
+    const steps = [
+      /starting the upgrade plan/,
+      /waiting for the plan of run run-/,
+      /planned, confirming/,
+      /waiting for run run-\S+ to apply/,
+    ].map(step);
     expect(
       steps.every((i) => i >= 0),
       status.join("\n"),
@@ -155,7 +172,10 @@ describe("no-code upgrade strategies through the engine", () => {
     expect(fresh.attributes["no-code-upgrade-available"]).toBe(false);
     const keep = await workspaceByName(server, "net-keep");
     expect(keep.id).toBe(first.keepId);
-    const upgrade = await api<any>(server, `/no-code-modules/${stack.resources("NoCodeModule")[0].id}/workspaces/${first.keepId}/upgrade/${out.keepUpgrade.runId}`);
+    const upgrade = await api<any>(
+      server,
+      `/no-code-modules/${stack.resources("NoCodeModule")[0].id}/workspaces/${first.keepId}/upgrade/${out.keepUpgrade.runId}`,
+    );
     expect(upgrade.body.data.attributes.status).toBe("applied");
   });
 

@@ -108,7 +108,10 @@ describe("no-code modules and workspaces through the engine", () => {
     expect(ws.id).toBe(workspaceId);
     expect(ws.attributes["no-code-upgrade-available"]).toBe(false);
     // The upgrade was a run on the same workspace, applied.
-    const upgrade = await api<any>(server, `/no-code-modules/${out.moduleId}/workspaces/${workspaceId}/upgrade/${out.lastUpgrade.runId}`);
+    const upgrade = await api<any>(
+      server,
+      `/no-code-modules/${out.moduleId}/workspaces/${workspaceId}/upgrade/${out.lastUpgrade.runId}`,
+    );
     expect(upgrade.status).toBe(200);
     expect(upgrade.body.data.attributes.status).toBe("applied");
     expect(stack.stateText()).not.toContain(DB_PASSWORD);

@@ -59,7 +59,14 @@ function settingsOf(doc: any): Record<string, unknown> {
   };
 }
 
-const NONE = { description: null, autoDestroyAt: null, autoDestroyActivityDuration: null, workingDirectory: null, sshKeyId: null, tagsRegex: null };
+const NONE = {
+  description: null,
+  autoDestroyAt: null,
+  autoDestroyActivityDuration: null,
+  workingDirectory: null,
+  sshKeyId: null,
+  tagsRegex: null,
+};
 
 describe("null clears a setting through the engine", () => {
   let server: RunningServer;
@@ -71,7 +78,16 @@ describe("null clears a setting through the engine", () => {
     server = await startTestServer();
     const oc = await api(server, `/organizations/${server.organization}/oauth-clients`, {
       method: "POST",
-      body: { data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } } },
+      body: {
+        data: {
+          type: "oauth-clients",
+          attributes: {
+            "service-provider": "github",
+            "http-url": "https://github.com",
+            "api-url": "https://api.github.com",
+          },
+        },
+      },
     });
     expect(oc.status).toBe(201);
     oauthTokenId = oc.body.data.relationships["oauth-tokens"].data[0].id;
@@ -92,7 +108,8 @@ describe("null clears a setting through the engine", () => {
     await server?.close();
   });
 
-  const cleared = (): StateResource => stack.resources("dynamic/workspaces:Workspace").find((r) => r.urn.endsWith("::cleared"))!;
+  const cleared = (): StateResource =>
+    stack.resources("dynamic/workspaces:Workspace").find((r) => r.urn.endsWith("::cleared"))!;
 
   /** Sets every nullable setting of a workspace by hand, over plain HTTP. */
   async function setByHand(id: string): Promise<void> {
@@ -112,7 +129,10 @@ describe("null clears a setting through the engine", () => {
       },
     });
     expect(patch.status, JSON.stringify(patch.body)).toBe(200);
-    const key = await api(server, `/workspaces/${id}/relationships/ssh-key`, { method: "PATCH", body: { data: { type: "workspaces", attributes: { id: sshKeyId } } } });
+    const key = await api(server, `/workspaces/${id}/relationships/ssh-key`, {
+      method: "PATCH",
+      body: { data: { type: "workspaces", attributes: { id: sshKeyId } } },
+    });
     expect(key.status).toBe(200);
   }
 
@@ -167,7 +187,9 @@ describe("null clears a setting through the engine", () => {
 
     const p = await stack.previewJson();
     expect(p.code, p.raw.output).toBe(0);
-    expect(p.steps.filter((s) => s.op !== "same").map((s) => [s.op, s.urn.split("::").pop()])).toEqual([["update", "cleared"]]);
+    expect(p.steps.filter((s) => s.op !== "same").map((s) => [s.op, s.urn.split("::").pop()])).toEqual([
+      ["update", "cleared"],
+    ]);
 
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);

@@ -42,7 +42,13 @@ const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
 
 /** The commit whose tree is the previous release: the parent of the commit that added the field table. */
 function previousRelease(): string {
-  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], { cwd: gitRoot, encoding: "utf8" }).trim().split("\n").pop();
+  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], {
+    cwd: gitRoot,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop();
   if (!added)
     throw new Error(
       `no commit in ${gitRoot} adds src/api/workspaceFields.ts (the field table, under the name it was added with): this test needs the repository's history (a full clone, not a shallow one)`,
@@ -54,17 +60,26 @@ function previousRelease(): string {
 function buildRelease(commit: string, dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const archive = path.join(dir, "..", "release.tar");
-  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], { cwd: gitRoot });
+  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], {
+    cwd: gitRoot,
+  });
   execFileSync("tar", ["-xf", archive, "-C", dir]);
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   // Only the files the package's entry points reach (the server is not shipped).
-  fs.writeFileSync(path.join(dir, "tsconfig.release.json"), JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }));
+  fs.writeFileSync(
+    path.join(dir, "tsconfig.release.json"),
+    JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }),
+  );
   try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.release.json"], { cwd: dir, stdio: "pipe" });
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.release.json"], {
+      cwd: dir,
+      stdio: "pipe",
+    });
   } catch {
     // tsc emits despite type errors elsewhere in an old tree; the entry point's presence is what counts.
   }
-  if (!fs.existsSync(path.join(dir, "dist", "resources", "entry.js"))) throw new Error(`building ${commit} produced no dist/resources/entry.js`);
+  if (!fs.existsSync(path.join(dir, "dist", "resources", "entry.js")))
+    throw new Error(`building ${commit} produced no dist/resources/entry.js`);
 }
 
 /** Points the program's `pulumi-workspaces` at `target`. */
@@ -88,7 +103,11 @@ describe("a stack created with the previous release", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ rateLimit: false });
-    stack = await TestStack.create({ project: "old-state", files: { "index.ts": PROGRAM("the app") }, env: serverEnv(server) });
+    stack = await TestStack.create({
+      project: "old-state",
+      files: { "index.ts": PROGRAM("the app") },
+      env: serverEnv(server),
+    });
     commit = previousRelease();
     release = path.join(stack.root, "previous-release", "package");
     const t0 = Date.now();
@@ -109,7 +128,9 @@ describe("a stack created with the previous release", () => {
     expect(Object.keys(net.outputs!).length).toBeGreaterThan(55);
     expect(net.outputs).toHaveProperty("createdAt");
     expect(net.outputs).not.toHaveProperty("status");
-    figures.push(`previous release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace (compact JSON)`);
+    figures.push(
+      `previous release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace (compact JSON)`,
+    );
     const onServer = await workspaceByName(server, "old-state-app");
     expect(onServer.id).toBe(app.id);
     expect(await consumerIds(server, net.id!)).toEqual([app.id]);

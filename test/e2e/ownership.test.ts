@@ -26,7 +26,12 @@ import { api, serverEnv, startTestServer, TestStack, type PulumiResult } from ".
 import { giveWorkspaceResources, workspaceByName } from "./server-helpers";
 
 /** A team of the server's organization with `access` on the given workspaces; returns its token. */
-async function teamToken(server: RunningServer, name: string, workspaceIds: string[], access = "read"): Promise<string> {
+async function teamToken(
+  server: RunningServer,
+  name: string,
+  workspaceIds: string[],
+  access = "read",
+): Promise<string> {
   const team = await api<any>(server, `/organizations/${server.organization}/teams`, {
     method: "POST",
     body: { data: { type: "teams", attributes: { name } } },
@@ -39,7 +44,10 @@ async function teamToken(server: RunningServer, name: string, workspaceIds: stri
         data: {
           type: "team-workspaces",
           attributes: { access },
-          relationships: { team: { data: { type: "teams", id: team.body.data.id } }, workspace: { data: { type: "workspaces", id } } },
+          relationships: {
+            team: { data: { type: "teams", id: team.body.data.id } },
+            workspace: { data: { type: "workspaces", id } },
+          },
         },
       },
     });
@@ -101,7 +109,11 @@ describe("a refresh with a token that sees only some workspaces", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    stack = await TestStack.create({ project: "own-weak", files: { "index.ts": twoWorkspaces() }, env: serverEnv(server) });
+    stack = await TestStack.create({
+      project: "own-weak",
+      files: { "index.ts": twoWorkspaces() },
+      env: serverEnv(server),
+    });
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     ids = (await stack.outputs()) as typeof ids;
@@ -113,7 +125,9 @@ describe("a refresh with a token that sees only some workspaces", () => {
 
   it("keeps the workspace it cannot see in state, says why, and a later up with the owners token changes nothing", async () => {
     const weak = await teamToken(server, "readers", [ids.sharedId]);
-    const refresh = await stack.pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: weak });
+    const refresh = await stack.pulumi(["refresh", "--yes", "--non-interactive", "--skip-preview"], {
+      WORKSPACES_TOKEN: weak,
+    });
     expectOnceWithoutStack(refresh, `cannot refresh workspace "own-secret" (${ids.secretId})`);
     expect(refresh.output).toContain("pulumi state delete");
     expect(refresh.output).toContain("token that can see it");
@@ -131,12 +145,16 @@ describe("a refresh with a token that sees only some workspaces", () => {
     expect(preview.code, preview.raw.output).toBe(0);
     expect(preview.steps.filter((s) => s.op !== "same")).toEqual([]);
     const after = await Promise.all(["own-shared", "own-secret"].map((n) => workspaceByName(server, n)));
-    expect(after.map((w) => [w.id, w.attributes["updated-at"]])).toEqual(before.map((w) => [w.id, w.attributes["updated-at"]]));
+    expect(after.map((w) => [w.id, w.attributes["updated-at"]])).toEqual(
+      before.map((w) => [w.id, w.attributes["updated-at"]]),
+    );
   });
 
   it("a destroy with that token deletes nothing it cannot see: the workspace stays on the server and in state, with one message", async () => {
     const weak = await teamToken(server, "destroyers", [ids.sharedId]);
-    const r = await stack.pulumi(["destroy", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: weak });
+    const r = await stack.pulumi(["destroy", "--yes", "--non-interactive", "--skip-preview"], {
+      WORKSPACES_TOKEN: weak,
+    });
     expectOnceWithoutStack(r, `cannot delete workspace "own-secret" (${ids.secretId}): the service answered 404`);
     expect(r.output).toContain("token that can see it");
     expect(r.output).toContain("pulumi state delete");
@@ -171,7 +189,11 @@ describe("drift after refresh", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    stack = await TestStack.create({ project: "own-drift", files: { "index.ts": twoWorkspaces("declared") }, env: serverEnv(server) });
+    stack = await TestStack.create({
+      project: "own-drift",
+      files: { "index.ts": twoWorkspaces("declared") },
+      env: serverEnv(server),
+    });
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
   });
@@ -212,11 +234,16 @@ describe("an ambient organization", () => {
   beforeAll(async () => {
     server = await startTestServer();
     other = "elsewhere";
-    const org = await api(server, "/organizations", { method: "POST", body: { data: { type: "organizations", attributes: { name: other, email: "ops@example.com" } } } });
+    const org = await api(server, "/organizations", {
+      method: "POST",
+      body: { data: { type: "organizations", attributes: { name: other, email: "ops@example.com" } } },
+    });
     expect(org.status).toBe(201);
     stack = await TestStack.create({
       project: "own-org",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("app", { name: "own-app" }).id;\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("app", { name: "own-app" }).id;\n`,
+      },
       env: serverEnv(server),
     });
     const up = await stack.up();
@@ -263,7 +290,9 @@ describe("messages a user reads", () => {
   it("a refused delete is printed once, without a stack trace", async () => {
     const stack = await TestStack.create({
       project: "own-refused",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("busy", { name: "own-busy" }).id;\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("busy", { name: "own-busy" }).id;\n`,
+      },
       env: serverEnv(server),
     });
     try {
@@ -289,7 +318,9 @@ describe("messages a user reads", () => {
     const weak = await teamToken(server, "nobody", []);
     const stack = await TestStack.create({
       project: "own-get",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(id)}).description;\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(id)}).description;\n`,
+      },
       env: { ...serverEnv(server), WORKSPACES_TOKEN: weak },
     });
     try {
@@ -299,7 +330,9 @@ describe("messages a user reads", () => {
       expect(r.output).not.toContain(weak);
       // By organization and name, the lookup in the program says the same.
       const byName = `${server.organization}/own-hidden`;
-      stack.writeFiles({ "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(byName)}).description;\n` });
+      stack.writeFiles({
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const d = Workspace.get("hidden", ${JSON.stringify(byName)}).description;\n`,
+      });
       const n = await stack.up();
       expectOnceWithoutStack(n, `cannot adopt workspace ${byName}: the service answered 404`);
       expect(n.output).toContain("may not see it");
@@ -310,14 +343,21 @@ describe("messages a user reads", () => {
   });
 
   it("an update refused for a read-only token says the token may lack write permission", async () => {
-    const program = (d: string) => `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("ro", { name: "own-readonly", description: ${JSON.stringify(d)} }).id;\n`;
-    const stack = await TestStack.create({ project: "own-readonly", files: { "index.ts": program("one") }, env: serverEnv(server) });
+    const program = (d: string) =>
+      `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("ro", { name: "own-readonly", description: ${JSON.stringify(d)} }).id;\n`;
+    const stack = await TestStack.create({
+      project: "own-readonly",
+      files: { "index.ts": program("one") },
+      env: serverEnv(server),
+    });
     try {
       expect((await stack.up()).code).toBe(0);
       const ws = await workspaceByName(server, "own-readonly");
       const reader = await teamToken(server, "ro-readers", [ws.id]);
       stack.writeFiles({ "index.ts": program("two") });
-      const r = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview"], { WORKSPACES_TOKEN: reader });
+      const r = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview"], {
+        WORKSPACES_TOKEN: reader,
+      });
       expectOnceWithoutStack(r, `cannot update workspace "own-readonly" (${ws.id})`);
       expect(r.output).toContain("may lack write permission");
       expect((await workspaceByName(server, "own-readonly")).attributes.description).toBe("one");
@@ -329,7 +369,9 @@ describe("messages a user reads", () => {
   it("a check failure speaks the program's names, once, and prints no absent value", async () => {
     const stack = await TestStack.create({
       project: "own-check",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("agent", { name: "own-agent", executionMode: "agent" });\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nnew Workspace("agent", { name: "own-agent", executionMode: "agent" });\n`,
+      },
       env: serverEnv(server),
     });
     try {
@@ -353,20 +395,35 @@ describe("messages a user reads", () => {
         conflicts -= 1;
         req.resume();
         res.writeHead(409, { "content-type": "application/vnd.api+json" });
-        res.end(JSON.stringify({ errors: [{ status: "409", title: "conflict", detail: "The workspace is still processing a run." }] }));
+        res.end(
+          JSON.stringify({
+            errors: [{ status: "409", title: "conflict", detail: "The workspace is still processing a run." }],
+          }),
+        );
         return;
       }
-      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: target.host },
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     const address = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname}`;
     const stack = await TestStack.create({
       project: "own-progress",
-      files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("slow", { name: "own-slow" }).id;\n` },
+      files: {
+        "index.ts": `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("slow", { name: "own-slow" }).id;\n`,
+      },
       env: { ...serverEnv(server), WORKSPACES_ADDRESS: address },
     });
     try {
@@ -395,11 +452,17 @@ describe("where the token lands", () => {
     await server?.close();
   });
 
-  const program = (name: string) => `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("w", { name: ${JSON.stringify(name)} }).id;\n`;
+  const program = (name: string) =>
+    `import { Workspace } from "pulumi-workspaces";\nexport const id = new Workspace("w", { name: ${JSON.stringify(name)} }).id;\n`;
 
   it("stack config: encrypted in state as an input of the default pulumi-nodejs provider, and in -v=9 logs", async () => {
     const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
-    const stack = await TestStack.create({ project: "own-tok-config", files: { "index.ts": program("tok-config") }, env: rest, secretConfig: { "workspaces:token": server.token } });
+    const stack = await TestStack.create({
+      project: "own-tok-config",
+      files: { "index.ts": program("tok-config") },
+      env: rest,
+      secretConfig: { "workspaces:token": server.token },
+    });
     try {
       const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr"]);
       expect(up.code, up.output.slice(-2000)).toBe(0);
@@ -419,7 +482,11 @@ describe("where the token lands", () => {
 
   it("plain stack config (--plaintext): in plain text in Pulumi.<stack>.yaml and in the state, said once, and in -v=9 logs", async () => {
     const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
-    const stack = await TestStack.create({ project: "own-tok-plain", files: { "index.ts": program("tok-plain") }, env: rest });
+    const stack = await TestStack.create({
+      project: "own-tok-plain",
+      files: { "index.ts": program("tok-plain") },
+      env: rest,
+    });
     try {
       // The CLI takes a value that looks like a token in plain text only with --plaintext.
       const refused = await stack.pulumi(["config", "set", "workspaces:token", server.token]);
@@ -433,10 +500,19 @@ describe("where the token lands", () => {
       expect(occurrences(diagnostics(up.output), warning), up.output).toBe(1);
       expect(diagnostics(up.output)).toContain("pulumi config set --secret workspaces:token");
       expect(up.output).not.toContain(server.token);
-      const verbose = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr"]);
+      const verbose = await stack.pulumi([
+        "up",
+        "--yes",
+        "--non-interactive",
+        "--skip-preview",
+        "-v=9",
+        "--logtostderr",
+      ]);
       expect(verbose.code, verbose.output.slice(-2000)).toBe(0);
       expect(verbose.output).toContain(server.token);
-      expect(fs.readFileSync(path.join(stack.dir, `Pulumi.${stack.stack}.yaml`), "utf8")).toContain(`workspaces:token: ${server.token}`);
+      expect(fs.readFileSync(path.join(stack.dir, `Pulumi.${stack.stack}.yaml`), "utf8")).toContain(
+        `workspaces:token: ${server.token}`,
+      );
       expect(stack.stateText()).toContain(server.token);
       // Readable without --show-secrets, as a plain input of the default provider only.
       const exported = JSON.parse((await stack.ok(["stack", "export"])).stdout);
@@ -451,7 +527,11 @@ describe("where the token lands", () => {
   it("TFE_TOKEN, then the credentials file alone: neither in state nor in -v=9 logs", async () => {
     const { WORKSPACES_TOKEN: _token, ...rest } = serverEnv(server);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "own-home-"));
-    const stack = await TestStack.create({ project: "own-tok-tfe", files: { "index.ts": program("tok-tfe") }, env: { ...rest, HOME: home } });
+    const stack = await TestStack.create({
+      project: "own-tok-tfe",
+      files: { "index.ts": program("tok-tfe") },
+      env: { ...rest, HOME: home },
+    });
     const verbose = ["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr", "--logflow"];
     try {
       // No credentials file yet: TFE_TOKEN is the only token.
@@ -477,9 +557,21 @@ describe("where the token lands", () => {
   });
 
   it("environment: neither in state nor in -v=9 logs", async () => {
-    const stack = await TestStack.create({ project: "own-tok-env", files: { "index.ts": program("tok-env") }, env: serverEnv(server) });
+    const stack = await TestStack.create({
+      project: "own-tok-env",
+      files: { "index.ts": program("tok-env") },
+      env: serverEnv(server),
+    });
     try {
-      const up = await stack.pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "-v=9", "--logtostderr", "--logflow"]);
+      const up = await stack.pulumi([
+        "up",
+        "--yes",
+        "--non-interactive",
+        "--skip-preview",
+        "-v=9",
+        "--logtostderr",
+        "--logflow",
+      ]);
       expect(up.code, up.output.slice(-2000)).toBe(0);
       expect(up.output).not.toContain(server.token);
       expect((await stack.ok(["stack", "export", "--show-secrets"])).stdout).not.toContain(server.token);

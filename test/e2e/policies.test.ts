@@ -65,7 +65,14 @@ describe("the policy pack through the engine", () => {
     const config = path.join(stack.root, "policy-config.json");
     fs.writeFileSync(config, JSON.stringify({ "workspace-name-pattern": { pattern: "^[a-z]+-(dev|staging|prod)$" } }));
     stack.writeFiles({ "index.ts": program(["billing-dev", "billing_qa"]) });
-    const r = await stack.pulumi(["preview", "--non-interactive", "--policy-pack", policyPack, "--policy-pack-config", config]);
+    const r = await stack.pulumi([
+      "preview",
+      "--non-interactive",
+      "--policy-pack",
+      policyPack,
+      "--policy-pack-config",
+      config,
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(/workspace-name-pattern/);
     expect(r.output).toMatch(/billing_qa/);

@@ -25,7 +25,11 @@ export async function createProject(server: RunningServer, name: string): Promis
 }
 
 export async function workspaceByName(server: RunningServer, name: string): Promise<any> {
-  const body = await expectStatus(api<any>(server, `/organizations/${server.organization}/workspaces/${name}`), [200], `show workspace ${name}`);
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/workspaces/${name}`),
+    [200],
+    `show workspace ${name}`,
+  );
   return body.data;
 }
 
@@ -37,7 +41,11 @@ export async function tagBindings(server: RunningServer, workspaceId: string): P
 
 /** Ids of the workspaces allowed to read `workspaceId`'s state, sorted. */
 export async function consumerIds(server: RunningServer, workspaceId: string): Promise<string[]> {
-  const body = await expectStatus(api<any>(server, `/workspaces/${workspaceId}/relationships/remote-state-consumers?page%5Bsize%5D=100`), [200], "remote state consumers");
+  const body = await expectStatus(
+    api<any>(server, `/workspaces/${workspaceId}/relationships/remote-state-consumers?page%5Bsize%5D=100`),
+    [200],
+    "remote state consumers",
+  );
   return body.data.map((w: any) => w.id).sort();
 }
 
@@ -50,17 +58,31 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
     version: 4,
     serial: 1,
     lineage: "e2e",
-    resources: Array.from({ length: count }, (_, i) => ({ mode: "managed", type: "null_resource", name: `r${i}`, instances: [] })),
+    resources: Array.from({ length: count }, (_, i) => ({
+      mode: "managed",
+      type: "null_resource",
+      name: `r${i}`,
+      instances: [],
+    })),
   });
   const bytes = Buffer.from(state, "utf8");
-  await expectStatus(api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }), [200], "lock");
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }),
+    [200],
+    "lock",
+  );
   await expectStatus(
     api(server, `/workspaces/${workspaceId}/state-versions`, {
       method: "POST",
       body: {
         data: {
           type: "state-versions",
-          attributes: { serial: 1, md5: createHash("md5").update(bytes).digest("hex"), lineage: "e2e", state: bytes.toString("base64") },
+          attributes: {
+            serial: 1,
+            md5: createHash("md5").update(bytes).digest("hex"),
+            lineage: "e2e",
+            state: bytes.toString("base64"),
+          },
         },
       },
     }),
@@ -70,12 +92,19 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
   await expectStatus(api(server, `/workspaces/${workspaceId}/actions/unlock`, { method: "POST" }), [200], "unlock");
   const ws = await expectStatus(api<any>(server, `/workspaces/${workspaceId}`), [200], "show workspace");
   if (ws.data.attributes["resource-count"] !== count) {
-    throw new Error(`workspace ${workspaceId} reports ${ws.data.attributes["resource-count"]} resources, expected ${count}`);
+    throw new Error(
+      `workspace ${workspaceId} reports ${ws.data.attributes["resource-count"]} resources, expected ${count}`,
+    );
   }
 }
 
 /** A private registry module with the given versions; returns its id (`mod-...`). */
-export async function createRegistryModule(server: RunningServer, name: string, provider: string, versions: string[]): Promise<string> {
+export async function createRegistryModule(
+  server: RunningServer,
+  name: string,
+  provider: string,
+  versions: string[],
+): Promise<string> {
   const body = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/registry-modules`, {
       method: "POST",
@@ -88,7 +117,12 @@ export async function createRegistryModule(server: RunningServer, name: string, 
   return body.data.id;
 }
 
-async function publishModuleVersion(server: RunningServer, name: string, provider: string, version: string): Promise<void> {
+async function publishModuleVersion(
+  server: RunningServer,
+  name: string,
+  provider: string,
+  version: string,
+): Promise<void> {
   await expectStatus(
     api(server, `/registry-modules/${server.organization}/${name}/${provider}/versions`, {
       method: "POST",
@@ -110,11 +144,17 @@ function bindingsBody(tags: Record<string, string>): { data: unknown[] } {
 }
 
 /** A workspace made outside any stack, with key-value tags of its own; returns its id. */
-export async function createWorkspaceWithTags(server: RunningServer, name: string, tags: Record<string, string> = {}): Promise<string> {
+export async function createWorkspaceWithTags(
+  server: RunningServer,
+  name: string,
+  tags: Record<string, string> = {},
+): Promise<string> {
   const body = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/workspaces`, {
       method: "POST",
-      body: { data: { type: "workspaces", attributes: { name }, relationships: { "tag-bindings": bindingsBody(tags) } } },
+      body: {
+        data: { type: "workspaces", attributes: { name }, relationships: { "tag-bindings": bindingsBody(tags) } },
+      },
     }),
     [201],
     `create workspace ${name}`,
@@ -123,7 +163,11 @@ export async function createWorkspaceWithTags(server: RunningServer, name: strin
 }
 
 /** Replaces the workspace's own key-value tags, as another owner would. */
-export async function setTagBindings(server: RunningServer, workspaceId: string, tags: Record<string, string>): Promise<void> {
+export async function setTagBindings(
+  server: RunningServer,
+  workspaceId: string,
+  tags: Record<string, string>,
+): Promise<void> {
   await expectStatus(
     api(server, `/workspaces/${workspaceId}`, {
       method: "PATCH",

@@ -120,7 +120,13 @@ describe("workspaces through the engine", () => {
 
   it("updates in place, renames and moves between projects, keeping the ids", async () => {
     stack.writeFiles({
-      "index.ts": program({ ...v1, appDescription: "second", netName: "net-shared", appProject: "projectB", env: "test" }),
+      "index.ts": program({
+        ...v1,
+        appDescription: "second",
+        netName: "net-shared",
+        appProject: "projectB",
+        env: "test",
+      }),
     });
     const p = await stack.previewJson();
     const ops = Object.fromEntries(p.steps.map((s) => [s.urn.split("::").pop(), s.op]));
@@ -170,7 +176,14 @@ describe("workspaces through the engine", () => {
     expect((await api(server, `/workspaces/${ids.netId}`)).status).toBe(200);
 
     stack.writeFiles({
-      "index.ts": program({ ...v1, appDescription: "second", netName: "net-shared", appProject: "projectB", env: "test", forceDelete: true }),
+      "index.ts": program({
+        ...v1,
+        appDescription: "second",
+        netName: "net-shared",
+        appProject: "projectB",
+        env: "test",
+        forceDelete: true,
+      }),
     });
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);

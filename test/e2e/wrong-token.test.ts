@@ -20,7 +20,11 @@ describe("a preview with a wrong token", () => {
   beforeAll(async () => {
     // The default rate limit stays on, and with it the throttle of invalid tokens.
     server = await startTestServer();
-    const workspaces = Array.from({ length: COUNT }, (_, i) => `new Workspace("ws-${i}", { organization: ${JSON.stringify(server.organization)}, name: "adopted-${i}", adopt: true });`);
+    const workspaces = Array.from(
+      { length: COUNT },
+      (_, i) =>
+        `new Workspace("ws-${i}", { organization: ${JSON.stringify(server.organization)}, name: "adopted-${i}", adopt: true });`,
+    );
     stack = await TestStack.create({
       project: "wrong-token-e2e",
       files: { "index.ts": `import { Workspace } from "pulumi-workspaces";\n\n${workspaces.join("\n")}\n` },
@@ -56,7 +60,9 @@ describe("a preview with a wrong token", () => {
     const sent = after.total - before.total;
     const refused = (after.byStatus["401"] ?? 0) - (before.byStatus["401"] ?? 0);
     const throttled = (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0);
-    console.log(`[wrong-token figures] ${COUNT} adopting workspaces: ${sent} requests (${refused} answered 401, ${throttled} 429)`);
+    console.log(
+      `[wrong-token figures] ${COUNT} adopting workspaces: ${sent} requests (${refused} answered 401, ${throttled} 429)`,
+    );
     expect(refused).toBeGreaterThanOrEqual(1);
     expect(sent).toBeLessThanOrEqual(5);
     expect(throttled).toBe(0);

@@ -29,7 +29,12 @@ const NO_CODE = 6;
 beforeAll(async () => {
   server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
   seeded = await seedOrganization(server, COUNT, NO_CODE);
-  client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization, rateLimit: false });
+  client = new WorkspacesClient({
+    address: server.url,
+    token: server.token,
+    organization: server.organization,
+    rateLimit: false,
+  });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pw-generate-"));
   result = await generate({ client, out: path.join(dir, "index.ts"), progress: (l) => progress.push(l) });
 }, 60_000);
@@ -53,7 +58,12 @@ describe("generate", () => {
       const kind = seeded.noCodeNames.includes(name) ? "NoCodeWorkspace" : "Workspace";
       expect(p.split(`new ${kind}(${JSON.stringify(name)},`).length - 1, name).toBe(1);
     }
-    expect(result.counts).toEqual({ workspaces: COUNT - NO_CODE, noCodeModules: 2, noCodeWorkspaces: NO_CODE, consumers: seeded.consumers.size });
+    expect(result.counts).toEqual({
+      workspaces: COUNT - NO_CODE,
+      noCodeModules: 2,
+      noCodeWorkspaces: NO_CODE,
+      consumers: seeded.consumers.size,
+    });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.
     expect(p).not.toMatch(/"ws-/);
@@ -62,7 +72,15 @@ describe("generate", () => {
   it("writes only the settings that differ from the service's defaults", () => {
     // app-13: remote, no description, no auto-apply, default engine version, no flat tags.
     const plain = statementOf(result.program, "Workspace", workspaceName(13));
-    for (const absent of ["description", "executionMode", "autoApply", "engineVersion", "tagNames", "sshKeyId", "allowDestroyPlan"]) {
+    for (const absent of [
+      "description",
+      "executionMode",
+      "autoApply",
+      "engineVersion",
+      "tagNames",
+      "sshKeyId",
+      "allowDestroyPlan",
+    ]) {
       expect(plain).not.toContain(`${absent}:`);
     }
     expect(plain).toContain(`project: ${JSON.stringify(seeded.projects[13 % 4])}`);
@@ -84,8 +102,17 @@ describe("generate", () => {
     const snapshot = await readOrganization(client, { organization: server.organization });
     const agent = snapshot.workspaces.find((r) => r.workspace.name === workspaceName(0))!;
     const withOverwrites = (executionMode: boolean) =>
-      renderProgram({ ...snapshot, modules: [], workspaces: [{ ...agent, consumerIds: [], workspace: { ...agent.workspace, settingOverwrites: { executionMode, agentPool: false } } }] })
-        .program;
+      renderProgram({
+        ...snapshot,
+        modules: [],
+        workspaces: [
+          {
+            ...agent,
+            consumerIds: [],
+            workspace: { ...agent.workspace, settingOverwrites: { executionMode, agentPool: false } },
+          },
+        ],
+      }).program;
     expect(withOverwrites(false)).not.toMatch(/executionMode|agentPoolId/);
     expect(withOverwrites(true)).toContain('executionMode: "agent"');
     expect(withOverwrites(true)).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
@@ -118,7 +145,12 @@ describe("generate", () => {
     const snapshot = await readOrganization(client, { organization: server.organization });
     const made = snapshot.workspaces.find((r) => r.workspace.name === "net-4")!;
     const render = (own: boolean) => {
-      const workspace = { ...made.workspace, executionMode: "agent", agentPoolId: seeded.agentPoolId, settingOverwrites: { executionMode: own, agentPool: own } };
+      const workspace = {
+        ...made.workspace,
+        executionMode: "agent",
+        agentPoolId: seeded.agentPoolId,
+        settingOverwrites: { executionMode: own, agentPool: own },
+      };
       const r = renderProgram({ ...snapshot, workspaces: [{ ...made, consumerIds: [], workspace }] });
       return { text: statementOf(r.program, "NoCodeWorkspace", "net-4"), notCarried: r.notCarried, readme: r.readme };
     };
@@ -145,13 +177,19 @@ describe("generate", () => {
     expect(net).toContain('moduleVersion: "1.1.0"');
     const module = statementOf(result.program, "NoCodeModule", "network-aws");
     expect(module).toContain(`registryModuleId: ${JSON.stringify(seeded.modules[0].registryModuleId)}`);
-    expect(module.replace(/\s+/g, " ")).toContain('variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"], },');
+    expect(module.replace(/\s+/g, " ")).toContain(
+      'variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"], },',
+    );
   });
 
   it("asks for each sensitive value as a required secret config key, listed in the README, and writes no secret", () => {
     const db = seeded.noCodeNames.find((n) => n.startsWith("db-"))!;
-    expect(statementOf(result.program, "NoCodeWorkspace", db)).toContain(`value: config.requireSecret("${db}-password")`);
-    expect(result.secrets.map((s) => s.key).sort()).toEqual([...seeded.passwords.keys()].map((n) => `${n}-password`).sort());
+    expect(statementOf(result.program, "NoCodeWorkspace", db)).toContain(
+      `value: config.requireSecret("${db}-password")`,
+    );
+    expect(result.secrets.map((s) => s.key).sort()).toEqual(
+      [...seeded.passwords.keys()].map((n) => `${n}-password`).sort(),
+    );
     for (const s of result.secrets) expect(result.readme).toContain(`pulumi config set --secret ${s.key}`);
     for (const text of [result.program, result.readme, fs.readFileSync(result.programPath, "utf8")]) {
       expect(text).not.toContain(server.token);
@@ -225,7 +263,9 @@ describe("the command line", () => {
     const out = path.join(dir, "cli", "index.ts");
     const r = await run(["generate", "--organization", server.organization, "--out", out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`wrote ${out} (${COUNT - NO_CODE} workspaces, 2 no-code modules, ${NO_CODE} no-code workspaces`);
+    expect(r.stderr).toContain(
+      `wrote ${out} (${COUNT - NO_CODE} workspaces, 2 no-code modules, ${NO_CODE} no-code workspaces`,
+    );
     expect(r.stderr).toContain("secret stack config keys");
     expect(r.stderr).toContain("2 settings of workspaces made from no-code modules are left out");
     expect(fs.readFileSync(out, "utf8")).toContain("adopt: true");
@@ -247,7 +287,11 @@ describe("the command line", () => {
 
   it("without a token says which settings to set, and writes nothing", async () => {
     const out = path.join(dir, "no-token", "index.ts");
-    const r = await run(["generate", "--organization", server.organization, "--out", out], { WORKSPACES_TOKEN: "", TFE_TOKEN: "", HOME: dir });
+    const r = await run(["generate", "--organization", server.organization, "--out", out], {
+      WORKSPACES_TOKEN: "",
+      TFE_TOKEN: "",
+      HOME: dir,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("no API token");
     expect(r.stderr).toContain("set WORKSPACES_ADDRESS and WORKSPACES_TOKEN");

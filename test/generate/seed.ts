@@ -64,12 +64,28 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
   const org = server.organization;
   const projects: string[] = [];
   for (const name of ["platform", "payments", "data", "edge"]) {
-    projects.push((await raw(server, "POST", `/organizations/${org}/projects`, { data: { type: "projects", attributes: { name } } })).data.id);
+    projects.push(
+      (
+        await raw(server, "POST", `/organizations/${org}/projects`, {
+          data: { type: "projects", attributes: { name } },
+        })
+      ).data.id,
+    );
   }
-  const agentPoolId = (await raw(server, "POST", `/organizations/${org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "on-prem" } } })).data.id;
+  const agentPoolId = (
+    await raw(server, "POST", `/organizations/${org}/agent-pools`, {
+      data: { type: "agent-pools", attributes: { name: "on-prem" } },
+    })
+  ).data.id;
   const sshKeys: string[] = [];
   for (const name of ["deploy", "modules"]) {
-    sshKeys.push((await raw(server, "POST", `/organizations/${org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name, value: "-----BEGIN KEY-----" } } })).data.id);
+    sshKeys.push(
+      (
+        await raw(server, "POST", `/organizations/${org}/ssh-keys`, {
+          data: { type: "ssh-keys", attributes: { name, value: "-----BEGIN KEY-----" } },
+        })
+      ).data.id,
+    );
   }
 
   const ids = new Map<string, string>();
@@ -177,5 +193,16 @@ export async function seedOrganization(server: SeedServer, count: number, noCode
     );
   });
 
-  return { projects, agentPoolId, sshKeys, ids, noCodeNames, noCodeTags, modules, consumers, passwords, requests: client.stats.requests };
+  return {
+    projects,
+    agentPoolId,
+    sshKeys,
+    ids,
+    noCodeNames,
+    noCodeTags,
+    modules,
+    consumers,
+    passwords,
+    requests: client.stats.requests,
+  };
 }

@@ -7,7 +7,14 @@
  * What OTF holds is read back with plain HTTP.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { ConflictError, FeatureUnavailableError, NotFoundError, WorkspacesClient, WorkspacesError, type Feature } from "../../src/client";
+import {
+  ConflictError,
+  FeatureUnavailableError,
+  NotFoundError,
+  WorkspacesClient,
+  WorkspacesError,
+  type Feature,
+} from "../../src/client";
 import { createOrganization, createSshKey, otfApi, otfServer, tagNames, workspace, type OtfServer } from "./otf";
 
 const org = "client";
@@ -89,7 +96,11 @@ describe("workspaces on OTF", () => {
       triggerPatterns: ["/infra/**/*"],
       triggerPrefixes: ["modules/"],
     } as const;
-    const ws = await client.workspaces.update(id, { ...changes, triggerPatterns: [...changes.triggerPatterns], triggerPrefixes: [...changes.triggerPrefixes] });
+    const ws = await client.workspaces.update(id, {
+      ...changes,
+      triggerPatterns: [...changes.triggerPatterns],
+      triggerPrefixes: [...changes.triggerPrefixes],
+    });
     expect(ws).toMatchObject({ id, ...changes, fileTriggersEnabled: true });
     const held = (await workspace(otf, id)).attributes;
     expect(held.name).toBe("billing-v2");
@@ -128,7 +139,11 @@ describe("workspaces on OTF", () => {
     expect(await tagNames(otf, id)).toEqual(["Mixed", "team-a", "web"]);
     expect((await client.tags.list(id).all()).map((t) => t.name).sort()).toEqual(["Mixed", "team-a", "web"]);
     expect((await client.workspaces.read(id)).tagNames.sort()).toEqual(["Mixed", "team-a", "web"]);
-    expect((await client.tags.listOrganization(org).all()).map((t) => t.name).sort()).toEqual(["Mixed", "team-a", "web"]);
+    expect((await client.tags.listOrganization(org).all()).map((t) => t.name).sort()).toEqual([
+      "Mixed",
+      "team-a",
+      "web",
+    ]);
     const tagged = await client.workspaces.list(org, { tags: ["team-a"] }).all();
     expect(tagged.map((w) => w.id)).toEqual([id]);
 
@@ -152,7 +167,12 @@ describe("workspaces on OTF", () => {
     const names = Array.from({ length: 101 }, (_, i) => `page-${String(i).padStart(3, "0")}`);
     for (let i = 0; i < names.length; i += 8) {
       await Promise.all(
-        names.slice(i, i + 8).map((name) => otfApi(otf, `/organizations/${org}/workspaces`, { method: "POST", body: { data: { type: "workspaces", attributes: { name } } } })),
+        names.slice(i, i + 8).map((name) =>
+          otfApi(otf, `/organizations/${org}/workspaces`, {
+            method: "POST",
+            body: { data: { type: "workspaces", attributes: { name } } },
+          }),
+        ),
       );
     }
     const pages = [];
@@ -206,7 +226,10 @@ describe("features OTF lacks, through the client", () => {
   });
 
   it("fails no-code provisioning", async () => {
-    await expectUnavailable(client.noCode.enable(org, { registryModuleId: "mod-AbCdEfGhIjKlMnOp" }), "no-code provisioning");
+    await expectUnavailable(
+      client.noCode.enable(org, { registryModuleId: "mod-AbCdEfGhIjKlMnOp" }),
+      "no-code provisioning",
+    );
   });
 
   it("fails safe delete and deletes nothing", async () => {

@@ -9,7 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestStack, type DiagnosticEvent, type PulumiResult } from "../e2e/harness";
-import { createOrganization, createSshKey, createWorkspace, otfEnv, otfServer, tagNames, workspace, workspaceIds, type OtfServer } from "./otf";
+import {
+  createOrganization,
+  createSshKey,
+  createWorkspace,
+  otfEnv,
+  otfServer,
+  tagNames,
+  workspace,
+  workspaceIds,
+  type OtfServer,
+} from "./otf";
 
 interface Version {
   appName: string;

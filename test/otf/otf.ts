@@ -31,10 +31,18 @@ export function otfEnv(otf: OtfServer, organization = otf.organization): Record<
 }
 
 /** A request to OTF's API (`path` below `/api/v2`); returns the status and the parsed body, if any. */
-export async function otfApi<T = any>(otf: OtfServer, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function otfApi<T = any>(
+  otf: OtfServer,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${otf.url}/api/v2${path}`, {
     method: init.method ?? "GET",
-    headers: { authorization: `Bearer ${otf.token}`, "content-type": "application/vnd.api+json", accept: "application/vnd.api+json" },
+    headers: {
+      authorization: `Bearer ${otf.token}`,
+      "content-type": "application/vnd.api+json",
+      accept: "application/vnd.api+json",
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
@@ -57,16 +65,26 @@ async function expectOk<T>(p: Promise<{ status: number; body: T }>, ok: number[]
 
 export async function createOrganization(otf: OtfServer, name: string): Promise<void> {
   await expectOk(
-    otfApi(otf, "/organizations", { method: "POST", body: { data: { type: "organizations", attributes: { name, email: `${name}@example.com` } } } }),
+    otfApi(otf, "/organizations", {
+      method: "POST",
+      body: { data: { type: "organizations", attributes: { name, email: `${name}@example.com` } } },
+    }),
     [201],
     `create organization ${name}`,
   );
 }
 
 /** Creates a workspace over the API; returns its id. */
-export async function createWorkspace(otf: OtfServer, organization: string, attributes: Record<string, unknown>): Promise<string> {
+export async function createWorkspace(
+  otf: OtfServer,
+  organization: string,
+  attributes: Record<string, unknown>,
+): Promise<string> {
   const body = await expectOk(
-    otfApi<any>(otf, `/organizations/${organization}/workspaces`, { method: "POST", body: { data: { type: "workspaces", attributes } } }),
+    otfApi<any>(otf, `/organizations/${organization}/workspaces`, {
+      method: "POST",
+      body: { data: { type: "workspaces", attributes } },
+    }),
     [201],
     `create workspace ${String(attributes.name)}`,
   );
@@ -78,7 +96,15 @@ export async function createSshKey(otf: OtfServer, organization: string, name: s
   const body = await expectOk(
     otfApi<any>(otf, `/organizations/${organization}/ssh-keys`, {
       method: "POST",
-      body: { data: { type: "ssh-keys", attributes: { name, value: "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n" } } },
+      body: {
+        data: {
+          type: "ssh-keys",
+          attributes: {
+            name,
+            value: "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n",
+          },
+        },
+      },
     }),
     [200, 201],
     `create SSH key ${name}`,
@@ -88,7 +114,9 @@ export async function createSshKey(otf: OtfServer, organization: string, name: s
 
 /** The workspace as OTF reports it (`data` of the document), or null when OTF answers 404. */
 export async function workspace(otf: OtfServer, idOrOrgAndName: string): Promise<any> {
-  const path = idOrOrgAndName.startsWith("ws-") ? `/workspaces/${idOrOrgAndName}` : `/organizations/${idOrOrgAndName.replace("/", "/workspaces/")}`;
+  const path = idOrOrgAndName.startsWith("ws-")
+    ? `/workspaces/${idOrOrgAndName}`
+    : `/organizations/${idOrOrgAndName.replace("/", "/workspaces/")}`;
   const r = await otfApi<any>(otf, path);
   if (r.status === 404) return null;
   if (r.status !== 200) throw new Error(`read workspace ${idOrOrgAndName}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
@@ -97,7 +125,11 @@ export async function workspace(otf: OtfServer, idOrOrgAndName: string): Promise
 
 /** Ids of every workspace of the organization, sorted. */
 export async function workspaceIds(otf: OtfServer, organization: string): Promise<string[]> {
-  const body = await expectOk(otfApi<any>(otf, `/organizations/${organization}/workspaces?page%5Bsize%5D=100`), [200], "list workspaces");
+  const body = await expectOk(
+    otfApi<any>(otf, `/organizations/${organization}/workspaces?page%5Bsize%5D=100`),
+    [200],
+    "list workspaces",
+  );
   return body.data.map((w: any) => w.id as string).sort();
 }
 

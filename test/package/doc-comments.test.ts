@@ -16,7 +16,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 const root = path.resolve(__dirname, "..", "..");
 const srcDir = path.join(root, "src") + path.sep;
 /** Every subpath the package exports (`package.json` "exports"), as its source file. */
-const ENTRY_POINTS = Object.values(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).exports as Record<string, string>)
+const ENTRY_POINTS = Object.values(
+  JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).exports as Record<string, string>,
+)
   .filter((target) => target.startsWith("./dist/") && target.endsWith(".js"))
   .map((target) => target.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
 
@@ -36,7 +38,10 @@ function program(): ts.Program {
 }
 
 function inSource(decl: ts.Declaration): boolean {
-  return decl.getSourceFile().fileName.startsWith(srcDir.split(path.sep).join("/")) || decl.getSourceFile().fileName.startsWith(srcDir);
+  return (
+    decl.getSourceFile().fileName.startsWith(srcDir.split(path.sep).join("/")) ||
+    decl.getSourceFile().fileName.startsWith(srcDir)
+  );
 }
 
 function location(decl: ts.Declaration): string {
@@ -64,7 +69,9 @@ function isPublicMember(symbol: ts.Symbol): boolean {
 
 /** Members declared in this repository's source (inherited SDK members are documented upstream). */
 function ownMembers(checker: ts.TypeChecker, type: ts.Type): ts.Symbol[] {
-  return checker.getPropertiesOfType(type).filter((m) => isPublicMember(m) && (m.declarations ?? []).some(inSource) && m.name !== "prototype");
+  return checker
+    .getPropertiesOfType(type)
+    .filter((m) => isPublicMember(m) && (m.declarations ?? []).some(inSource) && m.name !== "prototype");
 }
 
 function audit(): { missing: Finding[]; exported: string[]; internal: string[] } {
@@ -113,7 +120,10 @@ function audit(): { missing: Finding[]; exported: string[]; internal: string[] }
         // groups and errors are constructed by the client itself.
         if (!ts.isClassDeclaration(decl) || !constructed.has(target)) continue;
         for (const ctor of decl.members.filter(ts.isConstructorDeclaration)) {
-          const publicCtor = !(ts.getCombinedModifierFlags(ctor) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
+          const publicCtor = !(
+            ts.getCombinedModifierFlags(ctor) &
+            (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)
+          );
           if (publicCtor && ts.getJSDocCommentsAndTags(ctor).length === 0) {
             missing.push({ where: location(ctor), what: `${name} constructor` });
           }
@@ -149,9 +159,25 @@ describe("the public reference", () => {
 
   it("covers every exported subpath (the audit sees the public surface)", () => {
     expect(ENTRY_POINTS).toEqual(
-      expect.arrayContaining(["src/index.ts", "src/client/index.ts", "src/api/index.ts", "src/generate/index.ts", "src/resources/entry.ts", "src/resources/tokens.ts"]),
+      expect.arrayContaining([
+        "src/index.ts",
+        "src/client/index.ts",
+        "src/api/index.ts",
+        "src/generate/index.ts",
+        "src/resources/entry.ts",
+        "src/resources/tokens.ts",
+      ]),
     );
-    const names = ["Workspace", "WorkspaceTags", "RemoteStateConsumers", "NoCodeModule", "NoCodeWorkspace", "WorkspaceLock", "WorkspacesClient", "WorkspaceArgs"];
+    const names = [
+      "Workspace",
+      "WorkspaceTags",
+      "RemoteStateConsumers",
+      "NoCodeModule",
+      "NoCodeWorkspace",
+      "WorkspaceLock",
+      "WorkspacesClient",
+      "WorkspaceArgs",
+    ];
     // One name from each of the other subpaths: the API schemas, the generator, the provider entry point.
     names.push("workspaceDocumentSchema", "generate", "GenerateOptions", "dispatch", "provider", "typeTokens");
     for (const name of names) expect(result.exported).toContain(name);
@@ -164,7 +190,13 @@ describe("the public reference", () => {
 
   it("exports no internal constants (*_OUTPUTS, the workspace field table)", () => {
     expect(result.exported.filter((n) => /_OUTPUTS$/.test(n))).toEqual([]);
-    for (const name of ["WORKSPACE_FIELDS", "WORKSPACE_SETTING_WIRE", "workspaceFieldEntries", "FieldDef", "workspaceAttributesShape"]) {
+    for (const name of [
+      "WORKSPACE_FIELDS",
+      "WORKSPACE_SETTING_WIRE",
+      "workspaceFieldEntries",
+      "FieldDef",
+      "workspaceAttributesShape",
+    ]) {
       expect(result.exported).not.toContain(name);
       expect(result.internal).not.toContain(name);
     }
@@ -175,7 +207,10 @@ describe("the public reference", () => {
   });
 
   it("audits what typedoc documents: the same entry points, and @internal left out by both", () => {
-    const typedoc = JSON.parse(fs.readFileSync(path.join(root, "typedoc.json"), "utf8")) as { entryPoints: string[]; excludeInternal?: boolean };
+    const typedoc = JSON.parse(fs.readFileSync(path.join(root, "typedoc.json"), "utf8")) as {
+      entryPoints: string[];
+      excludeInternal?: boolean;
+    };
     expect(typedoc.entryPoints).toEqual(expect.arrayContaining(ENTRY_POINTS));
     expect(typedoc.excludeInternal).toBe(true);
   });

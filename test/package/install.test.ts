@@ -23,7 +23,10 @@ import { requireBuiltPackage } from "../e2e/harness";
 const engine = require("../../scripts/lib/engine.js") as {
   ensureEngine(): string;
   engineEnv(o: { bin: string; home: string; backendDir: string; extra?: Record<string, string> }): NodeJS.ProcessEnv;
-  runPulumi(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number; output: string }>;
+  runPulumi(
+    args: string[],
+    o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+  ): Promise<{ code: number; output: string }>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { node22Bin } = require("../../scripts/lib/node22.js") as { node22Bin: () => string };
@@ -32,7 +35,9 @@ const root = path.resolve(__dirname, "..", "..");
 /** Packages a program may add beyond what @pulumi/pulumi brings (axios, zod and theirs today). */
 const MAX_ADDED_PACKAGES = 40;
 /** The oldest supported SDK: the devDependency the repository pins. */
-const OLDEST_SDK: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).devDependencies["@pulumi/pulumi"];
+const OLDEST_SDK: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).devDependencies[
+  "@pulumi/pulumi"
+];
 const TOKEN = "package-test-token-not-a-secret";
 
 interface Tarball {
@@ -58,10 +63,23 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 }
 
 /** Runs a command; its standard error (npm's warnings) is returned beside its output. */
-function runWithWarnings(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { stdout: string; stderr: string } {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+function runWithWarnings(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 << 20,
+  });
   if (r.error || r.status !== 0) {
-    throw new Error(`${cmd} ${args.join(" ")} in ${cwd} failed: ${r.error?.message ?? `exit ${String(r.status)}`}\n${r.stdout}${r.stderr}`);
+    throw new Error(
+      `${cmd} ${args.join(" ")} in ${cwd} failed: ${r.error?.message ?? `exit ${String(r.status)}`}\n${r.stdout}${r.stderr}`,
+    );
   }
   return { stdout: r.stdout, stderr: r.stderr };
 }
@@ -81,13 +99,21 @@ function npmPack(dir: string, dest: string): Tarball {
   const scripts = dir === root ? ["--ignore-scripts"] : [];
   const out = run("npm", ["pack", "--json", ...scripts, "--pack-destination", dest], dir);
   const info = JSON.parse(out.slice(out.indexOf("[")))[0];
-  return { file: path.join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, entries: info.entryCount };
+  return {
+    file: path.join(dest, info.filename),
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    entries: info.entryCount,
+  };
 }
 
 /** `npm install` in `dir` with `package.json`; the count and install scripts come from the lock file. */
 function npmInstall(dir: string, pkg: Record<string, unknown>, env: NodeJS.ProcessEnv): Install {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), version: "1.0.0", private: true, ...pkg }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: path.basename(dir), version: "1.0.0", private: true, ...pkg }, null, 2),
+  );
   const started = Date.now();
   // npm's default log level: its warnings (EBADENGINE among them) reach standard error.
   const { stderr } = runWithWarnings("npm", ["install", "--no-audit", "--no-fund", "--loglevel=warn"], dir, env);
@@ -96,7 +122,12 @@ function npmInstall(dir: string, pkg: Record<string, unknown>, env: NodeJS.Proce
     packages: Record<string, { hasInstallScript?: boolean; link?: boolean }>;
   };
   const entries = Object.entries(lock.packages).filter(([k, v]) => k !== "" && !v.link);
-  return { packages: entries.length, seconds, scripts: entries.filter(([, v]) => v.hasInstallScript).map(([k]) => k), badEngine: badEngines(stderr) };
+  return {
+    packages: entries.length,
+    seconds,
+    scripts: entries.filter(([, v]) => v.hasInstallScript).map(([k]) => k),
+    badEngine: badEngines(stderr),
+  };
 }
 
 const PROGRAM = `"use strict";
@@ -109,166 +140,250 @@ exports.sdk = require("@pulumi/pulumi/package.json").version;
 exports.node = process.version;
 `;
 
-describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")("the packed tarballs, installed as a user installs them", () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "workspaces-package-"));
-  let resources: Tarball;
-  let serverTarball: Tarball;
-  let policies: Tarball;
-  let server: ChildProcess | undefined;
-  let serverUrl = "";
-  let serverInstall: Install;
-  let engineBin = "";
+describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")(
+  "the packed tarballs, installed as a user installs them",
+  () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "workspaces-package-"));
+    let resources: Tarball;
+    let serverTarball: Tarball;
+    let policies: Tarball;
+    let server: ChildProcess | undefined;
+    let serverUrl = "";
+    let serverInstall: Install;
+    let engineBin = "";
 
-  beforeAll(async () => {
-    engineBin = engine.ensureEngine();
-    requireBuiltPackage();
-    resources = npmPack(root, work);
-    serverTarball = npmPack(path.join(root, "packages", "server"), work);
-    policies = npmPack(path.join(root, "packages", "policies"), work);
-    figures.tarballs = Object.fromEntries([resources, serverTarball, policies].map((t) => [path.basename(t.file), { packedBytes: t.size, unpackedBytes: t.unpackedSize, files: t.entries }]));
-
-    // The server package in a folder of its own (it builds better-sqlite3 for this Node).
-    serverInstall = npmInstall(path.join(work, "server"), { dependencies: { "pulumi-workspaces-server": `file:${serverTarball.file}` } }, process.env);
-    figures.serverInstall = serverInstall;
-    const bin = path.join(work, "server", "node_modules", ".bin", "workspaces-server");
-    const proc = spawn(bin, ["--port", "0", "--db", ":memory:", "--token", TOKEN], { stdio: ["ignore", "pipe", "pipe"] });
-    server = proc;
-    serverUrl = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      proc.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-        const m = /workspaces-server listening on (\S+)\n/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      proc.on("exit", (code) => reject(new Error(`workspaces-server exited with ${String(code)}: ${out}`)));
-    });
-    // Building better-sqlite3 takes about two minutes on an idle 2-core machine, far longer under load.
-  }, 1_800_000);
-
-  afterAll(() => {
-    server?.kill();
-    console.log(`package figures: ${JSON.stringify(figures, null, 2)}`);
-    fs.rmSync(work, { recursive: true, force: true });
-  });
-
-  it("packs the resources package without the server and the server package without the resources", () => {
-    const listed = (t: Tarball) => run("tar", ["-tzf", t.file], work).split("\n");
-    expect(listed(resources).some((f) => f.startsWith("package/dist/server/"))).toBe(false);
-    const serverFiles = listed(serverTarball);
-    expect(serverFiles).toContain("package/dist/server/cli.js");
-    expect(serverFiles).toContain("package/LICENSE");
-    expect(serverFiles.some((f) => f.startsWith("package/dist/resources/") || f.endsWith(".map"))).toBe(false);
-    const policyFiles = listed(policies);
-    expect(policyFiles).toEqual(expect.arrayContaining(["package/dist/index.js", "package/dist/rules/index.js", "package/dist/rules/index.d.ts", "package/LICENSE"]));
-    expect(policyFiles.some((f) => f.includes("/test/"))).toBe(false);
-  });
-
-  it("installs the server package on this Node without an engine warning (EBADENGINE) from it or its dependencies", () => {
-    // fastify's light-my-request 6.8 pulls cookie 2, which declares Node 22 or later; the
-    // server package pins light-my-request ~6.6.0 (cookie 1), which fastify's ^6.0.0 shares.
-    expect(serverInstall.badEngine).toEqual([]);
-  });
-
-  const pairs = [
-    { label: "node20", nodeBin: () => path.dirname(process.execPath), sdk: () => OLDEST_SDK, major: 20 },
-    { label: "node22", nodeBin: () => node22Bin(), sdk: () => run("npm", ["view", "@pulumi/pulumi", "version"], root).trim(), major: 22 },
-  ];
-
-  describe.each(pairs)("on $label", (pair) => {
-    let env: NodeJS.ProcessEnv;
-    let sdk: string;
-    let programDir: string;
-    let packDir: string;
-    let stackEnv: NodeJS.ProcessEnv;
-
-    beforeAll(() => {
-      const nodeBin = pair.nodeBin();
-      env = { ...process.env, PATH: `${nodeBin}${path.delimiter}${process.env.PATH}` };
-      sdk = pair.sdk();
-      const dir = path.join(work, pair.label);
-      const baseline = npmInstall(path.join(dir, "baseline"), { dependencies: { "@pulumi/pulumi": sdk } }, env);
-      programDir = path.join(dir, "program");
-      const program = npmInstall(programDir, { main: "index.js", dependencies: { "@pulumi/pulumi": sdk, "pulumi-workspaces": `file:${resources.file}` } }, env);
-      fs.writeFileSync(path.join(programDir, "index.js"), PROGRAM);
-      fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: package-test\nruntime: nodejs\n");
-
-      // The organisation's pack: examples/policy/policy-pack with the tarballs for the registry.
-      const example = path.join(root, "examples", "policy", "policy-pack");
-      const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8"));
-      packDir = path.join(dir, "policy-pack");
-      fs.mkdirSync(packDir, { recursive: true });
-      for (const f of ["PulumiPolicy.yaml", "index.js"]) fs.copyFileSync(path.join(example, f), path.join(packDir, f));
-      const pack = npmInstall(
-        packDir,
-        {
-          ...manifest,
-          dependencies: {
-            ...manifest.dependencies,
-            "@pulumi/pulumi": sdk,
-            "pulumi-workspaces-policies": `file:${policies.file}`,
-            // What the policy package depends on, from its tarball instead of the registry.
-            "pulumi-workspaces": `file:${resources.file}`,
-          },
-        },
-        env,
+    beforeAll(async () => {
+      engineBin = engine.ensureEngine();
+      requireBuiltPackage();
+      resources = npmPack(root, work);
+      serverTarball = npmPack(path.join(root, "packages", "server"), work);
+      policies = npmPack(path.join(root, "packages", "policies"), work);
+      figures.tarballs = Object.fromEntries(
+        [resources, serverTarball, policies].map((t) => [
+          path.basename(t.file),
+          { packedBytes: t.size, unpackedBytes: t.unpackedSize, files: t.entries },
+        ]),
       );
-      fs.copyFileSync(path.join(root, "examples", "policy", "policy-config.json"), path.join(packDir, "policy-config.json"));
-      figures[pair.label] = { sdk, baseline, program, addedPackages: program.packages - baseline.packages, policyPack: pack };
 
-      const backendDir = path.join(dir, "state");
-      fs.mkdirSync(backendDir, { recursive: true });
-      stackEnv = engine.engineEnv({
-        bin: engineBin,
-        home: path.join(dir, "pulumi-home"),
-        backendDir,
-        extra: {
-          PATH: `${engineBin}${path.delimiter}${env.PATH}`,
-          WORKSPACES_ADDRESS: serverUrl,
-          WORKSPACES_TOKEN: TOKEN,
-          WORKSPACES_ORGANIZATION: "example-org",
-        },
+      // The server package in a folder of its own (it builds better-sqlite3 for this Node).
+      serverInstall = npmInstall(
+        path.join(work, "server"),
+        { dependencies: { "pulumi-workspaces-server": `file:${serverTarball.file}` } },
+        process.env,
+      );
+      figures.serverInstall = serverInstall;
+      const bin = path.join(work, "server", "node_modules", ".bin", "workspaces-server");
+      const proc = spawn(bin, ["--port", "0", "--db", ":memory:", "--token", TOKEN], {
+        stdio: ["ignore", "pipe", "pipe"],
       });
-    }, 900_000);
+      server = proc;
+      serverUrl = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        proc.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          const m = /workspaces-server listening on (\S+)\n/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        proc.on("exit", (code) => reject(new Error(`workspaces-server exited with ${String(code)}: ${out}`)));
+      });
+      // Building better-sqlite3 takes about two minutes on an idle 2-core machine, far longer under load.
+    }, 1_800_000);
 
-    it("installs at most 40 packages beyond @pulumi/pulumi, none with an install script, no server dependency, no engine warning", () => {
-      const f = figures[pair.label] as { baseline: Install; program: Install; addedPackages: number; policyPack: Install };
-      expect([...f.program.badEngine, ...f.policyPack.badEngine]).toEqual([]);
-      expect(f.addedPackages).toBeLessThanOrEqual(MAX_ADDED_PACKAGES);
-      expect(f.program.scripts.filter((s) => !f.baseline.scripts.includes(s))).toEqual([]);
-      for (const dep of ["fastify", "better-sqlite3"]) expect(fs.existsSync(path.join(programDir, "node_modules", dep)), dep).toBe(false);
-      expect(JSON.parse(fs.readFileSync(path.join(programDir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version).toBe(sdk);
+    afterAll(() => {
+      server?.kill();
+      console.log(`package figures: ${JSON.stringify(figures, null, 2)}`);
+      fs.rmSync(work, { recursive: true, force: true });
     });
 
-    it("stops a name the organisation's pack forbids before it reaches the service", async () => {
-      const name = `${pair.label}_Bad`;
-      expect((await engine.runPulumi(["stack", "init", "dev", "--non-interactive"], { cwd: programDir, env: stackEnv })).code).toBe(0);
-      expect((await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code).toBe(0);
-      const r = await engine.runPulumi(["preview", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")], {
-        cwd: programDir,
-        env: stackEnv,
-      });
-      expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toMatch(/\[mandatory\]\s+workspace-name-pattern/);
-      expect(r.output).toContain(name);
-      const res = await fetch(`${serverUrl}/organizations/example-org/workspaces/${name}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      expect(res.status).toBe(404);
+    it("packs the resources package without the server and the server package without the resources", () => {
+      const listed = (t: Tarball) => run("tar", ["-tzf", t.file], work).split("\n");
+      expect(listed(resources).some((f) => f.startsWith("package/dist/server/"))).toBe(false);
+      const serverFiles = listed(serverTarball);
+      expect(serverFiles).toContain("package/dist/server/cli.js");
+      expect(serverFiles).toContain("package/LICENSE");
+      expect(serverFiles.some((f) => f.startsWith("package/dist/resources/") || f.endsWith(".map"))).toBe(false);
+      const policyFiles = listed(policies);
+      expect(policyFiles).toEqual(
+        expect.arrayContaining([
+          "package/dist/index.js",
+          "package/dist/rules/index.js",
+          "package/dist/rules/index.d.ts",
+          "package/LICENSE",
+        ]),
+      );
+      expect(policyFiles.some((f) => f.includes("/test/"))).toBe(false);
     });
 
-    it("deploys a compliant program through the engine with the pack, on this Node and SDK", async () => {
-      const name = `billing-${pair.label}-dev`;
-      expect((await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code).toBe(0);
-      const r = await engine.runPulumi(["up", "--yes", "--non-interactive", "--policy-pack", packDir, "--policy-pack-config", path.join(packDir, "policy-config.json")], {
-        cwd: programDir,
-        env: stackEnv,
-      });
-      expect(r.code, r.output).toBe(0);
-      const outputs = JSON.parse((await engine.runPulumi(["stack", "output", "--json"], { cwd: programDir, env: stackEnv })).output) as { workspaceId: string; sdk: string; node: string };
-      expect(outputs.sdk).toBe(sdk);
-      expect(outputs.node).toMatch(new RegExp(`^v${pair.major}\\.`));
-      const res = await fetch(`${serverUrl}/organizations/example-org/workspaces/${name}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as { data: { id: string } };
-      expect(body.data.id).toBe(outputs.workspaceId);
+    it("installs the server package on this Node without an engine warning (EBADENGINE) from it or its dependencies", () => {
+      // fastify's light-my-request 6.8 pulls cookie 2, which declares Node 22 or later; the
+      // server package pins light-my-request ~6.6.0 (cookie 1), which fastify's ^6.0.0 shares.
+      expect(serverInstall.badEngine).toEqual([]);
     });
-  });
-});
+
+    const pairs = [
+      { label: "node20", nodeBin: () => path.dirname(process.execPath), sdk: () => OLDEST_SDK, major: 20 },
+      {
+        label: "node22",
+        nodeBin: () => node22Bin(),
+        sdk: () => run("npm", ["view", "@pulumi/pulumi", "version"], root).trim(),
+        major: 22,
+      },
+    ];
+
+    describe.each(pairs)("on $label", (pair) => {
+      let env: NodeJS.ProcessEnv;
+      let sdk: string;
+      let programDir: string;
+      let packDir: string;
+      let stackEnv: NodeJS.ProcessEnv;
+
+      beforeAll(() => {
+        const nodeBin = pair.nodeBin();
+        env = { ...process.env, PATH: `${nodeBin}${path.delimiter}${process.env.PATH}` };
+        sdk = pair.sdk();
+        const dir = path.join(work, pair.label);
+        const baseline = npmInstall(path.join(dir, "baseline"), { dependencies: { "@pulumi/pulumi": sdk } }, env);
+        programDir = path.join(dir, "program");
+        const program = npmInstall(
+          programDir,
+          { main: "index.js", dependencies: { "@pulumi/pulumi": sdk, "pulumi-workspaces": `file:${resources.file}` } },
+          env,
+        );
+        fs.writeFileSync(path.join(programDir, "index.js"), PROGRAM);
+        fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: package-test\nruntime: nodejs\n");
+
+        // The organisation's pack: examples/policy/policy-pack with the tarballs for the registry.
+        const example = path.join(root, "examples", "policy", "policy-pack");
+        const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8"));
+        packDir = path.join(dir, "policy-pack");
+        fs.mkdirSync(packDir, { recursive: true });
+        for (const f of ["PulumiPolicy.yaml", "index.js"])
+          fs.copyFileSync(path.join(example, f), path.join(packDir, f));
+        const pack = npmInstall(
+          packDir,
+          {
+            ...manifest,
+            dependencies: {
+              ...manifest.dependencies,
+              "@pulumi/pulumi": sdk,
+              "pulumi-workspaces-policies": `file:${policies.file}`,
+              // What the policy package depends on, from its tarball instead of the registry.
+              "pulumi-workspaces": `file:${resources.file}`,
+            },
+          },
+          env,
+        );
+        fs.copyFileSync(
+          path.join(root, "examples", "policy", "policy-config.json"),
+          path.join(packDir, "policy-config.json"),
+        );
+        figures[pair.label] = {
+          sdk,
+          baseline,
+          program,
+          addedPackages: program.packages - baseline.packages,
+          policyPack: pack,
+        };
+
+        const backendDir = path.join(dir, "state");
+        fs.mkdirSync(backendDir, { recursive: true });
+        stackEnv = engine.engineEnv({
+          bin: engineBin,
+          home: path.join(dir, "pulumi-home"),
+          backendDir,
+          extra: {
+            PATH: `${engineBin}${path.delimiter}${env.PATH}`,
+            WORKSPACES_ADDRESS: serverUrl,
+            WORKSPACES_TOKEN: TOKEN,
+            WORKSPACES_ORGANIZATION: "example-org",
+          },
+        });
+      }, 900_000);
+
+      it("installs at most 40 packages beyond @pulumi/pulumi, none with an install script, no server dependency, no engine warning", () => {
+        const f = figures[pair.label] as {
+          baseline: Install;
+          program: Install;
+          addedPackages: number;
+          policyPack: Install;
+        };
+        expect([...f.program.badEngine, ...f.policyPack.badEngine]).toEqual([]);
+        expect(f.addedPackages).toBeLessThanOrEqual(MAX_ADDED_PACKAGES);
+        expect(f.program.scripts.filter((s) => !f.baseline.scripts.includes(s))).toEqual([]);
+        for (const dep of ["fastify", "better-sqlite3"])
+          expect(fs.existsSync(path.join(programDir, "node_modules", dep)), dep).toBe(false);
+        expect(
+          JSON.parse(
+            fs.readFileSync(path.join(programDir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
+          ).version,
+        ).toBe(sdk);
+      });
+
+      it("stops a name the organisation's pack forbids before it reaches the service", async () => {
+        const name = `${pair.label}_Bad`;
+        expect(
+          (await engine.runPulumi(["stack", "init", "dev", "--non-interactive"], { cwd: programDir, env: stackEnv }))
+            .code,
+        ).toBe(0);
+        expect(
+          (await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code,
+        ).toBe(0);
+        const r = await engine.runPulumi(
+          [
+            "preview",
+            "--non-interactive",
+            "--policy-pack",
+            packDir,
+            "--policy-pack-config",
+            path.join(packDir, "policy-config.json"),
+          ],
+          {
+            cwd: programDir,
+            env: stackEnv,
+          },
+        );
+        expect(r.code, r.output).not.toBe(0);
+        expect(r.output).toMatch(/\[mandatory\]\s+workspace-name-pattern/);
+        expect(r.output).toContain(name);
+        const res = await fetch(`${serverUrl}/organizations/example-org/workspaces/${name}`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(res.status).toBe(404);
+      });
+
+      it("deploys a compliant program through the engine with the pack, on this Node and SDK", async () => {
+        const name = `billing-${pair.label}-dev`;
+        expect(
+          (await engine.runPulumi(["config", "set", "workspaceName", name], { cwd: programDir, env: stackEnv })).code,
+        ).toBe(0);
+        const r = await engine.runPulumi(
+          [
+            "up",
+            "--yes",
+            "--non-interactive",
+            "--policy-pack",
+            packDir,
+            "--policy-pack-config",
+            path.join(packDir, "policy-config.json"),
+          ],
+          {
+            cwd: programDir,
+            env: stackEnv,
+          },
+        );
+        expect(r.code, r.output).toBe(0);
+        const outputs = JSON.parse(
+          (await engine.runPulumi(["stack", "output", "--json"], { cwd: programDir, env: stackEnv })).output,
+        ) as { workspaceId: string; sdk: string; node: string };
+        expect(outputs.sdk).toBe(sdk);
+        expect(outputs.node).toMatch(new RegExp(`^v${pair.major}\\.`));
+        const res = await fetch(`${serverUrl}/organizations/example-org/workspaces/${name}`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { data: { id: string } };
+        expect(body.data.id).toBe(outputs.workspaceId);
+      });
+    });
+  },
+);

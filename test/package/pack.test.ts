@@ -25,9 +25,14 @@ let files: Set<string>;
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(root, "dist", "index.js"))) throw new Error("dist/ is missing: run npm run build first (npm test does)");
+  if (!fs.existsSync(path.join(root, "dist", "index.js")))
+    throw new Error("dist/ is missing: run npm run build first (npm test does)");
   // --ignore-scripts: the prepack build already ran as `npm run build`.
-  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   pack = JSON.parse(out)[0];
   files = new Set(pack.files.map((f) => f.path));
 }, 60_000);
@@ -54,13 +59,17 @@ describe("the pulumi-workspaces tarball", () => {
     ]) {
       expect(files.has(f), f).toBe(true);
     }
-    expect(fs.readFileSync(path.join(root, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0");
+    expect(fs.readFileSync(path.join(root, "LICENSE"), "utf8")).toContain(
+      "Apache License\n                           Version 2.0",
+    );
     expect(manifest.license).toBe("Apache-2.0");
     expect(manifest.repository?.url).toMatch(/^git\+https:\/\//);
   });
 
   it("leaves out the server, tests and local state", () => {
-    const stray = [...files].filter((f) => /^(dist|src)\/server\/|^test\/|^bench\/|^policies\/|node_modules\/|\.db$|\.tgz$|^\.pulumi-state/.test(f));
+    const stray = [...files].filter((f) =>
+      /^(dist|src)\/server\/|^test\/|^bench\/|^policies\/|node_modules\/|\.db$|\.tgz$|^\.pulumi-state/.test(f),
+    );
     expect(stray).toEqual([]);
   });
 
@@ -70,7 +79,12 @@ describe("the pulumi-workspaces tarball", () => {
   });
 
   it("resolves every export and bin target inside the tarball", () => {
-    const targets = [manifest.main, manifest.types, ...Object.values(manifest.exports as Record<string, string>), ...Object.values((manifest.bin ?? {}) as Record<string, string>)];
+    const targets = [
+      manifest.main,
+      manifest.types,
+      ...Object.values(manifest.exports as Record<string, string>),
+      ...Object.values((manifest.bin ?? {}) as Record<string, string>),
+    ];
     for (const t of targets) expect(packed(t.replace(/^\.\//, "")), t).toBe(true);
   });
 
@@ -86,7 +100,9 @@ describe("the pulumi-workspaces tarball", () => {
     const broken: string[] = [];
     const docs = ["README.md", ...[...files].filter((f) => /^(docs|examples)\/.*\.md$/.test(f))];
     // The examples' READMEs are shipped and checked too (the examples' index and each example's).
-    expect(docs).toEqual(expect.arrayContaining(["examples/README.md", "examples/policy/README.md", "examples/quickstart/README.md"]));
+    expect(docs).toEqual(
+      expect.arrayContaining(["examples/README.md", "examples/policy/README.md", "examples/quickstart/README.md"]),
+    );
     for (const doc of docs) {
       const text = fs.readFileSync(path.join(root, doc), "utf8");
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -107,7 +123,10 @@ describe("the pulumi-workspaces tarball", () => {
         if (ref && !files.has(path.posix.join(path.posix.dirname(f), ref))) unresolved.push(`${f} -> ${ref}`);
       }
       if (f.endsWith(".map")) {
-        const map = JSON.parse(fs.readFileSync(path.join(root, f), "utf8")) as { sources: string[]; sourceRoot?: string };
+        const map = JSON.parse(fs.readFileSync(path.join(root, f), "utf8")) as {
+          sources: string[];
+          sourceRoot?: string;
+        };
         for (const s of map.sources) {
           const src = path.posix.normalize(path.posix.join(path.posix.dirname(f), map.sourceRoot ?? "", s));
           if (!files.has(src)) unresolved.push(`${f} -> ${src}`);

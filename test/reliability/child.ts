@@ -12,7 +12,11 @@ const CLI = join(ROOT, "dist", "server", "cli.js");
 /** Builds the package when its CLI is missing (`npm test` builds before the unit tests). */
 function ensureBuilt(): string {
   if (!existsSync(CLI)) {
-    const r = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.json")], { stdio: "inherit" });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.json")],
+      { stdio: "inherit" },
+    );
     if (r.status !== 0) throw new Error("build failed");
   }
   return CLI;

@@ -10,8 +10,26 @@
 import type * as http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeadlineExceededError, NetworkError, ServiceUnavailableError, WaitTimeoutError, WorkspacesError, type WorkspacesClient } from "../../src/client";
-import { JSONAPI, TOKEN, fakeClient, organizationDoc, pageAsked, reply, startFakeService, tagPage, trickle, type FakeService } from "../client/fake-service";
+import {
+  DeadlineExceededError,
+  NetworkError,
+  ServiceUnavailableError,
+  WaitTimeoutError,
+  WorkspacesError,
+  type WorkspacesClient,
+} from "../../src/client";
+import {
+  JSONAPI,
+  TOKEN,
+  fakeClient,
+  organizationDoc,
+  pageAsked,
+  reply,
+  startFakeService,
+  tagPage,
+  trickle,
+  type FakeService,
+} from "../client/fake-service";
 import { recordFigures } from "./figures";
 
 /** How late after its deadline a call may end: timers, a loaded machine, the last parse. */
@@ -26,7 +44,11 @@ type Timing =
   | { kind: "reset" }
   | { kind: "cut-mid-body" };
 
-type Body = { kind: "organization" } | { kind: "errors"; detailLength: number } | { kind: "garbage"; length: number } | { kind: "empty" };
+type Body =
+  | { kind: "organization" }
+  | { kind: "errors"; detailLength: number }
+  | { kind: "garbage"; length: number }
+  | { kind: "empty" };
 
 interface PageShape {
   items: string[];
@@ -51,7 +73,21 @@ interface Answer {
 }
 
 const headerValue = fc.oneof(
-  fc.constantFrom("0", "-1", "1", "30", "0.001", "0.412", "86400", "1e300", "NaN", "Infinity", "", "abc", "Thu, 01 Jan 2099 00:00:00 GMT"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1",
+    "30",
+    "0.001",
+    "0.412",
+    "86400",
+    "1e300",
+    "NaN",
+    "Infinity",
+    "",
+    "abc",
+    "Thu, 01 Jan 2099 00:00:00 GMT",
+  ),
   fc.integer({ min: -10, max: 10_000_000_000_000 }).map(String),
   fc.double({ noNaN: false }).map(String),
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
@@ -60,14 +96,22 @@ const headerValue = fc.oneof(
 const timing: fc.Arbitrary<Timing> = fc.oneof(
   { weight: 8, arbitrary: fc.constant<Timing>({ kind: "prompt" }) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 1_500 }).map<Timing>((ms) => ({ kind: "delay", ms })) },
-  { weight: 2, arbitrary: fc.record({ everyMs: fc.integer({ min: 5, max: 150 }), chunk: fc.integer({ min: 1, max: 64 }) }).map<Timing>((t) => ({ kind: "trickle", ...t })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ everyMs: fc.integer({ min: 5, max: 150 }), chunk: fc.integer({ min: 1, max: 64 }) })
+      .map<Timing>((t) => ({ kind: "trickle", ...t })),
+  },
   { weight: 1, arbitrary: fc.constant<Timing>({ kind: "stall-before-headers" }) },
   { weight: 1, arbitrary: fc.constant<Timing>({ kind: "stall-after-headers" }) },
   { weight: 1, arbitrary: fc.constant<Timing>({ kind: "reset" }) },
   { weight: 1, arbitrary: fc.constant<Timing>({ kind: "cut-mid-body" }) },
 );
 
-const bodyLength = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 64 * 1024, max: 4 * 1024 * 1024 }) });
+const bodyLength = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 64 * 1024, max: 4 * 1024 * 1024 }) },
+);
 
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Body>({ kind: "organization" }) },
@@ -79,8 +123,15 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 const contradictingPage: fc.Arbitrary<PageShape> = fc.record({
   items: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }),
   current: fc.option(fc.integer({ min: -2, max: 1_000_000 }), { nil: undefined, freq: 6 }),
-  next: fc.oneof({ weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) }),
-  totalPages: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 1_000_000 }) }),
+  next: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<"asked+1">("asked+1") },
+    { weight: 2, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.integer({ min: -2, max: 1_000_000 }) },
+  ),
+  totalPages: fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -1, max: 1_000_000 }) },
+  ),
   distinct: fc.constant(false),
 });
 
@@ -94,16 +145,31 @@ const longListPage: fc.Arbitrary<PageShape> = fc.record({
   delayMs: fc.integer({ min: 0, max: 300 }),
 });
 
-const page: fc.Arbitrary<PageShape> = fc.oneof({ weight: 3, arbitrary: contradictingPage }, { weight: 1, arbitrary: longListPage });
+const page: fc.Arbitrary<PageShape> = fc.oneof(
+  { weight: 3, arbitrary: contradictingPage },
+  { weight: 1, arbitrary: longListPage },
+);
 
 const answer: fc.Arbitrary<Answer> = fc.record({
-  status: fc.oneof({ weight: 12, arbitrary: fc.constant(200) }, { weight: 6, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504) }),
+  status: fc.oneof(
+    { weight: 12, arbitrary: fc.constant(200) },
+    {
+      weight: 6,
+      arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 422, 429, 429, 500, 502, 503, 504),
+    },
+  ),
   timing,
   body,
   page,
   headers: fc.oneof(
     { weight: 2, arbitrary: fc.constant({}) },
-    { weight: 1, arbitrary: fc.record({ "X-RateLimit-Limit": headerValue, "X-RateLimit-Reset": headerValue, "Retry-After": headerValue }, { requiredKeys: [] }) },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        { "X-RateLimit-Limit": headerValue, "X-RateLimit-Reset": headerValue, "Retry-After": headerValue },
+        { requiredKeys: [] },
+      ),
+    },
   ),
 });
 
@@ -118,12 +184,18 @@ const CALLS: Record<CallKind, (c: WorkspacesClient) => Promise<unknown>> = {
 
 const scenario = fc.record({
   answers: fc.array(answer, { minLength: 1, maxLength: 6 }),
-  calls: fc.array(fc.constantFrom<CallKind>("read", "add-tags", "create", "list", "list", "ping"), { minLength: 1, maxLength: 4 }),
+  calls: fc.array(fc.constantFrom<CallKind>("read", "add-tags", "create", "list", "list", "ping"), {
+    minLength: 1,
+    maxLength: 4,
+  }),
   deadlineMs: fc.integer({ min: 100, max: 800 }),
   /** In half the scenarios every list request is answered by one long slow list (status 200), not by the rotating answers. */
   longList: fc.option(longListPage, { nil: undefined, freq: 2 }),
   /** When the caller's signal aborts, if it does. */
-  abortAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 800 }) }),
+  abortAfterMs: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 800 }) },
+  ),
 });
 
 function bodyText(b: Body, status: number): string {
@@ -131,7 +203,9 @@ function bodyText(b: Body, status: number): string {
     case "organization":
       return JSON.stringify(organizationDoc());
     case "errors":
-      return JSON.stringify({ errors: [{ status: String(status), title: "refused", detail: "d".repeat(b.detailLength) }] });
+      return JSON.stringify({
+        errors: [{ status: String(status), title: "refused", detail: "d".repeat(b.detailLength) }],
+      });
     case "garbage":
       return "\u00ff{".repeat(Math.ceil(b.length / 2)).slice(0, b.length);
     case "empty":
@@ -151,7 +225,10 @@ function pageText(p: PageShape, asked: number): string {
 function contradictory(p: PageShape, asked: number): boolean {
   if (p.distinct) return false;
   const next = p.next === "asked+1" ? asked + 1 : p.next;
-  return (p.current !== undefined && p.current !== asked) || (next !== null && (next <= asked || next > p.totalPages || p.items.length === 0));
+  return (
+    (p.current !== undefined && p.current !== asked) ||
+    (next !== null && (next <= asked || next > p.totalPages || p.items.length === 0))
+  );
 }
 
 function serve(a: Answer, req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -231,7 +308,10 @@ beforeAll(async () => {
   service = await startFakeService((req, res) => {
     const isList = (req.url ?? "").includes("/tags");
     const rotating = current[served++ % current.length];
-    const a: Answer = isList && currentList ? { status: 200, timing: { kind: "prompt" }, body: { kind: "empty" }, page: currentList, headers: {} } : rotating;
+    const a: Answer =
+      isList && currentList
+        ? { status: 200, timing: { kind: "prompt" }, body: { kind: "empty" }, page: currentList, headers: {} }
+        : rotating;
     const slowPage = isList && a.page.delayMs !== undefined;
     if (isList && pageAsked(req) > 1) counts.laterPages++;
     const hostile = {
@@ -266,7 +346,10 @@ afterAll(async () => {
     "hostile: any rate-limit header value, or 429": share(counts.hostileRateLimit, counts.answers),
     "hostile: other error status": share(counts.hostileStatus, counts.answers),
     "hostile: contradictory page": share(counts.contradictoryPages, counts.answers),
-    "hostile: page of a long list (2 to 50 or a million distinct pages, 0 to 300 ms each)": share(counts.longListPages, counts.answers),
+    "hostile: page of a long list (2 to 50 or a million distinct pages, 0 to 300 ms each)": share(
+      counts.longListPages,
+      counts.answers,
+    ),
     "list pages asked for after the first": counts.laterPages,
     "client calls": counts.calls,
     "of which lists (all(), one deadline for every page)": counts.listCalls,
@@ -279,7 +362,8 @@ afterAll(async () => {
     "calls failed with an untyped error": counts.untyped,
     [`calls that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.late,
     "latest end after the deadline or abort": `${Math.max(0, counts.worstOvershootMs)} ms`,
-    "trickle scenarios (a byte to 64 bytes every 5 to 150 ms; deadline, retry budget, wait and unlock window of 100 to 2,000 ms)": trickles.scenarios,
+    "trickle scenarios (a byte to 64 bytes every 5 to 150 ms; deadline, retry budget, wait and unlock window of 100 to 2,000 ms)":
+      trickles.scenarios,
     "trickled calls: single read / paged list / upgrade wait / unlock after 0 to 2 503s": `${trickles.byKind.read} / ${trickles.byKind.list} / ${trickles.byKind.wait} / ${trickles.byKind.unlock}`,
     "trickled calls whose answer outlasted their earliest limit (cut off)": trickles.cutOff,
     "cut off by: deadline / retry budget / upgrade wait / unlock window / two limits within 150 ms": `${trickles.by.deadline} / ${trickles.by.budget} / ${trickles.by.wait} / ${trickles.by.window} / ${trickles.by.tie}`,
@@ -376,7 +460,9 @@ const trickles = {
 };
 
 /** The documents the four calls parse, before their padding. */
-const UPGRADE_DOC = JSON.stringify({ data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } } });
+const UPGRADE_DOC = JSON.stringify({
+  data: { id: "run-1", type: "workspace-upgrade", attributes: { status: "planning" } },
+});
 const ORGANIZATION_DOC = JSON.stringify(organizationDoc());
 
 /** The errors that name each limit. */
@@ -385,7 +471,12 @@ function namesLimit(err: unknown, limit: Limit): boolean {
     case "deadline":
       return err instanceof DeadlineExceededError;
     case "budget":
-      return err instanceof NetworkError && !(err instanceof DeadlineExceededError) && err.code === "ETIMEDOUT" && /retry budget \(retry\.maxElapsedMs\)/.test(err.message);
+      return (
+        err instanceof NetworkError &&
+        !(err instanceof DeadlineExceededError) &&
+        err.code === "ETIMEDOUT" &&
+        /retry budget \(retry\.maxElapsedMs\)/.test(err.message)
+      );
     case "wait":
       return err instanceof WaitTimeoutError;
     case "window":
@@ -410,13 +501,21 @@ describe("the client against answers that trickle", () => {
       if (url.includes("/actions/unlock")) {
         const n = unlocksAnswered.get(url) ?? 0;
         unlocksAnswered.set(url, n + 1);
-        if (n < t.unlock503s) return reply(res, 503, { errors: [{ status: "503", title: "state version not yet finalized" }] });
+        if (n < t.unlock503s)
+          return reply(res, 503, { errors: [{ status: "503", title: "state version not yet finalized" }] });
         // A workspace document is not what arrives: once whole, the answer fails to parse (a typed error too).
         return trickle(res, 200, pad + ORGANIZATION_DOC, t.everyMs, t.chunk);
       }
       if (url.includes("/tags")) {
         const n = pageAsked(req);
-        return trickle(res, 200, pad + JSON.stringify(tagPage([`t${n}`], { current: n, next: n < t.pages ? n + 1 : null, totalPages: t.pages })), t.everyMs, t.chunk);
+        return trickle(
+          res,
+          200,
+          pad +
+            JSON.stringify(tagPage([`t${n}`], { current: n, next: n < t.pages ? n + 1 : null, totalPages: t.pages })),
+          t.everyMs,
+          t.chunk,
+        );
       }
       if (url.includes("/upgrade/")) return trickle(res, 200, pad + UPGRADE_DOC, t.everyMs, t.chunk);
       trickle(res, 200, pad + ORGANIZATION_DOC, t.everyMs, t.chunk);
@@ -433,7 +532,12 @@ describe("the client against answers that trickle", () => {
         const client = fakeClient(trickling, {
           deadlineMs: t.deadlineMs,
           timeoutMs: t.idleMs,
-          retry: { ...(t.budgetMs === undefined ? {} : { maxElapsedMs: t.budgetMs }), baseDelayMs: 10, maxDelayMs: 20, unlockRetryMs: t.unlockWindowMs },
+          retry: {
+            ...(t.budgetMs === undefined ? {} : { maxElapsedMs: t.budgetMs }),
+            baseDelayMs: 10,
+            maxDelayMs: 20,
+            unlockRetryMs: t.unlockWindowMs,
+          },
         });
         const budget = t.budgetMs ?? 120_000;
         // How long one answer takes to arrive whole, and the limits of each call (ms from its start).
@@ -442,7 +546,11 @@ describe("the client against answers that trickle", () => {
           read: { run: () => client.organizations.read("acme"), limits: { deadline: t.deadlineMs, budget } },
           list: { run: () => client.tags.listOrganization("acme").all(), limits: { deadline: t.deadlineMs, budget } },
           wait: {
-            run: () => client.noCode.upgrade.waitFor("nocode-1", ws, "run-1", ["planned"], { timeoutMs: t.waitMs, intervalMs: 20 }),
+            run: () =>
+              client.noCode.upgrade.waitFor("nocode-1", ws, "run-1", ["planned"], {
+                timeoutMs: t.waitMs,
+                intervalMs: 20,
+              }),
             limits: { deadline: t.deadlineMs, budget, wait: t.waitMs },
           },
           unlock: {

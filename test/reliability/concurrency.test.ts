@@ -49,7 +49,9 @@ async function tagNames(api: Api, id: string): Promise<string[]> {
 }
 
 async function consumerIds(api: Api, id: string): Promise<string[]> {
-  const ids = (await allPages(api, `/workspaces/${id}/relationships/remote-state-consumers`)).map((w) => w.id as string);
+  const ids = (await allPages(api, `/workspaces/${id}/relationships/remote-state-consumers`)).map(
+    (w) => w.id as string,
+  );
   expect(new Set(ids).size).toBe(ids.length);
   return ids.sort();
 }
@@ -83,11 +85,21 @@ describe("parallel writers on one workspace, two server processes, one database 
   });
 
   test("50 parallel creates of one name: exactly one workspace, 49 'Name has already been taken'", async () => {
-    const replies = await race((api) => api.post(`/organizations/${org}/workspaces`, { data: { type: "workspaces", attributes: { name: "create-race" } } }));
+    const replies = await race((api) =>
+      api.post(`/organizations/${org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: "create-race" } },
+      }),
+    );
     expect(count(replies, 201)).toBe(1);
     const refused = replies.filter((r) => r.status !== 201);
-    expect(refused.every((r) => r.status === 422 && r.body.errors.some((e: any) => e.detail === "Name has already been taken"))).toBe(true);
-    const found = (await allPages(a.api, `/organizations/${org}/workspaces?search%5Bname%5D=create-race`)).filter((w) => w.attributes.name === "create-race");
+    expect(
+      refused.every(
+        (r) => r.status === 422 && r.body.errors.some((e: any) => e.detail === "Name has already been taken"),
+      ),
+    ).toBe(true);
+    const found = (await allPages(a.api, `/organizations/${org}/workspaces?search%5Bname%5D=create-race`)).filter(
+      (w) => w.attributes.name === "create-race",
+    );
     expect(found).toHaveLength(1);
     expect(found[0].id).toBe(replies.find((r) => r.status === 201)!.body.data.id);
   });
@@ -96,17 +108,25 @@ describe("parallel writers on one workspace, two server processes, one database 
     const ws = await createWorkspace(a.api, org, "tag-race");
     // Writer i adds tags t(i mod 10) and t((i+1) mod 10): every tag is added by ten writers at once.
     const adds = await race((api, i) =>
-      api.post(`/workspaces/${ws.id}/relationships/tags`, { data: [`t${i % 10}`, `t${(i + 1) % 10}`].map((name) => ({ type: "tags", attributes: { name } })) }),
+      api.post(`/workspaces/${ws.id}/relationships/tags`, {
+        data: [`t${i % 10}`, `t${(i + 1) % 10}`].map((name) => ({ type: "tags", attributes: { name } })),
+      }),
     );
     expect(count(adds, 204)).toBe(N);
     const all = Array.from({ length: 10 }, (_, i) => `t${i}`).sort();
     expect(await tagNames(a.api, ws.id)).toEqual(all);
-    const orgTags = (await allPages(a.api, `/organizations/${org}/tags`)).filter((t) => all.includes(t.attributes.name));
+    const orgTags = (await allPages(a.api, `/organizations/${org}/tags`)).filter((t) =>
+      all.includes(t.attributes.name),
+    );
     expect(orgTags.map((t) => t.attributes.name).sort()).toEqual(all);
     expect(orgTags.every((t) => t.attributes["instance-count"] === 1)).toBe(true);
 
     // Writers remove t0..t4 (each by ten writers at once); t5..t9 must stay.
-    const removes = await race((api, i) => api.delete(`/workspaces/${ws.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: `t${i % 5}` } }] }));
+    const removes = await race((api, i) =>
+      api.delete(`/workspaces/${ws.id}/relationships/tags`, {
+        data: [{ type: "tags", attributes: { name: `t${i % 5}` } }],
+      }),
+    );
     expect(count(removes, 204)).toBe(N);
     expect(await tagNames(a.api, ws.id)).toEqual(["t5", "t6", "t7", "t8", "t9"]);
     const left = (await allPages(a.api, `/organizations/${org}/tags`)).map((t) => t.attributes.name);
@@ -121,13 +141,19 @@ describe("parallel writers on one workspace, two server processes, one database 
     for (let round = 0; round < 4; round++) {
       const replies = await race((api, i) =>
         (i + round) % 2 === 0
-          ? api.post(`/workspaces/${ws.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: `f${i % 5}` } }] })
-          : api.delete(`/workspaces/${ws.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: `f${i % 5}` } }] }),
+          ? api.post(`/workspaces/${ws.id}/relationships/tags`, {
+              data: [{ type: "tags", attributes: { name: `f${i % 5}` } }],
+            })
+          : api.delete(`/workspaces/${ws.id}/relationships/tags`, {
+              data: [{ type: "tags", attributes: { name: `f${i % 5}` } }],
+            }),
       );
       expect(count(replies, 204)).toBe(N);
       const names = await tagNames(a.api, ws.id);
       expect(names.every((n) => /^f[0-4]$/.test(n))).toBe(true);
-      const org1 = (await allPages(a.api, `/organizations/${org}/tags`)).filter((t) => /^f[0-4]$/.test(t.attributes.name));
+      const org1 = (await allPages(a.api, `/organizations/${org}/tags`)).filter((t) =>
+        /^f[0-4]$/.test(t.attributes.name),
+      );
       // The organization list has exactly the tags in use, each once, counted once.
       expect(org1.map((t) => t.attributes.name).sort()).toEqual(names);
       expect(org1.every((t) => t.attributes["instance-count"] === 1)).toBe(true);
@@ -149,18 +175,28 @@ describe("parallel writers on one workspace, two server processes, one database 
     for (let i = 0; i < 10; i++) consumers.push((await createWorkspace(a.api, org, `consumer-${i}`)).id);
     const ref = (id: string) => ({ type: "workspaces", id });
 
-    const adds = await race((api, i) => api.post(`/workspaces/${subject.id}/relationships/remote-state-consumers`, { data: [ref(consumers[i % 10]), ref(consumers[(i + 3) % 10])] }));
+    const adds = await race((api, i) =>
+      api.post(`/workspaces/${subject.id}/relationships/remote-state-consumers`, {
+        data: [ref(consumers[i % 10]), ref(consumers[(i + 3) % 10])],
+      }),
+    );
     expect(count(adds, 204)).toBe(N);
     expect(await consumerIds(a.api, subject.id)).toEqual([...consumers].sort());
 
-    const removes = await race((api, i) => api.delete(`/workspaces/${subject.id}/relationships/remote-state-consumers`, { data: [ref(consumers[i % 5])] }));
+    const removes = await race((api, i) =>
+      api.delete(`/workspaces/${subject.id}/relationships/remote-state-consumers`, { data: [ref(consumers[i % 5])] }),
+    );
     expect(count(removes, 204)).toBe(N);
     expect(await consumerIds(a.api, subject.id)).toEqual(consumers.slice(5).sort());
 
     // Writer i asks for exactly {c(i mod 10), c((i+1) mod 10), c((i+2) mod 10)}: the result
     // is one writer's whole set, never a mix of two.
-    const sets = Array.from({ length: N }, (_, i) => [consumers[i % 10], consumers[(i + 1) % 10], consumers[(i + 2) % 10]].sort());
-    const replaces = await race((api, i) => api.patch(`/workspaces/${subject.id}/relationships/remote-state-consumers`, { data: sets[i].map(ref) }));
+    const sets = Array.from({ length: N }, (_, i) =>
+      [consumers[i % 10], consumers[(i + 1) % 10], consumers[(i + 2) % 10]].sort(),
+    );
+    const replaces = await race((api, i) =>
+      api.patch(`/workspaces/${subject.id}/relationships/remote-state-consumers`, { data: sets[i].map(ref) }),
+    );
     expect(count(replaces, 204)).toBe(N);
     const final = await consumerIds(a.api, subject.id);
     expect(sets.some((s) => JSON.stringify(s) === JSON.stringify(final))).toBe(true);
@@ -177,10 +213,20 @@ describe("parallel writers on one workspace, two server processes, one database 
       { key: `k${i % 7}`, value: String(i) },
     ]);
     const replies = await race((api, i) =>
-      api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: sets[i].map((attributes) => ({ type: "tag-bindings", attributes })) } } } }),
+      api.patch(`/workspaces/${ws.id}`, {
+        data: {
+          type: "workspaces",
+          relationships: {
+            "tag-bindings": { data: sets[i].map((attributes) => ({ type: "tag-bindings", attributes })) },
+          },
+        },
+      }),
     );
     expect(count(replies, 200)).toBe(N);
-    const bindings = (await a.api.get(`/workspaces/${ws.id}/tag-bindings`)).body.data.map((b: any) => ({ key: b.attributes.key, value: b.attributes.value })) as {
+    const bindings = (await a.api.get(`/workspaces/${ws.id}/tag-bindings`)).body.data.map((b: any) => ({
+      key: b.attributes.key,
+      value: b.attributes.value,
+    })) as {
       key: string;
       value: string;
     }[];

@@ -43,7 +43,14 @@ const bindingOf = (name: string) => ({ key: "written-as", value: name });
  * a flat tag to it, then lock it. Each acknowledged step is recorded; a request that got
  * no answer is recorded as in flight (it may or may not have landed).
  */
-async function writer(api: Api, prefix: string, id: number, acked: Acked[], inFlight: Set<string>, stop: { now: boolean }) {
+async function writer(
+  api: Api,
+  prefix: string,
+  id: number,
+  acked: Acked[],
+  inFlight: Set<string>,
+  stop: { now: boolean },
+) {
   for (let n = 0; !stop.now; n++) {
     const name = `${prefix}-w${id}-${n}`;
     inFlight.add(name);
@@ -59,7 +66,9 @@ async function writer(api: Api, prefix: string, id: number, acked: Acked[], inFl
       if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.text}`);
       ws = r.body.data.id;
       acked.push({ kind: "create", workspace: ws, name });
-      const t = await api.post(`/workspaces/${ws}/relationships/tags`, { data: [{ type: "tags", attributes: { name: `tag-${id}` } }] });
+      const t = await api.post(`/workspaces/${ws}/relationships/tags`, {
+        data: [{ type: "tags", attributes: { name: `tag-${id}` } }],
+      });
       if (t.status !== 204) throw new Error(`tag ${name}: ${t.status}`);
       acked.push({ kind: "tag", workspace: ws, name, detail: `tag-${id}` });
       const l = await api.post(`/workspaces/${ws}/actions/lock`, { reason: `lock of ${name}` });
@@ -67,7 +76,11 @@ async function writer(api: Api, prefix: string, id: number, acked: Acked[], inFl
       acked.push({ kind: "lock", workspace: ws, name });
     } catch (err) {
       // The kill: the connection drops. Anything else is a failure of the test itself.
-      if (!stop.now && !/fetch failed|ECONNREFUSED|ECONNRESET|socket|other side closed/i.test(String((err as Error).cause ?? err))) throw err;
+      if (
+        !stop.now &&
+        !/fetch failed|ECONNREFUSED|ECONNRESET|socket|other side closed/i.test(String((err as Error).cause ?? err))
+      )
+        throw err;
       return;
     }
   }
@@ -131,7 +144,9 @@ describe("kill -9 in the middle of a write load", () => {
       expect(everInFlight.has(name), `${name} exists but was never requested`).toBe(true);
       expect(w.attributes.description).toBe(`description of ${name}`);
       expect(w.attributes["execution-mode"]).toBe("local");
-      expect(bindings[i].body.data.map((b: any) => ({ key: b.attributes.key, value: b.attributes.value }))).toEqual([bindingOf(name)]);
+      expect(bindings[i].body.data.map((b: any) => ({ key: b.attributes.key, value: b.attributes.value }))).toEqual([
+        bindingOf(name),
+      ]);
     });
     const creates = allAcked.filter((a) => a.kind === "create").length;
     expect(found.size).toBeGreaterThanOrEqual(creates);

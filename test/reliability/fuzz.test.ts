@@ -105,16 +105,25 @@ function rawRequest(
   expectContinue = false,
 ): Promise<{ status: number; contentType: string; text: string; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: expectContinue ? false : agent, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const retryAfter = res.headers["retry-after"];
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8"), retryAfter });
-        if (expectContinue) req.destroy();
-      });
-      res.on("error", reject);
-    });
+    const req = http.request(
+      url,
+      { method, headers, agent: expectContinue ? false : agent, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const retryAfter = res.headers["retry-after"];
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers["content-type"] ?? ""),
+            text: Buffer.concat(chunks).toString("utf8"),
+            retryAfter,
+          });
+          if (expectContinue) req.destroy();
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`no answer within 10 s: ${method} ${url.slice(0, 200)}`)));
     req.on("error", reject);
     if (expectContinue) {
@@ -131,11 +140,19 @@ async function send(world: World, req: GeneratedRequest, seed: number) {
   const headers: Record<string, string> = { ...req.headers };
   const auth = req.authorization ?? tokenHeader(world, req.token);
   if (auth) headers.authorization = auth;
-  const body: string | Buffer | undefined = req.oversized ? Buffer.alloc(req.oversized.bytes, 0x20) : resolveBody(world, req.body, seed);
+  const body: string | Buffer | undefined = req.oversized
+    ? Buffer.alloc(req.oversized.bytes, 0x20)
+    : resolveBody(world, req.body, seed);
   if (req.contentType && body !== undefined) headers["content-type"] = req.contentType;
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
   if (req.oversized?.expect) headers.expect = "100-continue";
-  const res = await rawRequest(world.test.server.url + path + req.query, req.method, headers, body, req.oversized?.expect ?? false);
+  const res = await rawRequest(
+    world.test.server.url + path + req.query,
+    req.method,
+    headers,
+    body,
+    req.oversized?.expect ?? false,
+  );
   return { path, ...res };
 }
 
@@ -143,12 +160,14 @@ async function send(world: World, req: GeneratedRequest, seed: number) {
 function linksOf(doc: unknown): string[] {
   const out: string[] = [];
   const collect = (links: unknown) => {
-    if (links && typeof links === "object") for (const v of Object.values(links)) if (typeof v === "string") out.push(v);
+    if (links && typeof links === "object")
+      for (const v of Object.values(links)) if (typeof v === "string") out.push(v);
   };
   const d = doc as { links?: unknown; data?: unknown } | null;
   if (!d || typeof d !== "object") return out;
   collect(d.links);
-  for (const r of Array.isArray(d.data) ? d.data : [d.data]) if (r && typeof r === "object") collect((r as { links?: unknown }).links);
+  for (const r of Array.isArray(d.data) ? d.data : [d.data])
+    if (r && typeof r === "object") collect((r as { links?: unknown }).links);
   return out;
 }
 
@@ -189,7 +208,8 @@ describe("bad input never breaks the server or the data", () => {
             if (req.oversized && req.method !== "GET") expect(r.status, where).toBeGreaterThanOrEqual(400);
             // No answer repeats a token, except the endpoints that issue one.
             if (!req.route.url.includes("authentication-token")) {
-              for (const t of Object.values(world.tokens)) expect(r.text.includes(t), `an answer holds a token: ${where}`).toBe(false);
+              for (const t of Object.values(world.tokens))
+                expect(r.text.includes(t), `an answer holds a token: ${where}`).toBe(false);
             }
             if (r.status >= 400) {
               tally.rejected++;
@@ -207,7 +227,11 @@ describe("bad input never breaks the server or the data", () => {
                 // Links are paths or URLs on the server's own address, whatever Host the request named.
                 const links = linksOf(JSON.parse(r.text));
                 const origin = new URL(world.test.server.url).origin;
-                for (const link of links) expect((link.startsWith("/") && !link.startsWith("//")) || link.startsWith(`${origin}/`), `${where}\nlink: ${link}`).toBe(true);
+                for (const link of links)
+                  expect(
+                    (link.startsWith("/") && !link.startsWith("//")) || link.startsWith(`${origin}/`),
+                    `${where}\nlink: ${link}`,
+                  ).toBe(true);
                 if (links.length) tally.linksChecked++;
               }
             }
@@ -225,7 +249,9 @@ describe("bad input never breaks the server or the data", () => {
               const now = world.dump().split("\n\n");
               const was = before.split("\n\n");
               const changed = now.filter((part, i) => part !== was[i]).map((part) => part.slice(0, 400));
-              expect.fail(`a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}\nrecent requests: ${recent.join(" | ")}\nchanged: ${changed.join("\n")}`);
+              expect.fail(
+                `a ${r.status >= 400 ? "rejected request" : "read"} committed a change: ${where}\nrecent requests: ${recent.join(" | ")}\nchanged: ${changed.join("\n")}`,
+              );
             }
             tally.verifiedNoCommit++;
             // ...and, on a sample, the full dump proves it row by row.
@@ -236,7 +262,12 @@ describe("bad input never breaks the server or the data", () => {
               tally.verifiedByDump++;
             }
           }),
-          { numRuns: RUNS_PER_LANE, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + lane : undefined, endOnFailure: false, interruptAfterTimeLimit: 240_000 },
+          {
+            numRuns: RUNS_PER_LANE,
+            seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + lane : undefined,
+            endOnFailure: false,
+            interruptAfterTimeLimit: 240_000,
+          },
         );
       }),
     );
@@ -247,11 +278,15 @@ describe("bad input never breaks the server or the data", () => {
       const show = await world.api.get(`/workspaces/${world.fixtures.workspaces[0]}`);
       expect(show.status).toBe(200);
     }
-    if (process.env.FUZZ_VERBOSE) console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
+    if (process.env.FUZZ_VERBOSE)
+      console.log(JSON.stringify({ ...tally, routesHit: tally.routesHit.size, timing, byRoute }, null, 1));
     expect(tally.requests).toBeGreaterThanOrEqual(LANES * RUNS_PER_LANE);
     expect(tally.verifiedNoCommit).toBeGreaterThan(tally.requests / 2);
     const writeRoutes = routes.filter((r) => WRITE_METHODS.has(r.method));
-    if (RUNS_PER_LANE >= 1000) expect(writeRoutes.filter((r) => !tally.readOnlyRoutes.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    if (RUNS_PER_LANE >= 1000)
+      expect(
+        writeRoutes.filter((r) => !tally.readOnlyRoutes.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`),
+      ).toEqual([]);
     recordFigures("fuzz", {
       "generated requests": tally.requests,
       ...hostileFigures(),
@@ -278,7 +313,14 @@ describe("wrong tokens with the rate limit on", () => {
     try {
       const version = world.dataVersion();
       const started = Date.now();
-      const counts = { requests: 0, unauthorized: 0, refused: 0, afterBound: 0, beforeHook: 0, byStatus: {} as Record<string, number> };
+      const counts = {
+        requests: 0,
+        unauthorized: 0,
+        refused: 0,
+        afterBound: 0,
+        beforeHook: 0,
+        byStatus: {} as Record<string, number>,
+      };
       let seed = 0;
       await fc.assert(
         fc.asyncProperty(wrongTokenArbitrary(routes), async (req) => {
@@ -297,7 +339,8 @@ describe("wrong tokens with the rate limit on", () => {
           // a request that cannot be parsed (headers past Node's size limit, a path that is
           // not valid percent-encoding), an expectation the server cannot meet, or a body
           // announced over the limit.
-          const unparsable = r.status === 400 && /could not be parsed as HTTP|is not a valid url component/.test(r.text);
+          const unparsable =
+            r.status === 400 && /could not be parsed as HTTP|is not a valid url component/.test(r.text);
           const early = unparsable || r.status === 417 || (r.status === 413 && req.oversized?.expect === true);
           if (early) return void counts.beforeHook++;
           expect(r.status, where).toBe(429);
@@ -314,11 +357,14 @@ describe("wrong tokens with the rate limit on", () => {
       // Wrong tokens change nothing.
       expect(world.dataVersion()).toBe(version);
       recordFigures("wrong-tokens", {
-        "generated requests with a wrong token (any route, header, query and body of the bad-input suite)": counts.requests,
-        [`answered 401 (the bound is ${FAILED_AUTH_LIMIT} per address per ${FAILED_AUTH_WINDOW_MS / 1000} s)`]: counts.unauthorized,
+        "generated requests with a wrong token (any route, header, query and body of the bad-input suite)":
+          counts.requests,
+        [`answered 401 (the bound is ${FAILED_AUTH_LIMIT} per address per ${FAILED_AUTH_WINDOW_MS / 1000} s)`]:
+          counts.unauthorized,
         "requests after the bound": counts.afterBound,
         "of those, answered 429 with Retry-After": counts.refused,
-        "of those, answered before any token is read (unparsable HTTP, 417, or 413 to Expect: 100-continue)": counts.beforeHook,
+        "of those, answered before any token is read (unparsable HTTP, 417, or 413 to Expect: 100-continue)":
+          counts.beforeHook,
         ...statusFigures(counts.byStatus),
       });
     } finally {
@@ -375,9 +421,16 @@ describe("a body nested past the bound, on every route", () => {
         no_code_module_id: world.fixtures.noCodeModules[0],
         project_id: world.fixtures.projects[0],
       };
-      const pathOf = (route: Route) => route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => encodeURIComponent(values[name] ?? world.liveId(name.length) ?? "missing"));
+      const pathOf = (route: Route) =>
+        route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+          encodeURIComponent(values[name] ?? world.liveId(name.length) ?? "missing"),
+        );
       const deepCase = fc.record({
-        depth: fc.oneof(fc.integer({ min: MAX_JSON_DEPTH + 1, max: MAX_JSON_DEPTH + 10 }), fc.integer({ min: MAX_JSON_DEPTH + 1, max: 100_000 }), fc.constant(100_000)),
+        depth: fc.oneof(
+          fc.integer({ min: MAX_JSON_DEPTH + 1, max: MAX_JSON_DEPTH + 10 }),
+          fc.integer({ min: MAX_JSON_DEPTH + 1, max: 100_000 }),
+          fc.constant(100_000),
+        ),
         kind: fc.constantFrom("array", "object", "mixed"),
         /** Where the nesting sits: the whole document, under data, or under an attribute. */
         at: fc.constantFrom("document", "data", "attribute"),
@@ -394,8 +447,17 @@ describe("a body nested past the bound, on every route", () => {
             let nested = `${open}1${close}`;
             if (broken === "unclosed") nested = nested.slice(0, -1);
             if (broken === "comma") nested = `${open}1,${close}`;
-            const body = at === "document" ? nested : at === "data" ? `{"data":${nested}}` : `{"data":{"type":"workspaces","attributes":{"name":${nested}}}}`;
-            const headers = { authorization: `Bearer ${world.tokens.owner}`, "content-type": "application/vnd.api+json", "content-length": String(Buffer.byteLength(body)) };
+            const body =
+              at === "document"
+                ? nested
+                : at === "data"
+                  ? `{"data":${nested}}`
+                  : `{"data":{"type":"workspaces","attributes":{"name":${nested}}}}`;
+            const headers = {
+              authorization: `Bearer ${world.tokens.owner}`,
+              "content-type": "application/vnd.api+json",
+              "content-length": String(Buffer.byteLength(body)),
+            };
             const r = await rawRequest(world.test.server.url + pathOf(route), route.method, headers, body);
             const where = `${route.method} ${route.url} depth ${depth} ${kind} at ${at}${broken ? ` ${broken}` : ""} -> ${r.status} ${r.text.slice(0, 300)}`;
             counts.requests++;
@@ -416,7 +478,10 @@ describe("a body nested past the bound, on every route", () => {
               version = world.dataVersion();
             }
           }),
-          { numRuns: Math.max(2, Math.ceil(DEPTH_RUNS / registered.length)), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+          {
+            numRuns: Math.max(2, Math.ceil(DEPTH_RUNS / registered.length)),
+            seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+          },
         );
       }
       expect(counts.routes.size).toBe(registered.length);

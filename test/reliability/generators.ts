@@ -11,9 +11,14 @@ import type { World } from "./world";
 import { OTHER_ORG, VICTIM_ORG } from "./world";
 
 /** A path parameter, resolved against the live fixtures when the request is sent. */
-type ParamValue = { kind: "fixture"; index: number } | { kind: "other"; index: number } | { kind: "live"; pick: number } | { kind: "raw"; text: string };
+type ParamValue =
+  | { kind: "fixture"; index: number }
+  | { kind: "other"; index: number }
+  | { kind: "live"; pick: number }
+  | { kind: "raw"; text: string };
 
-export type TokenChoice = "owner" | "org" | "teamRead" | "teamWrite" | "user" | "otherOrg" | "garbage" | "malformed" | "none";
+export type TokenChoice =
+  "owner" | "org" | "teamRead" | "teamWrite" | "user" | "otherOrg" | "garbage" | "malformed" | "none";
 
 /**
  * Kinds of hostile request the suite counts separately: any header value (`Host`
@@ -22,7 +27,16 @@ export type TokenChoice = "owner" | "org" | "teamRead" | "teamWrite" | "user" | 
  * repeated query parameters, control characters in the query, and a read-only caller
  * sending invalid bodies to write routes.
  */
-export const HOSTILE_CLASSES = ["headers", "depth", "listLength", "oversized", "oversizedExpect", "repeated", "control", "readOnlyWrite"] as const;
+export const HOSTILE_CLASSES = [
+  "headers",
+  "depth",
+  "listLength",
+  "oversized",
+  "oversizedExpect",
+  "repeated",
+  "control",
+  "readOnlyWrite",
+] as const;
 export type HostileClass = (typeof HOSTILE_CLASSES)[number];
 
 export interface GeneratedRequest {
@@ -75,7 +89,20 @@ const text = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom("ws-", "prj-", "sshkey-", "apool-", "tag-", "run-", "sv-", "user-", "team-", "nocode-", "mod-", "ot-")
+      .constantFrom(
+        "ws-",
+        "prj-",
+        "sshkey-",
+        "apool-",
+        "tag-",
+        "run-",
+        "sv-",
+        "user-",
+        "team-",
+        "nocode-",
+        "mod-",
+        "ot-",
+      )
       .chain((p) => fc.string({ maxLength: 20 }).map((s) => p + s)),
   },
 );
@@ -140,7 +167,10 @@ const queryValue = fc.oneof(
 const controlText = fc
   .tuple(
     fc.string({ maxLength: 6 }),
-    fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f })), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f })), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     fc.string({ maxLength: 6 }),
   )
   .map(([a, codes, b]) => a + String.fromCharCode(...codes) + b);
@@ -160,7 +190,11 @@ const listPairs: fc.Arbitrary<Array<[string, string]>> = fc
   )
   .map(([key, n, stem]) => {
     // filter[tagged] takes one pair of parameters per entry; the URL stays under Node's header size limit.
-    if (key === "filter[tagged]") return Array.from({ length: Math.min(n, 400) }, (_, i) => [`filter[tagged][${i}][key]`, `${stem}${i}`] as [string, string]);
+    if (key === "filter[tagged]")
+      return Array.from(
+        { length: Math.min(n, 400) },
+        (_, i) => [`filter[tagged][${i}][key]`, `${stem}${i}`] as [string, string],
+      );
     return [[key, Array.from({ length: n }, (_, i) => (i % 7 === 0 ? stem : `${stem}${i}`)).join(",")]];
   });
 
@@ -174,17 +208,40 @@ interface QueryParts {
 
 const query: fc.Arbitrary<{ text: string; classes: HostileClass[] }> = fc
   .record({
-    pairs: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }), queryValue), { maxLength: 5 }),
-    list: fc.oneof({ weight: 6, arbitrary: fc.constant<Array<[string, string]>>([]) }, { weight: 1, arbitrary: listPairs }),
+    pairs: fc.array(
+      fc.tuple(
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: text }),
+        queryValue,
+      ),
+      { maxLength: 5 },
+    ),
+    list: fc.oneof(
+      { weight: 6, arbitrary: fc.constant<Array<[string, string]>>([]) },
+      { weight: 1, arbitrary: listPairs },
+    ),
     repeat: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     control: fc.oneof(
       { weight: 6, arbitrary: fc.constant<Array<[string, string]>>([]) },
       {
         weight: 1,
-        arbitrary: fc.array(fc.tuple(fc.constantFrom("search[name]", "search[wildcard-name]", "q", "search[tags]", "filter[project][id]", "sort", "page[number]"), controlText), {
-          minLength: 1,
-          maxLength: 2,
-        }),
+        arbitrary: fc.array(
+          fc.tuple(
+            fc.constantFrom(
+              "search[name]",
+              "search[wildcard-name]",
+              "q",
+              "search[tags]",
+              "filter[project][id]",
+              "sort",
+              "page[number]",
+            ),
+            controlText,
+          ),
+          {
+            minLength: 1,
+            maxLength: 2,
+          },
+        ),
       },
     ),
     raw: fc.boolean(),
@@ -194,12 +251,17 @@ const query: fc.Arbitrary<{ text: string; classes: HostileClass[] }> = fc
     // A repeated parameter: the first pair's key again, with another value.
     if (repeat && all.length) all.push([all[0][0], all[all.length - 1][1]]);
     const classes: HostileClass[] = [];
-    if (list.length > MAX_LIST_VALUES || list.some(([, v]) => v.split(",").length > MAX_LIST_VALUES)) classes.push("listLength");
+    if (list.length > MAX_LIST_VALUES || list.some(([, v]) => v.split(",").length > MAX_LIST_VALUES))
+      classes.push("listLength");
     if (repeat && all.length) classes.push("repeated");
     if (control.length) classes.push("control");
     if (all.length === 0) return { text: "", classes };
     // Raw brackets as some clients send them, or percent-encoded as the spec asks.
-    if (raw) return { text: "?" + all.map(([k, v]) => `${k.replace(/[#&?%\s]/g, "")}=${encodeSegment(v)}`).join("&"), classes };
+    if (raw)
+      return {
+        text: "?" + all.map(([k, v]) => `${k.replace(/[#&?%\s]/g, "")}=${encodeSegment(v)}`).join("&"),
+        classes,
+      };
     const q = new URLSearchParams();
     for (const [k, v] of all) q.append(k, v);
     return { text: "?" + q.toString(), classes };
@@ -331,20 +393,58 @@ const attributeValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
-const attributes = fc.dictionary(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ATTRIBUTE_KEYS) }, { weight: 1, arbitrary: text }), attributeValue, { maxKeys: 6 });
+const attributes = fc.dictionary(
+  fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ATTRIBUTE_KEYS) }, { weight: 1, arbitrary: text }),
+  attributeValue,
+  { maxKeys: 6 },
+);
 
-const identifier = fc.record({ type: fc.oneof(fc.constantFrom(...TYPES), text), id: fc.oneof(text, fc.constant("$live")), attributes: attributes }, { requiredKeys: ["type"] });
+const identifier = fc.record(
+  { type: fc.oneof(fc.constantFrom(...TYPES), text), id: fc.oneof(text, fc.constant("$live")), attributes: attributes },
+  { requiredKeys: ["type"] },
+);
 
-const relationship = fc.record({ data: fc.oneof(fc.constant(null), identifier, fc.array(identifier, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })) }, { requiredKeys: [] });
+const relationship = fc.record(
+  {
+    data: fc.oneof(
+      fc.constant(null),
+      identifier,
+      fc.array(identifier, { maxLength: 4 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+  },
+  { requiredKeys: [] },
+);
 
 const relationships = fc.dictionary(
-  fc.constantFrom("project", "tag-bindings", "workspace", "team", "registry-module", "variable-options", "vars", "ssh-key", "organization", "users"),
+  fc.constantFrom(
+    "project",
+    "tag-bindings",
+    "workspace",
+    "team",
+    "registry-module",
+    "variable-options",
+    "vars",
+    "ssh-key",
+    "organization",
+    "users",
+  ),
   relationship,
   { maxKeys: 3 },
 );
 
 const resourceBody = fc.record(
-  { data: fc.record({ type: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: text }), id: text, attributes, relationships }, { requiredKeys: [] }) },
+  {
+    data: fc.record(
+      {
+        type: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: text }),
+        id: text,
+        attributes,
+        relationships,
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { requiredKeys: [] },
 );
 
@@ -353,7 +453,10 @@ const listBody = fc.record({ data: fc.array(identifier, { maxLength: 5 }) });
 /** A resource body with one attribute nested to any depth (arrays, objects, or both), around and far past the bound. */
 const deepBody: fc.Arbitrary<string> = fc
   .record({
-    depth: fc.oneof({ weight: 2, arbitrary: fc.integer({ min: MAX_JSON_DEPTH - 5, max: MAX_JSON_DEPTH + 2 }) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 20_000 }) }),
+    depth: fc.oneof(
+      { weight: 2, arbitrary: fc.integer({ min: MAX_JSON_DEPTH - 5, max: MAX_JSON_DEPTH + 2 }) },
+      { weight: 2, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+    ),
     kind: fc.constantFrom("array", "object", "mixed"),
     key: fc.constantFrom(...ATTRIBUTE_KEYS),
     type: fc.constantFrom(...TYPES),
@@ -457,7 +560,12 @@ const METHODS = ["GET", "POST", "PATCH", "DELETE", "PUT"];
 const headerValue = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((c) => String.fromCharCode(c)), maxLength: 60 }),
+    arbitrary: fc.string({
+      unit: fc
+        .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09))
+        .map((c) => String.fromCharCode(c)),
+      maxLength: 60,
+    }),
   },
   {
     weight: 2,
@@ -498,12 +606,18 @@ const HEADER_NAMES = [
   "expect",
   "range",
 ];
-const headers = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { minKeys: 1, maxKeys: 3 }) });
+const headers = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { minKeys: 1, maxKeys: 3 }) },
+);
 
 /** Sizes past the body limit, kept under the server's discard bound (4 × the limit). */
 const oversized = fc.oneof(
   { weight: 60, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.record({ bytes: fc.integer({ min: BODY_LIMIT + 1, max: 2 * BODY_LIMIT }), expect: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ bytes: fc.integer({ min: BODY_LIMIT + 1, max: 2 * BODY_LIMIT }), expect: fc.boolean() }),
+  },
 );
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PATCH", "DELETE", "PUT"]);
@@ -549,10 +663,27 @@ function readOnlyWrite(routes: ReadonlyArray<Route>): fc.Arbitrary<GeneratedRequ
  */
 export const wrongAuthorization: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,80}$/).map((t) => `Bearer ${t}`) },
-  { weight: 1, arbitrary: fc.constantFrom("Bearer", "Bearer ", "bearer x", "BEARER  y", "Basic dXNlcjpwYXNz", "Token abc", " ", "Bearer a b") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "Bearer",
+      "Bearer ",
+      "bearer x",
+      "BEARER  y",
+      "Basic dXNlcjpwYXNz",
+      "Token abc",
+      " ",
+      "Bearer a b",
+    ),
+  },
   { weight: 2, arbitrary: headerValue.filter((v) => v.trim() !== "") },
   // Of the generated tokens' shape, so only the lookup can tell them wrong.
-  { weight: 2, arbitrary: fc.tuple(fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{14}$/), fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{67}$/)).map(([a, b]) => `Bearer ${a}.atlasv1.${b}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{14}$/), fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{67}$/))
+      .map(([a, b]) => `Bearer ${a}.atlasv1.${b}`),
+  },
 );
 
 /**
@@ -573,7 +704,10 @@ export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<Gen
     .record({
       route: fc.constantFrom(...routes),
       // One request in ten uses some other method, to reach the not-found paths.
-      wrongMethod: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      wrongMethod: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
       params: fc.array(paramValue, { minLength: 3, maxLength: 3 }),
       query,
       body,
@@ -587,7 +721,18 @@ export function requestArbitrary(routes: ReadonlyArray<Route>): fc.Arbitrary<Gen
       if (Object.keys(headers).length) classes.push("headers");
       if (body !== undefined && depthOf(body) > MAX_JSON_DEPTH) classes.push("depth");
       if (oversized) classes.push(oversized.expect ? "oversizedExpect" : "oversized");
-      return { route, method: wrongMethod ?? route.method, params, query: query.text, body, contentType, token, headers, oversized, classes };
+      return {
+        route,
+        method: wrongMethod ?? route.method,
+        params,
+        query: query.text,
+        body,
+        contentType,
+        token,
+        headers,
+        oversized,
+        classes,
+      };
     });
   return fc.oneof({ weight: 11, arbitrary: general }, { weight: 1, arbitrary: readOnlyWrite(routes) });
 }
@@ -606,7 +751,10 @@ function encodeSegment(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {
-    return encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")) + "%ED%A0%80";
+    return (
+      encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")) +
+      "%ED%A0%80"
+    );
   }
 }
 
@@ -618,7 +766,8 @@ function resolveParam(world: World, req: GeneratedRequest, name: string, v: Para
   switch (name) {
     case "organization_name":
       // The organization under test is never deleted: everything else hangs off it.
-      if (req.method === "DELETE" && req.route.url === "/organizations/:organization_name") return own ? VICTIM_ORG : OTHER_ORG;
+      if (req.method === "DELETE" && req.route.url === "/organizations/:organization_name")
+        return own ? VICTIM_ORG : OTHER_ORG;
       return own ? (v.index % 4 === 3 ? VICTIM_ORG : world.org) : OTHER_ORG;
     case "name": {
       const ids = own ? f.workspaces : f.otherWorkspaces;
@@ -635,7 +784,8 @@ function resolveParam(world: World, req: GeneratedRequest, name: string, v: Para
     case "id":
       if (req.route.url.startsWith("/no-code-modules/:id")) return f.noCodeModules[0] ?? "missing";
       if (req.route.url.endsWith("/upgrade/:id")) return f.upgradeRuns[0] ?? "missing";
-      if (req.route.url.startsWith("/no-code-modules/") && req.route.url.includes("/workspaces/:id")) return f.workspaces[f.workspaces.length - 1];
+      if (req.route.url.startsWith("/no-code-modules/") && req.route.url.includes("/workspaces/:id"))
+        return f.workspaces[f.workspaces.length - 1];
       return world.liveId(v.index) ?? "missing";
     default:
       return world.liveId(v.index) ?? "missing";

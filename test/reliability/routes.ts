@@ -22,7 +22,15 @@ export async function registeredRoutes(): Promise<Route[]> {
   const ctx: ServerContext = {
     db,
     secrets: secretBox(randomBytes(32)),
-    options: { host: "127.0.0.1", port: 0, db: ":memory:", organization: "o", rateLimit: 0, runSpeed: 1, selfManaged: true },
+    options: {
+      host: "127.0.0.1",
+      port: 0,
+      db: ":memory:",
+      organization: "o",
+      rateLimit: 0,
+      runSpeed: 1,
+      selfManaged: true,
+    },
     hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",
   };

@@ -60,7 +60,9 @@ function expectNoSecret(texts: string[], secrets: string[], where: string): void
   for (const text of texts) for (const s of secrets) expect(text.includes(s), `${where} contains a token`).toBe(false);
 }
 
-const body = (type: string, attributes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ data: { type, attributes, ...extra } });
+const body = (type: string, attributes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  data: { type, attributes, ...extra },
+});
 
 describe("tokens never leak", () => {
   test("client errors and client log lines never hold the token, whatever failed", async () => {
@@ -76,7 +78,14 @@ describe("tokens never leak", () => {
       retry: { maxAttempts: 2 },
     });
     const wrong = `wrong-${randomBytes(12).toString("hex")}`;
-    const stranger = new WorkspacesClient({ address: world.test.server.url, token: wrong, organization: world.org, env: {}, homeDir: "/nonexistent", logger: (l: string) => lines.push(l) });
+    const stranger = new WorkspacesClient({
+      address: world.test.server.url,
+      token: wrong,
+      organization: world.org,
+      env: {},
+      homeDir: "/nonexistent",
+      logger: (l: string) => lines.push(l),
+    });
     const nowhere = new WorkspacesClient({
       address: "http://127.0.0.1:9/api/v2",
       token,
@@ -153,14 +162,18 @@ describe("tokens never leak", () => {
     process.env.WORKSPACES_ORGANIZATION = world.org;
     try {
       const { dispatch } = await import("../../src/resources/entry");
-      const created = (await dispatch(1, "Workspace", "create", [{ name: "closure-scan", organization: world.org }])) as { id: string };
+      const created = (await dispatch(1, "Workspace", "create", [
+        { name: "closure-scan", organization: world.org },
+      ])) as { id: string };
       expect(created.id).toMatch(/^ws-/);
       await dispatch(1, "Workspace", "read", [created.id, { name: "closure-scan", organization: world.org }]);
       for (const kind of Object.keys(typeTokens) as (keyof typeof typeTokens)[]) {
         expectNoSecret([providerText(kind)], [token], `serialized ${kind} provider`);
         bump("serialized providers scanned");
       }
-      const failure = await dispatch(1, "Workspace", "create", [{ name: "closure-scan", organization: world.org }]).then(
+      const failure = await dispatch(1, "Workspace", "create", [
+        { name: "closure-scan", organization: world.org },
+      ]).then(
         () => null,
         (e: unknown) => e,
       );
@@ -172,7 +185,10 @@ describe("tokens never leak", () => {
   });
 });
 
-const workspaceRoutes = () => routes.filter((r) => r.params.includes("workspace_id") || (r.params.includes("name") && r.url.startsWith("/organizations/")));
+const workspaceRoutes = () =>
+  routes.filter(
+    (r) => r.params.includes("workspace_id") || (r.params.includes("name") && r.url.startsWith("/organizations/")),
+  );
 
 function pathFor(route: Route, ws: { id: string; name: string; org: string }): string {
   return route.url
@@ -192,7 +208,8 @@ function plausibleBody(route: Route, consumerId: string): unknown {
   if (route.url.endsWith("/ssh-key")) return body("workspaces", { id: null });
   if (route.url.endsWith("/actions/lock")) return { reason: "intruder" };
   if (route.url.endsWith("/state-versions")) return body("state-versions", { serial: 1, md5: "0".repeat(32) });
-  if (route.url.endsWith("/data-retention-policy")) return body("data-retention-policies", { "delete-older-than-n-days": 3 });
+  if (route.url.endsWith("/data-retention-policy"))
+    return body("data-retention-policies", { "delete-older-than-n-days": 3 });
   if (route.url.includes("/upgrade")) return body("workspaces", {}, { relationships: { vars: { data: [] } } });
   if (route.method === "PATCH") return body("workspaces", { description: "intruder" });
   return undefined;
@@ -200,15 +217,24 @@ function plausibleBody(route: Route, consumerId: string): unknown {
 
 describe("organizations are sealed from each other", () => {
   test("tokens of another organization get 404 on every workspace route, and change nothing", async () => {
-    const target = { id: world.fixtures.workspaces[0], name: world.workspaceName(world.fixtures.workspaces[0])!, org: world.org };
+    const target = {
+      id: world.fixtures.workspaces[0],
+      name: world.workspaceName(world.fixtures.workspaces[0])!,
+      org: world.org,
+    };
     const outsider = await makeTeam(world.api, OTHER_ORG, `outsiders-${Date.now()}`, { manageWorkspaces: true });
-    const callers = { "organization token": world.tokens.otherOrg, "team token that manages all workspaces": outsider.token };
+    const callers = {
+      "organization token": world.tokens.otherOrg,
+      "team token that manages all workspaces": outsider.token,
+    };
     const version = world.dataVersion();
     const before = world.dump();
     let n = 0;
     for (const [who, token] of Object.entries(callers)) {
       for (const route of workspaceRoutes()) {
-        const r = await world.api.as(token).request(route.method, pathFor(route, target), plausibleBody(route, world.fixtures.otherWorkspaces[0]));
+        const r = await world.api
+          .as(token)
+          .request(route.method, pathFor(route, target), plausibleBody(route, world.fixtures.otherWorkspaces[0]));
         expect(r.status, `${who}: ${route.method} ${route.url} -> ${r.text}`).toBe(404);
         n++;
       }
@@ -227,43 +253,50 @@ describe("team tokens without admin (spec 5)", () => {
    */
   function expected(level: "read" | "plan" | "write", route: Route): number | "read" {
     if (route.method === "GET") return "read";
-    if (route.url.endsWith("/actions/lock") || route.url.endsWith("/actions/unlock")) return level === "write" ? 200 : 404;
+    if (route.url.endsWith("/actions/lock") || route.url.endsWith("/actions/unlock"))
+      return level === "write" ? 200 : 404;
     if (route.method === "DELETE" && !route.url.includes("/relationships/")) return 403;
     return 404;
   }
 
-  test.each(["read", "plan", "write"] as const)("%s access: every spec workspace route answers exactly as the matrix says", async (level) => {
-    const ws = await createWorkspace(world.api, world.org, `matrix-${level}-${Date.now()}`);
-    const consumer = await createWorkspace(world.api, world.org, `matrix-c-${level}-${Date.now()}`);
-    const team = await makeTeam(world.api, world.org, `matrix-${level}-${Date.now()}`);
-    await grant(world.api, team.id, ws.id, level);
-    await grant(world.api, team.id, consumer.id, level);
-    const api = world.api.as(team.token);
-    const target = { id: ws.id, name: ws.attributes.name as string, org: world.org };
-    const specOnly = SPEC_ROUTES.filter((r) => (r.params.includes("workspace_id") || r.params.includes("name")) && !r.url.startsWith("/no-code-modules"));
-    // Lock before unlock, so each answers about the caller and not the lock state.
-    specOnly.sort((a, b) => Number(b.url.endsWith("/lock")) - Number(a.url.endsWith("/lock")));
-    let n = 0;
-    for (const route of specOnly) {
-      const version = world.dataVersion();
-      const r = await api.request(route.method, pathFor(route, target), plausibleBody(route, consumer.id));
-      const want = expected(level, route);
-      const where = `${level}: ${route.method} ${route.url} -> ${r.status} ${r.text.slice(0, 200)}`;
-      if (want === "read") {
-        // Retention policies are a self-managed admin setting; every other read is allowed.
-        expect([200, 404].includes(r.status), where).toBe(true);
-        if (!route.url.includes("data-retention")) expect(r.status, where).toBe(200);
-      } else {
-        expect(r.status, where).toBe(want);
-        if (want >= 400) {
-          expect(r.body.errors?.length, where).toBeGreaterThan(0);
-          expect(world.dataVersion(), `refused but committed: ${where}`).toBe(version);
+  test.each(["read", "plan", "write"] as const)(
+    "%s access: every spec workspace route answers exactly as the matrix says",
+    async (level) => {
+      const ws = await createWorkspace(world.api, world.org, `matrix-${level}-${Date.now()}`);
+      const consumer = await createWorkspace(world.api, world.org, `matrix-c-${level}-${Date.now()}`);
+      const team = await makeTeam(world.api, world.org, `matrix-${level}-${Date.now()}`);
+      await grant(world.api, team.id, ws.id, level);
+      await grant(world.api, team.id, consumer.id, level);
+      const api = world.api.as(team.token);
+      const target = { id: ws.id, name: ws.attributes.name as string, org: world.org };
+      const specOnly = SPEC_ROUTES.filter(
+        (r) =>
+          (r.params.includes("workspace_id") || r.params.includes("name")) && !r.url.startsWith("/no-code-modules"),
+      );
+      // Lock before unlock, so each answers about the caller and not the lock state.
+      specOnly.sort((a, b) => Number(b.url.endsWith("/lock")) - Number(a.url.endsWith("/lock")));
+      let n = 0;
+      for (const route of specOnly) {
+        const version = world.dataVersion();
+        const r = await api.request(route.method, pathFor(route, target), plausibleBody(route, consumer.id));
+        const want = expected(level, route);
+        const where = `${level}: ${route.method} ${route.url} -> ${r.status} ${r.text.slice(0, 200)}`;
+        if (want === "read") {
+          // Retention policies are a self-managed admin setting; every other read is allowed.
+          expect([200, 404].includes(r.status), where).toBe(true);
+          if (!route.url.includes("data-retention")) expect(r.status, where).toBe(200);
+        } else {
+          expect(r.status, where).toBe(want);
+          if (want >= 400) {
+            expect(r.body.errors?.length, where).toBeGreaterThan(0);
+            expect(world.dataVersion(), `refused but committed: ${where}`).toBe(version);
+          }
         }
+        n++;
       }
-      n++;
-    }
-    bump("requests of team tokens without admin, each as the matrix says", n);
-  });
+      bump("requests of team tokens without admin, each as the matrix says", n);
+    },
+  );
 
   test("organization tokens are refused on every no-code endpoint, and change nothing", async () => {
     const api = world.api.as(world.tokens.org);
@@ -274,11 +307,19 @@ describe("team tokens without admin (spec 5)", () => {
       [
         "POST",
         `/organizations/${world.org}/no-code-modules`,
-        body("no-code-modules", { enabled: true }, { relationships: { "registry-module": { data: { type: "registry-modules", id: "mod-x" } } } }),
+        body(
+          "no-code-modules",
+          { enabled: true },
+          { relationships: { "registry-module": { data: { type: "registry-modules", id: "mod-x" } } } },
+        ),
       ],
       ["PATCH", `/no-code-modules/${noCode}`, body("no-code-modules", { enabled: false })],
       ["POST", `/no-code-modules/${noCode}/workspaces`, body("workspaces", { name: "from-org-token" })],
-      ["POST", `/no-code-modules/${noCode}/workspaces/${ws}/upgrade`, body("workspaces", {}, { relationships: { vars: { data: [] } } })],
+      [
+        "POST",
+        `/no-code-modules/${noCode}/workspaces/${ws}/upgrade`,
+        body("workspaces", {}, { relationships: { vars: { data: [] } } }),
+      ],
       ["POST", `/no-code-modules/${noCode}/workspaces/${ws}/upgrade/${run}`, undefined],
     ];
     const version = world.dataVersion();
@@ -339,7 +380,9 @@ describe("rate limit", () => {
       }
       // Two clients of one user share one budget.
       expect(accepted[3] + accepted[4], where).toBeLessThanOrEqual(LIMIT * windows);
-      expect(accepted[3] + accepted[4], where).toBeGreaterThanOrEqual(fairShare(accepted[3] + accepted[4] + refused[3] + refused[4]));
+      expect(accepted[3] + accepted[4], where).toBeGreaterThanOrEqual(
+        fairShare(accepted[3] + accepted[4] + refused[3] + refused[4]),
+      );
       // Every client asked for more than its share, so the limit refused some of each user's requests.
       expect(
         refused.reduce((a, b) => a + b, 0),
@@ -368,7 +411,16 @@ describe("a sensitive no-code variable cannot be guessed", () => {
       weight: 2,
       arbitrary: fc
         .nat(SECRET.length - 1)
-        .chain((i) => fc.constantFrom(SECRET.slice(0, i), SECRET.slice(0, i) + "x" + SECRET.slice(i + 1), SECRET.toUpperCase(), SECRET + " ", " " + SECRET, SECRET.slice(i))),
+        .chain((i) =>
+          fc.constantFrom(
+            SECRET.slice(0, i),
+            SECRET.slice(0, i) + "x" + SECRET.slice(i + 1),
+            SECRET.toUpperCase(),
+            SECRET + " ",
+            " " + SECRET,
+            SECRET.slice(i),
+          ),
+        ),
     },
     { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
@@ -393,16 +445,28 @@ describe("a sensitive no-code variable cannot be guessed", () => {
     ]);
     /** What an upgrade's answer shows, without what differs between any two runs (ids, times). */
     const outcome = async (vars: object[]) => {
-      const r = await api.post(upgradePath(noCode.id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: vars } } } });
+      const r = await api.post(upgradePath(noCode.id, ws.id), {
+        data: { type: "workspaces", relationships: { vars: { data: vars } } },
+      });
       expect(r.status, r.text.slice(0, 300)).toBe(200);
-      const settled = await pollUpgrade(api, noCode.id, ws.id, r.body.data.id as string, ["planned", "planned_and_finished", "errored"]);
+      const settled = await pollUpgrade(api, noCode.id, ws.id, r.body.data.id as string, [
+        "planned",
+        "planned_and_finished",
+        "errored",
+      ]);
       const { status, "error-message": error } = settled.doc.attributes as Record<string, unknown>;
       return { status, error: error ?? null, seen: settled.seen.join(" > ") };
     };
     const region = { type: "vars", attributes: { key: "region", value: "eu", category: "engine" } };
     const secretVar = (g: { value: string; sensitive?: boolean; hcl?: boolean }) => ({
       type: "vars",
-      attributes: { key: "secret", value: g.value, category: "engine", ...(g.sensitive === undefined ? {} : { sensitive: g.sensitive }), ...(g.hcl === undefined ? {} : { hcl: g.hcl }) },
+      attributes: {
+        key: "secret",
+        value: g.value,
+        category: "engine",
+        ...(g.sensitive === undefined ? {} : { sensitive: g.sensitive }),
+        ...(g.hcl === undefined ? {} : { hcl: g.hcl }),
+      },
     });
     // A guess that is certainly wrong sets what every guess must look like.
     const baseline = await outcome([secretVar({ value: `${SECRET}-certainly-wrong`, sensitive: true })]);
@@ -419,11 +483,16 @@ describe("a sensitive no-code variable cannot be guessed", () => {
       { numRuns: Number(process.env.SECRET_GUESS_RUNS ?? 150) },
     );
     // The stored value is still the secret: no guess overwrote it (the upgrades were never confirmed).
-    const stored = world.read.prepare(`SELECT value, sensitive FROM vars WHERE workspace_id = ? AND key = 'secret'`).get(ws.id) as { value: string; sensitive: number };
+    const stored = world.read
+      .prepare(`SELECT value, sensitive FROM vars WHERE workspace_id = ? AND key = 'secret'`)
+      .get(ws.id) as { value: string; sensitive: number };
     expect(stored.sensitive).toBe(1);
     expect(stored.value).not.toContain(SECRET);
     expect(world.secrets.open(stored.value, "vars.value")).toBe(SECRET);
-    bump("generated guesses of a sensitive no-code variable in an upgrade, all planned as a certainly wrong guess", guesses);
+    bump(
+      "generated guesses of a sensitive no-code variable in an upgrade, all planned as a certainly wrong guess",
+      guesses,
+    );
     bump("of which the right value", right);
   }, 120_000);
 });
@@ -433,11 +502,21 @@ describe("a sensitive no-code variable cannot be guessed", () => {
  * reaches a server on 127.0.0.1), so every generated case starts from an address with
  * its own failed-authentication budget.
  */
-function fromAddress(url: string, localAddress: string, method: string, authorization: string | undefined, body?: string): Promise<{ status: number; text: string }> {
+function fromAddress(
+  url: string,
+  localAddress: string,
+  method: string,
+  authorization: string | undefined,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (authorization !== undefined) headers.authorization = authorization;
-    if (body !== undefined) Object.assign(headers, { "content-type": "application/vnd.api+json", "content-length": String(Buffer.byteLength(body)) });
+    if (body !== undefined)
+      Object.assign(headers, {
+        "content-type": "application/vnd.api+json",
+        "content-length": String(Buffer.byteLength(body)),
+      });
     const req = http.request(url, { method, headers, localAddress, agent: false, timeout: 10_000 }, (res) => {
       let text = "";
       res.on("data", (c: Buffer) => (text += c.toString()));
@@ -460,12 +539,21 @@ describe("a flood of wrong tokens from an address locks out none of its valid to
 
   const kinds = ["owner", "org", "teamRead", "teamWrite", "user", "otherOrg"] as const;
   const floodCase = fc.record({
-    flood: fc.array(fc.record({ authorization: wrongAuthorization, target: fc.constantFrom("list", "show", "lock", "ping", "unknown") }), {
-      minLength: FAILED_AUTH_LIMIT,
-      maxLength: 3 * FAILED_AUTH_LIMIT,
-    }),
+    flood: fc.array(
+      fc.record({
+        authorization: wrongAuthorization,
+        target: fc.constantFrom("list", "show", "lock", "ping", "unknown"),
+      }),
+      {
+        minLength: FAILED_AUTH_LIMIT,
+        maxLength: 3 * FAILED_AUTH_LIMIT,
+      },
+    ),
     /** Valid requests at generated places in the flood (as a fraction of it), and all of them again after it. */
-    valid: fc.array(fc.record({ kind: fc.constantFrom(...kinds), at: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 8 }),
+    valid: fc.array(fc.record({ kind: fc.constantFrom(...kinds), at: fc.double({ min: 0, max: 1, noNaN: true }) }), {
+      minLength: 1,
+      maxLength: 8,
+    }),
   });
 
   test("generated floods of any wrong token, then and amid them every kind of valid token from the same address", async () => {
@@ -486,7 +574,10 @@ describe("a flood of wrong tokens from an address locks out none of its valid to
     };
     // What each valid token gets for a read of the workspace, from an address that sent nothing else.
     const baseline: Record<string, number> = {};
-    for (const kind of kinds) baseline[kind] = (await fromAddress(`${base}/workspaces/${ws}`, nextAddress(), "GET", `Bearer ${w.tokens[kind]}`)).status;
+    for (const kind of kinds)
+      baseline[kind] = (
+        await fromAddress(`${base}/workspaces/${ws}`, nextAddress(), "GET", `Bearer ${w.tokens[kind]}`)
+      ).status;
     expect(Object.values(baseline).every((s) => s === 200 || s === 404)).toBe(true);
     const counts = { flood: 0, refused: 0, valid: 0, cases: 0 };
     await fc.assert(
@@ -523,7 +614,10 @@ describe("a flood of wrong tokens from an address locks out none of its valid to
         expect(after.status).toBe(failed >= FAILED_AUTH_LIMIT ? 429 : 401);
         counts.cases++;
       }),
-      { numRuns: Number(process.env.FLOOD_RUNS ?? 30), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      {
+        numRuns: Number(process.env.FLOOD_RUNS ?? 30),
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+      },
     );
     bump("generated floods of wrong tokens, each from an address of its own", counts.cases);
     bump("wrong-token requests in them", counts.flood);
@@ -539,12 +633,23 @@ describe("sensitive values are not in the database files", () => {
     .map(([nonce, tail]) => `${Buffer.from(nonce).toString("hex")}${tail}`);
   const keys = ["alpha", "beta", "gamma", "delta"];
   const secretsCase = fc.record({
-    created: fc.uniqueArray(fc.record({ key: fc.constantFrom(...keys), value: secretValue }), { minLength: 1, maxLength: 3, selector: (v) => v.key }),
-    upgraded: fc.uniqueArray(fc.record({ key: fc.constantFrom(...keys), value: secretValue, sensitive: fc.option(fc.boolean(), { nil: undefined }) }), {
+    created: fc.uniqueArray(fc.record({ key: fc.constantFrom(...keys), value: secretValue }), {
       minLength: 1,
-      maxLength: 4,
+      maxLength: 3,
       selector: (v) => v.key,
     }),
+    upgraded: fc.uniqueArray(
+      fc.record({
+        key: fc.constantFrom(...keys),
+        value: secretValue,
+        sensitive: fc.option(fc.boolean(), { nil: undefined }),
+      }),
+      {
+        minLength: 1,
+        maxLength: 4,
+        selector: (v) => v.key,
+      },
+    ),
     /** Leave a second upgrade planned, so its row keeps the values it would apply. */
     pending: fc.boolean(),
   });
@@ -569,13 +674,32 @@ describe("sensitive values are not in the database files", () => {
     await fc.assert(
       fc.asyncProperty(secretsCase, async ({ created, upgraded, pending }) => {
         const control = `plain-${randomBytes(8).toString("hex")}`;
-        const ws = await createFromModule(api, noCode.id, `at-rest-${Date.now()}-${counts.cases}`, [...created.map((v) => ({ ...v, sensitive: true })), { key: "control", value: control }]);
+        const ws = await createFromModule(api, noCode.id, `at-rest-${Date.now()}-${counts.cases}`, [
+          ...created.map((v) => ({ ...v, sensitive: true })),
+          { key: "control", value: control },
+        ]);
         // Variables created sensitive stay sensitive whatever an upgrade says; new keys are sensitive only when said so.
         const createdKeys = new Set(created.map((v) => v.key));
-        const sensitive = [...created.map((v) => v.value), ...upgraded.filter((v) => v.sensitive === true || createdKeys.has(v.key)).map((v) => v.value)];
+        const sensitive = [
+          ...created.map((v) => v.value),
+          ...upgraded.filter((v) => v.sensitive === true || createdKeys.has(v.key)).map((v) => v.value),
+        ];
         const upgrade = async (vars: typeof upgraded) => {
-          const items = vars.map((v) => ({ type: "vars", attributes: { key: v.key, value: v.value, category: "engine", ...(v.sensitive === undefined ? {} : { sensitive: v.sensitive }) } }));
-          const r = await expectStatus(api.post(upgradePath(noCode.id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: items } } } }), 200);
+          const items = vars.map((v) => ({
+            type: "vars",
+            attributes: {
+              key: v.key,
+              value: v.value,
+              category: "engine",
+              ...(v.sensitive === undefined ? {} : { sensitive: v.sensitive }),
+            },
+          }));
+          const r = await expectStatus(
+            api.post(upgradePath(noCode.id, ws.id), {
+              data: { type: "workspaces", relationships: { vars: { data: items } } },
+            }),
+            200,
+          );
           return r.body.data.id as string;
         };
         const runId = await upgrade(upgraded);
@@ -590,8 +714,14 @@ describe("sensitive values are not in the database files", () => {
         await world.settle();
         const bytes = fileBytes();
         for (const value of sensitive) {
-          expect(bytes.includes(Buffer.from(value)), `the database files hold the sensitive value ${JSON.stringify(value)}`).toBe(false);
-          expect(bytes.includes(Buffer.from(value.slice(0, 16))), `the database files hold the nonce of ${JSON.stringify(value)}`).toBe(false);
+          expect(
+            bytes.includes(Buffer.from(value)),
+            `the database files hold the sensitive value ${JSON.stringify(value)}`,
+          ).toBe(false);
+          expect(
+            bytes.includes(Buffer.from(value.slice(0, 16))),
+            `the database files hold the nonce of ${JSON.stringify(value)}`,
+          ).toBe(false);
           counts.values++;
         }
         expect(bytes.includes(Buffer.from(control)), "the read sees what the server stored").toBe(true);
@@ -599,7 +729,10 @@ describe("sensitive values are not in the database files", () => {
       }),
       { numRuns: Number(process.env.AT_REST_RUNS ?? 25) },
     );
-    bump("generated no-code workspaces with sensitive variables, created, upgraded and read from the database files", counts.cases);
+    bump(
+      "generated no-code workspaces with sensitive variables, created, upgraded and read from the database files",
+      counts.cases,
+    );
     bump("sensitive values looked for in the files' bytes, none found", counts.values);
   }, 180_000);
 });

@@ -11,7 +11,16 @@ import type { ServerOptions } from "../../src/server/context";
 import { loadKey, secretBox, type SecretBox } from "../../src/server/secrets";
 import { expect } from "vitest";
 import { createFromModule, enableModule, publishModule, upgradePath } from "../server/no-code-support";
-import { type Api, createWorkspace, expectStatus, makeTeam, makeUser, grant, start, type TestServer } from "../server/helpers";
+import {
+  type Api,
+  createWorkspace,
+  expectStatus,
+  makeTeam,
+  makeUser,
+  grant,
+  start,
+  type TestServer,
+} from "../server/helpers";
 
 export const OTHER_ORG = "other-org";
 export const VICTIM_ORG = "victim-org";
@@ -49,9 +58,13 @@ export class World {
     readonly fixtures: Fixtures,
   ) {
     this.read = new Database(file, { readonly: true, fileMustExist: true });
-    this.idTables = (this.read.prepare(`SELECT m.name FROM sqlite_master m WHERE m.type = 'table'`).all() as { name: string }[])
+    this.idTables = (
+      this.read.prepare(`SELECT m.name FROM sqlite_master m WHERE m.type = 'table'`).all() as { name: string }[]
+    )
       .map((r) => r.name)
-      .filter((t) => (this.read.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'id'`).get(t) ?? null) !== null);
+      .filter(
+        (t) => (this.read.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'id'`).get(t) ?? null) !== null,
+      );
   }
 
   /** The server's key, read from beside the database file as the server left it there. */
@@ -72,7 +85,11 @@ export class World {
    * order. Two equal dumps mean no row, column or table changed.
    */
   dump(): string {
-    const tables = this.read.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY type, name`).all() as { type: string; name: string; sql: string }[];
+    const tables = this.read.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY type, name`).all() as {
+      type: string;
+      name: string;
+      sql: string;
+    }[];
     const parts: string[] = [JSON.stringify(tables)];
     for (const t of tables) {
       if (t.type !== "table") continue;
@@ -114,7 +131,8 @@ export class World {
     const table = this.idTables[pick % this.idTables.length];
     const n = (this.read.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
     if (n === 0) return null;
-    const row = this.read.prepare(`SELECT id FROM "${table}" LIMIT 1 OFFSET ?`).get(pick % n) as { id: string } | undefined;
+    const row = this.read.prepare(`SELECT id FROM "${table}" LIMIT 1 OFFSET ?`).get(pick % n) as
+      { id: string } | undefined;
     return row ? String(row.id) : null;
   }
 
@@ -135,11 +153,17 @@ export class World {
     const owner = this.api;
     const exists = (table: string, id: string) => !!this.read.prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(id);
     if (!this.read.prepare(`SELECT 1 FROM organizations WHERE name = ?`).get(OTHER_ORG)) {
-      await expectStatus(owner.post(`/organizations`, { data: { type: "organizations", attributes: { name: OTHER_ORG } } }), 201);
+      await expectStatus(
+        owner.post(`/organizations`, { data: { type: "organizations", attributes: { name: OTHER_ORG } } }),
+        201,
+      );
       this.fixtures.otherWorkspaces.length = 0;
     }
     if (!this.read.prepare(`SELECT 1 FROM organizations WHERE name = ?`).get(VICTIM_ORG)) {
-      await expectStatus(owner.post(`/organizations`, { data: { type: "organizations", attributes: { name: VICTIM_ORG } } }), 201);
+      await expectStatus(
+        owner.post(`/organizations`, { data: { type: "organizations", attributes: { name: VICTIM_ORG } } }),
+        201,
+      );
     }
     for (const [list, org] of [
       [this.fixtures.workspaces, this.org],
@@ -147,12 +171,20 @@ export class World {
     ] as const) {
       for (let i = 0; i < 3; i++) {
         if (list[i] && exists("workspaces", list[i])) continue;
-        list[i] = (await createWorkspace(owner, org, `fixture-${i}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`)).id;
+        list[i] = (
+          await createWorkspace(
+            owner,
+            org,
+            `fixture-${i}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`,
+          )
+        ).id;
       }
     }
     if (!this.fixtures.projects[0] || !exists("projects", this.fixtures.projects[0])) {
       const p = await expectStatus(
-        owner.post(`/organizations/${this.org}/projects`, { data: { type: "projects", attributes: { name: `fixture-${Date.now()}-${Math.floor(Math.random() * 1e6)}` } } }),
+        owner.post(`/organizations/${this.org}/projects`, {
+          data: { type: "projects", attributes: { name: `fixture-${Date.now()}-${Math.floor(Math.random() * 1e6)}` } },
+        }),
         201,
       );
       this.fixtures.projects[0] = p.body.data.id;
@@ -193,29 +225,78 @@ export async function startWorld(options: ServerOptions = {}): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "ws-reliability-"));
   const file = join(dir, "workspaces.db");
   // Simulated runs finish at once, so no background step commits long after a request.
-  const test = await start({ db: file, rateLimit: false, selfManaged: true, runSpeed: Number.POSITIVE_INFINITY, ...options });
+  const test = await start({
+    db: file,
+    rateLimit: false,
+    selfManaged: true,
+    runSpeed: Number.POSITIVE_INFINITY,
+    ...options,
+  });
   const tokens: Tokens = { owner: test.server.token, org: "", teamRead: "", teamWrite: "", user: "", otherOrg: "" };
-  const fixtures: Fixtures = { workspaces: [], otherWorkspaces: [], projects: [], teams: [], users: [], noCodeModules: [], upgradeRuns: [] };
+  const fixtures: Fixtures = {
+    workspaces: [],
+    otherWorkspaces: [],
+    projects: [],
+    teams: [],
+    users: [],
+    noCodeModules: [],
+    upgradeRuns: [],
+  };
   const world = new World(test, dir, file, tokens, fixtures);
   await world.repair();
   const api = test.api;
   const [w0, w1, w2] = fixtures.workspaces;
   // A spread of state, so requests meet locks, tags, bindings, consumers, keys and runs.
   await expectStatus(api.post(`/workspaces/${w1}/actions/lock`, { reason: "fixture" }), 200);
-  await expectStatus(api.post(`/workspaces/${w2}/relationships/tags`, { data: [{ type: "tags", attributes: { name: "fixture-tag" } }] }), 204);
   await expectStatus(
-    api.patch(`/workspaces/${w2}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "test" } }] } } } }),
+    api.post(`/workspaces/${w2}/relationships/tags`, { data: [{ type: "tags", attributes: { name: "fixture-tag" } }] }),
+    204,
+  );
+  await expectStatus(
+    api.patch(`/workspaces/${w2}`, {
+      data: {
+        type: "workspaces",
+        relationships: {
+          "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "env", value: "test" } }] },
+        },
+      },
+    }),
     200,
   );
-  await expectStatus(api.post(`/workspaces/${w2}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: w0 }] }), 204);
-  await expectStatus(api.post(`/organizations/${test.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: "fixture-key", value: "-----BEGIN KEY-----" } } }), 201);
-  await expectStatus(api.post(`/organizations/${test.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "fixture-pool" } } }), 201);
-  await expectStatus(api.post(`/runs`, { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: w0 } } } } }), 201);
+  await expectStatus(
+    api.post(`/workspaces/${w2}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: w0 }] }),
+    204,
+  );
+  await expectStatus(
+    api.post(`/organizations/${test.org}/ssh-keys`, {
+      data: { type: "ssh-keys", attributes: { name: "fixture-key", value: "-----BEGIN KEY-----" } },
+    }),
+    201,
+  );
+  await expectStatus(
+    api.post(`/organizations/${test.org}/agent-pools`, {
+      data: { type: "agent-pools", attributes: { name: "fixture-pool" } },
+    }),
+    201,
+  );
+  await expectStatus(
+    api.post(`/runs`, {
+      data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: w0 } } } },
+    }),
+    201,
+  );
   const moduleId = await publishModule(api, test.org, "fixture-module", ["1.0.0", "1.1.0"]);
-  const noCode = await enableModule(api, test.org, moduleId, { "version-pin": "1.0.0" }, [{ name: "region", options: ["eu", "us"] }]);
+  const noCode = await enableModule(api, test.org, moduleId, { "version-pin": "1.0.0" }, [
+    { name: "region", options: ["eu", "us"] },
+  ]);
   const fromModule = await createFromModule(api, noCode.id, "fixture-from-module", [{ key: "region", value: "eu" }]);
   fixtures.workspaces.push(fromModule.id);
-  const upgrade = await expectStatus(api.post(upgradePath(noCode.id, fromModule.id), { data: { type: "workspaces", relationships: { vars: { data: [] } } } }), 200);
+  const upgrade = await expectStatus(
+    api.post(upgradePath(noCode.id, fromModule.id), {
+      data: { type: "workspaces", relationships: { vars: { data: [] } } },
+    }),
+    200,
+  );
   expect(upgrade.body.data.id).toMatch(/^run-/);
   fixtures.noCodeModules.push(noCode.id);
   fixtures.upgradeRuns.push(upgrade.body.data.id);

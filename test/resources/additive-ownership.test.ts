@@ -90,7 +90,11 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
 
   it("update refuses to put its value back over the other owner's, naming both values", async () => {
     const wsId = await workspace();
-    const { id, outs, inputs } = await create(workspaceTagsProvider, { workspaceId: wsId, mode: "additive", tags: { env: "dev" } });
+    const { id, outs, inputs } = await create(workspaceTagsProvider, {
+      workspaceId: wsId,
+      mode: "additive",
+      tags: { env: "dev" },
+    });
     await h.client.tagBindings.set(wsId, [{ key: "env", value: "prod" }]);
     const refreshed = await workspaceTagsProvider.read(id, outs);
     expect((await workspaceTagsProvider.diff(id, refreshed.props!, inputs)).changes).toBe(true);
@@ -98,7 +102,9 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
       () => null,
       (e: Error) => e,
     );
-    expect(err?.message).toContain('tags.env: env was changed outside this resource to "prod" after this resource set it to "dev"');
+    expect(err?.message).toContain(
+      'tags.env: env was changed outside this resource to "prod" after this resource set it to "dev"',
+    );
     expect(await bindings(wsId)).toEqual({ env: "prod" });
   });
 
@@ -126,7 +132,11 @@ describe("additive WorkspaceTags: a value changed by another owner after the res
 
   it("a key it set that someone removed is its own to add again", async () => {
     const wsId = await workspace();
-    const { id, outs, inputs } = await create(workspaceTagsProvider, { workspaceId: wsId, mode: "additive", tags: { env: "dev" } });
+    const { id, outs, inputs } = await create(workspaceTagsProvider, {
+      workspaceId: wsId,
+      mode: "additive",
+      tags: { env: "dev" },
+    });
     await h.client.tagBindings.set(wsId, []);
     const refreshed = await workspaceTagsProvider.read(id, outs);
     const updated = await workspaceTagsProvider.update(id, refreshed.props!, inputs);
@@ -139,7 +149,11 @@ describe("additive flat tags and consumers: one already present is left to its o
   it("flat tags: a listed tag the workspace had is not recorded and survives delete", async () => {
     const wsId = await workspace();
     await h.client.tags.add(wsId, ["search"]);
-    const { id, outs } = await create(workspaceTagsProvider, { workspaceId: wsId, mode: "additive", tagNames: ["search", "finops"] });
+    const { id, outs } = await create(workspaceTagsProvider, {
+      workspaceId: wsId,
+      mode: "additive",
+      tagNames: ["search", "finops"],
+    });
     expect(outs.addedTagNames).toEqual(["finops"]);
     await workspaceTagsProvider.delete(id, outs);
     expect(await flatTags(wsId)).toEqual(["search"]);
@@ -148,7 +162,11 @@ describe("additive flat tags and consumers: one already present is left to its o
   it("consumers: a listed consumer the workspace had is not recorded, survives update and delete", async () => {
     const [target, theirs, mine, later] = await Promise.all([workspace(), workspace(), workspace(), workspace()]);
     await h.client.remoteStateConsumers.add(target, [theirs]);
-    const { id, outs, inputs } = await create(remoteStateConsumersProvider, { workspaceId: target, mode: "additive", consumerIds: [theirs, mine] });
+    const { id, outs, inputs } = await create(remoteStateConsumersProvider, {
+      workspaceId: target,
+      mode: "additive",
+      consumerIds: [theirs, mine],
+    });
     expect(outs.addedConsumerIds).toEqual([mine]);
     // Dropping the other owner's consumer from the list does not remove it.
     const updated = await remoteStateConsumersProvider.update(id, outs, { ...inputs, consumerIds: [mine, later] });

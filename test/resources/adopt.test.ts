@@ -5,7 +5,12 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { implementationOf } from "../../src/resources/entry";
-import { adoptionPreview, changedInputs, noCodeWorkspaceAdopter, workspaceAdopter } from "../../src/resources/providers/adoption";
+import {
+  adoptionPreview,
+  changedInputs,
+  noCodeWorkspaceAdopter,
+  workspaceAdopter,
+} from "../../src/resources/providers/adoption";
 import { UNKNOWN } from "../../src/resources/providers/common";
 import type { Props } from "../../src/resources/providers/types";
 import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
@@ -33,7 +38,8 @@ async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; byMethod:
   return { result, byMethod };
 }
 
-const writes = (byMethod: Record<string, number>) => (byMethod.POST ?? 0) + (byMethod.PATCH ?? 0) + (byMethod.DELETE ?? 0);
+const writes = (byMethod: Record<string, number>) =>
+  (byMethod.POST ?? 0) + (byMethod.PATCH ?? 0) + (byMethod.DELETE ?? 0);
 
 async function checked(impl: typeof workspace, news: Props): Promise<Props> {
   const r = await impl.check({}, news);
@@ -51,7 +57,14 @@ describe("Workspace adopt", () => {
       tagNames: ["web"],
       tagBindings: [{ key: "env", value: "prod" }],
     });
-    const inputs = await checked(workspace, { name, description: "by hand", autoApply: true, tagNames: ["Web"], tags: { env: "prod" }, adopt: true });
+    const inputs = await checked(workspace, {
+      name,
+      description: "by hand",
+      autoApply: true,
+      tagNames: ["Web"],
+      tags: { env: "prod" },
+      adopt: true,
+    });
     const { result, byMethod } = await counting(() => workspace.create(inputs));
     expect(result.id).toBe(made.id);
     expect(writes(byMethod)).toBe(0);
@@ -64,7 +77,12 @@ describe("Workspace adopt", () => {
 
   it("changes only what the program declares differently, in one update", async () => {
     const name = uniqueName("differs");
-    const made = await h.client.workspaces.create(h.org, { name, description: "old", autoApply: true, tagBindings: [{ key: "env", value: "dev" }] });
+    const made = await h.client.workspaces.create(h.org, {
+      name,
+      description: "old",
+      autoApply: true,
+      tagBindings: [{ key: "env", value: "dev" }],
+    });
     const inputs = await checked(workspace, { name, description: "new", tags: { env: "prod" }, adopt: true });
     const { result, byMethod } = await counting(() => workspace.create(inputs));
     expect(result.id).toBe(made.id);
@@ -183,9 +201,18 @@ describe("what preview says about a resource marked adopt", () => {
       tagBindings: [{ key: "env", value: "dev" }],
     });
     // autoApply and the flat tag match (case aside); description and tags do not.
-    const inputs = await checked(workspace, { name, description: "declared", autoApply: true, tagNames: ["WEB"], tags: { env: "prod" }, adopt: true });
+    const inputs = await checked(workspace, {
+      name,
+      description: "declared",
+      autoApply: true,
+      tagNames: ["WEB"],
+      tags: { env: "prod" },
+      adopt: true,
+    });
     const { result, byMethod } = await counting(() => adoptionPreview(workspace, workspaceAdopter, inputs));
-    expect(result).toBe(`adopt: pulumi up adopts the existing workspace "${name}" (${made.id}) in organization "${h.org}"; changes description, tags`);
+    expect(result).toBe(
+      `adopt: pulumi up adopts the existing workspace "${name}" (${made.id}) in organization "${h.org}"; changes description, tags`,
+    );
     expect(writes(byMethod)).toBe(0);
     expect((await h.client.workspaces.read(made.id)).description).toBe("by hand");
   });
@@ -211,9 +238,13 @@ describe("what preview says about a resource marked adopt", () => {
   it("says that pulumi up creates a record that does not exist, or adopts it then when its name is not known yet", async () => {
     const name = uniqueName("absent");
     const inputs = await checked(workspace, { name, adopt: true });
-    expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(`adopt: no workspace "${name}" in organization "${h.org}" exists; pulumi up creates it`);
+    expect(await adoptionPreview(workspace, workspaceAdopter, inputs)).toBe(
+      `adopt: no workspace "${name}" in organization "${h.org}" exists; pulumi up creates it`,
+    );
     const unnamed = await checked(workspace, { name: UNKNOWN, adopt: true });
-    expect(await adoptionPreview(workspace, workspaceAdopter, unnamed)).toBe("adopt: the workspace is identified by values known only during pulumi up; it is adopted then if it exists");
+    expect(await adoptionPreview(workspace, workspaceAdopter, unnamed)).toBe(
+      "adopt: the workspace is identified by values known only during pulumi up; it is adopted then if it exists",
+    );
   });
 });
 
@@ -275,7 +306,13 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
       { key: "region", value: "eu", category: "engine" },
       { key: "password", value: "s3cret", category: "env", sensitive: true },
     ];
-    const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, variables: vars, adopt: true });
+    const inputs = await checked(noCodeWorkspace, {
+      noCodeModuleId: moduleId,
+      name,
+      project,
+      variables: vars,
+      adopt: true,
+    });
     const { result, byMethod } = await counting(() => noCodeWorkspace.create(inputs));
     expect(result.id).toBe(made.id);
     expect(writes(byMethod)).toBe(0);
@@ -328,7 +365,9 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     const name = uniqueName("plain");
     await h.client.workspaces.create(h.org, { name, projectId: project });
     const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
-    await expect(noCodeWorkspace.create(inputs)).rejects.toThrow(/not made from a no-code module.*Workspace with adopt: true/);
+    await expect(noCodeWorkspace.create(inputs)).rejects.toThrow(
+      /not made from a no-code module.*Workspace with adopt: true/,
+    );
   });
 
   it("preview reports a workspace it cannot adopt instead of failing", async () => {
@@ -337,7 +376,9 @@ describe("NoCodeModule and NoCodeWorkspace adopt", () => {
     const inputs = await checked(noCodeWorkspace, { noCodeModuleId: moduleId, name, project, adopt: true });
     const message = await adoptionPreview(noCodeWorkspace, noCodeWorkspaceAdopter, inputs);
     expect(message).toMatch(
-      new RegExp(`^adopt: could not look up the workspace "${name}" in organization "${h.org}" \\(cannot adopt .*not made from a no-code module.*\\); pulumi up tries again$`),
+      new RegExp(
+        `^adopt: could not look up the workspace "${name}" in organization "${h.org}" \\(cannot adopt .*not made from a no-code module.*\\); pulumi up tries again$`,
+      ),
     );
   });
 });

@@ -71,7 +71,13 @@ describe("Workspace check", () => {
   });
 
   it("does not judge values that are unknown during preview", async () => {
-    const r = await checkNew(workspaceProvider, { organization: "acme", name: UNKNOWN, executionMode: "agent", agentPoolId: UNKNOWN, project: UNKNOWN });
+    const r = await checkNew(workspaceProvider, {
+      organization: "acme",
+      name: UNKNOWN,
+      executionMode: "agent",
+      agentPoolId: UNKNOWN,
+      project: UNKNOWN,
+    });
     expect(r.failures).toEqual([]);
   });
 });
@@ -117,22 +123,39 @@ describe("Workspace diff", () => {
   });
 
   it("reports real changes, replaces only on organization", async () => {
-    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web2" })).toMatchObject({ changes: true, replaces: [] });
-    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", tagNames: ["prod"] })).toMatchObject({ changes: true });
-    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", vcsRepo: null })).toMatchObject({ changes: true });
-    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", forceDelete: true })).toMatchObject({ changes: true });
+    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web2" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(
+      await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", tagNames: ["prod"] }),
+    ).toMatchObject({ changes: true });
+    expect(
+      await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", vcsRepo: null }),
+    ).toMatchObject({ changes: true });
+    expect(
+      await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: "web", forceDelete: true }),
+    ).toMatchObject({ changes: true });
     const moved = await workspaceProvider.diff("ws-1", olds, { organization: "other", name: "web" });
     expect(moved).toMatchObject({ changes: true, replaces: ["organization"], deleteBeforeReplace: true });
   });
 
   it("treats a value unknown until apply as a change", async () => {
-    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: UNKNOWN })).toMatchObject({ changes: true, replaces: [] });
+    expect(await workspaceProvider.diff("ws-1", olds, { organization: "acme", name: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 });
 
 describe("WorkspaceTags, RemoteStateConsumers, WorkspaceLock check and diff", () => {
   it("checks tags and modes", async () => {
-    const r = await checkNew(workspaceTagsProvider, { workspaceId: "nope", mode: "sometimes", tagNames: ["-bad"], tags: { "": "x" } });
+    const r = await checkNew(workspaceTagsProvider, {
+      workspaceId: "nope",
+      mode: "sometimes",
+      tagNames: ["-bad"],
+      tags: { "": "x" },
+    });
     expect(props(r.failures)).toEqual(["mode", "tagNames[0]", "tags", "workspaceId"]);
     const ok = await checkNew(workspaceTagsProvider, { workspaceId: "ws-1", tagNames: ["a"] });
     expect(ok.failures).toEqual([]);
@@ -140,7 +163,10 @@ describe("WorkspaceTags, RemoteStateConsumers, WorkspaceLock check and diff", ()
   });
 
   it("refuses a workspace consuming itself and malformed consumer lists", async () => {
-    const r = await checkNew(remoteStateConsumersProvider, { workspaceId: "ws-1", consumerIds: ["ws-2", "ws-1", "x", "ws-2"] });
+    const r = await checkNew(remoteStateConsumersProvider, {
+      workspaceId: "ws-1",
+      consumerIds: ["ws-2", "ws-1", "x", "ws-2"],
+    });
     expect(props(r.failures)).toEqual(["consumerIds[1]", "consumerIds[2]", "consumerIds[3]"]);
     expect(r.failures[0].reason).toMatch(/itself/);
     const missing = await checkNew(remoteStateConsumersProvider, { workspaceId: "ws-1" });
@@ -148,19 +174,35 @@ describe("WorkspaceTags, RemoteStateConsumers, WorkspaceLock check and diff", ()
   });
 
   it("compares consumers as sets and replaces on another workspace", async () => {
-    const olds = partialState(remoteStateConsumersProvider, { workspaceId: "ws-1", mode: "authoritative", consumerIds: ["ws-2", "ws-3"] });
-    expect(await remoteStateConsumersProvider.diff("x", olds, { workspaceId: "ws-1", consumerIds: ["ws-3", "ws-2"] })).toMatchObject({ changes: false });
-    expect(await remoteStateConsumersProvider.diff("x", olds, { workspaceId: "ws-9", consumerIds: ["ws-3", "ws-2"] })).toMatchObject({ replaces: ["workspaceId"] });
+    const olds = partialState(remoteStateConsumersProvider, {
+      workspaceId: "ws-1",
+      mode: "authoritative",
+      consumerIds: ["ws-2", "ws-3"],
+    });
+    expect(
+      await remoteStateConsumersProvider.diff("x", olds, { workspaceId: "ws-1", consumerIds: ["ws-3", "ws-2"] }),
+    ).toMatchObject({ changes: false });
+    expect(
+      await remoteStateConsumersProvider.diff("x", olds, { workspaceId: "ws-9", consumerIds: ["ws-3", "ws-2"] }),
+    ).toMatchObject({ replaces: ["workspaceId"] });
   });
 
   it("re-locks when the reason changes", async () => {
-    const d = await workspaceLockProvider.diff("ws-1/lock", partialState(workspaceLockProvider, { workspaceId: "ws-1", reason: "a", force: false }), { workspaceId: "ws-1", reason: "b" });
+    const d = await workspaceLockProvider.diff(
+      "ws-1/lock",
+      partialState(workspaceLockProvider, { workspaceId: "ws-1", reason: "a", force: false }),
+      { workspaceId: "ws-1", reason: "b" },
+    );
     expect(d).toMatchObject({ changes: true, replaces: ["reason"], deleteBeforeReplace: true });
-    const f = await workspaceLockProvider.diff("ws-1/lock", partialState(workspaceLockProvider, { workspaceId: "ws-1", reason: "a", force: false }), {
-      workspaceId: "ws-1",
-      reason: "a",
-      force: true,
-    });
+    const f = await workspaceLockProvider.diff(
+      "ws-1/lock",
+      partialState(workspaceLockProvider, { workspaceId: "ws-1", reason: "a", force: false }),
+      {
+        workspaceId: "ws-1",
+        reason: "a",
+        force: true,
+      },
+    );
     expect(f).toMatchObject({ changes: true, replaces: [] });
   });
 });
@@ -175,7 +217,11 @@ describe("NoCodeModule and NoCodeWorkspace check and diff", () => {
         { variableName: "size", variableType: "string" },
       ],
     });
-    expect(props(r.failures)).toEqual(["registryModuleId", "variableOptions[1].options", "variableOptions[1].variableName"]);
+    expect(props(r.failures)).toEqual([
+      "registryModuleId",
+      "variableOptions[1].options",
+      "variableOptions[1].variableName",
+    ]);
     const ok = await checkNew(noCodeModuleProvider, { organization: "acme", registryModuleId: "mod-1" });
     expect(ok.failures).toEqual([]);
     expect(ok.inputs.enabled).toBe(true);
@@ -246,8 +292,14 @@ describe("NoCodeModule and NoCodeWorkspace check and diff", () => {
       variables: [{ key: "pw", value: "hunter2", category: "env", sensitive: true }, size],
     };
     expect((await noCodeWorkspaceProvider.diff("ws-1", olds, news)).changes).toBe(false);
-    expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, moduleVersion: "1.1.0" })).toMatchObject({ changes: true, replaces: [] });
-    const pw = await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, variables: [{ key: "pw", value: "changed", category: "env", sensitive: true }, size] });
+    expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, moduleVersion: "1.1.0" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    const pw = await noCodeWorkspaceProvider.diff("ws-1", olds, {
+      ...news,
+      variables: [{ key: "pw", value: "changed", category: "env", sensitive: true }, size],
+    });
     expect(pw).toMatchObject({ changes: true, replaces: [] });
     expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, noCodeModuleId: "nocode-2" })).toMatchObject({
       changes: true,

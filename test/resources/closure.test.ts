@@ -24,7 +24,10 @@ beforeAll(() => {
   // The serialized code loads the package's built entry point, as a user's program would.
   if (!fs.existsSync(path.join(root, "dist/resources/entry.js"))) {
     // Type errors elsewhere in the tree do not stop tsc from emitting; the assertions below judge the result.
-    spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "ignore" });
+    spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], {
+      cwd: root,
+      stdio: "ignore",
+    });
   }
 }, 120_000);
 
@@ -43,7 +46,8 @@ describe("serialized providers", () => {
         expect(text).toContain('"pulumi-workspaces/provider"');
         expect(text).toContain(`"${kind}"`);
         const provider = evaluate(text);
-        for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"] as const) expect(typeof provider[m]).toBe("function");
+        for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"] as const)
+          expect(typeof provider[m]).toBe("function");
       } finally {
         delete process.env.WORKSPACES_TOKEN;
       }
@@ -86,7 +90,9 @@ describe("resource registration", () => {
   it("records the program's line as the source position, and leaves the stack trace limit as it was", async () => {
     const { setMocks } = await import("@pulumi/pulumi/runtime");
     await setMocks({ newResource: (args) => ({ id: "ws-2", state: args.inputs }), call: () => ({}) });
-    const runtimeResource = createRequire(require.resolve("@pulumi/pulumi"))("./runtime/resource") as { registerResource: (...a: unknown[]) => unknown };
+    const runtimeResource = createRequire(require.resolve("@pulumi/pulumi"))("./runtime/resource") as {
+      registerResource: (...a: unknown[]) => unknown;
+    };
     const register = runtimeResource.registerResource;
     const positions: unknown[] = [];
     runtimeResource.registerResource = (...a: unknown[]) => {
@@ -117,11 +123,18 @@ describe("entry point tolerance", () => {
     const text = fs.readFileSync(path.join(__dirname, "fixtures/workspace-provider-protocol-1.js"), "utf8");
     const provider = evaluate(text);
     const olds = { name: "a", organization: "acme", tagNames: ["x"] };
-    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "acme", tagNames: ["X"] })).toMatchObject({ changes: false });
-    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "other" })).toMatchObject({ changes: true, replaces: ["organization"] });
+    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "acme", tagNames: ["X"] })).toMatchObject({
+      changes: false,
+    });
+    expect(await provider.diff!("ws-1", olds, { name: "a", organization: "other" })).toMatchObject({
+      changes: true,
+      replaces: ["organization"],
+    });
     const check = await provider.check!({}, { name: "ok", organization: "acme", executionMode: "agent" });
     // An absent input is named in the reason (the engine would print its value as {<nil>}).
-    expect(check.failures?.map((f) => [f.property, f.reason])).toEqual([["", "agentPoolId is required when executionMode is agent"]]);
+    expect(check.failures?.map((f) => [f.property, f.reason])).toEqual([
+      ["", "agentPoolId is required when executionMode is agent"],
+    ]);
   });
 
   it("serves the provider text of this release, frozen, as state written by it holds it", async () => {
@@ -135,17 +148,26 @@ describe("entry point tolerance", () => {
   it("refuses provider text from a newer protocol or an unknown kind when the host loads it, with a way out", () => {
     const text = providerText("Workspace");
     expect(() => evaluate(text.replace("provider(1,", "provider(99,"))).toThrow(/newer release.*upgrade/);
-    expect(() => evaluate(text.replace('"Workspace"', '"Gadget"'))).toThrow(/unknown resource kind.*install that release/);
+    expect(() => evaluate(text.replace('"Workspace"', '"Gadget"'))).toThrow(
+      /unknown resource kind.*install that release/,
+    );
   });
 
   it("accepts calls from older serialized code and any spelling of the kind, refuses newer protocols clearly", async () => {
     const entry = createRequire(root + "/")("pulumi-workspaces/provider");
     const olds = { name: "a", organization: "acme" };
-    for (const kind of ["Workspace", "workspace", "workspaces:Workspace", "pulumi-nodejs:dynamic/workspaces:Workspace"]) {
+    for (const kind of [
+      "Workspace",
+      "workspace",
+      "workspaces:Workspace",
+      "pulumi-nodejs:dynamic/workspaces:Workspace",
+    ]) {
       const d = await entry.dispatch(1, kind, "diff", ["ws-1", olds, { ...olds, name: "b" }]);
       expect(d.changes).toBe(true);
     }
-    await expect(entry.dispatch(99, "Workspace", "diff", ["ws-1", olds, olds])).rejects.toThrow(/newer release.*upgrade/);
+    await expect(entry.dispatch(99, "Workspace", "diff", ["ws-1", olds, olds])).rejects.toThrow(
+      /newer release.*upgrade/,
+    );
     await expect(entry.dispatch(1, "Gadget", "diff", ["ws-1", olds, olds])).rejects.toThrow(/unknown resource kind/);
     await expect(entry.dispatch(1, "Workspace", "explode", [])).rejects.toThrow(/unknown provider method/);
   });

@@ -20,7 +20,11 @@ const stripFlatTags: Domain = {
   routes(api) {
     api.addHook("preHandler", async (request) => {
       const body = request.body as { data?: { relationships?: Record<string, unknown> } } | undefined;
-      if (ignoreFlatTagsOnCreate && request.method === "POST" && /\/organizations\/[^/]+\/workspaces$/.test(request.url)) {
+      if (
+        ignoreFlatTagsOnCreate &&
+        request.method === "POST" &&
+        /\/organizations\/[^/]+\/workspaces$/.test(request.url)
+      ) {
         delete body?.data?.relationships?.tags;
       }
     });
@@ -31,7 +35,11 @@ beforeAll(async () => {
   server = await startServer({ port: 0, db: ":memory:", rateLimit: false }, [stripFlatTags, ...DOMAINS]);
   resetLimiters();
   resetClients();
-  const config: Record<string, string> = { "workspaces:address": server.url, "workspaces:token": server.token, "workspaces:organization": server.organization };
+  const config: Record<string, string> = {
+    "workspaces:address": server.url,
+    "workspaces:token": server.token,
+    "workspaces:organization": server.organization,
+  };
   configureFromStack({ config: { get: (k: string) => config[k] } });
 });
 afterAll(async () => {

@@ -18,12 +18,22 @@ import { uniqueName } from "./helpers";
 
 /** Points the providers at `server` with `token`, through `configure` as the engine does. */
 function useServer(server: RunningServer, token = server.token): void {
-  const config: Record<string, string> = { "workspaces:address": server.url, "workspaces:token": token, "workspaces:organization": server.organization };
+  const config: Record<string, string> = {
+    "workspaces:address": server.url,
+    "workspaces:token": token,
+    "workspaces:organization": server.organization,
+  };
   configureFromStack({ config: { get: (k: string) => config[k] } });
   resetClients();
 }
 
-async function raw(server: RunningServer, method: string, path: string, body?: unknown, token = server.token): Promise<{ status: number; json: any }> {
+async function raw(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = server.token,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(server.url + path, {
     method,
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.api+json" },
@@ -69,18 +79,33 @@ describe("check", () => {
   });
 
   it("names the property and the fix for each failure", async () => {
-    expect(await failures({ workspaceId: ws })).toEqual([{ property: "deleteOlderThanNDays", reason: "give deleteOlderThanNDays (a number of days) or dontDelete: true" }]);
+    expect(await failures({ workspaceId: ws })).toEqual([
+      { property: "deleteOlderThanNDays", reason: "give deleteOlderThanNDays (a number of days) or dontDelete: true" },
+    ]);
     expect(await failures({ workspaceId: ws, deleteOlderThanNDays: 7, dontDelete: true })).toEqual([
       { property: "dontDelete", reason: "give either deleteOlderThanNDays or dontDelete: true, not both" },
     ]);
-    expect(await failures({ workspaceId: ws, deleteOlderThanNDays: 0 })).toEqual([{ property: "deleteOlderThanNDays", reason: "deleteOlderThanNDays: must be at least 1" }]);
-    expect((await failures({ workspaceId: ws, deleteOlderThanNDays: 1.5 })).map((f) => f.property)).toEqual(["deleteOlderThanNDays"]);
-    expect((await failures({ workspaceId: ws, deleteOlderThanNDays: "30" })).map((f) => f.property)).toEqual(["deleteOlderThanNDays"]);
-    expect(await failures({ workspaceId: ws, dontDelete: false })).toEqual([
-      { property: "dontDelete", reason: "dontDelete: must be true when given (give deleteOlderThanNDays instead to delete old data)" },
+    expect(await failures({ workspaceId: ws, deleteOlderThanNDays: 0 })).toEqual([
+      { property: "deleteOlderThanNDays", reason: "deleteOlderThanNDays: must be at least 1" },
     ]);
-    expect(await failures({ workspaceId: "my-workspace", dontDelete: true })).toEqual([{ property: "workspaceId", reason: "workspaceId: must be a workspace id (ws-...)" }]);
-    expect(await failures({ dontDelete: true })).toEqual([{ property: "workspaceId", reason: "workspaceId: is required" }]);
+    expect((await failures({ workspaceId: ws, deleteOlderThanNDays: 1.5 })).map((f) => f.property)).toEqual([
+      "deleteOlderThanNDays",
+    ]);
+    expect((await failures({ workspaceId: ws, deleteOlderThanNDays: "30" })).map((f) => f.property)).toEqual([
+      "deleteOlderThanNDays",
+    ]);
+    expect(await failures({ workspaceId: ws, dontDelete: false })).toEqual([
+      {
+        property: "dontDelete",
+        reason: "dontDelete: must be true when given (give deleteOlderThanNDays instead to delete old data)",
+      },
+    ]);
+    expect(await failures({ workspaceId: "my-workspace", dontDelete: true })).toEqual([
+      { property: "workspaceId", reason: "workspaceId: must be a workspace id (ws-...)" },
+    ]);
+    expect(await failures({ dontDelete: true })).toEqual([
+      { property: "workspaceId", reason: "workspaceId: is required" },
+    ]);
   });
 
   it("leaves values unknown during a preview to the check that runs when they are known", async () => {
@@ -89,24 +114,42 @@ describe("check", () => {
   });
 
   it("prints failures through the entry point as the engine shows them", async () => {
-    const r = (await dispatch(1, typeTokens.DataRetentionPolicy, "check", [{}, { workspaceId: ws }])) as { failures: { property: string; reason: string }[] };
-    expect(r.failures).toEqual([{ property: "", reason: "deleteOlderThanNDays: give deleteOlderThanNDays (a number of days) or dontDelete: true" }]);
+    const r = (await dispatch(1, typeTokens.DataRetentionPolicy, "check", [{}, { workspaceId: ws }])) as {
+      failures: { property: string; reason: string }[];
+    };
+    expect(r.failures).toEqual([
+      {
+        property: "",
+        reason: "deleteOlderThanNDays: give deleteOlderThanNDays (a number of days) or dontDelete: true",
+      },
+    ]);
   });
 });
 
 describe("diff (no request)", () => {
   const olds = partialState(p, { workspaceId: "ws-1", deleteOlderThanNDays: 30, dontDelete: false });
   it("a new number of days or a switch of kind is an update in place; another workspace replaces", async () => {
-    expect(await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", deleteOlderThanNDays: 30 })).toMatchObject({ changes: false, replaces: [] });
-    expect(await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", deleteOlderThanNDays: 60 })).toMatchObject({ changes: true, replaces: [] });
-    expect(await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", dontDelete: true })).toMatchObject({ changes: true, replaces: [] });
-    expect(await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-2", deleteOlderThanNDays: 30 })).toMatchObject({
+    expect(
+      await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", deleteOlderThanNDays: 30 }),
+    ).toMatchObject({ changes: false, replaces: [] });
+    expect(
+      await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", deleteOlderThanNDays: 60 }),
+    ).toMatchObject({ changes: true, replaces: [] });
+    expect(await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-1", dontDelete: true })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(
+      await p.diff("ws-1/data-retention-policy", olds, { workspaceId: "ws-2", deleteOlderThanNDays: 30 }),
+    ).toMatchObject({
       changes: true,
       replaces: ["workspaceId"],
       deleteBeforeReplace: true,
     });
     const dont = partialState(p, { workspaceId: "ws-1", deleteOlderThanNDays: null, dontDelete: true });
-    expect(await p.diff("ws-1/data-retention-policy", dont, { workspaceId: "ws-1", dontDelete: true })).toMatchObject({ changes: false });
+    expect(await p.diff("ws-1/data-retention-policy", dont, { workspaceId: "ws-1", dontDelete: true })).toMatchObject({
+      changes: false,
+    });
   });
 });
 
@@ -123,12 +166,24 @@ describe("self-managed service", () => {
     const workspaceId = await newWorkspace(server);
     const created = await p.create({ workspaceId, deleteOlderThanNDays: 30 });
     expect(created.id).toBe(`${workspaceId}/data-retention-policy`);
-    expect(created.outs).toMatchObject({ workspaceId, organization: server.organization, deleteOlderThanNDays: 30, dontDelete: false });
+    expect(created.outs).toMatchObject({
+      workspaceId,
+      organization: server.organization,
+      deleteOlderThanNDays: 30,
+      dontDelete: false,
+    });
     expect(created.outs.policyId).toMatch(/\S/);
-    expect(await shown(server, workspaceId)).toMatchObject({ type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 30 } });
+    expect(await shown(server, workspaceId)).toMatchObject({
+      type: "data-retention-policy-delete-olders",
+      attributes: { "delete-older-than-n-days": 30 },
+    });
 
     const longer = await p.update(created.id, created.outs, { workspaceId, deleteOlderThanNDays: 90 });
-    expect(longer.outs).toMatchObject({ deleteOlderThanNDays: 90, dontDelete: false, organization: server.organization });
+    expect(longer.outs).toMatchObject({
+      deleteOlderThanNDays: 90,
+      dontDelete: false,
+      organization: server.organization,
+    });
     expect((await shown(server, workspaceId)).attributes["delete-older-than-n-days"]).toBe(90);
 
     const kept = await p.update(created.id, longer.outs, { workspaceId, dontDelete: true });
@@ -141,9 +196,15 @@ describe("self-managed service", () => {
     });
     const read = await p.read(created.id, kept.outs);
     expect(read.props).toMatchObject({ deleteOlderThanNDays: 5, dontDelete: false });
-    expect(await p.diff(created.id, read.props!, { workspaceId, dontDelete: true })).toMatchObject({ changes: true, replaces: [] });
+    expect(await p.diff(created.id, read.props!, { workspaceId, dontDelete: true })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     // Through the entry point, as the engine calls it: the inputs read gives back are of the kind found.
-    const viaEngine = (await dispatch(1, "DataRetentionPolicy", "read", [created.id, { ...kept.outs, __inputNames: ["dontDelete", "workspaceId"] }])) as { inputs: unknown };
+    const viaEngine = (await dispatch(1, "DataRetentionPolicy", "read", [
+      created.id,
+      { ...kept.outs, __inputNames: ["dontDelete", "workspaceId"] },
+    ])) as { inputs: unknown };
     expect(viaEngine.inputs).toEqual({ workspaceId, deleteOlderThanNDays: 5 });
 
     await p.delete(created.id, kept.outs);
@@ -168,9 +229,13 @@ describe("self-managed service", () => {
     expect((await raw(server, "DELETE", `/workspaces/${workspaceId}`)).status).toBe(204);
 
     const team = await raw(server, "POST", `/organizations/${server.organization}/teams`, {
-      data: { type: "teams", attributes: { name: uniqueName("team"), "organization-access": { "manage-workspaces": false } } },
+      data: {
+        type: "teams",
+        attributes: { name: uniqueName("team"), "organization-access": { "manage-workspaces": false } },
+      },
     });
-    const token = (await raw(server, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token as string;
+    const token = (await raw(server, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
+      .token as string;
     useServer(server, token);
     const err = await rejection(p.read(created.id, created.outs));
     expect(err).toBeInstanceOf(NotVisibleError);
@@ -186,7 +251,9 @@ describe("self-managed service", () => {
   it("refuses a workspace the token cannot see with a message naming workspaceId", async () => {
     useServer(server);
     const err = await rejection(p.create({ workspaceId: "ws-doesnotexist", deleteOlderThanNDays: 3 }));
-    expect(err.message).toMatch(/^cannot set the data retention policy of workspace ws-doesnotexist: the service answered 404 for the workspace/);
+    expect(err.message).toMatch(
+      /^cannot set the data retention policy of workspace ws-doesnotexist: the service answered 404 for the workspace/,
+    );
     expect(err.message).toContain("Check workspaceId");
   });
 });
@@ -204,11 +271,21 @@ describe("hosted service (no data retention policies)", () => {
     const workspaceId = await newWorkspace(server);
     for (const attempt of [
       () => p.create({ workspaceId, deleteOlderThanNDays: 30 }),
-      () => p.read(`${workspaceId}/data-retention-policy`, partialState(p, { workspaceId, organization: server.organization, policyId: "drp-1" })),
-      () => p.delete(`${workspaceId}/data-retention-policy`, partialState(p, { workspaceId, organization: server.organization })),
+      () =>
+        p.read(
+          `${workspaceId}/data-retention-policy`,
+          partialState(p, { workspaceId, organization: server.organization, policyId: "drp-1" }),
+        ),
+      () =>
+        p.delete(
+          `${workspaceId}/data-retention-policy`,
+          partialState(p, { workspaceId, organization: server.organization }),
+        ),
     ]) {
       const err = await rejection(attempt());
-      expect(err.message).toContain(`data retention policy of workspace ${workspaceId}: the service does not offer data retention policies`);
+      expect(err.message).toContain(
+        `data retention policy of workspace ${workspaceId}: the service does not offer data retention policies`,
+      );
       expect(err.message).toContain("only in the self-managed offering");
       expect(err.message).toContain("Remove the DataRetentionPolicy from the program");
       expect(err.message).not.toContain(server.token);

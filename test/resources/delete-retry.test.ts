@@ -24,7 +24,11 @@ const stillProcessing: Domain = {
         return reply
           .code(409)
           .header("content-type", "application/vnd.api+json")
-          .send(JSON.stringify({ errors: [{ status: "409", title: "conflict", detail: "workspace is still processing a run" }] }));
+          .send(
+            JSON.stringify({
+              errors: [{ status: "409", title: "conflict", detail: "workspace is still processing a run" }],
+            }),
+          );
       }
     });
   },

@@ -26,7 +26,12 @@ export async function startHarness(): Promise<Harness> {
     "workspaces:organization": server.organization,
   };
   configureFromStack({ config: { get: (k: string) => config[k] } });
-  const client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization, rateLimit: false });
+  const client = new WorkspacesClient({
+    address: server.url,
+    token: server.token,
+    organization: server.organization,
+    rateLimit: false,
+  });
   return {
     server,
     client,
@@ -46,7 +51,12 @@ export function uniqueName(prefix: string): string {
 }
 
 /** A raw request to the server, for setting up records the providers do not manage. */
-export async function api(h: Harness, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function api(
+  h: Harness,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(h.server.url + path, {
     method,
     headers: { Authorization: `Bearer ${h.server.token}`, "Content-Type": "application/vnd.api+json" },
@@ -59,7 +69,12 @@ export async function api(h: Harness, method: string, path: string, body?: unkno
 /** Makes the workspace manage `count` resources: lock, upload a state, unlock (which promotes it). */
 export async function giveResources(h: Harness, workspaceId: string, count: number): Promise<void> {
   const { createHash } = await import("node:crypto");
-  const state = JSON.stringify({ version: 4, serial: 1, lineage: "l-1", resources: Array.from({ length: count }, (_, i) => ({ name: `r${i}` })) });
+  const state = JSON.stringify({
+    version: 4,
+    serial: 1,
+    lineage: "l-1",
+    resources: Array.from({ length: count }, (_, i) => ({ name: `r${i}` })),
+  });
   const b64 = Buffer.from(state).toString("base64");
   const md5 = createHash("md5").update(state).digest("hex");
   await api(h, "POST", `/workspaces/${workspaceId}/actions/lock`, { reason: "state upload" });
@@ -73,7 +88,11 @@ export async function giveResources(h: Harness, workspaceId: string, count: numb
 export async function createProject(h: Harness, name: string, tags: Record<string, string> = {}): Promise<string> {
   const body: any = { data: { type: "projects", attributes: { name } } };
   if (Object.keys(tags).length) {
-    body.data.relationships = { "tag-bindings": { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } };
+    body.data.relationships = {
+      "tag-bindings": {
+        data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })),
+      },
+    };
   }
   const r = await api(h, "POST", `/organizations/${h.org}/projects`, body);
   if (r.status >= 300) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
@@ -81,7 +100,10 @@ export async function createProject(h: Harness, name: string, tags: Record<strin
 }
 
 /** check then create through a provider, as the engine does; the check must pass. */
-export async function provision<I extends Props, O extends Props>(p: ProviderImpl<I, O>, inputs: Record<string, unknown>) {
+export async function provision<I extends Props, O extends Props>(
+  p: ProviderImpl<I, O>,
+  inputs: Record<string, unknown>,
+) {
   const checked = await checkNew(p, inputs);
   expect(checked.failures).toEqual([]);
   const created = await p.create(checked.inputs);
@@ -92,11 +114,16 @@ export async function provision<I extends Props, O extends Props>(p: ProviderImp
 export async function registryModuleWith(h: Harness, versions: string[]): Promise<string> {
   const name = uniqueName("mod").replace(/[^A-Za-z0-9_-]/g, "");
   const m = await api(h, "POST", `/organizations/${h.org}/registry-modules`, {
-    data: { type: "registry-modules", attributes: { name, provider: "aws", "registry-name": "private", "no-code": true } },
+    data: {
+      type: "registry-modules",
+      attributes: { name, provider: "aws", "registry-name": "private", "no-code": true },
+    },
   });
   expect(m.status, JSON.stringify(m.json)).toBe(201);
   for (const version of versions) {
-    const v = await api(h, "POST", `/registry-modules/${h.org}/${name}/aws/versions`, { data: { type: "registry-module-versions", attributes: { version } } });
+    const v = await api(h, "POST", `/registry-modules/${h.org}/${name}/aws/versions`, {
+      data: { type: "registry-module-versions", attributes: { version } },
+    });
     expect(v.status, JSON.stringify(v.json)).toBe(201);
   }
   return m.json.data.id;

@@ -17,7 +17,14 @@ let server: RunningServer;
 let client: WorkspacesClient;
 const ids: Record<string, string> = {};
 let project: string;
-const ENV_KEYS = ["WORKSPACES_ADDRESS", "WORKSPACES_TOKEN", "WORKSPACES_ORGANIZATION", "TFE_HOSTNAME", "TFE_TOKEN", "TFE_ORGANIZATION"];
+const ENV_KEYS = [
+  "WORKSPACES_ADDRESS",
+  "WORKSPACES_TOKEN",
+  "WORKSPACES_ORGANIZATION",
+  "TFE_HOSTNAME",
+  "TFE_TOKEN",
+  "TFE_ORGANIZATION",
+];
 const savedEnv: Record<string, string | undefined> = {};
 
 /** Settings as a program's stack config gives them (what `new pulumi.Config("workspaces")` reads). */
@@ -29,7 +36,11 @@ function stackConfig(values: Record<string, string>): void {
 }
 
 function useStackConfig(token = server.token): void {
-  stackConfig({ "workspaces:address": server.url, "workspaces:token": token, "workspaces:organization": server.organization });
+  stackConfig({
+    "workspaces:address": server.url,
+    "workspaces:token": token,
+    "workspaces:organization": server.organization,
+  });
 }
 
 function valueOf<T>(o: pulumi.Output<T>): Promise<T> {
@@ -45,7 +56,10 @@ function rejection(promise: Promise<unknown>): Promise<Error> {
   );
 }
 
-async function make(name: string, options: { tags?: Record<string, string>; tagNames?: string[]; projectId?: string } = {}): Promise<string> {
+async function make(
+  name: string,
+  options: { tags?: Record<string, string>; tagNames?: string[]; projectId?: string } = {},
+): Promise<string> {
   const ws = await client.workspaces.create(server.organization, {
     name,
     tagBindings: Object.entries(options.tags ?? {}).map(([key, value]) => ({ key, value })),
@@ -78,7 +92,11 @@ beforeAll(async () => {
   project = ((await p.json()) as { data: { id: string } }).data.id;
   await make("search-prod", { tags: { team: "search", env: "prod" }, tagNames: ["search", "public"] });
   await make("search-staging", { tags: { team: "search", env: "staging" }, tagNames: ["search"] });
-  await make("search-batch", { tags: { team: "search", env: "prod" }, tagNames: ["search", "Legacy"], projectId: project });
+  await make("search-batch", {
+    tags: { team: "search", env: "prod" },
+    tagNames: ["search", "Legacy"],
+    projectId: project,
+  });
   await make("billing-prod", { tags: { team: "billing", env: "prod" }, tagNames: ["billing"] });
   await make("search-prod-old");
 }, 60_000);
@@ -110,9 +128,15 @@ describe("getWorkspaces", () => {
 
   it("selects by flat tags (all required, case folded), excluded tags, project and fuzzy search", async () => {
     useStackConfig();
-    expect((await getWorkspaces({ tagNames: ["SEARCH"] })).names).toEqual(["search-batch", "search-prod", "search-staging"]);
+    expect((await getWorkspaces({ tagNames: ["SEARCH"] })).names).toEqual([
+      "search-batch",
+      "search-prod",
+      "search-staging",
+    ]);
     expect((await getWorkspaces({ tagNames: ["search", "public"] })).names).toEqual(["search-prod"]);
-    expect((await getWorkspaces({ tagNames: ["search"], excludeTags: ["legacy", "public"] })).names).toEqual(["search-staging"]);
+    expect((await getWorkspaces({ tagNames: ["search"], excludeTags: ["legacy", "public"] })).names).toEqual([
+      "search-staging",
+    ]);
     expect((await getWorkspaces({ project })).names).toEqual(["search-batch"]);
     expect((await getWorkspaces({ search: "billing" })).names).toEqual(["billing-prod"]);
   });
@@ -120,7 +144,10 @@ describe("getWorkspaces", () => {
   it("selects by exact names and `*` patterns, one list each; `*` alone selects all", async () => {
     useStackConfig();
     const before = listRequests();
-    expect((await getWorkspaces({ names: ["search-prod", "*-staging", "nothing-like-this"] })).names).toEqual(["search-prod", "search-staging"]);
+    expect((await getWorkspaces({ names: ["search-prod", "*-staging", "nothing-like-this"] })).names).toEqual([
+      "search-prod",
+      "search-staging",
+    ]);
     expect(listRequests() - before).toBe(3);
     // "search-prod" must not select "search-prod-2" or anything else containing it.
     expect((await getWorkspaces({ names: ["search-prod"] })).ids).toEqual([ids["search-prod"]]);
@@ -136,7 +163,12 @@ describe("getWorkspaces", () => {
     expect(r.names).toHaveLength(101);
     expect(r.names[0]).toBe("paged-000");
     expect(r.idsByName["paged-100"]).toBe(ids["paged-100"]);
-    expect(await getWorkspaces({ tags: { batch: "none-such" } })).toEqual({ organization: server.organization, ids: [], names: [], idsByName: {} });
+    expect(await getWorkspaces({ tags: { batch: "none-such" } })).toEqual({
+      organization: server.organization,
+      ids: [],
+      names: [],
+      idsByName: {},
+    });
   }, 60_000);
 
   it("the Output form takes Inputs and keeps no token in its value", async () => {
@@ -157,14 +189,24 @@ describe("getWorkspace", () => {
     const byId = await getWorkspace({ id: ids["search-prod"] });
     expect(byId).toEqual(byName);
     expect(byName.id).toBe(ids["search-prod"]);
-    expect(byName).toMatchObject({ name: "search-prod", organization: server.organization, tags: { team: "search", env: "prod" }, tagNames: ["public", "search"] });
+    expect(byName).toMatchObject({
+      name: "search-prod",
+      organization: server.organization,
+      tags: { team: "search", env: "prod" },
+      tagNames: ["public", "search"],
+    });
     expect(byName).not.toHaveProperty("forceDelete");
 
     // The provider's read of the same workspace: the same mapping, so the same values.
-    configureFromStack({ config: { get: (k: string) => ({ "workspaces:address": server.url, "workspaces:token": server.token })[k] } });
+    configureFromStack({
+      config: { get: (k: string) => ({ "workspaces:address": server.url, "workspaces:token": server.token })[k] },
+    });
     resetClients();
     try {
-      const read = await workspaceProvider.read(ids["search-prod"], { name: "search-prod", organization: server.organization });
+      const read = await workspaceProvider.read(ids["search-prod"], {
+        name: "search-prod",
+        organization: server.organization,
+      });
       const { forceDelete: _f, ...outputs } = read.props!;
       expect({ id: read.id, ...outputs }).toEqual(byName);
     } finally {
@@ -176,7 +218,9 @@ describe("getWorkspace", () => {
 
   it("the Output form takes Inputs", async () => {
     useStackConfig();
-    const r = await valueOf(getWorkspaceOutput({ organization: pulumi.output(server.organization), name: pulumi.output("billing-prod") }));
+    const r = await valueOf(
+      getWorkspaceOutput({ organization: pulumi.output(server.organization), name: pulumi.output("billing-prod") }),
+    );
     expect(r.id).toBe(ids["billing-prod"]);
     expect(r.effectiveTags).toEqual({ team: "billing", env: "prod" });
   });
@@ -205,7 +249,9 @@ describe("settings and messages", () => {
     );
     stackConfig({ "workspaces:address": server.url });
     const noToken = await rejection(getWorkspace({ id: "ws-x" }));
-    expect(noToken.message).toMatch(/^getWorkspace: no API token for 127\.0\.0\.1:\d+: .*stack config workspaces:token.*WORKSPACES_TOKEN/);
+    expect(noToken.message).toMatch(
+      /^getWorkspace: no API token for 127\.0\.0\.1:\d+: .*stack config workspaces:token.*WORKSPACES_TOKEN/,
+    );
   });
 
   it("names the workspace a 404 concerns and both readings of it, without the token", async () => {
@@ -223,11 +269,19 @@ describe("settings and messages", () => {
   it("reports arguments it cannot use with their property paths, before any request", async () => {
     useStackConfig();
     const before = server.stats().total;
-    expect((await rejection(getWorkspaces({ project: "search-project" }))).message).toBe("getWorkspaces: project: must be a project id (prj-...)");
-    expect((await rejection(getWorkspaces({ tagNames: ["ok", 3 as unknown as string] }))).message).toMatch(/^getWorkspaces: tagNames\[1\]: /);
+    expect((await rejection(getWorkspaces({ project: "search-project" }))).message).toBe(
+      "getWorkspaces: project: must be a project id (prj-...)",
+    );
+    expect((await rejection(getWorkspaces({ tagNames: ["ok", 3 as unknown as string] }))).message).toMatch(
+      /^getWorkspaces: tagNames\[1\]: /,
+    );
     expect((await rejection(getWorkspaces({ tag: { a: "b" } } as never))).message).toMatch(/^getWorkspaces: .*tag/);
-    expect((await rejection(getWorkspace({ id: "search-prod" }))).message).toBe("getWorkspace: id: must be a workspace id (ws-...)");
-    expect((await rejection(getWorkspace({ id: ids["search-prod"], name: "search-prod" }))).message).toBe("getWorkspace: give either `id` or `name` (with `organization`), not both");
+    expect((await rejection(getWorkspace({ id: "search-prod" }))).message).toBe(
+      "getWorkspace: id: must be a workspace id (ws-...)",
+    );
+    expect((await rejection(getWorkspace({ id: ids["search-prod"], name: "search-prod" }))).message).toBe(
+      "getWorkspace: give either `id` or `name` (with `organization`), not both",
+    );
     expect(server.stats().total).toBe(before);
   });
 });

@@ -28,7 +28,11 @@ const regionOptions = [{ variableName: "region", variableType: "string", options
 
 async function workspaceFrom(extra: Record<string, unknown> = {}) {
   const registryModuleId = await registryModuleWith(h, ["1.0.0", "1.1.0"]);
-  const mod = await provision(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0", variableOptions: regionOptions });
+  const mod = await provision(noCodeModuleProvider, {
+    registryModuleId,
+    versionPin: "1.0.0",
+    variableOptions: regionOptions,
+  });
   return provision(noCodeWorkspaceProvider, {
     noCodeModuleId: mod.id,
     name: uniqueName("net"),
@@ -46,7 +50,9 @@ describe("upgradeStrategy", () => {
       expect((await checkNew(noCodeWorkspaceProvider, { ...base, upgradeStrategy })).failures).toEqual([]);
     }
     const { failures } = await checkNew(noCodeWorkspaceProvider, { ...base, upgradeStrategy: "recreate" });
-    expect(failures).toEqual([{ property: "upgradeStrategy", reason: 'upgradeStrategy must be "in-place" or "replace", not "recreate"' }]);
+    expect(failures).toEqual([
+      { property: "upgradeStrategy", reason: 'upgradeStrategy must be "in-place" or "replace", not "recreate"' },
+    ]);
   });
 
   it("in-place (default): version and variable changes are updates; replace: delete-first replacements", async () => {
@@ -54,20 +60,42 @@ describe("upgradeStrategy", () => {
     expect(outs.upgradeStrategy).toBe("in-place");
     const bumped: Inputs = { ...inputs, moduleVersion: "1.1.0" };
     const revalued: Inputs = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
-    expect(await noCodeWorkspaceProvider.diff(id, outs, bumped)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await noCodeWorkspaceProvider.diff(id, outs, revalued)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, bumped)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, revalued)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     const replace = (p: Inputs): Inputs => ({ ...p, upgradeStrategy: "replace" });
-    expect(await noCodeWorkspaceProvider.diff(id, outs, replace(bumped))).toEqual({ changes: true, replaces: ["moduleVersion"], deleteBeforeReplace: true });
-    expect(await noCodeWorkspaceProvider.diff(id, outs, replace(revalued))).toEqual({ changes: true, replaces: ["variables"], deleteBeforeReplace: true });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, replace(bumped))).toEqual({
+      changes: true,
+      replaces: ["moduleVersion"],
+      deleteBeforeReplace: true,
+    });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, replace(revalued))).toEqual({
+      changes: true,
+      replaces: ["variables"],
+      deleteBeforeReplace: true,
+    });
     // Other settings stay in place under replace.
-    expect(await noCodeWorkspaceProvider.diff(id, outs, replace({ ...inputs, description: "x" }))).toMatchObject({ replaces: [] });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, replace({ ...inputs, description: "x" }))).toMatchObject({
+      replaces: [],
+    });
   });
 
   it("switching the strategy alone is a state-only update that leaves the workspace as it is", async () => {
     const { id, outs, inputs } = await workspaceFrom();
     const news: Inputs = { ...inputs, upgradeStrategy: "replace" };
-    expect(await noCodeWorkspaceProvider.diff(id, outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await noCodeWorkspaceProvider.diff(id, outs, news)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const updated = await noCodeWorkspaceProvider.update(id, outs, news);
     expect(updated.outs.upgradeStrategy).toBe("replace");
     expect(updated.outs.lastUpgrade).toBeNull();
@@ -93,7 +121,11 @@ describe("a replacement the service would refuse", () => {
 
   it("is refused before the old workspace is deleted, naming each reason, and the workspace keeps its values", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
-    const news: Inputs = { ...inputs, moduleVersion: "1.1.0", variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
+    const news: Inputs = {
+      ...inputs,
+      moduleVersion: "1.1.0",
+      variables: [{ key: "region", value: "ap-south-1", category: "engine" }],
+    };
     const { deleted } = await replaceUpTo(id, outs, inputs, news);
     const name = String(inputs.name);
     const moduleId = String(inputs.noCodeModuleId);
@@ -110,9 +142,15 @@ describe("a replacement the service would refuse", () => {
   it("is refused when the new name belongs to another workspace", async () => {
     const other = await workspaceFrom();
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
-    const news: Inputs = { ...inputs, name: other.outs.name, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
+    const news: Inputs = {
+      ...inputs,
+      name: other.outs.name,
+      variables: [{ key: "region", value: "us-east-1", category: "engine" }],
+    };
     const { deleted } = await replaceUpTo(id, outs, inputs, news);
-    expect(deleted?.message).toContain(`the name ${String(other.outs.name)} is taken by workspace ${other.id} in organization ${h.org}`);
+    expect(deleted?.message).toContain(
+      `the name ${String(other.outs.name)} is taken by workspace ${other.id} in organization ${h.org}`,
+    );
     expect((await h.client.workspaces.read(id)).id).toBe(id);
   });
 
@@ -143,9 +181,13 @@ describe("a failed upgrade", () => {
       () => null,
       (e: Error) => e,
     );
-    expect(err?.message).toContain(`upgrade of workspace "${String(inputs.name)}" (${id}) failed while planning: value of variable "region" is not one of the allowed options: `);
+    expect(err?.message).toContain(
+      `upgrade of workspace "${String(inputs.name)}" (${id}) failed while planning: value of variable "region" is not one of the allowed options: `,
+    );
     expect(err?.message).toMatch(/eu-west-1.*us-east-1/);
-    expect(err?.message).toMatch(/\(run run-\S+, status errored, plan http\S+\); the workspace keeps its previous version/);
+    expect(err?.message).toMatch(
+      /\(run run-\S+, status errored, plan http\S+\); the workspace keeps its previous version/,
+    );
     const vars = await h.client.variables.list(id);
     expect(vars.find((v) => v.key === "region")?.value).toBe("eu-west-1");
   });

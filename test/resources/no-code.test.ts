@@ -2,7 +2,16 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { api, createProject, giveResources, provision as create, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
+import {
+  api,
+  createProject,
+  giveResources,
+  provision as create,
+  registryModuleWith,
+  startHarness,
+  uniqueName,
+  type Harness,
+} from "./helpers";
 import { checkNew, optionSets, partialState, type InputsOf } from "./provider-io";
 
 type NoCodeWorkspaceInputs = InputsOf<typeof noCodeWorkspaceProvider>;
@@ -22,7 +31,11 @@ const sizeOptions = [{ variableName: "size", variableType: "string", options: ["
 describe("NoCodeModule", () => {
   it("enables, reads options back, sees drift in the options, updates, and delete disables", async () => {
     const registryModuleId = await registryModuleWith(h, ["1.0.0", "1.1.0"]);
-    const { id, outs, inputs } = await create(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0", variableOptions: sizeOptions });
+    const { id, outs, inputs } = await create(noCodeModuleProvider, {
+      registryModuleId,
+      versionPin: "1.0.0",
+      variableOptions: sizeOptions,
+    });
     expect(id).toMatch(/^nocode-/);
     expect(outs).toMatchObject({ enabled: true, versionPin: "1.0.0", registryModuleId, organization: h.org });
     expect(outs.variableOptions).toHaveLength(1);
@@ -30,16 +43,31 @@ describe("NoCodeModule", () => {
     expect((await noCodeModuleProvider.diff(id, outs, inputs)).changes).toBe(false);
 
     // Someone narrows the options by hand.
-    await h.client.noCode.update(id, { variableOptions: [{ id: outs.variableOptions[0].id, variableName: "size", variableType: "string", options: ["small"] }] });
+    await h.client.noCode.update(id, {
+      variableOptions: [
+        { id: outs.variableOptions[0].id, variableName: "size", variableType: "string", options: ["small"] },
+      ],
+    });
     const drifted = await noCodeModuleProvider.read(id, outs);
     expect(drifted.props!.variableOptions[0].options).toEqual(["small"]);
     expect((await noCodeModuleProvider.diff(id, drifted.props!, inputs)).changes).toBe(true);
 
-    const news = { ...inputs, versionPin: "1.1.0", variableOptions: optionSets([...sizeOptions, { variableName: "region", variableType: "string", options: ["eu", "us"] }]) };
+    const news = {
+      ...inputs,
+      versionPin: "1.1.0",
+      variableOptions: optionSets([
+        ...sizeOptions,
+        { variableName: "region", variableType: "string", options: ["eu", "us"] },
+      ]),
+    };
     const updated = await noCodeModuleProvider.update(id, drifted.props!, news);
     expect(updated.outs.versionPin).toBe("1.1.0");
     expect(updated.outs.variableOptions.map((o: any) => o.variableName)).toEqual(["region", "size"]);
-    expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size")?.options).toEqual(["small", "medium", "large"]);
+    expect(updated.outs.variableOptions.find((o: any) => o.variableName === "size")?.options).toEqual([
+      "small",
+      "medium",
+      "large",
+    ]);
     expect((await noCodeModuleProvider.diff(id, updated.outs, news)).changes).toBe(false);
 
     // The service cannot remove an option set: one left out of the program is left alone, and quietly.
@@ -138,26 +166,42 @@ describe("NoCodeWorkspace", () => {
       autoConfirm: false,
       variables: [{ key: "size", value: "small", category: "engine" }],
     });
-    const news: NoCodeWorkspaceInputs = { ...inputs, variables: [{ key: "size", value: "medium", category: "engine" }] };
+    const news: NoCodeWorkspaceInputs = {
+      ...inputs,
+      variables: [{ key: "size", value: "medium", category: "engine" }],
+    };
     await expect(noCodeWorkspaceProvider.update(id, outs, news)).rejects.toThrow(/autoConfirm is false.*plan/s);
   });
 
   it("refuses a moduleVersion the module does not provision, before creating anything", async () => {
     const mod = await moduleAt("1.0.0");
     const name = uniqueName("wrongver");
-    const checked = await checkNew(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name, project, moduleVersion: "2.0.0" });
-    await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/provisions version 1\.0\.0.*versionPin/s);
+    const checked = await checkNew(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id,
+      name,
+      project,
+      moduleVersion: "2.0.0",
+    });
+    await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(
+      /provisions version 1\.0\.0.*versionPin/s,
+    );
     expect((await api(h, "GET", `/organizations/${h.org}/workspaces/${name}`)).status).toBe(404);
   });
 
   it("renames in place, replaces on another module, deletes safely and by force", async () => {
     const mod = await moduleAt("1.0.0");
-    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("life"), project });
+    const { id, outs, inputs } = await create(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id,
+      name: uniqueName("life"),
+      project,
+    });
     const renamed = { ...inputs, name: uniqueName("life2"), description: "now described" };
     expect(await noCodeWorkspaceProvider.diff(id, outs, renamed)).toMatchObject({ changes: true, replaces: [] });
     const u = await noCodeWorkspaceProvider.update(id, outs, renamed);
     expect(u.outs).toMatchObject({ name: renamed.name, description: "now described" });
-    expect(await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: "nocode-other" })).toMatchObject({
+    expect(
+      await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: "nocode-other" }),
+    ).toMatchObject({
       replaces: ["noCodeModuleId"],
       deleteBeforeReplace: true,
     });
@@ -172,7 +216,11 @@ describe("NoCodeWorkspace", () => {
   it("a disabled module refuses new workspaces with the service's reason", async () => {
     const mod = await moduleAt("1.0.0");
     await noCodeModuleProvider.delete(mod.id, mod.outs);
-    const checked = await checkNew(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("off"), project });
+    const checked = await checkNew(noCodeWorkspaceProvider, {
+      noCodeModuleId: mod.id,
+      name: uniqueName("off"),
+      project,
+    });
     await expect(noCodeWorkspaceProvider.create(checked.inputs)).rejects.toThrow(/not enabled/);
   });
 

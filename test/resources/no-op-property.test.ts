@@ -39,7 +39,9 @@ const inputs = fc.record(
       word.map((w) => `${w}/`),
       { maxLength: 4 },
     ),
-    autoDestroyActivityDuration: fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom("d", "h")).map(([v, u]) => `${v}${u}`),
+    autoDestroyActivityDuration: fc
+      .tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom("d", "h"))
+      .map(([v, u]) => `${v}${u}`),
     tags: fc.dictionary(word, fc.string({ maxLength: 10 }), { maxKeys: 4 }),
     tagNames: fc.uniqueArray(tagName, { maxLength: 4, selector: (t) => t.toLowerCase() }),
   },

@@ -29,22 +29,38 @@ afterAll(async () => {
 
 /** Points the providers at the same server with another token. */
 function as(token: string): void {
-  const config: Record<string, string> = { "workspaces:address": h.server.url, "workspaces:token": token, "workspaces:organization": h.org };
+  const config: Record<string, string> = {
+    "workspaces:address": h.server.url,
+    "workspaces:token": token,
+    "workspaces:organization": h.org,
+  };
   configureFromStack({ config: { get: (k: string) => config[k] } });
   resetClients();
 }
 afterEach(() => as(h.server.token));
 
-async function workspace(extra: Record<string, unknown> = {}): Promise<{ id: string; outs: Record<string, any>; inputs: Record<string, any> }> {
+async function workspace(
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; outs: Record<string, any>; inputs: Record<string, any> }> {
   const checked = await workspaceProvider.check({}, { name: uniqueName("vis"), ...extra });
   expect(checked.failures).toEqual([]);
   const { id, outs } = await workspaceProvider.create(checked.inputs);
   return { id, outs, inputs: checked.inputs };
 }
 
-async function teamToken(access: { workspaceId?: string; level?: string; manageWorkspaces?: boolean }): Promise<string> {
+async function teamToken(access: {
+  workspaceId?: string;
+  level?: string;
+  manageWorkspaces?: boolean;
+}): Promise<string> {
   const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
-    data: { type: "teams", attributes: { name: uniqueName("team"), "organization-access": { "manage-workspaces": Boolean(access.manageWorkspaces) } } },
+    data: {
+      type: "teams",
+      attributes: {
+        name: uniqueName("team"),
+        "organization-access": { "manage-workspaces": Boolean(access.manageWorkspaces) },
+      },
+    },
   });
   expect(team.status).toBe(201);
   if (access.workspaceId) {
@@ -52,12 +68,16 @@ async function teamToken(access: { workspaceId?: string; level?: string; manageW
       data: {
         type: "team-workspaces",
         attributes: { access: access.level ?? "read" },
-        relationships: { team: { data: { type: "teams", id: team.json.data.id } }, workspace: { data: { type: "workspaces", id: access.workspaceId } } },
+        relationships: {
+          team: { data: { type: "teams", id: team.json.data.id } },
+          workspace: { data: { type: "workspaces", id: access.workspaceId } },
+        },
       },
     });
     expect(grant.status).toBe(201);
   }
-  return (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token as string;
+  return (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
+    .token as string;
 }
 
 function rejection(p: Promise<unknown>): Promise<Error> {
@@ -110,26 +130,61 @@ describe("a 404 for a token that sees only some workspaces", () => {
     const cases: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
       [
         "the tags of",
-        () => workspaceTagsProvider.read(`${hidden.id}/tags`, partialState(workspaceTagsProvider, { workspaceId: hidden.id, mode: "authoritative", tagNames: [], organization: org })),
-        () => workspaceTagsProvider.delete(`${hidden.id}/tags`, partialState(workspaceTagsProvider, { workspaceId: hidden.id, mode: "authoritative", tagNames: ["a"], organization: org })),
+        () =>
+          workspaceTagsProvider.read(
+            `${hidden.id}/tags`,
+            partialState(workspaceTagsProvider, {
+              workspaceId: hidden.id,
+              mode: "authoritative",
+              tagNames: [],
+              organization: org,
+            }),
+          ),
+        () =>
+          workspaceTagsProvider.delete(
+            `${hidden.id}/tags`,
+            partialState(workspaceTagsProvider, {
+              workspaceId: hidden.id,
+              mode: "authoritative",
+              tagNames: ["a"],
+              organization: org,
+            }),
+          ),
       ],
       [
         "the remote state consumers of",
         () =>
           remoteStateConsumersProvider.read(
             `${hidden.id}/remote-state-consumers`,
-            partialState(remoteStateConsumersProvider, { workspaceId: hidden.id, mode: "authoritative", consumerIds: [], organization: org }),
+            partialState(remoteStateConsumersProvider, {
+              workspaceId: hidden.id,
+              mode: "authoritative",
+              consumerIds: [],
+              organization: org,
+            }),
           ),
         () =>
           remoteStateConsumersProvider.delete(
             `${hidden.id}/remote-state-consumers`,
-            partialState(remoteStateConsumersProvider, { workspaceId: hidden.id, mode: "authoritative", organization: org }),
+            partialState(remoteStateConsumersProvider, {
+              workspaceId: hidden.id,
+              mode: "authoritative",
+              organization: org,
+            }),
           ),
       ],
       [
         "the lock of",
-        () => workspaceLockProvider.read(`${hidden.id}/lock`, partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org })),
-        () => workspaceLockProvider.delete(`${hidden.id}/lock`, partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org })),
+        () =>
+          workspaceLockProvider.read(
+            `${hidden.id}/lock`,
+            partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org }),
+          ),
+        () =>
+          workspaceLockProvider.delete(
+            `${hidden.id}/lock`,
+            partialState(workspaceLockProvider, { workspaceId: hidden.id, organization: org }),
+          ),
       ],
     ];
     for (const [what, read, del] of cases) {
@@ -141,10 +196,15 @@ describe("a 404 for a token that sees only some workspaces", () => {
   it("a token of another organization learns nothing either", async () => {
     const hidden = await workspace();
     const other = uniqueName("otherorg");
-    const created = await api(h, "POST", "/organizations", { data: { type: "organizations", attributes: { name: other, email: "ops@example.com" } } });
+    const created = await api(h, "POST", "/organizations", {
+      data: { type: "organizations", attributes: { name: other, email: "ops@example.com" } },
+    });
     expect(created.status).toBe(201);
-    const owners = (await api(h, "GET", `/organizations/${other}/teams`)).json.data.find((t: any) => t.attributes.name === "owners");
-    const token = (await api(h, "POST", `/teams/${owners.id}/authentication-token`)).json.data.attributes.token as string;
+    const owners = (await api(h, "GET", `/organizations/${other}/teams`)).json.data.find(
+      (t: any) => t.attributes.name === "owners",
+    );
+    const token = (await api(h, "POST", `/teams/${owners.id}/authentication-token`)).json.data.attributes
+      .token as string;
     as(token);
     const err = await rejection(workspaceProvider.read(hidden.id, hidden.outs));
     expectNotVisible(err, "refresh", hidden.id);
@@ -161,7 +221,8 @@ describe("a 404 for a token that sees only some workspaces", () => {
 describe("a 404 for a token that sees every workspace", () => {
   it("owners, manage-workspaces teams and the organization token drop a deleted workspace", async () => {
     const manage = await teamToken({ manageWorkspaces: true });
-    const orgToken = (await api(h, "POST", `/organizations/${h.org}/authentication-token`)).json.data.attributes.token as string;
+    const orgToken = (await api(h, "POST", `/organizations/${h.org}/authentication-token`)).json.data.attributes
+      .token as string;
     for (const token of [h.server.token, manage, orgToken]) {
       const gone = await workspace();
       await h.client.workspaces.forceDelete(gone.id);
@@ -175,10 +236,19 @@ describe("a 404 for a token that sees every workspace", () => {
   it("no-code modules: only the owners see them all (organization tokens see none)", async () => {
     const props = partialState(noCodeModuleProvider, { organization: h.org });
     expect(await noCodeModuleProvider.read("nocode-gone", props)).toEqual({});
-    const orgToken = (await api(h, "POST", `/organizations/${h.org}/authentication-token`)).json.data.attributes.token as string;
+    const orgToken = (await api(h, "POST", `/organizations/${h.org}/authentication-token`)).json.data.attributes
+      .token as string;
     as(orgToken);
-    expectNotVisible(await rejection(noCodeModuleProvider.read("nocode-gone", props)), "refresh", "no-code module nocode-gone");
-    expectNotVisible(await rejection(noCodeModuleProvider.delete("nocode-gone", props)), "delete", "no-code module nocode-gone");
+    expectNotVisible(
+      await rejection(noCodeModuleProvider.read("nocode-gone", props)),
+      "refresh",
+      "no-code module nocode-gone",
+    );
+    expectNotVisible(
+      await rejection(noCodeModuleProvider.delete("nocode-gone", props)),
+      "delete",
+      "no-code module nocode-gone",
+    );
   });
 
   it("confirmGone asks for the organization once per token", async () => {
@@ -189,7 +259,8 @@ describe("a 404 for a token that sees every workspace", () => {
       orgReads += 1;
       return read(name);
     };
-    for (let i = 0; i < 5; i++) await confirmGone(client, { label: `workspace ws-${i}`, organization: h.org, kind: "workspace" }, "refresh");
+    for (let i = 0; i < 5; i++)
+      await confirmGone(client, { label: `workspace ws-${i}`, organization: h.org, kind: "workspace" }, "refresh");
     expect(orgReads).toBe(1);
   });
 });
@@ -211,12 +282,20 @@ describe("update refused for a token that can read the workspace", () => {
 
 describe("read gives back the inputs the resource was given", () => {
   it("with the service's values, so drift shows in the next diff, and nothing the program did not give", async () => {
-    const checked = (await dispatch(1, "Workspace", "check", [{}, { name: uniqueName("drift"), description: "declared", executionMode: "remote" }])) as any;
+    const checked = (await dispatch(1, "Workspace", "check", [
+      {},
+      { name: uniqueName("drift"), description: "declared", executionMode: "remote" },
+    ])) as any;
     const created = (await dispatch(1, "Workspace", "create", [checked.inputs])) as any;
     expect(created.outs.__inputNames).toEqual(["description", "executionMode", "name", "organization"]);
     await h.client.workspaces.update(created.id, { description: "changed out of band" });
     const read = (await dispatch(1, "Workspace", "read", [created.id, created.outs])) as any;
-    expect(read.inputs).toEqual({ description: "changed out of band", executionMode: "remote", name: checked.inputs.name, organization: h.org });
+    expect(read.inputs).toEqual({
+      description: "changed out of band",
+      executionMode: "remote",
+      name: checked.inputs.name,
+      organization: h.org,
+    });
     expect(read.props.__inputNames).toEqual(created.outs.__inputNames);
     // Adopted through `get` (no names recorded): the engine keeps the inputs it has.
     const adopted = (await dispatch(1, "Workspace", "read", [created.id, {}])) as any;
@@ -227,7 +306,9 @@ describe("read gives back the inputs the resource was given", () => {
 describe("an organization the program does not give", () => {
   it("stays the one recorded in state, whatever the ambient default says", async () => {
     expect(organizationInput({ organization: "recorded" }, {}, () => "ambient")).toBe("recorded");
-    expect(organizationInput({ organization: "recorded" }, { organization: "program" }, () => "ambient")).toBe("program");
+    expect(organizationInput({ organization: "recorded" }, { organization: "program" }, () => "ambient")).toBe(
+      "program",
+    );
     expect(organizationInput({}, {}, () => "ambient")).toBe("ambient");
     const checked = await workspaceProvider.check({ organization: "recorded-org", name: "x" }, { name: "x" });
     expect(checked.inputs.organization).toBe("recorded-org");
@@ -238,7 +319,10 @@ describe("an organization the program does not give", () => {
 
 describe("check failures as the engine prints them", () => {
   it("name the program's property once, and never an absent value", async () => {
-    const checked = (await dispatch(1, "Workspace", "check", [{}, { name: uniqueName("agent"), executionMode: "agent" }])) as any;
+    const checked = (await dispatch(1, "Workspace", "check", [
+      {},
+      { name: uniqueName("agent"), executionMode: "agent" },
+    ])) as any;
     const texts = checked.failures.map((f: { property: string; reason: string }) => `${f.property}|${f.reason}`);
     expect(texts).toContain("|agentPoolId is required when executionMode is agent");
     for (const f of checked.failures) {
@@ -248,9 +332,13 @@ describe("check failures as the engine prints them", () => {
   });
 
   it("keeps a property whose value the engine can print, without repeating it", () => {
-    expect(failuresForEngine([{ property: "name", reason: "name: must contain only letters" }], { name: "a b" })).toEqual([{ property: "name", reason: "must contain only letters" }]);
-    expect(failuresForEngine([{ property: "vcsRepo.identifier", reason: "vcsRepo.identifier: is required" }], { vcsRepo: {} })).toEqual([
-      { property: "", reason: "vcsRepo.identifier: is required" },
-    ]);
+    expect(
+      failuresForEngine([{ property: "name", reason: "name: must contain only letters" }], { name: "a b" }),
+    ).toEqual([{ property: "name", reason: "must contain only letters" }]);
+    expect(
+      failuresForEngine([{ property: "vcsRepo.identifier", reason: "vcsRepo.identifier: is required" }], {
+        vcsRepo: {},
+      }),
+    ).toEqual([{ property: "", reason: "vcsRepo.identifier: is required" }]);
   });
 });

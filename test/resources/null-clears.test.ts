@@ -17,14 +17,25 @@ let agentPoolId: string;
 beforeAll(async () => {
   h = await startHarness();
   const oc = await api(h, "POST", `/organizations/${h.org}/oauth-clients`, {
-    data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } },
+    data: {
+      type: "oauth-clients",
+      attributes: {
+        "service-provider": "github",
+        "http-url": "https://github.com",
+        "api-url": "https://api.github.com",
+      },
+    },
   });
   expect(oc.status).toBe(201);
   oauthTokenId = oc.json.data.relationships["oauth-tokens"].data[0].id;
-  const key = await api(h, "POST", `/organizations/${h.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: uniqueName("key"), value: "-----BEGIN KEY-----" } } });
+  const key = await api(h, "POST", `/organizations/${h.org}/ssh-keys`, {
+    data: { type: "ssh-keys", attributes: { name: uniqueName("key"), value: "-----BEGIN KEY-----" } },
+  });
   expect(key.status).toBe(201);
   sshKeyId = key.json.data.id;
-  const pool = await api(h, "POST", `/organizations/${h.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: uniqueName("pool") } } });
+  const pool = await api(h, "POST", `/organizations/${h.org}/agent-pools`, {
+    data: { type: "agent-pools", attributes: { name: uniqueName("pool") } },
+  });
   expect(pool.status).toBe(201);
   agentPoolId = pool.json.data.id;
 });
@@ -146,7 +157,9 @@ const CASES: Case[] = [
     onServer: (doc) => doc.relationships["ssh-key"]?.data?.id ?? null,
     fromOutputs: out("sshKeyId"),
     setByHand: async (id) => {
-      const r = await api(h, "PATCH", `/workspaces/${id}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: sshKeyId } } });
+      const r = await api(h, "PATCH", `/workspaces/${id}/relationships/ssh-key`, {
+        data: { type: "workspaces", attributes: { id: sshKeyId } },
+      });
       expect(r.status).toBe(200);
     },
   },
@@ -169,7 +182,10 @@ const CASES: Case[] = [
 
 /** The inputs with the setting under test at `value` (a nested one inside its object). */
 function withSetting(c: Case, value: unknown): Props {
-  if (c.input === "vcsRepo.tagsRegex") return { vcsRepo: value === null && c.cleared ? c.cleared() : { identifier: "acme/web", oauthTokenId, tagsRegex: value } };
+  if (c.input === "vcsRepo.tagsRegex")
+    return {
+      vcsRepo: value === null && c.cleared ? c.cleared() : { identifier: "acme/web", oauthTokenId, tagsRegex: value },
+    };
   const extra: Props = c.input === "agentPoolId" && value !== null ? { executionMode: "agent" } : {};
   return { [c.input]: value, ...extra };
 }
@@ -215,7 +231,8 @@ async function setClearDriftPutBack(kind: string, c: Case, required: Props): Pro
 
 describe("Workspace: null clears a nullable setting", () => {
   for (const c of CASES) {
-    it(`${c.input}: set, cleared with null, drifted by hand, put back`, () => setClearDriftPutBack("Workspace", c, { name: uniqueName("clear") }));
+    it(`${c.input}: set, cleared with null, drifted by hand, put back`, () =>
+      setClearDriftPutBack("Workspace", c, { name: uniqueName("clear") }));
   }
 
   it("an omitted setting stays unmanaged: values set by hand are left alone", async () => {
@@ -228,7 +245,15 @@ describe("Workspace: null clears a nullable setting", () => {
   });
 
   it("null on create: the workspace is made without the setting, and nothing changes after a refresh", async () => {
-    const nulls = { description: null, agentPoolId: null, autoDestroyAt: null, autoDestroyActivityDuration: null, vcsRepo: null, workingDirectory: null, sshKeyId: null };
+    const nulls = {
+      description: null,
+      agentPoolId: null,
+      autoDestroyAt: null,
+      autoDestroyActivityDuration: null,
+      vcsRepo: null,
+      workingDirectory: null,
+      sshKeyId: null,
+    };
     let held = await createVia("Workspace", { name: uniqueName("born-clear"), ...nulls });
     const doc = await attributesOf(held.id);
     for (const c of CASES) expect(c.onServer(doc), c.input).toBeNull();
@@ -239,19 +264,52 @@ describe("Workspace: null clears a nullable setting", () => {
   });
 
   it("check refuses an empty string where null clears, and null for a setting that cannot be cleared", async () => {
-    const r = await call("Workspace", "check", [{}, { name: uniqueName("bad"), autoDestroyAt: "", autoDestroyActivityDuration: "", engineVersion: null, autoApply: null }]);
+    const r = await call("Workspace", "check", [
+      {},
+      {
+        name: uniqueName("bad"),
+        autoDestroyAt: "",
+        autoDestroyActivityDuration: "",
+        engineVersion: null,
+        autoApply: null,
+      },
+    ]);
     // The engine prints `property 'p' value {v}`; a failure about a null value names its path in the reason instead.
     expect(r.failures).toEqual([
-      { property: "", reason: expect.stringMatching(/^autoApply cannot be cleared with null .*; omit autoApply to leave the service's value alone$/) },
-      { property: "", reason: expect.stringMatching(/^engineVersion cannot be cleared with null \(only description, agentPoolId, .*\); omit engineVersion/) },
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^autoApply cannot be cleared with null .*; omit autoApply to leave the service's value alone$/,
+        ),
+      },
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^engineVersion cannot be cleared with null \(only description, agentPoolId, .*\); omit engineVersion/,
+        ),
+      },
       { property: "autoDestroyAt", reason: expect.stringMatching(/ISO 8601.*or null to cancel a scheduled destroy/) },
       { property: "autoDestroyActivityDuration", reason: expect.stringMatching(/14d.*or null to turn it off/) },
     ]);
     const nc = await call("NoCodeWorkspace", "check", [
       {},
-      { noCodeModuleId: "nocode-x", name: uniqueName("bad"), project: "prj-x", sourceName: null, description: null, agentPoolId: null },
+      {
+        noCodeModuleId: "nocode-x",
+        name: uniqueName("bad"),
+        project: "prj-x",
+        sourceName: null,
+        description: null,
+        agentPoolId: null,
+      },
     ]);
-    expect(nc.failures).toEqual([{ property: "", reason: expect.stringMatching(/^sourceName cannot be cleared with null \(only description and agentPoolId can\)/) }]);
+    expect(nc.failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^sourceName cannot be cleared with null \(only description and agentPoolId can\)/,
+        ),
+      },
+    ]);
   });
 });
 
@@ -266,7 +324,13 @@ describe("NoCodeWorkspace: null clears a nullable setting", () => {
   });
 
   it("null on create: the workspace is made without description or pool", async () => {
-    const inputs = { noCodeModuleId: moduleId, name: uniqueName("nc-born-clear"), project, description: null, agentPoolId: null };
+    const inputs = {
+      noCodeModuleId: moduleId,
+      name: uniqueName("nc-born-clear"),
+      project,
+      description: null,
+      agentPoolId: null,
+    };
     let held = await createVia("NoCodeWorkspace", inputs);
     const doc = await attributesOf(held.id);
     // The no-code endpoint's default description is empty: no description either way.

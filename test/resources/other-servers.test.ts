@@ -29,7 +29,11 @@ afterEach(() => {
 
 /** Points the providers at `service`, as the engine's configure call does. */
 function useServer(service: FakeService): void {
-  const config: Record<string, string> = { "workspaces:address": service.url, "workspaces:token": TOKEN, "workspaces:organization": "acme" };
+  const config: Record<string, string> = {
+    "workspaces:address": service.url,
+    "workspaces:token": TOKEN,
+    "workspaces:organization": "acme",
+  };
   configureFromStack({ config: { get: (k: string) => config[k] } });
   resetClients();
   resetLimiters();
@@ -72,9 +76,24 @@ describe("a Workspace on a server that answers as OTF does", () => {
     });
     const { id, outs } = await workspace().create(inputs);
     const stored = otf.workspaces.get(id)!;
-    expect(stored).toMatchObject({ name, description: "the app", "execution-mode": "local", "auto-apply": true, "working-directory": "infra", "terraform-version": "1.6.0" });
+    expect(stored).toMatchObject({
+      name,
+      description: "the app",
+      "execution-mode": "local",
+      "auto-apply": true,
+      "working-directory": "infra",
+      "terraform-version": "1.6.0",
+    });
     expect(stored.tags.sort()).toEqual(["team-a", "web"]);
-    expect(outs).toMatchObject({ engineVersion: "1.6.0", tagNames: ["team-a", "web"], triggerPatterns: [], triggerPrefixes: [], project: null, tags: {}, effectiveTags: {} });
+    expect(outs).toMatchObject({
+      engineVersion: "1.6.0",
+      tagNames: ["team-a", "web"],
+      triggerPatterns: [],
+      triggerPrefixes: [],
+      project: null,
+      tags: {},
+      effectiveTags: {},
+    });
     expect((await workspace().diff(id, outs, inputs)).changes).toBe(false);
     const read = await workspace().read(id, outs);
     expect((await workspace().diff(id, read.props!, inputs)).changes).toBe(false);
@@ -92,7 +111,12 @@ describe("a Workspace on a server that answers as OTF does", () => {
 
   it("keeps a create whose 201 it cannot read: the workspace is in the outputs, made once", async () => {
     const name = fresh("unreadable");
-    otf.nextCreateAnswer = { status: 201, body: JSON.stringify({ data: { id: "WS_ID", type: "workspaces", attributes: { name, "tag-names": "not a list" } } }) };
+    otf.nextCreateAnswer = {
+      status: 201,
+      body: JSON.stringify({
+        data: { id: "WS_ID", type: "workspaces", attributes: { name, "tag-names": "not a list" } },
+      }),
+    };
     const { id, outs } = await workspace().create(await checked(workspace(), { name, description: "kept" }));
     expect(otf.workspaces.has(id)).toBe(true);
     expect(outs).toMatchObject({ name, description: "kept" });
@@ -103,7 +127,11 @@ describe("a Workspace on a server that answers as OTF does", () => {
     const name = fresh("taken");
     await workspace().create(await checked(workspace(), { name }));
     const err = await failure(workspace().create(await checked(workspace(), { name, description: "mine" })));
-    expect(err.message).toMatch(new RegExp(`^workspace "${name}" \\(ws-otf\\d+\\) in organization "acme" already exists\\. To manage it from this stack, set adopt: true`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^workspace "${name}" \\(ws-otf\\d+\\) in organization "acme" already exists\\. To manage it from this stack, set adopt: true`,
+      ),
+    );
     const adopted = await workspace().create(await checked(workspace(), { name, description: "mine", adopt: true }));
     expect(adopted.outs.description).toBe("mine");
     expect([...otf.workspaces.values()].filter((w) => w.name === name)).toHaveLength(1);
@@ -138,12 +166,20 @@ describe("a Workspace on a server that answers as OTF does", () => {
     expect(err.properties?.tags).toEqual({});
     expect((await workspace().diff(err.id!, err.properties!, inputs)).changes).toBe(true);
     const again = await failure(workspace().update(err.id!, err.properties!, inputs));
-    expect(again.message).toMatch(new RegExp(`^cannot update workspace "${name}" \\(${err.id}\\): the server at \\S+ does not offer key-value tags`));
+    expect(again.message).toMatch(
+      new RegExp(
+        `^cannot update workspace "${name}" \\(${err.id}\\): the server at \\S+ does not offer key-value tags`,
+      ),
+    );
   });
 
   it("projects: the workspace is kept, with a message naming the feature and the answer", async () => {
-    const err = await failure(workspace().create(await checked(workspace(), { name: fresh("prj"), project: "prj-abc" })));
-    expect(err.message).toMatch(/does not offer projects \(POST \/organizations\/acme\/workspaces answered without a project relationship\); remove project/);
+    const err = await failure(
+      workspace().create(await checked(workspace(), { name: fresh("prj"), project: "prj-abc" })),
+    );
+    expect(err.message).toMatch(
+      /does not offer projects \(POST \/organizations\/acme\/workspaces answered without a project relationship\); remove project/,
+    );
     expect(otf.workspaces.has(err.id!)).toBe(true);
     expect(err.properties?.project).toBeNull();
   });
@@ -177,7 +213,15 @@ describe("a Workspace on a server that answers as OTF does", () => {
 
 describe("check speaks the program's names, whatever the wire spells", () => {
   it("an invalid engineVersion or app installation is reported under the program's property", async () => {
-    const result = await workspace().check({}, { organization: "acme", name: "x", engineVersion: "", vcsRepo: { identifier: "a/b", oauthTokenId: "ot-1", vcsAppInstallationId: "ghain-1" } });
+    const result = await workspace().check(
+      {},
+      {
+        organization: "acme",
+        name: "x",
+        engineVersion: "",
+        vcsRepo: { identifier: "a/b", oauthTokenId: "ot-1", vcsAppInstallationId: "ghain-1" },
+      },
+    );
     expect(result.failures.map((f) => f.property).sort()).toEqual(["engineVersion", "vcsRepo.vcsAppInstallationId"]);
     expect(result.failures.map((f) => f.reason).join(" ")).not.toMatch(/terraform|github-app/);
   });
@@ -190,11 +234,22 @@ describe("a taken name answered 422 (the hosted service) and a create whose answ
     svc = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
       if (req.method === "POST" && mode === "taken") {
-        return reply(res, 422, { errors: [{ status: "422", title: "invalid attribute", detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } }] });
+        return reply(res, 422, {
+          errors: [
+            {
+              status: "422",
+              title: "invalid attribute",
+              detail: "Name has already been taken",
+              source: { pointer: "/data/attributes/name" },
+            },
+          ],
+        });
       }
       if (req.method === "POST") return reply(res, 201, { data: { id: "ws-made", type: "workspaces", attributes: 7 } });
       if (req.url === "/api/v2/organizations/acme/workspaces/dup") {
-        return reply(res, 200, { data: { id: "ws-dup", type: "workspaces", attributes: { name: "dup", "created-at": "2020-01-01T00:00:00Z" } } });
+        return reply(res, 200, {
+          data: { id: "ws-dup", type: "workspaces", attributes: { name: "dup", "created-at": "2020-01-01T00:00:00Z" } },
+        });
       }
       reply(res, 200, "<html>maintenance</html>");
     });
@@ -205,7 +260,9 @@ describe("a taken name answered 422 (the hosted service) and a create whose answ
   it("422: the same message as a 409, naming the existing workspace", async () => {
     mode = "taken";
     const err = await failure(workspace().create(await checked(workspace(), { name: "dup" })));
-    expect(err.message).toMatch(/^workspace "dup" \(ws-dup\) in organization "acme" already exists\. To manage it from this stack, set adopt: true/);
+    expect(err.message).toMatch(
+      /^workspace "dup" \(ws-dup\) in organization "acme" already exists\. To manage it from this stack, set adopt: true/,
+    );
   });
 
   it("an unreadable 201 whose read-back is unreadable too: recorded by the id the answer gave", async () => {
@@ -213,8 +270,12 @@ describe("a taken name answered 422 (the hosted service) and a create whose answ
     const err = await failure(workspace().create(await checked(workspace(), { name: "made", description: "wanted" })));
     expect(err.id).toBe("ws-made");
     expect(err.properties).toMatchObject({ name: "made", organization: "acme", description: null });
-    expect(err.message).toMatch(/^workspace "made" \(ws-made\) was created, but neither the service's answer nor a read of it could be understood/);
+    expect(err.message).toMatch(
+      /^workspace "made" \(ws-made\) was created, but neither the service's answer nor a read of it could be understood/,
+    );
     // The next `pulumi up` sends the declared settings again.
-    expect((await workspace().diff("ws-made", err.properties!, { name: "made", description: "wanted" })).changes).toBe(true);
+    expect((await workspace().diff("ws-made", err.properties!, { name: "made", description: "wanted" })).changes).toBe(
+      true,
+    );
   });
 });

@@ -59,7 +59,13 @@ describe("resource classes in a program", () => {
       versionPin: "1.0.0",
       variableOptions: [{ variableName: "size", variableType: "string", options: ["s", "m"] }],
     });
-    const ncw = new r.NoCodeWorkspace("ncw", { noCodeModuleId: mod.id, name: "ncw", project: "prj-1", moduleVersion: "1.0.0", variables: [{ key: "size", value: "s", category: "engine" }] });
+    const ncw = new r.NoCodeWorkspace("ncw", {
+      noCodeModuleId: mod.id,
+      name: "ncw",
+      project: "prj-1",
+      moduleVersion: "1.0.0",
+      variables: [{ key: "size", value: "s", category: "engine" }],
+    });
     const lock = new r.WorkspaceLock("lock", { workspaceId: ws.id, reason: "freeze" });
     const retention = new r.DataRetentionPolicy("retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
 
@@ -153,11 +159,21 @@ describe("resource classes in a program", () => {
     const { implementationOf } = await import("../../src/resources/entry");
     const { setConfiguredSettings } = await import("../../src/resources/settings");
     setConfiguredSettings({ organization: "acme" });
-    new r.Workspace("w-bad", { name: "no spaces allowed", executionMode: "local", agentPoolId: "apool-1", autoDestroyActivityDuration: "5w" });
+    new r.Workspace("w-bad", {
+      name: "no spaces allowed",
+      executionMode: "local",
+      agentPoolId: "apool-1",
+      autoDestroyActivityDuration: "5w",
+    });
     new r.WorkspaceTags("t-bad", { workspaceId: "ws-1", tagNames: ["bad tag"], mode: "sometimes" as any });
     new r.RemoteStateConsumers("c-bad", { workspaceId: "ws-1", consumerIds: ["ws-1"] });
     new r.NoCodeModule("m-bad", { registryModuleId: "module-1" });
-    new r.NoCodeWorkspace("n-bad", { noCodeModuleId: "nocode-1", name: "n", project: "prj-1", variables: [{ key: "k", category: "shell" as any }] });
+    new r.NoCodeWorkspace("n-bad", {
+      noCodeModuleId: "nocode-1",
+      name: "n",
+      project: "prj-1",
+      variables: [{ key: "k", category: "shell" as any }],
+    });
     new r.WorkspaceLock("l-bad", { workspaceId: "1234" });
     const expected: Record<string, [string, string[]]> = {
       "w-bad": ["Workspace", ["agentPoolId", "autoDestroyActivityDuration", "name"]],

@@ -20,7 +20,10 @@ export type OutputsOf<P> = P extends ProviderImpl<infer _I, infer O> ? O : never
  * program's values as plain JSON. Judging that JSON is what check is for, so the tests
  * hand it values of any shape, invalid ones on purpose.
  */
-export function checkNew<I extends Props, O extends Props>(p: ProviderImpl<I, O>, news: Props): Promise<CheckResult<I>> {
+export function checkNew<I extends Props, O extends Props>(
+  p: ProviderImpl<I, O>,
+  news: Props,
+): Promise<CheckResult<I>> {
   return p.check({} as I, news as I);
 }
 
@@ -49,6 +52,8 @@ type VariableOptionsInput = NonNullable<InputsOf<typeof noCodeModuleProvider>["v
  * inputs (pulumi.Unwrap of NoCodeModuleArgs) turn `options: unknown[]` into an array of
  * `never`, since Unwrap of `unknown` is never; the values are JSON passed to the service.
  */
-export function optionSets(sets: { variableName: string; variableType: string; options: unknown[] }[]): VariableOptionsInput {
+export function optionSets(
+  sets: { variableName: string; variableType: string; options: unknown[] }[],
+): VariableOptionsInput {
   return sets as VariableOptionsInput;
 }

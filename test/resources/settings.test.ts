@@ -1,6 +1,11 @@
 import { inspect } from "node:util";
 import { describe, it, expect, afterEach } from "vitest";
-import { configureFromStack, currentSettings, defaultOrganization, setConfiguredSettings } from "../../src/resources/settings";
+import {
+  configureFromStack,
+  currentSettings,
+  defaultOrganization,
+  setConfiguredSettings,
+} from "../../src/resources/settings";
 import { dispatch } from "../../src/resources/entry";
 
 const saved = { ...process.env };
@@ -18,7 +23,13 @@ describe("provider settings at call time", () => {
     process.env.WORKSPACES_ADDRESS = "http://env.example:1";
     process.env.WORKSPACES_TOKEN = "env-token";
     process.env.WORKSPACES_ORGANIZATION = "env-org";
-    await dispatch(1, "Workspace", "configure", [stack({ "workspaces:address": "http://stack.example:2", "workspaces:token": "stack-token", "workspaces:organization": "stack-org" })]);
+    await dispatch(1, "Workspace", "configure", [
+      stack({
+        "workspaces:address": "http://stack.example:2",
+        "workspaces:token": "stack-token",
+        "workspaces:organization": "stack-org",
+      }),
+    ]);
     const s = currentSettings();
     expect(s.baseUrl).toBe("http://stack.example:2/api/v2");
     expect(s.token).toBe("stack-token");

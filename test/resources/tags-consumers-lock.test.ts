@@ -23,7 +23,11 @@ describe("WorkspaceTags", () => {
     const wsId = await workspace();
     await h.client.tags.add(wsId, ["stray"]);
     await h.client.tagBindings.set(wsId, [{ key: "stray", value: "1" }]);
-    const { id, outs, inputs } = await create(workspaceTagsProvider, { workspaceId: wsId, tagNames: ["A", "b"], tags: { env: "prod" } });
+    const { id, outs, inputs } = await create(workspaceTagsProvider, {
+      workspaceId: wsId,
+      tagNames: ["A", "b"],
+      tags: { env: "prod" },
+    });
     expect(id).toBe(`${wsId}/tags`);
     expect(outs.tagNames).toEqual(["a", "b"]);
     expect(outs.tags).toEqual({ env: "prod" });
@@ -60,15 +64,25 @@ describe("WorkspaceTags", () => {
 
     await workspaceTagsProvider.delete(id, outs);
     expect((await h.client.workspaces.read(wsId)).tagNames.sort()).toEqual(["existing", "shared"]);
-    expect(await h.client.tagBindings.list(wsId).then((l) => l.map((b) => [b.key, b.value]))).toEqual([["owner", "ops"]]);
+    expect(await h.client.tagBindings.list(wsId).then((l) => l.map((b) => [b.key, b.value]))).toEqual([
+      ["owner", "ops"],
+    ]);
   });
 
   it("a missing workspace reads as gone and deletes as done (for a token that sees every workspace)", async () => {
     const org = h.org;
     // Hand-written state: the id names the workspace.
-    expect(await workspaceTagsProvider.read("ws-doesnotexist/tags", partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: [], organization: org }))).toEqual({});
+    expect(
+      await workspaceTagsProvider.read(
+        "ws-doesnotexist/tags",
+        partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: [], organization: org }),
+      ),
+    ).toEqual({});
     await expect(
-      workspaceTagsProvider.delete("ws-doesnotexist/tags", partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: ["a"], organization: org })),
+      workspaceTagsProvider.delete(
+        "ws-doesnotexist/tags",
+        partialState(workspaceTagsProvider, { mode: "authoritative", tagNames: ["a"], organization: org }),
+      ),
     ).resolves.toBeUndefined();
   });
 });
@@ -77,11 +91,17 @@ describe("RemoteStateConsumers", () => {
   it("authoritative replace, reads every page, drift, delete clears", async () => {
     const target = await workspace();
     const consumers = await Promise.all(Array.from({ length: 23 }, () => workspace()));
-    const { id, outs, inputs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: consumers });
+    const { id, outs, inputs } = await create(remoteStateConsumersProvider, {
+      workspaceId: target,
+      consumerIds: consumers,
+    });
     expect(outs.consumerIds).toEqual([...consumers].sort());
     const read = await remoteStateConsumersProvider.read(id, outs);
     expect(read.props!.consumerIds).toHaveLength(23);
-    expect((await remoteStateConsumersProvider.diff(id, read.props!, { ...inputs, consumerIds: [...consumers].reverse() })).changes).toBe(false);
+    expect(
+      (await remoteStateConsumersProvider.diff(id, read.props!, { ...inputs, consumerIds: [...consumers].reverse() }))
+        .changes,
+    ).toBe(false);
 
     await h.client.remoteStateConsumers.remove(target, [consumers[0]]);
     const drifted = await remoteStateConsumersProvider.read(id, outs);
@@ -97,7 +117,11 @@ describe("RemoteStateConsumers", () => {
   it("reads consumers beyond the first page", async () => {
     const target = await workspace();
     const created = await Promise.all(
-      Array.from({ length: 105 }, (_, i) => api(h, "POST", `/organizations/${h.org}/workspaces`, { data: { type: "workspaces", attributes: { name: uniqueName(`c${i}`) } } })),
+      Array.from({ length: 105 }, (_, i) =>
+        api(h, "POST", `/organizations/${h.org}/workspaces`, {
+          data: { type: "workspaces", attributes: { name: uniqueName(`c${i}`) } },
+        }),
+      ),
     );
     const ids = created.map((r) => r.json.data.id as string);
     const { id, outs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: ids });
@@ -110,7 +134,11 @@ describe("RemoteStateConsumers", () => {
     const target = await workspace();
     const [mine, theirs] = [await workspace(), await workspace()];
     await h.client.remoteStateConsumers.add(target, [theirs]);
-    const { id, outs } = await create(remoteStateConsumersProvider, { workspaceId: target, consumerIds: [mine, theirs], mode: "additive" });
+    const { id, outs } = await create(remoteStateConsumersProvider, {
+      workspaceId: target,
+      consumerIds: [mine, theirs],
+      mode: "additive",
+    });
     expect(outs.addedConsumerIds).toEqual([mine]);
     await remoteStateConsumersProvider.delete(id, outs);
     expect(await h.client.remoteStateConsumers.listIds(target)).toEqual([theirs]);
@@ -120,7 +148,9 @@ describe("RemoteStateConsumers", () => {
     const target = await workspace({ globalRemoteState: true });
     const other = await workspace();
     const checked = await checkNew(remoteStateConsumersProvider, { workspaceId: target, consumerIds: [other] });
-    await expect(remoteStateConsumersProvider.create(checked.inputs)).rejects.toThrow(/global-remote-state.*globalRemoteState: false/s);
+    await expect(remoteStateConsumersProvider.create(checked.inputs)).rejects.toThrow(
+      /global-remote-state.*globalRemoteState: false/s,
+    );
   });
 });
 
@@ -165,10 +195,18 @@ describe("WorkspaceLock held by someone else", () => {
     const wsId = await workspace();
     const teams = await api(h, "GET", `/organizations/${h.org}/teams`);
     const owners = teams.json.data.find((t: any) => t.attributes.name === "owners");
-    const user = await api(h, "POST", "/admin/users", { data: { type: "users", attributes: { username: uniqueName("alice") } } });
+    const user = await api(h, "POST", "/admin/users", {
+      data: { type: "users", attributes: { username: uniqueName("alice") } },
+    });
     expect(user.status).toBe(201);
-    await api(h, "POST", `/teams/${owners.id}/relationships/users`, { data: [{ type: "users", id: user.json.data.id }] });
-    const token = (await api(h, "POST", `/users/${user.json.data.id}/authentication-tokens`, { data: { type: "authentication-tokens" } })).json.data.attributes.token;
+    await api(h, "POST", `/teams/${owners.id}/relationships/users`, {
+      data: [{ type: "users", id: user.json.data.id }],
+    });
+    const token = (
+      await api(h, "POST", `/users/${user.json.data.id}/authentication-tokens`, {
+        data: { type: "authentication-tokens" },
+      })
+    ).json.data.attributes.token;
 
     const { id, outs } = await create(workspaceLockProvider, { workspaceId: wsId, reason: "ours" });
     // Our lock is released by hand and another user takes it.

@@ -29,7 +29,11 @@ afterEach(() => {
 
 /** Points the providers at the harness's server with `token` from stack config (or none). */
 function configure(token: string | undefined): void {
-  const config: Record<string, string | undefined> = { "workspaces:address": h.server.url, "workspaces:token": token, "workspaces:organization": h.org };
+  const config: Record<string, string | undefined> = {
+    "workspaces:address": h.server.url,
+    "workspaces:token": token,
+    "workspaces:organization": h.org,
+  };
   configureFromStack({ config: { get: (k: string) => config[k] } });
   delete process.env.WORKSPACES_TOKEN;
   delete process.env.TFE_TOKEN;

@@ -50,7 +50,12 @@ describe("Workspace against the local server", () => {
   });
 
   it("updates in place, then sees an out-of-band change on refresh and puts it back", async () => {
-    const { id, outs, inputs } = await create({ name: uniqueName("api"), description: "one", tagNames: ["a"], tags: { k: "v" } });
+    const { id, outs, inputs } = await create({
+      name: uniqueName("api"),
+      description: "one",
+      tagNames: ["a"],
+      tags: { k: "v" },
+    });
     const news = { ...inputs, description: "two", tagNames: ["b"], tags: { k: "w", other: "x" } };
     const d = await workspaceProvider.diff(id, outs, news);
     expect(d.changes).toBe(true);
@@ -144,11 +149,20 @@ function apiRequests(harness: Harness): number {
 describe("Workspace VCS repository and SSH key", () => {
   it("connects a repository and a key, changes the branch, then removes both", async () => {
     const oc = await api(h, "POST", `/organizations/${h.org}/oauth-clients`, {
-      data: { type: "oauth-clients", attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com" } },
+      data: {
+        type: "oauth-clients",
+        attributes: {
+          "service-provider": "github",
+          "http-url": "https://github.com",
+          "api-url": "https://api.github.com",
+        },
+      },
     });
     expect(oc.status).toBe(201);
     const oauthTokenId = oc.json.data.relationships["oauth-tokens"].data[0].id;
-    const key = await api(h, "POST", `/organizations/${h.org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: uniqueName("key"), value: "-----BEGIN KEY-----" } } });
+    const key = await api(h, "POST", `/organizations/${h.org}/ssh-keys`, {
+      data: { type: "ssh-keys", attributes: { name: uniqueName("key"), value: "-----BEGIN KEY-----" } },
+    });
     expect(key.status).toBe(201);
 
     const { id, outs, inputs } = await create({
@@ -168,7 +182,10 @@ describe("Workspace VCS repository and SSH key", () => {
     expect(u1.outs.vcsRepo!.branch).toBe("release");
 
     // From the OAuth token to a VCS app installation: the token is cleared in the same request.
-    const app = { ...inputs, vcsRepo: vcsRepoInput({ identifier: "acme/web", vcsAppInstallationId: "ghain-123", branch: "release" }) };
+    const app = {
+      ...inputs,
+      vcsRepo: vcsRepoInput({ identifier: "acme/web", vcsAppInstallationId: "ghain-123", branch: "release" }),
+    };
     const appCheck = await workspaceProvider.check({}, app);
     expect(appCheck.failures).toEqual([]);
     const u1b = await workspaceProvider.update(id, u1.outs, appCheck.inputs);
@@ -192,15 +209,23 @@ describe("Workspace VCS repository and SSH key", () => {
 describe("Workspace force delete without the right", () => {
   it("a 403 says who may force delete and leaves the workspace", async () => {
     const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
-      data: { type: "teams", attributes: { name: uniqueName("platform"), "organization-access": { "manage-workspaces": true } } },
+      data: {
+        type: "teams",
+        attributes: { name: uniqueName("platform"), "organization-access": { "manage-workspaces": true } },
+      },
     });
     expect(team.status).toBe(201);
-    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token as string;
+    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
+      .token as string;
     const { id, outs } = await create({ name: uniqueName("guarded") });
     const { configureFromStack } = await import("../../src/resources/settings");
     const { resetClients } = await import("../../src/resources/providers/client");
     const as = (t: string) => {
-      const config: Record<string, string> = { "workspaces:address": h.server.url, "workspaces:token": t, "workspaces:organization": h.org };
+      const config: Record<string, string> = {
+        "workspaces:address": h.server.url,
+        "workspaces:token": t,
+        "workspaces:organization": h.org,
+      };
       configureFromStack({ config: { get: (k: string) => config[k] } });
       resetClients();
     };

@@ -7,7 +7,15 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { countRun, failureReason, judge, parseResults, pinEntry, reasonFor, testFunctions } from "../../scripts/compat/leaves.js";
+import {
+  countRun,
+  failureReason,
+  judge,
+  parseResults,
+  pinEntry,
+  reasonFor,
+  testFunctions,
+} from "../../scripts/compat/leaves.js";
 import { NOT_RUN, OUT_OF_SCOPE, SETTINGS, SPEC_DIFFERENCES } from "../../scripts/compat/scope.js";
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "fixtures", "go-tfe", name), "utf8");
@@ -21,7 +29,11 @@ describe("parseResults", () => {
   it("reads every test's result and keeps the leaves, not their parents", () => {
     const { results, leaves } = parseResults(passing);
     expect(results.get("TestWorkspacesLock")).toBe("PASS");
-    expect(leaves).toEqual(["TestWorkspacesLock/with_valid_options", "TestWorkspacesLock/when_workspace_is_already_locked", "TestWorkspacesLock/without_a_valid_workspace_ID"]);
+    expect(leaves).toEqual([
+      "TestWorkspacesLock/with_valid_options",
+      "TestWorkspacesLock/when_workspace_is_already_locked",
+      "TestWorkspacesLock/without_a_valid_workspace_ID",
+    ]);
   });
 
   it("sees a function that failed in setup as one leaf, which is why leaves are pinned", () => {
@@ -31,7 +43,11 @@ describe("parseResults", () => {
 
 describe("countRun", () => {
   it("counts a passing run's pinned leaves", () => {
-    const r = countRun({ test: "TestWorkspacesLock", out: passing, code: 0, signal: null }, pinEntry(passing), noTables);
+    const r = countRun(
+      { test: "TestWorkspacesLock", out: passing, code: 0, signal: null },
+      pinEntry(passing),
+      noTables,
+    );
     expect(r).toMatchObject({ pass: 3, failed: [], unexpected: [], crashed: false });
   });
 
@@ -49,7 +65,10 @@ describe("countRun", () => {
     expect(r.crashed).toBe(false);
 
     const scoped = countRun(run, pin, {
-      outOfScope: { "TestWorkspacesProjectRemoteState/with_invalid_options": "x", "TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list": "y" },
+      outOfScope: {
+        "TestWorkspacesProjectRemoteState/with_invalid_options": "x",
+        "TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list": "y",
+      },
       specDifferences: {},
     });
     expect(scoped).toMatchObject({ pass: 1, excluded: 2, failed: [] });
@@ -57,13 +76,20 @@ describe("countRun", () => {
 
   it("counts every pinned leaf a setup failure hid as failing, with the setup's message", () => {
     const pin = {
-      leaves: ["TestWorkspacesUpdate/when_updating_a_subset_of_values", "TestWorkspacesUpdate/with_valid_options", "TestWorkspacesUpdate/when_options_has_an_invalid_name"],
+      leaves: [
+        "TestWorkspacesUpdate/when_updating_a_subset_of_values",
+        "TestWorkspacesUpdate/with_valid_options",
+        "TestWorkspacesUpdate/when_options_has_an_invalid_name",
+      ],
       skipped: ["TestWorkspacesUpdate/update_hyok_enabled_of_a_workspace_from_false_to_true"],
     };
     const r = countRun({ test: "TestWorkspacesUpdate", out: setupFailure, code: 1, signal: null }, pin, noTables);
     expect(r.pass).toBe(0);
     expect(r.failed.map((f) => f.leaf)).toEqual(pin.leaves);
-    for (const f of r.failed) expect(f.reason).toBe("did not run: TestWorkspacesUpdate failed before reaching it: missing API token for admin role provision-licenses");
+    for (const f of r.failed)
+      expect(f.reason).toBe(
+        "did not run: TestWorkspacesUpdate failed before reaching it: missing API token for admin role provision-licenses",
+      );
     expect(r.unexpected).toEqual([]);
     expect(r.skipped).toBe(0);
   });
@@ -94,23 +120,45 @@ describe("countRun", () => {
   });
 
   it("reports a leaf that is not pinned without counting it", () => {
-    const pin = { leaves: ["TestWorkspacesLock/with_valid_options", "TestWorkspacesLock/without_a_valid_workspace_ID"], skipped: [] };
+    const pin = {
+      leaves: ["TestWorkspacesLock/with_valid_options", "TestWorkspacesLock/without_a_valid_workspace_ID"],
+      skipped: [],
+    };
     const r = countRun({ test: "TestWorkspacesLock", out: passing, code: 0, signal: null }, pin, noTables);
     expect(r.pass).toBe(2);
     expect(r.unexpected).toEqual([{ leaf: "TestWorkspacesLock/when_workspace_is_already_locked", status: "PASS" }]);
-    expect(judge("hosted", [r], 0.98)).toMatchObject({ pass: 2, total: 2, good: false, unexpected: ["TestWorkspacesLock/when_workspace_is_already_locked"] });
+    expect(judge("hosted", [r], 0.98)).toMatchObject({
+      pass: 2,
+      total: 2,
+      good: false,
+      unexpected: ["TestWorkspacesLock/when_workspace_is_already_locked"],
+    });
   });
 
   it("counts a spec difference in the figure, and reports one that passes", () => {
     const leaf = "TestWorkspacesLock/with_valid_options";
-    const r = countRun({ test: "TestWorkspacesLock", out: passing, code: 0, signal: null }, pinEntry(passing), { outOfScope: {}, specDifferences: { [leaf]: "spec" } });
-    expect(r.stale).toEqual([leaf]);
-    const failing = countRun({ test: "TestWorkspacesProjectRemoteState", out: failedLeaf, code: 1, signal: null }, pinEntry(failedLeaf), {
+    const r = countRun({ test: "TestWorkspacesLock", out: passing, code: 0, signal: null }, pinEntry(passing), {
       outOfScope: {},
-      specDifferences: { "TestWorkspacesProjectRemoteState/with_invalid_options": "the spec says otherwise" },
+      specDifferences: { [leaf]: "spec" },
     });
-    expect(failing.bySpec).toEqual([{ leaf: "TestWorkspacesProjectRemoteState/with_invalid_options", reason: "follows the spec: the spec says otherwise" }]);
-    expect(failing.failed.map((f) => f.leaf)).toEqual(["TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list"]);
+    expect(r.stale).toEqual([leaf]);
+    const failing = countRun(
+      { test: "TestWorkspacesProjectRemoteState", out: failedLeaf, code: 1, signal: null },
+      pinEntry(failedLeaf),
+      {
+        outOfScope: {},
+        specDifferences: { "TestWorkspacesProjectRemoteState/with_invalid_options": "the spec says otherwise" },
+      },
+    );
+    expect(failing.bySpec).toEqual([
+      {
+        leaf: "TestWorkspacesProjectRemoteState/with_invalid_options",
+        reason: "follows the spec: the spec says otherwise",
+      },
+    ]);
+    expect(failing.failed.map((f) => f.leaf)).toEqual([
+      "TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list",
+    ]);
   });
 });
 
@@ -146,17 +194,24 @@ describe("judge", () => {
 });
 
 describe("the pinned leaves and the lists of scripts/compat/scope.js", () => {
-  const pin = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "scripts", "compat", "expected-leaves.json"), "utf8")) as {
+  const pin = JSON.parse(
+    fs.readFileSync(path.join(__dirname, "..", "..", "scripts", "compat", "expected-leaves.json"), "utf8"),
+  ) as {
     settings: Record<string, Record<string, { leaves: string[]; skipped: string[] }>>;
   };
-  const pinned = Object.values(pin.settings).flatMap((tests) => Object.values(tests).flatMap((e) => [...e.leaves, ...e.skipped]));
+  const pinned = Object.values(pin.settings).flatMap((tests) =>
+    Object.values(tests).flatMap((e) => [...e.leaves, ...e.skipped]),
+  );
 
   it("pins every test function each setting runs", () => {
-    for (const [name, setting] of Object.entries(SETTINGS)) expect(Object.keys(pin.settings[name]).sort()).toEqual([...setting.tests].sort());
+    for (const [name, setting] of Object.entries(SETTINGS))
+      expect(Object.keys(pin.settings[name]).sort()).toEqual([...setting.tests].sort());
   });
 
   it("names only pinned leaves as out of scope or failing by the spec", () => {
-    expect(Object.keys(OUT_OF_SCOPE).filter((k) => !pinned.some((l) => (k.endsWith("/") ? l.startsWith(k) : l === k)))).toEqual([]);
+    expect(
+      Object.keys(OUT_OF_SCOPE).filter((k) => !pinned.some((l) => (k.endsWith("/") ? l.startsWith(k) : l === k))),
+    ).toEqual([]);
     expect(Object.keys(SPEC_DIFFERENCES).filter((k) => !pinned.includes(k))).toEqual([]);
     expect(reasonFor(OUT_OF_SCOPE, "TestWorkspacesUpdate")).toMatch(/billing/);
   });
@@ -169,7 +224,11 @@ describe("the pinned leaves and the lists of scripts/compat/scope.js", () => {
 
 describe("testFunctions and failureReason", () => {
   it("reads the test functions a Go file declares", () => {
-    expect(testFunctions("func TestA(t *testing.T) {\n}\nfunc helper(t *testing.T) {}\nfunc TestB_RunDependent(t *testing.T) {\n")).toEqual(["TestA", "TestB_RunDependent"]);
+    expect(
+      testFunctions(
+        "func TestA(t *testing.T) {\n}\nfunc helper(t *testing.T) {}\nfunc TestB_RunDependent(t *testing.T) {\n",
+      ),
+    ).toEqual(["TestA", "TestB_RunDependent"]);
   });
 
   it("gives nothing for a leaf the output does not explain", () => {

@@ -17,18 +17,38 @@ const outDir = join(root, "node_modules/.cache/workspaces-server-test");
 let dir: string;
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json"), "--outDir", outDir, "--declaration", "false", "--sourceMap", "false"], {
-    cwd: root,
-    stdio: "pipe",
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(root, "node_modules/typescript/bin/tsc"),
+      "-p",
+      join(root, "tsconfig.json"),
+      "--outDir",
+      outDir,
+      "--declaration",
+      "false",
+      "--sourceMap",
+      "false",
+    ],
+    {
+      cwd: root,
+      stdio: "pipe",
+    },
+  );
   dir = mkdtempSync(join(tmpdir(), "ws-server-"));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const exits = new WeakMap<ChildProcess, Promise<number | null>>();
 
-function launch(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string }> {
-  const child = spawn(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+function launch(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string }> {
+  const child = spawn(process.execPath, [join(outDir, "server/cli.js"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   exits.set(child, new Promise((r) => child.on("exit", (code) => r(code))));
   let out = "";
   let err = "";
@@ -48,7 +68,10 @@ const exited = (child: ChildProcess) => exits.get(child)!;
 /** The exit status and stderr of a CLI run that is expected to stop on its own. */
 function run(args: string[], env: Record<string, string> = {}): { status: number; stderr: string } {
   try {
-    execFileSync(process.execPath, [join(outDir, "server/cli.js"), ...args], { stdio: "pipe", env: { ...process.env, ...env } });
+    execFileSync(process.execPath, [join(outDir, "server/cli.js"), ...args], {
+      stdio: "pipe",
+      env: { ...process.env, ...env },
+    });
     return { status: 0, stderr: "" };
   } catch (err) {
     const e = err as { status: number; stderr: Buffer };
@@ -66,7 +89,18 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("workspaces-server CLI", () => {
   it("prints exactly one line, honours --token and --organization, and exits 0 on SIGTERM", async () => {
-    const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-token-123", "--organization", "cli-org", "--rate-limit", "0"]);
+    const s = await launch([
+      "--port",
+      "0",
+      "--db",
+      ":memory:",
+      "--token",
+      "cli-token-123",
+      "--organization",
+      "cli-org",
+      "--rate-limit",
+      "0",
+    ]);
     const api = new Api(s.url, "cli-token-123");
     const org = await api.get(`/organizations/cli-org`);
     expect(org.status).toBe(200);
@@ -96,7 +130,16 @@ describe("workspaces-server CLI", () => {
     const key = randomBytes(32).toString("hex");
     const keyFile = join(dir, "given.key");
     writeFileSync(keyFile, key, { mode: 0o600 });
-    const fromFile = await launch(["--port", "0", "--db", join(dir, "a.db"), "--token-file", tokenFile, "--encryption-key-file", keyFile]);
+    const fromFile = await launch([
+      "--port",
+      "0",
+      "--db",
+      join(dir, "a.db"),
+      "--token-file",
+      tokenFile,
+      "--encryption-key-file",
+      keyFile,
+    ]);
     expect((await new Api(fromFile.url, "file-token-1").get(`/organizations/example-org`)).status).toBe(200);
     expect(fromFile.child.spawnargs.join(" ")).not.toContain("file-token-1");
     await stop(fromFile.child);
@@ -105,7 +148,12 @@ describe("workspaces-server CLI", () => {
     const fromEnv = await launch(["--port", "0", "--db", join(dir, "b.db")], env);
     const api = new Api(fromEnv.url, "env-token-2");
     expect((await api.get(`/organizations/example-org`)).status).toBe(200);
-    const noCode = await enableModule(api, "example-org", await publishModule(api, "example-org", "sealed", ["1.0.0"]), { "version-pin": "1.0.0" });
+    const noCode = await enableModule(
+      api,
+      "example-org",
+      await publishModule(api, "example-org", "sealed", ["1.0.0"]),
+      { "version-pin": "1.0.0" },
+    );
     await createFromModule(api, noCode.id, "sealed", [{ key: "secret", value: "sealed-value", sensitive: true }]);
     await stop(fromEnv.child);
     expect(existsSync(join(dir, "b.db.key"))).toBe(false);
@@ -131,7 +179,16 @@ describe("workspaces-server CLI", () => {
   it("logs one JSON line per request to stderr at info by default, without the token; --log-level silent logs none", async () => {
     const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-log-token-9", "--rate-limit", "0"]);
     await new Api(s.url, "cli-log-token-9").get(`/organizations/example-org`);
-    const quiet = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-log-token-9", "--log-level", "silent"]);
+    const quiet = await launch([
+      "--port",
+      "0",
+      "--db",
+      ":memory:",
+      "--token",
+      "cli-log-token-9",
+      "--log-level",
+      "silent",
+    ]);
     await new Api(quiet.url, "cli-log-token-9").get(`/organizations/example-org`);
     for (const child of [s.child, quiet.child]) {
       const done = exited(child);
@@ -142,7 +199,9 @@ describe("workspaces-server CLI", () => {
       .stderr()
       .split("\n")
       .filter((l) => l.includes('"msg":"request"'));
-    expect(lines.map((l) => JSON.parse(l)).map((l) => [l.method, l.route, l.status])).toEqual([["GET", "/api/v2/organizations/:organization_name", 200]]);
+    expect(lines.map((l) => JSON.parse(l)).map((l) => [l.method, l.route, l.status])).toEqual([
+      ["GET", "/api/v2/organizations/:organization_name", 200],
+    ]);
     expect(s.stderr()).not.toContain("cli-log-token-9");
     expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);
     expect(quiet.stderr()).toBe("");
@@ -159,7 +218,9 @@ describe("workspaces-server CLI", () => {
     for (let i = 0; i < 200; i++) {
       inflight.push(
         api
-          .post(`/organizations/example-org/workspaces`, { data: { type: "workspaces", attributes: { name: `d-${i}` } } })
+          .post(`/organizations/example-org/workspaces`, {
+            data: { type: "workspaces", attributes: { name: `d-${i}` } },
+          })
           .then((r) => {
             if (r.status === 201) acknowledged.push(r.body.data.id);
           })

@@ -39,7 +39,12 @@ describe("account and organizations", () => {
   });
 
   it("GET /organizations lists the organizations the caller belongs to, paginated", async () => {
-    await expectStatus(t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "listed-org", email: "a@example.com" } } }), 201);
+    await expectStatus(
+      t.api.post(`/organizations`, {
+        data: { type: "organizations", attributes: { name: "listed-org", email: "a@example.com" } },
+      }),
+      201,
+    );
     const all = await expectStatus(t.api.get("/organizations"), 200);
     expect(all.body.data.map((o: any) => o.id)).toEqual(expect.arrayContaining([t.org, "listed-org"]));
     expect(all.body.meta.pagination["total-count"]).toBe(all.body.data.length);
@@ -53,7 +58,12 @@ describe("teams", () => {
   it("PATCH renames and changes organization access; DELETE removes the team and its token", async () => {
     const team = await makeTeam(t.api, t.org, "temp-team");
     const r = await expectStatus(
-      t.api.patch(`/teams/${team.id}`, { data: { type: "teams", attributes: { name: "renamed-team", "organization-access": { "manage-workspaces": true } } } }),
+      t.api.patch(`/teams/${team.id}`, {
+        data: {
+          type: "teams",
+          attributes: { name: "renamed-team", "organization-access": { "manage-workspaces": true } },
+        },
+      }),
       200,
     );
     expect(r.body.data.attributes.name).toBe("renamed-team");
@@ -72,7 +82,9 @@ describe("teams", () => {
   });
 
   it("the owners team cannot be deleted, and a workspace lock outlives its team only until force-unlock", async () => {
-    const owners = (await t.api.get(`/organizations/${t.org}/teams`)).body.data.find((x: any) => x.attributes.name === "owners");
+    const owners = (await t.api.get(`/organizations/${t.org}/teams`)).body.data.find(
+      (x: any) => x.attributes.name === "owners",
+    );
     expect((await t.api.delete(`/teams/${owners.id}`)).status).toBe(422);
     const ws = await createWorkspace(t.api, t.org, "team-lock");
     const team = await makeTeam(t.api, t.org, "lock-team");
@@ -86,11 +98,25 @@ describe("teams", () => {
 
 describe("team project access", () => {
   it("GET, PATCH and DELETE /team-projects/:id read, change and remove a team's access to a project", async () => {
-    const prj = (await expectStatus(t.api.post(`/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: "tp-project" } } }), 201)).body.data.id;
+    const prj = (
+      await expectStatus(
+        t.api.post(`/organizations/${t.org}/projects`, {
+          data: { type: "projects", attributes: { name: "tp-project" } },
+        }),
+        201,
+      )
+    ).body.data.id;
     const ws = await createWorkspace(t.api, t.org, "tp-ws", {}, { project: { data: { type: "projects", id: prj } } });
     const team = await makeTeam(t.api, t.org, "tp-team");
     const grantBody = {
-      data: { type: "team-projects", attributes: { access: "read" }, relationships: { project: { data: { type: "projects", id: prj } }, team: { data: { type: "teams", id: team.id } } } },
+      data: {
+        type: "team-projects",
+        attributes: { access: "read" },
+        relationships: {
+          project: { data: { type: "projects", id: prj } },
+          team: { data: { type: "teams", id: team.id } },
+        },
+      },
     };
     const created = await expectStatus(t.api.post(`/team-projects`, grantBody), 201);
     const id = created.body.data.id;
@@ -98,10 +124,16 @@ describe("team project access", () => {
     const asTeam = t.api.as(team.token);
     expect((await asTeam.get(`/workspaces/${ws.id}`)).body.data.attributes.permissions["can-update"]).toBe(false);
 
-    const patched = await expectStatus(t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "admin" } } }), 200);
+    const patched = await expectStatus(
+      t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "admin" } } }),
+      200,
+    );
     expect(patched.body.data.attributes.access).toBe("admin");
     expect((await asTeam.get(`/workspaces/${ws.id}`)).body.data.attributes.permissions["can-update"]).toBe(true);
-    expect((await t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "owner" } } })).status).toBe(422);
+    expect(
+      (await t.api.patch(`/team-projects/${id}`, { data: { type: "team-projects", attributes: { access: "owner" } } }))
+        .status,
+    ).toBe(422);
 
     await expectStatus(t.api.delete(`/team-projects/${id}`), 204);
     expect((await t.api.get(`/team-projects/${id}`)).status).toBe(404);
@@ -111,14 +143,27 @@ describe("team project access", () => {
 
 describe("agent pools", () => {
   it("PATCH renames; DELETE removes an unused pool and refuses one a workspace uses", async () => {
-    const pool = (await expectStatus(t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "pool-x" } } }), 201)).body.data.id;
-    const r = await expectStatus(t.api.patch(`/agent-pools/${pool}`, { data: { type: "agent-pools", attributes: { name: "pool-y" } } }), 200);
+    const pool = (
+      await expectStatus(
+        t.api.post(`/organizations/${t.org}/agent-pools`, {
+          data: { type: "agent-pools", attributes: { name: "pool-x" } },
+        }),
+        201,
+      )
+    ).body.data.id;
+    const r = await expectStatus(
+      t.api.patch(`/agent-pools/${pool}`, { data: { type: "agent-pools", attributes: { name: "pool-y" } } }),
+      200,
+    );
     expect(r.body.data.attributes.name).toBe("pool-y");
     const ws = await createWorkspace(t.api, t.org, "uses-pool", { "execution-mode": "agent", "agent-pool-id": pool });
     const refused = await t.api.delete(`/agent-pools/${pool}`);
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].detail).toContain("in use");
-    await expectStatus(t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "execution-mode": "remote" } } }), 200);
+    await expectStatus(
+      t.api.patch(`/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "execution-mode": "remote" } } }),
+      200,
+    );
     await expectStatus(t.api.delete(`/agent-pools/${pool}`), 204);
     expect((await t.api.get(`/agent-pools/${pool}`)).status).toBe(404);
   });
@@ -135,9 +180,14 @@ describe("data retention policy relationship (self-managed, spec 2.2 related rec
       201,
     );
     const read = await expectStatus(selfManaged.api.get(`/workspaces/${ws.id}`), 200);
-    expect(read.body.data.relationships["data-retention-policy"].data).toEqual({ id: set.body.data.id, type: "data-retention-policy-delete-olders" });
+    expect(read.body.data.relationships["data-retention-policy"].data).toEqual({
+      id: set.body.data.id,
+      type: "data-retention-policy-delete-olders",
+    });
     await expectStatus(selfManaged.api.delete(`/workspaces/${ws.id}/relationships/data-retention-policy`), 204);
-    expect((await selfManaged.api.get(`/workspaces/${ws.id}`)).body.data.relationships["data-retention-policy"].data).toBeNull();
+    expect(
+      (await selfManaged.api.get(`/workspaces/${ws.id}`)).body.data.relationships["data-retention-policy"].data,
+    ).toBeNull();
   });
 
   it("is absent in the hosted offering", async () => {

@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectStatus, type TestServer } from "./helpers";
-import { addVersion, enableBody, enableModule, publishModule, serveForSuite, varItems, workspaceFromModuleBody } from "./no-code-support";
+import {
+  addVersion,
+  enableBody,
+  enableModule,
+  publishModule,
+  serveForSuite,
+  varItems,
+  workspaceFromModuleBody,
+} from "./no-code-support";
 
 let t: TestServer;
 serveForSuite((s) => (t = s));
@@ -33,7 +41,9 @@ describe("no-code on a module without versions", () => {
     expect((await t.api.get(`/organizations/${t.org}/workspaces/too-early`)).status).toBe(404);
 
     await addVersion(t.api, t.org, "empty-mod", "0.1.0");
-    expect((await expectStatus(t.api.get(`/no-code-modules/${nc.id}`), 200)).body.data.attributes["version-pin"]).toBe("0.1.0");
+    expect((await expectStatus(t.api.get(`/no-code-modules/${nc.id}`), 200)).body.data.attributes["version-pin"]).toBe(
+      "0.1.0",
+    );
     await expectStatus(t.api.post(`/no-code-modules/${nc.id}/workspaces`, workspaceFromModuleBody("in-time")), 200);
   });
 
@@ -48,9 +58,18 @@ describe("workspaces created from a no-code module", () => {
   it("take a requested engine version, and refuse one that is neither version nor constraint", async () => {
     const id = await publishModule(t.api, t.org, "versioned", ["1.0.0"]);
     const nc = await enableModule(t.api, t.org, id);
-    const ok = await expectStatus(t.api.post(`/no-code-modules/${nc.id}/workspaces`, workspaceFromModuleBody("nc-engine", [], { "terraform-version": "~> 1.6" })), 200);
+    const ok = await expectStatus(
+      t.api.post(
+        `/no-code-modules/${nc.id}/workspaces`,
+        workspaceFromModuleBody("nc-engine", [], { "terraform-version": "~> 1.6" }),
+      ),
+      200,
+    );
     expect(ok.body.data.attributes["engine-version"]).toBe("~> 1.6");
-    const bad = await t.api.post(`/no-code-modules/${nc.id}/workspaces`, workspaceFromModuleBody("nc-bad-engine", [], { "engine-version": "banana" }));
+    const bad = await t.api.post(
+      `/no-code-modules/${nc.id}/workspaces`,
+      workspaceFromModuleBody("nc-bad-engine", [], { "engine-version": "banana" }),
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe("/data/attributes/engine-version");
   });
@@ -66,6 +85,10 @@ describe("workspaces created from a no-code module", () => {
     ];
     const ws = await expectStatus(t.api.post(`/no-code-modules/${nc.id}/workspaces`, body), 200);
     const vars = await expectStatus(t.api.get(`/workspaces/${ws.body.data.id}/vars`), 200);
-    expect(Object.fromEntries(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.category]))).toEqual({ region: "terraform", size: "engine", TOKEN: "env" });
+    expect(Object.fromEntries(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.category]))).toEqual({
+      region: "terraform",
+      size: "engine",
+      TOKEN: "env",
+    });
   });
 });

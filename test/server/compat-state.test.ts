@@ -30,7 +30,14 @@ async function upload(workspaceId: string, state: unknown) {
   await expectStatus(t.api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
   const sv = await expectStatus(
     t.api.post(`/workspaces/${workspaceId}/state-versions`, {
-      data: { type: "state-versions", attributes: { serial: 3, md5: createHash("md5").update(text).digest("hex"), state: Buffer.from(text).toString("base64") } },
+      data: {
+        type: "state-versions",
+        attributes: {
+          serial: 3,
+          md5: createHash("md5").update(text).digest("hex"),
+          state: Buffer.from(text).toString("base64"),
+        },
+      },
     }),
     201,
   );
@@ -65,7 +72,9 @@ describe("workspace outputs", () => {
     const ws = await createWorkspace(t.api, t.org, "outputs-sv");
     const sv = await upload(ws.id, STATE);
     const list = await expectStatus(t.api.get(`/state-versions/${sv.id}/outputs`), 200);
-    expect(list.body.data.map((o: any) => [o.type, o.attributes.name, o.attributes.type, o.attributes.sensitive])).toEqual([
+    expect(
+      list.body.data.map((o: any) => [o.type, o.attributes.name, o.attributes.type, o.attributes.sensitive]),
+    ).toEqual([
       ["state-version-outputs", "endpoint", "string", false],
       ["state-version-outputs", "password", "string", true],
       ["state-version-outputs", "zones", "array", false],
@@ -73,7 +82,9 @@ describe("workspace outputs", () => {
     const current = await expectStatus(t.api.get(`/workspaces/${ws.id}/current-state-version-outputs`), 200);
     expect(current.body.data.map((o: any) => o.id)).toEqual(list.body.data.map((o: any) => o.id));
     const wsDoc = await expectStatus(t.api.get(`/workspaces/${ws.id}`), 200);
-    expect(wsDoc.body.data.relationships.outputs.data.map((o: any) => o.id).sort()).toEqual(list.body.data.map((o: any) => o.id).sort());
+    expect(wsDoc.body.data.relationships.outputs.data.map((o: any) => o.id).sort()).toEqual(
+      list.body.data.map((o: any) => o.id).sort(),
+    );
   });
 });
 

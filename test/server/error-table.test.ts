@@ -10,14 +10,28 @@ const body = (e: Parameters<typeof renderDomainError>[0]) => {
 
 describe("the domain error table", () => {
   it("renders each class with its status, title, detail and source", () => {
-    expect(body(new NotFound())).toBe('404 {"errors":[{"status":"404","title":"not found","detail":"The requested resource was not found, or you are not authorized to access it."}]}');
-    expect(body(new NotFound("workspace not found"))).toBe('404 {"errors":[{"status":"404","title":"not found","detail":"workspace not found"}]}');
-    expect(body(new Forbidden())).toBe('403 {"errors":[{"status":"403","title":"forbidden","detail":"You are not authorized to perform this action."}]}');
+    expect(body(new NotFound())).toBe(
+      '404 {"errors":[{"status":"404","title":"not found","detail":"The requested resource was not found, or you are not authorized to access it."}]}',
+    );
+    expect(body(new NotFound("workspace not found"))).toBe(
+      '404 {"errors":[{"status":"404","title":"not found","detail":"workspace not found"}]}',
+    );
+    expect(body(new Forbidden())).toBe(
+      '403 {"errors":[{"status":"403","title":"forbidden","detail":"You are not authorized to perform this action."}]}',
+    );
     expect(body(new Conflict("locked"))).toBe('409 {"errors":[{"status":"409","title":"conflict","detail":"locked"}]}');
-    expect(body(new Unavailable("later"))).toBe('503 {"errors":[{"status":"503","title":"service unavailable","detail":"later"}]}');
-    expect(body(new NameTaken())).toBe('422 {"errors":[{"status":"422","title":"invalid attribute","detail":"Name has already been taken","source":{"pointer":"/data/attributes/name"}}]}');
-    expect(body(new Invalid("no place"))).toBe('422 {"errors":[{"status":"422","title":"invalid attribute","detail":"no place"}]}');
-    expect(body(new Invalid("bad sort", { parameter: "sort" }))).toBe('400 {"errors":[{"status":"400","title":"bad request","detail":"bad sort","source":{"parameter":"sort"}}]}');
+    expect(body(new Unavailable("later"))).toBe(
+      '503 {"errors":[{"status":"503","title":"service unavailable","detail":"later"}]}',
+    );
+    expect(body(new NameTaken())).toBe(
+      '422 {"errors":[{"status":"422","title":"invalid attribute","detail":"Name has already been taken","source":{"pointer":"/data/attributes/name"}}]}',
+    );
+    expect(body(new Invalid("no place"))).toBe(
+      '422 {"errors":[{"status":"422","title":"invalid attribute","detail":"no place"}]}',
+    );
+    expect(body(new Invalid("bad sort", { parameter: "sort" }))).toBe(
+      '400 {"errors":[{"status":"400","title":"bad request","detail":"bad sort","source":{"parameter":"sort"}}]}',
+    );
   });
 
   it("turns every kind of field into the JSON pointer the request used", () => {

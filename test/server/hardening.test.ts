@@ -21,24 +21,33 @@ interface RawReply {
 }
 
 /** One request over node:http, with any headers (a `Host` of any text included) and any body. */
-function raw(base: string, method: string, path: string, headers: Record<string, string | number>, body?: string | Buffer): Promise<RawReply> {
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | number>,
+  body?: string | Buffer,
+): Promise<RawReply> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ method, hostname: url.hostname, port: url.port, path: url.pathname + path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
+    const req = http.request(
+      { method, hostname: url.hostname, port: url.port, path: url.pathname + path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -63,7 +72,12 @@ beforeAll(async () => {
     }),
     204,
   );
-  await expectStatus(t.api.post(`/workspaces/${wsId}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: otherWsId }] }), 204);
+  await expectStatus(
+    t.api.post(`/workspaces/${wsId}/relationships/remote-state-consumers`, {
+      data: [{ type: "workspaces", id: otherWsId }],
+    }),
+    204,
+  );
   const team = await makeTeam(t.api, t.org, "readers");
   await grant(t.api, team.id, wsId, "read");
   readToken = team.token;
@@ -89,7 +103,9 @@ describe("links never come from the request's Host header", () => {
       for (const path of lists()) {
         const r = await raw(t.server.url, "GET", `${path}?page[size]=1`, { ...auth(), host });
         expect(r.status, `${path} with Host ${JSON.stringify(host)}: ${r.text.slice(0, 200)}`).toBe(200);
-        const links = Object.values(r.json.links as Record<string, string | null>).filter((l): l is string => l !== null);
+        const links = Object.values(r.json.links as Record<string, string | null>).filter(
+          (l): l is string => l !== null,
+        );
         expect(links.length).toBeGreaterThanOrEqual(3);
         for (const link of links) {
           expect(link.startsWith(`https://workspaces.example.com/api/v2${path}?`), `${path}: ${link}`).toBe(true);
@@ -103,9 +119,14 @@ describe("links never come from the request's Host header", () => {
   it("a server without a configured address links to the address it listens on", async () => {
     const plain = await start();
     try {
-      const r = await raw(plain.server.url, "GET", `/organizations/${plain.org}/workspaces`, { authorization: `Bearer ${plain.server.token}`, host: "evil.example" });
+      const r = await raw(plain.server.url, "GET", `/organizations/${plain.org}/workspaces`, {
+        authorization: `Bearer ${plain.server.token}`,
+        host: "evil.example",
+      });
       expect(r.status).toBe(200);
-      expect(r.json.links.self).toBe(`${plain.server.url}/organizations/${plain.org}/workspaces?page%5Bnumber%5D=1&page%5Bsize%5D=20`);
+      expect(r.json.links.self).toBe(
+        `${plain.server.url}/organizations/${plain.org}/workspaces?page%5Bnumber%5D=1&page%5Bsize%5D=20`,
+      );
     } finally {
       await plain.server.close();
     }
@@ -121,9 +142,17 @@ describe("body depth is bounded at parse time", () => {
 
   it("10,000 nested arrays in no-code options and in workspace attributes are a 422 with a pointer", async () => {
     const options = `{"data":{"type":"no-code-modules","attributes":{"enabled":true},"relationships":{"variable-options":{"data":[{"type":"variable-options","attributes":{"variable-name":"x","variable-type":"string","options":${nested(10_000)}}}]}}}}`;
-    const r1 = await raw(t.server.url, "POST", `/organizations/${t.org}/no-code-modules`, { ...auth(), "content-type": MEDIA }, options);
+    const r1 = await raw(
+      t.server.url,
+      "POST",
+      `/organizations/${t.org}/no-code-modules`,
+      { ...auth(), "content-type": MEDIA },
+      options,
+    );
     expect(r1.status, r1.text.slice(0, 300)).toBe(422);
-    expect(r1.json.errors[0].source.pointer).toBe(`/data/relationships/variable-options/data/0/attributes/options${"/0".repeat(MAX_JSON_DEPTH - 7)}`);
+    expect(r1.json.errors[0].source.pointer).toBe(
+      `/data/relationships/variable-options/data/0/attributes/options${"/0".repeat(MAX_JSON_DEPTH - 7)}`,
+    );
     const attrs = `{"data":{"type":"workspaces","attributes":{"name":"deep","description":${nested(10_000)}}}}`;
     const r2 = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, attrs);
     expect(r2.status).toBe(422);
@@ -132,7 +161,11 @@ describe("body depth is bounded at parse time", () => {
   });
 
   it("a body nested past the bound that is not JSON at all is a 400, as any text that is not JSON", async () => {
-    for (const text of [`{"data":${"[".repeat(100_000)}`, `{"data":${nested(100_000)},}`, `{"data":${"[".repeat(100)}1 2${"]".repeat(100)}}`]) {
+    for (const text of [
+      `{"data":${"[".repeat(100_000)}`,
+      `{"data":${nested(100_000)},}`,
+      `{"data":${"[".repeat(100)}1 2${"]".repeat(100)}}`,
+    ]) {
       const r = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, text);
       expect(r.status, r.text.slice(0, 200)).toBe(400);
       expect(r.json.errors[0].detail).toMatch(/not valid JSON/);
@@ -140,17 +173,32 @@ describe("body depth is bounded at parse time", () => {
   });
 
   it("the bound is exact: depth 64 reaches validation, depth 65 is refused at parse time (422 both); keys with / and ~ are escaped", async () => {
-    const at = (key: string, depth: number) => `{"data":{"type":"workspaces","attributes":{${JSON.stringify(key)}:${nested(depth - 3)}}}}`;
-    const atLimit = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, at("description", MAX_JSON_DEPTH));
+    const at = (key: string, depth: number) =>
+      `{"data":{"type":"workspaces","attributes":{${JSON.stringify(key)}:${nested(depth - 3)}}}}`;
+    const atLimit = await raw(
+      t.server.url,
+      "PATCH",
+      `/workspaces/${wsId}`,
+      { ...auth(), "content-type": MEDIA },
+      at("description", MAX_JSON_DEPTH),
+    );
     expect(atLimit.status).toBe(422);
     expect(atLimit.json.errors[0].source.pointer).toBe("/data/attributes/description");
-    const over = await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, at("a/b~c", MAX_JSON_DEPTH + 1));
+    const over = await raw(
+      t.server.url,
+      "PATCH",
+      `/workspaces/${wsId}`,
+      { ...auth(), "content-type": MEDIA },
+      at("a/b~c", MAX_JSON_DEPTH + 1),
+    );
     expect(over.status).toBe(422);
     expect(over.json.errors[0].detail).toContain(String(MAX_JSON_DEPTH));
     expect(over.json.errors[0].source.pointer.startsWith("/data/attributes/a~1b~0c/0")).toBe(true);
     // Brackets inside strings are not nesting.
     const inString = `{"data":{"type":"workspaces","attributes":{"description":${JSON.stringify("[".repeat(10_000))}}}}`;
-    expect((await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, inString)).status).toBe(200);
+    expect(
+      (await raw(t.server.url, "PATCH", `/workspaces/${wsId}`, { ...auth(), "content-type": MEDIA }, inString)).status,
+    ).toBe(200);
   });
 });
 
@@ -162,7 +210,9 @@ describe("filters take any number of values", () => {
       expect(over.status, `${param}: ${over.text.slice(0, 200)}`).toBe(400);
       expect(over.body.errors[0].detail).toContain(`at most ${MAX_LIST_VALUES}`);
       expect(over.body.errors[0].source.parameter).toBe(param);
-      const at = await t.api.get(`/organizations/${t.org}/workspaces?${encodeURIComponent(param)}=${many(MAX_LIST_VALUES)}`);
+      const at = await t.api.get(
+        `/organizations/${t.org}/workspaces?${encodeURIComponent(param)}=${many(MAX_LIST_VALUES)}`,
+      );
       expect(at.status, `${param}: ${at.text.slice(0, 200)}`).toBe(200);
     }
     const tagged = (n: number) => Array.from({ length: n }, (_, i) => `filter[tagged][${i}][key]=k${i}`).join("&");
@@ -178,7 +228,10 @@ describe("filters take any number of values", () => {
       `search[tags]=${many("t", MAX_LIST_VALUES)}`,
       `search[exclude-tags]=${many("x", MAX_LIST_VALUES)}`,
       `filter[current-run][status]=${many("s", MAX_LIST_VALUES)}`,
-      ...Array.from({ length: MAX_LIST_VALUES }, (_, i) => `filter[tagged][${i}][key]=k${i}&filter[tagged][${i}][value]=v${i}`),
+      ...Array.from(
+        { length: MAX_LIST_VALUES },
+        (_, i) => `filter[tagged][${i}][key]=k${i}&filter[tagged][${i}][value]=v${i}`,
+      ),
     ].join("&");
     const r = await t.api.get(`/organizations/${t.org}/workspaces?${q}`);
     expect(r.status, r.text.slice(0, 300)).toBe(200);
@@ -205,7 +258,13 @@ describe("an oversized body gets its 413", () => {
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentBody }));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+              sentBody,
+            }),
+          );
         },
       );
       req.on("continue", () => {
@@ -250,11 +309,20 @@ describe("an oversized body gets its 413", () => {
     const url = new URL(t.server.url);
     return new Promise((resolve) => {
       const req = http.request(
-        { method: "POST", hostname: url.hostname, port: url.port, path: url.pathname + path, headers: { ...auth(), "content-type": MEDIA, "content-length": body.length }, agent: false },
+        {
+          method: "POST",
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname + path,
+          headers: { ...auth(), "content-type": MEDIA, "content-length": body.length },
+          agent: false,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve(`${res.statusCode} ${JSON.parse(Buffer.concat(chunks).toString("utf8")).errors[0].status}`));
+          res.on("end", () =>
+            resolve(`${res.statusCode} ${JSON.parse(Buffer.concat(chunks).toString("utf8")).errors[0].status}`),
+          );
         },
       );
       req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
@@ -265,20 +333,45 @@ describe("an oversized body gets its 413", () => {
 
   it("without Expect, every attempt with Node's http and with fetch sees the 413, not a reset", async () => {
     const outcomes: string[] = [];
-    for (let i = 0; i < 10; i++) outcomes.push(await sendInTwoParts(`/organizations/${t.org}/workspaces`, i % 2 ? big : Buffer.concat([big, big, big])));
+    for (let i = 0; i < 10; i++)
+      outcomes.push(
+        await sendInTwoParts(`/organizations/${t.org}/workspaces`, i % 2 ? big : Buffer.concat([big, big, big])),
+      );
     expect(outcomes).toEqual(Array(10).fill("413 413"));
     for (let i = 0; i < 3; i++) {
-      const r = await raw(t.server.url, "POST", `/organizations/${t.org}/workspaces`, { ...auth(), "content-type": MEDIA, "content-length": big.length }, big);
+      const r = await raw(
+        t.server.url,
+        "POST",
+        `/organizations/${t.org}/workspaces`,
+        { ...auth(), "content-type": MEDIA, "content-length": big.length },
+        big,
+      );
       expect(r.status).toBe(413);
       expect(r.json.errors[0].detail).toContain(String(BODY_LIMIT));
-      const f = await fetch(`${t.server.url}/workspaces/${wsId}`, { method: "PATCH", headers: { ...auth(), "content-type": MEDIA }, body: big });
+      const f = await fetch(`${t.server.url}/workspaces/${wsId}`, {
+        method: "PATCH",
+        headers: { ...auth(), "content-type": MEDIA },
+        body: big,
+      });
       expect(f.status).toBe(413);
       expect(((await f.json()) as { errors: { status: string }[] }).errors[0].status).toBe("413");
     }
     // A chunked body (no declared length) that grows past the limit, and a big body refused for its token.
-    const chunked = await raw(t.server.url, "POST", `/organizations/${t.org}/workspaces`, { ...auth(), "content-type": MEDIA, "transfer-encoding": "chunked" }, big);
+    const chunked = await raw(
+      t.server.url,
+      "POST",
+      `/organizations/${t.org}/workspaces`,
+      { ...auth(), "content-type": MEDIA, "transfer-encoding": "chunked" },
+      big,
+    );
     expect(chunked.status).toBe(413);
-    const anonymous = await raw(t.server.url, "POST", `/organizations/${t.org}/workspaces`, { "content-type": MEDIA, "content-length": big.length }, big);
+    const anonymous = await raw(
+      t.server.url,
+      "POST",
+      `/organizations/${t.org}/workspaces`,
+      { "content-type": MEDIA, "content-length": big.length },
+      big,
+    );
     expect(anonymous.status).toBe(401);
     // The server still serves.
     expect((await t.api.get(`/workspaces/${wsId}`)).status).toBe(200);
@@ -294,38 +387,90 @@ describe("a sensitive no-code variable cannot be guessed", () => {
       { key: "region", value: "eu" },
     ]);
     const plan = async (vars: object[]) => {
-      const r = await expectStatus(t.api.post(upgradePath(noCode.id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: vars } } } }), 200);
-      const settled = await pollUpgrade(t.api, noCode.id, ws.id, r.body.data.id, ["planned", "planned_and_finished", "errored"]);
+      const r = await expectStatus(
+        t.api.post(upgradePath(noCode.id, ws.id), {
+          data: { type: "workspaces", relationships: { vars: { data: vars } } },
+        }),
+        200,
+      );
+      const settled = await pollUpgrade(t.api, noCode.id, ws.id, r.body.data.id, [
+        "planned",
+        "planned_and_finished",
+        "errored",
+      ]);
       return settled.doc.attributes.status as string;
     };
-    const secret = (value: string) => ({ type: "vars", attributes: { key: "secret", value, category: "engine", sensitive: true } });
+    const secret = (value: string) => ({
+      type: "vars",
+      attributes: { key: "secret", value, category: "engine", sensitive: true },
+    });
     const right = await plan([secret("s3cret")]);
     const wrong = await plan([secret("guess")]);
     expect(right).toBe(wrong);
     expect(right).toBe("planned");
     // Said without `sensitive`, the stored variable is still sensitive: no answer either.
-    expect(await plan([{ type: "vars", attributes: { key: "secret", value: "s3cret", category: "engine" } }])).toBe("planned");
-    expect(await plan([{ type: "vars", attributes: { key: "region", value: "eu", category: "engine" } }])).toBe("planned_and_finished");
+    expect(await plan([{ type: "vars", attributes: { key: "secret", value: "s3cret", category: "engine" } }])).toBe(
+      "planned",
+    );
+    expect(await plan([{ type: "vars", attributes: { key: "region", value: "eu", category: "engine" } }])).toBe(
+      "planned_and_finished",
+    );
   });
 });
 
 describe("access is checked before the body on write endpoints", () => {
   it("a read-only team gets the same 404 with an invalid body as with a valid one", async () => {
     const reader = t.api.as(readToken);
-    const tagId = (await expectStatus(t.api.get(`/workspaces/${wsId}/relationships/tags`), 200)).body.data[0].id as string;
+    const tagId = (await expectStatus(t.api.get(`/workspaces/${wsId}/relationships/tags`), 200)).body.data[0]
+      .id as string;
     const cases: Array<[string, string, unknown, unknown]> = [
-      ["POST", `/tags/${tagId}/relationships/workspaces`, { data: [{ type: 7, id: wsId }] }, { data: [{ type: "workspaces", id: wsId }] }],
+      [
+        "POST",
+        `/tags/${tagId}/relationships/workspaces`,
+        { data: [{ type: 7, id: wsId }] },
+        { data: [{ type: "workspaces", id: wsId }] },
+      ],
       ["DELETE", `/organizations/${t.org}/tags`, { data: [{ id: 5 }] }, { data: [{ type: "tags", id: tagId }] }],
-      ["PATCH", `/workspaces/${wsId}`, { data: { type: "workspaces", attributes: { "auto-apply": "maybe" } } }, { data: { type: "workspaces", attributes: { "auto-apply": true } } }],
-      ["PATCH", `/organizations/${t.org}/workspaces/alpha`, { data: { attributes: { name: 7 } } }, { data: { type: "workspaces", attributes: { description: "x" } } }],
+      [
+        "PATCH",
+        `/workspaces/${wsId}`,
+        { data: { type: "workspaces", attributes: { "auto-apply": "maybe" } } },
+        { data: { type: "workspaces", attributes: { "auto-apply": true } } },
+      ],
+      [
+        "PATCH",
+        `/organizations/${t.org}/workspaces/alpha`,
+        { data: { attributes: { name: 7 } } },
+        { data: { type: "workspaces", attributes: { description: "x" } } },
+      ],
       ["POST", `/workspaces/${wsId}/actions/lock`, { reason: 12 }, { reason: "x" }],
-      ["PATCH", `/workspaces/${wsId}/relationships/ssh-key`, { data: { attributes: { id: 5 } } }, { data: { type: "workspaces", attributes: { id: null } } }],
-      ["POST", `/organizations/${t.org}/workspaces`, { data: { attributes: { name: "bad name!" } } }, { data: { type: "workspaces", attributes: { name: "fine" } } }],
-      ["POST", `/organizations/${t.org}/projects`, { data: { attributes: {} } }, { data: { type: "projects", attributes: { name: "p" } } }],
+      [
+        "PATCH",
+        `/workspaces/${wsId}/relationships/ssh-key`,
+        { data: { attributes: { id: 5 } } },
+        { data: { type: "workspaces", attributes: { id: null } } },
+      ],
+      [
+        "POST",
+        `/organizations/${t.org}/workspaces`,
+        { data: { attributes: { name: "bad name!" } } },
+        { data: { type: "workspaces", attributes: { name: "fine" } } },
+      ],
+      [
+        "POST",
+        `/organizations/${t.org}/projects`,
+        { data: { attributes: {} } },
+        { data: { type: "projects", attributes: { name: "p" } } },
+      ],
       [
         "POST",
         `/runs`,
-        { data: { attributes: { "is-destroy": "yes" }, relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } },
+        {
+          data: {
+            attributes: { "is-destroy": "yes" },
+            relationships: { workspace: { data: { type: "workspaces", id: wsId } } },
+          },
+        },
         { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: wsId } } } } },
       ],
       [
@@ -336,7 +481,10 @@ describe("access is checked before the body on write endpoints", () => {
           data: {
             type: "team-workspaces",
             attributes: { access: "admin" },
-            relationships: { workspace: { data: { type: "workspaces", id: wsId } }, team: { data: { type: "teams", id: "team-x" } } },
+            relationships: {
+              workspace: { data: { type: "workspaces", id: wsId } },
+              team: { data: { type: "teams", id: "team-x" } },
+            },
           },
         },
       ],
@@ -358,7 +506,8 @@ describe("failed authentication is bounded per client address", () => {
     try {
       const team = await makeTeam(limited.api, limited.org, "served", { manageWorkspaces: true });
       const wrong = limited.api.as("not-a-token");
-      for (let i = 0; i < FAILED_AUTH_LIMIT; i++) expect((await wrong.get(`/organizations/${limited.org}/workspaces`)).status).toBe(401);
+      for (let i = 0; i < FAILED_AUTH_LIMIT; i++)
+        expect((await wrong.get(`/organizations/${limited.org}/workspaces`)).status).toBe(401);
       const refused = await wrong.get(`/organizations/${limited.org}/workspaces`);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -380,7 +529,10 @@ describe("failed authentication is bounded per client address", () => {
 
 describe("control characters are literal and a single-valued parameter is given once", () => {
   it("search[name], search[wildcard-name] and tag search take NUL and other control characters literally", async () => {
-    const names = async (q: string) => ((await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?${q}`), 200)).body.data as any[]).map((w) => w.attributes.name);
+    const names = async (q: string) =>
+      ((await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?${q}`), 200)).body.data as any[]).map(
+        (w) => w.attributes.name,
+      );
     for (const c of ["%00", "%01", "%1F", "%7F", "a%00", "%00a"]) {
       expect(await names(`search[name]=${c}`), c).toEqual([]);
       expect(await names(`search[wildcard-name]=*${c}*`), c).toEqual([]);
@@ -393,16 +545,27 @@ describe("control characters are literal and a single-valued parameter is given 
   });
 
   it("a repeated single-valued parameter is a 400 naming it; a repeated list parameter is joined", async () => {
-    for (const q of [`filter[project][id]=prj-a&filter[project][id]=prj-b`, `search[name]=a&search[name]=b`, `page[number]=1&page[number]=2`, `sort=name&sort=-name`]) {
+    for (const q of [
+      `filter[project][id]=prj-a&filter[project][id]=prj-b`,
+      `search[name]=a&search[name]=b`,
+      `page[number]=1&page[number]=2`,
+      `sort=name&sort=-name`,
+    ]) {
       const r = await t.api.get(`/organizations/${t.org}/workspaces?${q}`);
       expect(r.status, q).toBe(400);
       const param = q.split("=")[0];
       expect(r.body.errors[0].source.parameter).toBe(param);
       expect(r.body.errors[0].detail).toContain(param);
     }
-    const joined = await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?search[tags]=red&search[tags]=blue`), 200);
+    const joined = await expectStatus(
+      t.api.get(`/organizations/${t.org}/workspaces?search[tags]=red&search[tags]=blue`),
+      200,
+    );
     expect(joined.body.data.map((w: any) => w.id)).toEqual([wsId]);
-    const none = await expectStatus(t.api.get(`/organizations/${t.org}/workspaces?search[tags]=red&search[tags]=green`), 200);
+    const none = await expectStatus(
+      t.api.get(`/organizations/${t.org}/workspaces?search[tags]=red&search[tags]=green`),
+      200,
+    );
     expect(none.body.data).toEqual([]);
     expect((await t.api.get(`/workspaces/${wsId}?include=project&include=organization`)).status).toBe(200);
   });

@@ -58,14 +58,31 @@ export async function start(options: ServerOptions = {}): Promise<TestServer> {
   return { server, api: new Api(server.url, server.token), org: server.organization };
 }
 
-export function wsBody(name: string, attributes: Record<string, unknown> = {}, relationships?: Record<string, unknown>) {
-  return { data: { type: "workspaces", attributes: { name, ...attributes }, ...(relationships ? { relationships } : {}) } };
+export function wsBody(
+  name: string,
+  attributes: Record<string, unknown> = {},
+  relationships?: Record<string, unknown>,
+) {
+  return {
+    data: { type: "workspaces", attributes: { name, ...attributes }, ...(relationships ? { relationships } : {}) },
+  };
 }
 
-export async function createWorkspace(api: Api, org: string, name: string, attributes: Record<string, unknown> = {}, relationships?: Record<string, unknown>) {
+export async function createWorkspace(
+  api: Api,
+  org: string,
+  name: string,
+  attributes: Record<string, unknown> = {},
+  relationships?: Record<string, unknown>,
+) {
   const r = await api.post(`/organizations/${org}/workspaces`, wsBody(name, attributes, relationships));
   if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.text}`);
-  return r.body.data as { id: string; attributes: Record<string, any>; relationships: Record<string, any>; links: Record<string, string> };
+  return r.body.data as {
+    id: string;
+    attributes: Record<string, any>;
+    relationships: Record<string, any>;
+    links: Record<string, string>;
+  };
 }
 
 export async function expectStatus(p: Promise<Reply>, status: number): Promise<Reply> {
@@ -75,10 +92,24 @@ export async function expectStatus(p: Promise<Reply>, status: number): Promise<R
 }
 
 /** Creates a team (optionally with organization-level permissions) and returns its id and a team token. */
-export async function makeTeam(api: Api, org: string, name: string, access: { manageWorkspaces?: boolean; manageProjects?: boolean } = {}) {
+export async function makeTeam(
+  api: Api,
+  org: string,
+  name: string,
+  access: { manageWorkspaces?: boolean; manageProjects?: boolean } = {},
+) {
   const team = await expectStatus(
     api.post(`/organizations/${org}/teams`, {
-      data: { type: "teams", attributes: { name, "organization-access": { "manage-workspaces": !!access.manageWorkspaces, "manage-projects": !!access.manageProjects } } },
+      data: {
+        type: "teams",
+        attributes: {
+          name,
+          "organization-access": {
+            "manage-workspaces": !!access.manageWorkspaces,
+            "manage-projects": !!access.manageProjects,
+          },
+        },
+      },
     }),
     201,
   );
@@ -86,13 +117,22 @@ export async function makeTeam(api: Api, org: string, name: string, access: { ma
   return { id: team.body.data.id as string, token: token.body.data.attributes.token as string };
 }
 
-export async function grant(api: Api, teamId: string, workspaceId: string, access: string, extra: Record<string, unknown> = {}) {
+export async function grant(
+  api: Api,
+  teamId: string,
+  workspaceId: string,
+  access: string,
+  extra: Record<string, unknown> = {},
+) {
   return expectStatus(
     api.post(`/team-workspaces`, {
       data: {
         type: "team-workspaces",
         attributes: { access, ...extra },
-        relationships: { workspace: { data: { type: "workspaces", id: workspaceId } }, team: { data: { type: "teams", id: teamId } } },
+        relationships: {
+          workspace: { data: { type: "workspaces", id: workspaceId } },
+          team: { data: { type: "teams", id: teamId } },
+        },
       },
     }),
     201,
@@ -107,7 +147,12 @@ export async function makeUser(api: Api, username: string) {
 
 /** A state file (as the hosted upload expects it: base64 plus its md5) with `resources` entries. */
 export function stateFile(resources: number, serial = 1) {
-  const text = JSON.stringify({ version: 4, serial, lineage: "lineage-1", resources: Array.from({ length: resources }, (_, i) => ({ name: `r${i}` })) });
+  const text = JSON.stringify({
+    version: 4,
+    serial,
+    lineage: "lineage-1",
+    resources: Array.from({ length: resources }, (_, i) => ({ name: `r${i}` })),
+  });
   const md5 = createHash("md5").update(text).digest("hex");
   return { state: Buffer.from(text).toString("base64"), md5, serial, lineage: "lineage-1" };
 }
@@ -115,6 +160,11 @@ export function stateFile(resources: number, serial = 1) {
 /** Makes the workspace manage `resources` resources: lock, upload a final state version, unlock. */
 export async function manageResources(api: Api, workspaceId: string, resources: number, serial = 1) {
   await expectStatus(api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
-  await expectStatus(api.post(`/workspaces/${workspaceId}/state-versions`, { data: { type: "state-versions", attributes: stateFile(resources, serial) } }), 201);
+  await expectStatus(
+    api.post(`/workspaces/${workspaceId}/state-versions`, {
+      data: { type: "state-versions", attributes: stateFile(resources, serial) },
+    }),
+    201,
+  );
   await expectStatus(api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
 }

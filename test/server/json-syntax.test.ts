@@ -44,11 +44,14 @@ describe("wellFormedJson", () => {
   it("agrees with JSON.parse on generated near-misses and arbitrary text", () => {
     let refused = 0;
     fc.assert(
-      fc.property(fc.oneof(nearMiss, fc.string({ maxLength: 30 }), fc.stringMatching(/^[[\]{}",:0-9a-z\\ ]{0,20}$/)), (text) => {
-        const want = parses(text);
-        if (!want) refused++;
-        expect(wellFormedJson(text), JSON.stringify(text)).toBe(want);
-      }),
+      fc.property(
+        fc.oneof(nearMiss, fc.string({ maxLength: 30 }), fc.stringMatching(/^[[\]{}",:0-9a-z\\ ]{0,20}$/)),
+        (text) => {
+          const want = parses(text);
+          if (!want) refused++;
+          expect(wellFormedJson(text), JSON.stringify(text)).toBe(want);
+        },
+      ),
       { numRuns: 5000 },
     );
     expect(refused).toBeGreaterThan(1000);

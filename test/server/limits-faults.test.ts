@@ -18,7 +18,9 @@ describe("rate limit (per user)", () => {
     const limited = results.filter((r) => r.status === 429);
     // Requests might straddle a window boundary, so at least the last ones are refused.
     expect(limited.length).toBeGreaterThanOrEqual(2);
-    expect(limited[0].body).toEqual({ errors: [{ status: "429", title: "Too many requests", detail: "You have exceeded the API's rate limit." }] });
+    expect(limited[0].body).toEqual({
+      errors: [{ status: "429", title: "Too many requests", detail: "You have exceeded the API's rate limit." }],
+    });
     expect(limited[0].headers.get("x-ratelimit-remaining")).toBe("0");
   });
 
@@ -50,7 +52,11 @@ describe("fault injection", () => {
     try {
       t.server.setFaults({ failureRate: 0.5, failureMode: "503" });
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: `f-${i}` } } })),
+        Array.from({ length: 200 }, (_, i) =>
+          t.api.post(`/organizations/${t.org}/workspaces`, {
+            data: { type: "workspaces", attributes: { name: `f-${i}` } },
+          }),
+        ),
       );
       const failed = results.filter((r) => r.status === 503);
       const created = results.filter((r) => r.status === 201);

@@ -37,23 +37,40 @@ beforeAll(async () => {
         data: {
           type: "projects",
           attributes: { name: "model-b" },
-          relationships: { "tag-bindings": { data: Object.entries(PROJECT_B_BINDINGS).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } },
+          relationships: {
+            "tag-bindings": {
+              data: Object.entries(PROJECT_B_BINDINGS).map(([key, value]) => ({
+                type: "tag-bindings",
+                attributes: { key, value },
+              })),
+            },
+          },
         },
       }),
       201,
     )
   ).body.data.id;
-  const generated = fc.sample(fc.uniqueArray(workspaceArb, { minLength: 25, maxLength: 25, selector: (w) => lower(w.name) }), { numRuns: 1, seed: 42 })[0];
+  const generated = fc.sample(
+    fc.uniqueArray(workspaceArb, { minLength: 25, maxLength: 25, selector: (w) => lower(w.name) }),
+    { numRuns: 1, seed: 42 },
+  )[0];
   for (const g of generated) {
     const bindings: Record<string, string> = {};
     if (g.env) bindings.env = g.env;
     if (g.team) bindings.team = g.team;
     const rel: Record<string, unknown> = {
-      "tag-bindings": { data: Object.entries(bindings).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) },
+      "tag-bindings": {
+        data: Object.entries(bindings).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })),
+      },
       tags: { data: g.tags.map((name) => ({ type: "tags", attributes: { name } })) },
     };
     if (g.project === "b") rel.project = { data: { type: "projects", id: projectB } };
-    await expectStatus(t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: g.name }, relationships: rel } }), 201);
+    await expectStatus(
+      t.api.post(`/organizations/${t.org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: g.name }, relationships: rel },
+      }),
+      201,
+    );
     model.push({ name: g.name, tags: g.tags, bindings, project: g.project });
   }
 });
@@ -64,7 +81,13 @@ const queryArb = fc.record({
   wildcard: fc.option(fc.constantFrom("a*", "*1", "*b*", "A*", "*_*"), { nil: undefined, freq: 2 }),
   tags: fc.uniqueArray(fc.constantFrom("red", "green", "blue"), { maxLength: 1 }),
   exclude: fc.uniqueArray(fc.constantFrom("red", "gray"), { maxLength: 1 }),
-  tagged: fc.array(fc.record({ key: fc.constantFrom("env", "team", "cost"), value: fc.option(fc.constantFrom("x", "y", "p", "q", "1"), { nil: undefined }) }), { maxLength: 1 }),
+  tagged: fc.array(
+    fc.record({
+      key: fc.constantFrom("env", "team", "cost"),
+      value: fc.option(fc.constantFrom("x", "y", "p", "q", "1"), { nil: undefined }),
+    }),
+    { maxLength: 1 },
+  ),
   inB: fc.boolean(),
   desc: fc.boolean(),
   size: fc.integer({ min: 1, max: 7 }),

@@ -10,7 +10,13 @@ beforeAll(async () => {
   t = await start();
   const p = await expectStatus(
     t.api.post(`/organizations/${t.org}/projects`, {
-      data: { type: "projects", attributes: { name: "b" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "blue" } }] } } },
+      data: {
+        type: "projects",
+        attributes: { name: "b" },
+        relationships: {
+          "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "team", value: "blue" } }] },
+        },
+      },
     }),
     201,
   );
@@ -19,14 +25,22 @@ beforeAll(async () => {
     const rel = name.startsWith("db") ? { project: { data: { type: "projects", id: projectB } } } : undefined;
     ids[name] = (await createWorkspace(t.api, t.org, name, {}, rel)).id;
   }
-  const tag = (name: string, tags: string[]) => t.api.post(`/workspaces/${ids[name]}/relationships/tags`, { data: tags.map((n) => ({ type: "tags", attributes: { name: n } })) });
+  const tag = (name: string, tags: string[]) =>
+    t.api.post(`/workspaces/${ids[name]}/relationships/tags`, {
+      data: tags.map((n) => ({ type: "tags", attributes: { name: n } })),
+    });
   await tag("app-prod", ["prod", "app"]);
   await tag("db-prod", ["prod", "db"]);
   await tag("Web-Prod", ["prod"]);
   await tag("app-staging", ["app", "staging"]);
   const kv = (name: string, pairs: [string, string][]) =>
     t.api.patch(`/workspaces/${ids[name]}`, {
-      data: { type: "workspaces", relationships: { "tag-bindings": { data: pairs.map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) } } },
+      data: {
+        type: "workspaces",
+        relationships: {
+          "tag-bindings": { data: pairs.map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) },
+        },
+      },
     });
   await kv("app-prod", [
     ["env", "prod"],
@@ -44,7 +58,14 @@ describe("list (spec 4.4, 2.10)", () => {
   it("orders by name by default and carries the pagination envelope", async () => {
     const r = await list();
     expect(namesOf(r)).toEqual(["app-prod", "app-staging", "db-prod", "db_staging", "misc", "web-dev", "Web-Prod"]);
-    expect(r.body.meta.pagination).toEqual({ "current-page": 1, "page-size": 20, "prev-page": null, "next-page": null, "total-pages": 1, "total-count": 7 });
+    expect(r.body.meta.pagination).toEqual({
+      "current-page": 1,
+      "page-size": 20,
+      "prev-page": null,
+      "next-page": null,
+      "total-pages": 1,
+      "total-count": 7,
+    });
     for (const k of ["self", "first", "last", "next", "prev"]) expect(r.body.links).toHaveProperty(k);
     expect(r.body.links.next).toBeNull();
   });
@@ -52,7 +73,14 @@ describe("list (spec 4.4, 2.10)", () => {
   it("pages, including a page past the end with true totals", async () => {
     const p1 = await list("?page%5Bsize%5D=3");
     expect(namesOf(p1)).toHaveLength(3);
-    expect(p1.body.meta.pagination).toMatchObject({ "current-page": 1, "next-page": 2, "prev-page": null, "total-pages": 3, "total-count": 7, "page-size": 3 });
+    expect(p1.body.meta.pagination).toMatchObject({
+      "current-page": 1,
+      "next-page": 2,
+      "prev-page": null,
+      "total-pages": 3,
+      "total-count": 7,
+      "page-size": 3,
+    });
     expect(p1.body.links.next).toContain("page%5Bnumber%5D=2");
     const p3 = await list("?page[number]=3&page[size]=3");
     expect(namesOf(p3)).toHaveLength(1);
@@ -96,17 +124,33 @@ describe("list (spec 4.4, 2.10)", () => {
   });
 
   it("filter[tagged] on keys and values, combined with AND, inherited bindings included", async () => {
-    expect(namesOf(await list("?filter[tagged][0][key]=env&filter[tagged][0][value]=prod"))).toEqual(["app-prod", "db-prod"]);
+    expect(namesOf(await list("?filter[tagged][0][key]=env&filter[tagged][0][value]=prod"))).toEqual([
+      "app-prod",
+      "db-prod",
+    ]);
     expect(namesOf(await list("?filter[tagged][0][key]=team"))).toEqual(["app-prod", "db-prod", "db_staging"]);
     // db-prod inherits team=blue from its project; db_staging overrides it with green.
     expect(namesOf(await list("?filter[tagged][0][key]=team&filter[tagged][0][value]=blue"))).toEqual(["db-prod"]);
-    expect(namesOf(await list("?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=red"))).toEqual(["app-prod"]);
+    expect(
+      namesOf(
+        await list(
+          "?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=red",
+        ),
+      ),
+    ).toEqual(["app-prod"]);
     expect((await list("?filter[tagged][0][value]=prod")).status).toBe(400);
   });
 
   it("filter[current-run][status] and sort by current-run.created-at", async () => {
     const run = async (name: string) =>
-      (await expectStatus(t.api.post(`/runs`, { data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: ids[name] } } } } }), 201)).body.data.id;
+      (
+        await expectStatus(
+          t.api.post(`/runs`, {
+            data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: ids[name] } } } },
+          }),
+          201,
+        )
+      ).body.data.id;
     const r1 = await run("misc");
     await run("web-dev");
     await expectStatus(t.api.post(`/runs/${r1}/actions/discard`), 202);
@@ -132,7 +176,9 @@ describe("list (spec 4.4, 2.10)", () => {
 
   it("include works on the list and an unknown include is 400", async () => {
     const r = await list("?include=project");
-    expect(r.body.included.map((i: any) => i.id).sort()).toEqual([...new Set(r.body.data.map((w: any) => w.relationships.project.data.id))].sort());
+    expect(r.body.included.map((i: any) => i.id).sort()).toEqual(
+      [...new Set(r.body.data.map((w: any) => w.relationships.project.data.id))].sort(),
+    );
     expect((await list("?include=nope")).status).toBe(400);
   });
 

@@ -8,9 +8,19 @@ import { createFromModule, enableModule, publishModule } from "./no-code-support
 const TOKEN = "logging-test-owners-token-5f2c";
 const SENSITIVE = "do-not-log-this-value-81d3";
 
-async function serve(options: ServerOptions): Promise<{ server: RunningServer; lines: () => Record<string, unknown>[]; raw: () => string }> {
+async function serve(
+  options: ServerOptions,
+): Promise<{ server: RunningServer; lines: () => Record<string, unknown>[]; raw: () => string }> {
   let raw = "";
-  const server = await startServer({ port: 0, db: ":memory:", rateLimit: false, token: TOKEN, runSpeed: 1000, ...options, logDestination: { write: (l) => (raw += l) } });
+  const server = await startServer({
+    port: 0,
+    db: ":memory:",
+    rateLimit: false,
+    token: TOKEN,
+    runSpeed: 1000,
+    ...options,
+    logDestination: { write: (l) => (raw += l) },
+  });
   return {
     server,
     raw: () => raw,
@@ -43,17 +53,41 @@ describe("per-request logging (at trace, the most verbose level)", () => {
       .filter((l) => l.msg === "request");
     expect(lines).toHaveLength(4);
     expect(lines.map((l) => [l.method, l.route, l.path, l.status, l.msg])).toEqual([
-      ["GET", "/api/v2/organizations/:organization_name", `/api/v2/organizations/${s.server.organization}`, 200, "request"],
+      [
+        "GET",
+        "/api/v2/organizations/:organization_name",
+        `/api/v2/organizations/${s.server.organization}`,
+        200,
+        "request",
+      ],
       ["GET", "/api/v2/workspaces/:workspace_id", "/api/v2/workspaces/ws-doesnotexist", 404, "request"],
       ["GET", null, "/api/v2/no/such/route", 404, "request"],
-      ["GET", "/api/v2/organizations/:organization_name", `/api/v2/organizations/${s.server.organization}`, 401, "request"],
+      [
+        "GET",
+        "/api/v2/organizations/:organization_name",
+        `/api/v2/organizations/${s.server.organization}`,
+        401,
+        "request",
+      ],
     ]);
     for (const l of lines) {
       expect(l.level).toBe(30);
       expect(typeof l.time).toBe("number");
       expect(typeof l.ms).toBe("number");
       expect(l.requestId).toMatch(/\S/);
-      expect(Object.keys(l).sort()).toEqual(["hostname", "level", "method", "ms", "msg", "path", "pid", "requestId", "route", "status", "time"]);
+      expect(Object.keys(l).sort()).toEqual([
+        "hostname",
+        "level",
+        "method",
+        "ms",
+        "msg",
+        "path",
+        "pid",
+        "requestId",
+        "route",
+        "status",
+        "time",
+      ]);
     }
     expect(new Set(lines.map((l) => l.requestId)).size).toBe(4);
   });
@@ -64,7 +98,12 @@ describe("per-request logging (at trace, the most verbose level)", () => {
     const noCode = await enableModule(api, org, moduleId);
     await createFromModule(api, noCode.id, "with-secret", [{ key: "password", value: SENSITIVE, sensitive: true }]);
     // A body the server refuses, carrying the value, and the value in a query string.
-    await expectStatus(api.post(`/organizations/${org}/workspaces`, { data: { type: "workspaces", attributes: { name: 7, description: SENSITIVE } } }), 422);
+    await expectStatus(
+      api.post(`/organizations/${org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: 7, description: SENSITIVE } },
+      }),
+      422,
+    );
     await expectStatus(api.get(`/organizations/${org}/workspaces?search[name]=${SENSITIVE}`), 200);
     await api.as(`${TOKEN}-wrong`).get(`/organizations/${org}`);
     const raw = s.raw();
@@ -97,7 +136,9 @@ describe("log levels", () => {
       expect(s.raw()).toBe("");
       s.server.setFaults({ failureRate: 1, failureMode: "503" });
       await expectStatus(api.get(`/organizations/${s.server.organization}`), 503);
-      expect(s.lines().map((l) => [l.level, l.status, l.route, l.msg])).toEqual([[50, 503, "/api/v2/organizations/:organization_name", "request failed"]]);
+      expect(s.lines().map((l) => [l.level, l.status, l.route, l.msg])).toEqual([
+        [50, 503, "/api/v2/organizations/:organization_name", "request failed"],
+      ]);
     } finally {
       await s.server.close();
     }

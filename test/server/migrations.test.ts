@@ -25,17 +25,25 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const serve = (file: string) => startServer({ port: 0, db: file, token: TOKEN, rateLimit: false, publicUrl: PUBLIC_URL, runSpeed: 1000 });
+const serve = (file: string) =>
+  startServer({ port: 0, db: file, token: TOKEN, rateLimit: false, publicUrl: PUBLIC_URL, runSpeed: 1000 });
 
 /** Writes one record of every kind over HTTP; returns the paths that read them back. */
 async function writeRecords(api: Api, org: string): Promise<string[]> {
   const bindings = { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] };
   const project = await expectStatus(
-    api.post(`/organizations/${org}/projects`, { data: { type: "projects", attributes: { name: "payments" }, relationships: { "tag-bindings": bindings } } }),
+    api.post(`/organizations/${org}/projects`, {
+      data: { type: "projects", attributes: { name: "payments" }, relationships: { "tag-bindings": bindings } },
+    }),
     201,
   );
   const projectId = project.body.data.id as string;
-  const key = await expectStatus(api.post(`/organizations/${org}/ssh-keys`, { data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } } }), 201);
+  const key = await expectStatus(
+    api.post(`/organizations/${org}/ssh-keys`, {
+      data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } },
+    }),
+    201,
+  );
   const ws = await createWorkspace(
     api,
     org,
@@ -44,8 +52,18 @@ async function writeRecords(api: Api, org: string): Promise<string[]> {
     { project: { data: { type: "projects", id: projectId } }, "tag-bindings": bindings },
   );
   const reader = await createWorkspace(api, org, "reader");
-  await expectStatus(api.patch(`/workspaces/${ws.id}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: key.body.data.id } } }), 200);
-  await expectStatus(api.post(`/workspaces/${ws.id}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: reader.id }] }), 204);
+  await expectStatus(
+    api.patch(`/workspaces/${ws.id}/relationships/ssh-key`, {
+      data: { type: "workspaces", attributes: { id: key.body.data.id } },
+    }),
+    200,
+  );
+  await expectStatus(
+    api.post(`/workspaces/${ws.id}/relationships/remote-state-consumers`, {
+      data: [{ type: "workspaces", id: reader.id }],
+    }),
+    204,
+  );
   await manageResources(api, ws.id, 3);
   const team = await makeTeam(api, org, "platform");
   const access = await grant(api, team.id, ws.id, "write");
@@ -111,7 +129,9 @@ function rowCount(file: string, table: string): number {
 
 /** Every table and index definition, as SQLite keeps it, one statement per paragraph. */
 function schemaText(db: Database.Database): string {
-  const rows = db.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type DESC, name`).all() as { sql: string }[];
+  const rows = db.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type DESC, name`).all() as {
+    sql: string;
+  }[];
   return rows.map((r) => `${r.sql};\n`).join("\n");
 }
 
@@ -133,7 +153,11 @@ describe("schema migrations", () => {
     const db = openDatabase(file);
     try {
       migrate(db, DOMAINS);
-      const add: Migration = { version: LATEST + 1, description: "a table", up: (d) => d.exec(`CREATE TABLE extra (id TEXT PRIMARY KEY)`) };
+      const add: Migration = {
+        version: LATEST + 1,
+        description: "a table",
+        up: (d) => d.exec(`CREATE TABLE extra (id TEXT PRIMARY KEY)`),
+      };
       const broken: Migration = {
         version: LATEST + 2,
         description: "fails",
@@ -144,10 +168,16 @@ describe("schema migrations", () => {
       expect(() => migrate(db, DOMAINS, [...MIGRATIONS, add, broken])).toThrow("step failed");
       expect(db.pragma("user_version", { simple: true })).toBe(LATEST);
       expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'extra'`).all()).toEqual([]);
-      const column: Migration = { version: LATEST + 2, description: "a column", up: (d) => d.exec(`ALTER TABLE extra ADD COLUMN note TEXT`) };
+      const column: Migration = {
+        version: LATEST + 2,
+        description: "a column",
+        up: (d) => d.exec(`ALTER TABLE extra ADD COLUMN note TEXT`),
+      };
       migrate(db, DOMAINS, [...MIGRATIONS, add, column]);
       expect(db.pragma("user_version", { simple: true })).toBe(LATEST + 2);
-      expect((db.prepare(`SELECT name FROM pragma_table_info('extra')`).all() as { name: string }[]).map((c) => c.name)).toEqual(["id", "note"]);
+      expect(
+        (db.prepare(`SELECT name FROM pragma_table_info('extra')`).all() as { name: string }[]).map((c) => c.name),
+      ).toEqual(["id", "note"]);
     } finally {
       db.close();
     }
@@ -186,7 +216,12 @@ describe("schema migrations", () => {
     const file = join(dir, "older.db");
     const first = await serve(file);
     const api = new Api(first.url, first.token);
-    const project = await expectStatus(api.post(`/organizations/${first.organization}/projects`, { data: { type: "projects", attributes: { name: "old" } } }), 201);
+    const project = await expectStatus(
+      api.post(`/organizations/${first.organization}/projects`, {
+        data: { type: "projects", attributes: { name: "old" } },
+      }),
+      201,
+    );
     const ws = await createWorkspace(api, first.organization, "old-ws");
     await first.close();
     rewrite(
@@ -204,7 +239,9 @@ describe("schema migrations", () => {
       const again = new Api(second.url, second.token);
       const org = await expectStatus(again.get(`/organizations/${second.organization}`), 200);
       expect(org.body.data.attributes["default-execution-mode"]).toBe("remote");
-      expect((await expectStatus(again.get(`/projects/${project.body.data.id}`), 200)).body.data.attributes.name).toBe("old");
+      expect((await expectStatus(again.get(`/projects/${project.body.data.id}`), 200)).body.data.attributes.name).toBe(
+        "old",
+      );
       expect((await expectStatus(again.get(`/workspaces/${ws.id}`), 200)).body.data.attributes.name).toBe("old-ws");
     } finally {
       await second.close();
@@ -220,7 +257,9 @@ describe("schema migrations", () => {
     rewrite(file, `PRAGMA user_version = ${LATEST + 1}`);
     const workspaces = rowCount(file, "workspaces");
 
-    await expect(serve(file)).rejects.toThrow(`has schema version ${LATEST + 1}, newer than this build knows (${LATEST}); run the release that wrote it, or a newer one`);
+    await expect(serve(file)).rejects.toThrow(
+      `has schema version ${LATEST + 1}, newer than this build knows (${LATEST}); run the release that wrote it, or a newer one`,
+    );
     expect(userVersion(file)).toBe(LATEST + 1);
     expect(rowCount(file, "workspaces")).toBe(workspaces);
   });

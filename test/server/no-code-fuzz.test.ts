@@ -7,7 +7,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { errorDocumentSchema } from "../../src/api/common";
 import { expectStatus, type Api } from "./helpers";
-import { createFromModule, enableBody, enableModule, optionItems, publishModule, serveForSuite, upgradePath, varItems, workspaceFromModuleBody } from "./no-code-support";
+import {
+  createFromModule,
+  enableBody,
+  enableModule,
+  optionItems,
+  publishModule,
+  serveForSuite,
+  upgradePath,
+  varItems,
+  workspaceFromModuleBody,
+} from "./no-code-support";
 
 let api: Api;
 let org: string;
@@ -22,7 +32,8 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 function paths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
   const out = [prefix];
   if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
   return out;
 }
 
@@ -42,8 +53,16 @@ function damage(value: Json, path: (string | number)[], replacement: Json | unde
 function damaged(valid: Json) {
   const all = paths(valid);
   return fc
-    .array(fc.tuple(fc.nat(all.length - 1), fc.option(fc.jsonValue(), { nil: undefined })), { minLength: 1, maxLength: 3 })
-    .map((ops) => ops.reduce<Json | undefined>((body, [i, replacement]) => (body === undefined ? body : damage(body, all[i], replacement as Json | undefined)), valid));
+    .array(fc.tuple(fc.nat(all.length - 1), fc.option(fc.jsonValue(), { nil: undefined })), {
+      minLength: 1,
+      maxLength: 3,
+    })
+    .map((ops) =>
+      ops.reduce<Json | undefined>(
+        (body, [i, replacement]) => (body === undefined ? body : damage(body, all[i], replacement as Json | undefined)),
+        valid,
+      ),
+    );
 }
 
 async function snapshot(noCodeId: string, workspaceId: string) {
@@ -68,7 +87,9 @@ describe("damaged no-code bodies", () => {
   it("never cause a 5xx and, when rejected, change nothing", async () => {
     const mod = await publishModule(api, org, "fuzzed", ["1.0.0", "1.1.0"]);
     const spare = await publishModule(api, org, "fuzzed-spare", ["2.0.0"]);
-    const m = await enableModule(api, org, mod, { "version-pin": "1.0.0" }, [{ name: "region", options: ["eu", "us"] }]);
+    const m = await enableModule(api, org, mod, { "version-pin": "1.0.0" }, [
+      { name: "region", options: ["eu", "us"] },
+    ]);
     const ws = await createFromModule(api, m.id, "fuzzed-ws", [{ key: "region", value: "eu" }]);
     const state = () => snapshot(m.id, ws.id);
     const optionId = m.relationships["variable-options"].data[0].id as string;
@@ -77,16 +98,24 @@ describe("damaged no-code bodies", () => {
       statuses[s] = (statuses[s] ?? 0) + 1;
     };
 
-    const enable = enableBody(spare, { enabled: true, "version-pin": "2.0.0" }, [{ name: "size", options: ["s"] }]) as Json;
+    const enable = enableBody(spare, { enabled: true, "version-pin": "2.0.0" }, [
+      { name: "size", options: ["s"] },
+    ]) as Json;
     const patch = {
       data: {
         type: "no-code-modules",
         attributes: { "version-pin": "1.1.0", enabled: true },
-        relationships: { "variable-options": { data: optionItems([{ id: optionId, name: "region", options: ["eu", "us"] }]) } },
+        relationships: {
+          "variable-options": { data: optionItems([{ id: optionId, name: "region", options: ["eu", "us"] }]) },
+        },
       },
     } as Json;
-    const create = workspaceFromModuleBody("fuzz-created", [{ key: "region", value: "us", sensitive: true }], { auto_apply: false }) as Json;
-    const upgrade = { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us" }]) } } } } as Json;
+    const create = workspaceFromModuleBody("fuzz-created", [{ key: "region", value: "us", sensitive: true }], {
+      auto_apply: false,
+    }) as Json;
+    const upgrade = {
+      data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us" }]) } } },
+    } as Json;
 
     await fc.assert(
       fc.asyncProperty(damaged(enable), async (body) => {
@@ -94,7 +123,9 @@ describe("damaged no-code bodies", () => {
         tally(s);
         // An accepted enable holds the spare module; free it for the next run.
         if (s < 300) {
-          const made = (await expectStatus(api.get(`/registry-modules/${spare}`), 200)).body.data.relationships["no-code-modules"].data;
+          const made = (await expectStatus(api.get(`/registry-modules/${spare}`), 200)).body.data.relationships[
+            "no-code-modules"
+          ].data;
           for (const nc of made) await expectStatus(api.delete(`/no-code-modules/${nc.id}`), 204);
         }
       }),

@@ -13,14 +13,30 @@ export function serveForSuite(use: (t: TestServer) => void, options: ServerOptio
 }
 
 /** Creates a private registry module with the given versions; returns its `mod-` id. */
-export async function publishModule(api: Api, org: string, name: string, versions: string[], provider = "aws"): Promise<string> {
-  const m = await expectStatus(api.post(`/organizations/${org}/registry-modules`, { data: { type: "registry-modules", attributes: { name, provider } } }), 201);
+export async function publishModule(
+  api: Api,
+  org: string,
+  name: string,
+  versions: string[],
+  provider = "aws",
+): Promise<string> {
+  const m = await expectStatus(
+    api.post(`/organizations/${org}/registry-modules`, {
+      data: { type: "registry-modules", attributes: { name, provider } },
+    }),
+    201,
+  );
   for (const version of versions) await addVersion(api, org, name, version, provider);
   return m.body.data.id as string;
 }
 
 export async function addVersion(api: Api, org: string, name: string, version: string, provider = "aws") {
-  return expectStatus(api.post(`/registry-modules/${org}/${name}/${provider}/versions`, { data: { type: "registry-module-versions", attributes: { version } } }), 201);
+  return expectStatus(
+    api.post(`/registry-modules/${org}/${name}/${provider}/versions`, {
+      data: { type: "registry-module-versions", attributes: { version } },
+    }),
+    201,
+  );
 }
 
 export interface OptionSetInput {
@@ -38,7 +54,11 @@ export function optionItems(sets: OptionSetInput[]) {
   }));
 }
 
-export function enableBody(registryModuleId: string, attributes: Record<string, unknown> = {}, sets?: OptionSetInput[]) {
+export function enableBody(
+  registryModuleId: string,
+  attributes: Record<string, unknown> = {},
+  sets?: OptionSetInput[],
+) {
   return {
     data: {
       type: "no-code-modules",
@@ -52,9 +72,26 @@ export function enableBody(registryModuleId: string, attributes: Record<string, 
 }
 
 /** Enables a module for no-code use (enabled unless said otherwise); returns the document's `data`. */
-export async function enableModule(api: Api, org: string, registryModuleId: string, attributes: Record<string, unknown> = {}, sets?: OptionSetInput[]) {
-  const r = await expectStatus(api.post(`/organizations/${org}/no-code-modules`, enableBody(registryModuleId, { enabled: true, ...attributes }, sets)), 200);
-  return r.body.data as { id: string; attributes: Record<string, any>; relationships: Record<string, any>; links: Record<string, string> };
+export async function enableModule(
+  api: Api,
+  org: string,
+  registryModuleId: string,
+  attributes: Record<string, unknown> = {},
+  sets?: OptionSetInput[],
+) {
+  const r = await expectStatus(
+    api.post(
+      `/organizations/${org}/no-code-modules`,
+      enableBody(registryModuleId, { enabled: true, ...attributes }, sets),
+    ),
+    200,
+  );
+  return r.body.data as {
+    id: string;
+    attributes: Record<string, any>;
+    relationships: Record<string, any>;
+    links: Record<string, string>;
+  };
 }
 
 export interface VarInput {
@@ -70,13 +107,38 @@ export function varItems(vars: VarInput[]) {
   return vars.map((v) => ({ type: "vars", attributes: { category: "engine", ...v } }));
 }
 
-export function workspaceFromModuleBody(name: string, vars: VarInput[] = [], attributes: Record<string, unknown> = {}, relationships: Record<string, unknown> = {}) {
-  return { data: { type: "workspaces", attributes: { name, ...attributes }, relationships: { vars: { data: varItems(vars) }, ...relationships } } };
+export function workspaceFromModuleBody(
+  name: string,
+  vars: VarInput[] = [],
+  attributes: Record<string, unknown> = {},
+  relationships: Record<string, unknown> = {},
+) {
+  return {
+    data: {
+      type: "workspaces",
+      attributes: { name, ...attributes },
+      relationships: { vars: { data: varItems(vars) }, ...relationships },
+    },
+  };
 }
 
-export async function createFromModule(api: Api, noCodeId: string, name: string, vars: VarInput[] = [], attributes: Record<string, unknown> = {}) {
-  const r = await expectStatus(api.post(`/no-code-modules/${noCodeId}/workspaces`, workspaceFromModuleBody(name, vars, attributes)), 200);
-  return r.body.data as { id: string; attributes: Record<string, any>; relationships: Record<string, any>; links: Record<string, string> };
+export async function createFromModule(
+  api: Api,
+  noCodeId: string,
+  name: string,
+  vars: VarInput[] = [],
+  attributes: Record<string, unknown> = {},
+) {
+  const r = await expectStatus(
+    api.post(`/no-code-modules/${noCodeId}/workspaces`, workspaceFromModuleBody(name, vars, attributes)),
+    200,
+  );
+  return r.body.data as {
+    id: string;
+    attributes: Record<string, any>;
+    relationships: Record<string, any>;
+    links: Record<string, string>;
+  };
 }
 
 export function upgradePath(noCodeId: string, workspaceId: string, runId?: string) {
@@ -84,7 +146,14 @@ export function upgradePath(noCodeId: string, workspaceId: string, runId?: strin
 }
 
 /** Polls an upgrade until its status is one of `statuses`; returns every status seen on the way. */
-export async function pollUpgrade(api: Api, noCodeId: string, workspaceId: string, runId: string, statuses: string[], timeoutMs = 5000) {
+export async function pollUpgrade(
+  api: Api,
+  noCodeId: string,
+  workspaceId: string,
+  runId: string,
+  statuses: string[],
+  timeoutMs = 5000,
+) {
   const seen: string[] = [];
   const started = Date.now();
   for (;;) {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { expectStatus, grant, makeTeam, start, type Api } from "./helpers";
-import { serveForSuite, addVersion, createFromModule, enableModule, pointers, pollUpgrade, publishModule, upgradePath, varItems, workspaceFromModuleBody } from "./no-code-support";
+import {
+  serveForSuite,
+  addVersion,
+  createFromModule,
+  enableModule,
+  pointers,
+  pollUpgrade,
+  publishModule,
+  upgradePath,
+  varItems,
+  workspaceFromModuleBody,
+} from "./no-code-support";
 
 let api: Api;
 let org: string;
@@ -12,12 +23,19 @@ serveForSuite((t) => {
 /** A registry module with the given versions, enabled for no-code use with a `region` option set. */
 async function module(name: string, versions = ["1.0.0"], pin?: string) {
   const mod = await publishModule(api, org, name, versions);
-  const m = await enableModule(api, org, mod, pin ? { "version-pin": pin } : {}, [{ name: "region", options: ["eu-west-1", "us-east-1"] }]);
+  const m = await enableModule(api, org, mod, pin ? { "version-pin": pin } : {}, [
+    { name: "region", options: ["eu-west-1", "us-east-1"] },
+  ]);
   return { mod, id: m.id };
 }
 
 async function setPin(noCodeId: string, pin: string) {
-  await expectStatus(api.patch(`/no-code-modules/${noCodeId}`, { data: { type: "no-code-modules", attributes: { "version-pin": pin } } }), 200);
+  await expectStatus(
+    api.patch(`/no-code-modules/${noCodeId}`, {
+      data: { type: "no-code-modules", attributes: { "version-pin": pin } },
+    }),
+    200,
+  );
 }
 
 async function workspace(id: string) {
@@ -57,7 +75,10 @@ describe("creating a workspace from a no-code module", () => {
       "execution-mode": "remote",
       description: "",
     });
-    expect(ws.relationships["no-code-module-version"].data).toMatchObject({ type: "no-code-module-versions", id: expect.stringMatching(/^nocodever-/) });
+    expect(ws.relationships["no-code-module-version"].data).toMatchObject({
+      type: "no-code-module-versions",
+      id: expect.stringMatching(/^nocodever-/),
+    });
     const varRefs = ws.relationships.vars.data as { id: string; type: string }[];
     expect(varRefs).toHaveLength(3);
     for (const v of varRefs) expect(v).toMatchObject({ type: "vars", id: expect.stringMatching(/^var-/) });
@@ -70,7 +91,12 @@ describe("creating a workspace from a no-code module", () => {
     // Variables: each category answers in the spelling it was written with; a sensitive value is never shown.
     const vars = (await expectStatus(api.get(`/workspaces/${ws.id}/vars`), 200)).body.data as any[];
     const byKey = Object.fromEntries(vars.map((v) => [v.attributes.key, v.attributes]));
-    expect(byKey.region).toMatchObject({ value: "eu-west-1", category: "terraform", description: "where", sensitive: false });
+    expect(byKey.region).toMatchObject({
+      value: "eu-west-1",
+      category: "terraform",
+      description: "where",
+      sensitive: false,
+    });
     expect(byKey.db_password).toMatchObject({ value: null, sensitive: true, category: "engine" });
     expect(byKey.AWS_PROFILE).toMatchObject({ value: "dev", category: "env" });
     expect(JSON.stringify(vars)).not.toContain("hunter2");
@@ -81,9 +107,16 @@ describe("creating a workspace from a no-code module", () => {
 
   it("fills source-name and source-url from the module when not given; go-tfe's body type is accepted", async () => {
     const { id } = await module("ws-defaults");
-    const r = await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, { data: { type: "no-code-module-workspace", attributes: { name: "defaults", "auto-apply": true } } }), 200);
+    const r = await expectStatus(
+      api.post(`/no-code-modules/${id}/workspaces`, {
+        data: { type: "no-code-module-workspace", attributes: { name: "defaults", "auto-apply": true } },
+      }),
+      200,
+    );
     expect(r.body.data.attributes["source-name"]).toBe(`no-code module ${org}/ws-defaults/aws`);
-    expect(r.body.data.attributes["source-url"]).toMatch(/\/registry\/modules\/private\/.*\/ws-defaults\/aws\/1\.0\.0$/);
+    expect(r.body.data.attributes["source-url"]).toMatch(
+      /\/registry\/modules\/private\/.*\/ws-defaults\/aws\/1\.0\.0$/,
+    );
     expect(r.body.data.attributes["auto-apply"]).toBe(true);
   });
 
@@ -91,8 +124,14 @@ describe("creating a workspace from a no-code module", () => {
     const { id } = await module("ws-invalid");
     const cases: Array<[unknown, string[]]> = [
       [workspaceFromModuleBody("bad name!"), ["/data/attributes/name"]],
-      [workspaceFromModuleBody("ok-name", [{ key: "region", value: "mars-1" }]), ["/data/relationships/vars/data/0/attributes/value"]],
-      [workspaceFromModuleBody("ok-name", [{ key: "x", category: "policy" }]), ["/data/relationships/vars/data/0/attributes/category"]],
+      [
+        workspaceFromModuleBody("ok-name", [{ key: "region", value: "mars-1" }]),
+        ["/data/relationships/vars/data/0/attributes/value"],
+      ],
+      [
+        workspaceFromModuleBody("ok-name", [{ key: "x", category: "policy" }]),
+        ["/data/relationships/vars/data/0/attributes/category"],
+      ],
       [
         workspaceFromModuleBody("ok-name", [
           { key: "a", value: "1" },
@@ -102,10 +141,23 @@ describe("creating a workspace from a no-code module", () => {
       ],
       [workspaceFromModuleBody("ok-name", [], { "execution-mode": "local" }), ["/data/attributes/execution-mode"]],
       [workspaceFromModuleBody("ok-name", [], { "execution-mode": "agent" }), ["/data/attributes/agent-pool-id"]],
-      [workspaceFromModuleBody("ok-name", [], { auto_apply: "yes", description: 5 }), ["/data/attributes/auto_apply", "/data/attributes/description"]],
       [
-        { data: { type: "workspaces", attributes: {}, relationships: { vars: { data: [{ type: "vars", attributes: { value: "v" } }] } } } },
-        ["/data/attributes/name", "/data/relationships/vars/data/0/attributes/key", "/data/relationships/vars/data/0/attributes/category"],
+        workspaceFromModuleBody("ok-name", [], { auto_apply: "yes", description: 5 }),
+        ["/data/attributes/auto_apply", "/data/attributes/description"],
+      ],
+      [
+        {
+          data: {
+            type: "workspaces",
+            attributes: {},
+            relationships: { vars: { data: [{ type: "vars", attributes: { value: "v" } }] } },
+          },
+        },
+        [
+          "/data/attributes/name",
+          "/data/relationships/vars/data/0/attributes/key",
+          "/data/relationships/vars/data/0/attributes/category",
+        ],
       ],
       [{ data: { type: "projects", attributes: { name: "ok-name" } } }, ["/data/type"]],
     ];
@@ -120,12 +172,33 @@ describe("creating a workspace from a no-code module", () => {
   it("rejects a duplicate name, a disabled module and an unknown project without leaving anything behind", async () => {
     const { id } = await module("ws-rules");
     await createFromModule(api, id, "taken");
-    const dup = await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("taken", [{ key: "region", value: "us-east-1" }])), 422);
-    expect(dup.body.errors[0]).toMatchObject({ detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } });
-    await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("no-project", [], {}, { project: { data: { type: "projects", id: "prj-unknown" } } })), 404);
+    const dup = await expectStatus(
+      api.post(
+        `/no-code-modules/${id}/workspaces`,
+        workspaceFromModuleBody("taken", [{ key: "region", value: "us-east-1" }]),
+      ),
+      422,
+    );
+    expect(dup.body.errors[0]).toMatchObject({
+      detail: "Name has already been taken",
+      source: { pointer: "/data/attributes/name" },
+    });
+    await expectStatus(
+      api.post(
+        `/no-code-modules/${id}/workspaces`,
+        workspaceFromModuleBody("no-project", [], {}, { project: { data: { type: "projects", id: "prj-unknown" } } }),
+      ),
+      404,
+    );
     await expectStatus(api.get(`/organizations/${org}/workspaces/no-project`), 404);
-    await expectStatus(api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }), 200);
-    const disabled = await expectStatus(api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("while-disabled")), 422);
+    await expectStatus(
+      api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }),
+      200,
+    );
+    const disabled = await expectStatus(
+      api.post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("while-disabled")),
+      422,
+    );
     expect(disabled.body.errors[0].detail).toContain("not enabled");
     await expectStatus(api.get(`/organizations/${org}/workspaces/while-disabled`), 404);
   });
@@ -133,10 +206,16 @@ describe("creating a workspace from a no-code module", () => {
   it("needs permission to create workspaces: a member team without it gets 404", async () => {
     const { id } = await module("ws-perm");
     const team = await makeTeam(api, org, "ws-perm-readers");
-    await expectStatus(api.as(team.token).post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("not-allowed")), 404);
+    await expectStatus(
+      api.as(team.token).post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("not-allowed")),
+      404,
+    );
     await expectStatus(api.get(`/organizations/${org}/workspaces/not-allowed`), 404);
     const creators = await makeTeam(api, org, "ws-perm-creators", { manageWorkspaces: true });
-    await expectStatus(api.as(creators.token).post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("allowed")), 200);
+    await expectStatus(
+      api.as(creators.token).post(`/no-code-modules/${id}/workspaces`, workspaceFromModuleBody("allowed")),
+      200,
+    );
   });
 });
 
@@ -153,12 +232,23 @@ describe("upgrading a workspace created from a module", () => {
     expect(flagged.attributes["source-module-version"]).toBe("1.0.0");
 
     const started = await expectStatus(
-      api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "us-east-1" }]) } } } }),
+      api.post(upgradePath(id, ws.id), {
+        data: {
+          type: "workspaces",
+          relationships: { vars: { data: varItems([{ key: "region", value: "us-east-1" }]) } },
+        },
+      }),
       200,
     );
     const up = started.body.data;
-    expect(up).toMatchObject({ type: "workspace-upgrade", id: expect.stringMatching(/^run-/), relationships: { workspace: { data: { id: ws.id, type: "workspaces" } } } });
-    expect(up.attributes["plan-url"]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/app/${org}/workspaces/up-e2e/runs/${up.id}$`));
+    expect(up).toMatchObject({
+      type: "workspace-upgrade",
+      id: expect.stringMatching(/^run-/),
+      relationships: { workspace: { data: { id: ws.id, type: "workspaces" } } },
+    });
+    expect(up.attributes["plan-url"]).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+/app/${org}/workspaces/up-e2e/runs/${up.id}$`),
+    );
     expect(["pending", "fetching", "planning", "planned"]).toContain(up.attributes.status);
 
     const planned = await pollUpgrade(api, id, ws.id, up.id, ["planned", "planned_and_finished", "errored"]);
@@ -198,7 +288,15 @@ describe("upgrading a workspace created from a module", () => {
     const { id } = await module("up-same", ["1.0.0"]);
     const ws = await createFromModule(api, id, "up-same", [{ key: "region", value: "eu-west-1" }]);
     const up = (
-      await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "eu-west-1" }]) } } } }), 200)
+      await expectStatus(
+        api.post(upgradePath(id, ws.id), {
+          data: {
+            type: "workspaces",
+            relationships: { vars: { data: varItems([{ key: "region", value: "eu-west-1" }]) } },
+          },
+        }),
+        200,
+      )
     ).body.data;
     const done = await pollUpgrade(api, id, ws.id, up.id, ["planned", "planned_and_finished", "errored", "applied"]);
     expect(done.doc.attributes.status).toBe("planned_and_finished");
@@ -212,7 +310,15 @@ describe("upgrading a workspace created from a module", () => {
     const ws = await createFromModule(api, id, "up-fail", [{ key: "region", value: "eu-west-1" }]);
     await setPin(id, "2.0.0");
     const up = (
-      await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: varItems([{ key: "region", value: "mars-1" }]) } } } }), 200)
+      await expectStatus(
+        api.post(upgradePath(id, ws.id), {
+          data: {
+            type: "workspaces",
+            relationships: { vars: { data: varItems([{ key: "region", value: "mars-1" }]) } },
+          },
+        }),
+        200,
+      )
     ).body.data;
     const failed = await pollUpgrade(api, id, ws.id, up.id, ["planned", "planned_and_finished", "errored", "applied"]);
     expect(failed.doc.attributes.status).toBe("errored");
@@ -232,12 +338,19 @@ describe("upgrading a workspace created from a module", () => {
       const mod = await publishModule(sapi, slow.org, "slow", ["1.0.0", "1.1.0"]);
       const m = await enableModule(sapi, slow.org, mod, { "version-pin": "1.0.0" });
       const ws = await createFromModule(sapi, m.id, "slow");
-      await expectStatus(sapi.patch(`/no-code-modules/${m.id}`, { data: { type: "no-code-modules", attributes: { "version-pin": "1.1.0" } } }), 200);
-      const first = (await expectStatus(sapi.post(upgradePath(m.id, ws.id), { data: { type: "workspaces" } }), 200)).body.data;
+      await expectStatus(
+        sapi.patch(`/no-code-modules/${m.id}`, {
+          data: { type: "no-code-modules", attributes: { "version-pin": "1.1.0" } },
+        }),
+        200,
+      );
+      const first = (await expectStatus(sapi.post(upgradePath(m.id, ws.id), { data: { type: "workspaces" } }), 200))
+        .body.data;
       expect(first.attributes.status).toBe("pending");
       const early = await expectStatus(sapi.post(upgradePath(m.id, ws.id, first.id)), 409);
       expect(early.body.errors[0].detail).toContain("pending");
-      const second = (await expectStatus(sapi.post(upgradePath(m.id, ws.id), { data: { type: "workspaces" } }), 200)).body.data;
+      const second = (await expectStatus(sapi.post(upgradePath(m.id, ws.id), { data: { type: "workspaces" } }), 200))
+        .body.data;
       expect(second.id).not.toBe(first.id);
       const superseded = await expectStatus(sapi.get(upgradePath(m.id, ws.id, first.id)), 200);
       expect(superseded.body.data.attributes.status).toBe("discarded");
@@ -252,7 +365,12 @@ describe("upgrading a workspace created from a module", () => {
     await setPin(id, "1.1.0");
     const up = (await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 200)).body.data;
     const listed = async (status: string) =>
-      (await expectStatus(api.get(`/organizations/${org}/workspaces?filter[current-run][status]=${status}&search[name]=up-timers`), 200)).body.data.map((w: { id: string }) => w.id);
+      (
+        await expectStatus(
+          api.get(`/organizations/${org}/workspaces?filter[current-run][status]=${status}&search[name]=up-timers`),
+          200,
+        )
+      ).body.data.map((w: { id: string }) => w.id);
     const deadline = Date.now() + 5000;
     while (!(await listed("planned")).includes(ws.id)) {
       expect(Date.now()).toBeLessThan(deadline);
@@ -270,7 +388,10 @@ describe("upgrading a workspace created from a module", () => {
   it("refuses to start an upgrade while the module is disabled", async () => {
     const { id } = await module("up-disabled", ["1.0.0"]);
     const ws = await createFromModule(api, id, "up-disabled");
-    await expectStatus(api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }), 200);
+    await expectStatus(
+      api.patch(`/no-code-modules/${id}`, { data: { type: "no-code-modules", attributes: { enabled: false } } }),
+      200,
+    );
     const r = await expectStatus(api.post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 422);
     expect(r.body.errors[0].detail).toContain("not enabled");
     expect((await workspace(ws.id)).relationships["current-run"].data).toBeNull();
@@ -280,7 +401,12 @@ describe("upgrading a workspace created from a module", () => {
     const { id } = await module("up-404", ["1.0.0"]);
     const other = await module("up-404-other", ["1.0.0"]);
     const ws = await createFromModule(api, id, "up-404");
-    const plain = await expectStatus(api.post(`/organizations/${org}/workspaces`, { data: { type: "workspaces", attributes: { name: "up-404-plain" } } }), 201);
+    const plain = await expectStatus(
+      api.post(`/organizations/${org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: "up-404-plain" } },
+      }),
+      201,
+    );
     await expectStatus(api.get(upgradePath(id, ws.id, "run-doesnotexist")), 404);
     await expectStatus(api.post(upgradePath(id, ws.id, "run-doesnotexist")), 404);
     await expectStatus(api.post(upgradePath(other.id, ws.id), { data: { type: "workspaces" } }), 404);
@@ -299,10 +425,18 @@ describe("upgrading a workspace created from a module", () => {
     await expectStatus(api.as(readers.token).post(upgradePath(id, ws.id), { data: { type: "workspaces" } }), 404);
 
     const bad = await expectStatus(
-      api.post(upgradePath(id, ws.id), { data: { type: "workspaces", relationships: { vars: { data: [{ type: "vars", attributes: { key: "", category: "engine", hcl: "no" } }] } } } }),
+      api.post(upgradePath(id, ws.id), {
+        data: {
+          type: "workspaces",
+          relationships: { vars: { data: [{ type: "vars", attributes: { key: "", category: "engine", hcl: "no" } }] } },
+        },
+      }),
       422,
     );
-    expect(pointers(bad.body).sort()).toEqual(["/data/relationships/vars/data/0/attributes/hcl", "/data/relationships/vars/data/0/attributes/key"]);
+    expect(pointers(bad.body).sort()).toEqual([
+      "/data/relationships/vars/data/0/attributes/hcl",
+      "/data/relationships/vars/data/0/attributes/key",
+    ]);
     await expectStatus(api.post(upgradePath(id, ws.id), "nope"), 400);
     expect(pointers((await expectStatus(api.post(upgradePath(id, ws.id)), 422)).body)).toEqual(["/data"]);
     // The refused requests started nothing: the current run is still the one upgrade.

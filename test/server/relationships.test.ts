@@ -33,7 +33,13 @@ describe("flat tags (spec 4.10)", () => {
 
     const other = await createWorkspace(t.api, t.org, "tg2");
     const prodId = list.body.data[1].id;
-    await expectStatus(t.api.post(`/workspaces/${other.id}/relationships/tags`, tagsBody([{ type: "tags", id: prodId, attributes: { name: "ignored-when-id-given" } }])), 204);
+    await expectStatus(
+      t.api.post(
+        `/workspaces/${other.id}/relationships/tags`,
+        tagsBody([{ type: "tags", id: prodId, attributes: { name: "ignored-when-id-given" } }]),
+      ),
+      204,
+    );
     const orgTags = await t.api.get(`/organizations/${t.org}/tags`);
     expect(orgTags.body.data.map((x: any) => [x.attributes.name, x.attributes["instance-count"]])).toEqual([
       ["app", 1],
@@ -52,7 +58,13 @@ describe("flat tags (spec 4.10)", () => {
       204,
     );
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes["tag-names"]).toEqual(["app"]);
-    await expectStatus(t.api.delete(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", attributes: { name: "app" } }])), 204);
+    await expectStatus(
+      t.api.delete(
+        `/workspaces/${ws.id}/relationships/tags`,
+        tagsBody([{ type: "tags", attributes: { name: "app" } }]),
+      ),
+      204,
+    );
     const after = await t.api.get(`/organizations/${t.org}/tags`);
     expect(after.body.data.map((x: any) => x.attributes.name)).toEqual(["prod"]);
   });
@@ -61,13 +73,31 @@ describe("flat tags (spec 4.10)", () => {
     const ws = await createWorkspace(t.api, t.org, "tg3");
     const r = await t.api.post(
       `/workspaces/${ws.id}/relationships/tags`,
-      tagsBody([{ type: "tags" }, { type: "nope", attributes: { name: "a" } }, { type: "tags", attributes: { name: "bad tag!" } }]),
+      tagsBody([
+        { type: "tags" },
+        { type: "nope", attributes: { name: "a" } },
+        { type: "tags", attributes: { name: "bad tag!" } },
+      ]),
     );
     expect(r.status).toBe(422);
-    expect(r.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(["/data/0", "/data/1/type", "/data/2/attributes/name"]);
-    const unknown = await t.api.delete(`/workspaces/${ws.id}/relationships/tags`, tagsBody([{ type: "tags", id: "tag-nope" }]));
+    expect(r.body.errors.map((e: any) => e.source.pointer).sort()).toEqual([
+      "/data/0",
+      "/data/1/type",
+      "/data/2/attributes/name",
+    ]);
+    const unknown = await t.api.delete(
+      `/workspaces/${ws.id}/relationships/tags`,
+      tagsBody([{ type: "tags", id: "tag-nope" }]),
+    );
     expect(unknown.status).toBe(422);
-    expect((await t.api.post(`/workspaces/ws-nope/relationships/tags`, tagsBody([{ type: "tags", attributes: { name: "a" } }]))).status).toBe(404);
+    expect(
+      (
+        await t.api.post(
+          `/workspaces/ws-nope/relationships/tags`,
+          tagsBody([{ type: "tags", attributes: { name: "a" } }]),
+        )
+      ).status,
+    ).toBe(404);
     expect((await t.api.get(`/workspaces/ws-nope/relationships/tags`)).status).toBe(404);
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes["tag-names"]).toEqual([]);
   });
@@ -108,7 +138,11 @@ describe("key-value tags and inheritance", () => {
       },
     );
     const eff = await expectStatus(t.api.get(`/workspaces/${ws.id}/effective-tag-bindings`), 200);
-    expect(eff.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["cost=42", "env=dev", "team=red"]);
+    expect(eff.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual([
+      "cost=42",
+      "env=dev",
+      "team=red",
+    ]);
     for (const b of eff.body.data) {
       expect(b.type).toBe("effective-tag-bindings");
       // The id of the binding it comes from, so JSON:API clients can match included entries.
@@ -118,13 +152,24 @@ describe("key-value tags and inheritance", () => {
     expect(direct.body.data.map((b: any) => b.attributes.key)).toEqual(["env", "team"]);
     await expectStatus(
       t.api.patch(`/projects/${p.body.data.id}`, {
-        data: { type: "projects", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "region", value: "eu" } }] } } },
+        data: {
+          type: "projects",
+          relationships: {
+            "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "region", value: "eu" } }] },
+          },
+        },
       }),
       200,
     );
     const eff2 = await t.api.get(`/workspaces/${ws.id}/effective-tag-bindings`);
-    expect(eff2.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual(["env=dev", "region=eu", "team=red"]);
-    expect((await t.api.get(`/projects/${p.body.data.id}/tag-bindings`)).body.data.map((b: any) => b.attributes.key)).toEqual(["region"]);
+    expect(eff2.body.data.map((b: any) => `${b.attributes.key}=${b.attributes.value}`)).toEqual([
+      "env=dev",
+      "region=eu",
+      "team=red",
+    ]);
+    expect(
+      (await t.api.get(`/projects/${p.body.data.id}/tag-bindings`)).body.data.map((b: any) => b.attributes.key),
+    ).toEqual(["region"]);
     expect((await t.api.get(`/workspaces/ws-nope/effective-tag-bindings`)).status).toBe(404);
     expect((await t.api.get(`/workspaces/ws-nope/tag-bindings`)).status).toBe(404);
   });
@@ -133,9 +178,15 @@ describe("key-value tags and inheritance", () => {
 describe("remote state consumers (spec 4.9)", () => {
   it("adds, ignores duplicates, lists, removes and replaces", async () => {
     const subject = await createWorkspace(t.api, t.org, "rs-subject");
-    const [a, b, c] = [await createWorkspace(t.api, t.org, "rs-a"), await createWorkspace(t.api, t.org, "rs-b"), await createWorkspace(t.api, t.org, "rs-c")];
+    const [a, b, c] = [
+      await createWorkspace(t.api, t.org, "rs-a"),
+      await createWorkspace(t.api, t.org, "rs-b"),
+      await createWorkspace(t.api, t.org, "rs-c"),
+    ];
     const path = `/workspaces/${subject.id}/relationships/remote-state-consumers`;
-    const body = (...ids: string[]) => ({ data: ids.map((id) => ({ type: "workspaces", id, attributes: { name: "ignored" } })) });
+    const body = (...ids: string[]) => ({
+      data: ids.map((id) => ({ type: "workspaces", id, attributes: { name: "ignored" } })),
+    });
     const names = async () => (await t.api.get(path)).body.data.map((w: any) => w.attributes.name);
     await expectStatus(t.api.post(path, body(a.id)), 204);
     await expectStatus(t.api.post(path, body(a.id, b.id)), 204);
@@ -172,7 +223,9 @@ describe("remote state consumers (spec 4.9)", () => {
     await grant(t.api, team.id, subject.id, "admin");
     const unreadable = await t.api.as(team.token).post(path, { data: [{ type: "workspaces", id: a.id }] });
     expect(unreadable.status).toBe(422);
-    expect((await t.api.post(`/workspaces/ws-nope/relationships/remote-state-consumers`, { data: [] })).status).toBe(404);
+    expect((await t.api.post(`/workspaces/ws-nope/relationships/remote-state-consumers`, { data: [] })).status).toBe(
+      404,
+    );
   });
 
   it("with global-remote-state GET lists every other workspace and changes are 422", async () => {
@@ -196,7 +249,13 @@ describe("data retention policy (spec 4.11)", () => {
   it("is 404 outside self-managed mode", async () => {
     const ws = await createWorkspace(t.api, t.org, "drp-hosted");
     expect((await t.api.get(`/workspaces/${ws.id}/relationships/data-retention-policy`)).status).toBe(404);
-    expect((await t.api.post(`/workspaces/${ws.id}/relationships/data-retention-policy`, { data: { type: "data-retention-policy-dont-deletes" } })).status).toBe(404);
+    expect(
+      (
+        await t.api.post(`/workspaces/${ws.id}/relationships/data-retention-policy`, {
+          data: { type: "data-retention-policy-dont-deletes" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.api.delete(`/workspaces/${ws.id}/relationships/data-retention-policy`)).status).toBe(404);
   });
 
@@ -206,13 +265,23 @@ describe("data retention policy (spec 4.11)", () => {
       const ws = await createWorkspace(sm.api, sm.org, "drp");
       const path = `/workspaces/${ws.id}/relationships/data-retention-policy`;
       expect((await expectStatus(sm.api.get(path), 200)).body.data).toBeNull();
-      const set = await expectStatus(sm.api.post(path, { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 30 } } }), 201);
+      const set = await expectStatus(
+        sm.api.post(path, {
+          data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 30 } },
+        }),
+        201,
+      );
       expect(set.body.data.id).toMatch(/^drp-/);
       expect((await sm.api.get(path)).body.data).toEqual(set.body.data);
-      const replaced = await expectStatus(sm.api.post(path, { data: { type: "data-retention-policy-dont-deletes" } }), 201);
+      const replaced = await expectStatus(
+        sm.api.post(path, { data: { type: "data-retention-policy-dont-deletes" } }),
+        201,
+      );
       expect(replaced.body.data.type).toBe("data-retention-policy-dont-deletes");
       expect(replaced.body.data.id).toBe(set.body.data.id);
-      const bad = await sm.api.post(path, { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": "x" } } });
+      const bad = await sm.api.post(path, {
+        data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": "x" } },
+      });
       expect(bad.status).toBe(422);
       await expectStatus(sm.api.delete(path), 204);
       expect((await sm.api.get(path)).body.data).toBeNull();
@@ -224,13 +293,24 @@ describe("data retention policy (spec 4.11)", () => {
 
 describe("organizations, projects and other prerequisites", () => {
   it("creates, reads and deletes an organization with a default project", async () => {
-    const r = await expectStatus(t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "second-org", email: "a@b.c" } } }), 201);
+    const r = await expectStatus(
+      t.api.post(`/organizations`, {
+        data: { type: "organizations", attributes: { name: "second-org", email: "a@b.c" } },
+      }),
+      201,
+    );
     expect(r.body.data.id).toBe("second-org");
     const projectId = r.body.data.relationships["default-project"].data.id;
     const p = await expectStatus(t.api.get(`/projects/${projectId}`), 200);
     expect(p.body.data.attributes.name).toBe("Default Project");
-    expect((await t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "second-org" } } })).status).toBe(422);
-    expect((await t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "bad name" } } })).status).toBe(422);
+    expect(
+      (await t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "second-org" } } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await t.api.post(`/organizations`, { data: { type: "organizations", attributes: { name: "bad name" } } }))
+        .status,
+    ).toBe(422);
     await createWorkspace(t.api, "second-org", "inside");
     await expectStatus(t.api.delete(`/organizations/second-org`), 204);
     expect((await t.api.get(`/organizations/second-org`)).status).toBe(404);
@@ -238,21 +318,37 @@ describe("organizations, projects and other prerequisites", () => {
   });
 
   it("projects: create, list, read, update, delete; default and non-empty projects stay", async () => {
-    const created = await expectStatus(t.api.post(`/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: "pr-1", description: "d" } } }), 201);
+    const created = await expectStatus(
+      t.api.post(`/organizations/${t.org}/projects`, {
+        data: { type: "projects", attributes: { name: "pr-1", description: "d" } },
+      }),
+      201,
+    );
     const id = created.body.data.id;
     expect(id).toMatch(/^prj-/);
-    expect((await t.api.post(`/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: "pr-1" } } })).status).toBe(422);
+    expect(
+      (
+        await t.api.post(`/organizations/${t.org}/projects`, {
+          data: { type: "projects", attributes: { name: "pr-1" } },
+        })
+      ).status,
+    ).toBe(422);
     const list = await t.api.get(`/organizations/${t.org}/projects`);
     expect(list.body.data.map((p: any) => p.attributes.name)).toContain("pr-1");
     expect(list.body.meta.pagination["total-count"]).toBe(list.body.data.length);
-    const upd = await expectStatus(t.api.patch(`/projects/${id}`, { data: { type: "projects", attributes: { name: "pr-1b" } } }), 200);
+    const upd = await expectStatus(
+      t.api.patch(`/projects/${id}`, { data: { type: "projects", attributes: { name: "pr-1b" } } }),
+      200,
+    );
     expect(upd.body.data.attributes.name).toBe("pr-1b");
     await createWorkspace(t.api, t.org, "in-pr", {}, { project: { data: { type: "projects", id } } });
     expect((await t.api.delete(`/projects/${id}`)).status).toBe(409);
     await expectStatus(t.api.delete(`/organizations/${t.org}/workspaces/in-pr`), 204);
     await expectStatus(t.api.delete(`/projects/${id}`), 204);
     const org = await t.api.get(`/organizations/${t.org}`);
-    expect((await t.api.delete(`/projects/${org.body.data.relationships["default-project"].data.id}`)).status).toBe(409);
+    expect((await t.api.delete(`/projects/${org.body.data.relationships["default-project"].data.id}`)).status).toBe(
+      409,
+    );
   });
 
   it("ping answers 204 with the rate limit header, without a token", async () => {
@@ -267,13 +363,21 @@ describe("organizations, projects and other prerequisites", () => {
   });
 
   it("agent pools and OAuth tokens can be created and read", async () => {
-    const pool = await expectStatus(t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "ap" } } }), 201);
+    const pool = await expectStatus(
+      t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "ap" } } }),
+      201,
+    );
     expect((await expectStatus(t.api.get(`/agent-pools/${pool.body.data.id}`), 200)).body.data).toEqual(pool.body.data);
     const oc = await expectStatus(
       t.api.post(`/organizations/${t.org}/oauth-clients`, {
         data: {
           type: "oauth-clients",
-          attributes: { "service-provider": "github", "http-url": "https://github.com", "api-url": "https://api.github.com", "oauth-token-string": "ghp_secret" },
+          attributes: {
+            "service-provider": "github",
+            "http-url": "https://github.com",
+            "api-url": "https://api.github.com",
+            "oauth-token-string": "ghp_secret",
+          },
         },
       }),
       201,

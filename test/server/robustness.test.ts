@@ -19,16 +19,27 @@ async function unchanged() {
 }
 
 /** Raw request, so the body can be any bytes and the media type anything. */
-function raw(method: string, path: string, body: string | Buffer, contentType: string | null): Promise<{ status: number; body: any }> {
+function raw(
+  method: string,
+  path: string,
+  body: string | Buffer,
+  contentType: string | null,
+): Promise<{ status: number; body: any }> {
   const url = new URL(t.server.url + path);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { authorization: `Bearer ${t.server.token}`, "content-length": Buffer.byteLength(body) };
+    const headers: Record<string, string | number> = {
+      authorization: `Bearer ${t.server.token}`,
+      "content-length": Buffer.byteLength(body),
+    };
     if (contentType) headers["content-type"] = contentType;
-    const req = httpRequest({ method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = httpRequest(
+      { method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -49,7 +60,12 @@ describe("malformed input gets a 4xx and changes nothing", () => {
   });
 
   it("a wrong media type is 415", async () => {
-    const r = await raw("POST", `/organizations/${t.org}/workspaces`, JSON.stringify({ data: { type: "workspaces", attributes: { name: "x415" } } }), "text/plain");
+    const r = await raw(
+      "POST",
+      `/organizations/${t.org}/workspaces`,
+      JSON.stringify({ data: { type: "workspaces", attributes: { name: "x415" } } }),
+      "text/plain",
+    );
     expect(r.status).toBe(415);
     expect(r.body.errors[0].status).toBe("415");
     const form = await raw("PATCH", `/workspaces/${wsId}`, "a=b", "application/x-www-form-urlencoded");
@@ -68,7 +84,13 @@ describe("malformed input gets a 4xx and changes nothing", () => {
       { data: { type: "workspaces", attributes: { name: "ok-name", "execution-mode": "cloud" } } },
       { data: { type: "workspaces", attributes: { name: "ok-name", "vcs-repo": "acme/app" } } },
       { data: { type: "workspaces", attributes: { name: "ok-name", "auto-destroy-at": "tomorrow" } } },
-      { data: { type: "workspaces", attributes: { name: "ok-name" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "" } }] } } } },
+      {
+        data: {
+          type: "workspaces",
+          attributes: { name: "ok-name" },
+          relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "" } }] } },
+        },
+      },
       [1, 2, 3],
       JSON.stringify("a string"),
     ];
@@ -81,7 +103,9 @@ describe("malformed input gets a 4xx and changes nothing", () => {
         expect(typeof e.source.pointer).toBe("string");
       }
     }
-    const patch = await t.api.patch(`/workspaces/${wsId}`, { data: { type: "workspaces", attributes: { description: 5, "auto-apply": "no" } } });
+    const patch = await t.api.patch(`/workspaces/${wsId}`, {
+      data: { type: "workspaces", attributes: { description: 5, "auto-apply": "no" } },
+    });
     expect(patch.status).toBe(422);
     expect(patch.body.errors).toHaveLength(2);
     const lock = await t.api.post(`/workspaces/${wsId}/actions/lock`, { reason: 5 });
@@ -125,10 +149,14 @@ describe("malformed input gets a 4xx and changes nothing", () => {
   });
 
   it("a 10 MB body is refused with 413 and the server keeps serving", async () => {
-    const big = JSON.stringify({ data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(10 * 1024 * 1024) } } });
+    const big = JSON.stringify({
+      data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(10 * 1024 * 1024) } },
+    });
     // The server reads and discards the body before it answers, so the 413 arrives.
     expect((await raw("POST", `/organizations/${t.org}/workspaces`, big, MEDIA)).status).toBe(413);
-    const justOver = JSON.stringify({ data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(5 * 1024 * 1024) } } });
+    const justOver = JSON.stringify({
+      data: { type: "workspaces", attributes: { name: "huge", description: "x".repeat(5 * 1024 * 1024) } },
+    });
     const r = await raw("POST", `/organizations/${t.org}/workspaces`, justOver, MEDIA);
     expect(r.status).toBe(413);
     expect(r.body.errors[0].status).toBe("413");
@@ -136,9 +164,19 @@ describe("malformed input gets a 4xx and changes nothing", () => {
   });
 
   it("accepts media type parameters and plain JSON, and odd query strings never give 500", async () => {
-    const withCharset = await raw("PATCH", `/workspaces/${wsId}`, JSON.stringify({ data: { type: "workspaces", attributes: {} } }), `${MEDIA}; charset=utf-8`);
+    const withCharset = await raw(
+      "PATCH",
+      `/workspaces/${wsId}`,
+      JSON.stringify({ data: { type: "workspaces", attributes: {} } }),
+      `${MEDIA}; charset=utf-8`,
+    );
     expect(withCharset.status).toBe(200);
-    const plain = await raw("PATCH", `/workspaces/${wsId}`, JSON.stringify({ data: { type: "workspaces", attributes: {} } }), "application/json");
+    const plain = await raw(
+      "PATCH",
+      `/workspaces/${wsId}`,
+      JSON.stringify({ data: { type: "workspaces", attributes: {} } }),
+      "application/json",
+    );
     expect(plain.status).toBe(200);
     for (const q of [
       "page[number]=99999999999999999999",

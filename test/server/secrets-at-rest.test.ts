@@ -37,14 +37,23 @@ function fileBytes(file: string): Buffer {
 }
 
 /** A server on `file` with a module, a workspace created from it with `vars`, and an upgrade applied with `upgradeVars`. */
-async function provision(file: string, vars: { key: string; value: string; sensitive?: boolean }[], upgradeVars: { key: string; value: string; sensitive?: boolean }[]) {
+async function provision(
+  file: string,
+  vars: { key: string; value: string; sensitive?: boolean }[],
+  upgradeVars: { key: string; value: string; sensitive?: boolean }[],
+) {
   const t = await start({ db: file, runSpeed: Number.POSITIVE_INFINITY });
   const moduleId = await publishModule(t.api, t.org, `sealed-${randomBytes(3).toString("hex")}`, ["1.0.0"]);
   const noCode = await enableModule(t.api, t.org, moduleId, { "version-pin": "1.0.0" });
   const ws = await createFromModule(t.api, noCode.id, `sealed-${randomBytes(3).toString("hex")}`, vars);
   const up = await expectStatus(
     t.api.post(upgradePath(noCode.id, ws.id), {
-      data: { type: "workspaces", relationships: { vars: { data: upgradeVars.map((v) => ({ type: "vars", attributes: { category: "engine", ...v } })) } } },
+      data: {
+        type: "workspaces",
+        relationships: {
+          vars: { data: upgradeVars.map((v) => ({ type: "vars", attributes: { category: "engine", ...v } })) },
+        },
+      },
     }),
     200,
   );
@@ -62,7 +71,11 @@ describe("the encryption key", () => {
     rmSync(`${file}.key`, { force: true });
     const first = await start({ db: file });
     await first.server.close();
-    const { t } = await provision(file, [{ key: "s", value: "sealed-value", sensitive: true }], [{ key: "s", value: "sealed-next" }]);
+    const { t } = await provision(
+      file,
+      [{ key: "s", value: "sealed-value", sensitive: true }],
+      [{ key: "s", value: "sealed-next" }],
+    );
     await t.server.close();
     const keyFile = `${file}.key`;
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -132,13 +145,17 @@ describe("sensitive values are sealed at rest", () => {
       expect(bytes.includes(plain), "the read sees what is stored").toBe(true);
       const db = new Database(file, { readonly: true });
       const box = secretBox(loadKey({ db: file }));
-      const rows = db.prepare(`SELECT key, value, sensitive FROM vars WHERE workspace_id = ? ORDER BY key`).all(ws.id) as { key: string; value: string; sensitive: number }[];
+      const rows = db
+        .prepare(`SELECT key, value, sensitive FROM vars WHERE workspace_id = ? ORDER BY key`)
+        .all(ws.id) as { key: string; value: string; sensitive: number }[];
       expect(rows.map((r) => [r.key, r.sensitive, r.sensitive ? box.open(r.value, "vars.value") : r.value])).toEqual([
         ["plain", 0, plain],
         ["secret", 1, next],
         ["stays", 1, stays],
       ]);
-      const upgrade = db.prepare(`SELECT vars FROM no_code_upgrades WHERE workspace_id = ?`).get(ws.id) as { vars: string };
+      const upgrade = db.prepare(`SELECT vars FROM no_code_upgrades WHERE workspace_id = ?`).get(ws.id) as {
+        vars: string;
+      };
       expect((JSON.parse(upgrade.vars) as { sealed?: boolean }[]).map((v) => v.sealed ?? false)).toEqual([true, true]);
       db.close();
       // Rendered as the hosted service does: a sensitive value never.
@@ -159,7 +176,14 @@ describe("sensitive values are sealed at rest", () => {
     const ws = await createFromModule(t.api, noCode.id, "legacy", [{ key: "secret", value: "x", sensitive: true }]);
     const up = await expectStatus(
       t.api.post(upgradePath(noCode.id, ws.id), {
-        data: { type: "workspaces", relationships: { vars: { data: [{ type: "vars", attributes: { key: "secret", value: "y", category: "engine", sensitive: true } }] } } },
+        data: {
+          type: "workspaces",
+          relationships: {
+            vars: {
+              data: [{ type: "vars", attributes: { key: "secret", value: "y", category: "engine", sensitive: true } }],
+            },
+          },
+        },
       }),
       200,
     );
@@ -167,9 +191,20 @@ describe("sensitive values are sealed at rest", () => {
     // What a release before sealing wrote: clear values, and no key beside the database.
     const raw = new Database(file);
     raw.prepare(`UPDATE vars SET value = ? WHERE workspace_id = ?`).run(stored, ws.id);
-    raw
-      .prepare(`UPDATE no_code_upgrades SET vars = ?, phase_started_ms = 0 WHERE run_id = ?`)
-      .run(JSON.stringify([{ key: "secret", value: planned, description: null, category: "engine", categorySpelling: null, hcl: false, sensitive: true }]), up.body.data.id);
+    raw.prepare(`UPDATE no_code_upgrades SET vars = ?, phase_started_ms = 0 WHERE run_id = ?`).run(
+      JSON.stringify([
+        {
+          key: "secret",
+          value: planned,
+          description: null,
+          category: "engine",
+          categorySpelling: null,
+          hcl: false,
+          sensitive: true,
+        },
+      ]),
+      up.body.data.id,
+    );
     raw.close();
     rmSync(`${file}.key`);
     expect(fileBytes(file).includes(stored)).toBe(true);
@@ -181,14 +216,20 @@ describe("sensitive values are sealed at rest", () => {
       expect(bytes.includes(planned), "the clear value of the upgrade is gone from the files").toBe(false);
       const box = secretBox(loadKey({ db: file }));
       const read = new Database(file, { readonly: true });
-      const value = (read.prepare(`SELECT value FROM vars WHERE workspace_id = ?`).get(ws.id) as { value: string }).value;
+      const value = (read.prepare(`SELECT value FROM vars WHERE workspace_id = ?`).get(ws.id) as { value: string })
+        .value;
       expect(box.open(value, "vars.value")).toBe(stored);
       read.close();
       // The upgrade planned before the restart applies its (sealed) value.
       await expectStatus(again.api.post(upgradePath(noCode.id, ws.id, up.body.data.id as string)), 200);
       await pollUpgrade(again.api, noCode.id, ws.id, up.body.data.id as string, ["applied"]);
       const after = new Database(file, { readonly: true });
-      expect(box.open((after.prepare(`SELECT value FROM vars WHERE workspace_id = ?`).get(ws.id) as { value: string }).value, "vars.value")).toBe(planned);
+      expect(
+        box.open(
+          (after.prepare(`SELECT value FROM vars WHERE workspace_id = ?`).get(ws.id) as { value: string }).value,
+          "vars.value",
+        ),
+      ).toBe(planned);
       after.close();
     } finally {
       await again.server.close();
@@ -200,7 +241,10 @@ describe("tokens at rest", () => {
   const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
   const digests = (file: string) => {
     const db = new Database(file, { readonly: true });
-    const rows = db.prepare(`SELECT digest, description FROM tokens`).all() as { digest: string; description: string | null }[];
+    const rows = db.prepare(`SELECT digest, description FROM tokens`).all() as {
+      digest: string;
+      description: string | null;
+    }[];
     db.close();
     return rows;
   };
@@ -220,14 +264,17 @@ describe("tokens at rest", () => {
       expect(rows.some((r) => r.digest === sha256(generated))).toBe(true);
       await expectStatus(t.api.as(generated).get(`/organizations/${t.org}/workspaces`), 200);
       // Near misses of the chosen token are refused.
-      for (const wrong of [chosen.toUpperCase(), chosen + "1", chosen.slice(1)]) expect((await t.api.as(wrong).get(`/organizations/${t.org}/workspaces`)).status).toBe(401);
+      for (const wrong of [chosen.toUpperCase(), chosen + "1", chosen.slice(1)])
+        expect((await t.api.as(wrong).get(`/organizations/${t.org}/workspaces`)).status).toBe(401);
     } finally {
       await t.server.close();
     }
     // Another database salts the same token differently.
     const other = fresh("tokens-other");
     await (await start({ db: other, token: chosen })).server.close();
-    expect(digests(other).find((r) => r.description === "bootstrap")!.digest).not.toBe(digests(file).find((r) => r.description === "bootstrap")!.digest);
+    expect(digests(other).find((r) => r.description === "bootstrap")!.digest).not.toBe(
+      digests(file).find((r) => r.description === "bootstrap")!.digest,
+    );
   });
 
   it("a chosen token an earlier release stored under SHA-256 is moved to scrypt when the server starts with it", async () => {

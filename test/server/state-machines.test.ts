@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, expectStatus, makeTeam, makeUser, manageResources, start, stateFile, type Api, type TestServer } from "./helpers";
+import {
+  createWorkspace,
+  expectStatus,
+  makeTeam,
+  makeUser,
+  manageResources,
+  start,
+  stateFile,
+  type Api,
+  type TestServer,
+} from "./helpers";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -19,13 +29,21 @@ describe("lock state machine (spec 3)", () => {
     expect(r.body.data.attributes["locked-reason"]).toBe("maintenance");
     expect(r.body.data.relationships["locked-by"].data.type).toBe("users");
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data).toEqual(r.body.data);
-    const user = await expectStatus(t.api.get(r.body.data.relationships["locked-by"].links.related.replace("/api/v2", "")), 200);
+    const user = await expectStatus(
+      t.api.get(r.body.data.relationships["locked-by"].links.related.replace("/api/v2", "")),
+      200,
+    );
     expect(user.body.data.id).toBe(r.body.data.relationships["locked-by"].data.id);
   });
 
   it("stores the empty string for a lock without body, or with the media type and no body", async () => {
     const ws = await createWorkspace(t.api, t.org, "lk2");
-    const r = await expectStatus(t.api.request("POST", `/workspaces/${ws.id}/actions/lock`, undefined, { "content-type": "application/vnd.api+json" }), 200);
+    const r = await expectStatus(
+      t.api.request("POST", `/workspaces/${ws.id}/actions/lock`, undefined, {
+        "content-type": "application/vnd.api+json",
+      }),
+      200,
+    );
     expect(r.body.data.attributes["locked-reason"]).toBe("");
     await expectStatus(unlock(t.api, ws.id), 200);
     const r2 = await expectStatus(lock(t.api, ws.id, {}), 200);
@@ -64,7 +82,10 @@ describe("lock state machine (spec 3)", () => {
     const owners = (await t.api.get(`/organizations/${t.org}`)).body.data;
     expect(owners).toBeTruthy();
     const team = await makeTeam(t.api, t.org, "lk5-team", { manageWorkspaces: true });
-    await expectStatus(t.api.post(`/teams/${team.id}/relationships/users`, { data: [{ type: "users", id: "lk5-user" }] }), 204);
+    await expectStatus(
+      t.api.post(`/teams/${team.id}/relationships/users`, { data: [{ type: "users", id: "lk5-user" }] }),
+      204,
+    );
     const second = await expectStatus(t.api.post(`/users/${u.id}/authentication-tokens`), 201);
     const ws = await createWorkspace(t.api, t.org, "lk5");
     await expectStatus(lock(t.api.as(u.token), ws.id), 200);
@@ -75,9 +96,14 @@ describe("lock state machine (spec 3)", () => {
     const ws = await createWorkspace(t.api, t.org, "lk6");
     await manageResources(t.api, ws.id, 2, 1);
     await expectStatus(lock(t.api, ws.id), 200);
-    const sv = (attrs: Record<string, unknown>) => t.api.post(`/workspaces/${ws.id}/state-versions`, { data: { type: "state-versions", attributes: attrs } });
+    const sv = (attrs: Record<string, unknown>) =>
+      t.api.post(`/workspaces/${ws.id}/state-versions`, { data: { type: "state-versions", attributes: attrs } });
     const finalized = await expectStatus(sv({ ...stateFile(3, 2), intermediate: true }), 201);
-    expect(finalized.body.data.attributes).toMatchObject({ status: "finalized", intermediate: true, "resource-count": 3 });
+    expect(finalized.body.data.attributes).toMatchObject({
+      status: "finalized",
+      intermediate: true,
+      "resource-count": 3,
+    });
     const pending = await expectStatus(sv({ ...stateFile(4, 3), intermediate: true, finalized: false }), 201);
     expect(pending.body.data.attributes.status).toBe("pending");
     const blocked = await unlock(t.api, ws.id);
@@ -100,7 +126,9 @@ describe("lock state machine (spec 3)", () => {
     const body = { data: { type: "state-versions", attributes: stateFile(1) } };
     expect((await t.api.post(`/workspaces/${ws.id}/state-versions`, body)).status).toBe(409);
     await expectStatus(lock(t.api, ws.id), 200);
-    const bad = await t.api.post(`/workspaces/${ws.id}/state-versions`, { data: { type: "state-versions", attributes: { ...stateFile(1), md5: "0".repeat(32) } } });
+    const bad = await t.api.post(`/workspaces/${ws.id}/state-versions`, {
+      data: { type: "state-versions", attributes: { ...stateFile(1), md5: "0".repeat(32) } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe("/data/attributes/md5");
     const ok = await expectStatus(t.api.post(`/workspaces/${ws.id}/state-versions`, body), 201);
@@ -115,15 +143,23 @@ describe("lock state machine (spec 3)", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(24);
     const winner = results.find((r) => r.status === 200)!;
-    expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes["locked-reason"]).toBe(winner.body.data.attributes["locked-reason"]);
+    expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes["locked-reason"]).toBe(
+      winner.body.data.attributes["locked-reason"],
+    );
   });
 
   it("of many concurrent creates with one name exactly one wins", async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.api.post(`/organizations/${t.org}/workspaces`, { data: { type: "workspaces", attributes: { name: "same-name" } } })),
+      Array.from({ length: 20 }, () =>
+        t.api.post(`/organizations/${t.org}/workspaces`, {
+          data: { type: "workspaces", attributes: { name: "same-name" } },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 422 && r.body.errors[0].detail === "Name has already been taken")).toHaveLength(19);
+    expect(
+      results.filter((r) => r.status === 422 && r.body.errors[0].detail === "Name has already been taken"),
+    ).toHaveLength(19);
   });
 });
 
@@ -133,7 +169,12 @@ describe("existence state machine (spec 3)", () => {
     await expectStatus(t.api.post(`/workspaces/${a.id}/actions/safe-delete`), 204);
     expect((await t.api.get(`/workspaces/${a.id}`)).status).toBe(404);
     await createWorkspace(t.api, t.org, "sd2");
-    await expectStatus(t.api.post(`/organizations/${t.org}/workspaces/sd2/actions/safe-delete`, undefined, { "content-type": "application/vnd.api+json" }), 204);
+    await expectStatus(
+      t.api.post(`/organizations/${t.org}/workspaces/sd2/actions/safe-delete`, undefined, {
+        "content-type": "application/vnd.api+json",
+      }),
+      204,
+    );
     expect((await t.api.get(`/organizations/${t.org}/workspaces/sd2`)).status).toBe(404);
   });
 
@@ -173,7 +214,10 @@ describe("existence state machine (spec 3)", () => {
         data: {
           type: "team-workspaces",
           attributes: { access: "admin" },
-          relationships: { workspace: { data: { id: ws.id, type: "workspaces" } }, team: { data: { id: team.id, type: "teams" } } },
+          relationships: {
+            workspace: { data: { id: ws.id, type: "workspaces" } },
+            team: { data: { id: team.id, type: "teams" } },
+          },
         },
       }),
       201,
@@ -184,9 +228,19 @@ describe("existence state machine (spec 3)", () => {
     expect(denied.status).toBe(403);
     expect(denied.body.errors[0].status).toBe("403");
     expect((await t.api.get(`/workspaces/${ws.id}`)).status).toBe(200);
-    await expectStatus(t.api.patch(`/organizations/${t.org}`, { data: { type: "organizations", attributes: { "allow-force-delete-workspaces": true } } }), 200);
+    await expectStatus(
+      t.api.patch(`/organizations/${t.org}`, {
+        data: { type: "organizations", attributes: { "allow-force-delete-workspaces": true } },
+      }),
+      200,
+    );
     expect((await admin.get(`/workspaces/${ws.id}`)).body.data.attributes.permissions["can-force-delete"]).toBe(true);
     await expectStatus(admin.delete(`/workspaces/${ws.id}`), 204);
-    await expectStatus(t.api.patch(`/organizations/${t.org}`, { data: { type: "organizations", attributes: { "allow-force-delete-workspaces": false } } }), 200);
+    await expectStatus(
+      t.api.patch(`/organizations/${t.org}`, {
+        data: { type: "organizations", attributes: { "allow-force-delete-workspaces": false } },
+      }),
+      200,
+    );
   });
 });

@@ -19,7 +19,13 @@
  * Without `adopt`, a create refused because the name (or module) is taken fails with one
  * message that names the existing record and points to `adopt: true`.
  */
-import { ConflictError, NotFoundError, ValidationError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import {
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  type Workspace as ApiWorkspace,
+  type WorkspacesClient,
+} from "../../client";
 import { getClient, tokenRefused } from "./client";
 import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo, text } from "./common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
@@ -80,7 +86,12 @@ function lookupKey(adopter: Adopter, inputs: Props): string | undefined {
  * none. Reuses the id this process's `check` found when the adopter allows it; the record
  * itself is always read again, so no write is decided on an earlier answer.
  */
-async function readExisting(impl: ProviderImpl, adopter: Adopter, client: WorkspacesClient, inputs: Props): Promise<{ found: Found; props: Props } | undefined> {
+async function readExisting(
+  impl: ProviderImpl,
+  adopter: Adopter,
+  client: WorkspacesClient,
+  inputs: Props,
+): Promise<{ found: Found; props: Props } | undefined> {
   const key = lookupKey(adopter, inputs);
   const early = key === undefined ? undefined : foundInCheck.get(key);
   if (key !== undefined) foundInCheck.delete(key);
@@ -92,7 +103,8 @@ async function readExisting(impl: ProviderImpl, adopter: Adopter, client: Worksp
   const found = await adopter.find(client, inputs);
   if (!found) return undefined;
   const current = await impl.read(found.id, found.seed);
-  if (!current.props) throw new ProviderError(`cannot adopt ${found.label}: it disappeared while being read; run pulumi up again`);
+  if (!current.props)
+    throw new ProviderError(`cannot adopt ${found.label}: it disappeared while being read; run pulumi up again`);
   return { found, props: current.props };
 }
 
@@ -125,9 +137,15 @@ function describeChanges(changed: string[]): string {
  * from it, that none exists and it is created, or why it could not be told. Looks the
  * record up; throws only when the service refuses the token.
  */
-export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inputs: Props, remember?: (found: Found) => void): Promise<string> {
+export async function adoptionPreview(
+  impl: ProviderImpl,
+  adopter: Adopter,
+  inputs: Props,
+  remember?: (found: Found) => void,
+): Promise<string> {
   const key = adopter.key(inputs);
-  if (key === undefined) return `adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`;
+  if (key === undefined)
+    return `adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`;
   try {
     const client = getClient();
     const found = await adopter.find(client, inputs);
@@ -172,7 +190,8 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
       }
       if (adopt === true && isEmpty(olds) && failures.length === 0) {
         const key = lookupKey(adopter, result.inputs);
-        const remember = key !== undefined && adopter.stillMatches ? (found: Found) => foundInCheck.set(key, found) : undefined;
+        const remember =
+          key !== undefined && adopter.stillMatches ? (found: Found) => foundInCheck.set(key, found) : undefined;
         reportInfo(await adoptionPreview(impl, adopter, result.inputs, remember));
       }
       return { ...result, failures };
@@ -221,7 +240,9 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
 /** A create refused because the name is taken: 422 from the hosted service, 409 from OTF and others. */
 function nameTaken(err: unknown): boolean {
   if (err instanceof ConflictError) return err.reason === "already-exists";
-  return err instanceof ValidationError && err.problems.some((p) => /already been taken|already exists/i.test(p.detail));
+  return (
+    err instanceof ValidationError && err.problems.some((p) => /already been taken|already exists/i.test(p.detail))
+  );
 }
 
 async function byName(client: WorkspacesClient, organization: string, name: string): Promise<ApiWorkspace | undefined> {
@@ -235,7 +256,8 @@ async function byName(client: WorkspacesClient, organization: string, name: stri
 
 function workspaceKey(inputs: Props): string | undefined {
   const { organization, name } = inputs;
-  if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name)) return undefined;
+  if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name))
+    return undefined;
   return `"${name}" in organization "${organization}"`;
 }
 
@@ -256,17 +278,27 @@ export const workspaceAdopter: Adopter = {
     const organization = String(inputs.organization);
     const ws = await byName(client, organization, String(inputs.name));
     if (!ws) return undefined;
-    return { id: ws.id, label: workspaceLabelOf(ws, organization), seed: { organization, forceDelete: inputs.forceDelete } };
+    return {
+      id: ws.id,
+      label: workspaceLabelOf(ws, organization),
+      seed: { organization, forceDelete: inputs.forceDelete },
+    };
   },
   isTaken: nameTaken,
   describeExisting: describeWorkspace,
   otherwise: "Otherwise choose another name.",
   // Names are unique regardless of case.
-  stillMatches: (props, inputs) => String(props.name).toLowerCase() === String(inputs.name).toLowerCase() && props.organization === inputs.organization,
+  stillMatches: (props, inputs) =>
+    String(props.name).toLowerCase() === String(inputs.name).toLowerCase() &&
+    props.organization === inputs.organization,
 };
 
 /** A workspace made from a no-code module names it (`no-code-module-id`), or at least its registry module (`source-module-id`). */
-async function madeFrom(client: WorkspacesClient, ws: ApiWorkspace, noCodeModuleId: string): Promise<boolean | undefined> {
+async function madeFrom(
+  client: WorkspacesClient,
+  ws: ApiWorkspace,
+  noCodeModuleId: string,
+): Promise<boolean | undefined> {
   const stamped = ws.attributes["no-code-module-id"];
   if (typeof stamped === "string" && stamped !== "") return stamped === noCodeModuleId;
   if (!ws.sourceModuleId) return false;
@@ -284,17 +316,24 @@ export const noCodeWorkspaceAdopter: Adopter = {
   async find(client, inputs) {
     const moduleId = inputs.noCodeModuleId;
     // Without an organization of its own the workspace goes to the module's.
-    const organization = typeof inputs.organization === "string" && inputs.organization !== "" ? inputs.organization : String((await client.noCode.read(String(moduleId))).organization);
+    const organization =
+      typeof inputs.organization === "string" && inputs.organization !== ""
+        ? inputs.organization
+        : String((await client.noCode.read(String(moduleId))).organization);
     const ws = await byName(client, organization, String(inputs.name));
     if (!ws) return undefined;
     const label = workspaceLabelOf(ws, organization);
     if (typeof moduleId === "string" && !isUnknown(moduleId)) {
       const same = await madeFrom(client, ws, moduleId);
       if (!same) {
-        const from = ws.sourceModuleId ? `was made from another module (${text(ws.attributes["no-code-module-id"] ?? ws.sourceModuleId)})` : "was not made from a no-code module";
+        const from = ws.sourceModuleId
+          ? `was made from another module (${text(ws.attributes["no-code-module-id"] ?? ws.sourceModuleId)})`
+          : "was not made from a no-code module";
         throw new ProviderError(
           `cannot adopt ${label} as a workspace of no-code module ${moduleId}: it ${from}. ` +
-            (ws.sourceModuleId ? "Set noCodeModuleId to that module, or choose another name." : "Declare it as a Workspace with adopt: true instead."),
+            (ws.sourceModuleId
+              ? "Set noCodeModuleId to that module, or choose another name."
+              : "Declare it as a Workspace with adopt: true instead."),
         );
       }
     }
@@ -336,9 +375,14 @@ export const noCodeModuleAdopter: Adopter = {
       throw err;
     }
     if (ids.length === 0) return undefined;
-    return { id: ids[0], label: `no-code module ${ids[0]} of registry module ${registryModuleId}`, seed: { organization: inputs.organization } };
+    return {
+      id: ids[0],
+      label: `no-code module ${ids[0]} of registry module ${registryModuleId}`,
+      seed: { organization: inputs.organization },
+    };
   },
-  isTaken: (err) => err instanceof ValidationError && err.problems.some((p) => /already enabled for no-code/i.test(p.detail)),
+  isTaken: (err) =>
+    err instanceof ValidationError && err.problems.some((p) => /already enabled for no-code/i.test(p.detail)),
   stillMatches: (props, inputs) => props.registryModuleId === inputs.registryModuleId,
   async describeExisting(client, inputs) {
     return (await this.find(client, inputs))?.label;

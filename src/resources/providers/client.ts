@@ -2,7 +2,15 @@
  * The client the providers use, built from the settings in force at call time, and
  * the few composite reads they share.
  */
-import { BadRequestError, WorkspacesClient, NotFoundError, UnauthorizedError, capDetail, tokenSource, type Workspace as ApiWorkspace } from "../../client";
+import {
+  BadRequestError,
+  WorkspacesClient,
+  NotFoundError,
+  UnauthorizedError,
+  capDetail,
+  tokenSource,
+  type Workspace as ApiWorkspace,
+} from "../../client";
 import { CONFIG_KEYS, currentSettings } from "../settings";
 import { ProviderError, text } from "./common";
 
@@ -46,10 +54,15 @@ export function tokenRefused(err: unknown): ProviderError | undefined {
   } catch {
     return undefined;
   }
-  const source = tokenSource(settings, { name: `stack config ${CONFIG_KEYS.token}`, replace: `set a valid one with \`pulumi config set --secret ${CONFIG_KEYS.token}\`` });
+  const source = tokenSource(settings, {
+    name: `stack config ${CONFIG_KEYS.token}`,
+    replace: `set a valid one with \`pulumi config set --secret ${CONFIG_KEYS.token}\``,
+  });
   const address = `${settings.baseUrl} (from ${ADDRESS_SOURCES[settings.sources.address]})`;
   const answer = `${err.status}${err.detail ? ` - ${capDetail(err.detail)}` : ""}`;
-  return new ProviderError(`the service at ${address} refused the API token from ${source.name} (${answer}); no request with this token can succeed: ${source.replace}, then run again`);
+  return new ProviderError(
+    `the service at ${address} refused the API token from ${source.name} (${answer}); no request with this token can succeed: ${source.replace}, then run again`,
+  );
 }
 
 export interface WorkspaceWithTags {
@@ -77,7 +90,12 @@ export function namesTagBindings(ws: ApiWorkspace): boolean {
  * answers 404 while the workspace reads), one that has them lists them and the call
  * goes on. Nothing to ask when no tag is wanted or the service has shown its bindings.
  */
-export async function requireTagBindings(client: WorkspacesClient, workspaceId: string, offers: boolean, wanted: Record<string, unknown> | undefined): Promise<void> {
+export async function requireTagBindings(
+  client: WorkspacesClient,
+  workspaceId: string,
+  offers: boolean,
+  wanted: Record<string, unknown> | undefined,
+): Promise<void> {
   if (offers || Object.keys(wanted ?? {}).length === 0) return;
   await client.tagBindings.list(workspaceId);
 }

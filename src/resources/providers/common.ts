@@ -3,7 +3,14 @@
  * check failures with property paths, and the comparisons that keep `diff` quiet
  * about what is not a real change (service defaults, list order, tag-name case).
  */
-import { FeatureUnavailableError, NetworkError, NotFoundError, ServerError, ServiceUnavailableError, type Feature } from "../../client/errors";
+import {
+  FeatureUnavailableError,
+  NetworkError,
+  NotFoundError,
+  ServerError,
+  ServiceUnavailableError,
+  type Feature,
+} from "../../client/errors";
 import type { WorkspacesClient } from "../../client";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 
@@ -93,7 +100,10 @@ function joinPath(parts: string[], renames: Record<string, string>): string {
 }
 
 /** Failures from zod issues of a request body. */
-export function failuresFromIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, renames: Record<string, string> = {}): CheckFailure[] {
+export function failuresFromIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  renames: Record<string, string> = {},
+): CheckFailure[] {
   return issues.map((issue) => {
     const property = inputPathOf(issue.path, renames);
     return { property, reason: `${property || "input"}: ${issue.message}` };
@@ -229,7 +239,11 @@ export function diffFields(olds: Props, news: Props, rules: FieldRule[]): FieldD
 }
 
 /** The subset of `object` keys that `desired` gives are equal (nested objects such as vcsRepo). */
-export function sameGivenKeys(desired: unknown, actual: unknown, compare: Record<string, (a: unknown, b: unknown) => boolean> = {}): boolean {
+export function sameGivenKeys(
+  desired: unknown,
+  actual: unknown,
+  compare: Record<string, (a: unknown, b: unknown) => boolean> = {},
+): boolean {
   if (desired === null) return actual === null || actual === undefined;
   if (!desired || typeof desired !== "object") return sameJson(desired, actual);
   if (!actual || typeof actual !== "object") return false;
@@ -256,8 +270,10 @@ export class ProviderError extends Error {
 const WAY_OUT: Record<Feature, string> = {
   "safe delete":
     "set forceDelete: true on the resource and run `pulumi up` before destroying, to delete it with the plain DELETE (which does not check for managed resources), or delete it on the server",
-  "key-value tags": "remove tags (key-value) from the program, or use a server that offers them; flat tags (tagNames) work without them",
-  projects: "remove project from the program (the server keeps workspaces without one), or use a server that offers projects",
+  "key-value tags":
+    "remove tags (key-value) from the program, or use a server that offers them; flat tags (tagNames) work without them",
+  projects:
+    "remove project from the program (the server keeps workspaces without one), or use a server that offers projects",
   "remote state consumers":
     "remove the RemoteStateConsumers resource from the program, or use a server that offers them; globalRemoteState: true on the workspace lets every workspace of the organization read its state",
   "no-code provisioning":
@@ -280,7 +296,10 @@ export function withWayOut(err: unknown, doing?: string): unknown {
  * `impl` whose create, read, update and delete turn a FeatureUnavailableError into the
  * one message of {@link withWayOut}, naming `noun` and the id where there is one.
  */
-export function explainingMissingFeatures<I extends Props, O extends Props>(impl: ProviderImpl<I, O>, noun: string): ProviderImpl<I, O> {
+export function explainingMissingFeatures<I extends Props, O extends Props>(
+  impl: ProviderImpl<I, O>,
+  noun: string,
+): ProviderImpl<I, O> {
   const explain =
     (doing: string) =>
     (err: unknown): never => {
@@ -313,8 +332,15 @@ const CREATE_CLOCK_SKEW_MS = 120_000;
  * name up: a record created since the request started (allowing for clock skew) is
  * the one this create made, and is adopted. Anything else keeps the original error.
  */
-export async function recoverLostCreate<T extends { createdAt: string }>(err: unknown, lookup: () => Promise<T>, startedMs: number): Promise<T> {
-  const outcomeUnknown = (err instanceof NetworkError && err.code !== "ECONNREFUSED") || err instanceof ServiceUnavailableError || err instanceof ServerError;
+export async function recoverLostCreate<T extends { createdAt: string }>(
+  err: unknown,
+  lookup: () => Promise<T>,
+  startedMs: number,
+): Promise<T> {
+  const outcomeUnknown =
+    (err instanceof NetworkError && err.code !== "ECONNREFUSED") ||
+    err instanceof ServiceUnavailableError ||
+    err instanceof ServerError;
   if (!outcomeUnknown) throw err;
   let found: T;
   try {
@@ -381,7 +407,9 @@ export function reportStatus(message: string, urn = "", ephemeral = true): void 
   if (!client) return;
   try {
     /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-    const { LogRequest, LogSeverity } = require("node:module").createRequire(require.resolve("@pulumi/pulumi"))("./proto/engine_pb");
+    const { LogRequest, LogSeverity } = require("node:module").createRequire(require.resolve("@pulumi/pulumi"))(
+      "./proto/engine_pb",
+    );
     const req = new LogRequest();
     req.setSeverity(LogSeverity.INFO);
     req.setMessage(message);
@@ -456,7 +484,10 @@ function standingIn(client: WorkspacesClient, organization: string): Promise<Sta
     p = client.organizations.read(organization).then(
       (org): Standing => {
         const perms = org.attributes.permissions;
-        return { member: true, permissions: perms && typeof perms === "object" ? (perms as Record<string, unknown>) : {} };
+        return {
+          member: true,
+          permissions: perms && typeof perms === "object" ? (perms as Record<string, unknown>) : {},
+        };
       },
       (err): Standing => {
         if (err instanceof NotFoundError) return { member: false };
@@ -478,7 +509,11 @@ function standingIn(client: WorkspacesClient, organization: string): Promise<Sta
  *
  * @param action what was being done, for the message: `refresh` (read) or `delete`
  */
-export async function confirmGone(client: WorkspacesClient, record: MissingRecord, action: "refresh" | "delete" | "update"): Promise<void> {
+export async function confirmGone(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  action: "refresh" | "delete" | "update",
+): Promise<void> {
   const org = typeof record.organization === "string" && record.organization !== "" ? record.organization : undefined;
   let why: string;
   if (!org) {
@@ -509,7 +544,13 @@ export async function confirmGone(client: WorkspacesClient, record: MissingRecor
  * `fn`'s result, or what a 404 means under the one rule: `gone()` when the token could
  * have seen the record (see confirmGone), a NotVisibleError otherwise.
  */
-export async function unlessGone<T, G>(client: WorkspacesClient, record: MissingRecord, action: "refresh" | "delete" | "update", fn: () => Promise<T>, gone: () => G): Promise<T | G> {
+export async function unlessGone<T, G>(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  action: "refresh" | "delete" | "update",
+  fn: () => Promise<T>,
+  gone: () => G,
+): Promise<T | G> {
   try {
     return await fn();
   } catch (err) {
@@ -572,7 +613,11 @@ export function inputNames(inputs: Props): string[] {
  * or adopted through `get`) or when an input has no output to read it back from: the
  * engine then keeps the inputs it has, rather than lose one.
  */
-export function reconstructInputs(outputs: Props, names: unknown, shape?: (name: string, value: unknown, outputs: Props) => unknown): Props | undefined {
+export function reconstructInputs(
+  outputs: Props,
+  names: unknown,
+  shape?: (name: string, value: unknown, outputs: Props) => unknown,
+): Props | undefined {
   if (!Array.isArray(names)) return undefined;
   const inputs: Props = {};
   for (const name of names) {

@@ -22,7 +22,11 @@ export interface DeleteOptions {
  * Deletes a workspace. Safe delete unless `force`; an already deleted workspace is
  * success; a workspace still managing resources is an error naming `forceDelete`.
  */
-export async function deleteWorkspace(client: WorkspacesClient, workspaceId: string, options: DeleteOptions): Promise<void> {
+export async function deleteWorkspace(
+  client: WorkspacesClient,
+  workspaceId: string,
+  options: DeleteOptions,
+): Promise<void> {
   const label = workspaceLabel(workspaceId, options.name);
   const budget = options.budgetMs ?? STILL_PROCESSING_BUDGET_MS;
   const started = Date.now();
@@ -46,7 +50,9 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
         );
       }
       if (err instanceof ConflictError && err.reason === "still-processing" && Date.now() - started + pause <= budget) {
-        reportStatus(`waiting for the service to finish processing ${label} before deleting it (${Math.round((Date.now() - started) / 1000)}s of ${Math.round(budget / 1000)}s)`);
+        reportStatus(
+          `waiting for the service to finish processing ${label} before deleting it (${Math.round((Date.now() - started) / 1000)}s of ${Math.round(budget / 1000)}s)`,
+        );
         await sleep(pause);
         pause = Math.min(pause * 2, 5_000);
         continue;
@@ -66,7 +72,9 @@ export async function deleteWorkspace(client: WorkspacesClient, workspaceId: str
         );
       }
       if (err instanceof ConflictError) {
-        throw new ProviderError(`cannot delete ${label}: the service is still processing it after ${Math.round(budget / 1000)}s. ${capDetail(err.detail, SHORTENED)}`.trim());
+        throw new ProviderError(
+          `cannot delete ${label}: the service is still processing it after ${Math.round(budget / 1000)}s. ${capDetail(err.detail, SHORTENED)}`.trim(),
+        );
       }
       throw err;
     }

@@ -45,7 +45,13 @@ interface OptionSet {
 }
 
 function optionSets(v: unknown): OptionSet[] {
-  return Array.isArray(v) ? v.map((o: Props) => ({ variableName: String(o.variableName), variableType: String(o.variableType), options: Array.isArray(o.options) ? o.options : [] })) : [];
+  return Array.isArray(v)
+    ? v.map((o: Props) => ({
+        variableName: String(o.variableName),
+        variableType: String(o.variableType),
+        options: Array.isArray(o.options) ? o.options : [],
+      }))
+    : [];
 }
 
 /**
@@ -69,29 +75,43 @@ const FIELDS: FieldRule[] = [
   { name: "variableOptions", same: sameOptionSets },
 ];
 
-function outputsOf(m: ApiNoCodeModule, organization: string | null | undefined, fallbackOptions?: VariableOptions[]): NoCodeModuleOutputs {
+function outputsOf(
+  m: ApiNoCodeModule,
+  organization: string | null | undefined,
+  fallbackOptions?: VariableOptions[],
+): NoCodeModuleOutputs {
   return {
     organization: m.organization ?? organization ?? null,
     registryModuleId: m.registryModuleId,
     versionPin: m.versionPin,
     enabled: m.enabled,
-    variableOptions: m.variableOptions ? [...m.variableOptions].sort((x, y) => x.variableName.localeCompare(y.variableName)) : (fallbackOptions ?? []),
+    variableOptions: m.variableOptions
+      ? [...m.variableOptions].sort((x, y) => x.variableName.localeCompare(y.variableName))
+      : (fallbackOptions ?? []),
     selfLink: m.links.self ?? null,
   };
 }
 
-function checkNoCodeModule(news: NoCodeModuleInputs & Props, olds: Props = {}): CheckResult<NoCodeModuleInputs & Props> {
+function checkNoCodeModule(
+  news: NoCodeModuleInputs & Props,
+  olds: Props = {},
+): CheckResult<NoCodeModuleInputs & Props> {
   const inputs = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
     // No organization given, so this is the recorded or the ambient one: a string or undefined.
     const org = organizationInput(olds, news, defaultOrganization);
     if (typeof org === "string" && org) inputs.organization = org;
-    else failures.push({ property: "organization", reason: "organization is required: set it, or the stack config workspaces:organization" });
+    else
+      failures.push({
+        property: "organization",
+        reason: "organization is required: set it, or the stack config workspaces:organization",
+      });
   }
   if (inputs.enabled === undefined) inputs.enabled = true;
   const known = withoutUnknowns(inputs);
-  if (news.registryModuleId === undefined) failures.push({ property: "registryModuleId", reason: "registryModuleId is required" });
+  if (news.registryModuleId === undefined)
+    failures.push({ property: "registryModuleId", reason: "registryModuleId is required" });
   else if (known.registryModuleId !== undefined && !isId("registryModule", known.registryModuleId)) {
     failures.push({ property: "registryModuleId", reason: "registryModuleId must be a registry module id (mod-...)" });
   }
@@ -107,7 +127,11 @@ function checkNoCodeModule(news: NoCodeModuleInputs & Props, olds: Props = {}): 
                 data: Array.isArray(known.variableOptions)
                   ? known.variableOptions.map((o: Props) => ({
                       type: "variable-options",
-                      attributes: { "variable-name": o?.variableName, "variable-type": o?.variableType, options: o?.options },
+                      attributes: {
+                        "variable-name": o?.variableName,
+                        "variable-type": o?.variableType,
+                        options: o?.options,
+                      },
                     }))
                   : known.variableOptions,
               },
@@ -123,7 +147,10 @@ function checkNoCodeModule(news: NoCodeModuleInputs & Props, olds: Props = {}): 
     known.variableOptions.forEach((o: Props, i: number) => {
       const n = o?.variableName;
       if (typeof n === "string" && seen.has(n)) {
-        failures.push({ property: `variableOptions[${i}].variableName`, reason: `variableOptions[${i}].variableName: ${n} has two option sets` });
+        failures.push({
+          property: `variableOptions[${i}].variableName`,
+          reason: `variableOptions[${i}].variableName: ${n} has two option sets`,
+        });
       }
       if (typeof n === "string") seen.add(n);
     });
@@ -143,69 +170,72 @@ function moduleRecord(id: string, props: Props): MissingRecord {
   return { label: `no-code module ${id}`, organization: props.organization, kind: "no-code module" };
 }
 
-export const noCodeModuleProvider: ProviderImpl<NoCodeModuleInputs & Props, NoCodeModuleOutputs> = explainingMissingFeatures(
-  {
-    async check(olds, news) {
-      return checkNoCodeModule(news, olds);
-    },
+export const noCodeModuleProvider: ProviderImpl<NoCodeModuleInputs & Props, NoCodeModuleOutputs> =
+  explainingMissingFeatures(
+    {
+      async check(olds, news) {
+        return checkNoCodeModule(news, olds);
+      },
 
-    async diff(_id, olds, news) {
-      const { changed, replaces } = diffFields(olds, news, FIELDS);
-      return { changes: changed.length > 0, replaces };
-    },
+      async diff(_id, olds, news) {
+        const { changed, replaces } = diffFields(olds, news, FIELDS);
+        return { changes: changed.length > 0, replaces };
+      },
 
-    async create(inputs) {
-      const client = getClient();
-      const organization = String(inputs.organization);
-      const created = await client.noCode.enable(organization, {
-        registryModuleId: inputs.registryModuleId,
-        versionPin: inputs.versionPin,
-        enabled: inputs.enabled !== false,
-        variableOptions: inputs.variableOptions !== undefined ? optionSets(inputs.variableOptions) : undefined,
-      });
-      const m = await client.noCode.read(created.id, { includeVariableOptions: true });
-      return { id: m.id, outs: outputsOf(m, organization) };
-    },
+      async create(inputs) {
+        const client = getClient();
+        const organization = String(inputs.organization);
+        const created = await client.noCode.enable(organization, {
+          registryModuleId: inputs.registryModuleId,
+          versionPin: inputs.versionPin,
+          enabled: inputs.enabled !== false,
+          variableOptions: inputs.variableOptions !== undefined ? optionSets(inputs.variableOptions) : undefined,
+        });
+        const m = await client.noCode.read(created.id, { includeVariableOptions: true });
+        return { id: m.id, outs: outputsOf(m, organization) };
+      },
 
-    async read(id, props) {
-      const client = getClient();
-      return unlessGone(
-        client,
-        moduleRecord(id, props),
-        "refresh",
-        async () => {
-          const m = await client.noCode.read(id, { includeVariableOptions: true });
-          return { id: m.id, props: outputsOf(m, props.organization) };
-        },
-        () => ({}),
-      );
-    },
+      async read(id, props) {
+        const client = getClient();
+        return unlessGone(
+          client,
+          moduleRecord(id, props),
+          "refresh",
+          async () => {
+            const m = await client.noCode.read(id, { includeVariableOptions: true });
+            return { id: m.id, props: outputsOf(m, props.organization) };
+          },
+          () => ({}),
+        );
+      },
 
-    async update(id, olds, news) {
-      const client = getClient();
-      const { changed } = diffFields(olds, news, FIELDS);
-      const set = new Set(changed);
-      await client.noCode.update(id, {
-        versionPin: set.has("versionPin") ? news.versionPin : undefined,
-        enabled: set.has("enabled") ? news.enabled !== false : undefined,
-        registryModuleId: set.has("registryModuleId") ? news.registryModuleId : undefined,
-        variableOptions: set.has("variableOptions") ? optionsUpdate(news.variableOptions, olds.variableOptions ?? []) : undefined,
-      });
-      const m = await client.noCode.read(id, { includeVariableOptions: true });
-      return { outs: outputsOf(m, olds.organization) };
-    },
+      async update(id, olds, news) {
+        const client = getClient();
+        const { changed } = diffFields(olds, news, FIELDS);
+        const set = new Set(changed);
+        await client.noCode.update(id, {
+          versionPin: set.has("versionPin") ? news.versionPin : undefined,
+          enabled: set.has("enabled") ? news.enabled !== false : undefined,
+          registryModuleId: set.has("registryModuleId") ? news.registryModuleId : undefined,
+          variableOptions: set.has("variableOptions")
+            ? optionsUpdate(news.variableOptions, olds.variableOptions ?? [])
+            : undefined,
+        });
+        const m = await client.noCode.read(id, { includeVariableOptions: true });
+        return { outs: outputsOf(m, olds.organization) };
+      },
 
-    /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
-    async delete(id, props) {
-      const client = getClient();
-      await unlessGone(
-        client,
-        moduleRecord(id, props),
-        "delete",
-        () => client.noCode.update(id, { enabled: false }),
-        () => undefined,
-      );
+      /** No delete endpoint exists: the module is disabled instead, which stops new workspaces from using it. */
+      async delete(id, props) {
+        const client = getClient();
+        await unlessGone(
+          client,
+          moduleRecord(id, props),
+          "delete",
+          () => client.noCode.update(id, { enabled: false }),
+          () => undefined,
+        );
+      },
     },
-  },
-  "no-code module",
-);
+    "no-code module",
+  );

@@ -7,7 +7,15 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { WORKSPACE_NAME_PATTERN } from "../../api/workspaces";
-import { UnreadableCreateError, WaitTimeoutError, type NoCodeModule, type NoCodeVariable, type VariableOptions, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
+import {
+  UnreadableCreateError,
+  WaitTimeoutError,
+  type NoCodeModule,
+  type NoCodeVariable,
+  type VariableOptions,
+  type Workspace as ApiWorkspace,
+  type WorkspacesClient,
+} from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound } from "./client";
 import {
@@ -76,7 +84,12 @@ type NoCodeWorkspaceOutputs = {
 };
 
 /** The values outputsOf echoes: from the inputs, or from stored outputs on a read. */
-type Echoed = Partial<Pick<NoCodeWorkspaceOutputs, "noCodeModuleId" | "organization" | "forceDelete" | "autoConfirm" | "upgradeTimeoutSeconds" | "upgradeStrategy">> & {
+type Echoed = Partial<
+  Pick<
+    NoCodeWorkspaceOutputs,
+    "noCodeModuleId" | "organization" | "forceDelete" | "autoConfirm" | "upgradeTimeoutSeconds" | "upgradeStrategy"
+  >
+> & {
   variables?: unknown;
 };
 
@@ -114,12 +127,17 @@ function normalizeVariables(v: unknown): Variable[] {
     category: category(x.category),
     hcl: Boolean(x.hcl),
     sensitive: Boolean(x.sensitive),
-    ...(x.description !== undefined && x.description !== null && x.description !== "" ? { description: text(x.description) } : {}),
+    ...(x.description !== undefined && x.description !== null && x.description !== ""
+      ? { description: text(x.description) }
+      : {}),
   }));
 }
 
 /** Stored form: sensitive values are moved to a separate (secret) map. */
-function storedVariables(vars: Variable[]): { variables: NoCodeVariableOutput[]; sensitiveValues: Record<string, string> } {
+function storedVariables(vars: Variable[]): {
+  variables: NoCodeVariableOutput[];
+  sensitiveValues: Record<string, string>;
+} {
   const sensitiveValues: Record<string, string> = {};
   const variables = vars.map((v) => {
     if (!v.sensitive) return { ...v };
@@ -133,7 +151,9 @@ function storedVariables(vars: Variable[]): { variables: NoCodeVariableOutput[];
 /** The variables recorded in state, sensitive values put back. */
 function recordedVariables(olds: Partial<Pick<NoCodeWorkspaceOutputs, "variables" | "sensitiveValues">>): Variable[] {
   const secret = olds.sensitiveValues ?? {};
-  return normalizeVariables((olds.variables ?? []).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)));
+  return normalizeVariables(
+    (olds.variables ?? []).map((v) => (v.sensitive ? { ...v, value: secret[String(v.key)] ?? "" } : v)),
+  );
 }
 
 function sameVariables(desired: unknown, _actual: unknown, olds: Props): boolean {
@@ -155,15 +175,30 @@ const FIELDS: FieldRule[] = [
   { name: "moduleVersion", same: sameOptionalString },
   { name: "forceDelete", same: (a, b) => Boolean(a) === Boolean(b) },
   { name: "autoConfirm", same: (a, b) => (a ?? true) === (b ?? true) },
-  { name: "upgradeTimeoutSeconds", same: (a, b) => Number(a ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) === Number(b ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) },
+  {
+    name: "upgradeTimeoutSeconds",
+    same: (a, b) => Number(a ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) === Number(b ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS),
+  },
   { name: "upgradeStrategy", same: (a, b) => (a ?? "in-place") === (b ?? "in-place") },
 ];
 
-const SETTINGS = ["name", "project", "description", "executionMode", "agentPoolId", "autoApply", "sourceName", "sourceUrl"];
+const SETTINGS = [
+  "name",
+  "project",
+  "description",
+  "executionMode",
+  "agentPoolId",
+  "autoApply",
+  "sourceName",
+  "sourceUrl",
+];
 /** Settings a program may set to `null` to clear them on the service. */
 const NULLABLE_SETTINGS = ["description", "agentPoolId"];
 
-function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props = {}): CheckResult<NoCodeWorkspaceInputs & Props> {
+function checkNoCodeWorkspace(
+  news: NoCodeWorkspaceInputs & Props,
+  olds: Props = {},
+): CheckResult<NoCodeWorkspaceInputs & Props> {
   const inputs = { ...news };
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
@@ -200,7 +235,9 @@ function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props =
         ...(known.variables !== undefined
           ? {
               vars: {
-                data: Array.isArray(known.variables) ? known.variables.map((v: Props) => ({ type: "vars", attributes: v })) : known.variables,
+                data: Array.isArray(known.variables)
+                  ? known.variables.map((v: Props) => ({ type: "vars", attributes: v }))
+                  : known.variables,
               },
             }
           : {}),
@@ -208,19 +245,28 @@ function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props =
     },
   };
   // `null` clears a setting the service can clear; any other input refuses it by name rather than on the wire schema.
-  const nulled = new Set(["noCodeModuleId", ...SETTINGS.filter((k) => !NULLABLE_SETTINGS.includes(k))].filter((k) => known[k] === null));
+  const nulled = new Set(
+    ["noCodeModuleId", ...SETTINGS.filter((k) => !NULLABLE_SETTINGS.includes(k))].filter((k) => known[k] === null),
+  );
   for (const k of nulled) {
-    failures.push({ property: k, reason: `${k} cannot be cleared with null (only ${NULLABLE_SETTINGS.join(" and ")} can); omit ${k} to leave the service's value alone` });
+    failures.push({
+      property: k,
+      reason: `${k} cannot be cleared with null (only ${NULLABLE_SETTINGS.join(" and ")} can); omit ${k} to leave the service's value alone`,
+    });
   }
   const parsed = noCodeWorkspaceCreateRequestSchema.safeParse(body);
-  if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !nulled.has(f.property.split(/[.[]/)[0])));
+  if (!parsed.success)
+    failures.push(
+      ...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !nulled.has(f.property.split(/[.[]/)[0])),
+    );
   if (typeof known.name === "string" && !WORKSPACE_NAME_PATTERN.test(known.name)) {
     failures.push({ property: "name", reason: "name: must contain only letters, digits, - and _" });
   }
   const modeKnown = !isUnknown(inputs.executionMode) && !isUnknown(inputs.agentPoolId);
   if (modeKnown) {
     const mode = known.executionMode ?? "remote";
-    if (mode === "agent" && !known.agentPoolId) failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is agent" });
+    if (mode === "agent" && !known.agentPoolId)
+      failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is agent" });
     if (mode !== "agent" && known.agentPoolId) {
       failures.push({ property: "agentPoolId", reason: `agentPoolId must not be given when executionMode is ${mode}` });
     }
@@ -229,22 +275,33 @@ function checkNoCodeWorkspace(news: NoCodeWorkspaceInputs & Props, olds: Props =
     const seen = new Set<string>();
     known.variables.forEach((v: Props, i: number) => {
       if (typeof v?.key === "string") {
-        if (seen.has(v.key)) failures.push({ property: `variables[${i}].key`, reason: `variables[${i}].key: ${v.key} is given twice` });
+        if (seen.has(v.key))
+          failures.push({ property: `variables[${i}].key`, reason: `variables[${i}].key: ${v.key} is given twice` });
         seen.add(v.key);
       }
     });
   }
-  if (known.upgradeTimeoutSeconds !== undefined && !(typeof known.upgradeTimeoutSeconds === "number" && known.upgradeTimeoutSeconds > 0)) {
-    failures.push({ property: "upgradeTimeoutSeconds", reason: "upgradeTimeoutSeconds must be a number of seconds above 0" });
+  if (
+    known.upgradeTimeoutSeconds !== undefined &&
+    !(typeof known.upgradeTimeoutSeconds === "number" && known.upgradeTimeoutSeconds > 0)
+  ) {
+    failures.push({
+      property: "upgradeTimeoutSeconds",
+      reason: "upgradeTimeoutSeconds must be a number of seconds above 0",
+    });
   }
-  if (known.upgradeStrategy !== undefined && !(UPGRADE_STRATEGIES as readonly unknown[]).includes(known.upgradeStrategy)) {
+  if (
+    known.upgradeStrategy !== undefined &&
+    !(UPGRADE_STRATEGIES as readonly unknown[]).includes(known.upgradeStrategy)
+  ) {
     failures.push({
       property: "upgradeStrategy",
       reason: `upgradeStrategy must be "in-place" or "replace", not ${JSON.stringify(known.upgradeStrategy)}`,
     });
   }
   for (const b of ["autoConfirm", "forceDelete"]) {
-    if (known[b] !== undefined && typeof known[b] !== "boolean") failures.push({ property: b, reason: `${b} must be true or false` });
+    if (known[b] !== undefined && typeof known[b] !== "boolean")
+      failures.push({ property: b, reason: `${b} must be true or false` });
   }
   return { inputs, failures: dedupeFailures(failures) };
 }
@@ -260,7 +317,11 @@ function apiVariables(vars: Variable[]): NoCodeVariable[] {
   }));
 }
 
-function outputsOf(ws: ApiWorkspace, inputs: Echoed, extra: { moduleVersion: string | null; lastUpgrade?: LastUpgrade | null; organization?: string | null }): NoCodeWorkspaceOutputs {
+function outputsOf(
+  ws: ApiWorkspace,
+  inputs: Echoed,
+  extra: { moduleVersion: string | null; lastUpgrade?: LastUpgrade | null; organization?: string | null },
+): NoCodeWorkspaceOutputs {
   const stored = storedVariables(normalizeVariables(inputs.variables));
   return {
     noCodeModuleId: inputs.noCodeModuleId,
@@ -340,7 +401,9 @@ function provisionRefusals(
     const allowed = v.category === "engine" ? sets.get(v.key) : undefined;
     if (!allowed || allowed.length === 0 || allowed.some((o) => optionText(o) === v.value)) continue;
     const shown = v.sensitive ? "(sensitive)" : JSON.stringify(v.value);
-    out.push(`variable "${v.key}" is ${shown}, which is not one of the options of no-code module ${moduleId}: ${allowed.map(optionText).join(", ")}`);
+    out.push(
+      `variable "${v.key}" is ${shown}, which is not one of the options of no-code module ${moduleId}: ${allowed.map(optionText).join(", ")}`,
+    );
   }
   return out;
 }
@@ -354,7 +417,9 @@ function provisionRefusals(
 const replacementInputs = new Map<string, NoCodeWorkspaceInputs & Props>();
 
 function recordKey(p: { noCodeModuleId?: unknown; name?: unknown }): string | undefined {
-  return typeof p.noCodeModuleId === "string" && typeof p.name === "string" ? `${p.noCodeModuleId}/${p.name}` : undefined;
+  return typeof p.noCodeModuleId === "string" && typeof p.name === "string"
+    ? `${p.noCodeModuleId}/${p.name}`
+    : undefined;
 }
 
 /**
@@ -363,7 +428,12 @@ function recordKey(p: { noCodeModuleId?: unknown; name?: unknown }): string | un
  * by another workspace), so that a replacement that cannot finish deletes nothing. One
  * read of the module (and one of the new name when it changes), during `pulumi up` only.
  */
-async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: string, olds: NoCodeWorkspaceOutputs, news: NoCodeWorkspaceInputs): Promise<void> {
+async function refuseReplacementThatCannotFinish(
+  client: WorkspacesClient,
+  id: string,
+  olds: NoCodeWorkspaceOutputs,
+  news: NoCodeWorkspaceInputs,
+): Promise<void> {
   const moduleId = String(news.noCodeModuleId);
   const label = workspaceLabel(id, olds.name);
   const kept = `; ${label} is kept. Change the program and run pulumi up again`;
@@ -371,10 +441,17 @@ async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: s
   try {
     module = await client.noCode.read(moduleId, { includeVariableOptions: true });
   } catch (err) {
-    if (isNotFound(err)) throw new ProviderError(`cannot replace ${label}: no-code module ${moduleId} was not found (or the token may not see it)${kept}`);
+    if (isNotFound(err))
+      throw new ProviderError(
+        `cannot replace ${label}: no-code module ${moduleId} was not found (or the token may not see it)${kept}`,
+      );
     throw err;
   }
-  const refusals = provisionRefusals(moduleId, { pin: module.versionPin, organization: module.organization ?? undefined, variableOptions: module.variableOptions }, news);
+  const refusals = provisionRefusals(
+    moduleId,
+    { pin: module.versionPin, organization: module.organization ?? undefined, variableOptions: module.variableOptions },
+    news,
+  );
   const organization = news.organization ?? module.organization;
   if (refusals.length === 0 && typeof news.name === "string" && news.name !== olds.name && organization) {
     try {
@@ -384,7 +461,10 @@ async function refuseReplacementThatCannotFinish(client: WorkspacesClient, id: s
       if (!isNotFound(err)) throw err;
     }
   }
-  if (refusals.length) throw new ProviderError(`cannot replace ${label}: the new workspace would be refused: ${refusals.join("; ")}${kept}`);
+  if (refusals.length)
+    throw new ProviderError(
+      `cannot replace ${label}: the new workspace would be refused: ${refusals.join("; ")}${kept}`,
+    );
 }
 
 async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ pin?: string; organization?: string }> {
@@ -403,168 +483,228 @@ async function modulePin(client: WorkspacesClient, moduleId: string): Promise<{ 
  * names the run and its plan URL; until the apply succeeds the workspace keeps its old
  * version.
  */
-async function upgrade(client: WorkspacesClient, moduleId: string, workspaceId: string, inputs: NoCodeWorkspaceInputs): Promise<LastUpgrade> {
+async function upgrade(
+  client: WorkspacesClient,
+  moduleId: string,
+  workspaceId: string,
+  inputs: NoCodeWorkspaceInputs,
+): Promise<LastUpgrade> {
   const timeoutMs = Number(inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS) * 1000;
   const started = Date.now();
   const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
   const label = workspaceLabel(workspaceId, inputs.name);
   reportStatus(`upgrading ${label}: starting the upgrade plan`);
-  const started_ = await client.noCode.upgrade.initiate(moduleId, workspaceId, { variables: apiVariables(normalizeVariables(inputs.variables)) });
+  const started_ = await client.noCode.upgrade.initiate(moduleId, workspaceId, {
+    variables: apiVariables(normalizeVariables(inputs.variables)),
+  });
   const runId = started_.id;
   let planUrl = started_.planUrl;
   const fail = (what: string, status: string, reason?: string | null) =>
     new ProviderError(
-      `upgrade of ${label} ${what}${reason ? `: ${reason}` : ""} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` + `the workspace keeps its previous version`,
+      `upgrade of ${label} ${what}${reason ? `: ${reason}` : ""} (run ${runId}, status ${status}${planUrl ? `, plan ${planUrl}` : ""}); ` +
+        `the workspace keeps its previous version`,
     );
   try {
     reportStatus(`upgrading ${label}: waiting for the plan of run ${runId}`);
-    let s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, [...UPGRADE_PLAN_SETTLED, ...UPGRADE_FINAL], {
-      timeoutMs: remaining(),
-      intervalMs: POLL_INTERVAL_MS,
-    });
+    let s = await client.noCode.upgrade.waitFor(
+      moduleId,
+      workspaceId,
+      runId,
+      [...UPGRADE_PLAN_SETTLED, ...UPGRADE_FINAL],
+      {
+        timeoutMs: remaining(),
+        intervalMs: POLL_INTERVAL_MS,
+      },
+    );
     planUrl = s.planUrl ?? planUrl;
     if (FAILED.includes(s.status)) throw fail("failed while planning", s.status, s.errorMessage);
     if (s.status !== "planned_and_finished" && s.status !== "applied") {
       if (inputs.autoConfirm === false) {
-        throw fail("is planned and waits for confirmation (autoConfirm is false): review and confirm it at the plan URL, then refresh", s.status);
+        throw fail(
+          "is planned and waits for confirmation (autoConfirm is false): review and confirm it at the plan URL, then refresh",
+          s.status,
+        );
       }
       reportStatus(`upgrading ${label}: plan of run ${runId} ${s.status}, confirming`);
       await client.noCode.upgrade.confirm(moduleId, workspaceId, runId);
       reportStatus(`upgrading ${label}: waiting for run ${runId} to apply`);
-      s = await client.noCode.upgrade.waitFor(moduleId, workspaceId, runId, ["applied", "planned_and_finished", ...FAILED], {
-        timeoutMs: remaining(),
-        intervalMs: POLL_INTERVAL_MS,
-      });
+      s = await client.noCode.upgrade.waitFor(
+        moduleId,
+        workspaceId,
+        runId,
+        ["applied", "planned_and_finished", ...FAILED],
+        {
+          timeoutMs: remaining(),
+          intervalMs: POLL_INTERVAL_MS,
+        },
+      );
       planUrl = s.planUrl ?? planUrl;
       if (FAILED.includes(s.status)) throw fail("failed while applying", s.status, s.errorMessage);
     }
     return { runId, status: s.status, planUrl: planUrl ?? null };
   } catch (err) {
     if (err instanceof WaitTimeoutError) {
-      throw fail(`did not finish within ${Math.round(timeoutMs / 1000)}s (upgradeTimeoutSeconds)`, err.lastStatus ?? "unknown");
+      throw fail(
+        `did not finish within ${Math.round(timeoutMs / 1000)}s (upgradeTimeoutSeconds)`,
+        err.lastStatus ?? "unknown",
+      );
     }
     throw err;
   }
 }
 
-export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props, NoCodeWorkspaceOutputs> = explainingMissingFeatures(
-  {
-    async check(olds, news) {
-      const result = checkNoCodeWorkspace(news, olds);
-      const key = recordKey(olds);
-      if (key !== undefined && result.failures.length === 0) replacementInputs.set(key, result.inputs);
-      return result;
-    },
+export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props, NoCodeWorkspaceOutputs> =
+  explainingMissingFeatures(
+    {
+      async check(olds, news) {
+        const result = checkNoCodeWorkspace(news, olds);
+        const key = recordKey(olds);
+        if (key !== undefined && result.failures.length === 0) replacementInputs.set(key, result.inputs);
+        return result;
+      },
 
-    async diff(_id, olds, news) {
-      const { changed, replaces } = diffFields(olds, news, FIELDS);
-      // Replace-style upgrades: a new workspace instead of an upgrade run.
-      if (strategyOf(news) === "replace") for (const k of UPGRADE_INPUTS) if (changed.includes(k) && !replaces.includes(k)) replaces.push(k);
-      return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
-    },
+      async diff(_id, olds, news) {
+        const { changed, replaces } = diffFields(olds, news, FIELDS);
+        // Replace-style upgrades: a new workspace instead of an upgrade run.
+        if (strategyOf(news) === "replace")
+          for (const k of UPGRADE_INPUTS) if (changed.includes(k) && !replaces.includes(k)) replaces.push(k);
+        return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+      },
 
-    async create(inputs) {
-      const client = getClient();
-      const moduleId = String(inputs.noCodeModuleId);
-      const { pin, organization } = await modulePin(client, moduleId);
-      const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
-      if (refused) throw new ProviderError(refused);
-      const started = Date.now();
-      const ws = await client.noCode
-        .createWorkspace(moduleId, {
-          name: inputs.name,
-          // A cleared setting is one the new workspace does not have.
-          agentPoolId: inputs.agentPoolId ?? undefined,
-          autoApply: inputs.autoApply,
-          description: inputs.description ?? undefined,
-          executionMode: inputs.executionMode,
-          sourceName: inputs.sourceName,
-          sourceUrl: inputs.sourceUrl,
-          projectId: inputs.project,
-          variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
-        })
-        .catch((err) =>
-          recoverLostCreate(
-            err,
-            async () => {
-              if (!organization) throw err;
-              return client.workspaces.readByName(organization, String(inputs.name));
-            },
-            started,
-          ),
-        )
-        .catch((err) => {
-          // Acknowledged but unreadable, without an id to read it back by: the name finds it.
-          if (!(err instanceof UnreadableCreateError) || err.createdId || !organization) throw err;
-          return client.workspaces.readByName(organization, String(inputs.name)).catch(() => Promise.reject(err));
-        });
-      return { id: ws.id, outs: outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization }) };
-    },
+      async create(inputs) {
+        const client = getClient();
+        const moduleId = String(inputs.noCodeModuleId);
+        const { pin, organization } = await modulePin(client, moduleId);
+        const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
+        if (refused) throw new ProviderError(refused);
+        const started = Date.now();
+        const ws = await client.noCode
+          .createWorkspace(moduleId, {
+            name: inputs.name,
+            // A cleared setting is one the new workspace does not have.
+            agentPoolId: inputs.agentPoolId ?? undefined,
+            autoApply: inputs.autoApply,
+            description: inputs.description ?? undefined,
+            executionMode: inputs.executionMode,
+            sourceName: inputs.sourceName,
+            sourceUrl: inputs.sourceUrl,
+            projectId: inputs.project,
+            variables: inputs.variables !== undefined ? apiVariables(normalizeVariables(inputs.variables)) : undefined,
+          })
+          .catch((err) =>
+            recoverLostCreate(
+              err,
+              async () => {
+                if (!organization) throw err;
+                return client.workspaces.readByName(organization, String(inputs.name));
+              },
+              started,
+            ),
+          )
+          .catch((err) => {
+            // Acknowledged but unreadable, without an id to read it back by: the name finds it.
+            if (!(err instanceof UnreadableCreateError) || err.createdId || !organization) throw err;
+            return client.workspaces.readByName(organization, String(inputs.name)).catch(() => Promise.reject(err));
+          });
+        return {
+          id: ws.id,
+          outs: outputsOf(ws, inputs, {
+            moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null,
+            organization,
+          }),
+        };
+      },
 
-    async read(id, props) {
-      const client = getClient();
-      const record = { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" as const };
-      const ws = await unlessGone(
-        client,
-        record,
-        "refresh",
-        () => client.workspaces.read(id),
-        () => undefined,
-      );
-      if (!ws) return {};
-      const stamped = ws.attributes["no-code-module-id"];
-      const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
-      // One request when the service states the version; the module's pin otherwise.
-      const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
-      const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
-      return {
-        id: ws.id,
-        props: outputsOf(ws, inputs, { moduleVersion: versionOf(ws, pin, props.moduleVersion), lastUpgrade: props.lastUpgrade, organization }),
-      };
-    },
+      async read(id, props) {
+        const client = getClient();
+        const record = {
+          label: workspaceLabel(id, props.name),
+          organization: props.organization,
+          kind: "workspace" as const,
+        };
+        const ws = await unlessGone(
+          client,
+          record,
+          "refresh",
+          () => client.workspaces.read(id),
+          () => undefined,
+        );
+        if (!ws) return {};
+        const stamped = ws.attributes["no-code-module-id"];
+        const moduleId = props.noCodeModuleId ?? (typeof stamped === "string" ? stamped : undefined);
+        // One request when the service states the version; the module's pin otherwise.
+        const { pin, organization } = moduleId && stated(ws) === undefined ? await modulePin(client, moduleId) : {};
+        const inputs = { ...props, noCodeModuleId: moduleId, variables: recordedVariables(props) };
+        return {
+          id: ws.id,
+          props: outputsOf(ws, inputs, {
+            moduleVersion: versionOf(ws, pin, props.moduleVersion),
+            lastUpgrade: props.lastUpgrade,
+            organization,
+          }),
+        };
+      },
 
-    async update(id, olds, news) {
-      const client = getClient();
-      const { changed } = diffFields(olds, news, FIELDS);
-      const set = new Set(changed);
-      const moduleId = String(news.noCodeModuleId);
-      let lastUpgrade = olds.lastUpgrade ?? null;
-      let moduleVersion: string | null = olds.moduleVersion ?? null;
+      async update(id, olds, news) {
+        const client = getClient();
+        const { changed } = diffFields(olds, news, FIELDS);
+        const set = new Set(changed);
+        const moduleId = String(news.noCodeModuleId);
+        let lastUpgrade = olds.lastUpgrade ?? null;
+        let moduleVersion: string | null = olds.moduleVersion ?? null;
 
-      if (set.has("moduleVersion") || set.has("variables")) {
-        const { pin } = await modulePin(client, moduleId);
-        if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
-          throw new ProviderError(
-            `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` + `Set the module's versionPin to ${news.moduleVersion} first.`,
-          );
+        if (set.has("moduleVersion") || set.has("variables")) {
+          const { pin } = await modulePin(client, moduleId);
+          if (news.moduleVersion !== undefined && pin !== undefined && pin !== news.moduleVersion) {
+            throw new ProviderError(
+              `cannot upgrade workspace ${id} to ${news.moduleVersion}: no-code module ${moduleId} provisions version ${pin}. ` +
+                `Set the module's versionPin to ${news.moduleVersion} first.`,
+            );
+          }
+          lastUpgrade = await upgrade(client, moduleId, id, news);
+          moduleVersion = pin ?? news.moduleVersion ?? null;
         }
-        lastUpgrade = await upgrade(client, moduleId, id, news);
-        moduleVersion = pin ?? news.moduleVersion ?? null;
-      }
 
-      const patch: Props = {};
-      for (const k of SETTINGS) if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
-      const record = { label: workspaceLabel(id, olds.name), organization: olds.organization, kind: "workspace" as const };
-      const ws = Object.keys(patch).length
-        ? await client.workspaces.update(id, patch).catch(async (err) => Promise.reject(await refusedUpdate(client, record, id, err)))
-        : await client.workspaces.read(id);
-      return { outs: outputsOf(ws, news, { moduleVersion: stated(ws) ?? moduleVersion, lastUpgrade, organization: olds.organization }) };
-    },
+        const patch: Props = {};
+        for (const k of SETTINGS)
+          if (set.has(k) && news[k] !== undefined) patch[k === "project" ? "projectId" : k] = news[k];
+        const record = {
+          label: workspaceLabel(id, olds.name),
+          organization: olds.organization,
+          kind: "workspace" as const,
+        };
+        const ws = Object.keys(patch).length
+          ? await client.workspaces
+              .update(id, patch)
+              .catch(async (err) => Promise.reject(await refusedUpdate(client, record, id, err)))
+          : await client.workspaces.read(id);
+        return {
+          outs: outputsOf(ws, news, {
+            moduleVersion: stated(ws) ?? moduleVersion,
+            lastUpgrade,
+            organization: olds.organization,
+          }),
+        };
+      },
 
-    async delete(id, props) {
-      const client = getClient();
-      // Checked new inputs for this record mean a replacement (a destroy or a removal is never checked).
-      const key = recordKey(props);
-      const news = key === undefined ? undefined : replacementInputs.get(key);
-      if (key !== undefined) replacementInputs.delete(key);
-      if (news) await refuseReplacementThatCannotFinish(client, id, props, news);
-      await deleteWorkspace(client, id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
-    },
+      async delete(id, props) {
+        const client = getClient();
+        // Checked new inputs for this record mean a replacement (a destroy or a removal is never checked).
+        const key = recordKey(props);
+        const news = key === undefined ? undefined : replacementInputs.get(key);
+        if (key !== undefined) replacementInputs.delete(key);
+        if (news) await refuseReplacementThatCannotFinish(client, id, props, news);
+        await deleteWorkspace(client, id, {
+          force: Boolean(props.forceDelete),
+          name: props.name,
+          organization: props.organization,
+        });
+      },
 
-    inputShape(name, value, outputs) {
-      // Sensitive values are kept apart (a secret output); the input holds them in place.
-      return name === "variables" ? recordedVariables(outputs) : value;
+      inputShape(name, value, outputs) {
+        // Sensitive values are kept apart (a secret output); the input holds them in place.
+        return name === "variables" ? recordedVariables(outputs) : value;
+      },
     },
-  },
-  "no-code workspace",
-);
+    "no-code workspace",
+  );

@@ -51,20 +51,31 @@ function checkConsumers(news: Props): CheckFailure[] {
     failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
   }
   if (known.mode !== undefined && known.mode !== "authoritative" && known.mode !== "additive") {
-    failures.push({ property: "mode", reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}` });
+    failures.push({
+      property: "mode",
+      reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}`,
+    });
   }
   if (news.consumerIds === undefined) {
-    failures.push({ property: "consumerIds", reason: "consumerIds is required (an empty list removes every consumer in authoritative mode)" });
+    failures.push({
+      property: "consumerIds",
+      reason: "consumerIds is required (an empty list removes every consumer in authoritative mode)",
+    });
   } else if (!Array.isArray(news.consumerIds)) {
-    if (!isUnknown(news.consumerIds)) failures.push({ property: "consumerIds", reason: "consumerIds must be a list of workspace ids" });
+    if (!isUnknown(news.consumerIds))
+      failures.push({ property: "consumerIds", reason: "consumerIds must be a list of workspace ids" });
   } else {
     const seen = new Set<string>();
     news.consumerIds.forEach((c: unknown, i: number) => {
       if (isUnknown(c)) return;
       const property = `consumerIds[${i}]`;
-      if (!isId("workspace", c)) failures.push({ property, reason: `${property}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
+      if (!isId("workspace", c))
+        failures.push({ property, reason: `${property}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
       else if (c === news.workspaceId) {
-        failures.push({ property, reason: `${property}: a workspace cannot be a remote state consumer of itself (${String(c)})` });
+        failures.push({
+          property,
+          reason: `${property}: a workspace cannot be a remote state consumer of itself (${String(c)})`,
+        });
       } else if (seen.has(c)) failures.push({ property, reason: `${property}: ${String(c)} is listed twice` });
       seen.add(c as string);
     });
@@ -110,7 +121,12 @@ async function current(client: WorkspacesClient, workspaceId: string): Promise<s
   return (await client.remoteStateConsumers.listIds(workspaceId)).sort();
 }
 
-function outputsOf(workspaceId: string, inputs: { mode?: unknown; consumerIds?: unknown }, all: string[], added: string[]): ConsumerOutputs {
+function outputsOf(
+  workspaceId: string,
+  inputs: { mode?: unknown; consumerIds?: unknown },
+  all: string[],
+  added: string[],
+): ConsumerOutputs {
   const mode = modeOf(inputs);
   const desired = ids(inputs.consumerIds);
   return {
@@ -122,7 +138,11 @@ function outputsOf(workspaceId: string, inputs: { mode?: unknown; consumerIds?: 
   };
 }
 
-async function apply(workspaceId: string, inputs: RemoteStateConsumersInputs, previouslyAdded: string[]): Promise<ConsumerOutputs> {
+async function apply(
+  workspaceId: string,
+  inputs: RemoteStateConsumersInputs,
+  previouslyAdded: string[],
+): Promise<ConsumerOutputs> {
   const client = getClient();
   const desired = ids(inputs.consumerIds);
   try {
@@ -142,7 +162,10 @@ async function apply(workspaceId: string, inputs: RemoteStateConsumersInputs, pr
   }
 }
 
-export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInputs & Props, RemoteStateConsumersOutputs> = explainingMissingFeatures(
+export const remoteStateConsumersProvider: ProviderImpl<
+  RemoteStateConsumersInputs & Props,
+  RemoteStateConsumersOutputs
+> = explainingMissingFeatures(
   {
     async check(_olds, news) {
       const inputs = { ...news };
@@ -162,10 +185,19 @@ export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInpu
         // Consumers that already are exactly the declared ones (an adopted workspace) need no write.
         const before = await current(getClient(), workspaceId).catch(() => undefined);
         if (before && sameStringSet(before, ids(inputs.consumerIds))) {
-          return { id, outs: { ...outputsOf(workspaceId, inputs, before, []), organization: await organizationOf(workspaceId, undefined) } };
+          return {
+            id,
+            outs: {
+              ...outputsOf(workspaceId, inputs, before, []),
+              organization: await organizationOf(workspaceId, undefined),
+            },
+          };
         }
       }
-      return { id, outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) } };
+      return {
+        id,
+        outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) },
+      };
     },
 
     async read(id, props) {
@@ -190,7 +222,12 @@ export const remoteStateConsumersProvider: ProviderImpl<RemoteStateConsumersInpu
 
     async update(id, olds, news) {
       const workspaceId = workspaceIdOf(id);
-      return { outs: { ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])), organization: await organizationOf(workspaceId, olds.organization) } };
+      return {
+        outs: {
+          ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])),
+          organization: await organizationOf(workspaceId, olds.organization),
+        },
+      };
     },
 
     async delete(id, props) {

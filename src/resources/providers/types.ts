@@ -26,7 +26,10 @@ export interface DiffResult {
  * `read` the stored outputs). `I` is the inputs' type and `O` the outputs' as stored
  * in state (which may be an earlier release's).
  */
-export interface ProviderImpl<I extends Props = Props, O extends Props = Props> extends Omit<pulumi.dynamic.ResourceProvider<I, O>, "read"> {
+export interface ProviderImpl<I extends Props = Props, O extends Props = Props> extends Omit<
+  pulumi.dynamic.ResourceProvider<I, O>,
+  "read"
+> {
   check(olds: I, news: I): Promise<CheckResult<I>>;
   diff(id: string, olds: O, news: I): Promise<DiffResult>;
   create(inputs: I): Promise<{ id: string; outs: O }>;

@@ -3,7 +3,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { ConflictError, capDetail } from "../../client";
 import { getClient, isNotFound } from "./client";
-import { ProviderError, confirmGone, dependentRecord, diffFields, isUnknown, sameOptionalString, unlessGone, type FieldRule } from "./common";
+import {
+  ProviderError,
+  confirmGone,
+  dependentRecord,
+  diffFields,
+  isUnknown,
+  sameOptionalString,
+  unlessGone,
+  type FieldRule,
+} from "./common";
 import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { WorkspaceLockArgs } from "../workspace-lock";
@@ -30,7 +39,13 @@ const FIELDS: FieldRule[] = [
 ];
 
 function outputsOf(
-  ws: { id: string; organization?: string | null; locked: boolean; lockedReason: string | null; lockedById: string | null },
+  ws: {
+    id: string;
+    organization?: string | null;
+    locked: boolean;
+    lockedReason: string | null;
+    lockedById: string | null;
+  },
   inputs: { organization?: string | null; reason?: string; force?: boolean },
 ): WorkspaceLockOutputs {
   return {
@@ -79,7 +94,9 @@ export const workspaceLockProvider: ProviderImpl<WorkspaceLockInputs & Props, Wo
         } catch {
           // The conflict itself is the news; the holder is a courtesy.
         }
-        throw new ProviderError(`cannot lock workspace ${workspaceId}: it is already locked${holder}. ${capDetail(err.detail, "of the service's detail left out")}`.trim());
+        throw new ProviderError(
+          `cannot lock workspace ${workspaceId}: it is already locked${holder}. ${capDetail(err.detail, "of the service's detail left out")}`.trim(),
+        );
       }
       throw err;
     }

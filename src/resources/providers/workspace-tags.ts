@@ -3,7 +3,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, requireTagBindings, type WorkspaceWithTags } from "./client";
-import { ProviderError, diffFields, foldTagName, isUnknown, sameStringMap, sameTagNames, withoutUnknowns, type FieldRule } from "./common";
+import {
+  ProviderError,
+  diffFields,
+  foldTagName,
+  isUnknown,
+  sameStringMap,
+  sameTagNames,
+  withoutUnknowns,
+  type FieldRule,
+} from "./common";
 import { confirmGone, dependentRecord, explainingMissingFeatures, unlessGone } from "./common";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { OwnershipMode, WorkspaceTagsArgs } from "../workspace-tags";
@@ -67,15 +76,24 @@ function checkWorkspaceTags(news: Props): CheckFailure[] {
     failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
   }
   if (known.mode !== undefined && !MODES.includes(known.mode as string)) {
-    failures.push({ property: "mode", reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}` });
+    failures.push({
+      property: "mode",
+      reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(known.mode)}`,
+    });
   }
   if (news.tagNames === undefined && news.tags === undefined) {
-    failures.push({ property: "tagNames", reason: "give tagNames, tags or both: otherwise there is nothing to manage" });
+    failures.push({
+      property: "tagNames",
+      reason: "give tagNames, tags or both: otherwise there is nothing to manage",
+    });
   }
   if (known.tagNames !== undefined) {
-    if (!Array.isArray(known.tagNames)) failures.push({ property: "tagNames", reason: "tagNames must be a list of strings" });
+    if (!Array.isArray(known.tagNames))
+      failures.push({ property: "tagNames", reason: "tagNames must be a list of strings" });
     else {
-      const parsed = tagsRelationshipRequestSchema.safeParse({ data: known.tagNames.map((name: unknown) => ({ type: "tags", attributes: { name } })) });
+      const parsed = tagsRelationshipRequestSchema.safeParse({
+        data: known.tagNames.map((name: unknown) => ({ type: "tags", attributes: { name } })),
+      });
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           const i = String(issue.path[1]);
@@ -90,7 +108,8 @@ function checkWorkspaceTags(news: Props): CheckFailure[] {
     } else {
       for (const [k, v] of Object.entries(known.tags)) {
         if (k.trim() === "") failures.push({ property: "tags", reason: "tag keys must not be empty" });
-        if (typeof v !== "string") failures.push({ property: `tags.${k}`, reason: `tags.${k}: value must be a string` });
+        if (typeof v !== "string")
+          failures.push({ property: `tags.${k}`, reason: `tags.${k}: value must be a string` });
       }
     }
   }
@@ -143,13 +162,22 @@ interface Added {
  * value that this resource did not set, or that someone changed after this resource
  * set it. Additive mode never changes or removes a value it did not set.
  */
-function foreignValues(current: Record<string, string>, desired: Record<string, string>, ours: Record<string, string>): string[] {
+function foreignValues(
+  current: Record<string, string>,
+  desired: Record<string, string>,
+  ours: Record<string, string>,
+): string[] {
   const problems: string[] = [];
   for (const [k, v] of Object.entries(desired)) {
     if (!(k in current) || current[k] === v) continue;
-    if (!(k in ours)) problems.push(`tags.${k}: the workspace already has ${k} = ${JSON.stringify(current[k])}, set outside this resource`);
+    if (!(k in ours))
+      problems.push(
+        `tags.${k}: the workspace already has ${k} = ${JSON.stringify(current[k])}, set outside this resource`,
+      );
     else if (current[k] !== ours[k]) {
-      problems.push(`tags.${k}: ${k} was changed outside this resource to ${JSON.stringify(current[k])} after this resource set it to ${JSON.stringify(ours[k])}`);
+      problems.push(
+        `tags.${k}: ${k} was changed outside this resource to ${JSON.stringify(current[k])} after this resource set it to ${JSON.stringify(ours[k])}`,
+      );
     }
   }
   return problems;
@@ -179,7 +207,8 @@ async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous:
   const client = getClient();
   const mode = modeOf(inputs);
   const current = await readWorkspaceWithTags(client, workspaceId);
-  if (inputs.tags !== undefined) await requireTagBindings(client, workspaceId, current.offersTagBindings, mapOf(inputs.tags));
+  if (inputs.tags !== undefined)
+    await requireTagBindings(client, workspaceId, current.offersTagBindings, mapOf(inputs.tags));
   const added: Added = { tagNames: [...previous.tagNames], tags: { ...previous.tags } };
 
   // Decide everything first: a refusal must leave the workspace as it was.
@@ -229,73 +258,89 @@ async function apply(workspaceId: string, inputs: WorkspaceTagsInputs, previous:
   return outputsOf(fresh, inputs, added);
 }
 
-export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, WorkspaceTagsOutputs> = explainingMissingFeatures(
-  {
-    async check(_olds, news) {
-      const inputs = { ...news };
-      if (inputs.mode === undefined) inputs.mode = "authoritative";
-      return { inputs, failures: checkWorkspaceTags(news) };
-    },
+export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, WorkspaceTagsOutputs> =
+  explainingMissingFeatures(
+    {
+      async check(_olds, news) {
+        const inputs = { ...news };
+        if (inputs.mode === undefined) inputs.mode = "authoritative";
+        return { inputs, failures: checkWorkspaceTags(news) };
+      },
 
-    async diff(_id, olds, news) {
-      const { changed, replaces } = diffFields(olds, news, FIELDS);
-      return { changes: changed.length > 0, replaces };
-    },
+      async diff(_id, olds, news) {
+        const { changed, replaces } = diffFields(olds, news, FIELDS);
+        return { changes: changed.length > 0, replaces };
+      },
 
-    async create(inputs) {
-      const workspaceId = String(inputs.workspaceId);
-      const outs = await apply(workspaceId, inputs, { tagNames: [], tags: {} });
-      return { id: `${workspaceId}/tags`, outs };
-    },
+      async create(inputs) {
+        const workspaceId = String(inputs.workspaceId);
+        const outs = await apply(workspaceId, inputs, { tagNames: [], tags: {} });
+        return { id: `${workspaceId}/tags`, outs };
+      },
 
-    async read(id, props) {
-      const workspaceId = workspaceIdOf(id);
-      const client = getClient();
-      return unlessGone(
-        client,
-        dependentRecord("tags", workspaceId, props),
-        "refresh",
-        async () => {
+      async read(id, props) {
+        const workspaceId = workspaceIdOf(id);
+        const client = getClient();
+        return unlessGone(
+          client,
+          dependentRecord("tags", workspaceId, props),
+          "refresh",
+          async () => {
+            const current = await readWorkspaceWithTags(client, workspaceId);
+            // Adopted through `get`: nothing is known about ownership, so report every tag.
+            const inputs: Managed =
+              props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
+            const outs = outputsOf(current, inputs, {
+              tagNames: props.addedTagNames ?? [],
+              tags: props.addedTags ?? {},
+            });
+            return {
+              id: `${current.workspace.id}/tags`,
+              props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null },
+            };
+          },
+          () => ({}),
+        );
+      },
+
+      async update(id, olds, news) {
+        return {
+          outs: await apply(workspaceIdOf(id), news, {
+            tagNames: olds.addedTagNames ?? [],
+            tags: olds.addedTags ?? {},
+          }),
+        };
+      },
+
+      async delete(id, props) {
+        const client = getClient();
+        const workspaceId = workspaceIdOf(id);
+        const mode = modeOf(props);
+        try {
           const current = await readWorkspaceWithTags(client, workspaceId);
-          // Adopted through `get`: nothing is known about ownership, so report every tag.
-          const inputs: Managed = props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;
-          const outs = outputsOf(current, inputs, { tagNames: props.addedTagNames ?? [], tags: props.addedTags ?? {} });
-          return { id: `${current.workspace.id}/tags`, props: { ...outs, organization: current.workspace.organization ?? props.organization ?? null } };
-        },
-        () => ({}),
-      );
-    },
-
-    async update(id, olds, news) {
-      return { outs: await apply(workspaceIdOf(id), news, { tagNames: olds.addedTagNames ?? [], tags: olds.addedTags ?? {} }) };
-    },
-
-    async delete(id, props) {
-      const client = getClient();
-      const workspaceId = workspaceIdOf(id);
-      const mode = modeOf(props);
-      try {
-        const current = await readWorkspaceWithTags(client, workspaceId);
-        const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : (props.tagNames ?? []);
-        await client.tags.remove(workspaceId, removeNames);
-        // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
-        const ours = mapOf(props.addedTags);
-        const removeKeys = mode === "additive" ? Object.keys(ours).filter((k) => current.tags[k] === ours[k]) : Object.keys(props.tags ?? {});
-        if (removeKeys.some((k) => k in current.tags)) {
-          const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
-          await client.tagBindings.set(
-            workspaceId,
-            next.map(([key, value]) => ({ key, value })),
-          );
+          const removeNames = mode === "additive" ? (props.addedTagNames ?? []) : (props.tagNames ?? []);
+          await client.tags.remove(workspaceId, removeNames);
+          // Additive: only a key that still holds the value this resource set; a value changed since is another owner's.
+          const ours = mapOf(props.addedTags);
+          const removeKeys =
+            mode === "additive"
+              ? Object.keys(ours).filter((k) => current.tags[k] === ours[k])
+              : Object.keys(props.tags ?? {});
+          if (removeKeys.some((k) => k in current.tags)) {
+            const next = Object.entries(current.tags).filter(([k]) => !removeKeys.includes(k));
+            await client.tagBindings.set(
+              workspaceId,
+              next.map(([key, value]) => ({ key, value })),
+            );
+          }
+        } catch (err) {
+          if (isNotFound(err)) {
+            await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
+            return;
+          }
+          throw err;
         }
-      } catch (err) {
-        if (isNotFound(err)) {
-          await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
-          return;
-        }
-        throw err;
-      }
+      },
     },
-  },
-  "workspace tags",
-);
+    "workspace tags",
+  );

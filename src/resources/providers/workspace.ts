@@ -1,7 +1,12 @@
 /** Provider of `Workspace` (spec 4.2 to 4.6, 4.8, 4.10). */
 import { isId, type Problem } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
-import { workspaceCreateRequestSchema, workspaceSettingsProblems, type WorkspaceResource, type WorkspaceSettingsRequest } from "../../api/workspaces";
+import {
+  workspaceCreateRequestSchema,
+  workspaceSettingsProblems,
+  type WorkspaceResource,
+  type WorkspaceSettingsRequest,
+} from "../../api/workspaces";
 import {
   UnreadableCreateError,
   toWorkspace,
@@ -43,7 +48,14 @@ import {
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
 import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspace-fields";
-import { WORKSPACE_TOP_OUTPUTS, currentShape, groupedOutputs, type WorkspaceInputValues, type WorkspaceOutputValues, type WorkspaceStoredOutputs } from "../workspace-fields";
+import {
+  WORKSPACE_TOP_OUTPUTS,
+  currentShape,
+  groupedOutputs,
+  type WorkspaceInputValues,
+  type WorkspaceOutputValues,
+  type WorkspaceStoredOutputs,
+} from "../workspace-fields";
 
 /** Wire names that do not convert mechanically to the program's (the vendor spellings the client sends). */
 const RENAMES = {
@@ -77,7 +89,9 @@ const DIFF_RULES: Record<DiffRule, Omit<FieldRule, "name">> = {
 };
 
 /** How each input compares with what the service last reported: one rule per input line of the field table. */
-export const WORKSPACE_FIELDS: FieldRule[] = workspaceFieldEntries.filter(([, f]) => f.role !== "computed").map(([name, f]) => ({ name, ...DIFF_RULES[f.diff ?? "exact"] }));
+export const WORKSPACE_FIELDS: FieldRule[] = workspaceFieldEntries
+  .filter(([, f]) => f.role !== "computed")
+  .map(([name, f]) => ({ name, ...DIFF_RULES[f.diff ?? "exact"] }));
 
 /** Inputs that are plain workspace settings (sent as attributes on create and update): the table's settable lines but the name and the VCS connection. */
 const SETTING_INPUTS: readonly string[] = workspaceFieldEntries
@@ -85,10 +99,14 @@ const SETTING_INPUTS: readonly string[] = workspaceFieldEntries
   .map(([name]) => name);
 
 /** Inputs a program may set to `null` to clear them on the service (the table's `nullable` lines). */
-const NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries.filter(([, f]) => f.role !== "computed" && f.nullable).map(([name]) => name);
+const NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries
+  .filter(([, f]) => f.role !== "computed" && f.nullable)
+  .map(([name]) => name);
 
 /** Inputs that refuse `null`: every other input line but `organization` (whose `null` means the default). */
-const NOT_NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries.filter(([name, f]) => f.role !== "computed" && !f.nullable && name !== "organization").map(([name]) => name);
+const NOT_NULLABLE_INPUTS: readonly string[] = workspaceFieldEntries
+  .filter(([name, f]) => f.role !== "computed" && !f.nullable && name !== "organization")
+  .map(([name]) => name);
 
 /** Inputs whose cross-field rules are checked together (execution mode and agent pool). */
 const MODE_GROUP = ["executionMode", "operations", "agentPoolId", "settingOverwrites"];
@@ -102,7 +120,14 @@ function vcsOptions(v: unknown): VcsRepoOptions | null | undefined {
   if (v === null) return null;
   const r = v as Props;
   const out: VcsRepoOptions = {};
-  for (const k of ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"] as const) {
+  for (const k of [
+    "identifier",
+    "oauthTokenId",
+    "vcsAppInstallationId",
+    "branch",
+    "ingressSubmodules",
+    "tagsRegex",
+  ] as const) {
     if (r[k] !== undefined) (out as Props)[k] = r[k];
   }
   return out;
@@ -129,7 +154,8 @@ function switchVcsCredential(patch: WorkspaceUpdateOptions, current: unknown): v
   const cur = current as Props | null | undefined;
   if (!repo || !cur) return;
   if (cur.oauthTokenId && repo.vcsAppInstallationId && repo.oauthTokenId === undefined) repo.oauthTokenId = null;
-  if (cur.vcsAppInstallationId && repo.oauthTokenId && repo.vcsAppInstallationId === undefined) repo.vcsAppInstallationId = null;
+  if (cur.vcsAppInstallationId && repo.oauthTokenId && repo.vcsAppInstallationId === undefined)
+    repo.vcsAppInstallationId = null;
 }
 
 // ---------------------------------------------------------------------------
@@ -140,11 +166,21 @@ function problemInput(p: Problem): string {
 }
 
 /** The service's problem details speak the wire (`agent-pool-id`); messages speak the program's names (`agentPoolId`). */
-const WIRE_NAMES: Array<[RegExp, string]> = [...SETTING_INPUTS, "name", "project", "vcsRepo", "oauthTokenId", "vcsAppInstallationId", "tagsRegex", "agentPool"]
+const WIRE_NAMES: Array<[RegExp, string]> = [
+  ...SETTING_INPUTS,
+  "name",
+  "project",
+  "vcsRepo",
+  "oauthTokenId",
+  "vcsAppInstallationId",
+  "tagsRegex",
+  "agentPool",
+]
   .map((k) => [new RegExp(`(?<![\\w-])${camelToKebab(k)}(?![\\w-])`, "g"), k] as [RegExp, string])
   .filter(([re]) => re.source.includes("-"));
 
-for (const [wire, name] of Object.entries(RENAMES)) if (!wire.includes(".")) WIRE_NAMES.push([new RegExp(`(?<![\\w-])${wire}(?![\\w-])`, "g"), name]);
+for (const [wire, name] of Object.entries(RENAMES))
+  if (!wire.includes(".")) WIRE_NAMES.push([new RegExp(`(?<![\\w-])${wire}(?![\\w-])`, "g"), name]);
 
 function programNames(text: string): string {
   return WIRE_NAMES.reduce((t, [re, k]) => t.replace(re, k), text);
@@ -163,12 +199,16 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
     else {
       failures.push({
         property: "organization",
-        reason: "organization is required: set it on the resource, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
+        reason:
+          "organization is required: set it on the resource, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
       });
     }
   }
   const known = withoutUnknowns(inputs);
-  if (known.organization !== undefined && (typeof known.organization !== "string" || known.organization.trim() === "")) {
+  if (
+    known.organization !== undefined &&
+    (typeof known.organization !== "string" || known.organization.trim() === "")
+  ) {
     failures.push({ property: "organization", reason: "organization must be a non-empty organization name" });
   }
   if (news.name === undefined) failures.push({ property: "name", reason: "name is required" });
@@ -180,10 +220,17 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   }));
 
   // The schema judges the name as given, whatever its type.
-  const body = workspaceRequestBody({ ...(requestOptions(known) as WorkspaceCreateOptions), name: known.name as string });
+  const body = workspaceRequestBody({
+    ...(requestOptions(known) as WorkspaceCreateOptions),
+    name: known.name as string,
+  });
   const parsed = workspaceCreateRequestSchema.safeParse(body);
   if (!parsed.success) {
-    failures.push(...failuresFromIssues(parsed.error.issues, RENAMES).filter((f) => !(f.property === "name" && news.name === undefined)));
+    failures.push(
+      ...failuresFromIssues(parsed.error.issues, RENAMES).filter(
+        (f) => !(f.property === "name" && news.name === undefined),
+      ),
+    );
   }
   const attrs = ((body.data as Props).attributes ?? {}) as WorkspaceSettingsRequest;
   const modeUnknown = MODE_GROUP.some((k) => isUnknown(inputs[k]));
@@ -198,13 +245,24 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
   if (known.project !== undefined && !isId("project", known.project)) {
     failures.push({ property: "project", reason: "project must be a project id (prj-...)" });
   }
-  if (known.sshKeyId !== undefined && known.sshKeyId !== "" && known.sshKeyId !== null && !isId("sshKey", known.sshKeyId)) {
-    failures.push({ property: "sshKeyId", reason: "sshKeyId must be an SSH key id (sshkey-...), or empty to unassign" });
+  if (
+    known.sshKeyId !== undefined &&
+    known.sshKeyId !== "" &&
+    known.sshKeyId !== null &&
+    !isId("sshKey", known.sshKeyId)
+  ) {
+    failures.push({
+      property: "sshKeyId",
+      reason: "sshKeyId must be an SSH key id (sshkey-...), or empty to unassign",
+    });
   }
   if (known.tagNames !== undefined) {
-    if (!Array.isArray(known.tagNames)) failures.push({ property: "tagNames", reason: "tagNames must be a list of strings" });
+    if (!Array.isArray(known.tagNames))
+      failures.push({ property: "tagNames", reason: "tagNames must be a list of strings" });
     else {
-      const tagBody = tagsRelationshipRequestSchema.safeParse({ data: known.tagNames.map((name: unknown) => ({ type: "tags", attributes: { name } })) });
+      const tagBody = tagsRelationshipRequestSchema.safeParse({
+        data: known.tagNames.map((name: unknown) => ({ type: "tags", attributes: { name } })),
+      });
       if (!tagBody.success) {
         for (const issue of tagBody.error.issues) {
           const i = issue.path[1];
@@ -213,14 +271,22 @@ function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
       }
     }
   }
-  if (known.tags !== undefined && (known.tags === null || typeof known.tags !== "object" || Array.isArray(known.tags))) {
+  if (
+    known.tags !== undefined &&
+    (known.tags === null || typeof known.tags !== "object" || Array.isArray(known.tags))
+  ) {
     failures.push({ property: "tags", reason: "tags must be a map of key to value" });
   }
   if (known.forceDelete !== undefined && typeof known.forceDelete !== "boolean") {
     failures.push({ property: "forceDelete", reason: "forceDelete must be true or false" });
   }
   // A value unknown until apply cannot be judged now; check runs again with it known.
-  const judged = [...nullFailures, ...failures.filter((f) => !isUnknown(inputs[f.property.split(/[.[]/)[0]]) && !nulled.has(f.property.split(/[.[]/)[0]))];
+  const judged = [
+    ...nullFailures,
+    ...failures.filter(
+      (f) => !isUnknown(inputs[f.property.split(/[.[]/)[0]]) && !nulled.has(f.property.split(/[.[]/)[0]),
+    ),
+  ];
   return { inputs, failures: dedupeFailures(judged) };
 }
 
@@ -287,8 +353,18 @@ function unreadableCreate(err: unknown, organization: string, inputs: Props): ne
   if (!(err instanceof UnreadableCreateError)) throw err;
   const name = String(inputs.name);
   if (err.createdId) {
-    const resource = { id: err.createdId, type: "workspaces", attributes: { name }, relationships: { organization: { data: { id: organization, type: "organizations" } } } };
-    const outs = workspaceOutputs(toWorkspace(resource as WorkspaceResource), { tags: {}, effectiveTags: {}, forceDelete: Boolean(inputs.forceDelete), organization });
+    const resource = {
+      id: err.createdId,
+      type: "workspaces",
+      attributes: { name },
+      relationships: { organization: { data: { id: organization, type: "organizations" } } },
+    };
+    const outs = workspaceOutputs(toWorkspace(resource as WorkspaceResource), {
+      tags: {},
+      effectiveTags: {},
+      forceDelete: Boolean(inputs.forceDelete),
+      organization,
+    });
     throw new PartialCreateError(
       `workspace "${name}" (${err.createdId}) was created, but neither the service's answer nor a read of it could be understood (${err.message}). ` +
         `It is recorded in the stack with the service's defaults; the next \`pulumi up\` sends the declared settings again.`,
@@ -326,7 +402,9 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     const started = Date.now();
     let ws = await client.workspaces
       .create(organization, options)
-      .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started))
+      .catch((err) =>
+        recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started),
+      )
       .catch((err) => unreadableCreate(err, organization, inputs));
     let tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
@@ -334,7 +412,12 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     try {
       if (inputs.project !== undefined && !("project" in ws.relationships)) {
         const path = `/organizations/${encodeURIComponent(organization)}/workspaces`;
-        throw unavailableFromAnswer(client.baseUrl, "projects", { method: "POST", path, status: 201 }, "answered without a project relationship");
+        throw unavailableFromAnswer(
+          client.baseUrl,
+          "projects",
+          { method: "POST", path, status: 201 },
+          "answered without a project relationship",
+        );
       }
       await requireTagBindings(client, ws.id, offersTagBindings, tags);
       // Flat tags travel with the create; a service that ignored them gets the rest now.
@@ -355,11 +438,23 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     } catch (err) {
       // The outputs say what the workspace has, so that the next `pulumi up` tries the rest again.
       if (!offersTagBindings) tags = effectiveTags = {};
-      const outs = workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization });
+      const outs = workspaceOutputs(ws, {
+        tags,
+        effectiveTags,
+        forceDelete: Boolean(inputs.forceDelete),
+        organization,
+      });
       const cause = withWayOut(err) as Error;
-      throw new PartialCreateError(`workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${cause.message}`, ws.id, outs);
+      throw new PartialCreateError(
+        `workspace "${ws.name}" (${ws.id}) was created but setting it up failed: ${cause.message}`,
+        ws.id,
+        outs,
+      );
     }
-    return { id: ws.id, outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }) };
+    return {
+      id: ws.id,
+      outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }),
+    };
   },
 
   async read(id, props) {
@@ -372,7 +467,12 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
         const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
         return {
           id: workspace.id,
-          props: workspaceOutputs(workspace, { tags, effectiveTags, forceDelete: Boolean(props.forceDelete), organization: props.organization ?? undefined }),
+          props: workspaceOutputs(workspace, {
+            tags,
+            effectiveTags,
+            forceDelete: Boolean(props.forceDelete),
+            organization: props.organization ?? undefined,
+          }),
         };
       },
       () => ({}),
@@ -386,19 +486,33 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       return await updateWorkspace(client, id, olds, news);
     } catch (err) {
       const label = workspaceLabel(id, olds.name);
-      throw withWayOut(await refusedUpdate(client, { label, organization: olds.organization, kind: "workspace" }, id, err), `update ${label}`);
+      throw withWayOut(
+        await refusedUpdate(client, { label, organization: olds.organization, kind: "workspace" }, id, err),
+        `update ${label}`,
+      );
     }
   },
 
   async delete(id, props) {
-    await deleteWorkspace(getClient(), id, { force: Boolean(props.forceDelete), name: props.name, organization: props.organization });
+    await deleteWorkspace(getClient(), id, {
+      force: Boolean(props.forceDelete),
+      name: props.name,
+      organization: props.organization,
+    });
   },
 
   inputShape(name, value) {
     // The service adds read-only keys to vcs-repo; the input is the part a program gives.
     if (name !== "vcsRepo" || !value || typeof value !== "object") return value;
     const out: Props = {};
-    for (const k of ["identifier", "oauthTokenId", "vcsAppInstallationId", "branch", "ingressSubmodules", "tagsRegex"]) {
+    for (const k of [
+      "identifier",
+      "oauthTokenId",
+      "vcsAppInstallationId",
+      "branch",
+      "ingressSubmodules",
+      "tagsRegex",
+    ]) {
       const v = (value as Props)[k];
       if (v !== undefined && v !== null) out[k] = v;
     }
@@ -406,7 +520,12 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
   },
 };
 
-async function updateWorkspace(client: WorkspacesClient, id: string, olds: WorkspaceStoredOutputs, news: WorkspaceInputValues & Props): Promise<{ outs: WorkspaceStoredOutputs }> {
+async function updateWorkspace(
+  client: WorkspacesClient,
+  id: string,
+  olds: WorkspaceStoredOutputs,
+  news: WorkspaceInputValues & Props,
+): Promise<{ outs: WorkspaceStoredOutputs }> {
   const { changed } = diffFields(olds, news, WORKSPACE_FIELDS);
   const set = new Set(changed);
   const patch = requestOptions(news, set);
@@ -425,7 +544,9 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
     await client.tags.remove(id, remove);
   }
   if (set.has("sshKeyId")) {
-    ws = news.sshKeyId ? await client.workspaces.assignSSHKey(id, news.sshKeyId) : await client.workspaces.unassignSSHKey(id);
+    ws = news.sshKeyId
+      ? await client.workspaces.assignSSHKey(id, news.sshKeyId)
+      : await client.workspaces.unassignSSHKey(id);
   }
 
   const forceDelete = news.forceDelete !== undefined ? Boolean(news.forceDelete) : Boolean(olds.forceDelete);
@@ -434,13 +555,25 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
     const fresh = await readWorkspaceWithTags(client, id);
     if (set.has("tags")) await requireTagBindings(client, id, fresh.offersTagBindings, news.tags);
     if (set.has("project") && news.project && !("project" in fresh.workspace.relationships)) {
-      throw unavailableFromAnswer(client.baseUrl, "projects", { method: "GET", path: `/workspaces/${encodeURIComponent(id)}`, status: 200 }, "answered without a project relationship");
+      throw unavailableFromAnswer(
+        client.baseUrl,
+        "projects",
+        { method: "GET", path: `/workspaces/${encodeURIComponent(id)}`, status: 200 },
+        "answered without a project relationship",
+      );
     }
-    return { outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }) };
+    return {
+      outs: workspaceOutputs(fresh.workspace, { tags: fresh.tags, effectiveTags: fresh.effectiveTags, forceDelete }),
+    };
   }
   if (!ws) return { outs: { ...olds, forceDelete } };
   return {
-    outs: workspaceOutputs(ws, { tags: olds.tags ?? {}, effectiveTags: olds.effectiveTags ?? {}, forceDelete, organization: olds.organization ?? undefined }),
+    outs: workspaceOutputs(ws, {
+      tags: olds.tags ?? {},
+      effectiveTags: olds.effectiveTags ?? {},
+      forceDelete,
+      organization: olds.organization ?? undefined,
+    }),
   };
 }
 
@@ -449,7 +582,12 @@ async function updateWorkspace(client: WorkspacesClient, id: string, olds: Works
  * read is a missing right, not a missing workspace (the service hides refusals behind
  * 404); a 404 for one it cannot read follows the 404 rule (confirmGone).
  */
-export async function refusedUpdate(client: WorkspacesClient, record: MissingRecord, id: string, err: unknown): Promise<unknown> {
+export async function refusedUpdate(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  id: string,
+  err: unknown,
+): Promise<unknown> {
   if (!isNotFound(err)) return err;
   let readable: ApiWorkspace | undefined;
   try {
@@ -467,5 +605,7 @@ export async function refusedUpdate(client: WorkspacesClient, record: MissingRec
     );
   }
   await confirmGone(client, record, "update");
-  return new ProviderError(`cannot update ${record.label}: it no longer exists. Run \`pulumi refresh\` to drop it from the stack; the next \`pulumi up\` creates it again.`);
+  return new ProviderError(
+    `cannot update ${record.label}: it no longer exists. Run \`pulumi refresh\` to drop it from the stack; the next \`pulumi up\` creates it again.`,
+  );
 }

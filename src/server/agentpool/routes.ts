@@ -3,8 +3,25 @@ import { z } from "zod";
 import { requireCaller } from "../app";
 import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
-import { API_PREFIX, noContent, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
-import { assertAgentPoolCreator, createAgentPool, deleteAgentPool, listAgentPools, loadAgentPool, updateAgentPool, type AgentPoolRecord } from "./service";
+import {
+  API_PREFIX,
+  noContent,
+  paginationEnvelope,
+  parseBody,
+  parsePage,
+  ref,
+  send,
+  type Resource,
+} from "../http/jsonapi";
+import {
+  assertAgentPoolCreator,
+  createAgentPool,
+  deleteAgentPool,
+  listAgentPools,
+  loadAgentPool,
+  updateAgentPool,
+  type AgentPoolRecord,
+} from "./service";
 
 const agentPoolCreateRequestSchema = z
   .object({
@@ -35,29 +52,42 @@ function render(p: AgentPoolRecord): Resource {
   return {
     id: p.id,
     type: "agent-pools",
-    attributes: { name: p.name, "organization-scoped": p.organization_scoped === 1, "created-at": p.created_at, "agent-count": 0 },
+    attributes: {
+      name: p.name,
+      "organization-scoped": p.organization_scoped === 1,
+      "created-at": p.created_at,
+      "agent-count": 0,
+    },
     relationships: { organization: ref("organizations", p.organization) },
     links: { self: `${API_PREFIX}/agent-pools/${p.id}` },
   };
 }
 
 export function agentPoolRoutes(app: FastifyInstance, { db }: ServerContext): void {
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/agent-pools", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertAgentPoolCreator(db, caller, org);
-    const a = parseBody(agentPoolCreateRequestSchema, request.body).data.attributes;
-    return send(reply, 201, { data: render(createAgentPool(db, caller, org, { name: a.name, organizationScoped: a["organization-scoped"] })) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/agent-pools",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertAgentPoolCreator(db, caller, org);
+      const a = parseBody(agentPoolCreateRequestSchema, request.body).data.attributes;
+      return send(reply, 201, {
+        data: render(createAgentPool(db, caller, org, { name: a.name, organizationScoped: a["organization-scoped"] })),
+      });
+    },
+  );
 
-  app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>("/organizations/:organization_name/agent-pools", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertMember(db, caller, org);
-    const page = parsePage(request.query);
-    const { rows, total } = listAgentPools(db, caller, org, page);
-    return send(reply, 200, { data: rows.map(render), ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>(
+    "/organizations/:organization_name/agent-pools",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertMember(db, caller, org);
+      const page = parsePage(request.query);
+      const { rows, total } = listAgentPools(db, caller, org, page);
+      return send(reply, 200, { data: rows.map(render), ...paginationEnvelope(request, page, total) });
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
     return send(reply, 200, { data: render(loadAgentPool(db, requireCaller(request), request.params.id, false)) });
@@ -67,7 +97,11 @@ export function agentPoolRoutes(app: FastifyInstance, { db }: ServerContext): vo
     const caller = requireCaller(request);
     loadAgentPool(db, caller, request.params.id, true);
     const a = parseBody(agentPoolUpdateRequestSchema, request.body).data.attributes ?? {};
-    return send(reply, 200, { data: render(updateAgentPool(db, caller, request.params.id, { name: a.name, organizationScoped: a["organization-scoped"] })) });
+    return send(reply, 200, {
+      data: render(
+        updateAgentPool(db, caller, request.params.id, { name: a.name, organizationScoped: a["organization-scoped"] }),
+      ),
+    });
   });
 
   app.delete<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {

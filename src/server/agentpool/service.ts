@@ -3,13 +3,23 @@ import { Invalid, NameTaken, NotFound } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate, type Page } from "../store/db";
-import { agentPoolsPage, agentPoolUsers, countAgentPools, deleteAgentPoolRow, findAgentPool, insertAgentPool, updateAgentPoolRow, type AgentPoolRecord } from "./store";
+import {
+  agentPoolsPage,
+  agentPoolUsers,
+  countAgentPools,
+  deleteAgentPoolRow,
+  findAgentPool,
+  insertAgentPool,
+  updateAgentPoolRow,
+  type AgentPoolRecord,
+} from "./store";
 
 export type { AgentPoolRecord };
 
 /** Creating pools takes an owner or the organization token; 404 otherwise. */
 export function assertAgentPoolCreator(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).owner && caller.kind !== "organization") throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).owner && caller.kind !== "organization")
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
 /** A pool the caller may see (any member), or manage when `owner` is set (owners, the organization token); otherwise 404. */
@@ -21,25 +31,60 @@ export function loadAgentPool(db: Db, caller: Caller, id: string, owner: boolean
   return p;
 }
 
-export function createAgentPool(db: Db, caller: Caller, organization: string, input: { name: string; organizationScoped?: boolean }): AgentPoolRecord {
+export function createAgentPool(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  input: { name: string; organizationScoped?: boolean },
+): AgentPoolRecord {
   assertAgentPoolCreator(db, caller, organization);
   const id = newId("agentPool");
   onDuplicate(
-    () => inTransaction(db, () => insertAgentPool(db, { id, organization, name: input.name, organization_scoped: input.organizationScoped === false ? 0 : 1, created_at: now() })),
+    () =>
+      inTransaction(db, () =>
+        insertAgentPool(db, {
+          id,
+          organization,
+          name: input.name,
+          organization_scoped: input.organizationScoped === false ? 0 : 1,
+          created_at: now(),
+        }),
+      ),
     () => new NameTaken(),
   );
   return findAgentPool(db, id)!;
 }
 
-export function listAgentPools(db: Db, caller: Caller, organization: string, page: Page): { rows: AgentPoolRecord[]; total: number } {
+export function listAgentPools(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  page: Page,
+): { rows: AgentPoolRecord[]; total: number } {
   assertMember(db, caller, organization);
-  return { rows: agentPoolsPage(db, organization, page.size, (page.number - 1) * page.size), total: countAgentPools(db, organization) };
+  return {
+    rows: agentPoolsPage(db, organization, page.size, (page.number - 1) * page.size),
+    total: countAgentPools(db, organization),
+  };
 }
 
-export function updateAgentPool(db: Db, caller: Caller, id: string, input: { name?: string; organizationScoped?: boolean }): AgentPoolRecord {
+export function updateAgentPool(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: { name?: string; organizationScoped?: boolean },
+): AgentPoolRecord {
   const p = loadAgentPool(db, caller, id, true);
   onDuplicate(
-    () => inTransaction(db, () => updateAgentPoolRow(db, p.id, input.name ?? p.name, input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0)),
+    () =>
+      inTransaction(db, () =>
+        updateAgentPoolRow(
+          db,
+          p.id,
+          input.name ?? p.name,
+          input.organizationScoped === undefined ? p.organization_scoped : input.organizationScoped ? 1 : 0,
+        ),
+      ),
     () => new NameTaken(),
   );
   return findAgentPool(db, p.id)!;

@@ -11,13 +11,10 @@ export interface AgentPoolRecord {
 }
 
 export function insertAgentPool(db: Db, p: AgentPoolRecord): void {
-  prepare(db, `INSERT INTO agent_pools (id, organization, name, organization_scoped, created_at) VALUES (?, ?, ?, ?, ?)`).run(
-    p.id,
-    p.organization,
-    p.name,
-    p.organization_scoped,
-    p.created_at,
-  );
+  prepare(
+    db,
+    `INSERT INTO agent_pools (id, organization, name, organization_scoped, created_at) VALUES (?, ?, ?, ?, ?)`,
+  ).run(p.id, p.organization, p.name, p.organization_scoped, p.created_at);
 }
 
 export function findAgentPool(db: Db, id: string): AgentPoolRecord | undefined {
@@ -25,15 +22,25 @@ export function findAgentPool(db: Db, id: string): AgentPoolRecord | undefined {
 }
 
 export function countAgentPools(db: Db, organization: string): number {
-  return (prepare(db, `SELECT COUNT(*) AS n FROM agent_pools WHERE organization = ?`).get(organization) as { n: number }).n;
+  return (
+    prepare(db, `SELECT COUNT(*) AS n FROM agent_pools WHERE organization = ?`).get(organization) as { n: number }
+  ).n;
 }
 
 export function agentPoolsPage(db: Db, organization: string, limit: number, offset: number): AgentPoolRecord[] {
-  return prepare(db, `SELECT * FROM agent_pools WHERE organization = ? ORDER BY name LIMIT ? OFFSET ?`).all(organization, limit, offset) as AgentPoolRecord[];
+  return prepare(db, `SELECT * FROM agent_pools WHERE organization = ? ORDER BY name LIMIT ? OFFSET ?`).all(
+    organization,
+    limit,
+    offset,
+  ) as AgentPoolRecord[];
 }
 
 export function updateAgentPoolRow(db: Db, id: string, name: string, organizationScoped: number): void {
-  prepare(db, `UPDATE agent_pools SET name = ?, organization_scoped = ? WHERE id = ?`).run(name, organizationScoped, id);
+  prepare(db, `UPDATE agent_pools SET name = ?, organization_scoped = ? WHERE id = ?`).run(
+    name,
+    organizationScoped,
+    id,
+  );
 }
 
 export function deleteAgentPoolRow(db: Db, id: string): void {
@@ -46,7 +53,9 @@ export function deleteAgentPoolRow(db: Db, id: string): void {
  * services, because both of those check pools through this domain.
  */
 export function agentPoolUsers(db: Db, id: string): { workspaces: number; organizationDefault: boolean } {
-  const workspaces = (prepare(db, `SELECT COUNT(*) AS n FROM workspaces WHERE agent_pool_id = ?`).get(id) as { n: number }).n;
+  const workspaces = (
+    prepare(db, `SELECT COUNT(*) AS n FROM workspaces WHERE agent_pool_id = ?`).get(id) as { n: number }
+  ).n;
   const organizationDefault = !!prepare(db, `SELECT 1 FROM organizations WHERE default_agent_pool_id = ?`).get(id);
   return { workspaces, organizationDefault };
 }

@@ -1,6 +1,13 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
-import { findUser, teamMemberIds, type IssuedToken, type TeamProjectRecord, type TeamRecord, type TeamWorkspaceRecord } from "./service";
+import {
+  findUser,
+  teamMemberIds,
+  type IssuedToken,
+  type TeamProjectRecord,
+  type TeamRecord,
+  type TeamWorkspaceRecord,
+} from "./service";
 
 export function renderTeam(db: Db, t: TeamRecord): Resource {
   const users = teamMemberIds(db, t.id);
@@ -9,7 +16,10 @@ export function renderTeam(db: Db, t: TeamRecord): Resource {
     type: "teams",
     attributes: {
       name: t.name,
-      "organization-access": { "manage-workspaces": t.manage_workspaces === 1, "manage-projects": t.manage_projects === 1 },
+      "organization-access": {
+        "manage-workspaces": t.manage_workspaces === 1,
+        "manage-projects": t.manage_projects === 1,
+      },
       "users-count": users.length,
     },
     relationships: {
@@ -22,7 +32,11 @@ export function renderTeam(db: Db, t: TeamRecord): Resource {
 
 /** The token itself appears here once, in the response that creates it. */
 export function renderToken(t: IssuedToken, description: string | null = null): Resource {
-  return { id: t.id, type: "authentication-tokens", attributes: { token: t.token, "created-at": t.createdAt, description, "last-used-at": null } };
+  return {
+    id: t.id,
+    type: "authentication-tokens",
+    attributes: { token: t.token, "created-at": t.createdAt, description, "last-used-at": null },
+  };
 }
 
 /** A user document (`users`): service accounts stand for team and organization tokens. */

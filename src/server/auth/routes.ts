@@ -48,13 +48,22 @@ import {
 const teamAttributesSchema = z
   .object({
     name: z.string().min(1),
-    "organization-access": z.object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() }).loose().optional(),
+    "organization-access": z
+      .object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() })
+      .loose()
+      .optional(),
   })
   .loose();
 
-const teamCreateSchema = z.object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema }).loose() }).loose();
+const teamCreateSchema = z
+  .object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema }).loose() })
+  .loose();
 
-const teamUpdateSchema = z.object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema.partial().optional() }).loose() }).loose();
+const teamUpdateSchema = z
+  .object({
+    data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema.partial().optional() }).loose(),
+  })
+  .loose();
 
 const idRef = z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose();
 
@@ -81,12 +90,21 @@ const teamWorkspaceCreateSchema = z
   })
   .loose();
 
-const teamWorkspaceUpdateSchema = z.object({ data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes }).loose() }).loose();
+const teamWorkspaceUpdateSchema = z
+  .object({ data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes }).loose() })
+  .loose();
 
 const PROJECT_ACCESS_LEVELS = z.enum(["read", "write", "maintain", "admin"]);
 
 const teamProjectUpdateSchema = z
-  .object({ data: z.object({ type: z.literal("team-projects"), attributes: z.object({ access: PROJECT_ACCESS_LEVELS.optional() }).loose().optional() }).loose() })
+  .object({
+    data: z
+      .object({
+        type: z.literal("team-projects"),
+        attributes: z.object({ access: PROJECT_ACCESS_LEVELS.optional() }).loose().optional(),
+      })
+      .loose(),
+  })
   .loose();
 
 const teamProjectCreateSchema = z
@@ -102,10 +120,19 @@ const teamProjectCreateSchema = z
   .loose();
 
 const userCreateSchema = z
-  .object({ data: z.object({ type: z.literal("users"), attributes: z.object({ username: z.string().min(1), email: z.string().optional() }).loose() }).loose() })
+  .object({
+    data: z
+      .object({
+        type: z.literal("users"),
+        attributes: z.object({ username: z.string().min(1), email: z.string().optional() }).loose(),
+      })
+      .loose(),
+  })
   .loose();
 
-const membersSchema = z.object({ data: z.array(z.object({ type: z.literal("users"), id: z.string().min(1) }).loose()) }).loose();
+const membersSchema = z
+  .object({ data: z.array(z.object({ type: z.literal("users"), id: z.string().min(1) }).loose()) })
+  .loose();
 
 function teamWorkspaceInput(a: z.infer<typeof teamWorkspaceAttributes>): TeamWorkspaceInput {
   return {
@@ -121,23 +148,29 @@ function teamWorkspaceInput(a: z.infer<typeof teamWorkspaceAttributes>): TeamWor
 export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
 
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/teams", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertOwner(db, caller, org);
-    const a = parseBody(teamCreateSchema, request.body).data.attributes;
-    const team = createTeam(db, caller, org, {
-      name: a.name,
-      manageWorkspaces: a["organization-access"]?.["manage-workspaces"],
-      manageProjects: a["organization-access"]?.["manage-projects"],
-    });
-    return send(reply, 201, { data: renderTeam(db, team) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/teams",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertOwner(db, caller, org);
+      const a = parseBody(teamCreateSchema, request.body).data.attributes;
+      const team = createTeam(db, caller, org, {
+        name: a.name,
+        manageWorkspaces: a["organization-access"]?.["manage-workspaces"],
+        manageProjects: a["organization-access"]?.["manage-projects"],
+      });
+      return send(reply, 201, { data: renderTeam(db, team) });
+    },
+  );
 
-  app.get<{ Params: { organization_name: string } }>("/organizations/:organization_name/teams", async (request, reply) => {
-    const rows = listTeams(db, requireCaller(request), request.params.organization_name);
-    return send(reply, 200, { data: rows.map((t) => renderTeam(db, t)) });
-  });
+  app.get<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/teams",
+    async (request, reply) => {
+      const rows = listTeams(db, requireCaller(request), request.params.organization_name);
+      return send(reply, 200, { data: rows.map((t) => renderTeam(db, t)) });
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
     return send(reply, 200, { data: renderTeam(db, loadTeam(db, requireCaller(request), request.params.id, false)) });
@@ -148,7 +181,11 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     loadTeam(db, caller, request.params.id, true);
     const a = parseBody(teamUpdateSchema, request.body).data.attributes ?? {};
     const access = a["organization-access"];
-    const team = updateTeam(db, caller, request.params.id, { name: a.name, manageWorkspaces: access?.["manage-workspaces"], manageProjects: access?.["manage-projects"] });
+    const team = updateTeam(db, caller, request.params.id, {
+      name: a.name,
+      manageWorkspaces: access?.["manage-workspaces"],
+      manageProjects: access?.["manage-projects"],
+    });
     return send(reply, 200, { data: renderTeam(db, team) });
   });
 
@@ -166,9 +203,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: renderToken(issueTeamToken(db, requireCaller(request), request.params.id)) });
   });
 
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/authentication-token", async (request, reply) => {
-    return send(reply, 201, { data: renderToken(issueOrganizationToken(db, requireCaller(request), request.params.organization_name)) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/authentication-token",
+    async (request, reply) => {
+      return send(reply, 201, {
+        data: renderToken(issueOrganizationToken(db, requireCaller(request), request.params.organization_name)),
+      });
+    },
+  );
 
   app.post<{ Params: { id: string } }>("/teams/:id/relationships/users", async (request, reply) => {
     const caller = requireCaller(request);
@@ -188,7 +230,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     assertSiteAdmin(caller);
     const a = parseBody(userCreateSchema, request.body).data.attributes;
     const { id } = createUser(db, caller, { username: a.username, email: a.email ?? null });
-    return send(reply, 201, { data: { id, type: "users", attributes: { username: a.username, email: a.email ?? null }, links: { self: `${API_PREFIX}/users/${id}` } } });
+    return send(reply, 201, {
+      data: {
+        id,
+        type: "users",
+        attributes: { username: a.username, email: a.email ?? null },
+        links: { self: `${API_PREFIX}/users/${id}` },
+      },
+    });
   });
 
   // Users are visible to any authenticated caller, as `locked-by` links point here.
@@ -229,14 +278,18 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.get<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
-    return send(reply, 200, { data: renderTeamWorkspace(loadTeamWorkspace(db, requireCaller(request), request.params.id)) });
+    return send(reply, 200, {
+      data: renderTeamWorkspace(loadTeamWorkspace(db, requireCaller(request), request.params.id)),
+    });
   });
 
   app.patch<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
     const caller = requireCaller(request);
     loadTeamWorkspace(db, caller, request.params.id);
     const a = parseBody(teamWorkspaceUpdateSchema, request.body).data.attributes;
-    return send(reply, 200, { data: renderTeamWorkspace(updateTeamWorkspace(db, caller, request.params.id, teamWorkspaceInput(a))) });
+    return send(reply, 200, {
+      data: renderTeamWorkspace(updateTeamWorkspace(db, caller, request.params.id, teamWorkspaceInput(a))),
+    });
   });
 
   app.delete<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
@@ -257,11 +310,15 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (target !== undefined) manageableProject(caller, target);
     const d = parseBody(teamProjectCreateSchema, request.body).data;
     const p = manageableProject(caller, d.relationships.project.data.id);
-    return send(reply, 201, { data: renderTeamProject(createTeamProject(db, caller, p, d.relationships.team.data.id, d.attributes.access)) });
+    return send(reply, 201, {
+      data: renderTeamProject(createTeamProject(db, caller, p, d.relationships.team.data.id, d.attributes.access)),
+    });
   });
 
   app.get<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
-    return send(reply, 200, { data: renderTeamProject(loadTeamProject(db, requireCaller(request), request.params.id)) });
+    return send(reply, 200, {
+      data: renderTeamProject(loadTeamProject(db, requireCaller(request), request.params.id)),
+    });
   });
 
   app.patch<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {

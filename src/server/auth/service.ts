@@ -40,7 +40,14 @@ export interface OrgRole {
   everyWorkspace?: Permissions;
 }
 
-const NO_ROLE: OrgRole = { member: false, owner: false, manageWorkspaces: false, manageProjects: false, teamIds: [], adminsMayForceDelete: false };
+const NO_ROLE: OrgRole = {
+  member: false,
+  owner: false,
+  manageWorkspaces: false,
+  manageProjects: false,
+  teamIds: [],
+  adminsMayForceDelete: false,
+};
 
 /**
  * How tokens are stored. A token this server generates (81 characters, 475 random bits)
@@ -102,7 +109,9 @@ async function boundedScrypt(token: string, salt: string): Promise<Buffer> {
   while (scryptRunning >= SCRYPT_CONCURRENCY) await new Promise<void>((resolve) => scryptWaiting.push(resolve));
   scryptRunning++;
   try {
-    return await new Promise<Buffer>((resolve, reject) => scrypt(token, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+    return await new Promise<Buffer>((resolve, reject) =>
+      scrypt(token, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+    );
   } finally {
     scryptRunning--;
     scryptWaiting.shift()?.();
@@ -160,11 +169,29 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
   if (!org) {
     role = NO_ROLE;
   } else if (caller.siteAdmin) {
-    role = { member: true, owner: true, manageWorkspaces: true, manageProjects: true, teamIds: [], adminsMayForceDelete };
+    role = {
+      member: true,
+      owner: true,
+      manageWorkspaces: true,
+      manageProjects: true,
+      teamIds: [],
+      adminsMayForceDelete,
+    };
   } else if (caller.kind === "organization") {
-    if (caller.organization === organization) role = { member: true, owner: false, manageWorkspaces: true, manageProjects: true, teamIds: [], adminsMayForceDelete };
+    if (caller.organization === organization)
+      role = {
+        member: true,
+        owner: false,
+        manageWorkspaces: true,
+        manageProjects: true,
+        teamIds: [],
+        adminsMayForceDelete,
+      };
   } else {
-    const teams = caller.kind === "team" ? store.teamFlagsOfTeam(db, caller.teamId, organization) : store.teamFlagsOfUser(db, caller.userId, organization);
+    const teams =
+      caller.kind === "team"
+        ? store.teamFlagsOfTeam(db, caller.teamId, organization)
+        : store.teamFlagsOfUser(db, caller.userId, organization);
     if (teams.length) {
       const owner = teams.some((t) => t.is_owners === 1);
       role = {
@@ -197,7 +224,9 @@ export function assertOwner(db: Db, caller: Caller, organization: string): OrgRo
 
 /** The organizations a team or user token reaches through its teams, by name (users' in name order). */
 export function organizationsThroughTeams(db: Db, caller: Caller): string[] {
-  return caller.kind === "team" ? store.organizationOfTeam(db, caller.teamId) : store.organizationsOfUser(db, caller.userId);
+  return caller.kind === "team"
+    ? store.organizationOfTeam(db, caller.teamId)
+    : store.organizationsOfUser(db, caller.userId);
 }
 
 // ---- workspace permissions (spec 2.3 and 5) ----
@@ -205,9 +234,24 @@ export function organizationsThroughTeams(db: Db, caller: Caller): string[] {
 export type AccessLevel = TeamWorkspaceAccess["access"];
 export const ACCESS_LEVELS: ReadonlyArray<AccessLevel> = ["read", "plan", "write", "admin", "custom"];
 
-const READ: PermissionName[] = ["can-read-run", "can-read-variable", "can-read-state-versions", "can-read-state-outputs", "can-read-settings", "can-read-assessment-results"];
+const READ: PermissionName[] = [
+  "can-read-run",
+  "can-read-variable",
+  "can-read-state-versions",
+  "can-read-state-outputs",
+  "can-read-settings",
+  "can-read-assessment-results",
+];
 const PLAN: PermissionName[] = [...READ, "can-queue-run"];
-const WRITE: PermissionName[] = [...PLAN, "can-queue-apply", "can-queue-destroy", "can-lock", "can-unlock", "can-update-variable", "can-create-state-versions"];
+const WRITE: PermissionName[] = [
+  ...PLAN,
+  "can-queue-apply",
+  "can-queue-destroy",
+  "can-lock",
+  "can-unlock",
+  "can-update-variable",
+  "can-create-state-versions",
+];
 const ADMIN: PermissionName[] = [
   ...WRITE,
   "can-update",
@@ -218,7 +262,12 @@ const ADMIN: PermissionName[] = [
   "can-manage-assessments",
   "can-manage-ephemeral-workspaces",
 ];
-const LEVEL_PERMISSIONS: Record<Exclude<AccessLevel, "custom">, PermissionName[]> = { read: READ, plan: PLAN, write: WRITE, admin: ADMIN };
+const LEVEL_PERMISSIONS: Record<Exclude<AccessLevel, "custom">, PermissionName[]> = {
+  read: READ,
+  plan: PLAN,
+  write: WRITE,
+  admin: ADMIN,
+};
 
 function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
   const out: PermissionName[] = ["can-read-settings", "can-read-assessment-results"];
@@ -236,7 +285,12 @@ function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
 }
 
 /** Project-level team access gives the matching access on every workspace of the project. */
-const PROJECT_TO_WORKSPACE: Record<string, Exclude<AccessLevel, "custom">> = { read: "read", write: "write", maintain: "admin", admin: "admin" };
+const PROJECT_TO_WORKSPACE: Record<string, Exclude<AccessLevel, "custom">> = {
+  read: "read",
+  write: "write",
+  maintain: "admin",
+  admin: "admin",
+};
 
 export interface WorkspaceKey {
   id: string;
@@ -263,7 +317,8 @@ export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey): 
   }
   const granted = new Set<PermissionName>();
   if (role.teamIds.length) {
-    for (const r of store.teamWorkspaceGrants(db, ws.id, role.teamIds)) (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
+    for (const r of store.teamWorkspaceGrants(db, ws.id, role.teamIds))
+      (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
     for (const access of store.teamProjectGrants(db, ws.project_id, role.teamIds)) {
       const level = PROJECT_TO_WORKSPACE[access];
       if (level) LEVEL_PERMISSIONS[level].forEach((p) => granted.add(p));
@@ -305,7 +360,11 @@ export function mayCreateWorkspaces(db: Db, caller: Caller, organization: string
 }
 
 /** SQL condition (on alias `w`) restricting a list to the workspaces the caller may read, with its parameters. */
-export function readableWorkspacesFilter(db: Db, caller: Caller, organization: string): { sql: string; params: unknown[] } {
+export function readableWorkspacesFilter(
+  db: Db,
+  caller: Caller,
+  organization: string,
+): { sql: string; params: unknown[] } {
   const role = orgRole(db, caller, organization);
   if (role.manageWorkspaces) return { sql: "1", params: [] };
   if (!role.teamIds.length) return { sql: "0", params: [] };
@@ -316,7 +375,13 @@ export function readableWorkspacesFilter(db: Db, caller: Caller, organization: s
 
 export function createServiceUser(db: Db, username: string): string {
   const id = newId("user");
-  store.insertUser(db, { id, username: `${username}-${id.slice(5, 13)}`, email: null, serviceAccount: true, createdAt: now() });
+  store.insertUser(db, {
+    id,
+    username: `${username}-${id.slice(5, 13)}`,
+    email: null,
+    serviceAccount: true,
+    createdAt: now(),
+  });
   return id;
 }
 
@@ -333,7 +398,14 @@ export interface IssuedToken {
  */
 export function issueToken(
   db: Db,
-  spec: { kind: Caller["kind"]; organization?: string | null; teamId?: string | null; userId?: string | null; siteAdmin?: boolean; description?: string | null },
+  spec: {
+    kind: Caller["kind"];
+    organization?: string | null;
+    teamId?: string | null;
+    userId?: string | null;
+    siteAdmin?: boolean;
+    description?: string | null;
+  },
   chosen?: string,
 ): IssuedToken {
   const token = chosen ?? newToken();
@@ -389,9 +461,21 @@ export function assertSiteAdmin(caller: Caller): void {
 export function createUser(db: Db, caller: Caller, input: { username: string; email: string | null }): { id: string } {
   assertSiteAdmin(caller);
   const id = newId("user");
-  unique(() => inTransaction(db, () => store.insertUser(db, { id, username: input.username, email: input.email, serviceAccount: false, createdAt: now() })), {
-    attribute: "username",
-  });
+  unique(
+    () =>
+      inTransaction(db, () =>
+        store.insertUser(db, {
+          id,
+          username: input.username,
+          email: input.email,
+          serviceAccount: false,
+          createdAt: now(),
+        }),
+      ),
+    {
+      attribute: "username",
+    },
+  );
   return { id };
 }
 
@@ -406,7 +490,12 @@ export function issueUserToken(db: Db, caller: Caller, userId: string): IssuedTo
 
 export type { TeamRecord };
 
-export function createTeamRecord(db: Db, organization: string, name: string, flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean }): string {
+export function createTeamRecord(
+  db: Db,
+  organization: string,
+  name: string,
+  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean },
+): string {
   const id = newId("team");
   const serviceUserId = createServiceUser(db, `api-team-${name}`);
   store.insertTeam(db, {
@@ -449,9 +538,21 @@ export interface TeamInput {
   manageProjects?: boolean;
 }
 
-export function createTeam(db: Db, caller: Caller, organization: string, input: TeamInput & { name: string }): TeamRecord {
+export function createTeam(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  input: TeamInput & { name: string },
+): TeamRecord {
   assertOwner(db, caller, organization);
-  const id = unique(() => inTransaction(db, () => createTeamRecord(db, organization, input.name, { manageWorkspaces: input.manageWorkspaces, manageProjects: input.manageProjects })));
+  const id = unique(() =>
+    inTransaction(db, () =>
+      createTeamRecord(db, organization, input.name, {
+        manageWorkspaces: input.manageWorkspaces,
+        manageProjects: input.manageProjects,
+      }),
+    ),
+  );
   return loadTeam(db, caller, id, true);
 }
 
@@ -464,10 +565,17 @@ export function listTeams(db: Db, caller: Caller, organization: string): TeamRec
 export function updateTeam(db: Db, caller: Caller, id: string, input: TeamInput): TeamRecord {
   const t = loadTeam(db, caller, id, true);
   const owners = t.is_owners === 1;
-  if (owners && input.name !== undefined && input.name !== t.name) throw new Invalid("the owners team cannot be renamed", { attribute: "name" });
+  if (owners && input.name !== undefined && input.name !== t.name)
+    throw new Invalid("the owners team cannot be renamed", { attribute: "name" });
   unique(() =>
     inTransaction(db, () =>
-      store.updateTeamRow(db, t.id, input.name ?? t.name, owners || (input.manageWorkspaces ?? t.manage_workspaces === 1), owners || (input.manageProjects ?? t.manage_projects === 1)),
+      store.updateTeamRow(
+        db,
+        t.id,
+        input.name ?? t.name,
+        owners || (input.manageWorkspaces ?? t.manage_workspaces === 1),
+        owners || (input.manageProjects ?? t.manage_projects === 1),
+      ),
     ),
   );
   return loadTeam(db, caller, t.id, true);
@@ -534,7 +642,13 @@ export interface TeamWorkspaceInput {
 }
 
 /** Gives the team access to the workspace (found by the caller through the workspace domain). */
-export function createTeamWorkspace(db: Db, caller: Caller, ws: { id: string; organization: string }, teamId: string, input: TeamWorkspaceInput): TeamWorkspaceRecord {
+export function createTeamWorkspace(
+  db: Db,
+  caller: Caller,
+  ws: { id: string; organization: string },
+  teamId: string,
+  input: TeamWorkspaceInput,
+): TeamWorkspaceRecord {
   assertAccessManager(db, caller, ws.organization);
   if (!store.teamInOrganization(db, teamId, ws.organization)) throw new NotFound("team not found");
   const record: TeamWorkspaceRecord = {
@@ -560,7 +674,12 @@ export function loadTeamWorkspace(db: Db, caller: Caller, id: string): TeamWorks
 }
 
 /** Sets the access level; the custom settings not given keep their values. */
-export function updateTeamWorkspace(db: Db, caller: Caller, id: string, input: TeamWorkspaceInput): TeamWorkspaceRecord {
+export function updateTeamWorkspace(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: TeamWorkspaceInput,
+): TeamWorkspaceRecord {
   const r = loadTeamWorkspace(db, caller, id);
   inTransaction(db, () => {
     const cur = store.findTeamWorkspace(db, r.id)!;
@@ -587,12 +706,22 @@ export function deleteTeamWorkspace(db: Db, caller: Caller, id: string): void {
 export type { TeamProjectRecord };
 
 /** Granting access to projects takes the organization's manage-projects permission; the project is not found otherwise. */
-export function assertProjectAccessManager(db: Db, caller: Caller, project: { organization: string } | undefined): void {
+export function assertProjectAccessManager(
+  db: Db,
+  caller: Caller,
+  project: { organization: string } | undefined,
+): void {
   if (!project || !orgRole(db, caller, project.organization).manageProjects) throw new NotFound("project not found");
 }
 
 /** Gives the team access to the project (found by the caller through the project domain). */
-export function createTeamProject(db: Db, caller: Caller, project: { id: string; organization: string }, teamId: string, access: string): TeamProjectRecord {
+export function createTeamProject(
+  db: Db,
+  caller: Caller,
+  project: { id: string; organization: string },
+  teamId: string,
+  access: string,
+): TeamProjectRecord {
   assertProjectAccessManager(db, caller, project);
   if (!store.teamInOrganization(db, teamId, project.organization)) throw new NotFound("team not found");
   const record: TeamProjectRecord = { id: newInternalId("tprj-"), team_id: teamId, project_id: project.id, access };

@@ -41,7 +41,9 @@ export function tokenDigestExists(db: Db, digest: string): boolean {
 /** Some scrypt digest of a chosen token (`scrypt$<salt>$<hash>`), through the digest index; undefined when none is stored. */
 export function anyScryptDigest(db: Db): string | undefined {
   // '%' follows '$': the range is every digest that starts with "scrypt$".
-  return prepare(db, `SELECT digest FROM tokens WHERE digest >= 'scrypt$' AND digest < 'scrypt%' LIMIT 1`).pluck().get() as string | undefined;
+  return prepare(db, `SELECT digest FROM tokens WHERE digest >= 'scrypt$' AND digest < 'scrypt%' LIMIT 1`)
+    .pluck()
+    .get() as string | undefined;
 }
 
 /** Stores a token under another digest; false when no token has `from`. */
@@ -63,17 +65,10 @@ export function insertToken(
     createdAt: string;
   },
 ): void {
-  prepare(db, `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    t.id,
-    t.digest,
-    t.kind,
-    t.organization,
-    t.teamId,
-    t.userId,
-    t.siteAdmin ? 1 : 0,
-    t.description,
-    t.createdAt,
-  );
+  prepare(
+    db,
+    `INSERT INTO tokens (id, digest, kind, organization, team_id, user_id, site_admin, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(t.id, t.digest, t.kind, t.organization, t.teamId, t.userId, t.siteAdmin ? 1 : 0, t.description, t.createdAt);
 }
 
 /** Revokes the team's token; the bootstrap token (a site administrator's) is kept. Returns how many went. */
@@ -87,14 +82,21 @@ export function deleteOrganizationToken(db: Db, organization: string): void {
 
 /** Every token of the organization and of its teams. */
 export function deleteTokensOfOrganization(db: Db, organization: string): void {
-  prepare(db, `DELETE FROM tokens WHERE organization = ? OR team_id IN (SELECT id FROM teams WHERE organization = ?)`).run(organization, organization);
+  prepare(
+    db,
+    `DELETE FROM tokens WHERE organization = ? OR team_id IN (SELECT id FROM teams WHERE organization = ?)`,
+  ).run(organization, organization);
 }
 
 // ---- organizations as permissions see them ----
 
 /** Whether the organization exists, and whether it lets workspace admins force delete. */
-export function organizationAccessFlags(db: Db, organization: string): { allow_force_delete_workspaces: number } | undefined {
-  return prepare(db, `SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as { allow_force_delete_workspaces: number } | undefined;
+export function organizationAccessFlags(
+  db: Db,
+  organization: string,
+): { allow_force_delete_workspaces: number } | undefined {
+  return prepare(db, `SELECT allow_force_delete_workspaces FROM organizations WHERE name = ?`).get(organization) as
+    { allow_force_delete_workspaces: number } | undefined;
 }
 
 // ---- teams ----
@@ -116,7 +118,10 @@ export interface TeamFlags {
 }
 
 export function teamFlagsOfTeam(db: Db, teamId: string | null, organization: string): TeamFlags[] {
-  return prepare(db, `SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`).all(teamId, organization) as TeamFlags[];
+  return prepare(
+    db,
+    `SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`,
+  ).all(teamId, organization) as TeamFlags[];
 }
 
 export function teamFlagsOfUser(db: Db, userId: string | null, organization: string): TeamFlags[] {
@@ -130,9 +135,21 @@ export function teamFlagsOfUser(db: Db, userId: string | null, organization: str
 
 export function insertTeam(
   db: Db,
-  t: { id: string; organization: string; name: string; owners: boolean; manageWorkspaces: boolean; manageProjects: boolean; serviceUserId: string; createdAt: string },
+  t: {
+    id: string;
+    organization: string;
+    name: string;
+    owners: boolean;
+    manageWorkspaces: boolean;
+    manageProjects: boolean;
+    serviceUserId: string;
+    createdAt: string;
+  },
 ): void {
-  prepare(db, `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+  prepare(
+    db,
+    `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
     t.id,
     t.organization,
     t.name,
@@ -153,15 +170,28 @@ export function teamInOrganization(db: Db, id: string, organization: string): bo
 }
 
 export function ownersTeamIdOf(db: Db, organization: string): string {
-  return (prepare(db, `SELECT id FROM teams WHERE organization = ? AND is_owners = 1`).get(organization) as { id: string }).id;
+  return (
+    prepare(db, `SELECT id FROM teams WHERE organization = ? AND is_owners = 1`).get(organization) as { id: string }
+  ).id;
 }
 
 export function teamsOf(db: Db, organization: string): TeamRecord[] {
   return prepare(db, `SELECT * FROM teams WHERE organization = ? ORDER BY name`).all(organization) as TeamRecord[];
 }
 
-export function updateTeamRow(db: Db, id: string, name: string, manageWorkspaces: boolean, manageProjects: boolean): void {
-  prepare(db, `UPDATE teams SET name = ?, manage_workspaces = ?, manage_projects = ? WHERE id = ?`).run(name, manageWorkspaces ? 1 : 0, manageProjects ? 1 : 0, id);
+export function updateTeamRow(
+  db: Db,
+  id: string,
+  name: string,
+  manageWorkspaces: boolean,
+  manageProjects: boolean,
+): void {
+  prepare(db, `UPDATE teams SET name = ?, manage_workspaces = ?, manage_projects = ? WHERE id = ?`).run(
+    name,
+    manageWorkspaces ? 1 : 0,
+    manageProjects ? 1 : 0,
+    id,
+  );
 }
 
 /** Deletes the team and its tokens (its memberships and access go with it through the schema's cascades). */
@@ -171,7 +201,9 @@ export function deleteTeamRow(db: Db, id: string): void {
 }
 
 export function teamMemberIds(db: Db, teamId: string): string[] {
-  return (prepare(db, `SELECT user_id FROM team_members WHERE team_id = ?`).all(teamId) as { user_id: string }[]).map((u) => u.user_id);
+  return (prepare(db, `SELECT user_id FROM team_members WHERE team_id = ?`).all(teamId) as { user_id: string }[]).map(
+    (u) => u.user_id,
+  );
 }
 
 export function addTeamMember(db: Db, teamId: string, userId: string): void {
@@ -180,13 +212,18 @@ export function addTeamMember(db: Db, teamId: string, userId: string): void {
 
 /** The organizations the user belongs to through a team, by name. */
 export function organizationsOfUser(db: Db, userId: string | null): string[] {
-  return (prepare(db, `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ? ORDER BY 1`).all(userId) as { name: string }[]).map(
-    (o) => o.name,
-  );
+  return (
+    prepare(
+      db,
+      `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ? ORDER BY 1`,
+    ).all(userId) as { name: string }[]
+  ).map((o) => o.name);
 }
 
 export function organizationOfTeam(db: Db, teamId: string | null): string[] {
-  return (prepare(db, `SELECT organization AS name FROM teams WHERE id = ?`).all(teamId) as { name: string }[]).map((o) => o.name);
+  return (prepare(db, `SELECT organization AS name FROM teams WHERE id = ?`).all(teamId) as { name: string }[]).map(
+    (o) => o.name,
+  );
 }
 
 // ---- users ----
@@ -197,9 +234,23 @@ export interface UserRecord {
   service_account: number;
 }
 
-export function insertUser(db: Db, u: { id: string; username: string; email: string | null; serviceAccount: boolean; createdAt: string }): void {
-  if (u.serviceAccount) prepare(db, `INSERT INTO users (id, username, service_account, created_at) VALUES (?, ?, 1, ?)`).run(u.id, u.username, u.createdAt);
-  else prepare(db, `INSERT INTO users (id, username, email, created_at) VALUES (?, ?, ?, ?)`).run(u.id, u.username, u.email, u.createdAt);
+export function insertUser(
+  db: Db,
+  u: { id: string; username: string; email: string | null; serviceAccount: boolean; createdAt: string },
+): void {
+  if (u.serviceAccount)
+    prepare(db, `INSERT INTO users (id, username, service_account, created_at) VALUES (?, ?, 1, ?)`).run(
+      u.id,
+      u.username,
+      u.createdAt,
+    );
+  else
+    prepare(db, `INSERT INTO users (id, username, email, created_at) VALUES (?, ?, ?, ?)`).run(
+      u.id,
+      u.username,
+      u.email,
+      u.createdAt,
+    );
 }
 
 export function findUser(db: Db, id: string): UserRecord | undefined {
@@ -208,7 +259,12 @@ export function findUser(db: Db, id: string): UserRecord | undefined {
 
 /** A person (not a service account) by id or username. */
 export function findPersonId(db: Db, idOrUsername: string): string | undefined {
-  return (prepare(db, `SELECT id FROM users WHERE (id = ? OR username = ?) AND service_account = 0`).get(idOrUsername, idOrUsername) as { id: string } | undefined)?.id;
+  return (
+    prepare(db, `SELECT id FROM users WHERE (id = ? OR username = ?) AND service_account = 0`).get(
+      idOrUsername,
+      idOrUsername,
+    ) as { id: string } | undefined
+  )?.id;
 }
 
 export function personExists(db: Db, id: string): boolean {
@@ -234,22 +290,39 @@ export interface TeamWorkspaceRecord extends TeamWorkspaceAccess {
 
 const marks = (ids: ReadonlyArray<string>) => ids.map(() => "?").join(",");
 
-export function teamWorkspaceGrants(db: Db, workspaceId: string, teamIds: ReadonlyArray<string>): TeamWorkspaceAccess[] {
+export function teamWorkspaceGrants(
+  db: Db,
+  workspaceId: string,
+  teamIds: ReadonlyArray<string>,
+): TeamWorkspaceAccess[] {
   return db
-    .prepare(`SELECT access, runs, variables, state_versions, workspace_locking, run_tasks FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks(teamIds)})`)
+    .prepare(
+      `SELECT access, runs, variables, state_versions, workspace_locking, run_tasks FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks(teamIds)})`,
+    )
     .all(workspaceId, ...teamIds) as TeamWorkspaceAccess[];
 }
 
 export function teamProjectGrants(db: Db, projectId: string, teamIds: ReadonlyArray<string>): string[] {
-  return (db.prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`).all(projectId, ...teamIds) as { access: string }[]).map((r) => r.access);
+  return (
+    db
+      .prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`)
+      .all(projectId, ...teamIds) as { access: string }[]
+  ).map((r) => r.access);
 }
 
 export function holdsProjectAdmin(db: Db, projectId: string, teamIds: ReadonlyArray<string>): boolean {
-  return !!prepare(db, `SELECT 1 FROM team_projects WHERE project_id = ? AND access = 'admin' AND team_id IN (${marks(teamIds)})`).get(projectId, ...teamIds);
+  return !!prepare(
+    db,
+    `SELECT 1 FROM team_projects WHERE project_id = ? AND access = 'admin' AND team_id IN (${marks(teamIds)})`,
+  ).get(projectId, ...teamIds);
 }
 
 export function maintainsProject(db: Db, projectId: string, teamIds: ReadonlyArray<string>): boolean {
-  return !!db.prepare(`SELECT 1 FROM team_projects WHERE project_id = ? AND access IN ('admin', 'maintain') AND team_id IN (${marks(teamIds)})`).get(projectId, ...teamIds);
+  return !!db
+    .prepare(
+      `SELECT 1 FROM team_projects WHERE project_id = ? AND access IN ('admin', 'maintain') AND team_id IN (${marks(teamIds)})`,
+    )
+    .get(projectId, ...teamIds);
 }
 
 export function maintainsAnyProject(db: Db, organization: string, teamIds: ReadonlyArray<string>): boolean {
@@ -285,8 +358,10 @@ export function findTeamWorkspace(db: Db, id: string): TeamWorkspaceRecord | und
 
 /** The organization of the workspace a team access record points at. */
 export function teamWorkspaceOrganization(db: Db, id: string): { id: string; organization: string } | undefined {
-  return prepare(db, `SELECT tw.id, w.organization FROM team_workspaces tw JOIN workspaces w ON w.id = tw.workspace_id WHERE tw.id = ?`).get(id) as
-    { id: string; organization: string } | undefined;
+  return prepare(
+    db,
+    `SELECT tw.id, w.organization FROM team_workspaces tw JOIN workspaces w ON w.id = tw.workspace_id WHERE tw.id = ?`,
+  ).get(id) as { id: string; organization: string } | undefined;
 }
 
 export function updateTeamWorkspaceRow(db: Db, r: Omit<TeamWorkspaceRecord, "team_id" | "workspace_id">): void {
@@ -309,13 +384,20 @@ export interface TeamProjectRecord {
 }
 
 export function insertTeamProject(db: Db, r: TeamProjectRecord): void {
-  prepare(db, `INSERT INTO team_projects (id, team_id, project_id, access) VALUES (?, ?, ?, ?)`).run(r.id, r.team_id, r.project_id, r.access);
+  prepare(db, `INSERT INTO team_projects (id, team_id, project_id, access) VALUES (?, ?, ?, ?)`).run(
+    r.id,
+    r.team_id,
+    r.project_id,
+    r.access,
+  );
 }
 
 /** A team's access to a project, with the project's organization. */
 export function findTeamProject(db: Db, id: string): (TeamProjectRecord & { organization: string }) | undefined {
-  return prepare(db, `SELECT tp.id, tp.team_id, tp.project_id, tp.access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`).get(id) as
-    (TeamProjectRecord & { organization: string }) | undefined;
+  return prepare(
+    db,
+    `SELECT tp.id, tp.team_id, tp.project_id, tp.access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`,
+  ).get(id) as (TeamProjectRecord & { organization: string }) | undefined;
 }
 
 export function updateTeamProjectAccess(db: Db, id: string, access: string): void {

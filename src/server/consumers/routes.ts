@@ -14,7 +14,10 @@ export function consumerRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const caller = requireCaller(request);
     const page = parsePage(request.query);
     const { rows, total } = listConsumers(ctx, caller, request.params.workspace_id, page);
-    return send(reply, 200, { data: workspaceDocumentsFor(ctx, caller, rows), ...paginationEnvelope(request, page, total) });
+    return send(reply, 200, {
+      data: workspaceDocumentsFor(ctx, caller, rows),
+      ...paginationEnvelope(request, page, total),
+    });
   });
   for (const [method, mode] of [
     ["PATCH", "replace"],

@@ -3,7 +3,13 @@ import type { Caller } from "../auth/service";
 import { orgRole } from "../auth/service";
 import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import { inTransaction, type Page } from "../store/db";
-import { findWorkspace, listWorkspacesWhere, loadWorkspace, loadWorkspaceWith, permissionsFor } from "../workspace/service";
+import {
+  findWorkspace,
+  listWorkspacesWhere,
+  loadWorkspace,
+  loadWorkspaceWith,
+  permissionsFor,
+} from "../workspace/service";
 import { settingsOf, type WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
 
@@ -12,15 +18,28 @@ import * as store from "./store";
  * state (every other workspace when `global-remote-state` is on); changes apply only
  * while it is off, and every named consumer must be a workspace the caller can read.
  */
-export function listConsumers(ctx: ServerContext, caller: Caller, workspaceId: string, page: Page): { rows: WorkspaceRecord[]; total: number } {
+export function listConsumers(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string,
+  page: Page,
+): { rows: WorkspaceRecord[]; total: number } {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  const scope = settingsOf(ws)["global-remote-state"] ? { sql: `w.organization = ? AND w.id <> ?`, params: [ws.organization, ws.id] } : store.consumersClause(ws.id);
+  const scope = settingsOf(ws)["global-remote-state"]
+    ? { sql: `w.organization = ? AND w.id <> ?`, params: [ws.organization, ws.id] }
+    : store.consumersClause(ws.id);
   return listWorkspacesWhere(ctx, caller, ws.organization, scope, page);
 }
 
 export type Mode = "replace" | "add" | "remove";
 
-function resolveConsumers(ctx: ServerContext, caller: Caller, subject: WorkspaceRecord, consumerIds: ReadonlyArray<string>, mode: Mode): string[] {
+function resolveConsumers(
+  ctx: ServerContext,
+  caller: Caller,
+  subject: WorkspaceRecord,
+  consumerIds: ReadonlyArray<string>,
+  mode: Mode,
+): string[] {
   const failures: Failure[] = [];
   const ids: string[] = [];
   consumerIds.forEach((id, i) => {
@@ -42,14 +61,21 @@ function resolveConsumers(ctx: ServerContext, caller: Caller, subject: Workspace
 export function loadSubject(ctx: ServerContext, caller: Caller, workspaceId: string, mode: Mode): WorkspaceRecord {
   const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-update");
   // Replacing the whole set is reserved to teams that manage every workspace (spec 5, item 8).
-  if (mode === "replace" && !orgRole(ctx.db, caller, ws.organization).manageWorkspaces) throw new NotFound("workspace not found");
+  if (mode === "replace" && !orgRole(ctx.db, caller, ws.organization).manageWorkspaces)
+    throw new NotFound("workspace not found");
   if (settingsOf(ws)["global-remote-state"]) {
     throw new Invalid("Remote state consumers can only be changed while global-remote-state is false.", { data: true });
   }
   return ws;
 }
 
-export function changeConsumers(ctx: ServerContext, caller: Caller, workspaceId: string, consumerIds: ReadonlyArray<string>, mode: Mode): void {
+export function changeConsumers(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string,
+  consumerIds: ReadonlyArray<string>,
+  mode: Mode,
+): void {
   inTransaction(ctx.db, () => {
     const ws = loadSubject(ctx, caller, workspaceId, mode);
     const ids = resolveConsumers(ctx, caller, ws, consumerIds, mode);

@@ -5,7 +5,10 @@ import { prepare } from "../store/db";
 
 /** Workspaces (alias `w`) named as remote state consumers of `workspaceId`. */
 export function consumersClause(workspaceId: string): { sql: string; params: unknown[] } {
-  return { sql: `w.id IN (SELECT consumer_id FROM remote_state_consumers WHERE workspace_id = ?)`, params: [workspaceId] };
+  return {
+    sql: `w.id IN (SELECT consumer_id FROM remote_state_consumers WHERE workspace_id = ?)`,
+    params: [workspaceId],
+  };
 }
 
 export function removeAllConsumers(db: Db, workspaceId: string): void {

@@ -1,5 +1,14 @@
 import { toPointer, type ErrorObject } from "../../api/common";
-import { Conflict, type DomainError, Forbidden, Invalid, NotFound, Unavailable, type Field, type Failure } from "../errors";
+import {
+  Conflict,
+  type DomainError,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Unavailable,
+  type Field,
+  type Failure,
+} from "../errors";
 
 /**
  * A failure of the HTTP layer itself (no token, body too large, wrong media type, a
@@ -30,8 +39,10 @@ export const badRequest = (detail: string, parameter?: string) => {
   return e;
 };
 export const unauthorized = () => one(401, "unauthorized", "A valid API token is required.");
-export const notFound = (detail = "The requested resource was not found, or you are not authorized to access it.") => one(404, "not found", detail);
-export const tooManyRequests = (detail: string, headers: Record<string, string>) => new ApiError(429, one(429, "Too many requests", detail).errors, headers);
+export const notFound = (detail = "The requested resource was not found, or you are not authorized to access it.") =>
+  one(404, "not found", detail);
+export const tooManyRequests = (detail: string, headers: Record<string, string>) =>
+  new ApiError(429, one(429, "Too many requests", detail).errors, headers);
 export const payloadTooLarge = (detail: string) => one(413, "payload too large", detail);
 export const unsupportedMediaType = (detail: string) => one(415, "unsupported media type", detail);
 export const unprocessable = (detail: string, pointer?: string) => one(422, "invalid attribute", detail, pointer);
@@ -67,8 +78,18 @@ const DOMAIN_ERRORS: ReadonlyArray<{
   title: (e: never) => string;
   failures: (e: never) => ReadonlyArray<Failure>;
 }> = [
-  { type: NotFound, status: () => 404, title: () => "not found", failures: (e: NotFound) => [{ detail: e.detail ?? NOT_FOUND_DETAIL }] },
-  { type: Forbidden, status: () => 403, title: () => "forbidden", failures: (e: Forbidden) => [{ detail: e.detail ?? "You are not authorized to perform this action." }] },
+  {
+    type: NotFound,
+    status: () => 404,
+    title: () => "not found",
+    failures: (e: NotFound) => [{ detail: e.detail ?? NOT_FOUND_DETAIL }],
+  },
+  {
+    type: Forbidden,
+    status: () => 403,
+    title: () => "forbidden",
+    failures: (e: Forbidden) => [{ detail: e.detail ?? "You are not authorized to perform this action." }],
+  },
   { type: Conflict, status: () => 409, title: () => "conflict", failures: (e: Conflict) => [{ detail: e.reason }] },
   {
     type: Invalid,
@@ -76,7 +97,12 @@ const DOMAIN_ERRORS: ReadonlyArray<{
     title: (e: Invalid) => (e.failures.some(concernsParameter) ? "bad request" : "invalid attribute"),
     failures: (e: Invalid) => e.failures,
   },
-  { type: Unavailable, status: () => 503, title: () => "service unavailable", failures: (e: Unavailable) => [{ detail: e.detail }] },
+  {
+    type: Unavailable,
+    status: () => 503,
+    title: () => "service unavailable",
+    failures: (e: Unavailable) => [{ detail: e.detail }],
+  },
 ];
 
 /** The response for a domain error, through {@link DOMAIN_ERRORS}. */

@@ -25,7 +25,9 @@ export interface Resource {
   links?: Record<string, string>;
 }
 
-export const ref = (type: string, id: string | null | undefined): { data: Ref | null } => ({ data: id ? { id, type } : null });
+export const ref = (type: string, id: string | null | undefined): { data: Ref | null } => ({
+  data: id ? { id, type } : null,
+});
 
 /** Sends a JSON:API document with the service's media type. */
 export function send(reply: FastifyReply, status: number, doc: unknown): FastifyReply {
@@ -43,7 +45,8 @@ export function noContent(reply: FastifyReply): FastifyReply {
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, pointer = ""): z.infer<S> {
   if (body === undefined || body === null) throw unprocessable("data: a request body is required", `${pointer}/data`);
   const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError(422, issuesToErrors(result.error.issues, pointer ? pointer.split("/").slice(1) : []));
+  if (!result.success)
+    throw new ApiError(422, issuesToErrors(result.error.issues, pointer ? pointer.split("/").slice(1) : []));
   return result.data;
 }
 
@@ -53,7 +56,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, pointer
  * body is validated, so a 422 never tells a caller about a record it may not change.
  */
 export function targetId(body: unknown, relationship: string): string | undefined {
-  const data = (body as { data?: { relationships?: Record<string, { data?: { id?: unknown } }> } } | null | undefined)?.data;
+  const data = (body as { data?: { relationships?: Record<string, { data?: { id?: unknown } }> } } | null | undefined)
+    ?.data;
   const rel = data?.relationships;
   const id = rel && Object.prototype.hasOwnProperty.call(rel, relationship) ? rel[relationship]?.data?.id : undefined;
   return typeof id === "string" ? id : undefined;
@@ -148,7 +152,12 @@ export function parseInclude(query: Record<string, unknown>, allowed: ReadonlyAr
  * some clients send a list), their values are joined; any other parameter given more
  * than once is a 400, since which of its values counts would be a guess.
  */
-const LIST_PARAMETERS: ReadonlySet<string> = new Set(["include", "search[tags]", "search[exclude-tags]", "filter[current-run][status]"]);
+const LIST_PARAMETERS: ReadonlySet<string> = new Set([
+  "include",
+  "search[tags]",
+  "search[exclude-tags]",
+  "filter[current-run][status]",
+]);
 
 /** Most values a list parameter may hold; more is a 400 that says so, not an unbounded query. */
 export const MAX_LIST_VALUES = 100;
@@ -170,6 +179,7 @@ export function commaList(raw: unknown, name = "parameter"): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (values.length > MAX_LIST_VALUES) throw badRequest(`${name} accepts at most ${MAX_LIST_VALUES} values; ${values.length} were given`, name);
+  if (values.length > MAX_LIST_VALUES)
+    throw badRequest(`${name} accepts at most ${MAX_LIST_VALUES} values; ${values.length} were given`, name);
   return values;
 }

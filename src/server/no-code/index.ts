@@ -21,7 +21,9 @@ export const noCodeDomain: Domain = {
       render(ctx, moduleId, resource) {
         const noCode = noCodeModuleOf(ctx, moduleId);
         resource.attributes["no-code"] = noCode?.enabled === 1;
-        resource.relationships!["no-code-modules"] = { data: noCode ? [{ id: noCode.id, type: "no-code-modules" }] : [] };
+        resource.relationships!["no-code-modules"] = {
+          data: noCode ? [{ id: noCode.id, type: "no-code-modules" }] : [],
+        };
       },
       included(ctx, moduleId) {
         const noCode = noCodeModuleOf(ctx, moduleId);

@@ -13,10 +13,21 @@ export function renderNoCodeModule(db: Db, m: NoCodeModuleRecord): Resource {
   return {
     id: m.id,
     type: "no-code-modules",
-    attributes: { enabled: m.enabled === 1, "version-pin": m.version_pin, "created-at": m.created_at, "updated-at": m.updated_at },
+    attributes: {
+      enabled: m.enabled === 1,
+      "version-pin": m.version_pin,
+      "created-at": m.created_at,
+      "updated-at": m.updated_at,
+    },
     relationships: {
-      organization: { ...ref("organizations", m.organization), links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(m.organization)}` } },
-      "registry-module": { ...ref("registry-modules", m.registry_module_id), links: { related: `${API_PREFIX}/registry-modules/${m.registry_module_id}` } },
+      organization: {
+        ...ref("organizations", m.organization),
+        links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(m.organization)}` },
+      },
+      "registry-module": {
+        ...ref("registry-modules", m.registry_module_id),
+        links: { related: `${API_PREFIX}/registry-modules/${m.registry_module_id}` },
+      },
       "variable-options": { data: variableOptionsOf(db, m.id).map((o) => ({ id: o.id, type: "variable-options" })) },
     },
     links: { self: noCodeModulePath(m.id) },
@@ -28,7 +39,11 @@ export function renderVariableOptions(o: VariableOptionsRecord): Resource {
   return {
     id: o.id,
     type: "variable-options",
-    attributes: { "variable-name": o.variable_name, "variable-type": o.variable_type, options: JSON.parse(o.options) as unknown[] },
+    attributes: {
+      "variable-name": o.variable_name,
+      "variable-type": o.variable_type,
+      options: JSON.parse(o.options) as unknown[],
+    },
     relationships: { "no-code-allowed-module": ref("no-code-allowed-modules", o.no_code_module_id) },
   };
 }
@@ -48,14 +63,21 @@ export function renderVariable(r: VariableRecord): Resource {
       "created-at": r.created_at,
     },
     relationships: {
-      configurable: { data: { id: r.workspace_id, type: "workspaces" }, links: { related: `${API_PREFIX}/workspaces/${r.workspace_id}` } },
+      configurable: {
+        data: { id: r.workspace_id, type: "workspaces" },
+        links: { related: `${API_PREFIX}/workspaces/${r.workspace_id}` },
+      },
     },
     links: { self: `${API_PREFIX}/workspaces/${r.workspace_id}/vars/${r.id}` },
   };
 }
 
 /** The `workspace-upgrade` document of spec 2.9; its id is the run's. */
-export function renderUpgrade(ctx: ServerContext, noCodeModuleId: string, { ws, run, upgrade }: LoadedUpgrade): Resource {
+export function renderUpgrade(
+  ctx: ServerContext,
+  noCodeModuleId: string,
+  { ws, run, upgrade }: LoadedUpgrade,
+): Resource {
   return {
     id: run.id,
     type: "workspace-upgrade",

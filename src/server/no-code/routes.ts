@@ -14,7 +14,13 @@ import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";
 import { workspaceDocumentFor } from "../workspace/render";
 import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
-import { assertMayManageNoCode, deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
+import {
+  assertMayManageNoCode,
+  deleteNoCodeModule,
+  enableNoCodeModule,
+  loadNoCodeModule,
+  updateNoCodeModule,
+} from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
 import { confirmUpgrade, initiateUpgrade, loadModuleWorkspace, loadUpgrade } from "./upgrade";
 import { listVariables, loadVariable } from "./vars";
@@ -52,14 +58,17 @@ type UpgradeParams = { no_code_module_id: string; workspace_id: string; id: stri
  * has an effect. Enable and create answer 200, as the spec's status table says.
  */
 export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/no-code-modules", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertMayManageNoCode(ctx, caller, request.params.organization_name);
-    const withOptions = includeOptions(request.query);
-    const body = parseBody(noCodeModuleEnableRequestSchema, request.body);
-    const m = enableNoCodeModule(ctx, caller, request.params.organization_name, body);
-    return send(reply, 200, moduleDocument(ctx, m, withOptions));
-  });
+  app.post<{ Params: { organization_name: string }; Querystring: Query }>(
+    "/organizations/:organization_name/no-code-modules",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      assertMayManageNoCode(ctx, caller, request.params.organization_name);
+      const withOptions = includeOptions(request.query);
+      const body = parseBody(noCodeModuleEnableRequestSchema, request.body);
+      const m = enableNoCodeModule(ctx, caller, request.params.organization_name, body);
+      return send(reply, 200, moduleDocument(ctx, m, withOptions));
+    },
+  );
 
   app.get<{ Params: ModuleParams; Querystring: Query }>("/no-code-modules/:id", async (request, reply) => {
     const m = loadNoCodeModule(ctx, requireCaller(request), request.params.id);
@@ -89,14 +98,17 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
   });
 
-  app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>("/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade", async (request, reply) => {
-    const caller = requireCaller(request);
-    const p = request.params;
-    loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
-    const body = parseBody(workspaceUpgradeRequestSchema, request.body);
-    const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
-    return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
-  });
+  app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>(
+    "/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const p = request.params;
+      loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
+      const body = parseBody(workspaceUpgradeRequestSchema, request.body);
+      const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
+      return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
+    },
+  );
 
   const readUpgrade = async (request: FastifyRequest<{ Params: UpgradeParams }>, reply: Parameters<typeof send>[0]) => {
     const p = request.params;
@@ -105,20 +117,35 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   };
   app.get("/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade/:id", readUpgrade);
 
-  app.post<{ Params: UpgradeParams }>("/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade/:id", async (request, reply) => {
-    const p = request.params;
-    const loaded = confirmUpgrade(ctx, requireCaller(request), p.no_code_module_id, p.workspace_id, p.id);
-    return send(reply, 200, { message: `Upgrade ${loaded.run.id} of workspace ${loaded.ws.name} confirmed; applying version ${loaded.upgrade.target_version}.`, status: loaded.run.status });
-  });
+  app.post<{ Params: UpgradeParams }>(
+    "/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade/:id",
+    async (request, reply) => {
+      const p = request.params;
+      const loaded = confirmUpgrade(ctx, requireCaller(request), p.no_code_module_id, p.workspace_id, p.id);
+      return send(reply, 200, {
+        message: `Upgrade ${loaded.run.id} of workspace ${loaded.ws.name} confirmed; applying version ${loaded.upgrade.target_version}.`,
+        status: loaded.run.status,
+      });
+    },
+  );
 }
 
 /** The hosted service's variable reads, so that a client can see what a workspace was given. */
 export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/vars", async (request, reply) => {
-    return send(reply, 200, { data: listVariables(ctx, requireCaller(request), request.params.workspace_id).map(renderVariable) });
+    return send(reply, 200, {
+      data: listVariables(ctx, requireCaller(request), request.params.workspace_id).map(renderVariable),
+    });
   });
 
-  app.get<{ Params: { workspace_id: string; variable_id: string } }>("/workspaces/:workspace_id/vars/:variable_id", async (request, reply) => {
-    return send(reply, 200, { data: renderVariable(loadVariable(ctx, requireCaller(request), request.params.workspace_id, request.params.variable_id)) });
-  });
+  app.get<{ Params: { workspace_id: string; variable_id: string } }>(
+    "/workspaces/:workspace_id/vars/:variable_id",
+    async (request, reply) => {
+      return send(reply, 200, {
+        data: renderVariable(
+          loadVariable(ctx, requireCaller(request), request.params.workspace_id, request.params.variable_id),
+        ),
+      });
+    },
+  );
 }

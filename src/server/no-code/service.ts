@@ -40,23 +40,39 @@ export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string,
 
 export function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {
   refuseOrganizationToken(caller);
-  if (!assertMember(ctx.db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(ctx.db, caller, organization).manageWorkspaces)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
 const REGISTRY_MODULE: Field = { relationship: "registry-module", id: true };
 const PIN: Field = { attribute: "version-pin" };
-const option = (item: number, attribute?: string): Field => (attribute ? { relationship: "variable-options", item, attribute } : { relationship: "variable-options", item, id: true });
+const option = (item: number, attribute?: string): Field =>
+  attribute
+    ? { relationship: "variable-options", item, attribute }
+    : { relationship: "variable-options", item, id: true };
 
 /** The registry module a body names: it must exist in the organization and have no other no-code module. */
-function checkRegistryModule(db: Db, organization: string, id: string, self: string | null, problems: Failure[]): boolean {
+function checkRegistryModule(
+  db: Db,
+  organization: string,
+  id: string,
+  self: string | null,
+  problems: Failure[],
+): boolean {
   const rm = findRegistryModule(db, id);
   if (!rm || rm.organization !== organization) {
-    problems.push({ field: REGISTRY_MODULE, detail: `registry module "${id}" not found in organization ${organization}` });
+    problems.push({
+      field: REGISTRY_MODULE,
+      detail: `registry module "${id}" not found in organization ${organization}`,
+    });
     return false;
   }
   const other = noCodeModuleOfRegistryModule(db, id);
   if (other && other.id !== self) {
-    problems.push({ field: REGISTRY_MODULE, detail: `registry module "${id}" is already enabled for no-code provisioning as ${other.id}` });
+    problems.push({
+      field: REGISTRY_MODULE,
+      detail: `registry module "${id}" is already enabled for no-code provisioning as ${other.id}`,
+    });
     return false;
   }
   return true;
@@ -68,7 +84,12 @@ function checkRegistryModule(db: Db, organization: string, id: string, self: str
  * yet, an empty pin that its first published version fills; anything else must name an
  * existing version.
  */
-function resolvePin(db: Db, registryModuleId: string, requested: string | undefined, problems: Failure[]): string | undefined {
+function resolvePin(
+  db: Db,
+  registryModuleId: string,
+  requested: string | undefined,
+  problems: Failure[],
+): string | undefined {
   if (requested === undefined || requested === "latest") return latestModuleVersion(db, registryModuleId) ?? "";
   if (!findModuleVersion(db, registryModuleId, requested)) {
     problems.push({ field: PIN, detail: `version-pin "${requested}" is not a version of the registry module` });
@@ -77,7 +98,9 @@ function resolvePin(db: Db, registryModuleId: string, requested: string | undefi
   return requested;
 }
 
-type OptionItem = NonNullable<NonNullable<NoCodeModuleEnableRequest["data"]["relationships"]>["variable-options"]>["data"][number];
+type OptionItem = NonNullable<
+  NonNullable<NoCodeModuleEnableRequest["data"]["relationships"]>["variable-options"]
+>["data"][number];
 
 interface OptionSet {
   id: string;
@@ -93,7 +116,12 @@ interface OptionSet {
  * variable (a variable has at most one set of allowed values, and go-tfe never sends
  * ids, so its updates must not pile up duplicates). Sets not mentioned stay.
  */
-function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: boolean, problems: Failure[]): OptionSet[] {
+function mergeOptionSets(
+  existing: OptionSet[],
+  items: OptionItem[],
+  allowIds: boolean,
+  problems: Failure[],
+): OptionSet[] {
   const byId = new Map(existing.map((s) => [s.id, s]));
   const t = now();
   const seenIds = new Set<string>();
@@ -101,7 +129,10 @@ function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: b
     const a = item.attributes;
     if (item.id !== undefined) {
       if (!allowIds) {
-        problems.push({ field: option(i), detail: "variable options are created with the module; an id can only be given when updating it" });
+        problems.push({
+          field: option(i),
+          detail: "variable options are created with the module; an id can only be given when updating it",
+        });
         return;
       }
       if (seenIds.has(item.id)) {
@@ -111,22 +142,39 @@ function mergeOptionSets(existing: OptionSet[], items: OptionItem[], allowIds: b
       seenIds.add(item.id);
       const current = byId.get(item.id);
       if (!current) {
-        problems.push({ field: option(i), detail: `variable options "${item.id}" do not belong to this no-code module` });
+        problems.push({
+          field: option(i),
+          detail: `variable options "${item.id}" do not belong to this no-code module`,
+        });
         return;
       }
-      byId.set(item.id, { ...current, variableName: a["variable-name"], variableType: a["variable-type"], options: a.options });
+      byId.set(item.id, {
+        ...current,
+        variableName: a["variable-name"],
+        variableType: a["variable-type"],
+        options: a.options,
+      });
       return;
     }
     for (const [id, s] of byId) if (s.variableName === a["variable-name"] && !seenIds.has(id)) byId.delete(id);
     const id = newId("variableOptions");
     seenIds.add(id);
-    byId.set(id, { id, variableName: a["variable-name"], variableType: a["variable-type"], options: a.options, createdAt: t });
+    byId.set(id, {
+      id,
+      variableName: a["variable-name"],
+      variableType: a["variable-type"],
+      options: a.options,
+      createdAt: t,
+    });
   });
   const names = new Map<string, number>();
   for (const s of byId.values()) names.set(s.variableName, (names.get(s.variableName) ?? 0) + 1);
   items.forEach((item, i) => {
     if ((names.get(item.attributes["variable-name"]) ?? 0) > 1) {
-      problems.push({ field: option(i, "variable-name"), detail: `variable "${item.attributes["variable-name"]}" has more than one set of options` });
+      problems.push({
+        field: option(i, "variable-name"),
+        detail: `variable "${item.attributes["variable-name"]}" has more than one set of options`,
+      });
     }
   });
   return [...byId.values()];
@@ -146,7 +194,13 @@ function writeOptionSets(db: Db, moduleId: string, sets: OptionSet[]): void {
   store.replaceVariableOptions(
     db,
     moduleId,
-    sets.map((s) => ({ id: s.id, variable_name: s.variableName, variable_type: s.variableType, options: JSON.stringify(s.options), created_at: s.createdAt })),
+    sets.map((s) => ({
+      id: s.id,
+      variable_name: s.variableName,
+      variable_type: s.variableType,
+      options: JSON.stringify(s.options),
+      created_at: s.createdAt,
+    })),
   );
 }
 
@@ -155,14 +209,21 @@ function fail(problems: Failure[]): never {
 }
 
 /** Spec 4.12. Every check runs before anything is written, so a refused request changes nothing. */
-export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organization: string, body: NoCodeModuleEnableRequest): NoCodeModuleRecord {
+export function enableNoCodeModule(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  body: NoCodeModuleEnableRequest,
+): NoCodeModuleRecord {
   const { db } = ctx;
   assertMayManageNoCode(ctx, caller, organization);
   const d = body.data;
   return inTransaction(db, () => {
     const problems: Failure[] = [];
     const registryModuleId = d.relationships["registry-module"].data.id;
-    const pin = checkRegistryModule(db, organization, registryModuleId, null, problems) ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems) : undefined;
+    const pin = checkRegistryModule(db, organization, registryModuleId, null, problems)
+      ? resolvePin(db, registryModuleId, d.attributes?.["version-pin"], problems)
+      : undefined;
     const sets = mergeOptionSets([], d.relationships["variable-options"]?.data ?? [], false, problems);
     if (problems.length || pin === undefined) fail(problems);
     const t = now();
@@ -185,7 +246,12 @@ export function enableNoCodeModule(ctx: ServerContext, caller: Caller, organizat
  * Spec 4.13: absent keys keep their value. A new registry module without a new pin keeps
  * the pin when that version exists in the new module, and otherwise takes its latest.
  */
-export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: string, body: NoCodeModuleUpdateRequest): NoCodeModuleRecord {
+export function updateNoCodeModule(
+  ctx: ServerContext,
+  caller: Caller,
+  id: string,
+  body: NoCodeModuleUpdateRequest,
+): NoCodeModuleRecord {
   const { db } = ctx;
   return inTransaction(db, () => {
     const m = loadNoCodeModule(ctx, caller, id, true);
@@ -202,7 +268,10 @@ export function updateNoCodeModule(ctx: ServerContext, caller: Caller, id: strin
     if (moduleOk) {
       if (requestedPin !== undefined) {
         next.version_pin = resolvePin(db, next.registry_module_id, requestedPin, problems) ?? m.version_pin;
-      } else if (next.registry_module_id !== m.registry_module_id && !findModuleVersion(db, next.registry_module_id, m.version_pin)) {
+      } else if (
+        next.registry_module_id !== m.registry_module_id &&
+        !findModuleVersion(db, next.registry_module_id, m.version_pin)
+      ) {
         next.version_pin = resolvePin(db, next.registry_module_id, undefined, problems) ?? m.version_pin;
       }
     }

@@ -93,15 +93,19 @@ export function findNoCodeModule(db: Db, id: string): NoCodeModuleRecord | undef
 }
 
 export function noCodeModuleOfRegistryModule(db: Db, registryModuleId: string): NoCodeModuleRecord | undefined {
-  return prepare(db, `SELECT * FROM no_code_modules WHERE registry_module_id = ?`).get(registryModuleId) as NoCodeModuleRecord | undefined;
+  return prepare(db, `SELECT * FROM no_code_modules WHERE registry_module_id = ?`).get(registryModuleId) as
+    NoCodeModuleRecord | undefined;
 }
 
 export function variableOptionsOf(db: Db, noCodeModuleId: string): VariableOptionsRecord[] {
-  return db.prepare(`SELECT * FROM no_code_variable_options WHERE no_code_module_id = ? ORDER BY created_at, rowid`).all(noCodeModuleId) as VariableOptionsRecord[];
+  return db
+    .prepare(`SELECT * FROM no_code_variable_options WHERE no_code_module_id = ? ORDER BY created_at, rowid`)
+    .all(noCodeModuleId) as VariableOptionsRecord[];
 }
 
 export function findNoCodeWorkspace(db: Db, workspaceId: string): NoCodeWorkspaceRecord | undefined {
-  return prepare(db, `SELECT * FROM no_code_workspaces WHERE workspace_id = ?`).get(workspaceId) as NoCodeWorkspaceRecord | undefined;
+  return prepare(db, `SELECT * FROM no_code_workspaces WHERE workspace_id = ?`).get(workspaceId) as
+    NoCodeWorkspaceRecord | undefined;
 }
 
 export function insertNoCodeModule(db: Db, m: NoCodeModuleRecord): void {
@@ -113,7 +117,10 @@ export function insertNoCodeModule(db: Db, m: NoCodeModuleRecord): void {
 }
 
 export function saveNoCodeModule(db: Db, m: NoCodeModuleRecord): void {
-  prepare(db, `UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`).run(m);
+  prepare(
+    db,
+    `UPDATE no_code_modules SET registry_module_id = @registry_module_id, enabled = @enabled, version_pin = @version_pin, updated_at = @updated_at WHERE id = @id`,
+  ).run(m);
 }
 
 export function deleteNoCodeModuleRow(db: Db, id: string): void {
@@ -122,44 +129,72 @@ export function deleteNoCodeModuleRow(db: Db, id: string): void {
 
 /** A no-code module enabled before its registry module had a version pins the first one published. */
 export function pinFirstVersion(db: Db, registryModuleId: string, version: string): void {
-  prepare(db, `UPDATE no_code_modules SET version_pin = ? WHERE registry_module_id = ? AND version_pin = ''`).run(version, registryModuleId);
+  prepare(db, `UPDATE no_code_modules SET version_pin = ? WHERE registry_module_id = ? AND version_pin = ''`).run(
+    version,
+    registryModuleId,
+  );
 }
 
-export function replaceVariableOptions(db: Db, moduleId: string, sets: ReadonlyArray<Omit<VariableOptionsRecord, "no_code_module_id">>): void {
+export function replaceVariableOptions(
+  db: Db,
+  moduleId: string,
+  sets: ReadonlyArray<Omit<VariableOptionsRecord, "no_code_module_id">>,
+): void {
   prepare(db, `DELETE FROM no_code_variable_options WHERE no_code_module_id = ?`).run(moduleId);
-  const insert = prepare(db, `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insert = prepare(
+    db,
+    `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
   for (const s of sets) insert.run(s.id, moduleId, s.variable_name, s.variable_type, s.options, s.created_at);
 }
 
 export function findModuleVersionId(db: Db, noCodeModuleId: string, version: string): string | undefined {
-  return (prepare(db, `SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(noCodeModuleId, version) as { id: string } | undefined)?.id;
+  return (
+    prepare(db, `SELECT id FROM no_code_module_versions WHERE no_code_module_id = ? AND version = ?`).get(
+      noCodeModuleId,
+      version,
+    ) as { id: string } | undefined
+  )?.id;
 }
 
 export function insertModuleVersionId(db: Db, id: string, noCodeModuleId: string, version: string, at: string): void {
-  prepare(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`).run(id, noCodeModuleId, version, at);
+  prepare(
+    db,
+    `INSERT INTO no_code_module_versions (id, no_code_module_id, version, created_at) VALUES (?, ?, ?, ?)`,
+  ).run(id, noCodeModuleId, version, at);
 }
 
 export function insertNoCodeWorkspace(db: Db, r: NoCodeWorkspaceRecord): void {
-  prepare(db, `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`).run(
-    r.workspace_id,
-    r.no_code_module_id,
-    r.registry_module_id,
-    r.module_version_id,
-    r.version,
-  );
+  prepare(
+    db,
+    `INSERT INTO no_code_workspaces (workspace_id, no_code_module_id, registry_module_id, module_version_id, version) VALUES (?, ?, ?, ?, ?)`,
+  ).run(r.workspace_id, r.no_code_module_id, r.registry_module_id, r.module_version_id, r.version);
 }
 
-export function setNoCodeWorkspaceVersion(db: Db, workspaceId: string, version: string, moduleVersionId: string, registryModuleId: string): void {
-  prepare(db, `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`).run(version, moduleVersionId, registryModuleId, workspaceId);
+export function setNoCodeWorkspaceVersion(
+  db: Db,
+  workspaceId: string,
+  version: string,
+  moduleVersionId: string,
+  registryModuleId: string,
+): void {
+  prepare(
+    db,
+    `UPDATE no_code_workspaces SET version = ?, module_version_id = ?, registry_module_id = ? WHERE workspace_id = ?`,
+  ).run(version, moduleVersionId, registryModuleId, workspaceId);
 }
 
 /** A workspace's no-code record with its module's pin and registry module (null when the module is gone), in one query. */
-export function noCodeWorkspaceWithModule(db: Db, workspaceId: string): (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined {
+export function noCodeWorkspaceWithModule(
+  db: Db,
+  workspaceId: string,
+): (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined {
   return prepare(
     db,
     `SELECT w.*, m.version_pin AS module_pin, m.registry_module_id AS module_registry_id
        FROM no_code_workspaces w LEFT JOIN no_code_modules m ON m.id = w.no_code_module_id WHERE w.workspace_id = ?`,
-  ).get(workspaceId) as (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined;
+  ).get(workspaceId) as
+    (NoCodeWorkspaceRecord & { module_pin: string | null; module_registry_id: string | null }) | undefined;
 }
 
 export interface UpgradeRow {
@@ -181,7 +216,9 @@ export function findUpgrade(db: Db, runId: string): UpgradeRow | undefined {
 
 /** Run ids of every upgrade of a workspace, oldest first. */
 export function upgradeRunIds(db: Db, workspaceId: string): string[] {
-  return prepare(db, `SELECT run_id FROM no_code_upgrades WHERE workspace_id = ? ORDER BY rowid`).pluck().all(workspaceId) as string[];
+  return prepare(db, `SELECT run_id FROM no_code_upgrades WHERE workspace_id = ? ORDER BY rowid`)
+    .pluck()
+    .all(workspaceId) as string[];
 }
 
 export function insertUpgrade(db: Db, u: UpgradeRow): void {
@@ -189,7 +226,18 @@ export function insertUpgrade(db: Db, u: UpgradeRow): void {
     db,
     `INSERT INTO no_code_upgrades (run_id, workspace_id, no_code_module_id, target_version, target_registry_module_id, vars, outcome, error, phase, phase_started_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(u.run_id, u.workspace_id, u.no_code_module_id, u.target_version, u.target_registry_module_id, u.vars, u.outcome, u.error, u.phase, u.phase_started_ms);
+  ).run(
+    u.run_id,
+    u.workspace_id,
+    u.no_code_module_id,
+    u.target_version,
+    u.target_registry_module_id,
+    u.vars,
+    u.outcome,
+    u.error,
+    u.phase,
+    u.phase_started_ms,
+  );
 }
 
 export function startApplyPhase(db: Db, runId: string, atMs: number): void {
@@ -234,15 +282,22 @@ export function insertVariable(db: Db, row: VariableRecord): void {
 }
 
 export function variableByKey(db: Db, workspaceId: string, key: string, category: string): VariableRecord | undefined {
-  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`).get(workspaceId, key, category) as VariableRecord | undefined;
+  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? AND key = ? AND category = ?`).get(
+    workspaceId,
+    key,
+    category,
+  ) as VariableRecord | undefined;
 }
 
 export function variablesOf(db: Db, workspaceId: string): VariableRecord[] {
-  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as VariableRecord[];
+  return prepare(db, `SELECT * FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(
+    workspaceId,
+  ) as VariableRecord[];
 }
 
 export function findVariable(db: Db, workspaceId: string, id: string): VariableRecord | undefined {
-  return prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(id, workspaceId) as VariableRecord | undefined;
+  return prepare(db, `SELECT * FROM vars WHERE id = ? AND workspace_id = ?`).get(id, workspaceId) as
+    VariableRecord | undefined;
 }
 
 /** Every sensitive variable, for sealing values stored in clear. */
@@ -256,7 +311,10 @@ export function setVariableValue(db: Db, id: string, value: string): void {
 
 /** The stored variables of every upgrade. */
 export function upgradeVariableRows(db: Db): Pick<UpgradeRow, "run_id" | "workspace_id" | "vars">[] {
-  return db.prepare(`SELECT run_id, workspace_id, vars FROM no_code_upgrades`).all() as Pick<UpgradeRow, "run_id" | "workspace_id" | "vars">[];
+  return db.prepare(`SELECT run_id, workspace_id, vars FROM no_code_upgrades`).all() as Pick<
+    UpgradeRow,
+    "run_id" | "workspace_id" | "vars"
+  >[];
 }
 
 export function setUpgradeVariables(db: Db, runId: string, vars: string): void {

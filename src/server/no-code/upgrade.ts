@@ -33,7 +33,14 @@ import type { WorkspaceRecord } from "../workspace/store";
 import { loadNoCodeModule } from "./service";
 import * as store from "./store";
 import { findNoCodeModule, findNoCodeWorkspace, type UpgradeRow } from "./store";
-import { normalizeVariables, openUpgradeVariables, optionViolations, sealUpgradeVariables, upsertVariables, variablesDiffer } from "./vars";
+import {
+  normalizeVariables,
+  openUpgradeVariables,
+  optionViolations,
+  sealUpgradeVariables,
+  upsertVariables,
+  variablesDiffer,
+} from "./vars";
 import { assertEnabled, moduleVersionId, upgradeAvailable } from "./workspaces";
 
 /** `kind` of upgrade runs in the run domain's table (rendered as the run's `source`). */
@@ -125,19 +132,34 @@ export interface LoadedUpgrade {
 }
 
 /** The workspace of an upgrade path: visible to the caller, created from this module, else not found. */
-export function loadModuleWorkspace(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, permission: "can-read-run" | "can-queue-apply") {
+export function loadModuleWorkspace(
+  ctx: ServerContext,
+  caller: Caller,
+  noCodeModuleId: string,
+  workspaceId: string,
+  permission: "can-read-run" | "can-queue-apply",
+) {
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   const { ws, permissions } = loadWorkspace(ctx, caller, { id: workspaceId });
   if (!permissions[permission]) throw new NotFound("workspace not found");
   const record = findNoCodeWorkspace(ctx.db, ws.id);
-  if (!record || record.no_code_module_id !== m.id) throw new NotFound(`workspace ${ws.id} was not created from no-code module ${m.id}`);
+  if (!record || record.no_code_module_id !== m.id)
+    throw new NotFound(`workspace ${ws.id} was not created from no-code module ${m.id}`);
   return { m, ws, record };
 }
 
-export function loadUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, runId: string, permission: "can-read-run" | "can-queue-apply"): LoadedUpgrade {
+export function loadUpgrade(
+  ctx: ServerContext,
+  caller: Caller,
+  noCodeModuleId: string,
+  workspaceId: string,
+  runId: string,
+  permission: "can-read-run" | "can-queue-apply",
+): LoadedUpgrade {
   const { ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, permission);
   const upgrade = findUpgrade(ctx, runId);
-  if (!upgrade || upgrade.workspace_id !== ws.id || upgrade.no_code_module_id !== noCodeModuleId) throw new NotFound("workspace upgrade not found");
+  if (!upgrade || upgrade.workspace_id !== ws.id || upgrade.no_code_module_id !== noCodeModuleId)
+    throw new NotFound("workspace upgrade not found");
   const run = advanceUpgrade(ctx, runId)!;
   return { ws, run, upgrade: findUpgrade(ctx, runId)! };
 }
@@ -146,7 +168,13 @@ export function loadUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: 
  * Spec 4.16, initiate. An upgrade still planning or waiting for confirmation is
  * superseded (discarded); one being applied makes this a conflict.
  */
-export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, body: WorkspaceUpgradeRequest): LoadedUpgrade {
+export function initiateUpgrade(
+  ctx: ServerContext,
+  caller: Caller,
+  noCodeModuleId: string,
+  workspaceId: string,
+  body: WorkspaceUpgradeRequest,
+): LoadedUpgrade {
   const { db } = ctx;
   const { m: visible, ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, "can-queue-apply");
   assertEnabled(visible);
@@ -158,7 +186,10 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
     // Read again under the write lock: the module's pin and options are what this upgrade plans for.
     const m = findNoCodeModule(db, noCodeModuleId);
     if (!m) throw new NotFound("no-code module not found");
-    if (m.version_pin === "") throw new Invalid(`the registry module of no-code module ${m.id} has no versions yet; publish a version before upgrading`);
+    if (m.version_pin === "")
+      throw new Invalid(
+        `the registry module of no-code module ${m.id} has no versions yet; publish a version before upgrading`,
+      );
     const violations = optionViolations(db, m.id, vars);
     const record = findNoCodeWorkspace(db, ws.id)!;
     const active = store.upgradeRunIds(db, ws.id).filter((id) => {
@@ -167,10 +198,15 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
     });
     for (const runId of active) {
       const run = advanceUpgrade(ctx, runId)!;
-      if (IN_APPLY.includes(run.status)) throw new Conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
+      if (IN_APPLY.includes(run.status))
+        throw new Conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
       if (!FINAL_RUN_STATUSES.includes(run.status)) setRunStatus(db, run.id, "discarded");
     }
-    const outcome = violations.length ? "error" : upgradeAvailable(m, record) || variablesDiffer(db, ws.id, vars) ? "changes" : "no-changes";
+    const outcome = violations.length
+      ? "error"
+      : upgradeAvailable(m, record) || variablesDiffer(db, ws.id, vars)
+        ? "changes"
+        : "no-changes";
     const run = createRun(ctx, ws.id, {
       message: `Upgrade to no-code module version ${m.version_pin}`,
       kind: UPGRADE_RUN_KIND,
@@ -195,7 +231,13 @@ export function initiateUpgrade(ctx: ServerContext, caller: Caller, noCodeModule
 }
 
 /** Spec 4.16, confirm: only a plan with changes waiting for confirmation may be confirmed; anything else is a conflict. */
-export function confirmUpgrade(ctx: ServerContext, caller: Caller, noCodeModuleId: string, workspaceId: string, runId: string): LoadedUpgrade {
+export function confirmUpgrade(
+  ctx: ServerContext,
+  caller: Caller,
+  noCodeModuleId: string,
+  workspaceId: string,
+  runId: string,
+): LoadedUpgrade {
   const loaded = loadUpgrade(ctx, caller, noCodeModuleId, workspaceId, runId, "can-queue-apply");
   const run = inTransaction(ctx.db, () => {
     const current = advanceUpgrade(ctx, runId)!;

@@ -42,7 +42,10 @@ export function normalizeVariables(items: NoCodeVariableRequest[], failures: Fai
     const category = VARIABLE_CATEGORY_ALIASES[a.category] ?? a.category;
     const k = `${category}\u0000${a.key}`;
     if (seen.has(k)) {
-      failures.push({ field: { relationship: "vars", item: i, attribute: "key" }, detail: `variable "${a.key}" (${category}) is given more than once` });
+      failures.push({
+        field: { relationship: "vars", item: i, attribute: "key" },
+        detail: `variable "${a.key}" (${category}) is given more than once`,
+      });
       return;
     }
     seen.add(k);
@@ -68,14 +71,23 @@ function optionText(option: unknown): string {
  * Values outside a module's allowed options (spec 2.8): only engine variables are module
  * inputs, and a variable without an option set takes any value.
  */
-export function optionViolations(db: Db, noCodeModuleId: string, vars: Variable[]): { index: number; detail: string }[] {
-  const sets = new Map(variableOptionsOf(db, noCodeModuleId).map((o) => [o.variable_name, JSON.parse(o.options) as unknown[]]));
+export function optionViolations(
+  db: Db,
+  noCodeModuleId: string,
+  vars: Variable[],
+): { index: number; detail: string }[] {
+  const sets = new Map(
+    variableOptionsOf(db, noCodeModuleId).map((o) => [o.variable_name, JSON.parse(o.options) as unknown[]]),
+  );
   const out: { index: number; detail: string }[] = [];
   vars.forEach((v, index) => {
     const allowed = v.category === "engine" ? sets.get(v.key) : undefined;
     if (!allowed || allowed.length === 0) return;
     if (!allowed.some((o) => optionText(o) === v.value)) {
-      out.push({ index, detail: `value of variable "${v.key}" is not one of the allowed options: ${allowed.map(optionText).join(", ")}` });
+      out.push({
+        index,
+        detail: `value of variable "${v.key}" is not one of the allowed options: ${allowed.map(optionText).join(", ")}`,
+      });
     }
   });
   return out;
@@ -140,7 +152,12 @@ export function listVariables(ctx: ServerContext, caller: Caller, workspaceId: s
   return store.variablesOf(ctx.db, readableWorkspace(ctx, caller, workspaceId).id);
 }
 
-export function loadVariable(ctx: ServerContext, caller: Caller, workspaceId: string, variableId: string): VariableRecord {
+export function loadVariable(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string,
+  variableId: string,
+): VariableRecord {
   const row = store.findVariable(ctx.db, readableWorkspace(ctx, caller, workspaceId).id, variableId);
   if (!row) throw new NotFound("variable not found");
   return row;
@@ -152,12 +169,20 @@ export function loadVariable(ctx: ServerContext, caller: Caller, workspaceId: st
  * and marked `sealed`.
  */
 export function sealUpgradeVariables(ctx: ServerContext, workspaceId: string, vars: Variable[]): string {
-  return JSON.stringify(vars.map((v) => (sensitiveAsStored(ctx.db, workspaceId, v) ? { ...v, value: ctx.secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true } : v)));
+  return JSON.stringify(
+    vars.map((v) =>
+      sensitiveAsStored(ctx.db, workspaceId, v)
+        ? { ...v, value: ctx.secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true }
+        : v,
+    ),
+  );
 }
 
 /** The variables an upgrade row stores, with sealed values opened. */
 export function openUpgradeVariables(ctx: ServerContext, stored: string): Variable[] {
-  return (JSON.parse(stored) as StoredUpgradeVariable[]).map(({ sealed, ...v }) => (sealed ? { ...v, value: ctx.secrets.open(v.value, UPGRADE_PURPOSE) } : v));
+  return (JSON.parse(stored) as StoredUpgradeVariable[]).map(({ sealed, ...v }) =>
+    sealed ? { ...v, value: ctx.secrets.open(v.value, UPGRADE_PURPOSE) } : v,
+  );
 }
 
 /** A stored variable of an upgrade; `sealed` marks a value sealed for the upgrade's column. */
@@ -180,7 +205,11 @@ export function sealClearValues(ctx: ServerContext): void {
       const { values, upgrades } = clearValues(ctx);
       for (const r of values) store.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
       for (const u of upgrades) {
-        const sealed = u.vars.map((v) => (v.sealed || !sensitiveAsStored(db, u.workspace_id, v) ? v : { ...v, value: secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true }));
+        const sealed = u.vars.map((v) =>
+          v.sealed || !sensitiveAsStored(db, u.workspace_id, v)
+            ? v
+            : { ...v, value: secrets.seal(v.value, UPGRADE_PURPOSE), sealed: true },
+        );
         store.setUpgradeVariables(db, u.run_id, JSON.stringify(sealed));
       }
     }),
@@ -191,7 +220,9 @@ export function sealClearValues(ctx: ServerContext): void {
 function clearValues(ctx: ServerContext) {
   const { db, secrets } = ctx;
   const values = store.sensitiveVariables(db);
-  const upgrades = store.upgradeVariableRows(db).map((u) => ({ ...u, vars: JSON.parse(u.vars) as StoredUpgradeVariable[] }));
+  const upgrades = store
+    .upgradeVariableRows(db)
+    .map((u) => ({ ...u, vars: JSON.parse(u.vars) as StoredUpgradeVariable[] }));
   const foreign =
     values.some((r) => secrets.looksSealed(r.value) && !secrets.sealedHere(r.value, VALUE_PURPOSE)) ||
     upgrades.some((u) => u.vars.some((v) => v.sealed && !secrets.sealedHere(v.value, UPGRADE_PURPOSE)));

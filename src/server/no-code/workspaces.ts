@@ -29,21 +29,32 @@ export function moduleVersionId(db: Db, noCodeModuleId: string, version: string)
 }
 
 export function assertEnabled(m: NoCodeModuleRecord): void {
-  if (m.enabled !== 1) throw new Invalid(`no-code provisioning is not enabled for module ${m.id}; enable it with PATCH /no-code-modules/${m.id}`);
+  if (m.enabled !== 1)
+    throw new Invalid(
+      `no-code provisioning is not enabled for module ${m.id}; enable it with PATCH /no-code-modules/${m.id}`,
+    );
 }
 
-export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, noCodeModuleId: string, body: NoCodeWorkspaceCreateRequest): WorkspaceRecord {
+export function createWorkspaceFromModule(
+  ctx: ServerContext,
+  caller: Caller,
+  noCodeModuleId: string,
+  body: NoCodeWorkspaceCreateRequest,
+): WorkspaceRecord {
   const { db } = ctx;
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   assertEnabled(m);
   if (m.version_pin === "") {
-    throw new Invalid(`the registry module of no-code module ${m.id} has no versions yet; publish a version before creating workspaces from it`);
+    throw new Invalid(
+      `the registry module of no-code module ${m.id} has no versions yet; publish a version before creating workspaces from it`,
+    );
   }
   const d = body.data;
   const a = d.attributes;
   const failures: Failure[] = [];
   const vars = normalizeVariables(d.relationships?.vars?.data ?? [], failures);
-  for (const v of optionViolations(db, m.id, vars)) failures.push({ field: { relationship: "vars", item: v.index, attribute: "value" }, detail: v.detail });
+  for (const v of optionViolations(db, m.id, vars))
+    failures.push({ field: { relationship: "vars", item: v.index, attribute: "value" }, detail: v.detail });
   failIfAny(failures);
 
   const rm = findRegistryModule(db, m.registry_module_id)!;
@@ -53,7 +64,9 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
     description: a.description ?? "",
     "auto-apply": a.auto_apply ?? a["auto-apply"] ?? false,
     "source-name": a["source-name"] ?? `no-code module ${address}`,
-    "source-url": a["source-url"] ?? `${ctx.publicUrl}/app/${encodeURIComponent(m.organization)}/registry/modules/${rm.registry_name}/${address}/${m.version_pin}`,
+    "source-url":
+      a["source-url"] ??
+      `${ctx.publicUrl}/app/${encodeURIComponent(m.organization)}/registry/modules/${rm.registry_name}/${address}/${m.version_pin}`,
   };
   if (a["execution-mode"] !== undefined) attributes["execution-mode"] = a["execution-mode"];
   if (a["agent-pool-id"] !== undefined) attributes["agent-pool-id"] = a["agent-pool-id"];
@@ -67,7 +80,11 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
   }
 
   return inTransaction(db, () => {
-    const ws = createWorkspace(ctx, caller, m.organization, { attributes, projectId: d.relationships?.project?.data.id, source: SOURCE_MODULE });
+    const ws = createWorkspace(ctx, caller, m.organization, {
+      attributes,
+      projectId: d.relationships?.project?.data.id,
+      source: SOURCE_MODULE,
+    });
     upsertVariables(ctx, ws.id, vars);
     store.insertNoCodeWorkspace(db, {
       workspace_id: ws.id,
@@ -81,7 +98,10 @@ export function createWorkspaceFromModule(ctx: ServerContext, caller: Caller, no
 }
 
 /** Whether the module now provisions something other than what the workspace runs: another version, or (after a PATCH) another registry module. */
-export function upgradeAvailable(m: { version_pin: string; registry_module_id: string }, record: NoCodeWorkspaceRecord): boolean {
+export function upgradeAvailable(
+  m: { version_pin: string; registry_module_id: string },
+  record: NoCodeWorkspaceRecord,
+): boolean {
   return m.version_pin !== record.version || m.registry_module_id !== record.registry_module_id;
 }
 
@@ -98,11 +118,16 @@ export const noCodeWorkspaceRender: WorkspaceRenderHook = (ctx, ws, resource) =>
   const row = store.noCodeWorkspaceWithModule(ctx.db, ws.id);
   if (!row) return;
   const record: NoCodeWorkspaceRecord = row;
-  const m = row.module_pin !== null && row.module_registry_id !== null ? { version_pin: row.module_pin, registry_module_id: row.module_registry_id } : undefined;
+  const m =
+    row.module_pin !== null && row.module_registry_id !== null
+      ? { version_pin: row.module_pin, registry_module_id: row.module_registry_id }
+      : undefined;
   resource.attributes["source-module-id"] = record.registry_module_id;
   resource.attributes["no-code-module-id"] = record.no_code_module_id;
   resource.attributes["source-module-version"] = record.version;
   resource.attributes["no-code-upgrade-available"] = m !== undefined && upgradeAvailable(m, record);
   resource.relationships ??= {};
-  resource.relationships["no-code-module-version"] = { data: { id: record.module_version_id, type: "no-code-module-versions" } };
+  resource.relationships["no-code-module-version"] = {
+    data: { id: record.module_version_id, type: "no-code-module-versions" },
+  };
 };

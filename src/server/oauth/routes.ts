@@ -4,7 +4,15 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, parseBody, ref, send, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
-import { assertOAuthClientCreator, createOAuthClient, loadOAuthClient, loadOAuthToken, oauthTokenIds, type OAuthClientRecord, type OAuthTokenRecord } from "./service";
+import {
+  assertOAuthClientCreator,
+  createOAuthClient,
+  loadOAuthClient,
+  loadOAuthToken,
+  oauthTokenIds,
+  type OAuthClientRecord,
+  type OAuthTokenRecord,
+} from "./service";
 
 const oauthClientCreateRequestSchema = z
   .object({
@@ -29,7 +37,13 @@ function renderClient(db: Db, c: OAuthClientRecord): Resource {
   return {
     id: c.id,
     type: "oauth-clients",
-    attributes: { name: c.name, "service-provider": c.service_provider, "http-url": c.http_url, "api-url": c.api_url, "created-at": c.created_at },
+    attributes: {
+      name: c.name,
+      "service-provider": c.service_provider,
+      "http-url": c.http_url,
+      "api-url": c.api_url,
+      "created-at": c.created_at,
+    },
     relationships: {
       organization: ref("organizations", c.organization),
       "oauth-tokens": { data: oauthTokenIds(db, c.id).map((id) => ({ id, type: "oauth-tokens" })) },
@@ -49,14 +63,22 @@ function renderToken(t: OAuthTokenRecord): Resource {
 }
 
 export function oauthRoutes(app: FastifyInstance, { db }: ServerContext): void {
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/oauth-clients", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertOAuthClientCreator(db, caller, org);
-    const a = parseBody(oauthClientCreateRequestSchema, request.body).data.attributes;
-    const c = createOAuthClient(db, caller, org, { name: a.name ?? null, serviceProvider: a["service-provider"], httpUrl: a["http-url"], apiUrl: a["api-url"] });
-    return send(reply, 201, { data: renderClient(db, c) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/oauth-clients",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertOAuthClientCreator(db, caller, org);
+      const a = parseBody(oauthClientCreateRequestSchema, request.body).data.attributes;
+      const c = createOAuthClient(db, caller, org, {
+        name: a.name ?? null,
+        serviceProvider: a["service-provider"],
+        httpUrl: a["http-url"],
+        apiUrl: a["api-url"],
+      });
+      return send(reply, 201, { data: renderClient(db, c) });
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/oauth-clients/:id", async (request, reply) => {
     return send(reply, 200, { data: renderClient(db, loadOAuthClient(db, requireCaller(request), request.params.id)) });

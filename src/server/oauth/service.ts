@@ -3,7 +3,15 @@ import { NotFound } from "../errors";
 import { newId, newInternalId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now } from "../store/db";
-import { findOAuthClient, findOAuthToken, insertOAuthClient, insertOAuthToken, oauthTokenIdsOf, type OAuthClientRecord, type OAuthTokenRecord } from "./store";
+import {
+  findOAuthClient,
+  findOAuthToken,
+  insertOAuthClient,
+  insertOAuthToken,
+  oauthTokenIdsOf,
+  type OAuthClientRecord,
+  type OAuthTokenRecord,
+} from "./store";
 
 export type { OAuthClientRecord, OAuthTokenRecord };
 
@@ -21,15 +29,29 @@ export interface OAuthClientInput {
 
 /** Connecting a VCS takes the organization's manage-workspaces permission; 404 otherwise. */
 export function assertOAuthClientCreator(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).manageWorkspaces)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
-export function createOAuthClient(db: Db, caller: Caller, organization: string, input: OAuthClientInput): OAuthClientRecord {
+export function createOAuthClient(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  input: OAuthClientInput,
+): OAuthClientRecord {
   assertOAuthClientCreator(db, caller, organization);
   const id = newInternalId("oc-");
   inTransaction(db, () => {
     const t = now();
-    insertOAuthClient(db, { id, organization, name: input.name, service_provider: input.serviceProvider, http_url: input.httpUrl, api_url: input.apiUrl, created_at: t });
+    insertOAuthClient(db, {
+      id,
+      organization,
+      name: input.name,
+      service_provider: input.serviceProvider,
+      http_url: input.httpUrl,
+      api_url: input.apiUrl,
+      created_at: t,
+    });
     insertOAuthToken(db, { id: newId("oauthToken"), oauth_client_id: id, organization, created_at: t });
   });
   return findOAuthClient(db, id)!;

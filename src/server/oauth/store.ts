@@ -19,19 +19,19 @@ export interface OAuthTokenRecord {
 }
 
 export function insertOAuthClient(db: Db, c: OAuthClientRecord): void {
-  prepare(db, `INSERT INTO oauth_clients (id, organization, name, service_provider, http_url, api_url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-    c.id,
-    c.organization,
-    c.name,
-    c.service_provider,
-    c.http_url,
-    c.api_url,
-    c.created_at,
-  );
+  prepare(
+    db,
+    `INSERT INTO oauth_clients (id, organization, name, service_provider, http_url, api_url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(c.id, c.organization, c.name, c.service_provider, c.http_url, c.api_url, c.created_at);
 }
 
 export function insertOAuthToken(db: Db, t: OAuthTokenRecord): void {
-  prepare(db, `INSERT INTO oauth_tokens (id, oauth_client_id, organization, created_at) VALUES (?, ?, ?, ?)`).run(t.id, t.oauth_client_id, t.organization, t.created_at);
+  prepare(db, `INSERT INTO oauth_tokens (id, oauth_client_id, organization, created_at) VALUES (?, ?, ?, ?)`).run(
+    t.id,
+    t.oauth_client_id,
+    t.organization,
+    t.created_at,
+  );
 }
 
 export function findOAuthClient(db: Db, id: string): OAuthClientRecord | undefined {
@@ -39,9 +39,14 @@ export function findOAuthClient(db: Db, id: string): OAuthClientRecord | undefin
 }
 
 export function findOAuthToken(db: Db, id: string): OAuthTokenRecord | undefined {
-  return prepare(db, `SELECT id, oauth_client_id, organization, created_at FROM oauth_tokens WHERE id = ?`).get(id) as OAuthTokenRecord | undefined;
+  return prepare(db, `SELECT id, oauth_client_id, organization, created_at FROM oauth_tokens WHERE id = ?`).get(id) as
+    OAuthTokenRecord | undefined;
 }
 
 export function oauthTokenIdsOf(db: Db, clientId: string): string[] {
-  return (prepare(db, `SELECT id FROM oauth_tokens WHERE oauth_client_id = ? ORDER BY created_at`).all(clientId) as { id: string }[]).map((r) => r.id);
+  return (
+    prepare(db, `SELECT id FROM oauth_tokens WHERE oauth_client_id = ? ORDER BY created_at`).all(clientId) as {
+      id: string;
+    }[]
+  ).map((r) => r.id);
 }

@@ -25,7 +25,10 @@ export function renderOrganization(org: OrganizationRecord, role: OrgRole): Reso
       },
     },
     relationships: {
-      "default-project": { ...ref("projects", org.default_project_id), links: { related: `${API_PREFIX}/projects/${org.default_project_id}` } },
+      "default-project": {
+        ...ref("projects", org.default_project_id),
+        links: { related: `${API_PREFIX}/projects/${org.default_project_id}` },
+      },
       "default-agent-pool": ref("agent-pools", org.default_agent_pool_id),
     },
     links: { self: organizationPath(org.name) },

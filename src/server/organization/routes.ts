@@ -6,14 +6,25 @@ import type { ServerContext } from "../context";
 import { assertMember, assertOwner, orgRole } from "../auth/service";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import { renderOrganization } from "./render";
-import { assertOrganizationFounder, createOrganization, deleteOrganization, getOrganization, organizationNamesOf, updateOrganization, type OrganizationDefaults } from "./service";
+import {
+  assertOrganizationFounder,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  organizationNamesOf,
+  updateOrganization,
+  type OrganizationDefaults,
+} from "./service";
 
 const organizationUpdateRequestSchema = z
   .object({
     data: z
       .object({
         type: z.literal("organizations"),
-        attributes: z.object({ email: z.string().nullable().optional(), "allow-force-delete-workspaces": z.boolean().optional() }).loose().optional(),
+        attributes: z
+          .object({ email: z.string().nullable().optional(), "allow-force-delete-workspaces": z.boolean().optional() })
+          .loose()
+          .optional(),
       })
       .loose(),
   })
@@ -64,7 +75,12 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const a = body.data.attributes;
     const { organization } = createOrganization(
       db,
-      { name: a.name, email: a.email, allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"], defaults: defaultsOf(request.body) },
+      {
+        name: a.name,
+        email: a.email,
+        allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"],
+        defaults: defaultsOf(request.body),
+      },
       caller.userId,
     );
     caller.roles.delete(organization.name);

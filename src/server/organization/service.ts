@@ -36,7 +36,10 @@ function setDefaults(db: Db, name: string, d: OrganizationDefaults): void {
   const mode = d.executionMode ?? org.default_execution_mode;
   let pool = d.agentPoolId !== undefined ? d.agentPoolId : org.default_agent_pool_id;
   if (mode !== "agent") pool = null;
-  else if (!pool) throw new Invalid("default-agent-pool is required when default-execution-mode is agent", { relationship: "default-agent-pool" });
+  else if (!pool)
+    throw new Invalid("default-agent-pool is required when default-execution-mode is agent", {
+      relationship: "default-agent-pool",
+    });
   else if (!agentPoolInOrganization(db, pool, name)) {
     throw new Invalid(`agent pool "${pool}" not found in organization ${name}`, { relationship: "default-agent-pool" });
   }
@@ -58,7 +61,8 @@ export function getOrganization(db: Db, name: string): OrganizationRecord {
 /** The organizations the caller belongs to, by name (all of them for the local server's administrator). */
 export function organizationNamesOf(db: Db, caller: Caller): string[] {
   if (caller.siteAdmin) return store.allOrganizationNames(db);
-  if (caller.kind === "organization") return caller.organization !== null && findOrganization(db, caller.organization) ? [caller.organization] : [];
+  if (caller.kind === "organization")
+    return caller.organization !== null && findOrganization(db, caller.organization) ? [caller.organization] : [];
   return organizationsThroughTeams(db, caller);
 }
 
@@ -69,7 +73,8 @@ export interface CreatedOrganization {
 
 /** Organizations are founded by users and by the local server's bootstrap token, not by organization or team tokens. */
 export function assertOrganizationFounder(caller: Caller): void {
-  if (caller.kind !== "user" && !caller.siteAdmin) throw new NotFound("organizations cannot be created with this token");
+  if (caller.kind !== "user" && !caller.siteAdmin)
+    throw new NotFound("organizations cannot be created with this token");
 }
 
 /**
@@ -96,8 +101,17 @@ export function createOrganization(
           allowForceDeleteWorkspaces: input.allowForceDeleteWorkspaces ?? false,
           serviceUserId,
         });
-        store.insertDefaultProject(db, { id: projectId, organization: input.name, name: DEFAULT_PROJECT_NAME, createdAt });
-        const ownersTeamId = createTeamRecord(db, input.name, "owners", { owners: true, manageWorkspaces: true, manageProjects: true });
+        store.insertDefaultProject(db, {
+          id: projectId,
+          organization: input.name,
+          name: DEFAULT_PROJECT_NAME,
+          createdAt,
+        });
+        const ownersTeamId = createTeamRecord(db, input.name, "owners", {
+          owners: true,
+          manageWorkspaces: true,
+          manageProjects: true,
+        });
         if (creatorUserId) addOwner(db, ownersTeamId, creatorUserId);
         if (input.defaults) setDefaults(db, input.name, input.defaults);
         return { organization: findOrganization(db, input.name)!, ownersTeamId };
@@ -106,11 +120,16 @@ export function createOrganization(
   );
 }
 
-export function updateOrganization(db: Db, name: string, patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults }): OrganizationRecord {
+export function updateOrganization(
+  db: Db,
+  name: string,
+  patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
+): OrganizationRecord {
   return inTransaction(db, () => {
     getOrganization(db, name);
     if (patch.email !== undefined) store.setEmail(db, name, patch.email);
-    if (patch.allowForceDeleteWorkspaces !== undefined) store.setAllowForceDelete(db, name, patch.allowForceDeleteWorkspaces);
+    if (patch.allowForceDeleteWorkspaces !== undefined)
+      store.setAllowForceDelete(db, name, patch.allowForceDeleteWorkspaces);
     if (patch.defaults) setDefaults(db, name, patch.defaults);
     return getOrganization(db, name);
   });
@@ -130,16 +149,30 @@ export function deleteOrganization(db: Db, name: string): void {
  * owners team. The bootstrap token is also a site administrator, so the person who
  * started the server can create and manage further organizations with it.
  */
-export function bootstrapOrganization(db: Db, name: string, token: string | undefined): { token: string; issued: IssuedToken | null } {
+export function bootstrapOrganization(
+  db: Db,
+  name: string,
+  token: string | undefined,
+): { token: string; issued: IssuedToken | null } {
   return inTransaction(db, () => {
     if (!findOrganization(db, name)) createOrganization(db, { name }, null);
     const teamId = ownersTeamId(db, name);
     if (token) {
       if (chosenTokenExists(db, token)) return { token, issued: null };
-      const issued = issueToken(db, { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" }, token);
+      const issued = issueToken(
+        db,
+        { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" },
+        token,
+      );
       return { token, issued };
     }
-    const issued = issueToken(db, { kind: "team", organization: name, teamId, siteAdmin: true, description: "bootstrap" });
+    const issued = issueToken(db, {
+      kind: "team",
+      organization: name,
+      teamId,
+      siteAdmin: true,
+      description: "bootstrap",
+    });
     return { token: issued.token, issued };
   });
 }

@@ -25,24 +25,35 @@ export function allOrganizationNames(db: Db): string[] {
 
 export function insertOrganization(
   db: Db,
-  o: { name: string; email: string | null; createdAt: string; defaultProjectId: string; allowForceDeleteWorkspaces: boolean; serviceUserId: string },
+  o: {
+    name: string;
+    email: string | null;
+    createdAt: string;
+    defaultProjectId: string;
+    allowForceDeleteWorkspaces: boolean;
+    serviceUserId: string;
+  },
 ): void {
-  prepare(db, `INSERT INTO organizations (name, email, created_at, default_project_id, allow_force_delete_workspaces, service_user_id) VALUES (?, ?, ?, ?, ?, ?)`).run(
-    o.name,
-    o.email,
-    o.createdAt,
-    o.defaultProjectId,
-    o.allowForceDeleteWorkspaces ? 1 : 0,
-    o.serviceUserId,
-  );
+  prepare(
+    db,
+    `INSERT INTO organizations (name, email, created_at, default_project_id, allow_force_delete_workspaces, service_user_id) VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(o.name, o.email, o.createdAt, o.defaultProjectId, o.allowForceDeleteWorkspaces ? 1 : 0, o.serviceUserId);
 }
 
 /**
  * The organization's default project, created with it in one transaction. Written here
  * rather than through the project domain, which reads organizations through this one.
  */
-export function insertDefaultProject(db: Db, p: { id: string; organization: string; name: string; createdAt: string }): void {
-  prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(p.id, p.organization, p.name, p.createdAt);
+export function insertDefaultProject(
+  db: Db,
+  p: { id: string; organization: string; name: string; createdAt: string },
+): void {
+  prepare(db, `INSERT INTO projects (id, organization, name, description, created_at) VALUES (?, ?, ?, '', ?)`).run(
+    p.id,
+    p.organization,
+    p.name,
+    p.createdAt,
+  );
 }
 
 export function setEmail(db: Db, name: string, email: string | null): void {
@@ -54,7 +65,11 @@ export function setAllowForceDelete(db: Db, name: string, allow: boolean): void 
 }
 
 export function setExecutionDefaults(db: Db, name: string, mode: string, agentPoolId: string | null): void {
-  prepare(db, `UPDATE organizations SET default_execution_mode = ?, default_agent_pool_id = ? WHERE name = ?`).run(mode, agentPoolId, name);
+  prepare(db, `UPDATE organizations SET default_execution_mode = ?, default_agent_pool_id = ? WHERE name = ?`).run(
+    mode,
+    agentPoolId,
+    name,
+  );
 }
 
 /**

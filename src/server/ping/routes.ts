@@ -14,7 +14,8 @@ const SELF_MANAGED_RELEASE = "v202506-1";
 export function pingRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/ping", async (_request, reply) => {
     reply.code(204).header("TFP-API-Version", "2.6");
-    if (ctx.options.selfManaged) reply.header("TFP-AppName", "Terraform Enterprise").header("X-TFE-Version", SELF_MANAGED_RELEASE);
+    if (ctx.options.selfManaged)
+      reply.header("TFP-AppName", "Terraform Enterprise").header("X-TFE-Version", SELF_MANAGED_RELEASE);
     else reply.header("TFP-AppName", "HCP Terraform");
     return reply.send();
   });

@@ -3,7 +3,15 @@ import { projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { Invalid } from "../errors";
-import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send, type Resource } from "../http/jsonapi";
+import {
+  noContent,
+  paginationEnvelope,
+  parseBody,
+  parseInclude,
+  parsePage,
+  send,
+  type Resource,
+} from "../http/jsonapi";
 import { z } from "zod";
 import type { Db } from "../store/db";
 import { projectTagBindings } from "../tags/service";
@@ -36,7 +44,13 @@ const executionSchema = z
           .object({
             "default-execution-mode": z.string().optional(),
             "default-agent-pool-id": z.string().nullable().optional(),
-            "setting-overwrites": z.object({ "default-execution-mode": z.boolean().optional(), "default-agent-pool": z.boolean().optional() }).loose().optional(),
+            "setting-overwrites": z
+              .object({
+                "default-execution-mode": z.boolean().optional(),
+                "default-agent-pool": z.boolean().optional(),
+              })
+              .loose()
+              .optional(),
           })
           .loose()
           .optional(),
@@ -60,11 +74,18 @@ function executionOf(body: unknown): ProjectExecutionInput | undefined {
 
 /** A project's effective tag bindings are its own (projects inherit none). */
 function projectEffectiveBindings(db: Db, projectId: string): Resource[] {
-  return projectTagBindings(db, projectId).map((b) => renderEffectiveTagBinding({ sourceId: b.id, key: b.key, value: b.value, inherited: false }, projectId));
+  return projectTagBindings(db, projectId).map((b) =>
+    renderEffectiveTagBinding({ sourceId: b.id, key: b.key, value: b.value, inherited: false }, projectId),
+  );
 }
 
 /** `include=effective_tag_bindings`: the entries, and the relationship data that points to them. */
-function withIncluded(db: Db, projects: ProjectRecord[], documents: Resource[], include: Set<string>): { included?: Resource[] } {
+function withIncluded(
+  db: Db,
+  projects: ProjectRecord[],
+  documents: Resource[],
+  include: Set<string>,
+): { included?: Resource[] } {
   if (!include.has("effective_tag_bindings")) return {};
   const included: Resource[] = [];
   projects.forEach((p, i) => {
@@ -76,8 +97,13 @@ function withIncluded(db: Db, projects: ProjectRecord[], documents: Resource[], 
   return { included };
 }
 
-function bindingsOf(body: { data: { relationships?: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } } }) {
-  return body.data.relationships?.["tag-bindings"]?.data.map((b) => ({ key: b.attributes.key, value: b.attributes.value }));
+function bindingsOf(body: {
+  data: { relationships?: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } };
+}) {
+  return body.data.relationships?.["tag-bindings"]?.data.map((b) => ({
+    key: b.attributes.key,
+    value: b.attributes.value,
+  }));
 }
 
 export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -98,26 +124,36 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: renderProject(db, p) });
   });
 
-  app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>("/organizations/:organization_name/projects", async (request, reply) => {
-    const caller = requireCaller(request);
-    const page = parsePage(request.query);
-    const include = parseInclude(request.query, PROJECT_INCLUDES);
-    const q = request.query;
-    const { rows, total } = listProjects(db, caller, request.params.organization_name, page, {
-      name: typeof q["filter[names]"] === "string" ? q["filter[names]"] : undefined,
-      query: typeof q.q === "string" && q.q !== "" ? q.q : undefined,
-      tagged: taggedFilters(q),
-    });
-    const data = rows.map((p) => renderProject(db, p));
-    return send(reply, 200, { data, ...withIncluded(db, rows, data, include), ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>(
+    "/organizations/:organization_name/projects",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const page = parsePage(request.query);
+      const include = parseInclude(request.query, PROJECT_INCLUDES);
+      const q = request.query;
+      const { rows, total } = listProjects(db, caller, request.params.organization_name, page, {
+        name: typeof q["filter[names]"] === "string" ? q["filter[names]"] : undefined,
+        query: typeof q.q === "string" && q.q !== "" ? q.q : undefined,
+        tagged: taggedFilters(q),
+      });
+      const data = rows.map((p) => renderProject(db, p));
+      return send(reply, 200, {
+        data,
+        ...withIncluded(db, rows, data, include),
+        ...paginationEnvelope(request, page, total),
+      });
+    },
+  );
 
-  app.get<{ Params: IdParams; Querystring: Record<string, unknown> }>("/projects/:project_id", async (request, reply) => {
-    const include = parseInclude(request.query, PROJECT_INCLUDES);
-    const p = loadProject(db, requireCaller(request), request.params.project_id);
-    const data = renderProject(db, p);
-    return send(reply, 200, { data, ...withIncluded(db, [p], [data], include) });
-  });
+  app.get<{ Params: IdParams; Querystring: Record<string, unknown> }>(
+    "/projects/:project_id",
+    async (request, reply) => {
+      const include = parseInclude(request.query, PROJECT_INCLUDES);
+      const p = loadProject(db, requireCaller(request), request.params.project_id);
+      const data = renderProject(db, p);
+      return send(reply, 200, { data, ...withIncluded(db, [p], [data], include) });
+    },
+  );
 
   app.patch<{ Params: IdParams }>("/projects/:project_id", async (request, reply) => {
     const caller = requireCaller(request);
@@ -146,7 +182,9 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const caller = requireCaller(request);
     loadProjectAsAdmin(db, caller, request.params.project_id);
     const bindings = parseTagBindingsPatch(request.body);
-    return send(reply, 200, { data: mergeProjectTagBindings(db, caller, request.params.project_id, bindings).map(renderTagBinding) });
+    return send(reply, 200, {
+      data: mergeProjectTagBindings(db, caller, request.params.project_id, bindings).map(renderTagBinding),
+    });
   });
 
   app.get<{ Params: IdParams }>("/projects/:project_id/effective-tag-bindings", async (request, reply) => {

@@ -6,7 +6,14 @@ import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
 import { agentPoolInOrganization } from "../agentpool/service";
 import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
 import { findOrganization } from "../organization/service";
-import { checkTagBindings, mergeTagBindings, replaceTagBindings, taggedProjectsClause, type KeyValue, type TagBindingRecord } from "../tags/service";
+import {
+  checkTagBindings,
+  mergeTagBindings,
+  replaceTagBindings,
+  taggedProjectsClause,
+  type KeyValue,
+  type TagBindingRecord,
+} from "../tags/service";
 import * as store from "./store";
 import type { ProjectRecord } from "./store";
 
@@ -16,10 +23,17 @@ export type { ProjectRecord };
  * The execution mode and agent pool that workspaces of the project inherit: the
  * project's own when it overrides the organization's, else the organization's.
  */
-export function projectExecutionDefaults(db: Db, p: ProjectRecord): { mode: "remote" | "local" | "agent"; agentPoolId: string | null } {
-  if (p.default_execution_mode) return { mode: p.default_execution_mode as "remote" | "local" | "agent", agentPoolId: p.default_agent_pool_id };
+export function projectExecutionDefaults(
+  db: Db,
+  p: ProjectRecord,
+): { mode: "remote" | "local" | "agent"; agentPoolId: string | null } {
+  if (p.default_execution_mode)
+    return { mode: p.default_execution_mode as "remote" | "local" | "agent", agentPoolId: p.default_agent_pool_id };
   const org = findOrganization(db, p.organization);
-  const mode = org?.default_execution_mode === "local" || org?.default_execution_mode === "agent" ? org.default_execution_mode : "remote";
+  const mode =
+    org?.default_execution_mode === "local" || org?.default_execution_mode === "agent"
+      ? org.default_execution_mode
+      : "remote";
   return { mode, agentPoolId: mode === "agent" ? (org?.default_agent_pool_id ?? null) : null };
 }
 
@@ -28,7 +42,9 @@ const PROJECT_NAME = /^[A-Za-z0-9 _-]+$/;
 
 function checkProjectName(name: string | undefined): void {
   if (name !== undefined && !PROJECT_NAME.test(name)) {
-    throw new Invalid("Name may only contain letters, numbers, spaces, dashes (-), and underscores (_)", { attribute: "name" });
+    throw new Invalid("Name may only contain letters, numbers, spaces, dashes (-), and underscores (_)", {
+      attribute: "name",
+    });
   }
 }
 
@@ -44,7 +60,12 @@ export interface ProjectExecutionInput {
 }
 
 /** The stored pair after applying `input` to `current`; invalid for a pool without agent mode or a pool of another organization. */
-function executionSettings(db: Db, organization: string, current: Pick<ProjectRecord, "default_execution_mode" | "default_agent_pool_id">, input: ProjectExecutionInput) {
+function executionSettings(
+  db: Db,
+  organization: string,
+  current: Pick<ProjectRecord, "default_execution_mode" | "default_agent_pool_id">,
+  input: ProjectExecutionInput,
+) {
   let mode = current.default_execution_mode;
   let pool = current.default_agent_pool_id;
   if (input.overwritesMode === false && input.mode === undefined) {
@@ -53,21 +74,30 @@ function executionSettings(db: Db, organization: string, current: Pick<ProjectRe
   }
   if (input.mode !== undefined) {
     if (!["remote", "local", "agent"].includes(input.mode)) {
-      throw new Invalid(`default-execution-mode must be remote, local or agent, not "${input.mode}"`, { attribute: "default-execution-mode" });
+      throw new Invalid(`default-execution-mode must be remote, local or agent, not "${input.mode}"`, {
+        attribute: "default-execution-mode",
+      });
     }
     mode = input.mode;
     if (mode !== "agent") pool = null;
   }
   if (input.agentPoolId !== undefined && input.agentPoolId !== null && input.agentPoolId !== "") {
     if (mode !== "agent") {
-      throw new Invalid("default-agent-pool-id must not be specified unless using 'agent' execution mode", { attribute: "default-agent-pool-id" });
+      throw new Invalid("default-agent-pool-id must not be specified unless using 'agent' execution mode", {
+        attribute: "default-agent-pool-id",
+      });
     }
     if (!agentPoolInOrganization(db, input.agentPoolId, organization)) {
-      throw new Invalid(`agent pool "${input.agentPoolId}" not found in organization ${organization}`, { attribute: "default-agent-pool-id" });
+      throw new Invalid(`agent pool "${input.agentPoolId}" not found in organization ${organization}`, {
+        attribute: "default-agent-pool-id",
+      });
     }
     pool = input.agentPoolId;
   }
-  if (mode === "agent" && !pool) throw new Invalid("default-agent-pool-id is required when default-execution-mode is agent", { attribute: "default-agent-pool-id" });
+  if (mode === "agent" && !pool)
+    throw new Invalid("default-agent-pool-id is required when default-execution-mode is agent", {
+      attribute: "default-agent-pool-id",
+    });
   return { default_execution_mode: mode, default_agent_pool_id: pool };
 }
 
@@ -97,10 +127,16 @@ export interface ProjectInput {
 
 /** Creating projects takes the organization's manage-projects permission; not found otherwise. */
 export function assertProjectCreator(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageProjects) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).manageProjects)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
-export function createProject(db: Db, caller: Caller, organization: string, input: ProjectInput & { name: string }): ProjectRecord {
+export function createProject(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  input: ProjectInput & { name: string },
+): ProjectRecord {
   assertProjectCreator(db, caller, organization);
   checkProjectName(input.name);
   if (input.tagBindings) checkTagBindings(input.tagBindings);
@@ -109,8 +145,20 @@ export function createProject(db: Db, caller: Caller, organization: string, inpu
       inTransaction(db, () => {
         if (store.projectNameInUse(db, organization, input.name)) throw new NameTaken();
         const id = newId("project");
-        const exec = executionSettings(db, organization, { default_execution_mode: null, default_agent_pool_id: null }, input.execution ?? {});
-        store.insertProject(db, { id, organization, name: input.name, description: input.description ?? "", created_at: now(), ...exec });
+        const exec = executionSettings(
+          db,
+          organization,
+          { default_execution_mode: null, default_agent_pool_id: null },
+          input.execution ?? {},
+        );
+        store.insertProject(db, {
+          id,
+          organization,
+          name: input.name,
+          description: input.description ?? "",
+          created_at: now(),
+          ...exec,
+        });
         if (input.tagBindings) replaceTagBindings(db, "project", id, input.tagBindings);
         return findProject(db, id)!;
       }),
@@ -142,7 +190,12 @@ export function updateProject(db: Db, caller: Caller, id: string, input: Project
 }
 
 /** Adds bindings to the project and changes the value of keys it already binds; returns all of its bindings. */
-export function mergeProjectTagBindings(db: Db, caller: Caller, id: string, bindings: ReadonlyArray<KeyValue>): TagBindingRecord[] {
+export function mergeProjectTagBindings(
+  db: Db,
+  caller: Caller,
+  id: string,
+  bindings: ReadonlyArray<KeyValue>,
+): TagBindingRecord[] {
   return inTransaction(db, () => mergeTagBindings(db, "project", loadProjectAsAdmin(db, caller, id).id, bindings));
 }
 
@@ -174,7 +227,13 @@ export interface ProjectListFilter {
   tagged?: { key: string; value?: string }[];
 }
 
-export function listProjects(db: Db, caller: Caller, organization: string, page: Page, filter: ProjectListFilter = {}): { rows: ProjectRecord[]; total: number } {
+export function listProjects(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  page: Page,
+  filter: ProjectListFilter = {},
+): { rows: ProjectRecord[]; total: number } {
   assertMember(db, caller, organization);
   const clauses: store.Clause[] = [];
   if (filter.name) clauses.push(store.nameIs(filter.name));

@@ -24,20 +24,20 @@ export function findProject(db: Db, id: string): ProjectRecord | undefined {
 
 /** Whether another project of the organization (not `exceptId`) has the name. */
 export function projectNameInUse(db: Db, organization: string, name: string, exceptId?: string): boolean {
-  if (exceptId === undefined) return !!prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, name);
-  return !!prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ? AND id <> ?`).get(organization, name, exceptId);
+  if (exceptId === undefined)
+    return !!prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ?`).get(organization, name);
+  return !!prepare(db, `SELECT 1 FROM projects WHERE organization = ? AND name = ? AND id <> ?`).get(
+    organization,
+    name,
+    exceptId,
+  );
 }
 
 export function insertProject(db: Db, p: ProjectRecord): void {
-  prepare(db, `INSERT INTO projects (id, organization, name, description, created_at, default_execution_mode, default_agent_pool_id) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-    p.id,
-    p.organization,
-    p.name,
-    p.description,
-    p.created_at,
-    p.default_execution_mode,
-    p.default_agent_pool_id,
-  );
+  prepare(
+    db,
+    `INSERT INTO projects (id, organization, name, description, created_at, default_execution_mode, default_agent_pool_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(p.id, p.organization, p.name, p.description, p.created_at, p.default_execution_mode, p.default_agent_pool_id);
 }
 
 export function setName(db: Db, id: string, name: string): void {
@@ -49,7 +49,11 @@ export function setDescription(db: Db, id: string, description: string): void {
 }
 
 export function setExecution(db: Db, id: string, mode: string | null, agentPoolId: string | null): void {
-  prepare(db, `UPDATE projects SET default_execution_mode = ?, default_agent_pool_id = ? WHERE id = ?`).run(mode, agentPoolId, id);
+  prepare(db, `UPDATE projects SET default_execution_mode = ?, default_agent_pool_id = ? WHERE id = ?`).run(
+    mode,
+    agentPoolId,
+    id,
+  );
 }
 
 export function deleteProjectRow(db: Db, id: string): void {
@@ -57,11 +61,19 @@ export function deleteProjectRow(db: Db, id: string): void {
 }
 
 /** One page of the organization's projects matching every clause, in name order, and how many match in all. */
-export function projectsPage(db: Db, organization: string, clauses: ReadonlyArray<Clause>, limit: number, offset: number): { rows: ProjectRecord[]; total: number } {
+export function projectsPage(
+  db: Db,
+  organization: string,
+  clauses: ReadonlyArray<Clause>,
+  limit: number,
+  offset: number,
+): { rows: ProjectRecord[]; total: number } {
   const sql = ["organization = ?", ...clauses.map((c) => c.sql)].join(" AND ");
   const params = [organization, ...clauses.flatMap((c) => c.params)];
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = db.prepare(`SELECT * FROM projects WHERE ${sql} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`).all(...params, limit, offset) as ProjectRecord[];
+  const rows = db
+    .prepare(`SELECT * FROM projects WHERE ${sql} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
+    .all(...params, limit, offset) as ProjectRecord[];
   return { rows, total };
 }
 

@@ -11,7 +11,11 @@ function registryModulePath(m: RegistryModuleRecord): string {
  * created (this service keeps no module sources), so every version reports `ok` and a
  * module with a version is `setup_complete`.
  */
-export function renderRegistryModule(ctx: ServerContext, m: RegistryModuleRecord, role: { manageWorkspaces: boolean }): Resource {
+export function renderRegistryModule(
+  ctx: ServerContext,
+  m: RegistryModuleRecord,
+  role: { manageWorkspaces: boolean },
+): Resource {
   const versions = moduleVersions(ctx.db, m.id);
   const resource: Resource = {
     id: m.id,
@@ -23,7 +27,11 @@ export function renderRegistryModule(ctx: ServerContext, m: RegistryModuleRecord
       namespace: m.namespace,
       // Set by the domain that keeps no-code settings (ctx.hooks.registryModule).
       "no-code": false,
-      permissions: { "can-delete": role.manageWorkspaces, "can-resync": role.manageWorkspaces, "can-retry": role.manageWorkspaces },
+      permissions: {
+        "can-delete": role.manageWorkspaces,
+        "can-resync": role.manageWorkspaces,
+        "can-retry": role.manageWorkspaces,
+      },
       status: versions.length ? "setup_complete" : "pending",
       "version-statuses": versions.map((v) => ({ version: v.version, status: "ok" })),
       "vcs-repo": null,
@@ -31,7 +39,10 @@ export function renderRegistryModule(ctx: ServerContext, m: RegistryModuleRecord
       "updated-at": m.updated_at,
     },
     relationships: {
-      organization: { ...ref("organizations", m.organization), links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(m.organization)}` } },
+      organization: {
+        ...ref("organizations", m.organization),
+        links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(m.organization)}` },
+      },
       "no-code-modules": { data: [] },
     },
     links: { self: registryModulePath(m) },
@@ -44,8 +55,19 @@ export function renderModuleVersion(m: RegistryModuleRecord, v: RegistryModuleVe
   return {
     id: v.id,
     type: "registry-module-versions",
-    attributes: { version: v.version, status: "ok", source: "tfe-api", "created-at": v.created_at, "updated-at": v.created_at },
-    relationships: { "registry-module": { ...ref("registry-modules", m.id), links: { related: `${API_PREFIX}/registry-modules/${m.id}` } } },
+    attributes: {
+      version: v.version,
+      status: "ok",
+      source: "tfe-api",
+      "created-at": v.created_at,
+      "updated-at": v.created_at,
+    },
+    relationships: {
+      "registry-module": {
+        ...ref("registry-modules", m.id),
+        links: { related: `${API_PREFIX}/registry-modules/${m.id}` },
+      },
+    },
     links: { self: `${registryModulePath(m)}/version?module_version=${encodeURIComponent(v.version)}` },
   };
 }

@@ -23,7 +23,13 @@ type AddressParams = OrgParams & { registry_name: string; namespace: string; nam
 
 function addressOf(p: AddressParams): ModuleAddress {
   if (p.registry_name !== "private" && p.registry_name !== "public") throw new NotFound("registry module not found");
-  return { organization: p.organization_name, registryName: p.registry_name, namespace: p.namespace, name: p.name, provider: p.provider };
+  return {
+    organization: p.organization_name,
+    registryName: p.registry_name,
+    namespace: p.namespace,
+    name: p.name,
+    provider: p.provider,
+  };
 }
 
 /**
@@ -43,31 +49,49 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     assertModuleManager(db, caller, org);
     const body = parseBody(registryModuleCreateRequestSchema, request.body);
     const a = body.data.attributes;
-    const m = createRegistryModule(ctx, caller, org, { name: a.name, provider: a.provider, registryName: a["registry-name"], namespace: a.namespace });
+    const m = createRegistryModule(ctx, caller, org, {
+      name: a.name,
+      provider: a.provider,
+      registryName: a["registry-name"],
+      namespace: a.namespace,
+    });
     return send(reply, 201, { data: renderRegistryModule(ctx, m, role) });
   });
 
-  app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>("/organizations/:organization_name/registry-modules", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    const role = assertMember(db, caller, org);
-    const include = parseInclude(request.query, ["no-code-modules"]);
-    const page = parsePage(request.query);
-    const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
-    const filter = { q: text(request.query["q"]), registryName: text(request.query["filter[registry_name]"]), provider: text(request.query["filter[provider]"]) };
-    const { rows, total } = listRegistryModules(ctx, caller, org, filter, page);
-    const doc: Record<string, unknown> = { data: rows.map((m) => renderRegistryModule(ctx, m, role)) };
-    // go-tfe lists with `include=no-code-modules` to find a module's no-code settings,
-    // which the no-code domain adds (ctx.hooks.registryModule).
-    if (include.size) doc.included = rows.flatMap((m) => ctx.hooks.registryModule.flatMap((hook) => hook.included?.(ctx, m.id) ?? []));
-    return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>(
+    "/organizations/:organization_name/registry-modules",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      const role = assertMember(db, caller, org);
+      const include = parseInclude(request.query, ["no-code-modules"]);
+      const page = parsePage(request.query);
+      const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+      const filter = {
+        q: text(request.query["q"]),
+        registryName: text(request.query["filter[registry_name]"]),
+        provider: text(request.query["filter[provider]"]),
+      };
+      const { rows, total } = listRegistryModules(ctx, caller, org, filter, page);
+      const doc: Record<string, unknown> = { data: rows.map((m) => renderRegistryModule(ctx, m, role)) };
+      // go-tfe lists with `include=no-code-modules` to find a module's no-code settings,
+      // which the no-code domain adds (ctx.hooks.registryModule).
+      if (include.size)
+        doc.included = rows.flatMap((m) =>
+          ctx.hooks.registryModule.flatMap((hook) => hook.included?.(ctx, m.id) ?? []),
+        );
+      return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
+    },
+  );
 
-  app.get<{ Params: AddressParams }>("/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider", async (request, reply) => {
-    const caller = requireCaller(request);
-    const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
-    return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
-  });
+  app.get<{ Params: AddressParams }>(
+    "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
+      return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
+    },
+  );
 
   const base = "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name";
   app.delete<{ Params: Omit<AddressParams, "provider"> }>(base, async (request, reply) => {
@@ -86,15 +110,30 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   // The older delete form, still used by go-tfe: private registry, namespace = organization.
   type LegacyDelete = OrgParams & { name: string; provider?: string; version?: string };
-  const legacyDelete = async (request: { params: LegacyDelete } & Parameters<typeof requireCaller>[0], reply: Parameters<typeof noContent>[0]) => {
+  const legacyDelete = async (
+    request: { params: LegacyDelete } & Parameters<typeof requireCaller>[0],
+    reply: Parameters<typeof noContent>[0],
+  ) => {
     const p = request.params;
-    const address = { organization: p.organization_name, registryName: "private", namespace: p.organization_name, name: p.name, provider: p.provider };
+    const address = {
+      organization: p.organization_name,
+      registryName: "private",
+      namespace: p.organization_name,
+      name: p.name,
+      provider: p.provider,
+    };
     deleteRegistryModules(ctx, requireCaller(request), address, p.version);
     return noContent(reply);
   };
   app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name", legacyDelete);
-  app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name/:provider", legacyDelete);
-  app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name/:provider/:version", legacyDelete);
+  app.post<{ Params: LegacyDelete }>(
+    "/registry-modules/actions/delete/:organization_name/:name/:provider",
+    legacyDelete,
+  );
+  app.post<{ Params: LegacyDelete }>(
+    "/registry-modules/actions/delete/:organization_name/:name/:provider/:version",
+    legacyDelete,
+  );
 
   app.get<{ Params: { id: string } }>("/registry-modules/:id", async (request, reply) => {
     const caller = requireCaller(request);
@@ -110,14 +149,25 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return renderModuleVersion(m, v);
   };
 
-  app.post<{ Params: OrgParams & { name: string; provider: string } }>("/registry-modules/:organization_name/:name/:provider/versions", async (request, reply) => {
-    const p = request.params;
-    const address = { organization: p.organization_name, registryName: "private", namespace: p.organization_name, name: p.name, provider: p.provider };
-    return send(reply, 201, { data: await createVersion(requireCaller(request), address, request.body) });
-  });
+  app.post<{ Params: OrgParams & { name: string; provider: string } }>(
+    "/registry-modules/:organization_name/:name/:provider/versions",
+    async (request, reply) => {
+      const p = request.params;
+      const address = {
+        organization: p.organization_name,
+        registryName: "private",
+        namespace: p.organization_name,
+        name: p.name,
+        provider: p.provider,
+      };
+      return send(reply, 201, { data: await createVersion(requireCaller(request), address, request.body) });
+    },
+  );
 
-  app.post<{ Params: AddressParams }>("/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider/versions", async (request, reply) =>
-    send(reply, 201, { data: await createVersion(requireCaller(request), addressOf(request.params), request.body) }),
+  app.post<{ Params: AddressParams }>(
+    "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider/versions",
+    async (request, reply) =>
+      send(reply, 201, { data: await createVersion(requireCaller(request), addressOf(request.params), request.body) }),
   );
 
   app.get<{ Params: AddressParams; Querystring: Record<string, unknown> }>(
@@ -126,7 +176,8 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
       const caller = requireCaller(request);
       const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
       const wanted = request.query["module_version"];
-      if (typeof wanted !== "string" || wanted === "") throw new Invalid("module_version is required", { parameter: "module_version" });
+      if (typeof wanted !== "string" || wanted === "")
+        throw new Invalid("module_version is required", { parameter: "module_version" });
       return send(reply, 200, { data: renderModuleVersion(m, loadModuleVersion(ctx, m, wanted)) });
     },
   );

@@ -21,7 +21,8 @@ export { findModuleVersion, findRegistryModule, latestModuleVersion, moduleVersi
 
 /** Creating modules and versions takes the organization's module management right: owners, teams managing workspaces, the organization token. */
 export function assertModuleManager(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).manageWorkspaces)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
 /** A module the caller may see (any member of its organization); otherwise not found. */
@@ -32,7 +33,11 @@ export function loadRegistryModule(ctx: ServerContext, caller: Caller, id: strin
   return m;
 }
 
-export function loadRegistryModuleByAddress(ctx: ServerContext, caller: Caller, address: ModuleAddress): RegistryModuleRecord {
+export function loadRegistryModuleByAddress(
+  ctx: ServerContext,
+  caller: Caller,
+  address: ModuleAddress,
+): RegistryModuleRecord {
   assertMember(ctx.db, caller, address.organization);
   const m = findRegistryModuleByAddress(ctx.db, address);
   if (!m) throw new NotFound("registry module not found");
@@ -49,10 +54,18 @@ export function createRegistryModule(
   assertModuleManager(db, caller, organization);
   const registryName = input.registryName ?? "private";
   // Private modules live in the organization's own namespace; public ones need theirs named.
-  if (registryName === "private" && input.namespace !== undefined && input.namespace !== "" && input.namespace !== organization) {
-    throw new Invalid(`namespace of a private module must be the organization name "${organization}"`, { attribute: "namespace" });
+  if (
+    registryName === "private" &&
+    input.namespace !== undefined &&
+    input.namespace !== "" &&
+    input.namespace !== organization
+  ) {
+    throw new Invalid(`namespace of a private module must be the organization name "${organization}"`, {
+      attribute: "namespace",
+    });
   }
-  if (registryName === "public" && !input.namespace) throw new Invalid("namespace is required for a public module", { attribute: "namespace" });
+  if (registryName === "public" && !input.namespace)
+    throw new Invalid("namespace is required for a public module", { attribute: "namespace" });
   const namespace = registryName === "private" ? organization : input.namespace!;
   try {
     return inTransaction(db, () => {
@@ -78,7 +91,12 @@ export function createRegistryModule(
   }
 }
 
-export function createModuleVersion(ctx: ServerContext, caller: Caller, address: ModuleAddress, version: string): RegistryModuleVersionRecord {
+export function createModuleVersion(
+  ctx: ServerContext,
+  caller: Caller,
+  address: ModuleAddress,
+  version: string,
+): RegistryModuleVersionRecord {
   const { db } = ctx;
   assertModuleManager(db, caller, address.organization);
   const m = findRegistryModuleByAddress(db, address);
@@ -88,7 +106,12 @@ export function createModuleVersion(ctx: ServerContext, caller: Caller, address:
     return inTransaction(db, () => {
       if (findModuleVersion(db, m.id, version)) throw taken();
       const t = now();
-      const record: RegistryModuleVersionRecord = { id: newId("registryModuleVersion"), module_id: m.id, version, created_at: t };
+      const record: RegistryModuleVersionRecord = {
+        id: newId("registryModuleVersion"),
+        module_id: m.id,
+        version,
+        created_at: t,
+      };
       store.insertModuleVersion(db, record);
       for (const hook of ctx.hooks.registryModule) hook.versionPublished?.(ctx, m.id, version);
       store.touchRegistryModule(db, m.id, t);
@@ -105,7 +128,12 @@ export function createModuleVersion(ctx: ServerContext, caller: Caller, address:
  * What other domains keep about a module goes with it (their tables cascade); a version
  * they refuse to lose (a no-code module's pin) stays until they let it go.
  */
-export function deleteRegistryModules(ctx: ServerContext, caller: Caller, address: Omit<ModuleAddress, "provider"> & { provider?: string }, version?: string): void {
+export function deleteRegistryModules(
+  ctx: ServerContext,
+  caller: Caller,
+  address: Omit<ModuleAddress, "provider"> & { provider?: string },
+  version?: string,
+): void {
   const { db } = ctx;
   assertModuleManager(db, caller, address.organization);
   inTransaction(db, () => {
@@ -125,14 +153,24 @@ export function deleteRegistryModules(ctx: ServerContext, caller: Caller, addres
 }
 
 /** A version of a module the caller may see; not found otherwise. */
-export function loadModuleVersion(ctx: ServerContext, m: RegistryModuleRecord, version: string): RegistryModuleVersionRecord {
+export function loadModuleVersion(
+  ctx: ServerContext,
+  m: RegistryModuleRecord,
+  version: string,
+): RegistryModuleVersionRecord {
   const v = findModuleVersion(ctx.db, m.id, version);
   if (!v) throw new NotFound(`version ${version} of this module not found`);
   return v;
 }
 
 /** A page of an organization's modules, for a member. */
-export function listRegistryModules(ctx: ServerContext, caller: Caller, organization: string, filter: ModuleListFilter, page: Page): { rows: RegistryModuleRecord[]; total: number } {
+export function listRegistryModules(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  filter: ModuleListFilter,
+  page: Page,
+): { rows: RegistryModuleRecord[]; total: number } {
   assertMember(ctx.db, caller, organization);
   return store.registryModulesPage(ctx.db, organization, filter, page);
 }

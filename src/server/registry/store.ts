@@ -56,7 +56,9 @@ export function findRegistryModule(db: Db, id: string): RegistryModuleRecord | u
 
 export function findRegistryModuleByAddress(db: Db, a: ModuleAddress): RegistryModuleRecord | undefined {
   return db
-    .prepare(`SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND provider = ?`)
+    .prepare(
+      `SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND provider = ?`,
+    )
     .get(a.organization, a.registryName, a.namespace, a.name, a.provider) as RegistryModuleRecord | undefined;
 }
 
@@ -99,12 +101,17 @@ function compareVersions(a: string, b: string): number {
 
 /** Versions of a module, newest first. */
 export function moduleVersions(db: Db, moduleId: string): RegistryModuleVersionRecord[] {
-  const rows = prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ?`).all(moduleId) as RegistryModuleVersionRecord[];
+  const rows = prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ?`).all(
+    moduleId,
+  ) as RegistryModuleVersionRecord[];
   return rows.sort((a, b) => compareVersions(b.version, a.version));
 }
 
 export function findModuleVersion(db: Db, moduleId: string, version: string): RegistryModuleVersionRecord | undefined {
-  return prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(moduleId, version) as RegistryModuleVersionRecord | undefined;
+  return prepare(db, `SELECT * FROM registry_module_versions WHERE module_id = ? AND version = ?`).get(
+    moduleId,
+    version,
+  ) as RegistryModuleVersionRecord | undefined;
 }
 
 /** The highest version of a module (pre-releases count only when nothing else exists), or undefined when it has none. */
@@ -122,7 +129,10 @@ export function insertRegistryModule(db: Db, record: RegistryModuleRecord): void
 }
 
 export function insertModuleVersion(db: Db, record: RegistryModuleVersionRecord): void {
-  prepare(db, `INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`).run(record);
+  prepare(
+    db,
+    `INSERT INTO registry_module_versions (id, module_id, version, created_at) VALUES (@id, @module_id, @version, @created_at)`,
+  ).run(record);
 }
 
 export function touchRegistryModule(db: Db, id: string, at: string): void {
@@ -130,8 +140,14 @@ export function touchRegistryModule(db: Db, id: string, at: string): void {
 }
 
 /** Modules of one name in a namespace: every provider, or the one given. */
-export function modulesNamed(db: Db, address: Omit<ModuleAddress, "provider"> & { provider?: string }): RegistryModuleRecord[] {
-  return prepare(db, `SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND (? IS NULL OR provider = ?)`).all(
+export function modulesNamed(
+  db: Db,
+  address: Omit<ModuleAddress, "provider"> & { provider?: string },
+): RegistryModuleRecord[] {
+  return prepare(
+    db,
+    `SELECT * FROM registry_modules WHERE organization = ? AND registry_name = ? AND namespace = ? AND name = ? AND (? IS NULL OR provider = ?)`,
+  ).all(
     address.organization,
     address.registryName,
     address.namespace,
@@ -156,11 +172,18 @@ export interface ModuleListFilter {
   provider?: string;
 }
 
-export function registryModulesPage(db: Db, organization: string, filter: ModuleListFilter, page: Page): { rows: RegistryModuleRecord[]; total: number } {
+export function registryModulesPage(
+  db: Db,
+  organization: string,
+  filter: ModuleListFilter,
+  page: Page,
+): { rows: RegistryModuleRecord[]; total: number } {
   const where = ["organization = ?"];
   const params: unknown[] = [organization];
   if (filter.q) {
-    where.push(`(instr(lower(name), lower(?)) > 0 OR instr(lower(namespace), lower(?)) > 0 OR instr(lower(provider), lower(?)) > 0)`);
+    where.push(
+      `(instr(lower(name), lower(?)) > 0 OR instr(lower(namespace), lower(?)) > 0 OR instr(lower(provider), lower(?)) > 0)`,
+    );
     params.push(filter.q, filter.q, filter.q);
   }
   for (const [value, column] of [
@@ -173,11 +196,11 @@ export function registryModulesPage(db: Db, organization: string, filter: Module
     }
   }
   const sql = where.join(" AND ");
-  const total = (prepare(db, `SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = prepare(db, `SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`).all(
-    ...params,
-    page.size,
-    (page.number - 1) * page.size,
-  ) as RegistryModuleRecord[];
+  const total = (prepare(db, `SELECT COUNT(*) AS n FROM registry_modules WHERE ${sql}`).get(...params) as { n: number })
+    .n;
+  const rows = prepare(
+    db,
+    `SELECT * FROM registry_modules WHERE ${sql} ORDER BY name, provider, id LIMIT ? OFFSET ?`,
+  ).all(...params, page.size, (page.number - 1) * page.size) as RegistryModuleRecord[];
   return { rows, total };
 }

@@ -4,12 +4,25 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, noContent, parseBody, send, type Resource } from "../http/jsonapi";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { assertSelfManaged, DELETE_OLDER, DONT_DELETE, policyOf, removeWorkspacePolicy, setWorkspacePolicy, type PolicyRecord } from "./service";
+import {
+  assertSelfManaged,
+  DELETE_OLDER,
+  DONT_DELETE,
+  policyOf,
+  removeWorkspacePolicy,
+  setWorkspacePolicy,
+  type PolicyRecord,
+} from "./service";
 
 const policyRequestSchema = z
   .object({
     data: z.discriminatedUnion("type", [
-      z.object({ type: z.literal(DELETE_OLDER), attributes: z.object({ "delete-older-than-n-days": z.number().int().min(1) }).loose() }).loose(),
+      z
+        .object({
+          type: z.literal(DELETE_OLDER),
+          attributes: z.object({ "delete-older-than-n-days": z.number().int().min(1) }).loose(),
+        })
+        .loose(),
       z.object({ type: z.literal(DONT_DELETE), attributes: z.object({}).loose().optional() }).loose(),
     ]),
   })

@@ -18,7 +18,8 @@ export const DELETE_OLDER = "data-retention-policy-delete-olders";
 export const DONT_DELETE = "data-retention-policy-dont-deletes";
 
 export function assertSelfManaged(ctx: ServerContext): void {
-  if (!ctx.options.selfManaged) throw new NotFound("Data retention policies are only available in the self-managed offering.");
+  if (!ctx.options.selfManaged)
+    throw new NotFound("Data retention policies are only available in the self-managed offering.");
 }
 
 /** The policy that applies to a workspace: its own, else the organization's default, else none. */
@@ -30,7 +31,12 @@ export function policyOf(db: Db, ws: { id: string; organization: string }): Poli
 }
 
 /** Sets the workspace's own policy (`days` for delete-older, null for don't-delete); the caller has checked `can-update`. */
-export function setWorkspacePolicy(db: Db, workspaceId: string, kind: typeof DELETE_OLDER | typeof DONT_DELETE, days: number | null): PolicyRecord {
+export function setWorkspacePolicy(
+  db: Db,
+  workspaceId: string,
+  kind: typeof DELETE_OLDER | typeof DONT_DELETE,
+  days: number | null,
+): PolicyRecord {
   return inTransaction(db, () => {
     const id = findWorkspacePolicy(db, workspaceId)?.id ?? newId("dataRetentionPolicy");
     const policy = { id, kind, delete_older_than_n_days: days };

@@ -8,7 +8,10 @@ export interface PolicyRecord {
 }
 
 export function findWorkspacePolicy(db: Db, workspaceId: string): PolicyRecord | undefined {
-  return prepare(db, `SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`).get(workspaceId) as PolicyRecord | undefined;
+  return prepare(
+    db,
+    `SELECT id, kind, delete_older_than_n_days FROM data_retention_policies WHERE workspace_id = ?`,
+  ).get(workspaceId) as PolicyRecord | undefined;
 }
 
 /** Creates the workspace's policy, or replaces the kind and days of the one it has (keeping its id). */

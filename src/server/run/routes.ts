@@ -14,10 +14,17 @@ const runCreateRequestSchema = z
       .object({
         type: z.literal("runs"),
         attributes: z
-          .object({ message: z.string().optional(), "is-destroy": z.boolean().optional(), "auto-apply": z.boolean().optional(), "plan-only": z.boolean().optional() })
+          .object({
+            message: z.string().optional(),
+            "is-destroy": z.boolean().optional(),
+            "auto-apply": z.boolean().optional(),
+            "plan-only": z.boolean().optional(),
+          })
           .loose()
           .optional(),
-        relationships: z.object({ workspace: z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose() }).loose(),
+        relationships: z
+          .object({ workspace: z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose() })
+          .loose(),
       })
       .loose(),
   })
@@ -33,7 +40,13 @@ export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(runCreateRequestSchema, request.body);
     const { ws } = loadWorkspaceWith(ctx, caller, { id: body.data.relationships.workspace.data.id }, "can-queue-run");
     const a = body.data.attributes ?? {};
-    const run = createRun(ctx, ws.id, { message: a.message, isDestroy: a["is-destroy"], autoApply: a["auto-apply"], planOnly: a["plan-only"], createdBy: caller.principalId });
+    const run = createRun(ctx, ws.id, {
+      message: a.message,
+      isDestroy: a["is-destroy"],
+      autoApply: a["auto-apply"],
+      planOnly: a["plan-only"],
+      createdBy: caller.principalId,
+    });
     return send(reply, 201, { data: renderRun(run) });
   });
 

@@ -10,7 +10,15 @@ import type { RunRecord } from "./store";
 export type { RunRecord } from "./store";
 
 /** Statuses after which a run no longer moves. */
-export const FINAL_RUN_STATUSES = ["applied", "planned_and_finished", "discarded", "canceled", "errored", "force_canceled", "policy_soft_failed"];
+export const FINAL_RUN_STATUSES = [
+  "applied",
+  "planned_and_finished",
+  "discarded",
+  "canceled",
+  "errored",
+  "force_canceled",
+  "policy_soft_failed",
+];
 
 export function findRun(db: Db, id: string): RunRecord | undefined {
   return store.findRun(db, id);
@@ -23,7 +31,15 @@ export function findRun(db: Db, id: string): RunRecord | undefined {
 export function createRun(
   ctx: ServerContext,
   workspaceId: string,
-  spec: { status?: string; message?: string; isDestroy?: boolean; autoApply?: boolean; planOnly?: boolean; kind?: string; createdBy?: string | null },
+  spec: {
+    status?: string;
+    message?: string;
+    isDestroy?: boolean;
+    autoApply?: boolean;
+    planOnly?: boolean;
+    kind?: string;
+    createdBy?: string | null;
+  },
 ): RunRecord {
   return inTransaction(ctx.db, () => {
     const t = now();

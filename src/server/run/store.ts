@@ -25,7 +25,19 @@ export function insertRun(db: Db, run: RunRecord): void {
   prepare(
     db,
     `INSERT INTO runs (id, workspace_id, status, message, is_destroy, auto_apply, plan_only, kind, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(run.id, run.workspace_id, run.status, run.message, run.is_destroy, run.auto_apply, run.plan_only, run.kind, run.created_by, run.created_at, run.updated_at);
+  ).run(
+    run.id,
+    run.workspace_id,
+    run.status,
+    run.message,
+    run.is_destroy,
+    run.auto_apply,
+    run.plan_only,
+    run.kind,
+    run.created_by,
+    run.created_at,
+    run.updated_at,
+  );
 }
 
 export function updateRunStatus(db: Db, id: string, status: string): void {

@@ -3,7 +3,16 @@ import { sshKeyCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { assertMember } from "../auth/service";
-import { API_PREFIX, noContent, paginationEnvelope, parseBody, parsePage, ref, send, type Resource } from "../http/jsonapi";
+import {
+  API_PREFIX,
+  noContent,
+  paginationEnvelope,
+  parseBody,
+  parsePage,
+  ref,
+  send,
+  type Resource,
+} from "../http/jsonapi";
 import { assertSshKeyManager, createSshKey, deleteSshKey, listSshKeys, loadSshKey, type SshKeyRecord } from "./service";
 
 /** The key material is write-only: it is stored for runs and never rendered. */
@@ -18,22 +27,28 @@ function renderSshKey(k: SshKeyRecord): Resource {
 }
 
 export function sshKeyRoutes(app: FastifyInstance, { db }: ServerContext): void {
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/ssh-keys", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertSshKeyManager(db, caller, org);
-    const a = parseBody(sshKeyCreateRequestSchema, request.body).data.attributes;
-    return send(reply, 201, { data: renderSshKey(createSshKey(db, caller, org, { name: a.name, value: a.value })) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/ssh-keys",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertSshKeyManager(db, caller, org);
+      const a = parseBody(sshKeyCreateRequestSchema, request.body).data.attributes;
+      return send(reply, 201, { data: renderSshKey(createSshKey(db, caller, org, { name: a.name, value: a.value })) });
+    },
+  );
 
-  app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>("/organizations/:organization_name/ssh-keys", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    assertMember(db, caller, org);
-    const page = parsePage(request.query);
-    const { rows, total } = listSshKeys(db, caller, org, page);
-    return send(reply, 200, { data: rows.map(renderSshKey), ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>(
+    "/organizations/:organization_name/ssh-keys",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const org = request.params.organization_name;
+      assertMember(db, caller, org);
+      const page = parsePage(request.query);
+      const { rows, total } = listSshKeys(db, caller, org, page);
+      return send(reply, 200, { data: rows.map(renderSshKey), ...paginationEnvelope(request, page, total) });
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/ssh-keys/:id", async (request, reply) => {
     return send(reply, 200, { data: renderSshKey(loadSshKey(db, requireCaller(request), request.params.id, false)) });

@@ -9,7 +9,8 @@ export type { SshKeyRecord };
 
 /** Adding and deleting keys takes the organization's manage-workspaces permission; 404 otherwise. */
 export function assertSshKeyManager(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).manageWorkspaces)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
 /** A key the caller may see (any member of its organization), or manage when `manage` is set; otherwise 404. */
@@ -21,16 +22,31 @@ export function loadSshKey(db: Db, caller: Caller, id: string, manage: boolean):
   return k;
 }
 
-export function createSshKey(db: Db, caller: Caller, organization: string, input: { name: string; value: string }): SshKeyRecord {
+export function createSshKey(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  input: { name: string; value: string },
+): SshKeyRecord {
   assertSshKeyManager(db, caller, organization);
   const id = newId("sshKey");
-  inTransaction(db, () => insertSshKey(db, { id, organization, name: input.name, value: input.value, created_at: now() }));
+  inTransaction(db, () =>
+    insertSshKey(db, { id, organization, name: input.name, value: input.value, created_at: now() }),
+  );
   return loadSshKey(db, caller, id, false);
 }
 
-export function listSshKeys(db: Db, caller: Caller, organization: string, page: Page): { rows: SshKeyRecord[]; total: number } {
+export function listSshKeys(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  page: Page,
+): { rows: SshKeyRecord[]; total: number } {
   assertMember(db, caller, organization);
-  return { rows: sshKeysPage(db, organization, page.size, (page.number - 1) * page.size), total: countSshKeys(db, organization) };
+  return {
+    rows: sshKeysPage(db, organization, page.size, (page.number - 1) * page.size),
+    total: countSshKeys(db, organization),
+  };
 }
 
 export function deleteSshKey(db: Db, caller: Caller, id: string): void {

@@ -35,7 +35,13 @@ export function renderStateVersionOutput(o: StateOutput, showSensitive: boolean)
   return {
     id: o.id,
     type: "state-version-outputs",
-    attributes: { name: o.name, sensitive: o.sensitive, type: o.type, value: o.sensitive && !showSensitive ? null : o.value, "detailed-type": o.detailedType },
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      type: o.type,
+      value: o.sensitive && !showSensitive ? null : o.value,
+      "detailed-type": o.detailedType,
+    },
     links: { self: `${API_PREFIX}/state-version-outputs/${o.id}` },
   };
 }
@@ -45,7 +51,13 @@ export function renderWorkspaceOutput(o: StateOutput): Resource {
   return {
     id: o.id,
     type: "workspace-outputs",
-    attributes: { name: o.name, sensitive: o.sensitive, "output-type": o.type, value: o.sensitive ? null : o.value, "detailed-type": o.detailedType },
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      "output-type": o.type,
+      value: o.sensitive ? null : o.value,
+      "detailed-type": o.detailedType,
+    },
     links: { self: `${API_PREFIX}/workspace-outputs/${o.id}` },
   };
 }

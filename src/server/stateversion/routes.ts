@@ -5,7 +5,13 @@ import type { ServerContext } from "../context";
 import { parseBody, send } from "../http/jsonapi";
 import { loadWorkspaceWith } from "../workspace/service";
 import { renderStateVersion, renderStateVersionOutput } from "./render";
-import { createStateVersion, loadCurrentStateVersion, loadStateVersion, stateFile, stateVersionOutputs } from "./service";
+import {
+  createStateVersion,
+  loadCurrentStateVersion,
+  loadStateVersion,
+  stateFile,
+  stateVersionOutputs,
+} from "./service";
 
 export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/state-versions", async (request, reply) => {
@@ -17,12 +23,22 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
   });
 
   app.get<{ Params: { id: string } }>("/state-versions/:id", async (request, reply) => {
-    return send(reply, 200, { data: renderStateVersion(ctx, loadStateVersion(ctx, requireCaller(request), request.params.id)) });
+    return send(reply, 200, {
+      data: renderStateVersion(ctx, loadStateVersion(ctx, requireCaller(request), request.params.id)),
+    });
   });
 
-  app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/current-state-version", async (request, reply) => {
-    return send(reply, 200, { data: renderStateVersion(ctx, loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id)) });
-  });
+  app.get<{ Params: { workspace_id: string } }>(
+    "/workspaces/:workspace_id/current-state-version",
+    async (request, reply) => {
+      return send(reply, 200, {
+        data: renderStateVersion(
+          ctx,
+          loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id),
+        ),
+      });
+    },
+  );
 
   // The state file itself, where `hosted-state-download-url` points.
   app.get<{ Params: { id: string } }>("/state-versions/:id/download", async (request, reply) => {
@@ -32,11 +48,18 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.get<{ Params: { id: string } }>("/state-versions/:id/outputs", async (request, reply) => {
     const sv = loadStateVersion(ctx, requireCaller(request), request.params.id);
-    return send(reply, 200, { data: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)) });
+    return send(reply, 200, {
+      data: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)),
+    });
   });
 
-  app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/current-state-version-outputs", async (request, reply) => {
-    const sv = loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id);
-    return send(reply, 200, { data: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)) });
-  });
+  app.get<{ Params: { workspace_id: string } }>(
+    "/workspaces/:workspace_id/current-state-version-outputs",
+    async (request, reply) => {
+      const sv = loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id);
+      return send(reply, 200, {
+        data: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)),
+      });
+    },
+  );
 }

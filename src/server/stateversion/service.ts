@@ -44,7 +44,12 @@ function readState(input: StateVersionInput): { text: string; resourceCount: num
  * promotes the latest of them (see {@link settleOnUnlock}). Without `state`, or with
  * `finalized: false`, the version stays pending.
  */
-export function createStateVersion(ctx: ServerContext, caller: Caller, workspaceId: string, input: StateVersionInput): StateVersionRecord {
+export function createStateVersion(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string,
+  input: StateVersionInput,
+): StateVersionRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-create-state-versions");
     if (ws.locked !== 1 || ws.locked_by !== caller.principalId) {
@@ -81,7 +86,8 @@ export function settleOnUnlock(ctx: ServerContext, ws: WorkspaceRecord, force: b
   if (!force) {
     const latest = store.latestUnsettledIntermediate(ctx.db, ws.id);
     if (!latest) return;
-    if (latest.status !== "finalized") throw new Unavailable("The latest intermediate state version is not yet finalized; retry the unlock shortly.");
+    if (latest.status !== "finalized")
+      throw new Unavailable("The latest intermediate state version is not yet finalized; retry the unlock shortly.");
     setCurrentStateVersion(ctx, ws.id, latest.id, latest.resource_count, latest.created_at);
   }
   store.settleIntermediates(ctx.db, ws.id);

@@ -18,12 +18,27 @@ export interface StateVersionRecord {
 
 const COLUMNS = `id, workspace_id, serial, md5, lineage, resource_count, intermediate, promoted, status, created_at`;
 
-export function insertStateVersion(db: Db, v: Omit<StateVersionRecord, "promoted"> & { state: string | null; created_by: string }): void {
+export function insertStateVersion(
+  db: Db,
+  v: Omit<StateVersionRecord, "promoted"> & { state: string | null; created_by: string },
+): void {
   prepare(
     db,
     `INSERT INTO state_versions (id, workspace_id, serial, md5, lineage, state, resource_count, intermediate, promoted, status, created_by, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-  ).run(v.id, v.workspace_id, v.serial, v.md5, v.lineage, v.state, v.resource_count, v.intermediate, v.status, v.created_by, v.created_at);
+  ).run(
+    v.id,
+    v.workspace_id,
+    v.serial,
+    v.md5,
+    v.lineage,
+    v.state,
+    v.resource_count,
+    v.intermediate,
+    v.status,
+    v.created_by,
+    v.created_at,
+  );
 }
 
 export function findStateVersion(db: Db, id: string): StateVersionRecord | undefined {
@@ -32,11 +47,15 @@ export function findStateVersion(db: Db, id: string): StateVersionRecord | undef
 
 /** The state file a version holds, or null while it holds none (undefined when there is no such version). */
 export function stateText(db: Db, id: string): string | null | undefined {
-  return (prepare(db, `SELECT state FROM state_versions WHERE id = ?`).get(id) as { state: string | null } | undefined)?.state;
+  return (prepare(db, `SELECT state FROM state_versions WHERE id = ?`).get(id) as { state: string | null } | undefined)
+    ?.state;
 }
 
 /** The latest intermediate version of a workspace that no unlock has settled yet. */
-export function latestUnsettledIntermediate(db: Db, workspaceId: string): Pick<StateVersionRecord, "id" | "status" | "resource_count" | "created_at"> | undefined {
+export function latestUnsettledIntermediate(
+  db: Db,
+  workspaceId: string,
+): Pick<StateVersionRecord, "id" | "status" | "resource_count" | "created_at"> | undefined {
   return prepare(
     db,
     `SELECT id, status, resource_count, created_at FROM state_versions WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0 ORDER BY created_at DESC, rowid DESC LIMIT 1`,
@@ -45,5 +64,8 @@ export function latestUnsettledIntermediate(db: Db, workspaceId: string): Pick<S
 
 /** Marks every unsettled intermediate version of a workspace settled. */
 export function settleIntermediates(db: Db, workspaceId: string): void {
-  prepare(db, `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`).run(workspaceId);
+  prepare(
+    db,
+    `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`,
+  ).run(workspaceId);
 }

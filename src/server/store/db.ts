@@ -42,12 +42,20 @@ export function migrate(db: Db, domains: ReadonlyArray<{ schema?: string }> = []
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > latest) {
-    throw new Error(`database ${db.name} has schema version ${current}, newer than this build knows (${latest}); run the release that wrote it, or a newer one`);
+    throw new Error(
+      `database ${db.name} has schema version ${current}, newer than this build knows (${latest}); run the release that wrote it, or a newer one`,
+    );
   }
   if (current === 0) {
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((t) => t.name);
+    const tables = (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as {
+        name: string;
+      }[]
+    ).map((t) => t.name);
     if (tables.length > 0 && !PRE_MIGRATION_TABLES.every((t) => tables.includes(t))) {
-      throw new Error(`database ${db.name} holds tables this server did not write (${tables.slice(0, 5).join(", ")}); give --db a new file or one the server wrote`);
+      throw new Error(
+        `database ${db.name} holds tables this server did not write (${tables.slice(0, 5).join(", ")}); give --db a new file or one the server wrote`,
+      );
     }
   }
   const pending = migrations.filter((m) => m.version > current);
@@ -76,7 +84,8 @@ export function isUniqueViolation(err: unknown): boolean {
     typeof err === "object" &&
     err !== null &&
     "code" in err &&
-    ((err as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" || (err as { code: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY")
+    ((err as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" ||
+      (err as { code: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY")
   );
 }
 

@@ -300,7 +300,9 @@ function addMissingColumns(db: Db, ddl: readonly string[]): void {
   const declared = new Database(":memory:");
   try {
     for (const sql of ddl) declared.exec(sql);
-    const tables = declared.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+    const tables = declared
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+      .all() as { name: string }[];
     for (const { name: table } of tables) {
       const present = new Set(columnsOf(db, table).map((c) => c.name));
       for (const c of columnsOf(declared, table)) {

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { API_PREFIX, parseBody, ref, type Resource } from "../http/jsonapi";
-import { checkTagBindings, type EffectiveTagBinding, type KeyValue, type TagBindingRecord, type TagRecord } from "./service";
+import {
+  checkTagBindings,
+  type EffectiveTagBinding,
+  type KeyValue,
+  type TagBindingRecord,
+  type TagRecord,
+} from "./service";
 
 export function renderTag(t: TagRecord): Resource {
   return {
@@ -28,7 +34,12 @@ export function renderEffectiveTagBinding(b: EffectiveTagBinding, projectId: str
     id: b.sourceId,
     type: "effective-tag-bindings",
     attributes: { key: b.key, value: b.value },
-    ...(b.inherited ? { relationships: { "inherited-from": ref("projects", projectId) }, links: { "inherited-from": `${API_PREFIX}/projects/${projectId}` } } : {}),
+    ...(b.inherited
+      ? {
+          relationships: { "inherited-from": ref("projects", projectId) },
+          links: { "inherited-from": `${API_PREFIX}/projects/${projectId}` },
+        }
+      : {}),
   };
 }
 
@@ -39,7 +50,9 @@ const tagBindingsPatchSchema = z
       z
         .object({
           type: z.literal("tag-bindings"),
-          attributes: z.object({ key: z.string().min(1, "key must not be empty"), value: z.string().optional() }).loose(),
+          attributes: z
+            .object({ key: z.string().min(1, "key must not be empty"), value: z.string().optional() })
+            .loose(),
         })
         .loose(),
     ),
@@ -47,7 +60,10 @@ const tagBindingsPatchSchema = z
   .loose();
 
 export function parseTagBindingsPatch(body: unknown): KeyValue[] {
-  const bindings = parseBody(tagBindingsPatchSchema, body).data.map((b) => ({ key: b.attributes.key, value: b.attributes.value ?? "" }));
+  const bindings = parseBody(tagBindingsPatchSchema, body).data.map((b) => ({
+    key: b.attributes.key,
+    value: b.attributes.value ?? "",
+  }));
   checkTagBindings(bindings, false);
   return bindings;
 }

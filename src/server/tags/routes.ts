@@ -23,18 +23,23 @@ import {
 
 type ById = { workspace_id: string };
 
-const tagIdsSchema = z.object({ data: z.array(z.object({ type: z.literal("tags"), id: z.string().min(1) }).loose()) }).loose();
+const tagIdsSchema = z
+  .object({ data: z.array(z.object({ type: z.literal("tags"), id: z.string().min(1) }).loose()) })
+  .loose();
 type Query = Record<string, unknown>;
 
 export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
 
-  app.get<{ Params: ById; Querystring: Query }>("/workspaces/:workspace_id/relationships/tags", async (request, reply) => {
-    const page = parsePage(request.query);
-    const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
-    const { rows, total } = listWorkspaceTags(db, ws.id, page);
-    return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: ById; Querystring: Query }>(
+    "/workspaces/:workspace_id/relationships/tags",
+    async (request, reply) => {
+      const page = parsePage(request.query);
+      const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
+      const { rows, total } = listWorkspaceTags(db, ws.id, page);
+      return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
+    },
+  );
 
   // Flat tags (spec 4.10): names are stored lower-cased and created in the organization on
   // first use; an id must name an existing tag of the organization.
@@ -49,7 +54,13 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
         const caller = requireCaller(request);
         loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
         const body = parseBody(tagsRelationshipRequestSchema, request.body);
-        inTransaction(db, () => change(db, loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags").ws, body.data));
+        inTransaction(db, () =>
+          change(
+            db,
+            loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags").ws,
+            body.data,
+          ),
+        );
         return noContent(reply);
       },
     });
@@ -73,21 +84,26 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get<{ Params: ById }>("/workspaces/:workspace_id/effective-tag-bindings", async (request, reply) => {
     const { ws } = loadWorkspace(ctx, requireCaller(request), { id: request.params.workspace_id });
-    return send(reply, 200, { data: effectiveTagBindings(db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id)) });
+    return send(reply, 200, {
+      data: effectiveTagBindings(db, ws).map((b) => renderEffectiveTagBinding(b, ws.project_id)),
+    });
   });
 
-  app.delete<{ Params: { organization_name: string } }>("/organizations/:organization_name/tags", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertTagManager(db, caller, request.params.organization_name);
-    const body = parseBody(tagIdsSchema, request.body);
-    deleteOrganizationTags(
-      db,
-      caller,
-      request.params.organization_name,
-      body.data.map((t) => t.id),
-    );
-    return noContent(reply);
-  });
+  app.delete<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/tags",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      assertTagManager(db, caller, request.params.organization_name);
+      const body = parseBody(tagIdsSchema, request.body);
+      deleteOrganizationTags(
+        db,
+        caller,
+        request.params.organization_name,
+        body.data.map((t) => t.id),
+      );
+      return noContent(reply);
+    },
+  );
 
   app.post<{ Params: { tag_id: string } }>("/tags/:tag_id/relationships/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
@@ -105,12 +121,24 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return noContent(reply);
   });
 
-  app.get<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/tags", async (request, reply) => {
-    const page = parsePage(request.query);
-    const q = request.query.q;
-    const exclude = request.query["filter[exclude][taggable][id]"];
-    const filter = { q: typeof q === "string" ? q : undefined, excludeWorkspaceId: typeof exclude === "string" ? exclude : undefined };
-    const { rows, total } = listOrganizationTags(db, requireCaller(request), request.params.organization_name, filter, page);
-    return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: { organization_name: string }; Querystring: Query }>(
+    "/organizations/:organization_name/tags",
+    async (request, reply) => {
+      const page = parsePage(request.query);
+      const q = request.query.q;
+      const exclude = request.query["filter[exclude][taggable][id]"];
+      const filter = {
+        q: typeof q === "string" ? q : undefined,
+        excludeWorkspaceId: typeof exclude === "string" ? exclude : undefined,
+      };
+      const { rows, total } = listOrganizationTags(
+        db,
+        requireCaller(request),
+        request.params.organization_name,
+        filter,
+        page,
+      );
+      return send(reply, 200, { data: rows.map(renderTag), ...paginationEnvelope(request, page, total) });
+    },
+  );
 }

@@ -30,7 +30,9 @@ export function checkTagBindings(bindings: ReadonlyArray<KeyValue> | undefined, 
     if (seen.has(b.key)) {
       failures.push({
         detail: `tag binding key "${b.key}" is given more than once`,
-        field: inRelationship ? { relationship: "tag-bindings", item: i, attribute: "key" } : { item: i, attribute: "key" },
+        field: inRelationship
+          ? { relationship: "tag-bindings", item: i, attribute: "key" }
+          : { item: i, attribute: "key" },
       });
     }
     seen.add(b.key);
@@ -39,7 +41,12 @@ export function checkTagBindings(bindings: ReadonlyArray<KeyValue> | undefined, 
 }
 
 /** Replaces the whole set of key-value tags bound directly to a workspace or a project. */
-export function replaceTagBindings(db: Db, owner: BindingOwner, ownerId: string, bindings: ReadonlyArray<KeyValue>): void {
+export function replaceTagBindings(
+  db: Db,
+  owner: BindingOwner,
+  ownerId: string,
+  bindings: ReadonlyArray<KeyValue>,
+): void {
   store.replaceBindings(db, owner, ownerId, bindings);
 }
 
@@ -47,7 +54,12 @@ export function replaceTagBindings(db: Db, owner: BindingOwner, ownerId: string,
  * Adds bindings and changes the value of keys already bound, keeping the others;
  * returns every direct binding in the order they were first bound.
  */
-export function mergeTagBindings(db: Db, owner: BindingOwner, ownerId: string, bindings: ReadonlyArray<KeyValue>): TagBindingRecord[] {
+export function mergeTagBindings(
+  db: Db,
+  owner: BindingOwner,
+  ownerId: string,
+  bindings: ReadonlyArray<KeyValue>,
+): TagBindingRecord[] {
   store.upsertBindings(db, owner, ownerId, bindings);
   return store.selectBindings(db, owner, ownerId, "rowid");
 }
@@ -97,12 +109,21 @@ export type TagItem = { id?: string; attributes?: { name?: string } };
  * that matches nothing gives a new tag when `create`, else null. Unknown ids are invalid,
  * each at its item of the body's data, or of the `tags` relationship when `inRelationship`.
  */
-function resolveTags(db: Db, organization: string, items: ReadonlyArray<TagItem>, create: boolean, inRelationship = false): (string | null)[] {
+function resolveTags(
+  db: Db,
+  organization: string,
+  items: ReadonlyArray<TagItem>,
+  create: boolean,
+  inRelationship = false,
+): (string | null)[] {
   const failures: Failure[] = [];
   const ids = items.map((item, i) => {
     if (item.id !== undefined) {
       if (!store.tagExists(db, organization, item.id)) {
-        failures.push({ detail: `tag "${item.id}" not found`, field: inRelationship ? { relationship: "tags", item: i, id: true } : { item: i, id: true } });
+        failures.push({
+          detail: `tag "${item.id}" not found`,
+          field: inRelationship ? { relationship: "tags", item: i, id: true } : { item: i, id: true },
+        });
       }
       return item.id;
     }
@@ -116,12 +137,21 @@ function resolveTags(db: Db, organization: string, items: ReadonlyArray<TagItem>
 }
 
 /** Adds flat tags to a workspace: names are created in the organization on first use. */
-export function addWorkspaceTags(db: Db, ws: { id: string; organization: string }, items: ReadonlyArray<TagItem>, inRelationship = false): void {
+export function addWorkspaceTags(
+  db: Db,
+  ws: { id: string; organization: string },
+  items: ReadonlyArray<TagItem>,
+  inRelationship = false,
+): void {
   store.attachTags(db, ws.id, resolveTags(db, ws.organization, items, true, inRelationship));
 }
 
 /** Removes flat tags from a workspace; a tag no workspace carries any more disappears. */
-export function removeWorkspaceTags(db: Db, ws: { id: string; organization: string }, items: ReadonlyArray<TagItem>): void {
+export function removeWorkspaceTags(
+  db: Db,
+  ws: { id: string; organization: string },
+  items: ReadonlyArray<TagItem>,
+): void {
   store.detachTags(db, ws.id, resolveTags(db, ws.organization, items, false));
   store.pruneUnusedTags(db, ws.organization);
 }
@@ -143,14 +173,21 @@ export function listWorkspaceTags(db: Db, workspaceId: string, page: Page): { ro
 }
 
 /** Organization tags (`GET /organizations/:org/tags`): `q` filters by substring, `excludeWorkspaceId` drops a workspace's own. */
-export function listOrganizationTags(db: Db, caller: Caller, organization: string, filter: { q?: string; excludeWorkspaceId?: string }, page: Page): { rows: TagRecord[]; total: number } {
+export function listOrganizationTags(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  filter: { q?: string; excludeWorkspaceId?: string },
+  page: Page,
+): { rows: TagRecord[]; total: number } {
   assertMember(db, caller, organization);
   return store.organizationTagsPage(db, organization, filter, page);
 }
 
 /** Deleting an organization's tags takes its manage-workspaces permission; not found otherwise. */
 export function assertTagManager(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  if (!assertMember(db, caller, organization).manageWorkspaces)
+    throw new NotFound(`organization "${organization}" not found`);
 }
 
 /** A tag of an organization the caller belongs to; not found otherwise. */
@@ -165,21 +202,36 @@ export function deleteOrganizationTags(db: Db, caller: Caller, organization: str
   inTransaction(db, () => {
     assertTagManager(db, caller, organization);
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !store.tagExists(db, organization, id));
-    if (missing.length) throw new Invalid(missing.map(({ id, i }) => ({ detail: `tag "${id}" not found in organization ${organization}`, field: { item: i, id: true } })));
+    if (missing.length)
+      throw new Invalid(
+        missing.map(({ id, i }) => ({
+          detail: `tag "${id}" not found in organization ${organization}`,
+          field: { item: i, id: true },
+        })),
+      );
     for (const id of ids) store.deleteTag(db, id);
   });
 }
 
 /** Attaches an existing tag to more workspaces, each of the tag's organization. */
-export function addTagToWorkspaces(db: Db, tag: TagRecord, workspaces: ReadonlyArray<{ id: string; organization: string }>): void {
+export function addTagToWorkspaces(
+  db: Db,
+  tag: TagRecord,
+  workspaces: ReadonlyArray<{ id: string; organization: string }>,
+): void {
   for (const ws of workspaces) {
-    if (ws.organization !== tag.organization) throw new Invalid(`workspace ${ws.id} is not in the tag's organization`, { data: true });
+    if (ws.organization !== tag.organization)
+      throw new Invalid(`workspace ${ws.id} is not in the tag's organization`, { data: true });
     store.attachTags(db, ws.id, [tag.id]);
   }
 }
 
 /** Workspaces (alias `w`) carrying every flat tag named and none of the excluded ones. */
-export function flatTagClauses(organization: string, tags: ReadonlyArray<string>, excluded: ReadonlyArray<string>): Clause[] {
+export function flatTagClauses(
+  organization: string,
+  tags: ReadonlyArray<string>,
+  excluded: ReadonlyArray<string>,
+): Clause[] {
   const out = tags.map((t) => store.hasFlatTagClause(organization, t.toLowerCase()));
   if (excluded.length)
     out.push(

@@ -43,9 +43,16 @@ const OWNERS = {
 
 export type BindingOwner = keyof typeof OWNERS;
 
-export function selectBindings(db: Db, owner: BindingOwner, ownerId: string, order: "key" | "rowid"): TagBindingRecord[] {
+export function selectBindings(
+  db: Db,
+  owner: BindingOwner,
+  ownerId: string,
+  order: "key" | "rowid",
+): TagBindingRecord[] {
   const { table, column } = OWNERS[owner];
-  return prepare(db, `SELECT id, key, value, created_at FROM ${table} WHERE ${column} = ? ORDER BY ${order}`).all(ownerId) as TagBindingRecord[];
+  return prepare(db, `SELECT id, key, value, created_at FROM ${table} WHERE ${column} = ? ORDER BY ${order}`).all(
+    ownerId,
+  ) as TagBindingRecord[];
 }
 
 export function replaceBindings(db: Db, owner: BindingOwner, ownerId: string, bindings: ReadonlyArray<KeyValue>): void {
@@ -61,7 +68,8 @@ export function upsertBindings(db: Db, owner: BindingOwner, ownerId: string, bin
   const update = prepare(db, `UPDATE ${table} SET value = ? WHERE ${column} = ? AND key = ?`);
   const insert = prepare(db, `INSERT INTO ${table} (id, ${column}, key, value, created_at) VALUES (?, ?, ?, ?, ?)`);
   const t = now();
-  for (const b of bindings) if (update.run(b.value, ownerId, b.key).changes === 0) insert.run(newId("tagBinding"), ownerId, b.key, b.value, t);
+  for (const b of bindings)
+    if (update.run(b.value, ownerId, b.key).changes === 0) insert.run(newId("tagBinding"), ownerId, b.key, b.value, t);
 }
 
 /**
@@ -88,7 +96,8 @@ export function taggedClause(key: string, value: string | undefined): Clause {
 const TAG_COLUMNS = `t.id, t.organization, t.name, t.created_at, (SELECT COUNT(*) FROM workspace_tags c WHERE c.tag_id = t.id) AS instance_count`;
 
 export function findTag(db: Db, id: string): TagRecord | undefined {
-  return prepare(db, `SELECT id, organization, name, created_at FROM tags WHERE id = ?`).get(id) as TagRecord | undefined;
+  return prepare(db, `SELECT id, organization, name, created_at FROM tags WHERE id = ?`).get(id) as
+    TagRecord | undefined;
 }
 
 export function tagExists(db: Db, organization: string, id: string): boolean {
@@ -96,12 +105,20 @@ export function tagExists(db: Db, organization: string, id: string): boolean {
 }
 
 export function tagIdByName(db: Db, organization: string, name: string): string | undefined {
-  return (prepare(db, `SELECT id FROM tags WHERE name = ? AND organization = ?`).get(name, organization) as { id: string } | undefined)?.id;
+  return (
+    prepare(db, `SELECT id FROM tags WHERE name = ? AND organization = ?`).get(name, organization) as
+      { id: string } | undefined
+  )?.id;
 }
 
 export function insertTag(db: Db, organization: string, name: string): string {
   const id = newId("tag");
-  prepare(db, `INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`).run(id, organization, name, now());
+  prepare(db, `INSERT INTO tags (id, organization, name, created_at) VALUES (?, ?, ?, ?)`).run(
+    id,
+    organization,
+    name,
+    now(),
+  );
   return id;
 }
 
@@ -122,13 +139,19 @@ export function detachTags(db: Db, workspaceId: string, tagIds: ReadonlyArray<st
 
 /** Flat tags that no workspace carries any more disappear from the organization (spec 4.10). */
 export function pruneUnusedTags(db: Db, organization: string): void {
-  prepare(db, `DELETE FROM tags WHERE organization = ? AND NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.tag_id = tags.id)`).run(organization);
+  prepare(
+    db,
+    `DELETE FROM tags WHERE organization = ? AND NOT EXISTS (SELECT 1 FROM workspace_tags wt WHERE wt.tag_id = tags.id)`,
+  ).run(organization);
 }
 
 export function flatTagNames(db: Db, workspaceId: string): string[] {
-  return (prepare(db, `SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`).all(workspaceId) as { name: string }[]).map(
-    (r) => r.name,
-  );
+  return (
+    prepare(
+      db,
+      `SELECT t.name FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name`,
+    ).all(workspaceId) as { name: string }[]
+  ).map((r) => r.name);
 }
 
 /** Tag names of several workspaces in one query. */
@@ -142,16 +165,22 @@ export function flatTagNamesOf(db: Db, workspaceIds: ReadonlyArray<string>): { w
 }
 
 export function workspaceTagsPage(db: Db, workspaceId: string, page: Page): { rows: TagRecord[]; total: number } {
-  const total = (prepare(db, `SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
-  const rows = prepare(db, `SELECT ${TAG_COLUMNS} FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name LIMIT ? OFFSET ?`).all(
-    workspaceId,
-    page.size,
-    (page.number - 1) * page.size,
-  ) as TagRecord[];
+  const total = (
+    prepare(db, `SELECT COUNT(*) AS n FROM workspace_tags WHERE workspace_id = ?`).get(workspaceId) as { n: number }
+  ).n;
+  const rows = prepare(
+    db,
+    `SELECT ${TAG_COLUMNS} FROM workspace_tags wt JOIN tags t ON t.id = wt.tag_id WHERE wt.workspace_id = ? ORDER BY t.name LIMIT ? OFFSET ?`,
+  ).all(workspaceId, page.size, (page.number - 1) * page.size) as TagRecord[];
   return { rows, total };
 }
 
-export function organizationTagsPage(db: Db, organization: string, filter: { q?: string; excludeWorkspaceId?: string }, page: Page): { rows: TagRecord[]; total: number } {
+export function organizationTagsPage(
+  db: Db,
+  organization: string,
+  filter: { q?: string; excludeWorkspaceId?: string },
+  page: Page,
+): { rows: TagRecord[]; total: number } {
   const where = ["t.organization = ?"];
   const params: unknown[] = [organization];
   if (filter.q) {
@@ -165,7 +194,11 @@ export function organizationTagsPage(db: Db, organization: string, filter: { q?:
   }
   const sql = where.join(" AND ");
   const total = (prepare(db, `SELECT COUNT(*) AS n FROM tags t WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = prepare(db, `SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(...params, page.size, (page.number - 1) * page.size) as TagRecord[];
+  const rows = prepare(db, `SELECT ${TAG_COLUMNS} FROM tags t WHERE ${sql} ORDER BY t.name LIMIT ? OFFSET ?`).all(
+    ...params,
+    page.size,
+    (page.number - 1) * page.size,
+  ) as TagRecord[];
   return { rows, total };
 }
 

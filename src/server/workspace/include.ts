@@ -21,7 +21,13 @@ import type { WorkspaceRecord } from "./store";
  * record appears once however many workspaces point to it. `documents` are the
  * rendered workspaces, in the same order, for relationships that list what is included.
  */
-export function includedFor(ctx: ServerContext, caller: Caller, workspaces: WorkspaceRecord[], include: Set<string>, documents: Resource[] = []): Resource[] {
+export function includedFor(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaces: WorkspaceRecord[],
+  include: Set<string>,
+  documents: Resource[] = [],
+): Resource[] {
   const out = new Map<string, Resource>();
   const add = (r: Resource | undefined) => {
     if (r?.id && !out.has(`${r.type}/${r.id}`)) out.set(`${r.type}/${r.id}`, r);

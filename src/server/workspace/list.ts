@@ -37,13 +37,17 @@ export function taggedFilters(query: Record<string, unknown>): { key: string; va
     tagged.set(Number(m[1]), entry);
   }
   if (tagged.size > MAX_LIST_VALUES) {
-    throw new Invalid(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, { parameter: "filter[tagged]" });
+    throw new Invalid(`filter[tagged] accepts at most ${MAX_LIST_VALUES} entries; ${tagged.size} were given`, {
+      parameter: "filter[tagged]",
+    });
   }
   return [...tagged.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([i, f]) => {
       if (f.key === undefined || f.key === "") {
-        throw new Invalid(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, { parameter: `filter[tagged][${i}][key]` });
+        throw new Invalid(`filter[tagged][${i}][key] is required with filter[tagged][${i}][value]`, {
+          parameter: `filter[tagged][${i}][key]`,
+        });
       }
       return { key: f.key, value: f.value === "" ? undefined : f.value };
     });
@@ -66,7 +70,8 @@ export function parseWorkspaceListQuery(query: Record<string, unknown>): Workspa
   if (sort !== undefined) {
     const desc = sort.startsWith("-");
     const key = desc ? sort.slice(1) : sort;
-    if (!(WORKSPACE_SORT_KEYS as ReadonlyArray<string>).includes(key)) throw new Invalid(`Invalid sort parameter: ${sort}`, { parameter: "sort" });
+    if (!(WORKSPACE_SORT_KEYS as ReadonlyArray<string>).includes(key))
+      throw new Invalid(`Invalid sort parameter: ${sort}`, { parameter: "sort" });
     filter.sort = { key: key as WorkspaceSortKey, desc };
   }
   return filter;

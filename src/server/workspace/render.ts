@@ -37,7 +37,12 @@ function workspacePath(ws: { organization: string; name: string }): string {
  * a list entry are identical; domains add their own fields through
  * `ctx.hooks.workspaceRender`.
  */
-export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permissions: Permissions, prefetched?: RenderPrefetch): Resource {
+export function renderWorkspace(
+  ctx: ServerContext,
+  ws: WorkspaceRecord,
+  permissions: Permissions,
+  prefetched?: RenderPrefetch,
+): Resource {
   const s = settingsOf(ws);
   const repo = s["vcs-repo"];
   const oauth = repo?.["oauth-token-id"] ? oauthInfo(ctx.db, repo["oauth-token-id"]) : undefined;
@@ -111,9 +116,15 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       project: { ...ref("projects", ws.project_id), links: { related: `${API_PREFIX}/projects/${ws.project_id}` } },
       "agent-pool": ref("agent-pools", ws.agent_pool_id),
       "current-configuration-version": { data: null },
-      "current-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
-      "latest-run": ws.current_run_id ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } } : { data: null },
-      "current-state-version": ws.current_state_version_id ? { ...ref("state-versions", ws.current_state_version_id), links: related("current-state-version") } : { data: null },
+      "current-run": ws.current_run_id
+        ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } }
+        : { data: null },
+      "latest-run": ws.current_run_id
+        ? { ...ref("runs", ws.current_run_id), links: { related: `${API_PREFIX}/runs/${ws.current_run_id}` } }
+        : { data: null },
+      "current-state-version": ws.current_state_version_id
+        ? { ...ref("state-versions", ws.current_state_version_id), links: related("current-state-version") }
+        : { data: null },
       "current-assessment-result": { data: null },
       "effective-tag-bindings": { links: related("effective-tag-bindings") },
       "tag-bindings": { links: related("tag-bindings") },
@@ -122,8 +133,16 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
       readme: { data: null },
       "remote-state-consumers": { links: related("relationships/remote-state-consumers") },
       "ssh-key": ref("ssh-keys", ws.ssh_key_id),
-      "locked-by": ws.locked === 1 && ws.locked_by ? { ...ref("users", ws.locked_by), links: { related: `${API_PREFIX}/users/${ws.locked_by}` } } : { data: null },
-      vars: { data: (prefetched ? (prefetched.variableIds.get(ws.id) ?? []) : variableIds(ctx.db, ws.id)).map((id) => ({ id, type: "vars" })) },
+      "locked-by":
+        ws.locked === 1 && ws.locked_by
+          ? { ...ref("users", ws.locked_by), links: { related: `${API_PREFIX}/users/${ws.locked_by}` } }
+          : { data: null },
+      vars: {
+        data: (prefetched ? (prefetched.variableIds.get(ws.id) ?? []) : variableIds(ctx.db, ws.id)).map((id) => ({
+          id,
+          type: "vars",
+        })),
+      },
     },
     links: {
       self: workspacePath(ws),
@@ -135,7 +154,12 @@ export function renderWorkspace(ctx: ServerContext, ws: WorkspaceRecord, permiss
 }
 
 /** Renders one workspace for the caller (permissions are recomputed after a change). */
-export function workspaceDocumentFor(ctx: ServerContext, caller: Caller, ws: WorkspaceRecord, prefetched?: RenderPrefetch): Resource {
+export function workspaceDocumentFor(
+  ctx: ServerContext,
+  caller: Caller,
+  ws: WorkspaceRecord,
+  prefetched?: RenderPrefetch,
+): Resource {
   const permissions = permissionsFor(ctx, caller, ws);
   if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
   return renderWorkspace(ctx, ws, permissions, prefetched);

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { WORKSPACE_INCLUDES, lockRequestSchema, sshKeyAssignRequestSchema, workspaceCreateRequestSchema, workspaceUpdateRequestSchema } from "../../api/workspaces";
+import {
+  WORKSPACE_INCLUDES,
+  lockRequestSchema,
+  sshKeyAssignRequestSchema,
+  workspaceCreateRequestSchema,
+  workspaceUpdateRequestSchema,
+} from "../../api/workspaces";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
@@ -33,42 +39,62 @@ type ById = { workspace_id: string };
 type Query = Record<string, unknown>;
 
 function locatorOf(params: Partial<ByName & ById>): WorkspaceLocator {
-  return params.workspace_id !== undefined ? { id: params.workspace_id } : { organization: params.organization_name!, name: params.name! };
+  return params.workspace_id !== undefined
+    ? { id: params.workspace_id }
+    : { organization: params.organization_name!, name: params.name! };
 }
 
-function tagBindingsOf(rel: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } | undefined) {
+function tagBindingsOf(
+  rel: { "tag-bindings"?: { data: { attributes: { key: string; value: string } }[] } } | undefined,
+) {
   return rel?.["tag-bindings"]?.data.map((b) => ({ key: b.attributes.key, value: b.attributes.value }));
 }
 
 export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post<{ Params: { organization_name: string } }>("/organizations/:organization_name/workspaces", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertMember(ctx.db, caller, request.params.organization_name);
-    if (!mayCreateWorkspaces(ctx.db, caller, request.params.organization_name)) throw notFound(`organization "${request.params.organization_name}" not found`);
-    const body = parseBody(workspaceCreateRequestSchema, request.body);
-    const rel = body.data.relationships;
-    const ws = createWorkspace(ctx, caller, request.params.organization_name, {
-      attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
-      projectId: rel?.project?.data?.id,
-      tagBindings: tagBindingsOf(rel),
-      tags: rel?.tags ? parseBody(flatTagsOnCreateSchema, rel.tags, "/data/relationships/tags").data : undefined,
-    });
-    return send(reply, 201, { data: workspaceDocumentFor(ctx, caller, ws) });
-  });
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/workspaces",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      assertMember(ctx.db, caller, request.params.organization_name);
+      if (!mayCreateWorkspaces(ctx.db, caller, request.params.organization_name))
+        throw notFound(`organization "${request.params.organization_name}" not found`);
+      const body = parseBody(workspaceCreateRequestSchema, request.body);
+      const rel = body.data.relationships;
+      const ws = createWorkspace(ctx, caller, request.params.organization_name, {
+        attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
+        projectId: rel?.project?.data?.id,
+        tagBindings: tagBindingsOf(rel),
+        tags: rel?.tags ? parseBody(flatTagsOnCreateSchema, rel.tags, "/data/relationships/tags").data : undefined,
+      });
+      return send(reply, 201, { data: workspaceDocumentFor(ctx, caller, ws) });
+    },
+  );
 
-  app.get<{ Params: { organization_name: string }; Querystring: Query }>("/organizations/:organization_name/workspaces", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertMember(ctx.db, caller, request.params.organization_name);
-    const include = parseInclude(request.query, WORKSPACE_INCLUDES);
-    const page = parsePage(request.query);
-    const { rows, total } = listWorkspaces(ctx, caller, request.params.organization_name, parseWorkspaceListQuery(request.query), page);
-    const data = workspaceDocumentsFor(ctx, caller, rows);
-    const doc: Record<string, unknown> = { data };
-    if (include.size) doc.included = includedFor(ctx, caller, rows, include, data);
-    return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
-  });
+  app.get<{ Params: { organization_name: string }; Querystring: Query }>(
+    "/organizations/:organization_name/workspaces",
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      assertMember(ctx.db, caller, request.params.organization_name);
+      const include = parseInclude(request.query, WORKSPACE_INCLUDES);
+      const page = parsePage(request.query);
+      const { rows, total } = listWorkspaces(
+        ctx,
+        caller,
+        request.params.organization_name,
+        parseWorkspaceListQuery(request.query),
+        page,
+      );
+      const data = workspaceDocumentsFor(ctx, caller, rows);
+      const doc: Record<string, unknown> = { data };
+      if (include.size) doc.included = includedFor(ctx, caller, rows, include, data);
+      return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
+    },
+  );
 
-  const show = async (request: FastifyRequest<{ Params: Partial<ByName & ById>; Querystring: Query }>, reply: Parameters<typeof send>[0]) => {
+  const show = async (
+    request: FastifyRequest<{ Params: Partial<ByName & ById>; Querystring: Query }>,
+    reply: Parameters<typeof send>[0],
+  ) => {
     const caller = requireCaller(request);
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
     const { ws, permissions } = loadWorkspace(ctx, caller, locatorOf(request.params));
@@ -80,7 +106,10 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.get("/workspaces/:workspace_id", show);
   app.get("/organizations/:organization_name/workspaces/:name", show);
 
-  const update = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+  const update = async (
+    request: FastifyRequest<{ Params: Partial<ByName & ById> }>,
+    reply: Parameters<typeof send>[0],
+  ) => {
     const caller = requireCaller(request);
     const locator = locatorOf(request.params);
     loadWorkspaceWith(ctx, caller, locator, "can-update");
@@ -96,14 +125,20 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.patch("/workspaces/:workspace_id", update);
   app.patch("/organizations/:organization_name/workspaces/:name", update);
 
-  const safeDelete = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+  const safeDelete = async (
+    request: FastifyRequest<{ Params: Partial<ByName & ById> }>,
+    reply: Parameters<typeof send>[0],
+  ) => {
     safeDeleteWorkspace(ctx, requireCaller(request), locatorOf(request.params));
     return noContent(reply);
   };
   app.post("/workspaces/:workspace_id/actions/safe-delete", safeDelete);
   app.post("/organizations/:organization_name/workspaces/:name/actions/safe-delete", safeDelete);
 
-  const forceDelete = async (request: FastifyRequest<{ Params: Partial<ByName & ById> }>, reply: Parameters<typeof send>[0]) => {
+  const forceDelete = async (
+    request: FastifyRequest<{ Params: Partial<ByName & ById> }>,
+    reply: Parameters<typeof send>[0],
+  ) => {
     forceDeleteWorkspace(ctx, requireCaller(request), locatorOf(request.params));
     return noContent(reply);
   };

@@ -1,6 +1,13 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service";
-import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, readableWorkspacesFilter, workspacePermissions, type Permissions } from "../auth/service";
+import {
+  isProjectAdmin,
+  mayCreateWorkspaceIn,
+  orgRole,
+  readableWorkspacesFilter,
+  workspacePermissions,
+  type Permissions,
+} from "../auth/service";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId, randomString } from "../ids";
 import { Conflict, Forbidden, Invalid, NameTaken, NotFound, failIfAny, type Failure } from "../errors";
@@ -8,14 +15,31 @@ import { ID_PREFIXES, type Problem } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
 import { findProject, projectExecutionDefaults } from "../project/service";
-import { addWorkspaceTags, checkTagBindings, directTagBindings, flatTagClauses, pruneUnusedTags, replaceTagBindings, taggedWorkspacesClause } from "../tags/service";
+import {
+  addWorkspaceTags,
+  checkTagBindings,
+  directTagBindings,
+  flatTagClauses,
+  pruneUnusedTags,
+  replaceTagBindings,
+  taggedWorkspacesClause,
+} from "../tags/service";
 import type { Page } from "../store/db";
 import type { WorkspaceListFilter } from "./list";
 import { agentPoolInOrganization } from "../agentpool/service";
 import { oauthTokenInOrganization } from "../oauth/service";
 import { sshKeyInOrganization } from "../sshkey/service";
 import * as store from "./store";
-import { findWorkspaceById, findWorkspaceByName, insertWorkspace, saveWorkspace, settingsOf, type StoredVcsRepo, type WorkspaceRecord, type WorkspaceSettings } from "./store";
+import {
+  findWorkspaceById,
+  findWorkspaceByName,
+  insertWorkspace,
+  saveWorkspace,
+  settingsOf,
+  type StoredVcsRepo,
+  type WorkspaceRecord,
+  type WorkspaceSettings,
+} from "./store";
 
 /** The engine release a workspace gets when the request names none (spec 9). */
 const LATEST_ENGINE_VERSION = "1.9.8";
@@ -38,14 +62,22 @@ export function permissionsFor(ctx: ServerContext, caller: Caller, ws: Workspace
 
 /** Finds a workspace the caller may read; a missing and an invisible workspace both give 404 (spec 7). */
 export function loadWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator): AccessibleWorkspace {
-  const ws = "id" in locator ? findWorkspaceById(ctx.db, locator.id) : findWorkspaceByName(ctx.db, locator.organization, locator.name);
+  const ws =
+    "id" in locator
+      ? findWorkspaceById(ctx.db, locator.id)
+      : findWorkspaceByName(ctx.db, locator.organization, locator.name);
   const permissions = ws ? permissionsFor(ctx, caller, ws) : null;
   if (!ws || !permissions) throw new NotFound("workspace not found");
   return { ws, permissions };
 }
 
 /** Like {@link loadWorkspace}, and the caller must hold `permission`; otherwise 404 as well. */
-export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator, permission: keyof Permissions): AccessibleWorkspace {
+export function loadWorkspaceWith(
+  ctx: ServerContext,
+  caller: Caller,
+  locator: WorkspaceLocator,
+  permission: keyof Permissions,
+): AccessibleWorkspace {
   const found = loadWorkspace(ctx, caller, locator);
   if (!found.permissions[permission]) throw new NotFound("workspace not found");
   return found;
@@ -55,7 +87,10 @@ export function loadWorkspaceWith(ctx: ServerContext, caller: Caller, locator: W
 // create
 
 /** What a workspace of the project inherits while it does not override the setting: the project's, else the organization's. */
-function inheritedExecution(ctx: ServerContext, projectId: string): { mode: WorkspaceSettings["execution-mode"]; agentPoolId: string | null } {
+function inheritedExecution(
+  ctx: ServerContext,
+  projectId: string,
+): { mode: WorkspaceSettings["execution-mode"]; agentPoolId: string | null } {
   const project = findProject(ctx.db, projectId);
   return project ? projectExecutionDefaults(ctx.db, project) : { mode: "remote", agentPoolId: null };
 }
@@ -91,21 +126,31 @@ function checkReferences(ctx: ServerContext, organization: string, a: WorkspaceS
   const failures: Failure[] = [];
   const pool = a["agent-pool-id"];
   if (pool && !agentPoolInOrganization(ctx.db, pool, organization)) {
-    failures.push({ field: { attribute: "agent-pool-id" }, detail: `agent pool "${pool}" not found in organization ${organization}` });
+    failures.push({
+      field: { attribute: "agent-pool-id" },
+      detail: `agent pool "${pool}" not found in organization ${organization}`,
+    });
   }
   const tokenId = a["vcs-repo"]?.["oauth-token-id"];
   if (tokenId && !oauthTokenInOrganization(ctx.db, tokenId, organization)) {
-    failures.push({ field: { attribute: "vcs-repo.oauth-token-id" }, detail: `OAuth token "${tokenId}" not found in organization ${organization}` });
+    failures.push({
+      field: { attribute: "vcs-repo.oauth-token-id" },
+      detail: `OAuth token "${tokenId}" not found in organization ${organization}`,
+    });
   }
   failIfAny(failures);
 }
 
 const ENGINE_VERSION = String.raw`v?\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?`;
-const ENGINE_VERSION_TERM = new RegExp(String.raw`^\s*(?:(?:=|!=|>=|<=|>|<|~>)\s*)?` + ENGINE_VERSION + String.raw`\s*$`);
+const ENGINE_VERSION_TERM = new RegExp(
+  String.raw`^\s*(?:(?:=|!=|>=|<=|>|<|~>)\s*)?` + ENGINE_VERSION + String.raw`\s*$`,
+);
 
 /** An exact engine version (`1.9.8`) or a constraint (`~> 1.9`, `>= 1.5, < 2.0`), as spec 4.2 allows; `latest` names the newest release. */
 function isEngineVersion(value: string): boolean {
-  return value === "latest" || (value.trim() !== "" && value.split(",").every((term) => ENGINE_VERSION_TERM.test(term)));
+  return (
+    value === "latest" || (value.trim() !== "" && value.split(",").every((term) => ENGINE_VERSION_TERM.test(term)))
+  );
 }
 
 function engineVersionProblems(a: WorkspaceSettingsRequest): Failure[] {
@@ -113,7 +158,10 @@ function engineVersionProblems(a: WorkspaceSettingsRequest): Failure[] {
   for (const key of ["engine-version", "terraform-version"] as const) {
     const v = a[key];
     if (v !== undefined && !isEngineVersion(v)) {
-      out.push({ field: { attribute: key }, detail: `"${v}" is neither an engine version (1.9.8) nor a version constraint (~> 1.9, >= 1.5, < 2.0)` });
+      out.push({
+        field: { attribute: key },
+        detail: `"${v}" is neither an engine version (1.9.8) nor a version constraint (~> 1.9, >= 1.5, < 2.0)`,
+      });
     }
   }
   return out;
@@ -148,7 +196,10 @@ function newVcsRepo(r: VcsRepoRequest): StoredVcsRepo {
   };
 }
 
-function initialSettings(a: WorkspaceSettingsRequest, inherited: WorkspaceSettings["execution-mode"]): WorkspaceSettings {
+function initialSettings(
+  a: WorkspaceSettingsRequest,
+  inherited: WorkspaceSettings["execution-mode"],
+): WorkspaceSettings {
   const overwrites = a["setting-overwrites"];
   const explicit = a["execution-mode"] ?? (a.operations === undefined ? undefined : a.operations ? "remote" : "local");
   const mode = overwrites?.["execution-mode"] === false || explicit === undefined ? inherited : explicit;
@@ -188,7 +239,12 @@ function initialSettings(a: WorkspaceSettingsRequest, inherited: WorkspaceSettin
  * transaction; callers that create more alongside (no-code variables) may wrap it in
  * their own `inTransaction`, which nests.
  */
-export function createWorkspace(ctx: ServerContext, caller: Caller, organization: string, input: CreateWorkspaceInput): WorkspaceRecord {
+export function createWorkspace(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  input: CreateWorkspaceInput,
+): WorkspaceRecord {
   const { db } = ctx;
   const org = findOrganization(db, organization);
   if (!org || !orgRole(db, caller, organization).member) throw new NotFound(`organization "${organization}" not found`);
@@ -197,7 +253,8 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
   checkTagBindings(input.tagBindings);
   const projectId = input.projectId || org.default_project_id;
   if (findProject(db, projectId)?.organization !== organization) throw new NotFound(`project "${projectId}" not found`);
-  if (!mayCreateWorkspaceIn(db, caller, organization, projectId)) throw new NotFound(`project "${projectId}" not found`);
+  if (!mayCreateWorkspaceIn(db, caller, organization, projectId))
+    throw new NotFound(`project "${projectId}" not found`);
   checkReferences(ctx, organization, a);
   const inherited = inheritedExecution(ctx, projectId);
   const settings = initialSettings(a, inherited.mode);
@@ -217,7 +274,12 @@ export function createWorkspace(ctx: ServerContext, caller: Caller, organization
         locked_reason: null,
         locked_by: null,
         ssh_key_id: null,
-        agent_pool_id: settings["execution-mode"] !== "agent" ? null : inheritsPool ? inherited.agentPoolId : (a["agent-pool-id"] ?? null),
+        agent_pool_id:
+          settings["execution-mode"] !== "agent"
+            ? null
+            : inheritsPool
+              ? inherited.agentPoolId
+              : (a["agent-pool-id"] ?? null),
         current_state_version_id: null,
         current_run_id: null,
         resource_count: 0,
@@ -259,7 +321,10 @@ function mergeVcsRepo(current: StoredVcsRepo | null, given: VcsRepoRequest): Sto
   if (given.branch !== undefined) merged.branch = given.branch;
   if (given["ingress-submodules"] !== undefined) merged["ingress-submodules"] = given["ingress-submodules"];
   if (given["tags-regex"] !== undefined) merged["tags-regex"] = given["tags-regex"];
-  const appId = given["vcs-app-installation-id"] !== undefined ? given["vcs-app-installation-id"] : given["github-app-installation-id"];
+  const appId =
+    given["vcs-app-installation-id"] !== undefined
+      ? given["vcs-app-installation-id"]
+      : given["github-app-installation-id"];
   // One repository connection at a time: choosing one kind of credential drops the other.
   if (given["oauth-token-id"] !== undefined) {
     merged["oauth-token-id"] = given["oauth-token-id"];
@@ -273,14 +338,23 @@ function mergeVcsRepo(current: StoredVcsRepo | null, given: VcsRepoRequest): Sto
 }
 
 /** Applies a PATCH (spec 4.3): every attribute not supplied keeps its value. */
-export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: WorkspaceLocator, input: UpdateWorkspaceInput): WorkspaceRecord {
+export function updateWorkspace(
+  ctx: ServerContext,
+  caller: Caller,
+  locator: WorkspaceLocator,
+  input: UpdateWorkspaceInput,
+): WorkspaceRecord {
   const { db } = ctx;
   try {
     return inTransaction(db, () => {
       const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-update");
       const a = withoutEmptyAgentPool(input.attributes);
       const s = settingsOf(ws);
-      checkProblems(a, { "execution-mode": s["execution-mode"], "agent-pool-id": ws.agent_pool_id, "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null });
+      checkProblems(a, {
+        "execution-mode": s["execution-mode"],
+        "agent-pool-id": ws.agent_pool_id,
+        "vcs-repo": s["vcs-repo"] as VcsRepoRequest | null,
+      });
       checkTagBindings(input.tagBindings);
       checkReferences(ctx, ws.organization, a);
       const next: WorkspaceRecord = { ...ws };
@@ -291,8 +365,12 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         next.name = a.name;
       }
       if (input.projectId && input.projectId !== ws.project_id) {
-        if (findProject(db, input.projectId)?.organization !== ws.organization) throw new NotFound(`project "${input.projectId}" not found`);
-        if (!isProjectAdmin(db, caller, ws.organization, ws.project_id) || !isProjectAdmin(db, caller, ws.organization, input.projectId)) {
+        if (findProject(db, input.projectId)?.organization !== ws.organization)
+          throw new NotFound(`project "${input.projectId}" not found`);
+        if (
+          !isProjectAdmin(db, caller, ws.organization, ws.project_id) ||
+          !isProjectAdmin(db, caller, ws.organization, input.projectId)
+        ) {
           throw new NotFound(`project "${input.projectId}" not found`);
         }
         next.project_id = input.projectId;
@@ -319,12 +397,18 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       ];
       const out = s as unknown as Record<string, unknown>;
       for (const key of copy) if (a[key] !== undefined) out[key] = a[key];
-      if (a["assessments-enabled"] === undefined && a["drift-detection"] !== undefined) s["assessments-enabled"] = a["drift-detection"];
+      if (a["assessments-enabled"] === undefined && a["drift-detection"] !== undefined)
+        s["assessments-enabled"] = a["drift-detection"];
       const engine = engineVersionOf(a);
       if (engine !== undefined) s["engine-version"] = engine;
 
       if (a["execution-mode"] !== undefined) s["execution-mode"] = a["execution-mode"];
-      else if (a.operations !== undefined) s["execution-mode"] = a.operations ? (s["execution-mode"] === "local" ? "remote" : s["execution-mode"]) : "local";
+      else if (a.operations !== undefined)
+        s["execution-mode"] = a.operations
+          ? s["execution-mode"] === "local"
+            ? "remote"
+            : s["execution-mode"]
+          : "local";
       if (a["setting-overwrites"]) {
         const o = a["setting-overwrites"];
         if (o["execution-mode"] !== undefined) s["setting-overwrites"]["execution-mode"] = o["execution-mode"];
@@ -334,7 +418,8 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
           s["execution-mode"] = inheritedExecution(ctx, next.project_id).mode;
         }
       } else {
-        if (a["execution-mode"] !== undefined || a.operations !== undefined) s["setting-overwrites"]["execution-mode"] = true;
+        if (a["execution-mode"] !== undefined || a.operations !== undefined)
+          s["setting-overwrites"]["execution-mode"] = true;
         if (a["agent-pool-id"] !== undefined) s["setting-overwrites"]["agent-pool"] = true;
       }
       if (s["execution-mode"] === "agent") {
@@ -342,7 +427,8 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
         else if (!s["setting-overwrites"]["agent-pool"] && !s["setting-overwrites"]["execution-mode"]) {
           next.agent_pool_id = inheritedExecution(ctx, next.project_id).agentPoolId;
         }
-        if (!next.agent_pool_id) throw new Invalid("agent-pool-id is required when execution-mode is agent", { attribute: "agent-pool-id" });
+        if (!next.agent_pool_id)
+          throw new Invalid("agent-pool-id is required when execution-mode is agent", { attribute: "agent-pool-id" });
       } else {
         next.agent_pool_id = null;
       }
@@ -351,8 +437,14 @@ export function updateWorkspace(ctx: ServerContext, caller: Caller, locator: Wor
       else if (a["vcs-repo"]) s["vcs-repo"] = mergeVcsRepo(s["vcs-repo"], a["vcs-repo"]);
 
       next.settings = JSON.stringify(s);
-      const bindingsChange = input.tagBindings !== undefined && !sameBindings(directTagBindings(db, ws.id), input.tagBindings);
-      const changed = bindingsChange || next.settings !== ws.settings || next.name !== ws.name || next.project_id !== ws.project_id || next.agent_pool_id !== ws.agent_pool_id;
+      const bindingsChange =
+        input.tagBindings !== undefined && !sameBindings(directTagBindings(db, ws.id), input.tagBindings);
+      const changed =
+        bindingsChange ||
+        next.settings !== ws.settings ||
+        next.name !== ws.name ||
+        next.project_id !== ws.project_id ||
+        next.agent_pool_id !== ws.agent_pool_id;
       // A PATCH that changes nothing leaves the document as it was, `updated-at` included.
       if (!changed) return ws;
       next.updated_at = now();
@@ -379,9 +471,14 @@ export function safeDeleteWorkspace(ctx: ServerContext, caller: Caller, locator:
   inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-destroy");
     // The hosted service refuses while a lock is held: whoever holds it may be writing state.
-    if (ws.locked === 1) throw new Conflict(`Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`);
+    if (ws.locked === 1)
+      throw new Conflict(
+        `Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`,
+      );
     if (ws.resource_count > 0) {
-      throw new Conflict(`workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`);
+      throw new Conflict(
+        `workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`,
+      );
     }
     removeWorkspace(ctx, ws);
   });
@@ -417,7 +514,9 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
     if (ws.locked !== 1) throw new Conflict("Unable to unlock workspace. The workspace is already unlocked.");
     if (ws.locked_by !== caller.principalId) {
-      throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`);
+      throw new Conflict(
+        `Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`,
+      );
     }
     for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, false);
     store.clearLock(ctx.db, ws.id);
@@ -465,7 +564,13 @@ export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, ssh
 // records other domains keep about a workspace
 
 /** Makes a state version the workspace's current one (the state-version domain calls it). */
-export function setCurrentStateVersion(ctx: ServerContext, workspaceId: string, stateVersionId: string, resourceCount: number, changedAt: string): void {
+export function setCurrentStateVersion(
+  ctx: ServerContext,
+  workspaceId: string,
+  stateVersionId: string,
+  resourceCount: number,
+  changedAt: string,
+): void {
   store.setCurrentState(ctx.db, workspaceId, stateVersionId, resourceCount, changedAt);
 }
 
@@ -511,7 +616,13 @@ function matchingIds(ctx: ServerContext, query: { sql: string; params: unknown[]
 }
 
 /** One page of the workspaces of an organization the caller may read, filtered and ordered; the total counts every match. */
-export function listWorkspaces(ctx: ServerContext, caller: Caller, organization: string, filter: WorkspaceListFilter, page: Page): { rows: WorkspaceRecord[]; total: number } {
+export function listWorkspaces(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  filter: WorkspaceListFilter,
+  page: Page,
+): { rows: WorkspaceRecord[]; total: number } {
   const visible = readableWorkspacesFilter(ctx.db, caller, organization);
   const query = store.workspaceListQuery(
     organization,
@@ -526,7 +637,13 @@ export function listWorkspaces(ctx: ServerContext, caller: Caller, organization:
 }
 
 /** A page of the workspaces (alias `w`) of the organization matching `scope` that the caller may read, in name order. */
-export function listWorkspacesWhere(ctx: ServerContext, caller: Caller, organization: string, scope: store.Clause, page: Page): { rows: WorkspaceRecord[]; total: number } {
+export function listWorkspacesWhere(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  scope: store.Clause,
+  page: Page,
+): { rows: WorkspaceRecord[]; total: number } {
   return store.workspacesPage(ctx.db, [scope, readableWorkspacesFilter(ctx.db, caller, organization)], page);
 }
 

@@ -68,7 +68,10 @@ export function findWorkspaceById(db: Db, id: string): WorkspaceRecord | undefin
 }
 
 export function findWorkspaceByName(db: Db, organization: string, name: string): WorkspaceRecord | undefined {
-  return prepare(db, `SELECT * FROM workspaces WHERE organization = ? AND name = ? COLLATE NOCASE`).get(organization, name) as WorkspaceRecord | undefined;
+  return prepare(db, `SELECT * FROM workspaces WHERE organization = ? AND name = ? COLLATE NOCASE`).get(
+    organization,
+    name,
+  ) as WorkspaceRecord | undefined;
 }
 
 export function insertWorkspace(db: Db, ws: WorkspaceRecord): void {
@@ -91,14 +94,19 @@ export function saveWorkspace(db: Db, ws: WorkspaceRecord): void {
 }
 
 export function variableIds(db: Db, workspaceId: string): string[] {
-  return (prepare(db, `SELECT id FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as { id: string }[]).map((r) => r.id);
+  return (
+    prepare(db, `SELECT id FROM vars WHERE workspace_id = ? ORDER BY created_at, key`).all(workspaceId) as {
+      id: string;
+    }[]
+  ).map((r) => r.id);
 }
 
 /** Variable ids of several workspaces in one query. */
 export function variableIdsOf(db: Db, workspaceIds: ReadonlyArray<string>): { workspace_id: string; v: string }[] {
-  return prepare(db, `SELECT workspace_id, id AS v FROM vars WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY workspace_id, created_at, key`).all(
-    JSON.stringify(workspaceIds),
-  ) as { workspace_id: string; v: string }[];
+  return prepare(
+    db,
+    `SELECT workspace_id, id AS v FROM vars WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY workspace_id, created_at, key`,
+  ).all(JSON.stringify(workspaceIds)) as { workspace_id: string; v: string }[];
 }
 
 export function deleteWorkspace(db: Db, id: string): void {
@@ -106,7 +114,11 @@ export function deleteWorkspace(db: Db, id: string): void {
 }
 
 export function setLock(db: Db, id: string, reason: string, holder: string): void {
-  prepare(db, `UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(reason, holder, id);
+  prepare(db, `UPDATE workspaces SET locked = 1, locked_reason = ?, locked_by = ? WHERE id = ? AND locked = 0`).run(
+    reason,
+    holder,
+    id,
+  );
 }
 
 export function clearLock(db: Db, id: string): void {
@@ -114,8 +126,17 @@ export function clearLock(db: Db, id: string): void {
 }
 
 /** The one write of a workspace's current state: the version, its resource count, and when it changed. */
-export function setCurrentState(db: Db, id: string, stateVersionId: string, resourceCount: number, changedAt: string): void {
-  prepare(db, `UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`).run(stateVersionId, resourceCount, changedAt, id);
+export function setCurrentState(
+  db: Db,
+  id: string,
+  stateVersionId: string,
+  resourceCount: number,
+  changedAt: string,
+): void {
+  prepare(
+    db,
+    `UPDATE workspaces SET current_state_version_id = ?, resource_count = ?, latest_change_at = ? WHERE id = ?`,
+  ).run(stateVersionId, resourceCount, changedAt, id);
 }
 
 export function setCurrentRun(db: Db, id: string, runId: string): void {
@@ -155,7 +176,10 @@ function likeLiteral(text: string): string {
  */
 function wildcardClause(wildcard: string): Clause {
   const pieces = wildcard.split("*");
-  const clause: Clause = { sql: `w.name LIKE ? ESCAPE '\\'`, params: [pieces.map((p) => likeLiteral(p).replace(/\0/g, "_")).join("%")] };
+  const clause: Clause = {
+    sql: `w.name LIKE ? ESCAPE '\\'`,
+    params: [pieces.map((p) => likeLiteral(p).replace(/\0/g, "_")).join("%")],
+  };
   for (const piece of pieces.filter((p) => p.includes("\0"))) {
     clause.sql += ` AND instr(lower(w.name), lower(?)) > 0`;
     clause.params.push(piece);
@@ -190,7 +214,10 @@ export function workspaceListQuery(
   where.push(...flatTags);
   if (filter.projectId !== undefined) where.push({ sql: "w.project_id = ?", params: [filter.projectId] });
   if (filter.runStatuses.length) {
-    where.push({ sql: `w.current_run_id IN (SELECT id FROM runs WHERE status IN (${filter.runStatuses.map(() => "?").join(",")}))`, params: filter.runStatuses });
+    where.push({
+      sql: `w.current_run_id IN (SELECT id FROM runs WHERE status IN (${filter.runStatuses.map(() => "?").join(",")}))`,
+      params: filter.runStatuses,
+    });
   }
   where.push(...tagged);
   let order = "w.name COLLATE NOCASE ASC, w.id ASC";
@@ -200,7 +227,10 @@ export function workspaceListQuery(
     const dir = filter.sort.desc ? "DESC" : "ASC";
     order = `${SORTS[filter.sort.key]} ${dir}, w.name COLLATE NOCASE ${dir}, w.id ${dir}`;
   }
-  return { sql: `SELECT w.id FROM workspaces w ${join} WHERE ${where.map((c) => c.sql).join(" AND ")} ORDER BY ${order}`, params: where.flatMap((c) => c.params) };
+  return {
+    sql: `SELECT w.id FROM workspaces w ${join} WHERE ${where.map((c) => c.sql).join(" AND ")} ORDER BY ${order}`,
+    params: where.flatMap((c) => c.params),
+  };
 }
 
 export function runWorkspaceListQuery(db: Db, query: { sql: string; params: unknown[] }): string[] {
@@ -210,15 +240,18 @@ export function runWorkspaceListQuery(db: Db, query: { sql: string; params: unkn
 }
 
 /** A page of the workspaces matching the clauses, in name order, with the total count. */
-export function workspacesPage(db: Db, where: ReadonlyArray<Clause>, page: Page): { rows: WorkspaceRecord[]; total: number } {
+export function workspacesPage(
+  db: Db,
+  where: ReadonlyArray<Clause>,
+  page: Page,
+): { rows: WorkspaceRecord[]; total: number } {
   const sql = where.map((c) => c.sql).join(" AND ");
   const params = where.flatMap((c) => c.params);
   const total = (prepare(db, `SELECT COUNT(*) AS n FROM workspaces w WHERE ${sql}`).get(...params) as { n: number }).n;
-  const rows = prepare(db, `SELECT w.* FROM workspaces w WHERE ${sql} ORDER BY w.name COLLATE NOCASE, w.id LIMIT ? OFFSET ?`).all(
-    ...params,
-    page.size,
-    (page.number - 1) * page.size,
-  ) as WorkspaceRecord[];
+  const rows = prepare(
+    db,
+    `SELECT w.* FROM workspaces w WHERE ${sql} ORDER BY w.name COLLATE NOCASE, w.id LIMIT ? OFFSET ?`,
+  ).all(...params, page.size, (page.number - 1) * page.size) as WorkspaceRecord[];
   return { rows, total };
 }
 
@@ -237,16 +270,24 @@ export interface OAuthInfo {
 }
 
 export function oauthInfo(db: Db, oauthTokenId: string): OAuthInfo | undefined {
-  return prepare(db, `SELECT c.name, c.service_provider, c.http_url FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.oauth_client_id WHERE t.id = ?`).get(oauthTokenId) as
-    OAuthInfo | undefined;
+  return prepare(
+    db,
+    `SELECT c.name, c.service_provider, c.http_url FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.oauth_client_id WHERE t.id = ?`,
+  ).get(oauthTokenId) as OAuthInfo | undefined;
 }
 
 /** The name of a lock holder: the team or organization whose service account it is, else the user. */
-export function principalName(db: Db, principal: string): { kind: "Team" | "Organization" | "User"; name: string } | undefined {
-  const team = prepare(db, `SELECT name FROM teams WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
+export function principalName(
+  db: Db,
+  principal: string,
+): { kind: "Team" | "Organization" | "User"; name: string } | undefined {
+  const team = prepare(db, `SELECT name FROM teams WHERE service_user_id = ?`).get(principal) as
+    { name: string } | undefined;
   if (team) return { kind: "Team", name: team.name };
-  const org = prepare(db, `SELECT name FROM organizations WHERE service_user_id = ?`).get(principal) as { name: string } | undefined;
+  const org = prepare(db, `SELECT name FROM organizations WHERE service_user_id = ?`).get(principal) as
+    { name: string } | undefined;
   if (org) return { kind: "Organization", name: org.name };
-  const user = prepare(db, `SELECT username FROM users WHERE id = ?`).get(principal) as { username: string } | undefined;
+  const user = prepare(db, `SELECT username FROM users WHERE id = ?`).get(principal) as
+    { username: string } | undefined;
   return user ? { kind: "User", name: user.username } : undefined;
 }
