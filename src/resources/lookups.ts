@@ -20,7 +20,8 @@ import {
 } from "../client";
 import { CONFIG_KEYS } from "./settings";
 import { readWorkspaceWithTags } from "./providers/client";
-import { failuresFromIssues, foldTagName } from "./providers/common";
+import { failuresFromIssues } from "./providers/check-failures";
+import { foldTagName } from "./providers/compare";
 import { workspaceOutputs } from "./providers/workspace";
 import type {
   WorkspaceMetrics,

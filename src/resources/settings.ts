@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { resolveSettings, type Settings } from "../client/settings";
-import { reportInfo } from "./providers/common";
+import { reportInfo } from "./process/engine-status";
 
 /** Stack configuration keys the providers read. */
 export const CONFIG_KEYS = {

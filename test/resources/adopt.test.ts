@@ -11,7 +11,7 @@ import {
   noCodeWorkspaceAdopter,
   workspaceAdopter,
 } from "../../src/resources/providers/adoption";
-import { UNKNOWN } from "../../src/resources/providers/common";
+import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import type { Props } from "../../src/resources/providers/types";
 import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
 

@@ -5,7 +5,7 @@ import { remoteStateConsumersProvider } from "../../src/resources/providers/remo
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
-import { UNKNOWN } from "../../src/resources/providers/common";
+import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { setConfiguredSettings } from "../../src/resources/settings";
 import { checkNew, optionSets, partialState, vcsRepoInput, type InputsOf, type OutputsOf } from "./provider-io";
 

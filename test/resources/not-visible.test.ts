@@ -8,7 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { configureFromStack } from "../../src/resources/settings";
 import { resetClients } from "../../src/resources/providers/client";
-import { NotVisibleError, confirmGone, organizationInput } from "../../src/resources/providers/common";
+import { NotVisibleError, confirmGone } from "../../src/resources/providers/gone";
+import { organizationInput } from "../../src/resources/providers/inputs";
 import { dispatch, failuresForEngine } from "../../src/resources/entry";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";

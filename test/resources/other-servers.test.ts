@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetLimiters } from "../../src/client";
 import { implementationOf } from "../../src/resources/entry";
 import { resetClients } from "../../src/resources/providers/client";
-import { NotVisibleError } from "../../src/resources/providers/common";
+import { NotVisibleError } from "../../src/resources/providers/gone";
 import type { ProviderImpl, Props } from "../../src/resources/providers/types";
 import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
 import { type FakeService, TOKEN, reply, startFakeService } from "../client/fake-service";

@@ -27,7 +27,11 @@ import {
   type WorkspacesClient,
 } from "../../client";
 import { getClient, tokenRefused } from "./client";
-import { INPUT_NAMES_KEY, ProviderError, describe, isUnknown, reportInfo, text } from "./common";
+import { INPUT_NAMES_KEY } from "./inputs";
+import { ProviderError, describe } from "./errors";
+import { isUnknown } from "./unknowns";
+import { reportInfo } from "../process/engine-status";
+import { text } from "./compare";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
 /** The input that asks for adoption. */

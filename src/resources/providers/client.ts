@@ -12,7 +12,8 @@ import {
   type Workspace as ApiWorkspace,
 } from "../../client";
 import { CONFIG_KEYS, currentSettings } from "../settings";
-import { ProviderError, text } from "./common";
+import { ProviderError } from "./errors";
+import { text } from "./compare";
 
 const clients = new Map<string, WorkspacesClient>();
 

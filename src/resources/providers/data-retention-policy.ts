@@ -11,17 +11,12 @@ import { z } from "zod";
 import { isId } from "../../api/common";
 import type { DataRetentionPolicy as ApiPolicy, DataRetentionPolicyOptions, WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
-import {
-  INPUT_NAMES_KEY,
-  ProviderError,
-  confirmGone,
-  dependentRecord,
-  diffFields,
-  failuresFromIssues,
-  isUnknown,
-  withoutUnknowns,
-  type FieldRule,
-} from "./common";
+import { INPUT_NAMES_KEY } from "./inputs";
+import { ProviderError } from "./errors";
+import { confirmGone, dependentRecord } from "./gone";
+import { diffFields, type FieldRule } from "./compare";
+import { failuresFromIssues } from "./check-failures";
+import { isUnknown, withoutUnknowns } from "./unknowns";
 import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { DataRetentionPolicyArgs } from "../data-retention-policy";

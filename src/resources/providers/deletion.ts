@@ -1,7 +1,10 @@
 /** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
 import { ConflictError, FeatureUnavailableError, ForbiddenError, capDetail, type WorkspacesClient } from "../../client";
 import { isNotFound } from "./client";
-import { ProviderError, confirmGone, reportStatus, sleep, withWayOut, workspaceLabel } from "./common";
+import { ProviderError, withWayOut } from "./errors";
+import { confirmGone, workspaceLabel } from "./gone";
+import { reportStatus } from "../process/engine-status";
+import { sleep } from "../../client/limiter";
 
 /** How a service detail quoted in a message says it was shortened (the message is all a user sees). */
 const SHORTENED = "of the service's detail left out";

@@ -5,18 +5,12 @@ import { noCodeModuleEnableRequestSchema } from "../../api/no-code";
 import type { NoCodeModule as ApiNoCodeModule, VariableOptions } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient } from "./client";
-import {
-  dedupeFailures,
-  diffFields,
-  explainingMissingFeatures,
-  failuresFromIssues,
-  organizationInput,
-  sameJsonUnordered,
-  unlessGone,
-  withoutUnknowns,
-  type FieldRule,
-  type MissingRecord,
-} from "./common";
+import { dedupeFailures, failuresFromIssues } from "./check-failures";
+import { diffFields, sameJsonUnordered, type FieldRule } from "./compare";
+import { explainingMissingFeatures } from "./errors";
+import { organizationInput } from "./inputs";
+import { unlessGone, type MissingRecord } from "./gone";
+import { withoutUnknowns } from "./unknowns";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 import type { NoCodeModuleArgs } from "../no-code-module";
 

@@ -18,24 +18,14 @@ import {
 } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound } from "./client";
-import {
-  ProviderError,
-  dedupeFailures,
-  diffFields,
-  explainingMissingFeatures,
-  failuresFromIssues,
-  isUnknown,
-  sameJsonUnordered,
-  sameOptionalString,
-  withoutUnknowns,
-  type FieldRule,
-  organizationInput,
-  recoverLostCreate,
-  unlessGone,
-  workspaceLabel,
-  reportStatus,
-  text,
-} from "./common";
+import { ProviderError, explainingMissingFeatures } from "./errors";
+import { dedupeFailures, failuresFromIssues } from "./check-failures";
+import { diffFields, sameJsonUnordered, sameOptionalString, type FieldRule, text } from "./compare";
+import { isUnknown, withoutUnknowns } from "./unknowns";
+import { organizationInput } from "./inputs";
+import { recoverLostCreate } from "./lost-create";
+import { unlessGone, workspaceLabel } from "./gone";
+import { reportStatus } from "../process/engine-status";
 import { deleteWorkspace } from "./deletion";
 import { refusedUpdate } from "./workspace";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";

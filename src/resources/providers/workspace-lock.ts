@@ -3,16 +3,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { ConflictError, capDetail } from "../../client";
 import { getClient, isNotFound } from "./client";
-import {
-  ProviderError,
-  confirmGone,
-  dependentRecord,
-  diffFields,
-  isUnknown,
-  sameOptionalString,
-  unlessGone,
-  type FieldRule,
-} from "./common";
+import { ProviderError } from "./errors";
+import { confirmGone, dependentRecord, unlessGone } from "./gone";
+import { diffFields, sameOptionalString, type FieldRule } from "./compare";
+import { isUnknown } from "./unknowns";
 import { workspaceIdOf } from "./workspace-tags";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { WorkspaceLockArgs } from "../workspace-lock";

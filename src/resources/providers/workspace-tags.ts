@@ -3,17 +3,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, requireTagBindings, type WorkspaceWithTags } from "./client";
-import {
-  ProviderError,
-  diffFields,
-  foldTagName,
-  isUnknown,
-  sameStringMap,
-  sameTagNames,
-  withoutUnknowns,
-  type FieldRule,
-} from "./common";
-import { confirmGone, dependentRecord, explainingMissingFeatures, unlessGone } from "./common";
+import { ProviderError } from "./errors";
+import { diffFields, foldTagName, sameStringMap, sameTagNames, type FieldRule } from "./compare";
+import { isUnknown, withoutUnknowns } from "./unknowns";
+import { confirmGone, dependentRecord, unlessGone } from "./gone";
+import { explainingMissingFeatures } from "./errors";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { OwnershipMode, WorkspaceTagsArgs } from "../workspace-tags";
 

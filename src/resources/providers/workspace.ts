@@ -20,31 +20,23 @@ import {
 } from "../../client";
 import { defaultOrganization } from "../settings";
 import { getClient, isNotFound, namesTagBindings, readWorkspaceWithTags, requireTagBindings } from "./client";
+import { dedupeFailures, failuresFromIssues, inputPathOf, camelToKebab } from "./check-failures";
 import {
-  dedupeFailures,
   diffFields,
-  failuresFromIssues,
   foldTagName,
-  inputPathOf,
-  isUnknown,
   sameGivenKeys,
   sameInstant,
   sameOptionalString,
   sameStringMap,
   sameStringSet,
   sameTagNames,
-  withoutUnknowns,
   type FieldRule,
-  type MissingRecord,
-  ProviderError,
-  camelToKebab,
-  confirmGone,
-  organizationInput,
-  recoverLostCreate,
-  unlessGone,
-  withWayOut,
-  workspaceLabel,
-} from "./common";
+} from "./compare";
+import { isUnknown, withoutUnknowns } from "./unknowns";
+import { type MissingRecord, confirmGone, unlessGone, workspaceLabel } from "./gone";
+import { ProviderError, withWayOut } from "./errors";
+import { organizationInput } from "./inputs";
+import { recoverLostCreate } from "./lost-create";
 import { deleteWorkspace } from "./deletion";
 import type { CheckFailure, CheckResult, DiffResult, ProviderImpl, Props } from "./types";
 import { clientName, workspaceFieldEntries, type DiffRule, type WorkspaceFieldName } from "../../api/workspace-fields";

@@ -1,0 +1,114 @@
+/** A 404: gone, or not this token's to see (spec section 7), decided by one rule. */
+import { NotFoundError } from "../../client/errors";
+import type { WorkspacesClient } from "../../client";
+import { standingIn } from "../process/standings";
+import { ProviderError } from "./errors";
+import type { Props } from "./types";
+
+/**
+ * What a 404 concerned. The service answers 404 both for a record that does not exist
+ * and for one the token may not see (spec section 7), so a 404 alone never proves
+ * that a record is gone.
+ */
+export interface MissingRecord {
+  /** How messages name the record, e.g. `workspace "app" (ws-123)`. */
+  label: string;
+  /** Organization of the record as recorded in state; unknown for adopted (`get`) resources and older state. */
+  organization?: unknown;
+  /**
+   * Which records the token must be able to see all of: `workspace` (also for the tags,
+   * consumers and lock of a workspace) or `no-code module`.
+   */
+  kind: "workspace" | "no-code module";
+}
+
+/** Refusal to take a 404 as "gone": the record may exist and be hidden from the token. */
+export class NotVisibleError extends ProviderError {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotVisibleError";
+  }
+}
+
+/**
+ * Organization permissions that prove a token sees every record of a kind. Spec 5.3:
+ * only owners, teams that manage all workspaces and the organization token may create
+ * workspaces, and each of them sees every workspace of the organization, so
+ * `can-create-workspace` proves it for workspaces. No-code modules are hidden from
+ * organization tokens (spec 5.9), which also create workspaces; only the owners'
+ * `can-update` proves it for modules.
+ */
+const PROOF: Record<MissingRecord["kind"], string> = {
+  workspace: "can-create-workspace",
+  "no-code module": "can-update",
+};
+
+/**
+ * The one rule for a 404 on read, delete or update: it means "gone" only when the token
+ * could have seen the record, that is when the organization's permissions show that the
+ * token sees every record of its kind (see PROOF). Resolves when the record is gone;
+ * otherwise throws a NotVisibleError that names the record, says why the 404 proves
+ * nothing, and gives both ways out.
+ *
+ * @param action what was being done, for the message: `refresh` (read) or `delete`
+ */
+export async function confirmGone(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  action: "refresh" | "delete" | "update",
+): Promise<void> {
+  const org = typeof record.organization === "string" && record.organization !== "" ? record.organization : undefined;
+  let why: string;
+  if (!org) {
+    throw new NotVisibleError(
+      `cannot ${action === "refresh" ? "read" : action} ${record.label}: the service answered 404, so it does not exist or the token in use ` +
+        `may not see it, and nothing recorded with the resource tells which (a resource adopted with \`get\`, or state written by ` +
+        `an earlier release). Check the id and use a token that can see it; if it really is gone and the resource is in the stack, ` +
+        `remove it with \`pulumi state delete <urn>\`.`,
+    );
+  } else {
+    const standing = await standingIn(client, org);
+    if (standing.member && standing.permissions[PROOF[record.kind]] === true) return;
+    why = standing.member
+      ? `the token cannot see every ${record.kind} of organization "${org}" (it is not an owners token${
+          record.kind === "workspace" ? ", an organization token or a team that manages all workspaces" : ""
+        }), so the ${record.kind} may exist and be hidden from it`
+      : `the token is not a member of organization "${org}", so the ${record.kind} may exist and be hidden from it`;
+  }
+  const retry = action === "refresh" ? "`pulumi refresh`" : action === "delete" ? "the destroy" : "`pulumi up`";
+  throw new NotVisibleError(
+    `cannot ${action} ${record.label}: the service answered 404 (not found, or not visible to this token) and ${why}. ` +
+      `Run ${retry} again with a token that can see it, or, if it really is gone, remove it from the stack with ` +
+      `\`pulumi state delete <urn>\` (the URN is shown with this error and by \`pulumi stack --show-urns\`).`,
+  );
+}
+
+/**
+ * `fn`'s result, or what a 404 means under the one rule: `gone()` when the token could
+ * have seen the record (see confirmGone), a NotVisibleError otherwise.
+ */
+export async function unlessGone<T, G>(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  action: "refresh" | "delete" | "update",
+  fn: () => Promise<T>,
+  gone: () => G,
+): Promise<T | G> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    await confirmGone(client, record, action);
+    return gone();
+  }
+}
+
+/** How messages name a workspace: `workspace "name" (ws-...)`, or by id alone. */
+export function workspaceLabel(id: string, name?: unknown): string {
+  return typeof name === "string" && name !== "" ? `workspace "${name}" (${id})` : `workspace ${id}`;
+}
+
+/** The record behind a workspace's tags, consumers or lock: the workspace itself. */
+export function dependentRecord(what: string, workspaceId: string, props: Props): MissingRecord {
+  return { label: `the ${what} of workspace ${workspaceId}`, organization: props.organization, kind: "workspace" };
+}

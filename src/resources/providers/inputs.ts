@@ -1,0 +1,55 @@
+/** The organization a resource is checked with, and the inputs that read gives back. */
+import type { Props } from "./types";
+
+/**
+ * The organization a resource is checked with. A program that names one gets it. Otherwise
+ * the organization recorded with the resource's last inputs (`olds`) is kept, so that a
+ * different ambient organization (stack config `workspaces:organization`,
+ * `WORKSPACES_ORGANIZATION`) never turns into a replacement of a live record; only a
+ * resource that has no recorded organization yet takes the ambient one.
+ */
+export function organizationInput(olds: Props, news: Props, ambient: () => string | undefined): unknown {
+  const given = news.organization;
+  if (given !== undefined && given !== null && given !== "") return given;
+  const recorded = olds?.organization;
+  if (typeof recorded === "string" && recorded !== "") return recorded;
+  return ambient();
+}
+
+/**
+ * Output key under which create and update record the names of the inputs the resource
+ * was given, so that read can hand back exactly those inputs (with the service's values)
+ * and the next diff names what drifted. Names only: values stay where the engine keeps
+ * them, secrets included.
+ */
+export const INPUT_NAMES_KEY = "__inputNames";
+
+/** The names of the given inputs, for INPUT_NAMES_KEY. */
+export function inputNames(inputs: Props): string[] {
+  return Object.keys(inputs ?? {})
+    .filter((k) => k !== "__provider" && k !== INPUT_NAMES_KEY && inputs[k] !== undefined)
+    .sort();
+}
+
+/**
+ * The inputs a read can reconstruct: each recorded input name with the value the service
+ * now reports (from the read's outputs), shaped as an input by `shape` where the two
+ * differ. Undefined when the state records no names (written before they were recorded,
+ * or adopted through `get`) or when an input has no output to read it back from: the
+ * engine then keeps the inputs it has, rather than lose one.
+ */
+export function reconstructInputs(
+  outputs: Props,
+  names: unknown,
+  shape?: (name: string, value: unknown, outputs: Props) => unknown,
+): Props | undefined {
+  if (!Array.isArray(names)) return undefined;
+  const inputs: Props = {};
+  for (const name of names) {
+    if (typeof name !== "string") continue;
+    if (!(name in outputs)) return undefined;
+    const value = shape ? shape(name, outputs[name], outputs) : outputs[name];
+    if (value !== undefined) inputs[name] = value;
+  }
+  return inputs;
+}
