@@ -118,12 +118,22 @@ function isRoutes(m: Module): boolean {
   return m.path.startsWith(SERVER) && /\bapp\.(get|post|put|patch|delete|route)\s*[<(]/.test(m.text);
 }
 
+/**
+ * Whether the file is one of a domain's `service` or `store` rooms: `<domain>/store.ts`, or
+ * a file of a `<domain>/store/` folder, which divides a large room by concern (auth's
+ * `store/tokens.ts`, `store/grants.ts`, ...). Every rule of the room applies to each file.
+ */
+function inRoom(path: string, room: "service" | "store"): boolean {
+  if (domainOf(path) === null) return false;
+  return path.endsWith(`/${room}.ts`) || new RegExp(`^${SERVER}[^/]+/${room}/[^/]+\\.ts$`).test(path);
+}
+
 function isStore(path: string): boolean {
-  return domainOf(path) !== null && (path.endsWith("/store.ts") || path.startsWith(`${SERVER}store/`));
+  return inRoom(path, "store") || (domainOf(path) !== null && path.startsWith(`${SERVER}store/`));
 }
 
 function isService(path: string): boolean {
-  return domainOf(path) !== null && path.endsWith("/service.ts");
+  return inRoom(path, "service");
 }
 
 /** HTTP code: Fastify, the JSON:API helpers, the app, and every file that registers routes. */
@@ -164,28 +174,48 @@ const SQL_CALL = /\bprepare\s*\(|\.pragma\s*\(|\b(?:db|database|declared)\.exec\
 function sqlOutsideStores(modules: Iterable<Module>): string[] {
   return [...modules]
     .filter(
-      (m) =>
-        m.path.startsWith(SERVER) &&
-        !INFRASTRUCTURE.has(m.path) &&
-        !m.path.endsWith("/store.ts") &&
-        SQL_CALL.test(m.text),
+      (m) => m.path.startsWith(SERVER) && !INFRASTRUCTURE.has(m.path) && !isStore(m.path) && SQL_CALL.test(m.text),
     )
     .map((m) => `${m.path}: SQL belongs in the domain's store.ts`)
     .sort();
 }
 
-/** Domain folders (those with a store.ts, i.e. tables) missing one of the three rooms. */
+/** Whether the domain has the room: `<room>.ts`, or for a service or store a folder of that name. */
+function hasRoom(all: ReadonlySet<string>, domain: string, room: "service" | "store" | "routes"): boolean {
+  const base = `${SERVER}${domain}/${room}`;
+  return all.has(`${base}.ts`) || (room !== "routes" && [...all].some((p) => p.startsWith(`${base}/`)));
+}
+
+/** Domain folders (those with a store, i.e. tables) missing one of the three rooms. */
 function missingRooms(paths: Iterable<string>): string[] {
   const all = new Set(paths);
-  const domains = new Set(
-    [...all].map(domainOf).filter((d): d is string => d !== null && all.has(`${SERVER}${d}/store.ts`)),
-  );
+  const domains = new Set([...all].map(domainOf).filter((d): d is string => d !== null && hasRoom(all, d, "store")));
   return [...domains]
     .flatMap((d) =>
-      ["service.ts", "store.ts", "routes.ts"]
-        .filter((room) => !all.has(`${SERVER}${d}/${room}`))
-        .map((room) => `${SERVER}${d}/${room} is missing`),
+      (["service", "store", "routes"] as const)
+        .filter((room) => !hasRoom(all, d, room))
+        .map((room) => `${SERVER}${d}/${room}.ts is missing`),
     )
+    .sort();
+}
+
+/** The authorization module: roles, permissions, the readable-workspaces filter. */
+const AUTHZ = `${SERVER}auth/service/authz.ts`;
+
+/** A file that renders documents (`render.ts`, `render-*.ts`, or in a `render/` folder). */
+function isRenderer(path: string): boolean {
+  return path.startsWith(SERVER) && /\/render(?:[-.][^/]*)?\.ts$|\/render\/[^/]+\.ts$/.test(path);
+}
+
+/**
+ * Routes and renderers that import the authorization module. Services decide each request
+ * once: routes authenticate and call a service, renderers show the permissions the service
+ * computed, so neither asks the authorization module again.
+ */
+function authorizationOutsideServices(modules: Iterable<Module>): string[] {
+  return [...modules]
+    .filter((m) => (isRoutes(m) || isRenderer(m.path)) && m.imports.includes(AUTHZ))
+    .map((m) => `${m.path} -> ${AUTHZ}: authorization happens in services only`)
     .sort();
 }
 
@@ -240,7 +270,7 @@ function foreignTables(modules: Iterable<Module>): string[] {
   const found = new Set<string>();
   for (const m of modules) {
     const domain = domainOf(m.path);
-    if (domain === null || !m.path.endsWith("/store.ts")) continue;
+    if (domain === null || !isStore(m.path)) continue;
     for (const match of m.text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF NOT EXISTS)?)\s+([a-z_]+)\b/g)) {
       const table = match[1];
       if (NOT_TABLES.has(table)) continue;
@@ -259,9 +289,11 @@ function foreignTables(modules: Iterable<Module>): string[] {
 const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/agentpool/store.ts -> organizations (organization)",
   "src/server/agentpool/store.ts -> workspaces (workspace)",
-  "src/server/auth/store.ts -> organizations (organization)",
-  "src/server/auth/store.ts -> projects (project)",
-  "src/server/auth/store.ts -> workspaces (workspace)",
+  "src/server/auth/store/grants.ts -> organizations (organization)",
+  "src/server/auth/store/grants.ts -> projects (project)",
+  "src/server/auth/store/records.ts -> projects (project)",
+  "src/server/auth/store/records.ts -> workspaces (workspace)",
+  "src/server/auth/store/tokens.ts -> organizations (organization)",
   "src/server/no-code/store.ts -> vars (workspace)",
   "src/server/organization/store.ts -> projects (project)",
   "src/server/organization/store.ts -> workspaces (workspace)",
@@ -273,6 +305,17 @@ const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/workspace/store.ts -> teams (auth)",
   "src/server/workspace/store.ts -> users (auth)",
 ];
+
+/**
+ * Routes and renderers that still ask the authorization module themselves, each to be
+ * removed by moving the check into the service. The list may only shrink.
+ */
+const ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES: string[] = [
+  "src/server/no-code/routes.ts",
+  "src/server/organization/routes.ts",
+  "src/server/registry/routes.ts",
+  "src/server/workspace/routes.ts",
+].map((path) => `${path} -> ${AUTHZ}: authorization happens in services only`);
 
 describe("import graph of src/", () => {
   it("reads every file and resolves every relative import", () => {
@@ -349,8 +392,21 @@ describe("the server's domains", () => {
       "organization",
       "auth",
     ]) {
-      expect(graph.has(`${SERVER}${d}/store.ts`), d).toBe(true);
+      expect(hasRoom(new Set(graph.keys()), d, "store"), d).toBe(true);
     }
+  });
+
+  it("authorize only in services: routes and renderers never import the authorization module (allowlist only shrinks)", () => {
+    expect(graph.has(AUTHZ)).toBe(true);
+    const found = authorizationOutsideServices(graph.values());
+    expect(
+      found.filter((v) => !ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES.includes(v)),
+      "a route or renderer authorizes: let the service decide, and hand its result to the renderer",
+    ).toEqual([]);
+    expect(
+      ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES.filter((v) => !found.includes(v)),
+      "allowlisted breach no longer occurs: remove it from ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES",
+    ).toEqual([]);
   });
 });
 
@@ -410,5 +466,36 @@ describe("the layout checks themselves", () => {
     expect(
       missingRooms([`${SERVER}x/store.ts`, `${SERVER}x/routes.ts`, `${SERVER}y/index.ts`, `${SERVER}y/routes.ts`]),
     ).toEqual([`${SERVER}x/service.ts is missing`]);
+    // A room divided into a folder counts as the room, and its files follow the room's rules.
+    expect(
+      missingRooms([
+        `${SERVER}z/store/a.ts`,
+        `${SERVER}z/service/b.ts`,
+        `${SERVER}z/routes.ts`,
+        `${SERVER}w/store/c.ts`,
+      ]),
+    ).toEqual([`${SERVER}w/routes.ts is missing`, `${SERVER}w/service.ts is missing`]);
+    expect(sqlOutsideStores([mod(`${SERVER}z/store/a.ts`, "prepare(db, `SELECT 1`)")])).toEqual([]);
+    expect(isService(`${SERVER}z/service/b.ts`) && !isService(`${SERVER}z/service/deep/c.ts`)).toBe(true);
+  });
+
+  it("find a route or a renderer that authorizes", () => {
+    const mod = (path: string, text: string, imports: string[]): Module => ({ path, text, imports, packages: [] });
+    expect(
+      authorizationOutsideServices([
+        mod(`${SERVER}x/routes.ts`, "app.get(", [AUTHZ]),
+        mod(`${SERVER}x/render.ts`, "", [AUTHZ]),
+        mod(`${SERVER}x/render-list.ts`, "", [AUTHZ]),
+        mod(`${SERVER}x/index.ts`, "app.post<{ Body: unknown }>(", [AUTHZ]),
+        mod(`${SERVER}x/service.ts`, "", [AUTHZ]),
+        mod(`${SERVER}x/routes.ts`, "app.get(", [`${SERVER}auth/service/caller.ts`]),
+        mod(`${SERVER}x/renderer-notes.ts`, "", [AUTHZ]),
+      ]),
+    ).toEqual([
+      `${SERVER}x/index.ts -> ${AUTHZ}: authorization happens in services only`,
+      `${SERVER}x/render-list.ts -> ${AUTHZ}: authorization happens in services only`,
+      `${SERVER}x/render.ts -> ${AUTHZ}: authorization happens in services only`,
+      `${SERVER}x/routes.ts -> ${AUTHZ}: authorization happens in services only`,
+    ]);
   });
 });

@@ -40,7 +40,8 @@ import {
 import { DomainError } from "./errors";
 import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
 import { MAX_JSON_DEPTH, tooDeep, wellFormedJson } from "./http/json";
-import { authenticate, isGeneratedToken, type Caller } from "./auth/service";
+import { authenticate, isGeneratedToken } from "./auth/service/authn";
+import type { Caller } from "./auth/service/caller";
 import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS, RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
 import { injectFault, type FaultOptions } from "./faults";
 import { loggerOptions } from "./logging";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "./store/db";
-import type { Caller } from "./auth/service";
+import type { Caller } from "./auth/service/caller";
 import type { FaultOptions } from "./faults";
 import type { WorkspaceRecord } from "./workspace/store";
 import type { Resource } from "./http/jsonapi";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { tokenDigest } from "../../src/server/auth/service";
+import { tokenDigest } from "../../src/server/auth/service/authn";
 import type { ServerOptions } from "../../src/server/context";
 import { loadKey, secretBox, type SecretBox } from "../../src/server/secrets";
 import { expect } from "vitest";

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireCaller } from "../app";
-import { assertMember } from "../auth/service";
 import type { ServerContext } from "../context";
 import {
   API_PREFIX,
@@ -14,7 +13,6 @@ import {
   type Resource,
 } from "../http/jsonapi";
 import {
-  assertAgentPoolCreator,
   createAgentPool,
   deleteAgentPool,
   listAgentPools,
@@ -67,24 +65,20 @@ export function agentPoolRoutes(app: FastifyInstance, { db }: ServerContext): vo
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/agent-pools",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertAgentPoolCreator(db, caller, org);
-      const a = parseBody(agentPoolCreateRequestSchema, request.body).data.attributes;
-      return send(reply, 201, {
-        data: render(createAgentPool(db, caller, org, { name: a.name, organizationScoped: a["organization-scoped"] })),
+      const pool = createAgentPool(db, requireCaller(request), request.params.organization_name, () => {
+        const a = parseBody(agentPoolCreateRequestSchema, request.body).data.attributes;
+        return { name: a.name, organizationScoped: a["organization-scoped"] };
       });
+      return send(reply, 201, { data: render(pool) });
     },
   );
 
   app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>(
     "/organizations/:organization_name/agent-pools",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertMember(db, caller, org);
-      const page = parsePage(request.query);
-      const { rows, total } = listAgentPools(db, caller, org, page);
+      const { rows, total, page } = listAgentPools(db, requireCaller(request), request.params.organization_name, () =>
+        parsePage(request.query),
+      );
       return send(reply, 200, { data: rows.map(render), ...paginationEnvelope(request, page, total) });
     },
   );
@@ -94,14 +88,11 @@ export function agentPoolRoutes(app: FastifyInstance, { db }: ServerContext): vo
   });
 
   app.patch<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadAgentPool(db, caller, request.params.id, true);
-    const a = parseBody(agentPoolUpdateRequestSchema, request.body).data.attributes ?? {};
-    return send(reply, 200, {
-      data: render(
-        updateAgentPool(db, caller, request.params.id, { name: a.name, organizationScoped: a["organization-scoped"] }),
-      ),
+    const pool = updateAgentPool(db, requireCaller(request), request.params.id, () => {
+      const a = parseBody(agentPoolUpdateRequestSchema, request.body).data.attributes ?? {};
+      return { name: a.name, organizationScoped: a["organization-scoped"] };
     });
+    return send(reply, 200, { data: render(pool) });
   });
 
   app.delete<{ Params: { id: string } }>("/agent-pools/:id", async (request, reply) => {

@@ -1,4 +1,5 @@
-import { assertMember, type Caller } from "../auth/service";
+import { assertMember } from "../auth/service/authz";
+import type { Caller } from "../auth/service/caller";
 import { Invalid, NameTaken, NotFound } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
@@ -17,7 +18,7 @@ import {
 export type { AgentPoolRecord };
 
 /** Creating pools takes an owner or the organization token; 404 otherwise. */
-export function assertAgentPoolCreator(db: Db, caller: Caller, organization: string): void {
+function assertAgentPoolCreator(db: Db, caller: Caller, organization: string): void {
   if (!assertMember(db, caller, organization).owner && caller.kind !== "organization")
     throw new NotFound(`organization "${organization}" not found`);
 }
@@ -35,9 +36,10 @@ export function createAgentPool(
   db: Db,
   caller: Caller,
   organization: string,
-  input: { name: string; organizationScoped?: boolean },
+  read: () => { name: string; organizationScoped?: boolean },
 ): AgentPoolRecord {
   assertAgentPoolCreator(db, caller, organization);
+  const input = read();
   const id = newId("agentPool");
   onDuplicate(
     () =>
@@ -59,12 +61,14 @@ export function listAgentPools(
   db: Db,
   caller: Caller,
   organization: string,
-  page: Page,
-): { rows: AgentPoolRecord[]; total: number } {
+  readPage: () => Page,
+): { rows: AgentPoolRecord[]; total: number; page: Page } {
   assertMember(db, caller, organization);
+  const page = readPage();
   return {
     rows: agentPoolsPage(db, organization, page.size, (page.number - 1) * page.size),
     total: countAgentPools(db, organization),
+    page,
   };
 }
 
@@ -72,9 +76,10 @@ export function updateAgentPool(
   db: Db,
   caller: Caller,
   id: string,
-  input: { name?: string; organizationScoped?: boolean },
+  read: () => { name?: string; organizationScoped?: boolean },
 ): AgentPoolRecord {
   const p = loadAgentPool(db, caller, id, true);
+  const input = read();
   onDuplicate(
     () =>
       inTransaction(db, () =>

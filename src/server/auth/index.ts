@@ -2,4 +2,3 @@ import type { Domain } from "../context";
 import { adminRoutes } from "./routes";
 
 export const adminDomain: Domain = { name: "admin", routes: adminRoutes };
-export * from "./service";

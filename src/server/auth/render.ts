@@ -1,13 +1,9 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
-import {
-  findUser,
-  teamMemberIds,
-  type IssuedToken,
-  type TeamProjectRecord,
-  type TeamRecord,
-  type TeamWorkspaceRecord,
-} from "./service";
+import { findUser } from "./service/users";
+import { teamMemberIds, type TeamRecord } from "./service/teams";
+import type { IssuedToken } from "./service/tokens";
+import type { TeamProjectRecord, TeamWorkspaceRecord } from "./service/access";
 
 export function renderTeam(db: Db, t: TeamRecord): Resource {
   const users = teamMemberIds(db, t.id);

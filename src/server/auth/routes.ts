@@ -7,35 +7,22 @@ import { API_PREFIX, noContent, parseBody, send, targetId } from "../http/jsonap
 import { findProject } from "../project/service";
 import { findWorkspace } from "../workspace/service";
 import { renderTeam, renderTeamProject, renderTeamWorkspace, renderToken, renderUser } from "./render";
+import { addTeamMembers, createTeam, deleteTeam, listTeams, loadTeam, updateTeam } from "./service/teams";
 import {
   ACCESS_LEVELS,
-  addTeamMembers,
-  assertAccessManager,
-  assertOwner,
-  assertProjectAccessManager,
-  assertSiteAdmin,
-  createTeam,
+  type AccessLevel,
   createTeamProject,
   createTeamWorkspace,
-  createUser,
-  deleteTeam,
   deleteTeamProject,
   deleteTeamWorkspace,
-  issueOrganizationToken,
-  issueTeamToken,
-  issueUserToken,
-  listTeams,
-  loadTeam,
   loadTeamProject,
   loadTeamWorkspace,
-  revokeTeamToken,
-  updateTeam,
   updateTeamProject,
   updateTeamWorkspace,
-  type AccessLevel,
-  type Caller,
   type TeamWorkspaceInput,
-} from "./service";
+} from "./service/access";
+import { createUser } from "./service/users";
+import { issueOrganizationToken, issueTeamToken, issueUserToken, revokeTeamToken } from "./service/tokens";
 
 /**
  * Administration in the hosted service's shapes (teams, team access, tokens), so tests
@@ -151,14 +138,13 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/teams",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertOwner(db, caller, org);
-      const a = parseBody(teamCreateSchema, request.body).data.attributes;
-      const team = createTeam(db, caller, org, {
-        name: a.name,
-        manageWorkspaces: a["organization-access"]?.["manage-workspaces"],
-        manageProjects: a["organization-access"]?.["manage-projects"],
+      const team = createTeam(db, requireCaller(request), request.params.organization_name, () => {
+        const a = parseBody(teamCreateSchema, request.body).data.attributes;
+        return {
+          name: a.name,
+          manageWorkspaces: a["organization-access"]?.["manage-workspaces"],
+          manageProjects: a["organization-access"]?.["manage-projects"],
+        };
       });
       return send(reply, 201, { data: renderTeam(db, team) });
     },
@@ -177,14 +163,14 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadTeam(db, caller, request.params.id, true);
-    const a = parseBody(teamUpdateSchema, request.body).data.attributes ?? {};
-    const access = a["organization-access"];
-    const team = updateTeam(db, caller, request.params.id, {
-      name: a.name,
-      manageWorkspaces: access?.["manage-workspaces"],
-      manageProjects: access?.["manage-projects"],
+    const team = updateTeam(db, requireCaller(request), request.params.id, () => {
+      const a = parseBody(teamUpdateSchema, request.body).data.attributes ?? {};
+      const access = a["organization-access"];
+      return {
+        name: a.name,
+        manageWorkspaces: access?.["manage-workspaces"],
+        manageProjects: access?.["manage-projects"],
+      };
     });
     return send(reply, 200, { data: renderTeam(db, team) });
   });
@@ -213,28 +199,22 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   );
 
   app.post<{ Params: { id: string } }>("/teams/:id/relationships/users", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadTeam(db, caller, request.params.id, true);
-    const body = parseBody(membersSchema, request.body);
-    addTeamMembers(
-      db,
-      caller,
-      request.params.id,
-      body.data.map((item) => item.id),
+    addTeamMembers(db, requireCaller(request), request.params.id, () =>
+      parseBody(membersSchema, request.body).data.map((item) => item.id),
     );
     return noContent(reply);
   });
 
   app.post("/admin/users", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertSiteAdmin(caller);
-    const a = parseBody(userCreateSchema, request.body).data.attributes;
-    const { id } = createUser(db, caller, { username: a.username, email: a.email ?? null });
+    const { id, username, email } = createUser(db, requireCaller(request), () => {
+      const a = parseBody(userCreateSchema, request.body).data.attributes;
+      return { username: a.username, email: a.email ?? null };
+    });
     return send(reply, 201, {
       data: {
         id,
         type: "users",
-        attributes: { username: a.username, email: a.email ?? null },
+        attributes: { username, email },
         links: { self: `${API_PREFIX}/users/${id}` },
       },
     });
@@ -259,21 +239,18 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: renderToken(issueUserToken(db, requireCaller(request), request.params.id)) });
   });
 
-  /** The workspace a team access body names, when the caller may manage access to it; 404 otherwise. */
-  const manageableWorkspace = (caller: Caller, id: string) => {
-    const ws = findWorkspace(ctx, id);
-    if (!ws) throw new NotFound("workspace not found");
-    assertAccessManager(db, caller, ws.organization);
-    return ws;
-  };
-
   app.post("/team-workspaces", async (request, reply) => {
-    const caller = requireCaller(request);
-    const target = targetId(request.body, "workspace");
-    if (target !== undefined) manageableWorkspace(caller, target);
-    const d = parseBody(teamWorkspaceCreateSchema, request.body).data;
-    const ws = manageableWorkspace(caller, d.relationships.workspace.data.id);
-    const r = createTeamWorkspace(db, caller, ws, d.relationships.team.data.id, teamWorkspaceInput(d.attributes));
+    const r = createTeamWorkspace(db, requireCaller(request), (id) => findWorkspace(ctx, id), {
+      target: targetId(request.body, "workspace"),
+      read: () => {
+        const d = parseBody(teamWorkspaceCreateSchema, request.body).data;
+        return {
+          targetId: d.relationships.workspace.data.id,
+          teamId: d.relationships.team.data.id,
+          input: teamWorkspaceInput(d.attributes),
+        };
+      },
+    });
     return send(reply, 201, { data: renderTeamWorkspace(r) });
   });
 
@@ -284,12 +261,10 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadTeamWorkspace(db, caller, request.params.id);
-    const a = parseBody(teamWorkspaceUpdateSchema, request.body).data.attributes;
-    return send(reply, 200, {
-      data: renderTeamWorkspace(updateTeamWorkspace(db, caller, request.params.id, teamWorkspaceInput(a))),
-    });
+    const r = updateTeamWorkspace(db, requireCaller(request), request.params.id, () =>
+      teamWorkspaceInput(parseBody(teamWorkspaceUpdateSchema, request.body).data.attributes),
+    );
+    return send(reply, 200, { data: renderTeamWorkspace(r) });
   });
 
   app.delete<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
@@ -297,22 +272,19 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return noContent(reply);
   });
 
-  /** The project a team access body names, when the caller may manage access to it; 404 otherwise. */
-  const manageableProject = (caller: Caller, id: string) => {
-    const p = findProject(db, id);
-    assertProjectAccessManager(db, caller, p);
-    return p!;
-  };
-
   app.post("/team-projects", async (request, reply) => {
-    const caller = requireCaller(request);
-    const target = targetId(request.body, "project");
-    if (target !== undefined) manageableProject(caller, target);
-    const d = parseBody(teamProjectCreateSchema, request.body).data;
-    const p = manageableProject(caller, d.relationships.project.data.id);
-    return send(reply, 201, {
-      data: renderTeamProject(createTeamProject(db, caller, p, d.relationships.team.data.id, d.attributes.access)),
+    const r = createTeamProject(db, requireCaller(request), (id) => findProject(db, id), {
+      target: targetId(request.body, "project"),
+      read: () => {
+        const d = parseBody(teamProjectCreateSchema, request.body).data;
+        return {
+          targetId: d.relationships.project.data.id,
+          teamId: d.relationships.team.data.id,
+          input: d.attributes.access,
+        };
+      },
     });
+    return send(reply, 201, { data: renderTeamProject(r) });
   });
 
   app.get<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
@@ -322,10 +294,13 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadTeamProject(db, caller, request.params.id);
-    const access = parseBody(teamProjectUpdateSchema, request.body).data.attributes?.access;
-    return send(reply, 200, { data: renderTeamProject(updateTeamProject(db, caller, request.params.id, access)) });
+    const r = updateTeamProject(
+      db,
+      requireCaller(request),
+      request.params.id,
+      () => parseBody(teamProjectUpdateSchema, request.body).data.attributes?.access,
+    );
+    return send(reply, 200, { data: renderTeamProject(r) });
   });
 
   app.delete<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {

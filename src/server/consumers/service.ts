@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
-import { orgRole } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { orgRole } from "../auth/service/authz";
 import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import { inTransaction, type Page } from "../store/db";
 import {

@@ -8,7 +8,7 @@ import {
   workspaceUpgradeRequestSchema,
 } from "../../api/no-code";
 import { requireCaller } from "../app";
-import { mayCreateWorkspaces } from "../auth/service";
+import { mayCreateWorkspaces } from "../auth/service/authz";
 import { NotFound } from "../errors";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";

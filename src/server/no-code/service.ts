@@ -3,8 +3,8 @@
  * provisioning, its settings and its sets of allowed variable values.
  */
 import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../../api/no-code";
-import type { Caller } from "../auth/service";
-import { assertMember } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
 import { Conflict, Invalid, NotFound, type Failure, type Field } from "../errors";
 import { newId } from "../ids";

@@ -23,7 +23,7 @@
  * clock says the run is.
  */
 import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/no-code";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { Conflict, Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import { FINAL_RUN_STATUSES, createRun, findRun, setRunStatus, type RunRecord } from "../run/service";

@@ -5,7 +5,7 @@
  * can see what a workspace was given.
  */
 import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/no-code";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { wrongKey } from "../secrets";
 import { NotFound, type Failure } from "../errors";

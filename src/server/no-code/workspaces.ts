@@ -5,7 +5,7 @@
  * transaction, and the attributes that record shows on every rendering.
  */
 import type { NoCodeWorkspaceCreateRequest } from "../../api/no-code";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
 import { Invalid, failIfAny, type Failure } from "../errors";
 import { newId } from "../ids";

@@ -1,4 +1,5 @@
-import { assertMember, type Caller } from "../auth/service";
+import { assertMember } from "../auth/service/authz";
+import type { Caller } from "../auth/service/caller";
 import { NotFound } from "../errors";
 import { newId, newInternalId } from "../ids";
 import type { Db } from "../store/db";

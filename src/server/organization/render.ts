@@ -1,4 +1,4 @@
-import type { OrgRole } from "../auth/service";
+import type { OrgRole } from "../auth/service/caller";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { OrganizationRecord } from "./service";
 

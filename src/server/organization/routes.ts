@@ -3,7 +3,7 @@ import { z } from "zod";
 import { organizationCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { assertMember, assertOwner, orgRole } from "../auth/service";
+import { assertMember, assertOwner, orgRole } from "../auth/service/authz";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import { renderOrganization } from "./render";
 import {

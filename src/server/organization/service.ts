@@ -1,18 +1,12 @@
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate } from "../store/db";
 import { newId } from "../ids";
-import {
-  addOwner,
-  createServiceUser,
-  createTeamRecord,
-  issueToken,
-  organizationsThroughTeams,
-  ownersTeamId,
-  revokeOrganizationTokens,
-  chosenTokenExists,
-  type Caller,
-  type IssuedToken,
-} from "../auth/service";
+import { addOwner, createTeamRecord, ownersTeamId } from "../auth/service/teams";
+import { createServiceUser } from "../auth/service/users";
+import { issueToken, revokeOrganizationTokens, type IssuedToken } from "../auth/service/tokens";
+import { organizationsThroughTeams } from "../auth/service/authz";
+import { chosenTokenExists } from "../auth/service/authn";
+import type { Caller } from "../auth/service/caller";
 import { agentPoolInOrganization } from "../agentpool/service";
 import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
 import * as store from "./store";

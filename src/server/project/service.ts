@@ -1,8 +1,8 @@
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate, type Page } from "../store/db";
 import { newId } from "../ids";
-import type { Caller } from "../auth/service";
-import { assertMember, isProjectAdmin, orgRole } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { assertMember, isProjectAdmin, orgRole } from "../auth/service/authz";
 import { agentPoolInOrganization } from "../agentpool/service";
 import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
 import { findOrganization } from "../organization/service";

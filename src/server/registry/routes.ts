@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { registryModuleCreateRequestSchema, registryModuleVersionCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
-import { assertMember } from "../auth/service";
+import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
 import { Invalid, NotFound } from "../errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";

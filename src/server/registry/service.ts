@@ -1,5 +1,5 @@
-import type { Caller } from "../auth/service";
-import { assertMember } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
 import { Invalid, NameTaken, NotFound } from "../errors";
 import { newId } from "../ids";

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import { Conflict, NotFound } from "../errors";
 import { inTransaction, now, type Db } from "../store/db";
 import { newId } from "../ids";

@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { sshKeyCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { assertMember } from "../auth/service";
 import {
   API_PREFIX,
   noContent,
@@ -13,7 +12,7 @@ import {
   send,
   type Resource,
 } from "../http/jsonapi";
-import { assertSshKeyManager, createSshKey, deleteSshKey, listSshKeys, loadSshKey, type SshKeyRecord } from "./service";
+import { createSshKey, deleteSshKey, listSshKeys, loadSshKey, type SshKeyRecord } from "./service";
 
 /** The key material is write-only: it is stored for runs and never rendered. */
 function renderSshKey(k: SshKeyRecord): Resource {
@@ -30,22 +29,20 @@ export function sshKeyRoutes(app: FastifyInstance, { db }: ServerContext): void 
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/ssh-keys",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertSshKeyManager(db, caller, org);
-      const a = parseBody(sshKeyCreateRequestSchema, request.body).data.attributes;
-      return send(reply, 201, { data: renderSshKey(createSshKey(db, caller, org, { name: a.name, value: a.value })) });
+      const key = createSshKey(db, requireCaller(request), request.params.organization_name, () => {
+        const a = parseBody(sshKeyCreateRequestSchema, request.body).data.attributes;
+        return { name: a.name, value: a.value };
+      });
+      return send(reply, 201, { data: renderSshKey(key) });
     },
   );
 
   app.get<{ Params: { organization_name: string }; Querystring: Record<string, unknown> }>(
     "/organizations/:organization_name/ssh-keys",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertMember(db, caller, org);
-      const page = parsePage(request.query);
-      const { rows, total } = listSshKeys(db, caller, org, page);
+      const { rows, total, page } = listSshKeys(db, requireCaller(request), request.params.organization_name, () =>
+        parsePage(request.query),
+      );
       return send(reply, 200, { data: rows.map(renderSshKey), ...paginationEnvelope(request, page, total) });
     },
   );

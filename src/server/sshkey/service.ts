@@ -1,4 +1,5 @@
-import { assertMember, type Caller } from "../auth/service";
+import { assertMember } from "../auth/service/authz";
+import type { Caller } from "../auth/service/caller";
 import { NotFound } from "../errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
@@ -8,7 +9,7 @@ import { countSshKeys, deleteSshKeyRow, findSshKey, insertSshKey, sshKeysPage, t
 export type { SshKeyRecord };
 
 /** Adding and deleting keys takes the organization's manage-workspaces permission; 404 otherwise. */
-export function assertSshKeyManager(db: Db, caller: Caller, organization: string): void {
+function assertSshKeyManager(db: Db, caller: Caller, organization: string): void {
   if (!assertMember(db, caller, organization).manageWorkspaces)
     throw new NotFound(`organization "${organization}" not found`);
 }
@@ -26,26 +27,29 @@ export function createSshKey(
   db: Db,
   caller: Caller,
   organization: string,
-  input: { name: string; value: string },
+  read: () => { name: string; value: string },
 ): SshKeyRecord {
   assertSshKeyManager(db, caller, organization);
+  const input = read();
   const id = newId("sshKey");
   inTransaction(db, () =>
     insertSshKey(db, { id, organization, name: input.name, value: input.value, created_at: now() }),
   );
-  return loadSshKey(db, caller, id, false);
+  return findSshKey(db, id)!;
 }
 
 export function listSshKeys(
   db: Db,
   caller: Caller,
   organization: string,
-  page: Page,
-): { rows: SshKeyRecord[]; total: number } {
+  readPage: () => Page,
+): { rows: SshKeyRecord[]; total: number; page: Page } {
   assertMember(db, caller, organization);
+  const page = readPage();
   return {
     rows: sshKeysPage(db, organization, page.size, (page.number - 1) * page.size),
     total: countSshKeys(db, organization),
+    page,
   };
 }
 

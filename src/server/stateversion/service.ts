@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import { Conflict, Invalid, NotFound, Unavailable } from "../errors";
 import { inTransaction, now } from "../store/db";
 import { newId } from "../ids";

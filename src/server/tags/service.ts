@@ -1,5 +1,5 @@
-import type { Caller } from "../auth/service";
-import { assertMember, orgRole } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { assertMember, orgRole } from "../auth/service/authz";
 import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import type { Db, Page } from "../store/db";
 import { inTransaction } from "../store/db";

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
-import { orgRole } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import { orgRole } from "../auth/service/authz";
 import { renderUser } from "../auth/render";
 import type { Resource } from "../http/jsonapi";
 import { findOrganization } from "../organization/service";

@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context";
-import type { Caller, Permissions } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
+import type { Permissions } from "../../api/workspaces";
 import { permissionsFor } from "./service";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { flatTagNames, flatTagNamesByWorkspace } from "../tags/service";

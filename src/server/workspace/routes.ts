@@ -9,7 +9,7 @@ import {
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { assertMember, mayCreateWorkspaces } from "../auth/service";
+import { assertMember, mayCreateWorkspaces } from "../auth/service/authz";
 import { notFound } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
 import { renderWorkspace, workspaceDocumentFor, workspaceDocumentsFor } from "./render";

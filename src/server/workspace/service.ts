@@ -1,18 +1,22 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service";
+import type { Caller } from "../auth/service/caller";
 import {
   isProjectAdmin,
   mayCreateWorkspaceIn,
   orgRole,
   readableWorkspacesFilter,
   workspacePermissions,
-  type Permissions,
-} from "../auth/service";
+} from "../auth/service/authz";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId, randomString } from "../ids";
 import { Conflict, Forbidden, Invalid, NameTaken, NotFound, failIfAny, type Failure } from "../errors";
 import { ID_PREFIXES, type Problem } from "../../api/common";
-import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
+import {
+  workspaceSettingsProblems,
+  type Permissions,
+  type VcsRepoRequest,
+  type WorkspaceSettingsRequest,
+} from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
 import { findProject, projectExecutionDefaults } from "../project/service";
 import {

@@ -1,0 +1,87 @@
+import type { Db } from "../../store/db";
+import { inTransaction, now } from "../../store/db";
+import { newId, newToken } from "../../ids";
+import { NotFound } from "../../errors";
+import * as store from "../store/tokens";
+import { personExists } from "../store/records";
+import { storedDigest } from "./authn";
+import { assertOwner } from "./authz";
+import type { Caller } from "./caller";
+import { loadTeam } from "./teams";
+
+/** Issuing and revoking tokens: one per organization, one per team, any number per person. */
+
+export interface IssuedToken {
+  id: string;
+  token: string;
+  createdAt: string;
+}
+
+/**
+ * Stores only the digest: the token itself is shown once, in the response that creates
+ * it. `chosen` is a token a person picked (the bootstrap `--token`), stored under its
+ * slow salted digest.
+ */
+export function issueToken(
+  db: Db,
+  spec: {
+    kind: Caller["kind"];
+    organization?: string | null;
+    teamId?: string | null;
+    userId?: string | null;
+    siteAdmin?: boolean;
+    description?: string | null;
+  },
+  chosen?: string,
+): IssuedToken {
+  const token = chosen ?? newToken();
+  const id = newId("authenticationToken");
+  const createdAt = now();
+  store.insertToken(db, {
+    id,
+    digest: storedDigest(db, token, chosen !== undefined),
+    kind: spec.kind,
+    organization: spec.organization ?? null,
+    teamId: spec.teamId ?? null,
+    userId: spec.userId ?? null,
+    siteAdmin: spec.siteAdmin ?? false,
+    description: spec.description ?? null,
+    createdAt,
+  });
+  return { id, token, createdAt };
+}
+
+/** Revokes every token of the organization and of its teams (the organization is being deleted). */
+export function revokeOrganizationTokens(db: Db, organization: string): void {
+  store.deleteTokensOfOrganization(db, organization);
+}
+
+/** A token for a person, issued by the person or the site administrator. */
+export function issueUserToken(db: Db, caller: Caller, userId: string): IssuedToken {
+  if (!caller.siteAdmin && caller.userId !== userId) throw new NotFound("user not found");
+  if (!personExists(db, userId)) throw new NotFound("user not found");
+  return inTransaction(db, () => issueToken(db, { kind: "user", userId }));
+}
+
+export function revokeTeamToken(db: Db, caller: Caller, id: string): void {
+  const t = loadTeam(db, caller, id, true);
+  if (inTransaction(db, () => store.deleteTeamTokens(db, t.id)) === 0) throw new NotFound("the team has no token");
+}
+
+/** A team has one token: issuing a new one revokes the previous (the bootstrap token excepted). */
+export function issueTeamToken(db: Db, caller: Caller, id: string): IssuedToken {
+  const t = loadTeam(db, caller, id, true);
+  return inTransaction(db, () => {
+    store.deleteTeamTokens(db, t.id);
+    return issueToken(db, { kind: "team", organization: t.organization, teamId: t.id });
+  });
+}
+
+/** An organization has one token: issuing a new one revokes the previous. */
+export function issueOrganizationToken(db: Db, caller: Caller, organization: string): IssuedToken {
+  assertOwner(db, caller, organization);
+  return inTransaction(db, () => {
+    store.deleteOrganizationToken(db, organization);
+    return issueToken(db, { kind: "organization", organization });
+  });
+}
