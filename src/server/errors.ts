@@ -46,9 +46,32 @@ export class Forbidden extends DomainError {
   }
 }
 
-/** The request is valid, but the thing's current state refuses it (locked, in use, already done): `reason` says which. */
+/**
+ * Which state refused a request, as a 409's error object says it in `code`: the values a
+ * client's ConflictReason names, so a client need not read the English of the detail.
+ * - `already-locked`: lock of a locked workspace;
+ * - `not-locked`: unlock of an unlocked workspace, or a write that needs the caller's lock;
+ * - `locked-by-another-user`: the lock is someone else's;
+ * - `locked`: a lock is held, or the record is held in place (a pin, a default, a final state);
+ * - `managing-resources`: the thing still holds what must go first (resources, workspaces);
+ * - `still-processing`: work on it is under way; retrying later may succeed;
+ * - `already-exists`: what the request would make is there already.
+ */
+export type ConflictCode =
+  | "already-locked"
+  | "not-locked"
+  | "locked-by-another-user"
+  | "managing-resources"
+  | "locked"
+  | "still-processing"
+  | "already-exists";
+
+/** The request is valid, but the thing's current state refuses it: `code` says which state, `reason` says it in words. */
 export class Conflict extends DomainError {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly code: ConflictCode,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }

@@ -19,7 +19,10 @@ describe("the domain error table", () => {
     expect(body(new Forbidden())).toBe(
       '403 {"errors":[{"status":"403","title":"forbidden","detail":"You are not authorized to perform this action."}]}',
     );
-    expect(body(new Conflict("locked"))).toBe('409 {"errors":[{"status":"409","title":"conflict","detail":"locked"}]}');
+    // A 409 names the state that refused it in `code` (the client's ConflictReason).
+    expect(body(new Conflict("locked", "it is locked"))).toBe(
+      '409 {"errors":[{"status":"409","code":"locked","title":"conflict","detail":"it is locked"}]}',
+    );
     expect(body(new Unavailable("later"))).toBe(
       '503 {"errors":[{"status":"503","title":"service unavailable","detail":"later"}]}',
     );

@@ -77,6 +77,8 @@ const DOMAIN_ERRORS: ReadonlyArray<{
   status: (e: never) => number;
   title: (e: never) => string;
   failures: (e: never) => ReadonlyArray<Failure>;
+  /** The error object's `code`, for the failures whose kind a client tells apart by it. */
+  code?: (e: never) => string;
 }> = [
   {
     type: NotFound,
@@ -90,7 +92,13 @@ const DOMAIN_ERRORS: ReadonlyArray<{
     title: () => "forbidden",
     failures: (e: Forbidden) => [{ detail: e.detail ?? "You are not authorized to perform this action." }],
   },
-  { type: Conflict, status: () => 409, title: () => "conflict", failures: (e: Conflict) => [{ detail: e.reason }] },
+  {
+    type: Conflict,
+    status: () => 409,
+    title: () => "conflict",
+    failures: (e: Conflict) => [{ detail: e.reason }],
+    code: (e: Conflict) => e.code,
+  },
   {
     type: Invalid,
     status: (e: Invalid) => (e.failures.some(concernsParameter) ? 400 : 422),
@@ -112,10 +120,14 @@ export function renderDomainError(error: DomainError): ApiError {
   const e = error as never;
   const status = row.status(e);
   const title = row.title(e);
+  const code = row.code?.(e);
   return new ApiError(
     status,
     row.failures(e).map((f) => {
-      const object: ErrorObject = { status: String(status), title, detail: f.detail };
+      const object: ErrorObject =
+        code === undefined
+          ? { status: String(status), title, detail: f.detail }
+          : { status: String(status), code, title, detail: f.detail };
       if (f.field) object.source = sourceOf(f.field);
       return object;
     }),

@@ -311,6 +311,9 @@ export function onVersionPublished(ctx: ServerContext, registryModuleId: string,
 export function onVersionDeleting(ctx: ServerContext, registryModuleId: string, version: string): void {
   const pinned = noCodeModuleOfRegistryModule(ctx.db, registryModuleId);
   if (pinned && pinned.version_pin === version) {
-    throw new Conflict(`version ${version} is pinned by no-code module ${pinned.id}; move the pin before deleting it`);
+    throw new Conflict(
+      "locked",
+      `version ${version} is pinned by no-code module ${pinned.id}; move the pin before deleting it`,
+    );
   }
 }

@@ -199,7 +199,10 @@ export function initiateUpgrade(
     for (const runId of active) {
       const run = advanceUpgrade(ctx, runId)!;
       if (IN_APPLY.includes(run.status))
-        throw new Conflict(`upgrade ${run.id} of this workspace is being applied; wait for it to finish`);
+        throw new Conflict(
+          "still-processing",
+          `upgrade ${run.id} of this workspace is being applied; wait for it to finish`,
+        );
       if (!FINAL_RUN_STATUSES.includes(run.status)) setRunStatus(db, run.id, "discarded");
     }
     const outcome = violations.length
@@ -242,7 +245,11 @@ export function confirmUpgrade(
   const run = inTransaction(ctx.db, () => {
     const current = advanceUpgrade(ctx, runId)!;
     if (!CONFIRMABLE.includes(current.status)) {
-      throw new Conflict(`upgrade ${runId} is ${current.status} and cannot be confirmed; only a planned upgrade can`);
+      // A finished upgrade stays as it ended; one still planning (or already applying) is under way.
+      throw new Conflict(
+        FINAL_RUN_STATUSES.includes(current.status) ? "locked" : "still-processing",
+        `upgrade ${runId} is ${current.status} and cannot be confirmed; only a planned upgrade can`,
+      );
     }
     store.startApplyPhase(ctx.db, runId, Date.now());
     return setRunStatus(ctx.db, runId, "confirmed");

@@ -134,7 +134,8 @@ export function deleteOrganization(db: Db, name: string): void {
   inTransaction(db, () => {
     getOrganization(db, name);
     revokeOrganizationTokens(db, name);
-    if (store.deleteOrganizationRow(db, name) !== 1) throw new Conflict(`organization "${name}" could not be deleted`);
+    if (store.deleteOrganizationRow(db, name) !== 1)
+      throw new Conflict("locked", `organization "${name}" could not be deleted`);
   });
 }
 

@@ -208,8 +208,10 @@ export function isDefaultProject(db: Db, p: ProjectRecord): boolean {
 export function deleteProject(db: Db, caller: Caller, id: string): void {
   inTransaction(db, () => {
     const p = loadProjectAsAdmin(db, caller, id);
-    if (isDefaultProject(db, p)) throw new Conflict("The default project of an organization cannot be deleted.");
-    if (store.holdsWorkspaces(db, id)) throw new Conflict("The project still contains workspaces.");
+    if (isDefaultProject(db, p))
+      throw new Conflict("locked", "The default project of an organization cannot be deleted.");
+    if (store.holdsWorkspaces(db, id))
+      throw new Conflict("managing-resources", "The project still contains workspaces.");
     store.deleteProjectRow(db, id);
   });
 }

@@ -83,6 +83,7 @@ export function endRun(ctx: ServerContext, caller: Caller, id: string, status: "
   const run = store.findRun(ctx.db, id);
   if (!run) throw new NotFound("run not found");
   loadWorkspaceWith(ctx, caller, { id: run.workspace_id }, "can-queue-run");
-  if (FINAL_RUN_STATUSES.includes(run.status)) throw new Conflict(`The run is ${run.status} and cannot be ${status}.`);
+  if (FINAL_RUN_STATUSES.includes(run.status))
+    throw new Conflict("locked", `The run is ${run.status} and cannot be ${status}.`);
   setRunStatus(ctx.db, run.id, status);
 }

@@ -53,7 +53,10 @@ export function createStateVersion(
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-create-state-versions");
     if (ws.locked !== 1 || ws.locked_by !== caller.principalId) {
-      throw new Conflict("The workspace must be locked by the caller to create a state version.");
+      throw new Conflict(
+        ws.locked !== 1 ? "not-locked" : "locked-by-another-user",
+        "The workspace must be locked by the caller to create a state version.",
+      );
     }
     const state = readState(input);
     const status = state && input.finalized !== false ? "finalized" : "pending";

@@ -477,10 +477,12 @@ export function safeDeleteWorkspace(ctx: ServerContext, caller: Caller, locator:
     // The hosted service refuses while a lock is held: whoever holds it may be writing state.
     if (ws.locked === 1)
       throw new Conflict(
+        "locked",
         `Workspace is currently locked. Workspace must be unlocked before it can be safely deleted; unlock ${ws.name} first or force delete`,
       );
     if (ws.resource_count > 0) {
       throw new Conflict(
+        "managing-resources",
         `workspace ${ws.name} is currently managing ${ws.resource_count} resources and cannot be safe-deleted; destroy them first or force delete`,
       );
     }
@@ -503,7 +505,8 @@ export function forceDeleteWorkspace(ctx: ServerContext, caller: Caller, locator
 export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, reason: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
-    if (ws.locked === 1) throw new Conflict("Unable to lock workspace. The workspace is already locked.");
+    if (ws.locked === 1)
+      throw new Conflict("already-locked", "Unable to lock workspace. The workspace is already locked.");
     store.setLock(ctx.db, ws.id, reason, caller.principalId);
     return findWorkspaceById(ctx.db, ws.id)!;
   });
@@ -516,9 +519,11 @@ export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, re
 export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
-    if (ws.locked !== 1) throw new Conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    if (ws.locked !== 1)
+      throw new Conflict("not-locked", "Unable to unlock workspace. The workspace is already unlocked.");
     if (ws.locked_by !== caller.principalId) {
       throw new Conflict(
+        "locked-by-another-user",
         `Unable to unlock workspace. The workspace is locked by ${lockHolder(ctx, ws.locked_by)}; its holder unlocks it, or an admin force-unlocks it.`,
       );
     }
@@ -543,7 +548,8 @@ function lockHolder(ctx: ServerContext, principal: string | null): string {
 export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
-    if (ws.locked !== 1) throw new Conflict("Unable to unlock workspace. The workspace is already unlocked.");
+    if (ws.locked !== 1)
+      throw new Conflict("not-locked", "Unable to unlock workspace. The workspace is already unlocked.");
     for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, true);
     store.clearLock(ctx.db, ws.id);
     return findWorkspaceById(ctx.db, ws.id)!;
