@@ -25,6 +25,34 @@ export interface CallScope {
   options: CallOptions;
 }
 
+/** Default overall deadline of a call. */
+export const DEFAULT_DEADLINE_MS = 300_000;
+
+/** A call's deadline and signal, resolved: what every step of its requests is bounded by. */
+export interface CallBounds {
+  startedAt: number;
+  deadlineMs: number;
+  deadlineAt: number;
+  /** The call's signal and the client's, combined; undefined when neither was given. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The bounds of the call `scope` (or, outside any call, of one starting at `now`): its
+ * own deadline and signal, else the client's (`client`), else {@link DEFAULT_DEADLINE_MS}.
+ */
+export function callBounds(scope: CallScope | undefined, client: CallOptions, now: number): CallBounds {
+  const startedAt = scope?.startedAt ?? now;
+  const deadlineMs = scope?.options.deadlineMs ?? client.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const signals = [client.signal, scope?.options.signal].filter((s): s is AbortSignal => s !== undefined);
+  return {
+    startedAt,
+    deadlineMs,
+    deadlineAt: startedAt + deadlineMs,
+    signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+  };
+}
+
 const scopes = new AsyncLocalStorage<CallScope>();
 
 /** Runs `fn` as one call with `options`. */

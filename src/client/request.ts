@@ -1,0 +1,119 @@
+/**
+ * What a request is, as an API area describes it and as it goes on the wire: the spec,
+ * the successful answer, the client's network options, and the URL and headers sent.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { JSONAPI_MEDIA_TYPE } from "../api/common";
+import type { HttpMethod } from "./errors";
+import type { ConflictContext } from "./error-objects";
+import type { Repeatability, RetryOptions } from "./retry";
+
+/** One request as an API area describes it to the transport. */
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path relative to the base URL; build it with {@link urlPath} so segments are encoded. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  repeat: Repeatability;
+  conflict?: ConflictContext;
+  /**
+   * For deletions: a 404 on a retry that follows an attempt with no answer (5xx, dropped
+   * connection) means that attempt did the deletion, so the call succeeds.
+   */
+  goneMeansDone?: boolean;
+}
+
+/** A successful answer, before its body is parsed. */
+export interface RawResponse {
+  status: number;
+  data: unknown;
+  headers: Record<string, unknown>;
+}
+
+/** Network behaviour of a client: deadlines, timeouts, retries and pacing. */
+export interface TransportOptions {
+  /**
+   * Overall deadline of each call in milliseconds, from the moment it is made until the
+   * last byte of its answer: pacing waits, every attempt and every wait between retries
+   * included. A call that runs out fails with {@link DeadlineExceededError}, naming the
+   * call and the deadline. Override it for one call with `client.with({ deadlineMs })`.
+   * Default 300 000 (five minutes).
+   */
+  deadlineMs?: number;
+  /** Ends every call of this client when aborted (with {@link AbortedError}); a call's own signal is given with `client.with({ signal })`. */
+  signal?: AbortSignal;
+  /**
+   * Longest silence on the connection during one attempt, in milliseconds, before the
+   * attempt fails (and may be retried). Default 30 000. An answer that keeps arriving a
+   * byte at a time is never silent: the retry budget (`retry.maxElapsedMs`) and the
+   * deadline (`deadlineMs`) bound it.
+   */
+  timeoutMs?: number;
+  /** Which failures are retried, how often and how long (defaults: `DEFAULT_RETRY`). */
+  retry?: RetryOptions;
+  /**
+   * Client-side pacing under the service's announced limit. `true` (default) shares one
+   * limiter per base URL in this process; `false` disables pacing (429s are still
+   * retried); an object fixes the per-second limit and skips the `/ping` announcement.
+   */
+  rateLimit?: boolean | { requestsPerSecond: number };
+  /** Receives one line per request and per retry wait. Lines never contain the token. */
+  logger?: (line: string) => void;
+  /** Appended to the User-Agent (e.g. `my-script/1.2`). */
+  userAgent?: string;
+}
+
+/** Counters of one client, for diagnostics and for measuring request counts. */
+export interface TransportStats {
+  /** HTTP requests sent, retries and the `/ping` announcement included. */
+  requests: number;
+  /** Attempts that were repeated after a failure. */
+  retries: number;
+  /** 429 answers received. */
+  rateLimited: number;
+}
+
+const PACKAGE = readPackage();
+/** `User-Agent` header the client sends: the package name and version and the Node.js version. */
+export const USER_AGENT = `${PACKAGE.name}/${PACKAGE.version} (node ${process.version})`;
+
+/** The headers of every request; the spec asks for the media type on bodiless ones too. */
+export function requestHeaders(token: string, userAgent: string | undefined): Record<string, string> {
+  return {
+    Accept: JSONAPI_MEDIA_TYPE,
+    "Content-Type": JSONAPI_MEDIA_TYPE,
+    Authorization: `Bearer ${token}`,
+    "User-Agent": userAgent ? `${USER_AGENT} ${userAgent}` : USER_AGENT,
+  };
+}
+
+/** Joins path segments, percent-encoding each. */
+export function urlPath(...segments: string[]): string {
+  return "/" + segments.map((s) => encodeURIComponent(s)).join("/");
+}
+
+/** Builds `?k=v&...` with brackets percent-encoded, as the spec asks. */
+export function queryString(query: Record<string, string | number | boolean | undefined> | undefined): string {
+  if (!query) return "";
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.length ? "?" + parts.join("&") : "";
+}
+
+function readPackage(): { name: string; version: string } {
+  // src/client and dist/client both sit two levels below the package root.
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      name?: unknown;
+      version?: unknown;
+    };
+    return { name: String(pkg.name), version: String(pkg.version) };
+  } catch {
+    return { name: "pulumi-workspaces", version: "0.0.0" };
+  }
+}
