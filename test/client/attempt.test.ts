@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ClassifyInput, type Outcome, type Retry, classify, decideRetry } from "../../src/client/attempt";
-import { DEFAULT_RETRY } from "../../src/client";
+import { DEFAULT_DEADLINE_MS, DEFAULT_RETRY } from "../../src/client";
+import { callBounds } from "../../src/client/call";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const retry = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };
@@ -135,5 +136,30 @@ describe("decideRetry", () => {
         "gave up: waiting 500ms more would pass this call's deadline of 60000ms; retry after 2026-01-01T00:00:00.500Z",
       retryAt: asked.retryAt,
     });
+  });
+});
+
+describe("callBounds", () => {
+  it("takes the call's deadline over the client's, and the default without either", () => {
+    const scope = { startedAt: NOW - 1_000, options: { deadlineMs: 5_000 } };
+    expect(callBounds(scope, { deadlineMs: 60_000 }, NOW)).toMatchObject({
+      startedAt: NOW - 1_000,
+      deadlineMs: 5_000,
+      deadlineAt: NOW + 4_000,
+    });
+    expect(callBounds(undefined, { deadlineMs: 60_000 }, NOW)).toMatchObject({ deadlineAt: NOW + 60_000 });
+    expect(callBounds(undefined, {}, NOW)).toMatchObject({ deadlineMs: DEFAULT_DEADLINE_MS });
+  });
+
+  it("ends the call when either the client's or the call's signal aborts", () => {
+    const client = new AbortController();
+    const call = new AbortController();
+    const scope = { startedAt: NOW, options: { signal: call.signal } };
+    expect(callBounds(undefined, {}, NOW).signal).toBeUndefined();
+    expect(callBounds(scope, {}, NOW).signal).toBe(call.signal);
+    const both = callBounds(scope, { signal: client.signal }, NOW).signal!;
+    expect(both.aborted).toBe(false);
+    client.abort();
+    expect(both.aborted).toBe(true);
   });
 });
