@@ -4,7 +4,8 @@ import type { Permissions } from "../../api/workspaces";
 import { permissionsFor } from "./service";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { flatTagNames, flatTagNamesByWorkspace } from "../tags/service";
-import { oauthInfo, settingsOf, variableIds, variableIdsOf, type WorkspaceRecord } from "./store";
+import { variableIds, variableIdsOf, type WorkspaceRecord } from "./store";
+import { workspaceAttributes } from "./attributes";
 
 /** Per-workspace lists fetched for a whole page in two queries instead of two per workspace. */
 export interface RenderPrefetch {
@@ -44,74 +45,16 @@ export function renderWorkspace(
   permissions: Permissions,
   prefetched?: RenderPrefetch,
 ): Resource {
-  const s = settingsOf(ws);
-  const repo = s["vcs-repo"];
-  const oauth = repo?.["oauth-token-id"] ? oauthInfo(ctx.db, repo["oauth-token-id"]) : undefined;
   const related = (path: string) => ({ related: `${API_PREFIX}/workspaces/${ws.id}/${path}` });
   const resource: Resource = {
     id: ws.id,
     type: "workspaces",
-    attributes: {
-      name: ws.name,
-      actions: { "is-destroyable": permissions["can-destroy"] },
-      "allow-destroy-plan": s["allow-destroy-plan"],
-      "apply-duration-average": null,
-      "assessments-enabled": s["assessments-enabled"],
-      "auto-apply": s["auto-apply"],
-      "auto-apply-run-trigger": s["auto-apply-run-trigger"],
-      "auto-destroy-at": s["auto-destroy-at"],
-      "auto-destroy-status": null,
-      "auto-destroy-activity-duration": s["auto-destroy-activity-duration"],
-      "inherits-project-auto-destroy": false,
-      "created-at": ws.created_at,
-      "updated-at": ws.updated_at,
-      "latest-change-at": ws.latest_change_at,
-      "last-assessment-result-at": null,
-      description: s.description,
-      environment: s.environment,
-      "execution-mode": s["execution-mode"],
-      operations: s["execution-mode"] !== "local",
-      "file-triggers-enabled": s["file-triggers-enabled"],
-      "global-remote-state": s["global-remote-state"],
-      locked: ws.locked === 1,
-      "locked-reason": ws.locked === 1 ? (ws.locked_reason ?? "") : null,
-      "oauth-client-name": oauth?.name ?? null,
+    attributes: workspaceAttributes(
+      ctx,
+      ws,
       permissions,
-      "plan-duration-average": null,
-      "policy-check-failures": null,
-      "queue-all-runs": s["queue-all-runs"],
-      "resource-count": ws.resource_count,
-      "run-failures": null,
-      source: ws.source,
-      "source-name": s["source-name"],
-      "source-url": s["source-url"],
-      "speculative-enabled": s["speculative-enabled"],
-      "structured-run-output-enabled": s["structured-run-output-enabled"],
-      "tag-names": prefetched ? (prefetched.tagNames.get(ws.id) ?? []) : flatTagNames(ctx.db, ws.id),
-      "engine-version": s["engine-version"],
-      // The vendor spelling, for clients such as go-tfe that read only that name.
-      "terraform-version": s["engine-version"],
-      "trigger-prefixes": s["trigger-prefixes"],
-      "trigger-patterns": s["trigger-patterns"],
-      "vcs-repo": repo
-        ? {
-            branch: repo.branch,
-            "display-identifier": repo.identifier,
-            identifier: repo.identifier,
-            "ingress-submodules": repo["ingress-submodules"],
-            "oauth-token-id": repo["oauth-token-id"],
-            ...(repo["vcs-app-installation-id"] ? { "vcs-app-installation-id": repo["vcs-app-installation-id"] } : {}),
-            "repository-http-url": `${(oauth?.http_url ?? "https://github.com").replace(/\/+$/, "")}/${repo.identifier}`,
-            "service-provider": oauth?.service_provider ?? "github",
-            "tags-regex": repo["tags-regex"],
-            "webhook-url": `${ctx.publicUrl}/webhooks/vcs/${repo["webhook-id"]}`,
-          }
-        : null,
-      "vcs-repo-identifier": repo ? repo.identifier : null,
-      "working-directory": s["working-directory"],
-      "workspace-kpis-runs-count": null,
-      "setting-overwrites": s["setting-overwrites"],
-    },
+      prefetched ? (prefetched.tagNames.get(ws.id) ?? []) : flatTagNames(ctx.db, ws.id),
+    ),
     relationships: {
       organization: ref("organizations", ws.organization),
       project: { ...ref("projects", ws.project_id), links: { related: `${API_PREFIX}/projects/${ws.project_id}` } },

@@ -1,8 +1,9 @@
 import type { Db, Page } from "../store/db";
 import { now, prepare } from "../store/db";
 import type { WorkspaceListFilter, WorkspaceSortKey } from "./list";
+import type { WorkspaceSettings } from "./fields";
 
-/** A workspace row. Settings without their own column live in `settings` as JSON, in wire spelling. */
+/** A workspace row. Settings without their own column live in `settings` as JSON (see ./fields.ts). */
 export interface WorkspaceRecord {
   id: string;
   organization: string;
@@ -21,42 +22,6 @@ export interface WorkspaceRecord {
   latest_change_at: string;
   created_at: string;
   updated_at: string;
-}
-
-/** The attributes kept in `settings`, keyed as on the wire. */
-export interface WorkspaceSettings {
-  description: string | null;
-  environment: string;
-  "execution-mode": "remote" | "local" | "agent";
-  "allow-destroy-plan": boolean;
-  "assessments-enabled": boolean;
-  "auto-apply": boolean;
-  "auto-apply-run-trigger": boolean;
-  "auto-destroy-at": string | null;
-  "auto-destroy-activity-duration": string | null;
-  "file-triggers-enabled": boolean;
-  "global-remote-state": boolean;
-  "queue-all-runs": boolean;
-  "source-name": string | null;
-  "source-url": string | null;
-  "speculative-enabled": boolean;
-  "structured-run-output-enabled": boolean;
-  "engine-version": string;
-  "trigger-patterns": string[];
-  "trigger-prefixes": string[];
-  "vcs-repo": StoredVcsRepo | null;
-  "working-directory": string | null;
-  "setting-overwrites": { "execution-mode": boolean; "agent-pool": boolean };
-}
-
-export interface StoredVcsRepo {
-  identifier: string;
-  "oauth-token-id": string | null;
-  "vcs-app-installation-id": string | null;
-  branch: string;
-  "ingress-submodules": boolean;
-  "tags-regex": string | null;
-  "webhook-id": string;
 }
 
 export function settingsOf(ws: WorkspaceRecord): WorkspaceSettings {
