@@ -8,25 +8,26 @@ import {
   workspaceUpgradeRequestSchema,
 } from "../../api/no-code";
 import { requireCaller } from "../app";
-import { mayCreateWorkspaces } from "../auth/service/authz";
-import { NotFound } from "../errors";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";
 import { workspaceDocumentFor } from "../workspace/render";
 import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
-import {
-  assertMayManageNoCode,
-  deleteNoCodeModule,
-  enableNoCodeModule,
-  loadNoCodeModule,
-  updateNoCodeModule,
-} from "./service";
+import { deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
-import { confirmUpgrade, initiateUpgrade, loadModuleWorkspace, loadUpgrade } from "./upgrade";
+import { confirmUpgrade, initiateUpgrade, loadUpgrade } from "./upgrade";
 import { listVariables, loadVariable } from "./vars";
 import { createWorkspaceFromModule } from "./workspaces";
 
 type Query = Record<string, unknown>;
+
+/**
+ * What a request carries beyond its address (`include`, the body), read at most once:
+ * first by the service, once it has decided the caller may go on, then for the answer.
+ */
+function once<T>(read: () => T): () => T {
+  let done: { value: T } | undefined;
+  return () => (done ??= { value: read() }).value;
+}
 
 /** `include` of spec 4.14 (`variable_options`, or go-tfe's `variable-options`); any other value is a 400. */
 function includeOptions(query: Query): boolean {
@@ -61,12 +62,12 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { organization_name: string }; Querystring: Query }>(
     "/organizations/:organization_name/no-code-modules",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      assertMayManageNoCode(ctx, caller, request.params.organization_name);
-      const withOptions = includeOptions(request.query);
-      const body = parseBody(noCodeModuleEnableRequestSchema, request.body);
-      const m = enableNoCodeModule(ctx, caller, request.params.organization_name, body);
-      return send(reply, 200, moduleDocument(ctx, m, withOptions));
+      const read = once(() => ({
+        withOptions: includeOptions(request.query),
+        body: parseBody(noCodeModuleEnableRequestSchema, request.body),
+      }));
+      const m = enableNoCodeModule(ctx, requireCaller(request), request.params.organization_name, () => read().body);
+      return send(reply, 200, moduleDocument(ctx, m, read().withOptions));
     },
   );
 
@@ -76,12 +77,12 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: ModuleParams; Querystring: Query }>("/no-code-modules/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadNoCodeModule(ctx, caller, request.params.id, true);
-    const withOptions = includeOptions(request.query);
-    const body = parseBody(noCodeModuleUpdateRequestSchema, request.body);
-    const m = updateNoCodeModule(ctx, caller, request.params.id, body);
-    return send(reply, 200, moduleDocument(ctx, m, withOptions));
+    const read = once(() => ({
+      withOptions: includeOptions(request.query),
+      body: parseBody(noCodeModuleUpdateRequestSchema, request.body),
+    }));
+    const m = updateNoCodeModule(ctx, requireCaller(request), request.params.id, () => read().body);
+    return send(reply, 200, moduleDocument(ctx, m, read().withOptions));
   });
 
   app.delete<{ Params: ModuleParams }>("/no-code-modules/:id", async (request, reply) => {
@@ -91,21 +92,19 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: ModuleParams }>("/no-code-modules/:id/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
-    const m = loadNoCodeModule(ctx, caller, request.params.id);
-    if (!mayCreateWorkspaces(ctx.db, caller, m.organization)) throw new NotFound("no-code module not found");
-    const body = parseBody(noCodeWorkspaceCreateRequestSchema, request.body);
-    const ws = createWorkspaceFromModule(ctx, caller, request.params.id, body);
+    const ws = createWorkspaceFromModule(ctx, caller, request.params.id, () =>
+      parseBody(noCodeWorkspaceCreateRequestSchema, request.body),
+    );
     return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
   });
 
   app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>(
     "/no-code-modules/:no_code_module_id/workspaces/:workspace_id/upgrade",
     async (request, reply) => {
-      const caller = requireCaller(request);
       const p = request.params;
-      loadModuleWorkspace(ctx, caller, p.no_code_module_id, p.workspace_id, "can-queue-apply");
-      const body = parseBody(workspaceUpgradeRequestSchema, request.body);
-      const loaded = initiateUpgrade(ctx, caller, p.no_code_module_id, p.workspace_id, body);
+      const loaded = initiateUpgrade(ctx, requireCaller(request), p.no_code_module_id, p.workspace_id, () =>
+        parseBody(workspaceUpgradeRequestSchema, request.body),
+      );
       return send(reply, 200, { data: renderUpgrade(ctx, p.no_code_module_id, loaded) });
     },
   );

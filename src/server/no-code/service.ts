@@ -38,7 +38,7 @@ export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string,
   return m;
 }
 
-export function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {
+function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {
   refuseOrganizationToken(caller);
   if (!assertMember(ctx.db, caller, organization).manageWorkspaces)
     throw new NotFound(`organization "${organization}" not found`);
@@ -213,10 +213,11 @@ export function enableNoCodeModule(
   ctx: ServerContext,
   caller: Caller,
   organization: string,
-  body: NoCodeModuleEnableRequest,
+  read: () => NoCodeModuleEnableRequest,
 ): NoCodeModuleRecord {
   const { db } = ctx;
   assertMayManageNoCode(ctx, caller, organization);
+  const body = read();
   const d = body.data;
   return inTransaction(db, () => {
     const problems: Failure[] = [];
@@ -250,11 +251,12 @@ export function updateNoCodeModule(
   ctx: ServerContext,
   caller: Caller,
   id: string,
-  body: NoCodeModuleUpdateRequest,
+  read: () => NoCodeModuleUpdateRequest,
 ): NoCodeModuleRecord {
   const { db } = ctx;
   return inTransaction(db, () => {
     const m = loadNoCodeModule(ctx, caller, id, true);
+    const body = read();
     const d = body.data;
     const problems: Failure[] = [];
     const next = { ...m };

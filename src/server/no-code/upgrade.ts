@@ -173,10 +173,11 @@ export function initiateUpgrade(
   caller: Caller,
   noCodeModuleId: string,
   workspaceId: string,
-  body: WorkspaceUpgradeRequest,
+  read: () => WorkspaceUpgradeRequest,
 ): LoadedUpgrade {
   const { db } = ctx;
   const { m: visible, ws } = loadModuleWorkspace(ctx, caller, noCodeModuleId, workspaceId, "can-queue-apply");
+  const body = read();
   assertEnabled(visible);
   const failures: Failure[] = [];
   const vars = normalizeVariables(body.data.relationships?.vars?.data ?? [], failures);

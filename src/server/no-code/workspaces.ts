@@ -6,8 +6,9 @@
  */
 import type { NoCodeWorkspaceCreateRequest } from "../../api/no-code";
 import type { Caller } from "../auth/service/caller";
+import { mayCreateWorkspaces } from "../auth/service/authz";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
-import { Invalid, failIfAny, type Failure } from "../errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
 import { newId } from "../ids";
 import { findRegistryModule } from "../registry/service";
 import type { Db } from "../store/db";
@@ -39,10 +40,12 @@ export function createWorkspaceFromModule(
   ctx: ServerContext,
   caller: Caller,
   noCodeModuleId: string,
-  body: NoCodeWorkspaceCreateRequest,
+  read: () => NoCodeWorkspaceCreateRequest,
 ): WorkspaceRecord {
   const { db } = ctx;
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
+  if (!mayCreateWorkspaces(db, caller, m.organization)) throw new NotFound("no-code module not found");
+  const body = read();
   assertEnabled(m);
   if (m.version_pin === "") {
     throw new Invalid(

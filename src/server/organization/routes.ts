@@ -3,15 +3,13 @@ import { z } from "zod";
 import { organizationCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { assertMember, assertOwner, orgRole } from "../auth/service/authz";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import { renderOrganization } from "./render";
 import {
-  assertOrganizationFounder,
-  createOrganization,
   deleteOrganization,
-  getOrganization,
-  organizationNamesOf,
+  foundOrganization,
+  listOrganizations,
+  showOrganization,
   updateOrganization,
   type OrganizationDefaults,
 } from "./service";
@@ -67,61 +65,55 @@ export function organizationRoutes(app: FastifyInstance, ctx: ServerContext): vo
   const { db } = ctx;
 
   app.post("/organizations", async (request, reply) => {
-    const caller = requireCaller(request);
     // Organization and team tokens belong to one organization and cannot found another;
     // users can, and so can the local server's bootstrap token.
-    assertOrganizationFounder(caller);
-    const body = parseBody(organizationCreateRequestSchema, request.body);
-    const a = body.data.attributes;
-    const { organization } = createOrganization(
-      db,
-      {
+    const { organization, role } = foundOrganization(db, requireCaller(request), () => {
+      const a = parseBody(organizationCreateRequestSchema, request.body).data.attributes;
+      return {
         name: a.name,
         email: a.email,
         allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"],
         defaults: defaultsOf(request.body),
-      },
-      caller.userId,
-    );
-    caller.roles.delete(organization.name);
-    return send(reply, 201, { data: renderOrganization(organization, orgRole(db, caller, organization.name)) });
+      };
+    });
+    return send(reply, 201, { data: renderOrganization(organization, role) });
   });
 
   // The organizations the caller belongs to (all of them for the local server's administrator).
   app.get<{ Querystring: Record<string, unknown> }>("/organizations", async (request, reply) => {
     const caller = requireCaller(request);
     const page = parsePage(request.query);
-    const names = organizationNamesOf(db, caller);
-    const slice = names.slice((page.number - 1) * page.size, page.number * page.size);
+    const { rows, total } = listOrganizations(db, caller, page);
     return send(reply, 200, {
-      data: slice.map((name) => renderOrganization(getOrganization(db, name), orgRole(db, caller, name))),
-      ...paginationEnvelope(request, page, names.length),
+      data: rows.map((o) => renderOrganization(o.organization, o.role)),
+      ...paginationEnvelope(request, page, total),
     });
   });
 
   app.get<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
-    const caller = requireCaller(request);
-    const role = assertMember(db, caller, request.params.organization_name);
-    return send(reply, 200, { data: renderOrganization(getOrganization(db, request.params.organization_name), role) });
+    const { organization, role } = showOrganization(db, requireCaller(request), request.params.organization_name);
+    return send(reply, 200, { data: renderOrganization(organization, role) });
   });
 
   app.patch<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
-    const caller = requireCaller(request);
-    const role = assertOwner(db, caller, request.params.organization_name);
-    const body = parseBody(organizationUpdateRequestSchema, request.body);
-    const a = body.data.attributes ?? {};
-    const org = updateOrganization(db, request.params.organization_name, {
-      email: a.email,
-      allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"],
-      defaults: defaultsOf(request.body),
-    });
-    return send(reply, 200, { data: renderOrganization(org, role) });
+    const { organization, role } = updateOrganization(
+      db,
+      requireCaller(request),
+      request.params.organization_name,
+      () => {
+        const a = parseBody(organizationUpdateRequestSchema, request.body).data.attributes ?? {};
+        return {
+          email: a.email,
+          allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"],
+          defaults: defaultsOf(request.body),
+        };
+      },
+    );
+    return send(reply, 200, { data: renderOrganization(organization, role) });
   });
 
   app.delete<{ Params: OrgParams }>("/organizations/:organization_name", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertOwner(db, caller, request.params.organization_name);
-    deleteOrganization(db, request.params.organization_name);
+    deleteOrganization(db, requireCaller(request), request.params.organization_name);
     return noContent(reply);
   });
 }

@@ -1,12 +1,12 @@
-import type { Db } from "../store/db";
+import type { Db, Page } from "../store/db";
 import { inTransaction, now, onDuplicate } from "../store/db";
 import { newId } from "../ids";
 import { addOwner, createTeamRecord, ownersTeamId } from "../auth/service/teams";
 import { createServiceUser } from "../auth/service/users";
 import { issueToken, revokeOrganizationTokens, type IssuedToken } from "../auth/service/tokens";
-import { organizationsThroughTeams } from "../auth/service/authz";
+import { assertMember, assertOwner, orgRole, organizationsThroughTeams } from "../auth/service/authz";
 import { chosenTokenExists } from "../auth/service/authn";
-import type { Caller } from "../auth/service/caller";
+import type { Caller, OrgRole } from "../auth/service/caller";
 import { agentPoolInOrganization } from "../agentpool/service";
 import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
 import * as store from "./store";
@@ -46,14 +46,14 @@ export function findOrganization(db: Db, name: string): OrganizationRecord | und
   return store.findOrganization(db, name);
 }
 
-export function getOrganization(db: Db, name: string): OrganizationRecord {
+function getOrganization(db: Db, name: string): OrganizationRecord {
   const org = findOrganization(db, name);
   if (!org) throw new NotFound(`organization "${name}" not found`);
   return org;
 }
 
 /** The organizations the caller belongs to, by name (all of them for the local server's administrator). */
-export function organizationNamesOf(db: Db, caller: Caller): string[] {
+function organizationNamesOf(db: Db, caller: Caller): string[] {
   if (caller.siteAdmin) return store.allOrganizationNames(db);
   if (caller.kind === "organization")
     return caller.organization !== null && findOrganization(db, caller.organization) ? [caller.organization] : [];
@@ -66,20 +66,53 @@ export interface CreatedOrganization {
 }
 
 /** Organizations are founded by users and by the local server's bootstrap token, not by organization or team tokens. */
-export function assertOrganizationFounder(caller: Caller): void {
+function assertOrganizationFounder(caller: Caller): void {
   if (caller.kind !== "user" && !caller.siteAdmin)
     throw new NotFound("organizations cannot be created with this token");
+}
+
+/** An organization as the caller sees it: the record, and the caller's standing in it, which its document shows. */
+export interface OrganizationView {
+  organization: OrganizationRecord;
+  role: OrgRole;
+}
+
+type OrganizationInput = {
+  name: string;
+  email?: string | null;
+  allowForceDeleteWorkspaces?: boolean;
+  defaults?: OrganizationDefaults;
+};
+
+/** A caller founds an organization (`read` parses the body once the caller may) and becomes its owner. */
+export function foundOrganization(db: Db, caller: Caller, read: () => OrganizationInput): OrganizationView {
+  assertOrganizationFounder(caller);
+  const { organization } = createOrganization(db, read(), caller.userId);
+  caller.roles.delete(organization.name);
+  return { organization, role: orgRole(db, caller, organization.name) };
+}
+
+/** A page of the organizations the caller belongs to. */
+export function listOrganizations(db: Db, caller: Caller, page: Page): { rows: OrganizationView[]; total: number } {
+  const names = organizationNamesOf(db, caller);
+  const slice = names.slice((page.number - 1) * page.size, page.number * page.size);
+  return {
+    rows: slice.map((name) => ({ organization: getOrganization(db, name), role: orgRole(db, caller, name) })),
+    total: names.length,
+  };
+}
+
+/** An organization its members may read; anybody else is told it is not there. */
+export function showOrganization(db: Db, caller: Caller, name: string): OrganizationView {
+  const role = assertMember(db, caller, name);
+  return { organization: getOrganization(db, name), role };
 }
 
 /**
  * Creates an organization with its owners team and its default project, in one
  * transaction. A user who creates it joins the owners team, as on the hosted service.
  */
-export function createOrganization(
-  db: Db,
-  input: { name: string; email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
-  creatorUserId: string | null,
-): CreatedOrganization {
+function createOrganization(db: Db, input: OrganizationInput, creatorUserId: string | null): CreatedOrganization {
   return onDuplicate(
     () =>
       inTransaction(db, () => {
@@ -114,12 +147,16 @@ export function createOrganization(
   );
 }
 
+/** Owners change the organization's settings; `read` parses the body once the caller may. */
 export function updateOrganization(
   db: Db,
+  caller: Caller,
   name: string,
-  patch: { email?: string | null; allowForceDeleteWorkspaces?: boolean; defaults?: OrganizationDefaults },
-): OrganizationRecord {
-  return inTransaction(db, () => {
+  read: () => Omit<OrganizationInput, "name">,
+): OrganizationView {
+  const role = assertOwner(db, caller, name);
+  const patch = read();
+  const organization = inTransaction(db, () => {
     getOrganization(db, name);
     if (patch.email !== undefined) store.setEmail(db, name, patch.email);
     if (patch.allowForceDeleteWorkspaces !== undefined)
@@ -127,10 +164,12 @@ export function updateOrganization(
     if (patch.defaults) setDefaults(db, name, patch.defaults);
     return getOrganization(db, name);
   });
+  return { organization, role };
 }
 
-/** Deletes the organization and, through the schema's cascades, everything in it. */
-export function deleteOrganization(db: Db, name: string): void {
+/** Owners delete the organization and, through the schema's cascades, everything in it. */
+export function deleteOrganization(db: Db, caller: Caller, name: string): void {
+  assertOwner(db, caller, name);
   inTransaction(db, () => {
     getOrganization(db, name);
     revokeOrganizationTokens(db, name);

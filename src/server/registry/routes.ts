@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { registryModuleCreateRequestSchema, registryModuleVersionCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
-import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
 import { Invalid, NotFound } from "../errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
 import { renderModuleVersion, renderRegistryModule } from "./render";
 import {
-  assertModuleManager,
   createModuleVersion,
   deleteRegistryModules,
   createRegistryModule,
@@ -40,56 +38,50 @@ function addressOf(p: AddressParams): ModuleAddress {
  * module name, a provider or a version.
  */
 export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const { db } = ctx;
 
   app.post<{ Params: OrgParams }>("/organizations/:organization_name/registry-modules", async (request, reply) => {
-    const caller = requireCaller(request);
-    const org = request.params.organization_name;
-    const role = assertMember(db, caller, org);
-    assertModuleManager(db, caller, org);
-    const body = parseBody(registryModuleCreateRequestSchema, request.body);
-    const a = body.data.attributes;
-    const m = createRegistryModule(ctx, caller, org, {
-      name: a.name,
-      provider: a.provider,
-      registryName: a["registry-name"],
-      namespace: a.namespace,
+    const { module, role } = createRegistryModule(ctx, requireCaller(request), request.params.organization_name, () => {
+      const a = parseBody(registryModuleCreateRequestSchema, request.body).data.attributes;
+      return { name: a.name, provider: a.provider, registryName: a["registry-name"], namespace: a.namespace };
     });
-    return send(reply, 201, { data: renderRegistryModule(ctx, m, role) });
+    return send(reply, 201, { data: renderRegistryModule(ctx, module, role) });
   });
 
   app.get<{ Params: OrgParams; Querystring: Record<string, unknown> }>(
     "/organizations/:organization_name/registry-modules",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      const role = assertMember(db, caller, org);
-      const include = parseInclude(request.query, ["no-code-modules"]);
-      const page = parsePage(request.query);
       const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
-      const filter = {
-        q: text(request.query["q"]),
-        registryName: text(request.query["filter[registry_name]"]),
-        provider: text(request.query["filter[provider]"]),
-      };
-      const { rows, total } = listRegistryModules(ctx, caller, org, filter, page);
+      const { rows, total, query, role } = listRegistryModules(
+        ctx,
+        requireCaller(request),
+        request.params.organization_name,
+        () => {
+          const include = parseInclude(request.query, ["no-code-modules"]);
+          const page = parsePage(request.query);
+          const filter = {
+            q: text(request.query["q"]),
+            registryName: text(request.query["filter[registry_name]"]),
+            provider: text(request.query["filter[provider]"]),
+          };
+          return { include, filter, page };
+        },
+      );
       const doc: Record<string, unknown> = { data: rows.map((m) => renderRegistryModule(ctx, m, role)) };
       // go-tfe lists with `include=no-code-modules` to find a module's no-code settings,
       // which the no-code domain adds (ctx.hooks.registryModule).
-      if (include.size)
+      if (query.include.size)
         doc.included = rows.flatMap((m) =>
           ctx.hooks.registryModule.flatMap((hook) => hook.included?.(ctx, m.id) ?? []),
         );
-      return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
+      return send(reply, 200, { ...doc, ...paginationEnvelope(request, query.page, total) });
     },
   );
 
   app.get<{ Params: AddressParams }>(
     "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
-      return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
+      const { module, role } = loadRegistryModuleByAddress(ctx, requireCaller(request), addressOf(request.params));
+      return send(reply, 200, { data: renderRegistryModule(ctx, module, role) });
     },
   );
 
@@ -136,17 +128,18 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   );
 
   app.get<{ Params: { id: string } }>("/registry-modules/:id", async (request, reply) => {
-    const caller = requireCaller(request);
-    const m = loadRegistryModule(ctx, caller, request.params.id);
-    return send(reply, 200, { data: renderRegistryModule(ctx, m, assertMember(db, caller, m.organization)) });
+    const { module, role } = loadRegistryModule(ctx, requireCaller(request), request.params.id);
+    return send(reply, 200, { data: renderRegistryModule(ctx, module, role) });
   });
 
   const createVersion = async (caller: ReturnType<typeof requireCaller>, address: ModuleAddress, rawBody: unknown) => {
-    const m = loadRegistryModuleByAddress(ctx, caller, address);
-    assertModuleManager(db, caller, address.organization);
-    const body = parseBody(registryModuleVersionCreateRequestSchema, rawBody);
-    const v = createModuleVersion(ctx, caller, address, body.data.attributes.version);
-    return renderModuleVersion(m, v);
+    const { module, version } = createModuleVersion(
+      ctx,
+      caller,
+      address,
+      () => parseBody(registryModuleVersionCreateRequestSchema, rawBody).data.attributes.version,
+    );
+    return renderModuleVersion(module, version);
   };
 
   app.post<{ Params: OrgParams & { name: string; provider: string } }>(
@@ -173,8 +166,7 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get<{ Params: AddressParams; Querystring: Record<string, unknown> }>(
     "/organizations/:organization_name/registry-modules/:registry_name/:namespace/:name/:provider/version",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const m = loadRegistryModuleByAddress(ctx, caller, addressOf(request.params));
+      const { module: m } = loadRegistryModuleByAddress(ctx, requireCaller(request), addressOf(request.params));
       const wanted = request.query["module_version"];
       if (typeof wanted !== "string" || wanted === "")
         throw new Invalid("module_version is required", { parameter: "module_version" });

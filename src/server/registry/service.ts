@@ -1,4 +1,4 @@
-import type { Caller } from "../auth/service/caller";
+import type { Caller, OrgRole } from "../auth/service/caller";
 import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
 import { Invalid, NameTaken, NotFound } from "../errors";
@@ -19,39 +19,42 @@ import {
 export type { ModuleAddress, ModuleListFilter, RegistryModuleRecord, RegistryModuleVersionRecord } from "./store";
 export { findModuleVersion, findRegistryModule, latestModuleVersion, moduleVersions } from "./store";
 
+/** A module as the caller sees it: the record, and the caller's standing, which its document's permissions show. */
+export interface ModuleView {
+  module: RegistryModuleRecord;
+  role: OrgRole;
+}
+
 /** Creating modules and versions takes the organization's module management right: owners, teams managing workspaces, the organization token. */
-export function assertModuleManager(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).manageWorkspaces)
-    throw new NotFound(`organization "${organization}" not found`);
+function assertModuleManager(db: Db, caller: Caller, organization: string): OrgRole {
+  const role = assertMember(db, caller, organization);
+  if (!role.manageWorkspaces) throw new NotFound(`organization "${organization}" not found`);
+  return role;
 }
 
 /** A module the caller may see (any member of its organization); otherwise not found. */
-export function loadRegistryModule(ctx: ServerContext, caller: Caller, id: string): RegistryModuleRecord {
+export function loadRegistryModule(ctx: ServerContext, caller: Caller, id: string): ModuleView {
   const m = findRegistryModule(ctx.db, id);
   if (!m) throw new NotFound("registry module not found");
-  assertMember(ctx.db, caller, m.organization);
-  return m;
+  return { module: m, role: assertMember(ctx.db, caller, m.organization) };
 }
 
-export function loadRegistryModuleByAddress(
-  ctx: ServerContext,
-  caller: Caller,
-  address: ModuleAddress,
-): RegistryModuleRecord {
-  assertMember(ctx.db, caller, address.organization);
+export function loadRegistryModuleByAddress(ctx: ServerContext, caller: Caller, address: ModuleAddress): ModuleView {
+  const role = assertMember(ctx.db, caller, address.organization);
   const m = findRegistryModuleByAddress(ctx.db, address);
   if (!m) throw new NotFound("registry module not found");
-  return m;
+  return { module: m, role };
 }
 
 export function createRegistryModule(
   ctx: ServerContext,
   caller: Caller,
   organization: string,
-  input: { name: string; provider: string; registryName?: "private" | "public"; namespace?: string },
-): RegistryModuleRecord {
+  read: () => { name: string; provider: string; registryName?: "private" | "public"; namespace?: string },
+): ModuleView {
   const { db } = ctx;
-  assertModuleManager(db, caller, organization);
+  const role = assertModuleManager(db, caller, organization);
+  const input = read();
   const registryName = input.registryName ?? "private";
   // Private modules live in the organization's own namespace; public ones need theirs named.
   if (
@@ -68,7 +71,7 @@ export function createRegistryModule(
     throw new Invalid("namespace is required for a public module", { attribute: "namespace" });
   const namespace = registryName === "private" ? organization : input.namespace!;
   try {
-    return inTransaction(db, () => {
+    const created = inTransaction(db, () => {
       const address = { organization, registryName, namespace, name: input.name, provider: input.provider };
       if (findRegistryModuleByAddress(db, address)) throw new NameTaken();
       const t = now();
@@ -85,6 +88,7 @@ export function createRegistryModule(
       store.insertRegistryModule(db, record);
       return record;
     });
+    return { module: created, role };
   } catch (err) {
     if (isUniqueViolation(err)) throw new NameTaken();
     throw err;
@@ -95,15 +99,16 @@ export function createModuleVersion(
   ctx: ServerContext,
   caller: Caller,
   address: ModuleAddress,
-  version: string,
-): RegistryModuleVersionRecord {
+  read: () => string,
+): { module: RegistryModuleRecord; version: RegistryModuleVersionRecord } {
   const { db } = ctx;
+  // A module the caller cannot see is not found before a caller that may not publish is refused.
+  const { module: m } = loadRegistryModuleByAddress(ctx, caller, address);
   assertModuleManager(db, caller, address.organization);
-  const m = findRegistryModuleByAddress(db, address);
-  if (!m) throw new NotFound("registry module not found");
+  const version = read();
   const taken = () => new Invalid(`version ${version} already exists for this module`, { attribute: "version" });
   try {
-    return inTransaction(db, () => {
+    const published = inTransaction(db, () => {
       if (findModuleVersion(db, m.id, version)) throw taken();
       const t = now();
       const record: RegistryModuleVersionRecord = {
@@ -117,6 +122,7 @@ export function createModuleVersion(
       store.touchRegistryModule(db, m.id, t);
       return record;
     });
+    return { module: m, version: published };
   } catch (err) {
     if (isUniqueViolation(err)) throw taken();
     throw err;
@@ -164,13 +170,14 @@ export function loadModuleVersion(
 }
 
 /** A page of an organization's modules, for a member. */
-export function listRegistryModules(
+/** A page of the organization's modules; `read` parses the query once the caller may list them. */
+export function listRegistryModules<Q extends { filter: ModuleListFilter; page: Page }>(
   ctx: ServerContext,
   caller: Caller,
   organization: string,
-  filter: ModuleListFilter,
-  page: Page,
-): { rows: RegistryModuleRecord[]; total: number } {
-  assertMember(ctx.db, caller, organization);
-  return store.registryModulesPage(ctx.db, organization, filter, page);
+  read: () => Q,
+): { rows: RegistryModuleRecord[]; total: number; query: Q; role: OrgRole } {
+  const role = assertMember(ctx.db, caller, organization);
+  const query = read();
+  return { ...store.registryModulesPage(ctx.db, organization, query.filter, query.page), query, role };
 }
