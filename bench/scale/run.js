@@ -18,7 +18,7 @@ const { sampleTree } = require("./cpu.js");
 const TARGETS = {
   up: "<= 2 requests per workspace",
   preview: "0 requests",
-  refresh: "1 request per workspace",
+  refresh: "<= N/100 + 5 requests (one listing page per 100 workspaces)",
   wall: "<= 1.3x the floor",
   provider: "< 4096 bytes",
 };

@@ -41,6 +41,26 @@ import { Workspaces } from "./workspaces";
 export interface ClientOptions extends SettingsInput, TransportOptions {
   /** Already resolved settings; when given, `address`, `token`, `organization`, `env` and `homeDir` are ignored. */
   settings?: Settings;
+  /**
+   * Called with the method and path of every request other than a GET this client sends,
+   * when it starts and again when it settles (answered, failed or cut off): for example to
+   * drop what a cache holds of the records it may have changed.
+   */
+  onWrite?: (method: string, path: string) => void;
+}
+
+/** Makes `transport` call `onWrite` when a request other than a GET starts and when it settles. */
+function observeWrites(transport: Transport, onWrite: (method: string, path: string) => void): void {
+  const request = transport.request.bind(transport);
+  transport.request = async (spec) => {
+    if (spec.method === "GET") return request(spec);
+    onWrite(spec.method, spec.path);
+    try {
+      return await request(spec);
+    } finally {
+      onWrite(spec.method, spec.path);
+    }
+  };
 }
 
 /** How {@link WorkspacesClient.with} builds a view over an existing client's transport. */
@@ -96,6 +116,7 @@ export class WorkspacesClient {
     const view = (options as ViewOptions)[VIEW];
     const settings = view?.settings ?? options.settings ?? resolveSettings(options);
     this.#transport = view?.transport ?? new Transport(settings, options);
+    if (!view && options.onWrite) observeWrites(this.#transport, options.onWrite);
     this.#settings = settings;
     this.baseUrl = settings.baseUrl;
     this.organization = settings.organization;

@@ -7,7 +7,7 @@
 import { type WorkspaceDocument, workspaceDocumentSchema, workspaceListDocumentSchema } from "../api/workspaces";
 import type { AnyResource } from "../api/common";
 import { orUnavailable, workspaceOwner } from "./features";
-import { type PagedList, pagedGet } from "./pagination";
+import { PagedList, pagedGet } from "./pagination";
 import { UnexpectedResponseError, UnreadableCreateError } from "./errors";
 import { type RawResponse, type RequestSpec, type Transport, urlPath } from "./transport";
 import {
@@ -181,6 +181,40 @@ export class Workspaces {
       workspaceListQuery(options),
       workspaceListDocumentSchema,
       toWorkspace,
+    );
+  }
+
+  /**
+   * `GET /organizations/:org/workspaces?include=...`, 100 per page: each workspace with the
+   * related records its page included (e.g. `effective_tag_bindings`), so that one request
+   * reads a hundred workspaces and their key-value tags.
+   */
+  listIncluding(
+    organization: string,
+    include: readonly string[],
+    options: WorkspaceListOptions = {},
+  ): PagedList<{ workspace: Workspace; included: AnyResource[] }> {
+    const path = urlPath("organizations", organization, "workspaces");
+    const query = { ...workspaceListQuery(options), include: include.join(",") || undefined };
+    return new PagedList(
+      async (number, size) => {
+        const doc = await this.transport.requestParsed(
+          {
+            method: "GET",
+            path,
+            query: { ...query, "page[number]": number, "page[size]": size },
+            repeat: "idempotent",
+          },
+          workspaceListDocumentSchema,
+        );
+        const included = doc.included ?? [];
+        return {
+          items: doc.data.map((r) => ({ workspace: toWorkspace(r), included })),
+          pagination: doc.meta?.pagination,
+        };
+      },
+      undefined,
+      path,
     );
   }
 

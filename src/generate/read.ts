@@ -4,9 +4,12 @@
  * private registry and the variables of the workspaces made from them.
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
- * and pagination are the client's; reads run a few at a time to fill the allowance.
+ * and pagination are the client's; reads run a few at a time to fill the allowance. The
+ * list brings the key-value tags along (`include=effective_tag_bindings`, 100 workspaces
+ * a request); consumers and variables are read per workspace, the API has no list of them.
  */
 import {
+  BadRequestError,
   FeatureUnavailableError,
   NotFoundError,
   type NoCodeModule,
@@ -15,6 +18,7 @@ import {
   type Workspace,
   type WorkspacesClient,
 } from "../client";
+import { withTags } from "../resources/process/snapshot";
 import { byCodePoint } from "./names";
 
 interface WorkspaceRecord {
@@ -96,16 +100,49 @@ async function noneIfUnavailable<T>(list: Promise<T[]>): Promise<T[]> {
   }
 }
 
+/**
+ * The workspaces, with the key-value tags bound to each where the list could include them
+ * (by workspace id); a service that refuses the include is listed without it, and the
+ * tags of a workspace missing from `listedTags` are read one workspace at a time.
+ */
+async function listWorkspaces(
+  client: WorkspacesClient,
+  organization: string,
+  projectId: string | undefined,
+  progress: ((line: string) => void) | undefined,
+  include = ["effective_tag_bindings"],
+): Promise<{ workspaces: Workspace[]; listedTags: Map<string, { key: string; value: string }[]> }> {
+  const workspaces: Workspace[] = [];
+  const listedTags = new Map<string, { key: string; value: string }[]>();
+  try {
+    for await (const { workspace, included } of client.workspaces.listIncluding(
+      organization,
+      include,
+      projectId ? { projectId } : {},
+    )) {
+      workspaces.push(workspace);
+      const read = include.length ? withTags(workspace, included) : undefined;
+      if (read)
+        listedTags.set(
+          workspace.id,
+          Object.entries(read.tags).map(([key, value]) => ({ key, value })),
+        );
+      if (progress && workspaces.length % 100 === 0) progress(`listing workspaces: ${workspaces.length}`);
+    }
+  } catch (err) {
+    if (err instanceof BadRequestError && include.length)
+      return listWorkspaces(client, organization, projectId, progress, []);
+    throw err;
+  }
+  return { workspaces, listedTags };
+}
+
 /** Reads everything the generator writes a program for, through `client` (paced, retried and paged by it). */
 export async function readOrganization(client: WorkspacesClient, options: ReadOptions): Promise<OrganizationSnapshot> {
   const { organization, projectId, progress } = options;
   const concurrency = options.concurrency ?? 8;
 
-  const workspaces: Workspace[] = [];
-  for await (const ws of client.workspaces.list(organization, projectId ? { projectId } : {})) {
-    workspaces.push(ws);
-    if (progress && workspaces.length % 100 === 0) progress(`listing workspaces: ${workspaces.length}`);
-  }
+  const { workspaces, listedTags } = await listWorkspaces(client, organization, projectId, progress);
   workspaces.sort((a, b) => byCodePoint(a.name, b.name));
   progress?.(`listed ${workspaces.length} workspaces of ${organization}${projectId ? ` in project ${projectId}` : ""}`);
 
@@ -138,8 +175,9 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
         : workspace.sourceModuleId
           ? moduleOfRegistryModule.get(workspace.sourceModuleId)
           : undefined;
+    const listed = listedTags.get(workspace.id);
     const [bindings, consumerIds, variables] = await Promise.all([
-      noneIfUnavailable(client.tagBindings.list(workspace.id)),
+      listed ?? noneIfUnavailable(client.tagBindings.list(workspace.id)),
       workspace.globalRemoteState
         ? Promise.resolve([] as string[])
         : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),

@@ -160,15 +160,26 @@ function invalid(
 }
 
 /** A client with the resources' settings: stack config `workspaces:*` (read in the program), then the environment and the credentials file. */
+/**
+ * One client per configured address, token and organization in the program's process, so
+ * that lookups by name share the organization's listing (process/snapshot.ts): looking up
+ * many workspaces costs a request per hundred of them.
+ */
+const lookupClients = new Map<string, WorkspacesClient>();
+
 function lookupClient(fn: string): WorkspacesClient {
   const config = new pulumi.Config(CONFIG_KEYS.address.split(":")[0]);
   const key = (full: string) => full.split(":")[1];
+  const given = {
+    address: config.get(key(CONFIG_KEYS.address)),
+    token: config.get(key(CONFIG_KEYS.token)),
+    organization: config.get(key(CONFIG_KEYS.organization)),
+  };
+  const cacheKey = JSON.stringify([given.address, given.token, given.organization]);
   try {
-    return new WorkspacesClient({
-      address: config.get(key(CONFIG_KEYS.address)),
-      token: config.get(key(CONFIG_KEYS.token)),
-      organization: config.get(key(CONFIG_KEYS.organization)),
-    });
+    let client = lookupClients.get(cacheKey);
+    if (!client) lookupClients.set(cacheKey, (client = new WorkspacesClient(given)));
+    return client;
   } catch (err) {
     throw err instanceof SettingsError ? fail(fn, err.message) : err;
   }

@@ -12,9 +12,10 @@
  * During preview a new resource marked `adopt` is looked up in `check` (the only provider
  * call a preview makes for it), and the engine is told whether `pulumi up` adopts a record
  * and which properties it changes. No other resource reads during preview. `pulumi up`
- * calls `check` too, in the same process as the `create` that follows: `create` then reuses
- * the id `check` found (for a workspace or a module) instead of looking the name up again,
- * but reads the record itself again before deciding what to send.
+ * calls `check` too, in the same process as the `create` that follows: both look workspaces
+ * up in the process's listing of the organization (process/snapshot.ts), so neither sends a
+ * request per workspace; `create` decides what to send on that listing (read at most
+ * SNAPSHOT_LIFETIME_MS ago, without any write of this process since to the workspace).
  *
  * Without `adopt`, a create refused because the name (or module) is taken fails with one
  * message that names the existing record and points to `adopt: true`.
@@ -31,6 +32,7 @@ import { INPUT_NAMES_KEY } from "./inputs";
 import { ProviderError, describe } from "./errors";
 import { isUnknown } from "./unknowns";
 import { reportInfo } from "../process/engine-status";
+import { fromSnapshot } from "../process/snapshot";
 import { text } from "./compare";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
@@ -63,32 +65,12 @@ export interface Adopter {
   describeExisting(client: WorkspacesClient, inputs: Props): Promise<string | undefined>;
   /** The way out other than adopting, as a sentence. */
   otherwise: string;
-  /**
-   * Whether a record read again by id (`props`, the provider's outputs) is still the one
-   * `find` named for these inputs. When given, `create` reuses the id that this process's
-   * `check` found (one look-up less per resource during `pulumi up`) but always reads the
-   * record again before deciding what to write, and looks it up afresh when it no longer
-   * matches. Left out when `find`'s answer carries record data (a no-code workspace's
-   * variables), which is then never reused.
-   */
-  stillMatches?(props: Props, inputs: Props): boolean;
 }
 
 /**
- * Records that `check` found for resources marked `adopt`, by noun and natural key, kept
- * for the `create` that follows in the same process (each entry is taken once).
- */
-const foundInCheck = new Map<string, Found>();
-
-function lookupKey(adopter: Adopter, inputs: Props): string | undefined {
-  const key = adopter.key(inputs);
-  return key === undefined ? undefined : `${adopter.noun} ${key}`;
-}
-
-/**
- * The existing record for `inputs` and its outputs read now, or undefined when there is
- * none. Reuses the id this process's `check` found when the adopter allows it; the record
- * itself is always read again, so no write is decided on an earlier answer.
+ * The existing record for `inputs` and its outputs, or undefined when there is none.
+ * Workspaces are looked up and read in the process's listing of their organization
+ * (process/snapshot.ts), which a write of this process to a workspace drops it from.
  */
 async function readExisting(
   impl: ProviderImpl,
@@ -96,14 +78,6 @@ async function readExisting(
   client: WorkspacesClient,
   inputs: Props,
 ): Promise<{ found: Found; props: Props } | undefined> {
-  const key = lookupKey(adopter, inputs);
-  const early = key === undefined ? undefined : foundInCheck.get(key);
-  if (key !== undefined) foundInCheck.delete(key);
-  if (early && adopter.stillMatches) {
-    // Renamed, deleted or hidden since: look it up again below.
-    const again = await impl.read(early.id, early.seed).catch(() => ({ props: undefined }));
-    if (again.props && adopter.stillMatches(again.props, inputs)) return { found: early, props: again.props };
-  }
   const found = await adopter.find(client, inputs);
   if (!found) return undefined;
   const current = await impl.read(found.id, found.seed);
@@ -141,12 +115,7 @@ function describeChanges(changed: string[]): string {
  * from it, that none exists and it is created, or why it could not be told. Looks the
  * record up; throws only when the service refuses the token.
  */
-export async function adoptionPreview(
-  impl: ProviderImpl,
-  adopter: Adopter,
-  inputs: Props,
-  remember?: (found: Found) => void,
-): Promise<string> {
+export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inputs: Props): Promise<string> {
   const key = adopter.key(inputs);
   if (key === undefined)
     return `adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`;
@@ -157,7 +126,6 @@ export async function adoptionPreview(
     const current = await impl.read(found.id, found.seed);
     // A value known only during pulumi up (a reference to another resource) cannot be judged now.
     const pending = Object.keys(inputs).filter((k) => !NOT_PROPERTIES.has(k) && isUnknown(inputs[k]));
-    if (pending.length === 0) remember?.(found);
     const judged = Object.fromEntries(Object.entries(inputs).filter(([k]) => !pending.includes(k)));
     const changed = await changedInputs(impl, found.id, current.props ?? {}, judged);
     const later = pending.length ? ` (${pending.join(", ")} known only during pulumi up)` : "";
@@ -193,10 +161,7 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
         failures.push({ property: ADOPT, reason: "adopt must be true or false" });
       }
       if (adopt === true && isEmpty(olds) && failures.length === 0) {
-        const key = lookupKey(adopter, result.inputs);
-        const remember =
-          key !== undefined && adopter.stillMatches ? (found: Found) => foundInCheck.set(key, found) : undefined;
-        reportInfo(await adoptionPreview(impl, adopter, result.inputs, remember));
+        reportInfo(await adoptionPreview(impl, adopter, result.inputs));
       }
       return { ...result, failures };
     },
@@ -249,7 +214,10 @@ function nameTaken(err: unknown): boolean {
   );
 }
 
+/** The workspace of that name, from the organization's listing when it holds it, else by name (undefined on a 404). */
 async function byName(client: WorkspacesClient, organization: string, name: string): Promise<ApiWorkspace | undefined> {
+  const listed = await fromSnapshot(client, organization, { name });
+  if (listed) return listed.workspace;
   try {
     return await client.workspaces.readByName(organization, name);
   } catch (err) {
@@ -291,10 +259,6 @@ export const workspaceAdopter: Adopter = {
   isTaken: nameTaken,
   describeExisting: describeWorkspace,
   otherwise: "Otherwise choose another name.",
-  // Names are unique regardless of case.
-  stillMatches: (props, inputs) =>
-    String(props.name).toLowerCase() === String(inputs.name).toLowerCase() &&
-    props.organization === inputs.organization,
 };
 
 /** A workspace made from a no-code module names it (`no-code-module-id`), or at least its registry module (`source-module-id`). */
@@ -387,7 +351,6 @@ export const noCodeModuleAdopter: Adopter = {
   },
   isTaken: (err) =>
     err instanceof ValidationError && err.problems.some((p) => /already enabled for no-code/i.test(p.detail)),
-  stillMatches: (props, inputs) => props.registryModuleId === inputs.registryModuleId,
   async describeExisting(client, inputs) {
     return (await this.find(client, inputs))?.label;
   },

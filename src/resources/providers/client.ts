@@ -12,8 +12,8 @@ import {
   type Workspace as ApiWorkspace,
 } from "../../client";
 import { CONFIG_KEYS, currentSettings } from "../settings";
+import { fromSnapshot, noteWrite, withTags, type WorkspaceWithTags } from "../process/snapshot";
 import { ProviderError } from "./errors";
-import { text } from "./compare";
 
 const clients = new Map<string, WorkspacesClient>();
 
@@ -23,7 +23,9 @@ export function getClient(): WorkspacesClient {
   const key = `${settings.baseUrl}\u0000${settings.token}`;
   let client = clients.get(key);
   if (!client) {
-    client = new WorkspacesClient({ settings });
+    // A write drops what the process's listings hold of the records it may change.
+    const made: WorkspacesClient = new WorkspacesClient({ settings, onWrite: (m, p) => noteWrite(made, m, p) });
+    client = made;
     clients.set(key, client);
   }
   return client;
@@ -66,24 +68,7 @@ export function tokenRefused(err: unknown): ProviderError | undefined {
   );
 }
 
-export interface WorkspaceWithTags {
-  workspace: ApiWorkspace;
-  /** Key-value tags bound to the workspace itself. */
-  tags: Record<string, string>;
-  /** Direct plus inherited key-value tags. */
-  effectiveTags: Record<string, string>;
-  /**
-   * False when the answer shows no sign of key-value tags (no binding included, no
-   * `tag-bindings` relationship): a server without them (OTF) ignores the include. The
-   * tags then read as none; {@link requireTagBindings} asks before any are set.
-   */
-  offersTagBindings: boolean;
-}
-
-/** Whether a workspace document names the relationships of key-value tags. */
-export function namesTagBindings(ws: ApiWorkspace): boolean {
-  return "tag-bindings" in ws.relationships || "effective-tag-bindings" in ws.relationships;
-}
+export { namesTagBindings, type WorkspaceWithTags } from "../process/snapshot";
 
 /**
  * Before key-value tags are set on a workspace whose answers showed no sign of them:
@@ -111,34 +96,53 @@ async function readWorkspace(client: WorkspacesClient, ref: string): Promise<Api
 }
 
 /**
- * The workspace document plus its key-value tags, in one request: flat tags come with
- * the document (`tag-names`) and key-value tags with `include=effective_tag_bindings`,
- * where inherited ones name the project they come from. A service that refuses the
- * include (400) is asked for the two binding lists instead.
+ * The workspace document plus its key-value tags. With the organization known (from
+ * state, or `org/name`), from the process's listing of that organization (see
+ * process/snapshot.ts): a refresh reads a hundred workspaces per request. Else, or when
+ * the listing does not hold it, in one request: flat tags come with the document
+ * (`tag-names`) and key-value tags with `include=effective_tag_bindings`, where inherited
+ * ones name the project they come from. A service that refuses the include (400) is
+ * asked for the two binding lists instead. A 404 propagates, for the one rule (gone.ts).
  */
-export async function readWorkspaceWithTags(client: WorkspacesClient, ref: string): Promise<WorkspaceWithTags> {
-  const id = ref.startsWith("ws-") || !ref.includes("/") ? ref : (await readWorkspace(client, ref)).id;
+export async function readWorkspaceWithTags(
+  client: WorkspacesClient,
+  ref: string,
+  organization?: unknown,
+): Promise<WorkspaceWithTags> {
+  const byName = !ref.startsWith("ws-") && ref.indexOf("/") > 0;
+  const org = byName ? ref.slice(0, ref.indexOf("/")) : typeof organization === "string" ? organization : "";
+  if (org !== "") {
+    const shared = await fromSnapshot(client, org, byName ? { name: ref.slice(org.length + 1) } : { id: ref });
+    if (shared) return shared;
+  }
+  const id = byName ? (await readWorkspace(client, ref)).id : ref;
   try {
     const { workspace, included } = await client.workspaces.readIncluding(id, ["effective_tag_bindings"]);
-    const tags: Record<string, string> = {};
-    const effectiveTags: Record<string, string> = {};
-    for (const item of included) {
-      if (item.type !== "effective-tag-bindings") continue;
-      const owner = (item.relationships?.workspace?.data as { id?: string } | null | undefined)?.id;
-      if (owner !== undefined && owner !== workspace.id) continue;
-      const key = text(item.attributes?.key);
-      const value = text(item.attributes?.value);
-      effectiveTags[key] = value;
-      if (!item.relationships?.["inherited-from"]?.data) tags[key] = value;
-    }
-    const offersTagBindings = Object.keys(effectiveTags).length > 0 || namesTagBindings(workspace);
-    return { workspace, tags, effectiveTags, offersTagBindings };
+    const read = withTags(workspace, included);
+    if (read) return read;
   } catch (err) {
     if (!(err instanceof BadRequestError)) throw err;
   }
   const workspace = await client.workspaces.read(id);
   const [direct, effective] = await Promise.all([client.tagBindings.list(id), client.tagBindings.listEffective(id)]);
   return { workspace, tags: toMap(direct), effectiveTags: toMap(effective), offersTagBindings: true };
+}
+
+/**
+ * The workspace document alone: from the process's listing of the organization when it
+ * is known and the listing holds the workspace, else `GET /workspaces/:id` (a 404 then
+ * propagates, for the one rule in gone.ts).
+ */
+export async function readWorkspaceShared(
+  client: WorkspacesClient,
+  id: string,
+  organization: unknown,
+): Promise<ApiWorkspace> {
+  const shared =
+    typeof organization === "string" && organization !== ""
+      ? await fromSnapshot(client, organization, { id })
+      : undefined;
+  return shared?.workspace ?? client.workspaces.read(id);
 }
 
 function toMap(bindings: { key: string; value: string }[]): Record<string, string> {

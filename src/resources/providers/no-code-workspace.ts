@@ -17,7 +17,7 @@ import {
   type WorkspacesClient,
 } from "../../client";
 import { defaultOrganization } from "../settings";
-import { getClient, isNotFound } from "./client";
+import { getClient, isNotFound, readWorkspaceShared } from "./client";
 import { ProviderError, explainingMissingFeatures } from "./errors";
 import { dedupeFailures, failuresFromIssues } from "./check-failures";
 import { diffFields, sameJsonUnordered, sameOptionalString, type FieldRule, text } from "./compare";
@@ -616,7 +616,7 @@ export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props
           client,
           record,
           "refresh",
-          () => client.workspaces.read(id),
+          () => readWorkspaceShared(client, id, props.organization),
           () => undefined,
         );
         if (!ws) return {};

@@ -280,7 +280,7 @@ export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, Wo
           dependentRecord("tags", workspaceId, props),
           "refresh",
           async () => {
-            const current = await readWorkspaceWithTags(client, workspaceId);
+            const current = await readWorkspaceWithTags(client, workspaceId, props.organization);
             // Adopted through `get`: nothing is known about ownership, so report every tag.
             const inputs: Managed =
               props.mode === undefined ? { mode: "authoritative", tagNames: [], tags: {} } : props;

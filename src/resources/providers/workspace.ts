@@ -456,7 +456,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" },
       "refresh",
       async () => {
-        const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id);
+        const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id, props.organization);
         return {
           id: workspace.id,
           props: workspaceOutputs(workspace, {
