@@ -19,12 +19,10 @@ import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTagBinding } fr
 import { taggedFilters } from "../workspace/list";
 import { renderProject } from "./render";
 import {
-  assertProjectCreator,
   createProject,
   deleteProject,
   listProjects,
   loadProject,
-  loadProjectAsAdmin,
   mergeProjectTagBindings,
   updateProject,
   type ProjectExecutionInput,
@@ -110,16 +108,16 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
 
   app.post<{ Params: OrgParams }>("/organizations/:organization_name/projects", async (request, reply) => {
-    const caller = requireCaller(request);
-    assertProjectCreator(db, caller, request.params.organization_name);
-    const body = parseBody(projectRequestSchema, request.body);
-    const name = body.data.attributes?.name;
-    if (!name) throw new Invalid("name: is required", { attribute: "name" });
-    const p = createProject(db, caller, request.params.organization_name, {
-      name,
-      description: body.data.attributes?.description,
-      tagBindings: bindingsOf(body),
-      execution: executionOf(request.body),
+    const p = createProject(db, requireCaller(request), request.params.organization_name, () => {
+      const body = parseBody(projectRequestSchema, request.body);
+      const name = body.data.attributes?.name;
+      if (!name) throw new Invalid("name: is required", { attribute: "name" });
+      return {
+        name,
+        description: body.data.attributes?.description,
+        tagBindings: bindingsOf(body),
+        execution: executionOf(request.body),
+      };
     });
     return send(reply, 201, { data: renderProject(db, p) });
   });
@@ -156,14 +154,14 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
   );
 
   app.patch<{ Params: IdParams }>("/projects/:project_id", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadProjectAsAdmin(db, caller, request.params.project_id);
-    const body = parseBody(projectRequestSchema, request.body);
-    const p = updateProject(db, caller, request.params.project_id, {
-      name: body.data.attributes?.name,
-      description: body.data.attributes?.description,
-      tagBindings: bindingsOf(body),
-      execution: executionOf(request.body),
+    const p = updateProject(db, requireCaller(request), request.params.project_id, () => {
+      const body = parseBody(projectRequestSchema, request.body);
+      return {
+        name: body.data.attributes?.name,
+        description: body.data.attributes?.description,
+        tagBindings: bindingsOf(body),
+        execution: executionOf(request.body),
+      };
     });
     return send(reply, 200, { data: renderProject(db, p) });
   });
@@ -179,12 +177,10 @@ export function projectRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: IdParams }>("/projects/:project_id/tag-bindings", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadProjectAsAdmin(db, caller, request.params.project_id);
-    const bindings = parseTagBindingsPatch(request.body);
-    return send(reply, 200, {
-      data: mergeProjectTagBindings(db, caller, request.params.project_id, bindings).map(renderTagBinding),
-    });
+    const bindings = mergeProjectTagBindings(db, requireCaller(request), request.params.project_id, () =>
+      parseTagBindingsPatch(request.body),
+    );
+    return send(reply, 200, { data: bindings.map(renderTagBinding) });
   });
 
   app.get<{ Params: IdParams }>("/projects/:project_id/effective-tag-bindings", async (request, reply) => {

@@ -112,7 +112,7 @@ export function loadProject(db: Db, caller: Caller, id: string): ProjectRecord {
   return p;
 }
 
-export function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
+function loadProjectAsAdmin(db: Db, caller: Caller, id: string): ProjectRecord {
   const p = loadProject(db, caller, id);
   if (!isProjectAdmin(db, caller, p.organization, p.id)) throw new NotFound("project not found");
   return p;
@@ -126,7 +126,7 @@ export interface ProjectInput {
 }
 
 /** Creating projects takes the organization's manage-projects permission; not found otherwise. */
-export function assertProjectCreator(db: Db, caller: Caller, organization: string): void {
+function assertProjectCreator(db: Db, caller: Caller, organization: string): void {
   if (!assertMember(db, caller, organization).manageProjects)
     throw new NotFound(`organization "${organization}" not found`);
 }
@@ -135,9 +135,10 @@ export function createProject(
   db: Db,
   caller: Caller,
   organization: string,
-  input: ProjectInput & { name: string },
+  read: () => ProjectInput & { name: string },
 ): ProjectRecord {
   assertProjectCreator(db, caller, organization);
+  const input = read();
   checkProjectName(input.name);
   if (input.tagBindings) checkTagBindings(input.tagBindings);
   return onDuplicate(
@@ -166,13 +167,15 @@ export function createProject(
   );
 }
 
-export function updateProject(db: Db, caller: Caller, id: string, input: ProjectInput): ProjectRecord {
-  checkProjectName(input.name);
-  if (input.tagBindings) checkTagBindings(input.tagBindings);
+/** Project admins change a project; `read` parses the body once the caller may. */
+export function updateProject(db: Db, caller: Caller, id: string, read: () => ProjectInput): ProjectRecord {
   return onDuplicate(
     () =>
       inTransaction(db, () => {
         const p = loadProjectAsAdmin(db, caller, id);
+        const input = read();
+        checkProjectName(input.name);
+        if (input.tagBindings) checkTagBindings(input.tagBindings);
         if (input.name !== undefined && input.name !== p.name) {
           if (store.projectNameInUse(db, p.organization, input.name, id)) throw new NameTaken();
           store.setName(db, id, input.name);
@@ -194,9 +197,12 @@ export function mergeProjectTagBindings(
   db: Db,
   caller: Caller,
   id: string,
-  bindings: ReadonlyArray<KeyValue>,
+  read: () => ReadonlyArray<KeyValue>,
 ): TagBindingRecord[] {
-  return inTransaction(db, () => mergeTagBindings(db, "project", loadProjectAsAdmin(db, caller, id).id, bindings));
+  return inTransaction(db, () => {
+    const p = loadProjectAsAdmin(db, caller, id);
+    return mergeTagBindings(db, "project", p.id, read());
+  });
 }
 
 /** Whether the project is its organization's default project. */

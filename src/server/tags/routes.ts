@@ -3,22 +3,19 @@ import { z } from "zod";
 import { remoteStateConsumersRequestSchema, tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
+import type { Caller } from "../auth/service/caller";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
 import { noContent, paginationEnvelope, parseBody, parsePage, send, targetIds } from "../http/jsonapi";
-import { inTransaction } from "../store/db";
 import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTag, renderTagBinding } from "./render";
 import {
-  addTagToWorkspaces,
-  addWorkspaceTags,
-  assertTagManager,
+  changeWorkspaceTags,
   deleteOrganizationTags,
   directTagBindings,
   effectiveTagBindings,
   listOrganizationTags,
   listWorkspaceTags,
-  loadTag,
-  mergeTagBindings,
-  removeWorkspaceTags,
+  mergeWorkspaceTagBindings,
+  tagWorkspaces,
 } from "./service";
 
 type ById = { workspace_id: string };
@@ -30,6 +27,8 @@ type Query = Record<string, unknown>;
 
 export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
+  /** The workspace service's answer to whether the caller may manage a workspace's tags. */
+  const tagManaged = (caller: Caller) => (id: string) => loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags").ws;
 
   app.get<{ Params: ById; Querystring: Query }>(
     "/workspaces/:workspace_id/relationships/tags",
@@ -44,22 +43,19 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Flat tags (spec 4.10): names are stored lower-cased and created in the organization on
   // first use; an id must name an existing tag of the organization.
   for (const [method, change] of [
-    ["POST", addWorkspaceTags],
-    ["DELETE", removeWorkspaceTags],
+    ["POST", "add"],
+    ["DELETE", "remove"],
   ] as const) {
     app.route<{ Params: ById }>({
       method,
       url: "/workspaces/:workspace_id/relationships/tags",
       handler: async (request, reply) => {
-        const caller = requireCaller(request);
-        loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-        const body = parseBody(tagsRelationshipRequestSchema, request.body);
-        inTransaction(db, () =>
-          change(
-            db,
-            loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags").ws,
-            body.data,
-          ),
+        changeWorkspaceTags(
+          db,
+          change,
+          request.params.workspace_id,
+          tagManaged(requireCaller(request)),
+          () => parseBody(tagsRelationshipRequestSchema, request.body).data,
         );
         return noContent(reply);
       },
@@ -72,13 +68,9 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: ById }>("/workspaces/:workspace_id/tag-bindings", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-    const bindings = parseTagBindingsPatch(request.body);
-    const rows = inTransaction(db, () => {
-      const { ws } = loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-manage-tags");
-      return mergeTagBindings(db, "workspace", ws.id, bindings);
-    });
+    const rows = mergeWorkspaceTagBindings(db, request.params.workspace_id, tagManaged(requireCaller(request)), () =>
+      parseTagBindingsPatch(request.body),
+    );
     return send(reply, 200, { data: rows.map(renderTagBinding) });
   });
 
@@ -92,14 +84,8 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.delete<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/tags",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      assertTagManager(db, caller, request.params.organization_name);
-      const body = parseBody(tagIdsSchema, request.body);
-      deleteOrganizationTags(
-        db,
-        caller,
-        request.params.organization_name,
-        body.data.map((t) => t.id),
+      deleteOrganizationTags(db, requireCaller(request), request.params.organization_name, () =>
+        parseBody(tagIdsSchema, request.body).data.map((t) => t.id),
       );
       return noContent(reply);
     },
@@ -107,17 +93,9 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: { tag_id: string } }>("/tags/:tag_id/relationships/workspaces", async (request, reply) => {
     const caller = requireCaller(request);
-    loadTag(db, caller, request.params.tag_id);
-    for (const id of targetIds(request.body)) loadWorkspaceWith(ctx, caller, { id }, "can-manage-tags");
-    const body = parseBody(remoteStateConsumersRequestSchema, request.body);
-    inTransaction(db, () => {
-      const tag = loadTag(db, caller, request.params.tag_id);
-      addTagToWorkspaces(
-        db,
-        tag,
-        body.data.map((w) => loadWorkspaceWith(ctx, caller, { id: w.id }, "can-manage-tags").ws),
-      );
-    });
+    tagWorkspaces(db, caller, request.params.tag_id, tagManaged(caller), targetIds(request.body), () =>
+      parseBody(remoteStateConsumersRequestSchema, request.body).data.map((w) => w.id),
+    );
     return noContent(reply);
   });
 

@@ -147,7 +147,7 @@ export function addWorkspaceTags(
 }
 
 /** Removes flat tags from a workspace; a tag no workspace carries any more disappears. */
-export function removeWorkspaceTags(
+function removeWorkspaceTags(
   db: Db,
   ws: { id: string; organization: string },
   items: ReadonlyArray<TagItem>,
@@ -185,22 +185,23 @@ export function listOrganizationTags(
 }
 
 /** Deleting an organization's tags takes its manage-workspaces permission; not found otherwise. */
-export function assertTagManager(db: Db, caller: Caller, organization: string): void {
+function assertTagManager(db: Db, caller: Caller, organization: string): void {
   if (!assertMember(db, caller, organization).manageWorkspaces)
     throw new NotFound(`organization "${organization}" not found`);
 }
 
 /** A tag of an organization the caller belongs to; not found otherwise. */
-export function loadTag(db: Db, caller: Caller, tagId: string): TagRecord {
+function loadTag(db: Db, caller: Caller, tagId: string): TagRecord {
   const tag = store.findTag(db, tagId);
   if (!tag || !orgRole(db, caller, tag.organization).member) throw new NotFound("tag not found");
   return tag;
 }
 
-/** `DELETE /organizations/:org/tags`: removes the tags from the organization and from every workspace. */
-export function deleteOrganizationTags(db: Db, caller: Caller, organization: string, ids: string[]): void {
+/** `DELETE /organizations/:org/tags`: removes the tags (ids `read` once the caller may) from the organization and from every workspace. */
+export function deleteOrganizationTags(db: Db, caller: Caller, organization: string, read: () => string[]): void {
   inTransaction(db, () => {
     assertTagManager(db, caller, organization);
+    const ids = read();
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !store.tagExists(db, organization, id));
     if (missing.length)
       throw new Invalid(
@@ -213,8 +214,64 @@ export function deleteOrganizationTags(db: Db, caller: Caller, organization: str
   });
 }
 
+/**
+ * A workspace whose tags the caller may manage, by id, or a 404. The workspace domain
+ * decides (it imports this domain, so the route hands its check in).
+ */
+type TagManagedWorkspace = (id: string) => { id: string; organization: string };
+
+/** Adds or removes a workspace's flat tags; `read` parses the tags once the caller may change them. */
+export function changeWorkspaceTags(
+  db: Db,
+  change: "add" | "remove",
+  workspaceId: string,
+  workspace: TagManagedWorkspace,
+  read: () => ReadonlyArray<TagItem>,
+): void {
+  inTransaction(db, () => {
+    const ws = workspace(workspaceId);
+    const items = read();
+    if (change === "add") addWorkspaceTags(db, ws, items);
+    else removeWorkspaceTags(db, ws, items);
+  });
+}
+
+/** Adds bindings to the workspace and changes the value of keys it already binds; returns all of its bindings. */
+export function mergeWorkspaceTagBindings(
+  db: Db,
+  workspaceId: string,
+  workspace: TagManagedWorkspace,
+  read: () => ReadonlyArray<KeyValue>,
+): TagBindingRecord[] {
+  return inTransaction(db, () => mergeTagBindings(db, "workspace", workspace(workspaceId).id, read()));
+}
+
+/**
+ * Attaches a tag to workspaces: the workspaces the unvalidated body names (`targets`) are
+ * checked before `read` parses it, so a caller who may not tag one is told 404 first.
+ */
+export function tagWorkspaces(
+  db: Db,
+  caller: Caller,
+  tagId: string,
+  workspace: TagManagedWorkspace,
+  targets: ReadonlyArray<string>,
+  read: () => ReadonlyArray<string>,
+): void {
+  inTransaction(db, () => {
+    const tag = loadTag(db, caller, tagId);
+    const checked = new Map(targets.map((id) => [id, workspace(id)]));
+    const ids = read();
+    addTagToWorkspaces(
+      db,
+      tag,
+      ids.map((id) => checked.get(id) ?? workspace(id)),
+    );
+  });
+}
+
 /** Attaches an existing tag to more workspaces, each of the tag's organization. */
-export function addTagToWorkspaces(
+function addTagToWorkspaces(
   db: Db,
   tag: TagRecord,
   workspaces: ReadonlyArray<{ id: string; organization: string }>,
