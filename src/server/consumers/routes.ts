@@ -4,7 +4,7 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
 import { workspaceDocumentsFor } from "../workspace/render";
-import { changeConsumers, listConsumers, loadSubject } from "./service";
+import { changeConsumers, listConsumers } from "./service";
 
 type ById = { workspace_id: string };
 const PATH = "/workspaces/:workspace_id/relationships/remote-state-consumers";
@@ -28,14 +28,11 @@ export function consumerRoutes(app: FastifyInstance, ctx: ServerContext): void {
       method,
       url: PATH,
       handler: async (request, reply) => {
-        const caller = requireCaller(request);
-        loadSubject(ctx, caller, request.params.workspace_id, mode);
-        const body = parseBody(remoteStateConsumersRequestSchema, request.body);
         changeConsumers(
           ctx,
-          caller,
+          requireCaller(request),
           request.params.workspace_id,
-          body.data.map((item) => item.id),
+          () => parseBody(remoteStateConsumersRequestSchema, request.body).data.map((item) => item.id),
           mode,
         );
         return noContent(reply);

@@ -58,7 +58,7 @@ function resolveConsumers(
   return ids;
 }
 
-export function loadSubject(ctx: ServerContext, caller: Caller, workspaceId: string, mode: Mode): WorkspaceRecord {
+function loadSubject(ctx: ServerContext, caller: Caller, workspaceId: string, mode: Mode): WorkspaceRecord {
   const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-update");
   // Replacing the whole set is reserved to teams that manage every workspace (spec 5, item 8).
   if (mode === "replace" && !orgRole(ctx.db, caller, ws.organization).manageWorkspaces)
@@ -73,12 +73,12 @@ export function changeConsumers(
   ctx: ServerContext,
   caller: Caller,
   workspaceId: string,
-  consumerIds: ReadonlyArray<string>,
+  read: () => ReadonlyArray<string>,
   mode: Mode,
 ): void {
   inTransaction(ctx.db, () => {
     const ws = loadSubject(ctx, caller, workspaceId, mode);
-    const ids = resolveConsumers(ctx, caller, ws, consumerIds, mode);
+    const ids = resolveConsumers(ctx, caller, ws, read(), mode);
     if (mode === "replace") store.removeAllConsumers(ctx.db, ws.id);
     if (mode === "remove") store.removeConsumers(ctx.db, ws.id, ids);
     else store.addConsumers(ctx.db, ws.id, ids);

@@ -5,7 +5,6 @@ import type { ServerContext } from "../context";
 import { API_PREFIX, parseBody, ref, send, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
 import {
-  assertOAuthClientCreator,
   createOAuthClient,
   loadOAuthClient,
   loadOAuthToken,
@@ -66,15 +65,14 @@ export function oauthRoutes(app: FastifyInstance, { db }: ServerContext): void {
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/oauth-clients",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const org = request.params.organization_name;
-      assertOAuthClientCreator(db, caller, org);
-      const a = parseBody(oauthClientCreateRequestSchema, request.body).data.attributes;
-      const c = createOAuthClient(db, caller, org, {
-        name: a.name ?? null,
-        serviceProvider: a["service-provider"],
-        httpUrl: a["http-url"],
-        apiUrl: a["api-url"],
+      const c = createOAuthClient(db, requireCaller(request), request.params.organization_name, () => {
+        const a = parseBody(oauthClientCreateRequestSchema, request.body).data.attributes;
+        return {
+          name: a.name ?? null,
+          serviceProvider: a["service-provider"],
+          httpUrl: a["http-url"],
+          apiUrl: a["api-url"],
+        };
       });
       return send(reply, 201, { data: renderClient(db, c) });
     },

@@ -29,7 +29,7 @@ export interface OAuthClientInput {
 }
 
 /** Connecting a VCS takes the organization's manage-workspaces permission; 404 otherwise. */
-export function assertOAuthClientCreator(db: Db, caller: Caller, organization: string): void {
+function assertOAuthClientCreator(db: Db, caller: Caller, organization: string): void {
   if (!assertMember(db, caller, organization).manageWorkspaces)
     throw new NotFound(`organization "${organization}" not found`);
 }
@@ -38,9 +38,10 @@ export function createOAuthClient(
   db: Db,
   caller: Caller,
   organization: string,
-  input: OAuthClientInput,
+  read: () => OAuthClientInput,
 ): OAuthClientRecord {
   assertOAuthClientCreator(db, caller, organization);
+  const input = read();
   const id = newInternalId("oc-");
   inTransaction(db, () => {
     const t = now();

@@ -3,7 +3,6 @@ import { stateVersionCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { parseBody, send } from "../http/jsonapi";
-import { loadWorkspaceWith } from "../workspace/service";
 import { renderStateVersion, renderStateVersionOutput } from "./render";
 import {
   createStateVersion,
@@ -15,10 +14,12 @@ import {
 
 export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/state-versions", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-create-state-versions");
-    const a = parseBody(stateVersionCreateRequestSchema, request.body).data.attributes;
-    const sv = createStateVersion(ctx, caller, request.params.workspace_id, a);
+    const sv = createStateVersion(
+      ctx,
+      requireCaller(request),
+      request.params.workspace_id,
+      () => parseBody(stateVersionCreateRequestSchema, request.body).data.attributes,
+    );
     return send(reply, 201, { data: renderStateVersion(ctx, sv) });
   });
 

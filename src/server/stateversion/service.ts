@@ -48,10 +48,11 @@ export function createStateVersion(
   ctx: ServerContext,
   caller: Caller,
   workspaceId: string,
-  input: StateVersionInput,
+  read: () => StateVersionInput,
 ): StateVersionRecord {
   return inTransaction(ctx.db, () => {
     const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-create-state-versions");
+    const input = read();
     if (ws.locked !== 1 || ws.locked_by !== caller.principalId) {
       throw new Conflict(
         ws.locked !== 1 ? "not-locked" : "locked-by-another-user",
