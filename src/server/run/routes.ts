@@ -3,9 +3,8 @@ import { z } from "zod";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { parseBody, send, targetId } from "../http/jsonapi";
-import { loadWorkspaceWith } from "../workspace/service";
 import { renderRun } from "./render";
-import { createRun, endRun, loadRun } from "./service";
+import { endRun, loadRun, queueRun } from "./service";
 
 /** Minimal run creation in the hosted shape; runs here never execute, they only hold a status. */
 const runCreateRequestSchema = z
@@ -34,18 +33,16 @@ type IdParams = { run_id: string };
 
 export function runRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post("/runs", async (request, reply) => {
-    const caller = requireCaller(request);
-    const target = targetId(request.body, "workspace");
-    if (target !== undefined) loadWorkspaceWith(ctx, caller, { id: target }, "can-queue-run");
-    const body = parseBody(runCreateRequestSchema, request.body);
-    const { ws } = loadWorkspaceWith(ctx, caller, { id: body.data.relationships.workspace.data.id }, "can-queue-run");
-    const a = body.data.attributes ?? {};
-    const run = createRun(ctx, ws.id, {
-      message: a.message,
-      isDestroy: a["is-destroy"],
-      autoApply: a["auto-apply"],
-      planOnly: a["plan-only"],
-      createdBy: caller.principalId,
+    const run = queueRun(ctx, requireCaller(request), targetId(request.body, "workspace"), () => {
+      const body = parseBody(runCreateRequestSchema, request.body);
+      const a = body.data.attributes ?? {};
+      return {
+        workspaceId: body.data.relationships.workspace.data.id,
+        message: a.message,
+        isDestroy: a["is-destroy"],
+        autoApply: a["auto-apply"],
+        planOnly: a["plan-only"],
+      };
     });
     return send(reply, 201, { data: renderRun(run) });
   });

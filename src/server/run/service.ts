@@ -78,6 +78,33 @@ export function loadRun(ctx: ServerContext, caller: Caller, id: string): RunReco
   return run;
 }
 
+/** What a caller asks a new run to be. */
+export interface RunRequest {
+  workspaceId: string;
+  message?: string;
+  isDestroy?: boolean;
+  autoApply?: boolean;
+  planOnly?: boolean;
+}
+
+/**
+ * Queues a run for the caller. The workspace the unvalidated body names (`target`) is
+ * checked before `read` parses the body, so a caller who may not queue runs there is
+ * told 404 rather than what is wrong with the body.
+ */
+export function queueRun(
+  ctx: ServerContext,
+  caller: Caller,
+  target: string | undefined,
+  read: () => RunRequest,
+): RunRecord {
+  const mayQueue = (id: string) => loadWorkspaceWith(ctx, caller, { id }, "can-queue-run").ws;
+  const named = target === undefined ? undefined : mayQueue(target);
+  const { workspaceId, ...spec } = read();
+  const ws = named?.id === workspaceId ? named : mayQueue(workspaceId);
+  return createRun(ctx, ws.id, { ...spec, createdBy: caller.principalId });
+}
+
 /** Ends a run that has not ended yet (discard, cancel); a caller that may queue runs on its workspace may. */
 export function endRun(ctx: ServerContext, caller: Caller, id: string, status: "discarded" | "canceled"): void {
   const run = store.findRun(ctx.db, id);
