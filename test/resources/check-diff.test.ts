@@ -301,10 +301,12 @@ describe("NoCodeModule and NoCodeWorkspace check and diff", () => {
       variables: [{ key: "pw", value: "changed", category: "env", sensitive: true }, size],
     });
     expect(pw).toMatchObject({ changes: true, replaces: [] });
+    // No service to read the new module from: the replacement cannot be vouched for, so it creates first
+    // (a refused create then deletes nothing; see mayDeleteFirst and test/resources/no-code-strategy.test.ts).
     expect(await noCodeWorkspaceProvider.diff("ws-1", olds, { ...news, noCodeModuleId: "nocode-2" })).toMatchObject({
       changes: true,
       replaces: ["noCodeModuleId"],
-      deleteBeforeReplace: true,
+      deleteBeforeReplace: false,
     });
   });
 });

@@ -131,9 +131,9 @@ describe("entry point tolerance", () => {
       replaces: ["organization"],
     });
     const check = await provider.check!({}, { name: "ok", organization: "acme", executionMode: "agent" });
-    // An absent input is named in the reason (the engine would print its value as {<nil>}).
+    // The failure carries its property, absent input or not; the engine prints the property before the reason.
     expect(check.failures?.map((f) => [f.property, f.reason])).toEqual([
-      ["", "agentPoolId is required when executionMode is agent"],
+      ["agentPoolId", "is required when executionMode is agent"],
     ]);
   });
 

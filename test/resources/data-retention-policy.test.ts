@@ -118,11 +118,9 @@ describe("check", () => {
     const r = (await dispatch(1, typeTokens.DataRetentionPolicy, "check", [{}, { workspaceId: ws }])) as {
       failures: { property: string; reason: string }[];
     };
+    // The property is kept although the input is absent: the engine prints it before the reason.
     expect(r.failures).toEqual([
-      {
-        property: "",
-        reason: "deleteOlderThanNDays: give deleteOlderThanNDays (a number of days) or dontDelete: true",
-      },
+      { property: "deleteOlderThanNDays", reason: "give deleteOlderThanNDays (a number of days) or dontDelete: true" },
     ]);
   });
 });

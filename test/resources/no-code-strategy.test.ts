@@ -1,9 +1,9 @@
 /**
  * `NoCodeWorkspace` upgrade strategies and upgrade failures against the real server:
  * `upgradeStrategy` is checked with its property path, `replace` turns version and
- * variable changes into delete-first replacements (and nothing else), a replacement the
- * service would refuse is refused before the old workspace is deleted, and a failed
- * upgrade carries the service's reason.
+ * variable changes into replacements (and nothing else), delete-first when the service
+ * would accept the new workspace; one it would refuse creates first, so that the refused
+ * create deletes nothing; and a failed upgrade carries the service's reason.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
@@ -55,7 +55,7 @@ describe("upgradeStrategy", () => {
     ]);
   });
 
-  it("in-place (default): version and variable changes are updates; replace: delete-first replacements", async () => {
+  it("in-place (default): version and variable changes are updates; replace: replacements", async () => {
     const { id, outs, inputs } = await workspaceFrom();
     expect(outs.upgradeStrategy).toBe("in-place");
     const bumped: Inputs = { ...inputs, moduleVersion: "1.1.0" };
@@ -72,10 +72,11 @@ describe("upgradeStrategy", () => {
     });
 
     const replace = (p: Inputs): Inputs => ({ ...p, upgradeStrategy: "replace" });
+    // The module provisions 1.0.0, so a workspace at 1.1.0 would be refused: create first, deleting nothing.
     expect(await noCodeWorkspaceProvider.diff(id, outs, replace(bumped))).toEqual({
       changes: true,
       replaces: ["moduleVersion"],
-      deleteBeforeReplace: true,
+      deleteBeforeReplace: false,
     });
     expect(await noCodeWorkspaceProvider.diff(id, outs, replace(revalued))).toEqual({
       changes: true,
@@ -105,41 +106,55 @@ describe("upgradeStrategy", () => {
 });
 
 describe("a replacement the service would refuse", () => {
-  /** The engine's order for a delete-before-replace: check the new inputs, diff, delete the old workspace. */
-  async function replaceUpTo(id: string, outs: Outputs, inputs: Inputs, news: Inputs) {
+  /**
+   * The engine's order for a replacement: check the new inputs, diff, then delete the old
+   * workspace and create the new one (delete first) or the other way round (create first).
+   */
+  async function replace(id: string, outs: Outputs, inputs: Inputs, news: Inputs) {
     const checked = await noCodeWorkspaceProvider.check(inputs, news);
     expect(checked.failures).toEqual([]);
-    expect((await noCodeWorkspaceProvider.diff(id, outs, checked.inputs)).deleteBeforeReplace).toBe(true);
-    return {
-      checked,
-      deleted: await noCodeWorkspaceProvider.delete(id, outs).then(
+    const diff = await noCodeWorkspaceProvider.diff(id, outs, checked.inputs);
+    expect(diff.replaces.length).toBeGreaterThan(0);
+    const steps = diff.deleteBeforeReplace
+      ? [() => noCodeWorkspaceProvider.delete(id, outs), () => noCodeWorkspaceProvider.create(checked.inputs)]
+      : [() => noCodeWorkspaceProvider.create(checked.inputs), () => noCodeWorkspaceProvider.delete(id, outs)];
+    let failed: Error | null = null;
+    for (const step of steps) {
+      failed = await step().then(
         () => null,
         (e: Error) => e,
-      ),
-    };
+      );
+      if (failed) break;
+    }
+    return { deleteFirst: diff.deleteBeforeReplace, failed };
   }
 
-  it("is refused before the old workspace is deleted, naming each reason, and the workspace keeps its values", async () => {
+  it("creates first, so the refused create deletes nothing, and the workspace keeps its values", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
     const news: Inputs = {
       ...inputs,
       moduleVersion: "1.1.0",
       variables: [{ key: "region", value: "ap-south-1", category: "engine" }],
     };
-    const { deleted } = await replaceUpTo(id, outs, inputs, news);
-    const name = String(inputs.name);
-    const moduleId = String(inputs.noCodeModuleId);
-    expect(deleted?.message).toBe(
-      `cannot replace workspace "${name}" (${id}): the new workspace would be refused: ` +
-        `no-code module ${moduleId} provisions version 1.0.0, but moduleVersion is 1.1.0: set the module's versionPin to 1.1.0 first, or drop moduleVersion; ` +
-        `variable "region" is "ap-south-1", which is not one of the options of no-code module ${moduleId}: eu-west-1, us-east-1; ` +
-        `workspace "${name}" (${id}) is kept. Change the program and run pulumi up again`,
+    const { deleteFirst, failed } = await replace(id, outs, inputs, news);
+    expect(deleteFirst).toBe(false);
+    expect(failed?.message).toContain(
+      `no-code module ${String(inputs.noCodeModuleId)} provisions version 1.0.0, but moduleVersion is 1.1.0: set the module's versionPin to 1.1.0 first, or drop moduleVersion`,
     );
-    expect((await h.client.workspaces.read(id)).name).toBe(name);
+    expect((await h.client.workspaces.read(id)).name).toBe(inputs.name);
     expect((await h.client.variables.list(id)).find((v) => v.key === "region")?.value).toBe("eu-west-1");
   });
 
-  it("is refused when the new name belongs to another workspace", async () => {
+  it("a variable outside the module's options: the service's reason, and the workspace is kept", async () => {
+    const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
+    const news: Inputs = { ...inputs, variables: [{ key: "region", value: "ap-south-1", category: "engine" }] };
+    const { deleteFirst, failed } = await replace(id, outs, inputs, news);
+    expect(deleteFirst).toBe(false);
+    expect(failed?.message).toContain('value of variable "region" is not one of the allowed options');
+    expect((await h.client.variables.list(id)).find((v) => v.key === "region")?.value).toBe("eu-west-1");
+  });
+
+  it("a new name that belongs to another workspace: created first, refused, and the workspace is kept", async () => {
     const other = await workspaceFrom();
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
     const news: Inputs = {
@@ -147,24 +162,24 @@ describe("a replacement the service would refuse", () => {
       name: other.outs.name,
       variables: [{ key: "region", value: "us-east-1", category: "engine" }],
     };
-    const { deleted } = await replaceUpTo(id, outs, inputs, news);
-    expect(deleted?.message).toContain(
-      `the name ${String(other.outs.name)} is taken by workspace ${other.id} in organization ${h.org}`,
-    );
+    const { deleteFirst, failed } = await replace(id, outs, inputs, news);
+    expect(deleteFirst).toBe(false);
+    expect(failed).not.toBeNull();
     expect((await h.client.workspaces.read(id)).id).toBe(id);
   });
 
-  it("that the service would accept deletes the old workspace, and the new one is created", async () => {
+  it("that the service would accept deletes the old workspace first, and the new one is created", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
     const news: Inputs = { ...inputs, variables: [{ key: "region", value: "us-east-1", category: "engine" }] };
-    const { checked, deleted } = await replaceUpTo(id, outs, inputs, news);
-    expect(deleted).toBeNull();
+    const { deleteFirst, failed } = await replace(id, outs, inputs, news);
+    expect(deleteFirst).toBe(true);
+    expect(failed).toBeNull();
     expect((await api(h, "GET", `/workspaces/${id}`)).status).toBe(404);
-    const created = await noCodeWorkspaceProvider.create(checked.inputs);
+    const created = await h.client.workspaces.readByName(h.org, String(inputs.name));
     expect((await h.client.variables.list(created.id)).find((v) => v.key === "region")?.value).toBe("us-east-1");
   });
 
-  it("a delete without checked new inputs (destroy, removal) is a plain delete that reads no module", async () => {
+  it("a delete (destroy, removal, or a vouched replacement) is a plain delete that reads no module", async () => {
     const { id, outs, inputs } = await workspaceFrom({ upgradeStrategy: "replace" });
     // The module is gone: a delete that read it would be refused.
     expect((await api(h, "DELETE", `/no-code-modules/${String(inputs.noCodeModuleId)}`)).status).toBe(204);

@@ -199,11 +199,18 @@ describe("NoCodeWorkspace", () => {
     expect(await noCodeWorkspaceProvider.diff(id, outs, renamed)).toMatchObject({ changes: true, replaces: [] });
     const u = await noCodeWorkspaceProvider.update(id, outs, renamed);
     expect(u.outs).toMatchObject({ name: renamed.name, description: "now described" });
+    // Another module that would provision the workspace: delete first (names are unique).
+    const other = await moduleAt("1.0.0");
+    expect(await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: other.id })).toMatchObject({
+      replaces: ["noCodeModuleId"],
+      deleteBeforeReplace: true,
+    });
+    // A module that does not exist would refuse the new workspace: create first, so that nothing is deleted.
     expect(
       await noCodeWorkspaceProvider.diff(id, u.outs, { ...renamed, noCodeModuleId: "nocode-other" }),
     ).toMatchObject({
       replaces: ["noCodeModuleId"],
-      deleteBeforeReplace: true,
+      deleteBeforeReplace: false,
     });
 
     await giveResources(h, id, 2);

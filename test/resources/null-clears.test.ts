@@ -274,18 +274,18 @@ describe("Workspace: null clears a nullable setting", () => {
         autoApply: null,
       },
     ]);
-    // The engine prints `property 'p' value {v}`; a failure about a null value names its path in the reason instead.
+    // The engine prints `property <p> value {<v>} has a problem: <reason>`: each failure carries its property.
     expect(r.failures).toEqual([
       {
-        property: "",
+        property: "autoApply",
         reason: expect.stringMatching(
-          /^autoApply cannot be cleared with null .*; omit autoApply to leave the service's value alone$/,
+          /^cannot be cleared with null .*; omit autoApply to leave the service's value alone$/,
         ),
       },
       {
-        property: "",
+        property: "engineVersion",
         reason: expect.stringMatching(
-          /^engineVersion cannot be cleared with null \(only description, agentPoolId, .*\); omit engineVersion/,
+          /^cannot be cleared with null \(only description, agentPoolId, .*\); omit engineVersion/,
         ),
       },
       { property: "autoDestroyAt", reason: expect.stringMatching(/ISO 8601.*or null to cancel a scheduled destroy/) },
@@ -304,10 +304,8 @@ describe("Workspace: null clears a nullable setting", () => {
     ]);
     expect(nc.failures).toEqual([
       {
-        property: "",
-        reason: expect.stringMatching(
-          /^sourceName cannot be cleared with null \(only description and agentPoolId can\)/,
-        ),
+        property: "sourceName",
+        reason: expect.stringMatching(/^cannot be cleared with null \(only description and agentPoolId can\)/),
       },
     ]);
   });

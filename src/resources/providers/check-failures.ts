@@ -15,7 +15,7 @@ export function camelToKebab(key: string): string {
  * `renames` maps wire keys that do not convert mechanically (`terraform-version` to
  * `engineVersion`; `agent-pool-id` to `agentPoolId` converts by itself).
  */
-export function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: Record<string, string> = {}): string {
+function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: Record<string, string> = {}): string {
   const parts =
     typeof path === "string"
       ? path
@@ -40,6 +40,11 @@ export function inputPathOf(path: ReadonlyArray<PropertyKey> | string, renames: 
 
 function unescapePointer(p: string): string {
   return p.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** A program property path from its parts: `["vcsRepo", "identifier"]` is `vcsRepo.identifier`, `["tagNames", 1]` is `tagNames[1]`. */
+export function propertyPath(parts: ReadonlyArray<PropertyKey>): string {
+  return joinPath(parts.map(String), {});
 }
 
 function joinPath(parts: string[], renames: Record<string, string>): string {
@@ -75,4 +80,22 @@ export function dedupeFailures(failures: CheckFailure[]): CheckFailure[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Check failures as the engine prints them: `property <p> value {<v>} has a problem:
+ * <reason>`. Every failure keeps its property path (an absent input too, whose value the
+ * engine prints as `{<nil>}`), and as the engine names the property before the reason, a
+ * reason that begins with it is given from the word after it. Repeats are dropped.
+ */
+export function failuresForEngine(failures: CheckFailure[]): CheckFailure[] {
+  return dedupeFailures(
+    (failures ?? []).map((f) => {
+      const property = f.property ?? "";
+      const reason = String(f.reason ?? "");
+      const rest = property && reason.startsWith(property) ? reason.slice(property.length) : undefined;
+      const named = rest !== undefined && /^(: | )/.test(rest);
+      return { property, reason: named ? rest.replace(/^:? /, "") : reason };
+    }),
+  );
 }
