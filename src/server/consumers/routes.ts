@@ -3,7 +3,7 @@ import { remoteStateConsumersRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
-import { workspaceDocumentsFor } from "../workspace/render";
+import { workspaceDocuments } from "../workspace/render";
 import { changeConsumers, listConsumers } from "./service";
 
 type ById = { workspace_id: string };
@@ -15,7 +15,7 @@ export function consumerRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const page = parsePage(request.query);
     const { rows, total } = listConsumers(ctx, caller, request.params.workspace_id, page);
     return send(reply, 200, {
-      data: workspaceDocumentsFor(ctx, caller, rows),
+      data: workspaceDocuments(ctx, rows),
       ...paginationEnvelope(request, page, total),
     });
   });

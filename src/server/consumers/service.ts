@@ -23,7 +23,7 @@ export function listConsumers(
   caller: Caller,
   workspaceId: string,
   page: Page,
-): { rows: WorkspaceRecord[]; total: number } {
+): ReturnType<typeof listWorkspacesWhere> {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
   const scope = settingsOf(ws)["global-remote-state"]
     ? { sql: `w.organization = ? AND w.id <> ?`, params: [ws.organization, ws.id] }

@@ -10,7 +10,7 @@ import {
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";
-import { workspaceDocumentFor } from "../workspace/render";
+import { workspaceDocument } from "../workspace/render";
 import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
 import { deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
@@ -91,11 +91,10 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.post<{ Params: ModuleParams }>("/no-code-modules/:id/workspaces", async (request, reply) => {
-    const caller = requireCaller(request);
-    const ws = createWorkspaceFromModule(ctx, caller, request.params.id, () =>
+    const created = createWorkspaceFromModule(ctx, requireCaller(request), request.params.id, () =>
       parseBody(noCodeWorkspaceCreateRequestSchema, request.body),
     );
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    return send(reply, 200, { data: workspaceDocument(ctx, created) });
   });
 
   app.post<{ Params: { no_code_module_id: string; workspace_id: string } }>(

@@ -132,7 +132,7 @@ export interface LoadedUpgrade {
 }
 
 /** The workspace of an upgrade path: visible to the caller, created from this module, else not found. */
-export function loadModuleWorkspace(
+function loadModuleWorkspace(
   ctx: ServerContext,
   caller: Caller,
   noCodeModuleId: string,

@@ -13,8 +13,13 @@ import { newId } from "../ids";
 import { findRegistryModule } from "../registry/service";
 import type { Db } from "../store/db";
 import { inTransaction, now } from "../store/db";
-import { SOURCE_MODULE, createWorkspace, type CreateWorkspaceInput } from "../workspace/service";
-import type { WorkspaceRecord } from "../workspace/store";
+import {
+  SOURCE_MODULE,
+  createWorkspace,
+  permissionsFor,
+  type AccessibleWorkspace,
+  type CreateWorkspaceInput,
+} from "../workspace/service";
 import { loadNoCodeModule } from "./service";
 import * as store from "./store";
 import type { NoCodeModuleRecord, NoCodeWorkspaceRecord } from "./store";
@@ -41,7 +46,7 @@ export function createWorkspaceFromModule(
   caller: Caller,
   noCodeModuleId: string,
   read: () => NoCodeWorkspaceCreateRequest,
-): WorkspaceRecord {
+): AccessibleWorkspace {
   const { db } = ctx;
   const m = loadNoCodeModule(ctx, caller, noCodeModuleId);
   if (!mayCreateWorkspaces(db, caller, m.organization)) throw new NotFound("no-code module not found");
@@ -82,7 +87,7 @@ export function createWorkspaceFromModule(
     attributes[key] = v;
   }
 
-  return inTransaction(db, () => {
+  const created = inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, {
       attributes,
       projectId: d.relationships?.project?.data.id,
@@ -98,6 +103,7 @@ export function createWorkspaceFromModule(
     });
     return ws;
   });
+  return { ws: created, permissions: permissionsFor(ctx, caller, created)! };
 }
 
 /** Whether the module now provisions something other than what the workspace runs: another version, or (after a PATCH) another registry module. */

@@ -60,7 +60,7 @@ function organizationNamesOf(db: Db, caller: Caller): string[] {
   return organizationsThroughTeams(db, caller);
 }
 
-export interface CreatedOrganization {
+interface CreatedOrganization {
   organization: OrganizationRecord;
   ownersTeamId: string;
 }

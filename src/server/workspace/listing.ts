@@ -4,7 +4,8 @@
  */
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { readableWorkspacesFilter } from "../auth/service/authz";
+import { assertMember, readableWorkspacesFilter, workspacePermissions } from "../auth/service/authz";
+import type { Permissions } from "../../api/workspaces";
 import type { Page } from "../store/db";
 import { flatTagClauses, taggedWorkspacesClause } from "../tags/service";
 import * as store from "./store";
@@ -44,25 +45,48 @@ function matchingIds(ctx: ServerContext, query: { sql: string; params: unknown[]
   return ids;
 }
 
-/** One page of the workspaces of an organization the caller may read, filtered and ordered; the total counts every match. */
-export function listWorkspaces(
+/** A listed workspace with the caller's permissions on it, which its document shows. */
+interface ListedWorkspace {
+  ws: WorkspaceRecord;
+  permissions: Permissions;
+}
+
+/** The rows with the caller's permissions; each row passed the readable-workspaces filter, so it has some. */
+function withPermissions(ctx: ServerContext, caller: Caller, rows: WorkspaceRecord[]): ListedWorkspace[] {
+  return rows.map((ws) => {
+    const permissions = workspacePermissions(ctx.db, caller, ws);
+    if (!permissions) throw new Error("a listed workspace the caller cannot read");
+    return { ws, permissions };
+  });
+}
+
+/**
+ * One page of the workspaces of an organization the caller may read, filtered and
+ * ordered; the total counts every match. Members only (404 otherwise); `read` parses the
+ * query (page, filter, and whatever else the route wants parsed in that order) once the
+ * caller may list.
+ */
+export function listWorkspaces<Q extends { filter: WorkspaceListFilter; page: Page }>(
   ctx: ServerContext,
   caller: Caller,
   organization: string,
-  filter: WorkspaceListFilter,
-  page: Page,
-): { rows: WorkspaceRecord[]; total: number } {
+  read: () => Q,
+): { rows: ListedWorkspace[]; total: number; query: Q } {
+  assertMember(ctx.db, caller, organization);
+  const query = read();
+  const { filter, page } = query;
   const visible = readableWorkspacesFilter(ctx.db, caller, organization);
-  const query = store.workspaceListQuery(
+  const listQuery = store.workspaceListQuery(
     organization,
     visible,
     filter,
     flatTagClauses(organization, filter.tags, filter.excludeTags),
     filter.tagged.map((t) => taggedWorkspacesClause(t.key, t.value)),
   );
-  const all = matchingIds(ctx, query);
+  const all = matchingIds(ctx, listQuery);
   const start = (page.number - 1) * page.size;
-  return { rows: store.workspacesByIds(ctx.db, all.slice(start, start + page.size)), total: all.length };
+  const rows = store.workspacesByIds(ctx.db, all.slice(start, start + page.size));
+  return { rows: withPermissions(ctx, caller, rows), total: all.length, query };
 }
 
 /** A page of the workspaces (alias `w`) of the organization matching `scope` that the caller may read, in name order. */
@@ -72,6 +96,11 @@ export function listWorkspacesWhere(
   organization: string,
   scope: store.Clause,
   page: Page,
-): { rows: WorkspaceRecord[]; total: number } {
-  return store.workspacesPage(ctx.db, [scope, readableWorkspacesFilter(ctx.db, caller, organization)], page);
+): { rows: ListedWorkspace[]; total: number } {
+  const { rows, total } = store.workspacesPage(
+    ctx.db,
+    [scope, readableWorkspacesFilter(ctx.db, caller, organization)],
+    page,
+  );
+  return { rows: withPermissions(ctx, caller, rows), total };
 }

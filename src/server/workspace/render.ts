@@ -1,14 +1,12 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service/caller";
 import type { Permissions } from "../../api/workspaces";
-import { permissionsFor } from "./service";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import { flatTagNames, flatTagNamesByWorkspace } from "../tags/service";
 import { variableIds, variableIdsOf, type WorkspaceRecord } from "./store";
 import { workspaceAttributes } from "./attributes";
 
 /** Per-workspace lists fetched for a whole page in two queries instead of two per workspace. */
-export interface RenderPrefetch {
+interface RenderPrefetch {
   tagNames: Map<string, string[]>;
   variableIds: Map<string, string[]>;
 }
@@ -39,7 +37,7 @@ function workspacePath(ws: { organization: string; name: string }): string {
  * a list entry are identical; domains add their own fields through
  * `ctx.hooks.workspaceRender`.
  */
-export function renderWorkspace(
+function renderWorkspace(
   ctx: ServerContext,
   ws: WorkspaceRecord,
   permissions: Permissions,
@@ -97,20 +95,22 @@ export function renderWorkspace(
   return resource;
 }
 
-/** Renders one workspace for the caller (permissions are recomputed after a change). */
-export function workspaceDocumentFor(
-  ctx: ServerContext,
-  caller: Caller,
-  ws: WorkspaceRecord,
-  prefetched?: RenderPrefetch,
-): Resource {
-  const permissions = permissionsFor(ctx, caller, ws);
-  if (!permissions) throw new Error("workspace document requested for a caller that cannot read it");
-  return renderWorkspace(ctx, ws, permissions, prefetched);
+/** A workspace with the permissions its document shows: the ones the service decided the request with. */
+interface Decided {
+  ws: WorkspaceRecord;
+  permissions: Permissions;
+}
+
+/** Renders one workspace with the permissions the service computed for the caller. */
+export function workspaceDocument(ctx: ServerContext, { ws, permissions }: Decided): Resource {
+  return renderWorkspace(ctx, ws, permissions);
 }
 
 /** Renders a page of workspaces, fetching their tag names and variables in bulk. */
-export function workspaceDocumentsFor(ctx: ServerContext, caller: Caller, rows: WorkspaceRecord[]): Resource[] {
-  const prefetched = prefetchForRender(ctx, rows);
-  return rows.map((ws) => workspaceDocumentFor(ctx, caller, ws, prefetched));
+export function workspaceDocuments(ctx: ServerContext, rows: ReadonlyArray<Decided>): Resource[] {
+  const prefetched = prefetchForRender(
+    ctx,
+    rows.map((r) => r.ws),
+  );
+  return rows.map(({ ws, permissions }) => renderWorkspace(ctx, ws, permissions, prefetched));
 }

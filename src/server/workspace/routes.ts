@@ -9,20 +9,17 @@ import {
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { assertMember, mayCreateWorkspaces } from "../auth/service/authz";
-import { notFound } from "../http/errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
-import { renderWorkspace, workspaceDocumentFor, workspaceDocumentsFor } from "./render";
+import { workspaceDocument, workspaceDocuments } from "./render";
 import { includedFor } from "./include";
 import { parseWorkspaceListQuery } from "./list";
 import {
   assignSshKey,
-  createWorkspace,
+  createWorkspaceFor,
   forceDeleteWorkspace,
   forceUnlockWorkspace,
   listWorkspaces,
   loadWorkspace,
-  loadWorkspaceWith,
   lockWorkspace,
   safeDeleteWorkspace,
   unlockWorkspace,
@@ -54,19 +51,17 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/workspaces",
     async (request, reply) => {
-      const caller = requireCaller(request);
-      assertMember(ctx.db, caller, request.params.organization_name);
-      if (!mayCreateWorkspaces(ctx.db, caller, request.params.organization_name))
-        throw notFound(`organization "${request.params.organization_name}" not found`);
-      const body = parseBody(workspaceCreateRequestSchema, request.body);
-      const rel = body.data.relationships;
-      const ws = createWorkspace(ctx, caller, request.params.organization_name, {
-        attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
-        projectId: rel?.project?.data?.id,
-        tagBindings: tagBindingsOf(rel),
-        tags: rel?.tags ? parseBody(flatTagsOnCreateSchema, rel.tags, "/data/relationships/tags").data : undefined,
+      const created = createWorkspaceFor(ctx, requireCaller(request), request.params.organization_name, () => {
+        const body = parseBody(workspaceCreateRequestSchema, request.body);
+        const rel = body.data.relationships;
+        return {
+          attributes: body.data.attributes as CreateWorkspaceInput["attributes"],
+          projectId: rel?.project?.data?.id,
+          tagBindings: tagBindingsOf(rel),
+          tags: rel?.tags ? parseBody(flatTagsOnCreateSchema, rel.tags, "/data/relationships/tags").data : undefined,
+        };
       });
-      return send(reply, 201, { data: workspaceDocumentFor(ctx, caller, ws) });
+      return send(reply, 201, { data: workspaceDocument(ctx, created) });
     },
   );
 
@@ -74,20 +69,22 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     "/organizations/:organization_name/workspaces",
     async (request, reply) => {
       const caller = requireCaller(request);
-      assertMember(ctx.db, caller, request.params.organization_name);
-      const include = parseInclude(request.query, WORKSPACE_INCLUDES);
-      const page = parsePage(request.query);
-      const { rows, total } = listWorkspaces(
-        ctx,
-        caller,
-        request.params.organization_name,
-        parseWorkspaceListQuery(request.query),
-        page,
-      );
-      const data = workspaceDocumentsFor(ctx, caller, rows);
+      const { rows, total, query } = listWorkspaces(ctx, caller, request.params.organization_name, () => {
+        const include = parseInclude(request.query, WORKSPACE_INCLUDES);
+        const page = parsePage(request.query);
+        return { include, page, filter: parseWorkspaceListQuery(request.query) };
+      });
+      const data = workspaceDocuments(ctx, rows);
       const doc: Record<string, unknown> = { data };
-      if (include.size) doc.included = includedFor(ctx, caller, rows, include, data);
-      return send(reply, 200, { ...doc, ...paginationEnvelope(request, page, total) });
+      if (query.include.size)
+        doc.included = includedFor(
+          ctx,
+          caller,
+          rows.map((r) => r.ws),
+          query.include,
+          data,
+        );
+      return send(reply, 200, { ...doc, ...paginationEnvelope(request, query.page, total) });
     },
   );
 
@@ -97,10 +94,10 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   ) => {
     const caller = requireCaller(request);
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
-    const { ws, permissions } = loadWorkspace(ctx, caller, locatorOf(request.params));
-    const data = renderWorkspace(ctx, ws, permissions);
+    const found = loadWorkspace(ctx, caller, locatorOf(request.params));
+    const data = workspaceDocument(ctx, found);
     const doc: Record<string, unknown> = { data };
-    if (include.size) doc.included = includedFor(ctx, caller, [ws], include, [data]);
+    if (include.size) doc.included = includedFor(ctx, caller, [found.ws], include, [data]);
     return send(reply, 200, doc);
   };
   app.get("/workspaces/:workspace_id", show);
@@ -110,17 +107,16 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     request: FastifyRequest<{ Params: Partial<ByName & ById> }>,
     reply: Parameters<typeof send>[0],
   ) => {
-    const caller = requireCaller(request);
-    const locator = locatorOf(request.params);
-    loadWorkspaceWith(ctx, caller, locator, "can-update");
-    const body = parseBody(workspaceUpdateRequestSchema, request.body);
-    const rel = body.data.relationships;
-    const ws = updateWorkspace(ctx, caller, locator, {
-      attributes: body.data.attributes ?? {},
-      projectId: rel?.project?.data?.id,
-      tagBindings: tagBindingsOf(rel),
+    const updated = updateWorkspace(ctx, requireCaller(request), locatorOf(request.params), () => {
+      const body = parseBody(workspaceUpdateRequestSchema, request.body);
+      const rel = body.data.relationships;
+      return {
+        attributes: body.data.attributes ?? {},
+        projectId: rel?.project?.data?.id,
+        tagBindings: tagBindingsOf(rel),
+      };
     });
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    return send(reply, 200, { data: workspaceDocument(ctx, updated) });
   };
   app.patch("/workspaces/:workspace_id", update);
   app.patch("/organizations/:organization_name/workspaces/:name", update);
@@ -146,30 +142,30 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.delete("/organizations/:organization_name/workspaces/:name", forceDelete);
 
   app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/lock", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-lock");
-    const body = request.body === undefined ? {} : parseBody(lockRequestSchema, request.body);
-    const ws = lockWorkspace(ctx, caller, request.params.workspace_id, body.reason ?? "");
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    const locked = lockWorkspace(ctx, requireCaller(request), request.params.workspace_id, () => {
+      const body = request.body === undefined ? {} : parseBody(lockRequestSchema, request.body);
+      return body.reason ?? "";
+    });
+    return send(reply, 200, { data: workspaceDocument(ctx, locked) });
   });
 
   app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/unlock", async (request, reply) => {
-    const caller = requireCaller(request);
-    const ws = unlockWorkspace(ctx, caller, request.params.workspace_id);
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    const unlocked = unlockWorkspace(ctx, requireCaller(request), request.params.workspace_id);
+    return send(reply, 200, { data: workspaceDocument(ctx, unlocked) });
   });
 
   app.post<{ Params: ById }>("/workspaces/:workspace_id/actions/force-unlock", async (request, reply) => {
-    const caller = requireCaller(request);
-    const ws = forceUnlockWorkspace(ctx, caller, request.params.workspace_id);
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    const unlocked = forceUnlockWorkspace(ctx, requireCaller(request), request.params.workspace_id);
+    return send(reply, 200, { data: workspaceDocument(ctx, unlocked) });
   });
 
   app.patch<{ Params: ById }>("/workspaces/:workspace_id/relationships/ssh-key", async (request, reply) => {
-    const caller = requireCaller(request);
-    loadWorkspaceWith(ctx, caller, { id: request.params.workspace_id }, "can-update");
-    const body = parseBody(sshKeyAssignRequestSchema, request.body);
-    const ws = assignSshKey(ctx, caller, request.params.workspace_id, body.data.attributes.id);
-    return send(reply, 200, { data: workspaceDocumentFor(ctx, caller, ws) });
+    const assigned = assignSshKey(
+      ctx,
+      requireCaller(request),
+      request.params.workspace_id,
+      () => parseBody(sshKeyAssignRequestSchema, request.body).data.attributes.id,
+    );
+    return send(reply, 200, { data: workspaceDocument(ctx, assigned) });
   });
 }

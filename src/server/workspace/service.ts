@@ -1,6 +1,13 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { isProjectAdmin, mayCreateWorkspaceIn, orgRole, workspacePermissions } from "../auth/service/authz";
+import {
+  assertMember,
+  isProjectAdmin,
+  mayCreateWorkspaceIn,
+  mayCreateWorkspaces,
+  orgRole,
+  workspacePermissions,
+} from "../auth/service/authz";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId } from "../ids";
 import { Conflict, Forbidden, Invalid, NameTaken, NotFound } from "../errors";
@@ -158,6 +165,24 @@ export function createWorkspace(
 // ---------------------------------------------------------------------------
 // update
 
+/**
+ * `POST /organizations/:org/workspaces`: a member who may create workspaces somewhere in
+ * the organization (404 otherwise, before `read` parses the body), with the caller's
+ * permissions on the new workspace.
+ */
+export function createWorkspaceFor(
+  ctx: ServerContext,
+  caller: Caller,
+  organization: string,
+  read: () => CreateWorkspaceInput,
+): AccessibleWorkspace {
+  assertMember(ctx.db, caller, organization);
+  if (!mayCreateWorkspaces(ctx.db, caller, organization))
+    throw new NotFound(`organization "${organization}" not found`);
+  const ws = createWorkspace(ctx, caller, organization, read());
+  return { ws, permissions: permissionsFor(ctx, caller, ws)! };
+}
+
 function sameBindings(current: { key: string; value: string }[], given: { key: string; value: string }[]): boolean {
   const canon = (list: { key: string; value: string }[]) => JSON.stringify(list.map((b) => [b.key, b.value]).sort());
   return canon(current) === canon(given);
@@ -171,17 +196,22 @@ export interface UpdateWorkspaceInput {
   tagBindings?: { key: string; value: string }[];
 }
 
-/** Applies a PATCH (spec 4.3): every attribute not supplied keeps its value. */
+/**
+ * Applies a PATCH (spec 4.3): every attribute not supplied keeps its value. `read` parses
+ * the body once the caller may update the workspace; the permissions returned are the
+ * caller's on the workspace as it is now (a move to another project may change them).
+ */
 export function updateWorkspace(
   ctx: ServerContext,
   caller: Caller,
   locator: WorkspaceLocator,
-  input: UpdateWorkspaceInput,
-): WorkspaceRecord {
+  read: () => UpdateWorkspaceInput,
+): AccessibleWorkspace {
   const { db } = ctx;
   try {
-    return inTransaction(db, () => {
+    const updated = inTransaction(db, () => {
       const { ws } = loadWorkspaceWith(ctx, caller, locator, "can-update");
+      const input = read();
       const a = withoutEmptyAgentPool(input.attributes);
       const s = settingsOf(ws);
       checkProblems(a, {
@@ -227,6 +257,7 @@ export function updateWorkspace(
       if (bindingsChange) replaceTagBindings(db, "workspace", ws.id, input.tagBindings!);
       return findWorkspaceById(db, ws.id)!;
     });
+    return { ws: updated, permissions: permissionsFor(ctx, caller, updated)! };
   } catch (err) {
     if (isUniqueViolation(err)) throw new NameTaken();
     throw err;
@@ -273,13 +304,15 @@ export function forceDeleteWorkspace(ctx: ServerContext, caller: Caller, locator
 // ---------------------------------------------------------------------------
 // lock state machine (spec 3)
 
-export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, reason: string): WorkspaceRecord {
+/** Locks the workspace for the caller; `read` gives the reason once the caller may lock it. */
+export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, read: () => string): AccessibleWorkspace {
   return inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
+    const { ws, permissions } = loadWorkspaceWith(ctx, caller, { id }, "can-lock");
+    const reason = read();
     if (ws.locked === 1)
       throw new Conflict("already-locked", "Unable to lock workspace. The workspace is already locked.");
     store.setLock(ctx.db, ws.id, reason, caller.principalId);
-    return findWorkspaceById(ctx.db, ws.id)!;
+    return { ws: findWorkspaceById(ctx.db, ws.id)!, permissions };
   });
 }
 
@@ -287,9 +320,9 @@ export function lockWorkspace(ctx: ServerContext, caller: Caller, id: string, re
  * Unlocks a workspace locked by the caller. The unlock hooks run first (the state-version
  * domain settles the versions uploaded under the lock there, and may refuse the unlock).
  */
-export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
+export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string): AccessibleWorkspace {
   return inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
+    const { ws, permissions } = loadWorkspaceWith(ctx, caller, { id }, "can-unlock");
     if (ws.locked !== 1)
       throw new Conflict("not-locked", "Unable to unlock workspace. The workspace is already unlocked.");
     if (ws.locked_by !== caller.principalId) {
@@ -300,7 +333,7 @@ export function unlockWorkspace(ctx: ServerContext, caller: Caller, id: string):
     }
     for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, false);
     store.clearLock(ctx.db, ws.id);
-    return findWorkspaceById(ctx.db, ws.id)!;
+    return { ws: findWorkspaceById(ctx.db, ws.id)!, permissions };
   });
 }
 
@@ -316,28 +349,35 @@ function lockHolder(ctx: ServerContext, principal: string | null): string {
 }
 
 /** Admin override: unlocks whoever holds the lock, abandoning unsettled intermediate state. */
-export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: string): WorkspaceRecord {
+export function forceUnlockWorkspace(ctx: ServerContext, caller: Caller, id: string): AccessibleWorkspace {
   return inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
+    const { ws, permissions } = loadWorkspaceWith(ctx, caller, { id }, "can-force-unlock");
     if (ws.locked !== 1)
       throw new Conflict("not-locked", "Unable to unlock workspace. The workspace is already unlocked.");
     for (const hook of ctx.hooks.workspaceUnlock) hook(ctx, ws, true);
     store.clearLock(ctx.db, ws.id);
-    return findWorkspaceById(ctx.db, ws.id)!;
+    return { ws: findWorkspaceById(ctx.db, ws.id)!, permissions };
   });
 }
 
 // ---------------------------------------------------------------------------
 // SSH key (spec 4.8)
 
-export function assignSshKey(ctx: ServerContext, caller: Caller, id: string, sshKeyId: string | null): WorkspaceRecord {
+/** Sets or clears the workspace's SSH key; `read` gives the key id once the caller may update the workspace. */
+export function assignSshKey(
+  ctx: ServerContext,
+  caller: Caller,
+  id: string,
+  read: () => string | null,
+): AccessibleWorkspace {
   return inTransaction(ctx.db, () => {
-    const { ws } = loadWorkspaceWith(ctx, caller, { id }, "can-update");
+    const { ws, permissions } = loadWorkspaceWith(ctx, caller, { id }, "can-update");
+    const sshKeyId = read();
     if (sshKeyId !== null && !sshKeyInOrganization(ctx.db, sshKeyId, ws.organization)) {
       throw new Invalid(`SSH key "${sshKeyId}" not found`, { attribute: "id" });
     }
     store.setSshKey(ctx.db, ws.id, sshKeyId);
-    return findWorkspaceById(ctx.db, ws.id)!;
+    return { ws: findWorkspaceById(ctx.db, ws.id)!, permissions };
   });
 }
 
