@@ -17,16 +17,14 @@ import {
   assignSshKey,
   createWorkspaceFor,
   forceDeleteWorkspace,
-  forceUnlockWorkspace,
   listWorkspaces,
   loadWorkspace,
-  lockWorkspace,
   safeDeleteWorkspace,
-  unlockWorkspace,
   updateWorkspace,
   type CreateWorkspaceInput,
   type WorkspaceLocator,
 } from "./service";
+import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from "./locks";
 
 /** Flat tags given with a create, in the shape of the tags relationship body. */
 const flatTagsOnCreateSchema = tagsRelationshipRequestSchema;
