@@ -202,9 +202,9 @@ function missingRooms(paths: Iterable<string>): string[] {
 /** The authorization module: roles, permissions, the readable-workspaces filter. */
 const AUTHZ = `${SERVER}auth/service/authz.ts`;
 
-/** A file that renders documents (`render.ts`, `render-*.ts`, or in a `render/` folder). */
+/** A file that renders documents (`render.ts`, `render-*.ts`, in a `render/` folder, or `include.ts`, the included ones). */
 function isRenderer(path: string): boolean {
-  return path.startsWith(SERVER) && /\/render(?:[-.][^/]*)?\.ts$|\/render\/[^/]+\.ts$/.test(path);
+  return path.startsWith(SERVER) && /\/render(?:[-.][^/]*)?\.ts$|\/render\/[^/]+\.ts$|\/include\.ts$/.test(path);
 }
 
 /**
@@ -481,12 +481,14 @@ describe("the layout checks themselves", () => {
         mod(`${SERVER}x/routes.ts`, "app.get(", [AUTHZ]),
         mod(`${SERVER}x/render.ts`, "", [AUTHZ]),
         mod(`${SERVER}x/render-list.ts`, "", [AUTHZ]),
+        mod(`${SERVER}x/include.ts`, "", [AUTHZ]),
         mod(`${SERVER}x/index.ts`, "app.post<{ Body: unknown }>(", [AUTHZ]),
         mod(`${SERVER}x/service.ts`, "", [AUTHZ]),
         mod(`${SERVER}x/routes.ts`, "app.get(", [`${SERVER}auth/service/caller.ts`]),
         mod(`${SERVER}x/renderer-notes.ts`, "", [AUTHZ]),
       ]),
     ).toEqual([
+      `${SERVER}x/include.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/index.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/render-list.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/render.ts -> ${AUTHZ}: authorization happens in services only`,

@@ -1,6 +1,5 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service/caller";
-import { orgRole } from "../auth/service/authz";
+import type { OrgRole } from "../auth/service/caller";
 import { renderUser } from "../auth/render";
 import type { Resource } from "../http/jsonapi";
 import { findOrganization } from "../organization/service";
@@ -20,10 +19,12 @@ import type { WorkspaceRecord } from "./store";
  * (configuration versions, plans, readmes) contribute nothing; each related
  * record appears once however many workspaces point to it. `documents` are the
  * rendered workspaces, in the same order, for relationships that list what is included.
+ * `role` is the caller's standing in the workspaces' organization, as the service that
+ * found them decided it: an included organization shows it as its permissions.
  */
 export function includedFor(
   ctx: ServerContext,
-  caller: Caller,
+  role: OrgRole,
   workspaces: WorkspaceRecord[],
   include: Set<string>,
   documents: Resource[] = [],
@@ -35,7 +36,7 @@ export function includedFor(
   for (const ws of workspaces) {
     if (include.has("organization")) {
       const org = findOrganization(ctx.db, ws.organization);
-      if (org) add(renderOrganization(org, orgRole(ctx.db, caller, org.name)));
+      if (org) add(renderOrganization(org, role));
     }
     if (include.has("project")) {
       const p = findProject(ctx.db, ws.project_id);

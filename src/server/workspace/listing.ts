@@ -3,7 +3,7 @@
  * until anything is written, and the page's rows.
  */
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service/caller";
+import type { Caller, OrgRole } from "../auth/service/caller";
 import { assertMember, readableWorkspacesFilter, workspacePermissions } from "../auth/service/authz";
 import type { Permissions } from "../../api/workspaces";
 import type { Page } from "../store/db";
@@ -71,8 +71,8 @@ export function listWorkspaces<Q extends { filter: WorkspaceListFilter; page: Pa
   caller: Caller,
   organization: string,
   read: () => Q,
-): { rows: ListedWorkspace[]; total: number; query: Q } {
-  assertMember(ctx.db, caller, organization);
+): { rows: ListedWorkspace[]; total: number; query: Q; role: OrgRole } {
+  const role = assertMember(ctx.db, caller, organization);
   const query = read();
   const { filter, page } = query;
   const visible = readableWorkspacesFilter(ctx.db, caller, organization);
@@ -86,7 +86,7 @@ export function listWorkspaces<Q extends { filter: WorkspaceListFilter; page: Pa
   const all = matchingIds(ctx, listQuery);
   const start = (page.number - 1) * page.size;
   const rows = store.workspacesByIds(ctx.db, all.slice(start, start + page.size));
-  return { rows: withPermissions(ctx, caller, rows), total: all.length, query };
+  return { rows: withPermissions(ctx, caller, rows), total: all.length, query, role };
 }
 
 /** A page of the workspaces (alias `w`) of the organization matching `scope` that the caller may read, in name order. */

@@ -18,7 +18,7 @@ import {
   createWorkspaceFor,
   forceDeleteWorkspace,
   listWorkspaces,
-  loadWorkspace,
+  showWorkspace,
   safeDeleteWorkspace,
   updateWorkspace,
   type CreateWorkspaceInput,
@@ -67,7 +67,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
     "/organizations/:organization_name/workspaces",
     async (request, reply) => {
       const caller = requireCaller(request);
-      const { rows, total, query } = listWorkspaces(ctx, caller, request.params.organization_name, () => {
+      const { rows, total, query, role } = listWorkspaces(ctx, caller, request.params.organization_name, () => {
         const include = parseInclude(request.query, WORKSPACE_INCLUDES);
         const page = parsePage(request.query);
         return { include, page, filter: parseWorkspaceListQuery(request.query) };
@@ -77,7 +77,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
       if (query.include.size)
         doc.included = includedFor(
           ctx,
-          caller,
+          role,
           rows.map((r) => r.ws),
           query.include,
           data,
@@ -92,10 +92,10 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServerContext): void 
   ) => {
     const caller = requireCaller(request);
     const include = parseInclude(request.query, WORKSPACE_INCLUDES);
-    const found = loadWorkspace(ctx, caller, locatorOf(request.params));
+    const found = showWorkspace(ctx, caller, locatorOf(request.params));
     const data = workspaceDocument(ctx, found);
     const doc: Record<string, unknown> = { data };
-    if (include.size) doc.included = includedFor(ctx, caller, [found.ws], include, [data]);
+    if (include.size) doc.included = includedFor(ctx, found.role, [found.ws], include, [data]);
     return send(reply, 200, doc);
   };
   app.get("/workspaces/:workspace_id", show);

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import type { Caller } from "../auth/service/caller";
+import type { Caller, OrgRole } from "../auth/service/caller";
 import {
   assertMember,
   isProjectAdmin,
@@ -67,6 +67,16 @@ export function loadWorkspace(ctx: ServerContext, caller: Caller, locator: Works
   const permissions = ws ? permissionsFor(ctx, caller, ws) : null;
   if (!ws || !permissions) throw new NotFound("workspace not found");
   return { ws, permissions };
+}
+
+/** Like {@link loadWorkspace}, with the caller's standing in the workspace's organization (shown by an included organization). */
+export function showWorkspace(
+  ctx: ServerContext,
+  caller: Caller,
+  locator: WorkspaceLocator,
+): AccessibleWorkspace & { role: OrgRole } {
+  const found = loadWorkspace(ctx, caller, locator);
+  return { ...found, role: orgRole(ctx.db, caller, found.ws.organization) };
 }
 
 /** Like {@link loadWorkspace}, and the caller must hold `permission`; otherwise 404 as well. */
