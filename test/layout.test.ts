@@ -180,6 +180,27 @@ function sqlOutsideStores(modules: Iterable<Module>): string[] {
     .sort();
 }
 
+/** The most lines a file of src/ may have. */
+const MAX_LINES = 400;
+
+const PROVIDERS = "src/resources/providers/";
+
+/**
+ * State a provider module keeps between calls: a top-level `let` or `var`, or a top-level
+ * collection made with `new Map`, `new Set`, `new WeakMap` or `new WeakSet` (a constant
+ * typed `ReadonlySet`/`ReadonlyMap` is a table, not state). What the provider process
+ * shares on purpose lives in src/resources/process/.
+ */
+const MODULE_STATE = /^(?:export\s+)?(?:(?:let|var)\s|const\s+\w+\s*=\s*new\s+(?:Weak)?(?:Map|Set)\b)/m;
+
+/** Provider modules that keep state at module level. */
+function stateInProviders(modules: Iterable<Module>): string[] {
+  return [...modules]
+    .filter((m) => m.path.startsWith(PROVIDERS) && MODULE_STATE.test(m.text))
+    .map((m) => `${m.path}: module-level state belongs in src/resources/process/`)
+    .sort();
+}
+
 /** Whether the domain has the room: `<room>.ts`, or for a service or store a folder of that name. */
 function hasRoom(all: ReadonlySet<string>, domain: string, room: "service" | "store" | "routes"): boolean {
   const base = `${SERVER}${domain}/${room}`;
@@ -405,6 +426,22 @@ describe("the server's domains", () => {
   });
 });
 
+describe("src/ files", () => {
+  it(`are at most ${MAX_LINES} lines each: a file a reader takes in whole`, () => {
+    const long = [...graph.values()]
+      .map((m) => ({ path: m.path, lines: m.text.split("\n").length - (m.text.endsWith("\n") ? 1 : 0) }))
+      .filter((f) => f.lines > MAX_LINES)
+      .map((f) => `${f.path}: ${f.lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
+
+describe("the resources", () => {
+  it("providers keep no module-level state: what the process shares lives in src/resources/process/", () => {
+    expect(stateInProviders(graph.values())).toEqual([]);
+  });
+});
+
 describe("the layout checks themselves", () => {
   it("find a circle and a breach in a made-up graph", () => {
     const fake = new Map<string, Module>([
@@ -493,6 +530,23 @@ describe("the layout checks themselves", () => {
       `${SERVER}x/render-list.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/render.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/routes.ts -> ${AUTHZ}: authorization happens in services only`,
+    ]);
+  });
+
+  it("find a provider that keeps state at module level", () => {
+    const mod = (path: string, text: string): Module => ({ path, text, imports: [], packages: [] });
+    expect(
+      stateInProviders([
+        mod(`${PROVIDERS}a.ts`, "import x from 'y';\nconst held = new Map<string, number>();"),
+        mod(`${PROVIDERS}b.ts`, "export let count = 0;"),
+        mod(`${PROVIDERS}c.ts`, "const seen = new WeakSet();"),
+        mod(`${PROVIDERS}d.ts`, "const NAMES: ReadonlySet<string> = new Set(['a']);\nfunction f() {\n  let n = 0;\n}"),
+        mod(`src/resources/process/e.ts`, "const held = new Map();"),
+      ]),
+    ).toEqual([
+      `${PROVIDERS}a.ts: module-level state belongs in src/resources/process/`,
+      `${PROVIDERS}b.ts: module-level state belongs in src/resources/process/`,
+      `${PROVIDERS}c.ts: module-level state belongs in src/resources/process/`,
     ]);
   });
 });

@@ -7,10 +7,10 @@
  * Records that are part of the program are referred to by reference (`web.id`), others
  * by their literal id. Output is stable: the same organization gives the same text.
  */
-import { workspaceFieldEntries } from "../api/workspace-fields";
-import type { NoCodeModule, Variable, Workspace } from "../client";
+import type { NoCodeModule, Variable } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot } from "./read";
+import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./settings";
 
 /** Code to write as is (a reference or a call) instead of a literal. */
 class Code {
@@ -46,102 +46,6 @@ function literal(value: unknown, indent = ""): string {
 function statement(kind: string, name: string, args: Record<string, unknown>, ident?: string): string {
   const call = `new ${kind}(${JSON.stringify(name)}, ${literal(args)})`;
   return ident ? `export const ${ident} = ${call};` : `${call};`;
-}
-
-function semver(v: string): number[] | undefined {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
-}
-
-/**
- * The service sets a new workspace's engine version to the latest release; the newest
- * exact version in the organization stands for that default, and only other versions
- * (older pins, constraints) are written.
- */
-function newestEngineVersion(workspaces: Workspace[]): string | undefined {
-  let best: { v: string; n: number[] } | undefined;
-  for (const ws of workspaces) {
-    const n = ws.engineVersion ? semver(ws.engineVersion) : undefined;
-    if (n && (!best || (n[0] - best.n[0] || n[1] - best.n[1] || n[2] - best.n[2]) > 0))
-      best = { v: ws.engineVersion!, n };
-  }
-  return best?.v;
-}
-
-/** Boolean settings a program gives, with the service's default: the field table's settable lines with a boolean default. */
-const FLAGS: readonly (readonly [string, boolean])[] = workspaceFieldEntries
-  .filter(([, f]) => f.role !== "computed" && f.write !== undefined && typeof f.absent === "boolean")
-  .map(([name, f]) => [name, f.absent as boolean] as const);
-
-/** Settings of spec 4.2 that differ from the service's defaults. */
-function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (ws.description) out.description = ws.description;
-  // A mode inherited from the organization's default is left to it (and so is its pool).
-  if (ws.settingOverwrites?.executionMode !== false && ws.executionMode && ws.executionMode !== "remote") {
-    out.executionMode = ws.executionMode;
-    if (ws.executionMode === "agent" && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
-  }
-  for (const [input, byDefault] of FLAGS) {
-    const value = (ws as unknown as Record<string, unknown>)[input];
-    if (typeof value === "boolean" && value !== byDefault) out[input] = value;
-  }
-  if (ws.autoDestroyAt) out.autoDestroyAt = ws.autoDestroyAt;
-  if (ws.autoDestroyActivityDuration) out.autoDestroyActivityDuration = ws.autoDestroyActivityDuration;
-  if (ws.engineVersion && ws.engineVersion !== defaultEngine) out.engineVersion = ws.engineVersion;
-  if (ws.triggerPatterns.length) out.triggerPatterns = [...ws.triggerPatterns].sort();
-  if (ws.triggerPrefixes.length) out.triggerPrefixes = [...ws.triggerPrefixes].sort();
-  if (ws.workingDirectory) out.workingDirectory = ws.workingDirectory;
-  if (ws.sourceName) out.sourceName = ws.sourceName;
-  if (ws.sourceUrl) out.sourceUrl = ws.sourceUrl;
-  if (ws.vcsRepo) {
-    const r = ws.vcsRepo;
-    out.vcsRepo = {
-      identifier: r.identifier,
-      ...(r.oauthTokenId ? { oauthTokenId: r.oauthTokenId } : {}),
-      ...(r.vcsAppInstallationId ? { vcsAppInstallationId: r.vcsAppInstallationId } : {}),
-      ...(r.branch ? { branch: r.branch } : {}),
-      ...(r.ingressSubmodules ? { ingressSubmodules: true } : {}),
-      ...(r.tagsRegex ? { tagsRegex: r.tagsRegex } : {}),
-    };
-  }
-  return out;
-}
-
-/**
- * The settings of {@link settingsOf} (and the SSH key) that `NoCodeWorkspace` takes as
- * inputs; `executionMode` only as `remote` or `agent`.
- */
-const NO_CODE_SETTINGS = new Set([
-  "description",
-  "executionMode",
-  "agentPoolId",
-  "autoApply",
-  "sourceName",
-  "sourceUrl",
-]);
-
-/**
- * A module-made workspace's settings split into what its `NoCodeWorkspace` declares and
- * what that resource cannot state, by the same rules as a plain workspace (defaults left
- * out, a mode inherited from the organization left to it).
- */
-function noCodeSettingsOf(
-  ws: Workspace,
-  defaultEngine: string | undefined,
-): { carried: Record<string, unknown>; left: [string, unknown][] } {
-  const all = { ...settingsOf(ws, defaultEngine), ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}) };
-  const carried: Record<string, unknown> = {};
-  const left: [string, unknown][] = [];
-  for (const [k, v] of Object.entries(all)) {
-    if (NO_CODE_SETTINGS.has(k) && !(k === "executionMode" && v === "local")) carried[k] = v;
-    else left.push([k, v]);
-  }
-  return { carried, left };
-}
-
-function sortedTags(tags: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byCodePoint(a, b)));
 }
 
 /** A sensitive value the service never shows: the program reads it from a secret stack config key. */

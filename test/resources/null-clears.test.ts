@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch, PROTOCOL } from "../../src/resources/entry";
+import { resetClients } from "../../src/resources/providers/client";
 import { api, createProject, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 
 type Props = Record<string, any>;
@@ -77,6 +78,9 @@ async function upVia(kind: string, held: Held, news: Props): Promise<{ changed: 
 
 /** `pulumi refresh`: read, then keep the outputs and the reconstructed inputs. */
 async function refreshVia(kind: string, held: Held): Promise<Held> {
+  // A refresh is an operation of its own, in a provider process of its own: nothing read
+  // before it (the organization's listing included) answers its reads.
+  resetClients();
   const r = await call(kind, "read", [held.id, held.outs]);
   expect(r.id).toBe(held.id);
   return { id: held.id, inputs: r.inputs ?? held.inputs, outs: r.props };

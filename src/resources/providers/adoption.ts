@@ -33,14 +33,14 @@ import { ProviderError, describe } from "./errors";
 import { isUnknown } from "./unknowns";
 import { reportInfo } from "../process/engine-status";
 import { fromSnapshot } from "../process/snapshot";
-import { text } from "./compare";
+import { text } from "../../api/common";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 
 /** The input that asks for adoption. */
 const ADOPT = "adopt";
 
 /** Inputs that are never sent to the service and so never count as a change. */
-const NOT_PROPERTIES = new Set([ADOPT, "__provider", INPUT_NAMES_KEY]);
+const NOT_PROPERTIES: ReadonlySet<string> = new Set([ADOPT, "__provider", INPUT_NAMES_KEY]);
 
 /** An existing record found for a resource's inputs. */
 interface Found {

@@ -4,7 +4,7 @@
  */
 import {
   BadRequestError,
-  WorkspacesClient,
+  type WorkspacesClient,
   NotFoundError,
   UnauthorizedError,
   capDetail,
@@ -12,29 +12,10 @@ import {
   type Workspace as ApiWorkspace,
 } from "../../client";
 import { CONFIG_KEYS, currentSettings } from "../settings";
-import { fromSnapshot, noteWrite, withTags, type WorkspaceWithTags } from "../process/snapshot";
+import { fromSnapshot, withTags, type WorkspaceWithTags } from "../process/snapshot";
 import { ProviderError } from "./errors";
 
-const clients = new Map<string, WorkspacesClient>();
-
-/** One client per service address and token in this process (they share pacing and connections). */
-export function getClient(): WorkspacesClient {
-  const settings = currentSettings();
-  const key = `${settings.baseUrl}\u0000${settings.token}`;
-  let client = clients.get(key);
-  if (!client) {
-    // A write drops what the process's listings hold of the records it may change.
-    const made: WorkspacesClient = new WorkspacesClient({ settings, onWrite: (m, p) => noteWrite(made, m, p) });
-    client = made;
-    clients.set(key, client);
-  }
-  return client;
-}
-
-/** Forgets the cached clients (tests that restart servers). */
-export function resetClients(): void {
-  clients.clear();
-}
+export { getClient, resetClients } from "../process/clients";
 
 /** How the address's source is named, by where it came from. */
 const ADDRESS_SOURCES = {
