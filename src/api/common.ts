@@ -203,6 +203,30 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** Largest `page[size]` the service accepts; larger values are lowered to it. */
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * Which state refused a request, as a 409's error object may say in `code` (the local
+ * server does; the hosted service says it only in words):
+ * - `already-locked`: lock of a locked workspace;
+ * - `not-locked`: unlock of an unlocked workspace, or a write that needs the caller's lock;
+ * - `locked-by-another-user`: the lock is someone else's;
+ * - `locked`: a lock is held, or the record is held in place (a pin, a default, a final state);
+ * - `managing-resources`: the thing still holds what must go first (resources, workspaces);
+ * - `still-processing`: work on it is under way; retrying later may succeed;
+ * - `already-exists`: what the request would make is there already.
+ */
+export const CONFLICT_CODES = [
+  "already-locked",
+  "not-locked",
+  "locked-by-another-user",
+  "managing-resources",
+  "locked",
+  "still-processing",
+  "already-exists",
+] as const;
+
+/** One of {@link CONFLICT_CODES}. */
+export type ConflictCode = (typeof CONFLICT_CODES)[number];
+
 /** A JSON:API error object (spec section 7). `status` is a string, as JSON:API requires. */
 export const errorObjectSchema = z
   .object({
@@ -286,3 +310,12 @@ export function identifiersBodySchema<T extends string>(type: T) {
 
 /** Timestamp as the service writes it (ISO 8601). */
 export const timestampSchema = z.string();
+
+/**
+ * A value where text is expected (an engine input, a tag key or value on the wire): text
+ * as is, nothing as "", anything else as JSON.
+ */
+export function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  return value === undefined || value === null ? "" : (JSON.stringify(value) ?? "");
+}

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Who sets a field: the program only, the service only, or both (an input the service echoes). */
-export type FieldRole = "input" | "computed" | "both";
+type FieldRole = "input" | "computed" | "both";
 
 /** How an input compares with the value the service reported (see the resource provider). */
 export type DiffRule =
@@ -25,7 +25,7 @@ export type DiffRule =
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
 
 /** How the client reads a value that is not a plain attribute copy. */
-export type WireShape = "camelKeys" | "vcsRepo";
+type WireShape = "camelKeys" | "vcsRepo";
 
 /** One line of the table. */
 export interface FieldDef {

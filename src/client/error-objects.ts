@@ -2,22 +2,14 @@
  * Reading the service's error objects: the ones an error message is built from (with the
  * token removed), the reason of a 409, and a 429 that throttles an invalid token.
  */
-import { errorDocumentSchema, type ErrorObject } from "../api/common";
+import { CONFLICT_CODES, errorDocumentSchema, type ErrorObject } from "../api/common";
 import type { ConflictReason } from "./errors";
 
 /** Names the operation so that a 409 can be given its reason. */
 export type ConflictContext = "lock" | "unlock" | "force-unlock" | "safe-delete" | "create" | "other";
 
 /** The reasons a service may name in an error object's `code` (all but `unknown`). */
-const CONFLICT_CODES: ReadonlySet<string> = new Set<ConflictReason>([
-  "already-locked",
-  "not-locked",
-  "locked-by-another-user",
-  "managing-resources",
-  "locked",
-  "still-processing",
-  "already-exists",
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set<ConflictReason>(CONFLICT_CODES);
 
 /** An answer as far as its error objects are concerned. */
 export interface ErrorAnswer {
@@ -61,7 +53,7 @@ export function conflictReason(context: ConflictContext, data: unknown): Conflic
   const errors = parsed.success ? parsed.data.errors : [];
   for (const e of errors) {
     const code = (e.code ?? "").replace(/_/g, "-").toLowerCase();
-    if (CONFLICT_CODES.has(code)) return code as ConflictReason;
+    if (KNOWN_CODES.has(code)) return code as ConflictReason;
   }
   const text = errors
     .map((e) => `${e.title ?? ""} ${e.detail ?? ""}`)

@@ -6,7 +6,7 @@
  * underlying transport error (whose config holds the Authorization header) is never
  * attached.
  */
-import type { ErrorObject } from "../api/common";
+import type { ConflictCode, ErrorObject } from "../api/common";
 
 /** HTTP methods the client sends. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -86,15 +86,7 @@ export class ForbiddenError extends ApiError {}
 export class NotFoundError extends ApiError {}
 
 /** Why the service answered 409, derived from the operation and the service's detail. */
-export type ConflictReason =
-  | "already-locked"
-  | "not-locked"
-  | "locked-by-another-user"
-  | "managing-resources"
-  | "locked"
-  | "still-processing"
-  | "already-exists"
-  | "unknown";
+export type ConflictReason = ConflictCode | "unknown";
 
 /** 409: the workspace is in a state that forbids the operation. */
 export class ConflictError extends ApiError {

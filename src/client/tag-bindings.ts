@@ -3,6 +3,7 @@
  * (or on create); effective bindings add those inherited from the project and cost a
  * request of their own, so callers ask for them only when they need them.
  */
+import { text } from "../api/common";
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { effectiveTagBindingListDocumentSchema, tagBindingListDocumentSchema } from "../api/tags";
 import { BadRequestError } from "./errors";
@@ -11,10 +12,6 @@ import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, workspaceRequestBody, type TagBindingInput, type Workspace, type Workspaces } from "./workspaces";
 
-/** A tag key or value as the wire carries it (text); anything else reads as empty. */
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 /** A key-value tag set on a workspace. */
 export interface TagBinding {

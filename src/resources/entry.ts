@@ -16,7 +16,7 @@ import { configureFromStack } from "./settings";
 import type { ProviderImpl, Props } from "./providers/types";
 import { failuresForEngine } from "./providers/check-failures";
 import { INPUT_NAMES_KEY, inputNames, reconstructInputs } from "./providers/inputs";
-import { text } from "./providers/compare";
+import { text } from "../api/common";
 import { workspaceProvider } from "./providers/workspace";
 import { workspaceTagsProvider } from "./providers/workspace-tags";
 import { remoteStateConsumersProvider } from "./providers/remote-state-consumers";

@@ -3,6 +3,7 @@
  * JSON pointers. Services throw them; one table in ./http/errors.ts turns each class into
  * a status, a title and the `source` of a JSON:API error object.
  */
+import type { ConflictCode } from "../api/common";
 
 /**
  * What part of the request a failure concerns, named the way the domain names it:
@@ -45,26 +46,6 @@ export class Forbidden extends DomainError {
     super(detail ?? "forbidden");
   }
 }
-
-/**
- * Which state refused a request, as a 409's error object says it in `code`: the values a
- * client's ConflictReason names, so a client need not read the English of the detail.
- * - `already-locked`: lock of a locked workspace;
- * - `not-locked`: unlock of an unlocked workspace, or a write that needs the caller's lock;
- * - `locked-by-another-user`: the lock is someone else's;
- * - `locked`: a lock is held, or the record is held in place (a pin, a default, a final state);
- * - `managing-resources`: the thing still holds what must go first (resources, workspaces);
- * - `still-processing`: work on it is under way; retrying later may succeed;
- * - `already-exists`: what the request would make is there already.
- */
-export type ConflictCode =
-  | "already-locked"
-  | "not-locked"
-  | "locked-by-another-user"
-  | "managing-resources"
-  | "locked"
-  | "still-processing"
-  | "already-exists";
 
 /** The request is valid, but the thing's current state refuses it: `code` says which state, `reason` says it in words. */
 export class Conflict extends DomainError {

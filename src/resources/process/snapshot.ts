@@ -20,7 +20,7 @@
  */
 import { BadRequestError, type Workspace as ApiWorkspace, type WorkspacesClient } from "../../client";
 import type { AnyResource } from "../../api/common";
-import { text } from "../providers/compare";
+import { text } from "../../api/common";
 
 /**
  * How long a listing answers reads. The engine sends the reads of an operation (refresh,

@@ -2,6 +2,7 @@
  * The comparisons that keep `diff` quiet about what is not a real change (service
  * defaults, list order, tag-name case), and the field-by-field diff built on them.
  */
+import { text } from "../../api/common";
 import { isUnknown } from "./unknowns";
 import type { Props } from "./types";
 
@@ -9,11 +10,6 @@ function isGiven(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-/** A value the engine passed where text is expected: text as is, nothing as "", anything else as JSON. */
-export function text(value: unknown): string {
-  if (typeof value === "string") return value;
-  return value === undefined || value === null ? "" : (JSON.stringify(value) ?? "");
-}
 
 /** null, undefined and "" all mean "not set" for optional strings. */
 export function sameOptionalString(a: unknown, b: unknown): boolean {

@@ -1,6 +1,7 @@
 /** The variables of a `NoCodeWorkspace`: as given, as stored (sensitive values apart) and as sent. */
 import type { NoCodeVariable } from "../../client";
-import { sameJsonUnordered, text } from "./compare";
+import { text } from "../../api/common";
+import { sameJsonUnordered } from "./compare";
 import type { Props } from "./types";
 import type { NoCodeVariableOutput } from "../no-code-workspace";
 
