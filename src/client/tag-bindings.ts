@@ -12,7 +12,6 @@ import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { toWorkspace, workspaceRequestBody, type TagBindingInput, type Workspace, type Workspaces } from "./workspaces";
 
-
 /** A key-value tag set on a workspace. */
 export interface TagBinding {
   /** Binding id, as the service assigns it. */

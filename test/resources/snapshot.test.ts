@@ -101,7 +101,7 @@ describe("the first read of an organization", () => {
     const later = await counting(async () => {
       await readAll(ids.slice(0, 20));
       await readWorkspaceWithTags(getClient(), `${h.org}/${tagged.name.toUpperCase()}`);
-      await workspaceTagsProvider.read(`${tagged.id}/tags`, { organization: h.org });
+      await workspaceTagsProvider.read(`${tagged.id}/tags`, { organization: h.org } as never);
     });
     expect(total(later.routes)).toBe(0);
   });

@@ -10,7 +10,6 @@ function isGiven(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-
 /** null, undefined and "" all mean "not set" for optional strings. */
 export function sameOptionalString(a: unknown, b: unknown): boolean {
   const na = text(a);

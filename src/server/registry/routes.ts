@@ -38,7 +38,6 @@ function addressOf(p: AddressParams): ModuleAddress {
  * module name, a provider or a version.
  */
 export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
-
   app.post<{ Params: OrgParams }>("/organizations/:organization_name/registry-modules", async (request, reply) => {
     const { module, role } = createRegistryModule(ctx, requireCaller(request), request.params.organization_name, () => {
       const a = parseBody(registryModuleCreateRequestSchema, request.body).data.attributes;

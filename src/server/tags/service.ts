@@ -147,11 +147,7 @@ export function addWorkspaceTags(
 }
 
 /** Removes flat tags from a workspace; a tag no workspace carries any more disappears. */
-function removeWorkspaceTags(
-  db: Db,
-  ws: { id: string; organization: string },
-  items: ReadonlyArray<TagItem>,
-): void {
+function removeWorkspaceTags(db: Db, ws: { id: string; organization: string }, items: ReadonlyArray<TagItem>): void {
   store.detachTags(db, ws.id, resolveTags(db, ws.organization, items, false));
   store.pruneUnusedTags(db, ws.organization);
 }
