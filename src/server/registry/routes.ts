@@ -30,6 +30,17 @@ function addressOf(p: AddressParams): ModuleAddress {
   };
 }
 
+/** The private registry's address of a module named in a path of the organization's own namespace. */
+function privateAddress<P extends OrgParams & { name: string; provider?: string }>(p: P) {
+  return {
+    organization: p.organization_name,
+    registryName: "private",
+    namespace: p.organization_name,
+    name: p.name,
+    provider: p.provider as P["provider"],
+  };
+}
+
 /**
  * Private registry modules in the hosted service's paths, including the ones go-tfe
  * uses: reads by address or by id, version creation under the short
@@ -106,14 +117,7 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
     reply: Parameters<typeof noContent>[0],
   ) => {
     const p = request.params;
-    const address = {
-      organization: p.organization_name,
-      registryName: "private",
-      namespace: p.organization_name,
-      name: p.name,
-      provider: p.provider,
-    };
-    deleteRegistryModules(ctx, requireCaller(request), address, p.version);
+    deleteRegistryModules(ctx, requireCaller(request), privateAddress(p), p.version);
     return noContent(reply);
   };
   app.post<{ Params: LegacyDelete }>("/registry-modules/actions/delete/:organization_name/:name", legacyDelete);
@@ -144,15 +148,9 @@ export function registryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: OrgParams & { name: string; provider: string } }>(
     "/registry-modules/:organization_name/:name/:provider/versions",
     async (request, reply) => {
-      const p = request.params;
-      const address = {
-        organization: p.organization_name,
-        registryName: "private",
-        namespace: p.organization_name,
-        name: p.name,
-        provider: p.provider,
-      };
-      return send(reply, 201, { data: await createVersion(requireCaller(request), address, request.body) });
+      return send(reply, 201, {
+        data: await createVersion(requireCaller(request), privateAddress(request.params), request.body),
+      });
     },
   );
 
