@@ -12,6 +12,7 @@ import { SNAPSHOT_LIFETIME_MS } from "../../src/resources/process/snapshot";
 import { NotVisibleError } from "../../src/resources/providers/gone";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 import { workspaceTagsProvider } from "../../src/resources/providers/workspace-tags";
+import { remoteStateConsumersProvider } from "../../src/resources/providers/remote-state-consumers";
 import { api, createProject, startHarness, uniqueName, type Harness } from "./helpers";
 
 const LIST = "GET /api/v2/organizations/:organization_name/workspaces";
@@ -80,11 +81,24 @@ describe("the first read of an organization", () => {
     expect(total(routes)).toBeLessThanOrEqual(3);
     expect(result.map((r) => r.id)).toEqual(ids);
 
-    // Exactly the outputs of the read by id (no organization in state: no listing).
-    for (const i of [0, 1, 2, 3, 5, 10, 149]) {
-      const alone = await workspaceProvider.read(ids[i], {});
-      expect({ ...result[i].props, organization: undefined }).toEqual({ ...alone.props, organization: undefined });
-    }
+    // Later reads, lookups by name and WorkspaceTags reads are answered from it.
+    const later = await counting(async () => {
+      await readAll(ids.slice(0, 20));
+      await readWorkspaceWithTags(getClient(), `${h.org}/${tagged.name.toUpperCase()}`);
+      await workspaceTagsProvider.read(`${tagged.id}/tags`, { organization: h.org } as never);
+    });
+    expect(total(later.routes)).toBe(0);
+
+    // Exactly the outputs of the read by id (a new client holds no listing, and without an
+    // organization in state none is made).
+    as(h.server.token);
+    const byId = await counting(async () => {
+      for (const i of [0, 1, 2, 3, 5, 10, 149]) {
+        const alone = await workspaceProvider.read(ids[i], {});
+        expect({ ...result[i].props, organization: undefined }).toEqual({ ...alone.props, organization: undefined });
+      }
+    });
+    expect(byId.routes[SHOW]).toBe(7);
     // And the same tags as the client's own read (another client: no snapshot).
     for (const i of [0, 1, 3, 5, 149]) {
       const alone = await readWorkspaceWithTags(h.client, ids[i]);
@@ -96,14 +110,30 @@ describe("the first read of an organization", () => {
     }
     expect((result[0].props as Record<string, unknown>).effectiveTags).toEqual({ env: "e0", team: "core" });
     expect((result[0].props as Record<string, unknown>).tags).toEqual({ env: "e0" });
+  });
+});
 
-    // Later reads, lookups by name and WorkspaceTags reads are answered from it.
-    const later = await counting(async () => {
-      await readAll(ids.slice(0, 20));
-      await readWorkspaceWithTags(getClient(), `${h.org}/${tagged.name.toUpperCase()}`);
-      await workspaceTagsProvider.read(`${tagged.id}/tags`, { organization: h.org } as never);
-    });
-    expect(total(later.routes)).toBe(0);
+describe("remote state consumers", () => {
+  it("learn their workspace's organization from the listing, and by a read without one", async () => {
+    await readAll(ids);
+    const inputs = { workspaceId: ids[11], consumerIds: [ids[12]], mode: "authoritative" } as const;
+    const listed = await counting(() => remoteStateConsumersProvider.create(inputs as never));
+    expect(listed.result.outs).toMatchObject({ organization: h.org, consumerIds: [ids[12]] });
+    expect(listed.routes[SHOW]).toBeUndefined();
+
+    // A new client holds no listing: the organization costs one read by id.
+    as(h.server.token);
+    const unlisted = await counting(() =>
+      remoteStateConsumersProvider.update(`${ids[11]}/remote-state-consumers`, listed.result.outs as never, {
+        ...inputs,
+        consumerIds: [ids[13]],
+      }),
+    );
+    expect(unlisted.result.outs).toMatchObject({ organization: h.org, consumerIds: [ids[13]] });
+    expect(unlisted.routes[SHOW]).toBeUndefined(); // the recorded organization is kept
+    const fresh = await counting(() => remoteStateConsumersProvider.create({ ...inputs, consumerIds: [] }));
+    expect(fresh.result.outs).toMatchObject({ organization: h.org, consumerIds: [] });
+    expect(fresh.routes[SHOW]).toBe(1);
   });
 });
 
@@ -217,9 +247,12 @@ describe("a workspace the listing lacks", () => {
     expect(routes["GET /api/v2/organizations/:organization_name"]).toBeLessThanOrEqual(1);
   });
 
-  it("without an organization in state, goes by id as before", async () => {
+  it("without an organization in state, goes by id unless a listing of this client holds it", async () => {
+    const unlisted = await counting(() => workspaceProvider.read(ids[2], {}));
+    expect(unlisted.routes).toEqual({ [SHOW]: 1 });
     await readAll(ids);
-    const { routes } = await counting(() => workspaceProvider.read(ids[2], {}));
-    expect(routes).toEqual({ [SHOW]: 1 });
+    const listed = await counting(() => workspaceProvider.read(ids[2], {}));
+    expect(listed.routes).toEqual({});
+    expect(listed.result.props).toEqual(unlisted.result.props);
   });
 });

@@ -158,6 +158,24 @@ export async function fromSnapshot(
   return "id" in ref ? listing.byId.get(ref.id) : listing.byName.get(ref.name.toLowerCase());
 }
 
+/**
+ * The organization whose listing (of this client, read within the lifetime) holds the
+ * workspace with this id, or undefined: a workspace never moves between organizations, so
+ * a reader that needs only that (the consumers' record of what a 404 means) sends no
+ * request for it.
+ */
+export function listedOrganization(client: WorkspacesClient, workspaceId: string): string | undefined {
+  for (const [organization, held] of snapshots.get(client) ?? []) {
+    if (
+      held.readAt !== undefined &&
+      Date.now() - held.readAt < SNAPSHOT_LIFETIME_MS &&
+      held.value?.byId.has(workspaceId)
+    )
+      return organization;
+  }
+  return undefined;
+}
+
 /** `/workspaces/ws-...` or `/organizations/org/workspaces/name`, and what follows. */
 const ONE_WORKSPACE = /^\/workspaces\/([^/?]+)|^\/organizations\/([^/?]+)\/workspaces\/([^/?]+)/;
 

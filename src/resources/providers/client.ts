@@ -12,7 +12,7 @@ import {
   type Workspace as ApiWorkspace,
 } from "../../client";
 import { CONFIG_KEYS, currentSettings } from "../settings";
-import { fromSnapshot, withTags, type WorkspaceWithTags } from "../process/snapshot";
+import { fromSnapshot, listedOrganization, withTags, type WorkspaceWithTags } from "../process/snapshot";
 import { ProviderError } from "./errors";
 
 export { getClient, resetClients } from "../process/clients";
@@ -91,7 +91,7 @@ export async function readWorkspaceWithTags(
   organization?: unknown,
 ): Promise<WorkspaceWithTags> {
   const byName = !ref.startsWith("ws-") && ref.indexOf("/") > 0;
-  const org = byName ? ref.slice(0, ref.indexOf("/")) : typeof organization === "string" ? organization : "";
+  const org = byName ? ref.slice(0, ref.indexOf("/")) : organizationOrListed(client, ref, organization);
   if (org !== "") {
     const shared = await fromSnapshot(client, org, byName ? { name: ref.slice(org.length + 1) } : { id: ref });
     if (shared) return shared;
@@ -119,11 +119,19 @@ export async function readWorkspaceShared(
   id: string,
   organization: unknown,
 ): Promise<ApiWorkspace> {
-  const shared =
-    typeof organization === "string" && organization !== ""
-      ? await fromSnapshot(client, organization, { id })
-      : undefined;
+  const org = organizationOrListed(client, id, organization);
+  const shared = org !== "" ? await fromSnapshot(client, org, { id }) : undefined;
   return shared?.workspace ?? client.workspaces.read(id);
+}
+
+/**
+ * The organization to look a workspace up in: the one recorded in state, else the one
+ * whose listing already holds the workspace (a workspace never changes organization),
+ * else "" (no listing: read by id).
+ */
+function organizationOrListed(client: WorkspacesClient, id: string, organization: unknown): string {
+  if (typeof organization === "string" && organization !== "") return organization;
+  return listedOrganization(client, id) ?? "";
 }
 
 function toMap(bindings: { key: string; value: string }[]): Record<string, string> {

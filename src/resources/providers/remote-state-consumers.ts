@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import type { WorkspacesClient } from "../../client";
-import { getClient, isNotFound } from "./client";
+import { getClient, isNotFound, readWorkspaceShared } from "./client";
 import { ProviderError } from "./errors";
 import { diffFields, sameStringSet, type FieldRule } from "./compare";
 import { isUnknown, withoutUnknowns } from "./unknowns";
@@ -109,12 +109,14 @@ async function explain(client: WorkspacesClient, workspaceId: string, err: unkno
 
 /**
  * The workspace's organization, recorded with the consumers because it decides what a
- * later 404 means (see confirmGone): learnt once with one read, then kept.
+ * later 404 means (see confirmGone): learnt once, from the shared listing when it holds
+ * the workspace (an adopting `up` has just listed the organization) or with one read,
+ * then kept.
  */
 async function organizationOf(workspaceId: string, known: unknown): Promise<string | null> {
   if (typeof known === "string" && known !== "") return known;
   try {
-    return (await getClient().workspaces.read(workspaceId)).organization;
+    return (await readWorkspaceShared(getClient(), workspaceId, undefined)).organization;
   } catch {
     return null;
   }
@@ -197,10 +199,9 @@ export const remoteStateConsumersProvider: ProviderImpl<
           };
         }
       }
-      return {
-        id,
-        outs: { ...(await apply(workspaceId, inputs, [])), organization: await organizationOf(workspaceId, undefined) },
-      };
+      // Learnt before the write, which drops the workspace from the shared listing.
+      const organization = await organizationOf(workspaceId, undefined);
+      return { id, outs: { ...(await apply(workspaceId, inputs, [])), organization } };
     },
 
     async read(id, props) {
@@ -225,12 +226,8 @@ export const remoteStateConsumersProvider: ProviderImpl<
 
     async update(id, olds, news) {
       const workspaceId = workspaceIdOf(id);
-      return {
-        outs: {
-          ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])),
-          organization: await organizationOf(workspaceId, olds.organization),
-        },
-      };
+      const organization = await organizationOf(workspaceId, olds.organization);
+      return { outs: { ...(await apply(workspaceId, news, olds.addedConsumerIds ?? [])), organization } };
     },
 
     async delete(id, props) {
