@@ -20,6 +20,7 @@ import {
 } from "../client";
 import { CONFIG_KEYS } from "./settings";
 import { readWorkspaceWithTags } from "./providers/client";
+import { namesTagBindings } from "./process/snapshot";
 import { failuresFromIssues } from "./providers/check-failures";
 import { foldTagName } from "./providers/compare";
 import { workspaceOutputs } from "./providers/workspace";
@@ -209,14 +210,33 @@ function namePattern(pattern: string): RegExp {
 /**
  * Whether a listed workspace meets the filters the document shows (name, flat tags,
  * project): the service applies them, and a server that ignores one must not widen the
- * selection. Key-value tags are not in the list document and are left to the service.
+ * selection. Key-value tags are not in the list document and are left to the service,
+ * unless the document shows the server has none (no tag-bindings relationship): such a
+ * server ignores the filter too, so the lookup fails rather than select every workspace.
+ * The same for a project filter on a server without projects.
  */
-function meets(ws: ApiWorkspace, args: GetWorkspacesArgs, pattern: RegExp | undefined): boolean {
+function meets(
+  ws: ApiWorkspace,
+  args: GetWorkspacesArgs,
+  pattern: RegExp | undefined,
+  address: string,
+  fn: string,
+): boolean {
+  if (Object.keys(args.tags ?? {}).length > 0 && !namesTagBindings(ws))
+    throw fail(
+      fn,
+      `the server at ${address} does not offer key-value tags (its workspace list names no tag bindings), so it cannot select by \`tags\`: select by \`tagNames\`, \`names\` or \`search\` instead`,
+    );
+  if (args.project !== undefined && !ws.projectId)
+    throw fail(
+      fn,
+      `the server at ${address} does not offer projects (its workspace list names no project), so it cannot select by \`project\`: leave \`project\` out and select by \`names\`, \`tagNames\` or \`search\``,
+    );
   if (pattern && !pattern.test(ws.name)) return false;
   const carried = new Set(ws.tagNames.map(foldTagName));
   if ((args.tagNames ?? []).some((t) => !carried.has(foldTagName(t)))) return false;
   if ((args.excludeTags ?? []).some((t) => carried.has(foldTagName(t)))) return false;
-  if (args.project !== undefined && ws.projectId && ws.projectId !== args.project) return false;
+  if (args.project !== undefined && ws.projectId !== args.project) return false;
   return true;
 }
 
@@ -253,10 +273,11 @@ export async function getWorkspaces(args: GetWorkspacesArgs = {}): Promise<GetWo
         organization,
         pattern === undefined ? base : { ...base, wildcardName: pattern },
       )) {
-        if (meets(ws, a, match)) found.set(ws.name, ws.id);
+        if (meets(ws, a, match, client.baseUrl, fn)) found.set(ws.name, ws.id);
       }
     }
   } catch (err) {
+    if (err instanceof pulumi.RunError) throw err;
     if (err instanceof NotFoundError) {
       throw fail(
         fn,
