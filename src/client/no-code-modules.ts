@@ -135,7 +135,7 @@ export class NoCodeModules {
   readonly #workspaces: NoCodeWorkspaces;
 
   constructor(private readonly transport: Transport) {
-    this.#workspaces = new NoCodeWorkspaces(transport);
+    this.#workspaces = new NoCodeWorkspaces(transport, async (id) => (await this.read(id)).organization);
     this.upgrade = this.#workspaces.upgrade;
   }
 

@@ -11,13 +11,12 @@ import {
   type VariableCategory,
   type WorkspaceUpgradeResource,
 } from "../api/no-code";
-import { workspaceDocumentSchema } from "../api/workspaces";
 import { WaitTimeoutError } from "./errors";
 import { currentCall, runInCall } from "./call";
 import { sleep } from "./limiter";
 import { type RequestSpec, type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
-import { createdWorkspace, toWorkspace, type Workspace } from "./workspaces";
+import { createdWorkspace, type Workspace } from "./workspaces";
 
 /** A variable given to a workspace created from (or upgraded to) a no-code module. */
 export interface NoCodeVariable {
@@ -229,7 +228,11 @@ export class NoCodeWorkspaces {
   /** Upgrades of workspaces created from a module. */
   readonly upgrade: NoCodeUpgrades;
 
-  constructor(private readonly transport: Transport) {
+  /** `moduleOrganization` names a module's organization (null when it cannot be told). */
+  constructor(
+    private readonly transport: Transport,
+    private readonly moduleOrganization: (noCodeModuleId: string) => Promise<string | null>,
+  ) {
     this.upgrade = new NoCodeUpgrades(transport);
   }
 
@@ -257,17 +260,10 @@ export class NoCodeWorkspaces {
     };
     const started = Date.now();
     const res = await this.transport.request(spec);
-    // The answer names no organization, so an unreadable one is read back by its id only.
-    return createdWorkspace(this.transport, spec, res, started, async (id) => {
-      if (!id) throw new Error("the answer names no workspace id to read it back by");
-      return toWorkspace(
-        (
-          await this.transport.requestParsed(
-            { method: "GET", path: urlPath("workspaces", id), repeat: "idempotent" },
-            workspaceDocumentSchema,
-          )
-        ).data,
-      );
+    // An unreadable answer without an id: the workspace is found by name in the module's organization.
+    return createdWorkspace(this.transport, spec, res, started, {
+      name: options.name,
+      organization: () => this.moduleOrganization(noCodeModuleId),
     });
   }
 }

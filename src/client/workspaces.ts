@@ -29,18 +29,30 @@ function rawDataId(body: unknown): string | null {
   return typeof id === "string" && id !== "" ? id : null;
 }
 
+/** `GET` of one workspace document at `path` (`/workspaces/:id` or `/organizations/:org/workspaces/:name`). */
+async function getWorkspace(transport: Transport, path: string): Promise<Workspace> {
+  const doc = await transport.requestParsed({ method: "GET", path, repeat: "idempotent" }, workspaceDocumentSchema);
+  return toWorkspace(doc.data);
+}
+
+/** Where a created workspace is found by name: its name, and its organization (null when it cannot be told). */
+export interface CreatedName {
+  name: string;
+  organization: () => Promise<string | null>;
+}
+
 /**
  * The workspace a create made, from the service's successful answer `res`. An answer
  * the client cannot read does not lose the workspace: it is read back, by the answer's
- * `data.id` when it has one (`readBack(id)`), else by name (`readBack(null)`). When that
- * fails too, UnreadableCreateError says the workspace exists and names its id if known.
+ * `data.id` when it has one, else by name in its organization. When that fails too,
+ * UnreadableCreateError says the workspace exists and names its id if known.
  */
 export async function createdWorkspace(
   transport: Transport,
   spec: RequestSpec,
   res: RawResponse,
   started: number,
-  readBack: (id: string | null) => Promise<Workspace>,
+  created: CreatedName,
 ): Promise<Workspace> {
   let doc: WorkspaceDocument;
   try {
@@ -49,7 +61,10 @@ export async function createdWorkspace(
     if (!(err instanceof UnexpectedResponseError)) throw err;
     const id = rawDataId(res.data);
     try {
-      return await readBack(id);
+      if (id) return await getWorkspace(transport, urlPath("workspaces", id));
+      const organization = await created.organization();
+      if (!organization) throw new Error("the answer names no workspace id, and no organization to find it in by name");
+      return await getWorkspace(transport, urlPath("organizations", organization, "workspaces", created.name));
     } catch (readErr) {
       throw new UnreadableCreateError(err, id, readErr);
     }
@@ -102,18 +117,15 @@ export class Workspaces {
     };
     const started = Date.now();
     const res = await this.transport.request(spec);
-    return createdWorkspace(this.transport, spec, res, started, (id) =>
-      id ? this.read(id) : this.readByName(organization, options.name),
-    );
+    return createdWorkspace(this.transport, spec, res, started, {
+      name: options.name,
+      organization: async () => organization,
+    });
   }
 
   /** `GET /workspaces/:id`. One request; the result carries `tagNames`. */
   async read(workspaceId: string): Promise<Workspace> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("workspaces", workspaceId), repeat: "idempotent" },
-      workspaceDocumentSchema,
-    );
-    return toWorkspace(doc.data);
+    return getWorkspace(this.transport, urlPath("workspaces", workspaceId));
   }
 
   /**
@@ -138,11 +150,7 @@ export class Workspaces {
 
   /** `GET /organizations/:org/workspaces/:name`. */
   async readByName(organization: string, name: string): Promise<Workspace> {
-    const doc = await this.transport.requestParsed(
-      { method: "GET", path: urlPath("organizations", organization, "workspaces", name), repeat: "idempotent" },
-      workspaceDocumentSchema,
-    );
-    return toWorkspace(doc.data);
+    return getWorkspace(this.transport, urlPath("organizations", organization, "workspaces", name));
   }
 
   /** `PATCH /workspaces/:id`. Only the given settings change. */

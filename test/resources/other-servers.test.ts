@@ -13,6 +13,7 @@ import type { ProviderImpl, Props } from "../../src/resources/providers/types";
 import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
 import { type FakeService, TOKEN, reply, startFakeService } from "../client/fake-service";
 import { type OtfLike, startOtfLike } from "../client/otf-like";
+import { failure } from "./provider-io";
 
 let otf: OtfLike;
 beforeAll(async () => {
@@ -45,15 +46,6 @@ async function checked(p: ProviderImpl, news: Props): Promise<Props> {
   const result = await p.check({}, news);
   expect(result.failures).toEqual([]);
   return result.inputs;
-}
-
-async function failure(p: Promise<unknown>): Promise<Error & { id?: string; properties?: Props }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error & { id?: string; properties?: Props };
-  }
-  throw new Error("expected a failure");
 }
 
 let n = 0;

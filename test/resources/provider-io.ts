@@ -57,3 +57,16 @@ export function optionSets(
 ): VariableOptionsInput {
   return sets as VariableOptionsInput;
 }
+
+/**
+ * The error `p` fails with; a create that made the record and then failed carries its
+ * `id` and the `properties` the engine records.
+ */
+export async function failure(p: Promise<unknown>): Promise<Error & { id?: string; properties?: Props }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & { id?: string; properties?: Props };
+  }
+  throw new Error("expected a failure");
+}

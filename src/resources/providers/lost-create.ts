@@ -1,5 +1,9 @@
-/** Recovery of a create whose answer was lost. */
-import { NetworkError, ServerError, ServiceUnavailableError } from "../../client/errors";
+/** Recovery of a create whose answer was lost or could not be read, and the error that keeps what it made. */
+import type { WorkspaceResource } from "../../api/workspaces";
+import { NetworkError, ServerError, ServiceUnavailableError, UnreadableCreateError } from "../../client/errors";
+import { toWorkspace, type Workspace } from "../../client/workspace-shapes";
+import { ProviderError } from "./errors";
+import type { Props } from "./types";
 
 /** How far the service's clock may lag ours when judging whether a record is the one our create made. */
 const CREATE_CLOCK_SKEW_MS = 120_000;
@@ -30,4 +34,54 @@ export async function recoverLostCreate<T extends { createdAt: string }>(
   const created = Date.parse(found.createdAt);
   if (Number.isFinite(created) && created >= startedMs - CREATE_CLOCK_SKEW_MS) return found;
   throw err;
+}
+
+/** Thrown after the record exists, so that the engine records it (`id`, `properties`) instead of orphaning it. */
+export class PartialCreateError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+  ) {
+    super(message);
+    this.name = "PartialCreateError";
+  }
+  get reasons(): string[] {
+    return [this.message];
+  }
+}
+
+/**
+ * A workspace create the service acknowledged (2xx) although neither its answer nor a
+ * read of the workspace could be understood: the workspace exists, and is never left out
+ * of the stack when its id is known. It is recorded with `outputsOf` a workspace that has
+ * the service's defaults, so the next `pulumi up` sends what differs and a refresh reads
+ * the rest. Without an id the error says how to take it over. Any other error is rethrown.
+ */
+export function keepUnreadableCreate(
+  err: unknown,
+  created: { name: string; organization?: string | null },
+  outputsOf: (ws: Workspace) => Props,
+): never {
+  if (!(err instanceof UnreadableCreateError)) throw err;
+  const { name, organization } = created;
+  if (err.createdId) {
+    const resource = {
+      id: err.createdId,
+      type: "workspaces",
+      attributes: { name },
+      relationships: organization ? { organization: { data: { id: organization, type: "organizations" } } } : {},
+    };
+    throw new PartialCreateError(
+      `workspace "${name}" (${err.createdId}) was created, but neither the service's answer nor a read of it could be understood (${err.message}). ` +
+        `It is recorded in the stack with the service's defaults; the next \`pulumi up\` sends the declared settings again.`,
+      err.createdId,
+      outputsOf(toWorkspace(resource as WorkspaceResource)),
+    );
+  }
+  const where = organization ? ` in organization "${organization}"` : "";
+  throw new ProviderError(
+    `workspace "${name}"${where} was created, but neither the service's answer nor a read of it by name could be understood (${err.message}). ` +
+      `Set adopt: true on the resource and run \`pulumi up\` to take it over.`,
+  );
 }

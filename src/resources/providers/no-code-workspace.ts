@@ -3,11 +3,11 @@
  * in-place upgrades through the plan-then-confirm flow, and the workspace keeps its id;
  * with `upgradeStrategy: "replace"` they replace the workspace instead.
  */
-import { UnreadableCreateError } from "../../client";
+import type { Workspace as ApiWorkspace } from "../../client";
 import { getClient, readWorkspaceShared } from "./client";
 import { ProviderError, explainingMissingFeatures } from "./errors";
 import { diffFields } from "./compare";
-import { recoverLostCreate } from "./lost-create";
+import { keepUnreadableCreate, recoverLostCreate } from "./lost-create";
 import { unlessGone, workspaceLabel } from "./gone";
 import { deleteWorkspace } from "./deletion";
 import { refusedUpdate } from "./workspace";
@@ -51,6 +51,9 @@ export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props
         const [refused] = provisionRefusals(moduleId, { pin, organization }, inputs);
         if (refused) throw new ProviderError(refused);
         const started = Date.now();
+        const name = String(inputs.name);
+        const outs = (ws: ApiWorkspace) =>
+          outputsOf(ws, inputs, { moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null, organization });
         const ws = await client.noCode
           .createWorkspace(moduleId, createOptions(inputs))
           .catch((err) =>
@@ -58,23 +61,14 @@ export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props
               err,
               async () => {
                 if (!organization) throw err;
-                return client.workspaces.readByName(organization, String(inputs.name));
+                return client.workspaces.readByName(organization, name);
               },
               started,
             ),
           )
-          .catch((err) => {
-            // Acknowledged but unreadable, without an id to read it back by: the name finds it.
-            if (!(err instanceof UnreadableCreateError) || err.createdId || !organization) throw err;
-            return client.workspaces.readByName(organization, String(inputs.name)).catch(() => Promise.reject(err));
-          });
-        return {
-          id: ws.id,
-          outs: outputsOf(ws, inputs, {
-            moduleVersion: stated(ws) ?? pin ?? inputs.moduleVersion ?? null,
-            organization,
-          }),
-        };
+          // Acknowledged but unreadable, and not found again: kept in the stack when its id is known.
+          .catch((err) => keepUnreadableCreate(err, { name, organization: organization ?? inputs.organization }, outs));
+        return { id: ws.id, outs: outs(ws) };
       },
 
       async read(id, props) {

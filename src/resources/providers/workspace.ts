@@ -4,13 +4,13 @@ import { getClient, namesTagBindings, readWorkspaceWithTags, requireTagBindings 
 import { diffFields, foldTagName } from "./compare";
 import { unlessGone, workspaceLabel } from "./gone";
 import { withWayOut } from "./errors";
-import { recoverLostCreate } from "./lost-create";
+import { PartialCreateError, keepUnreadableCreate, recoverLostCreate } from "./lost-create";
 import { deleteWorkspace } from "./deletion";
 import type { DiffResult, ProviderImpl, Props } from "./types";
 import { currentShape, type WorkspaceInputValues, type WorkspaceStoredOutputs } from "../workspace-fields";
 import { checkWorkspace } from "./workspace-check";
 import { WORKSPACE_FIELDS } from "./workspace-diff-rules";
-import { PartialCreateError, unreadableCreate, workspaceOutputs } from "./workspace-outputs";
+import { workspaceOutputs } from "./workspace-outputs";
 import { VCS_INPUT_KEYS } from "./workspace-inputs";
 import { requestOptions, tagBindingsOf } from "./workspace-request";
 import { refusedUpdate, updateWorkspace } from "./workspace-update";
@@ -41,12 +41,15 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     // A cleared setting is one the new workspace does not have: nothing to send.
     for (const [k, v] of Object.entries(options)) if (v === null) delete (options as Props)[k];
     const started = Date.now();
+    const forceDelete = Boolean(inputs.forceDelete);
     let ws = await client.workspaces
       .create(organization, options)
+      .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, options.name), started))
       .catch((err) =>
-        recoverLostCreate(err, () => client.workspaces.readByName(organization, String(inputs.name)), started),
-      )
-      .catch((err) => unreadableCreate(err, organization, inputs));
+        keepUnreadableCreate(err, { name: options.name, organization }, (made) =>
+          workspaceOutputs(made, { tags: {}, effectiveTags: {}, forceDelete, organization }),
+        ),
+      );
     let tags = Object.fromEntries(tagBindingsOf(inputs.tags).map((b) => [b.key, b.value]));
     let effectiveTags = { ...tags };
     const offersTagBindings = namesTagBindings(ws);
@@ -82,7 +85,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       const outs = workspaceOutputs(ws, {
         tags,
         effectiveTags,
-        forceDelete: Boolean(inputs.forceDelete),
+        forceDelete,
         organization,
       });
       const cause = withWayOut(err) as Error;
@@ -94,7 +97,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     }
     return {
       id: ws.id,
-      outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete: Boolean(inputs.forceDelete), organization }),
+      outs: workspaceOutputs(ws, { tags, effectiveTags, forceDelete, organization }),
     };
   },
 
