@@ -55,8 +55,23 @@ function nullAsAbsent(value: unknown): unknown {
 }
 
 /** A response schema that reads `null` as absent (the key's schema must accept `undefined`). */
-function absentIfNull<S extends z.ZodType>(schema: S) {
+export function absentIfNull<S extends z.ZodType>(schema: S) {
   return z.preprocess(nullAsAbsent, schema);
+}
+
+/** A response attribute that reads `null` or a missing key as `absent`, its value when the service says nothing. */
+export function orAbsent<S extends z.ZodType>(schema: S, absent: z.util.NoUndefined<z.output<S>>) {
+  return absentIfNull(schema.default(absent));
+}
+
+/** A response attribute that reads `null` or a missing key as `undefined` (the caller picks its absent value). */
+export function maybe<S extends z.ZodType>(schema: S) {
+  return absentIfNull(schema.optional());
+}
+
+/** The `attributes` of a resource object, missing or `null` read as none (each key then reads as its absent value). */
+export function attributesSchema<A extends z.ZodType>(attributes: A) {
+  return z.preprocess((v) => v ?? {}, attributes);
 }
 
 /** A record with its `null` entries left out, so that `{"project": null}` reads as no `project` relationship. */
@@ -107,7 +122,7 @@ export function resourceSchema<T extends string, A extends z.ZodType>(type: T, a
       /** JSON:API type of the record. */
       type: z.literal(type),
       /** The record's attributes, in the service's kebab-case spelling; missing or `null` reads as none. */
-      attributes: z.preprocess((v) => v ?? {}, attributes),
+      attributes: attributesSchema(attributes),
       /** Related records by relationship name. */
       relationships: relationshipsSchema,
       /** API and UI paths of the record (`self`, `self-html`). */
@@ -146,24 +161,29 @@ export function documentSchema<R extends z.ZodType>(resource: R) {
     .loose();
 }
 
-/** Pagination counters of spec 2.10. */
+/**
+ * Pagination counters of spec 2.10. Each may be `null` or missing (servers written by
+ * others leave some out); the paged list reads a missing `current-page` as the page it
+ * asked for and a missing `next-page` from `total-pages` (src/client/pagination.ts).
+ * `null` for `next-page` and `prev-page` says there is no such page.
+ */
 export const paginationSchema = z
   .object({
     /** Number of this page, from 1. */
-    "current-page": z.number().int(),
+    "current-page": maybe(z.number().int()),
     /** Number of the next page, or null on the last page. */
-    "next-page": z.number().int().nullable(),
+    "next-page": z.number().int().nullable().optional(),
     /** Records per page (OTF leaves it out; the client never needs it). */
-    "page-size": z.number().int().optional(),
+    "page-size": maybe(z.number().int()),
     /** Number of the previous page, or null on the first page. */
-    "prev-page": z.number().int().nullable(),
+    "prev-page": z.number().int().nullable().optional(),
     /** Records in the whole list. */
-    "total-count": z.number().int(),
+    "total-count": maybe(z.number().int()),
     /** Pages in the whole list. */
-    "total-pages": z.number().int(),
+    "total-pages": maybe(z.number().int()),
   })
   .loose();
-/** Pagination counters of a list document (`meta.pagination`). */
+/** Pagination counters of a list document (`meta.pagination`), as the service sent them. */
 export type Pagination = z.infer<typeof paginationSchema>;
 
 /** Links of a paginated list (spec 2.10). */
@@ -310,6 +330,8 @@ export function identifiersBodySchema<T extends string>(type: T) {
 
 /** Timestamp as the service writes it (ISO 8601). */
 export const timestampSchema = z.string();
+/** A timestamp attribute of a response; `null` or missing reads as `undefined`. */
+export const optionalTimestampSchema = maybe(timestampSchema);
 
 /**
  * A value where text is expected (an engine input, a tag key or value on the wire): text

@@ -1,9 +1,13 @@
 /**
  * No-code provisioning (spec 2.7 to 2.9, 4.12 to 4.16): modules enabled for no-code use,
  * their variable options, workspaces created from them and their upgrades.
+ *
+ * Response attributes are read liberally (see ./common.ts): `null` or a missing key reads
+ * as the attribute's absent value; only `id` and `type` are required. Request schemas
+ * (the bodies the client sends and the local server checks) stay strict.
  */
 import { z } from "zod";
-import { documentSchema, listDocumentSchema, resourceSchema } from "./common";
+import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
 import { WORKSPACE_NAME_PATTERN } from "./workspaces";
 
 /** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
@@ -45,11 +49,11 @@ export const UPGRADE_FINAL: readonly UpgradeStatus[] = [
 export const variableOptionsAttributesSchema = z
   .object({
     /** Name of the module variable. */
-    "variable-name": z.string(),
+    "variable-name": orAbsent(z.string(), ""),
     /** Type of the variable as the module declares it (`string`, `number`, ...). */
-    "variable-type": z.string(),
+    "variable-type": orAbsent(z.string(), ""),
     /** Values a workspace made from the module may give the variable. */
-    options: z.array(z.unknown()),
+    options: orAbsent(z.array(z.unknown()), []),
   })
   .loose();
 
@@ -63,10 +67,10 @@ export const noCodeModuleResourceSchema = resourceSchema(
   "no-code-modules",
   z
     .object({
-      /** Whether workspaces may be created from the module. */
-      enabled: z.boolean(),
+      /** Whether workspaces may be created from the module; the spec's initial value, false, when absent. */
+      enabled: orAbsent(z.boolean(), false),
       /** Module version new workspaces are created from. */
-      "version-pin": z.string(),
+      "version-pin": orAbsent(z.string(), ""),
     })
     .loose(),
 );
@@ -238,7 +242,7 @@ export type WorkspaceUpgradeRequest = z.infer<typeof workspaceUpgradeRequestSche
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id (spec 2.9). */
 export const workspaceUpgradeResourceSchema = resourceSchema(
   "workspace-upgrade",
-  z.object({ status: z.string(), "plan-url": z.string().optional() }).loose(),
+  z.object({ status: orAbsent(z.string(), "pending"), "plan-url": maybe(z.string()) }).loose(),
 );
 /** A workspace upgrade (`workspace-upgrade`); its `id` is the run id. */
 export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSchema>;
@@ -246,7 +250,7 @@ export type WorkspaceUpgradeResource = z.infer<typeof workspaceUpgradeResourceSc
 export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeResourceSchema);
 
 /** Confirm answers with a short completion message rather than a resource (spec 4.16). */
-export const workspaceUpgradeConfirmResponseSchema = z.object({ message: z.string().optional() }).loose();
+export const workspaceUpgradeConfirmResponseSchema = z.object({ message: maybe(z.string()) }).loose();
 
 /**
  * A workspace variable (`vars`) as the hosted service renders it; the spec shows only its
@@ -256,12 +260,13 @@ export const variableResourceSchema = resourceSchema(
   "vars",
   z
     .object({
-      key: z.string(),
+      key: orAbsent(z.string(), ""),
       value: z.string().nullable().optional(),
       description: z.string().nullable().optional(),
-      category: z.string(),
-      hcl: z.boolean().optional(),
-      sensitive: z.boolean().optional(),
+      /** `engine` (the vendor's `terraform`) or `env`; a server that does not say reads as `engine`. */
+      category: orAbsent(z.string(), "engine"),
+      hcl: maybe(z.boolean()),
+      sensitive: maybe(z.boolean()),
     })
     .loose(),
 );

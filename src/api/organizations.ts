@@ -2,9 +2,13 @@
  * Records a workspace refers to: organizations, projects, SSH keys, registry modules
  * and their versions, state versions, agent pools and VCS OAuth tokens. The spec shows
  * only their identifiers; these shapes follow the hosted service.
+ *
+ * Response attributes are read liberally (see ./common.ts): `null` or a missing key reads
+ * as the attribute's absent value (`""` for a name, `undefined` where the client picks
+ * its own); only `id` and `type` are required. Request schemas stay strict.
  */
 import { z } from "zod";
-import { documentSchema, listDocumentSchema, resourceSchema, timestampSchema } from "./common";
+import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orAbsent, resourceSchema } from "./common";
 import { tagBindingRequestSchema } from "./workspaces";
 
 /** Organization names: letters, digits, `-` and `_`. */
@@ -15,11 +19,11 @@ export const organizationResourceSchema = resourceSchema(
   "organizations",
   z
     .object({
-      name: z.string(),
-      email: z.string().nullable().optional(),
-      "created-at": timestampSchema.optional(),
+      name: orAbsent(z.string(), ""),
+      email: maybe(z.string()),
+      "created-at": optionalTimestampSchema,
       /** Whether workspace admins may force delete their own workspaces (spec section 5, item 7). */
-      "allow-force-delete-workspaces": z.boolean().optional(),
+      "allow-force-delete-workspaces": maybe(z.boolean()),
     })
     .loose(),
 );
@@ -51,9 +55,9 @@ export const projectResourceSchema = resourceSchema(
   "projects",
   z
     .object({
-      name: z.string(),
-      description: z.string().nullable().optional(),
-      "created-at": timestampSchema.optional(),
+      name: orAbsent(z.string(), ""),
+      description: maybe(z.string()),
+      "created-at": optionalTimestampSchema,
     })
     .loose(),
 );
@@ -89,7 +93,7 @@ export const projectRequestSchema = z
   .loose();
 
 /** An SSH key of an organization (`ssh-keys`, id `sshkey-`); only its name is ever returned. */
-export const sshKeyResourceSchema = resourceSchema("ssh-keys", z.object({ name: z.string() }).loose());
+export const sshKeyResourceSchema = resourceSchema("ssh-keys", z.object({ name: orAbsent(z.string(), "") }).loose());
 /** An SSH key of an organization (`ssh-keys`, id `sshkey-`). */
 export type SshKeyResource = z.infer<typeof sshKeyResourceSchema>;
 /** Body of a response holding one SSH key. */
@@ -112,15 +116,17 @@ export const registryModuleResourceSchema = resourceSchema(
   "registry-modules",
   z
     .object({
-      name: z.string(),
-      provider: z.string(),
-      namespace: z.string().optional(),
-      "registry-name": z.string().optional(),
-      status: z.string().optional(),
-      "no-code": z.boolean().optional(),
-      "version-statuses": z.array(z.object({ version: z.string(), status: z.string() }).loose()).optional(),
-      "created-at": timestampSchema.optional(),
-      "updated-at": timestampSchema.optional(),
+      name: orAbsent(z.string(), ""),
+      provider: orAbsent(z.string(), ""),
+      namespace: maybe(z.string()),
+      "registry-name": maybe(z.string()),
+      status: maybe(z.string()),
+      "no-code": maybe(z.boolean()),
+      "version-statuses": maybe(
+        z.array(z.object({ version: orAbsent(z.string(), ""), status: orAbsent(z.string(), "") }).loose()),
+      ),
+      "created-at": optionalTimestampSchema,
+      "updated-at": optionalTimestampSchema,
     })
     .loose(),
 );
@@ -152,7 +158,9 @@ export const registryModuleCreateRequestSchema = z
 /** A version of a registry module (`registry-module-versions`, id `modver-`). */
 export const registryModuleVersionResourceSchema = resourceSchema(
   "registry-module-versions",
-  z.object({ version: z.string(), status: z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
+  z
+    .object({ version: orAbsent(z.string(), ""), status: maybe(z.string()), "created-at": optionalTimestampSchema })
+    .loose(),
 );
 /** Body of a response holding one registry module version. */
 export const registryModuleVersionDocumentSchema = documentSchema(registryModuleVersionResourceSchema);
@@ -178,11 +186,11 @@ export const stateVersionResourceSchema = resourceSchema(
   "state-versions",
   z
     .object({
-      serial: z.number().int(),
-      "created-at": timestampSchema.optional(),
-      "resource-count": z.number().int().optional(),
-      status: z.string().optional(),
-      intermediate: z.boolean().optional(),
+      serial: orAbsent(z.number().int(), 0),
+      "created-at": optionalTimestampSchema,
+      "resource-count": maybe(z.number().int()),
+      status: maybe(z.string()),
+      intermediate: maybe(z.boolean()),
     })
     .loose(),
 );
@@ -218,9 +226,9 @@ export const agentPoolResourceSchema = resourceSchema(
   "agent-pools",
   z
     .object({
-      name: z.string(),
-      "organization-scoped": z.boolean().optional(),
-      "created-at": timestampSchema.optional(),
+      name: orAbsent(z.string(), ""),
+      "organization-scoped": maybe(z.boolean()),
+      "created-at": optionalTimestampSchema,
     })
     .loose(),
 );
@@ -230,7 +238,7 @@ export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
 /** A VCS OAuth token (`oauth-tokens`, id `ot-`), which a workspace's VCS connection names. */
 export const oauthTokenResourceSchema = resourceSchema(
   "oauth-tokens",
-  z.object({ "service-provider-user": z.string().optional(), "created-at": timestampSchema.optional() }).loose(),
+  z.object({ "service-provider-user": maybe(z.string()), "created-at": optionalTimestampSchema }).loose(),
 );
 /** Body of a response holding one VCS OAuth token. */
 export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);

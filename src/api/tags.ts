@@ -5,10 +5,13 @@
 import { z } from "zod";
 import {
   anyResourceSchema,
+  attributesSchema,
   identifiersBodySchema,
   listDocumentSchema,
+  maybe,
+  optionalTimestampSchema,
+  orAbsent,
   resourceSchema,
-  timestampSchema,
 } from "./common";
 
 /** A flat tag (`tags`). */
@@ -16,9 +19,9 @@ export const tagResourceSchema = resourceSchema(
   "tags",
   z
     .object({
-      name: z.string(),
-      "created-at": timestampSchema.optional(),
-      "instance-count": z.number().int().optional(),
+      name: orAbsent(z.string(), ""),
+      "created-at": optionalTimestampSchema,
+      "instance-count": maybe(z.number().int()),
     })
     .loose(),
 );
@@ -27,11 +30,11 @@ export type TagResource = z.infer<typeof tagResourceSchema>;
 /** Body of one page of flat tags (an organization's, or a workspace's). */
 export const tagListDocumentSchema = listDocumentSchema(tagResourceSchema);
 
+/** A key-value tag's `key` and `value`; `null` or missing reads as `""`. */
+const tagBindingAttributesSchema = z.object({ key: orAbsent(z.string(), ""), value: orAbsent(z.string(), "") }).loose();
+
 /** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
-export const tagBindingResourceSchema = resourceSchema(
-  "tag-bindings",
-  z.object({ key: z.string(), value: z.string() }).loose(),
-);
+export const tagBindingResourceSchema = resourceSchema("tag-bindings", tagBindingAttributesSchema);
 /** A key-value tag bound directly to a workspace or project (`tag-bindings`). */
 export type TagBindingResource = z.infer<typeof tagBindingResourceSchema>;
 /** Body of the list of a workspace's or project's own tag bindings. */
@@ -41,8 +44,8 @@ export const tagBindingListDocumentSchema = listDocumentSchema(tagBindingResourc
 export const effectiveTagBindingResourceSchema = anyResourceSchema.extend({
   /** Always `effective-tag-bindings`. */
   type: z.literal("effective-tag-bindings"),
-  /** The tag's `key` and `value`. */
-  attributes: z.object({ key: z.string(), value: z.string() }).loose(),
+  /** The tag's `key` and `value`; missing or `null` attributes read as none. */
+  attributes: attributesSchema(tagBindingAttributesSchema),
 });
 /** A key-value tag in effect on a workspace (`effective-tag-bindings`), inherited ones included. */
 export type EffectiveTagBindingResource = z.infer<typeof effectiveTagBindingResourceSchema>;

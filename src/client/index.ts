@@ -176,7 +176,7 @@ export type { Settings, SettingsInput, SettingSource } from "./settings";
 export * from "./errors";
 export { PagedList, PAGE_SIZE } from "./pagination";
 export type { CallOptions } from "./call";
-export type { Page } from "./pagination";
+export type { Page, PageCounters } from "./pagination";
 export { DEFAULT_RETRY } from "./retry";
 export type { RetryOptions, Repeatability } from "./retry";
 export { resetLimiters } from "./limiter";

@@ -28,7 +28,8 @@ export class Organizations {
     );
     const a = doc.data.attributes;
     return {
-      name: a.name,
+      // The id of an organization is its name: a server that leaves the attribute out still names it.
+      name: a.name || doc.data.id,
       email: a.email ?? null,
       createdAt: a["created-at"] ?? null,
       allowForceDeleteWorkspaces: a["allow-force-delete-workspaces"] ?? null,

@@ -16,16 +16,43 @@ import type { RequestSpec } from "./transport";
 /** Page size the client asks for: the service's maximum, so a list costs as few requests as possible. */
 export const PAGE_SIZE = 100;
 
+/**
+ * The counters of a page as the client reads them: those the service sent, with the
+ * page's number, the next and the previous page filled in where it left them out (the
+ * page asked for; the next from `total-pages`, or none; the one before, or none).
+ * `total-count`, `total-pages` and `page-size` stay absent when the service did not say.
+ */
+export type PageCounters = Pagination & {
+  /** Number of this page, from 1. */
+  "current-page": number;
+  /** Number of the next page, or null on the last page. */
+  "next-page": number | null;
+  /** Number of the previous page, or null on the first page. */
+  "prev-page": number | null;
+};
+
 /** One page of a list as the service sent it. */
 export interface Page<T> {
   /** The page's items, in the service's order. */
   items: T[];
   /** Absent when the service sent no pagination meta (the list is then one page). */
-  pagination?: Pagination;
+  pagination?: PageCounters;
 }
 
-/** Fetches one page of a list: page number (from 1) and page size. */
-export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<Page<T>>;
+/** The counters of page `number` with what the service left out read as {@link PageCounters} says. */
+function countersOf(p: Pagination, number: number): PageCounters {
+  const total = p["total-pages"];
+  const derivedNext = total !== undefined && number < total ? number + 1 : null;
+  return {
+    ...p,
+    "current-page": p["current-page"] ?? number,
+    "next-page": p["next-page"] === undefined ? derivedNext : p["next-page"],
+    "prev-page": p["prev-page"] === undefined ? (number > 1 ? number - 1 : null) : p["prev-page"],
+  };
+}
+
+/** Fetches one page of a list: page number (from 1) and page size; its counters as the service sent them. */
+export type PageFetcher<T> = (pageNumber: number, pageSize: number) => Promise<{ items: T[]; pagination?: Pagination }>;
 
 /**
  * A list the client pages through on demand: `for await` visits every item, fetching page
@@ -64,15 +91,17 @@ export class PagedList<T> implements AsyncIterable<T> {
     const seen = new Map<string, number>();
     let number = 1;
     for (;;) {
-      const page = await runInScope(scope, () => this.fetchPage(number, this.pageSize));
-      const p = page.pagination;
+      const fetched = await runInScope(scope, () => this.fetchPage(number, this.pageSize));
+      const p = fetched.pagination && countersOf(fetched.pagination, number);
+      const page: Page<T> = p ? { items: fetched.items, pagination: p } : { items: fetched.items };
       const next = p?.["next-page"] ?? null;
+      const total = p?.["total-pages"];
       const inconsistent = (problem: string) => new InconsistentPaginationError(this.path, number, problem);
       if (p && p["current-page"] !== number)
         throw inconsistent(`page ${number} was asked for and page ${p["current-page"]} answered`);
       if (next !== null && next <= number) throw inconsistent(`next-page ${next} does not come after page ${number}`);
-      if (next !== null && p && next > p["total-pages"])
-        throw inconsistent(`next-page ${next} is past total-pages ${p["total-pages"]}`);
+      if (next !== null && total !== undefined && next > total)
+        throw inconsistent(`next-page ${next} is past total-pages ${total}`);
       if (next !== null && page.items.length === 0)
         throw inconsistent(`the page is empty but names page ${next} as the next one`);
       if (page.items.length > 0) {
