@@ -37,7 +37,9 @@ async function getWorkspace(transport: Transport, path: string): Promise<Workspa
 
 /** Where a created workspace is found by name: its name, and its organization (null when it cannot be told). */
 export interface CreatedName {
+  /** The name the create asked for. */
   name: string;
+  /** Its organization, asked for only when needed (a no-code create learns it from the module). */
   organization: () => Promise<string | null>;
 }
 
