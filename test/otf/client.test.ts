@@ -6,7 +6,8 @@
  * the calls of features OTF lacks failing with the client's typed error, naming the feature.
  * What OTF holds is read back with plain HTTP.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as pulumi from "@pulumi/pulumi";
 import {
   ConflictError,
   FeatureUnavailableError,
@@ -15,6 +16,7 @@ import {
   WorkspacesError,
   type Feature,
 } from "../../src/client";
+import { getWorkspaces } from "../../src/index";
 import { createOrganization, createSshKey, otfApi, otfServer, tagNames, workspace, type OtfServer } from "./otf";
 
 const org = "client";
@@ -230,6 +232,30 @@ describe("features OTF lacks, through the client", () => {
       client.noCode.enable(org, { registryModuleId: "mod-AbCdEfGhIjKlMnOp" }),
       "no-code provisioning",
     );
+  });
+
+  describe("lookups", () => {
+    beforeAll(() =>
+      pulumi.runtime.setAllConfig(
+        { "workspaces:address": otf.url, "workspaces:token": otf.token, "workspaces:organization": org },
+        ["workspaces:token"],
+      ),
+    );
+    afterAll(() => pulumi.runtime.setAllConfig({}));
+
+    it("select by name themselves, and refuse key-value tags and project, which OTF cannot apply", async () => {
+      expect((await getWorkspaces({ names: ["lacking"] })).ids).toEqual([id]);
+      const byTags = await getWorkspaces({ tags: { env: "dev" } }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(byTags?.message).toMatch(/^getWorkspaces: the server at .* does not offer key-value tags/);
+      const byProject = await getWorkspaces({ project: "prj-AbCdEfGhIjKlMnOp" }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(byProject?.message).toMatch(/^getWorkspaces: the server at .* does not offer projects/);
+    });
   });
 
   it("fails safe delete and deletes nothing", async () => {
