@@ -19,7 +19,8 @@ export const PAGE_SIZE = 100;
 /**
  * The counters of a page as the client reads them: those the service sent, with the
  * page's number, the next and the previous page filled in where it left them out (the
- * page asked for; the next from `total-pages`, or none; the one before, or none).
+ * page asked for; the next from `total-pages` or `total-count`, or none; the one before,
+ * or none).
  * `total-count`, `total-pages` and `page-size` stay absent when the service did not say.
  */
 export type PageCounters = Pagination & {
@@ -39,9 +40,15 @@ export interface Page<T> {
   pagination?: PageCounters;
 }
 
-/** The counters of page `number` with what the service left out read as {@link PageCounters} says. */
-function countersOf(p: Pagination, number: number): PageCounters {
-  const total = p["total-pages"];
+/**
+ * The counters of page `number` (of `size` records asked for) with what the service left
+ * out read as {@link PageCounters} says; without `total-pages`, `total-count` tells
+ * whether records are left for a next page.
+ */
+function countersOf(p: Pagination, number: number, size: number): PageCounters {
+  const count = p["total-count"];
+  const perPage = p["page-size"] ?? size;
+  const total = p["total-pages"] ?? (count !== undefined && perPage > 0 ? Math.ceil(count / perPage) : undefined);
   const derivedNext = total !== undefined && number < total ? number + 1 : null;
   return {
     ...p,
@@ -92,7 +99,7 @@ export class PagedList<T> implements AsyncIterable<T> {
     let number = 1;
     for (;;) {
       const fetched = await runInScope(scope, () => this.fetchPage(number, this.pageSize));
-      const p = fetched.pagination && countersOf(fetched.pagination, number);
+      const p = fetched.pagination && countersOf(fetched.pagination, number, this.pageSize);
       const page: Page<T> = p ? { items: fetched.items, pagination: p } : { items: fetched.items };
       const next = p?.["next-page"] ?? null;
       const total = p?.["total-pages"];

@@ -211,6 +211,22 @@ describe("pagination blocks without counters", () => {
     ]);
   });
 
+  it("follows total-count when next-page and total-pages are missing", async () => {
+    // 150 records, 100 a page (the page size asked for, as the service did not say).
+    answers.set("/workspaces/ws-5/relationships/tags", (page) => ({
+      data: Array.from({ length: page === 1 ? 100 : 50 }, (_, i) => ({
+        id: `tag-c${page}-${i}`,
+        type: "tags",
+        attributes: { name: `c${page}-${i}` },
+      })),
+      meta: { pagination: { "total-count": 150 } },
+    }));
+    const pages = [];
+    for await (const page of client.tags.list("ws-5").pages()) pages.push(page);
+    expect(pages.map((p) => p.items.length)).toEqual([100, 50]);
+    expect(pages.map((p) => p.pagination?.["next-page"])).toEqual([2, null]);
+  });
+
   it("reads a block whose counters are all null as one page", async () => {
     const nulls = { "current-page": null, "page-size": null, "total-count": null, "total-pages": null };
     answers.set("/workspaces/ws-3/relationships/tags", (page) => ({
