@@ -16,9 +16,14 @@ interface PackResult {
   files: Array<{ path: string; size: number }>;
 }
 
-/** Upper bounds with headroom over what is measured today (401 kB packed, 1.80 MB unpacked, 306 files: dist with source maps, src, docs, examples). */
-const MAX_PACKED = 460_000;
-const MAX_UNPACKED = 2_000_000;
+/**
+ * Upper bounds with headroom over what is measured today (441 kB packed, 2.00 MB unpacked,
+ * 434 files: dist with source maps, src, docs, examples). The growth since 1.80 MB is the
+ * code and docs of what was added since (lookups, DataRetentionPolicy, the shared listing,
+ * servers written by others and docs/compatibility.md), a few kB at a time.
+ */
+const MAX_PACKED = 500_000;
+const MAX_UNPACKED = 2_300_000;
 
 let pack: PackResult;
 let files: Set<string>;
