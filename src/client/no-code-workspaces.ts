@@ -240,8 +240,13 @@ export class NoCodeWorkspaces {
   async create(noCodeModuleId: string, options: NoCodeWorkspaceCreateOptions): Promise<Workspace> {
     const attributes: Record<string, unknown> = { name: options.name };
     if (options.agentPoolId !== undefined) attributes["agent-pool-id"] = options.agentPoolId;
-    // The spec spells this key with an underscore on this endpoint only.
-    if (options.autoApply !== undefined) attributes.auto_apply = options.autoApply;
+    // The spec spells this key with an underscore on this endpoint only; go-tfe (and so
+    // what the hosted service is tested with) sends the hyphen. Both go out, with one value:
+    // a server reads the one it knows and ignores the other.
+    if (options.autoApply !== undefined) {
+      attributes.auto_apply = options.autoApply;
+      attributes["auto-apply"] = options.autoApply;
+    }
     if (options.description !== undefined) attributes.description = options.description;
     if (options.executionMode !== undefined) attributes["execution-mode"] = options.executionMode;
     if (options.sourceName !== undefined) attributes["source-name"] = options.sourceName;
