@@ -17,6 +17,7 @@ import {
   type Feature,
 } from "../../src/client";
 import { getWorkspaces } from "../../src/index";
+import { failure as rejected } from "../resources/provider-io";
 import { createOrganization, createSshKey, otfApi, otfServer, tagNames, workspace, type OtfServer } from "./otf";
 
 const org = "client";
@@ -245,16 +246,10 @@ describe("features OTF lacks, through the client", () => {
 
     it("select by name themselves, and refuse key-value tags and project, which OTF cannot apply", async () => {
       expect((await getWorkspaces({ names: ["lacking"] })).ids).toEqual([id]);
-      const byTags = await getWorkspaces({ tags: { env: "dev" } }).then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      expect(byTags?.message).toMatch(/^getWorkspaces: the server at .* does not offer key-value tags/);
-      const byProject = await getWorkspaces({ project: "prj-AbCdEfGhIjKlMnOp" }).then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      expect(byProject?.message).toMatch(/^getWorkspaces: the server at .* does not offer projects/);
+      const byTags = await rejected(getWorkspaces({ tags: { env: "dev" } }));
+      expect(byTags.message).toMatch(/^getWorkspaces: the server at .* does not offer key-value tags/);
+      const byProject = await rejected(getWorkspaces({ project: "prj-AbCdEfGhIjKlMnOp" }));
+      expect(byProject.message).toMatch(/^getWorkspaces: the server at .* does not offer projects/);
     });
   });
 

@@ -12,6 +12,7 @@ import { resetLimiters } from "../../src/client";
 import { getWorkspaces } from "../../src/index";
 import { TOKEN, fakeClient } from "../client/fake-service";
 import { type OtfLike, startOtfLike } from "../client/otf-like";
+import { failure } from "./provider-io";
 
 let otf: OtfLike;
 const ids: Record<string, string> = {};
@@ -37,15 +38,6 @@ afterAll(async () => {
   await otf.close();
 });
 
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  return p.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (e: Error) => e,
-  );
-}
-
 describe("getWorkspaces on a server whose list ignores filters", () => {
   it("applies name patterns, flat tags and excluded tags itself", async () => {
     const byPattern = await getWorkspaces({ names: ["lk-app-*"] });
@@ -57,7 +49,7 @@ describe("getWorkspaces on a server whose list ignores filters", () => {
   });
 
   it("refuses to select by key-value tags it cannot apply, naming the feature and the way out", async () => {
-    const err = await rejection(getWorkspaces({ tags: { team: "search" } }));
+    const err = await failure(getWorkspaces({ tags: { team: "search" } }));
     expect(err).toBeInstanceOf(pulumi.RunError);
     expect(err.message).toMatch(
       /^getWorkspaces: the server at http:\/\/127\.0\.0\.1:\d+\/api\/v2 does not offer key-value tags/,
@@ -67,7 +59,7 @@ describe("getWorkspaces on a server whose list ignores filters", () => {
   });
 
   it("refuses to select by project on a server without projects", async () => {
-    const err = await rejection(getWorkspaces({ project: "prj-anything" }));
+    const err = await failure(getWorkspaces({ project: "prj-anything" }));
     expect(err.message).toMatch(/^getWorkspaces: the server at .* does not offer projects/);
     expect(err.message).toContain("leave `project` out");
   });
