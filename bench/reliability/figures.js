@@ -20,6 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), "reliability-figures-"));
 const env = { ...process.env, RELIABILITY_FIGURES_DIR: dir };
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 
+/** The commit measured, marked when the tree differs from it. */
+function commit() {
+  const git = (...args) => spawnSync("git", args, { cwd: root, encoding: "utf8" });
+  const head = git("rev-parse", "--short", "HEAD").stdout.trim() || "an unknown commit";
+  return git("status", "--porcelain").stdout.trim() ? `${head} with local changes` : head;
+}
+
 function run(args) {
   const started = Date.now();
   const r = spawnSync(process.execPath, [vitest, "run", ...args], { cwd: root, env, stdio: "inherit" });
@@ -61,7 +68,7 @@ rmSync(dir, { recursive: true, force: true });
 const lines = [
   "# Reliability figures",
   "",
-  `Measured by \`node bench/reliability/figures.js${withE2e ? " --e2e" : ""}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${require("node:os").cpus().length} CPUs).`,
+  `Measured on ${new Date().toISOString().slice(0, 10)} at ${commit()} by \`node bench/reliability/figures.js${withE2e ? " --e2e" : ""}\` (Node ${process.version}, ${require("node:os").cpus().length} CPUs); the suites assert what the figures count on every CI run, the counts themselves are those of this run.`,
   "",
   "| area | figure | value |",
   "|---|---|---|",

@@ -14,7 +14,7 @@ import { z } from "zod";
 /** Media type of every request and response body. */
 export const JSONAPI_MEDIA_TYPE = "application/vnd.api+json";
 
-/** Identifier prefixes of spec 2.1, plus the few records the spec leaves open. */
+/** Identifier prefixes of the service's records (`ws-`, `prj-`, ...), plus those of the few records the service does not document. */
 export const ID_PREFIXES = {
   workspace: "ws-",
   project: "prj-",
@@ -162,7 +162,7 @@ export function documentSchema<R extends z.ZodType>(resource: R) {
 }
 
 /**
- * Pagination counters of spec 2.10. Each may be `null` or missing (servers written by
+ * The pagination counters of a list document (`meta.pagination`). Each may be `null` or missing (servers written by
  * others leave some out); the paged list reads a missing `current-page` as the page it
  * asked for and a missing `next-page` from `total-pages` (src/client/pagination.ts).
  * `null` for `next-page` and `prev-page` says there is no such page.
@@ -218,7 +218,7 @@ export function listDocumentSchema<R extends z.ZodType>(resource: R) {
     .loose();
 }
 
-/** Default and maximum page sizes (spec section 8 gives the default; the maximum follows the hosted service). */
+/** Default and maximum page sizes (the service's documented default; the maximum follows the hosted service). */
 export const DEFAULT_PAGE_SIZE = 20;
 /** Largest `page[size]` the service accepts; larger values are lowered to it. */
 export const MAX_PAGE_SIZE = 100;

@@ -22,7 +22,7 @@ export {
   type ExecutionMode,
 } from "./workspace-fields";
 
-/** The `permissions` object of spec 2.3. */
+/** The `permissions` object of a workspace document: what the caller may do with it. */
 export const PERMISSION_NAMES = [
   "can-update",
   "can-destroy",
@@ -46,12 +46,12 @@ export const PERMISSION_NAMES = [
   "can-read-assessment-results",
   "can-queue-destroy",
 ] as const;
-/** One of the permission names of spec 2.3 (`can-update`, `can-lock`, ...). */
+/** One of the permission names of a workspace document (`can-update`, `can-lock`, ...). */
 export type PermissionName = (typeof PERMISSION_NAMES)[number];
 
 /** The `permissions` attribute as read: flags by name (a newer service may send more names). */
 export const permissionsSchema = z.record(z.string(), z.boolean());
-/** The caller's permissions on a workspace: one flag per name of spec 2.3. */
+/** The caller's permissions on a workspace: one flag per permission name. */
 export type Permissions = Record<PermissionName, boolean>;
 
 /** `vcs-repo` attribute of a workspace document. */
@@ -203,7 +203,7 @@ export const workspaceUpdateRequestSchema = workspaceBodySchema(false);
 export type WorkspaceUpdateRequest = z.infer<typeof workspaceUpdateRequestSchema>;
 
 /**
- * Cross-field rules of spec 4.2 and 4.3 that a schema of single keys cannot express.
+ * Cross-field rules of workspace create and update that a schema of single keys cannot express.
  * `given` is what the request supplied; `current` (on update) the stored settings in
  * request spelling, so that the rules are checked against the resulting workspace.
  * Pointers are relative to the document root (`/data/attributes/...`).

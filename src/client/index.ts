@@ -18,6 +18,8 @@
  * ```ts
  * const ws = await client.with({ deadlineMs: 10_000, signal: AbortSignal.timeout(5_000) }).workspaces.read("ws-123");
  * ```
+ *
+ * @module pulumi-workspaces/client
  */
 import { RemoteStateConsumers } from "./consumers";
 import { WorkspaceLocks } from "./locks";

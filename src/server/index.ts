@@ -1,6 +1,9 @@
 /**
  * The local service: `startServer(options)` opens (or creates) the database, makes sure
  * the bootstrap organization and its owners token exist, and serves the API on HTTP.
+ * Published as the package `pulumi-workspaces-server`.
+ *
+ * @module pulumi-workspaces-server
  */
 import type { AddressInfo } from "node:net";
 import type { Domain, ServerContext, ServerOptions } from "./context";

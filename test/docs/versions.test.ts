@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..", "..");
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
-const manifest = (rel: string) => JSON.parse(read(rel)) as { name: string; version: string; dependencies?: Record<string, string> };
+const manifest = (rel: string) =>
+  JSON.parse(read(rel)) as { name: string; version: string; dependencies?: Record<string, string> };
 
 /** The version of the first `## x.y.z` heading: the latest released section. */
 function latestReleased(changelog: string): string | undefined {
@@ -32,7 +33,12 @@ function admits(range: string, version: string): boolean {
   return vMaj === 0 && vMin === 0 && vPat === pat;
 }
 
-const PACKAGES = ["package.json", "packages/server/package.json", "packages/policies/package.json", "policies/package.json"];
+const PACKAGES = [
+  "package.json",
+  "packages/server/package.json",
+  "packages/policies/package.json",
+  "policies/package.json",
+];
 
 /** package.json files of the examples (each program and the policy pack). */
 function exampleManifests(): string[] {
