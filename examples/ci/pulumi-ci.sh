@@ -14,7 +14,8 @@
 #                            pulumi-workspaces-policies (default: policy-pack)
 #   POLICY_CONFIG            policy config file (optional)
 #   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
-#                            (TFE_TOKEN or the engine CLI's credentials file also work)
+#                            (TFE_TOKEN, the engine CLI's credentials file or the stack's
+#                            secret config workspaces:token also work)
 #   WORKSPACES_ADDRESS       service address; WORKSPACES_ORGANIZATION default organization
 #   PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL plus PULUMI_CONFIG_PASSPHRASE: the Pulumi state backend
 #
@@ -45,12 +46,6 @@ if [[ -n "${POLICY_CONFIG:-}" ]]; then
   policy_args+=(--policy-pack-config "$(cd "$(dirname "$POLICY_CONFIG")" && pwd)/$(basename "$POLICY_CONFIG")")
 fi
 
-if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/credentials.tfrc.json" ]]; then
-  # Checked here so the run fails in one line instead of once per resource.
-  echo "no API token: set WORKSPACES_TOKEN from the CI system's secret store" >&2
-  exit 2
-fi
-
 install() {
   if [[ ! -d "$1/node_modules" ]]; then
     if [[ -f "$1/package-lock.json" ]]; then (cd "$1" && npm ci --no-audit --no-fund); else (cd "$1" && npm install --no-audit --no-fund); fi
@@ -60,6 +55,13 @@ install "$program_dir"
 install "$policy_pack"
 
 cd "$program_dir"
+# Checked here so the run fails in one line instead of once per resource. The token may be
+# in the environment, in the credentials file or in the stack's config (set with --secret).
+if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/credentials.tfrc.json" ]] &&
+  ! grep -qs '^[[:space:]]*workspaces:token:' "Pulumi.$PULUMI_STACK.yaml"; then
+  echo "no API token: set WORKSPACES_TOKEN from the CI system's secret store (or pulumi config set --secret workspaces:token)" >&2
+  exit 2
+fi
 export PULUMI_SKIP_UPDATE_CHECK=true
 case "$mode" in
   preview)

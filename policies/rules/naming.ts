@@ -19,7 +19,7 @@ const namePatternSchema: PolicyConfigSchema = {
 export const namePattern: ResourceValidationPolicy = {
   name: "workspace-name-pattern",
   description:
-    "Workspace names match the configured pattern (by default the spec's characters: letters, digits, `-`, `_`).",
+    "Workspace names match the configured pattern (by default the characters the service allows: letters, digits, `-`, `_`).",
   enforcementLevel: "mandatory",
   configSchema: namePatternSchema,
   validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {

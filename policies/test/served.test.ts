@@ -78,7 +78,9 @@ describe("the pack served by the engine's policy-pack runner", () => {
   it("describes every rule with its level and config schema", async () => {
     const info = await call<analyzer.AnalyzerInfo>((done) => client.getAnalyzerInfo(new Empty(), done));
     expect(info.getName()).toBe("pulumi-workspaces");
-    expect(info.getVersion()).toBe((JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version);
+    expect(info.getVersion()).toBe(
+      (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version,
+    );
     const served = info.getPoliciesList().map((p) => [p.getName(), p.getEnforcementlevel()]);
     const levels: Record<string, number> = {
       advisory: LEVEL.ADVISORY,
