@@ -21,8 +21,10 @@ export function snippetPages(): string[] {
     .readdirSync(path.join(root, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
+  // packages/policies/README.md is a copy of policies/README.md made by `npm pack` (ignored by git).
   const packages = fs
     .readdirSync(path.join(root, "packages"))
+    .filter((p) => p !== "policies")
     .map((p) => `packages/${p}/README.md`)
     .filter((f) => fs.existsSync(path.join(root, f)));
   return ["README.md", ...docs.sort(), "policies/README.md", ...packages.sort()];
