@@ -46,6 +46,14 @@ if [[ -n "${POLICY_CONFIG:-}" ]]; then
   policy_args+=(--policy-pack-config "$(cd "$(dirname "$POLICY_CONFIG")" && pwd)/$(basename "$POLICY_CONFIG")")
 fi
 
+# Checked here so the run fails in one line instead of once per resource. The token may be
+# in the environment, in the credentials file or in the stack's config (set with --secret).
+if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/credentials.tfrc.json" ]] &&
+  ! grep -Eqs "(^|[[:space:]{,])[\"']?workspaces:token[\"']?[[:space:]]*:" "$program_dir/Pulumi.$PULUMI_STACK.yaml"; then
+  echo "no API token: set WORKSPACES_TOKEN from the CI system's secret store (or pulumi config set --secret workspaces:token)" >&2
+  exit 2
+fi
+
 install() {
   if [[ ! -d "$1/node_modules" ]]; then
     if [[ -f "$1/package-lock.json" ]]; then (cd "$1" && npm ci --no-audit --no-fund); else (cd "$1" && npm install --no-audit --no-fund); fi
@@ -55,13 +63,6 @@ install "$program_dir"
 install "$policy_pack"
 
 cd "$program_dir"
-# Checked here so the run fails in one line instead of once per resource. The token may be
-# in the environment, in the credentials file or in the stack's config (set with --secret).
-if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/credentials.tfrc.json" ]] &&
-  ! grep -qs '^[[:space:]]*workspaces:token:' "Pulumi.$PULUMI_STACK.yaml"; then
-  echo "no API token: set WORKSPACES_TOKEN from the CI system's secret store (or pulumi config set --secret workspaces:token)" >&2
-  exit 2
-fi
 export PULUMI_SKIP_UPDATE_CHECK=true
 case "$mode" in
   preview)

@@ -539,6 +539,31 @@ describe("examples through the engine", () => {
       expect(r.code).toBe(2);
       expect(r.output).toContain("set WORKSPACES_TOKEN");
     });
+
+    it("takes the token from the stack's secret config, as its README allows", async () => {
+      const token = stack.env.WORKSPACES_TOKEN!;
+      await stack.ok(["config", "set", "prodAutoApply", "false"]);
+      await stack.ok(["config", "set", "--secret", "workspaces:token", token]);
+      try {
+        const env = { ...stack.env };
+        delete env.WORKSPACES_TOKEN;
+        const r = await runCommand("bash", [script, "preview"], {
+          cwd: stack.dir,
+          env: {
+            ...env,
+            HOME: stack.root,
+            PULUMI_STACK: stack.stack,
+            PROGRAM_DIR: stack.dir,
+            POLICY_PACK: policyPackDir,
+          },
+        });
+        expect(r.code, r.output).toBe(0);
+        expect(r.output).not.toContain("no API token");
+        expect(r.output).not.toContain(token);
+      } finally {
+        await stack.ok(["config", "rm", "workspaces:token"]);
+      }
+    });
   });
 });
 
