@@ -11,6 +11,17 @@ import * as pkg from "../../src";
 import { COMMAND, files, generate } from "../../scripts/docs/reference.js";
 
 const root = path.resolve(__dirname, "..", "..");
+const sdkVersion = (file: string) => (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
+const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { version: string }>;
+};
+/**
+ * The pages print the SDK's types (`Output<string>`, ...) as the locked @pulumi/pulumi
+ * declares them; a run with another SDK installed (CI's newest pair) cannot compare them.
+ */
+const lockedSdk =
+  sdkVersion(path.join(root, "node_modules", "@pulumi", "pulumi", "package.json")) ===
+  lock.packages["node_modules/@pulumi/pulumi"].version;
 const committed = path.join(root, "docs", "reference");
 let fresh: string;
 
@@ -22,7 +33,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(fresh, { recursive: true, force: true }));
 
 describe("docs/reference", () => {
-  it("is what the sources generate today", () => {
+  it.runIf(lockedSdk)("is what the sources generate today, with the locked SDK", () => {
     expect(files(committed), `the pages differ: run ${COMMAND} and commit docs/reference`).toEqual(files(fresh));
     const stale = files(fresh).filter(
       (f) => fs.readFileSync(path.join(fresh, f), "utf8") !== fs.readFileSync(path.join(committed, f), "utf8"),
