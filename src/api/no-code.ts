@@ -17,7 +17,7 @@ export const VARIABLE_CATEGORY_ALIASES: Record<string, (typeof VARIABLE_CATEGORI
 /** A variable category: `engine` or `env`. */
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
-/** Upgrade (run) statuses: the spec names the first six; the rest complete the run's life. */
+/** Upgrade (run) statuses: the API documentation names the first six; the rest complete the run's life. */
 export const UPGRADE_STATUSES = [
   "pending",
   "fetching",
@@ -88,7 +88,7 @@ export const NO_CODE_MODULE_INCLUDE_ALIASES: Record<string, (typeof NO_CODE_MODU
   "variable-options": "variable_options",
 };
 
-/** go-tfe types the bodies of workspace creation and upgrade `no-code-module-workspace`; the spec says `workspaces`. */
+/** go-tfe types the bodies of workspace creation and upgrade `no-code-module-workspace`; the API documentation says `workspaces`. */
 export const NO_CODE_WORKSPACE_BODY_TYPES = ["workspaces", "no-code-module-workspace"] as const;
 
 const variableOptionsRequestItemSchema = z
@@ -253,7 +253,7 @@ export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeRes
 export const workspaceUpgradeConfirmResponseSchema = z.object({ message: maybe(z.string()) }).loose();
 
 /**
- * A workspace variable (`vars`) as the hosted service renders it; the spec shows only its
+ * A workspace variable (`vars`) as the hosted service renders it; the API documentation shows only its
  * identifier. `value` is null for a sensitive variable: write-once values are never shown.
  */
 export const variableResourceSchema = resourceSchema(

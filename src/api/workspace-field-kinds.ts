@@ -145,7 +145,7 @@ export function isValidAutoDestroyDuration(value: string): boolean {
   return AUTO_DESTROY_DURATION_PATTERN.test(value) && Number.parseInt(value.slice(0, -1), 10) > 0;
 }
 
-/** Execution modes of the spec: where a workspace's runs execute. */
+/** Execution modes: where a workspace's runs execute. */
 export const EXECUTION_MODES = ["remote", "local", "agent"] as const;
 /** Where a workspace's runs execute: `remote` (the service), `local` (the caller's machine) or `agent` (an agent pool). */
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];

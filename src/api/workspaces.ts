@@ -59,12 +59,12 @@ export type VcsRepo = z.infer<typeof vcsRepoSchema>;
 
 /**
  * Attributes of a workspace document (spec 2.2): one key per line of the field table
- * (./workspace-fields.ts), each also taking `null`, plus the spec's neutral spellings.
+ * (./workspace-fields.ts), each also taking `null`, plus the neutral spellings.
  */
 export const workspaceAttributesSchema = z
   .object({
     ...workspaceAttributesShape,
-    /** The spec's spelling of `terraform-version`, which the local server sends beside it. */
+    /** The neutral spelling of `terraform-version`, which the local server sends beside it. */
     "engine-version": z.string().nullable().optional(),
   })
   .loose();
@@ -136,7 +136,7 @@ export const workspaceSettingsRequestSchema = z
     ...workspaceSettingsShape,
     /** Former name of `assessments-enabled`. */
     "drift-detection": z.boolean().optional(),
-    /** The spec's spelling of `terraform-version`, accepted for compatibility. */
+    /** The neutral spelling of `terraform-version`, accepted for compatibility. */
     "engine-version": z.string().min(1).optional(),
   })
   .loose();

@@ -174,7 +174,7 @@ export class AbortedError extends NetworkError {
   }
 }
 
-/** A response that does not have the shape the spec promises; `issues` names each path. */
+/** A response that does not have the shape the API documents; `issues` names each path. */
 export class UnexpectedResponseError extends ApiError {
   /** Where the answer departs from the expected document: the path in the document and what was wrong. */
   readonly issues: { path: string; message: string }[];

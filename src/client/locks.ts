@@ -27,7 +27,7 @@ export class WorkspaceLocks {
 
   /**
    * `POST /workspaces/:id/actions/unlock`. A 503 (the latest intermediate state version
-   * is not finalized yet) is retried for a bounded time, as the spec advises.
+   * is not finalized yet) is retried for a bounded time, as the API documentation advises.
    */
   async unlock(workspaceId: string): Promise<Workspace> {
     const doc = await this.transport.requestParsed(

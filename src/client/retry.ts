@@ -51,7 +51,7 @@ export const DEFAULT_RETRY: ResolvedRetryOptions = {
  * - `once`: repeating it could act twice or answer differently (creates, lock, force-unlock,
  *   no-code upgrade initiate and confirm).
  * - `unlock`: like `once`, but a 503 (latest state version not yet finalized) means nothing
- *   happened and the spec advises retrying for a short period.
+ *   happened and the API documentation advises retrying for a short period.
  */
 export type Repeatability = "idempotent" | "once" | "unlock";
 

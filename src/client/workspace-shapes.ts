@@ -104,7 +104,7 @@ export interface WorkspaceCreateOptions extends WorkspaceSettings {
   vcsRepo?: VcsRepoOptions;
   /**
    * Flat tags sent in `relationships.tags` of the create request, as go-tfe sends them.
-   * The spec does not list this key, so check `tagNames` of the result and add what is
+   * The API documentation does not list this key, so check `tagNames` of the result and add what is
    * missing with `tags.add` (a service that ignores the key costs one more request).
    */
   tagNames?: string[];

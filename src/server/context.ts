@@ -102,7 +102,7 @@ export interface ServerContext {
   secrets: SecretBox;
   options: ResolvedOptions;
   hooks: Hooks;
-  /** The configured public address, else `http://host:port` once listening; used where the spec asks for absolute URLs. */
+  /** The configured public address, else `http://host:port` once listening; used where the API asks for absolute URLs. */
   publicUrl: string;
   /** Logging; absent or `silent` logs nothing. */
   log?: LogSettings;
