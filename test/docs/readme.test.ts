@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { root, snippetsOf } from "./snippets";
+import { root, snippetPages, snippetsOf } from "./snippets";
 
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
 const readme = read("README.md");
@@ -80,5 +80,15 @@ describe("README.md", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("cites no section of the unpublished interface document in a page a user reads", () => {
+    const examples = fs
+      .readdirSync(path.join(root, "examples"))
+      .map((e) => `examples/${e}/README.md`)
+      .filter((f) => fs.existsSync(path.join(root, f)));
+    const pages = [...snippetPages(), "CONTRIBUTING.md", "examples/README.md", ...examples];
+    const citing = pages.filter((p) => /\bspec(?:ification)? (?:section )?\d|\bthe spec\b/i.test(read(p)));
+    expect(citing).toEqual([]);
   });
 });
