@@ -117,6 +117,22 @@ describe("snippets in the docs", () => {
     expect(typeCheck(dir, typescript)).toEqual([]);
   }, 120_000);
 
+  it("gives every subpath export declarations a CommonJS program with moduleResolution node finds", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+      exports: Record<string, string>;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
+    const subpaths = Object.keys(manifest.exports)
+      .filter((k) => k !== "." && !k.endsWith(".json"))
+      .map((k) => k.replace(/^\.\//, ""));
+    expect(subpaths).toContain("client");
+    const mapped = manifest.typesVersions["*"] ?? {};
+    for (const sub of subpaths) {
+      const js = manifest.exports[`./${sub}`].replace(/^\.\//, "");
+      expect(mapped[sub], `typesVersions for ${sub}`).toEqual([js.replace(/\.js$/, ".d.ts")]);
+    }
+  });
+
   it("names only npm scripts that exist", () => {
     const missing: string[] = [];
     for (const page of pages) {
