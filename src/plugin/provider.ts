@@ -103,6 +103,19 @@ export function configure(request: ConfigureRequestLike): void {
   setConfiguredSettings({ address: value("address"), token: value("token"), organization: value("organization") });
 }
 
+/**
+ * A create or update that changed the record and then failed reports the record's id and
+ * properties with its error, and the engine keeps them in state. The SDK's server sends
+ * those properties as they are, and a property it cannot encode (`undefined`) would turn
+ * the failure into a stalled operation; they are sent as outputs are.
+ */
+function partial(err: unknown, secret: Set<string>): unknown {
+  const e = err as { id?: unknown; properties?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.id === "string" && e.properties && typeof e.properties === "object")
+    e.properties = marked(e.properties as Props, secret);
+  return err;
+}
+
 /** The schema's secret properties of a resource. */
 function schemaSecrets(typeToken: string): Set<string> {
   const spec = schema.resources[typeToken];
@@ -163,8 +176,8 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
     // A thin forwarder: whatever create records is the shared provider's.
     async create(urn, inputs: Props) {
       const { impl, type } = door(urn);
-      const result = await impl.create(reveal(inputs));
       const secret = new Set([...secretNames(inputs), ...schemaSecrets(type)]);
+      const result = await impl.create(reveal(inputs)).catch((err: unknown) => Promise.reject(partial(err, secret)));
       return { id: result.id, outs: marked(result.outs as Props, secret) };
     },
 
@@ -180,8 +193,10 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
 
     async update(id, urn, olds: Props, news: Props) {
       const { impl, type } = door(urn);
-      const result = await impl.update(id, reveal(olds), reveal(news));
       const secret = new Set([...secretNames(news), ...schemaSecrets(type)]);
+      const result = await impl
+        .update(id, reveal(olds), reveal(news))
+        .catch((err: unknown) => Promise.reject(partial(err, secret)));
       return { outs: marked(result.outs as Props, secret) };
     },
 
