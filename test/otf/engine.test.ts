@@ -15,6 +15,7 @@ import {
   createWorkspace,
   errorsOf,
   expectNoStackTrace,
+  expectOneMessageEach,
   otfEnv,
   otfServer,
   tagNames,
@@ -323,12 +324,7 @@ export const safeId = safe.id;
       ["consumers", /remote state consumers/],
       ["module", /no-code provisioning/],
     ];
-    for (const [name, feature] of features) {
-      const messages = errorsOf(r.diagnostics, name);
-      expect(messages, `${name}:\n${r.output}`).toHaveLength(1);
-      expect(messages[0], name).toMatch(feature);
-    }
-    expectNoStackTrace(r);
+    expectOneMessageEach(r, features);
     expect(errorsOf(r.diagnostics, "safe")).toEqual([]);
     expect(await workspace(otf, `${org}/safe`)).not.toBeNull();
     await expectNoRecordLost();

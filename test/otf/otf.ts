@@ -150,3 +150,16 @@ export function expectNoStackTrace(r: PulumiResult): void {
   expect(r.output).not.toMatch(/\n\s+at [\w.<>]+ \(.*:\d+:\d+\)/);
   expect(r.output).not.toMatch(/\n\s+at .*node_modules.*:\d+:\d+/);
 }
+
+/** Each resource named fails with exactly one error that names its feature, and no stack frame shows. */
+export function expectOneMessageEach(
+  r: PulumiResult & { diagnostics: DiagnosticEvent[] },
+  features: Array<[string, RegExp]>,
+): void {
+  for (const [name, feature] of features) {
+    const messages = errorsOf(r.diagnostics, name);
+    expect(messages, `${name}:\n${r.output}`).toHaveLength(1);
+    expect(messages[0], name).toMatch(feature);
+  }
+  expectNoStackTrace(r);
+}

@@ -14,7 +14,7 @@ import {
   createOrganization,
   createWorkspace,
   errorsOf,
-  expectNoStackTrace,
+  expectOneMessageEach,
   otfServer,
   tagNames,
   workspace,
@@ -213,12 +213,7 @@ resources:
       ["consumers", /remote state consumers/],
       ["module", /no-code provisioning/],
     ];
-    for (const [name, feature] of features) {
-      const messages = errorsOf(r.diagnostics, name);
-      expect(messages, `${name}:\n${r.output}`).toHaveLength(1);
-      expect(messages[0], name).toMatch(feature);
-    }
-    expectNoStackTrace(r);
+    expectOneMessageEach(r, features);
     expect(errorsOf(r.diagnostics, "safe")).toEqual([]);
     // Every workspace on OTF is the target or in state.
     const inState = stack
