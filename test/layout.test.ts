@@ -21,6 +21,8 @@ function sourceFiles(dir: string): string[] {
 
 /** The file a relative specifier names (`./x` is x.ts or x/index.ts), or null for a package. */
 function resolveImport(from: string, specifier: string): string | null {
+  // A JSON document (the plugin's derived schema) is data, not a module of the graph.
+  if (specifier.endsWith(".json")) return null;
   if (!specifier.startsWith(".")) return null;
   const base = resolve(dirname(from), specifier);
   for (const candidate of [`${base}.ts`, join(base, "index.ts"), base]) {

@@ -22,6 +22,32 @@ function ensureEngine() {
   return cachedBin;
 }
 
+let cachedYaml;
+/** Directory holding `pulumi-language-yaml` (runs `scripts/install-pulumi yaml` once per process). */
+function ensureYamlHost() {
+  if (cachedYaml) return cachedYaml;
+  const out = execFileSync("bash", [path.join(repoRoot, "scripts", "install-pulumi"), "yaml"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = out.trim().split("\n");
+  cachedYaml = lines[lines.length - 1];
+  return cachedYaml;
+}
+
+/**
+ * Writes `dir/pulumi-resource-workspaces`, the provider plugin of this checkout's dist/ as
+ * the engine finds it on PATH (what `npm install -g pulumi-workspaces` puts there), and
+ * returns `dir`.
+ */
+function pluginLauncher(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const main = path.join(repoRoot, "dist", "plugin", "main.js");
+  const file = path.join(dir, "pulumi-resource-workspaces");
+  fs.writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`, { mode: 0o755 });
+  return dir;
+}
+
 /**
  * Environment for the CLI: a private PULUMI_HOME and file backend, a passphrase
  * secrets provider, and nothing that reaches beyond this machine.
@@ -115,4 +141,14 @@ function stateFile(backendDir, project, stack) {
   return path.join(backendDir, ".pulumi", "stacks", project, `${stack}.json`);
 }
 
-module.exports = { repoRoot, ensureEngine, engineEnv, linkPackage, tempDir, runPulumi, stateFile };
+module.exports = {
+  repoRoot,
+  ensureEngine,
+  ensureYamlHost,
+  pluginLauncher,
+  engineEnv,
+  linkPackage,
+  tempDir,
+  runPulumi,
+  stateFile,
+};

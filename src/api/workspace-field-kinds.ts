@@ -5,6 +5,14 @@
  */
 import { z } from "zod";
 
+/** Which settings the service reports as set on the workspace itself rather than inherited. */
+export interface SettingOverwritesValue {
+  /** True: the execution mode is the workspace's own. */
+  executionMode?: boolean;
+  /** True: the agent pool is the workspace's own. */
+  agentPool?: boolean;
+}
+
 /** Who sets a field: the program only, the service only, or both (an input the service echoes). */
 type FieldRole = "input" | "computed" | "both";
 

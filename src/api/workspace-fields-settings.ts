@@ -11,6 +11,7 @@ import {
   vcsRepoRequestSchema,
   vcsRepoSchema,
   type ExecutionMode,
+  type SettingOverwritesValue,
   type VcsRepoValue,
 } from "./workspace-field-kinds";
 
@@ -268,7 +269,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     group: "top",
   }),
   /** Which settings are set on the workspace itself rather than inherited from its project or organization. */
-  settingOverwrites: field<{ executionMode?: boolean; agentPool?: boolean }>()({
+  settingOverwrites: field<SettingOverwritesValue>()({
     wire: "setting-overwrites",
     read: z
       .object({ "execution-mode": z.boolean().nullable().optional(), "agent-pool": z.boolean().nullable().optional() })

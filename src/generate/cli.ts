@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `pulumi-workspaces generate --organization NAME [--project prj-...] [--out index.ts] [--force]`
+ * `pulumi-workspaces generate --organization NAME [--project prj-...] [--out index.ts] [--import-file FILE] [--force]`
  *
  * Reads the organization through the client (address and token from the same settings
  * the resources use: `WORKSPACES_ADDRESS` / `WORKSPACES_TOKEN`, then `TFE_*` and the
@@ -10,7 +10,7 @@
 import { SettingsError } from "../client";
 import { generate, GenerateError } from "./index";
 
-const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--force]
+const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--force]
 
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, and a
@@ -19,6 +19,8 @@ README.md beside it listing the secret stack config keys to set before pulumi up
   --organization NAME   organization to read (default: WORKSPACES_ORGANIZATION)
   --project prj-...     only the workspaces of this project
   --out FILE            program file to write (default: index.ts)
+  --import-file FILE    also write the resources as a bulk import file for \`pulumi import -f\`
+                        (the provider plugin's types: for YAML, Python, Go or C# programs)
   --force               replace FILE and README.md if they exist
 
 Address and token: WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME, TFE_TOKEN,
@@ -28,6 +30,7 @@ interface Parsed {
   organization?: string;
   project?: string;
   out?: string;
+  importFile?: string;
   force: boolean;
 }
 
@@ -55,6 +58,9 @@ function parse(args: string[]): Parsed {
         break;
       case "--out":
         out.out = value();
+        break;
+      case "--import-file":
+        out.importFile = value();
         break;
       case "--force":
         out.force = true;
@@ -86,6 +92,7 @@ export async function main(argv: string[]): Promise<number> {
       organization: args.organization,
       projectId: args.project,
       out: args.out,
+      importFile: args.importFile,
       force: args.force,
       progress: (line) => console.error(line),
     });
@@ -94,6 +101,8 @@ export async function main(argv: string[]): Promise<number> {
       `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +
         `${c.consumers} consumer sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
+    if (result.importPath)
+      console.error(`wrote ${result.importPath} (${result.imports.length} resources) for pulumi import -f`);
     if (result.secrets.length)
       console.error(
         `set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`,

@@ -12,7 +12,7 @@ import { readOrganization } from "./read";
 import { renderProgram, type Generated } from "./render";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
-export { renderProgram, type Generated, type NotCarried, type SecretKey } from "./render";
+export { renderProgram, type Generated, type ImportEntry, type NotCarried, type SecretKey } from "./render";
 
 /** What {@link generate} reads and where it writes the program. */
 export interface GenerateOptions {
@@ -22,6 +22,11 @@ export interface GenerateOptions {
   projectId?: string;
   /** Where to write the program; the README goes beside it. Default `index.ts` in the working directory. */
   out?: string;
+  /**
+   * Also write the resources as a bulk import file for `pulumi import -f` (the provider
+   * plugin's type tokens, for programs in YAML, Python, Go or C#).
+   */
+  importFile?: string;
   /** Replace files that exist. Default false: an existing file stops the generator before it reads anything. */
   force?: boolean;
   /** A client to use instead of one built from the settings (address and token as the resources find them). */
@@ -36,6 +41,8 @@ export interface GenerateResult extends Generated {
   programPath: string;
   /** Absolute path of the README written beside it. */
   readmePath: string;
+  /** Absolute path of the bulk import file, when one was asked for. */
+  importPath?: string;
   /** Requests the reads took. */
   requests: number;
   /** Time from the first read to the files written, in milliseconds. */
@@ -59,8 +66,9 @@ export class GenerateError extends Error {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const programPath = path.resolve(options.out ?? "index.ts");
   const readmePath = path.join(path.dirname(programPath), "README.md");
+  const importPath = options.importFile === undefined ? undefined : path.resolve(options.importFile);
   if (!options.force) {
-    for (const p of [programPath, readmePath]) {
+    for (const p of [programPath, readmePath, ...(importPath ? [importPath] : [])]) {
       if (fs.existsSync(p)) throw new GenerateError(`${p} exists; choose another --out, or pass --force to replace it`);
     }
   }
@@ -80,10 +88,15 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   fs.mkdirSync(path.dirname(programPath), { recursive: true });
   fs.writeFileSync(programPath, generated.program);
   fs.writeFileSync(readmePath, generated.readme);
+  if (importPath) {
+    fs.mkdirSync(path.dirname(importPath), { recursive: true });
+    fs.writeFileSync(importPath, `${JSON.stringify({ resources: generated.imports }, null, 2)}\n`);
+  }
   return {
     ...generated,
     programPath,
     readmePath,
+    importPath,
     requests: client.stats.requests - before,
     elapsedMs: Date.now() - started,
   };

@@ -84,6 +84,22 @@ export interface Generated {
   notCarried: NotCarried[];
   /** How many of each the program declares. */
   counts: { workspaces: number; noCodeModules: number; noCodeWorkspaces: number; consumers: number };
+  /**
+   * The same resources as `pulumi import` takes them from a file (`pulumi import -f`): the
+   * provider plugin's type token, the program's resource name and the record's id. For
+   * programs in another language than TypeScript, instead of `adopt: true`.
+   */
+  imports: ImportEntry[];
+}
+
+/** One resource of a bulk import file (`pulumi import -f`). */
+export interface ImportEntry {
+  /** The provider plugin's type token, `workspaces:index:<Resource>`. */
+  type: string;
+  /** The resource name, as the generated program names it. */
+  name: string;
+  /** The record's id, as the resource's read takes it. */
+  id: string;
 }
 
 function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> {
@@ -143,6 +159,11 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   const notCarried: NotCarried[] = [];
   const secretKeys = new Set<string>();
   const body: string[] = [];
+  const imports: ImportEntry[] = [];
+  const declare = (kind: string, name: string, id: string, args: Record<string, unknown>, ident?: string) => {
+    body.push(statement(kind, name, args, ident));
+    imports.push({ type: `workspaces:index:${kind}`, name, id });
+  };
 
   body.push("// Workspaces");
   for (const r of plain) {
@@ -157,15 +178,19 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}),
       adopt: true,
     };
-    body.push(statement("Workspace", resourceName(ws.name), args, identOf.get(ws.id)));
+    declare("Workspace", resourceName(ws.name), ws.id, args, identOf.get(ws.id));
   }
 
   if (snapshot.modules.length) {
     body.push("", "// No-code modules");
     for (const m of snapshot.modules) {
       const name = resourceName(`${m.registryModule.name}-${m.registryModule.provider}`);
-      body.push(
-        statement("NoCodeModule", name, moduleArgs(m.module, m.registryModule.id), moduleIdent.get(m.module.id)),
+      declare(
+        "NoCodeModule",
+        name,
+        m.module.id,
+        moduleArgs(m.module, m.registryModule.id),
+        moduleIdent.get(m.module.id),
       );
     }
   }
@@ -202,18 +227,16 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
           : {}),
         adopt: true,
       };
-      body.push(statement("NoCodeWorkspace", resourceName(ws.name), args, identOf.get(ws.id)));
+      declare("NoCodeWorkspace", resourceName(ws.name), ws.id, args, identOf.get(ws.id));
       // Tags of a module-made workspace are not inputs of NoCodeWorkspace.
       const tags = Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {};
       const tagNames = ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {};
       if (Object.keys(tags).length || Object.keys(tagNames).length) {
-        body.push(
-          statement("WorkspaceTags", resourceName(`${ws.name}-tags`), {
-            workspaceId: new Code(`${identOf.get(ws.id)}.id`),
-            ...tags,
-            ...tagNames,
-          }),
-        );
+        declare("WorkspaceTags", resourceName(`${ws.name}-tags`), `${ws.id}/tags`, {
+          workspaceId: new Code(`${identOf.get(ws.id)}.id`),
+          ...tags,
+          ...tagNames,
+        });
       }
     }
   }
@@ -222,12 +245,15 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   if (withConsumers.length) {
     body.push("", "// Remote state consumers: who may read each workspace's state");
     for (const r of withConsumers) {
-      body.push(
-        statement("RemoteStateConsumers", resourceName(`${r.workspace.name}-consumers`), {
+      declare(
+        "RemoteStateConsumers",
+        resourceName(`${r.workspace.name}-consumers`),
+        `${r.workspace.id}/remote-state-consumers`,
+        {
           workspaceId: new Code(`${identOf.get(r.workspace.id)}.id`),
           // In the order they read: references by name, then literal ids.
           consumerIds: r.consumerIds.map(ref).sort((a, b) => byCodePoint(sortKey(a), sortKey(b))),
-        }),
+        },
       );
     }
   }
@@ -268,7 +294,14 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     noCodeWorkspaces: fromModules.length,
     consumers: withConsumers.length,
   };
-  return { program, readme: renderReadme(snapshot, counts, secrets, notCarried), secrets, notCarried, counts };
+  return {
+    program,
+    readme: renderReadme(snapshot, counts, secrets, notCarried),
+    secrets,
+    notCarried,
+    counts,
+    imports,
+  };
 }
 
 function renderReadme(

@@ -20,7 +20,7 @@ export interface DataRetentionPolicyArgs {
   dontDelete?: pulumi.Input<boolean>;
 }
 
-const DATA_RETENTION_POLICY_OUTPUTS = ["workspaceId", "deleteOlderThanNDays", "dontDelete", "policyId"] as const;
+export const DATA_RETENTION_POLICY_OUTPUTS = ["workspaceId", "deleteOlderThanNDays", "dontDelete", "policyId"] as const;
 
 /**
  * The data retention policy of a workspace (self-managed offering only): create and update

@@ -143,6 +143,12 @@ const byIdSchema = z
   .strict();
 const byNameSchema = z.object({ organization: z.string().min(1).optional(), name: z.string().min(1) }).strict();
 
+/** The arguments each lookup takes, from the schemas that validate them (the plugin's schema lists the same). */
+export const LOOKUP_ARGUMENTS = {
+  getWorkspaces: Object.keys(listArgsSchema.shape),
+  getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
+};
+
 /** A failure the program stops on with this message alone (no stack, no source dump). */
 function fail(fn: string, message: string): pulumi.RunError {
   return new pulumi.RunError(`${fn}: ${message}`);
@@ -168,14 +174,36 @@ function invalid(
  */
 const lookupClients = new Map<string, WorkspacesClient>();
 
-function lookupClient(fn: string): WorkspacesClient {
+interface GivenSettings {
+  address?: string;
+  token?: string;
+  organization?: string;
+}
+
+/** The program's stack config `workspaces:*` (the TypeScript door: lookups run in the program). */
+function programSettings(): GivenSettings {
   const config = new pulumi.Config(CONFIG_KEYS.address.split(":")[0]);
   const key = (full: string) => full.split(":")[1];
-  const given = {
+  return {
     address: config.get(key(CONFIG_KEYS.address)),
     token: config.get(key(CONFIG_KEYS.token)),
     organization: config.get(key(CONFIG_KEYS.organization)),
   };
+}
+
+let givenSettings: () => GivenSettings = programSettings;
+
+/**
+ * Where lookups read the `workspaces:*` settings that come before the environment: the
+ * program's stack config by default; the provider plugin, where lookups run in the
+ * provider, hands them the provider's configuration instead.
+ */
+export function lookupSettingsFrom(source: () => GivenSettings): void {
+  givenSettings = source;
+}
+
+function lookupClient(fn: string): WorkspacesClient {
+  const given = givenSettings();
   const cacheKey = JSON.stringify([given.address, given.token, given.organization]);
   try {
     let client = lookupClients.get(cacheKey);

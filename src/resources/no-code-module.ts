@@ -66,7 +66,7 @@ export interface VariableOptionsOutput {
   options: unknown[];
 }
 
-const NO_CODE_MODULE_OUTPUTS = [
+export const NO_CODE_MODULE_OUTPUTS = [
   "organization",
   "registryModuleId",
   "versionPin",

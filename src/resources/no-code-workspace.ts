@@ -124,7 +124,7 @@ export interface NoCodeVariableOutput {
 }
 
 /** Output names: the module's inputs, the workspace settings and reported values of the field table, the upgrade's. */
-const NO_CODE_WORKSPACE_OUTPUTS = [
+export const NO_CODE_WORKSPACE_OUTPUTS = [
   "noCodeModuleId",
   "organization",
   ...NO_CODE_SETTINGS,
@@ -140,7 +140,7 @@ const NO_CODE_WORKSPACE_OUTPUTS = [
 ] as const;
 
 /** Outputs that may hold sensitive values: always stored as secrets. */
-const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
+export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
 /** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
 export class NoCodeWorkspace extends pulumi.CustomResource {

@@ -28,7 +28,7 @@ export interface RemoteStateConsumersArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-const REMOTE_STATE_CONSUMERS_OUTPUTS = [
+export const REMOTE_STATE_CONSUMERS_OUTPUTS = [
   "workspaceId",
   "consumerIds",
   "mode",

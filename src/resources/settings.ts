@@ -96,7 +96,12 @@ export function configureFromStack(req: unknown): void {
   reportPlainToken(configured.token);
 }
 
-/** Replaces the configured values directly (tests, embedding). */
+/** The configured values (the provider plugin's lookups read them, see lookups.ts). */
+export function configuredSettings(): Configured {
+  return { ...configured };
+}
+
+/** Replaces the configured values directly (tests, embedding, the provider plugin's configuration). */
 export function setConfiguredSettings(values: Configured): void {
   configured = { ...values };
 }

@@ -16,7 +16,7 @@ export interface WorkspaceLockArgs {
   force?: pulumi.Input<boolean>;
 }
 
-const WORKSPACE_LOCK_OUTPUTS = ["workspaceId", "reason", "force", "locked", "lockedBy"] as const;
+export const WORKSPACE_LOCK_OUTPUTS = ["workspaceId", "reason", "force", "locked", "lockedBy"] as const;
 
 /** Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it. */
 export class WorkspaceLock extends pulumi.CustomResource {

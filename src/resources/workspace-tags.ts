@@ -30,7 +30,7 @@ export interface WorkspaceTagsArgs {
   mode?: pulumi.Input<OwnershipMode>;
 }
 
-const WORKSPACE_TAGS_OUTPUTS = [
+export const WORKSPACE_TAGS_OUTPUTS = [
   "workspaceId",
   "tagNames",
   "tags",

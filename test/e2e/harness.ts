@@ -16,6 +16,8 @@ import { startServer, type RunningServer, type ServerOptions } from "../../src/s
 const engine = require("../../scripts/lib/engine.js") as {
   repoRoot: string;
   ensureEngine(): string;
+  ensureYamlHost(): string;
+  pluginLauncher(dir: string): string;
   engineEnv(o: {
     bin: string;
     home: string;
@@ -105,6 +107,11 @@ export interface StackOptions {
   stack?: string;
   /** Program files relative to the program directory; `index.ts` is the entry point. */
   files: Record<string, string>;
+  /**
+   * A YAML program instead of `files` (Pulumi.yaml without its `name` and `runtime` lines), run by the
+   * YAML language host with the provider plugin of this checkout on PATH.
+   */
+  yaml?: string;
   /** Extra environment for every CLI run (e.g. serverEnv(server)). */
   env?: Record<string, string>;
   /** Plain stack config set before the first run. */
@@ -136,6 +143,13 @@ export class TestStack {
     const stack = options.stack ?? "dev";
     const env = engine.engineEnv({ bin, home, backendDir, passphrase: PASSPHRASE, extra: options.env ?? {} });
     const s = new TestStack(root, dir, backendDir, project, stack, env);
+    if (options.yaml !== undefined) {
+      // The engine's directory stays first (runPulumi starts the pulumi found there).
+      const plugins = engine.pluginLauncher(path.join(root, "plugins"));
+      env.PATH = [bin, plugins, engine.ensureYamlHost(), env.PATH].join(path.delimiter);
+      s.writeYaml(options.yaml);
+      return s.init(options);
+    }
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
       `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
@@ -162,10 +176,20 @@ export class TestStack {
     );
     engine.linkPackage(dir);
     s.writeFiles(options.files);
-    await s.ok(["stack", "init", stack, "--non-interactive"]);
-    for (const [k, v] of Object.entries(options.config ?? {})) await s.ok(["config", "set", k, v]);
-    for (const [k, v] of Object.entries(options.secretConfig ?? {})) await s.ok(["config", "set", "--secret", k, v]);
-    return s;
+    return s.init(options);
+  }
+
+  /** Creates the stack and sets its config. */
+  private async init(options: StackOptions): Promise<TestStack> {
+    await this.ok(["stack", "init", this.stack, "--non-interactive"]);
+    for (const [k, v] of Object.entries(options.config ?? {})) await this.ok(["config", "set", k, v]);
+    for (const [k, v] of Object.entries(options.secretConfig ?? {})) await this.ok(["config", "set", "--secret", k, v]);
+    return this;
+  }
+
+  /** Replaces the YAML program (Pulumi.yaml after its `name` and `runtime` lines). */
+  writeYaml(program: string): void {
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.project}\nruntime: yaml\n${program}`);
   }
 
   writeFiles(files: Record<string, string>): void {

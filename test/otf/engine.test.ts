@@ -8,11 +8,14 @@
  * behind the program's back. Every assertion on the server reads OTF over plain HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestStack, type DiagnosticEvent, type PulumiResult } from "../e2e/harness";
+import { TestStack } from "../e2e/harness";
 import {
   createOrganization,
   createSshKey,
   createWorkspace,
+  errorsOf,
+  expectNoStackTrace,
+  expectOneMessageEach,
   otfEnv,
   otfServer,
   tagNames,
@@ -161,17 +164,6 @@ function expected(v: Version, sshKeyId: string): Record<string, unknown> {
     tagNames: [...v.tagNames].sort(),
     sshKey: v.sshKey ? sshKeyId : null,
   };
-}
-
-/** Error diagnostics of one resource (by the last part of its URN). */
-function errorsOf(diagnostics: DiagnosticEvent[], name: string): string[] {
-  return diagnostics.filter((d) => d.severity === "error" && d.urn?.endsWith(`::${name}`)).map((d) => d.message);
-}
-
-/** No stack frame of the provider process in what the user reads. */
-function expectNoStackTrace(r: PulumiResult): void {
-  expect(r.output).not.toMatch(/\n\s+at [\w.<>]+ \(.*:\d+:\d+\)/);
-  expect(r.output).not.toMatch(/\n\s+at .*node_modules.*:\d+:\d+/);
 }
 
 function workspaceIdsInState(stack: TestStack): string[] {
@@ -332,12 +324,7 @@ export const safeId = safe.id;
       ["consumers", /remote state consumers/],
       ["module", /no-code provisioning/],
     ];
-    for (const [name, feature] of features) {
-      const messages = errorsOf(r.diagnostics, name);
-      expect(messages, `${name}:\n${r.output}`).toHaveLength(1);
-      expect(messages[0], name).toMatch(feature);
-    }
-    expectNoStackTrace(r);
+    expectOneMessageEach(r, features);
     expect(errorsOf(r.diagnostics, "safe")).toEqual([]);
     expect(await workspace(otf, `${org}/safe`)).not.toBeNull();
     await expectNoRecordLost();

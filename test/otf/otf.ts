@@ -3,7 +3,8 @@
  * server the global setup started, make organizations and workspaces a test needs, and
  * read back what a program or the client made.
  */
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
+import type { DiagnosticEvent, PulumiResult } from "../e2e/harness";
 
 /** Where the OTF of this run listens (the global setup provides it). */
 export interface OtfServer {
@@ -137,4 +138,28 @@ export async function workspaceIds(otf: OtfServer, organization: string): Promis
 export async function tagNames(otf: OtfServer, workspaceId: string): Promise<string[]> {
   const body = await expectOk(otfApi<any>(otf, `/workspaces/${workspaceId}/relationships/tags`), [200], "list tags");
   return body.data.map((t: any) => t.attributes.name as string).sort();
+}
+
+/** Error diagnostics of one resource (by the last part of its URN). */
+export function errorsOf(diagnostics: DiagnosticEvent[], name: string): string[] {
+  return diagnostics.filter((d) => d.severity === "error" && d.urn?.endsWith(`::${name}`)).map((d) => d.message);
+}
+
+/** No stack frame of the provider process in what the user reads. */
+export function expectNoStackTrace(r: PulumiResult): void {
+  expect(r.output).not.toMatch(/\n\s+at [\w.<>]+ \(.*:\d+:\d+\)/);
+  expect(r.output).not.toMatch(/\n\s+at .*node_modules.*:\d+:\d+/);
+}
+
+/** Each resource named fails with exactly one error that names its feature, and no stack frame shows. */
+export function expectOneMessageEach(
+  r: PulumiResult & { diagnostics: DiagnosticEvent[] },
+  features: Array<[string, RegExp]>,
+): void {
+  for (const [name, feature] of features) {
+    const messages = errorsOf(r.diagnostics, name);
+    expect(messages, `${name}:\n${r.output}`).toHaveLength(1);
+    expect(messages[0], name).toMatch(feature);
+  }
+  expectNoStackTrace(r);
 }

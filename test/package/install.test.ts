@@ -26,7 +26,7 @@ const engine = require("../../scripts/lib/engine.js") as {
   runPulumi(
     args: string[],
     o: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
-  ): Promise<{ code: number; output: string }>;
+  ): Promise<{ code: number; stdout: string; output: string }>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { node22Bin } = require("../../scripts/lib/node22.js") as { node22Bin: () => string };
@@ -349,6 +349,15 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")(
           headers: { authorization: `Bearer ${TOKEN}` },
         });
         expect(res.status).toBe(404);
+      });
+
+      it("installs the provider plugin as the bin pulumi-resource-workspaces, which serves its schema to the engine", async () => {
+        const plugin = path.join(programDir, "node_modules", ".bin", "pulumi-resource-workspaces");
+        const r = await engine.runPulumi(["package", "get-schema", plugin], { cwd: programDir, env: stackEnv });
+        expect(r.code, r.output).toBe(0);
+        const served = JSON.parse(r.stdout) as { name: string; resources: Record<string, unknown> };
+        const committed = JSON.parse(fs.readFileSync(path.join(root, "src", "plugin", "schema.json"), "utf8"));
+        expect(served).toEqual(committed);
       });
 
       it("deploys a compliant program through the engine with the pack, on this Node and SDK", async () => {

@@ -16,6 +16,14 @@ export function organizationInput(olds: Props, news: Props, ambient: () => strin
   return ambient();
 }
 
+/** The failure of an `organization` a program gave that is not a name (a number, a list). */
+export function organizationFailures(given: unknown): { property: string; reason: string }[] {
+  if (given === undefined || given === null || typeof given === "string") return [];
+  return [
+    { property: "organization", reason: `organization must be an organization name, not ${JSON.stringify(given)}` },
+  ];
+}
+
 /**
  * Output key under which create and update record the names of the inputs the resource
  * was given, so that read can hand back exactly those inputs (with the service's values)

@@ -9,7 +9,7 @@ import { noCodeVariableRequestSchema, noCodeWorkspaceCreateRequestSchema } from 
 import { WORKSPACE_FIELDS, type FieldDef, type WorkspaceFieldName } from "../../api/workspace-fields";
 import { defaultOrganization } from "../settings";
 import { dedupeFailures } from "./check-failures";
-import { organizationInput } from "./inputs";
+import { organizationFailures, organizationInput } from "./inputs";
 import { isUnknown } from "./unknowns";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { executionModeFailures, inputLines, lineFailures, type InputLine } from "./workspace-inputs";
@@ -79,6 +79,7 @@ export function checkNoCodeWorkspace(
     const org = organizationInput(olds, news, defaultOrganization);
     if (typeof org === "string" && org) inputs.organization = org;
   }
+  failures.push(...organizationFailures(news.organization));
   if (inputs.autoConfirm === undefined) inputs.autoConfirm = true;
   if (inputs.upgradeTimeoutSeconds === undefined) inputs.upgradeTimeoutSeconds = DEFAULT_UPGRADE_TIMEOUT_SECONDS;
   for (const req of ["noCodeModuleId", "name", "project"]) {

@@ -8,7 +8,7 @@ import { getClient } from "./client";
 import { dedupeFailures, failuresFromIssues } from "./check-failures";
 import { diffFields, sameJsonUnordered, type FieldRule } from "./compare";
 import { explainingMissingFeatures } from "./errors";
-import { organizationInput } from "./inputs";
+import { organizationFailures, organizationInput } from "./inputs";
 import { unlessGone, type MissingRecord } from "./gone";
 import { withoutUnknowns } from "./unknowns";
 import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
@@ -102,6 +102,7 @@ function checkNoCodeModule(
         reason: "organization is required: set it, or the stack config workspaces:organization",
       });
   }
+  failures.push(...organizationFailures(news.organization));
   if (inputs.enabled === undefined) inputs.enabled = true;
   const known = withoutUnknowns(inputs);
   if (news.registryModuleId === undefined)

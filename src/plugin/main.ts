@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-resource-workspaces`: the provider plugin the engine starts for programs that use
+ * the `workspaces` package (YAML, Python, Go, C#) and for `pulumi import`. It serves the
+ * provider of ./provider.ts with the server of `@pulumi/pulumi/provider`, adjusted by
+ * ./shims.ts.
+ */
+import { main } from "@pulumi/pulumi/provider";
+import { configuredSettings } from "../resources/settings";
+import { lookupSettingsFrom } from "../resources/lookups";
+import { configure, schema, workspacesProvider } from "./provider";
+import { emptyStructsForImportReads, seeConfigureRequests } from "./shims";
+
+emptyStructsForImportReads();
+seeConfigureRequests(configure);
+lookupSettingsFrom(configuredSettings);
+void main(workspacesProvider(schema.version), process.argv.slice(2));

@@ -1,0 +1,226 @@
+/**
+ * The provider plugin's `Provider` (the interface `@pulumi/pulumi/provider` serves): every
+ * resource call goes to the provider object the TypeScript door's dynamic resources use
+ * (`provider(PROTOCOL, kind)` of src/resources/entry.ts) and every function call to the
+ * lookup the TypeScript door exports, so both doors share one implementation. What is the
+ * plugin's own is the protocol's framing: the type token names the resource, secrets
+ * arrive and leave marked as such, and configuration comes from the provider's inputs.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { provider as doorProvider, PROTOCOL } from "../resources/entry";
+import { setConfiguredSettings } from "../resources/settings";
+import { getWorkspace, getWorkspaces } from "../resources/lookups";
+import type { ResourceTypeName } from "../resources/tokens";
+import type { ConfigureRequestLike } from "./shims";
+import schemaJson from "./schema.json";
+
+type Props = Record<string, unknown>;
+type DoorProvider = ReturnType<typeof doorProvider>;
+
+/** The package schema this plugin serves (`pulumi package get-schema`), derived by scripts/plugin/schema.js. */
+export const schema = schemaJson as unknown as PackageSchema;
+
+interface PropertySpec {
+  secret?: boolean;
+}
+interface PackageSchema {
+  name: string;
+  version: string;
+  resources: Record<
+    string,
+    { properties: Record<string, PropertySpec>; inputProperties: Record<string, PropertySpec> }
+  >;
+  functions: Record<string, unknown>;
+}
+
+/** `workspaces:index:Workspace` -> `Workspace`; undefined for a token of another package or an unknown type. */
+function kindOf(typeToken: string): ResourceTypeName | undefined {
+  const prefix = `${schema.name}:index:`;
+  if (!typeToken.startsWith(prefix) || !schema.resources[typeToken]) return undefined;
+  return typeToken.slice(prefix.length) as ResourceTypeName;
+}
+
+/** The resource type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+// ---------------------------------------------------------------------------
+// Secrets, as the engine hands them to a provider that accepts them
+
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+function isSecret(v: unknown): v is { value: unknown } {
+  return v !== null && typeof v === "object" && (v as Props)[SIG_KEY] === SECRET_SIG;
+}
+
+/** A copy with every secret replaced by its value. */
+function reveal(v: unknown): unknown {
+  if (isSecret(v)) return reveal(v.value);
+  if (Array.isArray(v)) return v.map(reveal);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, reveal(x)]));
+  return v;
+}
+
+function containsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (v !== null && typeof v === "object") return Object.values(v).some(containsSecret);
+  return false;
+}
+
+/** Top-level names whose value holds a secret anywhere. */
+function secretNames(props: Props | undefined): Set<string> {
+  return new Set(Object.keys(props ?? {}).filter((k) => containsSecret(props?.[k])));
+}
+
+/**
+ * Plain JSON for the protocol's `Struct` (which refuses `undefined`), with the values of
+ * `secret` names (and the schema's secret properties) marked secret as a whole.
+ */
+function marked(props: Props | undefined, secret: Set<string>): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props ?? {})) {
+    if (v === undefined) continue;
+    const value = JSON.parse(JSON.stringify(v)) as unknown;
+    out[k] = secret.has(k) && value !== null ? { [SIG_KEY]: SECRET_SIG, value } : value;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+
+/** The provider's configuration: its inputs (`args`), else the engine's `variables` (`workspaces:config:token`). */
+export function configure(request: ConfigureRequestLike): void {
+  const args = (reveal(request.getArgs()?.toJavaScript() ?? {}) ?? {}) as Props;
+  const variables = new Map(request.getVariablesMap().toObject());
+  const value = (key: string): string | undefined => {
+    const v = args[key] ?? variables.get(`${schema.name}:config:${key}`) ?? variables.get(`${schema.name}:${key}`);
+    return typeof v === "string" && v.trim() !== "" ? v : undefined;
+  };
+  setConfiguredSettings({ address: value("address"), token: value("token"), organization: value("organization") });
+}
+
+/**
+ * A create or update that changed the record and then failed reports the record's id and
+ * properties with its error, and the engine keeps them in state. The SDK's server sends
+ * those properties as they are, and a property it cannot encode (`undefined`) would turn
+ * the failure into a stalled operation; they are sent as outputs are.
+ */
+function partial(err: unknown, secret: Set<string>): unknown {
+  const e = err as { id?: unknown; properties?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.id === "string" && e.properties && typeof e.properties === "object")
+    e.properties = marked(e.properties as Props, secret);
+  return err;
+}
+
+/** The schema's secret properties of a resource. */
+function schemaSecrets(typeToken: string): Set<string> {
+  const spec = schema.resources[typeToken];
+  const names = Object.entries({ ...spec?.inputProperties, ...spec?.properties }).filter(([, p]) => p.secret);
+  return new Set(names.map(([k]) => k));
+}
+
+/**
+ * The inputs an import records, when the read could not tell which inputs a program gave
+ * (create and update record their names): the read's outputs that are inputs of the schema,
+ * without `null`s (which would clear a setting the program never named), and without what
+ * the resource's own `check` refuses together (a deprecated spelling beside its successor),
+ * so that the program `pulumi import` writes runs as it is.
+ */
+async function importedInputs(impl: DoorProvider, typeToken: string, props: Props): Promise<Props> {
+  const inputs: Props = {};
+  const names = Object.keys(schema.resources[typeToken]?.inputProperties ?? {});
+  for (const k of names) if (props[k] !== undefined && props[k] !== null && k !== "adopt") inputs[k] = props[k];
+  for (let round = 0; round < names.length; round++) {
+    const { failures = [] } = await impl.check({}, inputs);
+    const refused = failures.map((f) => f.property.split(/[.[]/)[0]).filter((k) => k in inputs);
+    if (refused.length === 0) break;
+    for (const k of refused) delete inputs[k];
+  }
+  return inputs;
+}
+
+/** The provider the plugin serves. */
+export function workspacesProvider(version: string): pulumi.provider.Provider {
+  const doors = new Map<string, DoorProvider>();
+  const door = (urn: string): { impl: DoorProvider; type: string } => {
+    const type = typeOfUrn(urn);
+    const kind = kindOf(type);
+    if (!kind)
+      throw new Error(
+        `${schema.name}: unknown resource type ${type}; this plugin (v${version}) serves ${Object.keys(schema.resources).join(", ")}`,
+      );
+    let impl = doors.get(kind);
+    if (!impl) doors.set(kind, (impl = doorProvider(PROTOCOL, kind)));
+    return { impl, type };
+  };
+
+  return {
+    version,
+    schema: JSON.stringify(schema),
+
+    async check(urn, olds: Props, news: Props) {
+      const { impl, type } = door(urn);
+      const result = await impl.check(reveal(olds), reveal(news));
+      const secret = new Set([...secretNames(news), ...schemaSecrets(type)]);
+      return { inputs: marked(result.inputs as Props, secret), failures: result.failures };
+    },
+
+    async diff(id, urn, olds: Props, news: Props) {
+      return door(urn).impl.diff(id, reveal(olds), reveal(news));
+    },
+
+    // A thin forwarder: whatever create records is the shared provider's.
+    async create(urn, inputs: Props) {
+      const { impl, type } = door(urn);
+      const secret = new Set([...secretNames(inputs), ...schemaSecrets(type)]);
+      const result = await impl.create(reveal(inputs)).catch((err: unknown) => Promise.reject(partial(err, secret)));
+      return { id: result.id, outs: marked(result.outs as Props, secret) };
+    },
+
+    async read(id, urn, props?: Props) {
+      const { impl, type } = door(urn);
+      const result = (await impl.read?.(id, reveal(props ?? {}))) ?? {};
+      if (!result.id || !result.props) return { id: result.id ?? "", props: {} };
+      const secret = new Set([...secretNames(props), ...schemaSecrets(type)]);
+      const outs = result.props as Props;
+      const inputs = (result.inputs as Props | undefined) ?? (await importedInputs(impl, type, outs));
+      return { id: result.id, props: marked(outs, secret), inputs: marked(inputs, secret) };
+    },
+
+    async update(id, urn, olds: Props, news: Props) {
+      const { impl, type } = door(urn);
+      const secret = new Set([...secretNames(news), ...schemaSecrets(type)]);
+      const result = await impl
+        .update(id, reveal(olds), reveal(news))
+        .catch((err: unknown) => Promise.reject(partial(err, secret)));
+      return { outs: marked(result.outs as Props, secret) };
+    },
+
+    async delete(id, urn, props: Props) {
+      await door(urn).impl.delete(id, reveal(props));
+    },
+
+    async invoke(token, args: Props) {
+      const given = reveal(args ?? {}) as Props;
+      switch (token) {
+        case `${schema.name}:index:getWorkspaces`:
+          return { outputs: marked((await getWorkspaces(given)) as unknown as Props, new Set()) };
+        case `${schema.name}:index:getWorkspace`:
+          return {
+            outputs: marked(
+              (await getWorkspace(given as Parameters<typeof getWorkspace>[0])) as unknown as Props,
+              new Set(),
+            ),
+          };
+        default:
+          throw new Error(
+            `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,
+          );
+      }
+    },
+  };
+}
