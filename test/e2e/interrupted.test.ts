@@ -9,12 +9,11 @@
  * A copy of the program run against another state backend (same project, stack and
  * resource names) gets the `adopt: true` error and changes nothing.
  */
-import { spawn } from "node:child_process";
-import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { recordFigures } from "../reliability/figures";
 import { api, serverEnv, startTestServer, TestStack } from "./harness";
+import { upInterrupted } from "./interrupt";
 
 const COUNT = 80;
 const CREATE_ROUTE = "POST /api/v2/organizations/:organization_name/workspaces";
@@ -67,39 +66,6 @@ async function settled(server: RunningServer): Promise<Array<{ id: string; name:
   }
 }
 
-/**
- * `pulumi up` in its own process group, sent `signal` (to the whole group, as a job
- * runner or a terminal does) once `atCreates` workspace creates reached the server.
- */
-function upInterrupted(
-  stack: TestStack,
-  server: RunningServer,
-  signal: NodeJS.Signals,
-  atCreates: number,
-): Promise<{ code: number | null; output: string }> {
-  const bin = String(stack.env.PATH).split(path.delimiter)[0];
-  const child = spawn(path.join(bin, "pulumi"), ["up", "--yes", "--non-interactive", "--skip-preview"], {
-    cwd: stack.dir,
-    env: stack.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const poll = setInterval(() => {
-    if ((server.stats().byRoute[CREATE_ROUTE] ?? 0) < atCreates) return;
-    clearInterval(poll);
-    process.kill(-child.pid!, signal);
-  }, 20);
-  return new Promise((resolve) => {
-    child.on("close", (code) => {
-      clearInterval(poll);
-      resolve({ code, output });
-    });
-  });
-}
-
 const figures: Record<string, string | number> = {};
 afterAll(() => recordFigures("interrupted-e2e", figures));
 
@@ -122,7 +88,11 @@ describe.each([
     server = await startTestServer();
     stack = await TestStack.create({ project: "crash", files: { "index.ts": program("v1") }, env: serverEnv(server) });
 
-    const stopped = await upInterrupted(stack, server, signal, Math.ceil(COUNT / 3));
+    const stopped = await upInterrupted(
+      stack,
+      signal,
+      () => (server.stats().byRoute[CREATE_ROUTE] ?? 0) >= Math.ceil(COUNT / 3),
+    );
     expect(stopped.code, stopped.output).not.toBe(0);
     const inState = stack.resources("dynamic/workspaces:Workspace");
     const before = await settled(server);
