@@ -14,8 +14,7 @@
 export const ORIGIN_SOURCE_NAME = "pulumi-workspaces";
 
 /** Every `source-url` this package writes starts with this address (the page that explains it), then `?`. */
-export const ORIGIN_URL_BASE =
-  "https://github.com/pulumi-workspaces/pulumi-workspaces/blob/main/docs/interrupted-updates.md";
+const ORIGIN_URL_BASE = "https://github.com/pulumi-workspaces/pulumi-workspaces/blob/main/docs/interrupted-updates.md";
 
 /** The parts of an origin: what a person reads, and the digest that tells stacks apart. */
 export interface OriginParts {

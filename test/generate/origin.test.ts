@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest";
 import { settingsOf } from "../../src/generate/settings";
 import { toWorkspace } from "../../src/client/workspace-shapes";
 import { originUrl } from "../../src/api/origin";
-import type { WorkspaceResource } from "../../src/api/workspaces";
 
 const workspace = (attributes: Record<string, unknown>) =>
-  toWorkspace({ id: "ws-1", type: "workspaces", attributes: { name: "web", ...attributes } } as WorkspaceResource);
+  toWorkspace({ id: "ws-1", type: "workspaces", attributes: { name: "web", ...attributes } });
 
 describe("settingsOf and the source fields", () => {
   it("leaves out the origin of a record this package created", () => {

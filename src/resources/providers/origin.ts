@@ -36,7 +36,7 @@ export const stackOriginProvider: ProviderImpl = {
  * written before origins existed, or a program that sets `sourceName` or `sourceUrl`
  * itself (its values are kept, and the resource gets no recovery of interrupted creates).
  */
-export function ownOrigin(inputs: Props): string | undefined {
+function ownOrigin(inputs: Props): string | undefined {
   const origin = inputs[ORIGIN_KEY];
   if (typeof origin !== "string" || origin === "") return undefined;
   const given = (v: unknown) => v !== undefined && v !== null;
