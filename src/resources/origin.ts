@@ -49,9 +49,21 @@ function stackOrigin(project: string, stack: string): StackOrigin {
   return origin;
 }
 
+/** A key as the `StackOrigin` provider makes it: 16 random bytes in hex. */
+const KEY_FORMAT = /^[0-9a-f]{32}$/;
+
 /**
  * `args` with the origin input of the resource `kind` named `name`; undefined args
  * (a `get`) stay undefined: a record read through `get` is never created.
+ *
+ * The origin is handed over as a promise of the key's digest, not as an output of the
+ * `StackOrigin`: an output would make every workspace depend on it, and a stack that
+ * does not hold it yet (one written by an earlier release) would fail a
+ * `pulumi up --target` of any workspace ("depends on ... which was not specified in
+ * --target list"). The promise still settles only once the engine answered the origin's
+ * registration, so no create runs before the key is in the state. A preview creates
+ * nothing and needs no origin; an update where the key is not there (its create was left
+ * out by `--target`) writes none, and that resource gets no recovery in that run.
  */
 export function withOriginInput<T extends object>(
   kind: ResourceTypeName,
@@ -61,16 +73,24 @@ export function withOriginInput<T extends object>(
   if (args === undefined || args === null) return undefined;
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
-  const origin = stackOrigin(project, stack).key.apply((key) =>
-    originUrl({
-      project,
-      stack,
-      resource: name,
-      digest: createHash("sha256")
-        .update(JSON.stringify([key, project, stack, kind, name]))
-        .digest("hex")
-        .slice(0, 32),
-    }),
-  );
+  const key = stackOrigin(project, stack).key;
+  if (pulumi.runtime.isDryRun()) return { ...(args as Record<string, unknown>) };
+  const origin = new Promise<string | undefined>((resolve) => {
+    key.apply((k) => {
+      resolve(
+        typeof k === "string" && KEY_FORMAT.test(k)
+          ? originUrl({
+              project,
+              stack,
+              resource: name,
+              digest: createHash("sha256")
+                .update(JSON.stringify([k, project, stack, kind, name]))
+                .digest("hex")
+                .slice(0, 32),
+            })
+          : undefined,
+      );
+    });
+  });
   return { ...(args as Record<string, unknown>), [ORIGIN_KEY]: origin };
 }
