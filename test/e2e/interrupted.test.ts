@@ -114,6 +114,7 @@ describe.each([
     expect(tookOver.map((d) => /"(crash-\d+)"/.exec(d.message)![1]).sort()).toEqual(orphans.map((w) => w.name).sort());
     for (const d of tookOver) expect(d.message).toContain("created by an interrupted update of this stack");
     figures[`${signal}: workspaces taken over by the next up`] = tookOver.length;
+    if (stopped.emptyAttrsRemoved) figures[`${signal}: empty checkpoint .attrs file removed after the stop`] = "yes";
 
     const after = await serverWorkspaces(server);
     const names = after.map((w) => w.name);
