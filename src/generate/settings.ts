@@ -3,6 +3,7 @@
  * service's defaults, and for a module-made workspace, which of them its
  * `NoCodeWorkspace` can state.
  */
+import { isPackageOrigin } from "../api/origin";
 import { workspaceFieldEntries } from "../api/workspace-fields";
 import type { Workspace } from "../client";
 import { NO_CODE_SETTINGS } from "../resources/no-code-workspace-fields";
@@ -52,8 +53,11 @@ export function settingsOf(ws: Workspace, defaultEngine: string | undefined): Re
   if (ws.triggerPatterns.length) out.triggerPatterns = [...ws.triggerPatterns].sort();
   if (ws.triggerPrefixes.length) out.triggerPrefixes = [...ws.triggerPrefixes].sort();
   if (ws.workingDirectory) out.workingDirectory = ws.workingDirectory;
-  if (ws.sourceName) out.sourceName = ws.sourceName;
-  if (ws.sourceUrl) out.sourceUrl = ws.sourceUrl;
+  // An origin this package wrote is left out: copied into the program, it would turn off the recovery of interrupted creates.
+  if (!isPackageOrigin(ws.sourceName, ws.sourceUrl)) {
+    if (ws.sourceName) out.sourceName = ws.sourceName;
+    if (ws.sourceUrl) out.sourceUrl = ws.sourceUrl;
+  }
   if (ws.vcsRepo) {
     const r = ws.vcsRepo;
     out.vcsRepo = {

@@ -26,6 +26,7 @@ import { workspaceLockProvider } from "./providers/workspace-lock";
 import { dataRetentionPolicyProvider } from "./providers/data-retention-policy";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
 import { tokenRefused } from "./providers/client";
+import { stackOriginProvider } from "./providers/origin";
 
 export { PROTOCOL };
 export { failuresForEngine };
@@ -49,6 +50,7 @@ const implementations: Record<string, ProviderImpl> = {
   nocodeworkspace: adoptable(noCodeWorkspaceProvider, noCodeWorkspaceAdopter),
   workspacelock: workspaceLockProvider,
   dataretentionpolicy: dataRetentionPolicyProvider,
+  stackorigin: stackOriginProvider,
 };
 
 /** Accepts `Workspace`, `workspace`, `workspaces:Workspace` or the full token. */

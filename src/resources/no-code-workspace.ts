@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
+import { withOriginInput } from "./origin";
 import { NO_CODE_REPORTED, NO_CODE_SETTINGS } from "./no-code-workspace-fields";
 
 /** A variable of the workspace (spec 4.15). */
@@ -218,7 +219,11 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
       super(
         TOKENS.NoCodeWorkspace,
         name,
-        dynamicProps("NoCodeWorkspace", name, withOutputs(inputs, NO_CODE_WORKSPACE_OUTPUTS)),
+        dynamicProps(
+          "NoCodeWorkspace",
+          name,
+          withOutputs(withOriginInput("NoCodeWorkspace", name, inputs), NO_CODE_WORKSPACE_OUTPUTS),
+        ),
         withSecretOutputs(opts, NO_CODE_WORKSPACE_SECRET_OUTPUTS),
       );
     } finally {

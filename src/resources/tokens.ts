@@ -21,6 +21,8 @@ export const typeTokens = {
   NoCodeWorkspace: `${TYPE_TOKEN_PREFIX}NoCodeWorkspace`,
   WorkspaceLock: `${TYPE_TOKEN_PREFIX}WorkspaceLock`,
   DataRetentionPolicy: `${TYPE_TOKEN_PREFIX}DataRetentionPolicy`,
+  /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
+  StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
 
 /** Names of the resource classes. */

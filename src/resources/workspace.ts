@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import { resolveWorkspaceRef } from "./adopt";
+import { withOriginInput } from "./origin";
 import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspace-fields";
 import {
   WORKSPACE_OUTPUTS,
@@ -168,7 +169,7 @@ export class Workspace extends pulumi.CustomResource {
       super(
         TOKENS.Workspace,
         name,
-        dynamicProps("Workspace", name, withOutputs(args as unknown as Record<string, unknown>, WORKSPACE_OUTPUTS)),
+        dynamicProps("Workspace", name, withOutputs(withOriginInput("Workspace", name, args), WORKSPACE_OUTPUTS)),
         opts,
       );
     } finally {

@@ -102,6 +102,8 @@ describe("a lookup by tag builds RemoteStateConsumers", () => {
       .sort();
     expect(types).toEqual([
       "pulumi-nodejs:dynamic/workspaces:RemoteStateConsumers",
+      // The stack's origin key, registered with its first workspace (docs/interrupted-updates.md).
+      "pulumi-nodejs:dynamic/workspaces:StackOrigin",
       "pulumi-nodejs:dynamic/workspaces:Workspace",
     ]);
     expect(stack.stateText()).not.toContain(server.token);

@@ -136,11 +136,16 @@ describe("a stack created with the previous release", () => {
     expect(await consumerIds(server, net.id!)).toEqual([app.id]);
   });
 
-  it("previews with no change under this release (the old outputs are the olds)", async () => {
+  it("previews only the stack's origin key under this release (the old outputs are the olds)", async () => {
     usePackage(stack, repoRoot);
     const p = await stack.previewJson();
     expect(p.code, p.raw.output).toBe(0);
-    expect(Object.keys(p.changeSummary)).toEqual(["same"]);
+    // The one resource this release adds to a stack (docs/interrupted-updates.md); no workspace changes.
+    expect(p.changeSummary).toMatchObject({ create: 1 });
+    expect(Object.keys(p.changeSummary).sort()).toEqual(["create", "same"]);
+    expect(p.steps.filter((s) => s.op !== "same").map((s) => [s.op, s.urn.split("::").pop()])).toEqual([
+      ["create", "pulumi-workspaces-origin"],
+    ]);
     // The untouched state still has the old shape: nothing was written.
     expect(workspaceStates(stack)[1].outputs).toHaveProperty("createdAt");
   });

@@ -18,7 +18,10 @@
  * SNAPSHOT_LIFETIME_MS ago, without any write of this process since to the workspace).
  *
  * Without `adopt`, a create refused because the name (or module) is taken fails with one
- * message that names the existing record and points to `adopt: true`.
+ * message that names the existing record and points to `adopt: true`, unless the record
+ * carries exactly the origin this resource writes on its creates (./origin.ts): then it is
+ * this very resource's record, left out of the state by an interrupted update, and is
+ * taken over the same way, with one info line that says so.
  */
 import {
   ConflictError,
@@ -28,7 +31,8 @@ import {
   type WorkspacesClient,
 } from "../../client";
 import { getClient, tokenRefused } from "./client";
-import { INPUT_NAMES_KEY } from "./inputs";
+import { INPUT_NAMES_KEY, ORIGIN_KEY } from "./inputs";
+import { sameOrigin, withOrigin } from "./origin";
 import { ProviderError, describe } from "./errors";
 import { isUnknown } from "./unknowns";
 import { reportInfo } from "../process/engine-status";
@@ -40,7 +44,7 @@ import type { CheckFailure, CheckResult, ProviderImpl, Props } from "./types";
 const ADOPT = "adopt";
 
 /** Inputs that are never sent to the service and so never count as a change. */
-const NOT_PROPERTIES: ReadonlySet<string> = new Set([ADOPT, "__provider", INPUT_NAMES_KEY]);
+const NOT_PROPERTIES: ReadonlySet<string> = new Set([ADOPT, ORIGIN_KEY, "__provider", INPUT_NAMES_KEY]);
 
 /** An existing record found for a resource's inputs. */
 interface Found {
@@ -49,6 +53,8 @@ interface Found {
   label: string;
   /** Props handed to the provider's `read` so that its outputs describe the record as this resource would own it. */
   seed: Props;
+  /** The record's `source-name` and `source-url`, where it has them (see ./origin.ts). */
+  source?: { sourceName: unknown; sourceUrl: unknown };
 }
 
 /** What adoption needs to know about one kind of resource. */
@@ -77,8 +83,9 @@ async function readExisting(
   adopter: Adopter,
   client: WorkspacesClient,
   inputs: Props,
+  known?: Found,
 ): Promise<{ found: Found; props: Props } | undefined> {
-  const found = await adopter.find(client, inputs);
+  const found = known ?? (await adopter.find(client, inputs));
   if (!found) return undefined;
   const current = await impl.read(found.id, found.seed);
   if (!current.props)
@@ -138,10 +145,29 @@ export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inpu
   }
 }
 
-/** Outputs that carry `adopt` along, so that a refresh can rebuild the inputs from them. */
+/** Outputs that carry `adopt` and the origin along, so that a refresh can rebuild the inputs from them. */
 function echoAdopt(outs: Props | undefined, from: Props): Props | undefined {
-  if (!outs || from[ADOPT] === undefined) return outs;
-  return { ...outs, [ADOPT]: from[ADOPT] };
+  if (!outs) return outs;
+  const echoed = [ADOPT, ORIGIN_KEY].filter((k) => from[k] !== undefined);
+  if (echoed.length === 0) return outs;
+  return { ...outs, ...Object.fromEntries(echoed.map((k) => [k, from[k]])) };
+}
+
+/** Reads `found` and brings it to the declared inputs: one update of what differs, or none. */
+async function takeOver(
+  impl: ProviderImpl,
+  adopter: Adopter,
+  client: WorkspacesClient,
+  inputs: Props,
+  found?: Found,
+): Promise<{ id: string; outs: Props } | undefined> {
+  const existing = await readExisting(impl, adopter, client, inputs, found);
+  if (!existing) return undefined;
+  const { props } = existing;
+  const id = existing.found.id;
+  const changed = await changedInputs(impl, id, props, inputs);
+  const outs = changed.length === 0 ? props : (await impl.update(id, props, inputs)).outs;
+  return { id, outs: echoAdopt(outs, inputs)! };
 }
 
 /**
@@ -169,19 +195,23 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
     async create(inputs) {
       const client = getClient();
       if (inputs[ADOPT] === true) {
-        const existing = await readExisting(impl, adopter, client, inputs);
-        if (existing) {
-          const { found, props } = existing;
-          const changed = await changedInputs(impl, found.id, props, inputs);
-          const outs = changed.length === 0 ? props : (await impl.update(found.id, props, inputs)).outs;
-          return { id: found.id, outs: echoAdopt(outs, inputs)! };
-        }
+        const adopted = await takeOver(impl, adopter, client, inputs);
+        if (adopted) return adopted;
       }
       try {
-        const created = await impl.create(inputs);
+        const created = await impl.create(withOrigin(inputs));
         return { ...created, outs: echoAdopt(created.outs, inputs)! };
       } catch (err) {
         if (!adopter.isTaken(err)) throw err;
+        // This resource's own record, made by an update that stopped before the engine recorded it.
+        const found = await adopter.find(client, inputs).catch(() => undefined);
+        if (found?.source && sameOrigin(inputs, found.source)) {
+          const taken = await takeOver(impl, adopter, client, inputs, found);
+          if (taken) {
+            reportInfo(`took over ${found.label}, created by an interrupted update of this stack`);
+            return taken;
+          }
+        }
         const existing = await adopter.describeExisting(client, inputs).catch(() => undefined);
         const what = existing ?? `${adopter.noun} ${adopter.key(inputs) ?? ""}`.trim();
         throw new ProviderError(
@@ -233,6 +263,10 @@ function workspaceKey(inputs: Props): string | undefined {
   return `"${name}" in organization "${organization}"`;
 }
 
+function sourceOf(ws: ApiWorkspace): Found["source"] {
+  return { sourceName: ws.sourceName, sourceUrl: ws.sourceUrl };
+}
+
 function workspaceLabelOf(ws: ApiWorkspace, organization: string): string {
   return `workspace "${ws.name}" (${ws.id}) in organization "${organization}"`;
 }
@@ -254,6 +288,7 @@ export const workspaceAdopter: Adopter = {
       id: ws.id,
       label: workspaceLabelOf(ws, organization),
       seed: { organization, forceDelete: inputs.forceDelete },
+      source: sourceOf(ws),
     };
   },
   isTaken: nameTaken,
@@ -320,7 +355,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
         ...(v.description ? { description: v.description } : {}),
       };
     });
-    return { id: ws.id, label, seed: { ...inputs, organization, variables, sensitiveValues } };
+    return { id: ws.id, label, seed: { ...inputs, organization, variables, sensitiveValues }, source: sourceOf(ws) };
   },
   isTaken: nameTaken,
   describeExisting: describeWorkspace,

@@ -32,6 +32,13 @@ export function organizationFailures(given: unknown): { property: string; reason
  */
 export const INPUT_NAMES_KEY = "__inputNames";
 
+/**
+ * Input under which a resource class hands its provider the origin of the records it
+ * creates (see src/api/origin.ts and ./origin.ts). Never sent as a setting and never a
+ * change: `diff` ignores it, so a stack written before it existed sees no update.
+ */
+export const ORIGIN_KEY = "__origin";
+
 /** The names of the given inputs, for INPUT_NAMES_KEY. */
 export function inputNames(inputs: Props): string[] {
   return Object.keys(inputs ?? {})
