@@ -3,7 +3,14 @@
  * service's defaults, and for a module-made workspace, which of them its
  * `NoCodeWorkspace` can state.
  */
-import { workspaceFieldEntries } from "../api/workspace-fields";
+import {
+  clientName,
+  workspaceFieldEntries,
+  type FieldDef,
+  type VcsRepoValue,
+  type WorkspaceFieldName,
+} from "../api/workspace-fields";
+import { fieldRules } from "../resources/providers/workspace-diff-rules";
 import type { Workspace } from "../client";
 import { NO_CODE_SETTINGS } from "../resources/no-code-workspace-fields";
 import { byCodePoint } from "./names";
@@ -28,35 +35,34 @@ export function newestEngineVersion(workspaces: Workspace[]): string | undefined
   return best?.v;
 }
 
-/** Boolean settings a program gives, with the service's default: the field table's settable lines with a boolean default. */
-const FLAGS: readonly (readonly [string, boolean])[] = workspaceFieldEntries
-  .filter(([, f]) => f.role !== "computed" && f.write !== undefined && typeof f.absent === "boolean")
-  .map(([name, f]) => [name, f.absent as boolean] as const);
+/**
+ * Lines of the field table the generator does not derive from the workspace's value,
+ * and why: each is written by the program's other statements, or left out on purpose.
+ */
+const NOT_DERIVED: { readonly [K in WorkspaceFieldName]?: string } = {
+  name: "the resource's `name`, written by renderProgram",
+  organization: "the program's `organization` config",
+  project: "written by renderProgram beside the name",
+  tags: "written by renderProgram (a WorkspaceTags for a module-made workspace)",
+  tagNames: "written by renderProgram (a WorkspaceTags for a module-made workspace)",
+  sshKeyId: "written by renderProgram; NoCodeWorkspace cannot state it",
+  executionMode: "a special case of settingsOf (an inherited mode is left to the organization)",
+  agentPoolId: "written with its own agent mode (settingsOf)",
+  operations: "mirrors the execution mode, and is never given together with it",
+  settingOverwrites: "the execution mode's special case reads it; adopting states the mode alone",
+  engineVersion: "a special case of settingsOf (the newest exact version stands for the default)",
+  forceDelete: "not a setting of the service",
+};
 
-/** Settings of spec 4.2 that differ from the service's defaults. */
-export function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (ws.description) out.description = ws.description;
-  // A mode inherited from the organization's default is left to it (and so is its pool).
-  if (ws.settingOverwrites?.executionMode !== false && ws.executionMode && ws.executionMode !== "remote") {
-    out.executionMode = ws.executionMode;
-    if (ws.executionMode === "agent" && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
-  }
-  for (const [input, byDefault] of FLAGS) {
-    const value = (ws as unknown as Record<string, unknown>)[input];
-    if (typeof value === "boolean" && value !== byDefault) out[input] = value;
-  }
-  if (ws.autoDestroyAt) out.autoDestroyAt = ws.autoDestroyAt;
-  if (ws.autoDestroyActivityDuration) out.autoDestroyActivityDuration = ws.autoDestroyActivityDuration;
-  if (ws.engineVersion && ws.engineVersion !== defaultEngine) out.engineVersion = ws.engineVersion;
-  if (ws.triggerPatterns.length) out.triggerPatterns = [...ws.triggerPatterns].sort();
-  if (ws.triggerPrefixes.length) out.triggerPrefixes = [...ws.triggerPrefixes].sort();
-  if (ws.workingDirectory) out.workingDirectory = ws.workingDirectory;
-  if (ws.sourceName) out.sourceName = ws.sourceName;
-  if (ws.sourceUrl) out.sourceUrl = ws.sourceUrl;
-  if (ws.vcsRepo) {
-    const r = ws.vcsRepo;
-    out.vcsRepo = {
+/** How the resource compares each input line (its diff rule): a value `same` as the line's absent value is a default. */
+const RULES = new Map(fieldRules(workspaceFieldEntries.map(([name]) => name)).map((r) => [r.name, r.same]));
+
+/** A line's value as a program states it: lists in a stable order, a VCS connection with the arguments `VcsRepoArgs` takes. */
+function programValue(line: FieldDef, value: unknown): unknown {
+  if (line.diff === "stringSet") return [...(value as string[])].sort();
+  if (line.shape === "vcsRepo") {
+    const r = value as VcsRepoValue;
+    return {
       identifier: r.identifier,
       ...(r.oauthTokenId ? { oauthTokenId: r.oauthTokenId } : {}),
       ...(r.vcsAppInstallationId ? { vcsAppInstallationId: r.vcsAppInstallationId } : {}),
@@ -65,6 +71,43 @@ export function settingsOf(ws: Workspace, defaultEngine: string | undefined): Re
       ...(r.tagsRegex ? { tagsRegex: r.tagsRegex } : {}),
     };
   }
+  return value;
+}
+
+/**
+ * An origin (`sourceName` / `sourceUrl`) this package writes on create names the tool
+ * that created the workspace, not a choice of its owner: it must not be copied into a
+ * generated program. The test of such an origin comes with the create paths that write
+ * it; until then an origin is copied like any other setting.
+ */
+const ORIGIN_LINES: ReadonlySet<string> = new Set(["sourceName", "sourceUrl"]);
+function isPackageOrigin(_ws: Workspace): boolean {
+  return false;
+}
+
+/**
+ * Settings that differ from the service's defaults: every settable line of the field
+ * table whose value differs (by the resource's diff rule) from the line's absent value,
+ * whatever its type, but the lines of {@link NOT_DERIVED}.
+ */
+export function settingsOf(ws: Workspace, defaultEngine: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = ws as unknown as Record<string, unknown>;
+  for (const [name, line] of workspaceFieldEntries) {
+    if (line.role === "computed" || name in NOT_DERIVED) continue;
+    if (ORIGIN_LINES.has(name) && isPackageOrigin(ws)) continue;
+    const value = given[clientName(name)];
+    const same = RULES.get(name) ?? Object.is;
+    if (value === undefined || value === null || same(value, line.absent ?? null, {})) continue;
+    out[name] = programValue(line, value);
+  }
+  // Special cases. A mode inherited from the organization's default is left to it (and so is its pool).
+  if (ws.settingOverwrites?.executionMode !== false && ws.executionMode && ws.executionMode !== "remote") {
+    out.executionMode = ws.executionMode;
+    if (ws.executionMode === "agent" && ws.agentPoolId) out.agentPoolId = ws.agentPoolId;
+  }
+  // The service gives a new workspace the latest engine release: that default is not written.
+  if (ws.engineVersion && ws.engineVersion !== defaultEngine) out.engineVersion = ws.engineVersion;
   return out;
 }
 

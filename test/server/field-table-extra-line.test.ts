@@ -39,6 +39,19 @@ describe("a workspace attribute added as one table line", () => {
     await t.server.close();
   });
 
+  /** A client of the server, loaded after the line was added (it reads the table when it loads). */
+  const clientOfServer = async () => {
+    const { WorkspacesClient } = await import("../../src/client");
+    return new WorkspacesClient({
+      address: t.server.url,
+      token: t.server.token,
+      organization: t.org,
+      env: {},
+      homeDir: "/nonexistent",
+      rateLimit: false,
+    });
+  };
+
   const patch = (id: string, attributes: Record<string, unknown>) =>
     t.api.patch(`/workspaces/${id}`, { data: { type: "workspaces", attributes } });
 
@@ -104,16 +117,8 @@ describe("a workspace attribute added as one table line", () => {
   });
 
   it("is sent by the client's no-code create, stored by the server's and reported by NoCodeWorkspace", async () => {
-    const { WorkspacesClient } = await import("../../src/client");
     const { createOptions, outputsOf } = await import("../../src/resources/providers/no-code-fields");
-    const client = new WorkspacesClient({
-      address: t.server.url,
-      token: t.server.token,
-      organization: t.org,
-      env: {},
-      homeDir: "/nonexistent",
-      rateLimit: false,
-    });
+    const client = await clientOfServer();
     const rm = await publishModule(t.api, t.org, "extra", ["1.0.0"]);
     const nc = await enableModule(t.api, t.org, rm);
     const options = createOptions({ noCodeModuleId: nc.id, name: "extra-no-code", project: "", reviewRequired: true });
@@ -127,5 +132,17 @@ describe("a workspace attribute added as one table line", () => {
     expect((await expectStatus(t.api.get(`/workspaces/${left.id}`), 200)).body.data.attributes["review-required"]).toBe(
       false,
     );
+  });
+
+  it("is written by the generator when it differs from its absent value, for Workspace and NoCodeWorkspace", async () => {
+    const { settingsOf, noCodeSettingsOf } = await import("../../src/generate/settings");
+    const client = await clientOfServer();
+    const set = await client.workspaces.read(
+      (await createWorkspace(t.api, t.org, "extra-generated", { "review-required": true })).id,
+    );
+    expect(settingsOf(set, undefined)).toMatchObject({ reviewRequired: true });
+    expect(noCodeSettingsOf(set, undefined).carried).toMatchObject({ reviewRequired: true });
+    const unset = await client.workspaces.read((await createWorkspace(t.api, t.org, "extra-not-generated")).id);
+    expect(settingsOf(unset, undefined)).not.toHaveProperty("reviewRequired");
   });
 });
