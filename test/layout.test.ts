@@ -220,6 +220,19 @@ function missingRooms(paths: Iterable<string>): string[] {
     .sort();
 }
 
+/** A zod object schema built in place: `z.object(`, `z .object(` or `z\n  .object(`. */
+const ZOD_OBJECT = /\bz\s*\.\s*(?:strictObject|looseObject|object)\s*\(/;
+
+/** Route files (those that register handlers, or named routes.ts) that build request schemas, which belong in src/api/. */
+function schemasInRoutes(modules: Iterable<Module>): string[] {
+  return [...modules]
+    .filter(
+      (m) => (isRoutes(m) || (m.path.startsWith(SERVER) && m.path.endsWith("/routes.ts"))) && ZOD_OBJECT.test(m.text),
+    )
+    .map((m) => `${m.path}: request schemas belong in src/api/`)
+    .sort();
+}
+
 /** The authorization module: roles, permissions, the readable-workspaces filter. */
 const AUTHZ = `${SERVER}auth/service/authz.ts`;
 
@@ -426,6 +439,12 @@ describe("the server's domains", () => {
   });
 });
 
+describe("request schemas", () => {
+  it("live in src/api/, the one source of the wire: no route file builds a zod object", () => {
+    expect(schemasInRoutes(graph.values())).toEqual([]);
+  });
+});
+
 describe("src/ files", () => {
   it(`are at most ${MAX_LINES} lines each: a file a reader takes in whole`, () => {
     const long = [...graph.values()]
@@ -530,6 +549,22 @@ describe("the layout checks themselves", () => {
       `${SERVER}x/render-list.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/render.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/routes.ts -> ${AUTHZ}: authorization happens in services only`,
+    ]);
+  });
+
+  it("find a request schema built in a route file", () => {
+    const mod = (path: string, text: string): Module => ({ path, text, imports: [], packages: [] });
+    expect(
+      schemasInRoutes([
+        mod(`${SERVER}x/routes.ts`, "const body = z\n  .object({ name: z.string() });"),
+        mod(`${SERVER}x/index.ts`, "app.post('/x', h);\nconst b = z.looseObject({});"),
+        mod(`${SERVER}x/service.ts`, "const b = z.object({});"),
+        mod(`${SERVER}x/routes.ts`.replace("x/", "y/"), "import { bodySchema } from '../../api/x';\napp.get('/y', h);"),
+        mod("src/api/x.ts", "export const bodySchema = z.object({});"),
+      ]),
+    ).toEqual([
+      `${SERVER}x/index.ts: request schemas belong in src/api/`,
+      `${SERVER}x/routes.ts: request schemas belong in src/api/`,
     ]);
   });
 

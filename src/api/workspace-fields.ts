@@ -126,7 +126,7 @@ export const WORKSPACE_SETTING_WIRE = workspaceSettingWire();
 
 /** The line of `key`, a line a process appended included. */
 export function fieldLine(key: WorkspaceFieldName): FieldDef | undefined {
-  return (WORKSPACE_FIELDS[key]) ?? entries.find(([k]) => k === key)?.[1];
+  return WORKSPACE_FIELDS[key] ?? entries.find(([k]) => k === key)?.[1];
 }
 
 /** The client's property name of a line. */

@@ -11,12 +11,13 @@ import { agentPoolInOrganization } from "../agentpool/service";
 import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
 import * as store from "./store";
 import type { OrganizationRecord } from "./store";
+import type { ExecutionMode } from "../../api/workspace-fields";
 
 export type { OrganizationRecord };
 
 /** Organization settings that workspaces inherit unless they override them (`setting-overwrites`). */
 export interface OrganizationDefaults {
-  executionMode?: "remote" | "local" | "agent";
+  executionMode?: ExecutionMode;
   agentPoolId?: string | null;
 }
 

@@ -13,8 +13,7 @@ import { unique } from "./users";
 
 export type { TeamProjectRecord, TeamWorkspaceRecord };
 
-export type AccessLevel = TeamWorkspaceAccess["access"];
-export const ACCESS_LEVELS: ReadonlyArray<AccessLevel> = ["read", "plan", "write", "admin", "custom"];
+type AccessLevel = TeamWorkspaceAccess["access"];
 
 export interface TeamWorkspaceInput {
   access: AccessLevel;
