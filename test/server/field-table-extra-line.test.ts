@@ -62,6 +62,14 @@ describe("a workspace attribute added as one table line", () => {
     expect(left.attributes["review-required"]).toBe(false);
     const read = await expectStatus(t.api.get(`/workspaces/${given.id}`), 200);
     expect(read.body.data.attributes["review-required"]).toBe(true);
+    // Its place in the document is its place in the table: after the line before it.
+    const before = workspaceFieldEntries
+      .slice(0, -1)
+      .flatMap(([, f]) => [f.wire, f.alias])
+      .filter((n): n is string => n !== undefined && n in read.body.data.attributes)
+      .at(-1)!;
+    const names = Object.keys(read.body.data.attributes);
+    expect(names.indexOf("review-required")).toBe(names.indexOf(before) + 1);
   });
 
   it("is updated, and an update that repeats it changes nothing", async () => {

@@ -6,14 +6,15 @@
 import type { ServerContext } from "../context";
 import type { Permissions } from "../../api/workspaces";
 import { oauthInfo, settingsOf, type OAuthInfo, type WorkspaceRecord } from "./store";
+import { workspaceFieldEntries } from "../../api/workspace-fields";
 import { settingLines, storedKey, type StoredVcsRepo } from "./fields";
 
 /**
- * The order in which the document has always listed its attributes: clients and
- * recordings compare documents byte for byte. It only orders; attributes it does not
- * name (a line added to the table) follow it, in table order.
+ * The hosted service's order of the document's attributes, which the document has always
+ * kept: clients and recordings compare documents byte for byte. A line the table adds
+ * is placed by {@link documentOrder}, after the line before it in the table.
  */
-const ATTRIBUTE_ORDER: readonly string[] = [
+const HOSTED_ORDER: readonly string[] = [
   "name",
   "actions",
   "allow-destroy-plan",
@@ -60,6 +61,30 @@ const ATTRIBUTE_ORDER: readonly string[] = [
   "workspace-kpis-runs-count",
   "setting-overwrites",
 ];
+
+let placed: { lines: number; order: readonly string[] } | undefined;
+
+/**
+ * The document's attribute order: the hosted service's, and every attribute of the
+ * field table it does not name right after the attribute of the line before it in the
+ * table (so a new line's place in the table is its place in the document). Worked out
+ * again only when the table grows.
+ */
+function documentOrder(): readonly string[] {
+  if (placed?.lines === workspaceFieldEntries.length) return placed.order;
+  const order = [...HOSTED_ORDER];
+  let previous: string | undefined;
+  for (const [, line] of workspaceFieldEntries) {
+    for (const name of [line.wire, line.alias]) {
+      if (name === undefined) continue;
+      if (!order.includes(name))
+        order.splice(previous === undefined ? order.length : order.indexOf(previous) + 1, 0, name);
+      previous = name;
+    }
+  }
+  placed = { lines: workspaceFieldEntries.length, order };
+  return order;
+}
 
 function renderVcsRepo(ctx: ServerContext, repo: StoredVcsRepo | null, oauth: OAuthInfo | undefined): unknown {
   if (!repo) return null;
@@ -119,7 +144,7 @@ export function workspaceAttributes(
     if (line.alias) found[line.alias] = value;
   }
   const attributes: Record<string, unknown> = {};
-  for (const name of ATTRIBUTE_ORDER) if (name in found) attributes[name] = found[name];
+  for (const name of documentOrder()) if (name in found) attributes[name] = found[name];
   for (const [name, value] of Object.entries(found)) if (!(name in attributes)) attributes[name] = value;
   return attributes;
 }
