@@ -129,7 +129,9 @@ describe("a workspace attribute added as one table line", () => {
     const client = await clientOfServer();
     const rm = await publishModule(t.api, t.org, "extra", ["1.0.0"]);
     const nc = await enableModule(t.api, t.org, rm);
-    const options = createOptions({ noCodeModuleId: nc.id, name: "extra-no-code", project: "", reviewRequired: true });
+    // Through a variable: the inputs' type lists the lines written in the table's source.
+    const inputs = { noCodeModuleId: nc.id, name: "extra-no-code", project: "", reviewRequired: true };
+    const options = createOptions(inputs);
     expect(options).toMatchObject({ reviewRequired: true });
     const ws = await client.noCode.createWorkspace(nc.id, options);
     const read = await expectStatus(t.api.get(`/workspaces/${ws.id}`), 200);
