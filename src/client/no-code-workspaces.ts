@@ -11,8 +11,8 @@ import {
   type VariableCategory,
   type WorkspaceUpgradeResource,
 } from "../api/no-code";
-import { WaitTimeoutError } from "./errors";
-import { currentCall, runInCall } from "./call";
+import { WaitTimeoutError } from "./typed-errors";
+import { currentCall, runInCall } from "./call-scope";
 import { sleep } from "./limiter";
 import { type RequestSpec, type Transport, urlPath } from "./transport";
 import { relId } from "./wire";

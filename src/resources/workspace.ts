@@ -10,7 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
-import { resolveWorkspaceRef } from "./adopt";
+import { resolveWorkspaceRef } from "./adopt-by-name";
 import type {
   ExecutionMode as ApiExecutionMode,
   ValueOf,

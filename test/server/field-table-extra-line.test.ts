@@ -145,7 +145,7 @@ describe("a workspace attribute added as one table line", () => {
   });
 
   it("is written by the generator when it differs from its absent value, for Workspace and NoCodeWorkspace", async () => {
-    const { settingsOf, noCodeSettingsOf } = await import("../../src/generate/settings");
+    const { settingsOf, noCodeSettingsOf } = await import("../../src/generate/written-settings");
     const client = await clientOfServer();
     const set = await client.workspaces.read(
       (await createWorkspace(t.api, t.org, "extra-generated", { "review-required": true })).id,

@@ -29,7 +29,7 @@ import {
 } from "../../client";
 import { getClient, tokenRefused } from "./client";
 import { INPUT_NAMES_KEY } from "./inputs";
-import { ProviderError, describe } from "./errors";
+import { ProviderError, describe } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { reportInfo } from "../process/engine-status";
 import { fromSnapshot } from "../process/snapshot";

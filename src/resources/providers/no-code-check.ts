@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isId } from "../../api/common";
 import { noCodeVariableRequestSchema, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
 import { fieldLine, type WorkspaceFieldName } from "../../api/workspace-fields";
-import { defaultOrganization } from "../settings";
+import { defaultOrganization } from "../provider-settings";
 import { dedupeFailures } from "./check-failures";
 import { organizationInput } from "./inputs";
 import { isUnknown } from "./unknowns";

@@ -13,7 +13,7 @@ import {
 } from "../../api/admin";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { NotFound } from "../errors";
+import { NotFound } from "../domain-errors";
 import { API_PREFIX, noContent, parseBody, send, targetId } from "../http/jsonapi";
 import { findProject } from "../project/service";
 import { findWorkspace } from "../workspace/service";

@@ -9,7 +9,7 @@ import { workspaceFieldEntries, type FieldDef } from "../../api/workspace-fields
 import type { Caller } from "../auth/service/caller";
 import { mayCreateWorkspaces } from "../auth/service/authz";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
-import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import { newId } from "../ids";
 import { findRegistryModule } from "../registry/service";
 import type { Db } from "../store/db";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { projectExecutionRequestSchema, projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { Invalid } from "../errors";
+import { Invalid } from "../domain-errors";
 import {
   noContent,
   paginationEnvelope,
@@ -15,7 +15,7 @@ import {
 import type { Db } from "../store/db";
 import { projectTagBindings } from "../tags/service";
 import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTagBinding } from "../tags/render";
-import { taggedFilters } from "../workspace/list";
+import { taggedFilters } from "../workspace/list-filter";
 import { renderProject } from "./render";
 import {
   createProject,

@@ -3,8 +3,8 @@ import { inTransaction, now, onDuplicate, type Page } from "../store/db";
 import { newId } from "../ids";
 import type { Caller } from "../auth/service/caller";
 import { assertMember, isProjectAdmin, orgRole } from "../auth/service/authz";
-import { agentPoolInOrganization } from "../agentpool/service";
-import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
+import { agentPoolInOrganization } from "../agent-pool/service";
+import { Conflict, Invalid, NameTaken, NotFound } from "../domain-errors";
 import { findOrganization } from "../organization/service";
 import {
   checkTagBindings,

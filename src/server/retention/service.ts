@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context";
-import { NotFound } from "../errors";
+import { NotFound } from "../domain-errors";
 import { newId } from "../ids";
 import { findOrganization } from "../organization/service";
 import type { Db } from "../store/db";

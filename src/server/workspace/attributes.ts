@@ -1,13 +1,13 @@
 /**
  * The attributes of the workspace document (spec 2.2): every stored setting of the field
- * table (./fields.ts) under its wire name, and under its neutral spelling too where the
+ * table (./stored-fields.ts) under its wire name, and under its neutral spelling too where the
  * line has one; plus what the server computes (permissions, actions, lock, metrics...).
  */
 import type { ServerContext } from "../context";
 import type { Permissions } from "../../api/workspaces";
 import { oauthInfo, settingsOf, type OAuthInfo, type WorkspaceRecord } from "./store";
 import { workspaceFieldEntries } from "../../api/workspace-fields";
-import { settingLines, storedKey, type StoredVcsRepo } from "./fields";
+import { settingLines, storedKey, type StoredVcsRepo } from "./stored-fields";
 
 /**
  * The hosted service's order of the document's attributes, which the document has always
@@ -112,7 +112,7 @@ export function workspaceAttributes(
   const s = settingsOf(ws) as unknown as Record<string, unknown>;
   const repo = s["vcs-repo"] as StoredVcsRepo | null;
   const oauth = repo?.["oauth-token-id"] ? oauthInfo(ctx.db, repo["oauth-token-id"]) : undefined;
-  // What the server computes, and the settable lines it keeps outside `settings` (./fields.ts).
+  // What the server computes, and the settable lines it keeps outside `settings` (./stored-fields.ts).
   const found: Record<string, unknown> = {
     name: ws.name,
     actions: { "is-destroyable": permissions["can-destroy"] },
