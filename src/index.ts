@@ -35,7 +35,7 @@ export type {
 } from "./resources/lookups";
 export { typeTokens, TYPE_TOKEN_MODULE, TYPE_TOKEN_PREFIX } from "./resources/tokens";
 export type { ResourceTypeName, TypeToken } from "./resources/tokens";
-export { CONFIG_KEYS } from "./resources/settings";
+export { CONFIG_KEYS } from "./resources/provider-settings";
 
 export * as client from "./client";
 export { WorkspacesClient, resolveSettings } from "./client";

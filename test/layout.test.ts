@@ -222,6 +222,19 @@ function missingRooms(paths: Iterable<string>): string[] {
     .sort();
 }
 
+/** A zod object schema built in place: `z.object(`, `z .object(` or `z\n  .object(`. */
+const ZOD_OBJECT = /\bz\s*\.\s*(?:strictObject|looseObject|object)\s*\(/;
+
+/** Route files (those that register handlers, or named routes.ts) that build request schemas, which belong in src/api/. */
+function schemasInRoutes(modules: Iterable<Module>): string[] {
+  return [...modules]
+    .filter(
+      (m) => (isRoutes(m) || (m.path.startsWith(SERVER) && m.path.endsWith("/routes.ts"))) && ZOD_OBJECT.test(m.text),
+    )
+    .map((m) => `${m.path}: request schemas belong in src/api/`)
+    .sort();
+}
+
 /** The authorization module: roles, permissions, the readable-workspaces filter. */
 const AUTHZ = `${SERVER}auth/service/authz.ts`;
 
@@ -254,7 +267,7 @@ const ALLOWED_ROOM_VIOLATIONS: string[] = [];
  * its records through that domain's service. A table missing here fails the check.
  */
 const TABLE_OWNERS: Record<string, string> = {
-  agent_pools: "agentpool",
+  agent_pools: "agent-pool",
   users: "auth",
   teams: "auth",
   team_members: "auth",
@@ -275,8 +288,8 @@ const TABLE_OWNERS: Record<string, string> = {
   registry_module_versions: "registry",
   data_retention_policies: "retention",
   runs: "run",
-  ssh_keys: "sshkey",
-  state_versions: "stateversion",
+  ssh_keys: "ssh-key",
+  state_versions: "state-version",
   tags: "tags",
   workspace_tags: "tags",
   workspace_tag_bindings: "tags",
@@ -310,8 +323,8 @@ function foreignTables(modules: Iterable<Module>): string[] {
  * may only shrink: a new one fails, and so does a listed one that no longer occurs.
  */
 const ALLOWED_FOREIGN_TABLES: string[] = [
-  "src/server/agentpool/store.ts -> organizations (organization)",
-  "src/server/agentpool/store.ts -> workspaces (workspace)",
+  "src/server/agent-pool/store.ts -> organizations (organization)",
+  "src/server/agent-pool/store.ts -> workspaces (workspace)",
   "src/server/auth/store/grants.ts -> organizations (organization)",
   "src/server/auth/store/grants.ts -> projects (project)",
   "src/server/auth/store/records.ts -> projects (project)",
@@ -402,7 +415,7 @@ describe("the server's domains", () => {
       "workspace",
       "tags",
       "consumers",
-      "stateversion",
+      "state-version",
       "run",
       "no-code",
       "registry",
@@ -425,6 +438,12 @@ describe("the server's domains", () => {
       ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES.filter((v) => !found.includes(v)),
       "allowlisted breach no longer occurs: remove it from ALLOWED_AUTHORIZATION_OUTSIDE_SERVICES",
     ).toEqual([]);
+  });
+});
+
+describe("request schemas", () => {
+  it("live in src/api/, the one source of the wire: no route file builds a zod object", () => {
+    expect(schemasInRoutes(graph.values())).toEqual([]);
   });
 });
 
@@ -532,6 +551,22 @@ describe("the layout checks themselves", () => {
       `${SERVER}x/render-list.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/render.ts -> ${AUTHZ}: authorization happens in services only`,
       `${SERVER}x/routes.ts -> ${AUTHZ}: authorization happens in services only`,
+    ]);
+  });
+
+  it("find a request schema built in a route file", () => {
+    const mod = (path: string, text: string): Module => ({ path, text, imports: [], packages: [] });
+    expect(
+      schemasInRoutes([
+        mod(`${SERVER}x/routes.ts`, "const body = z\n  .object({ name: z.string() });"),
+        mod(`${SERVER}x/index.ts`, "app.post('/x', h);\nconst b = z.looseObject({});"),
+        mod(`${SERVER}x/service.ts`, "const b = z.object({});"),
+        mod(`${SERVER}x/routes.ts`.replace("x/", "y/"), "import { bodySchema } from '../../api/x';\napp.get('/y', h);"),
+        mod("src/api/x.ts", "export const bodySchema = z.object({});"),
+      ]),
+    ).toEqual([
+      `${SERVER}x/index.ts: request schemas belong in src/api/`,
+      `${SERVER}x/routes.ts: request schemas belong in src/api/`,
     ]);
   });
 

@@ -231,7 +231,7 @@ function derive() {
     };
   }
 
-  // Provider configuration: the settings of src/resources/settings.ts, described as the
+  // Provider configuration: the settings of src/resources/provider-settings.ts, described as the
   // lookups describe them.
   const config = {
     address: {

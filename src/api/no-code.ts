@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
 import { WORKSPACE_NAME_PATTERN } from "./workspaces";
+import { NO_CODE_EXECUTION_MODES, noCodeSettingsShape } from "./workspace-fields";
 
 /** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
 export const VARIABLE_CATEGORIES = ["engine", "env"] as const;
@@ -194,15 +195,14 @@ export const noCodeWorkspaceCreateRequestSchema = z
         type: z.enum(NO_CODE_WORKSPACE_BODY_TYPES),
         attributes: z
           .object({
+            // The field table's no-code settings (`auto-apply` among them, as workspace
+            // bodies elsewhere spell it), narrowed where this endpoint is stricter.
+            ...noCodeSettingsShape,
             name: z.string().regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, - and _"),
             "agent-pool-id": z.string().min(1).nullable().optional(),
+            /** The spec's spelling of `auto-apply` on this endpoint. */
             auto_apply: z.boolean().optional(),
-            /** Accepted too, since workspace bodies elsewhere spell it with a hyphen. */
-            "auto-apply": z.boolean().optional(),
-            description: z.string().nullable().optional(),
-            "execution-mode": z.enum(["remote", "agent"]).optional(),
-            "source-name": z.string().nullable().optional(),
-            "source-url": z.string().nullable().optional(),
+            "execution-mode": z.enum(NO_CODE_EXECUTION_MODES).optional(),
           })
           .loose(),
         relationships: z

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orAbsent, resourceSchema } from "./common";
 import { tagBindingRequestSchema } from "./workspaces";
+import { EXECUTION_MODES } from "./workspace-field-kinds";
 
 /** Organization names: letters, digits, `-` and `_`. */
 export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -242,3 +243,65 @@ export const oauthTokenResourceSchema = resourceSchema(
 );
 /** Body of a response holding one VCS OAuth token. */
 export const oauthTokenDocumentSchema = documentSchema(oauthTokenResourceSchema);
+
+/** Body of `PATCH /organizations/:org` (its defaults are read by {@link organizationDefaultsRequestSchema}). */
+export const organizationUpdateRequestSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("organizations"),
+        attributes: z
+          .object({ email: z.string().nullable().optional(), "allow-force-delete-workspaces": z.boolean().optional() })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** The defaults in an organization create or update body: `default-execution-mode` and the `default-agent-pool` relationship. */
+export const organizationDefaultsRequestSchema = z
+  .object({
+    data: z
+      .object({
+        attributes: z
+          .object({ "default-execution-mode": z.enum(EXECUTION_MODES).optional() })
+          .loose()
+          .optional(),
+        relationships: z
+          .object({
+            "default-agent-pool": z
+              .object({ data: z.object({ id: z.string() }).loose().nullable() })
+              .loose()
+              .optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** The execution defaults in a project create or update body (the mode is checked against the execution modes by the server, which names them). */
+export const projectExecutionRequestSchema = z
+  .object({
+    data: z
+      .object({
+        attributes: z
+          .object({
+            "default-execution-mode": z.string().optional(),
+            "default-agent-pool-id": z.string().nullable().optional(),
+            "setting-overwrites": z
+              .object({
+                "default-execution-mode": z.boolean().optional(),
+                "default-agent-pool": z.boolean().optional(),
+              })
+              .loose()
+              .optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  })
+  .loose();

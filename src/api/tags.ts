@@ -98,3 +98,24 @@ export type TagsRelationshipRequest = z.infer<typeof tagsRelationshipRequestSche
 export const remoteStateConsumersRequestSchema = identifiersBodySchema("workspaces");
 /** Body of a request that adds, replaces or removes a workspace's remote state consumers. */
 export type RemoteStateConsumersRequest = z.infer<typeof remoteStateConsumersRequestSchema>;
+
+/** Body of `DELETE /organizations/:org/tags` and `POST /tags/:id/relationships/workspaces`: tags (or workspaces) by id. */
+export const tagIdsRequestSchema = z
+  .object({ data: z.array(z.object({ type: z.literal("tags"), id: z.string().min(1) }).loose()) })
+  .loose();
+
+/** Body of `PATCH /workspaces/:id/tag-bindings` and `PATCH /projects/:id/tag-bindings`: bindings to add or change. */
+export const tagBindingsPatchRequestSchema = z
+  .object({
+    data: z.array(
+      z
+        .object({
+          type: z.literal("tag-bindings"),
+          attributes: z
+            .object({ key: z.string().min(1, "key must not be empty"), value: z.string().optional() })
+            .loose(),
+        })
+        .loose(),
+    ),
+  })
+  .loose();

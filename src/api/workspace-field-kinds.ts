@@ -61,7 +61,15 @@ export interface FieldDef {
   readonly diff?: DiffRule;
   /** Where the `Workspace` resource places the value among its outputs. */
   readonly group: OutputGroup;
+  /**
+   * The line's place on `NoCodeWorkspace`: `setting` (an input it sends on create and
+   * update, and an output), `reported` (an output only); absent: not carried.
+   */
+  readonly noCode?: NoCodePlace;
 }
+
+/** Where `NoCodeWorkspace` carries a line of the table: as an input (echoed as an output), or as an output only. */
+export type NoCodePlace = "setting" | "reported";
 
 /** A line whose program-side value has type `T` (carried as a phantom member for the derived types). */
 export type Field<T, D extends FieldDef = FieldDef> = D & { readonly __value?: T };
@@ -157,6 +165,10 @@ export function isValidAutoDestroyDuration(value: string): boolean {
 export const EXECUTION_MODES = ["remote", "local", "agent"] as const;
 /** Where a workspace's runs execute: `remote` (the service), `local` (the caller's machine) or `agent` (an agent pool). */
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+/** The execution modes a workspace made from a no-code module may have: not `local`, since the module runs on the service. */
+export const NO_CODE_EXECUTION_MODES = ["remote", "agent"] as const satisfies readonly ExecutionMode[];
+/** Where a no-code workspace's runs execute: `remote` (the service) or `agent` (an agent pool). */
+export type NoCodeExecutionMode = (typeof NO_CODE_EXECUTION_MODES)[number];
 
 export const bool = z.boolean().optional();
 export const nullableString = z.string().nullable().optional();

@@ -12,9 +12,9 @@ export const WORKSPACE_REPORTED_FIELDS = {
    */
   effectiveTags: field<Record<string, string>>()({ role: "computed", group: "top" }),
   /** API path of the workspace (`links.self`), or null. */
-  selfLink: field<string | null>()({ role: "computed", group: "top" }),
+  selfLink: field<string | null>()({ role: "computed", group: "top", noCode: "reported" }),
   /** UI path of the workspace (`links.self-html`), or null. */
-  htmlLink: field<string | null>()({ role: "computed", group: "top" }),
+  htmlLink: field<string | null>()({ role: "computed", group: "top", noCode: "reported" }),
 
   /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, `canForceDelete`, ...). */
   permissions: field<Record<string, boolean>>()({
@@ -32,6 +32,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     absent: 0,
     role: "computed",
     group: "metrics",
+    noCode: "reported",
   }),
   /** Average apply duration in milliseconds, or null. */
   applyDurationAverage: field<number | null>()({
@@ -75,7 +76,14 @@ export const WORKSPACE_REPORTED_FIELDS = {
   }),
 
   /** Whether the workspace is locked. */
-  locked: field<boolean>()({ wire: "locked", read: z.boolean(), absent: false, role: "computed", group: "status" }),
+  locked: field<boolean>()({
+    wire: "locked",
+    read: z.boolean(),
+    absent: false,
+    role: "computed",
+    group: "status",
+    noCode: "reported",
+  }),
   /** Reason given when it was locked, or null. */
   lockedReason: field<string | null>()({
     wire: "locked-reason",
@@ -135,6 +143,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     absent: "",
     role: "computed",
     group: "status",
+    noCode: "reported",
   }),
   /** Last update time (ISO 8601), or null. */
   updatedAt: field<string | null>()({
@@ -175,6 +184,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     absent: null,
     role: "computed",
     group: "status",
+    noCode: "reported",
   }),
   /** For a no-code workspace: whether a newer module version or variable options are available; null otherwise. */
   noCodeUpgradeAvailable: field<boolean | null>()({
@@ -183,9 +193,15 @@ export const WORKSPACE_REPORTED_FIELDS = {
     absent: null,
     role: "computed",
     group: "status",
+    noCode: "reported",
   }),
   /** For a no-code workspace: the module version it was provisioned from; null otherwise. */
-  noCodeModuleVersionId: field<string | null>()({ rel: "no-code-module-version", role: "computed", group: "status" }),
+  noCodeModuleVersionId: field<string | null>()({
+    rel: "no-code-module-version",
+    role: "computed",
+    group: "status",
+    noCode: "reported",
+  }),
   /** Whether run output is structured (the newer run UI). */
   structuredRunOutputEnabled: field<boolean>()({
     wire: "structured-run-output-enabled",

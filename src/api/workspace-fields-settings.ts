@@ -28,6 +28,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "exact",
     group: "top",
+    noCode: "setting",
   }),
   /** Project (`prj-...`) holding the workspace. */
   project: field<string | null>()({
@@ -36,6 +37,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "optionalString",
     group: "top",
+    noCode: "setting",
   }),
   /** Free-text description, or null. `null` removes it. */
   description: field<string | null>()({
@@ -47,6 +49,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     nullable: true,
     diff: "optionalString",
     group: "top",
+    noCode: "setting",
   }),
   /** Where runs execute: `remote`, `local` or `agent` (a newer service may send another value). */
   executionMode: field<ExecutionMode | (string & {})>()({
@@ -57,6 +60,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "exact",
     group: "top",
+    noCode: "setting",
   }),
   /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`. */
   agentPoolId: field<string | null>()({
@@ -67,6 +71,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     nullable: true,
     diff: "optionalString",
     group: "top",
+    noCode: "setting",
   }),
   /** Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`. */
   operations: field<boolean | null>()({
@@ -87,6 +92,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "bool",
     group: "top",
+    noCode: "setting",
   }),
   /** Whether runs started by a run trigger apply without confirmation. */
   autoApplyRunTrigger: field<boolean>()({
@@ -193,6 +199,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "optionalString",
     group: "top",
+    noCode: "setting",
   }),
   /** Address of the tool that created the workspace, or null. */
   sourceUrl: field<string | null>()({
@@ -203,6 +210,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     role: "both",
     diff: "optionalString",
     group: "top",
+    noCode: "setting",
   }),
   /** Whether pull requests get speculative plans. */
   speculativeEnabled: field<boolean>()({

@@ -37,13 +37,14 @@
  * line is made of is in ./workspace-field-kinds.ts.
  */
 import type { z } from "zod";
-import type { FieldDef } from "./workspace-field-kinds";
+import type { FieldDef, NoCodePlace } from "./workspace-field-kinds";
 import { WORKSPACE_REPORTED_FIELDS } from "./workspace-fields-reported";
 import { WORKSPACE_SETTING_FIELDS } from "./workspace-fields-settings";
 
 export {
   AUTO_DESTROY_DURATION_PATTERN,
   EXECUTION_MODES,
+  NO_CODE_EXECUTION_MODES,
   WORKSPACE_NAME_PATTERN,
   isValidAutoDestroyDuration,
   vcsRepoRequestSchema,
@@ -51,6 +52,8 @@ export {
   type DiffRule,
   type ExecutionMode,
   type FieldDef,
+  type NoCodeExecutionMode,
+  type NoCodePlace,
   type OutputGroup,
   type VcsRepoValue,
 } from "./workspace-field-kinds";
@@ -107,15 +110,58 @@ export const workspaceSettingsShape = Object.fromEntries(
   entries.filter(([, f]) => f.wire && f.write).map(([, f]) => [f.wire!, f.write === "read" ? f.read! : f.write!]),
 ) as unknown as WriteShape;
 
-/** Plain settings the client sends in create and update bodies as they are, as `[client name, wire name]` (nested ones are built by the client). */
-export const WORKSPACE_SETTING_WIRE: readonly (readonly [string, string])[] = entries
-  .filter(([k, f]) => f.wire && f.write && k !== "name" && f.shape === undefined)
-  .map(([k, f]) => [f.client ?? k, f.wire!] as const);
+/**
+ * Plain settings the client sends in create and update bodies as they are, as `[client
+ * name, wire name]` (nested ones are built by the client). Read from the table when
+ * called, so that a line a process appends is sent too.
+ */
+export function workspaceSettingWire(): readonly (readonly [string, string])[] {
+  return entries
+    .filter(([k, f]) => f.wire && f.write && k !== "name" && f.shape === undefined)
+    .map(([k, f]) => [f.client ?? k, f.wire!] as const);
+}
+
+/** {@link workspaceSettingWire} of the table as written. */
+export const WORKSPACE_SETTING_WIRE = workspaceSettingWire();
+
+/** The line of `key`, a line a process appended included. */
+export function fieldLine(key: WorkspaceFieldName): FieldDef | undefined {
+  return WORKSPACE_FIELDS[key] ?? entries.find(([k]) => k === key)?.[1];
+}
 
 /** The client's property name of a line. */
 export function clientName(key: WorkspaceFieldName): string {
-  return (WORKSPACE_FIELDS[key] as FieldDef).client ?? key;
+  return fieldLine(key)?.client ?? key;
 }
 
 /** The table's lines as `[key, line]` pairs, in table order. */
 export { entries as workspaceFieldEntries };
+
+// ---------------------------------------------------------------------------
+// `NoCodeWorkspace`'s side of the table (lines with `noCode`)
+
+/** Keys of the lines `NoCodeWorkspace` carries in `place`. */
+export type NoCodeLineName<P extends NoCodePlace> = {
+  [K in WorkspaceFieldName]: WorkspaceFieldTable[K] extends { noCode: P } ? K : never;
+}[WorkspaceFieldName];
+
+/**
+ * Keys of the lines `NoCodeWorkspace` carries in `place`, in table order. Read from the
+ * table when called, so that a line a process appends is carried too.
+ */
+export function noCodeLines<const P extends NoCodePlace>(place: P): NoCodeLineName<P>[] {
+  return entries.filter(([, f]) => f.noCode === place).map(([k]) => k) as NoCodeLineName<P>[];
+}
+
+type NoCodeWire = {
+  [K in NoCodeLineName<"setting">]: WorkspaceFieldTable[K] extends { wire: infer W extends string; write: unknown }
+    ? W
+    : never;
+}[NoCodeLineName<"setting">];
+
+/** The request schemas of the settings `NoCodeWorkspace` sends, keyed by wire name (for the no-code create body). */
+export const noCodeSettingsShape = Object.fromEntries(
+  entries
+    .filter(([, f]) => f.noCode === "setting" && f.wire && f.write)
+    .map(([, f]) => [f.wire!, f.write === "read" ? f.read! : f.write!]),
+) as unknown as Pick<WriteShape, NoCodeWire>;

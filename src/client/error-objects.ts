@@ -3,7 +3,7 @@
  * token removed), the reason of a 409, and a 429 that throttles an invalid token.
  */
 import { CONFLICT_CODES, errorDocumentSchema, type ErrorObject } from "../api/common";
-import type { ConflictReason } from "./errors";
+import type { ConflictReason } from "./typed-errors";
 
 /** Names the operation so that a 409 can be given its reason. */
 export type ConflictContext = "lock" | "unlock" | "force-unlock" | "safe-delete" | "create" | "other";

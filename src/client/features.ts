@@ -8,7 +8,7 @@
  * organization) reads fine right after; otherwise it stays a {@link NotFoundError}, and
  * callers apply their own 404 rule to it. A 405 or 501 says "not offered" by itself.
  */
-import { ApiError, type ErrorContext, FeatureUnavailableError, type Feature, NetworkError } from "./errors";
+import { ApiError, type ErrorContext, FeatureUnavailableError, type Feature, NetworkError } from "./typed-errors";
 import { type Transport, urlPath } from "./transport";
 
 export type { Feature };

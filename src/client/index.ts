@@ -28,13 +28,13 @@ import { Organizations } from "./organizations";
 import { Projects } from "./projects";
 import { RegistryModules } from "./registry-modules";
 import { DataRetentionPolicies } from "./retention-policy";
-import { runInCall, withinCalls, type CallOptions } from "./call";
+import { runInCall, withinCalls, type CallOptions } from "./call-scope";
 import { announcedLimit } from "./retry";
-import { resolveSettings, type Settings, type SettingsInput } from "./settings";
+import { resolveSettings, type Settings, type SettingsInput } from "./connection-settings";
 import { SshKeys } from "./ssh-keys";
 import { TagBindings } from "./tag-bindings";
 import { Tags } from "./tags";
-import type { TransportOptions, TransportStats } from "./request";
+import type { TransportOptions, TransportStats } from "./request-spec";
 import { Transport } from "./transport";
 import { Variables } from "./variables";
 import { Workspaces } from "./workspaces";
@@ -173,18 +173,18 @@ export class WorkspacesClient {
   }
 }
 
-export { resolveSettings, normalizeAddress, tokenSource } from "./settings";
-export type { Settings, SettingsInput, SettingSource } from "./settings";
-export * from "./errors";
+export { resolveSettings, normalizeAddress, tokenSource } from "./connection-settings";
+export type { Settings, SettingsInput, SettingSource } from "./connection-settings";
+export * from "./typed-errors";
 export { PagedList, PAGE_SIZE } from "./pagination";
-export type { CallOptions } from "./call";
+export type { CallOptions } from "./call-scope";
 export type { Page, PageCounters } from "./pagination";
 export { DEFAULT_RETRY } from "./retry";
 export type { RetryOptions, Repeatability } from "./retry";
 export { resetLimiters } from "./limiter";
-export { USER_AGENT } from "./request";
-export { DEFAULT_DEADLINE_MS } from "./call";
-export type { TransportOptions, TransportStats } from "./request";
+export { USER_AGENT } from "./request-spec";
+export { DEFAULT_DEADLINE_MS } from "./call-scope";
+export type { TransportOptions, TransportStats } from "./request-spec";
 export * from "./workspaces";
 export { unavailableFromAnswer } from "./features";
 export type { RemoteStateConsumers } from "./consumers";

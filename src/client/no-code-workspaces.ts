@@ -11,12 +11,14 @@ import {
   type VariableCategory,
   type WorkspaceUpgradeResource,
 } from "../api/no-code";
-import { WaitTimeoutError } from "./errors";
-import { currentCall, runInCall } from "./call";
+import { WaitTimeoutError } from "./typed-errors";
+import { currentCall, runInCall } from "./call-scope";
 import { sleep } from "./limiter";
 import { type RequestSpec, type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 import { createdWorkspace, type Workspace } from "./workspaces";
+import { workspaceRequestBody, type WorkspaceSettings } from "./workspace-shapes";
+import type { NoCodeExecutionMode, NoCodeLineName, WorkspaceFieldTable } from "../api/workspace-fields";
 
 /** A variable given to a workspace created from (or upgraded to) a no-code module. */
 export interface NoCodeVariable {
@@ -34,24 +36,20 @@ export interface NoCodeVariable {
   sensitive?: boolean;
 }
 
-/** What `noCode.createWorkspace` sends. */
-export interface NoCodeWorkspaceCreateOptions {
+/** The client's names of the settings the field table marks as `NoCodeWorkspace`'s. */
+type NoCodeClientName = {
+  [K in NoCodeLineName<"setting">]: WorkspaceFieldTable[K] extends { client: infer C extends string } ? C : K;
+}[NoCodeLineName<"setting">];
+
+/** What `noCode.createWorkspace` sends: the field table's no-code settings, and the variables. */
+export interface NoCodeWorkspaceCreateOptions extends Pick<
+  WorkspaceSettings,
+  Exclude<NoCodeClientName, "name" | "executionMode"> & keyof WorkspaceSettings
+> {
   /** Workspace name, unique in the organization regardless of case. */
   name: string;
-  /** Required when `executionMode` is `agent`. */
-  agentPoolId?: string;
-  /** Whether a successful plan applies without confirmation. */
-  autoApply?: boolean;
-  /** Free-text description. */
-  description?: string;
   /** Where runs execute: `remote` (default) or `agent` (which needs `agentPoolId`). */
-  executionMode?: "remote" | "agent";
-  /** Display name of the tool creating the workspace. */
-  sourceName?: string;
-  /** Address of the tool creating the workspace. */
-  sourceUrl?: string;
-  /** Project (`prj-...`) to create the workspace in. */
-  projectId?: string;
+  executionMode?: NoCodeExecutionMode;
   /** Variables the workspace is provisioned with. */
   variables?: NoCodeVariable[];
 }
@@ -238,24 +236,16 @@ export class NoCodeWorkspaces {
 
   /** `POST /no-code-modules/:id/workspaces`. A create: never repeated once it reached the service. */
   async create(noCodeModuleId: string, options: NoCodeWorkspaceCreateOptions): Promise<Workspace> {
-    const attributes: Record<string, unknown> = { name: options.name };
-    if (options.agentPoolId !== undefined) attributes["agent-pool-id"] = options.agentPoolId;
+    const { variables, ...settings } = options;
+    // The settings as on any workspace create (one request builder, the field table's names).
+    const { data } = workspaceRequestBody(settings) as {
+      data: { attributes: Record<string, unknown>; relationships?: Record<string, unknown> };
+    };
     // The spec spells this key with an underscore on this endpoint only; go-tfe (and so
     // what the hosted service is tested with) sends the hyphen. Both go out, with one value:
     // a server reads the one it knows and ignores the other.
-    if (options.autoApply !== undefined) {
-      attributes.auto_apply = options.autoApply;
-      attributes["auto-apply"] = options.autoApply;
-    }
-    if (options.description !== undefined) attributes.description = options.description;
-    if (options.executionMode !== undefined) attributes["execution-mode"] = options.executionMode;
-    if (options.sourceName !== undefined) attributes["source-name"] = options.sourceName;
-    if (options.sourceUrl !== undefined) attributes["source-url"] = options.sourceUrl;
-    const relationships: Record<string, unknown> = {};
-    if (options.projectId) relationships.project = { data: { type: "projects", id: options.projectId } };
-    if (options.variables) relationships.vars = varsBody(options.variables);
-    const data: Record<string, unknown> = { type: "workspaces", attributes };
-    if (Object.keys(relationships).length) data.relationships = relationships;
+    if (options.autoApply !== undefined) data.attributes.auto_apply = options.autoApply;
+    if (variables) data.relationships = { ...data.relationships, vars: varsBody(variables) };
     const spec: RequestSpec = {
       method: "POST",
       path: urlPath("no-code-modules", noCodeModuleId, "workspaces"),

@@ -4,9 +4,9 @@
  * private to the client at a fixed limit, or none.
  */
 import type { AxiosInstance, AxiosResponse } from "axios";
-import { transportCode } from "./attempt";
+import { transportCode } from "./attempt-verdict";
 import { type RateLimiter, limiterFor } from "./limiter";
-import type { TransportOptions } from "./request";
+import type { TransportOptions } from "./request-spec";
 import { announcedLimit } from "./retry";
 
 /** Longest wait for the rate-limit announcement (`GET /ping`) that every first call waits for. */

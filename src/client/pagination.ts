@@ -9,8 +9,8 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Pagination } from "../api/common";
-import { currentCall, runInScope, type CallOptions, type CallScope } from "./call";
-import { InconsistentPaginationError } from "./errors";
+import { currentCall, runInScope, type CallOptions, type CallScope } from "./call-scope";
+import { InconsistentPaginationError } from "./typed-errors";
 import type { RequestSpec } from "./transport";
 
 /** Page size the client asks for: the service's maximum, so a list costs as few requests as possible. */

@@ -6,7 +6,7 @@
 import { text } from "../api/common";
 import { workspaceDocumentSchema } from "../api/workspaces";
 import { effectiveTagBindingListDocumentSchema, tagBindingListDocumentSchema } from "../api/tags";
-import { BadRequestError } from "./errors";
+import { BadRequestError } from "./typed-errors";
 import { orUnavailable, workspaceOwner } from "./features";
 import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";

@@ -14,8 +14,8 @@ import {
   decideRetry,
   settleWithin,
   transportCode,
-} from "./attempt";
-import { type CallBounds, callBounds, currentCall } from "./call";
+} from "./attempt-verdict";
+import { type CallBounds, callBounds, currentCall } from "./call-scope";
 import {
   AbortedError,
   type ApiError,
@@ -24,9 +24,9 @@ import {
   RateLimitedError,
   UnauthorizedError,
   UnexpectedResponseError,
-} from "./errors";
+} from "./typed-errors";
 import { errorObjectsOf, redactToken } from "./error-objects";
-import { type Received, cutOffError, failureError } from "./failures";
+import { type Received, cutOffError, failureError } from "./request-errors";
 import { PacingRefused, type RateLimiter, sleep } from "./limiter";
 import { Pacing } from "./pacing";
 import { refusalKey, refusalOf, rememberRefusal } from "./refused-tokens";
@@ -37,13 +37,13 @@ import {
   type TransportStats,
   queryString,
   requestHeaders,
-} from "./request";
+} from "./request-spec";
 import { DEFAULT_RETRY, type ResolvedRetryOptions, announcedLimit } from "./retry";
-import type { Settings } from "./settings";
+import type { Settings } from "./connection-settings";
 
 /** What the API areas build their requests from. */
-export { urlPath } from "./request";
-export type { RawResponse, RequestSpec } from "./request";
+export { urlPath } from "./request-spec";
+export type { RawResponse, RequestSpec } from "./request-spec";
 
 /** A request in progress: the call it belongs to and what its attempts have met so far. */
 interface Run {

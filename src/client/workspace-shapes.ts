@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import {
-  WORKSPACE_SETTING_WIRE,
+  workspaceSettingWire,
   workspaceFieldEntries,
   type FieldDef,
   type ValueOf,
@@ -159,7 +159,7 @@ export function workspaceRequestBody(
   const attributes: Record<string, unknown> = {};
   const given = options as Record<string, unknown>;
   if (given.name !== undefined) attributes.name = given.name;
-  for (const [key, wire] of WORKSPACE_SETTING_WIRE) if (given[key] !== undefined) attributes[wire] = given[key];
+  for (const [key, wire] of workspaceSettingWire()) if (given[key] !== undefined) attributes[wire] = given[key];
   if (options.settingOverwrites)
     attributes["setting-overwrites"] = toWire(options.settingOverwrites, ["executionMode", "agentPool"]);
   if (options.vcsRepo === null) attributes["vcs-repo"] = null;

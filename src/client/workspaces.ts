@@ -8,7 +8,7 @@ import { type WorkspaceDocument, workspaceDocumentSchema, workspaceListDocumentS
 import type { AnyResource } from "../api/common";
 import { orUnavailable, workspaceOwner } from "./features";
 import { PagedList, pagedGet } from "./pagination";
-import { UnexpectedResponseError, UnreadableCreateError } from "./errors";
+import { UnexpectedResponseError, UnreadableCreateError } from "./typed-errors";
 import { type RawResponse, type RequestSpec, type Transport, urlPath } from "./transport";
 import {
   type Workspace,

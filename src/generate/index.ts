@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { WorkspacesClient } from "../client";
-import { currentSettings } from "../resources/settings";
+import { currentSettings } from "../resources/provider-settings";
 import { readOrganization } from "./read";
 import { renderProgram, type Generated } from "./render";
 

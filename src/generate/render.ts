@@ -10,7 +10,7 @@
 import type { NoCodeModule, Variable } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot } from "./read";
-import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./settings";
+import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
 
 /** Code to write as is (a reference or a call) instead of a literal. */
 class Code {

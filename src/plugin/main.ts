@@ -6,7 +6,7 @@
  * ./shims.ts.
  */
 import { main } from "@pulumi/pulumi/provider";
-import { configuredSettings } from "../resources/settings";
+import { configuredSettings } from "../resources/provider-settings";
 import { lookupSettingsFrom } from "../resources/lookups";
 import { configure, schema, workspacesProvider } from "./provider";
 import { emptyStructsForImportReads, seeConfigureRequests } from "./shims";

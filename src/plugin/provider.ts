@@ -8,7 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { provider as doorProvider, PROTOCOL } from "../resources/entry";
-import { setConfiguredSettings } from "../resources/settings";
+import { setConfiguredSettings } from "../resources/provider-settings";
 import { getWorkspace, getWorkspaces } from "../resources/lookups";
 import type { ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";

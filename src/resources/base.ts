@@ -1,6 +1,6 @@
 /** Helpers shared by the resource classes. */
 import type * as pulumi from "@pulumi/pulumi";
-import { providerText } from "./closure";
+import { providerText } from "./provider-text";
 import type { ResourceTypeName } from "./tokens";
 
 /**
@@ -37,7 +37,7 @@ export function withSecretOutputs(
 /**
  * The props of a resource served by the engine's dynamic-provider host (`pulumi-nodejs`),
  * as `pulumi.dynamic.Resource` makes them, but with the short provider text of
- * `closure.ts` in `__provider` instead of the SDK's serialized closure. The classes
+ * `provider-text.ts` in `__provider` instead of the SDK's serialized closure. The classes
  * extend `pulumi.CustomResource` themselves, so that the source position the SDK
  * records for a resource (a fixed number of frames above `CustomResource`) is the
  * line of the user's program that declared it.

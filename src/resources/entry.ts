@@ -11,8 +11,8 @@
  * @module pulumi-workspaces/provider
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { PROTOCOL } from "./closure";
-import { configureFromStack } from "./settings";
+import { PROTOCOL } from "./provider-text";
+import { configureFromStack } from "./provider-settings";
 import type { ProviderImpl, Props } from "./providers/types";
 import { failuresForEngine } from "./providers/check-failures";
 import { INPUT_NAMES_KEY, inputNames, reconstructInputs } from "./providers/inputs";
@@ -99,7 +99,7 @@ function checkProtocol(protocol: number): void {
 /**
  * Serves one provider call.
  *
- * @param protocol version of the serialized caller (see PROTOCOL in closure.ts)
+ * @param protocol version of the serialized caller (see PROTOCOL in provider-text.ts)
  * @param kind resource type name, e.g. "Workspace"
  * @param method provider method name
  * @param args the method's own arguments, unchanged
@@ -126,12 +126,12 @@ export async function dispatch(protocol: number, kind: string, method: string, a
 
 /**
  * The provider object of one kind, as the provider text in state asks for it
- * (`require("pulumi-workspaces/provider").provider(protocol, kind)`, see closure.ts):
+ * (`require("pulumi-workspaces/provider").provider(protocol, kind)`, see provider-text.ts):
  * each method hands its own arguments to {@link dispatch}. A protocol or kind this
  * release cannot serve fails here, when the dynamic-provider host loads the text,
  * with the message `dispatch` gives.
  *
- * @param protocol version of the provider text (see PROTOCOL in closure.ts)
+ * @param protocol version of the provider text (see PROTOCOL in provider-text.ts)
  * @param kind resource type name, e.g. "Workspace"
  */
 export function provider(

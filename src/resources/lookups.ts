@@ -18,7 +18,7 @@ import {
   type WorkspaceListOptions,
   type Workspace as ApiWorkspace,
 } from "../client";
-import { CONFIG_KEYS } from "./settings";
+import { CONFIG_KEYS } from "./provider-settings";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { failuresFromIssues } from "./providers/check-failures";

@@ -11,7 +11,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 import { withOriginInput } from "./origin";
-import { NO_CODE_REPORTED, NO_CODE_SETTINGS } from "./no-code-workspace-fields";
+import type { NoCodeExecutionMode, ValueOf, WorkspaceFieldTable } from "../api/workspace-fields";
+import type { ArgOf } from "./workspace-fields";
+import {
+  NO_CODE_REPORTED,
+  NO_CODE_SETTINGS,
+  type NoCodeReportedName,
+  type NoCodeSettingName,
+} from "./no-code-workspace-fields";
 
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
@@ -29,12 +36,17 @@ export interface NoCodeVariableArgs {
   description?: pulumi.Input<string>;
 }
 
+/** The table's no-code settings as inputs; `name`, `project` and `executionMode` are stated below. */
+type NoCodeTableArgs = {
+  [K in Exclude<NoCodeSettingName, "name" | "project" | "executionMode">]?: ArgOf<WorkspaceFieldTable[K]>;
+};
+
 /**
  * Inputs of a {@link NoCodeWorkspace}. A setting left out is not managed; `null` clears
  * `description` or `agentPoolId` on the service and keeps them cleared. Other inputs
  * refuse `null`.
  */
-export interface NoCodeWorkspaceArgs {
+export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
   /** No-code module id (`nocode-...`). A change replaces the workspace (delete first). */
   noCodeModuleId: pulumi.Input<string>;
   /**
@@ -46,25 +58,8 @@ export interface NoCodeWorkspaceArgs {
   name: pulumi.Input<string>;
   /** Project id (`prj-...`). Required. A change moves the workspace. */
   project: pulumi.Input<string>;
-  /**
-   * Description. Default empty. `null` removes it and keeps it removed: a description set
-   * by hand shows as a change at the next refresh. Omitted: not managed.
-   */
-  description?: pulumi.Input<string | null>;
   /** `remote` (default) or `agent`. */
-  executionMode?: pulumi.Input<"remote" | "agent">;
-  /**
-   * Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-   * (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-   * as a change at the next refresh.
-   */
-  agentPoolId?: pulumi.Input<string | null>;
-  /** Apply automatically after a successful plan. Default false. */
-  autoApply?: pulumi.Input<boolean>;
-  /** Display name of the tool creating the workspace. */
-  sourceName?: pulumi.Input<string>;
-  /** Address of the tool creating the workspace. */
-  sourceUrl?: pulumi.Input<string>;
+  executionMode?: pulumi.Input<NoCodeExecutionMode>;
   /** Module variables. A change runs an in-place upgrade. Keys must be unique. */
   variables?: pulumi.Input<pulumi.Input<NoCodeVariableArgs>[]>;
   /**
@@ -143,7 +138,17 @@ export const NO_CODE_WORKSPACE_OUTPUTS = [
 /** Outputs that may hold sensitive values: always stored as secrets. */
 export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
 
+/** Outputs of a {@link NoCodeWorkspace} that come from the field table: its settings as the service reports them, and the values it reports. */
+type NoCodeTableOutputs = {
+  readonly [K in NoCodeSettingName | NoCodeReportedName]: pulumi.Output<ValueOf<WorkspaceFieldTable[K]>>;
+};
+
+// The table's outputs are declared through the field table: this interface merges into the class.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface NoCodeWorkspace extends NoCodeTableOutputs {}
+
 /** A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class NoCodeWorkspace extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.NoCodeWorkspace;
 
@@ -162,22 +167,6 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
   declare readonly noCodeModuleId: pulumi.Output<string>;
   /** Organization holding the workspace. */
   declare readonly organization: pulumi.Output<string>;
-  /** Workspace name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Project (`prj-...`) holding the workspace. */
-  declare readonly project: pulumi.Output<string>;
-  /** Description, or null. */
-  declare readonly description: pulumi.Output<string | null>;
-  /** Where runs execute: `remote` or `agent`. */
-  declare readonly executionMode: pulumi.Output<string>;
-  /** Agent pool (`apool-...`) for the `agent` mode, or null. */
-  declare readonly agentPoolId: pulumi.Output<string | null>;
-  /** Whether a successful plan applies without confirmation. */
-  declare readonly autoApply: pulumi.Output<boolean>;
-  /** Display name of the tool that created the workspace, or null. */
-  declare readonly sourceName: pulumi.Output<string | null>;
-  /** Address of the tool that created the workspace, or null. */
-  declare readonly sourceUrl: pulumi.Output<string | null>;
   /** The variables, sensitive values left out. */
   declare readonly variables: pulumi.Output<NoCodeVariableOutput[]>;
   /** Values of the sensitive variables by key (secret). */
@@ -192,24 +181,8 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
   declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
   /** How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`. */
   declare readonly upgradeStrategy: pulumi.Output<"in-place" | "replace">;
-  /** Module version the workspace was provisioned or upgraded from, or null. */
-  declare readonly noCodeModuleVersionId: pulumi.Output<string | null>;
-  /** The module's pinned version differs from the workspace's. */
-  declare readonly noCodeUpgradeAvailable: pulumi.Output<boolean | null>;
-  /** Registry module the workspace was made from, or null. */
-  declare readonly sourceModuleId: pulumi.Output<string | null>;
-  /** Number of resources in the workspace's current state. */
-  declare readonly resourceCount: pulumi.Output<number>;
-  /** Whether the workspace is locked. */
-  declare readonly locked: pulumi.Output<boolean>;
   /** The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet). */
   declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl: string | null } | null>;
-  /** Creation time (ISO 8601). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** API path of the workspace (null when the service gives none). */
-  declare readonly selfLink: pulumi.Output<string | null>;
-  /** Address of the workspace's page on the service (null when the service gives none). */
-  declare readonly htmlLink: pulumi.Output<string | null>;
 
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {

@@ -4,6 +4,7 @@
  * outputs written by earlier releases. Loaded by both the resource class and the
  * provider, so it imports nothing at run time but the table.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import {
   workspaceFieldEntries,
   type OutputGroup,
@@ -38,6 +39,18 @@ export type WorkspaceOutputValues = { [K in WorkspaceTopName]: ValueOf<Line<K>> 
   permissions: WorkspacePermissions;
 };
 
+/**
+ * An input's type in a program: `pulumi.Input` of the line's value (lists of inputs for
+ * lists); `null` only where the line is `nullable` (null clears the setting).
+ */
+export type ArgOf<F> =
+  NonNullable<ValueOf<F>> extends (infer E)[]
+    ? pulumi.Input<pulumi.Input<E>[]>
+    : F extends { nullable: true }
+      ? pulumi.Input<NonNullable<ValueOf<F>> | null>
+      : pulumi.Input<NonNullable<ValueOf<F>>>;
+
+/** Inputs of the field table (src/api/workspace-fields.ts) whose program type is the line's own value. */
 /** Inputs of a `Workspace` as the provider receives them (plain values, after the engine resolved them). */
 export type WorkspaceInputValues = { [K in WorkspaceInputName]?: ValueOf<Line<K>> } & { adopt?: boolean };
 

@@ -10,11 +10,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
-import { resolveWorkspaceRef } from "./adopt";
+import { resolveWorkspaceRef } from "./adopt-by-name";
 import { withOriginInput } from "./origin";
-import type { ValueOf, VcsRepoValue, WorkspaceFieldTable } from "../api/workspace-fields";
+import type {
+  ExecutionMode as ApiExecutionMode,
+  ValueOf,
+  VcsRepoValue,
+  WorkspaceFieldTable,
+} from "../api/workspace-fields";
 import {
   WORKSPACE_OUTPUTS,
+  type ArgOf,
   type WorkspaceInputName,
   type WorkspaceMetrics,
   type WorkspacePermissions,
@@ -23,7 +29,7 @@ import {
 } from "./workspace-fields";
 
 /** Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool). */
-export type ExecutionMode = "remote" | "local" | "agent";
+export type ExecutionMode = ApiExecutionMode;
 
 /** VCS repository settings (spec 2.4, 4.2, 4.3). */
 export interface VcsRepoArgs {
@@ -53,18 +59,6 @@ export interface SettingOverwritesArgs {
   agentPool?: pulumi.Input<boolean>;
 }
 
-/**
- * An input's type in a program: `pulumi.Input` of the line's value (lists of inputs for
- * lists); `null` only where the line is `nullable` (null clears the setting).
- */
-type ArgOf<F> =
-  NonNullable<ValueOf<F>> extends (infer E)[]
-    ? pulumi.Input<pulumi.Input<E>[]>
-    : F extends { nullable: true }
-      ? pulumi.Input<NonNullable<ValueOf<F>> | null>
-      : pulumi.Input<NonNullable<ValueOf<F>>>;
-
-/** Inputs of the field table (src/api/workspace-fields.ts) whose program type is the line's own value. */
 type TableArgs = {
   [K in Exclude<WorkspaceInputName, "name" | "executionMode" | "vcsRepo" | "settingOverwrites" | "tags">]?: ArgOf<
     WorkspaceFieldTable[K]

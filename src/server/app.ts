@@ -5,7 +5,7 @@
  *
  * - `service.ts`: plain functions of the domain over `ctx.db` (every mutation wrapped in
  *   `inTransaction`). No Fastify, no ./http, no JSON pointers: failures are the domain
- *   errors of ./errors.ts. Other domains' data comes through their services; what they
+ *   errors of ./domain-errors.ts. Other domains' data comes through their services; what they
  *   add to this domain's records comes through hooks (`ctx.hooks`).
  * - `store.ts`: all of the domain's SQL, on its own tables only. `schema` in the Domain
  *   is the DDL of its tables (later changes are numbered migrations, ./store/schema.ts).
@@ -17,7 +17,7 @@
  * `init(ctx)` registers hooks, for example a `ctx.hooks.workspaceRender` function that
  * adds attributes to every workspace document. The error handler below renders every
  * failure as a JSON:API error document: domain errors through the one table in
- * ./http/errors.ts, the HTTP layer's own `ApiError`s (401, 413, 415, 429, a malformed
+ * ./http/error-documents.ts, the HTTP layer's own `ApiError`s (401, 413, 415, 429, a malformed
  * query), Fastify's failures (bad JSON, wrong media type, body too large) and unknown
  * routes alike, and anything unexpected as a generic 500.
  */
@@ -36,8 +36,8 @@ import {
   unauthorized,
   unprocessable,
   unsupportedMediaType,
-} from "./http/errors";
-import { DomainError } from "./errors";
+} from "./http/error-documents";
+import { DomainError } from "./domain-errors";
 import { API_PREFIX, foldRepeatedParameters } from "./http/jsonapi";
 import { MAX_JSON_DEPTH, tooDeep, wellFormedJson } from "./http/json";
 import { authenticate, isGeneratedToken } from "./auth/service/authn";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { ApiError, UnexpectedResponseError } from "../../src/client";
 import { Transport } from "../../src/client/transport";
-import { resolveSettings } from "../../src/client/settings";
+import { resolveSettings } from "../../src/client/connection-settings";
 import { workspaceDocumentSchema } from "../../src/api/workspaces";
 import { clientFor, emptyHome, startTestServer, uniqueName } from "./helpers";
 

@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
     .map((f) => path.posix.join(dir, f));
 }
 
-const ERROR_FILES = ["src/client/errors.ts", ...sources("src/resources/providers"), "src/generate/index.ts"];
+const ERROR_FILES = ["src/client/typed-errors.ts", ...sources("src/resources/providers"), "src/generate/index.ts"];
 
 /** Every exported error class of the package's user-facing modules. */
 function errorClasses(): string[] {
@@ -69,7 +69,7 @@ describe("docs/troubleshooting.md", () => {
   });
 
   it("gives a way out for every feature a server may lack", () => {
-    const source = fs.readFileSync(path.join(root, "src/client/errors.ts"), "utf8");
+    const source = fs.readFileSync(path.join(root, "src/client/typed-errors.ts"), "utf8");
     const features = /export type Feature = ([^;]+);/
       .exec(source)![1]
       .match(/"[^"]+"/g)!

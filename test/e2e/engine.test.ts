@@ -9,7 +9,7 @@ import { repoRoot, TestStack } from "./harness";
 const program = (size: number) => `
 import * as pulumi from "@pulumi/pulumi";
 
-// Resolves the package the way src/resources/closure.ts does: from the
+// Resolves the package the way src/resources/provider-text.ts does: from the
 // dynamic-provider host's working directory, at call time.
 const provider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: any) {

@@ -1,6 +1,6 @@
 /** The generator leaves out an origin this package wrote, and keeps any other source. */
 import { describe, expect, it } from "vitest";
-import { settingsOf } from "../../src/generate/settings";
+import { settingsOf } from "../../src/generate/written-settings";
 import { toWorkspace } from "../../src/client/workspace-shapes";
 import { originUrl } from "../../src/api/origin";
 

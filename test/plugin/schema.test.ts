@@ -16,7 +16,7 @@ import { NO_CODE_WORKSPACE_OUTPUTS, NO_CODE_WORKSPACE_SECRET_OUTPUTS } from "../
 import { WORKSPACE_LOCK_OUTPUTS } from "../../src/resources/workspace-lock";
 import { DATA_RETENTION_POLICY_OUTPUTS } from "../../src/resources/data-retention-policy";
 import { getWorkspace, getWorkspaces, LOOKUP_ARGUMENTS } from "../../src/resources/lookups";
-import { setConfiguredSettings } from "../../src/resources/settings";
+import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { typeTokens } from "../../src/resources/tokens";
 import { startServer, type RunningServer } from "../../src/server";
 

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WorkspacesClient } from "../../src/client";
-import { providerText } from "../../src/resources/closure";
+import { providerText } from "../../src/resources/provider-text";
 import { typeTokens } from "../../src/resources/tokens";
 import { FAILED_AUTH_LIMIT } from "../../src/server/ratelimit";
 import { Api, createWorkspace, expectStatus, grant, makeTeam, start } from "../server/helpers";

@@ -6,7 +6,7 @@ import { noCodeModuleProvider } from "../../src/resources/providers/no-code-modu
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
 import { workspaceLockProvider } from "../../src/resources/providers/workspace-lock";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
-import { setConfiguredSettings } from "../../src/resources/settings";
+import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { checkNew, optionSets, partialState, vcsRepoInput, type InputsOf, type OutputsOf } from "./provider-io";
 
 type NoCodeVariableInput = NonNullable<InputsOf<typeof noCodeWorkspaceProvider>["variables"]>[number];

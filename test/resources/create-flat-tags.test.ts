@@ -8,7 +8,7 @@ import { startServer, type RunningServer, type Domain } from "../../src/server";
 import { DOMAINS } from "../../src/server/domains";
 import { resetLimiters } from "../../src/client";
 import { resetClients } from "../../src/resources/providers/client";
-import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
+import { configureFromStack, setConfiguredSettings } from "../../src/resources/provider-settings";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
 
 let server: RunningServer;

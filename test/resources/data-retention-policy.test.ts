@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
-import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
+import { configureFromStack, setConfiguredSettings } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { NotVisibleError } from "../../src/resources/providers/gone";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";

@@ -1,6 +1,6 @@
 /** A real local server per test file, and the providers pointed at it through `configure`. */
 import { startServer, type RunningServer } from "../../src/server";
-import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
+import { configureFromStack, setConfiguredSettings } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
 import { expect } from "vitest";

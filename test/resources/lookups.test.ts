@@ -8,10 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { startServer, type RunningServer } from "../../src/server";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
 import { getWorkspace, getWorkspaceOutput, getWorkspaces, getWorkspacesOutput } from "../../src/index";
-import { setConfiguredSettings } from "../../src/resources/settings";
+import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { workspaceProvider } from "../../src/resources/providers/workspace";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 
 let server: RunningServer;
 let client: WorkspacesClient;

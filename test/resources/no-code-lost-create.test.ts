@@ -10,7 +10,7 @@ import { implementationOf } from "../../src/resources/entry";
 import { resetClients } from "../../src/resources/providers/client";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import type { Props } from "../../src/resources/providers/types";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 import { type FakeService, JSONAPI, reply, startFakeService } from "../client/fake-service";
 import { createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 import { failure } from "./provider-io";

@@ -6,7 +6,7 @@
  * for a read-only token, and check failures as the engine prints them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { NotVisibleError, confirmGone } from "../../src/resources/providers/gone";
 import { organizationInput } from "../../src/resources/providers/inputs";

@@ -12,7 +12,7 @@ import { ORIGIN_SOURCE_NAME, isPackageOrigin, originUrl } from "../../src/api/or
 import { ORIGIN_KEY } from "../../src/resources/providers/inputs";
 import { startServer } from "../../src/server";
 import { resetClients } from "../../src/resources/providers/client";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 import { createProject, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
 
 type Props = Record<string, any>;

@@ -10,7 +10,7 @@ import { implementationOf } from "../../src/resources/entry";
 import { resetClients } from "../../src/resources/providers/client";
 import { NotVisibleError } from "../../src/resources/providers/gone";
 import type { ProviderImpl, Props } from "../../src/resources/providers/types";
-import { configureFromStack, setConfiguredSettings } from "../../src/resources/settings";
+import { configureFromStack, setConfiguredSettings } from "../../src/resources/provider-settings";
 import { type FakeService, TOKEN, reply, startFakeService } from "../client/fake-service";
 import { type OtfLike, startOtfLike } from "../client/otf-like";
 import { failure } from "./provider-io";

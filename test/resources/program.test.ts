@@ -157,7 +157,7 @@ describe("resource classes in a program", () => {
   it("wrong arguments of every class fail the provider's check with property paths", async () => {
     const r = await import("../../src");
     const { implementationOf } = await import("../../src/resources/entry");
-    const { setConfiguredSettings } = await import("../../src/resources/settings");
+    const { setConfiguredSettings } = await import("../../src/resources/provider-settings");
     setConfiguredSettings({ organization: "acme" });
     new r.Workspace("w-bad", {
       name: "no spaces allowed",

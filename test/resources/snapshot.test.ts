@@ -6,7 +6,7 @@
  * the 404 rule included. Requests are counted at the server.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 import { getClient, readWorkspaceWithTags, resetClients } from "../../src/resources/providers/client";
 import { SNAPSHOT_LIFETIME_MS } from "../../src/resources/process/snapshot";
 import { NotVisibleError } from "../../src/resources/providers/gone";

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PROTOCOL, dispatch } from "../../src/resources/entry";
-import { configureFromStack } from "../../src/resources/settings";
+import { configureFromStack } from "../../src/resources/provider-settings";
 import { startHarness, uniqueName, type Harness } from "./helpers";
 
 let h: Harness;

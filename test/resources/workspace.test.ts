@@ -218,7 +218,7 @@ describe("Workspace force delete without the right", () => {
     const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
       .token as string;
     const { id, outs } = await create({ name: uniqueName("guarded") });
-    const { configureFromStack } = await import("../../src/resources/settings");
+    const { configureFromStack } = await import("../../src/resources/provider-settings");
     const { resetClients } = await import("../../src/resources/providers/client");
     const as = (t: string) => {
       const config: Record<string, string> = {

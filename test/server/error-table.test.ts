@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Conflict, Forbidden, Invalid, NameTaken, NotFound, Unavailable } from "../../src/server/errors";
-import { renderDomainError } from "../../src/server/http/errors";
+import { Conflict, Forbidden, Invalid, NameTaken, NotFound, Unavailable } from "../../src/server/domain-errors";
+import { renderDomainError } from "../../src/server/http/error-documents";
 
 /** The JSON text a client receives for a domain error, as the app's error handler sends it. */
 const body = (e: Parameters<typeof renderDomainError>[0]) => {

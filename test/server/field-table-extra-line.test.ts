@@ -1,9 +1,12 @@
 /**
  * Adding a workspace attribute is one line of the field table: this process appends a
- * line (`review-required`) to the table before anything reads it, and a real server
- * stores it on create (with the line's default when left out), updates it, checks it
- * against the line's request schema and renders it back over HTTP; the `Workspace`
- * resource, whose diff rules derive from the table, sees a change of it.
+ * line (`review-required`, carried by `NoCodeWorkspace` too) to the table before
+ * anything reads it, and a real server stores it on create (with the line's default
+ * when left out), updates it, checks it against the line's request schema and renders
+ * it back over HTTP; the `Workspace` resource, whose diff rules derive from the table,
+ * sees a change of it; `NoCodeWorkspace` takes it as an input, reports it as an output
+ * and compares it; the client sends it in a no-code create, where the server stores it;
+ * and the generator writes it when it differs from its absent value.
  *
  * Vitest runs each test file in its own module graph, so the added line stays here.
  */
@@ -11,6 +14,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceFieldEntries, type FieldDef, type WorkspaceFieldName } from "../../src/api/workspace-fields";
 import { createWorkspace, expectStatus, start, type TestServer } from "./helpers";
+import { enableModule, publishModule } from "./no-code-support";
 
 const EXTRA: FieldDef = {
   wire: "review-required",
@@ -20,6 +24,7 @@ const EXTRA: FieldDef = {
   role: "both",
   diff: "bool",
   group: "top",
+  noCode: "setting",
 };
 // The one line. The cast: the table's key type lists the lines written in its source.
 workspaceFieldEntries.push(["reviewRequired" as WorkspaceFieldName, EXTRA]);
@@ -34,6 +39,19 @@ describe("a workspace attribute added as one table line", () => {
     await t.server.close();
   });
 
+  /** A client of the server, loaded after the line was added (it reads the table when it loads). */
+  const clientOfServer = async () => {
+    const { WorkspacesClient } = await import("../../src/client");
+    return new WorkspacesClient({
+      address: t.server.url,
+      token: t.server.token,
+      organization: t.org,
+      env: {},
+      homeDir: "/nonexistent",
+      rateLimit: false,
+    });
+  };
+
   const patch = (id: string, attributes: Record<string, unknown>) =>
     t.api.patch(`/workspaces/${id}`, { data: { type: "workspaces", attributes } });
 
@@ -44,6 +62,14 @@ describe("a workspace attribute added as one table line", () => {
     expect(left.attributes["review-required"]).toBe(false);
     const read = await expectStatus(t.api.get(`/workspaces/${given.id}`), 200);
     expect(read.body.data.attributes["review-required"]).toBe(true);
+    // Its place in the document is its place in the table: after the line before it.
+    const before = workspaceFieldEntries
+      .slice(0, -1)
+      .flatMap(([, f]) => [f.wire, f.alias])
+      .filter((n): n is string => n !== undefined && n in read.body.data.attributes)
+      .at(-1)!;
+    const names = Object.keys(read.body.data.attributes);
+    expect(names.indexOf("review-required")).toBe(names.indexOf(before) + 1);
   });
 
   it("is updated, and an update that repeats it changes nothing", async () => {
@@ -84,5 +110,49 @@ describe("a workspace attribute added as one table line", () => {
     expect(changed.replaces).toEqual([]);
     const same = await workspaceProvider.diff("ws-1", olds, { ...olds });
     expect(same.changes).toBe(false);
+  });
+
+  it("is an input, an output and a compared value of NoCodeWorkspace", async () => {
+    const { NO_CODE_SETTINGS } = await import("../../src/resources/no-code-workspace-fields");
+    expect(NO_CODE_SETTINGS).toContain("reviewRequired");
+    const { noCodeWorkspaceProvider } = await import("../../src/resources/providers/no-code-workspace");
+    const olds = { noCodeModuleId: "nocode-1", name: "w", project: "prj-1", reviewRequired: true };
+    const changed = await noCodeWorkspaceProvider.diff("ws-1", olds as never, { ...olds, reviewRequired: false });
+    expect(changed.changes).toBe(true);
+    expect(changed.replaces ?? []).toEqual([]);
+    const same = await noCodeWorkspaceProvider.diff("ws-1", olds as never, { ...olds });
+    expect(same.changes).toBe(false);
+  });
+
+  it("is sent by the client's no-code create, stored by the server's and reported by NoCodeWorkspace", async () => {
+    const { createOptions, outputsOf } = await import("../../src/resources/providers/no-code-fields");
+    const client = await clientOfServer();
+    const rm = await publishModule(t.api, t.org, "extra", ["1.0.0"]);
+    const nc = await enableModule(t.api, t.org, rm);
+    // Through a variable: the inputs' type lists the lines written in the table's source.
+    const inputs = { noCodeModuleId: nc.id, name: "extra-no-code", project: "", reviewRequired: true };
+    const options = createOptions(inputs);
+    expect(options).toMatchObject({ reviewRequired: true });
+    const ws = await client.noCode.createWorkspace(nc.id, options);
+    const read = await expectStatus(t.api.get(`/workspaces/${ws.id}`), 200);
+    expect(read.body.data.attributes["review-required"]).toBe(true);
+    const outputs = outputsOf(ws, {}, { moduleVersion: null }) as Record<string, unknown>;
+    expect(outputs.reviewRequired).toBe(true);
+    const left = await client.noCode.createWorkspace(nc.id, { name: "extra-no-code-default" });
+    expect((await expectStatus(t.api.get(`/workspaces/${left.id}`), 200)).body.data.attributes["review-required"]).toBe(
+      false,
+    );
+  });
+
+  it("is written by the generator when it differs from its absent value, for Workspace and NoCodeWorkspace", async () => {
+    const { settingsOf, noCodeSettingsOf } = await import("../../src/generate/written-settings");
+    const client = await clientOfServer();
+    const set = await client.workspaces.read(
+      (await createWorkspace(t.api, t.org, "extra-generated", { "review-required": true })).id,
+    );
+    expect(settingsOf(set, undefined)).toMatchObject({ reviewRequired: true });
+    expect(noCodeSettingsOf(set, undefined).carried).toMatchObject({ reviewRequired: true });
+    const unset = await client.workspaces.read((await createWorkspace(t.api, t.org, "extra-not-generated")).id);
+    expect(settingsOf(unset, undefined)).not.toHaveProperty("reviewRequired");
   });
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceFieldEntries, type FieldDef } from "../../src/api/workspace-fields";
-import { OUTSIDE_SETTINGS } from "../../src/server/workspace/fields";
+import { OUTSIDE_SETTINGS } from "../../src/server/workspace/stored-fields";
 import { createWorkspace, start, type TestServer } from "./helpers";
 
 const lines = workspaceFieldEntries as ReadonlyArray<[string, FieldDef]>;

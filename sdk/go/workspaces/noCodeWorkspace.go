@@ -16,7 +16,7 @@ import (
 type NoCodeWorkspace struct {
 	pulumi.CustomResourceState
 
-	// Agent pool (`apool-...`) for the `agent` mode, or null.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
 	AgentPoolId pulumi.BoolOutput `pulumi:"agentPoolId"`
 	// Whether a successful plan applies without confirmation.
 	AutoApply pulumi.BoolOutput `pulumi:"autoApply"`
@@ -24,13 +24,13 @@ type NoCodeWorkspace struct {
 	AutoConfirm pulumi.BoolOutput `pulumi:"autoConfirm"`
 	// Creation time (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Description, or null.
+	// Free-text description, or null. `null` removes it.
 	Description pulumi.BoolOutput `pulumi:"description"`
-	// Where runs execute: `remote` or `agent`.
+	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether delete removes the workspace even while it manages resources (the input, echoed).
 	ForceDelete pulumi.BoolOutput `pulumi:"forceDelete"`
-	// Address of the workspace's page on the service (null when the service gives none).
+	// UI path of the workspace (`links.self-html`), or null.
 	HtmlLink pulumi.BoolOutput `pulumi:"htmlLink"`
 	// The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
 	LastUpgrade pulumi.BoolOutput `pulumi:"lastUpgrade"`
@@ -38,27 +38,27 @@ type NoCodeWorkspace struct {
 	Locked pulumi.BoolOutput `pulumi:"locked"`
 	// Module version the workspace runs, or null when not managed.
 	ModuleVersion pulumi.BoolOutput `pulumi:"moduleVersion"`
-	// Workspace name.
+	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// No-code module (`nocode-...`) the workspace was created from.
 	NoCodeModuleId pulumi.StringOutput `pulumi:"noCodeModuleId"`
-	// Module version the workspace was provisioned or upgraded from, or null.
+	// For a no-code workspace: the module version it was provisioned from; null otherwise.
 	NoCodeModuleVersionId pulumi.BoolOutput `pulumi:"noCodeModuleVersionId"`
-	// The module's pinned version differs from the workspace's.
+	// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
 	NoCodeUpgradeAvailable pulumi.BoolOutput `pulumi:"noCodeUpgradeAvailable"`
 	// Organization holding the workspace.
 	Organization pulumi.StringOutput `pulumi:"organization"`
 	// Project (`prj-...`) holding the workspace.
-	Project pulumi.StringOutput `pulumi:"project"`
+	Project pulumi.BoolOutput `pulumi:"project"`
 	// Number of resources in the workspace's current state.
 	ResourceCount pulumi.Float64Output `pulumi:"resourceCount"`
-	// API path of the workspace (null when the service gives none).
+	// API path of the workspace (`links.self`), or null.
 	SelfLink pulumi.BoolOutput `pulumi:"selfLink"`
 	// Values of the sensitive variables by key (secret).
 	SensitiveValues pulumi.StringMapOutput `pulumi:"sensitiveValues"`
-	// Registry module the workspace was made from, or null.
+	// Registry module a no-code workspace was made from, or null.
 	SourceModuleId pulumi.BoolOutput `pulumi:"sourceModuleId"`
-	// Display name of the tool that created the workspace, or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
 	SourceName pulumi.BoolOutput `pulumi:"sourceName"`
 	// Address of the tool that created the workspace, or null.
 	SourceUrl pulumi.BoolOutput `pulumi:"sourceUrl"`
@@ -138,16 +138,13 @@ type noCodeWorkspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt *bool `pulumi:"adopt"`
-	// Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-	// (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-	// as a change at the next refresh.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
 	AgentPoolId *string `pulumi:"agentPoolId"`
-	// Apply automatically after a successful plan. Default false.
+	// Whether a successful plan applies without confirmation.
 	AutoApply *bool `pulumi:"autoApply"`
 	// Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
 	AutoConfirm *bool `pulumi:"autoConfirm"`
-	// Description. Default empty. `null` removes it and keeps it removed: a description set
-	// by hand shows as a change at the next refresh. Omitted: not managed.
+	// Free-text description, or null. `null` removes it.
 	Description *string `pulumi:"description"`
 	// `remote` (default) or `agent`.
 	ExecutionMode *string `pulumi:"executionMode"`
@@ -166,9 +163,9 @@ type noCodeWorkspaceArgs struct {
 	Organization *string `pulumi:"organization"`
 	// Project id (`prj-...`). Required. A change moves the workspace.
 	Project string `pulumi:"project"`
-	// Display name of the tool creating the workspace.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
 	SourceName *string `pulumi:"sourceName"`
-	// Address of the tool creating the workspace.
+	// Address of the tool that created the workspace, or null.
 	SourceUrl *string `pulumi:"sourceUrl"`
 	// How a change of `moduleVersion` or `variables` is carried out.
 	// `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -201,16 +198,13 @@ type NoCodeWorkspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt pulumi.BoolPtrInput
-	// Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-	// (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-	// as a change at the next refresh.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
 	AgentPoolId pulumi.StringPtrInput
-	// Apply automatically after a successful plan. Default false.
+	// Whether a successful plan applies without confirmation.
 	AutoApply pulumi.BoolPtrInput
 	// Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
 	AutoConfirm pulumi.BoolPtrInput
-	// Description. Default empty. `null` removes it and keeps it removed: a description set
-	// by hand shows as a change at the next refresh. Omitted: not managed.
+	// Free-text description, or null. `null` removes it.
 	Description pulumi.StringPtrInput
 	// `remote` (default) or `agent`.
 	ExecutionMode pulumi.StringPtrInput
@@ -229,9 +223,9 @@ type NoCodeWorkspaceArgs struct {
 	Organization pulumi.StringPtrInput
 	// Project id (`prj-...`). Required. A change moves the workspace.
 	Project pulumi.StringInput
-	// Display name of the tool creating the workspace.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
 	SourceName pulumi.StringPtrInput
-	// Address of the tool creating the workspace.
+	// Address of the tool that created the workspace, or null.
 	SourceUrl pulumi.StringPtrInput
 	// How a change of `moduleVersion` or `variables` is carried out.
 	// `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -339,7 +333,7 @@ func (o NoCodeWorkspaceOutput) ToNoCodeWorkspaceOutputWithContext(ctx context.Co
 	return o
 }
 
-// Agent pool (`apool-...`) for the `agent` mode, or null.
+// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
 func (o NoCodeWorkspaceOutput) AgentPoolId() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.AgentPoolId }).(pulumi.BoolOutput)
 }
@@ -359,12 +353,12 @@ func (o NoCodeWorkspaceOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Description, or null.
+// Free-text description, or null. `null` removes it.
 func (o NoCodeWorkspaceOutput) Description() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.Description }).(pulumi.BoolOutput)
 }
 
-// Where runs execute: `remote` or `agent`.
+// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 func (o NoCodeWorkspaceOutput) ExecutionMode() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.ExecutionMode }).(pulumi.StringOutput)
 }
@@ -374,7 +368,7 @@ func (o NoCodeWorkspaceOutput) ForceDelete() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.ForceDelete }).(pulumi.BoolOutput)
 }
 
-// Address of the workspace's page on the service (null when the service gives none).
+// UI path of the workspace (`links.self-html`), or null.
 func (o NoCodeWorkspaceOutput) HtmlLink() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.HtmlLink }).(pulumi.BoolOutput)
 }
@@ -394,7 +388,7 @@ func (o NoCodeWorkspaceOutput) ModuleVersion() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.ModuleVersion }).(pulumi.BoolOutput)
 }
 
-// Workspace name.
+// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 func (o NoCodeWorkspaceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -404,12 +398,12 @@ func (o NoCodeWorkspaceOutput) NoCodeModuleId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.NoCodeModuleId }).(pulumi.StringOutput)
 }
 
-// Module version the workspace was provisioned or upgraded from, or null.
+// For a no-code workspace: the module version it was provisioned from; null otherwise.
 func (o NoCodeWorkspaceOutput) NoCodeModuleVersionId() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.NoCodeModuleVersionId }).(pulumi.BoolOutput)
 }
 
-// The module's pinned version differs from the workspace's.
+// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
 func (o NoCodeWorkspaceOutput) NoCodeUpgradeAvailable() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.NoCodeUpgradeAvailable }).(pulumi.BoolOutput)
 }
@@ -420,8 +414,8 @@ func (o NoCodeWorkspaceOutput) Organization() pulumi.StringOutput {
 }
 
 // Project (`prj-...`) holding the workspace.
-func (o NoCodeWorkspaceOutput) Project() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Project }).(pulumi.StringOutput)
+func (o NoCodeWorkspaceOutput) Project() pulumi.BoolOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.Project }).(pulumi.BoolOutput)
 }
 
 // Number of resources in the workspace's current state.
@@ -429,7 +423,7 @@ func (o NoCodeWorkspaceOutput) ResourceCount() pulumi.Float64Output {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.Float64Output { return v.ResourceCount }).(pulumi.Float64Output)
 }
 
-// API path of the workspace (null when the service gives none).
+// API path of the workspace (`links.self`), or null.
 func (o NoCodeWorkspaceOutput) SelfLink() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SelfLink }).(pulumi.BoolOutput)
 }
@@ -439,12 +433,12 @@ func (o NoCodeWorkspaceOutput) SensitiveValues() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringMapOutput { return v.SensitiveValues }).(pulumi.StringMapOutput)
 }
 
-// Registry module the workspace was made from, or null.
+// Registry module a no-code workspace was made from, or null.
 func (o NoCodeWorkspaceOutput) SourceModuleId() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SourceModuleId }).(pulumi.BoolOutput)
 }
 
-// Display name of the tool that created the workspace, or null.
+// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
 func (o NoCodeWorkspaceOutput) SourceName() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SourceName }).(pulumi.BoolOutput)
 }

@@ -53,13 +53,10 @@ class NoCodeWorkspaceArgs:
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-               (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-               as a change at the next refresh.
-        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan. Default false.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_confirm: Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
-        :param pulumi.Input[_builtins.str] description: Description. Default empty. `null` removes it and keeps it removed: a description set
-               by hand shows as a change at the next refresh. Omitted: not managed.
+        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
         :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
         :param pulumi.Input[_builtins.bool] force_delete: Delete even when the workspace still manages resources. Default false (safe delete).
         :param pulumi.Input[_builtins.str] module_version: Module version the workspace should run; a change runs an in-place upgrade to
@@ -67,8 +64,8 @@ class NoCodeWorkspaceArgs:
                version is not managed.
         :param pulumi.Input[_builtins.str] organization: Organization; defaults to the stack config `workspaces:organization`, then the
                environment, then the module's. A change replaces the workspace (delete first).
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool creating the workspace.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool creating the workspace.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
         :param pulumi.Input[_builtins.str] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
                `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
                which keeps its id, state and history.
@@ -176,9 +173,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="agentPoolId")
     def agent_pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-        (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-        as a change at the next refresh.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -190,7 +185,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="autoApply")
     def auto_apply(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Apply automatically after a successful plan. Default false.
+        Whether a successful plan applies without confirmation.
         """
         return pulumi.get(self, "auto_apply")
 
@@ -214,8 +209,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Description. Default empty. `null` removes it and keeps it removed: a description set
-        by hand shows as a change at the next refresh. Omitted: not managed.
+        Free-text description, or null. `null` removes it.
         """
         return pulumi.get(self, "description")
 
@@ -278,7 +272,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Display name of the tool creating the workspace.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
         """
         return pulumi.get(self, "source_name")
 
@@ -290,7 +284,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="sourceUrl")
     def source_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address of the tool creating the workspace.
+        Address of the tool that created the workspace, or null.
         """
         return pulumi.get(self, "source_url")
 
@@ -384,13 +378,10 @@ class NoCodeWorkspace(pulumi.CustomResource):
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool id: required when `executionMode` is `agent`, refused otherwise. `null`
-               (with `remote`) means no pool, and keeps it so: a pool set by hand (agent mode) shows
-               as a change at the next refresh.
-        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan. Default false.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_confirm: Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
-        :param pulumi.Input[_builtins.str] description: Description. Default empty. `null` removes it and keeps it removed: a description set
-               by hand shows as a change at the next refresh. Omitted: not managed.
+        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
         :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
         :param pulumi.Input[_builtins.bool] force_delete: Delete even when the workspace still manages resources. Default false (safe delete).
         :param pulumi.Input[_builtins.str] module_version: Module version the workspace should run; a change runs an in-place upgrade to
@@ -401,8 +392,8 @@ class NoCodeWorkspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] organization: Organization; defaults to the stack config `workspaces:organization`, then the
                environment, then the module's. A change replaces the workspace (delete first).
         :param pulumi.Input[_builtins.str] project: Project id (`prj-...`). Required. A change moves the workspace.
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool creating the workspace.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool creating the workspace.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
         :param pulumi.Input[_builtins.str] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
                `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
                which keeps its id, state and history.
@@ -559,7 +550,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="agentPoolId")
     def agent_pool_id(self) -> pulumi.Output[_builtins.bool]:
         """
-        Agent pool (`apool-...`) for the `agent` mode, or null.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -591,7 +582,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[_builtins.bool]:
         """
-        Description, or null.
+        Free-text description, or null. `null` removes it.
         """
         return pulumi.get(self, "description")
 
@@ -599,7 +590,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="executionMode")
     def execution_mode(self) -> pulumi.Output[_builtins.str]:
         """
-        Where runs execute: `remote` or `agent`.
+        Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
         """
         return pulumi.get(self, "execution_mode")
 
@@ -615,7 +606,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="htmlLink")
     def html_link(self) -> pulumi.Output[_builtins.bool]:
         """
-        Address of the workspace's page on the service (null when the service gives none).
+        UI path of the workspace (`links.self-html`), or null.
         """
         return pulumi.get(self, "html_link")
 
@@ -647,7 +638,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Workspace name.
+        Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
         """
         return pulumi.get(self, "name")
 
@@ -663,7 +654,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="noCodeModuleVersionId")
     def no_code_module_version_id(self) -> pulumi.Output[_builtins.bool]:
         """
-        Module version the workspace was provisioned or upgraded from, or null.
+        For a no-code workspace: the module version it was provisioned from; null otherwise.
         """
         return pulumi.get(self, "no_code_module_version_id")
 
@@ -671,7 +662,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="noCodeUpgradeAvailable")
     def no_code_upgrade_available(self) -> pulumi.Output[_builtins.bool]:
         """
-        The module's pinned version differs from the workspace's.
+        For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
         """
         return pulumi.get(self, "no_code_upgrade_available")
 
@@ -685,7 +676,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def project(self) -> pulumi.Output[_builtins.str]:
+    def project(self) -> pulumi.Output[_builtins.bool]:
         """
         Project (`prj-...`) holding the workspace.
         """
@@ -703,7 +694,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="selfLink")
     def self_link(self) -> pulumi.Output[_builtins.bool]:
         """
-        API path of the workspace (null when the service gives none).
+        API path of the workspace (`links.self`), or null.
         """
         return pulumi.get(self, "self_link")
 
@@ -719,7 +710,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="sourceModuleId")
     def source_module_id(self) -> pulumi.Output[_builtins.bool]:
         """
-        Registry module the workspace was made from, or null.
+        Registry module a no-code workspace was made from, or null.
         """
         return pulumi.get(self, "source_module_id")
 
@@ -727,7 +718,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Output[_builtins.bool]:
         """
-        Display name of the tool that created the workspace, or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
         """
         return pulumi.get(self, "source_name")
 

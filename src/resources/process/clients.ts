@@ -4,7 +4,7 @@
  * resources of a stack share pacing, connections and the organization's listing.
  */
 import { WorkspacesClient } from "../../client";
-import { currentSettings } from "../settings";
+import { currentSettings } from "../provider-settings";
 import { noteWrite } from "./snapshot";
 
 const clients = new Map<string, WorkspacesClient>();

@@ -3,7 +3,7 @@
  * once per client and organization in a provider process: a refresh that finds many
  * records gone asks once.
  */
-import { NotFoundError } from "../../client/errors";
+import { NotFoundError } from "../../client/typed-errors";
 import type { WorkspacesClient } from "../../client";
 
 export type Standing = { member: false } | { member: true; permissions: Record<string, unknown> };

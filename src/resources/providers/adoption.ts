@@ -33,7 +33,7 @@ import {
 import { getClient, tokenRefused } from "./client";
 import { INPUT_NAMES_KEY, ORIGIN_KEY } from "./inputs";
 import { sameOrigin, withOrigin } from "./origin";
-import { ProviderError, describe } from "./errors";
+import { ProviderError, describe } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { reportInfo } from "../process/engine-status";
 import { fromSnapshot } from "../process/snapshot";

@@ -11,9 +11,9 @@ import {
   tokenSource,
   type Workspace as ApiWorkspace,
 } from "../../client";
-import { CONFIG_KEYS, currentSettings } from "../settings";
+import { CONFIG_KEYS, currentSettings } from "../provider-settings";
 import { fromSnapshot, listedOrganization, withTags, type WorkspaceWithTags } from "../process/snapshot";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 
 export { getClient, resetClients } from "../process/clients";
 

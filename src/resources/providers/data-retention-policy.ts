@@ -12,7 +12,7 @@ import { isId } from "../../api/common";
 import type { DataRetentionPolicy as ApiPolicy, DataRetentionPolicyOptions, WorkspacesClient } from "../../client";
 import { getClient, isNotFound } from "./client";
 import { INPUT_NAMES_KEY } from "./inputs";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import { confirmGone, dependentRecord } from "./gone";
 import { diffFields, type FieldRule } from "./compare";
 import { failuresFromIssues } from "./check-failures";

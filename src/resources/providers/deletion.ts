@@ -1,7 +1,7 @@
 /** Safe and forced deletion of a workspace, shared by `Workspace` and `NoCodeWorkspace`. */
 import { ConflictError, FeatureUnavailableError, ForbiddenError, capDetail, type WorkspacesClient } from "../../client";
 import { isNotFound } from "./client";
-import { ProviderError, withWayOut } from "./errors";
+import { ProviderError, withWayOut } from "./user-errors";
 import { confirmGone, workspaceLabel } from "./gone";
 import { reportStatus } from "../process/engine-status";
 import { sleep } from "../../client/limiter";

@@ -1,8 +1,8 @@
 /** A 404: gone, or not this token's to see (spec section 7), decided by one rule. */
-import { NotFoundError } from "../../client/errors";
+import { NotFoundError } from "../../client/typed-errors";
 import type { WorkspacesClient } from "../../client";
 import { standingIn } from "../process/standings";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import type { Props } from "./types";
 
 /**

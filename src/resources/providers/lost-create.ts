@@ -1,8 +1,8 @@
 /** Recovery of a create whose answer was lost or could not be read, and the error that keeps what it made. */
 import type { WorkspaceResource } from "../../api/workspaces";
-import { NetworkError, ServerError, ServiceUnavailableError, UnreadableCreateError } from "../../client/errors";
+import { NetworkError, ServerError, ServiceUnavailableError, UnreadableCreateError } from "../../client/typed-errors";
 import { toWorkspace, type Workspace } from "../../client/workspace-shapes";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import type { Props } from "./types";
 
 /** How far the service's clock may lag ours when judging whether a record is the one our create made. */

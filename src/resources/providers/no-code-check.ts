@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { isId } from "../../api/common";
 import { noCodeVariableRequestSchema, noCodeWorkspaceCreateRequestSchema } from "../../api/no-code";
-import { WORKSPACE_FIELDS, type FieldDef, type WorkspaceFieldName } from "../../api/workspace-fields";
-import { defaultOrganization } from "../settings";
+import { fieldLine, type WorkspaceFieldName } from "../../api/workspace-fields";
+import { defaultOrganization } from "../provider-settings";
 import { dedupeFailures } from "./check-failures";
 import { organizationFailures, organizationInput } from "./inputs";
 import { isUnknown } from "./unknowns";
@@ -26,7 +26,7 @@ const NO_CODE_ATTRIBUTES = (noCodeWorkspaceCreateRequestSchema.shape.data.shape.
 
 /** A setting's schema where the no-code request is stricter than the workspace's (`executionMode`: `remote` or `agent`). */
 function noCodeNarrower(name: WorkspaceFieldName): z.ZodType | undefined {
-  const wire = (WORKSPACE_FIELDS[name] as FieldDef).wire;
+  const wire = fieldLine(name)?.wire;
   return name === "name" || !wire ? undefined : NO_CODE_ATTRIBUTES[wire];
 }
 

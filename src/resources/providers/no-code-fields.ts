@@ -1,12 +1,17 @@
 /** The inputs and outputs of a `NoCodeWorkspace` and how they compare. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { NoCodeWorkspaceCreateOptions, Workspace as ApiWorkspace } from "../../client";
-import { clientName } from "../../api/workspace-fields";
+import { clientName, type ValueOf, type WorkspaceFieldTable } from "../../api/workspace-fields";
 import { sameOptionalString, type FieldRule } from "./compare";
 import type { Props } from "./types";
 import { fieldRules } from "./workspace-diff-rules";
 import { workspaceValue } from "./workspace-outputs";
-import { NO_CODE_REPORTED, NO_CODE_SETTINGS } from "../no-code-workspace-fields";
+import {
+  NO_CODE_REPORTED,
+  NO_CODE_SETTINGS,
+  type NoCodeReportedName,
+  type NoCodeSettingName,
+} from "../no-code-workspace-fields";
 
 export { NO_CODE_SETTINGS };
 import type { NoCodeVariableOutput, NoCodeWorkspaceArgs } from "../no-code-workspace";
@@ -22,19 +27,13 @@ export interface LastUpgrade {
   planUrl: string | null;
 }
 
-/** Outputs as stored in state. */
+/** Outputs as stored in state: the table's no-code lines, and the module's and upgrade's own values. */
 export type NoCodeWorkspaceOutputs = {
+  [K in NoCodeSettingName | NoCodeReportedName]: ValueOf<WorkspaceFieldTable[K]>;
+} & {
   /** Absent when adopted through `get` from a workspace the service does not stamp with its module. */
   noCodeModuleId?: string;
   organization: string | null;
-  name: ApiWorkspace["name"];
-  project: ApiWorkspace["projectId"];
-  description: ApiWorkspace["description"];
-  executionMode: ApiWorkspace["executionMode"];
-  agentPoolId: ApiWorkspace["agentPoolId"];
-  autoApply: ApiWorkspace["autoApply"];
-  sourceName: ApiWorkspace["sourceName"];
-  sourceUrl: ApiWorkspace["sourceUrl"];
   variables: NoCodeVariableOutput[];
   sensitiveValues: Record<string, string>;
   moduleVersion: string | null;
@@ -43,15 +42,7 @@ export type NoCodeWorkspaceOutputs = {
   upgradeTimeoutSeconds: number;
   /** Absent from state written before replace-style upgrades. */
   upgradeStrategy?: "in-place" | "replace";
-  noCodeModuleVersionId: ApiWorkspace["noCodeModuleVersionId"];
-  noCodeUpgradeAvailable: ApiWorkspace["noCodeUpgradeAvailable"];
-  sourceModuleId: ApiWorkspace["sourceModuleId"];
-  resourceCount: ApiWorkspace["resourceCount"];
-  locked: ApiWorkspace["locked"];
   lastUpgrade: LastUpgrade | null;
-  createdAt: ApiWorkspace["createdAt"];
-  selfLink: string | null;
-  htmlLink: string | null;
 };
 
 /** The values outputsOf echoes: from the inputs, or from stored outputs on a read. */
@@ -117,10 +108,7 @@ export function outputsOf(
     [...NO_CODE_SETTINGS, ...NO_CODE_REPORTED].map((k) => [k, workspaceValue(ws, k, extras)]),
   );
   return {
-    ...(fromTable as Pick<
-      NoCodeWorkspaceOutputs,
-      (typeof NO_CODE_SETTINGS)[number] | (typeof NO_CODE_REPORTED)[number]
-    >),
+    ...(fromTable as Pick<NoCodeWorkspaceOutputs, NoCodeSettingName | NoCodeReportedName>),
     noCodeModuleId: inputs.noCodeModuleId,
     organization: ws.organization ?? extra.organization ?? inputs.organization ?? null,
     variables: stored.variables,

@@ -1,7 +1,7 @@
 /** The upgrade run of a no-code workspace: plan, confirm, apply. */
 import { UPGRADE_FINAL, UPGRADE_PLAN_SETTLED } from "../../api/no-code";
 import { WaitTimeoutError, type WorkspacesClient } from "../../client";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import { workspaceLabel } from "./gone";
 import { reportStatus } from "../process/engine-status";
 import { apiVariables, normalizeVariables } from "./no-code-variables";

@@ -5,7 +5,7 @@
  */
 import type { Workspace as ApiWorkspace } from "../../client";
 import { getClient, readWorkspaceShared } from "./client";
-import { ProviderError, explainingMissingFeatures } from "./errors";
+import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { diffFields } from "./compare";
 import { keepUnreadableCreate, recoverLostCreate } from "./lost-create";
 import { unlessGone, workspaceLabel } from "./gone";

@@ -1,5 +1,5 @@
 /** `check` of `Workspace`: the program's inputs against the schemas derived from the field table. */
-import { defaultOrganization } from "../settings";
+import { defaultOrganization } from "../provider-settings";
 import { dedupeFailures } from "./check-failures";
 import { organizationInput } from "./inputs";
 import type { CheckFailure, CheckResult, Props } from "./types";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { isId } from "../../api/common";
 import { TAG_NAME_MAX_LENGTH, TAG_NAME_PATTERN } from "../../api/tags";
 import {
-  WORKSPACE_FIELDS,
+  workspaceFieldEntries,
   vcsRepoRequestSchema,
   type FieldDef,
   type WorkspaceFieldName,
@@ -91,7 +91,7 @@ export interface InputLine {
 
 /** Every input of `Workspace`, by name, in table order. */
 export const WORKSPACE_INPUT_LINES: ReadonlyMap<WorkspaceFieldName, InputLine> = new Map(
-  (Object.entries(WORKSPACE_FIELDS) as [WorkspaceFieldName, FieldDef][]).flatMap(([name, f]) => {
+  workspaceFieldEntries.flatMap(([name, f]) => {
     const schema = lineSchema(name, f);
     return schema ? [[name, { schema, nullable: Boolean(f.nullable) }] as const] : [];
   }),

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { ConflictError, capDetail } from "../../client";
 import { getClient, isNotFound } from "./client";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import { confirmGone, dependentRecord, unlessGone } from "./gone";
 import { diffFields, sameOptionalString, type FieldRule } from "./compare";
 import { isUnknown } from "./unknowns";

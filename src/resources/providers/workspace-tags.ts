@@ -3,11 +3,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { tagsRelationshipRequestSchema } from "../../api/tags";
 import { getClient, isNotFound, readWorkspaceWithTags, requireTagBindings, type WorkspaceWithTags } from "./client";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import { diffFields, foldTagName, sameStringMap, sameTagNames, type FieldRule } from "./compare";
 import { isUnknown, withoutUnknowns } from "./unknowns";
 import { confirmGone, dependentRecord, unlessGone } from "./gone";
-import { explainingMissingFeatures } from "./errors";
+import { explainingMissingFeatures } from "./user-errors";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { OwnershipMode, WorkspaceTagsArgs } from "../workspace-tags";
 

@@ -4,7 +4,7 @@ import { isNotFound, readWorkspaceWithTags, requireTagBindings } from "./client"
 import { camelToKebab } from "./check-failures";
 import { diffFields, foldTagName } from "./compare";
 import { type MissingRecord, confirmGone } from "./gone";
-import { ProviderError } from "./errors";
+import { ProviderError } from "./user-errors";
 import type { Props } from "./types";
 import { WORKSPACE_FIELDS } from "./workspace-diff-rules";
 import { requestOptions, switchVcsCredential } from "./workspace-request";

@@ -3,7 +3,7 @@ import { unavailableFromAnswer, type WorkspaceCreateOptions } from "../../client
 import { getClient, namesTagBindings, readWorkspaceWithTags, requireTagBindings } from "./client";
 import { diffFields, foldTagName } from "./compare";
 import { unlessGone, workspaceLabel } from "./gone";
-import { withWayOut } from "./errors";
+import { withWayOut } from "./user-errors";
 import { PartialCreateError, keepUnreadableCreate, recoverLostCreate } from "./lost-create";
 import { deleteWorkspace } from "./deletion";
 import type { DiffResult, ProviderImpl, Props } from "./types";

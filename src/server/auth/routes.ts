@@ -1,16 +1,25 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  membersSchema,
+  teamCreateSchema,
+  teamProjectCreateSchema,
+  teamProjectUpdateSchema,
+  teamUpdateSchema,
+  type teamWorkspaceAttributes,
+  teamWorkspaceCreateSchema,
+  teamWorkspaceUpdateSchema,
+  userCreateSchema,
+} from "../../api/admin";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { NotFound } from "../errors";
+import { NotFound } from "../domain-errors";
 import { API_PREFIX, noContent, parseBody, send, targetId } from "../http/jsonapi";
 import { findProject } from "../project/service";
 import { findWorkspace } from "../workspace/service";
 import { renderTeam, renderTeamProject, renderTeamWorkspace, renderToken, renderUser } from "./render";
 import { addTeamMembers, createTeam, deleteTeam, listTeams, loadTeam, updateTeam } from "./service/teams";
 import {
-  ACCESS_LEVELS,
-  type AccessLevel,
   createTeamProject,
   createTeamWorkspace,
   deleteTeamProject,
@@ -32,98 +41,9 @@ import { issueOrganizationToken, issueTeamToken, issueUserToken, revokeTeamToken
  * and, for a local server only, `POST /admin/users` and `POST /users/:id/authentication-tokens`.
  */
 
-const teamAttributesSchema = z
-  .object({
-    name: z.string().min(1),
-    "organization-access": z
-      .object({ "manage-workspaces": z.boolean().optional(), "manage-projects": z.boolean().optional() })
-      .loose()
-      .optional(),
-  })
-  .loose();
-
-const teamCreateSchema = z
-  .object({ data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema }).loose() })
-  .loose();
-
-const teamUpdateSchema = z
-  .object({
-    data: z.object({ type: z.literal("teams"), attributes: teamAttributesSchema.partial().optional() }).loose(),
-  })
-  .loose();
-
-const idRef = z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose();
-
-const teamWorkspaceAttributes = z
-  .object({
-    access: z.enum(ACCESS_LEVELS as [string, ...string[]]),
-    runs: z.enum(["read", "plan", "apply"]).optional(),
-    variables: z.enum(["none", "read", "write"]).optional(),
-    "state-versions": z.enum(["none", "read-outputs", "read", "write"]).optional(),
-    "workspace-locking": z.boolean().optional(),
-    "run-tasks": z.boolean().optional(),
-  })
-  .loose();
-
-const teamWorkspaceCreateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("team-workspaces"),
-        attributes: teamWorkspaceAttributes,
-        relationships: z.object({ workspace: idRef, team: idRef }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
-const teamWorkspaceUpdateSchema = z
-  .object({ data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes }).loose() })
-  .loose();
-
-const PROJECT_ACCESS_LEVELS = z.enum(["read", "write", "maintain", "admin"]);
-
-const teamProjectUpdateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("team-projects"),
-        attributes: z.object({ access: PROJECT_ACCESS_LEVELS.optional() }).loose().optional(),
-      })
-      .loose(),
-  })
-  .loose();
-
-const teamProjectCreateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("team-projects"),
-        attributes: z.object({ access: PROJECT_ACCESS_LEVELS }).loose(),
-        relationships: z.object({ project: idRef, team: idRef }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
-const userCreateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("users"),
-        attributes: z.object({ username: z.string().min(1), email: z.string().optional() }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
-const membersSchema = z
-  .object({ data: z.array(z.object({ type: z.literal("users"), id: z.string().min(1) }).loose()) })
-  .loose();
-
 function teamWorkspaceInput(a: z.infer<typeof teamWorkspaceAttributes>): TeamWorkspaceInput {
   return {
-    access: a.access as AccessLevel,
+    access: a.access,
     runs: a.runs,
     variables: a.variables,
     stateVersions: a["state-versions"],

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
 import { orgRole } from "../auth/service/authz";
-import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import { inTransaction, type Page } from "../store/db";
 import {
   findWorkspace,

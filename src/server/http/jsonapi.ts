@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { DEFAULT_PAGE_SIZE, JSONAPI_MEDIA_TYPE, MAX_PAGE_SIZE, issuesToErrors } from "../../api/common";
-import { ApiError, badRequest, unprocessable } from "./errors";
+import { ApiError, badRequest, unprocessable } from "./error-documents";
 
 import type { Page } from "../store/db";
 

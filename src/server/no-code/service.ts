@@ -6,7 +6,7 @@ import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../..
 import type { Caller } from "../auth/service/caller";
 import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
-import { Conflict, Invalid, NotFound, type Failure, type Field } from "../errors";
+import { Conflict, Invalid, NotFound, type Failure, type Field } from "../domain-errors";
 import { newId } from "../ids";
 import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/service";
 import type { Db } from "../store/db";

@@ -25,7 +25,7 @@
 import type { UpgradeStatus, WorkspaceUpgradeRequest } from "../../api/no-code";
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
-import { Conflict, Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import { Conflict, Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import { FINAL_RUN_STATUSES, createRun, findRun, setRunStatus, type RunRecord } from "../run/service";
 import { inTransaction } from "../store/db";
 import { loadWorkspace, touchWorkspace } from "../workspace/service";

@@ -8,7 +8,7 @@ import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCat
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { wrongKey } from "../secrets";
-import { NotFound, type Failure } from "../errors";
+import { NotFound, type Failure } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, overwritingFreedSpace } from "../store/db";

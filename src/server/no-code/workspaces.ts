@@ -5,10 +5,11 @@
  * transaction, and the attributes that record shows on every rendering.
  */
 import type { NoCodeWorkspaceCreateRequest } from "../../api/no-code";
+import { workspaceFieldEntries, type FieldDef } from "../../api/workspace-fields";
 import type { Caller } from "../auth/service/caller";
 import { mayCreateWorkspaces } from "../auth/service/authz";
 import type { ServerContext, WorkspaceRenderHook } from "../context";
-import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import { newId } from "../ids";
 import { findRegistryModule } from "../registry/service";
 import type { Db } from "../store/db";
@@ -67,17 +68,19 @@ export function createWorkspaceFromModule(
 
   const rm = findRegistryModule(db, m.registry_module_id)!;
   const address = `${rm.namespace}/${rm.name}/${rm.provider}`;
-  const attributes: CreateWorkspaceInput["attributes"] = {
-    name: a.name,
-    description: a.description ?? "",
-    "auto-apply": a.auto_apply ?? a["auto-apply"] ?? false,
-    "source-name": a["source-name"] ?? `no-code module ${address}`,
-    "source-url":
-      a["source-url"] ??
-      `${ctx.publicUrl}/app/${encodeURIComponent(m.organization)}/registry/modules/${rm.registry_name}/${address}/${m.version_pin}`,
-  };
-  if (a["execution-mode"] !== undefined) attributes["execution-mode"] = a["execution-mode"];
-  if (a["agent-pool-id"] !== undefined) attributes["agent-pool-id"] = a["agent-pool-id"];
+  // The field table's no-code settings the request gives, as on any workspace create;
+  // then what this endpoint fills in where the request leaves a setting out (spec 4.15).
+  const given = a as Record<string, unknown>;
+  const attributes: Record<string, unknown> = {};
+  for (const [, line] of workspaceFieldEntries as ReadonlyArray<[string, FieldDef]>)
+    if (line.noCode === "setting" && line.wire && given[line.wire] !== undefined)
+      attributes[line.wire] = given[line.wire];
+  attributes.name = a.name;
+  attributes.description ??= "";
+  attributes["auto-apply"] = a.auto_apply ?? a["auto-apply"] ?? false;
+  attributes["source-name"] ??= `no-code module ${address}`;
+  attributes["source-url"] ??=
+    `${ctx.publicUrl}/app/${encodeURIComponent(m.organization)}/registry/modules/${rm.registry_name}/${address}/${m.version_pin}`;
   // A requested engine version is honoured (and checked) as on any workspace create.
   const requested = a as { "engine-version"?: unknown; "terraform-version"?: unknown };
   for (const key of ["engine-version", "terraform-version"] as const) {
@@ -89,7 +92,7 @@ export function createWorkspaceFromModule(
 
   const created = inTransaction(db, () => {
     const ws = createWorkspace(ctx, caller, m.organization, {
-      attributes,
+      attributes: attributes as CreateWorkspaceInput["attributes"],
       projectId: d.relationships?.project?.data.id,
       source: SOURCE_MODULE,
     });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { oauthClientCreateRequestSchema } from "../../api/oauth";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, parseBody, ref, send, type Resource } from "../http/jsonapi";
@@ -12,25 +12,6 @@ import {
   type OAuthClientRecord,
   type OAuthTokenRecord,
 } from "./service";
-
-const oauthClientCreateRequestSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("oauth-clients"),
-        attributes: z
-          .object({
-            name: z.string().nullable().optional(),
-            "service-provider": z.string().min(1),
-            "http-url": z.string().url(),
-            "api-url": z.string().url(),
-            "oauth-token-string": z.string().optional(),
-          })
-          .loose(),
-      })
-      .loose(),
-  })
-  .loose();
 
 function renderClient(db: Db, c: OAuthClientRecord): Resource {
   return {

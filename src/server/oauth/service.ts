@@ -1,6 +1,6 @@
 import { assertMember } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
-import { NotFound } from "../errors";
+import { NotFound } from "../domain-errors";
 import { newId, newInternalId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now } from "../store/db";

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { organizationCreateRequestSchema } from "../../api/organizations";
+import {
+  organizationCreateRequestSchema,
+  organizationDefaultsRequestSchema,
+  organizationUpdateRequestSchema,
+} from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { noContent, paginationEnvelope, parseBody, parsePage, send } from "../http/jsonapi";
@@ -14,47 +17,11 @@ import {
   type OrganizationDefaults,
 } from "./service";
 
-const organizationUpdateRequestSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("organizations"),
-        attributes: z
-          .object({ email: z.string().nullable().optional(), "allow-force-delete-workspaces": z.boolean().optional() })
-          .loose()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
-
 type OrgParams = { organization_name: string };
-
-const defaultsSchema = z
-  .object({
-    data: z
-      .object({
-        attributes: z
-          .object({ "default-execution-mode": z.enum(["remote", "local", "agent"]).optional() })
-          .loose()
-          .optional(),
-        relationships: z
-          .object({
-            "default-agent-pool": z
-              .object({ data: z.object({ id: z.string() }).loose().nullable() })
-              .loose()
-              .optional(),
-          })
-          .loose()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
 
 /** `default-execution-mode` and the `default-agent-pool` relationship of a create or update body. */
 function defaultsOf(body: unknown): OrganizationDefaults | undefined {
-  const d = parseBody(defaultsSchema, body).data;
+  const d = parseBody(organizationDefaultsRequestSchema, body).data;
   const mode = d.attributes?.["default-execution-mode"];
   const pool = d.relationships?.["default-agent-pool"];
   if (mode === undefined && pool === undefined) return undefined;

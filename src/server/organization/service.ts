@@ -7,16 +7,17 @@ import { issueToken, revokeOrganizationTokens, type IssuedToken } from "../auth/
 import { assertMember, assertOwner, orgRole, organizationsThroughTeams } from "../auth/service/authz";
 import { chosenTokenExists } from "../auth/service/authn";
 import type { Caller, OrgRole } from "../auth/service/caller";
-import { agentPoolInOrganization } from "../agentpool/service";
-import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
+import { agentPoolInOrganization } from "../agent-pool/service";
+import { Conflict, Invalid, NameTaken, NotFound } from "../domain-errors";
 import * as store from "./store";
 import type { OrganizationRecord } from "./store";
+import type { ExecutionMode } from "../../api/workspace-fields";
 
 export type { OrganizationRecord };
 
 /** Organization settings that workspaces inherit unless they override them (`setting-overwrites`). */
 export interface OrganizationDefaults {
-  executionMode?: "remote" | "local" | "agent";
+  executionMode?: ExecutionMode;
   agentPoolId?: string | null;
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { projectRequestSchema } from "../../api/organizations";
+import { projectExecutionRequestSchema, projectRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { Invalid } from "../errors";
+import { Invalid } from "../domain-errors";
 import {
   noContent,
   paginationEnvelope,
@@ -12,11 +12,10 @@ import {
   send,
   type Resource,
 } from "../http/jsonapi";
-import { z } from "zod";
 import type { Db } from "../store/db";
 import { projectTagBindings } from "../tags/service";
 import { parseTagBindingsPatch, renderEffectiveTagBinding, renderTagBinding } from "../tags/render";
-import { taggedFilters } from "../workspace/list";
+import { taggedFilters } from "../workspace/list-filter";
 import { renderProject } from "./render";
 import {
   createProject,
@@ -34,31 +33,8 @@ type IdParams = { project_id: string };
 
 const PROJECT_INCLUDES = ["effective_tag_bindings"] as const;
 
-const executionSchema = z
-  .object({
-    data: z
-      .object({
-        attributes: z
-          .object({
-            "default-execution-mode": z.string().optional(),
-            "default-agent-pool-id": z.string().nullable().optional(),
-            "setting-overwrites": z
-              .object({
-                "default-execution-mode": z.boolean().optional(),
-                "default-agent-pool": z.boolean().optional(),
-              })
-              .loose()
-              .optional(),
-          })
-          .loose()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
-
 function executionOf(body: unknown): ProjectExecutionInput | undefined {
-  const a = parseBody(executionSchema, body).data.attributes;
+  const a = parseBody(projectExecutionRequestSchema, body).data.attributes;
   if (!a) return undefined;
   const o = a["setting-overwrites"];
   const input: ProjectExecutionInput = {

@@ -3,8 +3,8 @@ import { inTransaction, now, onDuplicate, type Page } from "../store/db";
 import { newId } from "../ids";
 import type { Caller } from "../auth/service/caller";
 import { assertMember, isProjectAdmin, orgRole } from "../auth/service/authz";
-import { agentPoolInOrganization } from "../agentpool/service";
-import { Conflict, Invalid, NameTaken, NotFound } from "../errors";
+import { agentPoolInOrganization } from "../agent-pool/service";
+import { Conflict, Invalid, NameTaken, NotFound } from "../domain-errors";
 import { findOrganization } from "../organization/service";
 import {
   checkTagBindings,
@@ -16,6 +16,7 @@ import {
 } from "../tags/service";
 import * as store from "./store";
 import type { ProjectRecord } from "./store";
+import { EXECUTION_MODES, type ExecutionMode } from "../../api/workspace-fields";
 
 export type { ProjectRecord };
 
@@ -26,9 +27,9 @@ export type { ProjectRecord };
 export function projectExecutionDefaults(
   db: Db,
   p: ProjectRecord,
-): { mode: "remote" | "local" | "agent"; agentPoolId: string | null } {
+): { mode: ExecutionMode; agentPoolId: string | null } {
   if (p.default_execution_mode)
-    return { mode: p.default_execution_mode as "remote" | "local" | "agent", agentPoolId: p.default_agent_pool_id };
+    return { mode: p.default_execution_mode as ExecutionMode, agentPoolId: p.default_agent_pool_id };
   const org = findOrganization(db, p.organization);
   const mode =
     org?.default_execution_mode === "local" || org?.default_execution_mode === "agent"
@@ -73,7 +74,7 @@ function executionSettings(
     pool = null;
   }
   if (input.mode !== undefined) {
-    if (!["remote", "local", "agent"].includes(input.mode)) {
+    if (!(EXECUTION_MODES as readonly string[]).includes(input.mode)) {
       throw new Invalid(`default-execution-mode must be remote, local or agent, not "${input.mode}"`, {
         attribute: "default-execution-mode",
       });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { registryModuleCreateRequestSchema, registryModuleVersionCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { Invalid, NotFound } from "../errors";
+import { Invalid, NotFound } from "../domain-errors";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
 import { renderModuleVersion, renderRegistryModule } from "./render";
 import {

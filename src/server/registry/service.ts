@@ -1,7 +1,7 @@
 import type { Caller, OrgRole } from "../auth/service/caller";
 import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
-import { Invalid, NameTaken, NotFound } from "../errors";
+import { Invalid, NameTaken, NotFound } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db, Page } from "../store/db";
 import { inTransaction, isUniqueViolation, now } from "../store/db";

@@ -1,32 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { DELETE_OLDER, dataRetentionPolicyRequestSchema } from "../../api/data-retention";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, noContent, parseBody, send, type Resource } from "../http/jsonapi";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import {
-  assertSelfManaged,
-  DELETE_OLDER,
-  DONT_DELETE,
-  policyOf,
-  removeWorkspacePolicy,
-  setWorkspacePolicy,
-  type PolicyRecord,
-} from "./service";
-
-const policyRequestSchema = z
-  .object({
-    data: z.discriminatedUnion("type", [
-      z
-        .object({
-          type: z.literal(DELETE_OLDER),
-          attributes: z.object({ "delete-older-than-n-days": z.number().int().min(1) }).loose(),
-        })
-        .loose(),
-      z.object({ type: z.literal(DONT_DELETE), attributes: z.object({}).loose().optional() }).loose(),
-    ]),
-  })
-  .loose();
+import { assertSelfManaged, policyOf, removeWorkspacePolicy, setWorkspacePolicy, type PolicyRecord } from "./service";
 
 function renderPolicy(p: PolicyRecord): Resource {
   return {
@@ -53,7 +31,7 @@ export function retentionRoutes(app: FastifyInstance, ctx: ServerContext): void 
   app.post<{ Params: ById }>(PATH, async (request, reply) => {
     assertSelfManaged(ctx);
     const { ws } = loadWorkspaceWith(ctx, requireCaller(request), { id: request.params.workspace_id }, "can-update");
-    const data = parseBody(policyRequestSchema, request.body).data;
+    const data = parseBody(dataRetentionPolicyRequestSchema, request.body).data;
     const days = data.type === DELETE_OLDER ? data.attributes["delete-older-than-n-days"] : null;
     return send(reply, 201, { data: renderPolicy(setWorkspacePolicy(db, ws.id, data.type, days)) });
   });

@@ -1,10 +1,11 @@
 import type { ServerContext } from "../context";
-import { NotFound } from "../errors";
+import { NotFound } from "../domain-errors";
 import { newId } from "../ids";
 import { findOrganization } from "../organization/service";
 import type { Db } from "../store/db";
 import { inTransaction, now } from "../store/db";
 import { deleteWorkspacePolicy, findWorkspacePolicy, upsertWorkspacePolicy, type PolicyRecord } from "./store";
+import { DELETE_OLDER, type DONT_DELETE } from "../../api/data-retention";
 
 export type { PolicyRecord };
 
@@ -14,8 +15,6 @@ export type { PolicyRecord };
  * A policy is either "delete older than N days" or "don't delete", as in the
  * self-managed product.
  */
-export const DELETE_OLDER = "data-retention-policy-delete-olders";
-export const DONT_DELETE = "data-retention-policy-dont-deletes";
 
 export function assertSelfManaged(ctx: ServerContext): void {
   if (!ctx.options.selfManaged)

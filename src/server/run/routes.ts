@@ -1,33 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { runCreateRequestSchema } from "../../api/runs";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { parseBody, send, targetId } from "../http/jsonapi";
 import { renderRun } from "./render";
 import { endRun, loadRun, queueRun } from "./service";
-
-/** Minimal run creation in the hosted shape; runs here never execute, they only hold a status. */
-const runCreateRequestSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("runs"),
-        attributes: z
-          .object({
-            message: z.string().optional(),
-            "is-destroy": z.boolean().optional(),
-            "auto-apply": z.boolean().optional(),
-            "plan-only": z.boolean().optional(),
-          })
-          .loose()
-          .optional(),
-        relationships: z
-          .object({ workspace: z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose() })
-          .loose(),
-      })
-      .loose(),
-  })
-  .loose();
 
 type IdParams = { run_id: string };
 

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { Conflict, NotFound } from "../errors";
+import { Conflict, NotFound } from "../domain-errors";
 import { inTransaction, now, type Db } from "../store/db";
 import { newId } from "../ids";
 import { loadWorkspace, loadWorkspaceWith, setCurrentRun } from "../workspace/service";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { tagBindingsPatchRequestSchema } from "../../api/tags";
 import { API_PREFIX, parseBody, ref, type Resource } from "../http/jsonapi";
 import {
   checkTagBindings,
@@ -43,24 +43,8 @@ export function renderEffectiveTagBinding(b: EffectiveTagBinding, projectId: str
   };
 }
 
-/** Body of `PATCH /workspaces/:id/tag-bindings` and `PATCH /projects/:id/tag-bindings`: bindings to add or change. */
-const tagBindingsPatchSchema = z
-  .object({
-    data: z.array(
-      z
-        .object({
-          type: z.literal("tag-bindings"),
-          attributes: z
-            .object({ key: z.string().min(1, "key must not be empty"), value: z.string().optional() })
-            .loose(),
-        })
-        .loose(),
-    ),
-  })
-  .loose();
-
 export function parseTagBindingsPatch(body: unknown): KeyValue[] {
-  const bindings = parseBody(tagBindingsPatchSchema, body).data.map((b) => ({
+  const bindings = parseBody(tagBindingsPatchRequestSchema, body).data.map((b) => ({
     key: b.attributes.key,
     value: b.attributes.value ?? "",
   }));

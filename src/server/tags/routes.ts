@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { remoteStateConsumersRequestSchema, tagsRelationshipRequestSchema } from "../../api/tags";
+import { remoteStateConsumersRequestSchema, tagIdsRequestSchema, tagsRelationshipRequestSchema } from "../../api/tags";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
@@ -20,9 +19,6 @@ import {
 
 type ById = { workspace_id: string };
 
-const tagIdsSchema = z
-  .object({ data: z.array(z.object({ type: z.literal("tags"), id: z.string().min(1) }).loose()) })
-  .loose();
 type Query = Record<string, unknown>;
 
 export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -85,7 +81,7 @@ export function tagRoutes(app: FastifyInstance, ctx: ServerContext): void {
     "/organizations/:organization_name/tags",
     async (request, reply) => {
       deleteOrganizationTags(db, requireCaller(request), request.params.organization_name, () =>
-        parseBody(tagIdsSchema, request.body).data.map((t) => t.id),
+        parseBody(tagIdsRequestSchema, request.body).data.map((t) => t.id),
       );
       return noContent(reply);
     },

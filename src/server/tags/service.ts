@@ -1,6 +1,6 @@
 import type { Caller } from "../auth/service/caller";
 import { assertMember, orgRole } from "../auth/service/authz";
-import { Invalid, NotFound, failIfAny, type Failure } from "../errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import type { Db, Page } from "../store/db";
 import { inTransaction } from "../store/db";
 import * as store from "./store";

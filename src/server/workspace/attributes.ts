@@ -1,19 +1,20 @@
 /**
  * The attributes of the workspace document (spec 2.2): every stored setting of the field
- * table (./fields.ts) under its wire name, and under its neutral spelling too where the
+ * table (./stored-fields.ts) under its wire name, and under its neutral spelling too where the
  * line has one; plus what the server computes (permissions, actions, lock, metrics...).
  */
 import type { ServerContext } from "../context";
 import type { Permissions } from "../../api/workspaces";
 import { oauthInfo, settingsOf, type OAuthInfo, type WorkspaceRecord } from "./store";
-import { settingLines, storedKey, type StoredVcsRepo } from "./fields";
+import { workspaceFieldEntries } from "../../api/workspace-fields";
+import { settingLines, storedKey, type StoredVcsRepo } from "./stored-fields";
 
 /**
- * The order in which the document has always listed its attributes: clients and
- * recordings compare documents byte for byte. It only orders; attributes it does not
- * name (a line added to the table) follow it, in table order.
+ * The hosted service's order of the document's attributes, which the document has always
+ * kept: clients and recordings compare documents byte for byte. A line the table adds
+ * is placed by {@link documentOrder}, after the line before it in the table.
  */
-const ATTRIBUTE_ORDER: readonly string[] = [
+const HOSTED_ORDER: readonly string[] = [
   "name",
   "actions",
   "allow-destroy-plan",
@@ -61,6 +62,30 @@ const ATTRIBUTE_ORDER: readonly string[] = [
   "setting-overwrites",
 ];
 
+let placed: { lines: number; order: readonly string[] } | undefined;
+
+/**
+ * The document's attribute order: the hosted service's, and every attribute of the
+ * field table it does not name right after the attribute of the line before it in the
+ * table (so a new line's place in the table is its place in the document). Worked out
+ * again only when the table grows.
+ */
+function documentOrder(): readonly string[] {
+  if (placed?.lines === workspaceFieldEntries.length) return placed.order;
+  const order = [...HOSTED_ORDER];
+  let previous: string | undefined;
+  for (const [, line] of workspaceFieldEntries) {
+    for (const name of [line.wire, line.alias]) {
+      if (name === undefined) continue;
+      if (!order.includes(name))
+        order.splice(previous === undefined ? order.length : order.indexOf(previous) + 1, 0, name);
+      previous = name;
+    }
+  }
+  placed = { lines: workspaceFieldEntries.length, order };
+  return order;
+}
+
 function renderVcsRepo(ctx: ServerContext, repo: StoredVcsRepo | null, oauth: OAuthInfo | undefined): unknown {
   if (!repo) return null;
   return {
@@ -87,7 +112,7 @@ export function workspaceAttributes(
   const s = settingsOf(ws) as unknown as Record<string, unknown>;
   const repo = s["vcs-repo"] as StoredVcsRepo | null;
   const oauth = repo?.["oauth-token-id"] ? oauthInfo(ctx.db, repo["oauth-token-id"]) : undefined;
-  // What the server computes, and the settable lines it keeps outside `settings` (./fields.ts).
+  // What the server computes, and the settable lines it keeps outside `settings` (./stored-fields.ts).
   const found: Record<string, unknown> = {
     name: ws.name,
     actions: { "is-destroyable": permissions["can-destroy"] },
@@ -119,7 +144,7 @@ export function workspaceAttributes(
     if (line.alias) found[line.alias] = value;
   }
   const attributes: Record<string, unknown> = {};
-  for (const name of ATTRIBUTE_ORDER) if (name in found) attributes[name] = found[name];
+  for (const name of documentOrder()) if (name in found) attributes[name] = found[name];
   for (const [name, value] of Object.entries(found)) if (!(name in attributes)) attributes[name] = value;
   return attributes;
 }

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
 import { inTransaction } from "../store/db";
-import { Conflict } from "../errors";
+import { Conflict } from "../domain-errors";
 import { ID_PREFIXES } from "../../api/common";
 import * as store from "./store";
 import { findWorkspaceById } from "./store";

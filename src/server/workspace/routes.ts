@@ -12,7 +12,7 @@ import type { ServerContext } from "../context";
 import { noContent, paginationEnvelope, parseBody, parseInclude, parsePage, send } from "../http/jsonapi";
 import { workspaceDocument, workspaceDocuments } from "./render";
 import { includedFor } from "./include";
-import { parseWorkspaceListQuery } from "./list";
+import { parseWorkspaceListQuery } from "./list-filter";
 import {
   assignSshKey,
   createWorkspaceFor,

@@ -10,7 +10,7 @@ import {
 } from "../auth/service/authz";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
 import { newId } from "../ids";
-import { Conflict, Forbidden, Invalid, NameTaken, NotFound } from "../errors";
+import { Conflict, Forbidden, Invalid, NameTaken, NotFound } from "../domain-errors";
 import type { Permissions, VcsRepoRequest, WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
 import { findProject } from "../project/service";
@@ -21,7 +21,7 @@ import {
   pruneUnusedTags,
   replaceTagBindings,
 } from "../tags/service";
-import { sshKeyInOrganization } from "../sshkey/service";
+import { sshKeyInOrganization } from "../ssh-key/service";
 import * as store from "./store";
 import {
   findWorkspaceById,
@@ -38,9 +38,9 @@ import {
   inheritedExecution,
   initialSettings,
   withoutEmptyAgentPool,
-} from "./settings";
+} from "./settings-changes";
 
-export { listWorkspaces, listWorkspacesWhere } from "./listing";
+export { listWorkspaces, listWorkspacesWhere } from "./list-pages";
 
 /** `source` of workspaces created through the API and from a no-code module. */
 const SOURCE_API = "tfe-api";

@@ -1,9 +1,9 @@
 import type { Db, Page } from "../store/db";
 import { now, prepare } from "../store/db";
-import type { WorkspaceListFilter, WorkspaceSortKey } from "./list";
-import type { WorkspaceSettings } from "./fields";
+import type { WorkspaceListFilter, WorkspaceSortKey } from "./list-filter";
+import type { WorkspaceSettings } from "./stored-fields";
 
-/** A workspace row. Settings without their own column live in `settings` as JSON (see ./fields.ts). */
+/** A workspace row. Settings without their own column live in `settings` as JSON (see ./stored-fields.ts). */
 export interface WorkspaceRecord {
   id: string;
   organization: string;

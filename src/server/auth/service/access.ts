@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction } from "../../store/db";
 import { newInternalId } from "../../ids";
-import { NotFound } from "../../errors";
+import { NotFound } from "../../domain-errors";
 import * as store from "../store/records";
 import type { TeamProjectRecord, TeamWorkspaceRecord } from "../store/records";
 import type { TeamWorkspaceAccess } from "../store/grants";
@@ -13,8 +13,7 @@ import { unique } from "./users";
 
 export type { TeamProjectRecord, TeamWorkspaceRecord };
 
-export type AccessLevel = TeamWorkspaceAccess["access"];
-export const ACCESS_LEVELS: ReadonlyArray<AccessLevel> = ["read", "plan", "write", "admin", "custom"];
+type AccessLevel = TeamWorkspaceAccess["access"];
 
 export interface TeamWorkspaceInput {
   access: AccessLevel;

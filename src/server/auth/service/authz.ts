@@ -1,5 +1,5 @@
 import type { Db } from "../../store/db";
-import { NotFound } from "../../errors";
+import { NotFound } from "../../domain-errors";
 import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../../api/workspaces";
 import * as store from "../store/grants";
 import type { TeamWorkspaceAccess } from "../store/grants";

@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now } from "../../store/db";
 import { newId } from "../../ids";
-import { Invalid, NotFound } from "../../errors";
+import { Invalid, NotFound } from "../../domain-errors";
 import * as store from "../store/records";
 import type { TeamRecord } from "../store/records";
 import { assertMember, assertOwner } from "./authz";

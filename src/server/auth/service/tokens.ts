@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now } from "../../store/db";
 import { newId, newToken } from "../../ids";
-import { NotFound } from "../../errors";
+import { NotFound } from "../../domain-errors";
 import * as store from "../store/tokens";
 import { personExists } from "../store/records";
 import { storedDigest } from "./authn";

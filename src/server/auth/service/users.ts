@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now, onDuplicate } from "../../store/db";
 import { newId } from "../../ids";
-import { NameTaken, type Field } from "../../errors";
+import { NameTaken, type Field } from "../../domain-errors";
 import * as store from "../store/records";
 import type { UserRecord } from "../store/records";
 import { assertSiteAdmin } from "./authz";

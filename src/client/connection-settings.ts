@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { inspect } from "node:util";
-import { SettingsError } from "./errors";
+import { SettingsError } from "./typed-errors";
 
 /** Settings given in code; each one left out is read from the environment, then from the credentials file. */
 export interface SettingsInput {

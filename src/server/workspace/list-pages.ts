@@ -10,7 +10,7 @@ import type { Page } from "../store/db";
 import { flatTagClauses, taggedWorkspacesClause } from "../tags/service";
 import * as store from "./store";
 import type { WorkspaceRecord } from "./store";
-import type { WorkspaceListFilter } from "./list";
+import type { WorkspaceListFilter } from "./list-filter";
 
 interface CachedMatches {
   writes: number;

@@ -5,7 +5,7 @@
  * sends, waits and logs; these only decide, so each can be tested alone.
  */
 import type { ErrorObject } from "../api/common";
-import type { CallBounds } from "./call";
+import type { CallBounds } from "./call-scope";
 import { refusesInvalidToken } from "./error-objects";
 import {
   type HeaderBag,

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { JSONAPI_MEDIA_TYPE } from "../api/common";
-import type { HttpMethod } from "./errors";
+import type { HttpMethod } from "./typed-errors";
 import type { ConflictContext } from "./error-objects";
 import type { Repeatability, RetryOptions } from "./retry";
 

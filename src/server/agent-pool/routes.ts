@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { agentPoolCreateRequestSchema, agentPoolUpdateRequestSchema } from "../../api/agent-pools";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import {
@@ -20,31 +20,6 @@ import {
   updateAgentPool,
   type AgentPoolRecord,
 } from "./service";
-
-const agentPoolCreateRequestSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("agent-pools"),
-        attributes: z.object({ name: z.string().min(1), "organization-scoped": z.boolean().optional() }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
-const agentPoolUpdateRequestSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("agent-pools"),
-        attributes: z
-          .object({ name: z.string().min(1).optional(), "organization-scoped": z.boolean().optional() })
-          .loose()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
 
 function render(p: AgentPoolRecord): Resource {
   return {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { Conflict, Invalid, NotFound, Unavailable } from "../errors";
+import { Conflict, Invalid, NotFound, Unavailable } from "../domain-errors";
 import { inTransaction, now } from "../store/db";
 import { newId } from "../ids";
 import { loadWorkspace, loadWorkspaceWith, setCurrentStateVersion } from "../workspace/service";

@@ -5,7 +5,7 @@ import {
   currentSettings,
   defaultOrganization,
   setConfiguredSettings,
-} from "../../src/resources/settings";
+} from "../../src/resources/provider-settings";
 import { dispatch } from "../../src/resources/entry";
 
 const saved = { ...process.env };

@@ -8,12 +8,12 @@ import {
   Unavailable,
   type Field,
   type Failure,
-} from "../errors";
+} from "../domain-errors";
 
 /**
  * A failure of the HTTP layer itself (no token, body too large, wrong media type, a
  * malformed query) with its JSON:API rendering. Services throw the domain's errors
- * (../errors.ts) instead, which {@link renderDomainError} maps; the app's error handler
+ * (../domain-errors.ts) instead, which {@link renderDomainError} maps; the app's error handler
  * is the only place that turns either into a response, so every failure path looks the same.
  */
 export class ApiError extends Error {

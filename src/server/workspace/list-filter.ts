@@ -1,4 +1,4 @@
-import { Invalid } from "../errors";
+import { Invalid } from "../domain-errors";
 import { MAX_LIST_VALUES, commaList } from "../http/jsonapi";
 
 /** The filters and order of a workspace list (spec 4.4), as read from its query. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ClassifyInput, type Outcome, type Retry, classify, decideRetry } from "../../src/client/attempt";
+import { type ClassifyInput, type Outcome, type Retry, classify, decideRetry } from "../../src/client/attempt-verdict";
 import { DEFAULT_DEADLINE_MS, DEFAULT_RETRY } from "../../src/client";
-import { callBounds } from "../../src/client/call";
+import { callBounds } from "../../src/client/call-scope";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const retry = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1_000 };

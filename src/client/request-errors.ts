@@ -1,9 +1,9 @@
 /**
  * The typed error a request ends with, built from what happened: refused before it was
- * sent, cut off in flight, or failed by the verdict on its last attempt (attempt.ts).
+ * sent, cut off in flight, or failed by the verdict on its last attempt (attempt-verdict.ts).
  */
-import type { Answer, AttemptBound, Failed } from "./attempt";
-import type { CallBounds } from "./call";
+import type { Answer, AttemptBound, Failed } from "./attempt-verdict";
+import type { CallBounds } from "./call-scope";
 import {
   AbortedError,
   type ApiError,
@@ -14,7 +14,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
   errorForStatus,
-} from "./errors";
+} from "./typed-errors";
 import { type ConflictContext, conflictReason } from "./error-objects";
 import type { ResolvedRetryOptions } from "./retry";
 

@@ -1,6 +1,6 @@
 import { assertMember } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
-import { Invalid, NameTaken, NotFound } from "../errors";
+import { Invalid, NameTaken, NotFound } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate, type Page } from "../store/db";

@@ -1,6 +1,6 @@
 /**
  * The failures of the server's domains, in the domains' own words: no status codes, no
- * JSON pointers. Services throw them; one table in ./http/errors.ts turns each class into
+ * JSON pointers. Services throw them; one table in ./http/error-documents.ts turns each class into
  * a status, a title and the `source` of a JSON:API error object.
  */
 import type { ConflictCode } from "../api/common";

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, WorkspacesClient } from "../client";
-import { CONFIG_KEYS } from "./settings";
+import { CONFIG_KEYS } from "./provider-settings";
 
 function splitRef(ref: string): [string, string] | undefined {
   if (ref.startsWith("ws-")) return undefined;

@@ -1,5 +1,5 @@
 /** Errors shown to the user: complete messages, and the way out when a server lacks a feature. */
-import { FeatureUnavailableError, type Feature } from "../../client/errors";
+import { FeatureUnavailableError, type Feature } from "../../client/typed-errors";
 import type { ProviderImpl, Props } from "./types";
 
 /** An error whose message is complete on its own; the stack adds nothing for users. */

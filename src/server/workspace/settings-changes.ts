@@ -4,11 +4,11 @@
  */
 import type { ServerContext } from "../context";
 import { randomString } from "../ids";
-import { Invalid, failIfAny, type Failure } from "../errors";
+import { Invalid, failIfAny, type Failure } from "../domain-errors";
 import type { Problem } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findProject, projectExecutionDefaults } from "../project/service";
-import { agentPoolInOrganization } from "../agentpool/service";
+import { agentPoolInOrganization } from "../agent-pool/service";
 import { oauthTokenInOrganization } from "../oauth/service";
 import { WORKSPACE_FIELDS, type FieldDef } from "../../api/workspace-fields";
 import type { WorkspaceRecord } from "./store";
@@ -20,7 +20,7 @@ import {
   validatedHere,
   type StoredVcsRepo,
   type WorkspaceSettings,
-} from "./fields";
+} from "./stored-fields";
 
 /** What a workspace of the project inherits while it does not override the setting: the project's, else the organization's. */
 export function inheritedExecution(

@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resolveSettings, type Settings } from "../client/settings";
+import { resolveSettings, type Settings } from "../client/connection-settings";
 import { reportInfo } from "./process/engine-status";
 
 /** Stack configuration keys the providers read. */

@@ -5,7 +5,7 @@ import * as os from "node:os";
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
 import type * as pulumi from "@pulumi/pulumi";
-import { providerText } from "../../src/resources/closure";
+import { providerText } from "../../src/resources/provider-text";
 import { typeTokens } from "../../src/resources/tokens";
 import { Workspace } from "../../src/resources/workspace";
 
@@ -117,7 +117,7 @@ describe("resource registration", () => {
       runtimeResource.registerResource = register;
     }
     expect(positions).toHaveLength(1);
-    expect((positions[0] as { uri: string }).uri).toMatch(/closure\.test\.ts$/);
+    expect((positions[0] as { uri: string }).uri).toMatch(/provider-text\.test\.ts$/);
   });
 });
 
