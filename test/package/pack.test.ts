@@ -17,13 +17,13 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (441 kB packed, 2.00 MB unpacked,
- * 434 files: dist with source maps, src, docs, examples). The growth since 1.80 MB is the
- * code and docs of what was added since (lookups, DataRetentionPolicy, the shared listing,
- * servers written by others and docs/compatibility.md), a few kB at a time.
+ * Upper bounds with headroom over what is measured today (500 kB packed, 2.26 MB unpacked,
+ * 484 files: dist with source maps, src, docs, examples). The growth since 441 kB / 2.00 MB
+ * is the provider plugin (its code and its schema, shipped once, in dist), the origin of
+ * interrupted creates and the user docs (troubleshooting, languages, interrupted updates).
  */
-const MAX_PACKED = 500_000;
-const MAX_UNPACKED = 2_300_000;
+const MAX_PACKED = 560_000;
+const MAX_UNPACKED = 2_500_000;
 
 let pack: PackResult;
 let files: Set<string>;
