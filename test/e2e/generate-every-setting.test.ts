@@ -3,32 +3,17 @@
  * settable line of the field table set to a value other than its default, generated into
  * a program, type-checked against this package (dist/), and adopted by `pulumi up`
  * through the real engine without one write. A settable line the table gains fails here
- * until it is given a value below, so no setting can be left out of generated programs.
+ * until it is given a value in ./every-setting.ts, so no setting can be left out of generated programs.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workspaceFieldEntries } from "../../src/api/workspace-fields";
+import { everySettingValues, settableLines } from "./every-setting";
+import { typeErrors } from "../generate/type-check";
 import { WorkspacesClient } from "../../src/client";
 import { generate } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
-import { api, repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
-
-/** Lines set elsewhere in this test (the name, the project, tags, the agent mode and its pool, the SSH key) or not a service setting. */
-const SET_APART = new Set([
-  "name",
-  "organization",
-  "project",
-  "tags",
-  "tagNames",
-  "executionMode",
-  "agentPoolId",
-  "operations",
-  "settingOverwrites",
-  "sshKeyId",
-  "forceDelete",
-]);
+import { api, serverEnv, startTestServer, TestStack } from "./harness";
 
 describe("generating and adopting a workspace with every setting", () => {
   let server: RunningServer;
@@ -60,30 +45,8 @@ describe("generating and adopting a workspace with every setting", () => {
       method: "POST",
       body: { data: { type: "agent-pools", attributes: { name: "every-setting" } } },
     });
-    /** A value other than the default for each settable line of the table. */
-    const values: Record<string, unknown> = {
-      description: "every setting set",
-      autoApply: true,
-      autoApplyRunTrigger: true,
-      allowDestroyPlan: false,
-      assessmentsEnabled: true,
-      autoDestroyAt: "2031-01-02T03:04:05.000Z",
-      autoDestroyActivityDuration: "14d",
-      fileTriggersEnabled: false,
-      globalRemoteState: true,
-      queueAllRuns: true,
-      sourceName: "a tool",
-      sourceUrl: "https://tool.example",
-      speculativeEnabled: false,
-      engineVersion: "~> 1.5.0",
-      triggerPatterns: ["modules/**"],
-      triggerPrefixes: ["envs/"],
-      vcsRepo: { identifier: "acme/infra", oauthTokenId, branch: "main", ingressSubmodules: true, tagsRegex: "v.*" },
-      workingDirectory: "envs/prod",
-    };
-    const settable = workspaceFieldEntries
-      .filter(([name, f]) => f.role !== "computed" && !SET_APART.has(name))
-      .map(([name]) => name);
+    const values = everySettingValues(oauthTokenId);
+    const settable = settableLines();
     expect(
       settable.filter((name) => !(name in values)),
       "a settable line without a value in this test",
@@ -111,32 +74,13 @@ describe("generating and adopting a workspace with every setting", () => {
 
   it("writes every setting the workspace has", async () => {
     const ws = await client.workspaces.read(id);
-    for (const [name, f] of workspaceFieldEntries) {
-      if (f.role === "computed" || SET_APART.has(name)) continue;
-      expect(program, name).toContain(`${name}: `);
-    }
+    for (const name of settableLines()) expect(program, name).toContain(`${name}: `);
     expect(program).toContain(`executionMode: "agent"`);
     expect(program).toContain(`agentPoolId: ${JSON.stringify(ws.agentPoolId)}`);
   });
 
   it("type-checks against this package (as built in dist/)", () => {
-    const compiled = ts.createProgram([programPath], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules/@types")],
-      baseUrl: repoRoot,
-      paths: { "pulumi-workspaces": ["dist/index.d.ts"], "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"] },
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(compiled)
-      .filter((d) => d.file?.fileName === programPath)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    expect(diagnostics).toEqual([]);
+    expect(typeErrors(programPath)).toEqual([]);
   }, 60_000);
 
   it("pulumi up adopts it without one write, and a following preview shows no change", async () => {

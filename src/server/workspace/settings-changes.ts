@@ -1,6 +1,10 @@
 /**
- * The settings of a workspace (spec 4.2, 4.3): the request rules that need the database,
- * the settings a new workspace starts with, and how an update changes them.
+ * The settings of a workspace (spec 4.2, 4.3), read top to bottom in the order a create
+ * or an update (./service.ts) goes through them: `withoutEmptyAgentPool` (`""` read as no
+ * pool), `checkProblems` (the request's own rules), `checkReferences` (what needs the
+ * database), then `initialSettings` with the `inheritedExecution` of the project on
+ * create, or `applySettingsUpdate` on update. Which table line is kept in `settings`,
+ * under which key and with which default, is the one hand-off: ./stored-fields.ts.
  */
 import type { ServerContext } from "../context";
 import { randomString } from "../ids";
