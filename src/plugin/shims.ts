@@ -49,25 +49,60 @@ export interface ConfigureRequestLike {
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
 
+/** The parts of a `CheckRequest` (as `CheckConfig` gets it) the provider reads. */
+interface CheckRequestLike {
+  getOlds(): { toJavaScript(): Record<string, unknown> } | undefined;
+  getNews(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+/** What the provider does with its own configuration. */
+export interface ConfigHandlers {
+  /** The checked configuration (`CheckConfig`): the inputs the engine records with the provider. */
+  checkConfig(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown>;
+  /** Shown every `Configure` request before the server answers it. */
+  configure(request: ConfigureRequestLike): void;
+}
+
 /**
- * The SDK's server answers `Configure` without handing its request to the provider (the
- * `Provider` interface has no `configure`), so the provider's configuration (`address`,
- * `token`, `organization`) would never reach it. The service implementation the server
- * registers gets a `configure` that shows the request to `onConfigure` first and then
- * answers as before (secrets, resources and outputs accepted).
+ * The SDK's server answers `CheckConfig` as unimplemented (the engine then records the
+ * program's configuration as it is) and `Configure` without handing its request to the
+ * provider (the `Provider` interface has neither), so the provider could neither add to its
+ * recorded configuration nor see it (`address`, `token`, `organization`). The service
+ * implementation the server registers gets a `checkConfig` that answers with
+ * `handlers.checkConfig`, and a `configure` that shows the request to
+ * `handlers.configure` first and then answers as before (secrets, resources and outputs
+ * accepted).
  */
-export function seeConfigureRequests(onConfigure: (request: ConfigureRequestLike) => void): void {
+export function serveProviderConfig(handlers: ConfigHandlers): void {
   const grpc = fromSdk("@grpc/grpc-js") as {
     Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
   };
+  const { CheckResponse } = fromSdk("@pulumi/pulumi/proto/provider_pb") as {
+    CheckResponse: new () => { setInputs(inputs: unknown): void };
+  };
+  const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
   const proto = grpc.Server.prototype;
   const addService = proto.addService;
   proto.addService = function (this: unknown, service: unknown, impl: Record<string, Handler>) {
     const configure = impl.configure;
-    if (typeof configure === "function") {
+    if (typeof configure === "function" && typeof impl.checkConfig === "function") {
+      impl.checkConfig = function (call, callback) {
+        try {
+          const request = call.request as CheckRequestLike;
+          const inputs = handlers.checkConfig(
+            request.getOlds()?.toJavaScript() ?? {},
+            request.getNews()?.toJavaScript() ?? {},
+          );
+          const response = new CheckResponse();
+          response.setInputs(Struct.fromJavaScript(inputs));
+          callback(undefined, response);
+        } catch (err) {
+          callback(err, undefined);
+        }
+      };
       impl.configure = function (this: unknown, call, callback) {
         try {
-          onConfigure(call.request as ConfigureRequestLike);
+          handlers.configure(call.request as ConfigureRequestLike);
         } catch (err) {
           callback(err, undefined);
           return;

@@ -13,13 +13,26 @@ let engineLog: EngineLogClient | null | undefined;
 /** Messages go out one after the other, so the engine shows the latest as the status. */
 let lastStatus: Promise<void> = Promise.resolve();
 
+/** Whether this process is a provider plugin the engine started (see {@link reportToEngine}). */
+let providerPlugin = false;
+
+/**
+ * Sends status and info messages to the engine that started this process, a provider
+ * plugin: the engine starts it, as it starts the dynamic-provider host, with its address
+ * as the last argument.
+ */
+export function reportToEngine(): void {
+  providerPlugin = true;
+  engineLog = undefined;
+}
+
 /**
  * The engine's address inside the dynamic-provider host: the engine starts every
  * provider with its own address as the last argument (`127.0.0.1:PORT`). Anywhere else
  * (unit tests, scripts) there is none and status messages go nowhere.
  */
 function engineAddress(): string | undefined {
-  if (!/dynamic-provider/.test(process.argv[1] ?? "")) return undefined;
+  if (!providerPlugin && !/dynamic-provider/.test(process.argv[1] ?? "")) return undefined;
   const args = process.argv.slice(2);
   for (let i = args.length - 1; i >= 0; i--) if (/^[\w.[\]-]+:\d+$/.test(args[i])) return args[i];
   return undefined;
