@@ -2,10 +2,7 @@
  * Two small adjustments to the provider server of `@pulumi/pulumi/provider`, applied before
  * it starts (see main.ts). Each is named for what it works around and is tested on its own.
  */
-import { createRequire } from "node:module";
-
-/** Loads a module as `@pulumi/pulumi` itself loads it, so that patches reach the instances its server uses. */
-const fromSdk = createRequire(require.resolve("@pulumi/pulumi"));
+import { sdkModule as fromSdk } from "../resources/process/sdk-modules";
 
 interface StructClass {
   fromJavaScript(value: Record<string, unknown>): unknown;
@@ -23,10 +20,10 @@ interface MessagePrototype {
  * empty `Struct`, which is what the request means: no properties known yet.
  */
 export function emptyStructsForImportReads(): void {
-  const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
-  const { ReadRequest } = fromSdk("@pulumi/pulumi/proto/provider_pb") as {
+  const { Struct } = fromSdk<{ Struct: StructClass }>("google-protobuf/google/protobuf/struct_pb");
+  const { ReadRequest } = fromSdk<{
     ReadRequest: { prototype: MessagePrototype & { [PATCHED]?: true } };
-  };
+  }>("@pulumi/pulumi/proto/provider_pb");
   const proto = ReadRequest.prototype;
   if (proto[PATCHED]) return;
   const { getProperties, getInputs } = proto;
@@ -74,13 +71,13 @@ export interface ConfigHandlers {
  * accepted).
  */
 export function serveProviderConfig(handlers: ConfigHandlers): void {
-  const grpc = fromSdk("@grpc/grpc-js") as {
+  const grpc = fromSdk<{
     Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
-  };
-  const { CheckResponse } = fromSdk("@pulumi/pulumi/proto/provider_pb") as {
+  }>("@grpc/grpc-js");
+  const { CheckResponse } = fromSdk<{
     CheckResponse: new () => { setInputs(inputs: unknown): void };
-  };
-  const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
+  }>("@pulumi/pulumi/proto/provider_pb");
+  const { Struct } = fromSdk<{ Struct: StructClass }>("google-protobuf/google/protobuf/struct_pb");
   const proto = grpc.Server.prototype;
   const addService = proto.addService;
   proto.addService = function (this: unknown, service: unknown, impl: Record<string, Handler>) {

@@ -4,6 +4,8 @@
  * engine per provider process, and messages sent in order.
  */
 
+import { sdkModule } from "./sdk-modules";
+
 interface EngineLogClient {
   log(req: unknown, cb: (err: unknown) => void): void;
 }
@@ -44,12 +46,11 @@ function engineLogClient(): EngineLogClient | null {
   const address = engineAddress();
   if (!address) return engineLog;
   try {
-    // The SDK's own generated client, loaded from the SDK's directory so that its copy of grpc is used.
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const fromSdk = require("node:module").createRequire(require.resolve("@pulumi/pulumi"));
-    const grpc = fromSdk("@grpc/grpc-js");
-    const { EngineClient } = fromSdk("./proto/engine_grpc_pb");
-    /* eslint-enable @typescript-eslint/no-require-imports */
+    // The SDK's own generated client, loaded as the SDK loads it so that its copy of grpc is used.
+    const grpc = sdkModule<{ credentials: { createInsecure(): unknown } }>("@grpc/grpc-js");
+    const { EngineClient } = sdkModule<{ EngineClient: new (address: string, credentials: unknown) => unknown }>(
+      "@pulumi/pulumi/proto/engine_grpc_pb",
+    );
     engineLog = new EngineClient(address, grpc.credentials.createInsecure()) as EngineLogClient;
   } catch {
     engineLog = null;
@@ -68,10 +69,7 @@ export function reportStatus(message: string, urn = "", ephemeral = true): void 
   const client = engineLogClient();
   if (!client) return;
   try {
-    /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-    const { LogRequest, LogSeverity } = require("node:module").createRequire(require.resolve("@pulumi/pulumi"))(
-      "./proto/engine_pb",
-    );
+    const { LogRequest, LogSeverity } = sdkModule<any>("@pulumi/pulumi/proto/engine_pb");
     const req = new LogRequest();
     req.setSeverity(LogSeverity.INFO);
     req.setMessage(message);
