@@ -9,6 +9,7 @@
  * one info line; a copy of the program in another state backend gets the `adopt: true`
  * error and changes nothing.
  */
+import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, startTestServer, TestStack } from "./harness";
@@ -147,6 +148,31 @@ describe("interrupted creates on the plugin door (YAML)", () => {
     const preview = await stack.previewJson();
     expect(Object.keys(preview.changeSummary), preview.raw.output).toEqual(["same"]);
     expect(await originKey(stack)).toBe(key);
+  }, 240_000);
+
+  it("gives a provider recorded without a key (an earlier release) one, with no change shown", async () => {
+    const file = `${stack.root}/state.json`;
+    await stack.ok(["stack", "export", "--file", file]);
+    const state = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const r of state.deployment.resources)
+      if (r.type === "pulumi:providers:workspaces") {
+        delete r.inputs.__originKey;
+        delete r.outputs?.__originKey;
+      }
+    fs.writeFileSync(file, JSON.stringify(state));
+    await stack.ok(["stack", "import", "--file", file]);
+
+    const preview = await stack.previewJson();
+    expect(preview.code, preview.raw.output).toBe(0);
+    expect(Object.keys(preview.changeSummary), preview.raw.output).toEqual(["same"]);
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    const renewed = await originKey(stack);
+    expect(renewed).not.toBe(key);
+    const after = await stack.previewJson();
+    expect(Object.keys(after.changeSummary), after.raw.output).toEqual(["same"]);
+    expect(await originKey(stack)).toBe(renewed);
+    key = renewed;
   }, 240_000);
 
   it("refuses a copy of the program in another state backend with the adopt: true error", async () => {
