@@ -8,10 +8,12 @@
 import { main } from "@pulumi/pulumi/provider";
 import { configuredSettings } from "../resources/provider-settings";
 import { lookupSettingsFrom } from "../resources/lookups";
-import { configure, schema, workspacesProvider } from "./provider";
-import { emptyStructsForImportReads, seeConfigureRequests } from "./shims";
+import { reportToEngine } from "../resources/process/engine-status";
+import { checkConfig, configure, schema, workspacesProvider } from "./provider";
+import { emptyStructsForImportReads, serveProviderConfig } from "./shims";
 
 emptyStructsForImportReads();
-seeConfigureRequests(configure);
+serveProviderConfig({ checkConfig, configure });
 lookupSettingsFrom(configuredSettings);
+reportToEngine();
 void main(workspacesProvider(schema.version), process.argv.slice(2));

@@ -8,6 +8,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { provider as doorProvider, PROTOCOL } from "../resources/entry";
+import { INPUT_NAMES_KEY, ORIGIN_KEY } from "../resources/providers/inputs";
+import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../resources/providers/origin";
 import { setConfiguredSettings } from "../resources/provider-settings";
 import { getWorkspace, getWorkspaces } from "../resources/lookups";
 import type { ResourceTypeName } from "../resources/tokens";
@@ -40,10 +42,19 @@ function kindOf(typeToken: string): ResourceTypeName | undefined {
   return typeToken.slice(prefix.length) as ResourceTypeName;
 }
 
-/** The resource type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+/** The parts of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function parseUrn(urn: string): { stack: string; project: string; type: string; name: string } {
+  const [head = "", project = "", qualified = "", ...rest] = urn.split("::");
+  return {
+    stack: head.replace(/^urn:pulumi:/, ""),
+    project,
+    type: qualified.slice(qualified.lastIndexOf("$") + 1),
+    name: rest.join("::"),
+  };
+}
+
 function typeOfUrn(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.slice(qualified.lastIndexOf("$") + 1);
+  return parseUrn(urn).type;
 }
 
 // ---------------------------------------------------------------------------
@@ -92,6 +103,30 @@ function marked(props: Props | undefined, secret: Set<string>): Props {
 
 // ---------------------------------------------------------------------------
 
+/**
+ * The provider input that holds the origin key of the records this provider creates
+ * (docs/interrupted-updates.md): added by `checkConfig`, recorded by the engine with the
+ * provider resource in the stack's state, and handed back on every `Configure`. Never a
+ * setting of the program and never sent to the service.
+ */
+export const ORIGIN_KEY_INPUT = "__originKey";
+
+/** The origin key this process was configured with (undefined before `Configure`, or without one). */
+let originKey: string | undefined;
+
+/**
+ * The provider's checked configuration: what the program gives, with the origin key the
+ * provider's recorded inputs (`olds`) hold, or a new random one for a provider that has
+ * none yet. The key is marked secret, so that it is encrypted in the state and shown as
+ * `[secret]`; a value the program gives under its name is not taken (the key is the
+ * state's, never the program's).
+ */
+export function checkConfig(olds: Props, news: Props): Props {
+  const recorded = reveal(olds[ORIGIN_KEY_INPUT]);
+  const key = isOriginKey(recorded) ? recorded : newOriginKey();
+  return { ...news, [ORIGIN_KEY_INPUT]: { [SIG_KEY]: SECRET_SIG, value: key } };
+}
+
 /** The provider's configuration: its inputs (`args`), else the engine's `variables` (`workspaces:config:token`). */
 export function configure(request: ConfigureRequestLike): void {
   const args = (reveal(request.getArgs()?.toJavaScript() ?? {}) ?? {}) as Props;
@@ -101,6 +136,33 @@ export function configure(request: ConfigureRequestLike): void {
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
   };
   setConfiguredSettings({ address: value("address"), token: value("token"), organization: value("organization") });
+  const key = value(ORIGIN_KEY_INPUT);
+  originKey = isOriginKey(key) ? key : undefined;
+}
+
+/**
+ * The inputs a create hands the shared provider: the program's, with the origin of the
+ * resource at `urn` (derived from the configured origin key) for the kinds whose records
+ * carry one; without an origin key, none. An `__origin` the inputs carry is never taken.
+ */
+function withPluginOrigin(urn: string, kind: string, inputs: Props): Props {
+  const { [ORIGIN_KEY]: _given, ...rest } = inputs;
+  if (!KINDS_WITH_ORIGIN.has(kind)) return rest;
+  const { project, stack, name } = parseUrn(urn);
+  const origin = originFor(originKey, project, stack, kind, name);
+  return origin ? { ...rest, [ORIGIN_KEY]: origin } : rest;
+}
+
+/**
+ * Outputs without the origin input the shared provider echoes for a refresh of the
+ * TypeScript door: on this door the origin is no input (it comes from the provider's key),
+ * so it is neither recorded among the inputs' names nor kept as an output.
+ */
+function withoutOriginInput(outs: Props | undefined): Props | undefined {
+  if (!outs) return outs;
+  const { [ORIGIN_KEY]: _origin, ...rest } = outs;
+  const names = rest[INPUT_NAMES_KEY];
+  return Array.isArray(names) ? { ...rest, [INPUT_NAMES_KEY]: names.filter((n) => n !== ORIGIN_KEY) } : rest;
 }
 
 /**
@@ -112,7 +174,7 @@ export function configure(request: ConfigureRequestLike): void {
 function partial(err: unknown, secret: Set<string>): unknown {
   const e = err as { id?: unknown; properties?: unknown } | null;
   if (e && typeof e === "object" && typeof e.id === "string" && e.properties && typeof e.properties === "object")
-    e.properties = marked(e.properties as Props, secret);
+    e.properties = marked(withoutOriginInput(e.properties as Props), secret);
   return err;
 }
 
@@ -146,7 +208,7 @@ async function importedInputs(impl: DoorProvider, typeToken: string, props: Prop
 /** The provider the plugin serves. */
 export function workspacesProvider(version: string): pulumi.provider.Provider {
   const doors = new Map<string, DoorProvider>();
-  const door = (urn: string): { impl: DoorProvider; type: string } => {
+  const door = (urn: string): { impl: DoorProvider; type: string; kind: ResourceTypeName } => {
     const type = typeOfUrn(urn);
     const kind = kindOf(type);
     if (!kind)
@@ -155,7 +217,7 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
       );
     let impl = doors.get(kind);
     if (!impl) doors.set(kind, (impl = doorProvider(PROTOCOL, kind)));
-    return { impl, type };
+    return { impl, type, kind };
   };
 
   return {
@@ -173,12 +235,13 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
       return door(urn).impl.diff(id, reveal(olds), reveal(news));
     },
 
-    // A thin forwarder: whatever create records is the shared provider's.
+    // A thin forwarder: whatever create records is the shared provider's, with this door's origin.
     async create(urn, inputs: Props) {
-      const { impl, type } = door(urn);
+      const { impl, type, kind } = door(urn);
       const secret = new Set([...secretNames(inputs), ...schemaSecrets(type)]);
-      const result = await impl.create(reveal(inputs)).catch((err: unknown) => Promise.reject(partial(err, secret)));
-      return { id: result.id, outs: marked(result.outs as Props, secret) };
+      const given = withPluginOrigin(urn, kind, reveal(inputs) as Props);
+      const result = await impl.create(given).catch((err: unknown) => Promise.reject(partial(err, secret)));
+      return { id: result.id, outs: marked(withoutOriginInput(result.outs as Props), secret) };
     },
 
     async read(id, urn, props?: Props) {

@@ -2,10 +2,7 @@
  * Two small adjustments to the provider server of `@pulumi/pulumi/provider`, applied before
  * it starts (see main.ts). Each is named for what it works around and is tested on its own.
  */
-import { createRequire } from "node:module";
-
-/** Loads a module as `@pulumi/pulumi` itself loads it, so that patches reach the instances its server uses. */
-const fromSdk = createRequire(require.resolve("@pulumi/pulumi"));
+import { sdkModule as fromSdk } from "../resources/process/sdk-modules";
 
 interface StructClass {
   fromJavaScript(value: Record<string, unknown>): unknown;
@@ -23,10 +20,10 @@ interface MessagePrototype {
  * empty `Struct`, which is what the request means: no properties known yet.
  */
 export function emptyStructsForImportReads(): void {
-  const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
-  const { ReadRequest } = fromSdk("@pulumi/pulumi/proto/provider_pb") as {
+  const { Struct } = fromSdk<{ Struct: StructClass }>("google-protobuf/google/protobuf/struct_pb");
+  const { ReadRequest } = fromSdk<{
     ReadRequest: { prototype: MessagePrototype & { [PATCHED]?: true } };
-  };
+  }>("@pulumi/pulumi/proto/provider_pb");
   const proto = ReadRequest.prototype;
   if (proto[PATCHED]) return;
   const { getProperties, getInputs } = proto;
@@ -49,25 +46,60 @@ export interface ConfigureRequestLike {
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
 
+/** The parts of a `CheckRequest` (as `CheckConfig` gets it) the provider reads. */
+interface CheckRequestLike {
+  getOlds(): { toJavaScript(): Record<string, unknown> } | undefined;
+  getNews(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+/** What the provider does with its own configuration. */
+export interface ConfigHandlers {
+  /** The checked configuration (`CheckConfig`): the inputs the engine records with the provider. */
+  checkConfig(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown>;
+  /** Shown every `Configure` request before the server answers it. */
+  configure(request: ConfigureRequestLike): void;
+}
+
 /**
- * The SDK's server answers `Configure` without handing its request to the provider (the
- * `Provider` interface has no `configure`), so the provider's configuration (`address`,
- * `token`, `organization`) would never reach it. The service implementation the server
- * registers gets a `configure` that shows the request to `onConfigure` first and then
- * answers as before (secrets, resources and outputs accepted).
+ * The SDK's server answers `CheckConfig` as unimplemented (the engine then records the
+ * program's configuration as it is) and `Configure` without handing its request to the
+ * provider (the `Provider` interface has neither), so the provider could neither add to its
+ * recorded configuration nor see it (`address`, `token`, `organization`). The service
+ * implementation the server registers gets a `checkConfig` that answers with
+ * `handlers.checkConfig`, and a `configure` that shows the request to
+ * `handlers.configure` first and then answers as before (secrets, resources and outputs
+ * accepted).
  */
-export function seeConfigureRequests(onConfigure: (request: ConfigureRequestLike) => void): void {
-  const grpc = fromSdk("@grpc/grpc-js") as {
+export function serveProviderConfig(handlers: ConfigHandlers): void {
+  const grpc = fromSdk<{
     Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
-  };
+  }>("@grpc/grpc-js");
+  const { CheckResponse } = fromSdk<{
+    CheckResponse: new () => { setInputs(inputs: unknown): void };
+  }>("@pulumi/pulumi/proto/provider_pb");
+  const { Struct } = fromSdk<{ Struct: StructClass }>("google-protobuf/google/protobuf/struct_pb");
   const proto = grpc.Server.prototype;
   const addService = proto.addService;
   proto.addService = function (this: unknown, service: unknown, impl: Record<string, Handler>) {
     const configure = impl.configure;
-    if (typeof configure === "function") {
+    if (typeof configure === "function" && typeof impl.checkConfig === "function") {
+      impl.checkConfig = function (call, callback) {
+        try {
+          const request = call.request as CheckRequestLike;
+          const inputs = handlers.checkConfig(
+            request.getOlds()?.toJavaScript() ?? {},
+            request.getNews()?.toJavaScript() ?? {},
+          );
+          const response = new CheckResponse();
+          response.setInputs(Struct.fromJavaScript(inputs));
+          callback(undefined, response);
+        } catch (err) {
+          callback(err, undefined);
+        }
+      };
       impl.configure = function (this: unknown, call, callback) {
         try {
-          onConfigure(call.request as ConfigureRequestLike);
+          handlers.configure(call.request as ConfigureRequestLike);
         } catch (err) {
           callback(err, undefined);
           return;

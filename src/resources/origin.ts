@@ -11,11 +11,10 @@
  * created (every origin depends on it), moves with the state on export and import,
  * and is different in every other backend. The key itself never leaves the state.
  */
-import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { originUrl } from "../api/origin";
 import { dynamicProps } from "./base";
 import { ORIGIN_KEY } from "./providers/inputs";
+import { originFor } from "./providers/origin";
 import { typeTokens as TOKENS, type ResourceTypeName } from "./tokens";
 
 /** Logical name of the stack's one origin resource. */
@@ -49,9 +48,6 @@ function stackOrigin(project: string, stack: string): StackOrigin {
   return origin;
 }
 
-/** A key as the `StackOrigin` provider makes it: 16 random bytes in hex. */
-const KEY_FORMAT = /^[0-9a-f]{32}$/;
-
 /**
  * `args` with the origin input of the resource `kind` named `name`; undefined args
  * (a `get`) stay undefined: a record read through `get` is never created.
@@ -76,21 +72,7 @@ export function withOriginInput<T extends object>(
   const key = stackOrigin(project, stack).key;
   if (pulumi.runtime.isDryRun()) return { ...(args as Record<string, unknown>) };
   const origin = new Promise<string | undefined>((resolve) => {
-    key.apply((k) => {
-      resolve(
-        typeof k === "string" && KEY_FORMAT.test(k)
-          ? originUrl({
-              project,
-              stack,
-              resource: name,
-              digest: createHash("sha256")
-                .update(JSON.stringify([k, project, stack, kind, name]))
-                .digest("hex")
-                .slice(0, 32),
-            })
-          : undefined,
-      );
-    });
+    key.apply((k) => resolve(originFor(k, project, stack, kind, name)));
   });
   return { ...(args as Record<string, unknown>), [ORIGIN_KEY]: origin };
 }

@@ -112,6 +112,11 @@ export interface StackOptions {
    * YAML language host with the provider plugin of this checkout on PATH.
    */
   yaml?: string;
+  /**
+   * With `yaml`: whether this checkout's plugin is put on PATH (the default). Without it,
+   * the engine uses a plugin installed into the stack's PULUMI_HOME (`pulumi plugin install`).
+   */
+  pluginOnPath?: boolean;
   /** Extra environment for every CLI run (e.g. serverEnv(server)). */
   env?: Record<string, string>;
   /** Plain stack config set before the first run. */
@@ -145,8 +150,8 @@ export class TestStack {
     const s = new TestStack(root, dir, backendDir, project, stack, env);
     if (options.yaml !== undefined) {
       // The engine's directory stays first (runPulumi starts the pulumi found there).
-      const plugins = engine.pluginLauncher(path.join(root, "plugins"));
-      env.PATH = [bin, plugins, engine.ensureYamlHost(), env.PATH].join(path.delimiter);
+      const plugins = options.pluginOnPath === false ? [] : [engine.pluginLauncher(path.join(root, "plugins"))];
+      env.PATH = [bin, ...plugins, engine.ensureYamlHost(), env.PATH].join(path.delimiter);
       s.writeYaml(options.yaml);
       return s.init(options);
     }

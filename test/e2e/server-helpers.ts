@@ -24,6 +24,19 @@ export async function createProject(server: RunningServer, name: string): Promis
   return body.data.id;
 }
 
+/** A workspace made on the server (not by a program); its id. */
+export async function createWorkspace(server: RunningServer, name: string): Promise<string> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/workspaces`, {
+      method: "POST",
+      body: { data: { type: "workspaces", attributes: { name } } },
+    }),
+    [201],
+    `create workspace ${name}`,
+  );
+  return body.data.id;
+}
+
 export async function workspaceByName(server: RunningServer, name: string): Promise<any> {
   const body = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/workspaces/${name}`),

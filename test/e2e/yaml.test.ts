@@ -12,6 +12,7 @@ import {
   consumerIds,
   createProject,
   createRegistryModule,
+  createWorkspace,
   tagBindings,
   workspaceByName,
   workspaceVars,
@@ -143,10 +144,7 @@ describe("a YAML program through the provider plugin", () => {
     server = await startTestServer({ runSpeed: 50, selfManaged: true });
     const project = await createProject(server, "yaml-networks");
     const moduleId = await createRegistryModule(server, "network", "aws", ["1.0.0", "1.1.0"]);
-    await api(server, `/organizations/${server.organization}/workspaces`, {
-      method: "POST",
-      body: { data: { type: "workspaces", attributes: { name: "pre-existing" } } },
-    });
+    await createWorkspace(server, "pre-existing");
     stack = await TestStack.create({
       project: "yaml-e2e",
       files: {},

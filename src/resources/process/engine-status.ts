@@ -4,6 +4,8 @@
  * engine per provider process, and messages sent in order.
  */
 
+import { sdkModule } from "./sdk-modules";
+
 interface EngineLogClient {
   log(req: unknown, cb: (err: unknown) => void): void;
 }
@@ -13,13 +15,26 @@ let engineLog: EngineLogClient | null | undefined;
 /** Messages go out one after the other, so the engine shows the latest as the status. */
 let lastStatus: Promise<void> = Promise.resolve();
 
+/** Whether this process is a provider plugin the engine started (see {@link reportToEngine}). */
+let providerPlugin = false;
+
+/**
+ * Sends status and info messages to the engine that started this process, a provider
+ * plugin: the engine starts it, as it starts the dynamic-provider host, with its address
+ * as the last argument.
+ */
+export function reportToEngine(): void {
+  providerPlugin = true;
+  engineLog = undefined;
+}
+
 /**
  * The engine's address inside the dynamic-provider host: the engine starts every
  * provider with its own address as the last argument (`127.0.0.1:PORT`). Anywhere else
  * (unit tests, scripts) there is none and status messages go nowhere.
  */
 function engineAddress(): string | undefined {
-  if (!/dynamic-provider/.test(process.argv[1] ?? "")) return undefined;
+  if (!providerPlugin && !/dynamic-provider/.test(process.argv[1] ?? "")) return undefined;
   const args = process.argv.slice(2);
   for (let i = args.length - 1; i >= 0; i--) if (/^[\w.[\]-]+:\d+$/.test(args[i])) return args[i];
   return undefined;
@@ -31,12 +46,11 @@ function engineLogClient(): EngineLogClient | null {
   const address = engineAddress();
   if (!address) return engineLog;
   try {
-    // The SDK's own generated client, loaded from the SDK's directory so that its copy of grpc is used.
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const fromSdk = require("node:module").createRequire(require.resolve("@pulumi/pulumi"));
-    const grpc = fromSdk("@grpc/grpc-js");
-    const { EngineClient } = fromSdk("./proto/engine_grpc_pb");
-    /* eslint-enable @typescript-eslint/no-require-imports */
+    // The SDK's own generated client, loaded as the SDK loads it so that its copy of grpc is used.
+    const grpc = sdkModule<{ credentials: { createInsecure(): unknown } }>("@grpc/grpc-js");
+    const { EngineClient } = sdkModule<{ EngineClient: new (address: string, credentials: unknown) => unknown }>(
+      "@pulumi/pulumi/proto/engine_grpc_pb",
+    );
     engineLog = new EngineClient(address, grpc.credentials.createInsecure()) as EngineLogClient;
   } catch {
     engineLog = null;
@@ -55,10 +69,7 @@ export function reportStatus(message: string, urn = "", ephemeral = true): void 
   const client = engineLogClient();
   if (!client) return;
   try {
-    /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-    const { LogRequest, LogSeverity } = require("node:module").createRequire(require.resolve("@pulumi/pulumi"))(
-      "./proto/engine_pb",
-    );
+    const { LogRequest, LogSeverity } = sdkModule<any>("@pulumi/pulumi/proto/engine_pb");
     const req = new LogRequest();
     req.setSeverity(LogSeverity.INFO);
     req.setMessage(message);

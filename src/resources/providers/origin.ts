@@ -2,10 +2,43 @@
  * The stack's origin key (the `StackOrigin` resource) and the origin fields a create
  * sends (see src/api/origin.ts and docs/interrupted-updates.md).
  */
-import { randomBytes } from "node:crypto";
-import { ORIGIN_SOURCE_NAME } from "../../api/origin";
+import { createHash, randomBytes } from "node:crypto";
+import { ORIGIN_SOURCE_NAME, originUrl } from "../../api/origin";
 import { ORIGIN_KEY } from "./inputs";
 import type { ProviderImpl, Props } from "./types";
+
+/** A new origin key: 16 random bytes in hex. */
+export function newOriginKey(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** A key as {@link newOriginKey} makes it. */
+export function isOriginKey(key: unknown): key is string {
+  return typeof key === "string" && /^[0-9a-f]{32}$/.test(key);
+}
+
+/** The resources whose creates carry an origin (the records whose create can be recognised again). */
+export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set(["Workspace", "NoCodeWorkspace"]);
+
+/**
+ * The `source-url` the resource `kind` named `name` of the stack `project`/`stack` writes,
+ * with the digest of the stack's origin `key`; undefined when there is no valid key (the
+ * resource then writes no origin).
+ */
+export function originFor(
+  key: unknown,
+  project: string,
+  stack: string,
+  kind: string,
+  name: string,
+): string | undefined {
+  if (!isOriginKey(key)) return undefined;
+  const digest = createHash("sha256")
+    .update(JSON.stringify([key, project, stack, kind, name]))
+    .digest("hex")
+    .slice(0, 32);
+  return originUrl({ project, stack, resource: name, digest });
+}
 
 /**
  * Provider of the one `StackOrigin` resource of a stack: its create makes a random key
@@ -20,7 +53,7 @@ export const stackOriginProvider: ProviderImpl = {
     return { changes: false, replaces: [] };
   },
   async create() {
-    return { id: "origin", outs: { key: randomBytes(16).toString("hex") } };
+    return { id: "origin", outs: { key: newOriginKey() } };
   },
   async read(id, props) {
     return { id, props };
