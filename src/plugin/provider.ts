@@ -8,6 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { provider as doorProvider, PROTOCOL } from "../resources/entry";
+import { isPackageOrigin } from "../api/origin";
 import { INPUT_NAMES_KEY, ORIGIN_KEY } from "../resources/providers/inputs";
 import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../resources/providers/origin";
 import { setConfiguredSettings } from "../resources/provider-settings";
@@ -190,12 +191,18 @@ function schemaSecrets(typeToken: string): Set<string> {
  * (create and update record their names): the read's outputs that are inputs of the schema,
  * without `null`s (which would clear a setting the program never named), and without what
  * the resource's own `check` refuses together (a deprecated spelling beside its successor),
- * so that the program `pulumi import` writes runs as it is.
+ * so that the program `pulumi import` writes runs as it is. An origin this package wrote
+ * is left out as the generator leaves it out: declared, it would turn off the take-over
+ * of an interrupted create for the resource (docs/interrupted-updates.md).
  */
 async function importedInputs(impl: DoorProvider, typeToken: string, props: Props): Promise<Props> {
   const inputs: Props = {};
   const names = Object.keys(schema.resources[typeToken]?.inputProperties ?? {});
   for (const k of names) if (props[k] !== undefined && props[k] !== null && k !== "adopt") inputs[k] = props[k];
+  if (isPackageOrigin(inputs.sourceName, inputs.sourceUrl)) {
+    delete inputs.sourceName;
+    delete inputs.sourceUrl;
+  }
   for (let round = 0; round < names.length; round++) {
     const { failures = [] } = await impl.check({}, inputs);
     const refused = failures.map((f) => f.property.split(/[.[]/)[0]).filter((k) => k in inputs);

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { WorkspacesClient } from "../../src/client";
+import { originUrl } from "../../src/api/origin";
 import { generate } from "../../src/generate";
 import { seedOrganization, type Seeded } from "../generate/seed";
 import { startTestServer, TestStack } from "./harness";
@@ -26,6 +27,12 @@ describe("pulumi import -f of an organization, from the generator's import file"
   beforeAll(async () => {
     server = await startTestServer({ runSpeed: 50 });
     seeded = await seedOrganization(server, COUNT, NO_CODE);
+    // A workspace an earlier stack of this package created: its origin is not carried into the imported program.
+    await new WorkspacesClient({ address: server.url, token: server.token }).workspaces.create(server.organization, {
+      name: "made-by-a-stack",
+      sourceName: "pulumi-workspaces",
+      sourceUrl: originUrl({ project: "old", stack: "dev", resource: "made", digest: "ab".repeat(16) }),
+    });
     stack = await TestStack.create({
       project: "yaml-import-e2e",
       files: {},
@@ -52,7 +59,7 @@ describe("pulumi import -f of an organization, from the generator's import file"
     const declared = result.program.match(/new (\w+)\("/g) ?? [];
     expect(file.resources).toHaveLength(declared.length);
     const byType = (t: string) => file.resources.filter((r: { type: string }) => r.type === `workspaces:index:${t}`);
-    expect(byType("Workspace")).toHaveLength(seeded.ids.size - seeded.noCodeNames.length);
+    expect(byType("Workspace")).toHaveLength(seeded.ids.size - seeded.noCodeNames.length + 1);
     expect(byType("NoCodeWorkspace")).toHaveLength(seeded.noCodeNames.length);
     expect(byType("NoCodeModule")).toHaveLength(seeded.modules.length);
     expect(byType("RemoteStateConsumers").length).toBeGreaterThan(0);
@@ -74,7 +81,10 @@ describe("pulumi import -f of an organization, from the generator's import file"
     const state = stack.resources().filter((x) => x.type.startsWith("workspaces:"));
     expect(state.map((x) => x.id).sort(), r.output).toEqual(entries.map((e) => e.id).sort());
 
-    stack.writeYaml(fs.readFileSync(code, "utf8"));
+    const written = fs.readFileSync(code, "utf8");
+    expect(written).toMatch(/sourceName: portal/);
+    expect(written).not.toMatch(/sourceName: pulumi-workspaces/);
+    stack.writeYaml(written);
     const p = await stack.previewJson();
     expect(p.code, p.raw.output).toBe(0);
     const changed = p.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`);
