@@ -7,13 +7,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceFieldEntries } from "../../src/api/workspace-fields";
 import { WorkspacesClient } from "../../src/client";
 import { generate } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
-import { api, repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
+import { typeErrors } from "../generate/check";
+import { api, serverEnv, startTestServer, TestStack } from "./harness";
 
 /** Lines set elsewhere in this test (the name, the project, tags, the agent mode and its pool, the SSH key) or not a service setting. */
 const SET_APART = new Set([
@@ -120,23 +120,7 @@ describe("generating and adopting a workspace with every setting", () => {
   });
 
   it("type-checks against this package (as built in dist/)", () => {
-    const compiled = ts.createProgram([programPath], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules/@types")],
-      baseUrl: repoRoot,
-      paths: { "pulumi-workspaces": ["dist/index.d.ts"], "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"] },
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(compiled)
-      .filter((d) => d.file?.fileName === programPath)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    expect(diagnostics).toEqual([]);
+    expect(typeErrors([programPath])).toEqual([]);
   }, 60_000);
 
   it("pulumi up adopts it without one write, and a following preview shows no change", async () => {
