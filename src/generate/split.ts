@@ -222,37 +222,36 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
 }
 
 function renderIndex(organization: string, stacks: SplitStack[]): string {
-  const loaders = stacks.map((s) => {
+  const files = stacks.map((s) => {
     const key = s.projectId ?? ORGANIZATION_STACK;
-    return `  ${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key)}: () => import("./${s.file.replace(/\.ts$/, "")}"), // ${describeStack(s)}`;
+    const file = s.file.replace(/^stacks\//, "").replace(/\.ts$/, "");
+    return `  ${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key)}: ${JSON.stringify(file)}, // ${describeStack(s)}`;
   });
   const values = stacks.map((s) => s.projectId ?? ORGANIZATION_STACK).join(", ");
   return [
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules and workspaces without a project), and the stack declares that file's",
-    " * resources only: a workspace is declared in exactly one stack. Written by",
+    " * no-code modules and workspaces without a project), and the stack declares that project's",
+    " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",
     " * `pulumi-workspaces generate --split-by project`; README.md lists the stacks.",
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     "",
-    "/** Each stack's declarations by the value of its project config, loaded for that stack only. */",
-    "const stacks: Record<string, () => Promise<unknown>> = {",
-    ...loaders,
+    "/** The file under stacks/ of each stack, by the value of its project config. */",
+    "const files: Record<string, string> = {",
+    ...files,
     "};",
     "",
-    "export = async (): Promise<void> => {",
-    `  const project = new pulumi.Config("${PROJECT_CONFIG.namespace}").require("${PROJECT_CONFIG.key}");`,
-    "  const declare = stacks[project];",
-    "  if (!declare) {",
-    "    throw new pulumi.RunError(",
-    `      \`${PROJECT_CONFIG_KEY} is \${JSON.stringify(project)}, which this program does not declare; ` +
+    `const project = new pulumi.Config("${PROJECT_CONFIG.namespace}").require("${PROJECT_CONFIG.key}");`,
+    "if (!Object.hasOwn(files, project)) {",
+    "  throw new pulumi.RunError(",
+    `    \`${PROJECT_CONFIG_KEY} is \${JSON.stringify(project)}, which this program does not declare; ` +
       `it declares ${values.replace(/`/g, "")}: set it in Pulumi.<stack>.yaml (README.md lists the stacks)\`,`,
-    "    );",
-    "  }",
-    "  await declare();",
-    "};",
+    "  );",
+    "}",
+    "// Only this stack's file is loaded (and compiled); the other stacks' are not read.",
+    "require(`./stacks/${files[project]}`);",
     "",
   ].join("\n");
 }

@@ -68,7 +68,7 @@ function parseArgs(argv, known) {
           `no stack ${JSON.stringify(v)} here (no Pulumi.${v}.yaml); the stacks: ${known.join(", ")}`,
         );
       }
-      options.stacks.push(v);
+      if (!options.stacks.includes(v)) options.stacks.push(v);
     } else if (arg === "--expect-no-changes") {
       options.expectNoChanges = true;
     } else if (arg === "--json") {
@@ -99,7 +99,14 @@ function errorOf(err) {
 
 async function runOne(automation, dir, stackName, options) {
   const started = Date.now();
-  const result = { stack: stackName, operation: options.operation, ok: false, changes: {}, seconds: 0 };
+  const result = {
+    stack: stackName,
+    operation: options.operation,
+    ok: false,
+    changes: {},
+    startedAt: new Date(started).toISOString(),
+    seconds: 0,
+  };
   try {
     const stack = await automation.LocalWorkspace.createOrSelectStack({ stackName, workDir: dir });
     const flags = options.expectNoChanges ? { expectNoChanges: true } : {};
@@ -117,7 +124,9 @@ async function runOne(automation, dir, stackName, options) {
   } catch (err) {
     result.error = errorOf(err);
   }
-  result.seconds = Math.round((Date.now() - started) / 100) / 10;
+  const finished = Date.now();
+  result.finishedAt = new Date(finished).toISOString();
+  result.seconds = Math.round((finished - started) / 100) / 10;
   return result;
 }
 
