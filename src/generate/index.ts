@@ -14,6 +14,7 @@ import { DRIVER_FILE, renderSplit, type SplitGenerated } from "./split";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
 export { renderProgram, type Generated, type ImportEntry, type NotCarried, type SecretKey } from "./render";
+export type { Counts } from "./declarations";
 export {
   ORGANIZATION_STACK,
   PROJECT_CONFIG_KEY,
