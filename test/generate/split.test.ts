@@ -12,7 +12,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
-import { generateSplit, ORGANIZATION_STACK, PROJECT_CONFIG_KEY, type SplitResult } from "../../src/generate";
+import {
+  generateSplit,
+  ORGANIZATION_STACK,
+  PROJECT_CONFIG_KEY,
+  readOrganization,
+  renderSplit,
+  type SplitResult,
+} from "../../src/generate";
 import type { RunningServer } from "../../src/server";
 import { runCli, seededServer, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
@@ -149,6 +156,42 @@ describe("generate --split-by project", () => {
     expect(wf).toContain("WORKSPACES_TOKEN: ${{ secrets.WORKSPACES_TOKEN }}");
     expect(wf).toMatch(/pull_request[\s\S]*pulumi preview --stack[\s\S]*pulumi up --stack/);
     expect(wf).not.toMatch(/\t/);
+  });
+
+  it("names stacks validly and uniquely, and gives workspaces without a project to stack organization", async () => {
+    const snapshot = await readOrganization(client, { organization: server.organization, withProjects: true });
+    const [first, second] = seeded.projects;
+    const r = renderSplit(
+      {
+        ...snapshot,
+        // A project named like the organization's stack, one whose name is not a stack name, and no module.
+        projects: [
+          { id: first, name: "Organization" },
+          { id: second, name: "Data Set / EU" },
+        ],
+        modules: [],
+        workspaces: snapshot.workspaces
+          .filter((w) => !w.noCodeModuleId)
+          .map((w) =>
+            w.workspace.name === workspaceName(3) ? { ...w, workspace: { ...w.workspace, projectId: null } } : w,
+          ),
+      },
+      { packageRange: "^0.0.0" },
+    );
+    const names = r.stacks.map((s) => s.name);
+    expect(names.slice(0, 3)).toEqual(["organization", "data-set-eu", "organization-2"]);
+    // The other two projects have no name in this snapshot: their stacks are named by id.
+    expect(names.slice(3).sort()).toEqual(
+      seeded.projects
+        .slice(2)
+        .map((p) => p.toLowerCase())
+        .sort(),
+    );
+    const org = r.stacks[0];
+    expect(org.projectId).toBeUndefined();
+    expect(org.workspaceIds).toEqual([seeded.ids.get(workspaceName(3))]);
+    expect(r.files["Pulumi.organization-2.yaml"]).toContain(`${PROJECT_CONFIG_KEY}: ${first}\n`);
+    expect(r.files["Pulumi.organization.yaml"]).toContain(`${PROJECT_CONFIG_KEY}: organization\n`);
   });
 
   it("writes the same files for the same organization", async () => {
