@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pulumi-workspaces generate --organization NAME [--project prj-...] [--out index.ts] [--import-file FILE] [--force]`
+ * `pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--force]`
  *
  * Reads the organization through the client (address and token from the same settings
  * the resources use: `WORKSPACES_ADDRESS` / `WORKSPACES_TOKEN`, then `TFE_*` and the
@@ -8,9 +9,10 @@
  * beside it. Progress goes to stderr; the token is never written anywhere.
  */
 import { SettingsError } from "../client";
-import { generate, GenerateError } from "./index";
+import { generate, generateSplit, GenerateError } from "./index";
 
 const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--force]
+       pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--force]
 
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, and a
@@ -21,7 +23,12 @@ README.md beside it listing the secret stack config keys to set before pulumi up
   --out FILE            program file to write (default: index.ts)
   --import-file FILE    also write the resources as a bulk import file for \`pulumi import -f\`
                         (the provider plugin's types: for YAML, Python, Go or C# programs)
-  --force               replace FILE and README.md if they exist
+  --split-by project    one program whose stacks each own one project's workspaces, written
+                        into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
+                        (stack organization holds the no-code modules), run-stacks.js to run
+                        every stack from one machine, a CI workflow and a README
+  --force               replace FILE and README.md if they exist (with --split-by: the
+                        program's files; each Pulumi.<stack>.yaml that exists is kept)
 
 Address and token: WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME, TFE_TOKEN,
 or the credentials file ~/.terraform.d/credentials.tfrc.json).`;
@@ -31,6 +38,7 @@ interface Parsed {
   project?: string;
   out?: string;
   importFile?: string;
+  splitBy?: "project";
   force: boolean;
 }
 
@@ -62,6 +70,12 @@ function parse(args: string[]): Parsed {
       case "--import-file":
         out.importFile = value();
         break;
+      case "--split-by": {
+        const by = value();
+        if (by !== "project") throw new GenerateError(`--split-by takes project, not ${JSON.stringify(by)}`);
+        out.splitBy = by;
+        break;
+      }
       case "--force":
         out.force = true;
         break;
@@ -88,14 +102,29 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const args = parse(rest);
-    const result = await generate({
+    const options = {
       organization: args.organization,
       projectId: args.project,
       out: args.out,
       importFile: args.importFile,
       force: args.force,
-      progress: (line) => console.error(line),
-    });
+      progress: (line: string) => console.error(line),
+    };
+    if (args.splitBy) {
+      const split = await generateSplit(options);
+      const c = split.counts;
+      console.error(
+        `wrote ${split.written.length} files in ${split.dir}: ${split.stacks.length} stacks (${split.stacks.map((s) => s.name).join(", ")}), ` +
+          `${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ${c.consumers} consumer sets, ` +
+          `in ${(split.elapsedMs / 1000).toFixed(1)} s, ${split.requests} requests`,
+      );
+      if (split.kept.length)
+        console.error(`kept ${split.kept.join(", ")} as they were (stack config may hold secrets)`);
+      if (split.secrets.length)
+        console.error(`set ${split.secrets.length} secret stack config keys before the first up (listed in README.md)`);
+      return 0;
+    }
+    const result = await generate(options);
     const c = result.counts;
     console.error(
       `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +

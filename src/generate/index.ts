@@ -10,9 +10,19 @@ import { WorkspacesClient } from "../client";
 import { currentSettings } from "../resources/provider-settings";
 import { readOrganization } from "./read";
 import { renderProgram, type Generated } from "./render";
+import { DRIVER_FILE, renderSplit, type SplitGenerated } from "./split";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
 export { renderProgram, type Generated, type ImportEntry, type NotCarried, type SecretKey } from "./render";
+export type { Counts } from "./declarations";
+export {
+  ORGANIZATION_STACK,
+  PROJECT_CONFIG_KEY,
+  renderSplit,
+  type SplitGenerated,
+  type SplitOptions,
+  type SplitStack,
+} from "./split";
 
 /** What {@link generate} reads and where it writes the program. */
 export interface GenerateOptions {
@@ -20,7 +30,10 @@ export interface GenerateOptions {
   organization?: string;
   /** Only the workspaces of this project (`prj-...`). */
   projectId?: string;
-  /** Where to write the program; the README goes beside it. Default `index.ts` in the working directory. */
+  /**
+   * Where to write the program; the README goes beside it. Default `index.ts` in the working
+   * directory. For {@link generateSplit}: the folder, default the working directory.
+   */
   out?: string;
   /**
    * Also write the resources as a bulk import file for `pulumi import -f` (the provider
@@ -72,18 +85,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       if (fs.existsSync(p)) throw new GenerateError(`${p} exists; choose another --out, or pass --force to replace it`);
     }
   }
-  const client = options.client ?? new WorkspacesClient({ settings: currentSettings() });
-  const organization = options.organization ?? client.organization;
-  if (!organization) {
-    throw new GenerateError("no organization: pass --organization, or set WORKSPACES_ORGANIZATION");
-  }
-  const started = Date.now();
-  const before = client.stats.requests;
-  const snapshot = await readOrganization(client, {
-    organization,
-    projectId: options.projectId,
-    progress: options.progress,
-  });
+  const { snapshot, requests, started } = await read(options);
   const generated = renderProgram(snapshot);
   fs.mkdirSync(path.dirname(programPath), { recursive: true });
   fs.writeFileSync(programPath, generated.program);
@@ -97,7 +99,101 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     programPath,
     readmePath,
     importPath,
-    requests: client.stats.requests - before,
+    requests: requests(),
     elapsedMs: Date.now() - started,
   };
+}
+
+/** Reads what `options` names, with a client from the settings unless one is given. */
+async function read(options: GenerateOptions, withProjects = false) {
+  const client = options.client ?? new WorkspacesClient({ settings: currentSettings() });
+  const organization = options.organization ?? client.organization;
+  if (!organization) {
+    throw new GenerateError("no organization: pass --organization, or set WORKSPACES_ORGANIZATION");
+  }
+  const started = Date.now();
+  const before = client.stats.requests;
+  const snapshot = await readOrganization(client, {
+    organization,
+    projectId: options.projectId,
+    progress: options.progress,
+    withProjects,
+  });
+  return { snapshot, started, requests: () => client.stats.requests - before };
+}
+
+/** What {@link generateSplit} wrote. */
+export interface SplitResult extends SplitGenerated {
+  /** Absolute path of the folder. */
+  dir: string;
+  /** Files written, relative to the folder (a `Pulumi.<stack>.yaml` that existed is kept, not listed). */
+  written: string[];
+  /** The `Pulumi.<stack>.yaml` files that existed and were kept as they are (they may hold secrets set since). */
+  kept: string[];
+  /** Requests the reads took. */
+  requests: number;
+  /** Time from the first read to the files written, in milliseconds. */
+  elapsedMs: number;
+}
+
+/** The driver's source as the package ships it (src/ is part of the package). */
+function driverSource(): string {
+  return fs.readFileSync(path.resolve(__dirname, "..", "..", "src", "generate", "templates", DRIVER_FILE), "utf8");
+}
+
+/** The version range of this package a generated program depends on. */
+function packageRange(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return `^${pkg.version}`;
+}
+
+/**
+ * Reads an organization and writes one Pulumi program whose stacks each own one project's
+ * workspaces (`pulumi-workspaces generate --split-by project`), into the folder `out`
+ * (default: the working directory): `index.ts`, `stacks/<stack>.ts`, `Pulumi.yaml`, a
+ * `Pulumi.<stack>.yaml` per stack (config `pulumi-workspaces:project`), a driver that runs
+ * every stack on the Automation API (`run-stacks.js`), a CI workflow with a matrix over the
+ * stacks and a README. No-code modules go to stack `organization`.
+ */
+export async function generateSplit(options: GenerateOptions = {}): Promise<SplitResult> {
+  if (options.projectId !== undefined) {
+    throw new GenerateError(
+      "--split-by project writes every project of the organization; --project limits generate to one (choose one of the two)",
+    );
+  }
+  if (options.importFile !== undefined) {
+    throw new GenerateError(
+      "--import-file writes one stack's bulk import file; with --split-by project each stack adopts its records with adopt: true " +
+        "(for pulumi import -f in another language, generate without --split-by)",
+    );
+  }
+  const dir = path.resolve(options.out ?? ".");
+  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) {
+    throw new GenerateError(`${dir} is a file; with --split-by project, --out names a folder`);
+  }
+  const fixed = ["index.ts", "README.md", "Pulumi.yaml", "package.json", DRIVER_FILE];
+  if (!options.force) {
+    for (const f of fixed) {
+      const p = path.join(dir, f);
+      if (fs.existsSync(p)) throw new GenerateError(`${p} exists; choose another --out, or pass --force to replace it`);
+    }
+  }
+  const { snapshot, requests, started } = await read(options, true);
+  const generated = renderSplit(snapshot, { packageRange: packageRange() });
+  const files: Record<string, string> = { ...generated.files, [DRIVER_FILE]: driverSource() };
+  const isStackConfig = (file: string) => /^Pulumi\.[^/]+\.yaml$/.test(file);
+  const kept = Object.keys(files).filter((f) => isStackConfig(f) && fs.existsSync(path.join(dir, f)));
+  const written = Object.keys(files).filter((f) => !kept.includes(f));
+  if (!options.force) {
+    const inTheWay = written.map((f) => path.join(dir, f)).find((p) => fs.existsSync(p));
+    if (inTheWay) throw new GenerateError(`${inTheWay} exists; choose another --out, or pass --force to replace it`);
+  }
+  for (const file of written) {
+    const p = path.join(dir, file);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, files[file], file === DRIVER_FILE ? { mode: 0o755 } : {});
+  }
+  return { ...generated, dir, written, kept, requests: requests(), elapsedMs: Date.now() - started };
 }

@@ -48,6 +48,8 @@ export interface OrganizationSnapshot {
   workspaces: WorkspaceRecord[];
   /** No-code modules of the organization, each with its registry module. */
   modules: ModuleRecord[];
+  /** The organization's projects (id and name), when asked for with `withProjects`. */
+  projects?: { id: string; name: string }[];
 }
 
 /** What {@link readOrganization} reads and how. */
@@ -60,6 +62,8 @@ export interface ReadOptions {
   progress?: (line: string) => void;
   /** Reads in flight at once. Default 8. */
   concurrency?: number;
+  /** Also list the organization's projects (their names name the stacks of a split program). */
+  withProjects?: boolean;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
@@ -191,5 +195,14 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
       ...(noCodeModuleId ? { noCodeModuleId, variables } : {}),
     };
   });
-  return { organization, ...(projectId ? { projectId } : {}), workspaces: records, modules };
+  const projects = options.withProjects
+    ? (await noneIfUnavailable(client.projects.list(organization).all())).map((p) => ({ id: p.id, name: p.name }))
+    : undefined;
+  return {
+    organization,
+    ...(projectId ? { projectId } : {}),
+    workspaces: records,
+    modules,
+    ...(projects ? { projects } : {}),
+  };
 }

@@ -71,7 +71,8 @@ export function flagsIn(file: string): Set<string> {
 /**
  * The program a command runs, when it is one of this repository's, and the flags it passes
  * that program: `npx pulumi-workspaces generate`, `pulumi-workspaces-server`,
- * `npm run server --`, `node scripts/...` or `bench/...`, `bash scripts/...`.
+ * `npm run server --`, `node scripts/...` or `bench/...`, `bash scripts/...`, and the driver
+ * the generator writes beside a split program (`node run-stacks.js`).
  */
 export function ownProgram(command: string): { file: string; flags: string[] } | undefined {
   const words = command.split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
@@ -89,6 +90,7 @@ export function ownProgram(command: string): { file: string; flags: string[] } |
   if (at(0, "pulumi-workspaces-server", "workspaces-server")) return { file: "src/server/cli.ts", flags: flags(1) };
   if (at(0, "npm") && at(1, "run") && at(2, "server")) return { file: "src/server/cli.ts", flags: flags(3) };
   if (at(0, "node", "bash") && /^(scripts|bench)\//.test(words[1] ?? "")) return { file: words[1], flags: flags(2) };
+  if (at(0, "node") && at(1, "run-stacks.js")) return { file: "src/generate/templates/run-stacks.js", flags: flags(2) };
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everySettingValues, settableLines } from "./every-setting";
-import { typeErrors } from "../generate/type-check";
+import { typeErrors } from "../generate/check";
 import { WorkspacesClient } from "../../src/client";
 import { generate } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
@@ -80,7 +80,7 @@ describe("generating and adopting a workspace with every setting", () => {
   });
 
   it("type-checks against this package (as built in dist/)", () => {
-    expect(typeErrors(programPath)).toEqual([]);
+    expect(typeErrors([programPath])).toEqual([]);
   }, 60_000);
 
   it("pulumi up adopts it without one write, and a following preview shows no change", async () => {

@@ -8,13 +8,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { typeErrors } from "./type-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WorkspacesClient } from "../../src/client";
+import { type WorkspacesClient } from "../../src/client";
 import { generate, readOrganization, renderProgram, type GenerateResult } from "../../src/generate";
-import { main } from "../../src/generate/cli";
-import { startServer, type RunningServer } from "../../src/server";
-import { seedOrganization, workspaceName, type Seeded } from "./seed";
+import type { RunningServer } from "../../src/server";
+import { runCli, seededServer, typeErrors } from "./check";
+import { workspaceName, type Seeded } from "./seed";
 
 let server: RunningServer;
 let seeded: Seeded;
@@ -27,14 +26,7 @@ const COUNT = 30;
 const NO_CODE = 6;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
-  seeded = await seedOrganization(server, COUNT, NO_CODE);
-  client = new WorkspacesClient({
-    address: server.url,
-    token: server.token,
-    organization: server.organization,
-    rateLimit: false,
-  });
+  ({ server, seeded, client } = await seededServer(COUNT, NO_CODE));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pw-generate-"));
   result = await generate({ client, out: path.join(dir, "index.ts"), progress: (l) => progress.push(l) });
 }, 60_000);
@@ -198,7 +190,7 @@ describe("generate", () => {
   });
 
   it("type-checks against this package (as built in dist/)", () => {
-    expect(typeErrors(result.programPath)).toEqual([]);
+    expect(typeErrors([result.programPath])).toEqual([]);
   }, 60_000);
 
   it("writes the same program for the same organization", async () => {
@@ -224,23 +216,8 @@ describe("generate", () => {
 });
 
 describe("the command line", () => {
-  async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
-    const saved = { ...process.env };
-    const lines: string[] = [];
-    const error = console.error;
-    const log = console.log;
-    console.error = (...a: unknown[]) => void lines.push(a.join(" "));
-    console.log = (...a: unknown[]) => void lines.push(a.join(" "));
-    Object.assign(process.env, { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, ...env });
-    try {
-      const code = await main(args);
-      return { code, stderr: lines.join("\n") };
-    } finally {
-      console.error = error;
-      console.log = log;
-      process.env = saved;
-    }
-  }
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { WORKSPACES_ADDRESS: server.url, WORKSPACES_TOKEN: server.token, ...env });
 
   it("generates with the token from the environment and reports what it wrote", async () => {
     const out = path.join(dir, "cli", "index.ts");

@@ -14,7 +14,7 @@ import { WorkspacesClient } from "../../src/client";
 import { generate } from "../../src/generate";
 import { TestStack } from "../e2e/harness";
 import { everySettingValues, settableLines } from "../e2e/every-setting";
-import { typeErrors } from "../generate/type-check";
+import { typeErrors } from "../generate/check";
 import { createOrganization, createWorkspace, otfEnv, otfServer, workspace, type OtfServer } from "./otf";
 
 const ORGANIZATION = "every-setting";
@@ -91,7 +91,7 @@ describe("generating and adopting an OTF workspace with every setting OTF stores
 
   it("writes every setting OTF stores, and type-checks against this package", () => {
     for (const name of stored) expect(program, name).toContain(`${name}: `);
-    expect(typeErrors(programPath)).toEqual([]);
+    expect(typeErrors([programPath])).toEqual([]);
   }, 60_000);
 
   it("pulumi up adopts it without a change, and a following preview shows no change", async () => {

@@ -1,0 +1,346 @@
+/**
+ * The statements of a generated program: each record as a `new Kind("name", {...})` with
+ * `adopt: true`, only the settings that differ from the service's defaults, references
+ * between records of one file and literal ids for the others. Shared by the program of one
+ * stack (render.ts) and the stacks of a split one (split.ts).
+ */
+import type { NoCodeModule, Variable } from "../client";
+import { Identifiers, byCodePoint, configKey } from "./names";
+import type { OrganizationSnapshot } from "./read";
+import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
+
+/** How many of each a program declares. */
+export interface Counts {
+  /** Plain workspaces (`Workspace`). */
+  workspaces: number;
+  /** No-code modules. */
+  noCodeModules: number;
+  /** Workspaces made from no-code modules (`NoCodeWorkspace`). */
+  noCodeWorkspaces: number;
+  /** Sets of remote state consumers. */
+  consumers: number;
+}
+
+/** Code to write as is (a reference or a call) instead of a literal. */
+class Code {
+  constructor(readonly text: string) {}
+}
+
+/** A literal id with a comment naming the record and the stack that owns it. */
+class NotedId extends Code {
+  constructor(
+    readonly id: string,
+    note: string,
+  ) {
+    super(`${JSON.stringify(id)} /* ${note.replace(/\*\//g, "* /")} */`);
+  }
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A TypeScript expression for a JSON-like value; `Code` is written as is. */
+function literal(value: unknown, indent = ""): string {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((v) => literal(v, indent + "  "));
+    const flat = `[${items.join(", ")}]`;
+    if (flat.length <= 80 && !flat.includes("\n")) return flat;
+    return `[\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}]`;
+  }
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const items = entries.map(([k, v]) =>
+      v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`,
+    );
+    const flat = `{ ${items.join(", ")} }`;
+    if (flat.length <= 80 && !flat.includes("\n")) return flat;
+    return `{\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** `new Kind("name", {...});` bound to `ident` (exported), or a bare statement. */
+function statement(kind: string, name: string, args: Record<string, unknown>, ident?: string): string {
+  const call = `new ${kind}(${JSON.stringify(name)}, ${literal(args)})`;
+  return ident ? `export const ${ident} = ${call};` : `${call};`;
+}
+
+/** A sensitive value the service never shows: the program reads it from a secret stack config key. */
+export interface SecretKey {
+  /** Stack config key, `<workspace>-<variable>` (made unique). */
+  key: string;
+  /** Name of the workspace the variable belongs to. */
+  workspace: string;
+  /** The variable's key. */
+  variable: string;
+}
+
+/**
+ * A setting of a workspace made from a no-code module that `NoCodeWorkspace` cannot
+ * declare (local execution mode, SSH key, trigger patterns, ...). It stays on the service
+ * as it is, unmanaged; the generated README lists each one.
+ */
+export interface NotCarried {
+  /** Workspace name. */
+  workspace: string;
+  /** The `Workspace` input that would state it, e.g. `sshKeyId`. */
+  setting: string;
+  /** Its value on the service. */
+  value: unknown;
+}
+
+/** One resource of a bulk import file (`pulumi import -f`). */
+export interface ImportEntry {
+  /** The provider plugin's type token, `workspaces:index:<Resource>`. */
+  type: string;
+  /** The resource name, as the generated program names it. */
+  name: string;
+  /** The record's id, as the resource's read takes it. */
+  id: string;
+}
+
+function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> {
+  return {
+    key: v.key,
+    value: v.sensitive ? secret() : (v.value ?? ""),
+    category: v.category === "env" ? "env" : "engine",
+    ...(v.hcl ? { hcl: true } : {}),
+    ...(v.sensitive ? { sensitive: true } : {}),
+    ...(v.description ? { description: v.description } : {}),
+  };
+}
+
+function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
+  const options = [...(m.variableOptions ?? [])]
+    .sort((a, b) => byCodePoint(a.variableName, b.variableName))
+    .map((o) => ({ variableName: o.variableName, variableType: o.variableType, options: o.options }));
+  return {
+    organization: new Code("organization"),
+    registryModuleId,
+    versionPin: m.versionPin,
+    ...(m.enabled ? {} : { enabled: false }),
+    ...(options.length ? { variableOptions: options } : {}),
+    adopt: true,
+  };
+}
+
+const sortKey = (v: unknown) =>
+  v instanceof NotedId ? `1${v.id}` : v instanceof Code ? `0${v.text}` : `1${String(v)}`;
+
+/** Where a record declared in another stack of a split program lives, for the comment beside its literal id. */
+export type Elsewhere = (id: string) => { name: string; stack: string } | undefined;
+
+/** One program file's declarations, as {@link ProgramWriter.declarations} writes them. */
+export interface Declarations {
+  /** The statements, grouped under comments. */
+  body: string[];
+  /** The classes of this package the statements use, sorted. */
+  used: string[];
+  /** The secret stack config keys the statements require. */
+  secrets: SecretKey[];
+  /** Settings of module-made workspaces the statements do not state. */
+  notCarried: NotCarried[];
+  /** How many of each the statements declare. */
+  counts: Counts;
+  /** The same resources as a bulk import file lists them. */
+  imports: ImportEntry[];
+}
+
+/**
+ * Writes declarations for one program file or several (the stacks of a split program).
+ * Identifiers, resource names and secret config keys are handed out across all of them, so
+ * that a workspace gets the same names whichever file declares it.
+ */
+export class ProgramWriter {
+  private readonly ids = new Identifiers();
+  private readonly names = new Set<string>();
+  private readonly secretKeys = new Set<string>();
+  private readonly defaultEngine: string | undefined;
+
+  /** @param snapshot everything read; the default engine version is the organization's, whatever each file declares */
+  constructor(snapshot: OrganizationSnapshot) {
+    this.defaultEngine = newestEngineVersion(snapshot.workspaces.map((r) => r.workspace));
+  }
+
+  private resourceName(wanted: string): string {
+    let name = wanted;
+    for (let n = 2; this.names.has(name); n++) name = `${wanted}-${n}`;
+    this.names.add(name);
+    return name;
+  }
+
+  /**
+   * The statements declaring `workspaces` and `modules`. A record among them is referred to
+   * by reference (`web.id`); one that `elsewhere` places in another stack by its literal id,
+   * with a comment naming it and that stack; any other by its literal id.
+   */
+  declarations(
+    workspaces: OrganizationSnapshot["workspaces"],
+    modules: OrganizationSnapshot["modules"],
+    elsewhere: Elsewhere = () => undefined,
+  ): Declarations {
+    const plain = workspaces.filter((r) => !r.noCodeModuleId);
+    const fromModules = workspaces.filter((r) => r.noCodeModuleId);
+    const defaultEngine = this.defaultEngine;
+
+    // Identifiers first, so that any record can refer to any other.
+    const identOf = new Map<string, string>();
+    for (const r of workspaces) identOf.set(r.workspace.id, this.ids.take(r.workspace.name, "ws"));
+    const moduleIdent = new Map<string, string>();
+    for (const m of modules) moduleIdent.set(m.module.id, this.ids.take(`${m.registryModule.name}-module`, "module"));
+    const literalId = (id: string): unknown => {
+      const other = elsewhere(id);
+      if (!other) return id;
+      return new NotedId(id, `${other.name}, stack ${other.stack}`);
+    };
+    const ref = (id: string) => (identOf.has(id) ? new Code(`${identOf.get(id)}.id`) : literalId(id));
+
+    const secrets: SecretKey[] = [];
+    const notCarried: NotCarried[] = [];
+    const body: string[] = [];
+    const imports: ImportEntry[] = [];
+    const declare = (kind: string, name: string, id: string, args: Record<string, unknown>, ident?: string) => {
+      body.push(statement(kind, name, args, ident));
+      imports.push({ type: `workspaces:index:${kind}`, name, id });
+    };
+
+    if (plain.length) body.push("// Workspaces");
+    for (const r of plain) {
+      const ws = r.workspace;
+      const args: Record<string, unknown> = {
+        name: ws.name,
+        organization: new Code("organization"),
+        ...(ws.projectId ? { project: ws.projectId } : {}),
+        ...settingsOf(ws, defaultEngine),
+        ...(Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {}),
+        ...(ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {}),
+        ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}),
+        adopt: true,
+      };
+      declare("Workspace", this.resourceName(ws.name), ws.id, args, identOf.get(ws.id));
+    }
+
+    if (modules.length) {
+      if (body.length) body.push("");
+      body.push("// No-code modules");
+      for (const m of modules) {
+        const name = this.resourceName(`${m.registryModule.name}-${m.registryModule.provider}`);
+        declare(
+          "NoCodeModule",
+          name,
+          m.module.id,
+          moduleArgs(m.module, m.registryModule.id),
+          moduleIdent.get(m.module.id),
+        );
+      }
+    }
+
+    if (fromModules.length) {
+      if (body.length) body.push("");
+      body.push("// Workspaces made from no-code modules");
+      for (const r of fromModules) {
+        const ws = r.workspace;
+        const moduleId = r.noCodeModuleId!;
+        const variables = [...(r.variables ?? [])].sort((a, b) => byCodePoint(a.key, b.key));
+        const { carried, left } = noCodeSettingsOf(ws, defaultEngine);
+        for (const [setting, value] of left) notCarried.push({ workspace: ws.name, setting, value });
+        const args: Record<string, unknown> = {
+          noCodeModuleId: moduleIdent.has(moduleId) ? new Code(`${moduleIdent.get(moduleId)}.id`) : literalId(moduleId),
+          organization: new Code("organization"),
+          name: ws.name,
+          ...(ws.projectId ? { project: ws.projectId } : {}),
+          ...carried,
+          ...(variables.length
+            ? {
+                variables: variables.map((v) =>
+                  variableArgs(v, () => {
+                    let key = configKey(ws.name, v.key);
+                    for (let n = 2; this.secretKeys.has(key); n++) key = `${configKey(ws.name, v.key)}-${n}`;
+                    this.secretKeys.add(key);
+                    secrets.push({ key, workspace: ws.name, variable: v.key });
+                    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
+                  }),
+                ),
+              }
+            : {}),
+          ...(typeof ws.attributes["source-module-version"] === "string"
+            ? { moduleVersion: ws.attributes["source-module-version"] }
+            : {}),
+          adopt: true,
+        };
+        declare("NoCodeWorkspace", this.resourceName(ws.name), ws.id, args, identOf.get(ws.id));
+        // Tags of a module-made workspace are not inputs of NoCodeWorkspace.
+        const tags = Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {};
+        const tagNames = ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {};
+        if (Object.keys(tags).length || Object.keys(tagNames).length) {
+          declare("WorkspaceTags", this.resourceName(`${ws.name}-tags`), `${ws.id}/tags`, {
+            workspaceId: new Code(`${identOf.get(ws.id)}.id`),
+            ...tags,
+            ...tagNames,
+          });
+        }
+      }
+    }
+
+    const withConsumers = workspaces.filter((r) => !r.workspace.globalRemoteState && r.consumerIds.length > 0);
+    if (withConsumers.length) {
+      if (body.length) body.push("");
+      body.push("// Remote state consumers: who may read each workspace's state");
+      for (const r of withConsumers) {
+        declare(
+          "RemoteStateConsumers",
+          this.resourceName(`${r.workspace.name}-consumers`),
+          `${r.workspace.id}/remote-state-consumers`,
+          {
+            workspaceId: new Code(`${identOf.get(r.workspace.id)}.id`),
+            // In the order they read: references by name, then literal ids.
+            consumerIds: r.consumerIds.map(ref).sort((a, b) => byCodePoint(sortKey(a), sortKey(b))),
+          },
+        );
+      }
+    }
+
+    const used = [
+      ...(plain.length ? ["Workspace"] : []),
+      ...(modules.length ? ["NoCodeModule"] : []),
+      ...(fromModules.length ? ["NoCodeWorkspace"] : []),
+      ...(withConsumers.length ? ["RemoteStateConsumers"] : []),
+      ...(body.some((l) => l.startsWith("new WorkspaceTags(")) ? ["WorkspaceTags"] : []),
+    ].sort();
+    const counts = {
+      workspaces: plain.length,
+      noCodeModules: modules.length,
+      noCodeWorkspaces: fromModules.length,
+      consumers: withConsumers.length,
+    };
+    return { body, used, secrets, notCarried, counts, imports };
+  }
+}
+
+/**
+ * The lines that open a program file: what it declares, the imports its statements use, the
+ * stack config it reads secrets from, and the organization.
+ */
+export function fileHeader(organization: string, scope: string, d: Declarations): string[] {
+  return [
+    "/**",
+    ` * The workspaces of organization ${JSON.stringify(organization)}${scope}, as read from the service by`,
+    " * `pulumi-workspaces generate`. Every resource has `adopt: true`: the first `pulumi up` takes",
+    " * the existing records over and changes nothing that this program states as it is.",
+    " * Settings at the service's default are left out, and an input left out is not managed.",
+    " */",
+    ...(d.secrets.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    ...(d.used.length ? [`import { ${d.used.join(", ")} } from "pulumi-workspaces";`] : []),
+    "",
+    ...(d.secrets.length
+      ? [
+          "// Sensitive variable values, which the service never shows: see README.md.",
+          "const config = new pulumi.Config();",
+        ]
+      : []),
+    `const organization = ${JSON.stringify(organization)};`,
+    "",
+  ];
+}
