@@ -63,13 +63,10 @@ export type WorkspaceInputValues = { [K in WorkspaceInputName]?: ValueOf<Line<K>
 /** Outputs as stored in state: this release's shape, or an earlier release's (see {@link currentShape}). */
 export type WorkspaceStoredOutputs = Partial<WorkspaceOutputValues> & Record<string, unknown>;
 
-/** Top-level output names that come from the table, in table order. */
-export const WORKSPACE_TOP_OUTPUTS = workspaceFieldEntries
+/** Every declared output name of `Workspace`: the table's `top` lines, in table order. */
+export const WORKSPACE_OUTPUTS: readonly WorkspaceTopName[] = workspaceFieldEntries
   .filter(([, f]) => f.group === "top")
   .map(([k]) => k) as WorkspaceTopName[];
-
-/** Every declared output name of `Workspace`: the table's `top` lines. */
-export const WORKSPACE_OUTPUTS: readonly string[] = WORKSPACE_TOP_OUTPUTS;
 
 /** Table lines read on demand, as `[name, group]`: every line whose group is neither `top` nor `none`. */
 const WORKSPACE_REPORTED: readonly (readonly [WorkspaceFieldName, WorkspaceReportGroup])[] = workspaceFieldEntries

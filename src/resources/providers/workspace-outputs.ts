@@ -2,7 +2,7 @@
 import type { Workspace as ApiWorkspace } from "../../client";
 import { clientName, type WorkspaceFieldName } from "../../api/workspace-fields";
 import {
-  WORKSPACE_TOP_OUTPUTS,
+  WORKSPACE_OUTPUTS,
   reportedGroups,
   type WorkspaceOutputValues,
   type WorkspaceReport,
@@ -38,7 +38,7 @@ export function workspaceValue(ws: ApiWorkspace, name: WorkspaceFieldName, extra
 /** The resource's outputs for a workspace: the field table's `top` lines (what the stack owns, and links). */
 export function workspaceOutputs(ws: ApiWorkspace, extra: OutputExtras): WorkspaceOutputValues {
   const out: Record<string, unknown> = {};
-  for (const name of WORKSPACE_TOP_OUTPUTS) out[name] = workspaceValue(ws, name, extra);
+  for (const name of WORKSPACE_OUTPUTS) out[name] = workspaceValue(ws, name, extra);
   return out as WorkspaceOutputValues;
 }
 
