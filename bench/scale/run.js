@@ -144,11 +144,14 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     phases.up = await run(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"], "up");
     const stateText = fs.readFileSync(engine.stateFile(backendDir, `scale-${label}`, "bench"), "utf8");
     const state = JSON.parse(stateText);
+    // The program's own resources (Workspace or Noop), not the stack's origin key beside them.
     const resources = (state.checkpoint.latest?.resources ?? []).filter(
-      (r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/"),
+      (r) => r.custom && /^pulumi-nodejs:dynamic\/[^:]+:(Workspace|Noop)$/.test(r.type),
     );
     const created = resources.length;
     const providerBytes = Math.max(0, ...resources.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))));
+    // Property values one resource stores (inputs and outputs, every leaf and empty object or list counted once).
+    const values = resources[0] ? leafCount(resources[0].inputs) + leafCount(resources[0].outputs) : 0;
     // One resource's stored outputs without the provider's bookkeeping, for the sized floor.
     const { __provider, __inputNames, ...sampleOutputs } = resources[0]?.outputs ?? {};
     phases.preview = await run(["preview", "--non-interactive", "--expect-no-changes"], "preview");
@@ -164,10 +167,17 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     // The file backend rewrites the whole checkpoint after every step: its size per
     // resource sets the engine's CPU in up and destroy.
     const stateBytes = Buffer.byteLength(stateText);
-    return { phases, created, providerBytes, stateBytes, sampleOutputs };
+    return { phases, created, providerBytes, stateBytes, sampleOutputs, values };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Number of values in a stored property value: 1 for a scalar or an empty object or list, else the sum over its members. */
+function leafCount(v) {
+  if (v === null || typeof v !== "object") return 1;
+  const members = Object.values(v);
+  return members.length === 0 ? 1 : members.reduce((sum, m) => sum + leafCount(m), 0);
 }
 
 function pad(s, w) {
@@ -286,7 +296,8 @@ async function main() {
     }
     summary.push(
       `N=${n}: largest serialized provider ${real.providerBytes} bytes (floor's ${floor.providerBytes}); ` +
-        `checkpoint after up ${(real.stateBytes / 1024).toFixed(0)} KB, ${(real.stateBytes / n).toFixed(0)} bytes per workspace (floor's ${(floor.stateBytes / n).toFixed(0)})`,
+        `checkpoint after up ${(real.stateBytes / 1024).toFixed(0)} KB, ${(real.stateBytes / n).toFixed(0)} bytes per workspace (floor's ${(floor.stateBytes / n).toFixed(0)}); ` +
+        `${real.values} property values per workspace in inputs and outputs (floor's ${floor.values})`,
     );
   }
   console.log("");

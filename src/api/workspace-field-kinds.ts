@@ -29,7 +29,12 @@ export type DiffRule =
   | "vcsRepo"
   | "settingOverwrites";
 
-/** Where the `Workspace` resource places a field among its outputs. */
+/**
+ * Where a value goes: `top`, an output the `Workspace` resource stores in state (and a
+ * top-level member of `getWorkspace`'s result); `metrics`, `status` or `permissions`, a
+ * member of that object in `getWorkspace`'s result, read on demand and not stored by the
+ * resource (what the service reports and changes on its own); `none`, neither.
+ */
 export type OutputGroup = "top" | "metrics" | "status" | "permissions" | "none";
 
 /** How the client reads a value that is not a plain attribute copy. */
@@ -59,7 +64,7 @@ export interface FieldDef {
   readonly nullable?: true;
   /** How the resource compares an input with the service's value. */
   readonly diff?: DiffRule;
-  /** Where the `Workspace` resource places the value among its outputs. */
+  /** Where the value goes: a stored output of `Workspace`, or a group of `getWorkspace`'s result (see {@link OutputGroup}). */
   readonly group: OutputGroup;
   /**
    * The line's place on `NoCodeWorkspace`: `setting` (an input it sends on create and

@@ -2,8 +2,8 @@
  * The workspace field table: one line per attribute of a workspace, from which the
  * wire schema of the document's attributes and of the settings request
  * (./workspaces.ts), the client's mapping both ways and its `Workspace` type
- * (src/client/workspaces.ts), and the `Workspace` resource's arguments, outputs,
- * output groups and diff rules (src/resources) are derived.
+ * (src/client/workspaces.ts), the `Workspace` resource's arguments, outputs and diff
+ * rules, and the groups of the `getWorkspace` lookup (src/resources) are derived.
  *
  * Each line says:
  * - `wire`: the attribute's name in the document (and in create/update bodies), as the
@@ -23,8 +23,10 @@
  *   Other inputs refuse `null`; an omitted input is never managed.
  * - `diff`: how the resource compares a desired input with what the service reported
  *   (named rules; src/resources/providers/workspace.ts maps names to functions).
- * - `group`: where the `Workspace` resource puts it: a top-level output, one of the
- *   object outputs `metrics` / `status` / `permissions`, or `none` (not an output).
+ * - `group`: where the value goes: `top`, an output the `Workspace` resource stores in
+ *   state; `metrics` / `status` / `permissions`, that object of `getWorkspace`'s result
+ *   (what the service reports and changes on its own: read on demand, not stored by the
+ *   resource); `none`, neither.
  * - `client`: the client's property name where it differs from the line's key (the
  *   resource's name).
  *

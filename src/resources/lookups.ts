@@ -23,7 +23,7 @@ import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { failuresFromIssues } from "./providers/check-failures";
 import { foldTagName } from "./providers/compare";
-import { workspaceOutputs } from "./providers/workspace";
+import { workspaceOutputs, workspaceReport } from "./providers/workspace";
 import type {
   WorkspaceMetrics,
   WorkspaceOutputValues,
@@ -77,18 +77,26 @@ export type GetWorkspaceArgs =
       id: string;
     };
 
-/** Result of {@link getWorkspace}: the workspace's id and the values a `Workspace` resource outputs for it (its settings, tags, effective tags, links, `metrics`, `status`, `permissions`). */
-export interface GetWorkspaceResult extends Omit<
-  WorkspaceOutputValues,
-  "forceDelete" | "metrics" | "status" | "permissions"
-> {
+/**
+ * Result of {@link getWorkspace}: the workspace's id, the values a `Workspace` resource
+ * outputs for it (its settings, tags, effective tags, links), and what the service
+ * reports on its own, which a `Workspace` does not store: `metrics`, `status` and
+ * `permissions`.
+ */
+export interface GetWorkspaceResult extends Omit<WorkspaceOutputValues, "forceDelete"> {
   /** Workspace id (`ws-...`). */
   id: string;
-  /** Run metrics, as the `Workspace` output of that name (a value the service does not report is absent). */
+  /** Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent). */
   metrics: WorkspaceMetrics;
-  /** Status the service reports (lock, current run and state, times, origin), as the `Workspace` output of that name. */
+  /**
+   * Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
+   * and assessment status, `currentRunId`, `currentStateVersionId`,
+   * `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
+   * `environment`, `source`, no-code origin and more (a value the service does not
+   * report is absent).
+   */
   status: WorkspaceStatus;
-  /** The caller's permissions on the workspace, camel-cased (`canUpdate`, ...). */
+  /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...). */
   permissions: WorkspacePermissions;
 }
 
@@ -330,11 +338,14 @@ export function getWorkspacesOutput(args: GetWorkspacesOutputArgs = {}): pulumi.
 
 /**
  * Reads one workspace, like `tfe_workspace`: by `organization` and `name`, or by `id`.
- * The result holds what a `Workspace` resource outputs for it. Puts nothing in state.
+ * The result holds what a `Workspace` resource outputs for it, and what the service
+ * reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
+ * store: read it here, when the program runs. Puts nothing in state.
  *
  * ```ts
  * const platform = await getWorkspace({ name: "platform" });
  * export const platformTags = platform.effectiveTags;
+ * export const platformLocked = platform.status.locked;
  * ```
  */
 export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspaceResult> {
@@ -354,7 +365,7 @@ export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspace
       effectiveTags,
       forceDelete: false,
     });
-    return { id: workspace.id, ...outputs };
+    return { id: workspace.id, ...outputs, ...workspaceReport(workspace) };
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw fail(

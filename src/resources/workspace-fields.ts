@@ -25,15 +25,21 @@ export type WorkspaceInputName = {
   [K in WorkspaceFieldName]: Line<K> extends { role: "input" | "both" } ? K : never;
 }[WorkspaceFieldName];
 
-/** Run metrics of a workspace (the `metrics` output); a value the service does not report is left out. */
+/** Names of the groups of values read on demand (`getWorkspace`) and not stored by the resource. */
+export type WorkspaceReportGroup = Exclude<OutputGroup, "top" | "none">;
+
+/** Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out. */
 export type WorkspaceMetrics = { [K in InGroup<"metrics">]: NonNullable<ValueOf<Line<K>>> | undefined };
-/** Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out. */
+/** Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out. */
 export type WorkspaceStatus = { [K in InGroup<"status">]: NonNullable<ValueOf<Line<K>>> | undefined };
-/** The caller's permissions on the workspace (the `permissions` output), camel-cased. */
+/** The caller's permissions on the workspace (`getWorkspace`'s `permissions`), camel-cased. */
 export type WorkspacePermissions = ValueOf<Line<"permissions">>;
 
-/** The outputs of a `Workspace` as plain values: the table's top-level lines plus the three groups. */
-export type WorkspaceOutputValues = { [K in WorkspaceTopName]: ValueOf<Line<K>> } & {
+/** The outputs a `Workspace` stores, as plain values: the table's `top` lines. */
+export type WorkspaceOutputValues = { [K in WorkspaceTopName]: ValueOf<Line<K>> };
+
+/** What the service reports and changes on its own, read on demand: the table's `metrics`, `status` and `permissions` lines. */
+export type WorkspaceReport = {
   metrics: WorkspaceMetrics;
   status: WorkspaceStatus;
   permissions: WorkspacePermissions;
@@ -54,55 +60,51 @@ export type ArgOf<F> =
 /** Inputs of a `Workspace` as the provider receives them (plain values, after the engine resolved them). */
 export type WorkspaceInputValues = { [K in WorkspaceInputName]?: ValueOf<Line<K>> } & { adopt?: boolean };
 
-/** Outputs as stored in state: this release's shape, or an earlier release's flat one (see {@link currentShape}). */
+/** Outputs as stored in state: this release's shape, or an earlier release's (see {@link currentShape}). */
 export type WorkspaceStoredOutputs = Partial<WorkspaceOutputValues> & Record<string, unknown>;
 
-/** Names of the object outputs that group rarely read values. */
-export const WORKSPACE_OUTPUT_GROUPS = ["metrics", "status", "permissions"] as const;
-
-/** Top-level output names that come from the table, in table order. */
-export const WORKSPACE_TOP_OUTPUTS = workspaceFieldEntries
+/** Every declared output name of `Workspace`: the table's `top` lines, in table order. */
+export const WORKSPACE_OUTPUTS: readonly WorkspaceTopName[] = workspaceFieldEntries
   .filter(([, f]) => f.group === "top")
   .map(([k]) => k) as WorkspaceTopName[];
 
-/** Every declared output name of `Workspace`. */
-export const WORKSPACE_OUTPUTS: readonly string[] = [...WORKSPACE_TOP_OUTPUTS, ...WORKSPACE_OUTPUT_GROUPS];
+/** Table lines read on demand, as `[name, group]`: every line whose group is neither `top` nor `none`. */
+const WORKSPACE_REPORTED: readonly (readonly [WorkspaceFieldName, WorkspaceReportGroup])[] = workspaceFieldEntries
+  .filter(([, f]) => f.group !== "top" && f.group !== "none")
+  .map(([k, f]) => [k, f.group as WorkspaceReportGroup] as const);
 
-/** Table lines that go into `metrics` or `status`, as `[name, group]`. */
-const WORKSPACE_GROUPED: readonly (readonly [WorkspaceFieldName, "metrics" | "status"])[] = workspaceFieldEntries
-  .filter(([, f]) => f.group === "metrics" || f.group === "status")
-  .map(([k, f]) => [k, f.group as "metrics" | "status"] as const);
-
-/** Puts grouped values into their groups, leaving out what the service did not report (null). */
-export function groupedOutputs(
-  value: (name: WorkspaceFieldName) => unknown,
-): Pick<WorkspaceOutputValues, "metrics" | "status"> {
-  const groups: Record<"metrics" | "status", Record<string, unknown>> = { metrics: {}, status: {} };
-  for (const [name, group] of WORKSPACE_GROUPED) {
-    const v = value(name);
-    if (v !== null && v !== undefined) groups[group][name] = v;
-  }
-  return groups as Pick<WorkspaceOutputValues, "metrics" | "status">;
-}
+/** The groups of values read on demand, in table order. */
+export const WORKSPACE_REPORT_GROUPS: readonly WorkspaceReportGroup[] = [
+  ...new Set(WORKSPACE_REPORTED.map(([, g]) => g)),
+];
 
 /**
- * Outputs in this release's shape. Releases before 0.2.0 stored every value at the top
- * level (about 60 outputs); a stack written by one still calls this release with those
- * outputs as `olds` until the next refresh or update rewrites them, so the flat values
- * are moved into their groups here. Outputs already in this shape are returned as they are.
+ * Puts the values read on demand into their groups. A line named as its group is the
+ * group (`permissions`, an object); the others are members of it, and a value the
+ * service did not report (null) is left out.
+ */
+export function reportedGroups(value: (name: WorkspaceFieldName) => unknown): WorkspaceReport {
+  const groups: Record<string, unknown> = Object.fromEntries(WORKSPACE_REPORT_GROUPS.map((g) => [g, {}]));
+  for (const [name, group] of WORKSPACE_REPORTED) {
+    const v = value(name);
+    if (name === (group as string)) groups[group] = v ?? {};
+    else if (v !== null && v !== undefined) (groups[group] as Record<string, unknown>)[name] = v;
+  }
+  return groups as WorkspaceReport;
+}
+
+/** Keys an earlier release stored that this one does not: the groups (0.2.0 to 0.3.x) and their lines (flat, before 0.2.0). */
+const NO_LONGER_STORED = new Set<string>([...WORKSPACE_REPORT_GROUPS, ...WORKSPACE_REPORTED.map(([name]) => name)]);
+
+/**
+ * Outputs in this release's shape. A `Workspace` stores only what its stack owns (the
+ * table's `top` lines); releases 0.2.0 to 0.3.x also stored `metrics`, `status` and
+ * `permissions`, and releases before 0.2.0 stored their values flat at the top level.
+ * A stack written by one still calls this release with those outputs as `olds` until
+ * the next refresh or update rewrites them, so they are left out here. Outputs already
+ * in this shape are returned as they are.
  */
 export function currentShape(stored: WorkspaceStoredOutputs): WorkspaceStoredOutputs {
-  const legacy =
-    WORKSPACE_GROUPED.some(([name]) => name in stored) ||
-    (stored.permissions !== undefined && stored.status === undefined);
-  if (!legacy) return stored;
-  const out: Record<string, unknown> = {};
-  const grouped = new Set<string>(WORKSPACE_GROUPED.map(([name]) => name));
-  for (const [k, v] of Object.entries(stored)) if (!grouped.has(k)) out[k] = v;
-  Object.assign(
-    out,
-    groupedOutputs((name) => stored[name]),
-  );
-  out.permissions = stored.permissions ?? {};
-  return out;
+  if (!Object.keys(stored).some((k) => NO_LONGER_STORED.has(k))) return stored;
+  return Object.fromEntries(Object.entries(stored).filter(([k]) => !NO_LONGER_STORED.has(k)));
 }

@@ -18,15 +18,7 @@ import type {
   VcsRepoValue,
   WorkspaceFieldTable,
 } from "../api/workspace-fields";
-import {
-  WORKSPACE_OUTPUTS,
-  type ArgOf,
-  type WorkspaceInputName,
-  type WorkspaceMetrics,
-  type WorkspacePermissions,
-  type WorkspaceStatus,
-  type WorkspaceTopName,
-} from "./workspace-fields";
+import { WORKSPACE_OUTPUTS, type ArgOf, type WorkspaceInputName, type WorkspaceTopName } from "./workspace-fields";
 
 /** Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool). */
 export type ExecutionMode = ApiExecutionMode;
@@ -112,25 +104,14 @@ export type VcsRepoOutput = VcsRepoValue;
 
 export { WORKSPACE_OUTPUTS };
 /**
- * Outputs of a {@link Workspace}: the field table's top-level lines (the inputs as the
- * service reports them, tags, effective tags and links), plus `metrics`, `status` and
- * `permissions`, which group what programs rarely read.
+ * Outputs of a {@link Workspace}: the field table's `top` lines, what the stack owns (the
+ * inputs as the service reports them, id, name, organization, project, tags, effective
+ * tags) and links. What the service reports and changes on its own (run metrics, lock,
+ * current run, times, permissions) is not stored: read it with `getWorkspace`, whose
+ * result has it as `metrics`, `status` and `permissions`.
  */
 type WorkspaceOutputProperties = {
   readonly [K in WorkspaceTopName]: pulumi.Output<ValueOf<WorkspaceFieldTable[K]>>;
-} & {
-  /** Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent). */
-  readonly metrics: pulumi.Output<WorkspaceMetrics>;
-  /**
-   * Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
-   * and assessment status, `currentRunId`, `currentStateVersionId`,
-   * `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-   * `environment`, `source`, no-code origin and more (a value the service does not
-   * report is absent).
-   */
-  readonly status: pulumi.Output<WorkspaceStatus>;
-  /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...). */
-  readonly permissions: pulumi.Output<WorkspacePermissions>;
 };
 
 // The outputs are declared through the field table: this interface merges into the class.

@@ -18,8 +18,12 @@ import {
 } from "../../src/api/workspace-fields";
 import { toWorkspace, workspaceRequestBody } from "../../src/client";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
-import { WORKSPACE_FIELDS as DIFF_RULES, workspaceOutputs } from "../../src/resources/providers/workspace";
-import { WORKSPACE_OUTPUT_GROUPS, currentShape } from "../../src/resources/workspace-fields";
+import {
+  WORKSPACE_FIELDS as DIFF_RULES,
+  workspaceOutputs,
+  workspaceReport,
+} from "../../src/resources/providers/workspace";
+import { WORKSPACE_REPORT_GROUPS, currentShape } from "../../src/resources/workspace-fields";
 
 const lines = workspaceFieldEntries as [string, FieldDef][];
 
@@ -112,10 +116,11 @@ describe("workspace field table", () => {
     expect(DIFF_RULES.filter((r) => r.replaces).map((r) => r.name)).toEqual(["organization"]);
   });
 
-  it("declared outputs are the top-level lines plus the groups, and the provider fills exactly those", () => {
+  it("declared outputs are the top-level lines, the provider fills exactly those, and the lookup's groups hold the rest", () => {
     const top = lines.filter(([, f]) => f.group === "top").map(([name]) => name);
-    expect([...WORKSPACE_OUTPUTS]).toEqual([...top, ...WORKSPACE_OUTPUT_GROUPS]);
-    expect(WORKSPACE_OUTPUTS.length).toBeLessThanOrEqual(40);
+    expect([...WORKSPACE_OUTPUTS]).toEqual(top);
+    expect(WORKSPACE_OUTPUTS.length).toBeLessThanOrEqual(32);
+    expect([...WORKSPACE_REPORT_GROUPS]).toEqual(["permissions", "metrics", "status"]);
     const full = resource(
       Object.fromEntries(
         lines.filter(([, f]) => f.wire && f.read).map(([name, f]) => [f.wire!, f.shape ? undefined : sample(name, f)]),
@@ -126,33 +131,33 @@ describe("workspace field table", () => {
           .map(([name]) => [lines.find(([k]) => k === name)![1].rel!, { data: { id: `id-${name}`, type: "x" } }]),
       ),
     );
-    const outs = workspaceOutputs(toWorkspace(full), {
-      tags: { a: "1" },
-      effectiveTags: { a: "1", b: "2" },
-      forceDelete: false,
-    });
+    const ws = toWorkspace(full);
+    const outs = workspaceOutputs(ws, { tags: { a: "1" }, effectiveTags: { a: "1", b: "2" }, forceDelete: false });
     expect(Object.keys(outs).sort()).toEqual([...WORKSPACE_OUTPUTS].sort());
+    const report = workspaceReport(ws);
+    expect(Object.keys(report).sort()).toEqual(["metrics", "permissions", "status"]);
     for (const group of ["metrics", "status"] as const) {
       const members = lines
         .filter(([, f]) => f.group === group)
         .map(([name]) => name)
         .sort();
-      expect(Object.keys(outs[group]).sort(), group).toEqual(members);
+      expect(Object.keys(report[group]).sort(), group).toEqual(members);
     }
-    expect((outs.status as Record<string, unknown>).currentRunId).toBe("id-currentRunId");
-    expect((outs.metrics as Record<string, unknown>).runFailures).toBe("value-of-runFailures");
+    expect((report.status as Record<string, unknown>).currentRunId).toBe("id-currentRunId");
+    expect((report.metrics as Record<string, unknown>).runFailures).toBe("value-of-runFailures");
   });
 
   it("a group leaves out what the service does not report", () => {
-    const outs = workspaceOutputs(toWorkspace(resource({})), { tags: {}, effectiveTags: {}, forceDelete: false });
-    expect(outs.metrics).toEqual({ resourceCount: 0 });
-    expect(Object.values(outs.status)).not.toContain(null);
+    const report = workspaceReport(toWorkspace(resource({})));
+    expect(report.metrics).toEqual({ resourceCount: 0 });
+    expect(Object.values(report.status)).not.toContain(null);
+    expect(report.permissions).toEqual({});
   });
 
-  it("outputs written by the previous release (every value at the top level) read as this release's shape", () => {
+  it("outputs written by earlier releases (0.3.0's groups, the flat shape before 0.2.0) read as this release's shape", () => {
     const ws = toWorkspace(
       resource(
-        { "resource-count": 3, "locked-reason": "why", "run-failures": 1 },
+        { "resource-count": 3, "locked-reason": "why", "run-failures": 1, permissions: { "can-update": true } },
         { "current-run": { data: { id: "run-1", type: "runs" } } },
       ),
     );
@@ -162,11 +167,20 @@ describe("workspace field table", () => {
       forceDelete: true,
       organization: "org",
     });
-    const flat: Record<string, unknown> = { ...now, ...now.metrics, ...now.status, permissions: now.permissions };
-    delete flat.metrics;
-    delete flat.status;
-    // The previous release wrote null for what the service did not report.
+    const report = workspaceReport(ws);
+    expect(report.metrics).toMatchObject({ resourceCount: 3, runFailures: 1 });
+    // 0.2.0 to 0.3.x: the three groups beside the top-level outputs.
+    const grouped: Record<string, unknown> = { ...now, ...report };
+    expect(currentShape(grouped)).toEqual(now);
+    // Before 0.2.0: every value at the top level, null for what the service did not report.
+    const flat: Record<string, unknown> = {
+      ...now,
+      ...report.metrics,
+      ...report.status,
+      permissions: report.permissions,
+    };
     for (const [name, f] of lines) if (f.group === "metrics" || f.group === "status") flat[name] ??= null;
+    expect(Object.keys(flat).length).toBeGreaterThan(55);
     expect(currentShape(flat)).toEqual(now);
     expect(currentShape(now)).toBe(now);
   });

@@ -22,6 +22,8 @@ export = async () => {
   return {
     readerNames: readers.names,
     appA: { id: appA.id, effectiveTags: appA.effectiveTags, executionMode: appA.executionMode },
+    // What the service reports on its own, which a Workspace does not store.
+    appAReport: { locked: appA.status.locked, createdAt: appA.status.createdAt, canUpdate: appA.permissions.canUpdate, resourceCount: appA.metrics.resourceCount },
     // The Output form, fed by another resource's output.
     networkByName: getWorkspacesOutput({ names: [network.name] }).idsByName,
   };
@@ -94,7 +96,17 @@ describe("a lookup by tag builds RemoteStateConsumers", () => {
       effectiveTags: { reads: "network", team: "apps" },
       executionMode: "remote",
     });
+    expect(out.appAReport).toEqual({
+      locked: false,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      canUpdate: true,
+      resourceCount: 0,
+    });
     expect(out.networkByName).toEqual({ network: network.id });
+    // The network workspace's state holds what the stack owns, not the service's own values.
+    const stored = stack.resources(":Workspace")[0].outputs!;
+    expect(stored).toHaveProperty("effectiveTags");
+    for (const key of ["metrics", "status", "permissions", "createdAt"]) expect(stored).not.toHaveProperty(key);
     const types = stack
       .resources()
       .map((res) => res.type)

@@ -1,13 +1,15 @@
 /**
- * State is kept across releases: a stack created with the previous release (every
- * workspace value a top-level output, about 60 of them) is previewed, updated,
- * refreshed and destroyed with this one. The serialized provider in that state calls
- * this release's entry point with the old outputs as `olds`.
+ * State is kept across releases: a stack created with an earlier release is previewed,
+ * updated, refreshed and destroyed with this one. Two earlier shapes of a `Workspace`'s
+ * outputs are covered: releases before 0.2.0 (every workspace value a top-level output,
+ * about 60 of them) and 0.3.0 (the service's own values grouped in `metrics`, `status`
+ * and `permissions`, which this release no longer stores). The serialized provider in
+ * that state calls this release's entry point with the old outputs as `olds`.
  *
- * The previous release is built from git: the parent of the commit that introduced
- * the field table, extracted with `git archive`, this repository's node_modules
- * linked in, compiled with tsc. The program's `node_modules/pulumi-workspaces` points
- * at that build for the first `up`, then at this repository.
+ * Each earlier release is built from git (its commit found from the history, see
+ * RELEASES), extracted with `git archive`, this repository's node_modules linked in,
+ * compiled with tsc. The program's `node_modules/pulumi-workspaces` points at that build
+ * for the first `up`, then at this repository.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -40,21 +42,70 @@ export const appId = app.id;
  */
 const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
 
-/** The commit whose tree is the previous release: the parent of the commit that added the field table. */
-function previousRelease(): string {
-  const added = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", "src/api/workspaceFields.ts"], {
-    cwd: gitRoot,
-    encoding: "utf8",
-  })
+/** The commits of `args` (`git log` arguments), newest first. */
+function commits(args: string[]): string[] {
+  return execFileSync("git", ["log", "--format=%H", ...args], { cwd: gitRoot, encoding: "utf8" })
     .trim()
     .split("\n")
-    .pop();
-  if (!added)
-    throw new Error(
-      `no commit in ${gitRoot} adds src/api/workspaceFields.ts (the field table, under the name it was added with): this test needs the repository's history (a full clone, not a shallow one)`,
-    );
-  return execFileSync("git", ["rev-parse", `${added}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
+    .filter(Boolean);
 }
+
+/** `commit`'s parent. */
+function parentOf(commit: string): string {
+  return execFileSync("git", ["rev-parse", `${commit}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
+}
+
+/** `what` could not be found in the history. */
+function notInHistory(what: string): Error {
+  return new Error(
+    `no commit in ${gitRoot} ${what}: this test needs the repository's history (a full clone, not a shallow one)`,
+  );
+}
+
+interface Release {
+  /** How the release is named in the test titles. */
+  name: string;
+  /** The commit whose tree is the release. */
+  commit(): string;
+  /** An output key a `Workspace` of that release stores and this release does not. */
+  marker: string;
+  /** Asserts the shape of a `Workspace`'s outputs as that release writes them. */
+  written(outputs: Record<string, unknown>): void;
+}
+
+const RELEASES: Release[] = [
+  {
+    name: "a release before 0.2.0 (every value a top-level output)",
+    // The parent of the commit that added the field table (under the name it was added with).
+    commit() {
+      const added = commits(["--diff-filter=A", "--", "src/api/workspaceFields.ts"]).pop();
+      if (!added) throw notInHistory("adds src/api/workspaceFields.ts (the field table)");
+      return parentOf(added);
+    },
+    marker: "createdAt",
+    written(outputs) {
+      expect(Object.keys(outputs).length).toBeGreaterThan(55);
+      expect(outputs).toHaveProperty("createdAt");
+      expect(outputs).not.toHaveProperty("status");
+    },
+  },
+  {
+    name: "0.3.0 (the service's own values grouped in metrics, status and permissions)",
+    // The commit that dated 0.3.0 in the CHANGELOG.
+    commit() {
+      const released = commits(["-S", "## 0.3.0 (", "--", "CHANGELOG.md"]).pop();
+      if (!released) throw notInHistory("adds the 0.3.0 heading to CHANGELOG.md");
+      return released;
+    },
+    marker: "status",
+    written(outputs) {
+      expect(outputs).toHaveProperty("status.createdAt");
+      expect(outputs).toHaveProperty("metrics.resourceCount", 0);
+      expect(outputs).toHaveProperty("permissions.canUpdate", true);
+      expect(outputs).not.toHaveProperty("createdAt");
+    },
+  },
+];
 
 /** Extracts and compiles the package at `commit` into `dir` (only what a program loads). */
 function buildRelease(commit: string, dir: string): void {
@@ -93,9 +144,8 @@ function workspaceStates(stack: TestStack): StateResource[] {
   return stack.resources(":Workspace").sort((a, b) => a.urn.localeCompare(b.urn));
 }
 
-const figures: string[] = [];
-
-describe("a stack created with the previous release", () => {
+describe.each(RELEASES)("a stack created with $name", (previous) => {
+  const figures: string[] = [];
   let server: RunningServer;
   let stack: TestStack;
   let release: string;
@@ -108,28 +158,26 @@ describe("a stack created with the previous release", () => {
       files: { "index.ts": PROGRAM("the app") },
       env: serverEnv(server),
     });
-    commit = previousRelease();
+    commit = previous.commit();
     release = path.join(stack.root, "previous-release", "package");
     const t0 = Date.now();
     buildRelease(commit, release);
-    figures.push(`previous release ${commit.slice(0, 10)} built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    figures.push(`release ${commit.slice(0, 10)} built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     usePackage(stack, release);
   }, 240_000);
 
   afterAll(async () => {
-    if (figures.length) console.log(`\nold-state figures:\n  ${figures.join("\n  ")}`);
+    if (figures.length) console.log(`\nold-state figures, ${previous.name}:\n  ${figures.join("\n  ")}`);
     stack?.dispose();
     await server?.close();
   });
 
-  it("is created by the previous release with every value a top-level output", async () => {
+  it("is created by that release, in its shape", async () => {
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     const [app, net] = workspaceStates(stack);
-    expect(Object.keys(net.outputs!).length).toBeGreaterThan(55);
-    expect(net.outputs).toHaveProperty("createdAt");
-    expect(net.outputs).not.toHaveProperty("status");
+    previous.written(net.outputs!);
     figures.push(
-      `previous release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace (compact JSON)`,
+      `that release: ${Object.keys(app.outputs!).length} outputs, ${JSON.stringify(app).length} bytes of state per workspace (compact JSON)`,
     );
     const onServer = await workspaceByName(server, "old-state-app");
     expect(onServer.id).toBe(app.id);
@@ -147,7 +195,7 @@ describe("a stack created with the previous release", () => {
       ["create", "pulumi-workspaces-origin"],
     ]);
     // The untouched state still has the old shape: nothing was written.
-    expect(workspaceStates(stack)[1].outputs).toHaveProperty("createdAt");
+    expect(workspaceStates(stack)[1].outputs).toHaveProperty(previous.marker);
   });
 
   it("updates one workspace from its old outputs; the other keeps them until refresh", async () => {
@@ -164,14 +212,14 @@ describe("a stack created with the previous release", () => {
         .filter((k) => !k.startsWith("__"))
         .sort(),
     ).toEqual([...WORKSPACE_OUTPUTS].sort());
-    expect(app.outputs!.status).toMatchObject({ createdAt: app0.outputs!.createdAt, locked: false });
+    expect(app.outputs).not.toHaveProperty(previous.marker);
     expect(app.outputs!.tags).toEqual({ env: "prod", team: "apps" });
-    expect(net.outputs).toHaveProperty("createdAt");
+    expect(net.outputs).toHaveProperty(previous.marker);
   });
 
   it("refreshes into this release's shape, then previews with no change", async () => {
     // Both workspaces are read from the server: by id, or from the organization's listing
-    // (state of the previous release records the organization, so the listing serves it).
+    // (state of that release records the organization, so the listing serves it).
     const reads = () => {
       const by = server.stats().byRoute;
       return {
@@ -190,7 +238,7 @@ describe("a stack created with the previous release", () => {
           .filter((k) => !k.startsWith("__"))
           .sort(),
       ).toEqual([...WORKSPACE_OUTPUTS].sort());
-      expect(ws.outputs).not.toHaveProperty("createdAt");
+      expect(ws.outputs).not.toHaveProperty(previous.marker);
     }
     expect(net.outputs!.effectiveTags).toEqual({ env: "prod", team: "platform" });
     // `app` was updated by this release, so its provider text is this release's too (a refresh keeps the stored one).

@@ -183,7 +183,7 @@ describe("getWorkspaces", () => {
 });
 
 describe("getWorkspace", () => {
-  it("gives what a Workspace resource outputs for the same workspace, by name or by id", async () => {
+  it("gives what a Workspace resource outputs for the same workspace, by name or by id, and what the service reports", async () => {
     useStackConfig();
     const byName = await getWorkspace({ name: "search-prod" });
     const byId = await getWorkspace({ id: ids["search-prod"] });
@@ -196,6 +196,11 @@ describe("getWorkspace", () => {
       tagNames: ["public", "search"],
     });
     expect(byName).not.toHaveProperty("forceDelete");
+    // What the service reports on its own, which the resource does not store.
+    expect(byName.metrics).toEqual({ resourceCount: 0 });
+    expect(byName.status).toMatchObject({ locked: false, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(byName.status).not.toHaveProperty("lockedReason");
+    expect(byName.permissions).toMatchObject({ canUpdate: true, canDestroy: true });
 
     // The provider's read of the same workspace: the same mapping, so the same values.
     configureFromStack({
@@ -208,7 +213,8 @@ describe("getWorkspace", () => {
         organization: server.organization,
       });
       const { forceDelete: _f, ...outputs } = read.props!;
-      expect({ id: read.id, ...outputs }).toEqual(byName);
+      const { metrics: _m, status: _s, permissions: _p, ...stored } = byName;
+      expect({ id: read.id, ...outputs }).toEqual(stored);
     } finally {
       setConfiguredSettings({});
       resetClients();

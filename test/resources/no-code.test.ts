@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import { noCodeWorkspaceProvider } from "../../src/resources/providers/no-code-workspace";
-import { workspaceProvider } from "../../src/resources/providers/workspace";
+import { workspaceProvider, workspaceReport } from "../../src/resources/providers/workspace";
+import { getClient } from "../../src/resources/providers/client";
 import {
   api,
   createProject,
@@ -235,8 +236,10 @@ describe("NoCodeWorkspace", () => {
     const mod = await moduleAt("1.0.0");
     const { id } = await create(noCodeWorkspaceProvider, { noCodeModuleId: mod.id, name: uniqueName("seen"), project });
     const asWorkspace = await workspaceProvider.read(id, {});
+    expect(asWorkspace.id).toBe(id);
     // source-module-id names the registry module, as the hosted service fills it.
-    expect(asWorkspace.props!.status?.sourceModuleId).toBe(mod.outs.registryModuleId);
+    const reported = workspaceReport(await getClient().workspaces.read(id));
+    expect(reported.status.sourceModuleId).toBe(mod.outs.registryModuleId);
     // Adopted through `get`: read has no stored outputs.
     const adopted = await noCodeWorkspaceProvider.read(id, partialState(noCodeWorkspaceProvider, {}));
     expect(adopted.props).toMatchObject({ noCodeModuleId: mod.id, moduleVersion: "1.0.0" });

@@ -12,7 +12,9 @@ import (
 )
 
 // Reads one workspace, like `tfe_workspace`: by `organization` and `name`, or by `id`.
-// The result holds what a `Workspace` resource outputs for it. Puts nothing in state.
+// The result holds what a `Workspace` resource outputs for it, and what the service
+// reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
+// store: read it here, when the program runs. Puts nothing in state.
 func LookupWorkspace(ctx *pulumi.Context, args *LookupWorkspaceArgs, opts ...pulumi.InvokeOption) (*LookupWorkspaceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupWorkspaceResult
@@ -65,7 +67,7 @@ type LookupWorkspaceResult struct {
 	HtmlLink *string `pulumi:"htmlLink"`
 	// Workspace id (`ws-...`).
 	Id string `pulumi:"id"`
-	// Run metrics, as the `Workspace` output of that name (a value the service does not report is absent).
+	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
 	Metrics WorkspaceMetrics `pulumi:"metrics"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name string `pulumi:"name"`
@@ -73,7 +75,7 @@ type LookupWorkspaceResult struct {
 	Operations *bool `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization *string `pulumi:"organization"`
-	// The caller's permissions on the workspace, camel-cased (`canUpdate`, ...).
+	// The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
 	Permissions map[string]bool `pulumi:"permissions"`
 	// Project (`prj-...`) holding the workspace.
 	Project *string `pulumi:"project"`
@@ -91,7 +93,11 @@ type LookupWorkspaceResult struct {
 	SpeculativeEnabled bool `pulumi:"speculativeEnabled"`
 	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
 	SshKeyId *string `pulumi:"sshKeyId"`
-	// Status the service reports (lock, current run and state, times, origin), as the `Workspace` output of that name.
+	// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
+	// and assessment status, `currentRunId`, `currentStateVersionId`,
+	// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
+	// `environment`, `source`, no-code origin and more (a value the service does not
+	// report is absent).
 	Status WorkspaceStatus `pulumi:"status"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames []string `pulumi:"tagNames"`
@@ -220,7 +226,7 @@ func (o LookupWorkspaceResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Run metrics, as the `Workspace` output of that name (a value the service does not report is absent).
+// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
 func (o LookupWorkspaceResultOutput) Metrics() WorkspaceMetricsOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceMetrics { return v.Metrics }).(WorkspaceMetricsOutput)
 }
@@ -240,7 +246,7 @@ func (o LookupWorkspaceResultOutput) Organization() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.Organization }).(pulumi.StringPtrOutput)
 }
 
-// The caller's permissions on the workspace, camel-cased (`canUpdate`, ...).
+// The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
 func (o LookupWorkspaceResultOutput) Permissions() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) map[string]bool { return v.Permissions }).(pulumi.BoolMapOutput)
 }
@@ -285,7 +291,11 @@ func (o LookupWorkspaceResultOutput) SshKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.SshKeyId }).(pulumi.StringPtrOutput)
 }
 
-// Status the service reports (lock, current run and state, times, origin), as the `Workspace` output of that name.
+// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
+// and assessment status, `currentRunId`, `currentStateVersionId`,
+// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
+// `environment`, `source`, no-code origin and more (a value the service does not
+// report is absent).
 func (o LookupWorkspaceResultOutput) Status() WorkspaceStatusOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceStatus { return v.Status }).(WorkspaceStatusOutput)
 }

@@ -1072,7 +1072,7 @@ func (o VcsRepoInfoPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Run metrics of a workspace (the `metrics` output); a value the service does not report is left out.
+// Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
 type WorkspaceMetrics struct {
 	// Average apply duration in milliseconds, or null.
 	ApplyDurationAverage *float64 `pulumi:"applyDurationAverage"`
@@ -1088,7 +1088,7 @@ type WorkspaceMetrics struct {
 	WorkspaceKpisRunsCount *float64 `pulumi:"workspaceKpisRunsCount"`
 }
 
-// Run metrics of a workspace (the `metrics` output); a value the service does not report is left out.
+// Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
 type WorkspaceMetricsOutput struct{ *pulumi.OutputState }
 
 func (WorkspaceMetricsOutput) ElementType() reflect.Type {
@@ -1133,7 +1133,7 @@ func (o WorkspaceMetricsOutput) WorkspaceKpisRunsCount() pulumi.Float64PtrOutput
 	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.WorkspaceKpisRunsCount }).(pulumi.Float64PtrOutput)
 }
 
-// Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out.
+// Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 type WorkspaceStatus struct {
 	// Actions the service currently allows (`isDestroyable`).
 	Actions *WorkspaceStatusActions `pulumi:"actions"`
@@ -1179,7 +1179,7 @@ type WorkspaceStatus struct {
 	VcsRepoIdentifier *string `pulumi:"vcsRepoIdentifier"`
 }
 
-// Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out.
+// Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 type WorkspaceStatusOutput struct{ *pulumi.OutputState }
 
 func (WorkspaceStatusOutput) ElementType() reflect.Type {

@@ -48,16 +48,12 @@ type Workspace struct {
 	GlobalRemoteState pulumi.BoolOutput `pulumi:"globalRemoteState"`
 	// UI path of the workspace (`links.self-html`), or null.
 	HtmlLink pulumi.BoolOutput `pulumi:"htmlLink"`
-	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
-	Metrics WorkspaceMetricsOutput `pulumi:"metrics"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
 	Operations pulumi.BoolOutput `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization pulumi.BoolOutput `pulumi:"organization"`
-	// The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
-	Permissions pulumi.BoolMapOutput `pulumi:"permissions"`
 	// Project (`prj-...`) holding the workspace.
 	Project pulumi.BoolOutput `pulumi:"project"`
 	// Whether runs are queued before a configuration is uploaded.
@@ -74,12 +70,6 @@ type Workspace struct {
 	SpeculativeEnabled pulumi.BoolOutput `pulumi:"speculativeEnabled"`
 	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
 	SshKeyId pulumi.BoolOutput `pulumi:"sshKeyId"`
-	// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
-	// and assessment status, `currentRunId`, `currentStateVersionId`,
-	// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-	// `environment`, `source`, no-code origin and more (a value the service does not
-	// report is absent).
-	Status WorkspaceStatusOutput `pulumi:"status"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames pulumi.StringArrayOutput `pulumi:"tagNames"`
 	// Key-value tags bound directly to the workspace.
@@ -445,11 +435,6 @@ func (o WorkspaceOutput) HtmlLink() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.HtmlLink }).(pulumi.BoolOutput)
 }
 
-// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
-func (o WorkspaceOutput) Metrics() WorkspaceMetricsOutput {
-	return o.ApplyT(func(v *Workspace) WorkspaceMetricsOutput { return v.Metrics }).(WorkspaceMetricsOutput)
-}
-
 // Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 func (o WorkspaceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
@@ -463,11 +448,6 @@ func (o WorkspaceOutput) Operations() pulumi.BoolOutput {
 // Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 func (o WorkspaceOutput) Organization() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.Organization }).(pulumi.BoolOutput)
-}
-
-// The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
-func (o WorkspaceOutput) Permissions() pulumi.BoolMapOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolMapOutput { return v.Permissions }).(pulumi.BoolMapOutput)
 }
 
 // Project (`prj-...`) holding the workspace.
@@ -508,15 +488,6 @@ func (o WorkspaceOutput) SpeculativeEnabled() pulumi.BoolOutput {
 // SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
 func (o WorkspaceOutput) SshKeyId() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SshKeyId }).(pulumi.BoolOutput)
-}
-
-// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
-// and assessment status, `currentRunId`, `currentStateVersionId`,
-// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-// `environment`, `source`, no-code origin and more (a value the service does not
-// report is absent).
-func (o WorkspaceOutput) Status() WorkspaceStatusOutput {
-	return o.ApplyT(func(v *Workspace) WorkspaceStatusOutput { return v.Status }).(WorkspaceStatusOutput)
 }
 
 // Flat tags, lower-cased as the service stores them.

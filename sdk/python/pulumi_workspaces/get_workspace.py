@@ -257,7 +257,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def metrics(self) -> 'outputs.WorkspaceMetrics':
         """
-        Run metrics, as the `Workspace` output of that name (a value the service does not report is absent).
+        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
         """
         return pulumi.get(self, "metrics")
 
@@ -289,7 +289,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def permissions(self) -> Mapping[str, _builtins.bool]:
         """
-        The caller's permissions on the workspace, camel-cased (`canUpdate`, ...).
+        The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
         """
         return pulumi.get(self, "permissions")
 
@@ -361,7 +361,11 @@ class GetWorkspaceResult:
     @pulumi.getter
     def status(self) -> 'outputs.WorkspaceStatus':
         """
-        Status the service reports (lock, current run and state, times, origin), as the `Workspace` output of that name.
+        Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
+        and assessment status, `currentRunId`, `currentStateVersionId`,
+        `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
+        `environment`, `source`, no-code origin and more (a value the service does not
+        report is absent).
         """
         return pulumi.get(self, "status")
 
@@ -463,7 +467,9 @@ def get_workspace(id: Optional[_builtins.str] = None,
                   opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWorkspaceResult:
     """
     Reads one workspace, like `tfe_workspace`: by `organization` and `name`, or by `id`.
-    The result holds what a `Workspace` resource outputs for it. Puts nothing in state.
+    The result holds what a `Workspace` resource outputs for it, and what the service
+    reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
+    store: read it here, when the program runs. Puts nothing in state.
 
     :param _builtins.str id: Workspace id (`ws-...`).
     :param _builtins.str name: Name of the workspace.
@@ -518,7 +524,9 @@ def get_workspace_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspaceResult]:
     """
     Reads one workspace, like `tfe_workspace`: by `organization` and `name`, or by `id`.
-    The result holds what a `Workspace` resource outputs for it. Puts nothing in state.
+    The result holds what a `Workspace` resource outputs for it, and what the service
+    reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
+    store: read it here, when the program runs. Puts nothing in state.
 
     :param _builtins.str id: Workspace id (`ws-...`).
     :param _builtins.str name: Name of the workspace.

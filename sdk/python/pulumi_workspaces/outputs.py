@@ -367,35 +367,8 @@ class VcsRepoInfo(dict):
 @pulumi.output_type
 class WorkspaceMetrics(dict):
     """
-    Run metrics of a workspace (the `metrics` output); a value the service does not report is left out.
+    Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "applyDurationAverage":
-            suggest = "apply_duration_average"
-        elif key == "planDurationAverage":
-            suggest = "plan_duration_average"
-        elif key == "policyCheckFailures":
-            suggest = "policy_check_failures"
-        elif key == "resourceCount":
-            suggest = "resource_count"
-        elif key == "runFailures":
-            suggest = "run_failures"
-        elif key == "workspaceKpisRunsCount":
-            suggest = "workspace_kpis_runs_count"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in WorkspaceMetrics. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        WorkspaceMetrics.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        WorkspaceMetrics.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  apply_duration_average: Optional[_builtins.float] = None,
                  plan_duration_average: Optional[_builtins.float] = None,
@@ -404,7 +377,7 @@ class WorkspaceMetrics(dict):
                  run_failures: Optional[_builtins.float] = None,
                  workspace_kpis_runs_count: Optional[_builtins.float] = None):
         """
-        Run metrics of a workspace (the `metrics` output); a value the service does not report is left out.
+        Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
 
         :param _builtins.float apply_duration_average: Average apply duration in milliseconds, or null.
         :param _builtins.float plan_duration_average: Average plan duration in milliseconds, or null.
@@ -478,57 +451,8 @@ class WorkspaceMetrics(dict):
 @pulumi.output_type
 class WorkspaceStatus(dict):
     """
-    Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out.
+    Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
     """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "autoDestroyStatus":
-            suggest = "auto_destroy_status"
-        elif key == "createdAt":
-            suggest = "created_at"
-        elif key == "currentConfigurationVersionId":
-            suggest = "current_configuration_version_id"
-        elif key == "currentRunId":
-            suggest = "current_run_id"
-        elif key == "currentStateVersionId":
-            suggest = "current_state_version_id"
-        elif key == "inheritsProjectAutoDestroy":
-            suggest = "inherits_project_auto_destroy"
-        elif key == "lastAssessmentResultAt":
-            suggest = "last_assessment_result_at"
-        elif key == "latestChangeAt":
-            suggest = "latest_change_at"
-        elif key == "lockedBy":
-            suggest = "locked_by"
-        elif key == "lockedReason":
-            suggest = "locked_reason"
-        elif key == "noCodeModuleVersionId":
-            suggest = "no_code_module_version_id"
-        elif key == "noCodeUpgradeAvailable":
-            suggest = "no_code_upgrade_available"
-        elif key == "oauthClientName":
-            suggest = "oauth_client_name"
-        elif key == "sourceModuleId":
-            suggest = "source_module_id"
-        elif key == "structuredRunOutputEnabled":
-            suggest = "structured_run_output_enabled"
-        elif key == "updatedAt":
-            suggest = "updated_at"
-        elif key == "vcsRepoIdentifier":
-            suggest = "vcs_repo_identifier"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in WorkspaceStatus. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        WorkspaceStatus.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        WorkspaceStatus.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  actions: Optional['outputs.WorkspaceStatusActions'] = None,
                  auto_destroy_status: Optional[_builtins.str] = None,
@@ -552,7 +476,7 @@ class WorkspaceStatus(dict):
                  updated_at: Optional[_builtins.str] = None,
                  vcs_repo_identifier: Optional[_builtins.str] = None):
         """
-        Rarely read status of a workspace (the `status` output): lock, current run and state, times, origin. A value the service does not report is left out.
+        Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 
         :param 'WorkspaceStatusActions' actions: Actions the service currently allows (`isDestroyable`).
         :param _builtins.str auto_destroy_status: State of a scheduled auto-destroy as the service reports it, or null.
@@ -790,23 +714,6 @@ class WorkspaceStatus(dict):
 
 @pulumi.output_type
 class WorkspaceStatusActions(dict):
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "isDestroyable":
-            suggest = "is_destroyable"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in WorkspaceStatusActions. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        WorkspaceStatusActions.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        WorkspaceStatusActions.__key_warning(key)
-        return super().get(key, default)
-
     def __init__(__self__, *,
                  is_destroyable: Optional[_builtins.bool] = None):
         if is_destroyable is not None:

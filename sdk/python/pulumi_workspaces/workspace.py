@@ -697,10 +697,7 @@ class Workspace(pulumi.CustomResource):
             __props__.__dict__["working_directory"] = working_directory
             __props__.__dict__["effective_tags"] = None
             __props__.__dict__["html_link"] = None
-            __props__.__dict__["metrics"] = None
-            __props__.__dict__["permissions"] = None
             __props__.__dict__["self_link"] = None
-            __props__.__dict__["status"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["organization"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Workspace, __self__).__init__(
@@ -740,11 +737,9 @@ class Workspace(pulumi.CustomResource):
         __props__.__dict__["force_delete"] = None
         __props__.__dict__["global_remote_state"] = None
         __props__.__dict__["html_link"] = None
-        __props__.__dict__["metrics"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["operations"] = None
         __props__.__dict__["organization"] = None
-        __props__.__dict__["permissions"] = None
         __props__.__dict__["project"] = None
         __props__.__dict__["queue_all_runs"] = None
         __props__.__dict__["self_link"] = None
@@ -753,7 +748,6 @@ class Workspace(pulumi.CustomResource):
         __props__.__dict__["source_url"] = None
         __props__.__dict__["speculative_enabled"] = None
         __props__.__dict__["ssh_key_id"] = None
-        __props__.__dict__["status"] = None
         __props__.__dict__["tag_names"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["trigger_patterns"] = None
@@ -886,14 +880,6 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def metrics(self) -> pulumi.Output['outputs.WorkspaceMetrics']:
-        """
-        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
-        """
-        return pulumi.get(self, "metrics")
-
-    @_builtins.property
-    @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
         Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
@@ -915,14 +901,6 @@ class Workspace(pulumi.CustomResource):
         Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
         """
         return pulumi.get(self, "organization")
-
-    @_builtins.property
-    @pulumi.getter
-    def permissions(self) -> pulumi.Output[Mapping[str, _builtins.bool]]:
-        """
-        The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...).
-        """
-        return pulumi.get(self, "permissions")
 
     @_builtins.property
     @pulumi.getter
@@ -987,18 +965,6 @@ class Workspace(pulumi.CustomResource):
         SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
         """
         return pulumi.get(self, "ssh_key_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def status(self) -> pulumi.Output['outputs.WorkspaceStatus']:
-        """
-        Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
-        and assessment status, `currentRunId`, `currentStateVersionId`,
-        `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-        `environment`, `source`, no-code origin and more (a value the service does not
-        report is absent).
-        """
-        return pulumi.get(self, "status")
 
     @_builtins.property
     @pulumi.getter(name="tagNames")

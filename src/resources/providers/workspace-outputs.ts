@@ -1,7 +1,12 @@
 /** The outputs of a `Workspace`. */
 import type { Workspace as ApiWorkspace } from "../../client";
 import { clientName, type WorkspaceFieldName } from "../../api/workspace-fields";
-import { WORKSPACE_TOP_OUTPUTS, groupedOutputs, type WorkspaceOutputValues } from "../workspace-fields";
+import {
+  WORKSPACE_OUTPUTS,
+  reportedGroups,
+  type WorkspaceOutputValues,
+  type WorkspaceReport,
+} from "../workspace-fields";
 
 /** What the outputs hold beside the client's view of the workspace. */
 export interface OutputExtras {
@@ -30,12 +35,15 @@ export function workspaceValue(ws: ApiWorkspace, name: WorkspaceFieldName, extra
   return computed ? computed(ws, extra) : (ws as unknown as Record<string, unknown>)[clientName(name)];
 }
 
-/** The resource's outputs for a workspace: the field table's top-level lines, then `metrics`, `status` and `permissions`. */
+/** The resource's outputs for a workspace: the field table's `top` lines (what the stack owns, and links). */
 export function workspaceOutputs(ws: ApiWorkspace, extra: OutputExtras): WorkspaceOutputValues {
-  const value = (name: WorkspaceFieldName): unknown => workspaceValue(ws, name, extra);
   const out: Record<string, unknown> = {};
-  for (const name of WORKSPACE_TOP_OUTPUTS) out[name] = value(name);
-  Object.assign(out, groupedOutputs(value));
-  out.permissions = ws.permissions;
+  for (const name of WORKSPACE_OUTPUTS) out[name] = workspaceValue(ws, name, extra);
   return out as WorkspaceOutputValues;
+}
+
+/** What the service reports on its own about a workspace, read on demand: `metrics`, `status` and `permissions`. */
+export function workspaceReport(ws: ApiWorkspace): WorkspaceReport {
+  const extra: OutputExtras = { tags: {}, effectiveTags: {}, forceDelete: false };
+  return reportedGroups((name) => workspaceValue(ws, name, extra));
 }

@@ -16,7 +16,7 @@ import { requestOptions, tagBindingsOf } from "./workspace-request";
 import { refusedUpdate, updateWorkspace } from "./workspace-update";
 
 export { WORKSPACE_FIELDS } from "./workspace-diff-rules";
-export { workspaceOutputs } from "./workspace-outputs";
+export { workspaceOutputs, workspaceReport } from "./workspace-outputs";
 export { refusedUpdate } from "./workspace-update";
 
 // ---------------------------------------------------------------------------
