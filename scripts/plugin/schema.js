@@ -86,14 +86,26 @@ function derive() {
     const n = t.getSymbol()?.name;
     return n === "Promise" || n === "OutputInstance" || n === "Output";
   };
+  /** The `T` of an `OutputInstance<T>`, alone or in an intersection (`pulumi.Output<T>`), else undefined. */
+  const outputArgument = (t) => {
+    const out = t.isIntersection()
+      ? t.types.find((m) => m.getSymbol()?.name === "OutputInstance")
+      : t.getSymbol()?.name === "OutputInstance"
+        ? t
+        : undefined;
+    return out ? checker.getTypeArguments(out)[0] : undefined;
+  };
   /** The plain value type of `pulumi.Input<T>` / `pulumi.Output<T>` / `T | null | undefined`. */
   function plain(t) {
-    if (t.isIntersection()) {
-      const out = t.types.find((m) => m.getSymbol()?.name === "OutputInstance");
-      if (out) return plain(checker.getTypeArguments(out)[0]);
-    }
-    if (t.getSymbol()?.name === "OutputInstance") return plain(checker.getTypeArguments(t)[0]);
+    const arg = outputArgument(t);
+    if (arg) return plain(arg);
     if (!t.isUnion()) return t;
+    // `pulumi.Output<string | null>` distributes into `Output<string> | Output<null>`.
+    const args = t.types.map(outputArgument);
+    if (args.every(Boolean)) {
+      const values = args.filter((a) => !isNullish(a));
+      return values.length === 1 ? plain(values[0]) : { union: values.map(plain) };
+    }
     const kept = t.types.filter(
       (m) => !isNullish(m) && !isWrapper(m) && !(m.isIntersection() && m.types.some(isWrapper)),
     );
@@ -105,6 +117,7 @@ function derive() {
 
   function typeSpec(t, context, output) {
     if (t.union) {
+      if (t.union.length === 0) throw new Error(`${context}: a type with no value but null or undefined`);
       const specs = t.union.map((m) => typeSpec(m, context, output));
       const kinds = new Set(specs.map((s) => JSON.stringify(s)));
       if (kinds.size === 1) return specs[0];

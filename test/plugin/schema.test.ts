@@ -90,6 +90,29 @@ describe("provider schema", () => {
     );
   });
 
+  it("types each output as its input of the same name, and a table line's output by what the service sends", () => {
+    // An output shape may differ from its input shape only by name (`VcsRepoInfo` beside `VcsRepo`).
+    const kind = (p: any): unknown =>
+      p.type === "array" ? ["array", kind(p.items)] : (p.$ref?.replace(/Info$/, "") ?? p.type);
+    const differing: string[] = [];
+    for (const [token, r] of Object.entries<any>(schema.resources))
+      for (const [name, out] of Object.entries<any>(r.properties ?? {})) {
+        const input = r.inputProperties?.[name];
+        if (input && JSON.stringify(kind(out)) !== JSON.stringify(kind(input))) differing.push(`${token}.${name}`);
+      }
+    expect(differing).toEqual([]);
+    // A value the service may leave out (`string | null`) is still a string, not another type.
+    const props = resource("Workspace").properties;
+    for (const [name, line] of Object.entries<any>(WORKSPACE_FIELDS)) {
+      if (!(name in props) || !line.read) continue;
+      const type = props[name].type;
+      if (type === "boolean") expect(line.read.safeParse("text").success, name).toBe(false);
+      if (type === "string") expect(line.read.safeParse("text").success, name).toBe(true);
+    }
+    for (const name of ["description", "project", "organization", "htmlLink", "selfLink", "sshKeyId"])
+      expect(props[name].type, name).toBe("string");
+  });
+
   it("marks the token and the no-code workspace's sensitive outputs secret", () => {
     expect(schema.config.variables.token.secret).toBe(true);
     expect(schema.provider.inputProperties.token.secret).toBe(true);

@@ -24,7 +24,7 @@ type DataRetentionPolicy struct {
 	// Whether the policy keeps backing data forever.
 	DontDelete pulumi.BoolOutput `pulumi:"dontDelete"`
 	// The policy's id on the service, or null when the service sends none.
-	PolicyId pulumi.BoolOutput `pulumi:"policyId"`
+	PolicyId pulumi.StringOutput `pulumi:"policyId"`
 	// Workspace (`ws-...`) the policy belongs to.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -196,8 +196,8 @@ func (o DataRetentionPolicyOutput) DontDelete() pulumi.BoolOutput {
 }
 
 // The policy's id on the service, or null when the service sends none.
-func (o DataRetentionPolicyOutput) PolicyId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.BoolOutput { return v.PolicyId }).(pulumi.BoolOutput)
+func (o DataRetentionPolicyOutput) PolicyId() pulumi.StringOutput {
+	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.StringOutput { return v.PolicyId }).(pulumi.StringOutput)
 }
 
 // Workspace (`ws-...`) the policy belongs to.

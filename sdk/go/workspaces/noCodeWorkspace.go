@@ -17,7 +17,7 @@ type NoCodeWorkspace struct {
 	pulumi.CustomResourceState
 
 	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-	AgentPoolId pulumi.BoolOutput `pulumi:"agentPoolId"`
+	AgentPoolId pulumi.StringOutput `pulumi:"agentPoolId"`
 	// Whether a successful plan applies without confirmation.
 	AutoApply pulumi.BoolOutput `pulumi:"autoApply"`
 	// Whether an upgrade's plan is confirmed without review (the input, echoed).
@@ -25,43 +25,43 @@ type NoCodeWorkspace struct {
 	// Creation time (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Free-text description, or null. `null` removes it.
-	Description pulumi.BoolOutput `pulumi:"description"`
+	Description pulumi.StringOutput `pulumi:"description"`
 	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether delete removes the workspace even while it manages resources (the input, echoed).
 	ForceDelete pulumi.BoolOutput `pulumi:"forceDelete"`
 	// UI path of the workspace (`links.self-html`), or null.
-	HtmlLink pulumi.BoolOutput `pulumi:"htmlLink"`
+	HtmlLink pulumi.StringOutput `pulumi:"htmlLink"`
 	// The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
-	LastUpgrade pulumi.BoolOutput `pulumi:"lastUpgrade"`
+	LastUpgrade NoCodeWorkspaceLastUpgradeOutput `pulumi:"lastUpgrade"`
 	// Whether the workspace is locked.
 	Locked pulumi.BoolOutput `pulumi:"locked"`
 	// Module version the workspace runs, or null when not managed.
-	ModuleVersion pulumi.BoolOutput `pulumi:"moduleVersion"`
+	ModuleVersion pulumi.StringOutput `pulumi:"moduleVersion"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// No-code module (`nocode-...`) the workspace was created from.
 	NoCodeModuleId pulumi.StringOutput `pulumi:"noCodeModuleId"`
 	// For a no-code workspace: the module version it was provisioned from; null otherwise.
-	NoCodeModuleVersionId pulumi.BoolOutput `pulumi:"noCodeModuleVersionId"`
+	NoCodeModuleVersionId pulumi.StringOutput `pulumi:"noCodeModuleVersionId"`
 	// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
 	NoCodeUpgradeAvailable pulumi.BoolOutput `pulumi:"noCodeUpgradeAvailable"`
 	// Organization holding the workspace.
 	Organization pulumi.StringOutput `pulumi:"organization"`
 	// Project (`prj-...`) holding the workspace.
-	Project pulumi.BoolOutput `pulumi:"project"`
+	Project pulumi.StringOutput `pulumi:"project"`
 	// Number of resources in the workspace's current state.
 	ResourceCount pulumi.Float64Output `pulumi:"resourceCount"`
 	// API path of the workspace (`links.self`), or null.
-	SelfLink pulumi.BoolOutput `pulumi:"selfLink"`
+	SelfLink pulumi.StringOutput `pulumi:"selfLink"`
 	// Values of the sensitive variables by key (secret).
 	SensitiveValues pulumi.StringMapOutput `pulumi:"sensitiveValues"`
 	// Registry module a no-code workspace was made from, or null.
-	SourceModuleId pulumi.BoolOutput `pulumi:"sourceModuleId"`
+	SourceModuleId pulumi.StringOutput `pulumi:"sourceModuleId"`
 	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-	SourceName pulumi.BoolOutput `pulumi:"sourceName"`
+	SourceName pulumi.StringOutput `pulumi:"sourceName"`
 	// Address of the tool that created the workspace, or null.
-	SourceUrl pulumi.BoolOutput `pulumi:"sourceUrl"`
+	SourceUrl pulumi.StringOutput `pulumi:"sourceUrl"`
 	// How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`.
 	UpgradeStrategy pulumi.StringOutput `pulumi:"upgradeStrategy"`
 	// Longest wait for an upgrade, in seconds (the input, echoed).
@@ -334,8 +334,8 @@ func (o NoCodeWorkspaceOutput) ToNoCodeWorkspaceOutputWithContext(ctx context.Co
 }
 
 // Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-func (o NoCodeWorkspaceOutput) AgentPoolId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.AgentPoolId }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) AgentPoolId() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.AgentPoolId }).(pulumi.StringOutput)
 }
 
 // Whether a successful plan applies without confirmation.
@@ -354,8 +354,8 @@ func (o NoCodeWorkspaceOutput) CreatedAt() pulumi.StringOutput {
 }
 
 // Free-text description, or null. `null` removes it.
-func (o NoCodeWorkspaceOutput) Description() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.Description }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
 // Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
@@ -369,13 +369,13 @@ func (o NoCodeWorkspaceOutput) ForceDelete() pulumi.BoolOutput {
 }
 
 // UI path of the workspace (`links.self-html`), or null.
-func (o NoCodeWorkspaceOutput) HtmlLink() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.HtmlLink }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) HtmlLink() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.HtmlLink }).(pulumi.StringOutput)
 }
 
 // The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
-func (o NoCodeWorkspaceOutput) LastUpgrade() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.LastUpgrade }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) LastUpgrade() NoCodeWorkspaceLastUpgradeOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) NoCodeWorkspaceLastUpgradeOutput { return v.LastUpgrade }).(NoCodeWorkspaceLastUpgradeOutput)
 }
 
 // Whether the workspace is locked.
@@ -384,8 +384,8 @@ func (o NoCodeWorkspaceOutput) Locked() pulumi.BoolOutput {
 }
 
 // Module version the workspace runs, or null when not managed.
-func (o NoCodeWorkspaceOutput) ModuleVersion() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.ModuleVersion }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) ModuleVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.ModuleVersion }).(pulumi.StringOutput)
 }
 
 // Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
@@ -399,8 +399,8 @@ func (o NoCodeWorkspaceOutput) NoCodeModuleId() pulumi.StringOutput {
 }
 
 // For a no-code workspace: the module version it was provisioned from; null otherwise.
-func (o NoCodeWorkspaceOutput) NoCodeModuleVersionId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.NoCodeModuleVersionId }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) NoCodeModuleVersionId() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.NoCodeModuleVersionId }).(pulumi.StringOutput)
 }
 
 // For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
@@ -414,8 +414,8 @@ func (o NoCodeWorkspaceOutput) Organization() pulumi.StringOutput {
 }
 
 // Project (`prj-...`) holding the workspace.
-func (o NoCodeWorkspaceOutput) Project() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.Project }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) Project() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Project }).(pulumi.StringOutput)
 }
 
 // Number of resources in the workspace's current state.
@@ -424,8 +424,8 @@ func (o NoCodeWorkspaceOutput) ResourceCount() pulumi.Float64Output {
 }
 
 // API path of the workspace (`links.self`), or null.
-func (o NoCodeWorkspaceOutput) SelfLink() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SelfLink }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) SelfLink() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SelfLink }).(pulumi.StringOutput)
 }
 
 // Values of the sensitive variables by key (secret).
@@ -434,18 +434,18 @@ func (o NoCodeWorkspaceOutput) SensitiveValues() pulumi.StringMapOutput {
 }
 
 // Registry module a no-code workspace was made from, or null.
-func (o NoCodeWorkspaceOutput) SourceModuleId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SourceModuleId }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) SourceModuleId() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceModuleId }).(pulumi.StringOutput)
 }
 
 // Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-func (o NoCodeWorkspaceOutput) SourceName() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SourceName }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) SourceName() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceName }).(pulumi.StringOutput)
 }
 
 // Address of the tool that created the workspace, or null.
-func (o NoCodeWorkspaceOutput) SourceUrl() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.SourceUrl }).(pulumi.BoolOutput)
+func (o NoCodeWorkspaceOutput) SourceUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceUrl }).(pulumi.StringOutput)
 }
 
 // How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`.

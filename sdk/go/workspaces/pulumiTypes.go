@@ -239,6 +239,38 @@ func (o NoCodeVariableInfoArrayOutput) Index(i pulumi.IntInput) NoCodeVariableIn
 	}).(NoCodeVariableInfoOutput)
 }
 
+type NoCodeWorkspaceLastUpgrade struct {
+	PlanUrl *string `pulumi:"planUrl"`
+	RunId   string  `pulumi:"runId"`
+	Status  string  `pulumi:"status"`
+}
+
+type NoCodeWorkspaceLastUpgradeOutput struct{ *pulumi.OutputState }
+
+func (NoCodeWorkspaceLastUpgradeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeWorkspaceLastUpgrade)(nil)).Elem()
+}
+
+func (o NoCodeWorkspaceLastUpgradeOutput) ToNoCodeWorkspaceLastUpgradeOutput() NoCodeWorkspaceLastUpgradeOutput {
+	return o
+}
+
+func (o NoCodeWorkspaceLastUpgradeOutput) ToNoCodeWorkspaceLastUpgradeOutputWithContext(ctx context.Context) NoCodeWorkspaceLastUpgradeOutput {
+	return o
+}
+
+func (o NoCodeWorkspaceLastUpgradeOutput) PlanUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) *string { return v.PlanUrl }).(pulumi.StringPtrOutput)
+}
+
+func (o NoCodeWorkspaceLastUpgradeOutput) RunId() pulumi.StringOutput {
+	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) string { return v.RunId }).(pulumi.StringOutput)
+}
+
+func (o NoCodeWorkspaceLastUpgradeOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) string { return v.Status }).(pulumi.StringOutput)
+}
+
 // Which settings are set on the workspace rather than inherited from the organization default.
 type SettingOverwrites struct {
 	// True: `agentPoolId` is the workspace's own. Default true.
@@ -1367,6 +1399,7 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeVariableArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableInfoOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableInfoArrayOutput{})
+	pulumi.RegisterOutputType(NoCodeWorkspaceLastUpgradeOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesPtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesInfoOutput{})

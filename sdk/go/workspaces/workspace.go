@@ -17,7 +17,7 @@ type Workspace struct {
 	pulumi.CustomResourceState
 
 	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-	AgentPoolId pulumi.BoolOutput `pulumi:"agentPoolId"`
+	AgentPoolId pulumi.StringOutput `pulumi:"agentPoolId"`
 	// Whether destroy plans may be queued.
 	AllowDestroyPlan pulumi.BoolOutput `pulumi:"allowDestroyPlan"`
 	// Whether health assessments (drift detection) run.
@@ -27,17 +27,17 @@ type Workspace struct {
 	// Whether runs started by a run trigger apply without confirmation.
 	AutoApplyRunTrigger pulumi.BoolOutput `pulumi:"autoApplyRunTrigger"`
 	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-	AutoDestroyActivityDuration pulumi.BoolOutput `pulumi:"autoDestroyActivityDuration"`
+	AutoDestroyActivityDuration pulumi.StringOutput `pulumi:"autoDestroyActivityDuration"`
 	// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-	AutoDestroyAt pulumi.BoolOutput `pulumi:"autoDestroyAt"`
+	AutoDestroyAt pulumi.StringOutput `pulumi:"autoDestroyAt"`
 	// Free-text description, or null. `null` removes it.
-	Description pulumi.BoolOutput `pulumi:"description"`
+	Description pulumi.StringOutput `pulumi:"description"`
 	// Key-value tags in effect: direct bindings plus those inherited from the project.
 	// A workspace created with flat tags (one request) shows its direct bindings here
 	// until the next refresh adds the inherited ones.
 	EffectiveTags pulumi.StringMapOutput `pulumi:"effectiveTags"`
 	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-	EngineVersion pulumi.BoolOutput `pulumi:"engineVersion"`
+	EngineVersion pulumi.StringOutput `pulumi:"engineVersion"`
 	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether only changes under the trigger prefixes or patterns start runs.
@@ -47,29 +47,29 @@ type Workspace struct {
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState pulumi.BoolOutput `pulumi:"globalRemoteState"`
 	// UI path of the workspace (`links.self-html`), or null.
-	HtmlLink pulumi.BoolOutput `pulumi:"htmlLink"`
+	HtmlLink pulumi.StringOutput `pulumi:"htmlLink"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
 	Operations pulumi.BoolOutput `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
-	Organization pulumi.BoolOutput `pulumi:"organization"`
+	Organization pulumi.StringOutput `pulumi:"organization"`
 	// Project (`prj-...`) holding the workspace.
-	Project pulumi.BoolOutput `pulumi:"project"`
+	Project pulumi.StringOutput `pulumi:"project"`
 	// Whether runs are queued before a configuration is uploaded.
 	QueueAllRuns pulumi.BoolOutput `pulumi:"queueAllRuns"`
 	// API path of the workspace (`links.self`), or null.
-	SelfLink pulumi.BoolOutput `pulumi:"selfLink"`
+	SelfLink pulumi.StringOutput `pulumi:"selfLink"`
 	// Which settings are set on the workspace itself rather than inherited from its project or organization.
 	SettingOverwrites SettingOverwritesInfoOutput `pulumi:"settingOverwrites"`
 	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-	SourceName pulumi.BoolOutput `pulumi:"sourceName"`
+	SourceName pulumi.StringOutput `pulumi:"sourceName"`
 	// Address of the tool that created the workspace, or null.
-	SourceUrl pulumi.BoolOutput `pulumi:"sourceUrl"`
+	SourceUrl pulumi.StringOutput `pulumi:"sourceUrl"`
 	// Whether pull requests get speculative plans.
 	SpeculativeEnabled pulumi.BoolOutput `pulumi:"speculativeEnabled"`
 	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
-	SshKeyId pulumi.BoolOutput `pulumi:"sshKeyId"`
+	SshKeyId pulumi.StringOutput `pulumi:"sshKeyId"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames pulumi.StringArrayOutput `pulumi:"tagNames"`
 	// Key-value tags bound directly to the workspace.
@@ -79,9 +79,9 @@ type Workspace struct {
 	// Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
 	TriggerPrefixes pulumi.StringArrayOutput `pulumi:"triggerPrefixes"`
 	// VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
-	VcsRepo pulumi.BoolOutput `pulumi:"vcsRepo"`
+	VcsRepo VcsRepoInfoOutput `pulumi:"vcsRepo"`
 	// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
-	WorkingDirectory pulumi.BoolOutput `pulumi:"workingDirectory"`
+	WorkingDirectory pulumi.StringOutput `pulumi:"workingDirectory"`
 }
 
 // NewWorkspace registers a new resource with the given unique name, arguments, and options.
@@ -359,8 +359,8 @@ func (o WorkspaceOutput) ToWorkspaceOutputWithContext(ctx context.Context) Works
 }
 
 // Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-func (o WorkspaceOutput) AgentPoolId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.AgentPoolId }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) AgentPoolId() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AgentPoolId }).(pulumi.StringOutput)
 }
 
 // Whether destroy plans may be queued.
@@ -384,18 +384,18 @@ func (o WorkspaceOutput) AutoApplyRunTrigger() pulumi.BoolOutput {
 }
 
 // Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-func (o WorkspaceOutput) AutoDestroyActivityDuration() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.AutoDestroyActivityDuration }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) AutoDestroyActivityDuration() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AutoDestroyActivityDuration }).(pulumi.StringOutput)
 }
 
 // Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-func (o WorkspaceOutput) AutoDestroyAt() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.AutoDestroyAt }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) AutoDestroyAt() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AutoDestroyAt }).(pulumi.StringOutput)
 }
 
 // Free-text description, or null. `null` removes it.
-func (o WorkspaceOutput) Description() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.Description }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
 // Key-value tags in effect: direct bindings plus those inherited from the project.
@@ -406,8 +406,8 @@ func (o WorkspaceOutput) EffectiveTags() pulumi.StringMapOutput {
 }
 
 // Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-func (o WorkspaceOutput) EngineVersion() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.EngineVersion }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) EngineVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.EngineVersion }).(pulumi.StringOutput)
 }
 
 // Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
@@ -431,8 +431,8 @@ func (o WorkspaceOutput) GlobalRemoteState() pulumi.BoolOutput {
 }
 
 // UI path of the workspace (`links.self-html`), or null.
-func (o WorkspaceOutput) HtmlLink() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.HtmlLink }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) HtmlLink() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.HtmlLink }).(pulumi.StringOutput)
 }
 
 // Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
@@ -446,13 +446,13 @@ func (o WorkspaceOutput) Operations() pulumi.BoolOutput {
 }
 
 // Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
-func (o WorkspaceOutput) Organization() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.Organization }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) Organization() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Organization }).(pulumi.StringOutput)
 }
 
 // Project (`prj-...`) holding the workspace.
-func (o WorkspaceOutput) Project() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.Project }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) Project() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Project }).(pulumi.StringOutput)
 }
 
 // Whether runs are queued before a configuration is uploaded.
@@ -461,8 +461,8 @@ func (o WorkspaceOutput) QueueAllRuns() pulumi.BoolOutput {
 }
 
 // API path of the workspace (`links.self`), or null.
-func (o WorkspaceOutput) SelfLink() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SelfLink }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) SelfLink() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SelfLink }).(pulumi.StringOutput)
 }
 
 // Which settings are set on the workspace itself rather than inherited from its project or organization.
@@ -471,13 +471,13 @@ func (o WorkspaceOutput) SettingOverwrites() SettingOverwritesInfoOutput {
 }
 
 // Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-func (o WorkspaceOutput) SourceName() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SourceName }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) SourceName() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SourceName }).(pulumi.StringOutput)
 }
 
 // Address of the tool that created the workspace, or null.
-func (o WorkspaceOutput) SourceUrl() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SourceUrl }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) SourceUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SourceUrl }).(pulumi.StringOutput)
 }
 
 // Whether pull requests get speculative plans.
@@ -486,8 +486,8 @@ func (o WorkspaceOutput) SpeculativeEnabled() pulumi.BoolOutput {
 }
 
 // SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
-func (o WorkspaceOutput) SshKeyId() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SshKeyId }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) SshKeyId() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SshKeyId }).(pulumi.StringOutput)
 }
 
 // Flat tags, lower-cased as the service stores them.
@@ -511,13 +511,13 @@ func (o WorkspaceOutput) TriggerPrefixes() pulumi.StringArrayOutput {
 }
 
 // VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
-func (o WorkspaceOutput) VcsRepo() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.VcsRepo }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) VcsRepo() VcsRepoInfoOutput {
+	return o.ApplyT(func(v *Workspace) VcsRepoInfoOutput { return v.VcsRepo }).(VcsRepoInfoOutput)
 }
 
 // Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
-func (o WorkspaceOutput) WorkingDirectory() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.WorkingDirectory }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) WorkingDirectory() pulumi.StringOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.WorkingDirectory }).(pulumi.StringOutput)
 }
 
 type WorkspaceArrayOutput struct{ *pulumi.OutputState }

@@ -21,7 +21,7 @@ type WorkspaceLock struct {
 	// Whether the workspace is locked.
 	Locked pulumi.BoolOutput `pulumi:"locked"`
 	// User id holding the lock.
-	LockedBy pulumi.BoolOutput `pulumi:"lockedBy"`
+	LockedBy pulumi.StringOutput `pulumi:"lockedBy"`
 	// Reason stored with the lock.
 	Reason pulumi.StringOutput `pulumi:"reason"`
 	// Workspace (`ws-...`) the lock holds.
@@ -192,8 +192,8 @@ func (o WorkspaceLockOutput) Locked() pulumi.BoolOutput {
 }
 
 // User id holding the lock.
-func (o WorkspaceLockOutput) LockedBy() pulumi.BoolOutput {
-	return o.ApplyT(func(v *WorkspaceLock) pulumi.BoolOutput { return v.LockedBy }).(pulumi.BoolOutput)
+func (o WorkspaceLockOutput) LockedBy() pulumi.StringOutput {
+	return o.ApplyT(func(v *WorkspaceLock) pulumi.StringOutput { return v.LockedBy }).(pulumi.StringOutput)
 }
 
 // Reason stored with the lock.

@@ -193,7 +193,7 @@ class DataRetentionPolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="policyId")
-    def policy_id(self) -> pulumi.Output[_builtins.bool]:
+    def policy_id(self) -> pulumi.Output[_builtins.str]:
         """
         The policy's id on the service, or null when the service sends none.
         """

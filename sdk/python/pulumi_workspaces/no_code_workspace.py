@@ -548,7 +548,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="agentPoolId")
-    def agent_pool_id(self) -> pulumi.Output[_builtins.bool]:
+    def agent_pool_id(self) -> pulumi.Output[_builtins.str]:
         """
         Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
         """
@@ -580,7 +580,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> pulumi.Output[_builtins.bool]:
+    def description(self) -> pulumi.Output[_builtins.str]:
         """
         Free-text description, or null. `null` removes it.
         """
@@ -604,7 +604,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="htmlLink")
-    def html_link(self) -> pulumi.Output[_builtins.bool]:
+    def html_link(self) -> pulumi.Output[_builtins.str]:
         """
         UI path of the workspace (`links.self-html`), or null.
         """
@@ -612,7 +612,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastUpgrade")
-    def last_upgrade(self) -> pulumi.Output[_builtins.bool]:
+    def last_upgrade(self) -> pulumi.Output['outputs.NoCodeWorkspaceLastUpgrade']:
         """
         The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
         """
@@ -628,7 +628,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="moduleVersion")
-    def module_version(self) -> pulumi.Output[_builtins.bool]:
+    def module_version(self) -> pulumi.Output[_builtins.str]:
         """
         Module version the workspace runs, or null when not managed.
         """
@@ -652,7 +652,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="noCodeModuleVersionId")
-    def no_code_module_version_id(self) -> pulumi.Output[_builtins.bool]:
+    def no_code_module_version_id(self) -> pulumi.Output[_builtins.str]:
         """
         For a no-code workspace: the module version it was provisioned from; null otherwise.
         """
@@ -676,7 +676,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def project(self) -> pulumi.Output[_builtins.bool]:
+    def project(self) -> pulumi.Output[_builtins.str]:
         """
         Project (`prj-...`) holding the workspace.
         """
@@ -692,7 +692,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="selfLink")
-    def self_link(self) -> pulumi.Output[_builtins.bool]:
+    def self_link(self) -> pulumi.Output[_builtins.str]:
         """
         API path of the workspace (`links.self`), or null.
         """
@@ -708,7 +708,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceModuleId")
-    def source_module_id(self) -> pulumi.Output[_builtins.bool]:
+    def source_module_id(self) -> pulumi.Output[_builtins.str]:
         """
         Registry module a no-code workspace was made from, or null.
         """
@@ -716,7 +716,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceName")
-    def source_name(self) -> pulumi.Output[_builtins.bool]:
+    def source_name(self) -> pulumi.Output[_builtins.str]:
         """
         Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
         """
@@ -724,7 +724,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceUrl")
-    def source_url(self) -> pulumi.Output[_builtins.bool]:
+    def source_url(self) -> pulumi.Output[_builtins.str]:
         """
         Address of the tool that created the workspace, or null.
         """

@@ -17,6 +17,7 @@ from . import outputs
 
 __all__ = [
     'NoCodeVariableInfo',
+    'NoCodeWorkspaceLastUpgrade',
     'SettingOverwritesInfo',
     'VariableOptionsInfo',
     'VcsRepoInfo',
@@ -103,6 +104,52 @@ class NoCodeVariableInfo(dict):
         Absent for sensitive variables: their values are in `sensitiveValues`.
         """
         return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class NoCodeWorkspaceLastUpgrade(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "runId":
+            suggest = "run_id"
+        elif key == "planUrl":
+            suggest = "plan_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NoCodeWorkspaceLastUpgrade. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NoCodeWorkspaceLastUpgrade.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NoCodeWorkspaceLastUpgrade.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 run_id: _builtins.str,
+                 status: _builtins.str,
+                 plan_url: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "run_id", run_id)
+        pulumi.set(__self__, "status", status)
+        if plan_url is not None:
+            pulumi.set(__self__, "plan_url", plan_url)
+
+    @_builtins.property
+    @pulumi.getter(name="runId")
+    def run_id(self) -> _builtins.str:
+        return pulumi.get(self, "run_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="planUrl")
+    def plan_url(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "plan_url")
 
 
 @pulumi.output_type
@@ -240,6 +287,37 @@ class VcsRepoInfo(dict):
     """
     `vcs-repo` as the client describes it (spec 2.4).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "ingressSubmodules":
+            suggest = "ingress_submodules"
+        elif key == "displayIdentifier":
+            suggest = "display_identifier"
+        elif key == "oauthTokenId":
+            suggest = "oauth_token_id"
+        elif key == "repositoryHttpUrl":
+            suggest = "repository_http_url"
+        elif key == "serviceProvider":
+            suggest = "service_provider"
+        elif key == "tagsRegex":
+            suggest = "tags_regex"
+        elif key == "vcsAppInstallationId":
+            suggest = "vcs_app_installation_id"
+        elif key == "webhookUrl":
+            suggest = "webhook_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in VcsRepoInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        VcsRepoInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        VcsRepoInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  branch: _builtins.str,
                  identifier: _builtins.str,

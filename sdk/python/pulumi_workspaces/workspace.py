@@ -758,7 +758,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="agentPoolId")
-    def agent_pool_id(self) -> pulumi.Output[_builtins.bool]:
+    def agent_pool_id(self) -> pulumi.Output[_builtins.str]:
         """
         Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
         """
@@ -798,7 +798,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="autoDestroyActivityDuration")
-    def auto_destroy_activity_duration(self) -> pulumi.Output[_builtins.bool]:
+    def auto_destroy_activity_duration(self) -> pulumi.Output[_builtins.str]:
         """
         Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
         """
@@ -806,7 +806,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="autoDestroyAt")
-    def auto_destroy_at(self) -> pulumi.Output[_builtins.bool]:
+    def auto_destroy_at(self) -> pulumi.Output[_builtins.str]:
         """
         Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
         """
@@ -814,7 +814,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> pulumi.Output[_builtins.bool]:
+    def description(self) -> pulumi.Output[_builtins.str]:
         """
         Free-text description, or null. `null` removes it.
         """
@@ -832,7 +832,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="engineVersion")
-    def engine_version(self) -> pulumi.Output[_builtins.bool]:
+    def engine_version(self) -> pulumi.Output[_builtins.str]:
         """
         Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
         """
@@ -872,7 +872,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="htmlLink")
-    def html_link(self) -> pulumi.Output[_builtins.bool]:
+    def html_link(self) -> pulumi.Output[_builtins.str]:
         """
         UI path of the workspace (`links.self-html`), or null.
         """
@@ -896,7 +896,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def organization(self) -> pulumi.Output[_builtins.bool]:
+    def organization(self) -> pulumi.Output[_builtins.str]:
         """
         Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
         """
@@ -904,7 +904,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def project(self) -> pulumi.Output[_builtins.bool]:
+    def project(self) -> pulumi.Output[_builtins.str]:
         """
         Project (`prj-...`) holding the workspace.
         """
@@ -920,7 +920,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="selfLink")
-    def self_link(self) -> pulumi.Output[_builtins.bool]:
+    def self_link(self) -> pulumi.Output[_builtins.str]:
         """
         API path of the workspace (`links.self`), or null.
         """
@@ -936,7 +936,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceName")
-    def source_name(self) -> pulumi.Output[_builtins.bool]:
+    def source_name(self) -> pulumi.Output[_builtins.str]:
         """
         Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
         """
@@ -944,7 +944,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceUrl")
-    def source_url(self) -> pulumi.Output[_builtins.bool]:
+    def source_url(self) -> pulumi.Output[_builtins.str]:
         """
         Address of the tool that created the workspace, or null.
         """
@@ -960,7 +960,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sshKeyId")
-    def ssh_key_id(self) -> pulumi.Output[_builtins.bool]:
+    def ssh_key_id(self) -> pulumi.Output[_builtins.str]:
         """
         SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
         """
@@ -1000,7 +1000,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="vcsRepo")
-    def vcs_repo(self) -> pulumi.Output[_builtins.bool]:
+    def vcs_repo(self) -> pulumi.Output['outputs.VcsRepoInfo']:
         """
         VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
         """
@@ -1008,7 +1008,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="workingDirectory")
-    def working_directory(self) -> pulumi.Output[_builtins.bool]:
+    def working_directory(self) -> pulumi.Output[_builtins.str]:
         """
         Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
         """

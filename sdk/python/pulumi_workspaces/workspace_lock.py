@@ -183,7 +183,7 @@ class WorkspaceLock(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lockedBy")
-    def locked_by(self) -> pulumi.Output[_builtins.bool]:
+    def locked_by(self) -> pulumi.Output[_builtins.str]:
         """
         User id holding the lock.
         """
