@@ -44,8 +44,12 @@ export interface BudgetReport {
  */
 const SAME_WINDOW_MS = 250;
 
-/** Longest window believed: a `Reset` further away is a pause the service asks for, not a window to spread requests over. */
-const MAX_WINDOW_MS = 60_000;
+/**
+ * Longest window whose budget is spread over it and expected to follow it. A longer one
+ * (an hourly budget) only holds requests back once this process's share of it is spent:
+ * spreading thousands of requests over an hour would slow a process for nothing.
+ */
+const MAX_WINDOW_MS = 10_000;
 
 /** Weight of the previous window's estimate, in requests of this process, against what the current window shows. */
 const PRIOR_WEIGHT = 2;
@@ -101,7 +105,7 @@ export class SharedBudget {
   observe(report: BudgetReport, seq: number, sentAt: number, now: number): void {
     const resetAt = now + report.resetMs;
     const resetFrom = Math.min(resetAt, sentAt + report.resetMs);
-    this.#windowMs = Math.min(MAX_WINDOW_MS, Math.max(this.#windowMs, report.resetMs));
+    if (report.resetMs <= MAX_WINDOW_MS) this.#windowMs = Math.max(this.#windowMs, report.resetMs);
     const w = this.#window;
     if (w && resetAt < w.resetAt - SAME_WINDOW_MS) return; // an answer of an earlier window, arriving late
     if (!w || w.expected || resetAt > w.resetAt + SAME_WINDOW_MS) {
@@ -156,7 +160,8 @@ export class SharedBudget {
     if (share < 1) return (w.resetFrom + w.resetAt) / 2 + w.jitter;
     // `share` requests at even intervals from the latest send, the last one before the reset.
     const from = Math.min(lastSentAt, now);
-    return from + Math.max(0, w.resetFrom - from) / (share + 1);
+    const rest = Math.max(0, w.resetFrom - from);
+    return rest > MAX_WINDOW_MS ? 0 : from + rest / (share + 1);
   }
 
   /**

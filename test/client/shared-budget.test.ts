@@ -75,6 +75,22 @@ describe("one token's budget shared by several processes (simulated clock, the s
     expect(limiter.spenders).toBe(10);
     expect(limiter.tryTake()).toBe(823);
   });
+
+  it("does not spread an hourly budget over the hour, and waits for its reset once it is spent", () => {
+    const clock = { now: 10_000 };
+    const limiter = new RateLimiter(
+      undefined,
+      () => clock.now,
+      () => 0,
+    );
+    expect(limiter.tryTake()).toBe(0);
+    limiter.observe({ remaining: 4999, resetMs: 3_600_000, limit: 5000 }, 1);
+    // 4,999 left for the hour: a second's worth goes at once, not one every 720 ms.
+    for (let i = 0; i < 100; i++) expect(limiter.tryTake()).toBe(0);
+    clock.now += 1000;
+    limiter.observe({ remaining: 0, resetMs: 3_599_000, limit: 5000 }, 101);
+    expect(limiter.tryTake()).toBe(3_599_000);
+  });
 });
 
 describe("the budget an answer reports", () => {
