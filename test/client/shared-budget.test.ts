@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter, limiterSettingsFor } from "../../src/client/limiter";
+import { type LimiterSettings, RateLimiter, limiterSettingsFor } from "../../src/client/limiter";
 import { budgetReport } from "../../src/client/retry";
 import { simulate } from "./budget-sim";
 
 const LATENCIES = [1, 20, 50, 150];
+
+/** A limiter on a clock the test moves, with no random delay after a reset. */
+function limiterAt(now: number, settings?: LimiterSettings): { clock: { now: number }; limiter: RateLimiter } {
+  const clock = { now };
+  return {
+    clock,
+    limiter: new RateLimiter(
+      settings,
+      () => clock.now,
+      () => 0,
+    ),
+  };
+}
 
 describe("one token's budget shared by several processes (simulated clock, the server's own window)", () => {
   it("leaves a process alone exactly as fast as before: the same send times up to 50 ms answers, under 0.2% later at 150 ms", () => {
@@ -39,12 +52,7 @@ describe("one token's budget shared by several processes (simulated clock, the s
   });
 
   it("waits for the reset when the window's budget is spent, and paces as before once it has reset", () => {
-    const clock = { now: 10_000 };
-    const limiter = new RateLimiter(
-      limiterSettingsFor(30),
-      () => clock.now,
-      () => 0,
-    );
+    const { clock, limiter } = limiterAt(10_000, limiterSettingsFor(30));
     expect(limiter.tryTake()).toBe(0);
     limiter.observe({ remaining: 0, resetMs: 400, limit: 30 }, 1);
     // Spent by others: nothing goes before the reset (at 10 400).
@@ -54,12 +62,7 @@ describe("one token's budget shared by several processes (simulated clock, the s
   });
 
   it("spreads what is left of the window over its rest, by the share of this process", () => {
-    const clock = { now: 10_000 };
-    const limiter = new RateLimiter(
-      undefined,
-      () => clock.now,
-      () => 0,
-    );
+    const { clock, limiter } = limiterAt(10_000);
     expect(limiter.tryTake()).toBe(0);
     // The window holds 30 and 5 are spent, 1 of them by this process: 5 per own request,
     // weighed with the prior of 1 (as two requests): 7 / 3.
@@ -77,12 +80,7 @@ describe("one token's budget shared by several processes (simulated clock, the s
   });
 
   it("does not spread an hourly budget over the hour, and waits for its reset once it is spent", () => {
-    const clock = { now: 10_000 };
-    const limiter = new RateLimiter(
-      undefined,
-      () => clock.now,
-      () => 0,
-    );
+    const { clock, limiter } = limiterAt(10_000);
     expect(limiter.tryTake()).toBe(0);
     limiter.observe({ remaining: 4999, resetMs: 3_600_000, limit: 5000 }, 1);
     // 4,999 left for the hour: a second's worth goes at once, not one every 720 ms.
