@@ -48,6 +48,11 @@ resource "tfe_workspace" "ws" {
 `;
 }
 
+/** Whether the peer's binaries are already in the cache (no build needed). */
+function peerBuilt() {
+  return ["tofu", "terraform-provider-tfe"].every((f) => fs.existsSync(path.join(CACHE, "bin", f)));
+}
+
 function ensurePeer() {
   execFileSync("bash", [path.join(__dirname, "build.sh")], {
     stdio: ["ignore", "inherit", "inherit"],
@@ -245,7 +250,12 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(`[peer] failed: ${err.stack ?? err}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`[peer] failed: ${err.stack ?? err}`);
+    process.exit(1);
+  });
+}
+
+// bench/scale/split.js runs the peer beside the split stacks.
+module.exports = { runPeer, ensurePeer, peerBuilt };

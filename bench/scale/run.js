@@ -88,7 +88,12 @@ for (let i = 0; i < ${n}; i++) {
 
 const PARTS = ["engine", "program", "provider", "language host"];
 
-async function runProgram(label, source, n, server, bin, { cpuProfDir, engineProfDir, extraEnv = {} } = {}) {
+/**
+ * A temporary program directory holding `source` as a Node.js Pulumi project named
+ * `scale-<label>`, with its own file backend, and the engine's environment for it (aimed
+ * at `server` when given). Remove `root` when done.
+ */
+function programDir(label, source, server, bin, extraEnv = {}) {
   const root = engine.tempDir(`pw-bench-${label}-`);
   const dir = path.join(root, "program");
   const backendDir = path.join(root, "backend");
@@ -110,6 +115,11 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
       : {},
   });
   Object.assign(env, extraEnv);
+  return { root, dir, backendDir, env };
+}
+
+async function runProgram(label, source, n, server, bin, { cpuProfDir, engineProfDir, extraEnv = {} } = {}) {
+  const { root, dir, backendDir, env } = programDir(label, source, server, bin, extraEnv);
   const run = async (args, phase) => {
     const requestsBefore = server ? server.stats().total : 0;
     if (cpuProfDir) {
@@ -321,4 +331,4 @@ if (require.main === module) {
 }
 
 // bench/peer runs the same program through the same phases.
-module.exports = { runProgram, workspacesProgram, pad, commandLine };
+module.exports = { runProgram, programDir, workspacesProgram, pad, commandLine };

@@ -13,8 +13,14 @@
  * The pacing is a GCRA token bucket: a burst of `burst` requests, then one every
  * `1 / rate` seconds. With `rate + burst <= limit`, no one-second window (fixed or
  * sliding) on the service side ever sees more than `limit` requests from this process.
+ *
+ * Other processes with the same token spend from the same budget: every answer's
+ * `X-RateLimit-Remaining` and `X-RateLimit-Reset` are followed as well (shared-budget.ts),
+ * so that the process slows down when the window's budget is nearly spent and waits for
+ * the reset rather than sending into a 429.
  */
 import { forgetRefusals } from "./refused-tokens";
+import { type BudgetReport, SharedBudget } from "./shared-budget";
 
 /** Pacing of one limiter: a sustained rate and a burst. */
 export interface LimiterSettings {
@@ -58,8 +64,11 @@ export class PacingRefused extends Error {
   }
 }
 
+/** Sending times remembered for the answers to come: more than the requests a process has in flight at once. */
+const SENT_TIMES = 1024;
+
 interface Waiter {
-  resolve: () => void;
+  resolve: (slot: number) => void;
   reject: (err: PacingRefused) => void;
   deadlineAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,13 +96,23 @@ export class RateLimiter {
   announced: number | undefined;
   /** The pacing last configured, as given. */
   private current: LimiterSettings | undefined;
+  /** The budget this process shares with every other user of the token, as the answers report it. */
+  private readonly budget: SharedBudget;
+  /** Slots taken so far: the send number of the latest request. */
+  private sent = 0;
+  /** When the latest slot was taken (epoch ms). */
+  private lastSentAt = 0;
+  /** When each of the latest {@link SENT_TIMES} slots was taken, by send number modulo their count. */
+  private readonly sentTimes: number[] = [];
 
-  /** `settings` undefined: no pacing until a limit is announced (429 pauses still apply). */
+  /** `settings` undefined: no pacing until a limit is announced (429 pauses and the shared budget still apply). */
   constructor(
     settings: LimiterSettings | undefined,
     private readonly now: () => number = Date.now,
+    random: () => number = Math.random,
   ) {
     if (settings) this.configure(settings);
+    this.budget = new SharedBudget(random);
   }
 
   configure(settings: LimiterSettings): void {
@@ -126,22 +145,53 @@ export class RateLimiter {
   tryTake(): number {
     const t = this.now();
     const tat = Math.max(this.tat, t);
-    const allowedAt = Math.max(this.pausedUntil, tat - this.tolerance);
+    const allowedAt = Math.max(
+      this.pausedUntil,
+      tat - this.tolerance,
+      this.budget.nextAt(t, this.sent, this.lastSentAt),
+    );
     if (allowedAt > t) return Math.ceil(allowedAt - t);
     this.tat = tat + this.interval;
+    this.sent++;
+    this.lastSentAt = t;
+    this.sentTimes[this.sent % SENT_TIMES] = t;
     return 0;
   }
 
   /**
+   * Follows the budget an answer reports (`X-RateLimit-Remaining`, `X-RateLimit-Reset`),
+   * which other processes with the same token spend too; `slot` is the send number of the
+   * request answered (what {@link acquire} resolved with).
+   */
+  observe(report: BudgetReport, slot: number): void {
+    const now = this.now();
+    // A slot too old to be remembered went at the latest when the oldest remembered did.
+    const sentAt = this.sent - slot < SENT_TIMES ? this.sentTimes[slot % SENT_TIMES] : undefined;
+    this.budget.observe(report, slot, sentAt ?? now, now);
+    // The next slot may now come sooner or later than the timer that serves the queue says.
+    if (this.queue.length > 0) this.pump();
+  }
+
+  /** A 429 met: more of the budget is spent by others than this process counted on. */
+  rateLimited(): void {
+    this.budget.rateLimited();
+  }
+
+  /** Requests the token spends for each one this process sends, as the answers show it (1: alone). */
+  get spenders(): number {
+    return this.budget.spenders;
+  }
+
+  /**
    * Waits for a slot, first come first served, until `deadlineAt` (epoch ms) at the
-   * latest. Rejects with {@link PacingRefused}: at once when the service's pause lasts
+   * latest, and resolves with its send number (for {@link observe}). Rejects with {@link PacingRefused}: at once when the service's pause lasts
    * past the deadline (saying when it ends), at the deadline when the turn has not come,
    * or when `signal` aborts.
    */
-  acquire(deadlineAt: number = Infinity, signal?: AbortSignal): Promise<void> {
+  acquire(deadlineAt: number = Infinity, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(new PacingRefused("aborted"));
     if (this.pausedUntil > deadlineAt) return Promise.reject(new PacingRefused("paused", this.pausedUntil));
-    if (this.queue.length === 0 && this.tryTake() === 0) return Promise.resolve();
+    if (this.queue.length === 0 && this.tryTake() === 0) return Promise.resolve(this.sent);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
@@ -180,7 +230,7 @@ export class RateLimiter {
       }
       const waiter = this.queue.shift()!;
       this.settle(waiter);
-      waiter.resolve();
+      waiter.resolve(this.sent);
     }
   }
 

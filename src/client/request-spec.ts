@@ -57,6 +57,9 @@ export interface TransportOptions {
    * Client-side pacing under the service's announced limit. `true` (default) shares one
    * limiter per base URL in this process; `false` disables pacing (429s are still
    * retried); an object fixes the per-second limit and skips the `/ping` announcement.
+   * When pacing is on, the budget each answer reports (`X-RateLimit-Remaining`,
+   * `X-RateLimit-Reset`) is followed too, so that several processes with one token share
+   * its limit with few 429s.
    */
   rateLimit?: boolean | { requestsPerSecond: number };
   /** Receives one line per request and per retry wait. Lines never contain the token. */

@@ -9,6 +9,8 @@
  * never appear.
  */
 
+import type { BudgetReport } from "./shared-budget";
+
 /** How failed attempts of a call are repeated. */
 export interface RetryOptions {
   /** Attempts per call, the first included. Default 8. */
@@ -115,14 +117,8 @@ export function rateLimitWait(
   headers: HeaderBag,
   now: number = Date.now(),
 ): { ms: number; source: string } | undefined {
-  const reset = header(headers, "x-ratelimit-reset");
-  if (reset !== undefined && reset.trim() !== "") {
-    const v = Number(reset);
-    if (Number.isFinite(v) && v >= 0) {
-      const ms = v > 1e12 ? v - now : v > 1e9 ? v * 1000 - now : v * 1000;
-      return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.max(0, Math.ceil(ms))), source: "X-RateLimit-Reset" };
-    }
-  }
+  const reset = resetWait(headers, now);
+  if (reset !== undefined) return { ms: reset, source: "X-RateLimit-Reset" };
   const retryAfter = header(headers, "retry-after");
   if (retryAfter !== undefined && retryAfter.trim() !== "") {
     const secs = Number(retryAfter);
@@ -132,6 +128,28 @@ export function rateLimitWait(
     if (!Number.isNaN(date)) return { ms: Math.min(MAX_ASKED_WAIT_MS, Math.max(0, date - now)), source: "Retry-After" };
   }
   return undefined;
+}
+
+/** Milliseconds until the window resets (`X-RateLimit-Reset`: seconds, or an epoch timestamp), if the answer says. */
+function resetWait(headers: HeaderBag, now: number): number | undefined {
+  const reset = header(headers, "x-ratelimit-reset");
+  if (reset === undefined || reset.trim() === "") return undefined;
+  const v = Number(reset);
+  if (!Number.isFinite(v) || v < 0) return undefined;
+  const ms = v > 1e12 ? v - now : v > 1e9 ? v * 1000 - now : v * 1000;
+  return Math.min(MAX_ASKED_WAIT_MS, Math.max(0, Math.ceil(ms)));
+}
+
+/**
+ * What an answer says of the token's budget in the current window (`X-RateLimit-Remaining`
+ * with `X-RateLimit-Reset`), if it says both.
+ */
+export function budgetReport(headers: HeaderBag, now: number = Date.now()): BudgetReport | undefined {
+  const remaining = Number(header(headers, "x-ratelimit-remaining") ?? NaN);
+  if (!Number.isFinite(remaining) || remaining < 0) return undefined;
+  const resetMs = resetWait(headers, now);
+  if (resetMs === undefined) return undefined;
+  return { remaining: Math.floor(remaining), resetMs, limit: announcedLimit(headers) };
 }
 
 /** The announced limit (`X-RateLimit-Limit`, requests per second), if any. */

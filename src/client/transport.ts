@@ -38,7 +38,7 @@ import {
   queryString,
   requestHeaders,
 } from "./request-spec";
-import { DEFAULT_RETRY, type ResolvedRetryOptions, announcedLimit } from "./retry";
+import { DEFAULT_RETRY, type ResolvedRetryOptions, announcedLimit, budgetReport } from "./retry";
 import type { Settings } from "./connection-settings";
 
 /** What the API areas build their requests from. */
@@ -123,7 +123,8 @@ export class Transport {
     for (;;) {
       run.attempt++;
       this.refuseRefusedToken(run);
-      const limiter = await this.pace(run);
+      const paced = await this.pace(run);
+      const limiter = paced?.limiter;
       const sentAt = this.beforeSend(run);
       const sent = await this.send(run, sentAt);
       if ("cut" in sent) {
@@ -132,7 +133,7 @@ export class Transport {
         throw this.scrub(cutOffError(spec, run.call, cut, this.#retry));
       }
       run.last = "received" in sent ? sent.received : undefined;
-      if (run.last && limiter && this.#pacing.followsAnnouncements) limiter.follow(announcedLimit(run.last.headers));
+      if (run.last && paced) this.follow(paced, run.last);
 
       const verdict = classify("received" in sent ? { answer: sent.received } : sent, {
         repeat: spec.repeat,
@@ -150,7 +151,10 @@ export class Transport {
         return verdict.alreadyDone ? { status: 204, data: undefined, headers } : { status, data, headers };
       }
       if (run.last?.status === 401) rememberRefusal(this.#refusalKey, run.last.errors);
-      if (run.last?.status === 429) this.stats.rateLimited++;
+      if (run.last?.status === 429) {
+        this.stats.rateLimited++;
+        limiter?.rateLimited();
+      }
       // Other calls hold back too; each of them only as long as its own deadline allows.
       if (verdict.kind === "retry" && verdict.retryAt && limiter) limiter.pauseUntil(verdict.retryAt.getTime());
       const decided =
@@ -184,12 +188,15 @@ export class Transport {
     );
   }
 
-  /** Waits for a pacing slot (and, on the first request, the rate-limit announcement) within the call's deadline. */
-  private async pace(run: Run): Promise<RateLimiter | undefined> {
+  /**
+   * Waits for a pacing slot (and, on the first request, the rate-limit announcement) within
+   * the call's deadline; returns the limiter and the slot's send number.
+   */
+  private async pace(run: Run): Promise<{ limiter: RateLimiter; slot: number } | undefined> {
     const limiter = await this.limiterWithin(run);
     if (!limiter) return undefined;
     try {
-      await limiter.acquire(run.call.deadlineAt, run.call.signal);
+      return { limiter, slot: await limiter.acquire(run.call.deadlineAt, run.call.signal) };
     } catch (err) {
       if (!(err instanceof PacingRefused)) throw err;
       if (err.reason === "aborted")
@@ -210,7 +217,16 @@ export class Transport {
         ),
       );
     }
-    return limiter;
+  }
+
+  /**
+   * What an answer tells the limiter: the budget left in the window, which other processes
+   * with the token spend too, and the announced limit (unless the client fixed its own).
+   */
+  private follow({ limiter, slot }: { limiter: RateLimiter; slot: number }, answer: Received): void {
+    if (this.#pacing.followsAnnouncements) limiter.follow(announcedLimit(answer.headers));
+    const budget = budgetReport(answer.headers);
+    if (budget) limiter.observe(budget, slot);
   }
 
   /** The moment of sending, unless the call was aborted or its deadline passed meanwhile. */

@@ -9,8 +9,8 @@ import { join } from "node:path";
 const ROOT = join(__dirname, "..", "..");
 const CLI = join(ROOT, "dist", "server", "cli.js");
 
-/** Builds the package when its CLI is missing (`npm test` builds before the unit tests). */
-function ensureBuilt(): string {
+/** Builds the package when its CLI is missing (`npm test` builds before the unit tests); returns the CLI's path. */
+export function ensureBuilt(): string {
   if (!existsSync(CLI)) {
     const r = spawnSync(
       process.execPath,

@@ -1,0 +1,45 @@
+/**
+ * Separate processes with one token against the local server over real HTTP: each is its
+ * own Node process with its own client (bench/shared-limit-worker.js, on the built
+ * package), as the stacks of a CI matrix or of an Automation API driver are.
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { ensureBuilt } from "../reliability/child";
+import { startTestServer } from "./helpers";
+import { runSharedLimit } from "../../bench/shared-limit.js";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("several processes with one token", () => {
+  it("3 processes of 150 reads under 30/s: every read succeeds, under 2% meet a 429, in about requests / limit", async () => {
+    ensureBuilt();
+    const limit = 30;
+    server = await startTestServer({ rateLimit: limit });
+    const processes = 3;
+    const requests = 150;
+    const r = await runSharedLimit({
+      dist: join(__dirname, "..", "..", "dist"),
+      server,
+      processes,
+      requests,
+      concurrency: 10,
+    });
+    expect(r.failed, JSON.stringify(r.workers.map((w) => w.errors))).toBe(0);
+    // Each process sent its reads, its /ping and one retry per 429 it met; the server
+    // answered exactly as many 429s as the clients counted.
+    for (const w of r.workers) expect(w.requests).toBe(requests + 1 + w.rateLimited);
+    expect(r.workers.reduce((s, w) => s + w.rateLimited, 0)).toBe(r.served429);
+    // Pacing alone met one 429 per process in nearly every window: 45 in 498 requests (9%).
+    expect(r.served429).toBeLessThan(r.requests * 0.02);
+    // Not faster than the limit allows, and not held back much beyond it.
+    const floorMs = ((processes * requests) / limit) * 1000;
+    expect(r.wallMs).toBeGreaterThanOrEqual(floorMs - 1000);
+    expect(r.wallMs).toBeLessThan(floorMs * 1.25);
+  }, 60_000);
+});
