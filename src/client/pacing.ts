@@ -7,7 +7,7 @@ import type { AxiosInstance, AxiosResponse } from "axios";
 import { transportCode } from "./attempt-verdict";
 import { type RateLimiter, limiterFor } from "./limiter";
 import type { TransportOptions } from "./request-spec";
-import { announcedLimit } from "./retry";
+import { type HeaderBag, announcedLimit, budgetReport } from "./retry";
 
 /** Longest wait for the rate-limit announcement (`GET /ping`) that every first call waits for. */
 const ANNOUNCE_TIMEOUT_MS = 10_000;
@@ -35,9 +35,15 @@ export class Pacing {
     this.#announcer = announcer;
   }
 
-  /** False when the caller fixed the limit: announcements in answers are then ignored. */
-  get followsAnnouncements(): boolean {
-    return typeof this.#setting !== "object";
+  /**
+   * What an answer tells the limiter that sent it (slot `slot`): the budget left in the
+   * window, which other processes with the token spend too, and the announced limit,
+   * unless the caller fixed the limit (announcements in answers are then ignored).
+   */
+  follow(limiter: RateLimiter, slot: number, headers: HeaderBag): void {
+    if (typeof this.#setting !== "object") limiter.follow(announcedLimit(headers));
+    const budget = budgetReport(headers);
+    if (budget) limiter.observe(budget, slot);
   }
 
   /** The limiter when it is known without waiting, or pacing is off; else undefined. */

@@ -38,7 +38,7 @@ import {
   queryString,
   requestHeaders,
 } from "./request-spec";
-import { DEFAULT_RETRY, type ResolvedRetryOptions, announcedLimit, budgetReport } from "./retry";
+import { DEFAULT_RETRY, type ResolvedRetryOptions } from "./retry";
 import type { Settings } from "./connection-settings";
 
 /** What the API areas build their requests from. */
@@ -133,7 +133,7 @@ export class Transport {
         throw this.scrub(cutOffError(spec, run.call, cut, this.#retry));
       }
       run.last = "received" in sent ? sent.received : undefined;
-      if (run.last && paced) this.follow(paced, run.last);
+      if (run.last && paced) this.#pacing.follow(paced.limiter, paced.slot, run.last.headers);
 
       const verdict = classify("received" in sent ? { answer: sent.received } : sent, {
         repeat: spec.repeat,
@@ -188,10 +188,7 @@ export class Transport {
     );
   }
 
-  /**
-   * Waits for a pacing slot (and, on the first request, the rate-limit announcement) within
-   * the call's deadline; returns the limiter and the slot's send number.
-   */
+  /** Waits for a pacing slot (on the first request, the limit's announcement too) within the deadline; the limiter and slot. */
   private async pace(run: Run): Promise<{ limiter: RateLimiter; slot: number } | undefined> {
     const limiter = await this.limiterWithin(run);
     if (!limiter) return undefined;
@@ -217,16 +214,6 @@ export class Transport {
         ),
       );
     }
-  }
-
-  /**
-   * What an answer tells the limiter: the budget left in the window, which other processes
-   * with the token spend too, and the announced limit (unless the client fixed its own).
-   */
-  private follow({ limiter, slot }: { limiter: RateLimiter; slot: number }, answer: Received): void {
-    if (this.#pacing.followsAnnouncements) limiter.follow(announcedLimit(answer.headers));
-    const budget = budgetReport(answer.headers);
-    if (budget) limiter.observe(budget, slot);
   }
 
   /** The moment of sending, unless the call was aborted or its deadline passed meanwhile. */
