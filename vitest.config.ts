@@ -23,7 +23,7 @@ export default defineConfig({
       },
       {
         test: {
-          // Against OTF, an independent server of the same API (scripts/otf, test/otf/README.md).
+          // Against an OTF server the user runs, an independent server of the same API (test/otf/README.md).
           name: "otf",
           include: ["test/otf/**/*.test.ts"],
           globalSetup: ["test/otf/global-setup.ts"],

@@ -1,5 +1,5 @@
 /**
- * A fake service that answers as OTF does (measured against OTF, `../shared/third-party/otf/`):
+ * A fake service that answers as OTF does (measured against OTF at commit `dfcb06bc`, test/otf):
  * `null` for an empty list, no `project` relationship, `terraform-version` only, 409 for a
  * taken name, and a plain-text 404 on every route it does not implement (safe delete,
  * key-value tags, projects, remote state consumers, no-code provisioning). Workspaces and

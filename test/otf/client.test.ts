@@ -18,9 +18,18 @@ import {
 } from "../../src/client";
 import { getWorkspaces } from "../../src/index";
 import { failure as rejected } from "../resources/provider-io";
-import { createOrganization, createSshKey, otfApi, otfServer, tagNames, workspace, type OtfServer } from "./otf";
+import {
+  createOrganization,
+  createSshKey,
+  otfApi,
+  otfServer,
+  runOrganization,
+  tagNames,
+  workspace,
+  type OtfServer,
+} from "./otf";
 
-const org = "client";
+const org = runOrganization("client");
 let otf: OtfServer;
 let client: WorkspacesClient;
 

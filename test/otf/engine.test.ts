@@ -18,6 +18,7 @@ import {
   expectOneMessageEach,
   otfEnv,
   otfServer,
+  runOrganization,
   tagNames,
   workspace,
   workspaceIds,
@@ -272,7 +273,7 @@ describe("resources OTF implements, through the engine", () => {
 });
 
 describe("features OTF lacks, through the engine", () => {
-  const org = "lacking";
+  const org = runOrganization("lacking");
   let otf: OtfServer;
   let stack: TestStack;
   let targetId: string;

@@ -15,9 +15,17 @@ import { generate } from "../../src/generate";
 import { TestStack } from "../e2e/harness";
 import { everySettingValues, settableLines } from "../e2e/every-setting";
 import { typeErrors } from "../generate/check";
-import { createOrganization, createWorkspace, otfEnv, otfServer, workspace, type OtfServer } from "./otf";
+import {
+  createOrganization,
+  createWorkspace,
+  otfEnv,
+  otfServer,
+  runOrganization,
+  workspace,
+  type OtfServer,
+} from "./otf";
 
-const ORGANIZATION = "every-setting";
+const ORGANIZATION = runOrganization("every-setting");
 
 /**
  * Lines OTF's workspace API keeps (internal/workspace/tfe_types.go of the snapshot): the

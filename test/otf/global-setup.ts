@@ -1,20 +1,52 @@
 /**
- * One OTF for the whole `otf` project: PostgreSQL (installed from Debian's packages when
- * missing), a fresh database, otfd on a free loopback port and the organization `acme`
- * (scripts/lib/otf.js). The test files reach it through `inject("otf")`; teardown stops
- * otfd and drops the database.
+ * The OTF server of the `otf` project is the user's: `WORKSPACES_OTF_ADDRESS` says where it
+ * listens and `WORKSPACES_OTF_TOKEN` holds a token that may create organizations (OTF's site
+ * token, or a site admin's). The setup checks that it answers, makes this run's organization
+ * (`acme-<run>`), and hands both to the test files through `inject("otf")`; each file makes
+ * its own organizations besides, named `<base>-<run>` (`runOrganization`). Teardown deletes
+ * every organization of the run, so the server keeps nothing of it.
  */
+import * as crypto from "node:crypto";
 import type { TestProject } from "vitest/node";
-import type { OtfServer } from "./otf";
+import { createOrganization, otfApi, type OtfServer } from "./otf";
 
-// Plain CommonJS shared with `scripts/otf start`.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const otfLib = require("../../scripts/lib/otf.js") as {
-  startOtf(o?: { organization?: string }): Promise<OtfServer & { stop(): Promise<void> }>;
-};
+/** The settings the suite reads, as test/otf/README.md names them. */
+const OTF_SETTINGS = ["WORKSPACES_OTF_ADDRESS", "WORKSPACES_OTF_TOKEN"] as const;
+
+/** `https://otf.example.com/`, `…/api/v2` or a bare host: the server's base URL without `/api/v2`. */
+function baseUrl(address: string): string {
+  const withScheme = /^https?:\/\//.test(address) ? address : `https://${address}`;
+  return withScheme.replace(/\/+$/, "").replace(/\/api\/v2$/, "");
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const otf = await otfLib.startOtf({ organization: "acme" });
-  project.provide("otf", { url: otf.url, token: otf.token, organization: otf.organization });
-  return () => otf.stop();
+  const missing = OTF_SETTINGS.filter((k) => !process.env[k]?.trim());
+  if (missing.length > 0)
+    throw new Error(
+      `the OTF suite needs a running OTF server: set ${missing.join(" and ")} (test/otf/README.md), or run \`npm run test:otf\`, which skips the suite when nothing is configured`,
+    );
+  const run = crypto.randomBytes(4).toString("hex");
+  const otf: OtfServer = {
+    url: baseUrl(process.env.WORKSPACES_OTF_ADDRESS!.trim()),
+    token: process.env.WORKSPACES_OTF_TOKEN!.trim(),
+    organization: `acme-${run}`,
+    run,
+  };
+  const ping = await otfApi(otf, "/ping").catch((err: unknown) => {
+    throw new Error(`OTF at ${otf.url} does not answer (${err instanceof Error ? err.message : String(err)})`);
+  });
+  if (ping.status !== 200 && ping.status !== 204)
+    throw new Error(`OTF at ${otf.url} answers GET /api/v2/ping with HTTP ${ping.status}: is it an OTF server?`);
+  await createOrganization(otf, otf.organization);
+  project.provide("otf", otf);
+  return async () => {
+    const listed = await otfApi<{ data?: { attributes?: { name?: string } }[] }>(
+      otf,
+      "/organizations?page%5Bsize%5D=100",
+    );
+    const names = (listed.body.data ?? [])
+      .map((o) => o.attributes?.name ?? "")
+      .filter((name) => name.endsWith(`-${run}`));
+    for (const name of names) await otfApi(otf, `/organizations/${name}`, { method: "DELETE" });
+  };
 }

@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestStack } from "../e2e/harness";
 import { upInterrupted } from "../e2e/interrupt";
-import { createOrganization, otfApi, otfEnv, otfServer, type OtfServer } from "./otf";
+import { createOrganization, otfApi, otfEnv, otfServer, runOrganization, type OtfServer } from "./otf";
 
 const COUNT = 80;
-const ORGANIZATION = "crash";
+const ORGANIZATION = runOrganization("crash");
 
 const program = `
 import { Workspace } from "pulumi-workspaces";

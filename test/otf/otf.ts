@@ -14,6 +14,8 @@ export interface OtfServer {
   token: string;
   /** Organization made at start. */
   organization: string;
+  /** A random word that names this run's organizations (`<base>-<run>`), so that runs never collide on a server that outlives them. */
+  run: string;
 }
 
 declare module "vitest" {
@@ -24,6 +26,14 @@ declare module "vitest" {
 
 export function otfServer(): OtfServer {
   return inject("otf");
+}
+
+/**
+ * The name of an organization of this run: `base` with the run's own suffix. The server is
+ * the user's and outlives the run; the global teardown deletes every organization of the run.
+ */
+export function runOrganization(base: string): string {
+  return `${base}-${inject("otf").run}`;
 }
 
 /** Settings a program's providers (or a client) read from the environment to reach OTF. */

@@ -16,6 +16,7 @@ import {
   errorsOf,
   expectOneMessageEach,
   otfServer,
+  runOrganization,
   tagNames,
   workspace,
   workspaceIds,
@@ -82,7 +83,7 @@ function otfConfig(otf: OtfServer, organization: string) {
 }
 
 describe("a YAML program through the provider plugin, on what OTF implements", () => {
-  const org = "yaml-otf";
+  const org = runOrganization("yaml-otf");
   let otf: OtfServer;
   let stack: TestStack;
   let sharedId: string;
@@ -163,7 +164,7 @@ describe("a YAML program through the provider plugin, on what OTF implements", (
 });
 
 describe("a YAML program through the provider plugin, on what OTF lacks", () => {
-  const org = "yaml-otf-lacking";
+  const org = runOrganization("yaml-otf-lacking");
   let otf: OtfServer;
   let stack: TestStack;
 
