@@ -1,9 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { typeTokens } from "pulumi-workspaces/tokens";
+import { pluginTypeTokens, typeTokens } from "pulumi-workspaces/tokens";
 import { describe, expect, it } from "vitest";
-import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, policies } from "../rules";
+import {
+  NoCodeModule,
+  NoCodeWorkspace,
+  RemoteStateConsumers,
+  Workspace,
+  WorkspaceTags,
+  policies,
+  type ResourceKind,
+} from "../rules";
+import { DOORS, through, tokenOf } from "./harness";
 
 const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
 
@@ -105,14 +114,34 @@ describe("the pack's rules", () => {
     expect(Object.keys(config).length).toBeGreaterThanOrEqual(8);
   });
 
-  it("match resources by the package's type tokens", () => {
-    expect(Workspace.__pulumiType).toBe("pulumi-nodejs:dynamic/workspaces:Workspace");
-    expect([WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace].map((c) => c.__pulumiType)).toEqual([
-      typeTokens.WorkspaceTags,
-      typeTokens.RemoteStateConsumers,
-      typeTokens.NoCodeModule,
-      typeTokens.NoCodeWorkspace,
-    ]);
-    expect(() => new (Workspace as unknown as new () => unknown)()).toThrow(/create resources with pulumi-workspaces/);
+  it("match resources by the package's type tokens, of both doors", () => {
+    expect(Workspace.tokens).toEqual(["pulumi-nodejs:dynamic/workspaces:Workspace", "workspaces:index:Workspace"]);
+    const kinds = [Workspace, WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace];
+    expect(kinds.map((k) => k.tokens)).toEqual(kinds.map((k) => [typeTokens[k.name], pluginTypeTokens[k.name]]));
+    // The plugin's tokens are those of the schema it serves.
+    const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "src", "plugin", "schema.json"), "utf8")) as {
+      resources: Record<string, unknown>;
+    };
+    for (const k of kinds) expect(Object.keys(schema.resources)).toContain(k.tokens[1]);
+  });
+
+  it.each(DOORS)("leave resources of other packages and other kinds alone (%s door)", async (door) => {
+    const others: ResourceKind[] = [
+      { name: "Workspace", tokens: ["aws:s3/bucket:Bucket", "pulumi-nodejs:dynamic/other:Workspace"] },
+      { name: "Workspace", tokens: ["workspaces:other:Workspace", "pulumi:providers:workspaces"] },
+    ];
+    const lock = { name: "WorkspaceLock", tokens: [typeTokens.WorkspaceLock, pluginTypeTokens.WorkspaceLock] } as const;
+    for (const kind of [...others, lock]) {
+      const { validate, remediate } = through(door);
+      for (const p of policies) {
+        const props = { name: "not a name", tagNames: ["Upper"], operations: true, forceDelete: true };
+        const out = await validate(p, kind, props);
+        expect(out, `${p.name} on ${tokenOf(kind, door)}`).toEqual({
+          violations: [],
+          notApplicable: expect.any(String),
+        });
+        if ("remediateResource" in p) expect(await remediate(p, kind, props)).toBeUndefined();
+      }
+    }
   });
 });
