@@ -1,3 +1,4 @@
+import type { Resource } from "@pulumi/pulumi";
 import * as policy from "@pulumi/policy";
 import type {
   PolicyConfigSchema,
@@ -19,20 +20,39 @@ import { pluginTypeTokens, typeTokens, type PluginResourceName } from "pulumi-wo
  * dynamic resource of a TypeScript program (`pulumi-nodejs:dynamic/workspaces:Workspace`) or
  * the provider plugin's resource of a YAML, Python, Go or C# program (`workspaces:index:Workspace`).
  * Both doors hand the analyzer the same inputs (the shared provider's checked inputs), so a
- * rule is written once for both. `validateResourceOfType` and `isType` match one token only,
- * so the pack matches with `isOfType` and `requireType` instead.
+ * rule is written once for both.
+ *
+ * A marker has no single `__pulumiType` (which `validateResourceOfType`, `isType` and `asType`
+ * would compare with one token); they fall back to its `isInstance`, which knows both tokens,
+ * so rules of one's own written with them apply through both doors as well.
  */
 export interface ResourceKind {
+  new (name: string, args: Props, ...rest: unknown[]): Resource;
   readonly name: PluginResourceName;
   /** Its token through each door: the dynamic resource's, then the plugin's. */
   readonly tokens: readonly [dynamic: string, plugin: string];
+  /** Whether an object of the given `__pulumiType` is of this kind, through either door. */
+  isInstance(obj: unknown): boolean;
 }
 
 // The tokens come from the package's dependency-free `tokens` module, the same constants the
 // resource classes, the plugin and its schema use: importing the classes themselves would load
 // the provider code, the HTTP client and a second copy of @pulumi/pulumi into the analyzer.
 function kind(name: PluginResourceName): ResourceKind {
-  return { name, tokens: [typeTokens[name], pluginTypeTokens[name]] };
+  const tokens: readonly string[] = [typeTokens[name], pluginTypeTokens[name]];
+  const marker = {
+    [name]: class {
+      static readonly tokens = tokens;
+      static isInstance(obj: unknown): boolean {
+        const type = (obj as { __pulumiType?: unknown } | null)?.__pulumiType;
+        return typeof type === "string" && tokens.includes(type);
+      }
+      constructor() {
+        throw new Error(`${name} names a resource type for the policy pack; create resources with pulumi-workspaces`);
+      }
+    },
+  }[name];
+  return marker as unknown as ResourceKind;
 }
 
 export const Workspace = kind("Workspace");

@@ -57,13 +57,20 @@ function notApplicable(reason?: string): never {
   throw new NotApplicable(reason ?? "not applicable");
 }
 
-/** `isType` and `asType` as the analyzer implements them: by the class's `__pulumiType`. */
+/**
+ * `isType` and `asType` as the analyzer implements them: by the class's `__pulumiType` when it
+ * has one, else by its `isInstance` (as the pack's markers, which know the tokens of both doors).
+ */
 function typeChecks<
   T extends Pick<PolicyResource, "isType" | "asType"> | Pick<ResourceValidationArgs, "isType" | "asType">,
 >(type: string, props: Record<string, unknown>): T {
+  const isType = (cls: { __pulumiType?: unknown; isInstance?: (obj: unknown) => boolean }) =>
+    typeof cls.__pulumiType === "string" && cls.__pulumiType !== ""
+      ? cls.__pulumiType === type
+      : cls.isInstance?.({ __pulumiType: type }) === true;
   return {
-    isType: (cls: { __pulumiType: string }) => cls.__pulumiType === type,
-    asType: (cls: { __pulumiType: string }) => (cls.__pulumiType === type ? props : undefined),
+    isType,
+    asType: (cls: Parameters<typeof isType>[0]) => (isType(cls) ? props : undefined),
   } as unknown as T;
 }
 
@@ -232,8 +239,11 @@ export type Layout = Door | "alternating, dynamic first" | "alternating, plugin 
 /** Every layout: for stack rules, which judge resources of both doors together. */
 export const LAYOUTS: readonly Layout[] = [...DOORS, "alternating, dynamic first", "alternating, plugin first"];
 
+/** A kind of the pack (`Workspace`), or any pair of tokens to build resources of other types with. */
+type Kind = Pick<ResourceKind, "tokens">;
+
 /** The type token of a kind through a door. */
-export function tokenOf(kind: ResourceKind, door: Door): string {
+export function tokenOf(kind: Kind, door: Door): string {
   return kind.tokens[DOORS.indexOf(door)];
 }
 
@@ -245,7 +255,7 @@ export function tokenOf(kind: ResourceKind, door: Door): string {
  */
 export function through(layout: Layout) {
   let built = 0;
-  const nextType = (kind: ResourceKind): string => {
+  const nextType = (kind: Kind): string => {
     const first = layout === "alternating, plugin first" ? 1 : 0;
     const door = layout === "dynamic" || layout === "plugin" ? layout : DOORS[(first + built) % 2];
     built++;
@@ -253,12 +263,12 @@ export function through(layout: Layout) {
   };
   return {
     reset: () => void (built = 0),
-    validate: (policy: ResourceValidationPolicy, kind: ResourceKind, wire: Wire, options: RunOptions = {}) =>
+    validate: (policy: ResourceValidationPolicy, kind: Kind, wire: Wire, options: RunOptions = {}) =>
       validate(policy, nextType(kind), wire, options),
-    remediate: (policy: ResourceValidationPolicy, kind: ResourceKind, wire: Wire, options: RunOptions = {}) =>
+    remediate: (policy: ResourceValidationPolicy, kind: Kind, wire: Wire, options: RunOptions = {}) =>
       remediate(policy, nextType(kind), wire, options),
     stackResource: (
-      kind: ResourceKind,
+      kind: Kind,
       name: string,
       inputs: Wire,
       dependsOn: Record<string, PolicyResource[]> = {},
