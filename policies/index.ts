@@ -4,7 +4,8 @@ import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./rules";
 
 new PolicyPack("pulumi-workspaces", {
-  description: "Tag, execution-mode, naming, safety and ownership rules for pulumi-workspaces resources.",
+  description:
+    "Tag, execution-mode, naming, safety and ownership rules for pulumi-workspaces resources, of TypeScript programs and of the provider plugin alike.",
   enforcementLevel: "advisory",
   policies,
 });

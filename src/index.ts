@@ -33,8 +33,15 @@ export type {
   GetWorkspaceOutputArgs,
   GetWorkspaceResult,
 } from "./resources/lookups";
-export { typeTokens, TYPE_TOKEN_MODULE, TYPE_TOKEN_PREFIX } from "./resources/tokens";
-export type { ResourceTypeName, TypeToken } from "./resources/tokens";
+export {
+  typeTokens,
+  TYPE_TOKEN_MODULE,
+  TYPE_TOKEN_PREFIX,
+  pluginTypeTokens,
+  PLUGIN_PACKAGE,
+  PLUGIN_TOKEN_PREFIX,
+} from "./resources/tokens";
+export type { ResourceTypeName, TypeToken, PluginResourceName } from "./resources/tokens";
 export { CONFIG_KEYS } from "./resources/provider-settings";
 
 export * as client from "./client";

@@ -11,7 +11,8 @@
 #   PULUMI_STACK             stack to preview or update (required)
 #   PROGRAM_DIR              folder holding Pulumi.yaml (default: .)
 #   POLICY_PACK              folder holding PulumiPolicy.yaml and a package.json that depends on
-#                            pulumi-workspaces-policies (default: policy-pack)
+#                            pulumi-workspaces-policies (default: policy-pack; set it empty,
+#                            POLICY_PACK="", to run without a policy pack)
 #   POLICY_CONFIG            policy config file (optional)
 #   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
 #                            (TFE_TOKEN, the engine CLI's credentials file or the stack's
@@ -38,12 +39,20 @@ esac
 
 : "${PULUMI_STACK:?set PULUMI_STACK to the stack to $mode}"
 program_dir="${PROGRAM_DIR:-.}"
-policy_pack="${POLICY_PACK:-policy-pack}"
-# Resolved before changing directory, so relative paths mean the same as in the workflow.
-policy_pack="$(cd "$policy_pack" && pwd)"
-policy_args=(--policy-pack "$policy_pack")
-if [[ -n "${POLICY_CONFIG:-}" ]]; then
-  policy_args+=(--policy-pack-config "$(cd "$(dirname "$POLICY_CONFIG")" && pwd)/$(basename "$POLICY_CONFIG")")
+# Unset: the default folder; set but empty: no policy pack.
+policy_pack="${POLICY_PACK-policy-pack}"
+policy_args=()
+if [[ -n "$policy_pack" ]]; then
+  if [[ ! -f "$policy_pack/PulumiPolicy.yaml" ]]; then
+    echo "no policy pack in $policy_pack (no PulumiPolicy.yaml): set POLICY_PACK to its folder, or POLICY_PACK=\"\" to run without one" >&2
+    exit 2
+  fi
+  # Resolved before changing directory, so relative paths mean the same as in the workflow.
+  policy_pack="$(cd "$policy_pack" && pwd)"
+  policy_args=(--policy-pack "$policy_pack")
+  if [[ -n "${POLICY_CONFIG:-}" ]]; then
+    policy_args+=(--policy-pack-config "$(cd "$(dirname "$POLICY_CONFIG")" && pwd)/$(basename "$POLICY_CONFIG")")
+  fi
 fi
 
 # Checked here so the run fails in one line instead of once per resource. The token may be
@@ -60,16 +69,16 @@ install() {
   fi
 }
 install "$program_dir"
-install "$policy_pack"
+if [[ -n "$policy_pack" ]]; then install "$policy_pack"; fi
 
 cd "$program_dir"
 export PULUMI_SKIP_UPDATE_CHECK=true
 case "$mode" in
   preview)
-    pulumi preview --stack "$PULUMI_STACK" --non-interactive --diff "${policy_args[@]}"
+    pulumi preview --stack "$PULUMI_STACK" --non-interactive --diff ${policy_args[@]+"${policy_args[@]}"}
     ;;
   up)
-    pulumi up --stack "$PULUMI_STACK" --non-interactive --yes "${policy_args[@]}"
+    pulumi up --stack "$PULUMI_STACK" --non-interactive --yes ${policy_args[@]+"${policy_args[@]}"}
     ;;
   refresh)
     pulumi refresh --stack "$PULUMI_STACK" --non-interactive --yes --skip-preview

@@ -9,47 +9,72 @@ import type {
   ResourceValidationPolicy,
   StackValidationPolicy,
 } from "@pulumi/policy";
-import { TYPE_TOKEN_PREFIX, typeTokens, type ResourceTypeName } from "pulumi-workspaces/tokens";
+import { pluginTypeTokens, typeTokens, type PluginResourceName } from "pulumi-workspaces/tokens";
 
 // ---------------------------------------------------------------------------------------------
 // Resource types
 // ---------------------------------------------------------------------------------------------
 
-/** The shape `validateResourceOfType` and `isType` accept; they read only the static `__pulumiType`. */
-export interface ResourceClass {
+/**
+ * A resource type of the package as the pack matches it: by the token of either door, the
+ * dynamic resource of a TypeScript program (`pulumi-nodejs:dynamic/workspaces:Workspace`) or
+ * the provider plugin's resource of a YAML, Python, Go or C# program (`workspaces:index:Workspace`).
+ * Both doors hand the analyzer the same inputs (the shared provider's checked inputs), so a
+ * rule is written once for both.
+ *
+ * A marker has no single `__pulumiType` (which `validateResourceOfType`, `isType` and `asType`
+ * would compare with one token); they fall back to its `isInstance`, which knows both tokens,
+ * so rules of one's own written with them apply through both doors as well.
+ */
+export interface ResourceKind {
   new (name: string, args: Props, ...rest: unknown[]): Resource;
-  readonly __pulumiType: string;
+  readonly name: PluginResourceName;
+  /** Its token through each door: the dynamic resource's, then the plugin's. */
+  readonly tokens: readonly [dynamic: string, plugin: string];
+  /** Whether an object of the given `__pulumiType` is of this kind, through either door. */
+  isInstance(obj: unknown): boolean;
 }
 
-// The pack matches by the same token strings the resource classes carry, taken from the
-// package's dependency-free `tokens` module: importing the classes themselves would load the
-// provider code, the HTTP client and a second copy of @pulumi/pulumi into the analyzer.
-function typeMarker(kind: ResourceTypeName): ResourceClass {
-  const token = typeTokens[kind];
+// The tokens come from the package's dependency-free `tokens` module, the same constants the
+// resource classes, the plugin and its schema use: importing the classes themselves would load
+// the provider code, the HTTP client and a second copy of @pulumi/pulumi into the analyzer.
+function kind(name: PluginResourceName): ResourceKind {
+  const tokens: readonly string[] = [typeTokens[name], pluginTypeTokens[name]];
   const marker = {
-    [kind]: class {
-      static readonly __pulumiType = token;
+    [name]: class {
+      static readonly tokens = tokens;
+      static isInstance(obj: unknown): boolean {
+        const type = (obj as { __pulumiType?: unknown } | null)?.__pulumiType;
+        return typeof type === "string" && tokens.includes(type);
+      }
       constructor() {
-        throw new Error(`${kind} names a resource type for the policy pack; create resources with pulumi-workspaces`);
+        throw new Error(`${name} names a resource type for the policy pack; create resources with pulumi-workspaces`);
       }
     },
-  }[kind];
-  return marker as unknown as ResourceClass;
+  }[name];
+  return marker as unknown as ResourceKind;
 }
 
-export const Workspace = typeMarker("Workspace");
-export const WorkspaceTags = typeMarker("WorkspaceTags");
-export const RemoteStateConsumers = typeMarker("RemoteStateConsumers");
-export const NoCodeModule = typeMarker("NoCodeModule");
-export const NoCodeWorkspace = typeMarker("NoCodeWorkspace");
+export const Workspace = kind("Workspace");
+export const WorkspaceTags = kind("WorkspaceTags");
+export const RemoteStateConsumers = kind("RemoteStateConsumers");
+export const NoCodeModule = kind("NoCodeModule");
+export const NoCodeWorkspace = kind("NoCodeWorkspace");
 
 /** Resources that are a workspace of their own. */
-export const workspaceClasses: readonly ResourceClass[] = [Workspace, NoCodeWorkspace];
+export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];
 /** Resources that write tags onto a workspace (NoCodeWorkspace has no tags of its own; a WorkspaceTags tags it). */
-export const taggingClasses: readonly ResourceClass[] = [Workspace, WorkspaceTags];
+export const taggingKinds: readonly ResourceKind[] = [Workspace, WorkspaceTags];
 
+const kindNames = new Map<string, string>(
+  [typeTokens, pluginTypeTokens].flatMap((tokens) =>
+    Object.entries(tokens).map(([name, token]) => [token, name] as const),
+  ),
+);
+
+/** The resource's name in the package (`Workspace`) for a token of either door; another token as it is. */
 export function kindOf(type: string): string {
-  return type.startsWith(TYPE_TOKEN_PREFIX) ? type.slice(TYPE_TOKEN_PREFIX.length) : type;
+  return kindNames.get(type) ?? type;
 }
 
 /** `Workspace "app-prod"`: how every message names a resource (its Pulumi name). */
@@ -188,34 +213,29 @@ export function pattern(policyName: string, key: string, source: unknown): RegEx
 export type KnownValidation = (props: Props, args: ResourceValidationArgs, reportViolation: ReportViolation) => void;
 
 /**
- * Validates resources of the given types with their known props. One type goes through
- * `validateResourceOfType` (the engine then skips other types without a call); several share
- * one function so a resource is never reported both applicable and not applicable.
+ * Validates resources of the given kinds, through either door, with their known props; the
+ * policy declares itself not applicable to any other resource.
  */
-export function validateKnownProps(classes: readonly ResourceClass[], validate: KnownValidation): ResourceValidation {
-  if (classes.length === 1) {
-    return policy.validateResourceOfType(classes[0], (props, args, report) =>
-      validate(knownProps(props), args, report),
-    );
-  }
+export function validateKnownProps(kinds: readonly ResourceKind[], validate: KnownValidation): ResourceValidation {
   return (args, report) => {
-    requireType(args, classes);
+    requireType(args, kinds);
     validate(knownProps(args.props), args, report);
   };
 }
 
-/** Declares the policy not applicable unless the resource is of one of the given types. */
+/** Declares the policy not applicable unless the resource is of one of the given kinds. */
 export function requireType(
-  args: Pick<ResourceValidationArgs, "isType" | "notApplicable">,
-  classes: readonly ResourceClass[],
+  args: Pick<ResourceValidationArgs, "type" | "notApplicable">,
+  kinds: readonly ResourceKind[],
 ): void {
-  if (!classes.some((c) => args.isType(c))) {
-    args.notApplicable(`Policy only applies to ${classes.map((c) => kindOf(c.__pulumiType)).join(", ")} resources`);
+  if (!isOfType(args, ...kinds)) {
+    args.notApplicable(`Policy only applies to ${kinds.map((k) => k.name).join(", ")} resources`);
   }
 }
 
-export function isOfType(resource: { type: string }, ...classes: readonly ResourceClass[]): boolean {
-  return classes.some((c) => c.__pulumiType === resource.type);
+/** Whether the resource is of one of the given kinds, through either door. */
+export function isOfType(resource: { type: string }, ...kinds: readonly ResourceKind[]): boolean {
+  return kinds.some((k) => k.tokens.includes(resource.type));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +252,7 @@ export function workspaceRef(
   property: string,
   props: Props,
 ): { key: string; resource?: PolicyResource; label: string } | undefined {
-  const deps = (resource.propertyDependencies?.[property] ?? []).filter((d) => isOfType(d, ...workspaceClasses));
+  const deps = (resource.propertyDependencies?.[property] ?? []).filter((d) => isOfType(d, ...workspaceKinds));
   if (deps.length === 1) return { key: `urn:${deps[0].urn}`, resource: deps[0], label: subject(deps[0]) };
   const id = str(props[property]);
   if (id !== undefined && id !== "") return { key: `id:${id}`, label: `workspace ${id}` };
@@ -258,9 +278,9 @@ export type StackRule = StackValidationPolicy & ResourceValidationPolicy;
 const recordedInputs = new Map<string, Props>();
 
 /** A resource validation that reports nothing and records the inputs of the given types. */
-export function recordInputsOf(classes: readonly ResourceClass[]): ResourceValidation {
+export function recordInputsOf(kinds: readonly ResourceKind[]): ResourceValidation {
   return (args) => {
-    requireType(args, classes);
+    requireType(args, kinds);
     recordedInputs.set(args.urn, knownProps(args.props));
   };
 }

@@ -18,7 +18,7 @@ import {
   show,
   subject,
   validateKnownProps,
-  workspaceClasses,
+  workspaceKinds,
   type Props,
   type StackRule,
 } from "./common";
@@ -37,7 +37,7 @@ function effectiveExecutionMode(
 ): string | undefined | typeof UNKNOWN {
   const mode = props.executionMode;
   if (mode === UNKNOWN || typeof mode === "string") return mode;
-  if (args.type === NoCodeWorkspace.__pulumiType) return "remote";
+  if (isOfType(args, NoCodeWorkspace)) return "remote";
   if (props.operations === UNKNOWN) return UNKNOWN;
   if (props.operations === true) return "remote";
   if (props.operations === false) return "local";
@@ -106,9 +106,9 @@ export const executionModeValid: ResourceValidationPolicy = {
     "executionMode is one the service accepts; `agent` comes with agentPoolId and `remote`/`local` without one; the deprecated operations is not combined with executionMode or an agent pool.",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
-  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
     const who = subject(args);
-    const noCode = args.type === NoCodeWorkspace.__pulumiType;
+    const noCode = isOfType(args, NoCodeWorkspace);
     const accepted: readonly string[] = noCode ? NO_CODE_EXECUTION_MODES : EXECUTION_MODES;
     const mode = props.executionMode;
     if (typeof mode === "string" && !accepted.includes(mode)) {
@@ -201,7 +201,7 @@ export const executionModeAllowed: ResourceValidationPolicy = {
   description: "Workspaces use one of the execution modes the organization allows (all three by default).",
   enforcementLevel: "advisory",
   configSchema: allowedModesSchema,
-  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
     const { allowedModes } = configOf<{ allowedModes: string[] }>(allowedModesSchema, args);
     const mode = effectiveExecutionMode(props, args);
     if (typeof mode !== "string" || allowedModes.includes(mode)) return;

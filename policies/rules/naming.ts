@@ -1,6 +1,6 @@
 import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
 import { WORKSPACE_NAME_PATTERN } from "pulumi-workspaces/api";
-import { configOf, pattern, show, subject, validateKnownProps, workspaceClasses } from "./common";
+import { configOf, pattern, show, subject, validateKnownProps, workspaceKinds } from "./common";
 
 /** The spec's workspace name characters (letters, digits, `-` and `_`), as the package's schemas state them. */
 const SPEC_NAME_PATTERN = WORKSPACE_NAME_PATTERN.source;
@@ -22,7 +22,7 @@ export const namePattern: ResourceValidationPolicy = {
     "Workspace names match the configured pattern (by default the characters the service allows: letters, digits, `-`, `_`).",
   enforcementLevel: "mandatory",
   configSchema: namePatternSchema,
-  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
     const config = configOf<{ pattern: string }>(namePatternSchema, args);
     const re = pattern(namePattern.name, "pattern", config.pattern);
     const name = props.name;

@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { Workspace, show, subject, validateKnownProps, workspaceClasses } from "./common";
+import { Workspace, show, subject, validateKnownProps, workspaceKinds } from "./common";
 
 export const forceDelete: ResourceValidationPolicy = {
   name: "workspace-force-delete",
@@ -7,7 +7,7 @@ export const forceDelete: ResourceValidationPolicy = {
     "forceDelete: true deletes a workspace even while it still manages resources, which are then left without state.",
   enforcementLevel: "advisory",
   configSchema: { properties: {} },
-  validateResource: validateKnownProps(workspaceClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
     if (props.forceDelete !== true) return;
     reportViolation(
       `${subject(args)}: forceDelete ${show(true)} deletes the workspace even while it manages resources, leaving them without state. ` +

@@ -17,7 +17,7 @@ import {
   strings,
   stringMap,
   subject,
-  workspaceClasses,
+  workspaceKinds,
   workspaceKey,
   workspaceRef,
   type Props,
@@ -62,7 +62,7 @@ export const nameUnique: StackRule = {
     }
     const groups = new Map<string, { name: string; org: string; resources: PolicyResource[] }>();
     for (const r of args.resources) {
-      if (!isOfType(r, ...workspaceClasses)) continue;
+      if (!isOfType(r, ...workspaceKinds)) continue;
       const props = declaredProps(r);
       const name = str(props.name);
       const org = organizationOf(r, props, moduleOrgs);
@@ -129,7 +129,7 @@ export const singleOwner: StackRule = {
     };
 
     for (const r of args.resources) {
-      if (isOfType(r, ...workspaceClasses)) {
+      if (isOfType(r, ...workspaceKinds)) {
         // A workspace's outputs carry its tags whether or not the program manages them: only
         // its inputs say whether it owns them.
         const props = recordedInputsOf(r);

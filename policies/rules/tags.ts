@@ -16,9 +16,9 @@ import {
   stringMap,
   strings,
   subject,
-  taggingClasses,
+  taggingKinds,
   validateKnownProps,
-  workspaceClasses,
+  workspaceKinds,
   workspaceRef,
   type Props,
   type StackRule,
@@ -46,7 +46,7 @@ export interface TagsInEffect {
 export function tagsInEffect(resources: readonly PolicyResource[]): Map<string, TagsInEffect> {
   const out = new Map<string, TagsInEffect>();
   for (const r of resources) {
-    if (isOfType(r, ...workspaceClasses)) out.set(r.urn, { resource: r, tags: {}, tagNames: [] });
+    if (isOfType(r, ...workspaceKinds)) out.set(r.urn, { resource: r, tags: {}, tagNames: [] });
   }
   const add = (urn: string, tags: unknown, tagNames: unknown) => {
     const entry = out.get(urn);
@@ -65,7 +65,7 @@ export function tagsInEffect(resources: readonly PolicyResource[]): Map<string, 
     }
   };
   for (const r of resources) {
-    if (isOfType(r, ...workspaceClasses)) {
+    if (isOfType(r, ...workspaceKinds)) {
       const declared = declaredProps(r);
       const outputs = knownProps(r.props);
       add(r.urn, declared.tags, declared.tagNames);
@@ -138,7 +138,7 @@ export const tagAllowedValues: ResourceValidationPolicy = {
   description: "Key-value tags with a configured key take one of that key's allowed values.",
   enforcementLevel: "advisory",
   configSchema: allowedValuesSchema,
-  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(taggingKinds, (props, args, reportViolation) => {
     const { allowedValues } = configOf<{ allowedValues: Record<string, string[]> }>(allowedValuesSchema, args);
     const tags = stringMap(props.tags) ?? {};
     for (const [key, value] of Object.entries(tags)) {
@@ -190,7 +190,7 @@ export const tagFormat: ResourceValidationPolicy = {
   description: "Tag keys, tag values and flat tag names follow the configured formats (lower case by default).",
   enforcementLevel: "advisory",
   configSchema: tagFormatSchema,
-  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(taggingKinds, (props, args, reportViolation) => {
     const config = configOf<{ keyPattern: string; valuePattern: string; flatTagPattern: string }>(
       tagFormatSchema,
       args,
@@ -243,7 +243,7 @@ export const flatTagLowercase: ResourceValidationPolicy = {
   enforcementLevel: "remediate",
   configSchema: { properties: {} },
   remediationSteps: "Write the flat tag names in lower case.",
-  validateResource: validateKnownProps(taggingClasses, (props, args, reportViolation) => {
+  validateResource: validateKnownProps(taggingKinds, (props, args, reportViolation) => {
     for (const name of upperCaseNames(props)) {
       reportViolation(
         `${subject(args)}: tagNames has ${show(name)}, but the service stores flat tag names in lower case, so the program and the service disagree. ` +
@@ -252,7 +252,7 @@ export const flatTagLowercase: ResourceValidationPolicy = {
     }
   }),
   remediateResource: (args) => {
-    requireType(args, taggingClasses);
+    requireType(args, taggingKinds);
     const known = knownProps(args.props);
     const names = known.tagNames;
     // A list with an element still unknown is left alone: rewriting it would drop that element.

@@ -1,7 +1,9 @@
 // Builds the arguments the analyzer hands to a rule and runs the rule directly. Props go through
 // @pulumi/policy's own deserializer and unknown-checking proxy (and remediation results through
 // its serializer), so rules meet them exactly as the engine delivers them; the PolicyPack itself
-// is never constructed because that starts the analyzer server.
+// is never constructed because that starts the analyzer server. Every resource is built with the
+// token of one door: the dynamic resource of a TypeScript program, or the provider plugin's
+// resource of a YAML, Python, Go or C# program (`through`).
 import type {
   PolicyResource,
   PolicyResourceOptions,
@@ -14,7 +16,7 @@ import * as policyModule from "@pulumi/policy";
 import * as deserializeModule from "@pulumi/policy/deserialize";
 import * as proxyModule from "@pulumi/policy/proxy";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
-import { forgetRecordedInputs, type ResourceClass } from "../rules";
+import { forgetRecordedInputs, type ResourceKind } from "../rules";
 
 type Wire = Record<string, unknown>;
 
@@ -55,13 +57,20 @@ function notApplicable(reason?: string): never {
   throw new NotApplicable(reason ?? "not applicable");
 }
 
-/** `isType` and `asType` as the analyzer implements them: by the class's `__pulumiType`. */
+/**
+ * `isType` and `asType` as the analyzer implements them: by the class's `__pulumiType` when it
+ * has one, else by its `isInstance` (as the pack's markers, which know the tokens of both doors).
+ */
 function typeChecks<
   T extends Pick<PolicyResource, "isType" | "asType"> | Pick<ResourceValidationArgs, "isType" | "asType">,
 >(type: string, props: Record<string, unknown>): T {
+  const isType = (cls: { __pulumiType?: unknown; isInstance?: (obj: unknown) => boolean }) =>
+    typeof cls.__pulumiType === "string" && cls.__pulumiType !== ""
+      ? cls.__pulumiType === type
+      : cls.isInstance?.({ __pulumiType: type }) === true;
   return {
-    isType: (cls: ResourceClass) => cls.__pulumiType === type,
-    asType: (cls: ResourceClass) => (cls.__pulumiType === type ? props : undefined),
+    isType,
+    asType: (cls: Parameters<typeof isType>[0]) => (isType(cls) ? props : undefined),
   } as unknown as T;
 }
 
@@ -105,10 +114,10 @@ export interface Outcome {
   notApplicable?: string;
 }
 
-/** Runs a resource rule's validations on one resource. */
-export async function validate(
+/** Runs a resource rule's validations on one resource of the given type token. */
+async function validate(
   policy: ResourceValidationPolicy,
-  cls: ResourceClass,
+  type: string,
   wire: Wire,
   options: RunOptions = {},
 ): Promise<Outcome> {
@@ -116,7 +125,7 @@ export async function validate(
   const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
   for (const validation of validations) {
     if (validation === undefined) continue;
-    const args = resourceArgs(cls.__pulumiType, engineProps(wire, false), options);
+    const args = resourceArgs(type, engineProps(wire, false), options);
     try {
       await validation(args, (message) => violations.push(message));
     } catch (e) {
@@ -131,14 +140,14 @@ export async function validate(
  * Runs a rule's remediation on one resource and returns what the engine would receive: the
  * serialized props (secrets as wire secrets), or undefined when the rule changed nothing.
  */
-export async function remediate(
+async function remediate(
   policy: ResourceValidationPolicy,
-  cls: ResourceClass,
+  type: string,
   wire: Wire,
   options: RunOptions = {},
 ): Promise<Wire | undefined> {
   if (policy.remediateResource === undefined) throw new Error(`${policy.name} has no remediation`);
-  const args = resourceArgs(cls.__pulumiType, engineProps(wire, true), options);
+  const args = resourceArgs(type, engineProps(wire, true), options);
   try {
     const result = await policy.remediateResource(args);
     return result ? internals.serializeProperties(result) : undefined;
@@ -162,15 +171,14 @@ const inputsOfResource = new WeakMap<PolicyResource, Wire>();
  * changed resource they also serve as its outputs unless `options.outputs` says otherwise.
  * `dependsOn` maps a property to the resources its value came from.
  */
-export function stackResource(
-  cls: ResourceClass,
+function stackResource(
+  type: string,
   name: string,
   inputs: Wire,
   dependsOn: Record<string, PolicyResource[]> = {},
   options: StackResourceOptions = {},
 ): PolicyResource {
   const props = engineProps(options.outputs ?? inputs, false);
-  const type = cls.__pulumiType;
   const resource: PolicyResource = {
     type,
     props,
@@ -204,8 +212,7 @@ export async function validateStack(
     for (const r of resources) {
       const inputs = inputsOfResource.get(r);
       if (inputs === undefined) continue;
-      const cls = { __pulumiType: r.type } as ResourceClass;
-      const outcome = await validate(policy, cls, inputs, { name: r.name, config });
+      const outcome = await validate(policy, r.type, inputs, { name: r.name, config });
       for (const message of outcome.violations) violations.push({ message, urn: r.urn });
     }
   }
@@ -217,4 +224,55 @@ export async function validateStack(
   };
   await policy.validateStack(args, (message, urn) => violations.push({ message, urn }));
   return { violations };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Doors
+// ---------------------------------------------------------------------------------------------
+
+/** The two ways a program reaches the package: TypeScript's dynamic resources, the provider plugin. */
+export type Door = "dynamic" | "plugin";
+export const DOORS: readonly Door[] = ["dynamic", "plugin"];
+
+/** How a test spreads its resources over the doors: all through one, or alternating from one. */
+export type Layout = Door | "alternating, dynamic first" | "alternating, plugin first";
+/** Every layout: for stack rules, which judge resources of both doors together. */
+export const LAYOUTS: readonly Layout[] = [...DOORS, "alternating, dynamic first", "alternating, plugin first"];
+
+/** A kind of the pack (`Workspace`), or any pair of tokens to build resources of other types with. */
+type Kind = Pick<ResourceKind, "tokens">;
+
+/** The type token of a kind through a door. */
+export function tokenOf(kind: Kind, door: Door): string {
+  return kind.tokens[DOORS.indexOf(door)];
+}
+
+/**
+ * The harness with each resource built through the layout's door: `validate`, `remediate` and
+ * `stackResource` take a kind (`Workspace`) where the rule sees a token. In an alternating
+ * layout each resource takes the other door than the one before; `reset` (before each test)
+ * starts again from the first.
+ */
+export function through(layout: Layout) {
+  let built = 0;
+  const nextType = (kind: Kind): string => {
+    const first = layout === "alternating, plugin first" ? 1 : 0;
+    const door = layout === "dynamic" || layout === "plugin" ? layout : DOORS[(first + built) % 2];
+    built++;
+    return tokenOf(kind, door);
+  };
+  return {
+    reset: () => void (built = 0),
+    validate: (policy: ResourceValidationPolicy, kind: Kind, wire: Wire, options: RunOptions = {}) =>
+      validate(policy, nextType(kind), wire, options),
+    remediate: (policy: ResourceValidationPolicy, kind: Kind, wire: Wire, options: RunOptions = {}) =>
+      remediate(policy, nextType(kind), wire, options),
+    stackResource: (
+      kind: Kind,
+      name: string,
+      inputs: Wire,
+      dependsOn: Record<string, PolicyResource[]> = {},
+      options: StackResourceOptions = {},
+    ) => stackResource(nextType(kind), name, inputs, dependsOn, options),
+  };
 }

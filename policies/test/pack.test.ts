@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
-import { typeTokens } from "pulumi-workspaces/tokens";
+import { validateResourceOfType, type ResourceValidationPolicy } from "@pulumi/policy";
+import { pluginTypeTokens, typeTokens } from "pulumi-workspaces/tokens";
 import { describe, expect, it } from "vitest";
 import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, policies } from "../rules";
+import { DOORS, through, tokenOf } from "./harness";
 
 const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
 
@@ -105,14 +107,58 @@ describe("the pack's rules", () => {
     expect(Object.keys(config).length).toBeGreaterThanOrEqual(8);
   });
 
-  it("match resources by the package's type tokens", () => {
-    expect(Workspace.__pulumiType).toBe("pulumi-nodejs:dynamic/workspaces:Workspace");
-    expect([WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace].map((c) => c.__pulumiType)).toEqual([
-      typeTokens.WorkspaceTags,
-      typeTokens.RemoteStateConsumers,
-      typeTokens.NoCodeModule,
-      typeTokens.NoCodeWorkspace,
-    ]);
+  it("match resources by the package's type tokens, of both doors", () => {
+    expect(Workspace.tokens).toEqual(["pulumi-nodejs:dynamic/workspaces:Workspace", "workspaces:index:Workspace"]);
+    const kinds = [Workspace, WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace];
+    expect(kinds.map((k) => k.tokens)).toEqual(kinds.map((k) => [typeTokens[k.name], pluginTypeTokens[k.name]]));
+    // The plugin's tokens are those of the schema it serves.
+    const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "src", "plugin", "schema.json"), "utf8")) as {
+      resources: Record<string, unknown>;
+    };
+    for (const k of kinds) expect(Object.keys(schema.resources)).toContain(k.tokens[1]);
     expect(() => new (Workspace as unknown as new () => unknown)()).toThrow(/create resources with pulumi-workspaces/);
   });
+
+  it.each(DOORS)("leave resources of other packages and other kinds alone (%s door)", async (door) => {
+    const others = [
+      { tokens: ["aws:s3/bucket:Bucket", "pulumi-nodejs:dynamic/other:Workspace"] },
+      { tokens: ["workspaces:other:Workspace", "pulumi:providers:workspaces"] },
+      { tokens: [typeTokens.WorkspaceLock, pluginTypeTokens.WorkspaceLock] },
+    ] as const;
+    const { validate, remediate } = through(door);
+    for (const kind of others) {
+      for (const p of policies) {
+        const props = { name: "not a name", tagNames: ["Upper"], operations: true, forceDelete: true };
+        const out = await validate(p, kind, props);
+        expect(out, `${p.name} on ${tokenOf(kind, door)}`).toEqual({
+          violations: [],
+          notApplicable: expect.any(String),
+        });
+        if ("remediateResource" in p) expect(await remediate(p, kind, props)).toBeUndefined();
+      }
+    }
+  });
+
+  it.each(DOORS)(
+    "give markers that validateResourceOfType, isType and asType match through both doors (%s door)",
+    async (door) => {
+      // A rule of an organisation's own, written as policies/README.md shows.
+      const own: ResourceValidationPolicy = {
+        name: "workspace-description-required",
+        description: "Every Workspace has a description.",
+        validateResource: validateResourceOfType(Workspace, (workspace, args, reportViolation) => {
+          if (args.isType(Workspace) && args.asType(Workspace) !== undefined && !workspace.description)
+            reportViolation(`Workspace "${args.name}": description is not set.`);
+        }),
+      };
+      const { validate } = through(door);
+      expect((await validate(own, Workspace, { name: "app" }, { name: "app" })).violations).toEqual([
+        'Workspace "app": description is not set.',
+      ]);
+      expect((await validate(own, Workspace, { name: "app", description: "d" })).violations).toEqual([]);
+      expect((await validate(own, WorkspaceTags, { workspaceId: "ws-1" })).notApplicable).toBe(
+        "Policy only applies to 'Workspace' resources",
+      );
+    },
+  );
 });

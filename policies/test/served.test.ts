@@ -96,8 +96,8 @@ describe("the pack served by the engine's policy-pack runner", () => {
     ]);
   });
 
-  it("reports violations of one resource's inputs at the rule's level", async () => {
-    const request = analyzeRequest(Workspace.__pulumiType, "app", {
+  it.each(Workspace.tokens)("reports violations of one resource's inputs at the rule's level (%s)", async (type) => {
+    const request = analyzeRequest(type, "app", {
       name: "app",
       organization: "acme",
       executionMode: "agent",
@@ -116,7 +116,7 @@ describe("the pack served by the engine's policy-pack runner", () => {
 
   it("remediates upper-case flat tags and keeps the secret provider", async () => {
     const providerSecret = { [rpc.specialSigKey]: rpc.specialSecretSig, value: "provider code" };
-    const request = analyzeRequest(Workspace.__pulumiType, "app", {
+    const request = analyzeRequest(Workspace.tokens[0], "app", {
       name: "app",
       tagNames: ["Prod", "team-a"],
       __provider: providerSecret,
@@ -156,8 +156,8 @@ describe("the pack served by the engine's policy-pack runner", () => {
     }
     await call<Empty>((done) => client.configure(request, done));
 
-    // The sample config turns on the operations remediation.
-    const legacy = analyzeRequest(Workspace.__pulumiType, "legacy", { name: "legacy-dev", operations: false });
+    // The sample config turns on the operations remediation (here of a plugin resource).
+    const legacy = analyzeRequest(Workspace.tokens[1], "legacy", { name: "legacy-dev", operations: false });
     const remediated = await call<analyzer.RemediateResponse>((done) => client.remediate(legacy, done));
     expect(remediated.getRemediationsList().map((r) => [r.getPolicyname(), r.getProperties()!.toJavaScript()])).toEqual(
       [["workspace-operations-deprecated", { name: "legacy-dev", executionMode: "local" }]],
@@ -172,9 +172,12 @@ describe("the pack served by the engine's policy-pack runner", () => {
       tagNames: ["a"],
     };
     const tags = { workspaceId: "ws-unknown-yet", mode: "additive", tagNames: ["b"] };
+    // A dynamic Workspace and a plugin WorkspaceTags in one stack, judged together.
+    const [wsType] = Workspace.tokens;
+    const tagsType = WorkspaceTags.tokens[1];
     for (const [type, name, props] of [
-      [Workspace.__pulumiType, "billing", ws],
-      [WorkspaceTags.__pulumiType, "billing-extra", tags],
+      [wsType, "billing", ws],
+      [tagsType, "billing-extra", tags],
     ] as const) {
       const res = await call<analyzer.AnalyzeResponse>((done) =>
         client.analyze(analyzeRequest(type, name, props), done),
@@ -182,18 +185,18 @@ describe("the pack served by the engine's policy-pack runner", () => {
       expect(diagnostics(res)).toEqual([]);
     }
 
-    const wsUrn = `urn:pulumi:ci::workspaces::${Workspace.__pulumiType}::billing`;
+    const wsUrn = `urn:pulumi:ci::workspaces::${wsType}::billing`;
     // Outputs as a deployed workspace reports them: the service's tags, whoever manages them.
     const wsResource = new analyzer.AnalyzerResource()
-      .setType(Workspace.__pulumiType)
+      .setType(wsType)
       .setName("billing")
       .setUrn(wsUrn)
       .setProperties(Struct.fromJavaScript({ ...ws, tagNames: ["a", "b"] }))
       .setOptions(options());
     const tagsResource = new analyzer.AnalyzerResource()
-      .setType(WorkspaceTags.__pulumiType)
+      .setType(tagsType)
       .setName("billing-extra")
-      .setUrn(`urn:pulumi:ci::workspaces::${WorkspaceTags.__pulumiType}::billing-extra`)
+      .setUrn(`urn:pulumi:ci::workspaces::${tagsType}::billing-extra`)
       .setProperties(Struct.fromJavaScript(tags))
       .setOptions(options())
       .setDependenciesList([wsUrn]);

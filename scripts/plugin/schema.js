@@ -18,8 +18,6 @@ const ts = require("typescript");
 
 const root = path.resolve(__dirname, "../..");
 const OUT = path.join(root, "src/plugin/schema.json");
-const PKG = "workspaces";
-const tok = (name) => `${PKG}:index:${name}`;
 
 /** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */
 const RESOURCES = [
@@ -47,6 +45,7 @@ function derive() {
   const files = [
     ...RESOURCES.flatMap((r) => [src(`resources/${r.file}`), ...r.diffs.map(src)]),
     src("resources/lookups.ts"),
+    src("resources/tokens.ts"),
   ];
   const program = ts.createProgram(files, {
     strict: true,
@@ -64,6 +63,17 @@ function derive() {
     return sym;
   };
   const docOf = (sym) => ts.displayPartsToString(sym.getDocumentationComment(checker)).trim();
+
+  // The package name and token prefix every door uses (the policy pack matches them), as
+  // src/resources/tokens.ts states them.
+  const literal = (name) => {
+    const t = checker.getTypeOfSymbol(exported("resources/tokens.ts", name));
+    if (!t.isStringLiteral()) throw new Error(`resources/tokens.ts: ${name} is not a string literal`);
+    return t.value;
+  };
+  const PKG = literal("PLUGIN_PACKAGE");
+  const tokenPrefix = literal("PLUGIN_TOKEN_PREFIX");
+  const tok = (name) => `${tokenPrefix}${name}`;
 
   // Doc comments of the field table's lines, for properties mapped from the table.
   const tableDocs = new Map();

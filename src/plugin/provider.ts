@@ -13,7 +13,7 @@ import { INPUT_NAMES_KEY, ORIGIN_KEY } from "../resources/providers/inputs";
 import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../resources/providers/origin";
 import { setConfiguredSettings } from "../resources/provider-settings";
 import { getWorkspace, getWorkspaces } from "../resources/lookups";
-import type { ResourceTypeName } from "../resources/tokens";
+import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
 import schemaJson from "./schema.json";
 
@@ -38,9 +38,8 @@ interface PackageSchema {
 
 /** `workspaces:index:Workspace` -> `Workspace`; undefined for a token of another package or an unknown type. */
 function kindOf(typeToken: string): ResourceTypeName | undefined {
-  const prefix = `${schema.name}:index:`;
-  if (!typeToken.startsWith(prefix) || !schema.resources[typeToken]) return undefined;
-  return typeToken.slice(prefix.length) as ResourceTypeName;
+  if (!typeToken.startsWith(PLUGIN_TOKEN_PREFIX) || !schema.resources[typeToken]) return undefined;
+  return typeToken.slice(PLUGIN_TOKEN_PREFIX.length) as ResourceTypeName;
 }
 
 /** The parts of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -277,9 +276,9 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
     async invoke(token, args: Props) {
       const given = reveal(args ?? {}) as Props;
       switch (token) {
-        case `${schema.name}:index:getWorkspaces`:
+        case `${PLUGIN_TOKEN_PREFIX}getWorkspaces`:
           return { outputs: marked((await getWorkspaces(given)) as unknown as Props, new Set()) };
-        case `${schema.name}:index:getWorkspace`:
+        case `${PLUGIN_TOKEN_PREFIX}getWorkspace`:
           return {
             outputs: marked(
               (await getWorkspace(given as Parameters<typeof getWorkspace>[0])) as unknown as Props,

@@ -1,15 +1,16 @@
 /**
- * The Pulumi type token of every resource class, in one dependency-free module.
- * Resource classes set `static __pulumiType` from here, and the policy pack imports
- * this module (`pulumi-workspaces/tokens`) to match resources without loading the
- * provider code, the client or a second copy of @pulumi/pulumi.
+ * The Pulumi type token of every resource, through both doors, in one dependency-free
+ * module. Resource classes set `static __pulumiType` from `typeTokens`; the provider
+ * plugin and its schema name resources with `pluginTypeTokens`; the policy pack imports
+ * this module (`pulumi-workspaces/tokens`) to match resources of either door without
+ * loading the provider code, the client or a second copy of @pulumi/pulumi.
  *
  * @module pulumi-workspaces/tokens
  */
 
 /** `pulumi.dynamic.Resource` builds tokens as `pulumi-nodejs:dynamic/<module>:<type>`. */
 export const TYPE_TOKEN_MODULE = "workspaces";
-/** Prefix of every resource type token: `pulumi-nodejs:dynamic/workspaces:`. */
+/** Prefix of every dynamic resource's type token: `pulumi-nodejs:dynamic/workspaces:`. */
 export const TYPE_TOKEN_PREFIX = `pulumi-nodejs:dynamic/${TYPE_TOKEN_MODULE}:` as const;
 
 /** The Pulumi type token of each resource class, by class name (what policy packs match with). */
@@ -29,3 +30,25 @@ export const typeTokens = {
 export type ResourceTypeName = keyof typeof typeTokens;
 /** Type tokens of the resource classes. */
 export type TypeToken = (typeof typeTokens)[ResourceTypeName];
+
+/** The provider plugin's package name: its schema's `name` and the first part of its tokens. */
+export const PLUGIN_PACKAGE = "workspaces";
+/** Prefix of every resource type token of the provider plugin: `workspaces:index:`. */
+export const PLUGIN_TOKEN_PREFIX = `${PLUGIN_PACKAGE}:index:` as const;
+
+/** Names of the resources the provider plugin serves: every class but the stack's own StackOrigin. */
+export type PluginResourceName = Exclude<ResourceTypeName, "StackOrigin">;
+
+/**
+ * The type token of each resource of the provider plugin (the door of YAML, Python, Go and
+ * C# programs), by class name: what policy packs match besides `typeTokens`.
+ */
+export const pluginTypeTokens = {
+  Workspace: `${PLUGIN_TOKEN_PREFIX}Workspace`,
+  WorkspaceTags: `${PLUGIN_TOKEN_PREFIX}WorkspaceTags`,
+  RemoteStateConsumers: `${PLUGIN_TOKEN_PREFIX}RemoteStateConsumers`,
+  NoCodeModule: `${PLUGIN_TOKEN_PREFIX}NoCodeModule`,
+  NoCodeWorkspace: `${PLUGIN_TOKEN_PREFIX}NoCodeWorkspace`,
+  WorkspaceLock: `${PLUGIN_TOKEN_PREFIX}WorkspaceLock`,
+  DataRetentionPolicy: `${PLUGIN_TOKEN_PREFIX}DataRetentionPolicy`,
+} as const satisfies Record<PluginResourceName, string>;

@@ -17,7 +17,7 @@ import { WORKSPACE_LOCK_OUTPUTS } from "../../src/resources/workspace-lock";
 import { DATA_RETENTION_POLICY_OUTPUTS } from "../../src/resources/data-retention-policy";
 import { getWorkspace, getWorkspaces, LOOKUP_ARGUMENTS } from "../../src/resources/lookups";
 import { setConfiguredSettings } from "../../src/resources/provider-settings";
-import { typeTokens } from "../../src/resources/tokens";
+import { pluginTypeTokens, typeTokens } from "../../src/resources/tokens";
 import { startServer, type RunningServer } from "../../src/server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -51,6 +51,8 @@ describe("provider schema", () => {
     // by the package, never declared by a program): it has no class and no schema entry.
     const declared = Object.keys(typeTokens).filter((k) => k !== "StackOrigin");
     expect(sorted(Object.keys(schema.resources))).toEqual(sorted(declared.map((k) => `workspaces:index:${k}`)));
+    // The tokens the policy pack matches for this door are the schema's own.
+    expect(sorted(Object.values(pluginTypeTokens))).toEqual(sorted(Object.keys(schema.resources)));
   });
 
   it.each(Object.keys(OUTPUTS))("%s: one output entry per output the class registers, each described", (kind) => {
