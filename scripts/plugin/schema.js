@@ -20,6 +20,14 @@ const root = path.resolve(__dirname, "../..");
 const OUT = path.join(root, "src/plugin/schema.json");
 const PKG = "workspaces";
 const tok = (name) => `${PKG}:index:${name}`;
+const REPOSITORY = "https://github.com/pulumi-workspaces/pulumi-workspaces";
+/**
+ * Where the engine downloads the plugin a program asks for: the release's archives
+ * (scripts/plugin/pack.js names them `pulumi-resource-workspaces-v<version>-<os>-<arch>.tar.gz`;
+ * the engine fills in `${VERSION}`). The SDKs carry it, with the schema's version
+ * (`respectSchemaVersion`), so that `pulumi up` installs the plugin by itself.
+ */
+const PLUGIN_DOWNLOAD_URL = `${REPOSITORY}/releases/download/v\${VERSION}/`;
 
 /** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */
 const RESOURCES = [
@@ -273,8 +281,9 @@ function derive() {
     version: pkg.version,
     description: pkg.description,
     homepage: pkg.homepage,
-    repository: "https://github.com/pulumi-workspaces/pulumi-workspaces",
+    repository: REPOSITORY,
     license: pkg.license,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     keywords: ["pulumi", "workspaces", "no-code", "category/infrastructure"],
     meta: { moduleFormat: "(.*)" },
     config: { variables: config },
@@ -290,8 +299,9 @@ function derive() {
       go: {
         importBasePath: "github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces",
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true } },
+      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true }, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiWorkspaces", packageReferences: { Pulumi: "3.*" } },
       nodejs: { packageName: "pulumi-workspaces-sdk" },
     },
