@@ -124,7 +124,8 @@ function seaBlob(script, stage) {
       useCodeCache: false,
     }),
   );
-  execFileSync(nodeOf(host).binary, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "inherit"] });
+  // Its one line of success goes to stderr; a failure's message comes with the thrown error.
+  execFileSync(nodeOf(host).binary, ["--experimental-sea-config", config], { stdio: "pipe" });
   return blob;
 }
 

@@ -8,12 +8,11 @@
  * `autoInstall(archives, env, extraPath, program)` runs any program that way: YAML through the
  * CLI, or a Python or Go Automation program given the same environment.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { sdkModule } from "../../src/resources/process/sdk-modules";
 import { repoRoot } from "./harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -148,42 +147,5 @@ export async function autoInstall(
     return { served: release.served, plugins, executable };
   } finally {
     await release.close();
-  }
-}
-
-/**
- * The version a provider plugin reports through GetPluginInfo: `command` started as the engine
- * starts it (it prints its port), asked over gRPC, then stopped.
- */
-export async function pluginInfoVersion(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const grpc = sdkModule<any>("@grpc/grpc-js");
-  const { ResourceProviderClient } = sdkModule<any>("@pulumi/pulumi/proto/provider_grpc_pb");
-  const { Empty } = sdkModule<any>("google-protobuf/google/protobuf/empty_pb");
-  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  try {
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        const line = /^(\d+)\s*\n/.exec(out);
-        if (line) resolve(line[1]);
-      });
-      child.on("error", reject);
-      child.on("exit", (code) => reject(new Error(`${command} exited ${code} before its port:\n${stderr}`)));
-    });
-    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    try {
-      return await new Promise<string>((resolve, reject) =>
-        client.getPluginInfo(new Empty(), (err: Error | null, info: { getVersion(): string }) =>
-          err ? reject(err) : resolve(info.getVersion()),
-        ),
-      );
-    } finally {
-      client.close();
-    }
-  } finally {
-    child.kill();
   }
 }
