@@ -21,12 +21,8 @@ const OUT = path.join(root, "src/plugin/schema.json");
 const PKG = "workspaces";
 const tok = (name) => `${PKG}:index:${name}`;
 const REPOSITORY = "https://github.com/pulumi-workspaces/pulumi-workspaces";
-/**
- * Where the engine downloads the plugin a program asks for: the release's archives
- * (scripts/plugin/pack.js names them `pulumi-resource-workspaces-v<version>-<os>-<arch>.tar.gz`;
- * the engine fills in `${VERSION}`). The SDKs carry it, with the schema's version
- * (`respectSchemaVersion`), so that `pulumi up` installs the plugin by itself.
- */
+// Where the engine downloads the archives of scripts/plugin/pack.js (it fills in `${VERSION}`):
+// the SDKs carry it with the schema's version (`respectSchemaVersion`), so `pulumi up` installs the plugin.
 const PLUGIN_DOWNLOAD_URL = `${REPOSITORY}/releases/download/v\${VERSION}/`;
 
 /** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */

@@ -46,7 +46,7 @@ export function packHostArchive(out: string): string {
 }
 
 /** One request the release server answered. */
-export interface Served {
+interface Served {
   path: string;
   status: number;
 }
@@ -81,13 +81,13 @@ async function startReleaseServer(dir: string): Promise<{ base: string; served: 
  * against the plugin's download address and downloads from the URL instead (`${VERSION}`
  * filled in).
  */
-export function downloadOverride(ask: PluginAsk, base: string): string {
+function downloadOverride(ask: PluginAsk, base: string): string {
   const [release] = ask.server.split("v${VERSION}");
   return `^${release.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=${base}v\${VERSION}/`;
 }
 
 /** Executables in the folders of `PATH` that the engine must not find there. */
-export function forbiddenOnPath(env: NodeJS.ProcessEnv): string[] {
+function forbiddenOnPath(env: NodeJS.ProcessEnv): string[] {
   const names = ["node", "node.exe", "pulumi-resource-workspaces", "pulumi-resource-workspaces.exe"];
   return (env.PATH ?? "")
     .split(path.delimiter)
@@ -96,7 +96,7 @@ export function forbiddenOnPath(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** A plugin as `pulumi plugin ls --json` lists it. */
-export interface ListedPlugin {
+interface ListedPlugin {
   name: string;
   kind: string;
   version: string;

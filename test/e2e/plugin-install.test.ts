@@ -22,10 +22,10 @@ import { autoInstall, packHostArchive, sdkAsk } from "./plugin-install-release";
 import { createWorkspace, workspaceByName } from "./server-helpers";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureYamlHost } = require("../../scripts/lib/engine.js") as { ensureYamlHost(): string };
+const { ensureYamlHost } = require("../../scripts/lib/engine.js") as { ensureYamlHost: () => string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { pluginInfoVersion } = require("../../scripts/plugin/plugin-info.js") as {
-  pluginInfoVersion(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string>;
+  pluginInfoVersion: (command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
 };
 
 const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };

@@ -16,7 +16,7 @@ const versions = require("../../scripts/release/versions.js") as {
   disagreements(root: string): string[];
 };
 const { pluginInfoVersion } = require("../../scripts/plugin/plugin-info.js") as {
-  pluginInfoVersion(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string>;
+  pluginInfoVersion: (command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
 };
 const pack = require("../../scripts/plugin/pack.js") as {
   archiveName(version: string, platform: string): string;
