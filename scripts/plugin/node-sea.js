@@ -112,20 +112,21 @@ function seaBlob(script, stage) {
   const host = hostPlatform();
   if (!host)
     throw new Error(`no Node.js ${NODE_RELEASE} for ${process.platform}-${process.arch} to build the blob with`);
+  // Paths relative to the stage: the blob records the script's path as given.
   const config = path.join(stage, "sea-config.json");
   const blob = path.join(stage, "sea.blob");
   fs.writeFileSync(
     config,
     JSON.stringify({
-      main: script,
-      output: blob,
+      main: path.relative(stage, script),
+      output: path.relative(stage, blob),
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
     }),
   );
   // Its one line of success goes to stderr; a failure's message comes with the thrown error.
-  execFileSync(nodeOf(host).binary, ["--experimental-sea-config", config], { stdio: "pipe" });
+  execFileSync(nodeOf(host).binary, ["--experimental-sea-config", "sea-config.json"], { cwd: stage, stdio: "pipe" });
   return blob;
 }
 

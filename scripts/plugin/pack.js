@@ -13,9 +13,10 @@
  *
  * writes the archive of this machine's platform (or of the one named, or of all five:
  * linux-amd64, linux-arm64, darwin-amd64, darwin-arm64, windows-amd64) to <out-dir>
- * (default build/), then the checksums, and prints each archive's path. macOS executables
- * are signed with `rcodesign` when it is there (ad hoc, or with CODESIGN_P12_FILE); without
- * it they are left unsigned with a warning, or refused with --require-signing.
+ * (default build/), then the checksums, and prints each archive's path; the same tree gives
+ * the same bytes. macOS executables are signed with `rcodesign` when it is there (ad hoc,
+ * or with CODESIGN_P12_FILE); without it they are left unsigned with a warning, or refused
+ * with --require-signing.
  *
  * The engine installs an archive by itself from the schema's pluginDownloadURL; by hand:
  *   pulumi plugin install resource workspaces <version> --file <archive>
@@ -81,7 +82,7 @@ function bundle(stage) {
   const rolldown = path.join(root, "node_modules", ".bin", "rolldown");
   if (!fs.existsSync(rolldown)) fail("rolldown is missing from node_modules/.bin: run npm install");
   // The entry lives beside main.js so that its requires resolve from this repository.
-  const entry = path.join(root, "dist", "plugin", `bundle-entry-${process.pid}.js`);
+  const entry = path.join(root, "dist", "plugin", "bundle-entry.js");
   const registered = SDK_MODULES.map((id) => `  ${JSON.stringify(id)}: require(${JSON.stringify(id)}),`).join("\n");
   fs.writeFileSync(
     entry,
