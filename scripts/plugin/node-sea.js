@@ -166,7 +166,7 @@ async function buildExecutable(platform, blob, out, { sign }) {
       if (process.env.CODESIGN_P12_PASSWORD_FILE)
         args.push("--p12-password-file", process.env.CODESIGN_P12_PASSWORD_FILE);
     }
-    execFileSync(sign, [...args, out], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(sign, [...args, out], { stdio: "pipe" });
   }
 }
 
