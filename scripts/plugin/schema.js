@@ -18,6 +18,10 @@ const ts = require("typescript");
 
 const root = path.resolve(__dirname, "../..");
 const OUT = path.join(root, "src/plugin/schema.json");
+const REPOSITORY = "https://github.com/pulumi-workspaces/pulumi-workspaces";
+// Where the engine downloads the archives of scripts/plugin/pack.js (it fills in `${VERSION}`):
+// the SDKs carry it with the schema's version (`respectSchemaVersion`), so `pulumi up` installs the plugin.
+const PLUGIN_DOWNLOAD_URL = `${REPOSITORY}/releases/download/v\${VERSION}/`;
 
 /** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */
 const RESOURCES = [
@@ -283,8 +287,9 @@ function derive() {
     version: pkg.version,
     description: pkg.description,
     homepage: pkg.homepage,
-    repository: "https://github.com/pulumi-workspaces/pulumi-workspaces",
+    repository: REPOSITORY,
     license: pkg.license,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     keywords: ["pulumi", "workspaces", "no-code", "category/infrastructure"],
     meta: { moduleFormat: "(.*)" },
     config: { variables: config },
@@ -300,8 +305,9 @@ function derive() {
       go: {
         importBasePath: "github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces",
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true } },
+      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true }, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiWorkspaces", packageReferences: { Pulumi: "3.*" } },
       nodejs: { packageName: "pulumi-workspaces-sdk" },
     },
