@@ -290,8 +290,9 @@ function derive() {
       go: {
         importBasePath: "github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces",
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true } },
+      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true }, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiWorkspaces", packageReferences: { Pulumi: "3.*" } },
       nodejs: { packageName: "pulumi-workspaces-sdk" },
     },
