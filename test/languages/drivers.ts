@@ -10,7 +10,7 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningServer } from "../../src/server";
-import { repoRoot, TestStack } from "../e2e/harness";
+import { repoRoot, TestStack, type StateResource } from "../e2e/harness";
 import { description, yamlProgram, type Values } from "./stack";
 
 export type Language = "yaml" | "go" | "python";
@@ -54,7 +54,9 @@ function prepare(): Prepared {
   return prepared;
 }
 
-const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+export const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+  version: string;
+};
 
 export class LanguageStack {
   private constructor(
@@ -113,10 +115,7 @@ export class LanguageStack {
   }
 
   /** The checkpoint as `pulumi stack export` prints it (secrets encrypted). */
-  async exported(): Promise<{
-    text: string;
-    resources: { urn: string; type: string; id?: string; custom?: boolean }[];
-  }> {
+  async exported(): Promise<{ text: string; resources: StateResource[] }> {
     const r = await this.stack.ok(["stack", "export"]);
     return { text: r.stdout, resources: JSON.parse(r.stdout).deployment?.resources ?? [] };
   }

@@ -17,7 +17,7 @@ import {
   workspaceByName,
   workspaceVars,
 } from "../e2e/server-helpers";
-import { LanguageStack, type Language, type StepResult } from "./drivers";
+import { LanguageStack, version, type Language, type StepResult } from "./drivers";
 import { description, sensitiveLiterals, valuesAt, type Expected, type Refs, type Step } from "./stack";
 
 /** Where `needle` occurs in a JSON document, as paths (`resources[net].inputs.variables[1].value`). */
@@ -141,6 +141,16 @@ export function languageSuite(language: Language): void {
       expect(r.outputs.found).toEqual([description.server.existing.name]);
       expect(r.outputs.foundId).toBe(refs.existingId);
       await expectServer("first");
+    });
+
+    it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
+      // A YAML program has no SDK: the engine takes the newest plugin installed.
+      const asked = language === "yaml" ? undefined : version;
+      const { resources } = await stack.exported();
+      const providers = resources.filter((x) => x.type === "pulumi:providers:workspaces");
+      expect(providers.map((p) => ({ name: p.urn.split("::").pop(), version: p.inputs?.version }))).toEqual([
+        { name: asked ? `default_${asked.replace(/\./g, "_")}` : "default", version: asked },
+      ]);
     });
 
     it("the checkpoint holds neither the token nor the sensitive literal in plain text", async () => {
