@@ -105,7 +105,12 @@ export class LanguageStack {
     return this.run("refresh", v);
   }
 
-  /** `pulumi import` of `v.imports`, with no generated code and unprotected. */
+  /**
+   * Takes over the records of `v.imports`: YAML with `pulumi import` (no generated code,
+   * unprotected); Go and Python with an up that declares them with the `import` resource
+   * option, since `pulumi import` asks the project's language host for the program's plugins
+   * and an inline program has none.
+   */
   import(v: Values): Promise<StepResult> {
     return this.run("import", v);
   }
