@@ -4,13 +4,13 @@
 //	languages ACTION
 //
 // ACTION is up, preview, refresh, import or destroy; import is an up that takes over the
-// records of the values' imports with the import resource option. The environment names the stack
-// (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
-// LANGUAGES_STACK: its name) and the program's values for this step (LANGUAGES_VALUES: a
-// JSON file), beside the engine's own (PATH with pulumi first, PULUMI_HOME,
-// PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object, the result
-// (changes by operation, the planned steps of a preview, the stack's outputs), and exits 1
-// with {"error": ...} when the operation fails.
+// records of the values' imports with the import resource option. The environment names
+// the stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
+// LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
+// (LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
+// PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object,
+// the result (changes by operation, the planned steps of a preview, the stack's outputs),
+// and exits 1 with {"error": ...} when the operation fails.
 package main
 
 import (
@@ -63,7 +63,8 @@ func run(ctx context.Context, action string) (result, error) {
 	if err := json.Unmarshal(text, &v); err != nil {
 		return res, fmt.Errorf("LANGUAGES_VALUES: %w", err)
 	}
-	stack, err := auto.SelectStackInlineSource(ctx, os.Getenv("LANGUAGES_STACK"), "", program(v, action == "import"),
+	stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("LANGUAGES_STACK"), os.Getenv("LANGUAGES_PROJECT"),
+		program(v, action == "import"),
 		auto.WorkDir(os.Getenv("LANGUAGES_DIR")))
 	if err != nil {
 		return res, err

@@ -5,13 +5,13 @@
     python languages.py ACTION
 
 ACTION is up, preview, refresh, import or destroy; import is an up that takes over the
-records of the values' imports with the import resource option. The environment names the stack
-(LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
-LANGUAGES_STACK: its name) and the program's values for this step (LANGUAGES_VALUES: a JSON
-file), beside the engine's own (PATH with pulumi first, PULUMI_HOME, PULUMI_BACKEND_URL,
-PULUMI_CONFIG_PASSPHRASE). It prints one JSON object, the result (changes by operation, the
-planned steps of a preview, the stack's outputs), and exits 1 with {"error": ...} when the
-operation fails.
+records of the values' imports with the import resource option. The environment names the
+stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
+LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
+(LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
+PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object, the
+result (changes by operation, the planned steps of a preview, the stack's outputs), and
+exits 1 with {"error": ...} when the operation fails.
 """
 
 import json
@@ -119,9 +119,9 @@ def changes(summary):
 def run(action):
     with open(os.environ["LANGUAGES_VALUES"], encoding="utf-8") as f:
         v = json.load(f)
-    stack = auto.select_stack(
+    stack = auto.create_or_select_stack(
         stack_name=os.environ["LANGUAGES_STACK"],
-        project_name=os.environ.get("LANGUAGES_PROJECT", "languages"),
+        project_name=os.environ["LANGUAGES_PROJECT"],
         program=program(v, action == "import"),
         opts=auto.LocalWorkspaceOptions(work_dir=os.environ["LANGUAGES_DIR"]),
     )
