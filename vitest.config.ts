@@ -7,7 +7,13 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts", "policies/test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "test/otf/**", "test/package/install.test.ts", "**/node_modules/**"],
+          exclude: [
+            "test/e2e/**",
+            "test/otf/**",
+            "test/languages/**",
+            "test/package/install.test.ts",
+            "**/node_modules/**",
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -16,6 +22,16 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts", "test/package/install.test.ts"],
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The same stack in YAML, Go and Python through the plugin (npm run test:languages).
+          name: "languages",
+          include: ["test/languages/**/*.test.ts"],
           testTimeout: 900_000,
           hookTimeout: 900_000,
           fileParallelism: false,

@@ -1,0 +1,168 @@
+"""The stack of test/languages/stack.json as a Python program on the generated SDK
+(pulumi_workspaces, installed from its wheel), run as an Automation API inline program
+(no Python language host).
+
+    python languages.py ACTION
+
+ACTION is up, preview, refresh, import or destroy; import is an up that takes over the
+records of the values' imports with the import resource option. The environment names the
+stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
+LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
+(LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
+PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object, the
+result (changes by operation, the planned steps of a preview, the stack's outputs), and
+exits 1 with {"error": ...} when the operation fails.
+"""
+
+import json
+import os
+import sys
+
+import pulumi
+import pulumi_workspaces as workspaces
+from pulumi import automation as auto
+
+
+def program(v, adopt):
+    """Declares the stack: the workspaces, their consumers, a lock, a no-code module and a
+    workspace made from it, a data retention policy, and the two lookups. With adopt, the
+    resources of v["imports"] are declared with the import option, which takes over the
+    existing records (the SDK's own way to import: `pulumi import` needs the language host,
+    which an inline program does without)."""
+    imports = {i["resource"]: i["id"] for i in v["imports"]} if adopt else {}
+
+    def run():
+        ids = {}
+        for key in sorted(v["workspaces"]):
+            w = v["workspaces"][key]
+            ws = workspaces.Workspace(
+                key,
+                name=w["name"],
+                description=w.get("description"),
+                auto_apply=w.get("autoApply"),
+                execution_mode=w.get("executionMode"),
+                working_directory=w.get("workingDirectory"),
+                vcs_repo=vcs_repo(w.get("vcsRepo")),
+                tag_names=w.get("tagNames"),
+                tags=w.get("tags"),
+                force_delete=w.get("forceDelete"),
+                opts=pulumi.ResourceOptions(import_=imports.get(key)),
+            )
+            ids[key] = ws.id
+
+        m = v["module"]
+        module = workspaces.NoCodeModule(
+            m["resource"],
+            registry_module_id=m["registryModuleId"],
+            version_pin=m.get("versionPin"),
+            variable_options=[
+                workspaces.VariableOptionsArgs(
+                    variable_name=o["variableName"], variable_type=o["variableType"], options=o["options"]
+                )
+                for o in m.get("variableOptions", [])
+            ],
+        )
+
+        n = v["noCodeWorkspace"]
+        net = workspaces.NoCodeWorkspace(
+            n["resource"],
+            no_code_module_id=module.id,
+            name=n["name"],
+            project=n["project"],
+            module_version=module.version_pin,
+            force_delete=n.get("forceDelete"),
+            variables=[
+                workspaces.NoCodeVariableArgs(
+                    key=x["key"], value=x["value"], category=x["category"], sensitive=x.get("sensitive")
+                )
+                for x in n["variables"]
+            ],
+        )
+        ids[n["resource"]] = net.id
+
+        c = v["consumers"]
+        workspaces.RemoteStateConsumers(
+            c["resource"], workspace_id=ids[c["workspace"]], consumer_ids=[ids[k] for k in c["consumers"]]
+        )
+        lock = v["lock"]
+        workspaces.WorkspaceLock(lock["resource"], workspace_id=ids[lock["workspace"]], reason=lock.get("reason"))
+        r = v["retention"]
+        workspaces.DataRetentionPolicy(
+            r["resource"], workspace_id=ids[r["workspace"]], delete_older_than_n_days=r.get("deleteOlderThanNDays")
+        )
+
+        found = workspaces.get_workspaces(names=v["lookups"]["names"])
+        one = workspaces.get_workspace(name=v["lookups"]["workspace"])
+
+        pulumi.export("ids", ids)
+        pulumi.export("moduleId", module.id)
+        pulumi.export("found", found.names)
+        pulumi.export("foundId", one.id)
+        pulumi.export("lastUpgrade", net.last_upgrade)
+
+    return run
+
+
+def vcs_repo(r):
+    """The VCS connection as given; `{}` (no identifier) removes it."""
+    if r is None:
+        return None
+    if "identifier" not in r:
+        return {}
+    return workspaces.VcsRepoArgs(identifier=r["identifier"], oauth_token_id=r.get("oauthTokenId"), branch=r.get("branch"))
+
+
+def changes(summary):
+    return dict(summary.resource_changes or {})
+
+
+def run(action):
+    with open(os.environ["LANGUAGES_VALUES"], encoding="utf-8") as f:
+        v = json.load(f)
+    stack = auto.create_or_select_stack(
+        stack_name=os.environ["LANGUAGES_STACK"],
+        project_name=os.environ["LANGUAGES_PROJECT"],
+        program=program(v, action == "import"),
+        opts=auto.LocalWorkspaceOptions(work_dir=os.environ["LANGUAGES_DIR"]),
+    )
+    res = {}
+    if action in ("up", "import"):
+        r = stack.up()
+        res["changes"] = changes(r.summary)
+    elif action == "preview":
+        steps = []
+
+        def on_event(e):
+            if e.resource_pre_event is not None:
+                m = e.resource_pre_event.metadata
+                steps.append({"op": str(m.op.value), "urn": m.urn})
+
+        r = stack.preview(on_event=on_event)
+        res["changes"] = {str(getattr(op, "value", op)): n for op, n in r.change_summary.items()}
+        res["steps"] = steps
+    elif action == "refresh":
+        r = stack.refresh(expect_no_changes=True)
+        res["changes"] = changes(r.summary)
+    elif action == "destroy":
+        r = stack.destroy()
+        res["changes"] = changes(r.summary)
+    else:
+        raise ValueError(f"unknown action {action!r}")
+    res["outputs"] = {k: o.value for k, o in stack.outputs().items()}
+    return res
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: languages.py up|preview|refresh|import|destroy", file=sys.stderr)
+        sys.exit(2)
+    try:
+        res = run(sys.argv[1])
+    except Exception as e:  # noqa: BLE001 - the test reads the error from the result
+        print(json.dumps({"changes": {}, "error": str(e)}))
+        sys.exit(1)
+    print(json.dumps(res))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+/**
+ * The one description of the languages suite's stack (stack.json): the program's values at
+ * each step, resolved against the records made over HTTP, and the YAML program derived
+ * from them. The Go and Python programs read the same values (as a JSON file).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+
+export type Step = "first" | "edit" | "clear" | "import";
+const STEPS: Step[] = ["first", "edit", "clear", "import"];
+
+/** The program's values at one step (the shape of stack.json's `programs.first`). */
+export interface Values {
+  workspaces: Record<string, { name: string } & Obj>;
+  consumers: { resource: string; workspace: string; consumers: string[] };
+  lock: { resource: string; workspace: string; reason?: string };
+  module: { resource: string; registryModuleId: string; versionPin?: string; variableOptions?: Obj[] };
+  noCodeWorkspace: {
+    resource: string;
+    name: string;
+    project: string;
+    forceDelete?: boolean;
+    variables: { key: string; value: string; category: string; sensitive?: boolean }[];
+  };
+  retention: { resource: string; workspace: string; deleteOlderThanNDays?: number };
+  lookups: { names: string[]; workspace: string };
+  imports: { type: string; resource: string; id: string }[];
+}
+
+/** What the server holds after a step (stack.json's `expect`). */
+export interface Expected {
+  workspaces: Record<
+    string,
+    {
+      attributes?: Obj;
+      tags?: Record<string, string>;
+      consumers?: string[];
+      retentionDays?: number;
+      variables?: Record<string, Obj>;
+    }
+  >;
+  versionPin?: string;
+}
+
+interface Description {
+  project: string;
+  stack: string;
+  server: {
+    project: string;
+    module: { name: string; provider: string; versions: string[] };
+    existing: { name: string; description: string };
+  };
+  programs: Record<Step, Obj>;
+  imports: Values["imports"];
+  edits: Record<string, string>;
+  expect: Partial<Record<Step, Expected>>;
+}
+
+export const description = JSON.parse(fs.readFileSync(path.join(__dirname, "stack.json"), "utf8")) as Description;
+
+/** Records made over HTTP that the programs name (`${name}` in stack.json). */
+export type Refs = Record<"oauthTokenId" | "moduleId" | "projectId" | "existingId", string>;
+
+function merge(base: Json, patch: Json): Json {
+  if (!isObj(base) || !isObj(patch)) return patch;
+  const out: Obj = { ...base };
+  for (const [k, v] of Object.entries(patch)) out[k] = k in base ? merge(base[k], v) : v;
+  return out;
+}
+
+function isObj(v: Json): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function resolve(v: Json, refs: Refs): Json {
+  if (typeof v === "string") {
+    return v.replace(/\$\{(\w+)\}/g, (whole, name: string) => {
+      if (!(name in refs)) throw new Error(`stack.json names \${${name}}, which no record made over HTTP provides`);
+      return refs[name as keyof Refs];
+    });
+  }
+  if (Array.isArray(v)) return v.map((x) => resolve(x, refs));
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, refs)]));
+  return v;
+}
+
+/** The program's values at `step`: the first program with every later patch up to it applied. */
+export function valuesAt(step: Step, refs: Refs): Values {
+  let v: Json = {};
+  for (const s of STEPS.slice(0, STEPS.indexOf(step) + 1)) v = merge(v, description.programs[s]);
+  return resolve({ ...(v as Obj), imports: description.imports as unknown as Json }, refs) as unknown as Values;
+}
+
+/** The values of the sensitive variables: what the checkpoint must never hold in plain text. */
+export function sensitiveLiterals(v: Values): string[] {
+  return v.noCodeWorkspace.variables.filter((x) => x.sensitive).map((x) => x.value);
+}
+
+const TOKEN = (name: string) => `workspaces:index:${name}`;
+const ref = (resource: string, output = "id") => `\${${resource}.${output}}`;
+
+/** The YAML program (Pulumi.yaml after its `name` and `runtime` lines) that declares `v`. */
+export function yamlProgram(v: Values): string {
+  const resources: Record<string, { type: string; properties: Obj }> = {};
+  for (const [key, w] of Object.entries(v.workspaces)) resources[key] = { type: TOKEN("Workspace"), properties: w };
+  const m = v.module;
+  resources[m.resource] = {
+    type: TOKEN("NoCodeModule"),
+    properties: omitUndefined({
+      registryModuleId: m.registryModuleId,
+      versionPin: m.versionPin,
+      variableOptions: m.variableOptions,
+    }),
+  };
+  const n = v.noCodeWorkspace;
+  resources[n.resource] = {
+    type: TOKEN("NoCodeWorkspace"),
+    properties: omitUndefined({
+      noCodeModuleId: ref(m.resource),
+      name: n.name,
+      project: n.project,
+      moduleVersion: ref(m.resource, "versionPin"),
+      forceDelete: n.forceDelete,
+      variables: n.variables,
+    }),
+  };
+  const c = v.consumers;
+  resources[c.resource] = {
+    type: TOKEN("RemoteStateConsumers"),
+    properties: { workspaceId: ref(c.workspace), consumerIds: c.consumers.map((k) => ref(k)) },
+  };
+  resources[v.lock.resource] = {
+    type: TOKEN("WorkspaceLock"),
+    properties: omitUndefined({ workspaceId: ref(v.lock.workspace), reason: v.lock.reason }),
+  };
+  const r = v.retention;
+  resources[r.resource] = {
+    type: TOKEN("DataRetentionPolicy"),
+    properties: omitUndefined({ workspaceId: ref(r.workspace), deleteOlderThanNDays: r.deleteOlderThanNDays }),
+  };
+  const ids = Object.fromEntries([...Object.keys(v.workspaces), n.resource].map((k) => [k, ref(k)]));
+  const lines = ["resources:"];
+  for (const [name, res] of Object.entries(resources)) {
+    lines.push(`  ${name}:`, `    type: ${res.type}`, "    properties:");
+    for (const [k, x] of Object.entries(res.properties)) lines.push(`      ${k}: ${JSON.stringify(x)}`);
+  }
+  lines.push(
+    "variables:",
+    "  found:",
+    "    fn::invoke:",
+    `      function: ${TOKEN("getWorkspaces")}`,
+    `      arguments: ${JSON.stringify({ names: v.lookups.names })}`,
+    "  one:",
+    "    fn::invoke:",
+    `      function: ${TOKEN("getWorkspace")}`,
+    `      arguments: ${JSON.stringify({ name: v.lookups.workspace })}`,
+    "outputs:",
+    `  ids: ${JSON.stringify(ids)}`,
+    `  moduleId: ${JSON.stringify(ref(m.resource))}`,
+    `  found: ${JSON.stringify(ref("found", "names"))}`,
+    `  foundId: ${JSON.stringify(ref("one"))}`,
+    `  lastUpgrade: ${JSON.stringify(ref(n.resource, "lastUpgrade"))}`,
+  );
+  return lines.join("\n") + "\n";
+}
+
+function omitUndefined(o: Record<string, Json | undefined>): Obj {
+  return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Obj;
+}
