@@ -49,6 +49,27 @@ const checksumsName = (version) => `${NAME}-v${version}-checksums.txt`;
 /** The executable inside the archive of `platform`. */
 const executableName = (platform) => (sea.isWindows(platform) ? `${NAME}.exe` : NAME);
 
+/**
+ * Takes the lock `dir` (a directory, made atomically) and returns its release; waits while
+ * another process holds it, and takes over a lock older than five minutes (a pack killed
+ * while holding it).
+ */
+function holdLock(dir) {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      return () => fs.rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      const age = Date.now() - fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > 5 * 60_000) fs.rmSync(dir, { recursive: true, force: true });
+      else if (Date.now() > deadline) fail(`${dir} is held by another pack for more than ten minutes`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+}
+
 function fail(message) {
   console.error(`[plugin pack] error: ${message}`);
   process.exit(1);
@@ -81,8 +102,11 @@ function bundle(stage) {
   if (!fs.existsSync(main)) fail(`${main} is missing: build the package first (npm run build)`);
   const rolldown = path.join(root, "node_modules", ".bin", "rolldown");
   if (!fs.existsSync(rolldown)) fail("rolldown is missing from node_modules/.bin: run npm install");
-  // The entry lives beside main.js so that its requires resolve from this repository.
+  // The entry lives beside main.js so that its requires resolve from this repository, under
+  // one name so that the bundle's bytes do not depend on the run; two packs at once (suites
+  // side by side) take turns.
   const entry = path.join(root, "dist", "plugin", "bundle-entry.js");
+  const release = holdLock(`${entry}.lock`);
   const registered = SDK_MODULES.map((id) => `  ${JSON.stringify(id)}: require(${JSON.stringify(id)}),`).join("\n");
   fs.writeFileSync(
     entry,
@@ -96,6 +120,7 @@ function bundle(stage) {
     });
   } finally {
     fs.rmSync(entry, { force: true });
+    release();
   }
   return script;
 }
