@@ -24,7 +24,7 @@ import { CONFIG_KEYS } from "../resources/provider-settings";
 type Key = keyof typeof CONFIG_KEYS;
 
 /** The `workspaces:*` keys a project's selected stack sets, and where they were found. */
-export interface StackConfig {
+interface StackConfig {
   /** The project file, when one was found. */
   projectFile?: string;
   /** The stack whose file was read. */
@@ -38,7 +38,7 @@ export interface StackConfig {
 }
 
 /** Where to look for the project and which stack to read. */
-export interface StackLookup {
+interface StackLookup {
   /** Folder to search from for `Pulumi.yaml` (upwards); default the working directory. */
   dir?: string;
   /** Stack to read instead of the selected one. */
@@ -111,7 +111,7 @@ function entryOf(raw: unknown): { value: string } | { secure: true } | undefined
 }
 
 /** The `workspaces:*` keys of the project's selected stack (or of `lookup.stack`), read from its files. */
-export function readStackConfig(lookup: StackLookup = {}): StackConfig {
+function readStackConfig(lookup: StackLookup = {}): StackConfig {
   const env = lookup.env ?? process.env;
   const projectFile = findProject(lookup.dir ?? process.cwd());
   if (!projectFile) {
