@@ -13,24 +13,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WorkspacesClient } from "../../src/client";
 import { startServer, type RunningServer } from "../../src/server";
 import { runCli } from "./check";
+import { pulumiNewTypescript } from "./pulumi-new";
 
 let server: RunningServer;
 let root: string;
 let project: string;
 let pulumiHome: string;
-
-/** The files `pulumi new typescript` writes that the settings depend on. */
-const PROJECT_FILE = `name: adopt-here
-description: A minimal TypeScript Pulumi program
-runtime:
-  name: nodejs
-  options:
-    packagemanager: npm
-config:
-  pulumi:tags:
-    value:
-      pulumi:template: typescript
-`;
 
 /** Records `stack` as the project's selected stack, where the engine's CLI keeps it. */
 function select(stack: string, projectFile = path.join(project, "Pulumi.yaml"), name = "adopt-here"): void {
@@ -94,7 +82,7 @@ beforeEach(() => {
   project = path.join(root, "program");
   pulumiHome = path.join(root, "pulumi-home");
   fs.mkdirSync(project, { recursive: true });
-  fs.writeFileSync(path.join(project, "Pulumi.yaml"), PROJECT_FILE);
+  fs.writeFileSync(path.join(project, "Pulumi.yaml"), pulumiNewTypescript("adopt-here")["Pulumi.yaml"]);
   return () => fs.rmSync(root, { recursive: true, force: true });
 });
 
