@@ -73,8 +73,8 @@ export function runGenerator(
 
 /**
  * Runs `commands` in `stack`'s folder, each with `fill` applied (placeholder -> value), and
- * fails at the first that exits non-zero. Knows `export`, `pulumi ...` (run non-interactively,
- * `--yes` where the command asks) and `[npx] pulumi-workspaces ...`.
+ * fails at the first that exits non-zero. Knows `export`, `mv FROM TO`, `pulumi ...` (run
+ * non-interactively, `--yes` where the command asks) and `[npx] pulumi-workspaces ...`.
  */
 export async function follow(
   commands: string[],
@@ -94,6 +94,9 @@ export async function follow(
         const at = assignment.indexOf("=");
         stack.env[assignment.slice(0, at)] = assignment.slice(at + 1);
       }
+      r = { code: 0, output: "" };
+    } else if (argv[0] === "mv" && argv.length === 3) {
+      fs.renameSync(path.resolve(stack.dir, argv[1]), path.resolve(stack.dir, argv[2]));
       r = { code: 0, output: "" };
     } else if (argv[0] === "pulumi") {
       const args = argv.slice(1);
