@@ -140,6 +140,14 @@ describe("versions", () => {
     expect(wrong, `package.json says ${version}`).toEqual([]);
   });
 
+  it("states the Python SDK's requirement of the pulumi SDK as its pyproject.toml does", () => {
+    const required = /"(pulumi[<>=][^"]*)"/.exec(read("sdk/python/pyproject.toml"))?.[1];
+    expect(required).toMatch(/^pulumi>=\d/);
+    const stated = [...read("docs/languages.md").matchAll(/`(pulumi[<>=][^`]*)`/g)].map((m) => m[1]);
+    expect(stated.length).toBeGreaterThan(0);
+    expect(stated.filter((s) => s !== required)).toEqual([]);
+  });
+
   it("reports a planted install of another version, in each form", () => {
     const text = [
       "pulumi plugin install resource workspaces 0.3.0 --file build/pulumi-resource-workspaces-v0.3.0.tar.gz",
