@@ -1,9 +1,9 @@
 /**
  * Following a page's steps as a reader would: the commands of a fenced shell block under a
- * heading, run one by one in a stack's folder (the real Pulumi CLI, this package's
- * generator), with only the placeholders a reader fills in (the service's address, the
- * token) replaced by the local server's. A command this runner does not know fails the
- * test, so a step added to the page is either followed here or noticed.
+ * heading, run one by one from a stack's folder (the real Pulumi CLI, this package's
+ * generator and the programs it writes), with only the placeholders a reader fills in (the
+ * service's address, the token) replaced by the local server's. A command this runner does
+ * not know fails the test, so a step added to the page is either followed here or noticed.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,6 +11,13 @@ import * as path from "node:path";
 import type { RunningServer } from "../../src/server";
 import { root, sectionOf, shellCommands, snippetsOf } from "../docs/snippets";
 import { repoRoot, type TestStack } from "./harness";
+
+// Plain CommonJS shared with the demo and the benchmark.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engine = require("../../scripts/lib/engine.js") as {
+  linkPackage(dir: string): void;
+  runPulumi(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; output: string }>;
+};
 
 /** The `n`-th fenced block in language `lang` under the heading `title` of `page` (absolute, or relative to the repository). */
 export function blockUnder(page: string, title: string, lang: string, n = 0): string {
@@ -51,66 +58,111 @@ export interface StepResult {
   command: string;
   code: number;
   output: string;
-  /** Writes the server answered during the step. */
+  /** Requests the server answered during the step. */
+  requests: number;
+  /** Writes among them. */
   writes: string[];
 }
 
-/** `pulumi-workspaces ARGS` as the packaged command runs it, in `cwd` with `env`. */
-export function runGenerator(
+/** `node FILE ARGS` (this package's generator when FILE is omitted), in `cwd` with `env`. */
+function runNode(
+  file: string,
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(repoRoot, "dist", "generate", "cli.js"), ...args],
-      { cwd: options.cwd, env: options.env },
+      [file, ...args],
+      { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
     );
   });
 }
 
+/** `pulumi-workspaces ARGS` as the packaged command runs it. */
+export function runGenerator(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; output: string }> {
+  return runNode(path.join(repoRoot, "dist", "generate", "cli.js"), args, options);
+}
+
+function requestCount(server: RunningServer): number {
+  return Object.entries(server.stats().byRoute)
+    .filter(([route]) => !route.includes("/_stats"))
+    .reduce((n, [, c]) => n + c, 0);
+}
+
 /**
- * Runs `commands` in `stack`'s folder, each with `fill` applied (placeholder -> value), and
- * fails at the first that exits non-zero. Knows `export`, `mv FROM TO`, `pulumi ...` (run
- * non-interactively, `--yes` where the command asks) and `[npx] pulumi-workspaces ...`.
+ * A reader at a shell in `stack`'s folder, with `stack`'s environment (the engine's, the
+ * file backend's). `follow` runs a page's commands one by one, each with `fill` applied
+ * (placeholder -> value), and fails at the first that exits non-zero. It knows `export`,
+ * `cd DIR`, `mv FROM TO`, `npm install` (this checkout linked, as the harness installs it),
+ * `node FILE ...`, `pulumi ...` (run non-interactively, `--yes` where the command asks) and
+ * `[npx] pulumi-workspaces ...`.
  */
-export async function follow(
-  commands: string[],
-  stack: TestStack,
-  server: RunningServer,
-  fill: Record<string, string>,
-): Promise<StepResult[]> {
-  const results: StepResult[] = [];
-  for (const written of commands) {
-    let command = written;
-    for (const [placeholder, value] of Object.entries(fill)) command = command.split(placeholder).join(value);
-    const argv = words(command);
-    const before = { ...server.stats().byRoute };
-    let r: { code: number; output: string };
-    if (argv[0] === "export") {
-      for (const assignment of argv.slice(1)) {
-        const at = assignment.indexOf("=");
-        stack.env[assignment.slice(0, at)] = assignment.slice(at + 1);
-      }
-      r = { code: 0, output: "" };
-    } else if (argv[0] === "mv" && argv.length === 3) {
-      fs.renameSync(path.resolve(stack.dir, argv[1]), path.resolve(stack.dir, argv[2]));
-      r = { code: 0, output: "" };
-    } else if (argv[0] === "pulumi") {
-      const args = argv.slice(1);
-      const confirms = ["up", "destroy", "refresh", "import"].includes(args[0]) && !args.includes("--yes");
-      r = await stack.pulumi([...args, "--non-interactive", ...(confirms ? ["--yes"] : [])]);
-    } else if (argv[0] === "pulumi-workspaces" || (argv[0] === "npx" && argv[1] === "pulumi-workspaces")) {
-      r = await runGenerator(argv.slice(argv[0] === "npx" ? 2 : 1), { cwd: stack.dir, env: stack.env });
-    } else {
-      throw new Error(`no runner for the step ${JSON.stringify(written)}: follow it here, or leave it out of the page`);
-    }
-    const result = { command: written, code: r.code, output: r.output, writes: writesSince(server, before) };
-    results.push(result);
-    if (r.code !== 0)
-      throw new Error(`the step ${JSON.stringify(written)} exited ${r.code}:\n${r.output.slice(-4000)}`);
+export class Reader {
+  cwd: string;
+
+  constructor(
+    readonly stack: TestStack,
+    readonly server: RunningServer,
+    readonly fill: Record<string, string>,
+  ) {
+    this.cwd = stack.dir;
   }
-  return results;
+
+  async follow(commands: string[]): Promise<StepResult[]> {
+    const results: StepResult[] = [];
+    for (const written of commands) {
+      let command = written;
+      for (const [placeholder, value] of Object.entries(this.fill)) command = command.split(placeholder).join(value);
+      const before = { ...this.server.stats().byRoute };
+      const requestsBefore = requestCount(this.server);
+      const r = await this.run(words(command), written);
+      const result = {
+        command: written,
+        ...r,
+        requests: requestCount(this.server) - requestsBefore,
+        writes: writesSince(this.server, before),
+      };
+      results.push(result);
+      if (r.code !== 0)
+        throw new Error(`the step ${JSON.stringify(written)} exited ${r.code}:\n${r.output.slice(-4000)}`);
+    }
+    return results;
+  }
+
+  private async run(argv: string[], written: string): Promise<{ code: number; output: string }> {
+    const at = (p: string) => path.resolve(this.cwd, p);
+    const env = this.stack.env;
+    const [program, ...args] = argv;
+    if (program === "export") {
+      for (const assignment of args)
+        env[assignment.slice(0, assignment.indexOf("="))] = assignment.slice(assignment.indexOf("=") + 1);
+      return { code: 0, output: "" };
+    }
+    if (program === "cd" && args.length === 1) {
+      this.cwd = at(args[0]);
+      return { code: 0, output: "" };
+    }
+    if (program === "mv" && args.length === 2) {
+      fs.renameSync(at(args[0]), at(args[1]));
+      return { code: 0, output: "" };
+    }
+    if (program === "npm" && args.join(" ") === "install") {
+      engine.linkPackage(this.cwd);
+      return { code: 0, output: "" };
+    }
+    if (program === "node" && args.length > 0) return runNode(at(args[0]), args.slice(1), { cwd: this.cwd, env });
+    if (program === "pulumi") {
+      const confirms = ["up", "destroy", "refresh", "import"].includes(args[0]) && !args.includes("--yes");
+      return engine.runPulumi([...args, "--non-interactive", ...(confirms ? ["--yes"] : [])], { cwd: this.cwd, env });
+    }
+    if (program === "pulumi-workspaces" || (program === "npx" && args[0] === "pulumi-workspaces"))
+      return runGenerator(program === "npx" ? args.slice(1) : args, { cwd: this.cwd, env });
+    throw new Error(`no runner for the step ${JSON.stringify(written)}: follow it here, or leave it out of the page`);
+  }
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, type Seeded } from "../generate/seed";
-import { blockUnder, follow, stepsUnder, writesSince, type StepResult } from "./doc-steps";
+import { blockUnder, Reader, stepsUnder, writesSince, type StepResult } from "./doc-steps";
 import { startTestServer, TestStack, type StateResource } from "./harness";
 
 const PAGE = "docs/languages.md";
@@ -57,10 +57,10 @@ describe("docs/languages.md: a whole organization into a YAML program, as writte
   });
 
   it("its commands import every record without a write, and the preview after shows no change", async () => {
-    results = await follow(steps, stack, server, {
+    results = await new Reader(stack, server, {
       "app.terraform.io": server.url,
       '"..."': `"${server.token}"`,
-    });
+    }).follow(steps);
     expect(results.flatMap((r) => r.writes)).toEqual([]);
     expect(results.at(-1)?.command).toBe("pulumi preview --expect-no-changes");
 
