@@ -66,6 +66,17 @@ describe("figures in the docs", () => {
       expect(prose(page).match(/\b(?:faster|cheaper) as\b[^.]*/gi) ?? [], page).toEqual([]);
   });
 
+  it("keeps every figure quoted in a table row on that row", () => {
+    const broken = pages(root).flatMap((page) =>
+      fs
+        .readFileSync(path.join(root, page), "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith("|") && /<!-- figure (?:(?!<!-- \/figure -->).)*$/.test(line))
+        .map((line) => `${page}: ${line.slice(0, 60)}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
   it("has the CHANGELOG quote its figures from their homes (the script leaves the CHANGELOG as written)", () => {
     const { values } = homes(root);
     const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
