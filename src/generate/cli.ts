@@ -1,24 +1,24 @@
 #!/usr/bin/env node
 /**
- * `pulumi-workspaces generate --organization NAME [--project prj-...] [--out index.ts] [--import-file FILE] [--force]`
- * `pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--force]`
+ * `pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--stack NAME] [--force]`
+ * `pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--stack NAME] [--force]`
  *
  * Reads the organization through the client (address and token from the same settings
- * the resources use: `WORKSPACES_ADDRESS` / `WORKSPACES_TOKEN`, then `TFE_*` and the
- * engine CLI's credentials file) and writes a program that adopts it, with a README
- * beside it. Progress goes to stderr; the token is never written anywhere.
+ * the resources use: the current project's stack config, then `WORKSPACES_*`, then
+ * `TFE_*` and the engine CLI's credentials file) and writes a program that adopts it, with
+ * a README beside it. Progress goes to stderr; the token is never written anywhere.
  */
-import { SettingsError } from "../client";
 import { generate, generateSplit, GenerateError } from "./index";
 
-const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--force]
-       pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--force]
+const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--stack NAME] [--force]
+       pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--stack NAME] [--force]
 
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, and a
 README.md beside it listing the secret stack config keys to set before pulumi up.
 
-  --organization NAME   organization to read (default: WORKSPACES_ORGANIZATION)
+  --organization NAME   organization to read (default: the stack's workspaces:organization,
+                        then WORKSPACES_ORGANIZATION)
   --project prj-...     only the workspaces of this project
   --out FILE            program file to write (default: index.ts)
   --import-file FILE    also write the resources as a bulk import file for \`pulumi import -f\`
@@ -27,17 +27,23 @@ README.md beside it listing the secret stack config keys to set before pulumi up
                         into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
                         (stack organization holds the no-code modules), run-stacks.js to run
                         every stack from one machine, a CI workflow and a README
+  --stack NAME          read the settings from this stack's Pulumi.<stack>.yaml (default: the
+                        stack selected in the Pulumi project of this folder)
   --force               replace FILE and README.md if they exist (with --split-by: the
                         program's files; each Pulumi.<stack>.yaml that exists is kept)
 
-Address and token: WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME, TFE_TOKEN,
-or the credentials file ~/.terraform.d/credentials.tfrc.json).`;
+Address, token and organization, each from the first place that has it: the stack config
+of the Pulumi project in this folder (workspaces:address, workspaces:organization,
+workspaces:token unless set with --secret), then WORKSPACES_ADDRESS, WORKSPACES_TOKEN,
+WORKSPACES_ORGANIZATION, then TFE_HOSTNAME, TFE_TOKEN, TFE_ORGANIZATION and, for the token,
+the credentials file ~/.terraform.d/credentials.tfrc.json. One line says which it used.`;
 
 interface Parsed {
   organization?: string;
   project?: string;
   out?: string;
   importFile?: string;
+  stack?: string;
   splitBy?: "project";
   force: boolean;
 }
@@ -69,6 +75,9 @@ function parse(args: string[]): Parsed {
         break;
       case "--import-file":
         out.importFile = value();
+        break;
+      case "--stack":
+        out.stack = value();
         break;
       case "--split-by": {
         const by = value();
@@ -107,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       projectId: args.project,
       out: args.out,
       importFile: args.importFile,
+      stack: args.stack,
       force: args.force,
       progress: (line: string) => console.error(line),
     };
@@ -143,14 +153,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (err) {
-    // The client's settings message speaks to code; say it in terms of this command.
-    const message =
-      err instanceof SettingsError
-        ? `${err.message.split(":")[0]}: set WORKSPACES_ADDRESS and WORKSPACES_TOKEN (or TFE_HOSTNAME and TFE_TOKEN, ` +
-          `or log in with the engine's CLI for its credentials file)`
-        : err instanceof Error
-          ? err.message
-          : String(err);
+    const message = err instanceof Error ? err.message : String(err);
     console.error(`pulumi-workspaces generate: ${message}`);
     return 1;
   }

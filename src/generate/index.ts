@@ -7,10 +7,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { WorkspacesClient } from "../client";
-import { currentSettings } from "../resources/provider-settings";
 import { readOrganization } from "./read";
 import { renderProgram, type Generated } from "./render";
 import { DRIVER_FILE, renderSplit, type SplitGenerated } from "./split";
+import { generatorSettings } from "./stack-settings";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
 export { renderProgram, type Generated, type ImportEntry, type NotCarried, type SecretKey } from "./render";
@@ -26,7 +26,10 @@ export {
 
 /** What {@link generate} reads and where it writes the program. */
 export interface GenerateOptions {
-  /** Organization to read; default the settings' organization (`WORKSPACES_ORGANIZATION`, ...). */
+  /**
+   * Organization to read; default the settings' organization (the stack's
+   * `workspaces:organization`, then `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`).
+   */
   organization?: string;
   /** Only the workspaces of this project (`prj-...`). */
   projectId?: string;
@@ -42,8 +45,17 @@ export interface GenerateOptions {
   importFile?: string;
   /** Replace files that exist. Default false: an existing file stops the generator before it reads anything. */
   force?: boolean;
-  /** A client to use instead of one built from the settings (address and token as the resources find them). */
+  /**
+   * A client to use instead of one built from the settings. Without it the settings are found
+   * as the resources find them: the `workspaces:*` keys of the selected stack of the Pulumi
+   * project in {@link GenerateOptions.projectDir} (read from its files), then `WORKSPACES_*`,
+   * `TFE_*` and the engine CLI's credentials file; a progress line says where each came from.
+   */
   client?: WorkspacesClient;
+  /** Folder whose Pulumi project (`Pulumi.yaml`, here or above) and selected stack give the settings; default the working directory. */
+  projectDir?: string;
+  /** The stack whose `Pulumi.<stack>.yaml` gives the settings, instead of the selected one. */
+  stack?: string;
   /** Progress lines. Default: none. */
   progress?: (line: string) => void;
 }
@@ -106,10 +118,22 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 
 /** Reads what `options` names, with a client from the settings unless one is given. */
 async function read(options: GenerateOptions, withProjects = false) {
-  const client = options.client ?? new WorkspacesClient({ settings: currentSettings() });
+  let client = options.client;
+  if (!client) {
+    const found = generatorSettings({
+      dir: options.projectDir,
+      stack: options.stack,
+      organization: options.organization,
+    });
+    options.progress?.(found.line);
+    client = new WorkspacesClient({ settings: found.settings });
+  }
   const organization = options.organization ?? client.organization;
   if (!organization) {
-    throw new GenerateError("no organization: pass --organization, or set WORKSPACES_ORGANIZATION");
+    throw new GenerateError(
+      "no organization: pass --organization, or run `pulumi config set workspaces:organization NAME` in the program's folder, " +
+        "or set WORKSPACES_ORGANIZATION",
+    );
   }
   const started = Date.now();
   const before = client.stats.requests;

@@ -84,9 +84,10 @@ function renderReadme(
     "",
     "## Before the first `pulumi up`",
     "",
-    "1. Give the providers the service's address and a token (never written into the program):",
-    "   `pulumi config set workspaces:address https://...` and",
-    "   `pulumi config set --secret workspaces:token ...`, or `WORKSPACES_ADDRESS` and `WORKSPACES_TOKEN`.",
+    "1. The providers find the service's address and token as the generator did (neither is",
+    "   written into the program): the stack's config (`pulumi config set workspaces:address HOST`,",
+    "   `pulumi config set --secret workspaces:token ...`), else `WORKSPACES_ADDRESS` and",
+    "   `WORKSPACES_TOKEN`: from the folder and the shell the generator ran in, `pulumi up` finds the same.",
   ];
   if (secrets.length) {
     lines.push(

@@ -50,7 +50,7 @@ export interface SplitGenerated {
 
 /** What {@link renderSplit} needs besides the snapshot. */
 export interface SplitOptions {
-  /** The version range of this package the generated `package.json` depends on, e.g. `^0.3.0`. */
+  /** The version range of this package the generated `package.json` depends on: `^` and this package's version. */
   packageRange: string;
 }
 

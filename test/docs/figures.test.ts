@@ -43,6 +43,53 @@ describe("figures in the docs", () => {
     expect(quoting).toEqual(expect.arrayContaining(["docs/benchmarks.md", "docs/reliability.md", "docs/resources.md"]));
   });
 
+  it("gives the split's phases, the bench targets and the checkpoint sizes one home each, quoted where they are told", () => {
+    const { values } = homes(root);
+    const home = (name: string) => values.get(`bench/scale/README.md#${name}`);
+    for (const name of ["target-up-500", "target-refresh-500", "target-up-1000", "target-refresh-1000"])
+      expect(home(name), name).toMatch(/^\d\.\dx$/);
+    expect(home("checkpoint-before-field-table")).toMatch(/^[\d,]+ bytes$/);
+    expect(home("split-2000")).toMatch(/preview \d+ s against \d+ s/);
+    const quotes = (page: string, name: string) =>
+      fs.readFileSync(path.join(root, page), "utf8").includes(`<!-- figure bench/scale/README.md#${name} -->`);
+    for (const page of ["README.md", "docs/split-by-project.md", "docs/benchmarks.md"])
+      expect(quotes(page, "split-2000"), page).toBe(true);
+    for (const name of ["target-refresh-500", "target-refresh-1000", "target-up-1000"])
+      expect(quotes("docs/benchmarks.md", name), name).toBe(true);
+    // Where the split is offered, its cost in preview and refresh is quoted beside its gain, not summed up.
+    const prose = (page: string) =>
+      fs
+        .readFileSync(path.join(root, page), "utf8")
+        .replace(/<!-- figure [^>]*-->[\s\S]*?<!-- \/figure -->/g, "")
+        .replace(/^\s*```[\s\S]*?^\s*```\s*$/gm, "");
+    for (const page of ["README.md", "docs/split-by-project.md"])
+      expect(prose(page).match(/\b(?:faster|cheaper) as\b[^.]*/gi) ?? [], page).toEqual([]);
+  });
+
+  it("keeps every figure quoted in a table row on that row", () => {
+    const broken = pages(root).flatMap((page) =>
+      fs
+        .readFileSync(path.join(root, page), "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith("|") && /<!-- figure (?:(?!<!-- \/figure -->).)*$/.test(line))
+        .map((line) => `${page}: ${line.slice(0, 60)}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it("has the CHANGELOG quote its figures from their homes (the script leaves the CHANGELOG as written)", () => {
+    const { values } = homes(root);
+    const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
+    const quoted = [...changelog.matchAll(/<!-- figure (\S+#\S+) -->([\s\S]*?)<!-- \/figure -->/g)];
+    expect(quoted.map((m) => m[1])).toEqual(
+      expect.arrayContaining([
+        "bench/scale/README.md#checkpoint-before-field-table",
+        "bench/scale/README.md#checkpoint-after-field-table",
+      ]),
+    );
+    expect(quoted.filter((m) => values.get(m[1]) !== m[2]).map((m) => `${m[1]}: "${m[2]}"`)).toEqual([]);
+  });
+
   it("reports a planted disagreement, in a quote and in an included copy, and repairs both", () => {
     const dir = copyOfPages();
     try {

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { root, snippetPages, snippetsOf } from "./snippets";
+import { root, sectionOf as section, snippetPages, snippetsOf } from "./snippets";
 
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
 const readme = read("README.md");
@@ -24,14 +24,6 @@ function anchors(text: string): Set<string> {
     );
   }
   return out;
-}
-
-/** The section of `text` under the heading `title`, up to the next heading of its level. */
-function section(text: string, title: string): string {
-  const start = text.indexOf(`\n## ${title}\n`);
-  if (start === -1) return "";
-  const end = text.indexOf("\n## ", start + 1);
-  return text.slice(start, end === -1 ? undefined : end);
 }
 
 describe("README.md", () => {

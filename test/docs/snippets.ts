@@ -47,6 +47,31 @@ export function snippetsOf(page: string, text: string): Snippet[] {
   return out;
 }
 
+/**
+ * The section of a page under the heading `title` (any level), up to the next heading of
+ * its level or above; empty when the page has no such heading. Fenced blocks are part of it.
+ */
+export function sectionOf(text: string, title: string): string {
+  const lines = text.split("\n");
+  let level = 0;
+  let inFence = false;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (/^\s*```/.test(line)) inFence = !inFence;
+    const heading = inFence ? null : /^(#{1,6}) (.+)$/.exec(line);
+    if (level === 0) {
+      if (heading && heading[2].trim() === title) {
+        level = heading[1].length;
+        out.push(line);
+      }
+      continue;
+    }
+    if (heading && heading[1].length <= level) break;
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** The inline code spans of a page's prose (fenced blocks left out). */
 export function inlineCode(text: string): string[] {
   const prose = text.replace(/^\s*```[\s\S]*?^\s*```\s*$/gm, "");

@@ -1,7 +1,10 @@
 /**
  * Every package built from this repository carries the version of the CHANGELOG's latest
- * released section, and every example's range of a package from here admits that version,
- * so what the README presents as available is what `npm install` gets.
+ * released section, every example's range of a package from here admits that version, and
+ * every version of a package from here that a page tells a reader to install (the plugin's
+ * `pulumi plugin install resource workspaces X` and its `pulumi-resource-workspaces-vX`
+ * tarball, `pulumi-workspaces@X`, a `"pulumi-workspaces": "^X"` range) is that version, so
+ * what the README presents as available is what `npm install` gets.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -55,6 +58,53 @@ function exampleManifests(): string[] {
   return found.sort();
 }
 
+/** The pages a reader installs from: README, CONTRIBUTING, docs/, the policy pack's, the packages' and the examples' READMEs. */
+function pages(): string[] {
+  const readmes = (dir: string) =>
+    fs
+      .readdirSync(path.join(root, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `${dir}/${e.name}/README.md`)
+      .filter((f) => fs.existsSync(path.join(root, f)));
+  const docs = fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`);
+  return [
+    "README.md",
+    "CONTRIBUTING.md",
+    ...docs,
+    "policies/README.md",
+    ...readmes("packages"),
+    "examples/README.md",
+    ...readmes("examples"),
+  ];
+}
+
+const OURS = "pulumi-workspaces(?:-policies|-server)?";
+const VERSION = String.raw`\d+\.\d+\.\d+`;
+
+/**
+ * The versions of this repository's packages that `text` tells a reader to install and
+ * that `version` (package.json's, a release of the CHANGELOG's) is not, or that a range
+ * it shows does not admit; each as `line: what it says`.
+ */
+function wrongVersions(text: string, version: string, released: Set<string>): string[] {
+  const exact = [
+    new RegExp(String.raw`plugin install resource workspaces v?(${VERSION})`, "g"),
+    new RegExp(String.raw`pulumi-resource-workspaces-v(${VERSION})`, "g"),
+    new RegExp(String.raw`\b${OURS}@(${VERSION})`, "g"),
+  ];
+  const range = new RegExp(String.raw`"${OURS}": "([~^]?${VERSION})"`, "g");
+  const wrong: string[] = [];
+  text.split("\n").forEach((line, i) => {
+    for (const re of exact)
+      for (const m of line.matchAll(re)) if (m[1] !== version || !released.has(m[1])) wrong.push(`${i + 1}: ${m[0]}`);
+    for (const m of line.matchAll(range)) if (!admits(m[1], version)) wrong.push(`${i + 1}: ${m[0]}`);
+  });
+  return wrong;
+}
+
 describe("versions", () => {
   const released = latestReleased(read("CHANGELOG.md"));
   const ours = new Set(PACKAGES.map((p) => manifest(p).name));
@@ -79,6 +129,44 @@ describe("versions", () => {
       }
     }
     expect(excluded, `each range must admit ${released}`).toEqual([]);
+  });
+
+  it("names, wherever a page says what to install, the version package.json and the CHANGELOG have", () => {
+    const version = manifest("package.json").version;
+    const releases = new Set([...read("CHANGELOG.md").matchAll(/^## (\d+\.\d+\.\d+)\b/gm)].map((m) => m[1]));
+    const list = pages();
+    expect(list).toEqual(expect.arrayContaining(["README.md", "docs/languages.md", "examples/quickstart/README.md"]));
+    const wrong = list.flatMap((p) => wrongVersions(read(p), version, releases).map((w) => `${p}:${w}`));
+    expect(wrong, `package.json says ${version}`).toEqual([]);
+  });
+
+  it("states the Python SDK's requirement of the pulumi SDK as its pyproject.toml does", () => {
+    const required = /"(pulumi[<>=][^"]*)"/.exec(read("sdk/python/pyproject.toml"))?.[1];
+    expect(required).toMatch(/^pulumi>=\d/);
+    // A requirement the page states in its prose (an install command pins a version instead).
+    const stated = [...read("docs/languages.md").matchAll(/`(pulumi>=[^`]*)`/g)].map((m) => m[1]);
+    expect(stated.filter((s) => s !== required)).toEqual([]);
+  });
+
+  it("reports a planted install of another version, in each form", () => {
+    const text = [
+      "pulumi plugin install resource workspaces 0.3.0 --file build/pulumi-resource-workspaces-v0.3.0.tar.gz",
+      "npm install pulumi-workspaces@0.9.9 pulumi-workspaces-server@1.2.3",
+      '{ "pulumi-workspaces-policies": "^0.3.0", "pulumi-workspaces": "^1.2.0" }',
+      "pulumi plugin install resource workspaces 1.2.0 --file build/pulumi-resource-workspaces-v1.2.0.tar.gz",
+      "A stack written by 0.3.0 previews with no change.",
+    ].join("\n");
+    expect(wrongVersions(text, "1.2.0", new Set(["1.2.0", "0.3.0"]))).toEqual([
+      "1: plugin install resource workspaces 0.3.0",
+      "1: pulumi-resource-workspaces-v0.3.0",
+      "2: pulumi-workspaces@0.9.9",
+      "2: pulumi-workspaces-server@1.2.3",
+      '3: "pulumi-workspaces-policies": "^0.3.0"',
+    ]);
+    // A version package.json has but no release of the CHANGELOG: not installable either.
+    expect(wrongVersions("npm install pulumi-workspaces@1.2.0", "1.2.0", new Set(["0.3.0"]))).toEqual([
+      "1: pulumi-workspaces@1.2.0",
+    ]);
   });
 
   it("judges ranges as npm does", () => {

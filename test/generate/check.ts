@@ -3,6 +3,8 @@
  * against this package as built in dist/, and running the command line in this process with its
  * output captured.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
 import { WorkspacesClient } from "../../src/client";
@@ -35,22 +37,35 @@ export function typeErrors(
     .map((d) => `${d.file!.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
-/** Runs `pulumi-workspaces ARGS` in this process with `env` added; resolves with its exit code and everything it printed. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+/**
+ * Runs `pulumi-workspaces ARGS` in this process with `env` added, in the folder `cwd` (default:
+ * this one); resolves with its exit code and everything it printed. `PULUMI_HOME` is an empty
+ * folder unless `env` names one, so that no stack the machine's user selected is read.
+ */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<{ code: number; stderr: string }> {
   const saved = { ...process.env };
+  const savedCwd = process.cwd();
   const lines: string[] = [];
   const error = console.error;
   const log = console.log;
   console.error = (...a: unknown[]) => void lines.push(a.join(" "));
   console.log = (...a: unknown[]) => void lines.push(a.join(" "));
-  Object.assign(process.env, env);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "pw-cli-home-"));
+  Object.assign(process.env, { PULUMI_HOME: home }, env);
   try {
+    if (cwd) process.chdir(cwd);
     const code = await main(args);
     return { code, stderr: lines.join("\n") };
   } finally {
+    process.chdir(savedCwd);
     console.error = error;
     console.log = log;
     process.env = saved;
+    fs.rmSync(home, { recursive: true, force: true });
   }
 }
 

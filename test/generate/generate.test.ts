@@ -254,7 +254,7 @@ describe("the command line", () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("no API token");
-    expect(r.stderr).toContain("set WORKSPACES_ADDRESS and WORKSPACES_TOKEN");
+    expect(r.stderr).toContain("set WORKSPACES_TOKEN (or TFE_TOKEN) for this command");
     expect(fs.existsSync(out)).toBe(false);
   });
 });
