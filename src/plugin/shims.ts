@@ -110,3 +110,36 @@ export function serveProviderConfig(handlers: ConfigHandlers): void {
     return addService.call(this, service, impl);
   };
 }
+
+/** The parts of a `ReadRequest` the provider reads beside what the SDK's server hands over. */
+interface ReadRequestLike {
+  getUrn(): string;
+  getInputs(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+/**
+ * A refresh's `ReadRequest` carries the inputs the engine recorded for the resource, and
+ * the SDK's server hands the provider's `read` only its id, URN and outputs. The inputs
+ * name what the program manages, which the read gives back (with the service's values)
+ * so that drift shows in the next diff; without them the provider would have to keep
+ * their names among the outputs. The service implementation's `read` shows each request's
+ * URN and inputs to `record` first, then answers as before.
+ */
+export function passReadInputs(record: (urn: string, inputs: Record<string, unknown>) => void): void {
+  const grpc = fromSdk<{
+    Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
+  }>("@grpc/grpc-js");
+  const proto = grpc.Server.prototype;
+  const addService = proto.addService;
+  proto.addService = function (this: unknown, service: unknown, impl: Record<string, Handler>) {
+    const read = impl.read;
+    if (typeof read === "function" && typeof impl.configure === "function") {
+      impl.read = function (call, callback) {
+        const request = call.request as ReadRequestLike;
+        record(request.getUrn(), request.getInputs()?.toJavaScript() ?? {});
+        return read.call(impl, call, callback);
+      };
+    }
+    return addService.call(this, service, impl);
+  };
+}
