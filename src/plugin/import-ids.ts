@@ -8,7 +8,7 @@
  */
 
 /** One id form: what it looks like, what it names, and an example. */
-export interface ImportIdForm {
+interface ImportIdForm {
   readonly form: string;
   readonly says: string;
   readonly example: string;

@@ -6,12 +6,21 @@
  *   (`pulumi stack export`) only encrypted, in its inputs and its outputs, through a refresh;
  * - `""` clears a string setting and `vcsRepo: {}` removes the VCS connection on the
  *   server, the state then previews and refreshes with no change, and a value set by hand
- *   shows at the next refresh and is cleared again by `pulumi up`.
+ *   shows at the next refresh and is cleared again by `pulumi up`;
+ * - `pulumi import` takes a workspace by `<organization>/<name>`, one of the id forms of
+ *   the schema's Import section.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, startTestServer, TestStack, type StateResource } from "./harness";
-import { createProject, createRegistryModule, workspaceByName, workspaceVars } from "./server-helpers";
+import {
+  createProject,
+  createRegistryModule,
+  createVcsTokenAndSshKey,
+  createWorkspace,
+  workspaceByName,
+  workspaceVars,
+} from "./server-helpers";
 
 const LITERAL = "yaml-plain-literal-3f9a1c";
 
@@ -112,26 +121,7 @@ describe("every door: secrets and clears from a YAML program", () => {
     server = await startTestServer({ runSpeed: 50 });
     const project = await createProject(server, "doors");
     const moduleId = await createRegistryModule(server, "network", "aws", ["1.0.0"]);
-    const oc = await api(server, `/organizations/${server.organization}/oauth-clients`, {
-      method: "POST",
-      body: {
-        data: {
-          type: "oauth-clients",
-          attributes: {
-            "service-provider": "github",
-            "http-url": "https://github.com",
-            "api-url": "https://api.github.com",
-          },
-        },
-      },
-    });
-    expect(oc.status).toBe(201);
-    const key = await api(server, `/organizations/${server.organization}/ssh-keys`, {
-      method: "POST",
-      body: { data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } } },
-    });
-    expect(key.status).toBe(201);
-    ids = { oauthTokenId: oc.body.data.relationships["oauth-tokens"].data[0].id, sshKeyId: key.body.data.id };
+    ids = await createVcsTokenAndSshKey(server);
     stack = await TestStack.create({
       project: "yaml-doors",
       files: {},
@@ -182,6 +172,9 @@ describe("every door: secrets and clears from a YAML program", () => {
     expect(p.code, p.raw.output).toBe(0);
     const refreshed = await stack.refresh(["--expect-no-changes"]);
     expect(refreshed.code, refreshed.output).toBe(0);
+    // The refresh read back the inputs the engine recorded: the clears are still the program's.
+    for (const k of ["description", "workingDirectory", "sshKeyId"]) expect(app().inputs?.[k], k).toBeNull();
+    expect(app().outputs).not.toHaveProperty("__inputNames");
   });
 
   it("finds a value set by hand on refresh, and clears it again", async () => {
@@ -210,6 +203,21 @@ describe("every door: secrets and clears from a YAML program", () => {
     expect(app().inputs?.vcsRepo).toBeNull();
     const p = await stack.previewJson(["--expect-no-changes"]);
     expect(p.code, p.raw.output).toBe(0);
+  });
+
+  it("imports a workspace by <organization>/<name>, recorded under its ws- id", async () => {
+    const made = await createWorkspace(server, "doors-pre");
+    const r = await stack.ok([
+      "import",
+      "workspaces:index:Workspace",
+      "pre",
+      `${server.organization}/doors-pre`,
+      "--yes",
+      "--non-interactive",
+      "--protect=false",
+    ]);
+    expect(r.output).toContain("imported");
+    expect(stack.resources("workspaces:index:Workspace").find((x) => x.urn.endsWith("::pre"))?.id).toBe(made);
   });
 
   it("destroys the stack", async () => {
