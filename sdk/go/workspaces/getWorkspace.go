@@ -67,7 +67,7 @@ type LookupWorkspaceResult struct {
 	HtmlLink *string `pulumi:"htmlLink"`
 	// Workspace id (`ws-...`).
 	Id string `pulumi:"id"`
-	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
 	Metrics WorkspaceMetrics `pulumi:"metrics"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name string `pulumi:"name"`
@@ -96,8 +96,8 @@ type LookupWorkspaceResult struct {
 	// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
 	// and assessment status, `currentRunId`, `currentStateVersionId`,
 	// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-	// `environment`, `source`, no-code origin and more (a value the service does not
-	// report is absent).
+	// `environment`, `source`, no-code origin and more (each value the service does not
+	// report is left out).
 	Status WorkspaceStatus `pulumi:"status"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames []string `pulumi:"tagNames"`
@@ -226,7 +226,7 @@ func (o LookupWorkspaceResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
 func (o LookupWorkspaceResultOutput) Metrics() WorkspaceMetricsOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceMetrics { return v.Metrics }).(WorkspaceMetricsOutput)
 }
@@ -294,8 +294,8 @@ func (o LookupWorkspaceResultOutput) SshKeyId() pulumi.StringPtrOutput {
 // Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
 // and assessment status, `currentRunId`, `currentStateVersionId`,
 // `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-// `environment`, `source`, no-code origin and more (a value the service does not
-// report is absent).
+// `environment`, `source`, no-code origin and more (each value the service does not
+// report is left out).
 func (o LookupWorkspaceResultOutput) Status() WorkspaceStatusOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceStatus { return v.Status }).(WorkspaceStatusOutput)
 }

@@ -257,7 +257,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def metrics(self) -> 'outputs.WorkspaceMetrics':
         """
-        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
         """
         return pulumi.get(self, "metrics")
 
@@ -364,8 +364,8 @@ class GetWorkspaceResult:
         Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
         and assessment status, `currentRunId`, `currentStateVersionId`,
         `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-        `environment`, `source`, no-code origin and more (a value the service does not
-        report is absent).
+        `environment`, `source`, no-code origin and more (each value the service does not
+        report is left out).
         """
         return pulumi.get(self, "status")
 
