@@ -19,7 +19,14 @@ export type { RemoteStateConsumersArgs } from "./resources/remote-state-consumer
 export { NoCodeModule } from "./resources/no-code-module";
 export type { NoCodeModuleArgs, VariableOptionsArgs, VariableOptionsOutput } from "./resources/no-code-module";
 export { NoCodeWorkspace } from "./resources/no-code-workspace";
-export type { NoCodeWorkspaceArgs, NoCodeVariableArgs, NoCodeVariableOutput } from "./resources/no-code-workspace";
+export type {
+  NoCodeWorkspaceArgs,
+  NoCodeVariableArgs,
+  NoCodeVariableOutput,
+  NoCodeVariableCategory,
+  NoCodeWorkspaceLastUpgrade,
+  UpgradeStrategy,
+} from "./resources/no-code-workspace";
 export { WorkspaceLock } from "./resources/workspace-lock";
 export type { WorkspaceLockArgs } from "./resources/workspace-lock";
 export { DataRetentionPolicy } from "./resources/data-retention-policy";

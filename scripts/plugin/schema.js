@@ -6,8 +6,13 @@
 // return types; types come from the checker and descriptions from the doc comments that
 // TypeScript users read (the workspace field table's line comments where a property is
 // mapped from the table). Which inputs replace the resource comes from the providers'
-// diff tables (`replaces: true`, and the field table's `diff: "replace"`); which outputs
-// are secret from the classes' `withSecretOutputs` lists.
+// diff tables (`replaces: true`, and the field table's `diff: "replace"`); what is secret
+// from the list both doors use (src/resources/secret-values.ts); how each resource is
+// imported from the list of its id forms (src/plugin/import-ids.ts). A value that may be
+// absent (`T | null`) is optional, a whole number (`Integer`, src/api/common.ts) an
+// integer, a closed set of strings an enum that still takes any string (so a program
+// written before it existed keeps working), and a doc comment's "Default X" (a literal)
+// the property's `default`.
 //
 //   node scripts/plugin/schema.js          writes src/plugin/schema.json
 //   node scripts/plugin/schema.js --check  fails when the committed file differs
@@ -42,6 +47,8 @@ const RESOURCES = [
   },
 ];
 const FUNCTIONS = ["getWorkspaces", "getWorkspace"];
+const SECRET_VALUES = "resources/secret-values.ts";
+const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
 
 function derive() {
@@ -125,13 +132,66 @@ function derive() {
     );
     if (kept.length === 1) return plain(kept[0]);
     if (kept.length === t.types.length) return t;
-    return { union: kept.map(plain) };
+    // `pulumi.Input<T>` spreads a union `T` among its own members; the wrapped `T` keeps its name.
+    const wrapped = t.types.filter(isWrapper).map((m) => checker.getTypeArguments(m)[0]);
+    return { union: kept.map(plain), alias: wrapped.find((a) => a?.aliasSymbol)?.aliasSymbol };
   }
-  const nullable = (t) => t.isUnion() && t.types.some(isNullish);
+  /** Whether a value of type `t` may be null or undefined (inside `Output<T | null>` too). */
+  function admitsNull(t) {
+    if (isNullish(t)) return true;
+    const arg = outputArgument(t);
+    if (arg) return admitsNull(arg);
+    return t.isUnion() && t.types.some(admitsNull);
+  }
+  /** `Integer` (src/api/common.ts): a number carrying the integer mark. */
+  const isInteger = (t) =>
+    t.isIntersection() &&
+    t.types.some((m) => m.flags & ts.TypeFlags.Number) &&
+    t.types.some((m) => checker.getPropertiesOfType(m).some((p) => String(p.escapedName).startsWith("__@integerMark")));
+  /** The values of a closed set of strings (a union of string literals), else undefined. */
+  const literalValues = (members) =>
+    members.length > 1 && members.every((m) => m.flags & ts.TypeFlags.StringLiteral)
+      ? members.map((m) => m.value)
+      : undefined;
 
-  function typeSpec(t, context, output) {
+  /**
+   * A closed set of strings as an enum type of the schema, referred to as a string that may
+   * be one of them: programs that gave a plain string keep working (Go and Python type the
+   * property as a string), and the enum's constants name the values.
+   */
+  function enumSpec(values, named, context, description) {
+    const enumValues = values.map((value) => ({ name: enumName(value), value }));
+    const own = named && docOf(named);
+    let token = tok(named?.name ?? context);
+    while (types[token] && JSON.stringify(types[token].enum) !== JSON.stringify(enumValues)) token = `${token}Info`;
+    types[token] ??= { type: "string", description: own || description, enum: enumValues };
+    return { type: "string", oneOf: [{ type: "string" }, { type: "string", $ref: `#/types/${token}` }] };
+  }
+
+  /**
+   * The type alias a property's declaration names (`pulumi.Input<ExecutionMode>`, `T | null`),
+   * where the checker no longer tells it (an alias of an indexed access type).
+   */
+  function declaredAlias(sym) {
+    let node = sym.declarations?.[0]?.type;
+    const isNull = (n) => ts.isLiteralTypeNode(n) && n.literal.kind === ts.SyntaxKind.NullKeyword;
+    for (let i = 0; node && i < 4; i++) {
+      if (ts.isUnionTypeNode(node) && node.types.filter((n) => !isNull(n)).length === 1)
+        node = node.types.find((n) => !isNull(n));
+      else if (ts.isTypeReferenceNode(node) && /^(pulumi\.)?(Input|Output)$/.test(node.typeName.getText()))
+        node = node.typeArguments?.[0];
+      else break;
+    }
+    if (!node || !ts.isTypeReferenceNode(node)) return undefined;
+    const named = checker.getSymbolAtLocation(node.typeName);
+    return named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
+  }
+
+  function typeSpec(t, context, output, description, alias) {
     if (t.union) {
       if (t.union.length === 0) throw new Error(`${context}: a type with no value but null or undefined`);
+      const values = literalValues(t.union);
+      if (values) return enumSpec(values, t.alias ?? alias, context, description);
       const specs = t.union.map((m) => typeSpec(m, context, output));
       const kinds = new Set(specs.map((s) => JSON.stringify(s)));
       if (kinds.size === 1) return specs[0];
@@ -142,13 +202,24 @@ function derive() {
       return { $ref: "pulumi.json#/Any" };
     }
     const f = t.flags;
+    if (t.isUnion() && !(f & ts.TypeFlags.BooleanLike)) {
+      const values = literalValues(t.types.filter((m) => !isNullish(m)));
+      if (values) return enumSpec(values, t.aliasSymbol ?? alias, context, description);
+    }
+    if (isInteger(t)) return { type: "integer" };
     if (f & (ts.TypeFlags.StringLike | ts.TypeFlags.TemplateLiteral)) return { type: "string" };
     if (f & ts.TypeFlags.NumberLike) return { type: "number" };
     if (f & ts.TypeFlags.BooleanLike) return { type: "boolean" };
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return { $ref: "pulumi.json#/Any" };
     if (t.isUnion()) {
       const p = plain(t);
-      return typeSpec(p === t ? { union: t.types.filter((m) => !isNullish(m)) } : p, context, output);
+      return typeSpec(
+        p === t ? { union: t.types.filter((m) => !isNullish(m)) } : p,
+        context,
+        output,
+        description,
+        alias,
+      );
     }
     if (t.isIntersection()) {
       // `string & {}` (an open string union) is a string.
@@ -165,11 +236,12 @@ function derive() {
     if (props.length === 0) return { $ref: "pulumi.json#/Any" };
     const named = symbolName(t);
     const base = named && !named.startsWith("__") ? named.replace(/(Args|Value|Output)$/, "") : context;
-    const spec = objectSpec(props, output, base, true);
+    const spec = objectSpec(props, output, base);
     spec.type = "object";
     const doc = named && !named.startsWith("__") ? (t.aliasSymbol ?? t.getSymbol()) : undefined;
-    const description = doc ? docOf(doc) : "";
-    if (description) spec.description = description;
+    const own = doc ? docOf(doc) : "";
+    if (own || description) spec.description = own || description;
+    else undocumented.push(`type ${base}`);
     // One schema type per shape: an output shape that differs from the input of the same name is `<Name>Info`.
     let name = base;
     while (types[tok(name)] && JSON.stringify(types[tok(name)]) !== JSON.stringify(spec)) name = `${name}Info`;
@@ -177,26 +249,24 @@ function derive() {
     return { $ref: `#/types/${tok(name)}` };
   }
 
-  // Every property of a resource or function is documented; a field of a nested object
-  // is where its source documents it (the names of a few service-reported groups speak
-  // for themselves), and is listed in `undocumented`.
+  // Every property, of a resource, a function or a type, is documented: where its source
+  // documents it (the field table's line comments for the table's properties).
   const undocumented = [];
-  function propertySpec(sym, output, context, nested) {
+  function propertySpec(sym, output, context) {
     const t = checker.getTypeOfSymbol(sym);
-    const spec = typeSpec(plain(t), context + upper(sym.name), output);
     const description = describe(sym);
-    if (!description && !nested) throw new Error(`${context}.${sym.name} has no doc comment`);
+    const spec = typeSpec(plain(t), context + upper(sym.name), output, description, declaredAlias(sym));
     if (!description) undocumented.push(`${context}.${sym.name}`);
-    return description ? { ...spec, description } : spec;
+    const value = output ? undefined : claimedDefault(description, spec, `${context}.${sym.name}`);
+    return { ...spec, ...(description ? { description } : {}), ...(value !== undefined ? { default: value } : {}) };
   }
 
-  function objectSpec(props, output, context, nested = false) {
+  function objectSpec(props, output, context) {
     const properties = {};
     const required = [];
     for (const p of [...props].sort((a, b) => a.name.localeCompare(b.name))) {
-      properties[p.name] = propertySpec(p, output, context, nested);
-      const t = checker.getTypeOfSymbol(p);
-      const optional = (p.flags & ts.SymbolFlags.Optional) !== 0 || nullable(t) || nullable(plain(t).union ? t : t);
+      properties[p.name] = propertySpec(p, output, context);
+      const optional = (p.flags & ts.SymbolFlags.Optional) !== 0 || admitsNull(checker.getTypeOfSymbol(p));
       if (!optional) required.push(p.name);
     }
     const spec = { properties };
@@ -204,6 +274,8 @@ function derive() {
     return spec;
   }
 
+  const secrets = loadPlain(SECRET_VALUES);
+  const importIds = loadPlain(IMPORT_IDS).IMPORT_IDS;
   const resources = {};
   for (const r of RESOURCES) {
     const f = `resources/${r.file}`;
@@ -223,12 +295,21 @@ function derive() {
       inputs.properties[name].replaceOnChanges = true;
       if (outputs.properties[name]) outputs.properties[name].replaceOnChanges = true;
     }
-    for (const name of secretOutputs(sourceFile(f))) {
+    const secret = secrets.secretsOf(r.name);
+    for (const name of secret.outputs) {
       if (!outputs.properties[name]) throw new Error(`${r.name}: secret output ${name} is not an output`);
       outputs.properties[name].secret = true;
     }
+    for (const rule of secret.items) {
+      const ref = inputs.properties[rule.list]?.items?.$ref;
+      const item = ref && types[ref.slice("#/types/".length)];
+      if (!item?.properties?.[rule.value])
+        throw new Error(`${r.name}: secret ${rule.list}[].${rule.value} is not an input`);
+      item.properties[rule.value].secret = true;
+    }
+    if (!importIds[r.name]) throw new Error(`${r.name}: src/${IMPORT_IDS} names no id form`);
     resources[tok(r.name)] = {
-      description: docOf(cls),
+      description: `${docOf(cls)}\n\n${importSection(tok(r.name), importIds[r.name])}`,
       properties: outputs.properties,
       ...(outputs.required ? { required: outputs.required } : {}),
       inputProperties: inputs.properties,
@@ -258,17 +339,16 @@ function derive() {
     };
   }
 
-  // Provider configuration: the settings of src/resources/provider-settings.ts, described as the
-  // lookups describe them.
+  // Provider configuration: the settings of src/resources/provider-settings.ts, each taken
+  // from the stack config, then the environment (src/client/connection-settings.ts).
   const config = {
     address: {
       type: "string",
       description:
-        "Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.",
+        "Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.",
     },
     token: {
       type: "string",
-      secret: true,
       description:
         "API token. Default: `WORKSPACES_TOKEN`, then `TFE_TOKEN`, then the credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address. Set it with `pulumi config set --secret workspaces:token`.",
     },
@@ -278,9 +358,10 @@ function derive() {
         "Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.",
     },
   };
+  for (const name of secrets.SECRET_CONFIG) config[name].secret = true;
 
+  if (undocumented.length) throw new Error(`no doc comment for: ${undocumented.join(", ")}`);
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-  if (process.env.SCHEMA_UNDOCUMENTED) console.error(undocumented.join("\n"));
   return {
     name: PKG,
     displayName: "Workspaces",
@@ -309,7 +390,6 @@ function derive() {
       },
       python: { packageName: "pulumi_workspaces", pyproject: { enabled: true }, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiWorkspaces", packageReferences: { Pulumi: "3.*" } },
-      nodejs: { packageName: "pulumi-workspaces-sdk" },
     },
   };
 }
@@ -350,24 +430,63 @@ function replacingInputs(files, tableReplacing) {
   return names;
 }
 
-/** The names a resource class passes to `withSecretOutputs`. */
-function secretOutputs(sf) {
-  const names = [];
-  const consts = new Map();
-  visit(sf, (node) => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer)
-      consts.set(node.name.text, node.initializer);
-  });
-  visit(sf, (node) => {
-    if (ts.isCallExpression(node) && node.expression.getText(sf) === "withSecretOutputs") {
-      let list = node.arguments[1];
-      if (list && ts.isIdentifier(list)) list = consts.get(list.text);
-      if (list && ts.isArrayLiteralExpression(list))
-        for (const e of list.elements) if (ts.isStringLiteral(e)) names.push(e.text);
-    }
-  });
-  return names;
+/**
+ * A module of src/ that holds plain data (it imports nothing), loaded as it is: the lists
+ * both doors use are read from their one place, not restated here.
+ */
+function loadPlain(file) {
+  const text = fs.readFileSync(path.join(root, "src", file), "utf8");
+  const js = ts.transpileModule(text, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const m = { exports: {} };
+  const refuse = (id) => {
+    throw new Error(`src/${file} must import nothing, to be read by scripts/plugin/schema.js (it imports ${id})`);
+  };
+  new Function("module", "exports", "require", js)(m, m.exports, refuse);
+  return m.exports;
 }
+
+/** The `## Import` section of a resource's description: the id forms its read takes, and a `pulumi import` line for each. */
+function importSection(token, { forms, name }) {
+  const list = forms.map((f) => `- \`${f.form}\`: ${f.says}`).join("\n");
+  const lines = forms.map((f) => `$ pulumi import ${token} ${name} ${f.example}`).join("\n");
+  return `## Import\n\nAn existing record is imported by its id, in one of these forms:\n\n${list}\n\n\`\`\`sh\n${lines}\n\`\`\``;
+}
+
+/**
+ * The default a doc comment claims as a literal: `Default false`, `Default 1800`, `Default
+ * empty`, "Default `x`", or "`x` (default)". Words ("Default: the module's latest
+ * version") are no literal, and give none.
+ */
+function claimedDefault(description, spec, where) {
+  const m =
+    /\bDefault:?\s+(true|false|empty|\d+|`[^`]*`)(?=[\s.,;:)]|$)/.exec(description) ??
+    /`([^`]+)`\s+\(default\)/.exec(description);
+  if (!m) return undefined;
+  const word = m[1] ?? "";
+  const value = m[0].endsWith("(default)")
+    ? word
+    : word === "true" || word === "false"
+      ? word === "true"
+      : word === "empty"
+        ? ""
+        : /^\d+$/.test(word)
+          ? Number(word)
+          : word.slice(1, -1);
+  const type = spec.type === "integer" ? "number" : spec.type;
+  if (typeof value !== type)
+    throw new Error(`${where}: claims default ${JSON.stringify(value)}, but is a ${spec.type}`);
+  return value;
+}
+
+/** An enum value's name in the SDKs: `in-place` is `InPlace`. */
+const enumName = (value) =>
+  value
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(upper)
+    .join("");
 
 function visit(node, fn) {
   fn(node);

@@ -11,6 +11,15 @@
  */
 import { z } from "zod";
 
+declare const integerMark: unique symbol;
+
+/**
+ * A whole number. In TypeScript it is a `number` (any number is accepted where one is
+ * expected); the provider plugin's schema types it `integer`, so the Go and Python SDKs
+ * offer `int`.
+ */
+export type Integer = number & { readonly [integerMark]?: "integer" };
+
 /** Media type of every request and response body. */
 export const JSONAPI_MEDIA_TYPE = "application/vnd.api+json";
 

@@ -13,6 +13,12 @@ export interface SettingOverwritesValue {
   agentPool?: boolean;
 }
 
+/** The actions the service currently allows on a workspace. */
+export interface WorkspaceStatusActions {
+  /** Whether the workspace may be destroyed now; absent when the service does not say. */
+  isDestroyable?: boolean;
+}
+
 /** Who sets a field: the program only, the service only, or both (an input the service echoes). */
 type FieldRole = "input" | "computed" | "both";
 
@@ -60,8 +66,10 @@ export interface FieldDef {
   readonly shape?: WireShape;
   /** Who sets the value. */
   readonly role: FieldRole;
-  /** A program's `null` clears the setting on the service (see the module comment). */
+  /** A program clears the setting on the service: `""` (or `{}` for an object), or `null` in TypeScript (see the module comment). */
   readonly nullable?: true;
+  /** Keys of an object setting that a program clears the same way, on their own (`vcsRepo.tagsRegex`). */
+  readonly nullableKeys?: readonly string[];
   /** How the resource compares an input with the service's value. */
   readonly diff?: DiffRule;
   /** Where the value goes: a stored output of `Workspace`, or a group of `getWorkspace`'s result (see {@link OutputGroup}). */
@@ -93,17 +101,17 @@ export interface VcsRepoValue {
   displayIdentifier: string | null;
   /** Whether runs fetch the repository's submodules. */
   ingressSubmodules: boolean;
-  /** OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used. */
+  /** OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used. */
   oauthTokenId: string | null;
-  /** VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null. */
+  /** VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used. */
   vcsAppInstallationId: string | null;
-  /** HTTP address of the repository, or null. */
+  /** HTTP address of the repository; absent when the service reports none. */
   repositoryHttpUrl: string | null;
-  /** VCS provider of the connection (for example `github`), or null. */
+  /** VCS provider of the connection (for example `github`); absent when the service reports none. */
   serviceProvider: string | null;
-  /** Regular expression of the git tags that start runs, or null when branch pushes do. */
+  /** Regular expression of the git tags that start runs; absent when branch pushes do. */
   tagsRegex: string | null;
-  /** Address the VCS provider calls on a push, or null. */
+  /** Address the VCS provider calls on a push; absent when the service reports none. */
   webhookUrl: string | null;
 }
 

@@ -1,7 +1,14 @@
 /** The lines of the workspace field table the service reports (./workspace-fields.ts), in table order. */
 import { z } from "zod";
-import { timestampSchema } from "./common";
-import { bool, field, flags, nullableNumber, nullableString } from "./workspace-field-kinds";
+import { timestampSchema, type Integer } from "./common";
+import {
+  bool,
+  field,
+  flags,
+  nullableNumber,
+  nullableString,
+  type WorkspaceStatusActions,
+} from "./workspace-field-kinds";
 
 /** The last lines of the table: what the service computes and reports. */
 export const WORKSPACE_REPORTED_FIELDS = {
@@ -11,9 +18,9 @@ export const WORKSPACE_REPORTED_FIELDS = {
    * until the next refresh adds the inherited ones.
    */
   effectiveTags: field<Record<string, string>>()({ role: "computed", group: "top" }),
-  /** API path of the workspace (`links.self`), or null. */
+  /** API path of the workspace (`links.self`); absent when the service sends none. */
   selfLink: field<string | null>()({ role: "computed", group: "top", noCode: "reported" }),
-  /** UI path of the workspace (`links.self-html`), or null. */
+  /** UI path of the workspace (`links.self-html`); absent when the service sends none. */
   htmlLink: field<string | null>()({ role: "computed", group: "top", noCode: "reported" }),
 
   /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, `canForceDelete`, ...). */
@@ -26,7 +33,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
   }),
 
   /** Number of resources in the workspace's current state. */
-  resourceCount: field<number>()({
+  resourceCount: field<Integer>()({
     wire: "resource-count",
     read: z.number().int().optional(),
     absent: 0,
@@ -34,7 +41,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     group: "metrics",
     noCode: "reported",
   }),
-  /** Average apply duration in milliseconds, or null. */
+  /** Average apply duration in milliseconds; absent when the service reports none. */
   applyDurationAverage: field<number | null>()({
     wire: "apply-duration-average",
     read: nullableNumber,
@@ -42,7 +49,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "metrics",
   }),
-  /** Average plan duration in milliseconds, or null. */
+  /** Average plan duration in milliseconds; absent when the service reports none. */
   planDurationAverage: field<number | null>()({
     wire: "plan-duration-average",
     read: nullableNumber,
@@ -50,24 +57,24 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "metrics",
   }),
-  /** Number of runs whose policy checks failed, or null. */
-  policyCheckFailures: field<number | null>()({
+  /** Number of runs whose policy checks failed; absent when the service reports none. */
+  policyCheckFailures: field<Integer | null>()({
     wire: "policy-check-failures",
     read: nullableNumber,
     absent: null,
     role: "computed",
     group: "metrics",
   }),
-  /** Number of failed runs, or null. */
-  runFailures: field<number | null>()({
+  /** Number of failed runs; absent when the service reports none. */
+  runFailures: field<Integer | null>()({
     wire: "run-failures",
     read: nullableNumber,
     absent: null,
     role: "computed",
     group: "metrics",
   }),
-  /** Number of runs counted for the workspace's indicators, or null. */
-  workspaceKpisRunsCount: field<number | null>()({
+  /** Number of runs counted for the workspace's indicators; absent when the service reports none. */
+  workspaceKpisRunsCount: field<Integer | null>()({
     wire: "workspace-kpis-runs-count",
     read: nullableNumber,
     absent: null,
@@ -84,7 +91,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     group: "status",
     noCode: "reported",
   }),
-  /** Reason given when it was locked, or null. */
+  /** Reason given when it was locked; absent when the service reports none. */
   lockedReason: field<string | null>()({
     wire: "locked-reason",
     read: nullableString,
@@ -92,17 +99,17 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Id of the user (or run/team) holding the lock, or null. */
+  /** Id of the user (or run/team) holding the lock; absent when the service reports none. */
   lockedBy: field<string | null>()({ rel: "locked-by", client: "lockedById", role: "computed", group: "status" }),
   /** Actions the service currently allows (`isDestroyable`). */
-  actions: field<{ isDestroyable?: boolean }>()({
+  actions: field<WorkspaceStatusActions>()({
     wire: "actions",
     read: z.object({ "is-destroyable": z.boolean().nullable().optional() }).loose().optional(),
     shape: "camelKeys",
     role: "computed",
     group: "status",
   }),
-  /** State of a scheduled auto-destroy as the service reports it, or null. */
+  /** State of a scheduled auto-destroy as the service reports it; absent when the service reports none. */
   autoDestroyStatus: field<string | null>()({
     wire: "auto-destroy-status",
     read: nullableString,
@@ -110,7 +117,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Whether the auto-destroy setting comes from the project, or null when the service does not say. */
+  /** Whether the auto-destroy setting comes from the project; absent when the service does not say. */
   inheritsProjectAutoDestroy: field<boolean | null>()({
     wire: "inherits-project-auto-destroy",
     read: z.boolean().nullable().optional(),
@@ -118,7 +125,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Time of the latest health assessment (ISO 8601), or null. */
+  /** Time of the latest health assessment (ISO 8601); absent when the service reports none. */
   lastAssessmentResultAt: field<string | null>()({
     wire: "last-assessment-result-at",
     read: nullableString,
@@ -126,11 +133,11 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Latest run (`run-...`), or null. */
+  /** Latest run (`run-...`); absent when the service reports none. */
   currentRunId: field<string | null>()({ rel: "current-run", role: "computed", group: "status" }),
-  /** Current state version (`sv-...`), or null. */
+  /** Current state version (`sv-...`); absent when the service reports none. */
   currentStateVersionId: field<string | null>()({ rel: "current-state-version", role: "computed", group: "status" }),
-  /** Latest configuration version (`cv-...`), or null. */
+  /** Latest configuration version (`cv-...`); absent when the service reports none. */
   currentConfigurationVersionId: field<string | null>()({
     rel: "current-configuration-version",
     role: "computed",
@@ -145,7 +152,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     group: "status",
     noCode: "reported",
   }),
-  /** Last update time (ISO 8601), or null. */
+  /** Last update time (ISO 8601); absent when the service reports none. */
   updatedAt: field<string | null>()({
     wire: "updated-at",
     read: timestampSchema.optional(),
@@ -153,7 +160,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Time of the latest change to the workspace or its runs (ISO 8601), or null. */
+  /** Time of the latest change to the workspace or its runs (ISO 8601); absent when the service reports none. */
   latestChangeAt: field<string | null>()({
     wire: "latest-change-at",
     read: timestampSchema.optional(),
@@ -161,7 +168,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Environment name the service assigns, or null. */
+  /** Environment name the service assigns; absent when the service reports none. */
   environment: field<string | null>()({
     wire: "environment",
     read: z.string().optional(),
@@ -169,7 +176,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** What created the workspace (for example `tfe-api` or `no-code`), or null. */
+  /** What created the workspace (for example `tfe-api` or `no-code`); absent when the service reports none. */
   source: field<string | null>()({
     wire: "source",
     read: nullableString,
@@ -177,7 +184,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Registry module a no-code workspace was made from, or null. */
+  /** Registry module a no-code workspace was made from; absent when the service reports none. */
   sourceModuleId: field<string | null>()({
     wire: "source-module-id",
     read: nullableString,
@@ -186,7 +193,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     group: "status",
     noCode: "reported",
   }),
-  /** For a no-code workspace: whether a newer module version or variable options are available; null otherwise. */
+  /** For a no-code workspace: whether a newer module version or variable options are available; absent otherwise. */
   noCodeUpgradeAvailable: field<boolean | null>()({
     wire: "no-code-upgrade-available",
     read: z.boolean().nullable().optional(),
@@ -195,7 +202,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     group: "status",
     noCode: "reported",
   }),
-  /** For a no-code workspace: the module version it was provisioned from; null otherwise. */
+  /** For a no-code workspace: the module version it was provisioned from; absent otherwise. */
   noCodeModuleVersionId: field<string | null>()({
     rel: "no-code-module-version",
     role: "computed",
@@ -211,7 +218,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Name of the VCS OAuth client of the connection, or null. */
+  /** Name of the VCS OAuth client of the connection; absent when the service reports none. */
   oauthClientName: field<string | null>()({
     wire: "oauth-client-name",
     read: nullableString,
@@ -219,7 +226,7 @@ export const WORKSPACE_REPORTED_FIELDS = {
     role: "computed",
     group: "status",
   }),
-  /** Repository of the VCS connection (`:org/:repo`), or null. */
+  /** Repository of the VCS connection (`:org/:repo`); absent when the service reports none. */
   vcsRepoIdentifier: field<string | null>()({
     wire: "vcs-repo-identifier",
     read: nullableString,

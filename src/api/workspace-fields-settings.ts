@@ -39,7 +39,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     group: "top",
     noCode: "setting",
   }),
-  /** Free-text description, or null. `null` removes it. */
+  /** Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript). */
   description: field<string | null>()({
     wire: "description",
     read: nullableString,
@@ -62,7 +62,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     group: "top",
     noCode: "setting",
   }),
-  /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`. */
+  /** Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`. */
   agentPoolId: field<string | null>()({
     rel: "agent-pool",
     wire: "agent-pool-id",
@@ -124,7 +124,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "bool",
     group: "top",
   }),
-  /** Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy. */
+  /** Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript). */
   autoDestroyAt: field<string | null>()({
     wire: "auto-destroy-at",
     read: nullableString,
@@ -132,7 +132,7 @@ export const WORKSPACE_SETTING_FIELDS = {
       .datetime({
         offset: true,
         error:
-          "must be an ISO 8601 time with an offset, such as 2031-01-02T03:04:05Z, or null to cancel a scheduled destroy",
+          "must be an ISO 8601 time with an offset, such as 2031-01-02T03:04:05Z, or empty to cancel a scheduled destroy",
       })
       .nullable()
       .optional(),
@@ -142,7 +142,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "instant",
     group: "top",
   }),
-  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off. */
+  /** Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript). */
   autoDestroyActivityDuration: field<string | null>()({
     wire: "auto-destroy-activity-duration",
     read: nullableString,
@@ -150,7 +150,7 @@ export const WORKSPACE_SETTING_FIELDS = {
       .string()
       .refine(
         isValidAutoDestroyDuration,
-        "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h, or null to turn it off",
+        "must be a number above 0 of at most four digits followed by d or h, such as 14d or 12h, or empty to turn it off",
       )
       .nullable()
       .optional(),
@@ -190,7 +190,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "bool",
     group: "top",
   }),
-  /** Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null. */
+  /** Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none. */
   sourceName: field<string | null>()({
     wire: "source-name",
     read: nullableString,
@@ -201,7 +201,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     group: "top",
     noCode: "setting",
   }),
-  /** Address of the tool that created the workspace, or null. */
+  /** Address of the tool that created the workspace; absent when the service reports none. */
   sourceUrl: field<string | null>()({
     wire: "source-url",
     read: nullableString,
@@ -222,7 +222,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "bool",
     group: "top",
   }),
-  /** Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null. */
+  /** Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none. */
   engineVersion: field<string | null>()({
     wire: "terraform-version",
     alias: "engine-version",
@@ -253,7 +253,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "stringSet",
     group: "top",
   }),
-  /** VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again. */
+  /** VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again. */
   vcsRepo: field<VcsRepoValue | null>()({
     wire: "vcs-repo",
     read: vcsRepoSchema.nullable().optional(),
@@ -262,10 +262,11 @@ export const WORKSPACE_SETTING_FIELDS = {
     absent: null,
     role: "both",
     nullable: true,
+    nullableKeys: ["tagsRegex"],
     diff: "vcsRepo",
     group: "top",
   }),
-  /** Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root). */
+  /** Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript). */
   workingDirectory: field<string | null>()({
     wire: "working-directory",
     read: nullableString,
@@ -303,7 +304,7 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "tagNames",
     group: "top",
   }),
-  /** SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it. */
+  /** SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript). */
   sshKeyId: field<string | null>()({
     rel: "ssh-key",
     role: "both",

@@ -18,9 +18,12 @@
  *   requests stay as strict as `write` says.
  * - `absent`: the client's value when the service leaves the attribute out or sends `null`.
  * - `role`: `input` (given by programs only), `computed` (the service's) or `both`.
- * - `nullable`: a program's `null` clears the setting on the service, and the resource
- *   keeps `null` as the desired value (so a refresh that finds it set shows a diff).
- *   Other inputs refuse `null`; an omitted input is never managed.
+ * - `nullable`: a program clears the setting on the service with the empty string `""`
+ *   (the empty object `{}` for an object setting), which works from every language, or
+ *   with `null` in TypeScript; the resource keeps `null` as the desired value (so a
+ *   refresh that finds it set shows a diff). `nullableKeys` names keys of an object
+ *   setting cleared the same way on their own. Other inputs refuse `null`; an omitted
+ *   input is never managed.
  * - `diff`: how the resource compares a desired input with what the service reported
  *   (named rules; src/resources/providers/workspace.ts maps names to functions).
  * - `group`: where the value goes: `top`, an output the `Workspace` resource stores in

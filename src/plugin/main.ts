@@ -9,11 +9,12 @@ import { main } from "@pulumi/pulumi/provider";
 import { configuredSettings } from "../resources/provider-settings";
 import { lookupSettingsFrom } from "../resources/lookups";
 import { reportToEngine } from "../resources/process/engine-status";
-import { checkConfig, configure, schema, workspacesProvider } from "./provider";
-import { emptyStructsForImportReads, serveProviderConfig } from "./shims";
+import { checkConfig, configure, recordReadInputs, schema, workspacesProvider } from "./provider";
+import { emptyStructsForImportReads, passReadInputs, serveProviderConfig } from "./shims";
 
 emptyStructsForImportReads();
 serveProviderConfig({ checkConfig, configure });
+passReadInputs(recordReadInputs);
 lookupSettingsFrom(configuredSettings);
 reportToEngine();
 void main(workspacesProvider(schema.version), process.argv.slice(2));

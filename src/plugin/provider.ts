@@ -9,9 +9,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { provider as doorProvider, PROTOCOL } from "../resources/entry";
 import { isPackageOrigin } from "../api/origin";
-import { INPUT_NAMES_KEY, ORIGIN_KEY } from "../resources/providers/inputs";
+import { INPUT_NAMES_KEY, ORIGIN_KEY, inputNames } from "../resources/providers/inputs";
 import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../resources/providers/origin";
 import { setConfiguredSettings } from "../resources/provider-settings";
+import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { getWorkspace, getWorkspaces } from "../resources/lookups";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
@@ -82,21 +83,52 @@ function containsSecret(v: unknown): boolean {
   return false;
 }
 
-/** Top-level names whose value holds a secret anywhere. */
-function secretNames(props: Props | undefined): Set<string> {
-  return new Set(Object.keys(props ?? {}).filter((k) => containsSecret(props?.[k])));
+const asSecret = (value: unknown): Props => ({ [SIG_KEY]: SECRET_SIG, value });
+
+/** A copy of `value` with `fn` applied to what is at `path` (a path that is not there changes nothing). */
+function atPath(value: unknown, path: SecretPath, fn: (v: unknown) => unknown): unknown {
+  if (path.length === 0) return fn(value);
+  const [head, ...rest] = path;
+  if (Array.isArray(value) && typeof head === "number" && head < value.length)
+    return (value as unknown[]).map((x, i) => (i === head ? atPath(x, rest, fn) : x));
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && typeof head === "string" && head in value)
+    return { ...(value as Props), [head]: atPath((value as Props)[head], rest, fn) };
+  return value;
+}
+
+/** A copy of `value` with the value at `path` marked secret. */
+const secretAt = (value: unknown, path: SecretPath) =>
+  atPath(value, path, (v) => (v === undefined || v === null || isSecret(v) ? v : asSecret(v)));
+
+/**
+ * Top-level names whose value holds a secret anywhere, but where the list of secrets
+ * puts one for a resource of `kind` (a sensitive variable's value): such a value is marked
+ * in its place again, and does not make the rest of its list secret.
+ */
+function secretNames(props: Props | undefined, kind?: ResourceTypeName): Set<string> {
+  let given: unknown = props ?? {};
+  for (const path of kind ? secretPaths(kind, reveal(given) as Props) : [])
+    if (path.length > 1) given = atPath(given, path, reveal);
+  return new Set(Object.keys(given as Props).filter((k) => containsSecret((given as Props)[k])));
 }
 
 /**
  * Plain JSON for the protocol's `Struct` (which refuses `undefined`), with the values of
- * `secret` names (and the schema's secret properties) marked secret as a whole.
+ * `given` names marked secret as a whole (what arrived secret stays secret), and every
+ * value the list of secrets (src/resources/secret-values.ts) names for a resource of
+ * `kind` marked secret where it is: a secret output as a whole, a sensitive variable's
+ * value in its place, so that a plain literal for it is stored only encrypted.
  */
-function marked(props: Props | undefined, secret: Set<string>): Props {
+function marked(props: Props | undefined, given: ReadonlySet<string>, kind?: ResourceTypeName): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(props ?? {})) {
     if (v === undefined) continue;
     const value = JSON.parse(JSON.stringify(v)) as unknown;
-    out[k] = secret.has(k) && value !== null ? { [SIG_KEY]: SECRET_SIG, value } : value;
+    out[k] = given.has(k) ? secretAt(value, []) : value;
+  }
+  for (const path of kind ? secretPaths(kind, reveal(out) as Props) : []) {
+    const [name] = path as [string];
+    if (!given.has(name)) out[name] = secretAt(out[name], path.slice(1));
   }
   return out;
 }
@@ -154,15 +186,29 @@ function withPluginOrigin(urn: string, kind: string, inputs: Props): Props {
 }
 
 /**
- * Outputs without the origin input the shared provider echoes for a refresh of the
- * TypeScript door: on this door the origin is no input (it comes from the provider's key),
- * so it is neither recorded among the inputs' names nor kept as an output.
+ * Outputs as this door keeps them: without what the shared provider adds for the
+ * TypeScript door. The origin is no input here (it comes from the provider's key), and
+ * the names of the inputs (`__inputNames`, which the dynamic-provider host needs because
+ * it hands a read no inputs) are not kept either: the engine hands this door's read the
+ * recorded inputs themselves (see passReadInputs in ./shims.ts). A stack written by an
+ * earlier release keeps the names it has (`keepNames`) until its next update, so that its
+ * refresh reports no change.
  */
-function withoutOriginInput(outs: Props | undefined): Props | undefined {
+function doorOutputs(outs: Props | undefined, keepNames = false): Props | undefined {
   if (!outs) return outs;
-  const { [ORIGIN_KEY]: _origin, ...rest } = outs;
-  const names = rest[INPUT_NAMES_KEY];
-  return Array.isArray(names) ? { ...rest, [INPUT_NAMES_KEY]: names.filter((n) => n !== ORIGIN_KEY) } : rest;
+  const { [ORIGIN_KEY]: _origin, [INPUT_NAMES_KEY]: names, ...rest } = outs;
+  return keepNames && Array.isArray(names)
+    ? { ...rest, [INPUT_NAMES_KEY]: names.filter((n) => n !== ORIGIN_KEY) }
+    : rest;
+}
+
+/** The inputs the engine recorded for a resource, by URN, from the read request being served (a refresh). */
+const recordedInputs = new Map<string, Props>();
+
+/** Keeps the inputs of a read request until the provider's `read` for `urn` takes them (see passReadInputs in ./shims.ts). */
+export function recordReadInputs(urn: string, inputs: Props): void {
+  if (Object.keys(inputs).length > 0) recordedInputs.set(urn, inputs);
+  else recordedInputs.delete(urn);
 }
 
 /**
@@ -171,18 +217,11 @@ function withoutOriginInput(outs: Props | undefined): Props | undefined {
  * those properties as they are, and a property it cannot encode (`undefined`) would turn
  * the failure into a stalled operation; they are sent as outputs are.
  */
-function partial(err: unknown, secret: Set<string>): unknown {
+function partial(err: unknown, secret: Set<string>, kind: ResourceTypeName): unknown {
   const e = err as { id?: unknown; properties?: unknown } | null;
   if (e && typeof e === "object" && typeof e.id === "string" && e.properties && typeof e.properties === "object")
-    e.properties = marked(withoutOriginInput(e.properties as Props), secret);
+    e.properties = marked(doorOutputs(e.properties as Props), secret, kind);
   return err;
-}
-
-/** The schema's secret properties of a resource. */
-function schemaSecrets(typeToken: string): Set<string> {
-  const spec = schema.resources[typeToken];
-  const names = Object.entries({ ...spec?.inputProperties, ...spec?.properties }).filter(([, p]) => p.secret);
-  return new Set(names.map(([k]) => k));
 }
 
 /**
@@ -231,10 +270,9 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
     schema: JSON.stringify(schema),
 
     async check(urn, olds: Props, news: Props) {
-      const { impl, type } = door(urn);
+      const { impl, kind } = door(urn);
       const result = await impl.check(reveal(olds), reveal(news));
-      const secret = new Set([...secretNames(news), ...schemaSecrets(type)]);
-      return { inputs: marked(result.inputs as Props, secret), failures: result.failures };
+      return { inputs: marked(result.inputs as Props, secretNames(news, kind), kind), failures: result.failures };
     },
 
     async diff(id, urn, olds: Props, news: Props) {
@@ -243,30 +281,37 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
 
     // A thin forwarder: whatever create records is the shared provider's, with this door's origin.
     async create(urn, inputs: Props) {
-      const { impl, type, kind } = door(urn);
-      const secret = new Set([...secretNames(inputs), ...schemaSecrets(type)]);
+      const { impl, kind } = door(urn);
+      const secret = secretNames(inputs, kind);
       const given = withPluginOrigin(urn, kind, reveal(inputs) as Props);
-      const result = await impl.create(given).catch((err: unknown) => Promise.reject(partial(err, secret)));
-      return { id: result.id, outs: marked(withoutOriginInput(result.outs as Props), secret) };
+      const result = await impl.create(given).catch((err: unknown) => Promise.reject(partial(err, secret, kind)));
+      return { id: result.id, outs: marked(doorOutputs(result.outs as Props), secret, kind) };
     },
 
     async read(id, urn, props?: Props) {
-      const { impl, type } = door(urn);
-      const result = (await impl.read?.(id, reveal(props ?? {}))) ?? {};
+      const { impl, type, kind } = door(urn);
+      const recorded = recordedInputs.get(urn);
+      recordedInputs.delete(urn);
+      const olds = reveal(props ?? {}) as Props;
+      const oldNames = Array.isArray(olds[INPUT_NAMES_KEY]);
+      // The names of the inputs the program manages: recorded with the outputs by an earlier
+      // release, else those of the inputs the engine recorded (none on an import).
+      const names = oldNames ? olds[INPUT_NAMES_KEY] : recorded ? inputNames(reveal(recorded) as Props) : undefined;
+      const result = (await impl.read?.(id, names ? { ...olds, [INPUT_NAMES_KEY]: names } : olds)) ?? {};
       if (!result.id || !result.props) return { id: result.id ?? "", props: {} };
-      const secret = new Set([...secretNames(props), ...schemaSecrets(type)]);
-      const outs = result.props as Props;
+      const secret = new Set([...secretNames(props, kind), ...secretNames(recorded, kind)]);
+      const outs = doorOutputs(result.props as Props, oldNames) ?? {};
       const inputs = (result.inputs as Props | undefined) ?? (await importedInputs(impl, type, outs));
-      return { id: result.id, props: marked(outs, secret), inputs: marked(inputs, secret) };
+      return { id: result.id, props: marked(outs, secret, kind), inputs: marked(inputs, secret, kind) };
     },
 
     async update(id, urn, olds: Props, news: Props) {
-      const { impl, type } = door(urn);
-      const secret = new Set([...secretNames(news), ...schemaSecrets(type)]);
+      const { impl, kind } = door(urn);
+      const secret = secretNames(news, kind);
       const result = await impl
         .update(id, reveal(olds), reveal(news))
-        .catch((err: unknown) => Promise.reject(partial(err, secret)));
-      return { outs: marked(result.outs as Props, secret) };
+        .catch((err: unknown) => Promise.reject(partial(err, secret, kind)));
+      return { outs: marked(doorOutputs(result.outs as Props), secret, kind) };
     },
 
     async delete(id, urn, props: Props) {

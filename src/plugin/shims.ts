@@ -71,42 +71,77 @@ export interface ConfigHandlers {
  * accepted).
  */
 export function serveProviderConfig(handlers: ConfigHandlers): void {
-  const grpc = fromSdk<{
-    Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
-  }>("@grpc/grpc-js");
   const { CheckResponse } = fromSdk<{
     CheckResponse: new () => { setInputs(inputs: unknown): void };
   }>("@pulumi/pulumi/proto/provider_pb");
   const { Struct } = fromSdk<{ Struct: StructClass }>("google-protobuf/google/protobuf/struct_pb");
+  beforeServing((impl) => {
+    const configure = impl.configure;
+    if (typeof impl.checkConfig !== "function") return;
+    impl.checkConfig = function (call, callback) {
+      try {
+        const request = call.request as CheckRequestLike;
+        const inputs = handlers.checkConfig(
+          request.getOlds()?.toJavaScript() ?? {},
+          request.getNews()?.toJavaScript() ?? {},
+        );
+        const response = new CheckResponse();
+        response.setInputs(Struct.fromJavaScript(inputs));
+        callback(undefined, response);
+      } catch (err) {
+        callback(err, undefined);
+      }
+    };
+    impl.configure = function (this: unknown, call, callback) {
+      try {
+        handlers.configure(call.request as ConfigureRequestLike);
+      } catch (err) {
+        callback(err, undefined);
+        return;
+      }
+      return configure.call(this, call, callback);
+    };
+  });
+}
+
+/**
+ * Lets `edit` change the handlers of the provider service (the one with `configure`)
+ * when the SDK's server registers it.
+ */
+function beforeServing(edit: (impl: Record<string, Handler>) => void): void {
+  const grpc = fromSdk<{
+    Server: { prototype: { addService: (this: unknown, service: unknown, impl: Record<string, Handler>) => void } };
+  }>("@grpc/grpc-js");
   const proto = grpc.Server.prototype;
   const addService = proto.addService;
   proto.addService = function (this: unknown, service: unknown, impl: Record<string, Handler>) {
-    const configure = impl.configure;
-    if (typeof configure === "function" && typeof impl.checkConfig === "function") {
-      impl.checkConfig = function (call, callback) {
-        try {
-          const request = call.request as CheckRequestLike;
-          const inputs = handlers.checkConfig(
-            request.getOlds()?.toJavaScript() ?? {},
-            request.getNews()?.toJavaScript() ?? {},
-          );
-          const response = new CheckResponse();
-          response.setInputs(Struct.fromJavaScript(inputs));
-          callback(undefined, response);
-        } catch (err) {
-          callback(err, undefined);
-        }
-      };
-      impl.configure = function (this: unknown, call, callback) {
-        try {
-          handlers.configure(call.request as ConfigureRequestLike);
-        } catch (err) {
-          callback(err, undefined);
-          return;
-        }
-        return configure.call(this, call, callback);
-      };
-    }
+    if (typeof impl.configure === "function") edit(impl);
     return addService.call(this, service, impl);
   };
+}
+
+/** The parts of a `ReadRequest` the provider reads beside what the SDK's server hands over. */
+interface ReadRequestLike {
+  getUrn(): string;
+  getInputs(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+/**
+ * A refresh's `ReadRequest` carries the inputs the engine recorded for the resource, and
+ * the SDK's server hands the provider's `read` only its id, URN and outputs. The inputs
+ * name what the program manages, which the read gives back (with the service's values)
+ * so that drift shows in the next diff; without them the provider would have to keep
+ * their names among the outputs. The service implementation's `read` shows each request's
+ * URN and inputs to `record` first, then answers as before.
+ */
+export function passReadInputs(record: (urn: string, inputs: Record<string, unknown>) => void): void {
+  beforeServing((impl) => {
+    const read = impl.read;
+    if (typeof read !== "function") return;
+    impl.read = function (this: unknown, call, callback) {
+      const request = call.request as ReadRequestLike;
+      record(request.getUrn(), request.getInputs()?.toJavaScript() ?? {});
+      return read.call(this, call, callback);
+    };
+  });
 }

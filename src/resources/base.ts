@@ -1,6 +1,7 @@
 /** Helpers shared by the resource classes. */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { providerText } from "./provider-text";
+import { isSecretItem, secretsOf } from "./secret-values";
 import type { ResourceTypeName } from "./tokens";
 
 /**
@@ -28,10 +29,30 @@ export function adoptOptions(
 /** Adds secret output names without dropping the caller's own. */
 export function withSecretOutputs(
   opts: pulumi.CustomResourceOptions | undefined,
-  names: string[],
+  names: readonly string[],
 ): pulumi.CustomResourceOptions {
   const given = opts?.additionalSecretOutputs ?? [];
   return { ...opts, additionalSecretOutputs: Array.from(new Set([...given, ...names])) };
+}
+
+/**
+ * `args` with each list input that holds a secret value (./secret-values.ts) made secret.
+ * The engine stores a dynamic resource's inputs as given and keeps a secret only as a
+ * whole value, so the list holding a sensitive value is secret as a whole, and so is the
+ * copy of it the engine keeps in the state.
+ */
+export function withSecretItems<T extends object>(kind: ResourceTypeName, args: T): T {
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const rule of secretsOf(kind).items) {
+    const list = out[rule.list] as pulumi.Input<unknown[]> | undefined;
+    if (list === undefined) continue;
+    out[rule.list] = pulumi
+      .output(list)
+      .apply((items) =>
+        (items ?? []).some((item) => isSecretItem(item, rule)) ? pulumi.secret(items) : pulumi.output(items),
+      );
+  }
+  return out as T;
 }
 
 /**

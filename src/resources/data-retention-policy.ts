@@ -3,6 +3,7 @@
  * only the self-managed offering has.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { Integer } from "../api/common";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 
@@ -15,7 +16,7 @@ export interface DataRetentionPolicyArgs {
    * days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
    * Switching between the two is an update in place.
    */
-  deleteOlderThanNDays?: pulumi.Input<number>;
+  deleteOlderThanNDays?: pulumi.Input<Integer>;
   /** `true`: never delete the workspace's backing data, whatever the organization's default. Give this or `deleteOlderThanNDays`, not both. */
   dontDelete?: pulumi.Input<boolean>;
 }
@@ -44,11 +45,11 @@ export class DataRetentionPolicy extends pulumi.CustomResource {
 
   /** Workspace (`ws-...`) the policy belongs to. */
   declare readonly workspaceId: pulumi.Output<string>;
-  /** Days after which backing data is deleted, or null for a don't-delete policy. */
-  declare readonly deleteOlderThanNDays: pulumi.Output<number | null>;
+  /** Days after which backing data is deleted; absent for a don't-delete policy. */
+  declare readonly deleteOlderThanNDays: pulumi.Output<Integer | null>;
   /** Whether the policy keeps backing data forever. */
   declare readonly dontDelete: pulumi.Output<boolean>;
-  /** The policy's id on the service, or null when the service sends none. */
+  /** The policy's id on the service; absent when the service sends none. */
   declare readonly policyId: pulumi.Output<string | null>;
 
   /** Declares the data retention policy of a workspace; `name` is the Pulumi resource name. */

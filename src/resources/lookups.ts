@@ -86,14 +86,14 @@ export type GetWorkspaceArgs =
 export interface GetWorkspaceResult extends Omit<WorkspaceOutputValues, "forceDelete"> {
   /** Workspace id (`ws-...`). */
   id: string;
-  /** Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent). */
+  /** Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out). */
   metrics: WorkspaceMetrics;
   /**
    * Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
    * and assessment status, `currentRunId`, `currentStateVersionId`,
    * `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-   * `environment`, `source`, no-code origin and more (a value the service does not
-   * report is absent).
+   * `environment`, `source`, no-code origin and more (each value the service does not
+   * report is left out).
    */
   status: WorkspaceStatus;
   /** The caller's permissions on the workspace (spec 2.3), camel-cased (`canUpdate`, ...). */

@@ -9,8 +9,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
+import { adoptOptions, withOutputs, withSecretItems, withSecretOutputs, dynamicProps, quietStacks } from "./base";
+import { secretsOf } from "./secret-values";
 import { withOriginInput } from "./origin";
+import type { Integer } from "../api/common";
 import type { NoCodeExecutionMode, ValueOf, WorkspaceFieldTable } from "../api/workspace-fields";
 import type { ArgOf } from "./workspace-fields";
 import {
@@ -20,14 +22,20 @@ import {
   type NoCodeSettingName,
 } from "./no-code-workspace-fields";
 
+/** Where a no-code variable goes: `engine` (a variable of the engine's configuration) or `env` (an environment variable of its runs). */
+export type NoCodeVariableCategory = "engine" | "env";
+
+/** How a change of a no-code workspace's version or variables is carried out: `in-place` (an upgrade run) or `replace` (a new workspace). */
+export type UpgradeStrategy = "in-place" | "replace";
+
 /** A variable of the workspace (spec 4.15). */
 export interface NoCodeVariableArgs {
   /** Variable name; unique in the workspace. */
   key: pulumi.Input<string>;
-  /** Default empty. */
+  /** The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text. */
   value?: pulumi.Input<string>;
   /** `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`. */
-  category: pulumi.Input<"engine" | "env" | "terraform">;
+  category: pulumi.Input<NoCodeVariableCategory | "terraform">;
   /** Evaluate the value as HCL. Default false; no effect for `env`. */
   hcl?: pulumi.Input<boolean>;
   /** Write-once on the service; the value is kept only as a secret in state. Default false. */
@@ -42,9 +50,9 @@ type NoCodeTableArgs = {
 };
 
 /**
- * Inputs of a {@link NoCodeWorkspace}. A setting left out is not managed; `null` clears
- * `description` or `agentPoolId` on the service and keeps them cleared. Other inputs
- * refuse `null`.
+ * Inputs of a {@link NoCodeWorkspace}. A setting left out is not managed; the empty
+ * string `""` (or `null` in TypeScript) clears `description` or `agentPoolId` on the
+ * service and keeps them cleared. Other inputs refuse `null`.
  */
 export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
   /** No-code module id (`nocode-...`). A change replaces the workspace (delete first). */
@@ -58,7 +66,7 @@ export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
   name: pulumi.Input<string>;
   /** Project id (`prj-...`). Required. A change moves the workspace. */
   project: pulumi.Input<string>;
-  /** `remote` (default) or `agent`. */
+  /** `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed. */
   executionMode?: pulumi.Input<NoCodeExecutionMode>;
   /** Module variables. A change runs an in-place upgrade. Keys must be unique. */
   variables?: pulumi.Input<pulumi.Input<NoCodeVariableArgs>[]>;
@@ -73,7 +81,7 @@ export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
   /** Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand. */
   autoConfirm?: pulumi.Input<boolean>;
   /** How long an upgrade may take, plan and apply together, in seconds. Default 1800. */
-  upgradeTimeoutSeconds?: pulumi.Input<number>;
+  upgradeTimeoutSeconds?: pulumi.Input<Integer>;
   /**
    * How a change of `moduleVersion` or `variables` is carried out.
    * `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -88,7 +96,7 @@ export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
    * reason and deletes nothing.
    * A change of this input alone changes nothing on the service.
    */
-  upgradeStrategy?: pulumi.Input<"in-place" | "replace">;
+  upgradeStrategy?: pulumi.Input<UpgradeStrategy>;
   /**
    * Take over the workspace of this `organization` and `name` if it already exists; it
    * must have been made from `noCodeModuleId`. `create` then reads it and changes only
@@ -107,16 +115,26 @@ export interface NoCodeWorkspaceArgs extends NoCodeTableArgs {
 export interface NoCodeVariableOutput {
   /** Variable name. */
   key: string;
-  /** Absent for sensitive variables: their values are in `sensitiveValues`. */
+  /** The variable's value; absent for sensitive variables, whose values are in `sensitiveValues`. */
   value?: string;
   /** `engine` or `env`. */
-  category: "engine" | "env";
+  category: NoCodeVariableCategory;
   /** Whether the value is parsed as HCL. */
   hcl: boolean;
   /** Whether the value is write-only. */
   sensitive: boolean;
-  /** Description. */
+  /** Description; absent when it has none. */
   description?: string;
+}
+
+/** The upgrade run that last changed a no-code workspace's version or variables. */
+export interface NoCodeWorkspaceLastUpgrade {
+  /** The upgrade's run (`run-...`). */
+  runId: string;
+  /** The run's status as the service reports it (`applied` once done). */
+  status: string;
+  /** Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet. */
+  planUrl: string | null;
 }
 
 /** Output names: the module's inputs, the workspace settings and reported values of the field table, the upgrade's. */
@@ -135,8 +153,8 @@ export const NO_CODE_WORKSPACE_OUTPUTS = [
   ...NO_CODE_REPORTED,
 ] as const;
 
-/** Outputs that may hold sensitive values: always stored as secrets. */
-export const NO_CODE_WORKSPACE_SECRET_OUTPUTS = ["sensitiveValues"];
+/** Outputs that may hold sensitive values: always stored as secrets (see ./secret-values.ts). */
+export const NO_CODE_WORKSPACE_SECRET_OUTPUTS: readonly string[] = secretsOf("NoCodeWorkspace").outputs;
 
 /** Outputs of a {@link NoCodeWorkspace} that come from the field table: its settings as the service reports them, and the values it reports. */
 type NoCodeTableOutputs = {
@@ -171,22 +189,22 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
   declare readonly variables: pulumi.Output<NoCodeVariableOutput[]>;
   /** Values of the sensitive variables by key (secret). */
   declare readonly sensitiveValues: pulumi.Output<Record<string, string>>;
-  /** Module version the workspace runs, or null when not managed. */
+  /** Module version the workspace runs; absent when not managed. */
   declare readonly moduleVersion: pulumi.Output<string | null>;
   /** Whether delete removes the workspace even while it manages resources (the input, echoed). */
   declare readonly forceDelete: pulumi.Output<boolean>;
   /** Whether an upgrade's plan is confirmed without review (the input, echoed). */
   declare readonly autoConfirm: pulumi.Output<boolean>;
   /** Longest wait for an upgrade, in seconds (the input, echoed). */
-  declare readonly upgradeTimeoutSeconds: pulumi.Output<number>;
+  declare readonly upgradeTimeoutSeconds: pulumi.Output<Integer>;
   /** How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`. */
-  declare readonly upgradeStrategy: pulumi.Output<"in-place" | "replace">;
-  /** The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet). */
-  declare readonly lastUpgrade: pulumi.Output<{ runId: string; status: string; planUrl: string | null } | null>;
+  declare readonly upgradeStrategy: pulumi.Output<UpgradeStrategy>;
+  /** The last upgrade run (its id, status and plan address); absent before the first upgrade. */
+  declare readonly lastUpgrade: pulumi.Output<NoCodeWorkspaceLastUpgrade | null>;
 
   /** Declares a workspace made from a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    const inputs = args ? { ...args, variables: secretIfSensitive(args.variables) } : undefined;
+    const inputs = args ? withSecretItems("NoCodeWorkspace", args) : undefined;
     const limit = quietStacks();
     try {
       super(
@@ -203,15 +221,4 @@ export class NoCodeWorkspace extends pulumi.CustomResource {
       Error.stackTraceLimit = limit;
     }
   }
-}
-
-/**
- * The engine stores inputs in state as given; a list holding a sensitive value is
- * made secret as a whole so that the value is encrypted there too.
- */
-function secretIfSensitive(variables: NoCodeWorkspaceArgs["variables"]): NoCodeWorkspaceArgs["variables"] {
-  if (variables === undefined) return undefined;
-  return pulumi
-    .output(variables)
-    .apply((list) => ((list ?? []).some((v) => v && v.sensitive) ? pulumi.secret(list) : pulumi.output(list)));
 }

@@ -2,10 +2,11 @@
  * `Workspace`: a workspace of the service (spec 2.2, 4.2, 4.3, 4.6, 4.8).
  *
  * Omitting an input leaves the service's value alone (the service default on
- * create); `null` clears a nullable setting (`description`, `agentPoolId`,
- * `autoDestroyAt`, `autoDestroyActivityDuration`, `vcsRepo` and its `tagsRegex`,
- * `workingDirectory`, `sshKeyId`) and keeps it cleared. A change of `organization`
- * replaces the workspace; everything else is updated in place.
+ * create); the empty string `""` (or `null`) clears a setting that can be cleared
+ * (`description`, `agentPoolId`, `autoDestroyAt`, `autoDestroyActivityDuration`,
+ * `workingDirectory`, `sshKeyId`, `vcsRepo.tagsRegex`; `vcsRepo: {}` removes the VCS
+ * connection) and keeps it cleared. A change of `organization` replaces the workspace;
+ * everything else is updated in place.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
@@ -25,18 +26,22 @@ export type ExecutionMode = ApiExecutionMode;
 
 /** VCS repository settings (spec 2.4, 4.2, 4.3). */
 export interface VcsRepoArgs {
-  /** Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required. */
-  identifier: pulumi.Input<string>;
+  /**
+   * Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+   * connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+   */
+  identifier?: pulumi.Input<string>;
   /** VCS OAuth token id (`ot-...`). Required unless `vcsAppInstallationId` is given; never together with it. */
   oauthTokenId?: pulumi.Input<string>;
   /** Branch to track; empty means the repository's default branch. */
   branch?: pulumi.Input<string>;
-  /** Whether submodules are fetched. Default false. */
+  /** Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed. */
   ingressSubmodules?: pulumi.Input<boolean>;
   /**
    * Runs start when a VCS event carries a Git tag matching this regular expression.
-   * `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-   * one set by hand shows as a change at the next refresh. Omitted: not managed.
+   * `""` removes the expression (as does `null` in TypeScript): runs start on branch
+   * pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+   * managed.
    */
   tagsRegex?: pulumi.Input<string | null>;
   /** VCS app installation to use instead of an OAuth token; never together with `oauthTokenId`. */
@@ -45,9 +50,9 @@ export interface VcsRepoArgs {
 
 /** Which settings are set on the workspace rather than inherited from the organization default. */
 export interface SettingOverwritesArgs {
-  /** True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true. */
+  /** True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed. */
   executionMode?: pulumi.Input<boolean>;
-  /** True: `agentPoolId` is the workspace's own. Default true. */
+  /** True: `agentPoolId` is the workspace's own. Omitted: not managed. */
   agentPool?: pulumi.Input<boolean>;
 }
 
@@ -60,25 +65,25 @@ type TableArgs = {
 /**
  * Inputs of a {@link Workspace}: one per input line of the field table. Every setting
  * left out keeps the service's value (its default on create) and is not managed: a
- * change made by hand is left alone. `null` clears a nullable setting on the service
- * (`description`, `agentPoolId`, `autoDestroyAt` cancels a scheduled destroy,
- * `autoDestroyActivityDuration`, `vcsRepo` and `vcsRepo.tagsRegex`, `workingDirectory`,
- * `sshKeyId`) and keeps it cleared: the state holds `null`, and a value set by hand
- * shows as a change at the next refresh and is cleared again by `pulumi up`. Other
- * inputs refuse `null` (`check` names them). A change of
+ * change made by hand is left alone. The empty string `""` clears a setting on the
+ * service (`description`, `agentPoolId`, `autoDestroyAt` cancels a scheduled destroy,
+ * `autoDestroyActivityDuration`, `workingDirectory`, `sshKeyId`, `vcsRepo.tagsRegex`),
+ * an empty `vcsRepo: {}` removes the VCS connection, and `null` does the same in
+ * TypeScript; a cleared setting stays cleared: the state holds `null`, and a value set
+ * by hand shows as a change at the next refresh and is cleared again by `pulumi up`.
+ * Other inputs refuse `null` (`check` names them). A change of
  * `organization` replaces the workspace (it defaults to the stack config
  * `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`); a
  * change of `project` moves it (admin on both projects). `tags` and `tagNames`, when
- * given, are owned by this resource: tags not listed are removed. `sshKeyId: ""`
- * unassigns the key, as `null` does. `forceDelete` makes delete remove the workspace even while it
- * manages resources (default false: safe-delete).
+ * given, are owned by this resource: tags not listed are removed. `forceDelete` makes
+ * delete remove the workspace even while it manages resources (otherwise: safe-delete).
  */
 export interface WorkspaceArgs extends TableArgs {
   /** Name: letters, digits, `-` and `_`; unique in the organization. A change renames the workspace in place. */
   name: pulumi.Input<string>;
   /** `remote`, `local` (state storage only) or `agent`. Never together with `operations`. */
   executionMode?: pulumi.Input<ExecutionMode>;
-  /** VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh). */
+  /** VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh). */
   vcsRepo?: pulumi.Input<VcsRepoArgs | null>;
   /** Which settings are the workspace's own rather than inherited from the organization default. */
   settingOverwrites?: pulumi.Input<SettingOverwritesArgs>;

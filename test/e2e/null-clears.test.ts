@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, serverEnv, startTestServer, TestStack, type StateResource } from "./harness";
-import { workspaceByName } from "./server-helpers";
+import { createVcsTokenAndSshKey, workspaceByName } from "./server-helpers";
 
 /** Records the program refers to, made over the API (ids in the program text, not config: they look like secrets to the CLI). */
 interface Ids {
@@ -76,27 +76,7 @@ describe("null clears a setting through the engine", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const oc = await api(server, `/organizations/${server.organization}/oauth-clients`, {
-      method: "POST",
-      body: {
-        data: {
-          type: "oauth-clients",
-          attributes: {
-            "service-provider": "github",
-            "http-url": "https://github.com",
-            "api-url": "https://api.github.com",
-          },
-        },
-      },
-    });
-    expect(oc.status).toBe(201);
-    oauthTokenId = oc.body.data.relationships["oauth-tokens"].data[0].id;
-    const key = await api(server, `/organizations/${server.organization}/ssh-keys`, {
-      method: "POST",
-      body: { data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } } },
-    });
-    expect(key.status).toBe(201);
-    sshKeyId = key.body.data.id;
+    ({ oauthTokenId, sshKeyId } = await createVcsTokenAndSshKey(server));
     stack = await TestStack.create({
       project: "null-clears-e2e",
       files: { "index.ts": program(SET({ oauthTokenId, sshKeyId })) },

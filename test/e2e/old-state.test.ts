@@ -11,7 +11,6 @@
  * compiled with tsc. The program's `node_modules/pulumi-workspaces` points at that build
  * for the first `up`, then at this repository.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +18,7 @@ import type { RunningServer } from "../../src/server";
 import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
 import { api, repoRoot, serverEnv, startTestServer, TestStack, type StateResource } from "./harness";
 import { consumerIds, tagBindings, workspaceByName } from "./server-helpers";
+import { buildRelease, commits, notInHistory, parentOf } from "./releases";
 
 const PROGRAM = (appDescription: string) => `
 import { Workspace, RemoteStateConsumers } from "pulumi-workspaces";
@@ -35,32 +35,6 @@ new RemoteStateConsumers("net-consumers", { workspaceId: net.id, consumerIds: [a
 export const netId = net.id;
 export const appId = app.id;
 `;
-
-/**
- * The git checkout holding this tree's history: this repository, or the checkout a copy
- * was made from (`.ci/node22` runs the suites in a copy without `.git` and names it).
- */
-const gitRoot = process.env.WORKSPACES_SOURCE_REPO ?? repoRoot;
-
-/** The commits of `args` (`git log` arguments), newest first. */
-function commits(args: string[]): string[] {
-  return execFileSync("git", ["log", "--format=%H", ...args], { cwd: gitRoot, encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .filter(Boolean);
-}
-
-/** `commit`'s parent. */
-function parentOf(commit: string): string {
-  return execFileSync("git", ["rev-parse", `${commit}^`], { cwd: gitRoot, encoding: "utf8" }).trim();
-}
-
-/** `what` could not be found in the history. */
-function notInHistory(what: string): Error {
-  return new Error(
-    `no commit in ${gitRoot} ${what}: this test needs the repository's history (a full clone, not a shallow one)`,
-  );
-}
 
 interface Release {
   /** How the release is named in the test titles. */
@@ -107,32 +81,6 @@ const RELEASES: Release[] = [
   },
 ];
 
-/** Extracts and compiles the package at `commit` into `dir` (only what a program loads). */
-function buildRelease(commit: string, dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const archive = path.join(dir, "..", "release.tar");
-  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit, "package.json", "tsconfig.json", "src"], {
-    cwd: gitRoot,
-  });
-  execFileSync("tar", ["-xf", archive, "-C", dir]);
-  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-  // Only the files the package's entry points reach (the server is not shipped).
-  fs.writeFileSync(
-    path.join(dir, "tsconfig.release.json"),
-    JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/index.ts", "src/resources/entry.ts"] }),
-  );
-  try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.release.json"], {
-      cwd: dir,
-      stdio: "pipe",
-    });
-  } catch {
-    // tsc emits despite type errors elsewhere in an old tree; the entry point's presence is what counts.
-  }
-  if (!fs.existsSync(path.join(dir, "dist", "resources", "entry.js")))
-    throw new Error(`building ${commit} produced no dist/resources/entry.js`);
-}
-
 /** Points the program's `pulumi-workspaces` at `target`. */
 function usePackage(stack: TestStack, target: string): void {
   const at = path.join(stack.dir, "node_modules", "pulumi-workspaces");
@@ -161,7 +109,7 @@ describe.each(RELEASES)("a stack created with $name", (previous) => {
     commit = previous.commit();
     release = path.join(stack.root, "previous-release", "package");
     const t0 = Date.now();
-    buildRelease(commit, release);
+    buildRelease(commit, release, ["src/index.ts", "src/resources/entry.ts"]);
     figures.push(`release ${commit.slice(0, 10)} built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     usePackage(stack, release);
   }, 240_000);

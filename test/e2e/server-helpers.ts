@@ -24,6 +24,38 @@ export async function createProject(server: RunningServer, name: string): Promis
   return body.data.id;
 }
 
+/** The VCS credential (`ot-...`) and the SSH key (`sshkey-...`) a workspace's settings refer to, made on the server. */
+export async function createVcsTokenAndSshKey(
+  server: RunningServer,
+): Promise<{ oauthTokenId: string; sshKeyId: string }> {
+  const oc = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/oauth-clients`, {
+      method: "POST",
+      body: {
+        data: {
+          type: "oauth-clients",
+          attributes: {
+            "service-provider": "github",
+            "http-url": "https://github.com",
+            "api-url": "https://api.github.com",
+          },
+        },
+      },
+    }),
+    [201],
+    "create OAuth client",
+  );
+  const key = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/ssh-keys`, {
+      method: "POST",
+      body: { data: { type: "ssh-keys", attributes: { name: "deploy", value: "-----BEGIN KEY-----" } } },
+    }),
+    [201],
+    "create SSH key",
+  );
+  return { oauthTokenId: oc.data.relationships["oauth-tokens"].data[0].id, sshKeyId: key.data.id };
+}
+
 /** A workspace made on the server (not by a program); its id. */
 export async function createWorkspace(server: RunningServer, name: string): Promise<string> {
   const body = await expectStatus(

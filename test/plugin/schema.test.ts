@@ -19,6 +19,12 @@ import { getWorkspace, getWorkspaces, LOOKUP_ARGUMENTS } from "../../src/resourc
 import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { pluginTypeTokens, typeTokens } from "../../src/resources/tokens";
 import { startServer, type RunningServer } from "../../src/server";
+import { SECRET_CONFIG, SECRET_VALUES } from "../../src/resources/secret-values";
+import { IMPORT_IDS } from "../../src/plugin/import-ids";
+import { CLEARABLE } from "../../src/resources/providers/workspace-inputs";
+import { EXECUTION_MODES, NO_CODE_EXECUTION_MODES } from "../../src/api/workspace-fields";
+import { UPGRADE_STRATEGIES } from "../../src/resources/providers/no-code-fields";
+import { resolveSettings } from "../../src/client";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const deriver = require("../../scripts/plugin/schema.js") as { render(): string };
@@ -115,11 +121,237 @@ describe("provider schema", () => {
       expect(props[name].type, name).toBe("string");
   });
 
-  it("marks the token and the no-code workspace's sensitive outputs secret", () => {
-    expect(schema.config.variables.token.secret).toBe(true);
+  it("marks secret what the list of secrets names, and nothing else", () => {
+    const configSecrets = Object.entries<any>(schema.config.variables).filter(([, p]) => p.secret);
+    expect(configSecrets.map(([k]) => k)).toEqual([...SECRET_CONFIG]);
     expect(schema.provider.inputProperties.token.secret).toBe(true);
     const secret = Object.entries<any>(resource("NoCodeWorkspace").properties).filter(([, p]) => p.secret);
     expect(sorted(secret.map(([k]) => k))).toEqual(sorted(NO_CODE_WORKSPACE_SECRET_OUTPUTS));
+    const marked: string[] = [];
+    for (const [token, r] of Object.entries<any>(schema.resources))
+      for (const [name, p] of Object.entries<any>(r.properties)) if (p.secret) marked.push(`${token}.${name}`);
+    for (const [token, t] of Object.entries<any>(schema.types))
+      for (const [name, p] of Object.entries<any>(t.properties ?? {})) if (p.secret) marked.push(`${token}.${name}`);
+    const listed = Object.entries(SECRET_VALUES).flatMap(([kind, v]) => [
+      ...v.outputs.map((o) => `workspaces:index:${kind}.${o}`),
+      ...v.items.map((i) => `${resource(kind).inputProperties[i.list].items.$ref.slice(8)}.${i.value}`),
+    ]);
+    expect(sorted(marked)).toEqual(sorted(listed));
+    expect(listed).toContain("workspaces:index:NoCodeVariable.value");
+  });
+});
+
+/** Every property of the schema with where it is: resource inputs and outputs, types' and functions' properties. */
+function everyProperty(): { where: string; p: any; output: boolean; required: boolean }[] {
+  const out: { where: string; p: any; output: boolean; required: boolean }[] = [];
+  const add = (where: string, props: Record<string, any> = {}, required: string[] = [], output = false) => {
+    for (const [name, p] of Object.entries(props))
+      out.push({ where: `${where}.${name}`, p, output, required: required.includes(name) });
+  };
+  for (const [token, r] of Object.entries<any>(schema.resources)) {
+    add(`${token} input`, r.inputProperties, r.requiredInputs);
+    add(token, r.properties, r.required, true);
+  }
+  for (const [token, t] of Object.entries<any>(schema.types)) add(token, t.properties, t.required, /Info$/.test(token));
+  for (const [token, f] of Object.entries<any>(schema.functions)) {
+    add(`${token} argument`, f.inputs.properties, f.inputs.required);
+    add(token, f.outputs.properties, f.outputs.required, true);
+  }
+  add("config", schema.config.variables);
+  return out;
+}
+
+describe("provider schema: types that say what is there", () => {
+  it("describes every type, every property and every enum value's type", () => {
+    const bare = everyProperty().filter(({ p }) => !p.description);
+    expect(bare.map((x) => x.where)).toEqual([]);
+    for (const [token, t] of Object.entries<any>(schema.types)) expect(t.description, token).toBeTruthy();
+  });
+
+  it("makes optional every output that may be absent, and speaks of absence, not of null", () => {
+    const props = everyProperty();
+    const absentButRequired = props.filter(({ p, required }) => required && /\babsent\b/.test(p.description));
+    expect(absentButRequired.map((x) => x.where)).toEqual([]);
+    // "or null" is TypeScript's word for what Go calls nil and Python None.
+    const sayNull = props.filter(({ p }) =>
+      /\bor null\b|\bnull (otherwise|when|for)\b|\belse null\b/.test(p.description),
+    );
+    expect(sayNull.map((x) => x.where)).toEqual([]);
+    const optional = (kind: string, name: string) => !(resource(kind).required ?? []).includes(name);
+    for (const name of ["description", "agentPoolId", "autoDestroyAt", "sshKeyId", "vcsRepo", "workingDirectory"])
+      expect(optional("Workspace", name), name).toBe(true);
+    for (const name of ["moduleVersion", "lastUpgrade", "noCodeModuleVersionId", "sourceModuleId", "htmlLink"])
+      expect(optional("NoCodeWorkspace", name), name).toBe(true);
+    expect(optional("DataRetentionPolicy", "deleteOlderThanNDays")).toBe(true);
+    expect(optional("WorkspaceLock", "lockedBy")).toBe(true);
+    expect(schema.types["workspaces:index:NoCodeWorkspaceLastUpgrade"].required).toEqual(["runId", "status"]);
+  });
+
+  it("types whole numbers as integers, and check refuses a fraction for each integer input", async () => {
+    expect(resource("DataRetentionPolicy").inputProperties.deleteOlderThanNDays.type).toBe("integer");
+    expect(resource("DataRetentionPolicy").properties.deleteOlderThanNDays.type).toBe("integer");
+    expect(resource("NoCodeWorkspace").inputProperties.upgradeTimeoutSeconds.type).toBe("integer");
+    expect(resource("NoCodeWorkspace").properties.resourceCount.type).toBe("integer");
+    const metrics = schema.types["workspaces:index:WorkspaceMetrics"].properties;
+    for (const name of ["resourceCount", "runFailures", "policyCheckFailures", "workspaceKpisRunsCount"])
+      expect(metrics[name].type, name).toBe("integer");
+    for (const [token, r] of Object.entries<any>(schema.resources))
+      for (const [name, p] of Object.entries<any>(r.inputProperties)) {
+        if (p.type !== "integer") continue;
+        const kind = token.split(":")[2];
+        const { failures } = await implementationOf(kind).check({}, { organization: "acme", [name]: 1.5 });
+        expect(
+          failures.map((f) => f.property),
+          `${kind}.${name}`,
+        ).toContain(name);
+      }
+  });
+
+  it("offers each closed set as an enum that still takes any string, with the values the code takes", async () => {
+    const enumOf = (p: any): string[] => {
+      expect(p.oneOf?.[0]).toEqual({ type: "string" });
+      return schema.types[p.oneOf[1].$ref.slice(8)].enum.map((e: any) => e.value);
+    };
+    const cases: [string, string, readonly string[]][] = [
+      ["Workspace", "executionMode", EXECUTION_MODES],
+      ["NoCodeWorkspace", "executionMode", NO_CODE_EXECUTION_MODES],
+      ["NoCodeWorkspace", "upgradeStrategy", UPGRADE_STRATEGIES],
+      ["WorkspaceTags", "mode", ["authoritative", "additive"]],
+      ["RemoteStateConsumers", "mode", ["authoritative", "additive"]],
+    ];
+    const base: Record<string, Record<string, unknown>> = {
+      Workspace: { name: "web" },
+      NoCodeWorkspace: { noCodeModuleId: "nocode-1", name: "net", project: "prj-1" },
+      WorkspaceTags: { workspaceId: "ws-1", tagNames: [] },
+      RemoteStateConsumers: { workspaceId: "ws-1", consumerIds: [] },
+    };
+    for (const [kind, name, values] of cases) {
+      expect(sorted(enumOf(resource(kind).inputProperties[name])), `${kind}.${name}`).toEqual(sorted(values));
+      const check = (v: unknown) =>
+        implementationOf(kind).check({}, { organization: "acme", ...base[kind], [name]: v });
+      for (const v of values) {
+        const extra = v === "agent" ? { agentPoolId: "apool-1" } : {};
+        const { failures } = await implementationOf(kind).check(
+          {},
+          { organization: "acme", ...base[kind], ...extra, [name]: v },
+        );
+        expect(failures, `${kind}.${name} = ${v}`).toEqual([]);
+      }
+      expect((await check("not-one-of-them")).failures.map((f) => f.property)).toContain(name);
+    }
+    const category = schema.types["workspaces:index:NoCodeVariable"].properties.category;
+    expect(sorted(enumOf(category))).toEqual(["engine", "env", "terraform"]);
+    // An open set (a newer service may report another mode) stays a string.
+    expect(resource("Workspace").properties.executionMode).toMatchObject({ type: "string" });
+    expect(resource("Workspace").properties.executionMode.oneOf).toBeUndefined();
+  });
+
+  it("gives each resource an Import section with every id form its read takes", () => {
+    for (const kind of Object.keys(OUTPUTS)) {
+      const text: string = resource(kind).description;
+      expect(text, kind).toContain("## Import");
+      const ids = IMPORT_IDS[kind];
+      for (const f of ids.forms) {
+        expect(text, kind).toContain(`\`${f.form}\``);
+        expect(text, kind).toContain(`$ pulumi import workspaces:index:${kind} ${ids.name} ${f.example}`);
+      }
+    }
+    expect(IMPORT_IDS.Workspace.forms.map((f) => f.form)).toEqual(["ws-<id>", "<organization>/<name>"]);
+  });
+
+  it("says how to clear each setting that can be cleared, in words true for every language", () => {
+    for (const kind of ["Workspace", "NoCodeWorkspace"]) {
+      const inputs = resource(kind).inputProperties;
+      for (const name of CLEARABLE.strings.filter((n) => n in inputs))
+        expect(inputs[name].description, `${kind}.${name}`).toContain('`""`');
+      for (const name of CLEARABLE.objects.filter((n) => n in inputs))
+        expect(inputs[name].description, `${kind}.${name}`).toContain("`{}`");
+      for (const [name, p] of Object.entries<any>(inputs))
+        if (!CLEARABLE.strings.includes(name as never) && !CLEARABLE.objects.includes(name as never))
+          expect(p.description, `${kind}.${name}`).not.toMatch(/`""` (removes|clears|cancels|turns|unassigns)/);
+    }
+    for (const [object, keys] of Object.entries(CLEARABLE.keys))
+      for (const key of keys ?? []) {
+        const ref = resource("Workspace").inputProperties[object].$ref.slice(8);
+        expect(schema.types[ref].properties[key].description, `${object}.${key}`).toContain('`""`');
+      }
+  });
+
+  it("has each literal default a description claims as the property's default, and no other", () => {
+    const literal = /\bDefault:?\s+(true|false|empty|\d+|`[^`]*`)(?=[\s.,;:)]|$)|`([^`]+)`\s+\(default\)/;
+    // The provider configuration's defaults are environment variables, checked below.
+    for (const { where, p, output } of everyProperty()) {
+      if (output || where.startsWith("config.")) continue;
+      const m = literal.exec(p.description ?? "");
+      if (!m) {
+        expect(p.default, where).toBeUndefined();
+        continue;
+      }
+      const word = m[2] ?? m[1];
+      const value = m[2]
+        ? word
+        : word === "empty"
+          ? ""
+          : /^(true|false)$/.test(word)
+            ? word === "true"
+            : /^\d+$/.test(word)
+              ? Number(word)
+              : word.slice(1, -1);
+      expect(p.default, where).toEqual(value);
+    }
+  });
+
+  it("claims in words only defaults that are checked against the code", () => {
+    // The literal claims are checked against the code in schema-defaults.test.ts; these are
+    // the claims in words, each checked there or below.
+    const inWords = everyProperty()
+      .filter(
+        ({ p }) => /\bDefault:\s+(?!`?(true|false|empty|\d+)\b)/.test(p.description ?? "") && p.default === undefined,
+      )
+      .map(({ where }) => where);
+    expect(sorted(inWords)).toEqual(
+      sorted([
+        "config.address",
+        "config.token",
+        "config.organization",
+        "workspaces:index:NoCodeModule input.versionPin",
+        "workspaces:index:getWorkspaces argument.names",
+        "workspaces:index:getWorkspaces argument.organization",
+        "workspaces:index:getWorkspace argument.organization",
+      ]),
+    );
+  });
+
+  it("provider configuration: each claimed order of environment variables is the order the settings are read in", () => {
+    const full: Record<string, string> = {
+      WORKSPACES_ADDRESS: "https://a.example",
+      TFE_HOSTNAME: "b.example",
+      WORKSPACES_TOKEN: "token-a",
+      TFE_TOKEN: "token-b",
+      WORKSPACES_ORGANIZATION: "org-a",
+      TFE_ORGANIZATION: "org-b",
+    };
+    const read: Record<string, (env: Record<string, string>) => string | undefined> = {
+      address: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).hostname,
+      token: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).token,
+      organization: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).organization,
+    };
+    for (const [key, p] of Object.entries<any>(schema.config.variables)) {
+      const names = [...(p.description as string).matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1]);
+      expect(names.length, key).toBeGreaterThan(1);
+      const env = { ...full };
+      for (const name of names) {
+        expect(read[key](env), `${key} from ${name}`).toBe(full[name].replace(/^https:\/\//, ""));
+        delete env[name];
+      }
+    }
+    // No address anywhere: no built-in one, an error that names the ways to give one.
+    expect(() => resolveSettings({ env: {}, homeDir: "/nonexistent" })).toThrow(/WORKSPACES_ADDRESS.*TFE_HOSTNAME/);
+    expect(schema.config.variables.address.description).not.toMatch(/hosted service\b(?! )|then the hosted/);
+  });
+
+  it("names no SDK package that does not exist", () => {
+    expect(schema.language.nodejs?.packageName).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 /** A real local server per test file, and the providers pointed at it through `configure`. */
-import { startServer, type RunningServer } from "../../src/server";
+import { startServer, type RunningServer, type ServerOptions } from "../../src/server";
 import { configureFromStack, setConfiguredSettings } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { WorkspacesClient, resetLimiters } from "../../src/client";
@@ -15,8 +15,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const server = await startServer({ port: 0, db: ":memory:", runSpeed: 200, rateLimit: false });
+export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
+  const server = await startServer({ port: 0, db: ":memory:", runSpeed: 200, rateLimit: false, ...options });
   resetLimiters();
   resetClients();
   // The same path the engine takes: configure with the stack's config.

@@ -16,15 +16,27 @@ import (
 // set it, delete removes it so that the organization's default applies again. A change of
 // `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
 // step fails with one message that says so.
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>/data-retention-policy`: the policy of the workspace of that id, which must have one of its own.
+// - `ws-<id>`: the same, by the workspace's id alone.
+//
+// ```sh
+// $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE/data-retention-policy
+// $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE
+// ```
 type DataRetentionPolicy struct {
 	pulumi.CustomResourceState
 
-	// Days after which backing data is deleted, or null for a don't-delete policy.
-	DeleteOlderThanNDays pulumi.Float64Output `pulumi:"deleteOlderThanNDays"`
+	// Days after which backing data is deleted; absent for a don't-delete policy.
+	DeleteOlderThanNDays pulumi.IntPtrOutput `pulumi:"deleteOlderThanNDays"`
 	// Whether the policy keeps backing data forever.
 	DontDelete pulumi.BoolOutput `pulumi:"dontDelete"`
-	// The policy's id on the service, or null when the service sends none.
-	PolicyId pulumi.StringOutput `pulumi:"policyId"`
+	// The policy's id on the service; absent when the service sends none.
+	PolicyId pulumi.StringPtrOutput `pulumi:"policyId"`
 	// Workspace (`ws-...`) the policy belongs to.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -79,7 +91,7 @@ type dataRetentionPolicyArgs struct {
 	// Delete the workspace's backing data (state versions, run data) older than this many
 	// days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
 	// Switching between the two is an update in place.
-	DeleteOlderThanNDays *float64 `pulumi:"deleteOlderThanNDays"`
+	DeleteOlderThanNDays *int `pulumi:"deleteOlderThanNDays"`
 	// `true`: never delete the workspace's backing data, whatever the organization's default. Give this or `deleteOlderThanNDays`, not both.
 	DontDelete *bool `pulumi:"dontDelete"`
 	// Workspace whose policy this is (`ws-...`). A change replaces the resource (the old workspace's policy is removed first).
@@ -91,7 +103,7 @@ type DataRetentionPolicyArgs struct {
 	// Delete the workspace's backing data (state versions, run data) older than this many
 	// days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
 	// Switching between the two is an update in place.
-	DeleteOlderThanNDays pulumi.Float64PtrInput
+	DeleteOlderThanNDays pulumi.IntPtrInput
 	// `true`: never delete the workspace's backing data, whatever the organization's default. Give this or `deleteOlderThanNDays`, not both.
 	DontDelete pulumi.BoolPtrInput
 	// Workspace whose policy this is (`ws-...`). A change replaces the resource (the old workspace's policy is removed first).
@@ -185,9 +197,9 @@ func (o DataRetentionPolicyOutput) ToDataRetentionPolicyOutputWithContext(ctx co
 	return o
 }
 
-// Days after which backing data is deleted, or null for a don't-delete policy.
-func (o DataRetentionPolicyOutput) DeleteOlderThanNDays() pulumi.Float64Output {
-	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.Float64Output { return v.DeleteOlderThanNDays }).(pulumi.Float64Output)
+// Days after which backing data is deleted; absent for a don't-delete policy.
+func (o DataRetentionPolicyOutput) DeleteOlderThanNDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.IntPtrOutput { return v.DeleteOlderThanNDays }).(pulumi.IntPtrOutput)
 }
 
 // Whether the policy keeps backing data forever.
@@ -195,9 +207,9 @@ func (o DataRetentionPolicyOutput) DontDelete() pulumi.BoolOutput {
 	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.BoolOutput { return v.DontDelete }).(pulumi.BoolOutput)
 }
 
-// The policy's id on the service, or null when the service sends none.
-func (o DataRetentionPolicyOutput) PolicyId() pulumi.StringOutput {
-	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.StringOutput { return v.PolicyId }).(pulumi.StringOutput)
+// The policy's id on the service; absent when the service sends none.
+func (o DataRetentionPolicyOutput) PolicyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataRetentionPolicy) pulumi.StringPtrOutput { return v.PolicyId }).(pulumi.StringPtrOutput)
 }
 
 // Workspace (`ws-...`) the policy belongs to.

@@ -35,7 +35,7 @@ type LookupWorkspaceArgs struct {
 }
 
 type LookupWorkspaceResult struct {
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 	AgentPoolId *string `pulumi:"agentPoolId"`
 	// Whether destroy plans may be queued.
 	AllowDestroyPlan bool `pulumi:"allowDestroyPlan"`
@@ -45,17 +45,17 @@ type LookupWorkspaceResult struct {
 	AutoApply bool `pulumi:"autoApply"`
 	// Whether runs started by a run trigger apply without confirmation.
 	AutoApplyRunTrigger bool `pulumi:"autoApplyRunTrigger"`
-	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
 	AutoDestroyActivityDuration *string `pulumi:"autoDestroyActivityDuration"`
-	// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+	// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
 	AutoDestroyAt *string `pulumi:"autoDestroyAt"`
-	// Free-text description, or null. `null` removes it.
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 	Description *string `pulumi:"description"`
 	// Key-value tags in effect: direct bindings plus those inherited from the project.
 	// A workspace created with flat tags (one request) shows its direct bindings here
 	// until the next refresh adds the inherited ones.
 	EffectiveTags map[string]string `pulumi:"effectiveTags"`
-	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
 	EngineVersion *string `pulumi:"engineVersion"`
 	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode string `pulumi:"executionMode"`
@@ -63,11 +63,11 @@ type LookupWorkspaceResult struct {
 	FileTriggersEnabled bool `pulumi:"fileTriggersEnabled"`
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState bool `pulumi:"globalRemoteState"`
-	// UI path of the workspace (`links.self-html`), or null.
+	// UI path of the workspace (`links.self-html`); absent when the service sends none.
 	HtmlLink *string `pulumi:"htmlLink"`
 	// Workspace id (`ws-...`).
 	Id string `pulumi:"id"`
-	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+	// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
 	Metrics WorkspaceMetrics `pulumi:"metrics"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name string `pulumi:"name"`
@@ -81,23 +81,23 @@ type LookupWorkspaceResult struct {
 	Project *string `pulumi:"project"`
 	// Whether runs are queued before a configuration is uploaded.
 	QueueAllRuns bool `pulumi:"queueAllRuns"`
-	// API path of the workspace (`links.self`), or null.
+	// API path of the workspace (`links.self`); absent when the service sends none.
 	SelfLink *string `pulumi:"selfLink"`
 	// Which settings are set on the workspace itself rather than inherited from its project or organization.
 	SettingOverwrites SettingOverwritesInfo `pulumi:"settingOverwrites"`
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 	SourceName *string `pulumi:"sourceName"`
-	// Address of the tool that created the workspace, or null.
+	// Address of the tool that created the workspace; absent when the service reports none.
 	SourceUrl *string `pulumi:"sourceUrl"`
 	// Whether pull requests get speculative plans.
 	SpeculativeEnabled bool `pulumi:"speculativeEnabled"`
-	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+	// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
 	SshKeyId *string `pulumi:"sshKeyId"`
 	// Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
 	// and assessment status, `currentRunId`, `currentStateVersionId`,
 	// `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-	// `environment`, `source`, no-code origin and more (a value the service does not
-	// report is absent).
+	// `environment`, `source`, no-code origin and more (each value the service does not
+	// report is left out).
 	Status WorkspaceStatus `pulumi:"status"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames []string `pulumi:"tagNames"`
@@ -107,9 +107,9 @@ type LookupWorkspaceResult struct {
 	TriggerPatterns []string `pulumi:"triggerPatterns"`
 	// Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
 	TriggerPrefixes []string `pulumi:"triggerPrefixes"`
-	// VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
+	// VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
 	VcsRepo *VcsRepoInfo `pulumi:"vcsRepo"`
-	// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+	// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
 	WorkingDirectory *string `pulumi:"workingDirectory"`
 }
 
@@ -149,7 +149,7 @@ func (o LookupWorkspaceResultOutput) ToLookupWorkspaceResultOutputWithContext(ct
 	return o
 }
 
-// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 func (o LookupWorkspaceResultOutput) AgentPoolId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.AgentPoolId }).(pulumi.StringPtrOutput)
 }
@@ -174,17 +174,17 @@ func (o LookupWorkspaceResultOutput) AutoApplyRunTrigger() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) bool { return v.AutoApplyRunTrigger }).(pulumi.BoolOutput)
 }
 
-// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
 func (o LookupWorkspaceResultOutput) AutoDestroyActivityDuration() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.AutoDestroyActivityDuration }).(pulumi.StringPtrOutput)
 }
 
-// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
 func (o LookupWorkspaceResultOutput) AutoDestroyAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.AutoDestroyAt }).(pulumi.StringPtrOutput)
 }
 
-// Free-text description, or null. `null` removes it.
+// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 func (o LookupWorkspaceResultOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
@@ -196,7 +196,7 @@ func (o LookupWorkspaceResultOutput) EffectiveTags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) map[string]string { return v.EffectiveTags }).(pulumi.StringMapOutput)
 }
 
-// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
 func (o LookupWorkspaceResultOutput) EngineVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.EngineVersion }).(pulumi.StringPtrOutput)
 }
@@ -216,7 +216,7 @@ func (o LookupWorkspaceResultOutput) GlobalRemoteState() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) bool { return v.GlobalRemoteState }).(pulumi.BoolOutput)
 }
 
-// UI path of the workspace (`links.self-html`), or null.
+// UI path of the workspace (`links.self-html`); absent when the service sends none.
 func (o LookupWorkspaceResultOutput) HtmlLink() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.HtmlLink }).(pulumi.StringPtrOutput)
 }
@@ -226,7 +226,7 @@ func (o LookupWorkspaceResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+// Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
 func (o LookupWorkspaceResultOutput) Metrics() WorkspaceMetricsOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceMetrics { return v.Metrics }).(WorkspaceMetricsOutput)
 }
@@ -261,7 +261,7 @@ func (o LookupWorkspaceResultOutput) QueueAllRuns() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) bool { return v.QueueAllRuns }).(pulumi.BoolOutput)
 }
 
-// API path of the workspace (`links.self`), or null.
+// API path of the workspace (`links.self`); absent when the service sends none.
 func (o LookupWorkspaceResultOutput) SelfLink() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.SelfLink }).(pulumi.StringPtrOutput)
 }
@@ -271,12 +271,12 @@ func (o LookupWorkspaceResultOutput) SettingOverwrites() SettingOverwritesInfoOu
 	return o.ApplyT(func(v LookupWorkspaceResult) SettingOverwritesInfo { return v.SettingOverwrites }).(SettingOverwritesInfoOutput)
 }
 
-// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 func (o LookupWorkspaceResultOutput) SourceName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.SourceName }).(pulumi.StringPtrOutput)
 }
 
-// Address of the tool that created the workspace, or null.
+// Address of the tool that created the workspace; absent when the service reports none.
 func (o LookupWorkspaceResultOutput) SourceUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.SourceUrl }).(pulumi.StringPtrOutput)
 }
@@ -286,7 +286,7 @@ func (o LookupWorkspaceResultOutput) SpeculativeEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) bool { return v.SpeculativeEnabled }).(pulumi.BoolOutput)
 }
 
-// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
 func (o LookupWorkspaceResultOutput) SshKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.SshKeyId }).(pulumi.StringPtrOutput)
 }
@@ -294,8 +294,8 @@ func (o LookupWorkspaceResultOutput) SshKeyId() pulumi.StringPtrOutput {
 // Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
 // and assessment status, `currentRunId`, `currentStateVersionId`,
 // `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-// `environment`, `source`, no-code origin and more (a value the service does not
-// report is absent).
+// `environment`, `source`, no-code origin and more (each value the service does not
+// report is left out).
 func (o LookupWorkspaceResultOutput) Status() WorkspaceStatusOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) WorkspaceStatus { return v.Status }).(WorkspaceStatusOutput)
 }
@@ -320,12 +320,12 @@ func (o LookupWorkspaceResultOutput) TriggerPrefixes() pulumi.StringArrayOutput 
 	return o.ApplyT(func(v LookupWorkspaceResult) []string { return v.TriggerPrefixes }).(pulumi.StringArrayOutput)
 }
 
-// VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
+// VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
 func (o LookupWorkspaceResultOutput) VcsRepo() VcsRepoInfoPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *VcsRepoInfo { return v.VcsRepo }).(VcsRepoInfoPtrOutput)
 }
 
-// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
 func (o LookupWorkspaceResultOutput) WorkingDirectory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.WorkingDirectory }).(pulumi.StringPtrOutput)
 }

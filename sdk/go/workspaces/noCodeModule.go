@@ -13,6 +13,16 @@ import (
 )
 
 // A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `nocode-<id>`: the no-code module's id.
+//
+// ```sh
+// $ pulumi import workspaces:index:NoCodeModule network nocode-9nY3xqPrPHM8uVdD
+// ```
 type NoCodeModule struct {
 	pulumi.CustomResourceState
 
@@ -39,6 +49,12 @@ func NewNoCodeModule(ctx *pulumi.Context,
 
 	if args.RegistryModuleId == nil {
 		return nil, errors.New("invalid value for required argument 'RegistryModuleId'")
+	}
+	if args.Adopt == nil {
+		args.Adopt = pulumi.BoolPtr(false)
+	}
+	if args.Enabled == nil {
+		args.Enabled = pulumi.BoolPtr(true)
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"organization",

@@ -13,59 +13,69 @@ import (
 )
 
 // A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>`: the workspace's id.
+//
+// ```sh
+// $ pulumi import workspaces:index:NoCodeWorkspace net ws-4Kd7ZvQe1bGtLmPx
+// ```
 type NoCodeWorkspace struct {
 	pulumi.CustomResourceState
 
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-	AgentPoolId pulumi.StringOutput `pulumi:"agentPoolId"`
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
+	AgentPoolId pulumi.StringPtrOutput `pulumi:"agentPoolId"`
 	// Whether a successful plan applies without confirmation.
 	AutoApply pulumi.BoolOutput `pulumi:"autoApply"`
 	// Whether an upgrade's plan is confirmed without review (the input, echoed).
 	AutoConfirm pulumi.BoolOutput `pulumi:"autoConfirm"`
 	// Creation time (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Free-text description, or null. `null` removes it.
-	Description pulumi.StringOutput `pulumi:"description"`
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether delete removes the workspace even while it manages resources (the input, echoed).
 	ForceDelete pulumi.BoolOutput `pulumi:"forceDelete"`
-	// UI path of the workspace (`links.self-html`), or null.
-	HtmlLink pulumi.StringOutput `pulumi:"htmlLink"`
-	// The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
-	LastUpgrade NoCodeWorkspaceLastUpgradeOutput `pulumi:"lastUpgrade"`
+	// UI path of the workspace (`links.self-html`); absent when the service sends none.
+	HtmlLink pulumi.StringPtrOutput `pulumi:"htmlLink"`
+	// The last upgrade run (its id, status and plan address); absent before the first upgrade.
+	LastUpgrade NoCodeWorkspaceLastUpgradePtrOutput `pulumi:"lastUpgrade"`
 	// Whether the workspace is locked.
 	Locked pulumi.BoolOutput `pulumi:"locked"`
-	// Module version the workspace runs, or null when not managed.
-	ModuleVersion pulumi.StringOutput `pulumi:"moduleVersion"`
+	// Module version the workspace runs; absent when not managed.
+	ModuleVersion pulumi.StringPtrOutput `pulumi:"moduleVersion"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// No-code module (`nocode-...`) the workspace was created from.
 	NoCodeModuleId pulumi.StringOutput `pulumi:"noCodeModuleId"`
-	// For a no-code workspace: the module version it was provisioned from; null otherwise.
-	NoCodeModuleVersionId pulumi.StringOutput `pulumi:"noCodeModuleVersionId"`
-	// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
-	NoCodeUpgradeAvailable pulumi.BoolOutput `pulumi:"noCodeUpgradeAvailable"`
+	// For a no-code workspace: the module version it was provisioned from; absent otherwise.
+	NoCodeModuleVersionId pulumi.StringPtrOutput `pulumi:"noCodeModuleVersionId"`
+	// For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
+	NoCodeUpgradeAvailable pulumi.BoolPtrOutput `pulumi:"noCodeUpgradeAvailable"`
 	// Organization holding the workspace.
 	Organization pulumi.StringOutput `pulumi:"organization"`
 	// Project (`prj-...`) holding the workspace.
-	Project pulumi.StringOutput `pulumi:"project"`
+	Project pulumi.StringPtrOutput `pulumi:"project"`
 	// Number of resources in the workspace's current state.
-	ResourceCount pulumi.Float64Output `pulumi:"resourceCount"`
-	// API path of the workspace (`links.self`), or null.
-	SelfLink pulumi.StringOutput `pulumi:"selfLink"`
+	ResourceCount pulumi.IntOutput `pulumi:"resourceCount"`
+	// API path of the workspace (`links.self`); absent when the service sends none.
+	SelfLink pulumi.StringPtrOutput `pulumi:"selfLink"`
 	// Values of the sensitive variables by key (secret).
 	SensitiveValues pulumi.StringMapOutput `pulumi:"sensitiveValues"`
-	// Registry module a no-code workspace was made from, or null.
-	SourceModuleId pulumi.StringOutput `pulumi:"sourceModuleId"`
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-	SourceName pulumi.StringOutput `pulumi:"sourceName"`
-	// Address of the tool that created the workspace, or null.
-	SourceUrl pulumi.StringOutput `pulumi:"sourceUrl"`
+	// Registry module a no-code workspace was made from; absent when the service reports none.
+	SourceModuleId pulumi.StringPtrOutput `pulumi:"sourceModuleId"`
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+	SourceName pulumi.StringPtrOutput `pulumi:"sourceName"`
+	// Address of the tool that created the workspace; absent when the service reports none.
+	SourceUrl pulumi.StringPtrOutput `pulumi:"sourceUrl"`
 	// How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`.
 	UpgradeStrategy pulumi.StringOutput `pulumi:"upgradeStrategy"`
 	// Longest wait for an upgrade, in seconds (the input, echoed).
-	UpgradeTimeoutSeconds pulumi.Float64Output `pulumi:"upgradeTimeoutSeconds"`
+	UpgradeTimeoutSeconds pulumi.IntOutput `pulumi:"upgradeTimeoutSeconds"`
 	// The variables, sensitive values left out.
 	Variables NoCodeVariableInfoArrayOutput `pulumi:"variables"`
 }
@@ -85,6 +95,21 @@ func NewNoCodeWorkspace(ctx *pulumi.Context,
 	}
 	if args.Project == nil {
 		return nil, errors.New("invalid value for required argument 'Project'")
+	}
+	if args.Adopt == nil {
+		args.Adopt = pulumi.BoolPtr(false)
+	}
+	if args.AutoConfirm == nil {
+		args.AutoConfirm = pulumi.BoolPtr(true)
+	}
+	if args.ForceDelete == nil {
+		args.ForceDelete = pulumi.BoolPtr(false)
+	}
+	if args.UpgradeStrategy == nil {
+		args.UpgradeStrategy = pulumi.StringPtr("in-place")
+	}
+	if args.UpgradeTimeoutSeconds == nil {
+		args.UpgradeTimeoutSeconds = pulumi.IntPtr(1800)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"sensitiveValues",
@@ -138,15 +163,15 @@ type noCodeWorkspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt *bool `pulumi:"adopt"`
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 	AgentPoolId *string `pulumi:"agentPoolId"`
 	// Whether a successful plan applies without confirmation.
 	AutoApply *bool `pulumi:"autoApply"`
 	// Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
 	AutoConfirm *bool `pulumi:"autoConfirm"`
-	// Free-text description, or null. `null` removes it.
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 	Description *string `pulumi:"description"`
-	// `remote` (default) or `agent`.
+	// `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed.
 	ExecutionMode *string `pulumi:"executionMode"`
 	// Delete even when the workspace still manages resources. Default false (safe delete).
 	ForceDelete *bool `pulumi:"forceDelete"`
@@ -163,9 +188,9 @@ type noCodeWorkspaceArgs struct {
 	Organization *string `pulumi:"organization"`
 	// Project id (`prj-...`). Required. A change moves the workspace.
 	Project string `pulumi:"project"`
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 	SourceName *string `pulumi:"sourceName"`
-	// Address of the tool that created the workspace, or null.
+	// Address of the tool that created the workspace; absent when the service reports none.
 	SourceUrl *string `pulumi:"sourceUrl"`
 	// How a change of `moduleVersion` or `variables` is carried out.
 	// `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -181,7 +206,7 @@ type noCodeWorkspaceArgs struct {
 	// A change of this input alone changes nothing on the service.
 	UpgradeStrategy *string `pulumi:"upgradeStrategy"`
 	// How long an upgrade may take, plan and apply together, in seconds. Default 1800.
-	UpgradeTimeoutSeconds *float64 `pulumi:"upgradeTimeoutSeconds"`
+	UpgradeTimeoutSeconds *int `pulumi:"upgradeTimeoutSeconds"`
 	// Module variables. A change runs an in-place upgrade. Keys must be unique.
 	Variables []NoCodeVariable `pulumi:"variables"`
 }
@@ -198,15 +223,15 @@ type NoCodeWorkspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt pulumi.BoolPtrInput
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 	AgentPoolId pulumi.StringPtrInput
 	// Whether a successful plan applies without confirmation.
 	AutoApply pulumi.BoolPtrInput
 	// Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
 	AutoConfirm pulumi.BoolPtrInput
-	// Free-text description, or null. `null` removes it.
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 	Description pulumi.StringPtrInput
-	// `remote` (default) or `agent`.
+	// `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed.
 	ExecutionMode pulumi.StringPtrInput
 	// Delete even when the workspace still manages resources. Default false (safe delete).
 	ForceDelete pulumi.BoolPtrInput
@@ -223,9 +248,9 @@ type NoCodeWorkspaceArgs struct {
 	Organization pulumi.StringPtrInput
 	// Project id (`prj-...`). Required. A change moves the workspace.
 	Project pulumi.StringInput
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 	SourceName pulumi.StringPtrInput
-	// Address of the tool that created the workspace, or null.
+	// Address of the tool that created the workspace; absent when the service reports none.
 	SourceUrl pulumi.StringPtrInput
 	// How a change of `moduleVersion` or `variables` is carried out.
 	// `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -241,7 +266,7 @@ type NoCodeWorkspaceArgs struct {
 	// A change of this input alone changes nothing on the service.
 	UpgradeStrategy pulumi.StringPtrInput
 	// How long an upgrade may take, plan and apply together, in seconds. Default 1800.
-	UpgradeTimeoutSeconds pulumi.Float64PtrInput
+	UpgradeTimeoutSeconds pulumi.IntPtrInput
 	// Module variables. A change runs an in-place upgrade. Keys must be unique.
 	Variables NoCodeVariableArrayInput
 }
@@ -333,9 +358,9 @@ func (o NoCodeWorkspaceOutput) ToNoCodeWorkspaceOutputWithContext(ctx context.Co
 	return o
 }
 
-// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-func (o NoCodeWorkspaceOutput) AgentPoolId() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.AgentPoolId }).(pulumi.StringOutput)
+// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
+func (o NoCodeWorkspaceOutput) AgentPoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.AgentPoolId }).(pulumi.StringPtrOutput)
 }
 
 // Whether a successful plan applies without confirmation.
@@ -353,9 +378,9 @@ func (o NoCodeWorkspaceOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Free-text description, or null. `null` removes it.
-func (o NoCodeWorkspaceOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
+// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+func (o NoCodeWorkspaceOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
@@ -368,14 +393,14 @@ func (o NoCodeWorkspaceOutput) ForceDelete() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.ForceDelete }).(pulumi.BoolOutput)
 }
 
-// UI path of the workspace (`links.self-html`), or null.
-func (o NoCodeWorkspaceOutput) HtmlLink() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.HtmlLink }).(pulumi.StringOutput)
+// UI path of the workspace (`links.self-html`); absent when the service sends none.
+func (o NoCodeWorkspaceOutput) HtmlLink() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.HtmlLink }).(pulumi.StringPtrOutput)
 }
 
-// The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
-func (o NoCodeWorkspaceOutput) LastUpgrade() NoCodeWorkspaceLastUpgradeOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) NoCodeWorkspaceLastUpgradeOutput { return v.LastUpgrade }).(NoCodeWorkspaceLastUpgradeOutput)
+// The last upgrade run (its id, status and plan address); absent before the first upgrade.
+func (o NoCodeWorkspaceOutput) LastUpgrade() NoCodeWorkspaceLastUpgradePtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) NoCodeWorkspaceLastUpgradePtrOutput { return v.LastUpgrade }).(NoCodeWorkspaceLastUpgradePtrOutput)
 }
 
 // Whether the workspace is locked.
@@ -383,9 +408,9 @@ func (o NoCodeWorkspaceOutput) Locked() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.Locked }).(pulumi.BoolOutput)
 }
 
-// Module version the workspace runs, or null when not managed.
-func (o NoCodeWorkspaceOutput) ModuleVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.ModuleVersion }).(pulumi.StringOutput)
+// Module version the workspace runs; absent when not managed.
+func (o NoCodeWorkspaceOutput) ModuleVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.ModuleVersion }).(pulumi.StringPtrOutput)
 }
 
 // Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
@@ -398,14 +423,14 @@ func (o NoCodeWorkspaceOutput) NoCodeModuleId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.NoCodeModuleId }).(pulumi.StringOutput)
 }
 
-// For a no-code workspace: the module version it was provisioned from; null otherwise.
-func (o NoCodeWorkspaceOutput) NoCodeModuleVersionId() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.NoCodeModuleVersionId }).(pulumi.StringOutput)
+// For a no-code workspace: the module version it was provisioned from; absent otherwise.
+func (o NoCodeWorkspaceOutput) NoCodeModuleVersionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.NoCodeModuleVersionId }).(pulumi.StringPtrOutput)
 }
 
-// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
-func (o NoCodeWorkspaceOutput) NoCodeUpgradeAvailable() pulumi.BoolOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolOutput { return v.NoCodeUpgradeAvailable }).(pulumi.BoolOutput)
+// For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
+func (o NoCodeWorkspaceOutput) NoCodeUpgradeAvailable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.BoolPtrOutput { return v.NoCodeUpgradeAvailable }).(pulumi.BoolPtrOutput)
 }
 
 // Organization holding the workspace.
@@ -414,18 +439,18 @@ func (o NoCodeWorkspaceOutput) Organization() pulumi.StringOutput {
 }
 
 // Project (`prj-...`) holding the workspace.
-func (o NoCodeWorkspaceOutput) Project() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.Project }).(pulumi.StringOutput)
+func (o NoCodeWorkspaceOutput) Project() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.Project }).(pulumi.StringPtrOutput)
 }
 
 // Number of resources in the workspace's current state.
-func (o NoCodeWorkspaceOutput) ResourceCount() pulumi.Float64Output {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.Float64Output { return v.ResourceCount }).(pulumi.Float64Output)
+func (o NoCodeWorkspaceOutput) ResourceCount() pulumi.IntOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.IntOutput { return v.ResourceCount }).(pulumi.IntOutput)
 }
 
-// API path of the workspace (`links.self`), or null.
-func (o NoCodeWorkspaceOutput) SelfLink() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SelfLink }).(pulumi.StringOutput)
+// API path of the workspace (`links.self`); absent when the service sends none.
+func (o NoCodeWorkspaceOutput) SelfLink() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.SelfLink }).(pulumi.StringPtrOutput)
 }
 
 // Values of the sensitive variables by key (secret).
@@ -433,19 +458,19 @@ func (o NoCodeWorkspaceOutput) SensitiveValues() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringMapOutput { return v.SensitiveValues }).(pulumi.StringMapOutput)
 }
 
-// Registry module a no-code workspace was made from, or null.
-func (o NoCodeWorkspaceOutput) SourceModuleId() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceModuleId }).(pulumi.StringOutput)
+// Registry module a no-code workspace was made from; absent when the service reports none.
+func (o NoCodeWorkspaceOutput) SourceModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.SourceModuleId }).(pulumi.StringPtrOutput)
 }
 
-// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-func (o NoCodeWorkspaceOutput) SourceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceName }).(pulumi.StringOutput)
+// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+func (o NoCodeWorkspaceOutput) SourceName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.SourceName }).(pulumi.StringPtrOutput)
 }
 
-// Address of the tool that created the workspace, or null.
-func (o NoCodeWorkspaceOutput) SourceUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.SourceUrl }).(pulumi.StringOutput)
+// Address of the tool that created the workspace; absent when the service reports none.
+func (o NoCodeWorkspaceOutput) SourceUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.SourceUrl }).(pulumi.StringPtrOutput)
 }
 
 // How a version or variable change is carried out: `in-place` (an upgrade run) or `replace`.
@@ -454,8 +479,8 @@ func (o NoCodeWorkspaceOutput) UpgradeStrategy() pulumi.StringOutput {
 }
 
 // Longest wait for an upgrade, in seconds (the input, echoed).
-func (o NoCodeWorkspaceOutput) UpgradeTimeoutSeconds() pulumi.Float64Output {
-	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.Float64Output { return v.UpgradeTimeoutSeconds }).(pulumi.Float64Output)
+func (o NoCodeWorkspaceOutput) UpgradeTimeoutSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.IntOutput { return v.UpgradeTimeoutSeconds }).(pulumi.IntOutput)
 }
 
 // The variables, sensitive values left out.

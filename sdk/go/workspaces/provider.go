@@ -15,7 +15,7 @@ import (
 type Provider struct {
 	pulumi.ProviderResourceState
 
-	// Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+	// Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 	Address pulumi.StringPtrOutput `pulumi:"address"`
 	// Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization pulumi.StringPtrOutput `pulumi:"organization"`
@@ -47,7 +47,7 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+	// Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 	Address *string `pulumi:"address"`
 	// Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization *string `pulumi:"organization"`
@@ -57,7 +57,7 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+	// Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 	Address pulumi.StringPtrInput
 	// Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization pulumi.StringPtrInput
@@ -102,7 +102,7 @@ func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) Provide
 	return o
 }
 
-// Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+// Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 func (o ProviderOutput) Address() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Address }).(pulumi.StringPtrOutput)
 }

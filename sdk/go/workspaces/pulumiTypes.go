@@ -25,8 +25,33 @@ type NoCodeVariable struct {
 	Key string `pulumi:"key"`
 	// Write-once on the service; the value is kept only as a secret in state. Default false.
 	Sensitive *bool `pulumi:"sensitive"`
-	// Default empty.
+	// The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
 	Value *string `pulumi:"value"`
+}
+
+// Defaults sets the appropriate defaults for NoCodeVariable
+func (val *NoCodeVariable) Defaults() *NoCodeVariable {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Description == nil {
+		description_ := ""
+		tmp.Description = &description_
+	}
+	if tmp.Hcl == nil {
+		hcl_ := false
+		tmp.Hcl = &hcl_
+	}
+	if tmp.Sensitive == nil {
+		sensitive_ := false
+		tmp.Sensitive = &sensitive_
+	}
+	if tmp.Value == nil {
+		value_ := ""
+		tmp.Value = &value_
+	}
+	return &tmp
 }
 
 // NoCodeVariableInput is an input type that accepts NoCodeVariableArgs and NoCodeVariableOutput values.
@@ -52,10 +77,30 @@ type NoCodeVariableArgs struct {
 	Key pulumi.StringInput `pulumi:"key"`
 	// Write-once on the service; the value is kept only as a secret in state. Default false.
 	Sensitive pulumi.BoolPtrInput `pulumi:"sensitive"`
-	// Default empty.
+	// The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
 
+// Defaults sets the appropriate defaults for NoCodeVariableArgs
+func (val *NoCodeVariableArgs) Defaults() *NoCodeVariableArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Description == nil {
+		tmp.Description = pulumi.StringPtr("")
+	}
+	if tmp.Hcl == nil {
+		tmp.Hcl = pulumi.BoolPtr(false)
+	}
+	if tmp.Sensitive == nil {
+		tmp.Sensitive = pulumi.BoolPtr(false)
+	}
+	if tmp.Value == nil {
+		tmp.Value = pulumi.StringPtr("")
+	}
+	return &tmp
+}
 func (NoCodeVariableArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*NoCodeVariable)(nil)).Elem()
 }
@@ -133,7 +178,7 @@ func (o NoCodeVariableOutput) Sensitive() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v NoCodeVariable) *bool { return v.Sensitive }).(pulumi.BoolPtrOutput)
 }
 
-// Default empty.
+// The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
 func (o NoCodeVariableOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NoCodeVariable) *string { return v.Value }).(pulumi.StringPtrOutput)
 }
@@ -162,7 +207,7 @@ func (o NoCodeVariableArrayOutput) Index(i pulumi.IntInput) NoCodeVariableOutput
 type NoCodeVariableInfo struct {
 	// `engine` or `env`.
 	Category string `pulumi:"category"`
-	// Description.
+	// Description; absent when it has none.
 	Description *string `pulumi:"description"`
 	// Whether the value is parsed as HCL.
 	Hcl bool `pulumi:"hcl"`
@@ -170,7 +215,7 @@ type NoCodeVariableInfo struct {
 	Key string `pulumi:"key"`
 	// Whether the value is write-only.
 	Sensitive bool `pulumi:"sensitive"`
-	// Absent for sensitive variables: their values are in `sensitiveValues`.
+	// The variable's value; absent for sensitive variables, whose values are in `sensitiveValues`.
 	Value *string `pulumi:"value"`
 }
 
@@ -194,7 +239,7 @@ func (o NoCodeVariableInfoOutput) Category() pulumi.StringOutput {
 	return o.ApplyT(func(v NoCodeVariableInfo) string { return v.Category }).(pulumi.StringOutput)
 }
 
-// Description.
+// Description; absent when it has none.
 func (o NoCodeVariableInfoOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NoCodeVariableInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
@@ -214,7 +259,7 @@ func (o NoCodeVariableInfoOutput) Sensitive() pulumi.BoolOutput {
 	return o.ApplyT(func(v NoCodeVariableInfo) bool { return v.Sensitive }).(pulumi.BoolOutput)
 }
 
-// Absent for sensitive variables: their values are in `sensitiveValues`.
+// The variable's value; absent for sensitive variables, whose values are in `sensitiveValues`.
 func (o NoCodeVariableInfoOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NoCodeVariableInfo) *string { return v.Value }).(pulumi.StringPtrOutput)
 }
@@ -239,12 +284,17 @@ func (o NoCodeVariableInfoArrayOutput) Index(i pulumi.IntInput) NoCodeVariableIn
 	}).(NoCodeVariableInfoOutput)
 }
 
+// The upgrade run that last changed a no-code workspace's version or variables.
 type NoCodeWorkspaceLastUpgrade struct {
+	// Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet.
 	PlanUrl *string `pulumi:"planUrl"`
-	RunId   string  `pulumi:"runId"`
-	Status  string  `pulumi:"status"`
+	// The upgrade's run (`run-...`).
+	RunId string `pulumi:"runId"`
+	// The run's status as the service reports it (`applied` once done).
+	Status string `pulumi:"status"`
 }
 
+// The upgrade run that last changed a no-code workspace's version or variables.
 type NoCodeWorkspaceLastUpgradeOutput struct{ *pulumi.OutputState }
 
 func (NoCodeWorkspaceLastUpgradeOutput) ElementType() reflect.Type {
@@ -259,23 +309,80 @@ func (o NoCodeWorkspaceLastUpgradeOutput) ToNoCodeWorkspaceLastUpgradeOutputWith
 	return o
 }
 
+// Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet.
 func (o NoCodeWorkspaceLastUpgradeOutput) PlanUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) *string { return v.PlanUrl }).(pulumi.StringPtrOutput)
 }
 
+// The upgrade's run (`run-...`).
 func (o NoCodeWorkspaceLastUpgradeOutput) RunId() pulumi.StringOutput {
 	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) string { return v.RunId }).(pulumi.StringOutput)
 }
 
+// The run's status as the service reports it (`applied` once done).
 func (o NoCodeWorkspaceLastUpgradeOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v NoCodeWorkspaceLastUpgrade) string { return v.Status }).(pulumi.StringOutput)
 }
 
+type NoCodeWorkspaceLastUpgradePtrOutput struct{ *pulumi.OutputState }
+
+func (NoCodeWorkspaceLastUpgradePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NoCodeWorkspaceLastUpgrade)(nil)).Elem()
+}
+
+func (o NoCodeWorkspaceLastUpgradePtrOutput) ToNoCodeWorkspaceLastUpgradePtrOutput() NoCodeWorkspaceLastUpgradePtrOutput {
+	return o
+}
+
+func (o NoCodeWorkspaceLastUpgradePtrOutput) ToNoCodeWorkspaceLastUpgradePtrOutputWithContext(ctx context.Context) NoCodeWorkspaceLastUpgradePtrOutput {
+	return o
+}
+
+func (o NoCodeWorkspaceLastUpgradePtrOutput) Elem() NoCodeWorkspaceLastUpgradeOutput {
+	return o.ApplyT(func(v *NoCodeWorkspaceLastUpgrade) NoCodeWorkspaceLastUpgrade {
+		if v != nil {
+			return *v
+		}
+		var ret NoCodeWorkspaceLastUpgrade
+		return ret
+	}).(NoCodeWorkspaceLastUpgradeOutput)
+}
+
+// Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet.
+func (o NoCodeWorkspaceLastUpgradePtrOutput) PlanUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspaceLastUpgrade) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PlanUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+// The upgrade's run (`run-...`).
+func (o NoCodeWorkspaceLastUpgradePtrOutput) RunId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspaceLastUpgrade) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The run's status as the service reports it (`applied` once done).
+func (o NoCodeWorkspaceLastUpgradePtrOutput) Status() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspaceLastUpgrade) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Status
+	}).(pulumi.StringPtrOutput)
+}
+
 // Which settings are set on the workspace rather than inherited from the organization default.
 type SettingOverwrites struct {
-	// True: `agentPoolId` is the workspace's own. Default true.
+	// True: `agentPoolId` is the workspace's own. Omitted: not managed.
 	AgentPool *bool `pulumi:"agentPool"`
-	// True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+	// True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
 	ExecutionMode *bool `pulumi:"executionMode"`
 }
 
@@ -292,9 +399,9 @@ type SettingOverwritesInput interface {
 
 // Which settings are set on the workspace rather than inherited from the organization default.
 type SettingOverwritesArgs struct {
-	// True: `agentPoolId` is the workspace's own. Default true.
+	// True: `agentPoolId` is the workspace's own. Omitted: not managed.
 	AgentPool pulumi.BoolPtrInput `pulumi:"agentPool"`
-	// True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+	// True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
 	ExecutionMode pulumi.BoolPtrInput `pulumi:"executionMode"`
 }
 
@@ -376,12 +483,12 @@ func (o SettingOverwritesOutput) ToSettingOverwritesPtrOutputWithContext(ctx con
 	}).(SettingOverwritesPtrOutput)
 }
 
-// True: `agentPoolId` is the workspace's own. Default true.
+// True: `agentPoolId` is the workspace's own. Omitted: not managed.
 func (o SettingOverwritesOutput) AgentPool() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwrites) *bool { return v.AgentPool }).(pulumi.BoolPtrOutput)
 }
 
-// True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+// True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
 func (o SettingOverwritesOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwrites) *bool { return v.ExecutionMode }).(pulumi.BoolPtrOutput)
 }
@@ -410,7 +517,7 @@ func (o SettingOverwritesPtrOutput) Elem() SettingOverwritesOutput {
 	}).(SettingOverwritesOutput)
 }
 
-// True: `agentPoolId` is the workspace's own. Default true.
+// True: `agentPoolId` is the workspace's own. Omitted: not managed.
 func (o SettingOverwritesPtrOutput) AgentPool() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SettingOverwrites) *bool {
 		if v == nil {
@@ -420,7 +527,7 @@ func (o SettingOverwritesPtrOutput) AgentPool() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+// True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
 func (o SettingOverwritesPtrOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SettingOverwrites) *bool {
 		if v == nil {
@@ -652,15 +759,17 @@ func (o VariableOptionsInfoArrayOutput) Index(i pulumi.IntInput) VariableOptions
 type VcsRepo struct {
 	// Branch to track; empty means the repository's default branch.
 	Branch *string `pulumi:"branch"`
-	// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
-	Identifier string `pulumi:"identifier"`
-	// Whether submodules are fetched. Default false.
+	// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+	// connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+	Identifier *string `pulumi:"identifier"`
+	// Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
 	IngressSubmodules *bool `pulumi:"ingressSubmodules"`
 	// VCS OAuth token id (`ot-...`). Required unless `vcsAppInstallationId` is given; never together with it.
 	OauthTokenId *string `pulumi:"oauthTokenId"`
 	// Runs start when a VCS event carries a Git tag matching this regular expression.
-	// `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-	// one set by hand shows as a change at the next refresh. Omitted: not managed.
+	// `""` removes the expression (as does `null` in TypeScript): runs start on branch
+	// pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+	// managed.
 	TagsRegex *string `pulumi:"tagsRegex"`
 	// VCS app installation to use instead of an OAuth token; never together with `oauthTokenId`.
 	VcsAppInstallationId *string `pulumi:"vcsAppInstallationId"`
@@ -681,15 +790,17 @@ type VcsRepoInput interface {
 type VcsRepoArgs struct {
 	// Branch to track; empty means the repository's default branch.
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
-	Identifier pulumi.StringInput `pulumi:"identifier"`
-	// Whether submodules are fetched. Default false.
+	// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+	// connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+	Identifier pulumi.StringPtrInput `pulumi:"identifier"`
+	// Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
 	IngressSubmodules pulumi.BoolPtrInput `pulumi:"ingressSubmodules"`
 	// VCS OAuth token id (`ot-...`). Required unless `vcsAppInstallationId` is given; never together with it.
 	OauthTokenId pulumi.StringPtrInput `pulumi:"oauthTokenId"`
 	// Runs start when a VCS event carries a Git tag matching this regular expression.
-	// `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-	// one set by hand shows as a change at the next refresh. Omitted: not managed.
+	// `""` removes the expression (as does `null` in TypeScript): runs start on branch
+	// pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+	// managed.
 	TagsRegex pulumi.StringPtrInput `pulumi:"tagsRegex"`
 	// VCS app installation to use instead of an OAuth token; never together with `oauthTokenId`.
 	VcsAppInstallationId pulumi.StringPtrInput `pulumi:"vcsAppInstallationId"`
@@ -778,12 +889,13 @@ func (o VcsRepoOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepo) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
-func (o VcsRepoOutput) Identifier() pulumi.StringOutput {
-	return o.ApplyT(func(v VcsRepo) string { return v.Identifier }).(pulumi.StringOutput)
+// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+// connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+func (o VcsRepoOutput) Identifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VcsRepo) *string { return v.Identifier }).(pulumi.StringPtrOutput)
 }
 
-// Whether submodules are fetched. Default false.
+// Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
 func (o VcsRepoOutput) IngressSubmodules() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v VcsRepo) *bool { return v.IngressSubmodules }).(pulumi.BoolPtrOutput)
 }
@@ -794,8 +906,9 @@ func (o VcsRepoOutput) OauthTokenId() pulumi.StringPtrOutput {
 }
 
 // Runs start when a VCS event carries a Git tag matching this regular expression.
-// `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-// one set by hand shows as a change at the next refresh. Omitted: not managed.
+// `""` removes the expression (as does `null` in TypeScript): runs start on branch
+// pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+// managed.
 func (o VcsRepoOutput) TagsRegex() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepo) *string { return v.TagsRegex }).(pulumi.StringPtrOutput)
 }
@@ -839,17 +952,18 @@ func (o VcsRepoPtrOutput) Branch() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
+// Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+// connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
 func (o VcsRepoPtrOutput) Identifier() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepo) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Identifier
+		return v.Identifier
 	}).(pulumi.StringPtrOutput)
 }
 
-// Whether submodules are fetched. Default false.
+// Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
 func (o VcsRepoPtrOutput) IngressSubmodules() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *VcsRepo) *bool {
 		if v == nil {
@@ -870,8 +984,9 @@ func (o VcsRepoPtrOutput) OauthTokenId() pulumi.StringPtrOutput {
 }
 
 // Runs start when a VCS event carries a Git tag matching this regular expression.
-// `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-// one set by hand shows as a change at the next refresh. Omitted: not managed.
+// `""` removes the expression (as does `null` in TypeScript): runs start on branch
+// pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+// managed.
 func (o VcsRepoPtrOutput) TagsRegex() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepo) *string {
 		if v == nil {
@@ -901,17 +1016,17 @@ type VcsRepoInfo struct {
 	Identifier string `pulumi:"identifier"`
 	// Whether runs fetch the repository's submodules.
 	IngressSubmodules bool `pulumi:"ingressSubmodules"`
-	// OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used.
+	// OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used.
 	OauthTokenId *string `pulumi:"oauthTokenId"`
-	// HTTP address of the repository, or null.
+	// HTTP address of the repository; absent when the service reports none.
 	RepositoryHttpUrl *string `pulumi:"repositoryHttpUrl"`
-	// VCS provider of the connection (for example `github`), or null.
+	// VCS provider of the connection (for example `github`); absent when the service reports none.
 	ServiceProvider *string `pulumi:"serviceProvider"`
-	// Regular expression of the git tags that start runs, or null when branch pushes do.
+	// Regular expression of the git tags that start runs; absent when branch pushes do.
 	TagsRegex *string `pulumi:"tagsRegex"`
-	// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null.
+	// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used.
 	VcsAppInstallationId *string `pulumi:"vcsAppInstallationId"`
-	// Address the VCS provider calls on a push, or null.
+	// Address the VCS provider calls on a push; absent when the service reports none.
 	WebhookUrl *string `pulumi:"webhookUrl"`
 }
 
@@ -950,32 +1065,32 @@ func (o VcsRepoInfoOutput) IngressSubmodules() pulumi.BoolOutput {
 	return o.ApplyT(func(v VcsRepoInfo) bool { return v.IngressSubmodules }).(pulumi.BoolOutput)
 }
 
-// OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used.
+// OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used.
 func (o VcsRepoInfoOutput) OauthTokenId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.OauthTokenId }).(pulumi.StringPtrOutput)
 }
 
-// HTTP address of the repository, or null.
+// HTTP address of the repository; absent when the service reports none.
 func (o VcsRepoInfoOutput) RepositoryHttpUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.RepositoryHttpUrl }).(pulumi.StringPtrOutput)
 }
 
-// VCS provider of the connection (for example `github`), or null.
+// VCS provider of the connection (for example `github`); absent when the service reports none.
 func (o VcsRepoInfoOutput) ServiceProvider() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.ServiceProvider }).(pulumi.StringPtrOutput)
 }
 
-// Regular expression of the git tags that start runs, or null when branch pushes do.
+// Regular expression of the git tags that start runs; absent when branch pushes do.
 func (o VcsRepoInfoOutput) TagsRegex() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.TagsRegex }).(pulumi.StringPtrOutput)
 }
 
-// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null.
+// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used.
 func (o VcsRepoInfoOutput) VcsAppInstallationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.VcsAppInstallationId }).(pulumi.StringPtrOutput)
 }
 
-// Address the VCS provider calls on a push, or null.
+// Address the VCS provider calls on a push; absent when the service reports none.
 func (o VcsRepoInfoOutput) WebhookUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v VcsRepoInfo) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
@@ -1044,7 +1159,7 @@ func (o VcsRepoInfoPtrOutput) IngressSubmodules() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used.
+// OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used.
 func (o VcsRepoInfoPtrOutput) OauthTokenId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1054,7 +1169,7 @@ func (o VcsRepoInfoPtrOutput) OauthTokenId() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// HTTP address of the repository, or null.
+// HTTP address of the repository; absent when the service reports none.
 func (o VcsRepoInfoPtrOutput) RepositoryHttpUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1064,7 +1179,7 @@ func (o VcsRepoInfoPtrOutput) RepositoryHttpUrl() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// VCS provider of the connection (for example `github`), or null.
+// VCS provider of the connection (for example `github`); absent when the service reports none.
 func (o VcsRepoInfoPtrOutput) ServiceProvider() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1074,7 +1189,7 @@ func (o VcsRepoInfoPtrOutput) ServiceProvider() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Regular expression of the git tags that start runs, or null when branch pushes do.
+// Regular expression of the git tags that start runs; absent when branch pushes do.
 func (o VcsRepoInfoPtrOutput) TagsRegex() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1084,7 +1199,7 @@ func (o VcsRepoInfoPtrOutput) TagsRegex() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null.
+// VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used.
 func (o VcsRepoInfoPtrOutput) VcsAppInstallationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1094,7 +1209,7 @@ func (o VcsRepoInfoPtrOutput) VcsAppInstallationId() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Address the VCS provider calls on a push, or null.
+// Address the VCS provider calls on a push; absent when the service reports none.
 func (o VcsRepoInfoPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VcsRepoInfo) *string {
 		if v == nil {
@@ -1106,18 +1221,18 @@ func (o VcsRepoInfoPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
 
 // Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
 type WorkspaceMetrics struct {
-	// Average apply duration in milliseconds, or null.
+	// Average apply duration in milliseconds; absent when the service reports none.
 	ApplyDurationAverage *float64 `pulumi:"applyDurationAverage"`
-	// Average plan duration in milliseconds, or null.
+	// Average plan duration in milliseconds; absent when the service reports none.
 	PlanDurationAverage *float64 `pulumi:"planDurationAverage"`
-	// Number of runs whose policy checks failed, or null.
-	PolicyCheckFailures *float64 `pulumi:"policyCheckFailures"`
+	// Number of runs whose policy checks failed; absent when the service reports none.
+	PolicyCheckFailures *int `pulumi:"policyCheckFailures"`
 	// Number of resources in the workspace's current state.
-	ResourceCount *float64 `pulumi:"resourceCount"`
-	// Number of failed runs, or null.
-	RunFailures *float64 `pulumi:"runFailures"`
-	// Number of runs counted for the workspace's indicators, or null.
-	WorkspaceKpisRunsCount *float64 `pulumi:"workspaceKpisRunsCount"`
+	ResourceCount *int `pulumi:"resourceCount"`
+	// Number of failed runs; absent when the service reports none.
+	RunFailures *int `pulumi:"runFailures"`
+	// Number of runs counted for the workspace's indicators; absent when the service reports none.
+	WorkspaceKpisRunsCount *int `pulumi:"workspaceKpisRunsCount"`
 }
 
 // Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
@@ -1135,79 +1250,79 @@ func (o WorkspaceMetricsOutput) ToWorkspaceMetricsOutputWithContext(ctx context.
 	return o
 }
 
-// Average apply duration in milliseconds, or null.
+// Average apply duration in milliseconds; absent when the service reports none.
 func (o WorkspaceMetricsOutput) ApplyDurationAverage() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.ApplyDurationAverage }).(pulumi.Float64PtrOutput)
 }
 
-// Average plan duration in milliseconds, or null.
+// Average plan duration in milliseconds; absent when the service reports none.
 func (o WorkspaceMetricsOutput) PlanDurationAverage() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.PlanDurationAverage }).(pulumi.Float64PtrOutput)
 }
 
-// Number of runs whose policy checks failed, or null.
-func (o WorkspaceMetricsOutput) PolicyCheckFailures() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.PolicyCheckFailures }).(pulumi.Float64PtrOutput)
+// Number of runs whose policy checks failed; absent when the service reports none.
+func (o WorkspaceMetricsOutput) PolicyCheckFailures() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkspaceMetrics) *int { return v.PolicyCheckFailures }).(pulumi.IntPtrOutput)
 }
 
 // Number of resources in the workspace's current state.
-func (o WorkspaceMetricsOutput) ResourceCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.ResourceCount }).(pulumi.Float64PtrOutput)
+func (o WorkspaceMetricsOutput) ResourceCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkspaceMetrics) *int { return v.ResourceCount }).(pulumi.IntPtrOutput)
 }
 
-// Number of failed runs, or null.
-func (o WorkspaceMetricsOutput) RunFailures() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.RunFailures }).(pulumi.Float64PtrOutput)
+// Number of failed runs; absent when the service reports none.
+func (o WorkspaceMetricsOutput) RunFailures() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkspaceMetrics) *int { return v.RunFailures }).(pulumi.IntPtrOutput)
 }
 
-// Number of runs counted for the workspace's indicators, or null.
-func (o WorkspaceMetricsOutput) WorkspaceKpisRunsCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkspaceMetrics) *float64 { return v.WorkspaceKpisRunsCount }).(pulumi.Float64PtrOutput)
+// Number of runs counted for the workspace's indicators; absent when the service reports none.
+func (o WorkspaceMetricsOutput) WorkspaceKpisRunsCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkspaceMetrics) *int { return v.WorkspaceKpisRunsCount }).(pulumi.IntPtrOutput)
 }
 
 // Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 type WorkspaceStatus struct {
 	// Actions the service currently allows (`isDestroyable`).
 	Actions *WorkspaceStatusActions `pulumi:"actions"`
-	// State of a scheduled auto-destroy as the service reports it, or null.
+	// State of a scheduled auto-destroy as the service reports it; absent when the service reports none.
 	AutoDestroyStatus *string `pulumi:"autoDestroyStatus"`
 	// Creation time (ISO 8601).
 	CreatedAt *string `pulumi:"createdAt"`
-	// Latest configuration version (`cv-...`), or null.
+	// Latest configuration version (`cv-...`); absent when the service reports none.
 	CurrentConfigurationVersionId *string `pulumi:"currentConfigurationVersionId"`
-	// Latest run (`run-...`), or null.
+	// Latest run (`run-...`); absent when the service reports none.
 	CurrentRunId *string `pulumi:"currentRunId"`
-	// Current state version (`sv-...`), or null.
+	// Current state version (`sv-...`); absent when the service reports none.
 	CurrentStateVersionId *string `pulumi:"currentStateVersionId"`
-	// Environment name the service assigns, or null.
+	// Environment name the service assigns; absent when the service reports none.
 	Environment *string `pulumi:"environment"`
-	// Whether the auto-destroy setting comes from the project, or null when the service does not say.
+	// Whether the auto-destroy setting comes from the project; absent when the service does not say.
 	InheritsProjectAutoDestroy *bool `pulumi:"inheritsProjectAutoDestroy"`
-	// Time of the latest health assessment (ISO 8601), or null.
+	// Time of the latest health assessment (ISO 8601); absent when the service reports none.
 	LastAssessmentResultAt *string `pulumi:"lastAssessmentResultAt"`
-	// Time of the latest change to the workspace or its runs (ISO 8601), or null.
+	// Time of the latest change to the workspace or its runs (ISO 8601); absent when the service reports none.
 	LatestChangeAt *string `pulumi:"latestChangeAt"`
 	// Whether the workspace is locked.
 	Locked *bool `pulumi:"locked"`
-	// Id of the user (or run/team) holding the lock, or null.
+	// Id of the user (or run/team) holding the lock; absent when the service reports none.
 	LockedBy *string `pulumi:"lockedBy"`
-	// Reason given when it was locked, or null.
+	// Reason given when it was locked; absent when the service reports none.
 	LockedReason *string `pulumi:"lockedReason"`
-	// For a no-code workspace: the module version it was provisioned from; null otherwise.
+	// For a no-code workspace: the module version it was provisioned from; absent otherwise.
 	NoCodeModuleVersionId *string `pulumi:"noCodeModuleVersionId"`
-	// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
+	// For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
 	NoCodeUpgradeAvailable *bool `pulumi:"noCodeUpgradeAvailable"`
-	// Name of the VCS OAuth client of the connection, or null.
+	// Name of the VCS OAuth client of the connection; absent when the service reports none.
 	OauthClientName *string `pulumi:"oauthClientName"`
-	// What created the workspace (for example `tfe-api` or `no-code`), or null.
+	// What created the workspace (for example `tfe-api` or `no-code`); absent when the service reports none.
 	Source *string `pulumi:"source"`
-	// Registry module a no-code workspace was made from, or null.
+	// Registry module a no-code workspace was made from; absent when the service reports none.
 	SourceModuleId *string `pulumi:"sourceModuleId"`
 	// Whether run output is structured (the newer run UI).
 	StructuredRunOutputEnabled *bool `pulumi:"structuredRunOutputEnabled"`
-	// Last update time (ISO 8601), or null.
+	// Last update time (ISO 8601); absent when the service reports none.
 	UpdatedAt *string `pulumi:"updatedAt"`
-	// Repository of the VCS connection (`:org/:repo`), or null.
+	// Repository of the VCS connection (`:org/:repo`); absent when the service reports none.
 	VcsRepoIdentifier *string `pulumi:"vcsRepoIdentifier"`
 }
 
@@ -1231,7 +1346,7 @@ func (o WorkspaceStatusOutput) Actions() WorkspaceStatusActionsPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *WorkspaceStatusActions { return v.Actions }).(WorkspaceStatusActionsPtrOutput)
 }
 
-// State of a scheduled auto-destroy as the service reports it, or null.
+// State of a scheduled auto-destroy as the service reports it; absent when the service reports none.
 func (o WorkspaceStatusOutput) AutoDestroyStatus() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.AutoDestroyStatus }).(pulumi.StringPtrOutput)
 }
@@ -1241,37 +1356,37 @@ func (o WorkspaceStatusOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Latest configuration version (`cv-...`), or null.
+// Latest configuration version (`cv-...`); absent when the service reports none.
 func (o WorkspaceStatusOutput) CurrentConfigurationVersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.CurrentConfigurationVersionId }).(pulumi.StringPtrOutput)
 }
 
-// Latest run (`run-...`), or null.
+// Latest run (`run-...`); absent when the service reports none.
 func (o WorkspaceStatusOutput) CurrentRunId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.CurrentRunId }).(pulumi.StringPtrOutput)
 }
 
-// Current state version (`sv-...`), or null.
+// Current state version (`sv-...`); absent when the service reports none.
 func (o WorkspaceStatusOutput) CurrentStateVersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.CurrentStateVersionId }).(pulumi.StringPtrOutput)
 }
 
-// Environment name the service assigns, or null.
+// Environment name the service assigns; absent when the service reports none.
 func (o WorkspaceStatusOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.Environment }).(pulumi.StringPtrOutput)
 }
 
-// Whether the auto-destroy setting comes from the project, or null when the service does not say.
+// Whether the auto-destroy setting comes from the project; absent when the service does not say.
 func (o WorkspaceStatusOutput) InheritsProjectAutoDestroy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *bool { return v.InheritsProjectAutoDestroy }).(pulumi.BoolPtrOutput)
 }
 
-// Time of the latest health assessment (ISO 8601), or null.
+// Time of the latest health assessment (ISO 8601); absent when the service reports none.
 func (o WorkspaceStatusOutput) LastAssessmentResultAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.LastAssessmentResultAt }).(pulumi.StringPtrOutput)
 }
 
-// Time of the latest change to the workspace or its runs (ISO 8601), or null.
+// Time of the latest change to the workspace or its runs (ISO 8601); absent when the service reports none.
 func (o WorkspaceStatusOutput) LatestChangeAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.LatestChangeAt }).(pulumi.StringPtrOutput)
 }
@@ -1281,37 +1396,37 @@ func (o WorkspaceStatusOutput) Locked() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *bool { return v.Locked }).(pulumi.BoolPtrOutput)
 }
 
-// Id of the user (or run/team) holding the lock, or null.
+// Id of the user (or run/team) holding the lock; absent when the service reports none.
 func (o WorkspaceStatusOutput) LockedBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.LockedBy }).(pulumi.StringPtrOutput)
 }
 
-// Reason given when it was locked, or null.
+// Reason given when it was locked; absent when the service reports none.
 func (o WorkspaceStatusOutput) LockedReason() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.LockedReason }).(pulumi.StringPtrOutput)
 }
 
-// For a no-code workspace: the module version it was provisioned from; null otherwise.
+// For a no-code workspace: the module version it was provisioned from; absent otherwise.
 func (o WorkspaceStatusOutput) NoCodeModuleVersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.NoCodeModuleVersionId }).(pulumi.StringPtrOutput)
 }
 
-// For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
+// For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
 func (o WorkspaceStatusOutput) NoCodeUpgradeAvailable() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *bool { return v.NoCodeUpgradeAvailable }).(pulumi.BoolPtrOutput)
 }
 
-// Name of the VCS OAuth client of the connection, or null.
+// Name of the VCS OAuth client of the connection; absent when the service reports none.
 func (o WorkspaceStatusOutput) OauthClientName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.OauthClientName }).(pulumi.StringPtrOutput)
 }
 
-// What created the workspace (for example `tfe-api` or `no-code`), or null.
+// What created the workspace (for example `tfe-api` or `no-code`); absent when the service reports none.
 func (o WorkspaceStatusOutput) Source() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.Source }).(pulumi.StringPtrOutput)
 }
 
-// Registry module a no-code workspace was made from, or null.
+// Registry module a no-code workspace was made from; absent when the service reports none.
 func (o WorkspaceStatusOutput) SourceModuleId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.SourceModuleId }).(pulumi.StringPtrOutput)
 }
@@ -1321,20 +1436,23 @@ func (o WorkspaceStatusOutput) StructuredRunOutputEnabled() pulumi.BoolPtrOutput
 	return o.ApplyT(func(v WorkspaceStatus) *bool { return v.StructuredRunOutputEnabled }).(pulumi.BoolPtrOutput)
 }
 
-// Last update time (ISO 8601), or null.
+// Last update time (ISO 8601); absent when the service reports none.
 func (o WorkspaceStatusOutput) UpdatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Repository of the VCS connection (`:org/:repo`), or null.
+// Repository of the VCS connection (`:org/:repo`); absent when the service reports none.
 func (o WorkspaceStatusOutput) VcsRepoIdentifier() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatus) *string { return v.VcsRepoIdentifier }).(pulumi.StringPtrOutput)
 }
 
+// The actions the service currently allows on a workspace.
 type WorkspaceStatusActions struct {
+	// Whether the workspace may be destroyed now; absent when the service does not say.
 	IsDestroyable *bool `pulumi:"isDestroyable"`
 }
 
+// The actions the service currently allows on a workspace.
 type WorkspaceStatusActionsOutput struct{ *pulumi.OutputState }
 
 func (WorkspaceStatusActionsOutput) ElementType() reflect.Type {
@@ -1349,6 +1467,7 @@ func (o WorkspaceStatusActionsOutput) ToWorkspaceStatusActionsOutputWithContext(
 	return o
 }
 
+// Whether the workspace may be destroyed now; absent when the service does not say.
 func (o WorkspaceStatusActionsOutput) IsDestroyable() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WorkspaceStatusActions) *bool { return v.IsDestroyable }).(pulumi.BoolPtrOutput)
 }
@@ -1377,6 +1496,7 @@ func (o WorkspaceStatusActionsPtrOutput) Elem() WorkspaceStatusActionsOutput {
 	}).(WorkspaceStatusActionsOutput)
 }
 
+// Whether the workspace may be destroyed now; absent when the service does not say.
 func (o WorkspaceStatusActionsPtrOutput) IsDestroyable() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceStatusActions) *bool {
 		if v == nil {
@@ -1400,6 +1520,7 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeVariableInfoOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableInfoArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceLastUpgradeOutput{})
+	pulumi.RegisterOutputType(NoCodeWorkspaceLastUpgradePtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesPtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesInfoOutput{})

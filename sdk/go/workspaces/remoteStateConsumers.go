@@ -13,6 +13,18 @@ import (
 )
 
 // Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>/remote-state-consumers`: the consumers of the workspace of that id.
+// - `ws-<id>`: the same, by the workspace's id alone.
+//
+// ```sh
+// $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE/remote-state-consumers
+// $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE
+// ```
 type RemoteStateConsumers struct {
 	pulumi.CustomResourceState
 
@@ -40,6 +52,9 @@ func NewRemoteStateConsumers(ctx *pulumi.Context,
 	}
 	if args.WorkspaceId == nil {
 		return nil, errors.New("invalid value for required argument 'WorkspaceId'")
+	}
+	if args.Mode == nil {
+		args.Mode = pulumi.StringPtr("authoritative")
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"workspaceId",

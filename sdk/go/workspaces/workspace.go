@@ -13,11 +13,23 @@ import (
 )
 
 // A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>`: the workspace's id.
+// - `<organization>/<name>`: the workspace's organization and name; the resource's id is then its `ws-` id.
+//
+// ```sh
+// $ pulumi import workspaces:index:Workspace web ws-2xWmbZ4hFYd5KuUE
+// $ pulumi import workspaces:index:Workspace web acme/web
+// ```
 type Workspace struct {
 	pulumi.CustomResourceState
 
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-	AgentPoolId pulumi.StringOutput `pulumi:"agentPoolId"`
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
+	AgentPoolId pulumi.StringPtrOutput `pulumi:"agentPoolId"`
 	// Whether destroy plans may be queued.
 	AllowDestroyPlan pulumi.BoolOutput `pulumi:"allowDestroyPlan"`
 	// Whether health assessments (drift detection) run.
@@ -26,18 +38,18 @@ type Workspace struct {
 	AutoApply pulumi.BoolOutput `pulumi:"autoApply"`
 	// Whether runs started by a run trigger apply without confirmation.
 	AutoApplyRunTrigger pulumi.BoolOutput `pulumi:"autoApplyRunTrigger"`
-	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-	AutoDestroyActivityDuration pulumi.StringOutput `pulumi:"autoDestroyActivityDuration"`
-	// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-	AutoDestroyAt pulumi.StringOutput `pulumi:"autoDestroyAt"`
-	// Free-text description, or null. `null` removes it.
-	Description pulumi.StringOutput `pulumi:"description"`
+	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
+	AutoDestroyActivityDuration pulumi.StringPtrOutput `pulumi:"autoDestroyActivityDuration"`
+	// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
+	AutoDestroyAt pulumi.StringPtrOutput `pulumi:"autoDestroyAt"`
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Key-value tags in effect: direct bindings plus those inherited from the project.
 	// A workspace created with flat tags (one request) shows its direct bindings here
 	// until the next refresh adds the inherited ones.
 	EffectiveTags pulumi.StringMapOutput `pulumi:"effectiveTags"`
-	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-	EngineVersion pulumi.StringOutput `pulumi:"engineVersion"`
+	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
+	EngineVersion pulumi.StringPtrOutput `pulumi:"engineVersion"`
 	// Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether only changes under the trigger prefixes or patterns start runs.
@@ -46,30 +58,30 @@ type Workspace struct {
 	ForceDelete pulumi.BoolOutput `pulumi:"forceDelete"`
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState pulumi.BoolOutput `pulumi:"globalRemoteState"`
-	// UI path of the workspace (`links.self-html`), or null.
-	HtmlLink pulumi.StringOutput `pulumi:"htmlLink"`
+	// UI path of the workspace (`links.self-html`); absent when the service sends none.
+	HtmlLink pulumi.StringPtrOutput `pulumi:"htmlLink"`
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
-	Operations pulumi.BoolOutput `pulumi:"operations"`
+	Operations pulumi.BoolPtrOutput `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
-	Organization pulumi.StringOutput `pulumi:"organization"`
+	Organization pulumi.StringPtrOutput `pulumi:"organization"`
 	// Project (`prj-...`) holding the workspace.
-	Project pulumi.StringOutput `pulumi:"project"`
+	Project pulumi.StringPtrOutput `pulumi:"project"`
 	// Whether runs are queued before a configuration is uploaded.
 	QueueAllRuns pulumi.BoolOutput `pulumi:"queueAllRuns"`
-	// API path of the workspace (`links.self`), or null.
-	SelfLink pulumi.StringOutput `pulumi:"selfLink"`
+	// API path of the workspace (`links.self`); absent when the service sends none.
+	SelfLink pulumi.StringPtrOutput `pulumi:"selfLink"`
 	// Which settings are set on the workspace itself rather than inherited from its project or organization.
 	SettingOverwrites SettingOverwritesInfoOutput `pulumi:"settingOverwrites"`
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-	SourceName pulumi.StringOutput `pulumi:"sourceName"`
-	// Address of the tool that created the workspace, or null.
-	SourceUrl pulumi.StringOutput `pulumi:"sourceUrl"`
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+	SourceName pulumi.StringPtrOutput `pulumi:"sourceName"`
+	// Address of the tool that created the workspace; absent when the service reports none.
+	SourceUrl pulumi.StringPtrOutput `pulumi:"sourceUrl"`
 	// Whether pull requests get speculative plans.
 	SpeculativeEnabled pulumi.BoolOutput `pulumi:"speculativeEnabled"`
-	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
-	SshKeyId pulumi.StringOutput `pulumi:"sshKeyId"`
+	// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
+	SshKeyId pulumi.StringPtrOutput `pulumi:"sshKeyId"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames pulumi.StringArrayOutput `pulumi:"tagNames"`
 	// Key-value tags bound directly to the workspace.
@@ -78,10 +90,10 @@ type Workspace struct {
 	TriggerPatterns pulumi.StringArrayOutput `pulumi:"triggerPatterns"`
 	// Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
 	TriggerPrefixes pulumi.StringArrayOutput `pulumi:"triggerPrefixes"`
-	// VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
-	VcsRepo VcsRepoInfoOutput `pulumi:"vcsRepo"`
-	// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
-	WorkingDirectory pulumi.StringOutput `pulumi:"workingDirectory"`
+	// VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
+	VcsRepo VcsRepoInfoPtrOutput `pulumi:"vcsRepo"`
+	// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
+	WorkingDirectory pulumi.StringPtrOutput `pulumi:"workingDirectory"`
 }
 
 // NewWorkspace registers a new resource with the given unique name, arguments, and options.
@@ -93,6 +105,9 @@ func NewWorkspace(ctx *pulumi.Context,
 
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
+	}
+	if args.Adopt == nil {
+		args.Adopt = pulumi.BoolPtr(false)
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"organization",
@@ -139,7 +154,7 @@ type workspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt *bool `pulumi:"adopt"`
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 	AgentPoolId *string `pulumi:"agentPoolId"`
 	// Whether destroy plans may be queued.
 	AllowDestroyPlan *bool `pulumi:"allowDestroyPlan"`
@@ -149,13 +164,13 @@ type workspaceArgs struct {
 	AutoApply *bool `pulumi:"autoApply"`
 	// Whether runs started by a run trigger apply without confirmation.
 	AutoApplyRunTrigger *bool `pulumi:"autoApplyRunTrigger"`
-	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
 	AutoDestroyActivityDuration *string `pulumi:"autoDestroyActivityDuration"`
-	// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+	// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
 	AutoDestroyAt *string `pulumi:"autoDestroyAt"`
-	// Free-text description, or null. `null` removes it.
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 	Description *string `pulumi:"description"`
-	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
 	EngineVersion *string `pulumi:"engineVersion"`
 	// `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
 	ExecutionMode *string `pulumi:"executionMode"`
@@ -177,13 +192,13 @@ type workspaceArgs struct {
 	QueueAllRuns *bool `pulumi:"queueAllRuns"`
 	// Which settings are the workspace's own rather than inherited from the organization default.
 	SettingOverwrites *SettingOverwrites `pulumi:"settingOverwrites"`
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 	SourceName *string `pulumi:"sourceName"`
-	// Address of the tool that created the workspace, or null.
+	// Address of the tool that created the workspace; absent when the service reports none.
 	SourceUrl *string `pulumi:"sourceUrl"`
 	// Whether pull requests get speculative plans.
 	SpeculativeEnabled *bool `pulumi:"speculativeEnabled"`
-	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+	// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
 	SshKeyId *string `pulumi:"sshKeyId"`
 	// Flat tags, lower-cased as the service stores them.
 	TagNames []string `pulumi:"tagNames"`
@@ -194,9 +209,9 @@ type workspaceArgs struct {
 	TriggerPatterns []string `pulumi:"triggerPatterns"`
 	// Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
 	TriggerPrefixes []string `pulumi:"triggerPrefixes"`
-	// VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
+	// VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
 	VcsRepo *VcsRepo `pulumi:"vcsRepo"`
-	// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+	// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
 	WorkingDirectory *string `pulumi:"workingDirectory"`
 }
 
@@ -210,7 +225,7 @@ type WorkspaceArgs struct {
 	// create fail with an error that names it. Default false; no effect once the resource
 	// is in the stack.
 	Adopt pulumi.BoolPtrInput
-	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+	// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
 	AgentPoolId pulumi.StringPtrInput
 	// Whether destroy plans may be queued.
 	AllowDestroyPlan pulumi.BoolPtrInput
@@ -220,13 +235,13 @@ type WorkspaceArgs struct {
 	AutoApply pulumi.BoolPtrInput
 	// Whether runs started by a run trigger apply without confirmation.
 	AutoApplyRunTrigger pulumi.BoolPtrInput
-	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+	// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
 	AutoDestroyActivityDuration pulumi.StringPtrInput
-	// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+	// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
 	AutoDestroyAt pulumi.StringPtrInput
-	// Free-text description, or null. `null` removes it.
+	// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
 	Description pulumi.StringPtrInput
-	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+	// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
 	EngineVersion pulumi.StringPtrInput
 	// `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
 	ExecutionMode pulumi.StringPtrInput
@@ -248,13 +263,13 @@ type WorkspaceArgs struct {
 	QueueAllRuns pulumi.BoolPtrInput
 	// Which settings are the workspace's own rather than inherited from the organization default.
 	SettingOverwrites SettingOverwritesPtrInput
-	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+	// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
 	SourceName pulumi.StringPtrInput
-	// Address of the tool that created the workspace, or null.
+	// Address of the tool that created the workspace; absent when the service reports none.
 	SourceUrl pulumi.StringPtrInput
 	// Whether pull requests get speculative plans.
 	SpeculativeEnabled pulumi.BoolPtrInput
-	// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+	// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
 	SshKeyId pulumi.StringPtrInput
 	// Flat tags, lower-cased as the service stores them.
 	TagNames pulumi.StringArrayInput
@@ -265,9 +280,9 @@ type WorkspaceArgs struct {
 	TriggerPatterns pulumi.StringArrayInput
 	// Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
 	TriggerPrefixes pulumi.StringArrayInput
-	// VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
+	// VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
 	VcsRepo VcsRepoPtrInput
-	// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+	// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
 	WorkingDirectory pulumi.StringPtrInput
 }
 
@@ -358,9 +373,9 @@ func (o WorkspaceOutput) ToWorkspaceOutputWithContext(ctx context.Context) Works
 	return o
 }
 
-// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
-func (o WorkspaceOutput) AgentPoolId() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AgentPoolId }).(pulumi.StringOutput)
+// Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
+func (o WorkspaceOutput) AgentPoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.AgentPoolId }).(pulumi.StringPtrOutput)
 }
 
 // Whether destroy plans may be queued.
@@ -383,19 +398,19 @@ func (o WorkspaceOutput) AutoApplyRunTrigger() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.AutoApplyRunTrigger }).(pulumi.BoolOutput)
 }
 
-// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-func (o WorkspaceOutput) AutoDestroyActivityDuration() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AutoDestroyActivityDuration }).(pulumi.StringOutput)
+// Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
+func (o WorkspaceOutput) AutoDestroyActivityDuration() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.AutoDestroyActivityDuration }).(pulumi.StringPtrOutput)
 }
 
-// Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-func (o WorkspaceOutput) AutoDestroyAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.AutoDestroyAt }).(pulumi.StringOutput)
+// Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
+func (o WorkspaceOutput) AutoDestroyAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.AutoDestroyAt }).(pulumi.StringPtrOutput)
 }
 
-// Free-text description, or null. `null` removes it.
-func (o WorkspaceOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
+// Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+func (o WorkspaceOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Key-value tags in effect: direct bindings plus those inherited from the project.
@@ -405,9 +420,9 @@ func (o WorkspaceOutput) EffectiveTags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringMapOutput { return v.EffectiveTags }).(pulumi.StringMapOutput)
 }
 
-// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-func (o WorkspaceOutput) EngineVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.EngineVersion }).(pulumi.StringOutput)
+// Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
+func (o WorkspaceOutput) EngineVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.EngineVersion }).(pulumi.StringPtrOutput)
 }
 
 // Where runs execute: `remote`, `local` or `agent` (a newer service may send another value).
@@ -430,9 +445,9 @@ func (o WorkspaceOutput) GlobalRemoteState() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.GlobalRemoteState }).(pulumi.BoolOutput)
 }
 
-// UI path of the workspace (`links.self-html`), or null.
-func (o WorkspaceOutput) HtmlLink() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.HtmlLink }).(pulumi.StringOutput)
+// UI path of the workspace (`links.self-html`); absent when the service sends none.
+func (o WorkspaceOutput) HtmlLink() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.HtmlLink }).(pulumi.StringPtrOutput)
 }
 
 // Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
@@ -441,18 +456,18 @@ func (o WorkspaceOutput) Name() pulumi.StringOutput {
 }
 
 // Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
-func (o WorkspaceOutput) Operations() pulumi.BoolOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.Operations }).(pulumi.BoolOutput)
+func (o WorkspaceOutput) Operations() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.BoolPtrOutput { return v.Operations }).(pulumi.BoolPtrOutput)
 }
 
 // Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
-func (o WorkspaceOutput) Organization() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Organization }).(pulumi.StringOutput)
+func (o WorkspaceOutput) Organization() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.Organization }).(pulumi.StringPtrOutput)
 }
 
 // Project (`prj-...`) holding the workspace.
-func (o WorkspaceOutput) Project() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Project }).(pulumi.StringOutput)
+func (o WorkspaceOutput) Project() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.Project }).(pulumi.StringPtrOutput)
 }
 
 // Whether runs are queued before a configuration is uploaded.
@@ -460,9 +475,9 @@ func (o WorkspaceOutput) QueueAllRuns() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.QueueAllRuns }).(pulumi.BoolOutput)
 }
 
-// API path of the workspace (`links.self`), or null.
-func (o WorkspaceOutput) SelfLink() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SelfLink }).(pulumi.StringOutput)
+// API path of the workspace (`links.self`); absent when the service sends none.
+func (o WorkspaceOutput) SelfLink() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.SelfLink }).(pulumi.StringPtrOutput)
 }
 
 // Which settings are set on the workspace itself rather than inherited from its project or organization.
@@ -470,14 +485,14 @@ func (o WorkspaceOutput) SettingOverwrites() SettingOverwritesInfoOutput {
 	return o.ApplyT(func(v *Workspace) SettingOverwritesInfoOutput { return v.SettingOverwrites }).(SettingOverwritesInfoOutput)
 }
 
-// Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-func (o WorkspaceOutput) SourceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SourceName }).(pulumi.StringOutput)
+// Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+func (o WorkspaceOutput) SourceName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.SourceName }).(pulumi.StringPtrOutput)
 }
 
-// Address of the tool that created the workspace, or null.
-func (o WorkspaceOutput) SourceUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SourceUrl }).(pulumi.StringOutput)
+// Address of the tool that created the workspace; absent when the service reports none.
+func (o WorkspaceOutput) SourceUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.SourceUrl }).(pulumi.StringPtrOutput)
 }
 
 // Whether pull requests get speculative plans.
@@ -485,9 +500,9 @@ func (o WorkspaceOutput) SpeculativeEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.SpeculativeEnabled }).(pulumi.BoolOutput)
 }
 
-// SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
-func (o WorkspaceOutput) SshKeyId() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.SshKeyId }).(pulumi.StringOutput)
+// SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
+func (o WorkspaceOutput) SshKeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.SshKeyId }).(pulumi.StringPtrOutput)
 }
 
 // Flat tags, lower-cased as the service stores them.
@@ -510,14 +525,14 @@ func (o WorkspaceOutput) TriggerPrefixes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringArrayOutput { return v.TriggerPrefixes }).(pulumi.StringArrayOutput)
 }
 
-// VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
-func (o WorkspaceOutput) VcsRepo() VcsRepoInfoOutput {
-	return o.ApplyT(func(v *Workspace) VcsRepoInfoOutput { return v.VcsRepo }).(VcsRepoInfoOutput)
+// VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
+func (o WorkspaceOutput) VcsRepo() VcsRepoInfoPtrOutput {
+	return o.ApplyT(func(v *Workspace) VcsRepoInfoPtrOutput { return v.VcsRepo }).(VcsRepoInfoPtrOutput)
 }
 
-// Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
-func (o WorkspaceOutput) WorkingDirectory() pulumi.StringOutput {
-	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.WorkingDirectory }).(pulumi.StringOutput)
+// Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
+func (o WorkspaceOutput) WorkingDirectory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.WorkingDirectory }).(pulumi.StringPtrOutput)
 }
 
 type WorkspaceArrayOutput struct{ *pulumi.OutputState }

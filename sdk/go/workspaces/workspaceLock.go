@@ -13,6 +13,18 @@ import (
 )
 
 // Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>/lock`: the lock of the workspace of that id, which must be locked.
+// - `ws-<id>`: the same, by the workspace's id alone.
+//
+// ```sh
+// $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE/lock
+// $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE
+// ```
 type WorkspaceLock struct {
 	pulumi.CustomResourceState
 
@@ -21,7 +33,7 @@ type WorkspaceLock struct {
 	// Whether the workspace is locked.
 	Locked pulumi.BoolOutput `pulumi:"locked"`
 	// User id holding the lock.
-	LockedBy pulumi.StringOutput `pulumi:"lockedBy"`
+	LockedBy pulumi.StringPtrOutput `pulumi:"lockedBy"`
 	// Reason stored with the lock.
 	Reason pulumi.StringOutput `pulumi:"reason"`
 	// Workspace (`ws-...`) the lock holds.
@@ -37,6 +49,12 @@ func NewWorkspaceLock(ctx *pulumi.Context,
 
 	if args.WorkspaceId == nil {
 		return nil, errors.New("invalid value for required argument 'WorkspaceId'")
+	}
+	if args.Force == nil {
+		args.Force = pulumi.BoolPtr(false)
+	}
+	if args.Reason == nil {
+		args.Reason = pulumi.StringPtr("")
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"reason",
@@ -192,8 +210,8 @@ func (o WorkspaceLockOutput) Locked() pulumi.BoolOutput {
 }
 
 // User id holding the lock.
-func (o WorkspaceLockOutput) LockedBy() pulumi.StringOutput {
-	return o.ApplyT(func(v *WorkspaceLock) pulumi.StringOutput { return v.LockedBy }).(pulumi.StringOutput)
+func (o WorkspaceLockOutput) LockedBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkspaceLock) pulumi.StringPtrOutput { return v.LockedBy }).(pulumi.StringPtrOutput)
 }
 
 // Reason stored with the lock.

@@ -13,6 +13,18 @@ import (
 )
 
 // Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
+//
+// ## Import
+//
+// An existing record is imported by its id, in one of these forms:
+//
+// - `ws-<id>/tags`: the tags of the workspace of that id.
+// - `ws-<id>`: the same, by the workspace's id alone.
+//
+// ```sh
+// $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE/tags
+// $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE
+// ```
 type WorkspaceTags struct {
 	pulumi.CustomResourceState
 
@@ -43,6 +55,9 @@ func NewWorkspaceTags(ctx *pulumi.Context,
 
 	if args.WorkspaceId == nil {
 		return nil, errors.New("invalid value for required argument 'WorkspaceId'")
+	}
+	if args.Mode == nil {
+		args.Mode = pulumi.StringPtr("authoritative")
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"workspaceId",

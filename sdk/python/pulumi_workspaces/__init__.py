@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .data_retention_policy import *
 from .get_workspace import *
 from .get_workspaces import *

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'NoCodeVariableArgs',
@@ -29,7 +30,7 @@ class NoCodeVariableArgsDict(TypedDict):
     """
     A variable of the workspace (spec 4.15).
     """
-    category: pulumi.Input[_builtins.str]
+    category: pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']]
     """
     `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
     """
@@ -51,13 +52,13 @@ class NoCodeVariableArgsDict(TypedDict):
     """
     value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Default empty.
+    The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
     """
 
 @pulumi.input_type
 class NoCodeVariableArgs:
     def __init__(__self__, *,
-                 category: pulumi.Input[_builtins.str],
+                 category: pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']],
                  key: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  hcl: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -66,34 +67,42 @@ class NoCodeVariableArgs:
         """
         A variable of the workspace (spec 4.15).
 
-        :param pulumi.Input[_builtins.str] category: `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+        :param pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']] category: `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
         :param pulumi.Input[_builtins.str] key: Variable name; unique in the workspace.
         :param pulumi.Input[_builtins.str] description: Description. Default empty.
         :param pulumi.Input[_builtins.bool] hcl: Evaluate the value as HCL. Default false; no effect for `env`.
         :param pulumi.Input[_builtins.bool] sensitive: Write-once on the service; the value is kept only as a secret in state. Default false.
-        :param pulumi.Input[_builtins.str] value: Default empty.
+        :param pulumi.Input[_builtins.str] value: The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
         """
         pulumi.set(__self__, "category", category)
         pulumi.set(__self__, "key", key)
+        if description is None:
+            description = ''
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if hcl is None:
+            hcl = False
         if hcl is not None:
             pulumi.set(__self__, "hcl", hcl)
+        if sensitive is None:
+            sensitive = False
         if sensitive is not None:
             pulumi.set(__self__, "sensitive", sensitive)
+        if value is None:
+            value = ''
         if value is not None:
             pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
-    def category(self) -> pulumi.Input[_builtins.str]:
+    def category(self) -> pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']]:
         """
         `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
         """
         return pulumi.get(self, "category")
 
     @category.setter
-    def category(self, value: pulumi.Input[_builtins.str]):
+    def category(self, value: pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']]):
         pulumi.set(self, "category", value)
 
     @_builtins.property
@@ -148,7 +157,7 @@ class NoCodeVariableArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Default empty.
+        The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
         """
         return pulumi.get(self, "value")
 
@@ -163,11 +172,11 @@ class SettingOverwritesArgsDict(TypedDict):
     """
     agent_pool: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    True: `agentPoolId` is the workspace's own. Default true.
+    True: `agentPoolId` is the workspace's own. Omitted: not managed.
     """
     execution_mode: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+    True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
     """
 
 @pulumi.input_type
@@ -178,8 +187,8 @@ class SettingOverwritesArgs:
         """
         Which settings are set on the workspace rather than inherited from the organization default.
 
-        :param pulumi.Input[_builtins.bool] agent_pool: True: `agentPoolId` is the workspace's own. Default true.
-        :param pulumi.Input[_builtins.bool] execution_mode: True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+        :param pulumi.Input[_builtins.bool] agent_pool: True: `agentPoolId` is the workspace's own. Omitted: not managed.
+        :param pulumi.Input[_builtins.bool] execution_mode: True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
         """
         if agent_pool is not None:
             pulumi.set(__self__, "agent_pool", agent_pool)
@@ -190,7 +199,7 @@ class SettingOverwritesArgs:
     @pulumi.getter(name="agentPool")
     def agent_pool(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        True: `agentPoolId` is the workspace's own. Default true.
+        True: `agentPoolId` is the workspace's own. Omitted: not managed.
         """
         return pulumi.get(self, "agent_pool")
 
@@ -202,7 +211,7 @@ class SettingOverwritesArgs:
     @pulumi.getter(name="executionMode")
     def execution_mode(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        True: `executionMode` is the workspace's own; then `executionMode` must be given. Default true.
+        True: `executionMode` is the workspace's own; then `executionMode` must be given. Omitted: not managed.
         """
         return pulumi.get(self, "execution_mode")
 
@@ -286,17 +295,18 @@ class VcsRepoArgsDict(TypedDict):
     """
     VCS repository settings (spec 2.4, 4.2, 4.3).
     """
-    identifier: pulumi.Input[_builtins.str]
-    """
-    Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
-    """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Branch to track; empty means the repository's default branch.
     """
+    identifier: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+    connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+    """
     ingress_submodules: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Whether submodules are fetched. Default false.
+    Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
     """
     oauth_token_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -305,8 +315,9 @@ class VcsRepoArgsDict(TypedDict):
     tags_regex: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Runs start when a VCS event carries a Git tag matching this regular expression.
-    `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-    one set by hand shows as a change at the next refresh. Omitted: not managed.
+    `""` removes the expression (as does `null` in TypeScript): runs start on branch
+    pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+    managed.
     """
     vcs_app_installation_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -316,8 +327,8 @@ class VcsRepoArgsDict(TypedDict):
 @pulumi.input_type
 class VcsRepoArgs:
     def __init__(__self__, *,
-                 identifier: pulumi.Input[_builtins.str],
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  ingress_submodules: pulumi.Input[Optional[_builtins.bool]] = None,
                  oauth_token_id: pulumi.Input[Optional[_builtins.str]] = None,
                  tags_regex: pulumi.Input[Optional[_builtins.str]] = None,
@@ -325,18 +336,21 @@ class VcsRepoArgs:
         """
         VCS repository settings (spec 2.4, 4.2, 4.3).
 
-        :param pulumi.Input[_builtins.str] identifier: Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
         :param pulumi.Input[_builtins.str] branch: Branch to track; empty means the repository's default branch.
-        :param pulumi.Input[_builtins.bool] ingress_submodules: Whether submodules are fetched. Default false.
+        :param pulumi.Input[_builtins.str] identifier: Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+               connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+        :param pulumi.Input[_builtins.bool] ingress_submodules: Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
         :param pulumi.Input[_builtins.str] oauth_token_id: VCS OAuth token id (`ot-...`). Required unless `vcsAppInstallationId` is given; never together with it.
         :param pulumi.Input[_builtins.str] tags_regex: Runs start when a VCS event carries a Git tag matching this regular expression.
-               `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-               one set by hand shows as a change at the next refresh. Omitted: not managed.
+               `""` removes the expression (as does `null` in TypeScript): runs start on branch
+               pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+               managed.
         :param pulumi.Input[_builtins.str] vcs_app_installation_id: VCS app installation to use instead of an OAuth token; never together with `oauthTokenId`.
         """
-        pulumi.set(__self__, "identifier", identifier)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
+        if identifier is not None:
+            pulumi.set(__self__, "identifier", identifier)
         if ingress_submodules is not None:
             pulumi.set(__self__, "ingress_submodules", ingress_submodules)
         if oauth_token_id is not None:
@@ -345,18 +359,6 @@ class VcsRepoArgs:
             pulumi.set(__self__, "tags_regex", tags_regex)
         if vcs_app_installation_id is not None:
             pulumi.set(__self__, "vcs_app_installation_id", vcs_app_installation_id)
-
-    @_builtins.property
-    @pulumi.getter
-    def identifier(self) -> pulumi.Input[_builtins.str]:
-        """
-        Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required.
-        """
-        return pulumi.get(self, "identifier")
-
-    @identifier.setter
-    def identifier(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "identifier", value)
 
     @_builtins.property
     @pulumi.getter
@@ -371,10 +373,23 @@ class VcsRepoArgs:
         pulumi.set(self, "branch", value)
 
     @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Repository, `:org/:repo` (or `:org/:project/_git/:repo` for one provider). Required to
+        connect a repository; an empty `vcsRepo` (`{}`, no repository) removes the connection.
+        """
+        return pulumi.get(self, "identifier")
+
+    @identifier.setter
+    def identifier(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "identifier", value)
+
+    @_builtins.property
     @pulumi.getter(name="ingressSubmodules")
     def ingress_submodules(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether submodules are fetched. Default false.
+        Whether submodules are fetched. Omitted: the service's default (false) on a new connection, and not managed.
         """
         return pulumi.get(self, "ingress_submodules")
 
@@ -399,8 +414,9 @@ class VcsRepoArgs:
     def tags_regex(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Runs start when a VCS event carries a Git tag matching this regular expression.
-        `null` removes the expression (runs start on branch pushes again) and keeps it removed:
-        one set by hand shows as a change at the next refresh. Omitted: not managed.
+        `""` removes the expression (as does `null` in TypeScript): runs start on branch
+        pushes again, and one set by hand shows as a change at the next refresh. Omitted: not
+        managed.
         """
         return pulumi.get(self, "tags_regex")
 

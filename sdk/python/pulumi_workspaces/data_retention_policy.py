@@ -20,13 +20,13 @@ __all__ = ['DataRetentionPolicyArgs', 'DataRetentionPolicy']
 class DataRetentionPolicyArgs:
     def __init__(__self__, *,
                  workspace_id: pulumi.Input[_builtins.str],
-                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.int]] = None,
                  dont_delete: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a DataRetentionPolicy resource.
 
         :param pulumi.Input[_builtins.str] workspace_id: Workspace whose policy this is (`ws-...`). A change replaces the resource (the old workspace's policy is removed first).
-        :param pulumi.Input[_builtins.float] delete_older_than_n_days: Delete the workspace's backing data (state versions, run data) older than this many
+        :param pulumi.Input[_builtins.int] delete_older_than_n_days: Delete the workspace's backing data (state versions, run data) older than this many
                days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
                Switching between the two is an update in place.
         :param pulumi.Input[_builtins.bool] dont_delete: `true`: never delete the workspace's backing data, whatever the organization's default. Give this or `deleteOlderThanNDays`, not both.
@@ -51,7 +51,7 @@ class DataRetentionPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="deleteOlderThanNDays")
-    def delete_older_than_n_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def delete_older_than_n_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Delete the workspace's backing data (state versions, run data) older than this many
         days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
@@ -60,7 +60,7 @@ class DataRetentionPolicyArgs:
         return pulumi.get(self, "delete_older_than_n_days")
 
     @delete_older_than_n_days.setter
-    def delete_older_than_n_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def delete_older_than_n_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "delete_older_than_n_days", value)
 
     @_builtins.property
@@ -82,7 +82,7 @@ class DataRetentionPolicy(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.int]] = None,
                  dont_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -92,9 +92,21 @@ class DataRetentionPolicy(pulumi.CustomResource):
         `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
         step fails with one message that says so.
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/data-retention-policy`: the policy of the workspace of that id, which must have one of its own.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE/data-retention-policy
+        $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.float] delete_older_than_n_days: Delete the workspace's backing data (state versions, run data) older than this many
+        :param pulumi.Input[_builtins.int] delete_older_than_n_days: Delete the workspace's backing data (state versions, run data) older than this many
                days: a whole number of at least 1. Give this or `dontDelete: true`, not both.
                Switching between the two is an update in place.
         :param pulumi.Input[_builtins.bool] dont_delete: `true`: never delete the workspace's backing data, whatever the organization's default. Give this or `deleteOlderThanNDays`, not both.
@@ -112,6 +124,18 @@ class DataRetentionPolicy(pulumi.CustomResource):
         `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
         step fails with one message that says so.
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/data-retention-policy`: the policy of the workspace of that id, which must have one of its own.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE/data-retention-policy
+        $ pulumi import workspaces:index:DataRetentionPolicy retention ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param DataRetentionPolicyArgs args: The arguments to use to populate this resource's properties.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -127,7 +151,7 @@ class DataRetentionPolicy(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_older_than_n_days: pulumi.Input[Optional[_builtins.int]] = None,
                  dont_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -177,9 +201,9 @@ class DataRetentionPolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="deleteOlderThanNDays")
-    def delete_older_than_n_days(self) -> pulumi.Output[_builtins.float]:
+    def delete_older_than_n_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Days after which backing data is deleted, or null for a don't-delete policy.
+        Days after which backing data is deleted; absent for a don't-delete policy.
         """
         return pulumi.get(self, "delete_older_than_n_days")
 
@@ -193,9 +217,9 @@ class DataRetentionPolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="policyId")
-    def policy_id(self) -> pulumi.Output[_builtins.str]:
+    def policy_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The policy's id on the service, or null when the service sends none.
+        The policy's id on the service; absent when the service sends none.
         """
         return pulumi.get(self, "policy_id")
 

@@ -135,7 +135,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="agentPoolId")
     def agent_pool_id(self) -> Optional[_builtins.str]:
         """
-        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -175,7 +175,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="autoDestroyActivityDuration")
     def auto_destroy_activity_duration(self) -> Optional[_builtins.str]:
         """
-        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_activity_duration")
 
@@ -183,7 +183,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="autoDestroyAt")
     def auto_destroy_at(self) -> Optional[_builtins.str]:
         """
-        Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+        Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_at")
 
@@ -191,7 +191,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def description(self) -> Optional[_builtins.str]:
         """
-        Free-text description, or null. `null` removes it.
+        Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "description")
 
@@ -209,7 +209,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="engineVersion")
     def engine_version(self) -> Optional[_builtins.str]:
         """
-        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
         """
         return pulumi.get(self, "engine_version")
 
@@ -241,7 +241,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="htmlLink")
     def html_link(self) -> Optional[_builtins.str]:
         """
-        UI path of the workspace (`links.self-html`), or null.
+        UI path of the workspace (`links.self-html`); absent when the service sends none.
         """
         return pulumi.get(self, "html_link")
 
@@ -257,7 +257,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def metrics(self) -> 'outputs.WorkspaceMetrics':
         """
-        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (a value the service does not report is absent).
+        Run metrics: `resourceCount`, `applyDurationAverage`, `planDurationAverage`, `policyCheckFailures`, `runFailures`, `workspaceKpisRunsCount` (each value the service does not report is left out).
         """
         return pulumi.get(self, "metrics")
 
@@ -313,7 +313,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="selfLink")
     def self_link(self) -> Optional[_builtins.str]:
         """
-        API path of the workspace (`links.self`), or null.
+        API path of the workspace (`links.self`); absent when the service sends none.
         """
         return pulumi.get(self, "self_link")
 
@@ -329,7 +329,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="sourceName")
     def source_name(self) -> Optional[_builtins.str]:
         """
-        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
         """
         return pulumi.get(self, "source_name")
 
@@ -337,7 +337,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="sourceUrl")
     def source_url(self) -> Optional[_builtins.str]:
         """
-        Address of the tool that created the workspace, or null.
+        Address of the tool that created the workspace; absent when the service reports none.
         """
         return pulumi.get(self, "source_url")
 
@@ -353,7 +353,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="sshKeyId")
     def ssh_key_id(self) -> Optional[_builtins.str]:
         """
-        SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+        SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "ssh_key_id")
 
@@ -364,8 +364,8 @@ class GetWorkspaceResult:
         Status the service reports: `locked`, `lockedReason`, `lockedBy`, `actions`, auto-destroy
         and assessment status, `currentRunId`, `currentStateVersionId`,
         `currentConfigurationVersionId`, `createdAt`, `updatedAt`, `latestChangeAt`,
-        `environment`, `source`, no-code origin and more (a value the service does not
-        report is absent).
+        `environment`, `source`, no-code origin and more (each value the service does not
+        report is left out).
         """
         return pulumi.get(self, "status")
 
@@ -405,7 +405,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="vcsRepo")
     def vcs_repo(self) -> Optional['outputs.VcsRepoInfo']:
         """
-        VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
+        VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
         """
         return pulumi.get(self, "vcs_repo")
 
@@ -413,7 +413,7 @@ class GetWorkspaceResult:
     @pulumi.getter(name="workingDirectory")
     def working_directory(self) -> Optional[_builtins.str]:
         """
-        Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+        Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
         """
         return pulumi.get(self, "working_directory")
 

@@ -48,8 +48,12 @@ class NoCodeModuleArgs:
         :param pulumi.Input[_builtins.str] version_pin: Module version used by no-code workflows. Default: the module's latest version.
         """
         pulumi.set(__self__, "registry_module_id", registry_module_id)
+        if adopt is None:
+            adopt = False
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
+        if enabled is None:
+            enabled = True
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
         if organization is not None:
@@ -158,6 +162,16 @@ class NoCodeModule(pulumi.CustomResource):
         """
         A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `nocode-<id>`: the no-code module's id.
+
+        ```sh
+        $ pulumi import workspaces:index:NoCodeModule network nocode-9nY3xqPrPHM8uVdD
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over the no-code settings of `registryModuleId` if the module already has some:
@@ -185,6 +199,16 @@ class NoCodeModule(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
+
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `nocode-<id>`: the no-code module's id.
+
+        ```sh
+        $ pulumi import workspaces:index:NoCodeModule network nocode-9nY3xqPrPHM8uVdD
+        ```
 
         :param str resource_name: The name of the resource.
         :param NoCodeModuleArgs args: The arguments to use to populate this resource's properties.
@@ -216,7 +240,11 @@ class NoCodeModule(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = NoCodeModuleArgs.__new__(NoCodeModuleArgs)
 
+            if adopt is None:
+                adopt = False
             __props__.__dict__["adopt"] = adopt
+            if enabled is None:
+                enabled = True
             __props__.__dict__["enabled"] = enabled
             __props__.__dict__["organization"] = organization
             if registry_module_id is None and not opts.urn:

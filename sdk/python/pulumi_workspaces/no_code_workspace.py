@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['NoCodeWorkspaceArgs', 'NoCodeWorkspace']
@@ -29,14 +30,14 @@ class NoCodeWorkspaceArgs:
                  auto_apply: pulumi.Input[Optional[_builtins.bool]] = None,
                  auto_confirm: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'NoCodeExecutionMode']]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  module_version: pulumi.Input[Optional[_builtins.str]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_strategy: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 upgrade_strategy: pulumi.Input[Optional[Union[_builtins.str, 'UpgradeStrategy']]] = None,
+                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  variables: pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeVariableArgs']]]] = None):
         """
         The set of arguments for constructing a NoCodeWorkspace resource.
@@ -53,20 +54,20 @@ class NoCodeWorkspaceArgs:
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_confirm: Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
-        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
-        :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
+        :param pulumi.Input[_builtins.str] description: Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+        :param pulumi.Input[Union[_builtins.str, 'NoCodeExecutionMode']] execution_mode: `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed.
         :param pulumi.Input[_builtins.bool] force_delete: Delete even when the workspace still manages resources. Default false (safe delete).
         :param pulumi.Input[_builtins.str] module_version: Module version the workspace should run; a change runs an in-place upgrade to
                the module's pinned version, which must then equal this value. Omitted: the
                version is not managed.
         :param pulumi.Input[_builtins.str] organization: Organization; defaults to the stack config `workspaces:organization`, then the
                environment, then the module's. A change replaces the workspace (delete first).
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
-        :param pulumi.Input[_builtins.str] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace; absent when the service reports none.
+        :param pulumi.Input[Union[_builtins.str, 'UpgradeStrategy']] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
                `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
                which keeps its id, state and history.
                `replace`: the workspace is replaced, the old one deleted first (names are unique),
@@ -78,24 +79,30 @@ class NoCodeWorkspaceArgs:
                workspace is created first, so a replacement the service refuses fails with its
                reason and deletes nothing.
                A change of this input alone changes nothing on the service.
-        :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: How long an upgrade may take, plan and apply together, in seconds. Default 1800.
+        :param pulumi.Input[_builtins.int] upgrade_timeout_seconds: How long an upgrade may take, plan and apply together, in seconds. Default 1800.
         :param pulumi.Input[Sequence[pulumi.Input['NoCodeVariableArgs']]] variables: Module variables. A change runs an in-place upgrade. Keys must be unique.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "no_code_module_id", no_code_module_id)
         pulumi.set(__self__, "project", project)
+        if adopt is None:
+            adopt = False
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
         if agent_pool_id is not None:
             pulumi.set(__self__, "agent_pool_id", agent_pool_id)
         if auto_apply is not None:
             pulumi.set(__self__, "auto_apply", auto_apply)
+        if auto_confirm is None:
+            auto_confirm = True
         if auto_confirm is not None:
             pulumi.set(__self__, "auto_confirm", auto_confirm)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if execution_mode is not None:
             pulumi.set(__self__, "execution_mode", execution_mode)
+        if force_delete is None:
+            force_delete = False
         if force_delete is not None:
             pulumi.set(__self__, "force_delete", force_delete)
         if module_version is not None:
@@ -106,8 +113,12 @@ class NoCodeWorkspaceArgs:
             pulumi.set(__self__, "source_name", source_name)
         if source_url is not None:
             pulumi.set(__self__, "source_url", source_url)
+        if upgrade_strategy is None:
+            upgrade_strategy = 'in-place'
         if upgrade_strategy is not None:
             pulumi.set(__self__, "upgrade_strategy", upgrade_strategy)
+        if upgrade_timeout_seconds is None:
+            upgrade_timeout_seconds = 1800
         if upgrade_timeout_seconds is not None:
             pulumi.set(__self__, "upgrade_timeout_seconds", upgrade_timeout_seconds)
         if variables is not None:
@@ -173,7 +184,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="agentPoolId")
     def agent_pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -209,7 +220,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Free-text description, or null. `null` removes it.
+        Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "description")
 
@@ -219,14 +230,14 @@ class NoCodeWorkspaceArgs:
 
     @_builtins.property
     @pulumi.getter(name="executionMode")
-    def execution_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def execution_mode(self) -> pulumi.Input[Optional[Union[_builtins.str, 'NoCodeExecutionMode']]]:
         """
-        `remote` (default) or `agent`.
+        `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed.
         """
         return pulumi.get(self, "execution_mode")
 
     @execution_mode.setter
-    def execution_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def execution_mode(self, value: pulumi.Input[Optional[Union[_builtins.str, 'NoCodeExecutionMode']]]):
         pulumi.set(self, "execution_mode", value)
 
     @_builtins.property
@@ -272,7 +283,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
         """
         return pulumi.get(self, "source_name")
 
@@ -284,7 +295,7 @@ class NoCodeWorkspaceArgs:
     @pulumi.getter(name="sourceUrl")
     def source_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address of the tool that created the workspace, or null.
+        Address of the tool that created the workspace; absent when the service reports none.
         """
         return pulumi.get(self, "source_url")
 
@@ -294,7 +305,7 @@ class NoCodeWorkspaceArgs:
 
     @_builtins.property
     @pulumi.getter(name="upgradeStrategy")
-    def upgrade_strategy(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def upgrade_strategy(self) -> pulumi.Input[Optional[Union[_builtins.str, 'UpgradeStrategy']]]:
         """
         How a change of `moduleVersion` or `variables` is carried out.
         `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
@@ -312,19 +323,19 @@ class NoCodeWorkspaceArgs:
         return pulumi.get(self, "upgrade_strategy")
 
     @upgrade_strategy.setter
-    def upgrade_strategy(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def upgrade_strategy(self, value: pulumi.Input[Optional[Union[_builtins.str, 'UpgradeStrategy']]]):
         pulumi.set(self, "upgrade_strategy", value)
 
     @_builtins.property
     @pulumi.getter(name="upgradeTimeoutSeconds")
-    def upgrade_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def upgrade_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How long an upgrade may take, plan and apply together, in seconds. Default 1800.
         """
         return pulumi.get(self, "upgrade_timeout_seconds")
 
     @upgrade_timeout_seconds.setter
-    def upgrade_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def upgrade_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "upgrade_timeout_seconds", value)
 
     @_builtins.property
@@ -351,7 +362,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  auto_apply: pulumi.Input[Optional[_builtins.bool]] = None,
                  auto_confirm: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'NoCodeExecutionMode']]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  module_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -360,12 +371,22 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  project: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_strategy: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 upgrade_strategy: pulumi.Input[Optional[Union[_builtins.str, 'UpgradeStrategy']]] = None,
+                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  variables: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NoCodeVariableArgs', 'NoCodeVariableArgsDict']]]]] = None,
                  __props__=None):
         """
         A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
+
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>`: the workspace's id.
+
+        ```sh
+        $ pulumi import workspaces:index:NoCodeWorkspace net ws-4Kd7ZvQe1bGtLmPx
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -378,11 +399,11 @@ class NoCodeWorkspace(pulumi.CustomResource):
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_confirm: Confirm an upgrade once its plan has settled. Default true; false fails the update with the plan URL to confirm by hand.
-        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
-        :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
+        :param pulumi.Input[_builtins.str] description: Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+        :param pulumi.Input[Union[_builtins.str, 'NoCodeExecutionMode']] execution_mode: `remote` or `agent`. Omitted: the service makes the workspace `remote`, and the mode is not managed.
         :param pulumi.Input[_builtins.bool] force_delete: Delete even when the workspace still manages resources. Default false (safe delete).
         :param pulumi.Input[_builtins.str] module_version: Module version the workspace should run; a change runs an in-place upgrade to
                the module's pinned version, which must then equal this value. Omitted: the
@@ -392,9 +413,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] organization: Organization; defaults to the stack config `workspaces:organization`, then the
                environment, then the module's. A change replaces the workspace (delete first).
         :param pulumi.Input[_builtins.str] project: Project id (`prj-...`). Required. A change moves the workspace.
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
-        :param pulumi.Input[_builtins.str] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace; absent when the service reports none.
+        :param pulumi.Input[Union[_builtins.str, 'UpgradeStrategy']] upgrade_strategy: How a change of `moduleVersion` or `variables` is carried out.
                `in-place` (default): an upgrade run (plan, confirm, apply) on the same workspace,
                which keeps its id, state and history.
                `replace`: the workspace is replaced, the old one deleted first (names are unique),
@@ -406,7 +427,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
                workspace is created first, so a replacement the service refuses fails with its
                reason and deletes nothing.
                A change of this input alone changes nothing on the service.
-        :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: How long an upgrade may take, plan and apply together, in seconds. Default 1800.
+        :param pulumi.Input[_builtins.int] upgrade_timeout_seconds: How long an upgrade may take, plan and apply together, in seconds. Default 1800.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NoCodeVariableArgs', 'NoCodeVariableArgsDict']]]] variables: Module variables. A change runs an in-place upgrade. Keys must be unique.
         """
         ...
@@ -417,6 +438,16 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
+
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>`: the workspace's id.
+
+        ```sh
+        $ pulumi import workspaces:index:NoCodeWorkspace net ws-4Kd7ZvQe1bGtLmPx
+        ```
 
         :param str resource_name: The name of the resource.
         :param NoCodeWorkspaceArgs args: The arguments to use to populate this resource's properties.
@@ -438,7 +469,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  auto_apply: pulumi.Input[Optional[_builtins.bool]] = None,
                  auto_confirm: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'NoCodeExecutionMode']]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  module_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -447,8 +478,8 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  project: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_strategy: pulumi.Input[Optional[_builtins.str]] = None,
-                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 upgrade_strategy: pulumi.Input[Optional[Union[_builtins.str, 'UpgradeStrategy']]] = None,
+                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  variables: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NoCodeVariableArgs', 'NoCodeVariableArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -459,12 +490,18 @@ class NoCodeWorkspace(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = NoCodeWorkspaceArgs.__new__(NoCodeWorkspaceArgs)
 
+            if adopt is None:
+                adopt = False
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["agent_pool_id"] = agent_pool_id
             __props__.__dict__["auto_apply"] = auto_apply
+            if auto_confirm is None:
+                auto_confirm = True
             __props__.__dict__["auto_confirm"] = auto_confirm
             __props__.__dict__["description"] = description
             __props__.__dict__["execution_mode"] = execution_mode
+            if force_delete is None:
+                force_delete = False
             __props__.__dict__["force_delete"] = force_delete
             __props__.__dict__["module_version"] = module_version
             if name is None and not opts.urn:
@@ -479,7 +516,11 @@ class NoCodeWorkspace(pulumi.CustomResource):
             __props__.__dict__["project"] = project
             __props__.__dict__["source_name"] = source_name
             __props__.__dict__["source_url"] = source_url
+            if upgrade_strategy is None:
+                upgrade_strategy = 'in-place'
             __props__.__dict__["upgrade_strategy"] = upgrade_strategy
+            if upgrade_timeout_seconds is None:
+                upgrade_timeout_seconds = 1800
             __props__.__dict__["upgrade_timeout_seconds"] = upgrade_timeout_seconds
             __props__.__dict__["variables"] = variables
             __props__.__dict__["created_at"] = None
@@ -548,9 +589,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="agentPoolId")
-    def agent_pool_id(self) -> pulumi.Output[_builtins.str]:
+    def agent_pool_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -580,9 +621,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> pulumi.Output[_builtins.str]:
+    def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Free-text description, or null. `null` removes it.
+        Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "description")
 
@@ -604,17 +645,17 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="htmlLink")
-    def html_link(self) -> pulumi.Output[_builtins.str]:
+    def html_link(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        UI path of the workspace (`links.self-html`), or null.
+        UI path of the workspace (`links.self-html`); absent when the service sends none.
         """
         return pulumi.get(self, "html_link")
 
     @_builtins.property
     @pulumi.getter(name="lastUpgrade")
-    def last_upgrade(self) -> pulumi.Output['outputs.NoCodeWorkspaceLastUpgrade']:
+    def last_upgrade(self) -> pulumi.Output[Optional['outputs.NoCodeWorkspaceLastUpgrade']]:
         """
-        The last upgrade run: `{runId, status, planUrl}` (`planUrl` null when the run has no plan page yet).
+        The last upgrade run (its id, status and plan address); absent before the first upgrade.
         """
         return pulumi.get(self, "last_upgrade")
 
@@ -628,9 +669,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="moduleVersion")
-    def module_version(self) -> pulumi.Output[_builtins.str]:
+    def module_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Module version the workspace runs, or null when not managed.
+        Module version the workspace runs; absent when not managed.
         """
         return pulumi.get(self, "module_version")
 
@@ -652,17 +693,17 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="noCodeModuleVersionId")
-    def no_code_module_version_id(self) -> pulumi.Output[_builtins.str]:
+    def no_code_module_version_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        For a no-code workspace: the module version it was provisioned from; null otherwise.
+        For a no-code workspace: the module version it was provisioned from; absent otherwise.
         """
         return pulumi.get(self, "no_code_module_version_id")
 
     @_builtins.property
     @pulumi.getter(name="noCodeUpgradeAvailable")
-    def no_code_upgrade_available(self) -> pulumi.Output[_builtins.bool]:
+    def no_code_upgrade_available(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
+        For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
         """
         return pulumi.get(self, "no_code_upgrade_available")
 
@@ -676,7 +717,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def project(self) -> pulumi.Output[_builtins.str]:
+    def project(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Project (`prj-...`) holding the workspace.
         """
@@ -684,7 +725,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="resourceCount")
-    def resource_count(self) -> pulumi.Output[_builtins.float]:
+    def resource_count(self) -> pulumi.Output[_builtins.int]:
         """
         Number of resources in the workspace's current state.
         """
@@ -692,9 +733,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="selfLink")
-    def self_link(self) -> pulumi.Output[_builtins.str]:
+    def self_link(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        API path of the workspace (`links.self`), or null.
+        API path of the workspace (`links.self`); absent when the service sends none.
         """
         return pulumi.get(self, "self_link")
 
@@ -708,25 +749,25 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceModuleId")
-    def source_module_id(self) -> pulumi.Output[_builtins.str]:
+    def source_module_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Registry module a no-code workspace was made from, or null.
+        Registry module a no-code workspace was made from; absent when the service reports none.
         """
         return pulumi.get(self, "source_module_id")
 
     @_builtins.property
     @pulumi.getter(name="sourceName")
-    def source_name(self) -> pulumi.Output[_builtins.str]:
+    def source_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
         """
         return pulumi.get(self, "source_name")
 
     @_builtins.property
     @pulumi.getter(name="sourceUrl")
-    def source_url(self) -> pulumi.Output[_builtins.str]:
+    def source_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address of the tool that created the workspace, or null.
+        Address of the tool that created the workspace; absent when the service reports none.
         """
         return pulumi.get(self, "source_url")
 
@@ -740,7 +781,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="upgradeTimeoutSeconds")
-    def upgrade_timeout_seconds(self) -> pulumi.Output[_builtins.float]:
+    def upgrade_timeout_seconds(self) -> pulumi.Output[_builtins.int]:
         """
         Longest wait for an upgrade, in seconds (the input, echoed).
         """

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'NoCodeVariableInfo',
@@ -41,12 +42,12 @@ class NoCodeVariableInfo(dict):
         """
         A variable of a no-code workspace as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
 
-        :param _builtins.str category: `engine` or `env`.
+        :param Union[_builtins.str, 'NoCodeVariableCategoryInfo'] category: `engine` or `env`.
         :param _builtins.bool hcl: Whether the value is parsed as HCL.
         :param _builtins.str key: Variable name.
         :param _builtins.bool sensitive: Whether the value is write-only.
-        :param _builtins.str description: Description.
-        :param _builtins.str value: Absent for sensitive variables: their values are in `sensitiveValues`.
+        :param _builtins.str description: Description; absent when it has none.
+        :param _builtins.str value: The variable's value; absent for sensitive variables, whose values are in `sensitiveValues`.
         """
         pulumi.set(__self__, "category", category)
         pulumi.set(__self__, "hcl", hcl)
@@ -93,7 +94,7 @@ class NoCodeVariableInfo(dict):
     @pulumi.getter
     def description(self) -> Optional[_builtins.str]:
         """
-        Description.
+        Description; absent when it has none.
         """
         return pulumi.get(self, "description")
 
@@ -101,13 +102,16 @@ class NoCodeVariableInfo(dict):
     @pulumi.getter
     def value(self) -> Optional[_builtins.str]:
         """
-        Absent for sensitive variables: their values are in `sensitiveValues`.
+        The variable's value; absent for sensitive variables, whose values are in `sensitiveValues`.
         """
         return pulumi.get(self, "value")
 
 
 @pulumi.output_type
 class NoCodeWorkspaceLastUpgrade(dict):
+    """
+    The upgrade run that last changed a no-code workspace's version or variables.
+    """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -131,6 +135,13 @@ class NoCodeWorkspaceLastUpgrade(dict):
                  run_id: _builtins.str,
                  status: _builtins.str,
                  plan_url: Optional[_builtins.str] = None):
+        """
+        The upgrade run that last changed a no-code workspace's version or variables.
+
+        :param _builtins.str run_id: The upgrade's run (`run-...`).
+        :param _builtins.str status: The run's status as the service reports it (`applied` once done).
+        :param _builtins.str plan_url: Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet.
+        """
         pulumi.set(__self__, "run_id", run_id)
         pulumi.set(__self__, "status", status)
         if plan_url is not None:
@@ -139,16 +150,25 @@ class NoCodeWorkspaceLastUpgrade(dict):
     @_builtins.property
     @pulumi.getter(name="runId")
     def run_id(self) -> _builtins.str:
+        """
+        The upgrade's run (`run-...`).
+        """
         return pulumi.get(self, "run_id")
 
     @_builtins.property
     @pulumi.getter
     def status(self) -> _builtins.str:
+        """
+        The run's status as the service reports it (`applied` once done).
+        """
         return pulumi.get(self, "status")
 
     @_builtins.property
     @pulumi.getter(name="planUrl")
     def plan_url(self) -> Optional[_builtins.str]:
+        """
+        Address of the run's plan, where an upgrade that is not confirmed automatically is confirmed by hand; absent when the run has no plan page yet.
+        """
         return pulumi.get(self, "plan_url")
 
 
@@ -336,12 +356,12 @@ class VcsRepoInfo(dict):
         :param _builtins.str identifier: Repository as `owner/name` (or the provider's equivalent).
         :param _builtins.bool ingress_submodules: Whether runs fetch the repository's submodules.
         :param _builtins.str display_identifier: The repository as the VCS provider displays it.
-        :param _builtins.str oauth_token_id: OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used.
-        :param _builtins.str repository_http_url: HTTP address of the repository, or null.
-        :param _builtins.str service_provider: VCS provider of the connection (for example `github`), or null.
-        :param _builtins.str tags_regex: Regular expression of the git tags that start runs, or null when branch pushes do.
-        :param _builtins.str vcs_app_installation_id: VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null.
-        :param _builtins.str webhook_url: Address the VCS provider calls on a push, or null.
+        :param _builtins.str oauth_token_id: OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used.
+        :param _builtins.str repository_http_url: HTTP address of the repository; absent when the service reports none.
+        :param _builtins.str service_provider: VCS provider of the connection (for example `github`); absent when the service reports none.
+        :param _builtins.str tags_regex: Regular expression of the git tags that start runs; absent when branch pushes do.
+        :param _builtins.str vcs_app_installation_id: VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used.
+        :param _builtins.str webhook_url: Address the VCS provider calls on a push; absent when the service reports none.
         """
         pulumi.set(__self__, "branch", branch)
         pulumi.set(__self__, "identifier", identifier)
@@ -397,7 +417,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="oauthTokenId")
     def oauth_token_id(self) -> Optional[_builtins.str]:
         """
-        OAuth token (`ot-...`) of the VCS connection, or null when a VCS app installation is used.
+        OAuth token (`ot-...`) of the VCS connection; absent when a VCS app installation is used.
         """
         return pulumi.get(self, "oauth_token_id")
 
@@ -405,7 +425,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="repositoryHttpUrl")
     def repository_http_url(self) -> Optional[_builtins.str]:
         """
-        HTTP address of the repository, or null.
+        HTTP address of the repository; absent when the service reports none.
         """
         return pulumi.get(self, "repository_http_url")
 
@@ -413,7 +433,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="serviceProvider")
     def service_provider(self) -> Optional[_builtins.str]:
         """
-        VCS provider of the connection (for example `github`), or null.
+        VCS provider of the connection (for example `github`); absent when the service reports none.
         """
         return pulumi.get(self, "service_provider")
 
@@ -421,7 +441,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="tagsRegex")
     def tags_regex(self) -> Optional[_builtins.str]:
         """
-        Regular expression of the git tags that start runs, or null when branch pushes do.
+        Regular expression of the git tags that start runs; absent when branch pushes do.
         """
         return pulumi.get(self, "tags_regex")
 
@@ -429,7 +449,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="vcsAppInstallationId")
     def vcs_app_installation_id(self) -> Optional[_builtins.str]:
         """
-        VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire), or null.
+        VCS app installation used instead of an OAuth token (`github-app-installation-id` on the wire); absent when an OAuth token is used.
         """
         return pulumi.get(self, "vcs_app_installation_id")
 
@@ -437,7 +457,7 @@ class VcsRepoInfo(dict):
     @pulumi.getter(name="webhookUrl")
     def webhook_url(self) -> Optional[_builtins.str]:
         """
-        Address the VCS provider calls on a push, or null.
+        Address the VCS provider calls on a push; absent when the service reports none.
         """
         return pulumi.get(self, "webhook_url")
 
@@ -450,19 +470,19 @@ class WorkspaceMetrics(dict):
     def __init__(__self__, *,
                  apply_duration_average: Optional[_builtins.float] = None,
                  plan_duration_average: Optional[_builtins.float] = None,
-                 policy_check_failures: Optional[_builtins.float] = None,
-                 resource_count: Optional[_builtins.float] = None,
-                 run_failures: Optional[_builtins.float] = None,
-                 workspace_kpis_runs_count: Optional[_builtins.float] = None):
+                 policy_check_failures: Optional[_builtins.int] = None,
+                 resource_count: Optional[_builtins.int] = None,
+                 run_failures: Optional[_builtins.int] = None,
+                 workspace_kpis_runs_count: Optional[_builtins.int] = None):
         """
         Run metrics of a workspace (`getWorkspace`'s `metrics`); a value the service does not report is left out.
 
-        :param _builtins.float apply_duration_average: Average apply duration in milliseconds, or null.
-        :param _builtins.float plan_duration_average: Average plan duration in milliseconds, or null.
-        :param _builtins.float policy_check_failures: Number of runs whose policy checks failed, or null.
-        :param _builtins.float resource_count: Number of resources in the workspace's current state.
-        :param _builtins.float run_failures: Number of failed runs, or null.
-        :param _builtins.float workspace_kpis_runs_count: Number of runs counted for the workspace's indicators, or null.
+        :param _builtins.float apply_duration_average: Average apply duration in milliseconds; absent when the service reports none.
+        :param _builtins.float plan_duration_average: Average plan duration in milliseconds; absent when the service reports none.
+        :param _builtins.int policy_check_failures: Number of runs whose policy checks failed; absent when the service reports none.
+        :param _builtins.int resource_count: Number of resources in the workspace's current state.
+        :param _builtins.int run_failures: Number of failed runs; absent when the service reports none.
+        :param _builtins.int workspace_kpis_runs_count: Number of runs counted for the workspace's indicators; absent when the service reports none.
         """
         if apply_duration_average is not None:
             pulumi.set(__self__, "apply_duration_average", apply_duration_average)
@@ -481,7 +501,7 @@ class WorkspaceMetrics(dict):
     @pulumi.getter(name="applyDurationAverage")
     def apply_duration_average(self) -> Optional[_builtins.float]:
         """
-        Average apply duration in milliseconds, or null.
+        Average apply duration in milliseconds; absent when the service reports none.
         """
         return pulumi.get(self, "apply_duration_average")
 
@@ -489,21 +509,21 @@ class WorkspaceMetrics(dict):
     @pulumi.getter(name="planDurationAverage")
     def plan_duration_average(self) -> Optional[_builtins.float]:
         """
-        Average plan duration in milliseconds, or null.
+        Average plan duration in milliseconds; absent when the service reports none.
         """
         return pulumi.get(self, "plan_duration_average")
 
     @_builtins.property
     @pulumi.getter(name="policyCheckFailures")
-    def policy_check_failures(self) -> Optional[_builtins.float]:
+    def policy_check_failures(self) -> Optional[_builtins.int]:
         """
-        Number of runs whose policy checks failed, or null.
+        Number of runs whose policy checks failed; absent when the service reports none.
         """
         return pulumi.get(self, "policy_check_failures")
 
     @_builtins.property
     @pulumi.getter(name="resourceCount")
-    def resource_count(self) -> Optional[_builtins.float]:
+    def resource_count(self) -> Optional[_builtins.int]:
         """
         Number of resources in the workspace's current state.
         """
@@ -511,17 +531,17 @@ class WorkspaceMetrics(dict):
 
     @_builtins.property
     @pulumi.getter(name="runFailures")
-    def run_failures(self) -> Optional[_builtins.float]:
+    def run_failures(self) -> Optional[_builtins.int]:
         """
-        Number of failed runs, or null.
+        Number of failed runs; absent when the service reports none.
         """
         return pulumi.get(self, "run_failures")
 
     @_builtins.property
     @pulumi.getter(name="workspaceKpisRunsCount")
-    def workspace_kpis_runs_count(self) -> Optional[_builtins.float]:
+    def workspace_kpis_runs_count(self) -> Optional[_builtins.int]:
         """
-        Number of runs counted for the workspace's indicators, or null.
+        Number of runs counted for the workspace's indicators; absent when the service reports none.
         """
         return pulumi.get(self, "workspace_kpis_runs_count")
 
@@ -557,26 +577,26 @@ class WorkspaceStatus(dict):
         Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 
         :param 'WorkspaceStatusActions' actions: Actions the service currently allows (`isDestroyable`).
-        :param _builtins.str auto_destroy_status: State of a scheduled auto-destroy as the service reports it, or null.
+        :param _builtins.str auto_destroy_status: State of a scheduled auto-destroy as the service reports it; absent when the service reports none.
         :param _builtins.str created_at: Creation time (ISO 8601).
-        :param _builtins.str current_configuration_version_id: Latest configuration version (`cv-...`), or null.
-        :param _builtins.str current_run_id: Latest run (`run-...`), or null.
-        :param _builtins.str current_state_version_id: Current state version (`sv-...`), or null.
-        :param _builtins.str environment: Environment name the service assigns, or null.
-        :param _builtins.bool inherits_project_auto_destroy: Whether the auto-destroy setting comes from the project, or null when the service does not say.
-        :param _builtins.str last_assessment_result_at: Time of the latest health assessment (ISO 8601), or null.
-        :param _builtins.str latest_change_at: Time of the latest change to the workspace or its runs (ISO 8601), or null.
+        :param _builtins.str current_configuration_version_id: Latest configuration version (`cv-...`); absent when the service reports none.
+        :param _builtins.str current_run_id: Latest run (`run-...`); absent when the service reports none.
+        :param _builtins.str current_state_version_id: Current state version (`sv-...`); absent when the service reports none.
+        :param _builtins.str environment: Environment name the service assigns; absent when the service reports none.
+        :param _builtins.bool inherits_project_auto_destroy: Whether the auto-destroy setting comes from the project; absent when the service does not say.
+        :param _builtins.str last_assessment_result_at: Time of the latest health assessment (ISO 8601); absent when the service reports none.
+        :param _builtins.str latest_change_at: Time of the latest change to the workspace or its runs (ISO 8601); absent when the service reports none.
         :param _builtins.bool locked: Whether the workspace is locked.
-        :param _builtins.str locked_by: Id of the user (or run/team) holding the lock, or null.
-        :param _builtins.str locked_reason: Reason given when it was locked, or null.
-        :param _builtins.str no_code_module_version_id: For a no-code workspace: the module version it was provisioned from; null otherwise.
-        :param _builtins.bool no_code_upgrade_available: For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
-        :param _builtins.str oauth_client_name: Name of the VCS OAuth client of the connection, or null.
-        :param _builtins.str source: What created the workspace (for example `tfe-api` or `no-code`), or null.
-        :param _builtins.str source_module_id: Registry module a no-code workspace was made from, or null.
+        :param _builtins.str locked_by: Id of the user (or run/team) holding the lock; absent when the service reports none.
+        :param _builtins.str locked_reason: Reason given when it was locked; absent when the service reports none.
+        :param _builtins.str no_code_module_version_id: For a no-code workspace: the module version it was provisioned from; absent otherwise.
+        :param _builtins.bool no_code_upgrade_available: For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
+        :param _builtins.str oauth_client_name: Name of the VCS OAuth client of the connection; absent when the service reports none.
+        :param _builtins.str source: What created the workspace (for example `tfe-api` or `no-code`); absent when the service reports none.
+        :param _builtins.str source_module_id: Registry module a no-code workspace was made from; absent when the service reports none.
         :param _builtins.bool structured_run_output_enabled: Whether run output is structured (the newer run UI).
-        :param _builtins.str updated_at: Last update time (ISO 8601), or null.
-        :param _builtins.str vcs_repo_identifier: Repository of the VCS connection (`:org/:repo`), or null.
+        :param _builtins.str updated_at: Last update time (ISO 8601); absent when the service reports none.
+        :param _builtins.str vcs_repo_identifier: Repository of the VCS connection (`:org/:repo`); absent when the service reports none.
         """
         if actions is not None:
             pulumi.set(__self__, "actions", actions)
@@ -633,7 +653,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="autoDestroyStatus")
     def auto_destroy_status(self) -> Optional[_builtins.str]:
         """
-        State of a scheduled auto-destroy as the service reports it, or null.
+        State of a scheduled auto-destroy as the service reports it; absent when the service reports none.
         """
         return pulumi.get(self, "auto_destroy_status")
 
@@ -649,7 +669,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="currentConfigurationVersionId")
     def current_configuration_version_id(self) -> Optional[_builtins.str]:
         """
-        Latest configuration version (`cv-...`), or null.
+        Latest configuration version (`cv-...`); absent when the service reports none.
         """
         return pulumi.get(self, "current_configuration_version_id")
 
@@ -657,7 +677,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="currentRunId")
     def current_run_id(self) -> Optional[_builtins.str]:
         """
-        Latest run (`run-...`), or null.
+        Latest run (`run-...`); absent when the service reports none.
         """
         return pulumi.get(self, "current_run_id")
 
@@ -665,7 +685,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="currentStateVersionId")
     def current_state_version_id(self) -> Optional[_builtins.str]:
         """
-        Current state version (`sv-...`), or null.
+        Current state version (`sv-...`); absent when the service reports none.
         """
         return pulumi.get(self, "current_state_version_id")
 
@@ -673,7 +693,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter
     def environment(self) -> Optional[_builtins.str]:
         """
-        Environment name the service assigns, or null.
+        Environment name the service assigns; absent when the service reports none.
         """
         return pulumi.get(self, "environment")
 
@@ -681,7 +701,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="inheritsProjectAutoDestroy")
     def inherits_project_auto_destroy(self) -> Optional[_builtins.bool]:
         """
-        Whether the auto-destroy setting comes from the project, or null when the service does not say.
+        Whether the auto-destroy setting comes from the project; absent when the service does not say.
         """
         return pulumi.get(self, "inherits_project_auto_destroy")
 
@@ -689,7 +709,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="lastAssessmentResultAt")
     def last_assessment_result_at(self) -> Optional[_builtins.str]:
         """
-        Time of the latest health assessment (ISO 8601), or null.
+        Time of the latest health assessment (ISO 8601); absent when the service reports none.
         """
         return pulumi.get(self, "last_assessment_result_at")
 
@@ -697,7 +717,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="latestChangeAt")
     def latest_change_at(self) -> Optional[_builtins.str]:
         """
-        Time of the latest change to the workspace or its runs (ISO 8601), or null.
+        Time of the latest change to the workspace or its runs (ISO 8601); absent when the service reports none.
         """
         return pulumi.get(self, "latest_change_at")
 
@@ -713,7 +733,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="lockedBy")
     def locked_by(self) -> Optional[_builtins.str]:
         """
-        Id of the user (or run/team) holding the lock, or null.
+        Id of the user (or run/team) holding the lock; absent when the service reports none.
         """
         return pulumi.get(self, "locked_by")
 
@@ -721,7 +741,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="lockedReason")
     def locked_reason(self) -> Optional[_builtins.str]:
         """
-        Reason given when it was locked, or null.
+        Reason given when it was locked; absent when the service reports none.
         """
         return pulumi.get(self, "locked_reason")
 
@@ -729,7 +749,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="noCodeModuleVersionId")
     def no_code_module_version_id(self) -> Optional[_builtins.str]:
         """
-        For a no-code workspace: the module version it was provisioned from; null otherwise.
+        For a no-code workspace: the module version it was provisioned from; absent otherwise.
         """
         return pulumi.get(self, "no_code_module_version_id")
 
@@ -737,7 +757,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="noCodeUpgradeAvailable")
     def no_code_upgrade_available(self) -> Optional[_builtins.bool]:
         """
-        For a no-code workspace: whether a newer module version or variable options are available; null otherwise.
+        For a no-code workspace: whether a newer module version or variable options are available; absent otherwise.
         """
         return pulumi.get(self, "no_code_upgrade_available")
 
@@ -745,7 +765,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="oauthClientName")
     def oauth_client_name(self) -> Optional[_builtins.str]:
         """
-        Name of the VCS OAuth client of the connection, or null.
+        Name of the VCS OAuth client of the connection; absent when the service reports none.
         """
         return pulumi.get(self, "oauth_client_name")
 
@@ -753,7 +773,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter
     def source(self) -> Optional[_builtins.str]:
         """
-        What created the workspace (for example `tfe-api` or `no-code`), or null.
+        What created the workspace (for example `tfe-api` or `no-code`); absent when the service reports none.
         """
         return pulumi.get(self, "source")
 
@@ -761,7 +781,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="sourceModuleId")
     def source_module_id(self) -> Optional[_builtins.str]:
         """
-        Registry module a no-code workspace was made from, or null.
+        Registry module a no-code workspace was made from; absent when the service reports none.
         """
         return pulumi.get(self, "source_module_id")
 
@@ -777,7 +797,7 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="updatedAt")
     def updated_at(self) -> Optional[_builtins.str]:
         """
-        Last update time (ISO 8601), or null.
+        Last update time (ISO 8601); absent when the service reports none.
         """
         return pulumi.get(self, "updated_at")
 
@@ -785,21 +805,32 @@ class WorkspaceStatus(dict):
     @pulumi.getter(name="vcsRepoIdentifier")
     def vcs_repo_identifier(self) -> Optional[_builtins.str]:
         """
-        Repository of the VCS connection (`:org/:repo`), or null.
+        Repository of the VCS connection (`:org/:repo`); absent when the service reports none.
         """
         return pulumi.get(self, "vcs_repo_identifier")
 
 
 @pulumi.output_type
 class WorkspaceStatusActions(dict):
+    """
+    The actions the service currently allows on a workspace.
+    """
     def __init__(__self__, *,
                  is_destroyable: Optional[_builtins.bool] = None):
+        """
+        The actions the service currently allows on a workspace.
+
+        :param _builtins.bool is_destroyable: Whether the workspace may be destroyed now; absent when the service does not say.
+        """
         if is_destroyable is not None:
             pulumi.set(__self__, "is_destroyable", is_destroyable)
 
     @_builtins.property
     @pulumi.getter(name="isDestroyable")
     def is_destroyable(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workspace may be destroyed now; absent when the service does not say.
+        """
         return pulumi.get(self, "is_destroyable")
 
 

@@ -25,7 +25,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] address: Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+        :param pulumi.Input[_builtins.str] address: Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
         :param pulumi.Input[_builtins.str] organization: Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.str] token: API token. Default: `WORKSPACES_TOKEN`, then `TFE_TOKEN`, then the credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address. Set it with `pulumi config set --secret workspaces:token`.
         """
@@ -40,7 +40,7 @@ class ProviderArgs:
     @pulumi.getter
     def address(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+        Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
         """
         return pulumi.get(self, "address")
 
@@ -88,7 +88,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] address: Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+        :param pulumi.Input[_builtins.str] address: Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
         :param pulumi.Input[_builtins.str] organization: Organization that resources and lookups use when they name none. Default: `WORKSPACES_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.str] token: API token. Default: `WORKSPACES_TOKEN`, then `TFE_TOKEN`, then the credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address. Set it with `pulumi config set --secret workspaces:token`.
         """
@@ -143,7 +143,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter
     def address(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+        Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
         """
         return pulumi.get(self, "address")
 

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['RemoteStateConsumersArgs', 'RemoteStateConsumers']
 
@@ -21,7 +22,7 @@ class RemoteStateConsumersArgs:
     def __init__(__self__, *,
                  consumer_ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  workspace_id: pulumi.Input[_builtins.str],
-                 mode: pulumi.Input[Optional[_builtins.str]] = None):
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None):
         """
         The set of arguments for constructing a RemoteStateConsumers resource.
 
@@ -29,7 +30,7 @@ class RemoteStateConsumersArgs:
         :param pulumi.Input[_builtins.str] workspace_id: Workspace whose state is read (`ws-...`). Its `globalRemoteState` must be false:
                with it true every workspace of the organization is a consumer already.
                A change replaces this resource.
-        :param pulumi.Input[_builtins.str] mode: `authoritative` (default): the consumer set becomes exactly `consumerIds`
+        :param pulumi.Input[Union[_builtins.str, 'OwnershipMode']] mode: `authoritative` (default): the consumer set becomes exactly `consumerIds`
                (replace endpoint; needs a team that manages all workspaces of the organization);
                delete removes every consumer.
                `additive`: adds the listed consumers and on delete removes only those it added
@@ -37,6 +38,8 @@ class RemoteStateConsumersArgs:
         """
         pulumi.set(__self__, "consumer_ids", consumer_ids)
         pulumi.set(__self__, "workspace_id", workspace_id)
+        if mode is None:
+            mode = 'authoritative'
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
 
@@ -68,7 +71,7 @@ class RemoteStateConsumersArgs:
 
     @_builtins.property
     @pulumi.getter
-    def mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def mode(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]]:
         """
         `authoritative` (default): the consumer set becomes exactly `consumerIds`
         (replace endpoint; needs a team that manages all workspaces of the organization);
@@ -79,7 +82,7 @@ class RemoteStateConsumersArgs:
         return pulumi.get(self, "mode")
 
     @mode.setter
-    def mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def mode(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]]):
         pulumi.set(self, "mode", value)
 
 
@@ -90,16 +93,28 @@ class RemoteStateConsumers(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  consumer_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/remote-state-consumers`: the consumers of the workspace of that id.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE/remote-state-consumers
+        $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] consumer_ids: Workspaces (`ws-...`) allowed to read the state; order does not matter; must not list `workspaceId` itself.
-        :param pulumi.Input[_builtins.str] mode: `authoritative` (default): the consumer set becomes exactly `consumerIds`
+        :param pulumi.Input[Union[_builtins.str, 'OwnershipMode']] mode: `authoritative` (default): the consumer set becomes exactly `consumerIds`
                (replace endpoint; needs a team that manages all workspaces of the organization);
                delete removes every consumer.
                `additive`: adds the listed consumers and on delete removes only those it added
@@ -117,6 +132,18 @@ class RemoteStateConsumers(pulumi.CustomResource):
         """
         Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/remote-state-consumers`: the consumers of the workspace of that id.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE/remote-state-consumers
+        $ pulumi import workspaces:index:RemoteStateConsumers web-readers ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param RemoteStateConsumersArgs args: The arguments to use to populate this resource's properties.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -133,7 +160,7 @@ class RemoteStateConsumers(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  consumer_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -147,6 +174,8 @@ class RemoteStateConsumers(pulumi.CustomResource):
             if consumer_ids is None and not opts.urn:
                 raise TypeError("Missing required property 'consumer_ids'")
             __props__.__dict__["consumer_ids"] = consumer_ids
+            if mode is None:
+                mode = 'authoritative'
             __props__.__dict__["mode"] = mode
             if workspace_id is None and not opts.urn:
                 raise TypeError("Missing required property 'workspace_id'")

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['WorkspaceArgs', 'Workspace']
@@ -32,7 +33,7 @@ class WorkspaceArgs:
                  auto_destroy_at: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  engine_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'ExecutionMode']]] = None,
                  file_triggers_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  global_remote_state: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -62,16 +63,16 @@ class WorkspaceArgs:
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans may be queued.
         :param pulumi.Input[_builtins.bool] assessments_enabled: Whether health assessments (drift detection) run.
         :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Whether runs started by a run trigger apply without confirmation.
-        :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-        :param pulumi.Input[_builtins.str] auto_destroy_at: Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
-        :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-        :param pulumi.Input[_builtins.str] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
+        :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] auto_destroy_at: Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] description: Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
+        :param pulumi.Input[Union[_builtins.str, 'ExecutionMode']] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
         :param pulumi.Input[_builtins.bool] file_triggers_enabled: Whether only changes under the trigger prefixes or patterns start runs.
         :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources (the input, echoed).
         :param pulumi.Input[_builtins.bool] global_remote_state: Whether every workspace of the organization may read this workspace's state.
@@ -80,19 +81,21 @@ class WorkspaceArgs:
         :param pulumi.Input[_builtins.str] project: Project (`prj-...`) holding the workspace.
         :param pulumi.Input[_builtins.bool] queue_all_runs: Whether runs are queued before a configuration is uploaded.
         :param pulumi.Input['SettingOverwritesArgs'] setting_overwrites: Which settings are the workspace's own rather than inherited from the organization default.
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace; absent when the service reports none.
         :param pulumi.Input[_builtins.bool] speculative_enabled: Whether pull requests get speculative plans.
-        :param pulumi.Input[_builtins.str] ssh_key_id: SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+        :param pulumi.Input[_builtins.str] ssh_key_id: SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tag_names: Flat tags, lower-cased as the service stores them.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Key-value tags bound directly to the workspace. When given, this resource owns
                them: bindings not listed are removed. Do not also manage them with `WorkspaceTags`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_patterns: Glob patterns of files whose changes start runs (with `fileTriggersEnabled`; order does not matter).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_prefixes: Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
-        :param pulumi.Input['VcsRepoArgs'] vcs_repo: VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
-        :param pulumi.Input[_builtins.str] working_directory: Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+        :param pulumi.Input['VcsRepoArgs'] vcs_repo: VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
+        :param pulumi.Input[_builtins.str] working_directory: Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
         """
         pulumi.set(__self__, "name", name)
+        if adopt is None:
+            adopt = False
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
         if agent_pool_id is not None:
@@ -186,7 +189,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="agentPoolId")
     def agent_pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -246,7 +249,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="autoDestroyActivityDuration")
     def auto_destroy_activity_duration(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_activity_duration")
 
@@ -258,7 +261,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="autoDestroyAt")
     def auto_destroy_at(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+        Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_at")
 
@@ -270,7 +273,7 @@ class WorkspaceArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Free-text description, or null. `null` removes it.
+        Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "description")
 
@@ -282,7 +285,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="engineVersion")
     def engine_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
         """
         return pulumi.get(self, "engine_version")
 
@@ -292,14 +295,14 @@ class WorkspaceArgs:
 
     @_builtins.property
     @pulumi.getter(name="executionMode")
-    def execution_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def execution_mode(self) -> pulumi.Input[Optional[Union[_builtins.str, 'ExecutionMode']]]:
         """
         `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
         """
         return pulumi.get(self, "execution_mode")
 
     @execution_mode.setter
-    def execution_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def execution_mode(self, value: pulumi.Input[Optional[Union[_builtins.str, 'ExecutionMode']]]):
         pulumi.set(self, "execution_mode", value)
 
     @_builtins.property
@@ -402,7 +405,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
         """
         return pulumi.get(self, "source_name")
 
@@ -414,7 +417,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="sourceUrl")
     def source_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Address of the tool that created the workspace, or null.
+        Address of the tool that created the workspace; absent when the service reports none.
         """
         return pulumi.get(self, "source_url")
 
@@ -438,7 +441,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="sshKeyId")
     def ssh_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+        SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "ssh_key_id")
 
@@ -499,7 +502,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="vcsRepo")
     def vcs_repo(self) -> pulumi.Input[Optional['VcsRepoArgs']]:
         """
-        VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
+        VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
         """
         return pulumi.get(self, "vcs_repo")
 
@@ -511,7 +514,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="workingDirectory")
     def working_directory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+        Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
         """
         return pulumi.get(self, "working_directory")
 
@@ -536,7 +539,7 @@ class Workspace(pulumi.CustomResource):
                  auto_destroy_at: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  engine_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'ExecutionMode']]] = None,
                  file_triggers_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  global_remote_state: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -560,6 +563,18 @@ class Workspace(pulumi.CustomResource):
         """
         A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>`: the workspace's id.
+        - `<organization>/<name>`: the workspace's organization and name; the resource's id is then its `ws-` id.
+
+        ```sh
+        $ pulumi import workspaces:index:Workspace web ws-2xWmbZ4hFYd5KuUE
+        $ pulumi import workspaces:index:Workspace web acme/web
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over the workspace of this `organization` and `name` if it already exists:
@@ -569,16 +584,16 @@ class Workspace(pulumi.CustomResource):
                which properties change. Without it, an existing workspace of that name makes the
                create fail with an error that names it. Default false; no effect once the resource
                is in the stack.
-        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        :param pulumi.Input[_builtins.str] agent_pool_id: Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans may be queued.
         :param pulumi.Input[_builtins.bool] assessments_enabled: Whether health assessments (drift detection) run.
         :param pulumi.Input[_builtins.bool] auto_apply: Whether a successful plan applies without confirmation.
         :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Whether runs started by a run trigger apply without confirmation.
-        :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
-        :param pulumi.Input[_builtins.str] auto_destroy_at: Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
-        :param pulumi.Input[_builtins.str] description: Free-text description, or null. `null` removes it.
-        :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
-        :param pulumi.Input[_builtins.str] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
+        :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] auto_destroy_at: Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] description: Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
+        :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
+        :param pulumi.Input[Union[_builtins.str, 'ExecutionMode']] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
         :param pulumi.Input[_builtins.bool] file_triggers_enabled: Whether only changes under the trigger prefixes or patterns start runs.
         :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources (the input, echoed).
         :param pulumi.Input[_builtins.bool] global_remote_state: Whether every workspace of the organization may read this workspace's state.
@@ -588,17 +603,17 @@ class Workspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project: Project (`prj-...`) holding the workspace.
         :param pulumi.Input[_builtins.bool] queue_all_runs: Whether runs are queued before a configuration is uploaded.
         :param pulumi.Input[Union['SettingOverwritesArgs', 'SettingOverwritesArgsDict']] setting_overwrites: Which settings are the workspace's own rather than inherited from the organization default.
-        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
-        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace, or null.
+        :param pulumi.Input[_builtins.str] source_name: Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
+        :param pulumi.Input[_builtins.str] source_url: Address of the tool that created the workspace; absent when the service reports none.
         :param pulumi.Input[_builtins.bool] speculative_enabled: Whether pull requests get speculative plans.
-        :param pulumi.Input[_builtins.str] ssh_key_id: SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+        :param pulumi.Input[_builtins.str] ssh_key_id: SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tag_names: Flat tags, lower-cased as the service stores them.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Key-value tags bound directly to the workspace. When given, this resource owns
                them: bindings not listed are removed. Do not also manage them with `WorkspaceTags`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_patterns: Glob patterns of files whose changes start runs (with `fileTriggersEnabled`; order does not matter).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_prefixes: Path prefixes whose changes start runs (with `fileTriggersEnabled`; order does not matter).
-        :param pulumi.Input[Union['VcsRepoArgs', 'VcsRepoArgsDict']] vcs_repo: VCS repository; `null` removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
-        :param pulumi.Input[_builtins.str] working_directory: Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+        :param pulumi.Input[Union['VcsRepoArgs', 'VcsRepoArgsDict']] vcs_repo: VCS repository; an empty `vcsRepo` (`{}`, or `null` in TypeScript) removes it and keeps the workspace without one (a repository connected by hand shows as a change at the next refresh).
+        :param pulumi.Input[_builtins.str] working_directory: Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
         """
         ...
     @overload
@@ -608,6 +623,18 @@ class Workspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
+
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>`: the workspace's id.
+        - `<organization>/<name>`: the workspace's organization and name; the resource's id is then its `ws-` id.
+
+        ```sh
+        $ pulumi import workspaces:index:Workspace web ws-2xWmbZ4hFYd5KuUE
+        $ pulumi import workspaces:index:Workspace web acme/web
+        ```
 
         :param str resource_name: The name of the resource.
         :param WorkspaceArgs args: The arguments to use to populate this resource's properties.
@@ -634,7 +661,7 @@ class Workspace(pulumi.CustomResource):
                  auto_destroy_at: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  engine_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[Union[_builtins.str, 'ExecutionMode']]] = None,
                  file_triggers_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  global_remote_state: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -663,6 +690,8 @@ class Workspace(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = WorkspaceArgs.__new__(WorkspaceArgs)
 
+            if adopt is None:
+                adopt = False
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["agent_pool_id"] = agent_pool_id
             __props__.__dict__["allow_destroy_plan"] = allow_destroy_plan
@@ -758,9 +787,9 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="agentPoolId")
-    def agent_pool_id(self) -> pulumi.Output[_builtins.str]:
+    def agent_pool_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`, else null. Sent as `agent-pool-id`; `null` (or `""`) means no pool, with a mode other than `agent`.
+        Agent pool (`apool-...`) that runs the workspace when the mode is `agent`; absent otherwise. Sent as `agent-pool-id`; `""` means no pool (as does `null` in TypeScript), with a mode other than `agent`.
         """
         return pulumi.get(self, "agent_pool_id")
 
@@ -798,25 +827,25 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="autoDestroyActivityDuration")
-    def auto_destroy_activity_duration(self) -> pulumi.Output[_builtins.str]:
+    def auto_destroy_activity_duration(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`), or null. `null` turns it off.
+        Inactivity after which the service destroys the workspace's resources (`14d`, `12h`); absent when off. `""` turns it off (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_activity_duration")
 
     @_builtins.property
     @pulumi.getter(name="autoDestroyAt")
-    def auto_destroy_at(self) -> pulumi.Output[_builtins.str]:
+    def auto_destroy_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Time (ISO 8601) at which the service destroys the workspace's resources, or null. `null` cancels a scheduled destroy.
+        Time (ISO 8601) at which the service destroys the workspace's resources; absent when none is scheduled. `""` cancels a scheduled destroy (as does `null` in TypeScript).
         """
         return pulumi.get(self, "auto_destroy_at")
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> pulumi.Output[_builtins.str]:
+    def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Free-text description, or null. `null` removes it.
+        Free-text description; absent when it has none. `""` removes it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "description")
 
@@ -832,9 +861,9 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="engineVersion")
-    def engine_version(self) -> pulumi.Output[_builtins.str]:
+    def engine_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too), or null.
+        Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
         """
         return pulumi.get(self, "engine_version")
 
@@ -872,9 +901,9 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="htmlLink")
-    def html_link(self) -> pulumi.Output[_builtins.str]:
+    def html_link(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        UI path of the workspace (`links.self-html`), or null.
+        UI path of the workspace (`links.self-html`); absent when the service sends none.
         """
         return pulumi.get(self, "html_link")
 
@@ -888,7 +917,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def operations(self) -> pulumi.Output[_builtins.bool]:
+    def operations(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
         """
@@ -896,7 +925,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def organization(self) -> pulumi.Output[_builtins.str]:
+    def organization(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
         """
@@ -904,7 +933,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def project(self) -> pulumi.Output[_builtins.str]:
+    def project(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Project (`prj-...`) holding the workspace.
         """
@@ -920,9 +949,9 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="selfLink")
-    def self_link(self) -> pulumi.Output[_builtins.str]:
+    def self_link(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        API path of the workspace (`links.self`), or null.
+        API path of the workspace (`links.self`); absent when the service sends none.
         """
         return pulumi.get(self, "self_link")
 
@@ -936,17 +965,17 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sourceName")
-    def source_name(self) -> pulumi.Output[_builtins.str]:
+    def source_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Display name of the tool that created the workspace (shown as `Created via <sourceName>`), or null.
+        Display name of the tool that created the workspace (shown as `Created via <sourceName>`); absent when the service reports none.
         """
         return pulumi.get(self, "source_name")
 
     @_builtins.property
     @pulumi.getter(name="sourceUrl")
-    def source_url(self) -> pulumi.Output[_builtins.str]:
+    def source_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address of the tool that created the workspace, or null.
+        Address of the tool that created the workspace; absent when the service reports none.
         """
         return pulumi.get(self, "source_url")
 
@@ -960,9 +989,9 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sshKeyId")
-    def ssh_key_id(self) -> pulumi.Output[_builtins.str]:
+    def ssh_key_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        SSH key (`sshkey-...`) assigned for fetching private modules, or null. `null` (or `""`) unassigns it.
+        SSH key (`sshkey-...`) assigned for fetching private modules; absent when none is. `""` unassigns it (as does `null` in TypeScript).
         """
         return pulumi.get(self, "ssh_key_id")
 
@@ -1000,17 +1029,17 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="vcsRepo")
-    def vcs_repo(self) -> pulumi.Output['outputs.VcsRepoInfo']:
+    def vcs_repo(self) -> pulumi.Output[Optional['outputs.VcsRepoInfo']]:
         """
-        VCS connection, or null for a workspace without one. `null` removes the connection; `tagsRegex: null` inside it starts runs on branch pushes again.
+        VCS connection; absent for a workspace without one. An empty `vcsRepo` (`{}`, or `null` in TypeScript) removes the connection; `tagsRegex: ""` inside it starts runs on branch pushes again.
         """
         return pulumi.get(self, "vcs_repo")
 
     @_builtins.property
     @pulumi.getter(name="workingDirectory")
-    def working_directory(self) -> pulumi.Output[_builtins.str]:
+    def working_directory(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Directory of the repository the engine runs in, or null for the root. `null` removes it (runs start at the root).
+        Directory of the repository the engine runs in; absent for the root. `""` removes it, and runs start at the root (as with `null` in TypeScript).
         """
         return pulumi.get(self, "working_directory")
 

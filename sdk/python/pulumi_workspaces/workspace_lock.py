@@ -30,8 +30,12 @@ class WorkspaceLockArgs:
         :param pulumi.Input[_builtins.str] reason: Reason stored with the lock. Default empty. A change re-locks (unlock, then lock).
         """
         pulumi.set(__self__, "workspace_id", workspace_id)
+        if force is None:
+            force = False
         if force is not None:
             pulumi.set(__self__, "force", force)
+        if reason is None:
+            reason = ''
         if reason is not None:
             pulumi.set(__self__, "reason", reason)
 
@@ -85,6 +89,18 @@ class WorkspaceLock(pulumi.CustomResource):
         """
         Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/lock`: the lock of the workspace of that id, which must be locked.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE/lock
+        $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] force: On delete, force-unlock (admin access) instead of unlock, e.g. when another user took the lock over. Default false.
@@ -99,6 +115,18 @@ class WorkspaceLock(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
+
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/lock`: the lock of the workspace of that id, which must be locked.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE/lock
+        $ pulumi import workspaces:index:WorkspaceLock freeze ws-2xWmbZ4hFYd5KuUE
+        ```
 
         :param str resource_name: The name of the resource.
         :param WorkspaceLockArgs args: The arguments to use to populate this resource's properties.
@@ -127,7 +155,11 @@ class WorkspaceLock(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = WorkspaceLockArgs.__new__(WorkspaceLockArgs)
 
+            if force is None:
+                force = False
             __props__.__dict__["force"] = force
+            if reason is None:
+                reason = ''
             __props__.__dict__["reason"] = reason
             if workspace_id is None and not opts.urn:
                 raise TypeError("Missing required property 'workspace_id'")
@@ -183,7 +215,7 @@ class WorkspaceLock(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lockedBy")
-    def locked_by(self) -> pulumi.Output[_builtins.str]:
+    def locked_by(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         User id holding the lock.
         """

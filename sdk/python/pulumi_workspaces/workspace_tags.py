@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['WorkspaceTagsArgs', 'WorkspaceTags']
 
@@ -20,14 +21,14 @@ __all__ = ['WorkspaceTagsArgs', 'WorkspaceTags']
 class WorkspaceTagsArgs:
     def __init__(__self__, *,
                  workspace_id: pulumi.Input[_builtins.str],
-                 mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None,
                  tag_names: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a WorkspaceTags resource.
 
         :param pulumi.Input[_builtins.str] workspace_id: Workspace id (`ws-...`). A change replaces this resource.
-        :param pulumi.Input[_builtins.str] mode: `authoritative` (default): the workspace ends up with exactly the listed tags;
+        :param pulumi.Input[Union[_builtins.str, 'OwnershipMode']] mode: `authoritative` (default): the workspace ends up with exactly the listed tags;
                others are removed, and delete removes the listed ones.
                `additive`: only adds the listed tags; delete removes only the tags this
                resource added (not those the workspace already had).
@@ -37,6 +38,8 @@ class WorkspaceTagsArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Key-value tags bound directly to the workspace. Omitted: key-value tags are not managed.
         """
         pulumi.set(__self__, "workspace_id", workspace_id)
+        if mode is None:
+            mode = 'authoritative'
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
         if tag_names is not None:
@@ -58,7 +61,7 @@ class WorkspaceTagsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def mode(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]]:
         """
         `authoritative` (default): the workspace ends up with exactly the listed tags;
         others are removed, and delete removes the listed ones.
@@ -69,7 +72,7 @@ class WorkspaceTagsArgs:
         return pulumi.get(self, "mode")
 
     @mode.setter
-    def mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def mode(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]]):
         pulumi.set(self, "mode", value)
 
     @_builtins.property
@@ -104,7 +107,7 @@ class WorkspaceTags(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None,
                  tag_names: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -112,9 +115,21 @@ class WorkspaceTags(pulumi.CustomResource):
         """
         Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/tags`: the tags of the workspace of that id.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE/tags
+        $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] mode: `authoritative` (default): the workspace ends up with exactly the listed tags;
+        :param pulumi.Input[Union[_builtins.str, 'OwnershipMode']] mode: `authoritative` (default): the workspace ends up with exactly the listed tags;
                others are removed, and delete removes the listed ones.
                `additive`: only adds the listed tags; delete removes only the tags this
                resource added (not those the workspace already had).
@@ -133,6 +148,18 @@ class WorkspaceTags(pulumi.CustomResource):
         """
         Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
 
+        ## Import
+
+        An existing record is imported by its id, in one of these forms:
+
+        - `ws-<id>/tags`: the tags of the workspace of that id.
+        - `ws-<id>`: the same, by the workspace's id alone.
+
+        ```sh
+        $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE/tags
+        $ pulumi import workspaces:index:WorkspaceTags web-tags ws-2xWmbZ4hFYd5KuUE
+        ```
+
         :param str resource_name: The name of the resource.
         :param WorkspaceTagsArgs args: The arguments to use to populate this resource's properties.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -148,7 +175,7 @@ class WorkspaceTags(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[Union[_builtins.str, 'OwnershipMode']]] = None,
                  tag_names: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -161,6 +188,8 @@ class WorkspaceTags(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = WorkspaceTagsArgs.__new__(WorkspaceTagsArgs)
 
+            if mode is None:
+                mode = 'authoritative'
             __props__.__dict__["mode"] = mode
             __props__.__dict__["tag_names"] = tag_names
             __props__.__dict__["tags"] = tags

@@ -12,7 +12,7 @@ import { dedupeFailures } from "./check-failures";
 import { organizationFailures, organizationInput } from "./inputs";
 import { isUnknown } from "./unknowns";
 import type { CheckFailure, CheckResult, Props } from "./types";
-import { executionModeFailures, inputLines, lineFailures, type InputLine } from "./workspace-inputs";
+import { executionModeFailures, inputLines, lineFailures, withClears, type InputLine } from "./workspace-inputs";
 import {
   DEFAULT_UPGRADE_TIMEOUT_SECONDS,
   NO_CODE_SETTINGS,
@@ -52,7 +52,13 @@ const LINES: ReadonlyMap<string, InputLine> = new Map<string, InputLine>([
   ["moduleVersion", { schema: z.string().min(1), nullable: false }],
   ["forceDelete", { schema: z.boolean(), nullable: false }],
   ["autoConfirm", { schema: z.boolean(), nullable: false }],
-  ["upgradeTimeoutSeconds", { schema: z.number().gt(0, "must be a number of seconds above 0"), nullable: false }],
+  [
+    "upgradeTimeoutSeconds",
+    {
+      schema: z.number().int("must be a whole number of seconds").gt(0, "must be a number of seconds above 0"),
+      nullable: false,
+    },
+  ],
 ]);
 
 /** Variable keys given twice: the service keeps one variable per key. */
@@ -72,7 +78,8 @@ export function checkNoCodeWorkspace(
   news: NoCodeWorkspaceInputs & Props,
   olds: Props = {},
 ): CheckResult<NoCodeWorkspaceInputs & Props> {
-  const inputs = { ...news };
+  // A setting cleared with `""` is checked and kept as `null` (see CLEARABLE).
+  const inputs = withClears(news, LINES.keys()) as NoCodeWorkspaceInputs & Props;
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === "") {
     // No organization given, so this is the recorded or the ambient one: a string or undefined.

@@ -14,18 +14,19 @@ import {
 } from "../no-code-workspace-fields";
 
 export { NO_CODE_SETTINGS };
-import type { NoCodeVariableOutput, NoCodeWorkspaceArgs } from "../no-code-workspace";
+import type {
+  NoCodeVariableOutput,
+  NoCodeWorkspaceArgs,
+  NoCodeWorkspaceLastUpgrade,
+  UpgradeStrategy,
+} from "../no-code-workspace";
 import { apiVariables, normalizeVariables, sameVariables, storedVariables } from "./no-code-variables";
 
 /** Inputs as the engine hands them over. */
 export type NoCodeWorkspaceInputs = pulumi.Unwrap<NoCodeWorkspaceArgs>;
 
 /** The upgrade run that last changed the workspace's version or variables. */
-export interface LastUpgrade {
-  runId: string;
-  status: string;
-  planUrl: string | null;
-}
+export type LastUpgrade = NoCodeWorkspaceLastUpgrade;
 
 /** Outputs as stored in state: the table's no-code lines, and the module's and upgrade's own values. */
 export type NoCodeWorkspaceOutputs = {
@@ -41,7 +42,7 @@ export type NoCodeWorkspaceOutputs = {
   autoConfirm: boolean;
   upgradeTimeoutSeconds: number;
   /** Absent from state written before replace-style upgrades. */
-  upgradeStrategy?: "in-place" | "replace";
+  upgradeStrategy?: UpgradeStrategy;
   lastUpgrade: LastUpgrade | null;
 };
 
@@ -56,11 +57,11 @@ export type Echoed = Partial<
 };
 
 export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
-export const UPGRADE_STRATEGIES = ["in-place", "replace"] as const;
+export const UPGRADE_STRATEGIES = ["in-place", "replace"] as const satisfies readonly UpgradeStrategy[];
 /** Inputs whose change is an upgrade: in place, or a replacement under `upgradeStrategy: "replace"`. */
 export const UPGRADE_INPUTS = ["moduleVersion", "variables"];
 
-export function strategyOf(p: { upgradeStrategy?: unknown }): "in-place" | "replace" {
+export function strategyOf(p: { upgradeStrategy?: unknown }): UpgradeStrategy {
   return p.upgradeStrategy === "replace" ? "replace" : "in-place";
 }
 

@@ -3,14 +3,21 @@ import { defaultOrganization } from "../provider-settings";
 import { dedupeFailures } from "./check-failures";
 import { organizationInput } from "./inputs";
 import type { CheckFailure, CheckResult, Props } from "./types";
-import { WORKSPACE_INPUT_LINES, executionModeFailures, lineFailures, vcsRepoFailures } from "./workspace-inputs";
+import {
+  WORKSPACE_INPUT_LINES,
+  executionModeFailures,
+  lineFailures,
+  vcsRepoFailures,
+  withClears,
+} from "./workspace-inputs";
 
 /**
  * `olds` are the inputs of the last deployment: an organization the program does not
- * give is taken from there before the ambient default (see organizationInput).
+ * give is taken from there before the ambient default (see organizationInput). A setting
+ * cleared with `""` (or `vcsRepo: {}`) is checked and kept as `null` (see CLEARABLE).
  */
 export function checkWorkspace(news: Props, olds: Props = {}): CheckResult {
-  const inputs: Props = { ...news };
+  const inputs: Props = withClears(news, WORKSPACE_INPUT_LINES.keys());
   const failures: CheckFailure[] = [];
   if (inputs.organization === undefined || inputs.organization === null || inputs.organization === "") {
     const org = organizationInput(olds, news, defaultOrganization);

@@ -83,6 +83,51 @@ function lineSchema(name: WorkspaceFieldName, f: FieldDef): z.ZodType | undefine
   return f.shape ? programKeys(objectOf(wire)) : wire;
 }
 
+/**
+ * The settings a program may clear, and how, said once for every language: the empty
+ * string `""` clears a string setting of the table marked `nullable`, the empty object
+ * `{}` an object setting (`vcsRepo`: no repository, no credential), and `""` a key the
+ * table names in `nullableKeys` (`vcsRepo.tagsRegex`). TypeScript programs may give
+ * `null` for the same; check turns each empty form into `null`, so the two are one input.
+ */
+export const CLEARABLE: {
+  readonly strings: readonly WorkspaceFieldName[];
+  readonly objects: readonly WorkspaceFieldName[];
+  readonly keys: Readonly<Partial<Record<WorkspaceFieldName, readonly string[]>>>;
+} = {
+  strings: workspaceFieldEntries.filter(([, f]) => f.nullable && !f.shape).map(([k]) => k),
+  objects: workspaceFieldEntries.filter(([, f]) => f.nullable && f.shape).map(([k]) => k),
+  keys: Object.fromEntries(
+    workspaceFieldEntries.filter(([, f]) => f.nullableKeys).map(([k, f]) => [k, f.nullableKeys]),
+  ),
+};
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === "";
+
+/** `inputs` with each empty form of a clearable setting among `names` (see {@link CLEARABLE}) as `null`. */
+export function withClears(inputs: Props, names: Iterable<string>): Props {
+  const out: Props = { ...inputs };
+  const given = new Set(names);
+  for (const name of CLEARABLE.strings) if (given.has(name) && out[name] === "") out[name] = null;
+  for (const name of CLEARABLE.objects) {
+    const value = out[name];
+    if (!given.has(name) || value === null || typeof value !== "object" || Array.isArray(value) || isUnknown(value))
+      continue;
+    const fields = value as Props;
+    if (Object.values(fields).every(isEmpty)) {
+      out[name] = null;
+      continue;
+    }
+    const keys = CLEARABLE.keys[name] ?? [];
+    if (keys.some((k) => fields[k] === "")) {
+      out[name] = Object.fromEntries(
+        Object.entries(fields).map(([k, v]) => [k, keys.includes(k) && v === "" ? null : v]),
+      );
+    }
+  }
+  return out;
+}
+
 /** One input's schema and whether a program's `null` clears it. */
 export interface InputLine {
   schema: z.ZodType;

@@ -11,7 +11,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+// Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 func GetAddress(ctx *pulumi.Context) string {
 	return config.Get(ctx, "workspaces:address")
 }

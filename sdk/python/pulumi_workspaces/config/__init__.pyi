@@ -16,7 +16,7 @@ from .. import _utilities
 
 address: Optional[str]
 """
-Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
 """
 
 organization: Optional[str]

@@ -23,7 +23,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def address(self) -> Optional[str]:
         """
-        Address of the service (`https://host`). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`, then the hosted service.
+        Address of the service (`https://host`, or a bare hostname). Default: `WORKSPACES_ADDRESS`, then `TFE_HOSTNAME`. There is no built-in address: without one of the three, every operation fails with an error that names them.
         """
         return __config__.get('address')
 

@@ -1,0 +1,84 @@
+/**
+ * How `pulumi import` names an existing record of each resource: the id forms the
+ * resource's read takes, each with an example. The schema's `## Import` sections are built
+ * from this list (scripts/plugin/schema.js), and a test imports a record of each resource
+ * by every form.
+ *
+ * Plain data with no imports, so that the schema derivation can read it as it is.
+ */
+
+/** One id form: what it looks like, what it names, and an example. */
+interface ImportIdForm {
+  readonly form: string;
+  readonly says: string;
+  readonly example: string;
+}
+
+/** The id forms of one resource, and the resource name its `pulumi import` lines use. */
+export interface ImportIds {
+  readonly name: string;
+  readonly forms: readonly ImportIdForm[];
+}
+
+/** The id forms of every resource of the schema, by resource type name. */
+export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
+  Workspace: {
+    name: "web",
+    forms: [
+      { form: "ws-<id>", says: "the workspace's id.", example: "ws-2xWmbZ4hFYd5KuUE" },
+      {
+        form: "<organization>/<name>",
+        says: "the workspace's organization and name; the resource's id is then its `ws-` id.",
+        example: "acme/web",
+      },
+    ],
+  },
+  WorkspaceTags: {
+    name: "web-tags",
+    forms: [
+      { form: "ws-<id>/tags", says: "the tags of the workspace of that id.", example: "ws-2xWmbZ4hFYd5KuUE/tags" },
+      { form: "ws-<id>", says: "the same, by the workspace's id alone.", example: "ws-2xWmbZ4hFYd5KuUE" },
+    ],
+  },
+  RemoteStateConsumers: {
+    name: "web-readers",
+    forms: [
+      {
+        form: "ws-<id>/remote-state-consumers",
+        says: "the consumers of the workspace of that id.",
+        example: "ws-2xWmbZ4hFYd5KuUE/remote-state-consumers",
+      },
+      { form: "ws-<id>", says: "the same, by the workspace's id alone.", example: "ws-2xWmbZ4hFYd5KuUE" },
+    ],
+  },
+  NoCodeModule: {
+    name: "network",
+    forms: [{ form: "nocode-<id>", says: "the no-code module's id.", example: "nocode-9nY3xqPrPHM8uVdD" }],
+  },
+  NoCodeWorkspace: {
+    name: "net",
+    forms: [{ form: "ws-<id>", says: "the workspace's id.", example: "ws-4Kd7ZvQe1bGtLmPx" }],
+  },
+  WorkspaceLock: {
+    name: "freeze",
+    forms: [
+      {
+        form: "ws-<id>/lock",
+        says: "the lock of the workspace of that id, which must be locked.",
+        example: "ws-2xWmbZ4hFYd5KuUE/lock",
+      },
+      { form: "ws-<id>", says: "the same, by the workspace's id alone.", example: "ws-2xWmbZ4hFYd5KuUE" },
+    ],
+  },
+  DataRetentionPolicy: {
+    name: "retention",
+    forms: [
+      {
+        form: "ws-<id>/data-retention-policy",
+        says: "the policy of the workspace of that id, which must have one of its own.",
+        example: "ws-2xWmbZ4hFYd5KuUE/data-retention-policy",
+      },
+      { form: "ws-<id>", says: "the same, by the workspace's id alone.", example: "ws-2xWmbZ4hFYd5KuUE" },
+    ],
+  },
+};

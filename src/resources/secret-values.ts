@@ -1,0 +1,74 @@
+/**
+ * What is secret, said once for both doors: the TypeScript classes make these values
+ * secret before they reach the engine, the provider plugin marks them secret in every
+ * answer (checked inputs, outputs, the inputs a read gives back), and the plugin's schema
+ * (scripts/plugin/schema.js) marks the same properties `secret`. A value listed here is
+ * stored in the state only encrypted, whether the program gave it as a secret or as a
+ * plain literal.
+ *
+ * Plain data with no imports, so that the schema derivation can read it as it is.
+ */
+
+/** Items of a list input whose `value` is secret when the item's `when` flag is true. */
+export interface SecretItems {
+  /** The list input (`variables`). */
+  readonly list: string;
+  /** The item's key holding the value (`value`). */
+  readonly value: string;
+  /** The item's boolean key that makes the value secret (`sensitive`). */
+  readonly when: string;
+}
+
+/** The secret values of one resource. */
+export interface ResourceSecrets {
+  /** Outputs stored only as secrets, whatever they hold. */
+  readonly outputs: readonly string[];
+  /** List inputs whose items carry a value that is secret when the item says so. */
+  readonly items: readonly SecretItems[];
+}
+
+/** The provider's configuration keys (`workspaces:<key>`) that are secret. */
+export const SECRET_CONFIG: readonly string[] = ["token"];
+
+/** The secret values of each resource, by resource type name; a resource not named has none. */
+export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
+  NoCodeWorkspace: {
+    outputs: ["sensitiveValues"],
+    items: [{ list: "variables", value: "value", when: "sensitive" }],
+  },
+};
+
+const NONE: ResourceSecrets = { outputs: [], items: [] };
+
+/** The secret values of a resource type (by name). */
+export function secretsOf(kind: string): ResourceSecrets {
+  return SECRET_VALUES[kind] ?? NONE;
+}
+
+/** A path into a property bag: keys and list indexes. */
+export type SecretPath = readonly (string | number)[];
+
+/**
+ * Where `props` (inputs or outputs of a resource of `kind`) hold a secret value: each
+ * secret output that is present, and the value of each list item whose flag is true.
+ */
+export function secretPaths(kind: string, props: Record<string, unknown> | undefined): SecretPath[] {
+  const secrets = secretsOf(kind);
+  const paths: SecretPath[] = [];
+  for (const name of secrets.outputs) if (props?.[name] !== undefined) paths.push([name]);
+  for (const rule of secrets.items) {
+    const list = props?.[rule.list];
+    if (!Array.isArray(list)) continue;
+    list.forEach((item: unknown, i) => {
+      if (isSecretItem(item, rule)) paths.push([rule.list, i, rule.value]);
+    });
+  }
+  return paths;
+}
+
+/** Whether a list item's value is secret under `rule` (its flag is true and it has a value). */
+export function isSecretItem(item: unknown, rule: SecretItems): boolean {
+  if (item === null || typeof item !== "object") return false;
+  const fields = item as Record<string, unknown>;
+  return fields[rule.when] === true && fields[rule.value] !== undefined;
+}

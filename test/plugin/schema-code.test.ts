@@ -1,0 +1,189 @@
+/**
+ * What the plugin's schema claims, against what the code does, through the plugin's own
+ * provider and the real local server: every `default` is what a resource created without
+ * the input has (or, for `adopt`, does); each default claimed in words holds; and every id
+ * form of an Import section is one the resource's read takes (`pulumi import` reads the
+ * record with nothing else known).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { recordReadInputs, workspacesProvider } from "../../src/plugin/provider";
+import { IMPORT_IDS } from "../../src/plugin/import-ids";
+import type { RunningServer } from "../../src/server";
+import { configuredSettings, defaultOrganization, setConfiguredSettings } from "../../src/resources/provider-settings";
+import { getWorkspaces, lookupSettingsFrom } from "../../src/resources/lookups";
+import { createProject, registryModuleWith, startHarness, uniqueName, type Harness } from "../resources/helpers";
+
+type Props = Record<string, any>;
+
+const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "../../src/plugin/schema.json"), "utf8"));
+const provider = workspacesProvider("0.0.0-test");
+const urn = (kind: string, name: string) => `urn:pulumi:dev::schema-code::workspaces:index:${kind}::${name}`;
+const SIG = "4dabf18193072939515e22adb298388d";
+
+/** `v` with every secret mark taken off. */
+function unmarked(v: any): any {
+  if (v && typeof v === "object" && v[SIG]) return unmarked(v.value);
+  if (Array.isArray(v)) return v.map(unmarked);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unmarked(x)]));
+  return v;
+}
+
+/** check then create through the plugin's provider, as the engine does. */
+async function create(kind: string, news: Props, name = uniqueName(kind)): Promise<{ id: string; outs: Props }> {
+  const checked = await provider.check!(urn(kind, name), {}, news);
+  expect(checked.failures, `${kind} ${JSON.stringify(news)}`).toEqual([]);
+  const r = await provider.create!(urn(kind, name), checked.inputs);
+  return { id: r.id, outs: unmarked(r.outs) };
+}
+
+let h: Harness;
+let server: RunningServer;
+let workspaceId: string;
+let project: string;
+let moduleId: string;
+
+beforeAll(async () => {
+  // Self-managed: data retention policies are a self-managed server's feature.
+  h = await startHarness({ selfManaged: true });
+  server = h.server;
+  // As the plugin's lookups do (src/plugin/main.ts): the provider's configuration first.
+  lookupSettingsFrom(configuredSettings);
+  workspaceId = (await create("Workspace", { name: uniqueName("base") })).id;
+  project = await createProject(h, uniqueName("schema"));
+  moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** The least a program gives for each resource; each default is then left to the code. */
+const minimal = (): Record<string, Props> => ({
+  Workspace: { name: uniqueName("least") },
+  WorkspaceTags: { workspaceId, tagNames: [] },
+  RemoteStateConsumers: { workspaceId, consumerIds: [] },
+  NoCodeWorkspace: {
+    noCodeModuleId: moduleId,
+    name: uniqueName("least"),
+    project,
+    variables: [{ key: "region", category: "engine" }],
+  },
+  WorkspaceLock: { workspaceId },
+  DataRetentionPolicy: { workspaceId, deleteOlderThanNDays: 30 },
+});
+
+const kindOf = (token: string) => token.split(":")[2];
+
+describe("the schema's defaults are the code's", () => {
+  const withDefaults = Object.entries<any>(schema.resources).filter(([, r]) =>
+    Object.values<any>(r.inputProperties).some((p) => p.default !== undefined || p.items?.$ref),
+  );
+
+  it.each(withDefaults.map(([token]) => kindOf(token)))(
+    "%s: created without them, it has every default",
+    async (kind) => {
+      // A module is made once per registry module: this one from a registry module of its own.
+      const inputs =
+        kind === "NoCodeModule" ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) } : minimal()[kind];
+      const spec = schema.resources[`workspaces:index:${kind}`];
+      const { outs } = await create(kind, inputs);
+      for (const [name, p] of Object.entries<any>(spec.inputProperties)) {
+        if (p.default !== undefined && name !== "adopt") expect(outs[name] ?? "", `${kind}.${name}`).toEqual(p.default);
+        const type = p.items?.$ref && schema.types[p.items.$ref.slice(8)];
+        if (!type || !Array.isArray(outs[name]) || outs[name].length === 0) continue;
+        for (const [field, f] of Object.entries<any>(type.properties))
+          if (f.default !== undefined)
+            expect(outs[name][0][field] ?? "", `${kind}.${name}[].${field}`).toEqual(f.default);
+      }
+    },
+  );
+
+  it("adopt: left out, it is false: a second create of the same record fails and names adopt", async () => {
+    const kinds = Object.entries<any>(schema.resources)
+      .filter(([, r]) => r.inputProperties.adopt)
+      .map(([token]) => kindOf(token));
+    expect(kinds.sort()).toEqual(["NoCodeModule", "NoCodeWorkspace", "Workspace"]);
+    for (const kind of kinds) {
+      expect(schema.resources[`workspaces:index:${kind}`].inputProperties.adopt.default).toBe(false);
+      const inputs =
+        kind === "NoCodeModule" ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) } : minimal()[kind];
+      await create(kind, inputs);
+      await expect(create(kind, inputs), kind).rejects.toThrow(/adopt: true/);
+    }
+  });
+
+  it("the defaults claimed in words: a module's latest version, every workspace, the configured organization", async () => {
+    const { outs } = await create("NoCodeModule", {
+      registryModuleId: await registryModuleWith(h, ["1.0.0", "1.2.0"]),
+    });
+    expect(outs.versionPin).toBe("1.2.0");
+
+    const all = await getWorkspaces({ organization: server.organization, names: ["*"] });
+    expect(all.names.length).toBeGreaterThan(3);
+    expect((await getWorkspaces({})).names).toEqual(all.names);
+
+    const env = {
+      WORKSPACES_ORGANIZATION: process.env.WORKSPACES_ORGANIZATION,
+      TFE_ORGANIZATION: process.env.TFE_ORGANIZATION,
+    };
+    try {
+      process.env.WORKSPACES_ORGANIZATION = "from-workspaces-env";
+      process.env.TFE_ORGANIZATION = "from-tfe-env";
+      expect(defaultOrganization()).toBe(server.organization);
+      setConfiguredSettings({ address: server.url, token: server.token });
+      expect(defaultOrganization()).toBe("from-workspaces-env");
+      delete process.env.WORKSPACES_ORGANIZATION;
+      expect(defaultOrganization()).toBe("from-tfe-env");
+    } finally {
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      setConfiguredSettings({ address: server.url, token: server.token, organization: server.organization });
+    }
+  });
+});
+
+describe("every id form of an Import section is one the resource's read takes", () => {
+  it("imports a record of each resource by each of its forms", async () => {
+    const ws = await create("Workspace", { name: uniqueName("imported") });
+    const name = ws.outs.name as string;
+    const reader = await create("Workspace", { name: uniqueName("reader") });
+    await create("WorkspaceTags", { workspaceId: ws.id, tagNames: ["imported"] });
+    await create("RemoteStateConsumers", { workspaceId: ws.id, consumerIds: [reader.id] });
+    await create("WorkspaceLock", { workspaceId: ws.id, reason: "import" });
+    await create("DataRetentionPolicy", { workspaceId: ws.id, deleteOlderThanNDays: 7 });
+    const net = await create("NoCodeWorkspace", { noCodeModuleId: moduleId, name: uniqueName("imported"), project });
+
+    const ids: Record<string, string> = {
+      "ws-<id>": ws.id,
+      "<organization>/<name>": `${server.organization}/${name}`,
+      "ws-<id>/tags": `${ws.id}/tags`,
+      "ws-<id>/remote-state-consumers": `${ws.id}/remote-state-consumers`,
+      "ws-<id>/lock": `${ws.id}/lock`,
+      "ws-<id>/data-retention-policy": `${ws.id}/data-retention-policy`,
+      "nocode-<id>": moduleId,
+    };
+    const expected: Record<string, (props: Props) => void> = {
+      Workspace: (p) => expect(p.name).toBe(name),
+      WorkspaceTags: (p) => expect(p.tagNames).toContain("imported"),
+      RemoteStateConsumers: (p) => expect(p.consumerIds).toEqual([reader.id]),
+      NoCodeModule: (p) => expect(p.versionPin).toBe("1.0.0"),
+      NoCodeWorkspace: (p) => expect(p.name).toBe(net.outs.name),
+      WorkspaceLock: (p) => expect(p.locked).toBe(true),
+      DataRetentionPolicy: (p) => expect(p.deleteOlderThanNDays).toBe(7),
+    };
+    for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
+      for (const { form } of forms) {
+        const id = kind === "NoCodeWorkspace" ? net.id : ids[form];
+        expect(id, `${kind} ${form}`).toBeDefined();
+        const u = urn(kind, "imported");
+        recordReadInputs(u, {});
+        const read = await provider.read!(id, u, {});
+        expect(read.id, `${kind} ${form}`).toBeTruthy();
+        expected[kind](unmarked(read.props));
+        if (kind === "Workspace") expect(read.id).toBe(ws.id);
+      }
+    }
+  });
+});
