@@ -6,12 +6,9 @@
  * engine must download and start the self-contained executable itself.
  *
  * `autoInstall(archives, env, extraPath, program)` runs any program that way: YAML through the
- * CLI (test/e2e/plugin-install.test.ts), or a Python or Go Automation program that drives the
- * engine with the environment it is handed, e.g. in that file's describe, beside the YAML case:
- *
- *   const outcome = await autoInstall(archives, engineEnvWithFreshHome, [], (env) => runPythonProgram(env));
- *
- * then the same expectations on `outcome.served`, `outcome.plugins` and `outcome.executable`.
+ * CLI (test/e2e/plugin-install.test.ts), and the Python Automation API inline program of
+ * test/languages/python, which drives the engine with the environment it is handed
+ * (test/languages/plugin-download.test.ts).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";

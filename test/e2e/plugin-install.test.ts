@@ -10,7 +10,8 @@
  *   `pulumi plugin ls` shows that version;
  * - installed by hand with `pulumi plugin install resource workspaces <version> --file`.
  *
- * A Python or Go Automation program runs the first case through `autoInstall` in the same way.
+ * test/languages/plugin-download.test.ts runs the first case for a Python Automation API
+ * inline program through the same `autoInstall`.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -33,7 +33,7 @@ const KEYS = ["LANGUAGES_PLUGIN_TARBALL", "LANGUAGES_GO_PROGRAM", "LANGUAGES_PYT
 
 let prepared: Prepared | undefined;
 /** From the environment (`npm run test:languages` sets it), else from running the preparation once. */
-function prepare(): Prepared {
+export function prepare(): Prepared {
   if (prepared) return prepared;
   let found: Record<string, string | undefined> = process.env;
   if (!KEYS.every((k) => found[k])) {
@@ -130,7 +130,7 @@ export class LanguageStack {
   }
 
   private run(action: Action, v: Values): Promise<StepResult> {
-    return this.language === "yaml" ? this.runYaml(action, v) : this.runProgram(action, v);
+    return this.language === "yaml" ? this.runYaml(action, v) : runProgram(this.language, this.stack, action, v);
   }
 
   private async runYaml(action: Action, v: Values): Promise<StepResult> {
@@ -162,36 +162,51 @@ export class LanguageStack {
     const outputs = JSON.parse((await s.ok(["stack", "output", "--json", "--show-secrets"])).stdout);
     return { ok: true, output: r.output, changes: history[0]?.resourceChanges ?? {}, steps: [], outputs };
   }
+}
 
-  private async runProgram(action: Action, v: Values): Promise<StepResult> {
-    const ready = prepare();
-    const values = path.join(this.stack.root, `values-${action}.json`);
-    fs.writeFileSync(values, JSON.stringify(v, null, 2));
-    const [cmd, args] =
-      this.language === "go"
-        ? [ready.LANGUAGES_GO_PROGRAM, [action]]
-        : [ready.LANGUAGES_PYTHON, [path.join(__dirname, "python", "languages.py"), action]];
-    const r = await spawnProgram(cmd, args, {
-      ...this.stack.env,
-      LANGUAGES_DIR: this.stack.dir,
-      LANGUAGES_STACK: this.stack.stack,
-      LANGUAGES_PROJECT: description.project,
-      LANGUAGES_VALUES: values,
-    });
-    const line = r.stdout
-      .trim()
-      .split("\n")
-      .reverse()
-      .find((l) => l.startsWith("{"));
-    const parsed = line ? (JSON.parse(line) as Partial<StepResult> & { error?: string }) : { error: "no result" };
-    return {
-      ok: r.code === 0 && !parsed.error,
-      output: `${parsed.error ?? ""}\n${r.stdout}\n${r.stderr}`,
-      changes: parsed.changes ?? {},
-      steps: parsed.steps ?? [],
-      outputs: parsed.outputs ?? {},
-    };
-  }
+/**
+ * The values a Go or Python program reads: the workspaces and the lookups at least; without
+ * `module`, the program declares nothing else.
+ */
+export type ProgramValues = Pick<Values, "workspaces" | "lookups" | "imports"> & Partial<Values>;
+
+/**
+ * Runs the Go or Python program's `action` with the values `v` on `stack`, in the stack's
+ * environment (`stack.env`: the engine's PATH, PULUMI_HOME, backend and passphrase).
+ */
+export async function runProgram(
+  language: Exclude<Language, "yaml">,
+  stack: TestStack,
+  action: Action,
+  v: ProgramValues,
+): Promise<StepResult> {
+  const ready = prepare();
+  const values = path.join(stack.root, `values-${action}.json`);
+  fs.writeFileSync(values, JSON.stringify(v, null, 2));
+  const [cmd, args] =
+    language === "go"
+      ? [ready.LANGUAGES_GO_PROGRAM, [action]]
+      : [ready.LANGUAGES_PYTHON, [path.join(__dirname, "python", "languages.py"), action]];
+  const r = await spawnProgram(cmd, args, {
+    ...stack.env,
+    LANGUAGES_DIR: stack.dir,
+    LANGUAGES_STACK: stack.stack,
+    LANGUAGES_PROJECT: stack.project,
+    LANGUAGES_VALUES: values,
+  });
+  const line = r.stdout
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{"));
+  const parsed = line ? (JSON.parse(line) as Partial<StepResult> & { error?: string }) : { error: "no result" };
+  return {
+    ok: r.code === 0 && !parsed.error,
+    output: `${parsed.error ?? ""}\n${r.stdout}\n${r.stderr}`,
+    changes: parsed.changes ?? {},
+    steps: parsed.steps ?? [],
+    outputs: parsed.outputs ?? {},
+  };
 }
 
 function spawnProgram(

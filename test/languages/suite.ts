@@ -17,6 +17,7 @@ import {
   workspaceByName,
   workspaceVars,
 } from "../e2e/server-helpers";
+import { sdkAsk } from "../e2e/plugin-install-release";
 import { LanguageStack, version, type Language, type StepResult } from "./drivers";
 import { description, sensitiveLiterals, valuesAt, type Expected, type Refs, type Step } from "./stack";
 
@@ -144,12 +145,25 @@ export function languageSuite(language: Language): void {
     });
 
     it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
-      // A YAML program has no SDK: the engine takes the newest plugin installed.
-      const asked = language === "yaml" ? undefined : version;
+      // A YAML program has no SDK: the engine takes the newest plugin installed. The SDKs also
+      // name their release address, which the engine keeps without its trailing slash.
+      const ask = language === "yaml" ? undefined : sdkAsk();
       const { resources } = await stack.exported();
       const providers = resources.filter((x) => x.type === "pulumi:providers:workspaces");
-      expect(providers.map((p) => ({ name: p.urn.split("::").pop(), version: p.inputs?.version }))).toEqual([
-        { name: asked ? `default_${asked.replace(/\./g, "_")}` : "default", version: asked },
+      expect(
+        providers.map((p) => ({
+          name: p.urn.split("::").pop()?.split("_https_")[0],
+          version: p.inputs?.version,
+          downloadURL: (p.inputs?.__internal as { pluginDownloadURL?: string } | undefined)?.pluginDownloadURL,
+        })),
+      ).toEqual([
+        ask
+          ? {
+              name: `default_${version.replace(/\./g, "_")}`,
+              version,
+              downloadURL: ask.server.replace(/\/$/, ""),
+            }
+          : { name: "default", version: undefined, downloadURL: undefined },
       ]);
     });
 

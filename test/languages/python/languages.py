@@ -25,7 +25,8 @@ from pulumi import automation as auto
 
 def program(v, adopt):
     """Declares the stack: the workspaces, their consumers, a lock, a no-code module and a
-    workspace made from it, a data retention policy, and the two lookups. With adopt, the
+    workspace made from it, a data retention policy, and the two lookups (values without a
+    "module" declare the workspaces and the lookups alone). With adopt, the
     resources of v["imports"] are declared with the import option, which takes over the
     existing records (the SDK's own way to import: `pulumi import` needs the language host,
     which an inline program does without)."""
@@ -50,57 +51,64 @@ def program(v, adopt):
             )
             ids[key] = ws.id
 
-        m = v["module"]
-        module = workspaces.NoCodeModule(
-            m["resource"],
-            registry_module_id=m["registryModuleId"],
-            version_pin=m.get("versionPin"),
-            variable_options=[
-                workspaces.VariableOptionsArgs(
-                    variable_name=o["variableName"], variable_type=o["variableType"], options=o["options"]
-                )
-                for o in m.get("variableOptions", [])
-            ],
-        )
-
-        n = v["noCodeWorkspace"]
-        net = workspaces.NoCodeWorkspace(
-            n["resource"],
-            no_code_module_id=module.id,
-            name=n["name"],
-            project=n["project"],
-            module_version=module.version_pin,
-            force_delete=n.get("forceDelete"),
-            variables=[
-                workspaces.NoCodeVariableArgs(
-                    key=x["key"], value=x["value"], category=x["category"], sensitive=x.get("sensitive")
-                )
-                for x in n["variables"]
-            ],
-        )
-        ids[n["resource"]] = net.id
-
-        c = v["consumers"]
-        workspaces.RemoteStateConsumers(
-            c["resource"], workspace_id=ids[c["workspace"]], consumer_ids=[ids[k] for k in c["consumers"]]
-        )
-        lock = v["lock"]
-        workspaces.WorkspaceLock(lock["resource"], workspace_id=ids[lock["workspace"]], reason=lock.get("reason"))
-        r = v["retention"]
-        workspaces.DataRetentionPolicy(
-            r["resource"], workspace_id=ids[r["workspace"]], delete_older_than_n_days=r.get("deleteOlderThanNDays")
-        )
+        if "module" in v:
+            declare_the_rest(v, ids)
 
         found = workspaces.get_workspaces(names=v["lookups"]["names"])
         one = workspaces.get_workspace(name=v["lookups"]["workspace"])
 
         pulumi.export("ids", ids)
-        pulumi.export("moduleId", module.id)
         pulumi.export("found", found.names)
         pulumi.export("foundId", one.id)
-        pulumi.export("lastUpgrade", net.last_upgrade)
 
     return run
+
+
+def declare_the_rest(v, ids):
+    """The no-code module and workspace, the consumers, the lock and the retention policy;
+    `ids` gains the no-code workspace's."""
+    m = v["module"]
+    module = workspaces.NoCodeModule(
+        m["resource"],
+        registry_module_id=m["registryModuleId"],
+        version_pin=m.get("versionPin"),
+        variable_options=[
+            workspaces.VariableOptionsArgs(
+                variable_name=o["variableName"], variable_type=o["variableType"], options=o["options"]
+            )
+            for o in m.get("variableOptions", [])
+        ],
+    )
+
+    n = v["noCodeWorkspace"]
+    net = workspaces.NoCodeWorkspace(
+        n["resource"],
+        no_code_module_id=module.id,
+        name=n["name"],
+        project=n["project"],
+        module_version=module.version_pin,
+        force_delete=n.get("forceDelete"),
+        variables=[
+            workspaces.NoCodeVariableArgs(
+                key=x["key"], value=x["value"], category=x["category"], sensitive=x.get("sensitive")
+            )
+            for x in n["variables"]
+        ],
+    )
+    ids[n["resource"]] = net.id
+
+    c = v["consumers"]
+    workspaces.RemoteStateConsumers(
+        c["resource"], workspace_id=ids[c["workspace"]], consumer_ids=[ids[k] for k in c["consumers"]]
+    )
+    lock = v["lock"]
+    workspaces.WorkspaceLock(lock["resource"], workspace_id=ids[lock["workspace"]], reason=lock.get("reason"))
+    r = v["retention"]
+    workspaces.DataRetentionPolicy(
+        r["resource"], workspace_id=ids[r["workspace"]], delete_older_than_n_days=r.get("deleteOlderThanNDays")
+    )
+    pulumi.export("moduleId", module.id)
+    pulumi.export("lastUpgrade", net.last_upgrade)
 
 
 def vcs_repo(r):
