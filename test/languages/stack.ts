@@ -64,8 +64,9 @@ export const description = JSON.parse(fs.readFileSync(path.join(__dirname, "stac
 /** Records made over HTTP that the programs name (`${name}` in stack.json). */
 export type Refs = Record<"oauthTokenId" | "moduleId" | "projectId" | "existingId", string>;
 
+/** `patch` over `base`, object by object; an empty object in `patch` replaces (`vcsRepo: {}` is a value, not "no change"). */
 function merge(base: Json, patch: Json): Json {
-  if (!isObj(base) || !isObj(patch)) return patch;
+  if (!isObj(base) || !isObj(patch) || Object.keys(patch).length === 0) return patch;
   const out: Obj = { ...base };
   for (const [k, v] of Object.entries(patch)) out[k] = k in base ? merge(base[k], v) : v;
   return out;

@@ -80,9 +80,9 @@ type VariableValues struct {
 }
 
 type RetentionValues struct {
-	Resource             string   `json:"resource"`
-	Workspace            string   `json:"workspace"`
-	DeleteOlderThanNDays *float64 `json:"deleteOlderThanNDays"`
+	Resource             string `json:"resource"`
+	Workspace            string `json:"workspace"`
+	DeleteOlderThanNDays *int   `json:"deleteOlderThanNDays"`
 }
 
 type LookupValues struct {
@@ -241,9 +241,9 @@ func program(v Values, adopt bool) pulumi.RunFunc {
 		}); err != nil {
 			return err
 		}
-		var days pulumi.Float64PtrInput
+		var days pulumi.IntPtrInput
 		if v.Retention.DeleteOlderThanNDays != nil {
-			days = pulumi.Float64Ptr(*v.Retention.DeleteOlderThanNDays)
+			days = pulumi.IntPtr(*v.Retention.DeleteOlderThanNDays)
 		}
 		if _, err := workspaces.NewDataRetentionPolicy(ctx, v.Retention.Resource, &workspaces.DataRetentionPolicyArgs{
 			WorkspaceId:          ids[v.Retention.Workspace],
