@@ -20,13 +20,14 @@
 const fs = require("fs");
 const path = require("path");
 const ts = require("typescript");
+const versions = require("../release/versions.js");
 
 const root = path.resolve(__dirname, "../..");
 const OUT = path.join(root, "src/plugin/schema.json");
-const REPOSITORY = "https://github.com/pulumi-workspaces/pulumi-workspaces";
-// Where the engine downloads the archives of scripts/plugin/pack.js (it fills in `${VERSION}`):
-// the SDKs carry it with the schema's version (`respectSchemaVersion`), so `pulumi up` installs the plugin.
-const PLUGIN_DOWNLOAD_URL = `${REPOSITORY}/releases/download/v\${VERSION}/`;
+// Where the engine downloads the archives of scripts/plugin/pack.js, the GitHub release of
+// package.json's repository: the SDKs carry it with the schema's version (`respectSchemaVersion`),
+// so `pulumi up` installs the plugin.
+const release = versions.expected(root);
 
 /** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */
 const RESOURCES = [
@@ -368,9 +369,9 @@ function derive() {
     version: pkg.version,
     description: pkg.description,
     homepage: pkg.homepage,
-    repository: REPOSITORY,
+    repository: release.repository,
     license: pkg.license,
-    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+    pluginDownloadURL: release.server,
     keywords: ["pulumi", "workspaces", "no-code", "category/infrastructure"],
     meta: { moduleFormat: "(.*)" },
     config: { variables: config },

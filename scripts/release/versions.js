@@ -7,11 +7,18 @@ const path = require("path");
 
 const MANIFESTS = ["packages/server/package.json", "packages/policies/package.json", "policies/package.json"];
 
-/** The version and download address package.json implies: its version, and its repository's release. */
+/**
+ * What package.json implies: its version, its repository, and the address the engine downloads
+ * the plugin from, the engine's GitHub scheme for that repository. The engine reads release
+ * `v<version>` through the GitHub API and downloads its asset
+ * `pulumi-resource-workspaces-v<version>-<os>-<arch>.tar.gz`.
+ */
 function expected(root) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   const repository = pkg.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
-  return { version: pkg.version, server: `${repository}/releases/download/v\${VERSION}/` };
+  const github = /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(repository);
+  if (!github) throw new Error(`package.json's repository ${repository} is no https://github.com/<owner>/<name>`);
+  return { version: pkg.version, repository, server: `github://api.github.com/${github[1]}` };
 }
 
 /**

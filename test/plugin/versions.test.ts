@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = path.resolve(__dirname, "..", "..");
 /* eslint-disable @typescript-eslint/no-require-imports */
 const versions = require("../../scripts/release/versions.js") as {
-  expected(root: string): { version: string; server: string };
+  expected(root: string): { version: string; repository: string; server: string };
   statedVersions(root: string): Array<{ where: string; version?: string; server?: string }>;
   disagreements(root: string): string[];
 };
@@ -58,7 +58,8 @@ describe("the release's version", () => {
       "packages/policies/package.json",
       "policies/package.json",
     ]);
-    expect(server).toBe("https://github.com/pulumi-workspaces/pulumi-workspaces/releases/download/v${VERSION}/");
+    // The engine's GitHub scheme: release `v<version>` of the repository, through the GitHub API.
+    expect(server).toBe("github://api.github.com/pulumi-workspaces/pulumi-workspaces");
     expect(versions.disagreements(root)).toEqual([]);
   });
 
@@ -82,7 +83,9 @@ describe("the release's version", () => {
     "sdk/python/pulumi_workspaces/_utilities.py",
     "sdk/go/workspaces/internal/pulumiUtilities.go",
   ])("is told apart when %s downloads from elsewhere", (rel) => {
-    const other = copyWith(rel, (t) => t.split("pulumi-workspaces/releases").join("someone-else/releases"));
+    const other = copyWith(rel, (t) =>
+      t.split("api.github.com/pulumi-workspaces/").join("api.github.com/someone-else/"),
+    );
     const wrong = versions.disagreements(other);
     expect(wrong.length).toBeGreaterThan(0);
     expect(wrong.every((w) => w.startsWith(rel) && w.includes("someone-else"))).toBe(true);

@@ -322,7 +322,7 @@ def deprecated(message: str) -> typing.Callable[[C], C]:
     return decorator
 
 def get_plugin_download_url():
-	return "https://github.com/pulumi-workspaces/pulumi-workspaces/releases/download/v${VERSION}/"
+	return "github://api.github.com/pulumi-workspaces/pulumi-workspaces"
 
 def get_version():
      return _version_str
