@@ -1,8 +1,8 @@
 /**
  * The plugin's release as the engine meets it: the archives scripts/plugin/pack.js builds,
- * served from a loopback HTTP server at the paths of the release address the SDKs name
- * (`pluginDownloadURL`), which `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` maps to that server; a
- * fresh PULUMI_HOME; and a PATH with the engine alone (no `node`, no plugin), so that the
+ * served from a loopback HTTP server at the paths of a GitHub release's downloads; the release
+ * address the SDKs name (`pluginDownloadURL`, the engine's `github://` scheme), which
+ * `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` maps to that server; a fresh PULUMI_HOME; and a PATH with the engine alone (no `node`, no plugin), so that the
  * engine must download and start the self-contained executable itself.
  *
  * `autoInstall(archives, env, extraPath, program)` runs any program that way: YAML through the
@@ -79,13 +79,13 @@ async function startReleaseServer(dir: string): Promise<{ base: string; served: 
 }
 
 /**
- * The override that sends the SDK's release address to `base`: the engine matches the regexp
- * against the plugin's download address and downloads from the URL instead (`${VERSION}`
- * filled in).
+ * The override that sends the SDK's release address (`github://api.github.com/<owner>/<name>`)
+ * to `base`: the engine matches the regexp against the whole address and downloads from the URL
+ * instead, filling in `${VERSION}` (the engine's own placeholder; the override's regexp names no
+ * group of that name).
  */
 function downloadOverride(ask: PluginAsk, base: string): string {
-  const [release] = ask.server.split("v${VERSION}");
-  return `^${release.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=${base}v\${VERSION}/`;
+  return `^${ask.server.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$=${base}v\${VERSION}/`;
 }
 
 /** Executables in the folders of `PATH` that the engine must not find there. */

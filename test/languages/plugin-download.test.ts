@@ -73,13 +73,13 @@ describe("the plugin downloaded by the engine for a Python program", () => {
       expect(app.attributes.description).toBe("from the downloaded plugin");
 
       // The SDK asked for its own version and release address, which the state keeps for
-      // refresh and destroy (the engine drops the address's trailing slash).
+      // refresh and destroy.
       const exported = JSON.parse((await stack.ok(["stack", "export"])).stdout);
       const providers = (exported.deployment?.resources ?? []).filter(
         (x: { type: string }) => x.type === `pulumi:providers:${ask.name}`,
       );
       expect(providers.map((x: { inputs: Record<string, unknown> }) => x.inputs)).toMatchObject([
-        { version: ask.version, __internal: { pluginDownloadURL: ask.server.replace(/\/$/, "") } },
+        { version: ask.version, __internal: { pluginDownloadURL: ask.server } },
       ]);
     });
     await expectDownloaded(up);

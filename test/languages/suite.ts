@@ -146,7 +146,7 @@ export function languageSuite(language: Language): void {
 
     it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
       // A YAML program has no SDK: the engine takes the newest plugin installed. The SDKs also
-      // name their release address, which the engine keeps without its trailing slash.
+      // name their release address, which the state keeps.
       const ask = language === "yaml" ? undefined : sdkAsk();
       const { resources } = await stack.exported();
       const providers = resources.filter((x) => x.type === "pulumi:providers:workspaces");
@@ -161,7 +161,7 @@ export function languageSuite(language: Language): void {
           ? {
               name: `default_${version.replace(/\./g, "_")}`,
               version,
-              downloadURL: ask.server.replace(/\/$/, ""),
+              downloadURL: ask.server,
             }
           : { name: "default", version: undefined, downloadURL: undefined },
       ]);
