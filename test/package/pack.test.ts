@@ -17,13 +17,13 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (500 kB packed, 2.26 MB unpacked,
- * 484 files: dist with source maps, src, docs, examples). The growth since 441 kB / 2.00 MB
- * is the provider plugin (its code and its schema, shipped once, in dist), the origin of
- * interrupted creates and the user docs (troubleshooting, languages, interrupted updates).
+ * Upper bounds with headroom over what is measured today (577 kB packed, 2.56 MB unpacked,
+ * 522 files: dist with source maps, src, docs, examples). The growth since 500 kB / 2.26 MB
+ * is the schema that says every type, default, enum and import id (93 kB in dist), one list
+ * of secrets and clears for both doors, and the docs of the other languages.
  */
-const MAX_PACKED = 560_000;
-const MAX_UNPACKED = 2_500_000;
+const MAX_PACKED = 640_000;
+const MAX_UNPACKED = 2_900_000;
 
 let pack: PackResult;
 let files: Set<string>;
