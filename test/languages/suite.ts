@@ -152,7 +152,11 @@ export function languageSuite(language: Language): void {
       const providers = resources.filter((x) => x.type === "pulumi:providers:workspaces");
       expect(
         providers.map((p) => ({
-          name: p.urn.split("::").pop()?.split("_https_")[0],
+          // The engine names a default provider after its version and download address.
+          name: p.urn
+            .split("::")
+            .pop()
+            ?.replace(/_(?:https?|github)_.*$/, ""),
           version: p.inputs?.version,
           downloadURL: (p.inputs?.__internal as { pluginDownloadURL?: string } | undefined)?.pluginDownloadURL,
         })),
