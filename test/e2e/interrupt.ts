@@ -173,3 +173,27 @@ export async function recover(
   expect(p.raw.output).not.toMatch(/pending operations/);
   return { tookOver: taken, pendingAfterUp: pendingAfterUp.length };
 }
+
+/**
+ * A copy of the program in another state backend (`copy`: the same project, stack and
+ * resource names) meets the stack's `count` workspaces: its `up` fails with the
+ * `adopt: true` error, takes nothing over, records no workspace, and every workspace keeps
+ * the stack's `description`.
+ */
+export async function expectCopyRefused(
+  copy: TestStack,
+  server: RunningServer,
+  { count, description }: { count: number; description: string },
+): Promise<void> {
+  const up = await copy.upWithEvents();
+  expect(up.code).not.toBe(0);
+  const errors = up.diagnostics.filter((d) => d.severity === "error" && /already exists/.test(d.message));
+  // The engine stops starting creates after the first failures.
+  expect(errors.length).toBeGreaterThan(0);
+  for (const e of errors) expect(e.message).toMatch(/workspace "[^"]+" \(ws-\w+\).*set adopt: true/s);
+  expect(up.output).not.toMatch(/took over/);
+  expect(copy.resources("dynamic/workspaces:Workspace")).toEqual([]);
+  const after = await serverWorkspaces(server);
+  expect(after).toHaveLength(count);
+  for (const w of after) expect(w.description, w.name).toBe(description);
+}

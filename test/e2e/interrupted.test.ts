@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { recordFigures } from "../reliability/figures";
 import { serverEnv, startTestServer, TestStack } from "./harness";
-import { read, recover, serverWorkspaces, settled, upInterrupted } from "./interrupt";
+import { expectCopyRefused, read, recover, settled, upInterrupted } from "./interrupt";
 
 const COUNT = 40;
 const CREATE_ROUTE = "POST /api/v2/organizations/:organization_name/workspaces";
@@ -98,16 +98,7 @@ describe.each([
         files: { "index.ts": program("copied") },
         env: serverEnv(server),
       });
-      const up = await copy.upWithEvents();
-      expect(up.code).not.toBe(0);
-      const errors = up.diagnostics.filter((d) => d.severity === "error" && /already exists/.test(d.message));
-      expect(errors.length).toBeGreaterThan(0);
-      for (const e of errors) expect(e.message).toMatch(/workspace "crash-\d+" \(ws-\w+\).*set adopt: true/s);
-      expect(up.output).not.toMatch(/took over/);
-      expect(copy.resources("dynamic/workspaces:Workspace")).toEqual([]);
-      const after = await serverWorkspaces(server);
-      expect(after).toHaveLength(COUNT);
-      for (const w of after) expect(w.description, w.name).toBe("v1");
+      await expectCopyRefused(copy, server, { count: COUNT, description: "v1" });
       figures["copied program: test wall time (s)"] = ((Date.now() - t0) / 1000).toFixed(1);
     }, 120_000);
 });
