@@ -76,7 +76,7 @@ export async function read(server: RunningServer, p: string): Promise<any> {
   }
 }
 
-export async function serverWorkspaces(server: RunningServer): Promise<ServerWorkspace[]> {
+async function serverWorkspaces(server: RunningServer): Promise<ServerWorkspace[]> {
   const out: ServerWorkspace[] = [];
   for (let page = 1; ; page++) {
     const body = await read(
@@ -100,7 +100,7 @@ export async function settled(server: RunningServer): Promise<ServerWorkspace[]>
 }
 
 /** The operations the stack's latest checkpoint lists as pending (`pending_operations`). */
-export function pendingOperations(stack: TestStack): Array<{ type: string; urn: string }> {
+function pendingOperations(stack: TestStack): Array<{ type: string; urn: string }> {
   const ops = (JSON.parse(stack.stateText()).checkpoint?.latest?.pending_operations ?? []) as Array<{
     type: string;
     resource: { urn: string };
