@@ -244,10 +244,7 @@ function nameTaken(err: unknown): boolean {
   );
 }
 
-/**
- * The workspace of that name, from the listing of its declared project (else of the
- * organization) when it holds it, else by name (undefined on a 404).
- */
+/** The workspace of that name, from the listing of its declared project (else of the organization), else by name (undefined on a 404). */
 async function byName(
   client: WorkspacesClient,
   organization: string,
