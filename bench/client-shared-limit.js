@@ -8,7 +8,10 @@
  * wall time, with the ratio of the wall time to the requests answered without a 429 over
  * the limit (1.0 is the limit itself).
  *
- * Usage: npm run build && node bench/client-shared-limit.js [processes=3] [N=150] [limit=30] [concurrency=10] [--dist <dir>]
+ * `processes` may list several counts (`3,8,20`, the default): one run each, on a fresh
+ * server, then one summary line per count.
+ *
+ * Usage: npm run build && node bench/client-shared-limit.js [processes=3,8,20] [N=150] [limit=30] [concurrency=10] [--dist <dir>]
  */
 const path = require("node:path");
 const { runSharedLimit } = require("./shared-limit");
@@ -18,30 +21,36 @@ const distAt = args.indexOf("--dist");
 const dist = distAt >= 0 ? path.resolve(args.splice(distAt, 2)[1]) : path.join(__dirname, "..", "dist");
 
 (async () => {
-  const processes = Number(args[0] ?? 3);
+  const counts = String(args[0] ?? "3,8,20")
+    .split(",")
+    .map(Number);
   const requests = Number(args[1] ?? 150);
   const limit = Number(args[2] ?? 30);
   const concurrency = Number(args[3] ?? 10);
   const { startServer } = require(path.join(dist, "server"));
-  const server = await startServer({ port: 0, db: ":memory:", rateLimit: limit });
-  try {
-    console.log(
-      `${processes} processes x ${requests} reads, ${concurrency} at a time each, one token, server limit ${limit}/s (${path.relative(process.cwd(), dist) || "."})`,
-    );
-    const r = await runSharedLimit({ dist, server, processes, requests, concurrency });
-    r.workers.forEach((w, i) =>
+  const summary = [];
+  for (const processes of counts) {
+    const server = await startServer({ port: 0, db: ":memory:", rateLimit: limit });
+    try {
       console.log(
-        `process ${i + 1}: requests ${String(w.requests).padStart(4)}  429s ${String(w.rateLimited).padStart(4)}  retries ${String(w.retries).padStart(4)}  failed ${w.failed}  wall ${((w.ended - w.started) / 1000).toFixed(2)} s`,
-      ),
-    );
-    // The 429s are not spent from the budget: the floor is the requests answered otherwise.
-    const floor = (r.requests - r.served429) / limit;
-    console.log(
-      `total:     requests ${String(r.requests).padStart(4)}  429s ${String(r.served429).padStart(4)} (${((100 * r.served429) / r.requests).toFixed(1)}%)  failed ${r.failed}  wall ${(r.wallMs / 1000).toFixed(2)} s  wall / (answered / limit) ${(r.wallMs / 1000 / floor).toFixed(2)}`,
-    );
-  } finally {
-    await server.close();
+        `${processes} processes x ${requests} reads, ${concurrency} at a time each, one token, server limit ${limit}/s (${path.relative(process.cwd(), dist) || "."})`,
+      );
+      const r = await runSharedLimit({ dist, server, processes, requests, concurrency });
+      r.workers.forEach((w, i) =>
+        console.log(
+          `process ${i + 1}: requests ${String(w.requests).padStart(4)}  429s ${String(w.rateLimited).padStart(4)}  retries ${String(w.retries).padStart(4)}  failed ${w.failed}  wall ${((w.ended - w.started) / 1000).toFixed(2)} s`,
+        ),
+      );
+      // The 429s are not spent from the budget: the floor is the requests answered otherwise.
+      const floor = (r.requests - r.served429) / limit;
+      const line = `requests ${String(r.requests).padStart(5)}  429s ${String(r.served429).padStart(4)} (${((100 * r.served429) / r.requests).toFixed(1)}%)  failed ${r.failed}  wall ${(r.wallMs / 1000).toFixed(2)} s  wall / (answered / limit) ${(r.wallMs / 1000 / floor).toFixed(2)}`;
+      console.log(`total:     ${line}`);
+      summary.push(`${String(processes).padStart(3)} processes: ${line}`);
+    } finally {
+      await server.close();
+    }
   }
+  if (counts.length > 1) console.log(["", ...summary].join("\n"));
 })().catch((err) => {
   console.error(err);
   process.exit(1);

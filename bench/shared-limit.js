@@ -48,8 +48,9 @@ async function runSharedLimit({ dist, server, processes, requests, concurrency, 
   for (let i = 0; i < workspaces; i++)
     ids.push((await setup.workspaces.create(server.organization, { name: `shared-${stamp}-${i}` })).id);
   const before = server.stats().byStatus["429"] ?? 0;
-  // Node starts in a few hundred ms; the workers begin together once all are up, in a fresh window.
-  const startAt = Date.now() + 1500;
+  // Node starts in a few hundred ms (more when many start on a busy machine); the workers
+  // begin together once all are up, in a fresh window.
+  const startAt = Date.now() + 1500 + 100 * processes;
   const job = { dist, url: server.url, token: server.token, ids, requests, concurrency, startAt };
   const workers = await Promise.all(Array.from({ length: processes }, () => runWorker(job)));
   const served429 = (server.stats().byStatus["429"] ?? 0) - before;

@@ -7,7 +7,10 @@
  * The address names the stack and the resource for people who read it, and carries a
  * digest of a random key kept in the stack's own state with them: two stacks of the same
  * project, stack and resource names in different state backends never share it, and
- * the key itself never leaves the state.
+ * the key itself never leaves the state. A create made while the engine skips its
+ * checkpoints (`PULUMI_SKIP_CHECKPOINTS`) may outlive the key, which that engine records
+ * only at the end: such a create also carries a digest of the stack's state backend
+ * (`backend`), which the same stack in the same backend computes again without the key.
  */
 
 /** `source-name` of a record this package created: shown as `Created via pulumi-workspaces`. */
@@ -24,6 +27,8 @@ export interface OriginParts {
   resource: string;
   /** Hex digest of the stack's origin key with project, stack, type and resource name. */
   digest: string;
+  /** Hex digest of the stack's state backend and organization with project, stack, type and resource name. */
+  backend?: string;
 }
 
 /** The `source-url` of a record created by one resource of one stack. */
@@ -33,7 +38,15 @@ export function originUrl(parts: OriginParts): string {
     resource: parts.resource,
     origin: parts.digest,
   });
+  if (parts.backend) query.set("backend", parts.backend);
   return `${ORIGIN_URL_BASE}?${query.toString()}`;
+}
+
+/** The query of a `source-url` this package wrote, or undefined for any other value. */
+export function originQuery(sourceUrl: unknown): URLSearchParams | undefined {
+  if (typeof sourceUrl !== "string" || !sourceUrl.startsWith(`${ORIGIN_URL_BASE}?`)) return undefined;
+  const query = new URLSearchParams(sourceUrl.slice(ORIGIN_URL_BASE.length + 1));
+  return query.has("origin") ? query : undefined;
 }
 
 /**
@@ -42,10 +55,5 @@ export function originUrl(parts: OriginParts): string {
  * record must not copy them: the copy would turn the recovery of interrupted creates off.
  */
 export function isPackageOrigin(sourceName: unknown, sourceUrl: unknown): boolean {
-  return (
-    sourceName === ORIGIN_SOURCE_NAME &&
-    typeof sourceUrl === "string" &&
-    sourceUrl.startsWith(`${ORIGIN_URL_BASE}?`) &&
-    new URLSearchParams(sourceUrl.slice(ORIGIN_URL_BASE.length + 1)).has("origin")
-  );
+  return sourceName === ORIGIN_SOURCE_NAME && originQuery(sourceUrl) !== undefined;
 }

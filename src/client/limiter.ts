@@ -155,6 +155,7 @@ export class RateLimiter {
     this.sent++;
     this.lastSentAt = t;
     this.sentTimes[this.sent % SENT_TIMES] = t;
+    this.budget.sent(t);
     return 0;
   }
 
@@ -272,13 +273,21 @@ export class RateLimiter {
 /** Limiters and their pending announcement, keyed by base URL. */
 const registry = new Map<string, { limiter: RateLimiter; ready: Promise<void> | undefined }>();
 
+/** What an announcement says: the limit, and the budget its answer reports (the window it was counted in). */
+export interface Announcement {
+  limit: number | undefined;
+  budget?: BudgetReport;
+}
+
 /**
  * Returns the process-wide limiter of `baseUrl`. `announce` is called at most once per
  * base URL (the first time a limiter is needed) and resolves to the announced limit,
- * or undefined when the service announces none; it must end in bounded time, since
- * every caller waits for it.
+ * or undefined when the service announces none, with the budget its answer reports,
+ * which the limiter takes in before its first request (many processes that start
+ * together know from it how full the window already is); it must end in bounded time,
+ * since every caller waits for it.
  */
-export async function limiterFor(baseUrl: string, announce: () => Promise<number | undefined>): Promise<RateLimiter> {
+export async function limiterFor(baseUrl: string, announce: () => Promise<Announcement>): Promise<RateLimiter> {
   let entry = registry.get(baseUrl);
   if (!entry) {
     const created: { limiter: RateLimiter; ready: Promise<void> | undefined } = {
@@ -286,8 +295,9 @@ export async function limiterFor(baseUrl: string, announce: () => Promise<number
       ready: undefined,
     };
     created.ready = announce()
-      .then((limit) => {
+      .then(({ limit, budget }) => {
         if (limit && limit > 0) created.limiter.follow(limit);
+        if (budget) created.limiter.observe(budget, 0);
       })
       // Without an announcement nothing is paced until an answer announces a limit.
       .catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import type { AxiosInstance, AxiosResponse } from "axios";
 import { transportCode } from "./attempt-verdict";
-import { type RateLimiter, limiterFor } from "./limiter";
+import { type Announcement, type RateLimiter, limiterFor } from "./limiter";
 import type { TransportOptions } from "./request-spec";
 import { type HeaderBag, announcedLimit, budgetReport } from "./retry";
 
@@ -60,7 +60,7 @@ export class Pacing {
     if (typeof setting === "object") {
       // A fixed limit: private to this client, no announcement needed.
       this.#localLimiter ??= limiterFor(`${this.#baseUrl}#fixed:${setting.requestsPerSecond}`, () =>
-        Promise.resolve(setting.requestsPerSecond),
+        Promise.resolve({ limit: setting.requestsPerSecond }),
       );
       this.#limiter = await this.#localLimiter;
       return this.#limiter;
@@ -69,8 +69,8 @@ export class Pacing {
     return this.#limiter;
   }
 
-  /** One unpaced `GET /ping` to learn the announced limit. */
-  private async announce(): Promise<number | undefined> {
+  /** One unpaced `GET /ping` to learn the announced limit (and how much of the window is left). */
+  private async announce(): Promise<Announcement> {
     const { http, headers, log, sent } = this.#announcer;
     sent();
     let res: AxiosResponse;
@@ -83,10 +83,10 @@ export class Pacing {
       });
     } catch (err) {
       log(`GET /ping -> no response (${transportCode(err)}); no pacing until an answer announces a limit`);
-      return undefined;
+      return { limit: undefined };
     }
     const limit = announcedLimit(res.headers);
     log(`GET /ping -> ${res.status} (rate limit announcement: ${limit ?? "none"})`);
-    return limit;
+    return { limit, budget: budgetReport(res.headers) };
   }
 }

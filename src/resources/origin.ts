@@ -15,6 +15,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { dynamicProps } from "./base";
 import { ORIGIN_KEY } from "./providers/inputs";
 import { originFor } from "./providers/origin";
+import { stateBackend } from "./state-backend";
 import { typeTokens as TOKENS, type ResourceTypeName } from "./tokens";
 
 /** Logical name of the stack's one origin resource. */
@@ -48,6 +49,9 @@ function stackOrigin(project: string, stack: string): StackOrigin {
   return origin;
 }
 
+/** The stack's state backend and organization, found once per program run. */
+let stackBackend: string | undefined;
+
 /**
  * `args` with the origin input of the resource `kind` named `name`; undefined args
  * (a `get`) stay undefined: a record read through `get` is never created.
@@ -71,8 +75,9 @@ export function withOriginInput<T extends object>(
   const stack = pulumi.getStack();
   const key = stackOrigin(project, stack).key;
   if (pulumi.runtime.isDryRun()) return { ...(args as Record<string, unknown>) };
+  const backend = (stackBackend ??= `${stateBackend(pulumi.getRootDirectory())} ${pulumi.getOrganization()}`);
   const origin = new Promise<string | undefined>((resolve) => {
-    key.apply((k) => resolve(originFor(k, project, stack, kind, name)));
+    key.apply((k) => resolve(originFor(k, project, stack, kind, name, backend)));
   });
   return { ...(args as Record<string, unknown>), [ORIGIN_KEY]: origin };
 }

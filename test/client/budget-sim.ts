@@ -17,6 +17,11 @@ export interface SimulationOptions {
   latency: number;
   /** Whether the limiters follow `X-RateLimit-Remaining` (false: as before they did). */
   followBudget: boolean;
+  /**
+   * Whether each process first sends the unpaced announcement (`GET /ping`, as the
+   * transport does) and waits for its answer, whose budget its limiter takes in.
+   */
+  announce?: boolean;
 }
 
 export interface SimulationResult {
@@ -39,11 +44,27 @@ export function simulate(opts: SimulationOptions): SimulationResult {
     toSend: opts.requests,
     done: 0,
     sends: [] as number[],
+    /** When the announcement's answer arrives (the process sends nothing before). */
+    readyAt: start,
   }));
-  const answers: { at: number; p: number; slot: number; allowed: boolean; remaining: number; reset: string }[] = [];
+  const answers: {
+    at: number;
+    p: number;
+    slot: number;
+    allowed: boolean;
+    remaining: number;
+    reset: string;
+    ping?: boolean;
+  }[] = [];
+  if (opts.announce)
+    procs.forEach((p, i) => {
+      p.readyAt = Infinity;
+      answers.push({ at: start + opts.latency, p: i, slot: 0, ping: true, ...server.take("token") });
+    });
   let rateLimited = 0;
   let lastAnswer = start;
   while (procs.some((p) => p.done < opts.requests)) {
+    if (clock.now - start > 3_600_000) throw new Error("a process never finished its requests");
     answers.sort((a, b) => a.at - b.at);
     while (answers.length > 0 && answers[0].at <= clock.now) {
       const a = answers.shift()!;
@@ -51,6 +72,10 @@ export function simulate(opts: SimulationOptions): SimulationResult {
       lastAnswer = clock.now;
       const resetMs = Number(a.reset) * 1000;
       if (opts.followBudget) p.limiter.observe({ remaining: a.remaining, resetMs, limit: opts.limit }, a.slot);
+      if (a.ping) {
+        p.readyAt = clock.now;
+        continue;
+      }
       if (a.allowed) {
         p.done++;
         continue;
@@ -62,7 +87,7 @@ export function simulate(opts: SimulationOptions): SimulationResult {
     }
     let next = Infinity;
     procs.forEach((p, i) => {
-      while (p.toSend > 0) {
+      while (p.toSend > 0 && clock.now >= p.readyAt) {
         const wait = p.limiter.tryTake();
         if (wait > 0) {
           next = Math.min(next, clock.now + wait);

@@ -2,7 +2,9 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { TestStack } from "./harness";
+import { expect } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { api, type TestStack } from "./harness";
 
 /**
  * `pulumi up` in its own process group, sent `signal` (to the whole group, as a job
@@ -53,4 +55,145 @@ export function upInterrupted(
       resolve({ code, output, emptyAttrsRemoved: empty });
     });
   });
+}
+
+/** A workspace as the server lists it. */
+export interface ServerWorkspace {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** A read that waits out the rate limit. */
+export async function read(server: RunningServer, p: string): Promise<any> {
+  for (;;) {
+    const r = await api<any>(server, p);
+    if (r.status !== 429) {
+      expect(r.status, p).toBe(200);
+      return r.body;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function serverWorkspaces(server: RunningServer): Promise<ServerWorkspace[]> {
+  const out: ServerWorkspace[] = [];
+  for (let page = 1; ; page++) {
+    const body = await read(
+      server,
+      `/organizations/${server.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`,
+    );
+    for (const w of body.data) out.push({ id: w.id, name: w.attributes.name, description: w.attributes.description });
+    if (!body.meta.pagination["next-page"]) return out;
+  }
+}
+
+/** The server's workspaces once requests the stopped run had sent are all answered (two equal listings). */
+export async function settled(server: RunningServer): Promise<ServerWorkspace[]> {
+  let last = await serverWorkspaces(server);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await serverWorkspaces(server);
+    if (now.length === last.length) return now;
+    last = now;
+  }
+}
+
+/** The operations the stack's latest checkpoint lists as pending (`pending_operations`). */
+function pendingOperations(stack: TestStack): Array<{ type: string; urn: string }> {
+  const ops = (JSON.parse(stack.stateText()).checkpoint?.latest?.pending_operations ?? []) as Array<{
+    type: string;
+    resource: { urn: string };
+  }>;
+  return ops.map((o) => ({ type: o.type, urn: o.resource.urn }));
+}
+
+/** What {@link recover} saw, for the figures a test records. */
+export interface Recovery {
+  tookOver: string[];
+  pendingAfterUp: number;
+}
+
+/**
+ * The recovery docs/interrupted-updates.md gives, step by step, each asserted: `pulumi
+ * cancel --yes` (nothing to cancel is said so), one `pulumi up` that takes over exactly
+ * the records the stopped run left out of the state (`orphans`) with one info line each
+ * and ends with every one of `names` once on the server and in the state, then
+ * `pulumi refresh --clear-pending-creates --yes`, after which no operation is pending,
+ * and a preview that changes nothing and warns of nothing.
+ */
+export async function recover(
+  stack: TestStack,
+  server: RunningServer,
+  {
+    names,
+    orphans,
+    type = "dynamic/workspaces:Workspace",
+  }: { names: string[]; orphans: ServerWorkspace[]; type?: string },
+): Promise<Recovery> {
+  const cancel = await stack.pulumi(["cancel", "--yes", "--non-interactive"]);
+  if (cancel.code !== 0) expect(cancel.output).toMatch(/not.*(locked|in progress)|no .*update|nothing/i);
+
+  const pendingCreates = pendingOperations(stack).filter((o) => o.type === "creating");
+  const up = await stack.upWithEvents();
+  expect(up.code, up.output.slice(-4000)).toBe(0);
+  const tookOver = up.diagnostics.filter((d) => /took over workspace "[^"]+" \(ws-/.test(d.message));
+  for (const d of tookOver) expect(d.message).toContain("created by an interrupted update of this stack");
+  const taken = tookOver.map((d) => /took over workspace "([^"]+)"/.exec(d.message)![1]).sort();
+  expect(taken).toEqual(orphans.map((w) => w.name).sort());
+
+  const after = await serverWorkspaces(server);
+  const onServer = after.map((w) => w.name);
+  expect(new Set(onServer).size).toBe(onServer.length);
+  expect([...onServer].sort()).toEqual([...names].sort());
+  const ids = stack.resources(type).map((r) => r.id!);
+  expect(new Set(ids).size).toBe(names.length);
+  expect([...ids].sort()).toEqual(after.map((w) => w.id).sort());
+  for (const w of orphans) expect(ids).toContain(w.id);
+
+  // The engine keeps the pending creates a killed update left ("must require user
+  // intervention"), and warns of them on every run, until a refresh clears them.
+  const pendingAfterUp = pendingOperations(stack).filter((o) => o.type === "creating");
+  expect(pendingAfterUp.map((o) => o.urn).sort()).toEqual(pendingCreates.map((o) => o.urn).sort());
+  if (pendingCreates.length > 0) expect(up.output).toMatch(/pending operations from previous deployment/);
+
+  const refresh = await stack.pulumi(["refresh", "--clear-pending-creates", "--yes", "--non-interactive"]);
+  expect(refresh.code, refresh.output.slice(-4000)).toBe(0);
+  expect(pendingOperations(stack)).toEqual([]);
+  expect(
+    stack
+      .resources(type)
+      .map((r) => r.id!)
+      .sort(),
+  ).toEqual([...ids].sort());
+
+  const p = await stack.previewJson(["--expect-no-changes"]);
+  expect(p.code, p.raw.output).toBe(0);
+  expect(p.steps.filter((s) => s.op !== "same")).toEqual([]);
+  expect(p.raw.output).not.toMatch(/pending operations/);
+  return { tookOver: taken, pendingAfterUp: pendingAfterUp.length };
+}
+
+/**
+ * A copy of the program in another state backend (`copy`: the same project, stack and
+ * resource names) meets the stack's `count` workspaces: its `up` fails with the
+ * `adopt: true` error, takes nothing over, records no workspace, and every workspace keeps
+ * the stack's `description`.
+ */
+export async function expectCopyRefused(
+  copy: TestStack,
+  server: RunningServer,
+  { count, description }: { count: number; description: string },
+): Promise<void> {
+  const up = await copy.upWithEvents();
+  expect(up.code).not.toBe(0);
+  const errors = up.diagnostics.filter((d) => d.severity === "error" && /already exists/.test(d.message));
+  // The engine stops starting creates after the first failures.
+  expect(errors.length).toBeGreaterThan(0);
+  for (const e of errors) expect(e.message).toMatch(/workspace "[^"]+" \(ws-\w+\).*set adopt: true/s);
+  expect(up.output).not.toMatch(/took over/);
+  expect(copy.resources("dynamic/workspaces:Workspace")).toEqual([]);
+  const after = await serverWorkspaces(server);
+  expect(after).toHaveLength(count);
+  for (const w of after) expect(w.description, w.name).toBe(description);
 }

@@ -15,17 +15,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
-  const server = await startServer({ port: 0, db: ":memory:", runSpeed: 200, rateLimit: false, ...options });
-  resetLimiters();
-  resetClients();
-  // The same path the engine takes: configure with the stack's config.
+/**
+ * Points the providers at `address` with `server`'s token and organization, the path the
+ * engine takes (configure with the stack's config), with new clients and limiters.
+ */
+export function pointProviders(server: RunningServer, address: string): void {
   const config: Record<string, string> = {
-    "workspaces:address": server.url,
+    "workspaces:address": address,
     "workspaces:token": server.token,
     "workspaces:organization": server.organization,
   };
   configureFromStack({ config: { get: (k: string) => config[k] } });
+  resetClients();
+  resetLimiters();
+}
+
+export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
+  const server = await startServer({ port: 0, db: ":memory:", runSpeed: 200, rateLimit: false, ...options });
+  pointProviders(server, server.url);
   const client = new WorkspacesClient({
     address: server.url,
     token: server.token,

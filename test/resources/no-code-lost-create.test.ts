@@ -5,14 +5,19 @@
  * request through and spoils the answers a test names, after the server has acted.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetLimiters } from "../../src/client";
 import { implementationOf } from "../../src/resources/entry";
-import { resetClients } from "../../src/resources/providers/client";
 import { noCodeModuleProvider } from "../../src/resources/providers/no-code-module";
 import type { Props } from "../../src/resources/providers/types";
-import { configureFromStack } from "../../src/resources/provider-settings";
 import { type FakeService, JSONAPI, reply, startFakeService } from "../client/fake-service";
-import { createProject, provision, registryModuleWith, startHarness, uniqueName, type Harness } from "./helpers";
+import {
+  createProject,
+  pointProviders,
+  provision,
+  registryModuleWith,
+  startHarness,
+  uniqueName,
+  type Harness,
+} from "./helpers";
 import { failure } from "./provider-io";
 
 /** The answer the proxy gives instead of the server's `status` and `body` for `request` (`METHOD /api/v2/...`), if any. */
@@ -41,14 +46,7 @@ beforeAll(async () => {
     })();
   });
   // The providers talk to the proxy, as the engine's configure call would point them.
-  const config: Record<string, string> = {
-    "workspaces:address": proxy.url,
-    "workspaces:token": h.server.token,
-    "workspaces:organization": h.org,
-  };
-  configureFromStack({ config: { get: (k: string) => config[k] } });
-  resetClients();
-  resetLimiters();
+  pointProviders(h.server, proxy.url);
   project = await createProject(h, uniqueName("nc-lost"));
   registryModuleId = await registryModuleWith(h, ["1.0.0"]);
   moduleId = (await provision(noCodeModuleProvider, { registryModuleId, versionPin: "1.0.0" })).id;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch } from "../../src/resources/entry";
 import { ORIGIN_SOURCE_NAME, isPackageOrigin, originUrl } from "../../src/api/origin";
 import { ORIGIN_KEY } from "../../src/resources/providers/inputs";
+import { originFor } from "../../src/resources/providers/origin";
 import { startServer } from "../../src/server";
 import { resetClients } from "../../src/resources/providers/client";
 import { configureFromStack } from "../../src/resources/provider-settings";
@@ -133,6 +134,75 @@ describe("the origin of a workspace", () => {
     );
     expect(own.message).toContain("set adopt: true");
     for (const n of [name, plain, set]) expect(await workspacesNamed(n)).toHaveLength(1);
+  });
+});
+
+describe("the origin of a create while the engine skips its checkpoints", () => {
+  const KEY_A = "a".repeat(32);
+  const KEY_B = "b".repeat(32);
+  const HERE = "file://host/state organization";
+  const withSkip = async <T>(value: string | undefined, run: () => Promise<T>): Promise<T> => {
+    const before = process.env.PULUMI_SKIP_CHECKPOINTS;
+    if (value === undefined) delete process.env.PULUMI_SKIP_CHECKPOINTS;
+    else process.env.PULUMI_SKIP_CHECKPOINTS = value;
+    try {
+      return await run();
+    } finally {
+      if (before === undefined) delete process.env.PULUMI_SKIP_CHECKPOINTS;
+      else process.env.PULUMI_SKIP_CHECKPOINTS = before;
+    }
+  };
+  const originOf = (key: string, name: string, backend: string) =>
+    originFor(key, "proj", "dev", "Workspace", name, backend)!;
+
+  it("carries the backend's digest only while checkpoints are skipped", async () => {
+    const skipped = uniqueName("skipped");
+    const kept = uniqueName("kept");
+    await withSkip("true", () => create("Workspace", { name: skipped, [ORIGIN_KEY]: originOf(KEY_A, skipped, HERE) }));
+    await withSkip(undefined, () => create("Workspace", { name: kept, [ORIGIN_KEY]: originOf(KEY_A, kept, HERE) }));
+    const [a] = await workspacesNamed(skipped);
+    const [b] = await workspacesNamed(kept);
+    expect((await h.client.workspaces.read(a)).sourceUrl).toBe(originOf(KEY_A, skipped, HERE));
+    expect((await h.client.workspaces.read(a)).sourceUrl).toMatch(/&backend=[0-9a-f]{32}$/);
+    const plain = (await h.client.workspaces.read(b)).sourceUrl;
+    expect(plain).not.toContain("backend=");
+    expect(isPackageOrigin(ORIGIN_SOURCE_NAME, plain)).toBe(true);
+  });
+
+  it("a record whose key was lost is taken over by the same stack in the same backend, never from another", async () => {
+    const name = uniqueName("first-up");
+    // The killed first update's create: its key (KEY_A) died with the engine.
+    const first = await withSkip("1", () =>
+      create("Workspace", { name, description: "v1", [ORIGIN_KEY]: originOf(KEY_A, name, HERE) }),
+    );
+    // A copy of the program in another backend (another key, another backend): refused, untouched.
+    const elsewhere = "file://host/other-state organization";
+    const refused = await rejection(
+      withSkip("1", () =>
+        create("Workspace", { name, description: "copy", [ORIGIN_KEY]: originOf(KEY_B, name, elsewhere) }),
+      ),
+    );
+    expect(refused.message).toContain("set adopt: true");
+    // Another resource name of the same stack and backend: refused.
+    const other = originFor(KEY_B, "proj", "dev", "Workspace", "another", HERE)!;
+    expect((await rejection(create("Workspace", { name, [ORIGIN_KEY]: other }))).message).toContain("set adopt: true");
+    expect((await h.client.workspaces.read(first.id)).description).toBe("v1");
+    // The same stack again, with the new key it made: taken over, checkpoints skipped or not.
+    const again = await withSkip(undefined, () =>
+      create("Workspace", { name, description: "v2", [ORIGIN_KEY]: originOf(KEY_B, name, HERE) }),
+    );
+    expect(again.id).toBe(first.id);
+    expect((await h.client.workspaces.read(first.id)).description).toBe("v2");
+    expect(await workspacesNamed(name)).toHaveLength(1);
+  });
+
+  it("a record written with checkpoints kept carries no backend digest: only its key proves it", async () => {
+    const name = uniqueName("kept-key");
+    await withSkip(undefined, () => create("Workspace", { name, [ORIGIN_KEY]: originOf(KEY_A, name, HERE) }));
+    const err = await rejection(
+      withSkip("1", () => create("Workspace", { name, [ORIGIN_KEY]: originOf(KEY_B, name, HERE) })),
+    );
+    expect(err.message).toContain("set adopt: true");
   });
 });
 

@@ -7,9 +7,21 @@
  * attributes), and the other reads are answered from that listing: a refresh of N
  * workspaces costs N/100 requests instead of N. Concurrent first reads share one listing.
  *
+ * A resource that names its project (`project`, as every workspace of a stack split by
+ * project does) is read from the listing of that project alone
+ * (`filter[project][id]`): a stack that owns one project of a large organization reads
+ * that project's pages, not the organization's. A process that is asked for more than
+ * {@link MAX_PROJECT_LISTINGS} projects of one organization (one stack of many projects)
+ * reads the organization's listing for the others instead, which costs no more than its
+ * projects' listings together. A server that ignores the filter answers with the whole
+ * organization: its workspaces of other projects are left out of the project's listing
+ * (filtered here too), the answer serves as the organization's listing, and the process
+ * asks that server for no other project's listing.
+ *
  * The rules:
- * - Per client, that is per address and token (see getClient), and per organization: a
- *   listing never answers for another token or organization.
+ * - Per client, that is per address and token (see getClient), and per organization (and
+ *   project): a listing never answers for another token or organization, nor a project's
+ *   listing for a workspace of another project.
  * - A write through the client drops what it may have changed (see {@link noteWrite}): the
  *   entry of the workspace it names, or the whole listing of that client when it cannot
  *   tell which workspaces a write touched.
@@ -31,6 +43,13 @@ import { text } from "../../api/common";
  * and answering every read of them under 30 requests per second several times over.
  */
 export const SNAPSHOT_LIFETIME_MS = 30_000;
+
+/**
+ * Projects of one organization a process reads a listing of its own for; the reads of
+ * any other project of it go to the organization's listing. A stack split by project
+ * asks for one.
+ */
+export const MAX_PROJECT_LISTINGS = 2;
 
 /** A workspace and its tags, as the providers read them. */
 export interface WorkspaceWithTags {
@@ -54,6 +73,9 @@ interface Listing {
 }
 
 interface Held {
+  organization: string;
+  /** The project listed (`filter[project][id]`), or undefined for the whole organization. */
+  project?: string;
   /** Undefined when the service cannot list with key-value tags: every read then goes by id. */
   listing: Promise<Listing | undefined>;
   /** When the listing was read; undefined while it is being read. */
@@ -62,7 +84,25 @@ interface Held {
   value?: Listing;
 }
 
-const snapshots = new WeakMap<WorkspacesClient, Map<string, Held>>();
+/** A client's listings by {@link keyOf}, and the projects of each organization it listed. */
+interface Listings {
+  held: Map<string, Held>;
+  projects: Map<string, Set<string>>;
+  /** The server answered a project's listing with other projects' workspaces: it ignores the filter. */
+  unfiltered: boolean;
+}
+
+const snapshots = new WeakMap<WorkspacesClient, Listings>();
+
+function keyOf(organization: string, project?: string): string {
+  return project === undefined ? organization : `${organization}\u0000${project}`;
+}
+
+/** The project a workspace document names, or null for none. */
+function projectOf(ws: ApiWorkspace): string | null {
+  const rel = ws.relationships.project as { data?: { id?: unknown } | null } | undefined;
+  return typeof rel?.data?.id === "string" ? rel.data.id : null;
+}
 
 /** Whether a workspace document names the relationships of key-value tags. */
 export function namesTagBindings(ws: ApiWorkspace): boolean {
@@ -100,15 +140,36 @@ export function withTags(workspace: ApiWorkspace, included: readonly AnyResource
   return { workspace, tags, effectiveTags, offersTagBindings };
 }
 
-async function list(client: WorkspacesClient, organization: string): Promise<Listing | undefined> {
-  const listing: Listing = { byId: new Map(), byName: new Map() };
+function emptyListing(): Listing {
+  return { byId: new Map(), byName: new Map() };
+}
+
+function add(listing: Listing, entry: WorkspaceWithTags): void {
+  listing.byId.set(entry.workspace.id, entry);
+  listing.byName.set(entry.workspace.name.toLowerCase(), entry);
+}
+
+/**
+ * The listing of `organization`, or of its `project` alone; with a project, `all` holds
+ * the whole answer when the server ignored the filter (it named other projects).
+ */
+async function list(
+  client: WorkspacesClient,
+  organization: string,
+  project?: string,
+): Promise<{ listing: Listing; all?: Listing } | undefined> {
+  const listing = emptyListing();
+  const all = emptyListing();
+  let ignored = false;
   try {
-    for await (const page of client.workspaces.listIncluding(organization, ["effective_tag_bindings"]).pages()) {
+    const pages = client.workspaces.listIncluding(organization, ["effective_tag_bindings"], { projectId: project });
+    for await (const page of pages.pages()) {
       for (const { workspace, included } of page.items) {
         const entry = withTags(workspace, included);
         if (!entry) continue;
-        listing.byId.set(workspace.id, entry);
-        listing.byName.set(workspace.name.toLowerCase(), entry);
+        add(all, entry);
+        if (project === undefined || projectOf(workspace) === project) add(listing, entry);
+        else ignored = true;
       }
     }
   } catch (err) {
@@ -116,40 +177,77 @@ async function list(client: WorkspacesClient, organization: string): Promise<Lis
     if (err instanceof BadRequestError) return undefined;
     throw err;
   }
-  return listing;
+  return ignored ? { listing, all } : { listing };
 }
 
-/** The organization's listing for this client: the one being read, the one read less than the lifetime ago, or a new one. */
-function listingOf(client: WorkspacesClient, organization: string): Promise<Listing | undefined> {
-  let byOrg = snapshots.get(client);
-  if (!byOrg) snapshots.set(client, (byOrg = new Map()));
-  const held = byOrg.get(organization);
-  if (held && (held.readAt === undefined || Date.now() - held.readAt < SNAPSHOT_LIFETIME_MS)) return held.listing;
-  const fresh: Held = { listing: list(client, organization) };
-  fresh.listing.then(
-    (value) => {
-      fresh.readAt = Date.now();
-      fresh.value = value;
+function listingsOf(client: WorkspacesClient): Listings {
+  let listings = snapshots.get(client);
+  if (!listings) snapshots.set(client, (listings = { held: new Map(), projects: new Map(), unfiltered: false }));
+  return listings;
+}
+
+/** Whether a listing is being read, or was read less than the lifetime ago. */
+function fresh(held: Held | undefined): held is Held {
+  return held !== undefined && (held.readAt === undefined || Date.now() - held.readAt < SNAPSHOT_LIFETIME_MS);
+}
+
+/** Which listing answers for a workspace of `project` (undefined: not known) in `organization`. */
+function scopeOf(listings: Listings, organization: string, project: unknown): string | undefined {
+  if (typeof project !== "string" || project === "" || listings.unfiltered) return undefined;
+  if (fresh(listings.held.get(organization))) return undefined;
+  const seen = listings.projects.get(organization) ?? new Set<string>();
+  listings.projects.set(organization, seen);
+  if (!seen.has(project) && seen.size >= MAX_PROJECT_LISTINGS) return undefined;
+  seen.add(project);
+  return project;
+}
+
+function settle(held: Held, value: Listing | undefined): void {
+  held.readAt = Date.now();
+  held.value = value;
+}
+
+/** The listing for this client: the one being read, the one read less than the lifetime ago, or a new one. */
+function listingOf(client: WorkspacesClient, organization: string, projectHint: unknown): Promise<Listing | undefined> {
+  const listings = listingsOf(client);
+  const project = scopeOf(listings, organization, projectHint);
+  const key = keyOf(organization, project);
+  const held = listings.held.get(key);
+  if (fresh(held)) return held.listing;
+  const read = list(client, organization, project);
+  const next: Held = { organization, project, listing: read.then((r) => r?.listing) };
+  read.then(
+    (r) => {
+      settle(next, r?.listing);
+      if (!r?.all) return;
+      // The server ignored the filter: its answer is the organization's listing.
+      listings.unfiltered = true;
+      const whole: Held = { organization, listing: Promise.resolve(r.all) };
+      settle(whole, r.all);
+      if (!fresh(listings.held.get(organization))) listings.held.set(organization, whole);
     },
-    () => byOrg.get(organization) === fresh && byOrg.delete(organization),
+    () => listings.held.get(key) === next && listings.held.delete(key),
   );
-  byOrg.set(organization, fresh);
-  return fresh.listing;
+  listings.held.set(key, next);
+  return next.listing;
 }
 
 /**
  * The workspace of `organization` with this id or name (regardless of case) from the
  * shared listing, or undefined when the listing does not hold it or could not be read:
- * the caller then reads it by id or name, as without a listing.
+ * the caller then reads it by id or name, as without a listing. `project` is the project
+ * the caller expects it in (its recorded or declared `project`), when it knows one: the
+ * listing of that project then answers.
  */
 export async function fromSnapshot(
   client: WorkspacesClient,
   organization: string,
   ref: { id: string } | { name: string },
+  project?: unknown,
 ): Promise<WorkspaceWithTags | undefined> {
   let listing: Listing | undefined;
   try {
-    listing = await listingOf(client, organization);
+    listing = await listingOf(client, organization, project);
   } catch {
     // The read by id that follows meets the same failure, reported as it always was.
     return undefined;
@@ -165,13 +263,8 @@ export async function fromSnapshot(
  * request for it.
  */
 export function listedOrganization(client: WorkspacesClient, workspaceId: string): string | undefined {
-  for (const [organization, held] of snapshots.get(client) ?? []) {
-    if (
-      held.readAt !== undefined &&
-      Date.now() - held.readAt < SNAPSHOT_LIFETIME_MS &&
-      held.value?.byId.has(workspaceId)
-    )
-      return organization;
+  for (const held of snapshots.get(client)?.held.values() ?? []) {
+    if (held.readAt !== undefined && fresh(held) && held.value?.byId.has(workspaceId)) return held.organization;
   }
   return undefined;
 }
@@ -189,8 +282,8 @@ const ONE_WORKSPACE = /^\/workspaces\/([^/?]+)|^\/organizations\/([^/?]+)\/works
  */
 export function noteWrite(client: WorkspacesClient, method: string, path: string): void {
   if (method === "GET") return;
-  const byOrg = snapshots.get(client);
-  if (!byOrg) return;
+  const listings = snapshots.get(client);
+  if (!listings) return;
   const m = ONE_WORKSPACE.exec(path);
   if (!m) {
     if (method === "POST" && /^\/organizations\/[^/]+\/workspaces$/.test(path)) return;
@@ -200,11 +293,11 @@ export function noteWrite(client: WorkspacesClient, method: string, path: string
   const id = m[1] && decodeURIComponent(m[1]);
   const org = m[2] && decodeURIComponent(m[2]);
   const name = m[3] && decodeURIComponent(m[3]).toLowerCase();
-  for (const [organization, held] of byOrg) {
-    if (org !== undefined && org !== organization) continue;
+  for (const [key, held] of listings.held) {
+    if (org !== undefined && org !== held.organization) continue;
     if (held.readAt === undefined) {
       // Being read: it may show the state before the write; read again on the next read.
-      byOrg.delete(organization);
+      listings.held.delete(key);
       continue;
     }
     const listing = held.value;

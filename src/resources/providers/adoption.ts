@@ -244,9 +244,14 @@ function nameTaken(err: unknown): boolean {
   );
 }
 
-/** The workspace of that name, from the organization's listing when it holds it, else by name (undefined on a 404). */
-async function byName(client: WorkspacesClient, organization: string, name: string): Promise<ApiWorkspace | undefined> {
-  const listed = await fromSnapshot(client, organization, { name });
+/** The workspace of that name, from the listing of its declared project (else of the organization), else by name (undefined on a 404). */
+async function byName(
+  client: WorkspacesClient,
+  organization: string,
+  name: string,
+  project?: unknown,
+): Promise<ApiWorkspace | undefined> {
+  const listed = await fromSnapshot(client, organization, { name }, project);
   if (listed) return listed.workspace;
   try {
     return await client.workspaces.readByName(organization, name);
@@ -273,7 +278,7 @@ function workspaceLabelOf(ws: ApiWorkspace, organization: string): string {
 
 async function describeWorkspace(client: WorkspacesClient, inputs: Props): Promise<string | undefined> {
   const organization = String(inputs.organization);
-  const ws = await byName(client, organization, String(inputs.name));
+  const ws = await byName(client, organization, String(inputs.name), inputs.project);
   return ws ? workspaceLabelOf(ws, organization) : undefined;
 }
 
@@ -282,12 +287,12 @@ export const workspaceAdopter: Adopter = {
   key: workspaceKey,
   async find(client, inputs) {
     const organization = String(inputs.organization);
-    const ws = await byName(client, organization, String(inputs.name));
+    const ws = await byName(client, organization, String(inputs.name), inputs.project);
     if (!ws) return undefined;
     return {
       id: ws.id,
       label: workspaceLabelOf(ws, organization),
-      seed: { organization, forceDelete: inputs.forceDelete },
+      seed: { organization, forceDelete: inputs.forceDelete, project: ws.projectId },
       source: sourceOf(ws),
     };
   },
@@ -323,7 +328,7 @@ export const noCodeWorkspaceAdopter: Adopter = {
       typeof inputs.organization === "string" && inputs.organization !== ""
         ? inputs.organization
         : String((await client.noCode.read(String(moduleId))).organization);
-    const ws = await byName(client, organization, String(inputs.name));
+    const ws = await byName(client, organization, String(inputs.name), inputs.project);
     if (!ws) return undefined;
     const label = workspaceLabelOf(ws, organization);
     if (typeof moduleId === "string" && !isUnknown(moduleId)) {

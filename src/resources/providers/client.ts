@@ -78,8 +78,9 @@ async function readWorkspace(client: WorkspacesClient, ref: string): Promise<Api
 
 /**
  * The workspace document plus its key-value tags. With the organization known (from
- * state, or `org/name`), from the process's listing of that organization (see
- * process/snapshot.ts): a refresh reads a hundred workspaces per request. Else, or when
+ * state, or `org/name`), from the process's listing of that organization, or of the
+ * `project` the caller knows the workspace in (see process/snapshot.ts): a refresh reads
+ * a hundred workspaces per request. Else, or when
  * the listing does not hold it, in one request: flat tags come with the document
  * (`tag-names`) and key-value tags with `include=effective_tag_bindings`, where inherited
  * ones name the project they come from. A service that refuses the include (400) is
@@ -89,11 +90,12 @@ export async function readWorkspaceWithTags(
   client: WorkspacesClient,
   ref: string,
   organization?: unknown,
+  project?: unknown,
 ): Promise<WorkspaceWithTags> {
   const byName = !ref.startsWith("ws-") && ref.indexOf("/") > 0;
   const org = byName ? ref.slice(0, ref.indexOf("/")) : organizationOrListed(client, ref, organization);
   if (org !== "") {
-    const shared = await fromSnapshot(client, org, byName ? { name: ref.slice(org.length + 1) } : { id: ref });
+    const shared = await fromSnapshot(client, org, byName ? { name: ref.slice(org.length + 1) } : { id: ref }, project);
     if (shared) return shared;
   }
   const id = byName ? (await readWorkspace(client, ref)).id : ref;
@@ -110,17 +112,18 @@ export async function readWorkspaceWithTags(
 }
 
 /**
- * The workspace document alone: from the process's listing of the organization when it
- * is known and the listing holds the workspace, else `GET /workspaces/:id` (a 404 then
- * propagates, for the one rule in gone.ts).
+ * The workspace document alone: from the process's listing of the organization (or of
+ * `project`) when it is known and the listing holds the workspace, else
+ * `GET /workspaces/:id` (a 404 then propagates, for the one rule in gone.ts).
  */
 export async function readWorkspaceShared(
   client: WorkspacesClient,
   id: string,
   organization: unknown,
+  project?: unknown,
 ): Promise<ApiWorkspace> {
   const org = organizationOrListed(client, id, organization);
-  const shared = org !== "" ? await fromSnapshot(client, org, { id }) : undefined;
+  const shared = org !== "" ? await fromSnapshot(client, org, { id }, project) : undefined;
   return shared?.workspace ?? client.workspaces.read(id);
 }
 

@@ -82,7 +82,7 @@ export const noCodeWorkspaceProvider: ProviderImpl<NoCodeWorkspaceInputs & Props
           client,
           record,
           "refresh",
-          () => readWorkspaceShared(client, id, props.organization),
+          () => readWorkspaceShared(client, id, props.organization, props.project),
           () => undefined,
         );
         if (!ws) return {};

@@ -3,7 +3,8 @@
  * sends (see src/api/origin.ts and docs/interrupted-updates.md).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { ORIGIN_SOURCE_NAME, originUrl } from "../../api/origin";
+import { ORIGIN_SOURCE_NAME, originQuery, originUrl } from "../../api/origin";
+import { checkpointsSkipped } from "../state-backend";
 import { ORIGIN_KEY } from "./inputs";
 import type { ProviderImpl, Props } from "./types";
 
@@ -20,10 +21,16 @@ export function isOriginKey(key: unknown): key is string {
 /** The resources whose creates carry an origin (the records whose create can be recognised again). */
 export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set(["Workspace", "NoCodeWorkspace"]);
 
+function digestOf(parts: unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
 /**
  * The `source-url` the resource `kind` named `name` of the stack `project`/`stack` writes,
  * with the digest of the stack's origin `key`; undefined when there is no valid key (the
- * resource then writes no origin).
+ * resource then writes no origin). With `backend` (the stack's state backend and
+ * organization, ../state-backend.ts) it also holds the digest of that: the proof a create
+ * made while checkpoints are skipped carries (see {@link withOrigin}).
  */
 export function originFor(
   key: unknown,
@@ -31,13 +38,12 @@ export function originFor(
   stack: string,
   kind: string,
   name: string,
+  backend?: string,
 ): string | undefined {
   if (!isOriginKey(key)) return undefined;
-  const digest = createHash("sha256")
-    .update(JSON.stringify([key, project, stack, kind, name]))
-    .digest("hex")
-    .slice(0, 32);
-  return originUrl({ project, stack, resource: name, digest });
+  const digest = digestOf([key, project, stack, kind, name]);
+  const backendDigest = backend ? digestOf(["backend", backend, project, stack, kind, name]) : undefined;
+  return originUrl({ project, stack, resource: name, digest, backend: backendDigest });
 }
 
 /**
@@ -77,14 +83,38 @@ function ownOrigin(inputs: Props): string | undefined {
   return origin;
 }
 
+/**
+ * The `source-url` a create writes for `origin`: with the backend's digest only while the
+ * engine skips its checkpoints. Such an engine records the stack's origin key only when
+ * the update ends, so a create of its first update can outlive the key (a runner killed
+ * meanwhile); the backend's digest lets the next `up` of the same stack in the same
+ * backend know the record without it. With checkpoints the key is recorded before any
+ * create, and the record carries the key's digest alone, as before.
+ */
+function written(origin: string): string {
+  const query = originQuery(origin);
+  if (!query?.has("backend") || checkpointsSkipped()) return origin;
+  query.delete("backend");
+  return origin.slice(0, origin.indexOf("?") + 1) + query.toString();
+}
+
 /** The inputs a create sends: with the origin fields when the resource has an origin of its own. */
 export function withOrigin(inputs: Props): Props {
   const origin = ownOrigin(inputs);
-  return origin ? { ...inputs, sourceName: ORIGIN_SOURCE_NAME, sourceUrl: origin } : inputs;
+  return origin ? { ...inputs, sourceName: ORIGIN_SOURCE_NAME, sourceUrl: written(origin) } : inputs;
 }
 
-/** Whether a record's `source-name` and `source-url` are exactly the origin these inputs would write. */
+/**
+ * Whether a record's `source-name` and `source-url` are an origin these inputs wrote: the
+ * same stack and resource, and the digest of the same origin key, or of the same state
+ * backend where both have one (a record of a first update whose key was lost with it).
+ */
 export function sameOrigin(inputs: Props, record: { sourceName?: unknown; sourceUrl?: unknown }): boolean {
-  const origin = ownOrigin(inputs);
-  return origin !== undefined && record.sourceName === ORIGIN_SOURCE_NAME && record.sourceUrl === origin;
+  const mine = originQuery(ownOrigin(inputs));
+  const theirs = record.sourceName === ORIGIN_SOURCE_NAME ? originQuery(record.sourceUrl) : undefined;
+  if (!mine || !theirs) return false;
+  if (mine.get("stack") !== theirs.get("stack") || mine.get("resource") !== theirs.get("resource")) return false;
+  if (mine.get("origin") === theirs.get("origin")) return true;
+  const backend = mine.get("backend");
+  return Boolean(backend) && backend === theirs.get("backend");
 }

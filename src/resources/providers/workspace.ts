@@ -108,7 +108,12 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       { label: workspaceLabel(id, props.name), organization: props.organization, kind: "workspace" },
       "refresh",
       async () => {
-        const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(client, id, props.organization);
+        const { workspace, tags, effectiveTags } = await readWorkspaceWithTags(
+          client,
+          id,
+          props.organization,
+          props.project,
+        );
         return {
           id: workspace.id,
           props: workspaceOutputs(workspace, {
