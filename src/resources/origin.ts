@@ -53,6 +53,18 @@ function stackOrigin(project: string, stack: string): StackOrigin {
 let stackBackend: string | undefined;
 
 /**
+ * The engine's organization, or "" where the runtime has none to give (a program run
+ * under `pulumi.runtime.setMocks` without one): the backend names the stack either way.
+ */
+function organizationOrNone(): string {
+  try {
+    return pulumi.getOrganization();
+  } catch {
+    return "";
+  }
+}
+
+/**
  * `args` with the origin input of the resource `kind` named `name`; undefined args
  * (a `get`) stay undefined: a record read through `get` is never created.
  *
@@ -75,7 +87,7 @@ export function withOriginInput<T extends object>(
   const stack = pulumi.getStack();
   const key = stackOrigin(project, stack).key;
   if (pulumi.runtime.isDryRun()) return { ...(args as Record<string, unknown>) };
-  const backend = (stackBackend ??= `${stateBackend(pulumi.getRootDirectory())} ${pulumi.getOrganization()}`);
+  const backend = (stackBackend ??= `${stateBackend(pulumi.getRootDirectory())} ${organizationOrNone()}`);
   const origin = new Promise<string | undefined>((resolve) => {
     key.apply((k) => resolve(originFor(k, project, stack, kind, name, backend)));
   });
