@@ -110,7 +110,11 @@ describe(`an organization of ${COUNT} workspaces read a page at a time`, () => {
     const routes = routesSince(server, before);
     figure(`pulumi refresh (${COUNT})`, (Date.now() - t0) / 1000, routes);
     expect(writes(routes)).toBe(0);
-    expect(routes["GET /api/v2/organizations/:organization_name/workspaces"]).toBe(COUNT / 100);
-    expect(sum(routes)).toBeLessThanOrEqual(COUNT / 100 + seeded.consumers.size + NO_CODE + 5);
+    // The organization's pages, and the listings of at most two projects a process reads on
+    // their own (workspaces that name their project: a stack split by project reads only those).
+    const listings = routes["GET /api/v2/organizations/:organization_name/workspaces"] ?? 0;
+    expect(listings).toBeGreaterThanOrEqual(COUNT / 100);
+    expect(listings).toBeLessThanOrEqual(COUNT / 100 + 2);
+    expect(sum(routes)).toBeLessThanOrEqual(COUNT / 100 + 2 + seeded.consumers.size + NO_CODE + 5);
   });
 });
