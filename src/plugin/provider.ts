@@ -12,6 +12,7 @@ import { isPackageOrigin } from "../api/origin";
 import { INPUT_NAMES_KEY, ORIGIN_KEY, inputNames } from "../resources/providers/inputs";
 import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../resources/providers/origin";
 import { setConfiguredSettings } from "../resources/provider-settings";
+import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { getWorkspace, getWorkspaces } from "../resources/lookups";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
@@ -173,15 +174,26 @@ export function configure(request: ConfigureRequestLike): void {
 }
 
 /**
+ * The stack's state backend, found once per process as the engine that started it finds
+ * it: the engine starts a provider in the program's directory with its own environment
+ * (`PULUMI_BACKEND_URL`, `PULUMI_HOME`, `PULUMI_SKIP_CHECKPOINTS`). No organization: the
+ * engine tells a provider none (the TypeScript door adds the program's).
+ */
+let pluginBackend: string | undefined;
+
+/**
  * The inputs a create hands the shared provider: the program's, with the origin of the
- * resource at `urn` (derived from the configured origin key) for the kinds whose records
+ * resource at `urn` (derived from the configured origin key, with the digest of the
+ * stack's state backend for a create while checkpoints are skipped: the provider's
+ * recorded key is lost with a first update that never ends) for the kinds whose records
  * carry one; without an origin key, none. An `__origin` the inputs carry is never taken.
  */
 function withPluginOrigin(urn: string, kind: string, inputs: Props): Props {
   const { [ORIGIN_KEY]: _given, ...rest } = inputs;
   if (!KINDS_WITH_ORIGIN.has(kind)) return rest;
   const { project, stack, name } = parseUrn(urn);
-  const origin = originFor(originKey, project, stack, kind, name);
+  pluginBackend ??= stateBackend(projectDirectory(process.cwd()));
+  const origin = originFor(originKey, project, stack, kind, name, pluginBackend);
   return origin ? { ...rest, [ORIGIN_KEY]: origin } : rest;
 }
 

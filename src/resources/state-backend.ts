@@ -84,6 +84,18 @@ export function stateBackend(
   return normal === "https://app.pulumi.com" ? PULUMI_CLOUD : normal;
 }
 
+/**
+ * The directory of the project whose program started in `dir`: the nearest one at or above
+ * it holding a `Pulumi.yaml` (the engine starts a provider plugin in the program's
+ * directory, which may be below the project's), else `dir` itself.
+ */
+export function projectDirectory(dir: string): string {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((name) => fs.existsSync(path.join(at, name)))) return at;
+    if (path.dirname(at) === at) return path.resolve(dir);
+  }
+}
+
 /** Whether the engine of this run records its state only at the end (`PULUMI_SKIP_CHECKPOINTS`, read as the CLI reads it). */
 export function checkpointsSkipped(env: NodeJS.ProcessEnv = process.env): boolean {
   const v = env.PULUMI_SKIP_CHECKPOINTS ?? "";

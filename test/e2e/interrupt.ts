@@ -183,7 +183,7 @@ export async function recover(
 export async function expectCopyRefused(
   copy: TestStack,
   server: RunningServer,
-  { count, description }: { count: number; description: string },
+  { count, description, type = "dynamic/workspaces:Workspace" }: { count: number; description: string; type?: string },
 ): Promise<void> {
   const up = await copy.upWithEvents();
   expect(up.code).not.toBe(0);
@@ -192,7 +192,7 @@ export async function expectCopyRefused(
   expect(errors.length).toBeGreaterThan(0);
   for (const e of errors) expect(e.message).toMatch(/workspace "[^"]+" \(ws-\w+\).*set adopt: true/s);
   expect(up.output).not.toMatch(/took over/);
-  expect(copy.resources("dynamic/workspaces:Workspace")).toEqual([]);
+  expect(copy.resources(type)).toEqual([]);
   const after = await serverWorkspaces(server);
   expect(after).toHaveLength(count);
   for (const w of after) expect(w.description, w.name).toBe(description);

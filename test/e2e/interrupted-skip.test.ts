@@ -16,11 +16,15 @@
  *   also carry the digest of the stack's state backend, which the next `up` of the same
  *   stack computes again. A copy of the program in another state backend (same project,
  *   stack and resource names) then gets the `adopt: true` error and changes nothing.
+ * - The same first `up` through the provider plugin (a YAML program, as Go and Python
+ *   reach it): the plugin's origin key lives with the provider in the state and is lost
+ *   the same way; the plugin finds the backend from the directory and environment the
+ *   engine starts it in.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { recordFigures } from "../reliability/figures";
-import { serverEnv, startTestServer, TestStack } from "./harness";
+import { serverEnv, startTestServer, TestStack, type StackOptions } from "./harness";
 import { expectCopyRefused, recover, settled, upInterrupted } from "./interrupt";
 
 const COUNT = 30;
@@ -34,13 +38,30 @@ for (let i = 0; i < ${count}; i++) {
   new Workspace(\`ws-\${i}\`, { name: \`skip-\${i}\`, description: "${description}", tags: { fleet: "skip" } });
 }
 `;
-const names = (count: number) => Array.from({ length: count }, (_, i) => `skip-${i}`);
-
+/** The same workspaces as a YAML program, for the provider plugin. */
+const yamlProgram = (count: number, description = "v1") =>
+  "resources:\n" +
+  names(count)
+    .map(
+      (name, i) =>
+        `  ws-${i}:\n    type: workspaces:index:Workspace\n    properties:\n      name: ${name}\n` +
+        `      description: ${description}\n      tags:\n        fleet: skip\n`,
+    )
+    .join("");
+const PLUGIN_TYPE = "workspaces:index:Workspace";
+function names(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `skip-${i}`);
+}
 const figures: Record<string, string | number> = {};
 afterAll(() => recordFigures("interrupted-skip-e2e", figures));
 
 /** `pulumi up` killed once `creates` more creates than `already` reached the server; what it left. */
-async function killedUp(stack: TestStack, server: RunningServer, creates: number) {
+async function killedUp(
+  stack: TestStack,
+  server: RunningServer,
+  creates: number,
+  type = "dynamic/workspaces:Workspace",
+) {
   const already = server.stats().byRoute[CREATE_ROUTE] ?? 0;
   const stopped = await upInterrupted(
     stack,
@@ -48,7 +69,7 @@ async function killedUp(stack: TestStack, server: RunningServer, creates: number
     () => (server.stats().byRoute[CREATE_ROUTE] ?? 0) - already >= creates,
   );
   expect(stopped.code, stopped.output).not.toBe(0);
-  const inState = stack.resources("dynamic/workspaces:Workspace");
+  const inState = stack.resources(type);
   const onServer = await settled(server);
   return { stopped, inState, onServer, orphans: onServer.filter((w) => !inState.some((r) => r.id === w.id)) };
 }
@@ -92,36 +113,59 @@ describe(`pulumi up of ${COUNT} workspaces killed while checkpoints are skipped`
     figures["earlier up finished: test wall time (s)"] = ((Date.now() - t0) / 1000).toFixed(1);
   }, 300_000);
 
-  it("a stack's first up: the state holds nothing, yet one pulumi up takes every record over", async () => {
+  /**
+   * A stack's first up killed, then recovered, then a copy of the program in another state
+   * backend (same project, stack and resource names, another key and another backend),
+   * which finds every name taken by a record of the stack.
+   */
+  async function firstUpKilled(
+    label: string,
+    door: { project: string; code: (description?: string) => Partial<StackOptions>; type: string },
+  ) {
     const t0 = Date.now();
     await server?.close();
     server = await startTestServer();
-    const stack = await TestStack.create({
-      project: "skip-first",
-      files: { "index.ts": program(COUNT) },
-      env: { ...serverEnv(server), ...SKIP },
-    });
+    const stackOf = (description?: string) =>
+      TestStack.create({ project: door.project, ...door.code(description), env: { ...serverEnv(server), ...SKIP } });
+    const stack = await stackOf();
     stacks.push(stack);
-    const killed = await killedUp(stack, server, Math.ceil(COUNT / 3));
-    // Not even the origin key is in the state: the records' key digest names a key no state holds.
+    const killed = await killedUp(stack, server, Math.ceil(COUNT / 3), door.type);
+    // Not even the origin key is in the state (the StackOrigin's, or the plugin's provider
+    // resource's): the records' key digest names a key no state holds.
     expect(stack.resources()).toEqual([]);
     expect(killed.orphans.length).toBeGreaterThan(0);
     expect(killed.orphans.length).toBeLessThan(COUNT);
-    figures["first up: workspaces on the server / in the state after the kill"] = `${killed.onServer.length} / 0`;
+    figures[`${label}: workspaces on the server / in the state after the kill`] = `${killed.onServer.length} / 0`;
 
-    const recovered = await recover(stack, server, { names: names(COUNT), orphans: killed.orphans });
+    const recovered = await recover(stack, server, { names: names(COUNT), orphans: killed.orphans, type: door.type });
     expect(recovered.pendingAfterUp).toBe(0);
-    figures["first up: workspaces taken over by the next up"] = recovered.tookOver.length;
+    figures[`${label}: workspaces taken over by the next up`] = recovered.tookOver.length;
 
-    // A copy of the program in another state backend: same project, stack and resource
-    // names, another key and another backend. Every name is taken by a record of the stack.
-    const copy = await TestStack.create({
-      project: "skip-first",
-      files: { "index.ts": program(COUNT, "copied") },
-      env: { ...serverEnv(server), ...SKIP },
-    });
+    const copy = await stackOf("copied");
     stacks.push(copy);
-    await expectCopyRefused(copy, server, { count: COUNT, description: "v1" });
-    figures["first up: test wall time (s)"] = ((Date.now() - t0) / 1000).toFixed(1);
-  }, 300_000);
+    await expectCopyRefused(copy, server, { count: COUNT, description: "v1", type: door.type });
+    figures[`${label}: test wall time (s)`] = ((Date.now() - t0) / 1000).toFixed(1);
+  }
+
+  it(
+    "a stack's first up: the state holds nothing, yet one pulumi up takes every record over",
+    () =>
+      firstUpKilled("first up", {
+        project: "skip-first",
+        code: (description) => ({ files: { "index.ts": program(COUNT, description) } }),
+        type: "dynamic/workspaces:Workspace",
+      }),
+    300_000,
+  );
+
+  it(
+    "a YAML stack's first up through the provider plugin: one pulumi up takes every record over",
+    () =>
+      firstUpKilled("plugin, first up", {
+        project: "skip-plugin",
+        code: (description) => ({ yaml: yamlProgram(COUNT, description) }),
+        type: PLUGIN_TYPE,
+      }),
+    300_000,
+  );
 });

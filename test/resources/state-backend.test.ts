@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkpointsSkipped, projectBackendUrl, stateBackend } from "../../src/resources/state-backend";
+import { checkpointsSkipped, projectBackendUrl, projectDirectory, stateBackend } from "../../src/resources/state-backend";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "pw-backend-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -59,6 +59,21 @@ describe("the state backend of a stack", () => {
     expect(projectBackendUrl('backend: # where\n    url: "s3://b"\nname: p\n')).toBe("s3://b");
     expect(projectBackendUrl("name: p\nbackend:\n  other: 1\nconfig:\n  url: s3://not-this\n")).toBeUndefined();
     expect(projectBackendUrl("name: p\nplugins:\n  url: s3://not-this\n")).toBeUndefined();
+  });
+
+  it("finds the project of a program started below it, where the engine starts a plugin", () => {
+    const dir = program("name: p\nruntime: yaml\nbackend:\n  url: s3://from-project/state\n");
+    const below = path.join(dir, "src", "deep");
+    fs.mkdirSync(below, { recursive: true });
+    expect(projectDirectory(below)).toBe(dir);
+    expect(projectDirectory(dir)).toBe(dir);
+    expect(stateBackend(projectDirectory(below), {}, machine)).toBe("s3://from-project/state");
+    const lone = fs.mkdtempSync(path.join(os.tmpdir(), "pw-no-project-"));
+    try {
+      expect(projectDirectory(lone)).toBe(lone);
+    } finally {
+      fs.rmSync(lone, { recursive: true, force: true });
+    }
   });
 
   it("reads PULUMI_SKIP_CHECKPOINTS as the CLI does", () => {
