@@ -24,10 +24,8 @@ export async function createProject(server: RunningServer, name: string): Promis
   return body.data.id;
 }
 
-/** The VCS credential (`ot-...`) and the SSH key (`sshkey-...`) a workspace's settings refer to, made on the server. */
-export async function createVcsTokenAndSshKey(
-  server: RunningServer,
-): Promise<{ oauthTokenId: string; sshKeyId: string }> {
+/** A VCS credential (`ot-...`, the OAuth token of a new GitHub OAuth client) made on the server. */
+export async function createVcsToken(server: RunningServer): Promise<string> {
   const oc = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/oauth-clients`, {
       method: "POST",
@@ -45,6 +43,14 @@ export async function createVcsTokenAndSshKey(
     [201],
     "create OAuth client",
   );
+  return oc.data.relationships["oauth-tokens"].data[0].id;
+}
+
+/** The VCS credential (`ot-...`) and the SSH key (`sshkey-...`) a workspace's settings refer to, made on the server. */
+export async function createVcsTokenAndSshKey(
+  server: RunningServer,
+): Promise<{ oauthTokenId: string; sshKeyId: string }> {
+  const oauthTokenId = await createVcsToken(server);
   const key = await expectStatus(
     api<any>(server, `/organizations/${server.organization}/ssh-keys`, {
       method: "POST",
@@ -53,7 +59,7 @@ export async function createVcsTokenAndSshKey(
     [201],
     "create SSH key",
   );
-  return { oauthTokenId: oc.data.relationships["oauth-tokens"].data[0].id, sshKeyId: key.data.id };
+  return { oauthTokenId, sshKeyId: key.data.id };
 }
 
 /** A workspace made on the server (not by a program); its id. */

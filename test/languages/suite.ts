@@ -13,6 +13,7 @@ import {
   consumerIds,
   createProject,
   createRegistryModule,
+  createVcsToken,
   tagBindings,
   workspaceByName,
   workspaceVars,
@@ -51,27 +52,13 @@ export function languageSuite(language: Language): void {
       // Self-managed: data retention policies are a self-managed server's feature.
       server = await startTestServer({ runSpeed: 50, selfManaged: true });
       const s = description.server;
-      const oauth = await api<any>(server, `/organizations/${server.organization}/oauth-clients`, {
-        method: "POST",
-        body: {
-          data: {
-            type: "oauth-clients",
-            attributes: {
-              "service-provider": "github",
-              "http-url": "https://github.com",
-              "api-url": "https://api.github.com",
-            },
-          },
-        },
-      });
-      expect(oauth.status, JSON.stringify(oauth.body)).toBe(201);
       const existing = await api<any>(server, `/organizations/${server.organization}/workspaces`, {
         method: "POST",
         body: { data: { type: "workspaces", attributes: s.existing } },
       });
       expect(existing.status, JSON.stringify(existing.body)).toBe(201);
       refs = {
-        oauthTokenId: oauth.body.data.relationships["oauth-tokens"].data[0].id,
+        oauthTokenId: await createVcsToken(server),
         moduleId: await createRegistryModule(server, s.module.name, s.module.provider, s.module.versions),
         projectId: await createProject(server, s.project),
         existingId: existing.body.data.id,
