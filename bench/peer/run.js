@@ -6,7 +6,9 @@
 // preview/plan, refresh, destroy; an empty program on each side gives the
 // engine's fixed start-up. Requests are counted at the server.
 //
-//   node bench/peer/run.js [--sizes 50,200,500] [--rate-limit on|off|both]
+//   node bench/peer/run.js [--sizes 50,200,500] [--rate-limit on|off|both] [--skip-checkpoints]
+//   (--skip-checkpoints: PULUMI_SKIP_CHECKPOINTS=true for our engine, which then writes its
+//   state once per command, as OpenTofu does)
 //   (needs `npm run build`; the first run builds the peer, see README.md)
 "use strict";
 const { execFileSync, spawn } = require("child_process");
@@ -144,8 +146,8 @@ host "${HOSTNAME}" {
 }
 
 /** This package's side, through bench/scale's runner; requests and CPU in the same shape. */
-async function runOurs(label, source, n, server, bin) {
-  const real = await runProgram(label, source, n, server, bin);
+async function runOurs(label, source, n, server, bin, extraEnv) {
+  const real = await runProgram(label, source, n, server, bin, { extraEnv });
   const phases = {};
   for (const name of PHASES) {
     const p = real.phases[name];
@@ -166,6 +168,8 @@ async function main() {
     .map(Number)
     .filter((n) => n > 0);
   const limitArg = take("--rate-limit") ?? "both";
+  const skip = process.argv.includes("--skip-checkpoints");
+  const ourEnv = skip ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
   const limits =
     limitArg === "both"
       ? [30, 0]
@@ -183,6 +187,7 @@ async function main() {
   );
   console.log("# N workspaces with key-value and flat tags; phases up/apply, no-change preview/plan, refresh, destroy");
   console.log("# empty: the same phases for a program with no resource (each engine's fixed start-up)");
+  if (skip) console.log("# PULUMI_SKIP_CHECKPOINTS=true for our engine (state written once per command)");
   console.log(
     "# net ratio: (ours - ours empty) / (peer - peer empty); cpu: CPU seconds of every process under the CLI\n",
   );
@@ -206,7 +211,7 @@ async function main() {
     {
       const server = await startServer({ port: 0, db: ":memory:", rateLimit: limit > 0 ? limit : false });
       try {
-        empty.ours = await runOurs("empty", emptyProgram, 0, server, bin);
+        empty.ours = await runOurs("empty", emptyProgram, 0, server, bin, ourEnv);
         empty.peer = await runPeer("empty", 0, server, peer);
       } finally {
         await server.close();
@@ -217,7 +222,7 @@ async function main() {
       let ours;
       let theirs;
       try {
-        ours = await runOurs("workspaces", workspacesProgram(n), n, server, bin);
+        ours = await runOurs("workspaces", workspacesProgram(n), n, server, bin, ourEnv);
         theirs = await runPeer("workspaces", n, server, peer);
       } finally {
         await server.close();
