@@ -120,7 +120,7 @@ describe(`pulumi up of ${COUNT} workspaces killed while checkpoints are skipped`
    */
   async function firstUpKilled(
     label: string,
-    door: { project: string; code: (description?: string) => Partial<StackOptions>; type: string },
+    door: { project: string; code: (description?: string) => Pick<StackOptions, "files" | "yaml">; type: string },
   ) {
     const t0 = Date.now();
     await server?.close();
@@ -163,7 +163,7 @@ describe(`pulumi up of ${COUNT} workspaces killed while checkpoints are skipped`
     () =>
       firstUpKilled("plugin, first up", {
         project: "skip-plugin",
-        code: (description) => ({ yaml: yamlProgram(COUNT, description) }),
+        code: (description) => ({ files: {}, yaml: yamlProgram(COUNT, description) }),
         type: PLUGIN_TYPE,
       }),
     300_000,

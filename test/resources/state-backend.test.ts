@@ -7,7 +7,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkpointsSkipped, projectBackendUrl, projectDirectory, stateBackend } from "../../src/resources/state-backend";
+import {
+  checkpointsSkipped,
+  projectBackendUrl,
+  projectDirectory,
+  stateBackend,
+} from "../../src/resources/state-backend";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "pw-backend-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
