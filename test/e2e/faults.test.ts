@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import type { FaultOptions } from "../../src/server";
 import { recordFigures } from "../reliability/figures";
-import { api, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
+import { serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
+// A read that waits out the rate limit: the checks below ask faster than 30 requests a second.
+import { read } from "./interrupt";
 
 const COUNT = 100;
 const FAULTS: FaultOptions = { failureRate: 0.1, failureMode: "mixed", latencyMs: 20, latencyJitterMs: 30 };
@@ -36,18 +38,6 @@ for (let i = 0; i < ${COUNT} - 1; i += 10) {
 }
 export const ids = workspaces.map((w) => w.id);
 `;
-
-/** A read that waits out the rate limit: the checks below ask faster than 30 requests a second. */
-async function read(server: RunningServer, path: string): Promise<any> {
-  for (;;) {
-    const r = await api<any>(server, path);
-    if (r.status !== 429) {
-      expect(r.status, path).toBe(200);
-      return r.body;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 async function serverWorkspaces(
   server: RunningServer,

@@ -64,7 +64,7 @@ export interface ServerWorkspace {
   description: string;
 }
 
-/** A read that waits out the rate limit. */
+/** A read that waits out the rate limit (the tests' checks ask faster than 30 requests a second). */
 export async function read(server: RunningServer, p: string): Promise<any> {
   for (;;) {
     const r = await api<any>(server, p);
