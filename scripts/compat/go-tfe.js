@@ -26,10 +26,13 @@
 // Usage: node scripts/compat/go-tfe.js [--setting hosted|beta|self-managed]...
 //        [--only TestName]... [--jobs N] [--verbose] [--list-exclusions]
 //        node scripts/compat/go-tfe.js --build-only   (fetches and compiles, runs nothing)
+//        node scripts/compat/go-tfe.js --fetch-only   (fetches the sources into the module
+//          cache, where test/client/go-tfe-wire.test.ts reads them; seconds)
 //        node scripts/compat/go-tfe.js --pin   (after a good run: writes
 //        ./expected-leaves.json from the logs of that run)
 // Environment: PULUMI_WORKSPACES_COMPAT_DIR (cache, default
-// ~/.cache/pulumi-workspaces/compat). Nothing but the Go module proxy is
+// $XDG_CACHE_HOME/pulumi-workspaces/compat, else ~/.cache/pulumi-workspaces/compat;
+// ./go-tfe-module.js). Nothing but the Go module proxy is
 // contacted; the tests only ever see the local server's address and token.
 "use strict";
 const { spawn, execFileSync } = require("child_process");
@@ -38,20 +41,15 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { countRun, judge, pinEntry, reasonFor, testFunctions } = require("./leaves");
+const { MODULE, VERSION, MODULE_SUM, cacheRoot: compatDir, download, goEnv } = require("./go-tfe-module");
 const { NOT_RUN, OUT_OF_SCOPE, SETTINGS, SPEC_DIFFERENCES, TEST_FILES } = require("./scope");
 
-const MODULE = "github.com/hashicorp/go-tfe";
-const VERSION = "v1.111.2";
-// go.sum line of the module zip: a different download is refused.
-const MODULE_SUM = "h1:Bzak6GbLANLsy+c335vdteJdBF7fRvMhgcM9fzKSvbs=";
 const TARGET = 0.98;
 const TEST_TIMEOUT = "4m";
 
 const root = path.resolve(__dirname, "..", "..");
 const PIN_FILE = path.join(__dirname, "expected-leaves.json");
-const cacheRoot =
-  process.env.PULUMI_WORKSPACES_COMPAT_DIR ||
-  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-workspaces", "compat");
+const cacheRoot = compatDir();
 
 function log(msg) {
   process.stderr.write(`[compat] ${msg}\n`);
@@ -62,47 +60,19 @@ function die(msg) {
   process.exit(2);
 }
 
-function goEnv(extra = {}) {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME || os.homedir(),
-    GOMODCACHE: path.join(cacheRoot, "gomod"),
-    GOCACHE: process.env.GOCACHE || path.join(cacheRoot, "gobuild"),
-    GOPATH: path.join(cacheRoot, "gopath"),
-    GOPROXY: process.env.GOPROXY || "https://proxy.golang.org",
-    GOFLAGS: "-modcacherw -mod=readonly -buildvcs=false",
-    ...extra,
-  };
-}
-
 /** Fetches, verifies, copies and compiles go-tfe once; returns the test binary and its source directory. */
 function ensureTestBinary() {
-  try {
-    execFileSync("go", ["version"], { stdio: "ignore" });
-  } catch {
-    die("`go` is not on PATH; the compatibility run compiles go-tfe's tests (Go 1.25 or newer)");
-  }
+  requireGo();
   const work = path.join(cacheRoot, `go-tfe-${VERSION}`);
   const src = path.join(work, "src");
   const bin = path.join(work, "go-tfe.test");
   const stamp = path.join(work, ".stamp");
   if (fs.existsSync(bin) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === MODULE_SUM) return { bin, src };
 
-  fs.mkdirSync(work, { recursive: true });
   log(`fetching ${MODULE}@${VERSION} through the Go module proxy`);
-  const info = JSON.parse(
-    execFileSync("go", ["mod", "download", "-json", `${MODULE}@${VERSION}`], {
-      cwd: work,
-      env: goEnv(),
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    }),
-  );
-  if (info.Error) die(`go mod download: ${info.Error}`);
-  if (info.Sum !== MODULE_SUM) die(`checksum of ${MODULE}@${VERSION} is ${info.Sum}, expected ${MODULE_SUM}`);
-
+  const dir = fetchSources();
   fs.rmSync(src, { recursive: true, force: true });
-  fs.cpSync(info.Dir, src, { recursive: true });
+  fs.cpSync(dir, src, { recursive: true });
   chmodWritable(src);
   log("compiling the test binary (once; about a minute)");
   execFileSync("go", ["test", "-c", "-o", bin, "."], {
@@ -112,6 +82,23 @@ function ensureTestBinary() {
   });
   fs.writeFileSync(stamp, MODULE_SUM);
   return { bin, src };
+}
+
+function requireGo() {
+  try {
+    execFileSync("go", ["version"], { stdio: "ignore" });
+  } catch {
+    die("`go` is not on PATH; the compatibility run compiles go-tfe's tests (Go 1.25 or newer)");
+  }
+}
+
+/** The module's sources in the module cache, fetched when missing. */
+function fetchSources() {
+  try {
+    return download();
+  } catch (err) {
+    return die(err.message);
+  }
 }
 
 function chmodWritable(dir) {
@@ -282,6 +269,7 @@ function parseArgs(argv) {
     else if (a === "--list-exclusions") opts.listExclusions = true;
     else if (a === "--pin") opts.pin = true;
     else if (a === "--build-only") opts.buildOnly = true;
+    else if (a === "--fetch-only") opts.fetchOnly = true;
     else die(`unknown argument ${a}`);
   }
   for (const s of opts.settings)
@@ -300,6 +288,10 @@ async function main() {
     return;
   }
   if (opts.pin) return writePin();
+  if (opts.fetchOnly) {
+    requireGo();
+    return log(`sources ready: ${fetchSources()}`);
+  }
   const binary = ensureTestBinary();
   if (opts.buildOnly) return log(`test binary ready: ${binary.bin}`);
   checkAccounted(binary.src);
