@@ -11,3 +11,5 @@ export * from "./workspaces";
 export * from "./tags";
 export * from "./no-code";
 export * from "./organizations";
+export * from "./variables";
+export * from "./variable-sets";

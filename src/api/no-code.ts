@@ -9,14 +9,8 @@
 import { z } from "zod";
 import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
 import { WORKSPACE_NAME_PATTERN } from "./workspaces";
+import { VARIABLE_CATEGORY_SPELLINGS } from "./variables";
 import { NO_CODE_EXECUTION_MODES, noCodeSettingsShape } from "./workspace-fields";
-
-/** Variable categories: `engine` (the engine's own variables, vendor spelling `terraform` accepted) or `env`. */
-export const VARIABLE_CATEGORIES = ["engine", "env"] as const;
-/** Vendor spellings of variable categories and the category each stands for (`terraform` is `engine`). */
-export const VARIABLE_CATEGORY_ALIASES: Record<string, (typeof VARIABLE_CATEGORIES)[number]> = { terraform: "engine" };
-/** A variable category: `engine` or `env`. */
-export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
 /** Upgrade (run) statuses: the API documentation names the first six; the rest complete the run's life. */
 export const UPGRADE_STATUSES = [
@@ -174,7 +168,7 @@ export const noCodeVariableRequestSchema = z
         key: z.string().min(1),
         value: z.string().optional(),
         description: z.string().nullable().optional(),
-        category: z.enum(["engine", "env", "terraform"]),
+        category: z.enum(VARIABLE_CATEGORY_SPELLINGS),
         hcl: z.boolean().optional(),
         sensitive: z.boolean().optional(),
       })
@@ -251,28 +245,3 @@ export const workspaceUpgradeDocumentSchema = documentSchema(workspaceUpgradeRes
 
 /** Confirm answers with a short completion message rather than a resource (spec 4.16). */
 export const workspaceUpgradeConfirmResponseSchema = z.object({ message: maybe(z.string()) }).loose();
-
-/**
- * A workspace variable (`vars`) as the hosted service renders it; the API documentation shows only its
- * identifier. `value` is null for a sensitive variable: write-once values are never shown.
- */
-export const variableResourceSchema = resourceSchema(
-  "vars",
-  z
-    .object({
-      key: orAbsent(z.string(), ""),
-      value: z.string().nullable().optional(),
-      description: z.string().nullable().optional(),
-      /** `engine` (the vendor's `terraform`) or `env`; a server that does not say reads as `engine`. */
-      category: orAbsent(z.string(), "engine"),
-      hcl: maybe(z.boolean()),
-      sensitive: maybe(z.boolean()),
-    })
-    .loose(),
-);
-/** A workspace variable (`vars`, id `var-`). */
-export type VariableResource = z.infer<typeof variableResourceSchema>;
-/** Body of a response holding one workspace variable. */
-export const variableDocumentSchema = documentSchema(variableResourceSchema);
-/** Body of the list of a workspace's variables. */
-export const variableListDocumentSchema = listDocumentSchema(variableResourceSchema);

@@ -36,6 +36,7 @@ import { TagBindings } from "./tag-bindings";
 import { Tags } from "./tags";
 import type { TransportOptions, TransportStats } from "./request-spec";
 import { Transport } from "./transport";
+import { VariableSets } from "./variable-sets";
 import { Variables } from "./variables";
 import { Workspaces } from "./workspaces";
 
@@ -103,8 +104,10 @@ export class WorkspacesClient {
   readonly projects: Projects;
   /** Private registry modules and their versions. */
   readonly registryModules: RegistryModules;
-  /** Workspace variables. */
+  /** Workspace variables: list, create, read, update, delete, and the service's effective list. */
   readonly variables: Variables;
+  /** Variable sets, their variables, where they apply, and a workspace's effective variables. */
+  readonly variableSets: VariableSets;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -140,7 +143,9 @@ export class WorkspacesClient {
     this.organizations = withinCalls(new Organizations(t), call);
     this.projects = withinCalls(new Projects(t), call);
     this.registryModules = withinCalls(new RegistryModules(t), call);
-    this.variables = withinCalls(new Variables(t), call);
+    const variables = new Variables(t);
+    this.variables = withinCalls(variables, call);
+    this.variableSets = withinCalls(new VariableSets(t, workspaces, variables), call);
   }
 
   /**
@@ -199,3 +204,4 @@ export * from "./organizations";
 export * from "./projects";
 export * from "./registry-modules";
 export * from "./variables";
+export * from "./variable-sets";

@@ -8,9 +8,9 @@ import {
   UPGRADE_PLAN_SETTLED,
   workspaceUpgradeConfirmResponseSchema,
   workspaceUpgradeDocumentSchema,
-  type VariableCategory,
   type WorkspaceUpgradeResource,
 } from "../api/no-code";
+import { VARIABLE_CATEGORY_ON_THE_WIRE, type VariableCategory } from "../api/variables";
 import { WaitTimeoutError } from "./typed-errors";
 import { currentCall, runInCall } from "./call-scope";
 import { sleep } from "./limiter";
@@ -87,14 +87,13 @@ export interface WaitOptions {
 }
 
 /** Variable categories as the hosted service and its official clients spell them (`terraform` for the spec's `engine`). */
-const CATEGORY_ON_THE_WIRE: Record<VariableCategory, string> = { engine: "terraform", env: "env" };
 
 function varsBody(vars: NoCodeVariable[]): { data: unknown[] } {
   return {
     data: vars.map((v) => {
       const attributes: Record<string, unknown> = {
         key: v.key,
-        category: CATEGORY_ON_THE_WIRE[v.category] ?? v.category,
+        category: VARIABLE_CATEGORY_ON_THE_WIRE[v.category] ?? v.category,
       };
       if (v.value !== undefined) attributes.value = v.value;
       if (v.description !== undefined) attributes.description = v.description;

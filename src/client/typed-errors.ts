@@ -216,7 +216,8 @@ export class UnreadableCreateError extends UnexpectedResponseError {
  * What a server lacks, in the words of {@link FeatureUnavailableError.feature}. Servers
  * of this API written by others (OTF, older self-managed releases) leave some out.
  */
-export type Feature = "safe delete" | "key-value tags" | "projects" | "remote state consumers" | "no-code provisioning";
+export type Feature =
+  "safe delete" | "key-value tags" | "projects" | "remote state consumers" | "no-code provisioning" | "variable sets";
 
 /**
  * The server does not offer a feature: it answered 404, 405 or 501 on the feature's

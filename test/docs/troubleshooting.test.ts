@@ -70,7 +70,7 @@ describe("docs/troubleshooting.md", () => {
 
   it("gives a way out for every feature a server may lack", () => {
     const source = fs.readFileSync(path.join(root, "src/client/typed-errors.ts"), "utf8");
-    const features = /export type Feature = ([^;]+);/
+    const features = /export type Feature =\s*([^;]+);/
       .exec(source)![1]
       .match(/"[^"]+"/g)!
       .map((s) => s.slice(1, -1));

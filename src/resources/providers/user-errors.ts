@@ -22,6 +22,8 @@ const WAY_OUT: Record<Feature, string> = {
     "remove the RemoteStateConsumers resource from the program, or use a server that offers them; globalRemoteState: true on the workspace lets every workspace of the organization read its state",
   "no-code provisioning":
     "servers such as OTF have none, and the hosted service refuses it to organization tokens: use a user or team token, or declare plain Workspace resources instead of NoCodeModule and NoCodeWorkspace",
+  "variable sets":
+    "declare the variables on each workspace instead of in a variable set, or use a server that offers variable sets",
 };
 
 /**

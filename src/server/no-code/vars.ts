@@ -4,7 +4,8 @@
  * `GET /workspaces/:id/vars` and `GET /workspaces/:id/vars/:var_id`, so that a client
  * can see what a workspace was given.
  */
-import { VARIABLE_CATEGORY_ALIASES, type NoCodeVariableRequest, type VariableCategory } from "../../api/no-code";
+import type { NoCodeVariableRequest } from "../../api/no-code";
+import { VARIABLE_CATEGORY_ALIASES, type VariableCategory } from "../../api/variables";
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { wrongKey } from "../secrets";
