@@ -1,5 +1,5 @@
-// How the go-tfe compatibility run (./go-tfe.js) reads `go test -v` output and counts
-// leaves against the pinned list (./expected-leaves.json): plain functions of text and
+// How the go-tfe compatibility run (./go-tfe.js) reads `go test -v` output and checks
+// leaves against the expected ones (./expected-leaves.json): plain functions of text and
 // tables, no processes, so test/scripts/compat-leaves.test.ts checks them on saved logs.
 "use strict";
 
@@ -54,31 +54,40 @@ function reasonFor(table, leaf) {
   return undefined;
 }
 
-/** The pinned entry of one test function, from a run's output: the leaves that ran and those go-tfe skipped. */
-function pinEntry(output) {
+/**
+ * The expected entry of one test function, from a good run's output: the leaves that passed,
+ * those that failed (each must have its reason in `tables.specDifferences`: the run refuses
+ * to write one that has none), and those go-tfe skipped. Out-of-scope leaves are in none of
+ * the lists: they are neither expected to pass nor to fail.
+ */
+function pinEntry(output, tables) {
   const { results, leaves } = parseResults(output);
+  const inScope = leaves.filter((l) => !reasonFor(tables.outOfScope, l));
   return {
-    leaves: leaves.filter((l) => results.get(l) !== "SKIP"),
+    pass: inScope.filter((l) => results.get(l) === "PASS"),
+    fail: inScope.filter((l) => results.get(l) === "FAIL"),
     skipped: leaves.filter((l) => results.get(l) === "SKIP"),
   };
 }
 
 /**
- * Counts one test function's process against its pinned entry (`{ leaves, skipped }`, or
- * undefined when the function has none). Every pinned leaf that is in scope counts: one
- * that passed is a pass; one that failed, or that did not appear (its test failed or
- * crashed before reaching it), is a failure. A leaf in the output but not in the pin is
- * reported in `unexpected` and not counted; a parent of pinned leaves that shows up as a
- * leaf (its setup failed) lends its failure message to the leaves it hid.
+ * Counts one test function's process against its expected entry (`{ pass, fail, skipped }`,
+ * or undefined when the function has none). A leaf expected to pass that failed, or that did
+ * not appear (its test failed or crashed before reaching it), is a failure; a leaf expected
+ * to fail that failed is counted with its reason (`bySpec`), one that passed is `stale` (the
+ * expectation is no longer exact). A leaf in the output that is in no list and not out of
+ * scope is reported in `unexpected`; a parent of expected leaves that shows up as a leaf (its
+ * setup failed) lends its failure message to the leaves it hid.
  *
  * @param run `{ test, out, code, signal }`
  * @param tables `{ outOfScope, specDifferences }`
  */
 function countRun(run, pinned, tables) {
   const { results, leaves } = parseResults(run.out);
-  const expected = pinned ? pinned.leaves : [];
+  const expectPass = pinned ? pinned.pass : [];
+  const expectFail = pinned ? pinned.fail : [];
   const expectedSkipped = pinned ? pinned.skipped : [];
-  const known = new Set([...expected, ...expectedSkipped]);
+  const known = new Set([...expectPass, ...expectFail, ...expectedSkipped]);
   const record = {
     test: run.test,
     pass: 0,
@@ -93,31 +102,36 @@ function countRun(run, pinned, tables) {
 
   for (const leaf of leaves) {
     if (known.has(leaf)) continue;
-    const hides = [...known].some((k) => k.startsWith(leaf + "/"));
-    if (!hides) record.unexpected.push({ leaf, status: results.get(leaf) });
-  }
-  for (const leaf of expectedSkipped) if (results.get(leaf) === "SKIP") record.skipped++;
-  for (const leaf of expected) {
     if (reasonFor(tables.outOfScope, leaf)) {
       record.excluded++;
       continue;
     }
-    const status = results.get(leaf);
-    const bySpec = tables.specDifferences[leaf];
-    if (status === "PASS") {
-      record.pass++;
-      if (bySpec) record.stale.push(leaf);
-      continue;
-    }
-    let reason;
-    if (bySpec) reason = `follows the spec: ${bySpec}`;
-    else if (status === "FAIL") reason = failureReason(run.out, leaf);
-    else {
-      const parent = hidingParent(leaf, results);
-      const why = parent ? failureReason(run.out, parent) : "";
-      reason = `did not run: ${parent ? `${parent} ${results.get(parent) === "FAIL" ? "failed" : "ended"} before reaching it` : "not in the output"}${record.crashed ? " (the process crashed)" : ""}${why ? `: ${why}` : ""}`;
-    }
-    (bySpec ? record.bySpec : record.failed).push({ leaf, reason });
+    const hides = [...known].some((k) => k.startsWith(leaf + "/"));
+    if (!hides) record.unexpected.push({ leaf, status: results.get(leaf) });
+  }
+  for (const leaf of expectedSkipped) if (results.get(leaf) === "SKIP") record.skipped++;
+  /** Why a leaf that did not pass failed, as the output tells. */
+  const failure = (leaf) => {
+    if (results.get(leaf) === "FAIL") return failureReason(run.out, leaf);
+    const parent = hidingParent(leaf, results);
+    const why = parent ? failureReason(run.out, parent) : "";
+    return `did not run: ${parent ? `${parent} ${results.get(parent) === "FAIL" ? "failed" : "ended"} before reaching it` : "not in the output"}${record.crashed ? " (the process crashed)" : ""}${why ? `: ${why}` : ""}`;
+  };
+  for (const leaf of expectPass) {
+    // Taken out of scope since the expectations were written: no longer counted.
+    if (reasonFor(tables.outOfScope, leaf)) record.excluded++;
+    else if (results.get(leaf) === "PASS") record.pass++;
+    else record.failed.push({ leaf, reason: failure(leaf) });
+  }
+  for (const leaf of expectFail) {
+    const reason = tables.specDifferences[leaf];
+    if (results.get(leaf) === "PASS") record.stale.push(leaf);
+    else if (reason) record.bySpec.push({ leaf, reason: `follows the spec: ${reason}` });
+    else
+      record.failed.push({
+        leaf,
+        reason: `expected to fail, but scripts/compat/scope.js gives no reason (SPEC_DIFFERENCES); ${failure(leaf)}`,
+      });
   }
   return record;
 }
@@ -133,12 +147,11 @@ function hidingParent(leaf, results) {
 }
 
 /**
- * A setting's figures from its functions' records, and whether it meets the target: at
- * least `target` of the in-scope leaves pass, leaving out of that ratio (not out of the
- * figure) the leaves that fail because the server follows the spec; no process crashed;
- * no leaf outside the pinned list appeared.
+ * A setting's figures from its functions' records, and whether its expectations held
+ * exactly: every leaf expected to pass passed, every leaf expected to fail failed (with its
+ * reason), no process crashed, no leaf outside the lists appeared, and something was counted.
  */
-function judge(name, records, target) {
+function judge(name, records) {
   const s = {
     name,
     pass: 0,
@@ -153,7 +166,7 @@ function judge(name, records, target) {
   };
   for (const r of records) {
     s.pass += r.pass;
-    s.fail += r.failed.length + r.bySpec.length;
+    s.fail += r.failed.length;
     s.bySpec += r.bySpec.length;
     s.excluded += r.excluded;
     s.skipped += r.skipped;
@@ -162,11 +175,12 @@ function judge(name, records, target) {
     s.unexpected.push(...r.unexpected.map((u) => u.leaf));
     if (r.crashed) s.crashed.push(r.test);
   }
-  s.total = s.pass + s.fail;
-  s.ratio = s.total === 0 ? 0 : s.pass / s.total;
-  s.decidable = s.total - s.bySpec;
-  s.decidableRatio = s.decidable === 0 ? 0 : s.pass / s.decidable;
-  s.good = s.decidable > 0 && s.decidableRatio >= target && s.crashed.length === 0 && s.unexpected.length === 0;
+  s.good =
+    s.pass + s.bySpec > 0 &&
+    s.failing.length === 0 &&
+    s.stale.length === 0 &&
+    s.crashed.length === 0 &&
+    s.unexpected.length === 0;
   return s;
 }
 
