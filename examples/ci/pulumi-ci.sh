@@ -11,8 +11,8 @@
 #   PULUMI_STACK             stack to preview or update (required)
 #   PROGRAM_DIR              folder holding Pulumi.yaml (default: .)
 #   POLICY_PACK              folder holding PulumiPolicy.yaml and a package.json that depends on
-#                            pulumi-workspaces-policies (default: policy-pack; set it empty,
-#                            POLICY_PACK="", to run without a policy pack)
+#                            pulumi-workspaces-policies (default: policy-pack, the README's layout;
+#                            set it empty, POLICY_PACK="", to run without a policy pack)
 #   POLICY_CONFIG            policy config file (optional)
 #   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
 #                            (TFE_TOKEN, the engine CLI's credentials file or the stack's
@@ -20,7 +20,8 @@
 #   WORKSPACES_ADDRESS       service address; WORKSPACES_ORGANIZATION default organization
 #   PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL plus PULUMI_CONFIG_PASSPHRASE: the Pulumi state backend
 #
-# Dependencies are installed with `npm ci` in a folder that has no node_modules yet.
+# Dependencies are installed with `npm ci` in a folder that has a package.json and no
+# node_modules yet (a YAML, Python or Go program has none: install its own beforehand).
 # Exit status: the CLI's. A mandatory policy violation fails preview and up alike;
 # `up` previews first (no --skip-preview) because stack-wide rules are judged on
 # the whole stack, which an update without preview would only see after applying.
@@ -64,7 +65,7 @@ if [[ -z "${WORKSPACES_TOKEN:-}${TFE_TOKEN:-}" && ! -f "$HOME/.terraform.d/crede
 fi
 
 install() {
-  if [[ ! -d "$1/node_modules" ]]; then
+  if [[ -f "$1/package.json" && ! -d "$1/node_modules" ]]; then
     if [[ -f "$1/package-lock.json" ]]; then (cd "$1" && npm ci --no-audit --no-fund); else (cd "$1" && npm install --no-audit --no-fund); fi
   fi
 }

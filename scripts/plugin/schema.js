@@ -389,7 +389,14 @@ function derive() {
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_workspaces", pyproject: { enabled: true }, respectSchemaVersion: true },
+      python: {
+        packageName: "pulumi_workspaces",
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+        // The oldest SDK the suites run (the languages suite installs `pulumi` at the engine's
+        // version, which is the pinned Node.js SDK's), not the code generator's lower default.
+        requires: { pulumi: `>=${pkg.devDependencies["@pulumi/pulumi"]},<4.0.0` },
+      },
       csharp: { rootNamespace: "PulumiWorkspaces", packageReferences: { Pulumi: "3.*" } },
     },
   };

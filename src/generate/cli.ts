@@ -22,7 +22,7 @@ README.md beside it listing the secret stack config keys to set before pulumi up
   --project prj-...     only the workspaces of this project
   --out FILE            program file to write (default: index.ts)
   --import-file FILE    also write the resources as a bulk import file for \`pulumi import -f\`
-                        (the provider plugin's types: for YAML, Python, Go or C# programs)
+                        (the provider plugin's types: for YAML, Python or Go programs)
   --split-by project    one program whose stacks each own one project's workspaces, written
                         into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
                         (stack organization holds the no-code modules), run-stacks.js to run

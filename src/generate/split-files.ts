@@ -14,6 +14,9 @@ import {
   type SplitStack,
 } from "./split-stacks";
 
+/** Stacks the driver runs at once unless told otherwise: `concurrency` in templates/run-stacks.js. */
+export const DRIVER_CONCURRENCY = 2;
+
 /** The GitHub Actions workflow: `organization` first, then a matrix of the project stacks. */
 export function renderWorkflow(organization: string, stacks: SplitStack[]): string {
   const organizationStack = stacks.find((s) => !s.projectId);
@@ -192,8 +195,8 @@ export function renderSplitReadme(
     "## Running the stacks",
     "",
     "```sh",
-    `node ${DRIVER_FILE} preview                  # every stack, 2 at a time`,
-    `node ${DRIVER_FILE} up --concurrency 3`,
+    `node ${DRIVER_FILE} preview                  # every stack, ${DRIVER_CONCURRENCY} at a time`,
+    `node ${DRIVER_FILE} up                       # the same; --concurrency N runs N at a time`,
     `node ${DRIVER_FILE} preview --expect-no-changes --stack ${stacks.find((s) => s.projectId)?.name ?? ORGANIZATION_STACK}`,
     `node ${DRIVER_FILE} refresh                  # or destroy`,
     "```",
@@ -207,7 +210,7 @@ export function renderSplitReadme(
     "All stacks share the token's rate limit: each stack's providers pace themselves under it",
     "and back off when the service says so, so more stacks at once never send faster than the",
     "limit; they overlap the engine's own work. On one machine the engine's CPU is the other",
-    "bound: the default of 2 suits two cores.",
+    `bound: the default of ${DRIVER_CONCURRENCY} suits two cores.`,
     "",
     "## CI",
     "",
