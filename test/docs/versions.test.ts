@@ -94,6 +94,13 @@ function wrongVersions(text: string, version: string, released: Set<string>): st
     new RegExp(String.raw`plugin install resource workspaces v?(${VERSION})`, "g"),
     new RegExp(String.raw`pulumi-resource-workspaces-v(${VERSION})`, "g"),
     new RegExp(String.raw`\b${OURS}@(${VERSION})`, "g"),
+    // The SDKs and the YAML package declaration: the release's wheel, the Go module's tag,
+    // `version:` of a `workspaces.yaml`, the Automation API's plugin install.
+    new RegExp(String.raw`releases/download/v(${VERSION})/`, "g"),
+    new RegExp(String.raw`pulumi_workspaces-(${VERSION})-`, "g"),
+    new RegExp(String.raw`pulumi-workspaces/sdk@v(${VERSION})`, "g"),
+    new RegExp(String.raw`^\s*version: (${VERSION})$`, "g"),
+    new RegExp(String.raw`(?:PluginFromServer|plugin_from_server)\((?:ctx, )?"workspaces", "v?(${VERSION})"`, "g"),
   ];
   const range = new RegExp(String.raw`"${OURS}": "([~^]?${VERSION})"`, "g");
   const wrong: string[] = [];
@@ -155,6 +162,10 @@ describe("versions", () => {
       '{ "pulumi-workspaces-policies": "^0.3.0", "pulumi-workspaces": "^1.2.0" }',
       "pulumi plugin install resource workspaces 1.2.0 --file build/pulumi-resource-workspaces-v1.2.0.tar.gz",
       "A stack written by 0.3.0 previews with no change.",
+      "pip install https://github.com/o/n/releases/download/v0.3.0/pulumi_workspaces-0.3.0-py3-none-any.whl",
+      "go get github.com/pulumi-workspaces/pulumi-workspaces/sdk@v0.3.0",
+      "version: 0.3.0",
+      'workspace.install_plugin_from_server("workspaces", "0.3.0", "github://...")',
     ].join("\n");
     expect(wrongVersions(text, "1.2.0", new Set(["1.2.0", "0.3.0"]))).toEqual([
       "1: plugin install resource workspaces 0.3.0",
@@ -162,6 +173,11 @@ describe("versions", () => {
       "2: pulumi-workspaces@0.9.9",
       "2: pulumi-workspaces-server@1.2.3",
       '3: "pulumi-workspaces-policies": "^0.3.0"',
+      "6: releases/download/v0.3.0/",
+      "6: pulumi_workspaces-0.3.0-",
+      "7: pulumi-workspaces/sdk@v0.3.0",
+      "8: version: 0.3.0",
+      '9: plugin_from_server("workspaces", "0.3.0"',
     ]);
     // A version package.json has but no release of the CHANGELOG: not installable either.
     expect(wrongVersions("npm install pulumi-workspaces@1.2.0", "1.2.0", new Set(["0.3.0"]))).toEqual([
