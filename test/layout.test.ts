@@ -295,7 +295,11 @@ const TABLE_OWNERS: Record<string, string> = {
   workspace_tag_bindings: "tags",
   project_tag_bindings: "tags",
   workspaces: "workspace",
-  vars: "workspace",
+  vars: "variable",
+  varsets: "variable",
+  varset_workspaces: "variable",
+  varset_projects: "variable",
+  varset_vars: "variable",
 };
 
 /** SQL functions and SQLite's own tables, which no domain owns. */
@@ -330,7 +334,6 @@ const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/auth/store/records.ts -> projects (project)",
   "src/server/auth/store/records.ts -> workspaces (workspace)",
   "src/server/auth/store/tokens.ts -> organizations (organization)",
-  "src/server/no-code/store.ts -> vars (workspace)",
   "src/server/organization/store.ts -> projects (project)",
   "src/server/organization/store.ts -> workspaces (workspace)",
   "src/server/project/store.ts -> workspaces (workspace)",
@@ -340,6 +343,7 @@ const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/workspace/store.ts -> runs (run)",
   "src/server/workspace/store.ts -> teams (auth)",
   "src/server/workspace/store.ts -> users (auth)",
+  "src/server/workspace/store.ts -> vars (variable)",
 ];
 
 /**

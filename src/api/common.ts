@@ -47,6 +47,7 @@ export const ID_PREFIXES = {
   authenticationToken: "at-",
   registryModuleVersion: "modver-",
   dataRetentionPolicy: "drp-",
+  variableSet: "varset-",
 } as const;
 
 /** A kind of record with an identifier prefix (`workspace`, `project`, ...), as named in {@link ID_PREFIXES}. */

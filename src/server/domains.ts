@@ -14,6 +14,7 @@ import { oauthDomain } from "./oauth";
 import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
 import { noCodeDomain } from "./no-code";
+import { variableDomain } from "./variable";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -32,4 +33,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   retentionDomain,
   registryDomain,
   noCodeDomain,
+  variableDomain,
 ];

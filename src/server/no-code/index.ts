@@ -1,12 +1,12 @@
 import type { Domain } from "../context";
 import { renderNoCodeModule } from "./render";
-import { noCodeRoutes, variableRoutes } from "./routes";
+import { noCodeRoutes } from "./routes";
 import { noCodeModuleOf, onVersionDeleting, onVersionPublished } from "./service";
 import { NOCODE_SCHEMA } from "./store";
 import { sealClearValues } from "./vars";
 import { noCodeWorkspaceRender } from "./workspaces";
 
-/** No-code provisioning (spec 4.12 to 4.16), and the read endpoints of the variables it writes. */
+/** No-code provisioning (spec 4.12 to 4.16). */
 export const noCodeDomain: Domain = {
   name: "no-code",
   schema: NOCODE_SCHEMA,
@@ -31,8 +31,5 @@ export const noCodeDomain: Domain = {
       },
     });
   },
-  routes(app, ctx) {
-    noCodeRoutes(app, ctx);
-    variableRoutes(app, ctx);
-  },
+  routes: noCodeRoutes,
 };

@@ -1,7 +1,7 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { ServerContext } from "../context";
 import type { Db } from "../store/db";
-import { variableOptionsOf, type NoCodeModuleRecord, type VariableOptionsRecord, type VariableRecord } from "./store";
+import { variableOptionsOf, type NoCodeModuleRecord, type VariableOptionsRecord } from "./store";
 import type { LoadedUpgrade } from "./upgrade";
 
 function noCodeModulePath(id: string): string {
@@ -45,30 +45,6 @@ export function renderVariableOptions(o: VariableOptionsRecord): Resource {
       options: JSON.parse(o.options) as unknown[],
     },
     relationships: { "no-code-allowed-module": ref("no-code-allowed-modules", o.no_code_module_id) },
-  };
-}
-
-/** The hosted `vars` document; a sensitive value is never rendered. */
-export function renderVariable(r: VariableRecord): Resource {
-  return {
-    id: r.id,
-    type: "vars",
-    attributes: {
-      key: r.key,
-      value: r.sensitive === 1 ? null : r.value,
-      description: r.description,
-      category: r.category_spelling ?? r.category,
-      hcl: r.hcl === 1,
-      sensitive: r.sensitive === 1,
-      "created-at": r.created_at,
-    },
-    relationships: {
-      configurable: {
-        data: { id: r.workspace_id, type: "workspaces" },
-        links: { related: `${API_PREFIX}/workspaces/${r.workspace_id}` },
-      },
-    },
-    links: { self: `${API_PREFIX}/workspaces/${r.workspace_id}/vars/${r.id}` },
   };
 }
 

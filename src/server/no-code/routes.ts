@@ -11,11 +11,10 @@ import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { noContent, parseBody, parseInclude, queryText, send } from "../http/jsonapi";
 import { workspaceDocument } from "../workspace/render";
-import { renderNoCodeModule, renderUpgrade, renderVariable, renderVariableOptions } from "./render";
+import { renderNoCodeModule, renderUpgrade, renderVariableOptions } from "./render";
 import { deleteNoCodeModule, enableNoCodeModule, loadNoCodeModule, updateNoCodeModule } from "./service";
 import { variableOptionsOf, type NoCodeModuleRecord } from "./store";
 import { confirmUpgrade, initiateUpgrade, loadUpgrade } from "./upgrade";
-import { listVariables, loadVariable } from "./vars";
 import { createWorkspaceFromModule } from "./workspaces";
 
 type Query = Record<string, unknown>;
@@ -123,26 +122,6 @@ export function noCodeRoutes(app: FastifyInstance, ctx: ServerContext): void {
       return send(reply, 200, {
         message: `Upgrade ${loaded.run.id} of workspace ${loaded.ws.name} confirmed; applying version ${loaded.upgrade.target_version}.`,
         status: loaded.run.status,
-      });
-    },
-  );
-}
-
-/** The hosted service's variable reads, so that a client can see what a workspace was given. */
-export function variableRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/vars", async (request, reply) => {
-    return send(reply, 200, {
-      data: listVariables(ctx, requireCaller(request), request.params.workspace_id).map(renderVariable),
-    });
-  });
-
-  app.get<{ Params: { workspace_id: string; variable_id: string } }>(
-    "/workspaces/:workspace_id/vars/:variable_id",
-    async (request, reply) => {
-      return send(reply, 200, {
-        data: renderVariable(
-          loadVariable(ctx, requireCaller(request), request.params.workspace_id, request.params.variable_id),
-        ),
       });
     },
   );

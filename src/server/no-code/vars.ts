@@ -6,17 +6,16 @@
  */
 import type { NoCodeVariableRequest } from "../../api/no-code";
 import { VARIABLE_CATEGORY_ALIASES, type VariableCategory } from "../../api/variables";
-import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { wrongKey } from "../secrets";
-import { NotFound, type Failure } from "../domain-errors";
+import type { Failure } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, overwritingFreedSpace } from "../store/db";
-import { loadWorkspace } from "../workspace/service";
-import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
-import { variableOptionsOf, type VariableRecord } from "./store";
+import { variableOptionsOf } from "./store";
+import * as varStore from "../variable/store";
+import { VARS_VALUE_PURPOSE as VALUE_PURPOSE } from "../variable/store";
 
 export interface Variable {
   key: string;
@@ -95,12 +94,11 @@ export function optionViolations(
 }
 
 /** The column a sealed value belongs to, authenticated with it: a value sealed for one cannot be passed off in another. */
-const VALUE_PURPOSE = "vars.value";
 const UPGRADE_PURPOSE = "no_code_upgrades.vars";
 
 /** Whether `v` is sensitive, in the request or as the workspace stores it (a sensitive variable stays sensitive). */
 function sensitiveAsStored(db: Db, workspaceId: string, v: Variable): boolean {
-  return v.sensitive || store.variableByKey(db, workspaceId, v.key, v.category)?.sensitive === 1;
+  return v.sensitive || varStore.variableByKey(db, "vars", workspaceId, v.key, v.category)?.sensitive === 1;
 }
 
 /**
@@ -113,7 +111,7 @@ export function upsertVariables(ctx: ServerContext, workspaceId: string, vars: V
   const t = now();
   for (const v of vars) {
     const row = {
-      workspace_id: workspaceId,
+      owner_id: workspaceId,
       key: v.key,
       value: sensitiveAsStored(db, workspaceId, v) ? ctx.secrets.seal(v.value, VALUE_PURPOSE) : v.value,
       description: v.description,
@@ -123,7 +121,8 @@ export function upsertVariables(ctx: ServerContext, workspaceId: string, vars: V
       sensitive: v.sensitive ? 1 : 0,
     };
     // A sensitive variable stays sensitive: write-once values never become readable.
-    if (!store.updateVariable(db, row)) store.insertVariable(db, { ...row, id: newId("variable"), created_at: t });
+    if (!varStore.updateVariableByKey(db, row))
+      varStore.insertVariable(db, "vars", { ...row, id: newId("variable"), created_at: t });
   }
 }
 
@@ -135,33 +134,11 @@ export function upsertVariables(ctx: ServerContext, workspaceId: string, vars: V
  */
 export function variablesDiffer(db: Db, workspaceId: string, vars: Variable[]): boolean {
   return vars.some((v) => {
-    const r = store.variableByKey(db, workspaceId, v.key, v.category);
+    const r = varStore.variableByKey(db, "vars", workspaceId, v.key, v.category);
     if (!r || v.sensitive || r.sensitive === 1) return true;
     if (r.value !== v.value || (r.hcl === 1) !== v.hcl || (v.sensitive && r.sensitive === 0)) return true;
     return v.description !== null && v.description !== r.description;
   });
-}
-
-/** A workspace whose variables the caller may read; not found otherwise. */
-function readableWorkspace(ctx: ServerContext, caller: Caller, workspaceId: string): WorkspaceRecord {
-  const { ws, permissions } = loadWorkspace(ctx, caller, { id: workspaceId });
-  if (!permissions["can-read-variable"]) throw new NotFound("workspace not found");
-  return ws;
-}
-
-export function listVariables(ctx: ServerContext, caller: Caller, workspaceId: string): VariableRecord[] {
-  return store.variablesOf(ctx.db, readableWorkspace(ctx, caller, workspaceId).id);
-}
-
-export function loadVariable(
-  ctx: ServerContext,
-  caller: Caller,
-  workspaceId: string,
-  variableId: string,
-): VariableRecord {
-  const row = store.findVariable(ctx.db, readableWorkspace(ctx, caller, workspaceId).id, variableId);
-  if (!row) throw new NotFound("variable not found");
-  return row;
 }
 
 /**
@@ -204,7 +181,7 @@ export function sealClearValues(ctx: ServerContext): void {
     inTransaction(db, () => {
       // Read again under the write lock: another server on the file may have sealed them since.
       const { values, upgrades } = clearValues(ctx);
-      for (const r of values) store.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
+      for (const r of values) varStore.setVariableValue(db, r.id, secrets.seal(r.value, VALUE_PURPOSE));
       for (const u of upgrades) {
         const sealed = u.vars.map((v) =>
           v.sealed || !sensitiveAsStored(db, u.workspace_id, v)
@@ -220,7 +197,7 @@ export function sealClearValues(ctx: ServerContext): void {
 /** The sensitive values stored in clear, and the upgrades that hold some; throws when a sealed value is not this key's. */
 function clearValues(ctx: ServerContext) {
   const { db, secrets } = ctx;
-  const values = store.sensitiveVariables(db);
+  const values = varStore.sensitiveVariables(db);
   const upgrades = store
     .upgradeVariableRows(db)
     .map((u) => ({ ...u, vars: JSON.parse(u.vars) as StoredUpgradeVariable[] }));

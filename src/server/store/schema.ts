@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
 
@@ -279,6 +280,16 @@ export const MIGRATIONS: readonly Migration[] = [
       // A file written before migrations existed has the tables, but builds of that time
       // added some columns later; they are added here with their declared defaults.
       addMissingColumns(db, ddl);
+    },
+  },
+  {
+    version: 2,
+    description: "variable sets, and the version id of every variable",
+    up(db) {
+      // A file brought to version 0 by hand from a newer one may have the column already.
+      if (!columnsOf(db, "vars").some((c) => c.name === "version_id"))
+        db.exec(`ALTER TABLE vars ADD COLUMN version_id TEXT`);
+      db.exec(VARIABLE_SETS_SCHEMA);
     },
   },
 ];
