@@ -64,6 +64,28 @@ const HOSTED_TESTS = [
   "TestRegistryNoCodeModulesReadVariables",
   "TestRegistryNoCodeModulesCreateWorkspace",
   "TestRegistryNoCodeModuleWorkspaceUpgrade",
+  // workspace variables, variable sets and their variables
+  "TestVariablesList",
+  "TestVariablesListAll",
+  "TestVariablesCreate",
+  "TestVariablesRead",
+  "TestVariablesUpdate",
+  "TestVariablesDelete",
+  "TestVariableSetsList",
+  "TestVariableSetsListForWorkspace",
+  "TestVariableSetsListForProject",
+  "TestVariableSetsCreate",
+  "TestVariableSetsRead",
+  "TestVariableSetsUpdate",
+  "TestVariableSetsDelete",
+  "TestVariableSetsApplyToAndRemoveFromWorkspaces",
+  "TestVariableSetsApplyToAndRemoveFromProjects",
+  "TestVariableSetsUpdateWorkspaces",
+  "TestVariableSetVariablesList",
+  "TestVariableSetVariablesCreate",
+  "TestVariableSetVariablesRead",
+  "TestVariableSetVariablesUpdate",
+  "TestVariableSetVariablesDelete",
 ];
 
 /**
@@ -81,6 +103,7 @@ const SETTINGS = {
 const NEEDS_RUNS = "needs runs that execute (plans, applies, run queues)";
 const NEEDS_BILLING = "needs billing feature sets (organization subscription changes)";
 const NEEDS_VCS = "needs a VCS or GitHub App connection (a repository the service clones, a GitHub App installation)";
+const NO_STACKS = "stacks are a product the spec does not name; a variable set applies to workspaces and projects";
 const PROJECT_REMOTE_STATE =
   "needs `project-remote-state` (state shared with the workspaces of the same project), a self-managed attribute the spec does not name; the spec's sharing is `global-remote-state` and the consumer list";
 
@@ -116,6 +139,10 @@ const TEST_FILES = [
   "reserved_tag_key_integration_test.go",
   "projects_integration_test.go",
   "registry_no_code_module_integration_test.go",
+  // go-tfe names the variable set files without `_integration`; they are integration tests all the same.
+  "variable_integration_test.go",
+  "variable_set_test.go",
+  "variable_set_variable_test.go",
 ];
 
 /** Test functions of TEST_FILES that are not run, with the reason. */
@@ -134,6 +161,8 @@ const NOT_RUN = {
   TestReservedTagKeysCreate: "reserved tag keys are an organization setting the spec does not name",
   TestReservedTagKeysUpdate: "reserved tag keys are an organization setting the spec does not name",
   TestReservedTagKeysDelete: "reserved tag keys are an organization setting the spec does not name",
+  TestVariableSetsApplyToAndRemoveFromStacks: NO_STACKS,
+  TestVariableSetsUpdateStacks: NO_STACKS,
   TestWorkspace_Unmarshal: "decodes a fixed document in memory; no server is contacted",
   TestWorkspaceCreateOptions_Marshal: "encodes options in memory; no server is contacted",
 };
