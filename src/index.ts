@@ -31,7 +31,22 @@ export { WorkspaceLock } from "./resources/workspace-lock";
 export type { WorkspaceLockArgs } from "./resources/workspace-lock";
 export { DataRetentionPolicy } from "./resources/data-retention-policy";
 export type { DataRetentionPolicyArgs } from "./resources/data-retention-policy";
-export { getWorkspaces, getWorkspacesOutput, getWorkspace, getWorkspaceOutput } from "./resources/lookups";
+export { WorkspaceVariable } from "./resources/workspace-variable";
+export type { WorkspaceVariableArgs, VariableCategory } from "./resources/workspace-variable";
+export { WorkspaceVariables } from "./resources/workspace-variables";
+export type { WorkspaceVariablesArgs, VariableArgs, VariableOutput } from "./resources/workspace-variables";
+export { VariableSet } from "./resources/variable-set";
+export type { VariableSetArgs } from "./resources/variable-set";
+export { VariableSetApplication } from "./resources/variable-set-application";
+export type { VariableSetApplicationArgs } from "./resources/variable-set-application";
+export {
+  getWorkspaces,
+  getWorkspacesOutput,
+  getWorkspace,
+  getWorkspaceOutput,
+  getEffectiveVariables,
+  getEffectiveVariablesOutput,
+} from "./resources/lookups";
 export type {
   GetWorkspacesArgs,
   GetWorkspacesOutputArgs,
@@ -39,6 +54,11 @@ export type {
   GetWorkspaceArgs,
   GetWorkspaceOutputArgs,
   GetWorkspaceResult,
+  GetEffectiveVariablesArgs,
+  GetEffectiveVariablesOutputArgs,
+  GetEffectiveVariablesResult,
+  EffectiveVariable,
+  EffectiveVariableSource,
 } from "./resources/lookups";
 export {
   typeTokens,

@@ -46,8 +46,16 @@ const RESOURCES = [
     file: "data-retention-policy.ts",
     diffs: ["resources/providers/data-retention-policy.ts"],
   },
+  { name: "WorkspaceVariable", file: "workspace-variable.ts", diffs: ["resources/providers/workspace-variable.ts"] },
+  { name: "WorkspaceVariables", file: "workspace-variables.ts", diffs: ["resources/providers/workspace-variables.ts"] },
+  { name: "VariableSet", file: "variable-set.ts", diffs: ["resources/providers/variable-set.ts"] },
+  {
+    name: "VariableSetApplication",
+    file: "variable-set-application.ts",
+    diffs: ["resources/providers/variable-set-application.ts"],
+  },
 ];
-const FUNCTIONS = ["getWorkspaces", "getWorkspace"];
+const FUNCTIONS = ["getWorkspaces", "getWorkspace", "getEffectiveVariables"];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
@@ -244,9 +252,11 @@ function derive() {
     if (own || description) spec.description = own || description;
     else undocumented.push(`type ${base}`);
     // One schema type per shape: an output shape that differs from the input of the same name is `<Name>Info`.
+    // A shape shared by two resources is one type, whichever of them marked a value of it secret first.
+    const shape = (v) => JSON.stringify(v, (k, x) => (k === "secret" ? undefined : x));
     let name = base;
-    while (types[tok(name)] && JSON.stringify(types[tok(name)]) !== JSON.stringify(spec)) name = `${name}Info`;
-    types[tok(name)] = spec;
+    while (types[tok(name)] && shape(types[tok(name)]) !== shape(spec)) name = `${name}Info`;
+    types[tok(name)] ??= spec;
     return { $ref: `#/types/${tok(name)}` };
   }
 

@@ -81,4 +81,50 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       { form: "ws-<id>", says: "the same, by the workspace's id alone.", example: "ws-2xWmbZ4hFYd5KuUE" },
     ],
   },
+  WorkspaceVariable: {
+    name: "region",
+    forms: [
+      {
+        form: "ws-<id>/var-<id>",
+        says: "the variable of that id of the workspace of that id (a sensitive one without its value, which the service never shows: the program declares it).",
+        example: "ws-2xWmbZ4hFYd5KuUE/var-8nPqR2sTuVwXyZ01",
+      },
+    ],
+  },
+  WorkspaceVariables: {
+    name: "web-variables",
+    forms: [
+      {
+        form: "ws-<id>",
+        says: "every variable the workspace has at the time of the import, which the resource then owns (sensitive ones without their value: the program declares it).",
+        example: "ws-2xWmbZ4hFYd5KuUE",
+      },
+      { form: "ws-<id>/variables", says: "the same.", example: "ws-2xWmbZ4hFYd5KuUE/variables" },
+    ],
+  },
+  VariableSet: {
+    name: "credentials",
+    forms: [
+      {
+        form: "varset-<id>",
+        says: "the variable set of that id with all its variables (sensitive ones without their value: the program declares it).",
+        example: "varset-3kqPzV6sYw8RnTdM",
+      },
+    ],
+  },
+  VariableSetApplication: {
+    name: "credentials-web",
+    forms: [
+      {
+        form: "varset-<id>/ws-<id>",
+        says: "the application of the set to the workspace, which must be in place.",
+        example: "varset-3kqPzV6sYw8RnTdM/ws-2xWmbZ4hFYd5KuUE",
+      },
+      {
+        form: "varset-<id>/prj-<id>",
+        says: "the application of the set to the project, which must be in place.",
+        example: "varset-3kqPzV6sYw8RnTdM/prj-5FhW9cLtQm2bXvNe",
+      },
+    ],
+  },
 };

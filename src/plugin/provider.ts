@@ -14,7 +14,8 @@ import { KINDS_WITH_ORIGIN, isOriginKey, newOriginKey, originFor } from "../reso
 import { setConfiguredSettings } from "../resources/provider-settings";
 import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
-import { getWorkspace, getWorkspaces } from "../resources/lookups";
+import { CLAIMANT_KEY, KINDS_WITH_CLAIMS } from "../resources/process/claims";
+import { getEffectiveVariables, getWorkspace, getWorkspaces } from "../resources/lookups";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
 import schemaJson from "./schema.json";
@@ -283,7 +284,10 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
 
     async check(urn, olds: Props, news: Props) {
       const { impl, kind } = door(urn);
-      const result = await impl.check(reveal(olds), reveal(news));
+      const given = reveal(news) as Props;
+      // The resource's name for the claims of its check (src/resources/process/claims.ts), as the TypeScript class gives it.
+      if (KINDS_WITH_CLAIMS.has(kind)) given[CLAIMANT_KEY] = parseUrn(urn).name;
+      const result = await impl.check(reveal(olds), given);
       return { inputs: marked(result.inputs as Props, secretNames(news, kind), kind), failures: result.failures };
     },
 
@@ -339,6 +343,15 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
           return {
             outputs: marked(
               (await getWorkspace(given as Parameters<typeof getWorkspace>[0])) as unknown as Props,
+              new Set(),
+            ),
+          };
+        case `${PLUGIN_TOKEN_PREFIX}getEffectiveVariables`:
+          return {
+            outputs: marked(
+              (await getEffectiveVariables(
+                given as unknown as Parameters<typeof getEffectiveVariables>[0],
+              )) as unknown as Props,
               new Set(),
             ),
           };

@@ -24,6 +24,10 @@ import { noCodeModuleProvider } from "./providers/no-code-module";
 import { noCodeWorkspaceProvider } from "./providers/no-code-workspace";
 import { workspaceLockProvider } from "./providers/workspace-lock";
 import { dataRetentionPolicyProvider } from "./providers/data-retention-policy";
+import { workspaceVariableProvider } from "./providers/workspace-variable";
+import { workspaceVariablesProvider } from "./providers/workspace-variables";
+import { variableSetProvider } from "./providers/variable-set";
+import { variableSetApplicationProvider } from "./providers/variable-set-application";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
 import { tokenRefused } from "./providers/client";
 import { stackOriginProvider } from "./providers/origin";
@@ -50,6 +54,10 @@ const implementations: Record<string, ProviderImpl> = {
   nocodeworkspace: adoptable(noCodeWorkspaceProvider, noCodeWorkspaceAdopter),
   workspacelock: workspaceLockProvider,
   dataretentionpolicy: dataRetentionPolicyProvider,
+  workspacevariable: workspaceVariableProvider,
+  workspacevariables: workspaceVariablesProvider,
+  variableset: variableSetProvider,
+  variablesetapplication: variableSetApplicationProvider,
   stackorigin: stackOriginProvider,
 };
 

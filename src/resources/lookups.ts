@@ -17,6 +17,7 @@ import {
   NotFoundError,
   type WorkspaceListOptions,
   type Workspace as ApiWorkspace,
+  type VariableSource,
 } from "../client";
 import { CONFIG_KEYS } from "./provider-settings";
 import { readWorkspaceWithTags } from "./providers/client";
@@ -24,6 +25,7 @@ import { namesTagBindings } from "./process/snapshot";
 import { failuresFromIssues } from "./providers/check-failures";
 import { foldTagName } from "./providers/compare";
 import { workspaceOutputs, workspaceReport } from "./providers/workspace";
+import type { VariableCategory } from "./workspace-variable";
 import type {
   WorkspaceMetrics,
   WorkspaceOutputValues,
@@ -151,10 +153,15 @@ const byIdSchema = z
   .strict();
 const byNameSchema = z.object({ organization: z.string().min(1).optional(), name: z.string().min(1) }).strict();
 
+const effectiveArgsSchema = z
+  .object({ workspaceId: z.string().refine((v) => v.startsWith("ws-"), { error: "must be a workspace id (ws-...)" }) })
+  .strict();
+
 /** The arguments each lookup takes, from the schemas that validate them (the plugin's schema lists the same). */
 export const LOOKUP_ARGUMENTS = {
   getWorkspaces: Object.keys(listArgsSchema.shape),
   getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
+  getEffectiveVariables: Object.keys(effectiveArgsSchema.shape),
 };
 
 /** A failure the program stops on with this message alone (no stack, no source dump). */
@@ -382,4 +389,125 @@ export function getWorkspaceOutput(args: GetWorkspaceOutputArgs): pulumi.Output<
   return pulumi
     .output(args as pulumi.Input<Record<string, pulumi.Input<string>>>)
     .apply((a) => getWorkspace(a as unknown as GetWorkspaceArgs));
+}
+
+/** Arguments of {@link getEffectiveVariables}. */
+export interface GetEffectiveVariablesArgs {
+  /** Workspace id (`ws-...`). */
+  workspaceId: string;
+}
+
+/** Where an effective variable, or one it overrides, comes from. */
+export interface EffectiveVariableSource {
+  /** `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace). */
+  kind: "workspace" | "variable-set";
+  /** The set's id (`varset-...`); absent for the workspace's own. */
+  variableSetId?: string;
+  /** The set's name; absent for the workspace's own. */
+  variableSetName?: string;
+  /** How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own. */
+  scope?: "workspace" | "project" | "global";
+  /** Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own. */
+  priority?: boolean;
+}
+
+/** One variable that applies to a workspace: the one that wins for its key and category. */
+export interface EffectiveVariable {
+  /** Variable name. */
+  key: string;
+  /** `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs). */
+  category: VariableCategory;
+  /** The value; absent for a sensitive variable (the service never shows it). */
+  value?: string;
+  /** Whether the value is parsed as HCL. */
+  hcl: boolean;
+  /** Whether the value is write-only. */
+  sensitive: boolean;
+  /** Description; absent when it has none. */
+  description?: string;
+  /** The variable's id (`var-...`). */
+  variableId: string;
+  /** Where it comes from. */
+  source: EffectiveVariableSource;
+  /** Where the variables of the same key and category that it overrides come from, strongest first. */
+  overrides: EffectiveVariableSource[];
+}
+
+/** Result of {@link getEffectiveVariables}. */
+export interface GetEffectiveVariablesResult {
+  /** The workspace (`ws-...`). */
+  workspaceId: string;
+  /** One per key and category: the workspace's own first, then the sets' by the service's precedence. */
+  variables: EffectiveVariable[];
+}
+
+/** Arguments of {@link getEffectiveVariablesOutput}: those of {@link GetEffectiveVariablesArgs}, each a `pulumi.Input`. */
+export interface GetEffectiveVariablesOutputArgs {
+  /** Workspace id (`ws-...`). */
+  workspaceId: pulumi.Input<string>;
+}
+
+function sourceOf(source: VariableSource): EffectiveVariableSource {
+  return source.kind === "workspace"
+    ? { kind: "workspace" }
+    : {
+        kind: "variable-set",
+        variableSetId: source.id,
+        variableSetName: source.name,
+        scope: source.scope,
+        priority: source.priority,
+      };
+}
+
+/**
+ * The variables a workspace's runs get, so that nobody has to guess which value wins: its
+ * own variables and those of every variable set that reaches it (applied to it, to its
+ * project, or global), one per key and category, resolved by the service's precedence
+ * (priority sets first, then the workspace's own, then the other sets), each with where
+ * it comes from and where the values it overrides come from. A sensitive value is never
+ * in the result (the service never shows it). Puts nothing in state.
+ *
+ * ```ts
+ * const vars = await getEffectiveVariables({ workspaceId: "ws-2xWmbZ4hFYd5KuUE" });
+ * export const region = vars.variables.find((v) => v.key === "AWS_REGION")?.value;
+ * ```
+ */
+export async function getEffectiveVariables(args: GetEffectiveVariablesArgs): Promise<GetEffectiveVariablesResult> {
+  const fn = "getEffectiveVariables";
+  const parsed = effectiveArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const { workspaceId } = parsed.data;
+  const client = lookupClient(fn);
+  try {
+    const effective = await client.variableSets.effectiveVariables(workspaceId);
+    return {
+      workspaceId,
+      variables: effective.variables.map(({ variable: v, source, overridden }) => ({
+        key: v.key,
+        category: v.category === "env" ? "env" : "engine",
+        ...(v.sensitive || v.value === null ? {} : { value: v.value }),
+        hcl: v.hcl,
+        sensitive: v.sensitive,
+        ...(v.description ? { description: v.description } : {}),
+        variableId: v.id,
+        source: sourceOf(source),
+        overrides: overridden.map((o) => sourceOf(o.source)),
+      })),
+    };
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw fail(
+        fn,
+        `cannot read the variables of workspace ${workspaceId}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`,
+      );
+    }
+    throw fail(fn, (err as Error).message);
+  }
+}
+
+/** {@link getEffectiveVariables} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getEffectiveVariablesOutput(
+  args: GetEffectiveVariablesOutputArgs,
+): pulumi.Output<GetEffectiveVariablesResult> {
+  return pulumi.output(args).apply((a) => getEffectiveVariables(a as GetEffectiveVariablesArgs));
 }

@@ -19,12 +19,26 @@ export interface SecretItems {
   readonly when: string;
 }
 
+/** A top-level input whose value is secret when the resource's `when` flag is true. */
+export interface SecretField {
+  /** The input holding the value (`value`). */
+  readonly value: string;
+  /** The boolean input that makes it secret (`sensitive`). */
+  readonly when: string;
+}
+
 /** The secret values of one resource. */
 export interface ResourceSecrets {
   /** Outputs stored only as secrets, whatever they hold. */
   readonly outputs: readonly string[];
   /** List inputs whose items carry a value that is secret when the item says so. */
   readonly items: readonly SecretItems[];
+  /**
+   * Inputs that are secret when the resource's flag says so. Only then: a value that is
+   * not sensitive stays readable in previews and diffs, so the schema does not mark these
+   * `secret` (an SDK would then hide every value); both doors mark them per resource.
+   */
+  readonly fields?: readonly SecretField[];
 }
 
 /** The provider's configuration keys (`workspaces:<key>`) that are secret. */
@@ -33,6 +47,19 @@ export const SECRET_CONFIG: readonly string[] = ["token"];
 /** The secret values of each resource, by resource type name; a resource not named has none. */
 export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
   NoCodeWorkspace: {
+    outputs: ["sensitiveValues"],
+    items: [{ list: "variables", value: "value", when: "sensitive" }],
+  },
+  WorkspaceVariable: {
+    outputs: ["sensitiveValue"],
+    items: [],
+    fields: [{ value: "value", when: "sensitive" }],
+  },
+  WorkspaceVariables: {
+    outputs: ["sensitiveValues"],
+    items: [{ list: "variables", value: "value", when: "sensitive" }],
+  },
+  VariableSet: {
     outputs: ["sensitiveValues"],
     items: [{ list: "variables", value: "value", when: "sensitive" }],
   },
@@ -50,12 +77,14 @@ export type SecretPath = readonly (string | number)[];
 
 /**
  * Where `props` (inputs or outputs of a resource of `kind`) hold a secret value: each
- * secret output that is present, and the value of each list item whose flag is true.
+ * secret output that is present, each secret field whose flag is true, and the value of
+ * each list item whose flag is true.
  */
 export function secretPaths(kind: string, props: Record<string, unknown> | undefined): SecretPath[] {
   const secrets = secretsOf(kind);
   const paths: SecretPath[] = [];
   for (const name of secrets.outputs) if (props?.[name] !== undefined) paths.push([name]);
+  for (const field of secrets.fields ?? []) if (isSecretItem(props, field)) paths.push([field.value]);
   for (const rule of secrets.items) {
     const list = props?.[rule.list];
     if (!Array.isArray(list)) continue;
@@ -67,7 +96,7 @@ export function secretPaths(kind: string, props: Record<string, unknown> | undef
 }
 
 /** Whether a list item's value is secret under `rule` (its flag is true and it has a value). */
-export function isSecretItem(item: unknown, rule: SecretItems): boolean {
+export function isSecretItem(item: unknown, rule: Pick<SecretItems, "value" | "when">): boolean {
   if (item === null || typeof item !== "object") return false;
   const fields = item as Record<string, unknown>;
   return fields[rule.when] === true && fields[rule.value] !== undefined;

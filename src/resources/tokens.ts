@@ -22,6 +22,10 @@ export const typeTokens = {
   NoCodeWorkspace: `${TYPE_TOKEN_PREFIX}NoCodeWorkspace`,
   WorkspaceLock: `${TYPE_TOKEN_PREFIX}WorkspaceLock`,
   DataRetentionPolicy: `${TYPE_TOKEN_PREFIX}DataRetentionPolicy`,
+  WorkspaceVariable: `${TYPE_TOKEN_PREFIX}WorkspaceVariable`,
+  WorkspaceVariables: `${TYPE_TOKEN_PREFIX}WorkspaceVariables`,
+  VariableSet: `${TYPE_TOKEN_PREFIX}VariableSet`,
+  VariableSetApplication: `${TYPE_TOKEN_PREFIX}VariableSetApplication`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
   StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
@@ -51,4 +55,8 @@ export const pluginTypeTokens = {
   NoCodeWorkspace: `${PLUGIN_TOKEN_PREFIX}NoCodeWorkspace`,
   WorkspaceLock: `${PLUGIN_TOKEN_PREFIX}WorkspaceLock`,
   DataRetentionPolicy: `${PLUGIN_TOKEN_PREFIX}DataRetentionPolicy`,
+  WorkspaceVariable: `${PLUGIN_TOKEN_PREFIX}WorkspaceVariable`,
+  WorkspaceVariables: `${PLUGIN_TOKEN_PREFIX}WorkspaceVariables`,
+  VariableSet: `${PLUGIN_TOKEN_PREFIX}VariableSet`,
+  VariableSetApplication: `${PLUGIN_TOKEN_PREFIX}VariableSetApplication`,
 } as const satisfies Record<PluginResourceName, string>;

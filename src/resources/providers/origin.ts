@@ -19,7 +19,14 @@ export function isOriginKey(key: unknown): key is string {
 }
 
 /** The resources whose creates carry an origin (the records whose create can be recognised again). */
-export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set(["Workspace", "NoCodeWorkspace"]);
+export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
+  "Workspace",
+  "NoCodeWorkspace",
+  // A variable or set declared without a description carries it there (see ./workspace-variable.ts).
+  "WorkspaceVariable",
+  "WorkspaceVariables",
+  "VariableSet",
+]);
 
 function digestOf(parts: unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);

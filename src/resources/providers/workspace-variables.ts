@@ -1,0 +1,226 @@
+/**
+ * Provider of `WorkspaceVariables`: the variables of one workspace that one resource
+ * owns, id `<ws-id>/variables`. Ownership is additive (docs of the class): the variables it
+ * created or took over, by id, and never another.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isId } from "../../api/common";
+import type { Variable, WorkspacesClient } from "../../client";
+import { reportInfo } from "../process/engine-status";
+import { getClient, isNotFound } from "./client";
+import { diffFields } from "./compare";
+import { confirmGone, type MissingRecord } from "./gone";
+import { ORIGIN_KEY } from "./inputs";
+import { sameOrigin, withOrigin } from "./origin";
+import { ProviderError } from "./user-errors";
+import { isUnknown } from "./unknowns";
+import { workspaceIdOf } from "./workspace-tags";
+import { originDescription, originOfDescription } from "./workspace-variable";
+import {
+  adoptFailures,
+  checkList,
+  declaredList,
+  listAsInput,
+  listDiffers,
+  reconcile,
+  recordedList,
+  stillThere,
+  type Collection,
+  type RecordedList,
+} from "./workspace-variable-lists";
+import { recordedOf, sameSlot, sensitiveKey, variableLabel, type RecordedVariable } from "./workspace-variable-rules";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { WorkspaceVariablesArgs } from "../workspace-variables";
+
+/** Inputs as the engine hands them over. */
+type WorkspaceVariablesInputs = pulumi.Unwrap<WorkspaceVariablesArgs>;
+
+/** Outputs as stored in state. */
+type WorkspaceVariablesOutputs = {
+  workspaceId: string;
+  variables: RecordedList["variables"];
+  sensitiveValues: RecordedList["sensitiveValues"];
+};
+
+/** Inputs that are never sent to the service; echoed in the outputs so that a refresh can give them back. */
+const ECHOED = ["adopt", ORIGIN_KEY];
+
+function echoed(outs: WorkspaceVariablesOutputs, from: Props): WorkspaceVariablesOutputs {
+  const extra = Object.fromEntries(ECHOED.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
+  return { ...outs, ...extra };
+}
+
+/** The writes of a workspace's variables; a variable gone already is deleted. */
+export function workspaceCollection(client: WorkspacesClient, workspaceId: string): Collection {
+  return {
+    create: (options) => client.variables.create(workspaceId, options),
+    update: (variableId, options) => client.variables.update(workspaceId, variableId, options),
+    delete: (variableId) =>
+      client.variables.delete(workspaceId, variableId).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      }),
+  };
+}
+
+async function missing(client: WorkspacesClient, workspaceId: string): Promise<MissingRecord> {
+  const organization = await client.workspaces.read(workspaceId).then(
+    (ws) => ws.organization ?? undefined,
+    () => undefined,
+  );
+  return { label: `the variables of workspace ${workspaceId}`, organization, kind: "workspace" };
+}
+
+/**
+ * The variables of the workspace in the declared slots that this resource does not own:
+ * taken over when `adopt` says so or when one carries this resource's origin (an interrupted
+ * create of its own), refused otherwise, before anything is written.
+ */
+function claim(
+  inputs: Props,
+  current: Variable[],
+  owned: RecordedVariable[],
+  adopt: boolean,
+): { owned: RecordedVariable[]; stored: Record<string, string>; tookOver: string[] } {
+  const desired = declaredList(inputs.variables);
+  const stored: Record<string, string> = {};
+  const problems: string[] = [];
+  const tookOver: string[] = [];
+  const mine = [...owned];
+  desired.forEach((d, i) => {
+    if (owned.some((o) => sameSlot(o, d))) return;
+    const found = current.find((v) => sameSlot(v, d) && !owned.some((o) => o.id === v.id));
+    if (!found) return;
+    const source = originOfDescription(found.description);
+    const ours = source !== undefined && sameOrigin(inputs, source);
+    if (!adopt && !ours) {
+      problems.push(
+        `variables[${i}]: the workspace already has ${variableLabel(found)} (${found.id}), set outside this resource`,
+      );
+      return;
+    }
+    mine.push(recordedOf(found));
+    // The service never shows a sensitive value: the declared one is taken as the record's.
+    if (found.sensitive) stored[sensitiveKey(found)] = d.value;
+    if (ours) tookOver.push(`${variableLabel(found)} (${found.id})`);
+  });
+  if (problems.length > 0) {
+    const workspaceId = String(inputs.workspaceId);
+    throw new ProviderError(
+      `WorkspaceVariables on workspace ${workspaceId} does not change or remove a variable it did not set: ${problems.join("; ")}. ` +
+        `Set adopt: true on this resource to take ${problems.length > 1 ? "them" : "it"} over, or drop ${problems.length > 1 ? "them" : "it"} from variables.`,
+    );
+  }
+  return { owned: mine, stored, tookOver };
+}
+
+async function apply(
+  workspaceId: string,
+  inputs: Props,
+  previous: { owned: RecordedVariable[]; stored: Record<string, string> },
+  adopt: boolean,
+): Promise<WorkspaceVariablesOutputs> {
+  const client = getClient();
+  let current: Variable[];
+  try {
+    current = await client.variables.list(workspaceId);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    throw new ProviderError(
+      `cannot manage the variables of workspace ${workspaceId}: the service answered 404 for the workspace, so it does not exist or the token in use may not see it. Check workspaceId, or use a token that may manage the workspace's variables.`,
+    );
+  }
+  const claimed = claim(inputs, current, stillThere(previous.owned, current), adopt);
+  for (const label of claimed.tookOver)
+    reportInfo(`took over ${label} of workspace ${workspaceId}, created by an interrupted update of this stack`);
+  const origin = originDescription(withOrigin(inputs));
+  const outs = await reconcile(
+    workspaceCollection(client, workspaceId),
+    declaredList(inputs.variables),
+    claimed.owned,
+    { ...previous.stored, ...claimed.stored },
+    origin,
+  );
+  return echoed({ workspaceId, ...outs }, inputs);
+}
+
+function storedOf(props: Props): Record<string, string> {
+  const out: Record<string, string> = {};
+  const map = props.sensitiveValues;
+  if (map && typeof map === "object") for (const [k, v] of Object.entries(map)) out[k] = String(v);
+  return out;
+}
+
+export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
+  async check(_olds, news) {
+    const failures: CheckFailure[] = [];
+    const ws = news.workspaceId;
+    if (ws === undefined || ws === null) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
+    else if (!isUnknown(ws) && !isId("workspace", ws))
+      failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
+    const { failures: listFailures, list } = checkList(news.variables, "variables", true);
+    failures.push(...listFailures, ...adoptFailures(news.adopt));
+    return { inputs: { ...news, ...(list !== undefined ? { variables: list } : {}) } as typeof news, failures };
+  },
+
+  async diff(_id, olds, news) {
+    const { replaces } = diffFields(olds, news, [{ name: "workspaceId", replaces: true }]);
+    if (replaces.length > 0) return { changes: true, replaces };
+    const where = `of workspace ${String(olds.workspaceId)}`;
+    const changes = listDiffers(news.variables, olds.variables, olds.sensitiveValues, where);
+    return { changes, replaces: [] };
+  },
+
+  async create(inputs) {
+    const workspaceId = String(inputs.workspaceId);
+    const outs = await apply(workspaceId, inputs, { owned: [], stored: {} }, inputs.adopt === true);
+    return { id: `${workspaceId}/variables`, outs };
+  },
+
+  async read(id, props) {
+    const workspaceId = workspaceIdOf(id);
+    const client = getClient();
+    let current: Variable[];
+    try {
+      current = await client.variables.list(workspaceId);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(client, await missing(client, workspaceId), "refresh");
+      return {};
+    }
+    // Adopted through `get` or `pulumi import`: every variable of the workspace.
+    const owned =
+      props.variables === undefined ? current.map(recordedOf) : stillThere(recordedList(props.variables), current);
+    const stored = storedOf(props);
+    const sensitiveValues: Record<string, string> = {};
+    for (const r of owned)
+      if (r.sensitive && stored[sensitiveKey(r)] !== undefined)
+        sensitiveValues[sensitiveKey(r)] = stored[sensitiveKey(r)];
+    return { id: `${workspaceId}/variables`, props: echoed({ workspaceId, variables: owned, sensitiveValues }, props) };
+  },
+
+  inputShape(name, value, outputs) {
+    if (name !== "variables") return value;
+    return listAsInput(value, outputs.sensitiveValues, (d) => originOfDescription(d) !== undefined);
+  },
+
+  async update(id, olds, news) {
+    const workspaceId = workspaceIdOf(id);
+    const outs = await apply(workspaceId, news, { owned: recordedList(olds.variables), stored: storedOf(olds) }, false);
+    return { outs };
+  },
+
+  async delete(id, props) {
+    const workspaceId = workspaceIdOf(id);
+    const client = getClient();
+    let current: Variable[];
+    try {
+      current = await client.variables.list(workspaceId);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await confirmGone(client, await missing(client, workspaceId), "delete");
+      return;
+    }
+    const collection = workspaceCollection(client, workspaceId);
+    await Promise.all(stillThere(recordedList(props.variables), current).map((r) => collection.delete(r.id)));
+  },
+};
