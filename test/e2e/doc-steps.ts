@@ -135,7 +135,7 @@ export class Reader {
     return results;
   }
 
-  private async run(argv: string[], written: string): Promise<{ code: number; output: string }> {
+  protected async run(argv: string[], written: string): Promise<{ code: number; output: string }> {
     const at = (p: string) => path.resolve(this.cwd, p);
     const env = this.stack.env;
     const [program, ...args] = argv;
