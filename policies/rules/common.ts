@@ -60,6 +60,10 @@ export const WorkspaceTags = kind("WorkspaceTags");
 export const RemoteStateConsumers = kind("RemoteStateConsumers");
 export const NoCodeModule = kind("NoCodeModule");
 export const NoCodeWorkspace = kind("NoCodeWorkspace");
+export const WorkspaceVariable = kind("WorkspaceVariable");
+export const WorkspaceVariables = kind("WorkspaceVariables");
+export const VariableSet = kind("VariableSet");
+export const VariableSetApplication = kind("VariableSetApplication");
 
 /** Resources that are a workspace of their own. */
 export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];

@@ -4,6 +4,7 @@ import { namePattern } from "./naming";
 import { forceDelete, globalRemoteState } from "./safety";
 import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
+import { variableSecretKeySensitive, variableSetGlobal } from "./variables";
 
 export * from "./common";
 export {
@@ -21,6 +22,8 @@ export {
   tagAllowedValues,
   tagFormat,
   tagSelectorSettings,
+  variableSecretKeySensitive,
+  variableSetGlobal,
 };
 
 /** Every rule of the pack, in the order the engine reports them. */
@@ -40,6 +43,9 @@ export const policies: Policies = [
   // safety
   forceDelete,
   globalRemoteState,
+  // variables
+  variableSecretKeySensitive,
+  variableSetGlobal,
   // the stack as a whole
   nameUnique,
   singleOwner,

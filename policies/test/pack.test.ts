@@ -4,7 +4,18 @@ import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { validateResourceOfType, type ResourceValidationPolicy } from "@pulumi/policy";
 import { pluginTypeTokens, typeTokens } from "pulumi-workspaces/tokens";
 import { describe, expect, it } from "vitest";
-import { NoCodeModule, NoCodeWorkspace, RemoteStateConsumers, Workspace, WorkspaceTags, policies } from "../rules";
+import {
+  NoCodeModule,
+  NoCodeWorkspace,
+  RemoteStateConsumers,
+  VariableSet,
+  VariableSetApplication,
+  Workspace,
+  WorkspaceTags,
+  WorkspaceVariable,
+  WorkspaceVariables,
+  policies,
+} from "../rules";
 import { DOORS, through, tokenOf } from "./harness";
 
 const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
@@ -48,7 +59,7 @@ describe("the pack's rules", () => {
     }
   });
 
-  it("enforce the spec's own rules, advise on conventions and remediate only where they can", () => {
+  it("enforce the spec's own rules and secrets kept secret, advise on conventions and remediate only where they can", () => {
     const byLevel = (level: string) =>
       policies
         .filter((p) => p.enforcementLevel === level)
@@ -56,6 +67,7 @@ describe("the pack's rules", () => {
         .sort();
     expect(byLevel("mandatory")).toEqual([
       "remote-state-consumers-valid",
+      "variable-secret-key-sensitive",
       "workspace-execution-mode-valid",
       "workspace-name-pattern",
       "workspace-name-unique",
@@ -109,7 +121,17 @@ describe("the pack's rules", () => {
 
   it("match resources by the package's type tokens, of both doors", () => {
     expect(Workspace.tokens).toEqual(["pulumi-nodejs:dynamic/workspaces:Workspace", "workspaces:index:Workspace"]);
-    const kinds = [Workspace, WorkspaceTags, RemoteStateConsumers, NoCodeModule, NoCodeWorkspace];
+    const kinds = [
+      Workspace,
+      WorkspaceTags,
+      RemoteStateConsumers,
+      NoCodeModule,
+      NoCodeWorkspace,
+      WorkspaceVariable,
+      WorkspaceVariables,
+      VariableSet,
+      VariableSetApplication,
+    ];
     expect(kinds.map((k) => k.tokens)).toEqual(kinds.map((k) => [typeTokens[k.name], pluginTypeTokens[k.name]]));
     // The plugin's tokens are those of the schema it serves.
     const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "src", "plugin", "schema.json"), "utf8")) as {

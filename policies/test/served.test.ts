@@ -11,7 +11,7 @@ import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workspace, WorkspaceTags, policies } from "../rules";
+import { VariableSet, Workspace, WorkspaceTags, WorkspaceVariable, policies } from "../rules";
 
 const packDir = join(__dirname, "..");
 const LEVEL = analyzer.EnforcementLevel;
@@ -127,6 +127,34 @@ describe("the pack served by the engine's policy-pack runner", () => {
     const props = remediations[0].getProperties()!.toJavaScript() as Record<string, unknown>;
     expect(props.tagNames).toEqual(["prod", "team-a"]);
     expect(props.__provider).toEqual(providerSecret);
+  });
+
+  it("reports a secret-named variable that is not sensitive and a global set, through both doors", async () => {
+    const variable = analyzeRequest(WorkspaceVariable.tokens[0], "token", {
+      workspaceId: "ws-1",
+      key: "GITHUB_TOKEN",
+      value: "ghp-not-secret-yet",
+      category: "env",
+    });
+    const set = analyzeRequest(VariableSet.tokens[1], "creds", {
+      name: "creds",
+      global: true,
+      variables: [
+        { key: "AWS_SECRET_ACCESS_KEY", value: "x", category: "env", sensitive: false },
+        { key: "AWS_REGION", value: "eu-west-1", category: "env" },
+      ],
+    });
+    const found = [];
+    for (const request of [variable, set]) {
+      found.push(...diagnostics(await call<analyzer.AnalyzeResponse>((done) => client.analyze(request, done))));
+    }
+    expect(found.map((d) => [d.policy, d.level])).toEqual([
+      ["variable-secret-key-sensitive", LEVEL.MANDATORY],
+      ["variable-secret-key-sensitive", LEVEL.MANDATORY],
+      ["variable-set-global", LEVEL.ADVISORY],
+    ]);
+    expect(found[0].message).toContain('WorkspaceVariable "token": key "GITHUB_TOKEN" names a secret');
+    expect(found[1].message).toContain('VariableSet "creds": variables[0].key "AWS_SECRET_ACCESS_KEY" names a secret');
   });
 
   it("applies the sample config and judges the stack from the inputs it analyzed", async () => {
