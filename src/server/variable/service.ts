@@ -164,8 +164,3 @@ export function variablesWorkspace(
     throw new Forbidden("the token may read this workspace's variables but not change them");
   return ws;
 }
-
-/** Every variable of every workspace, as they are: the sealed values stay sealed. */
-export function workspaceVariables(ctx: ServerContext, workspaceId: string): VariableRecord[] {
-  return store.variablesOf(ctx.db, "vars", workspaceId);
-}
