@@ -43,6 +43,7 @@ let server: RunningServer;
 let workspaceId: string;
 let project: string;
 let moduleId: string;
+let variableSetId: string;
 
 beforeAll(async () => {
   // Self-managed: data retention policies are a self-managed server's feature.
@@ -53,6 +54,7 @@ beforeAll(async () => {
   workspaceId = (await create("Workspace", { name: uniqueName("base") })).id;
   project = await createProject(h, uniqueName("schema"));
   moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
+  variableSetId = (await create("VariableSet", { name: uniqueName("base") })).id;
 });
 afterAll(async () => {
   await h.close();
@@ -71,6 +73,10 @@ const minimal = (): Record<string, Props> => ({
   },
   WorkspaceLock: { workspaceId },
   DataRetentionPolicy: { workspaceId, deleteOlderThanNDays: 30 },
+  WorkspaceVariable: { workspaceId, key: uniqueName("least").replace(/-/g, "_"), category: "env" },
+  WorkspaceVariables: { workspaceId, variables: [{ key: uniqueName("least").replace(/-/g, "_"), category: "env" }] },
+  VariableSet: { name: uniqueName("least"), variables: [{ key: "least", category: "env" }] },
+  VariableSetApplication: { variableSetId, workspaceId },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -103,13 +109,27 @@ describe("the schema's defaults are the code's", () => {
     const kinds = Object.entries<any>(schema.resources)
       .filter(([, r]) => r.inputProperties.adopt)
       .map(([token]) => kindOf(token));
-    expect(kinds.sort()).toEqual(["NoCodeModule", "NoCodeWorkspace", "Workspace"]);
+    expect(kinds.sort()).toEqual([
+      "NoCodeModule",
+      "NoCodeWorkspace",
+      "VariableSet",
+      "VariableSetApplication",
+      "Workspace",
+      "WorkspaceVariable",
+      "WorkspaceVariables",
+    ]);
     for (const kind of kinds) {
       expect(schema.resources[`workspaces:index:${kind}`].inputProperties.adopt.default).toBe(false);
       const inputs =
-        kind === "NoCodeModule" ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) } : minimal()[kind];
-      await create(kind, inputs);
-      await expect(create(kind, inputs), kind).rejects.toThrow(/adopt: true/);
+        kind === "NoCodeModule"
+          ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) }
+          : kind === "VariableSetApplication"
+            ? { variableSetId, projectId: project }
+            : minimal()[kind];
+      // The same resource created again (an update that was interrupted): one claim of the set's target.
+      const name = uniqueName(kind);
+      await create(kind, inputs, name);
+      await expect(create(kind, inputs, name), kind).rejects.toThrow(/adopt: true/);
     }
   });
 
@@ -154,6 +174,10 @@ describe("every id form of an Import section is one the resource's read takes", 
     await create("WorkspaceLock", { workspaceId: ws.id, reason: "import" });
     await create("DataRetentionPolicy", { workspaceId: ws.id, deleteOlderThanNDays: 7 });
     const net = await create("NoCodeWorkspace", { noCodeModuleId: moduleId, name: uniqueName("imported"), project });
+    const variable = await create("WorkspaceVariable", { workspaceId: ws.id, key: "imported", category: "engine" });
+    const set = await create("VariableSet", { name: uniqueName("imported") });
+    await create("VariableSetApplication", { variableSetId: set.id, workspaceId: ws.id });
+    await create("VariableSetApplication", { variableSetId: set.id, projectId: project });
 
     const ids: Record<string, string> = {
       "ws-<id>": ws.id,
@@ -163,6 +187,11 @@ describe("every id form of an Import section is one the resource's read takes", 
       "ws-<id>/lock": `${ws.id}/lock`,
       "ws-<id>/data-retention-policy": `${ws.id}/data-retention-policy`,
       "nocode-<id>": moduleId,
+      "ws-<id>/var-<id>": variable.id,
+      "ws-<id>/variables": `${ws.id}/variables`,
+      "varset-<id>": set.id,
+      "varset-<id>/ws-<id>": `${set.id}/${ws.id}`,
+      "varset-<id>/prj-<id>": `${set.id}/${project}`,
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -172,6 +201,10 @@ describe("every id form of an Import section is one the resource's read takes", 
       NoCodeWorkspace: (p) => expect(p.name).toBe(net.outs.name),
       WorkspaceLock: (p) => expect(p.locked).toBe(true),
       DataRetentionPolicy: (p) => expect(p.deleteOlderThanNDays).toBe(7),
+      WorkspaceVariable: (p) => expect(p.key).toBe("imported"),
+      WorkspaceVariables: (p) => expect(p.variables.map((v: Props) => v.key)).toEqual(["imported"]),
+      VariableSet: (p) => expect(p.name).toBe(set.outs.name),
+      VariableSetApplication: (p) => expect(p.variableSetId).toBe(set.id),
     };
     for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
       for (const { form } of forms) {
