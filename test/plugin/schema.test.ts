@@ -12,42 +12,26 @@ import { WORKSPACE_OUTPUTS } from "../../src/resources/workspace";
 import { WORKSPACE_TAGS_OUTPUTS } from "../../src/resources/workspace-tags";
 import { REMOTE_STATE_CONSUMERS_OUTPUTS } from "../../src/resources/remote-state-consumers";
 import { NO_CODE_MODULE_OUTPUTS } from "../../src/resources/no-code-module";
-import {
-  NO_CODE_WORKSPACE_OUTPUTS,
-  NO_CODE_WORKSPACE_SECRET_OUTPUTS,
-} from "../../src/resources/no-code-workspace";
+import { NO_CODE_WORKSPACE_OUTPUTS, NO_CODE_WORKSPACE_SECRET_OUTPUTS } from "../../src/resources/no-code-workspace";
 import { WORKSPACE_LOCK_OUTPUTS } from "../../src/resources/workspace-lock";
 import { DATA_RETENTION_POLICY_OUTPUTS } from "../../src/resources/data-retention-policy";
 import { WORKSPACE_VARIABLE_OUTPUTS } from "../../src/resources/workspace-variable";
 import { WORKSPACE_VARIABLES_OUTPUTS } from "../../src/resources/workspace-variables";
 import { VARIABLE_SET_OUTPUTS } from "../../src/resources/variable-set";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
-import {
-  getEffectiveVariables,
-  getWorkspace,
-  getWorkspaces,
-  LOOKUP_ARGUMENTS,
-} from "../../src/resources/lookups";
+import { getEffectiveVariables, getWorkspace, getWorkspaces, LOOKUP_ARGUMENTS } from "../../src/resources/lookups";
 import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { pluginTypeTokens, typeTokens } from "../../src/resources/tokens";
 import { startServer, type RunningServer } from "../../src/server";
-import {
-  SECRET_CONFIG,
-  SECRET_VALUES,
-} from "../../src/resources/secret-values";
+import { SECRET_CONFIG, SECRET_VALUES } from "../../src/resources/secret-values";
 import { IMPORT_IDS } from "../../src/plugin/import-ids";
 import { CLEARABLE } from "../../src/resources/providers/workspace-inputs";
-import {
-  EXECUTION_MODES,
-  NO_CODE_EXECUTION_MODES,
-} from "../../src/api/workspace-fields";
+import { EXECUTION_MODES, NO_CODE_EXECUTION_MODES } from "../../src/api/workspace-fields";
 import { UPGRADE_STRATEGIES } from "../../src/resources/providers/no-code-fields";
 import { resolveSettings } from "../../src/client";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const deriver = require("../../scripts/plugin/schema.js") as {
-  render(): string;
-};
+const deriver = require("../../scripts/plugin/schema.js") as { render(): string };
 
 const schemaPath = path.join(__dirname, "../../src/plugin/schema.json");
 const schema = JSON.parse(fs.readFileSync(schemaPath, "utf8"));
@@ -80,77 +64,43 @@ describe("provider schema", () => {
     // StackOrigin is the TypeScript door's own bookkeeping (the stack's origin key, registered
     // by the package, never declared by a program): it has no class and no schema entry.
     const declared = Object.keys(typeTokens).filter((k) => k !== "StackOrigin");
-    expect(sorted(Object.keys(schema.resources))).toEqual(
-      sorted(declared.map((k) => `workspaces:index:${k}`)),
-    );
+    expect(sorted(Object.keys(schema.resources))).toEqual(sorted(declared.map((k) => `workspaces:index:${k}`)));
     // The tokens the policy pack matches for this door are the schema's own.
-    expect(sorted(Object.values(pluginTypeTokens))).toEqual(
-      sorted(Object.keys(schema.resources)),
-    );
+    expect(sorted(Object.values(pluginTypeTokens))).toEqual(sorted(Object.keys(schema.resources)));
   });
 
-  it.each(Object.keys(OUTPUTS))(
-    "%s: one output entry per output the class registers, each described",
-    (kind) => {
-      const spec = resource(kind);
-      expect(sorted(Object.keys(spec.properties))).toEqual(
-        sorted(OUTPUTS[kind]),
-      );
-      for (const [name, p] of Object.entries<any>(spec.properties))
-        expect(p.description, `${kind}.${name}`).toBeTruthy();
-      for (const [name, p] of Object.entries<any>(spec.inputProperties))
-        expect(p.description, `${kind} input ${name}`).toBeTruthy();
-      expect(spec.description).toBeTruthy();
-    },
-  );
+  it.each(Object.keys(OUTPUTS))("%s: one output entry per output the class registers, each described", (kind) => {
+    const spec = resource(kind);
+    expect(sorted(Object.keys(spec.properties))).toEqual(sorted(OUTPUTS[kind]));
+    for (const [name, p] of Object.entries<any>(spec.properties)) expect(p.description, `${kind}.${name}`).toBeTruthy();
+    for (const [name, p] of Object.entries<any>(spec.inputProperties))
+      expect(p.description, `${kind} input ${name}`).toBeTruthy();
+    expect(spec.description).toBeTruthy();
+  });
 
-  it.each(Object.keys(OUTPUTS))(
-    "%s: the required inputs are those its check requires",
-    async (kind) => {
-      const { failures } = await implementationOf(kind).check(
-        {},
-        { organization: "acme" },
-      );
-      const required = failures
-        .filter((f) => /\bis required\b/.test(f.reason))
-        .map((f) => f.property);
-      expect(sorted(resource(kind).requiredInputs ?? [])).toEqual(
-        sorted(required),
-      );
-    },
-  );
+  it.each(Object.keys(OUTPUTS))("%s: the required inputs are those its check requires", async (kind) => {
+    const { failures } = await implementationOf(kind).check({}, { organization: "acme" });
+    const required = failures.filter((f) => /\bis required\b/.test(f.reason)).map((f) => f.property);
+    expect(sorted(resource(kind).requiredInputs ?? [])).toEqual(sorted(required));
+  });
 
-  it.each(Object.keys(OUTPUTS))(
-    "%s: every input is one its check reads",
-    async (kind) => {
-      // An input of the wrong type is refused by name: the provider knows it.
-      const spec = resource(kind);
-      for (const [name, p] of Object.entries<any>(spec.inputProperties)) {
-        const wrong =
-          p.type === "string" || p.$ref
-            ? 12345
-            : "not-a-" + (p.type ?? "value");
-        const { failures } = await implementationOf(kind).check(
-          {},
-          { organization: "acme", [name]: wrong },
-        );
-        expect(
-          failures.some(
-            (f) =>
-              f.property === name ||
-              f.property.startsWith(`${name}.`) ||
-              f.property.startsWith(`${name}[`),
-          ),
-          `${kind}.${name}: check accepts ${JSON.stringify(wrong)} without a word`,
-        ).toBe(true);
-      }
-    },
-  );
+  it.each(Object.keys(OUTPUTS))("%s: every input is one its check reads", async (kind) => {
+    // An input of the wrong type is refused by name: the provider knows it.
+    const spec = resource(kind);
+    for (const [name, p] of Object.entries<any>(spec.inputProperties)) {
+      const wrong = p.type === "string" || p.$ref ? 12345 : "not-a-" + (p.type ?? "value");
+      const { failures } = await implementationOf(kind).check({}, { organization: "acme", [name]: wrong });
+      expect(
+        failures.some(
+          (f) => f.property === name || f.property.startsWith(`${name}.`) || f.property.startsWith(`${name}[`),
+        ),
+        `${kind}.${name}: check accepts ${JSON.stringify(wrong)} without a word`,
+      ).toBe(true);
+    }
+  });
 
   it("Workspace: one input entry per input line of the field table, and adopt", () => {
-    const lines = Object.entries(WORKSPACE_FIELDS).filter(
-      ([, f]) => f.role !== "computed",
-    );
+    const lines = Object.entries(WORKSPACE_FIELDS).filter(([, f]) => f.role !== "computed");
     expect(sorted(Object.keys(resource("Workspace").inputProperties))).toEqual(
       sorted([...lines.map(([k]) => k), "adopt"]),
     );
@@ -159,15 +109,12 @@ describe("provider schema", () => {
   it("types each output as its input of the same name, and a table line's output by what the service sends", () => {
     // An output shape may differ from its input shape only by name (`VcsRepoInfo` beside `VcsRepo`).
     const kind = (p: any): unknown =>
-      p.type === "array"
-        ? ["array", kind(p.items)]
-        : (p.$ref?.replace(/Info$/, "") ?? p.type);
+      p.type === "array" ? ["array", kind(p.items)] : (p.$ref?.replace(/Info$/, "") ?? p.type);
     const differing: string[] = [];
     for (const [token, r] of Object.entries<any>(schema.resources))
       for (const [name, out] of Object.entries<any>(r.properties ?? {})) {
         const input = r.inputProperties?.[name];
-        if (input && JSON.stringify(kind(out)) !== JSON.stringify(kind(input)))
-          differing.push(`${token}.${name}`);
+        if (input && JSON.stringify(kind(out)) !== JSON.stringify(kind(input))) differing.push(`${token}.${name}`);
       }
     expect(differing).toEqual([]);
     // A value the service may leave out (`string | null`) is still a string, not another type.
@@ -175,47 +122,27 @@ describe("provider schema", () => {
     for (const [name, line] of Object.entries<any>(WORKSPACE_FIELDS)) {
       if (!(name in props) || !line.read) continue;
       const type = props[name].type;
-      if (type === "boolean")
-        expect(line.read.safeParse("text").success, name).toBe(false);
-      if (type === "string")
-        expect(line.read.safeParse("text").success, name).toBe(true);
+      if (type === "boolean") expect(line.read.safeParse("text").success, name).toBe(false);
+      if (type === "string") expect(line.read.safeParse("text").success, name).toBe(true);
     }
-    for (const name of [
-      "description",
-      "project",
-      "organization",
-      "htmlLink",
-      "selfLink",
-      "sshKeyId",
-    ])
+    for (const name of ["description", "project", "organization", "htmlLink", "selfLink", "sshKeyId"])
       expect(props[name].type, name).toBe("string");
   });
 
   it("marks secret what the list of secrets names, and nothing else", () => {
-    const configSecrets = Object.entries<any>(schema.config.variables).filter(
-      ([, p]) => p.secret,
-    );
+    const configSecrets = Object.entries<any>(schema.config.variables).filter(([, p]) => p.secret);
     expect(configSecrets.map(([k]) => k)).toEqual([...SECRET_CONFIG]);
     expect(schema.provider.inputProperties.token.secret).toBe(true);
-    const secret = Object.entries<any>(
-      resource("NoCodeWorkspace").properties,
-    ).filter(([, p]) => p.secret);
-    expect(sorted(secret.map(([k]) => k))).toEqual(
-      sorted(NO_CODE_WORKSPACE_SECRET_OUTPUTS),
-    );
+    const secret = Object.entries<any>(resource("NoCodeWorkspace").properties).filter(([, p]) => p.secret);
+    expect(sorted(secret.map(([k]) => k))).toEqual(sorted(NO_CODE_WORKSPACE_SECRET_OUTPUTS));
     const marked: string[] = [];
     for (const [token, r] of Object.entries<any>(schema.resources))
-      for (const [name, p] of Object.entries<any>(r.properties))
-        if (p.secret) marked.push(`${token}.${name}`);
+      for (const [name, p] of Object.entries<any>(r.properties)) if (p.secret) marked.push(`${token}.${name}`);
     for (const [token, t] of Object.entries<any>(schema.types))
-      for (const [name, p] of Object.entries<any>(t.properties ?? {}))
-        if (p.secret) marked.push(`${token}.${name}`);
+      for (const [name, p] of Object.entries<any>(t.properties ?? {})) if (p.secret) marked.push(`${token}.${name}`);
     const listed = Object.entries(SECRET_VALUES).flatMap(([kind, v]) => [
       ...v.outputs.map((o) => `workspaces:index:${kind}.${o}`),
-      ...v.items.map(
-        (i) =>
-          `${resource(kind).inputProperties[i.list].items.$ref.slice(8)}.${i.value}`,
-      ),
+      ...v.items.map((i) => `${resource(kind).inputProperties[i.list].items.$ref.slice(8)}.${i.value}`),
     ]);
     // Two resources whose lists hold the same item type mark it once.
     expect(sorted(marked)).toEqual(sorted(new Set(listed)));
@@ -224,34 +151,17 @@ describe("provider schema", () => {
 });
 
 /** Every property of the schema with where it is: resource inputs and outputs, types' and functions' properties. */
-function everyProperty(): {
-  where: string;
-  p: any;
-  output: boolean;
-  required: boolean;
-}[] {
-  const out: { where: string; p: any; output: boolean; required: boolean }[] =
-    [];
-  const add = (
-    where: string,
-    props: Record<string, any> = {},
-    required: string[] = [],
-    output = false,
-  ) => {
+function everyProperty(): { where: string; p: any; output: boolean; required: boolean }[] {
+  const out: { where: string; p: any; output: boolean; required: boolean }[] = [];
+  const add = (where: string, props: Record<string, any> = {}, required: string[] = [], output = false) => {
     for (const [name, p] of Object.entries(props))
-      out.push({
-        where: `${where}.${name}`,
-        p,
-        output,
-        required: required.includes(name),
-      });
+      out.push({ where: `${where}.${name}`, p, output, required: required.includes(name) });
   };
   for (const [token, r] of Object.entries<any>(schema.resources)) {
     add(`${token} input`, r.inputProperties, r.requiredInputs);
     add(token, r.properties, r.required, true);
   }
-  for (const [token, t] of Object.entries<any>(schema.types))
-    add(token, t.properties, t.required, /Info$/.test(token));
+  for (const [token, t] of Object.entries<any>(schema.types)) add(token, t.properties, t.required, /Info$/.test(token));
   for (const [token, f] of Object.entries<any>(schema.functions)) {
     add(`${token} argument`, f.inputs.properties, f.inputs.required);
     add(token, f.outputs.properties, f.outputs.required, true);
@@ -264,79 +174,41 @@ describe("provider schema: types that say what is there", () => {
   it("describes every type, every property and every enum value's type", () => {
     const bare = everyProperty().filter(({ p }) => !p.description);
     expect(bare.map((x) => x.where)).toEqual([]);
-    for (const [token, t] of Object.entries<any>(schema.types))
-      expect(t.description, token).toBeTruthy();
+    for (const [token, t] of Object.entries<any>(schema.types)) expect(t.description, token).toBeTruthy();
   });
 
   it("makes optional every output that may be absent, and speaks of absence, not of null", () => {
     const props = everyProperty();
-    const absentButRequired = props.filter(
-      ({ p, required }) => required && /\babsent\b/.test(p.description),
-    );
+    const absentButRequired = props.filter(({ p, required }) => required && /\babsent\b/.test(p.description));
     expect(absentButRequired.map((x) => x.where)).toEqual([]);
     // "or null" is TypeScript's word for what Go calls nil and Python None.
     const sayNull = props.filter(({ p }) =>
-      /\bor null\b|\bnull (otherwise|when|for)\b|\belse null\b/.test(
-        p.description,
-      ),
+      /\bor null\b|\bnull (otherwise|when|for)\b|\belse null\b/.test(p.description),
     );
     expect(sayNull.map((x) => x.where)).toEqual([]);
-    const optional = (kind: string, name: string) =>
-      !(resource(kind).required ?? []).includes(name);
-    for (const name of [
-      "description",
-      "agentPoolId",
-      "autoDestroyAt",
-      "sshKeyId",
-      "vcsRepo",
-      "workingDirectory",
-    ])
+    const optional = (kind: string, name: string) => !(resource(kind).required ?? []).includes(name);
+    for (const name of ["description", "agentPoolId", "autoDestroyAt", "sshKeyId", "vcsRepo", "workingDirectory"])
       expect(optional("Workspace", name), name).toBe(true);
-    for (const name of [
-      "moduleVersion",
-      "lastUpgrade",
-      "noCodeModuleVersionId",
-      "sourceModuleId",
-      "htmlLink",
-    ])
+    for (const name of ["moduleVersion", "lastUpgrade", "noCodeModuleVersionId", "sourceModuleId", "htmlLink"])
       expect(optional("NoCodeWorkspace", name), name).toBe(true);
     expect(optional("DataRetentionPolicy", "deleteOlderThanNDays")).toBe(true);
     expect(optional("WorkspaceLock", "lockedBy")).toBe(true);
-    expect(
-      schema.types["workspaces:index:NoCodeWorkspaceLastUpgrade"].required,
-    ).toEqual(["runId", "status"]);
+    expect(schema.types["workspaces:index:NoCodeWorkspaceLastUpgrade"].required).toEqual(["runId", "status"]);
   });
 
   it("types whole numbers as integers, and check refuses a fraction for each integer input", async () => {
-    expect(
-      resource("DataRetentionPolicy").inputProperties.deleteOlderThanNDays.type,
-    ).toBe("integer");
-    expect(
-      resource("DataRetentionPolicy").properties.deleteOlderThanNDays.type,
-    ).toBe("integer");
-    expect(
-      resource("NoCodeWorkspace").inputProperties.upgradeTimeoutSeconds.type,
-    ).toBe("integer");
-    expect(resource("NoCodeWorkspace").properties.resourceCount.type).toBe(
-      "integer",
-    );
-    const metrics =
-      schema.types["workspaces:index:WorkspaceMetrics"].properties;
-    for (const name of [
-      "resourceCount",
-      "runFailures",
-      "policyCheckFailures",
-      "workspaceKpisRunsCount",
-    ])
+    expect(resource("DataRetentionPolicy").inputProperties.deleteOlderThanNDays.type).toBe("integer");
+    expect(resource("DataRetentionPolicy").properties.deleteOlderThanNDays.type).toBe("integer");
+    expect(resource("NoCodeWorkspace").inputProperties.upgradeTimeoutSeconds.type).toBe("integer");
+    expect(resource("NoCodeWorkspace").properties.resourceCount.type).toBe("integer");
+    const metrics = schema.types["workspaces:index:WorkspaceMetrics"].properties;
+    for (const name of ["resourceCount", "runFailures", "policyCheckFailures", "workspaceKpisRunsCount"])
       expect(metrics[name].type, name).toBe("integer");
     for (const [token, r] of Object.entries<any>(schema.resources))
       for (const [name, p] of Object.entries<any>(r.inputProperties)) {
         if (p.type !== "integer") continue;
         const kind = token.split(":")[2];
-        const { failures } = await implementationOf(kind).check(
-          {},
-          { organization: "acme", [name]: 1.5 },
-        );
+        const { failures } = await implementationOf(kind).check({}, { organization: "acme", [name]: 1.5 });
         expect(
           failures.map((f) => f.property),
           `${kind}.${name}`,
@@ -347,9 +219,7 @@ describe("provider schema: types that say what is there", () => {
   it("offers each closed set as an enum that still takes any string, with the values the code takes", async () => {
     const enumOf = (p: any): string[] => {
       expect(p.oneOf?.[0]).toEqual({ type: "string" });
-      return schema.types[p.oneOf[1].$ref.slice(8)].enum.map(
-        (e: any) => e.value,
-      );
+      return schema.types[p.oneOf[1].$ref.slice(8)].enum.map((e: any) => e.value);
     };
     const cases: [string, string, readonly string[]][] = [
       ["Workspace", "executionMode", EXECUTION_MODES],
@@ -360,24 +230,14 @@ describe("provider schema: types that say what is there", () => {
     ];
     const base: Record<string, Record<string, unknown>> = {
       Workspace: { name: "web" },
-      NoCodeWorkspace: {
-        noCodeModuleId: "nocode-1",
-        name: "net",
-        project: "prj-1",
-      },
+      NoCodeWorkspace: { noCodeModuleId: "nocode-1", name: "net", project: "prj-1" },
       WorkspaceTags: { workspaceId: "ws-1", tagNames: [] },
       RemoteStateConsumers: { workspaceId: "ws-1", consumerIds: [] },
     };
     for (const [kind, name, values] of cases) {
-      expect(
-        sorted(enumOf(resource(kind).inputProperties[name])),
-        `${kind}.${name}`,
-      ).toEqual(sorted(values));
+      expect(sorted(enumOf(resource(kind).inputProperties[name])), `${kind}.${name}`).toEqual(sorted(values));
       const check = (v: unknown) =>
-        implementationOf(kind).check(
-          {},
-          { organization: "acme", ...base[kind], [name]: v },
-        );
+        implementationOf(kind).check({}, { organization: "acme", ...base[kind], [name]: v });
       for (const v of values) {
         const extra = v === "agent" ? { agentPoolId: "apool-1" } : {};
         const { failures } = await implementationOf(kind).check(
@@ -386,20 +246,13 @@ describe("provider schema: types that say what is there", () => {
         );
         expect(failures, `${kind}.${name} = ${v}`).toEqual([]);
       }
-      expect(
-        (await check("not-one-of-them")).failures.map((f) => f.property),
-      ).toContain(name);
+      expect((await check("not-one-of-them")).failures.map((f) => f.property)).toContain(name);
     }
-    const category =
-      schema.types["workspaces:index:NoCodeVariable"].properties.category;
+    const category = schema.types["workspaces:index:NoCodeVariable"].properties.category;
     expect(sorted(enumOf(category))).toEqual(["engine", "env", "terraform"]);
     // An open set (a newer service may report another mode) stays a string.
-    expect(resource("Workspace").properties.executionMode).toMatchObject({
-      type: "string",
-    });
-    expect(
-      resource("Workspace").properties.executionMode.oneOf,
-    ).toBeUndefined();
+    expect(resource("Workspace").properties.executionMode).toMatchObject({ type: "string" });
+    expect(resource("Workspace").properties.executionMode.oneOf).toBeUndefined();
   });
 
   it("gives each resource an Import section with every id form its read takes", () => {
@@ -409,15 +262,10 @@ describe("provider schema: types that say what is there", () => {
       const ids = IMPORT_IDS[kind];
       for (const f of ids.forms) {
         expect(text, kind).toContain(`\`${f.form}\``);
-        expect(text, kind).toContain(
-          `$ pulumi import workspaces:index:${kind} ${ids.name} ${f.example}`,
-        );
+        expect(text, kind).toContain(`$ pulumi import workspaces:index:${kind} ${ids.name} ${f.example}`);
       }
     }
-    expect(IMPORT_IDS.Workspace.forms.map((f) => f.form)).toEqual([
-      "ws-<id>",
-      "<organization>/<name>",
-    ]);
+    expect(IMPORT_IDS.Workspace.forms.map((f) => f.form)).toEqual(["ws-<id>", "<organization>/<name>"]);
   });
 
   it("says how to clear each setting that can be cleared, in words true for every language", () => {
@@ -428,27 +276,18 @@ describe("provider schema: types that say what is there", () => {
       for (const name of CLEARABLE.objects.filter((n) => n in inputs))
         expect(inputs[name].description, `${kind}.${name}`).toContain("`{}`");
       for (const [name, p] of Object.entries<any>(inputs))
-        if (
-          !CLEARABLE.strings.includes(name as never) &&
-          !CLEARABLE.objects.includes(name as never)
-        )
-          expect(p.description, `${kind}.${name}`).not.toMatch(
-            /`""` (removes|clears|cancels|turns|unassigns)/,
-          );
+        if (!CLEARABLE.strings.includes(name as never) && !CLEARABLE.objects.includes(name as never))
+          expect(p.description, `${kind}.${name}`).not.toMatch(/`""` (removes|clears|cancels|turns|unassigns)/);
     }
     for (const [object, keys] of Object.entries(CLEARABLE.keys))
       for (const key of keys ?? []) {
         const ref = resource("Workspace").inputProperties[object].$ref.slice(8);
-        expect(
-          schema.types[ref].properties[key].description,
-          `${object}.${key}`,
-        ).toContain('`""`');
+        expect(schema.types[ref].properties[key].description, `${object}.${key}`).toContain('`""`');
       }
   });
 
   it("has each literal default a description claims as the property's default, and no other", () => {
-    const literal =
-      /\bDefault:?\s+(true|false|empty|\d+|`[^`]*`)(?=[\s.,;:)]|$)|`([^`]+)`\s+\(default\)/;
+    const literal = /\bDefault:?\s+(true|false|empty|\d+|`[^`]*`)(?=[\s.,;:)]|$)|`([^`]+)`\s+\(default\)/;
     // The provider configuration's defaults are environment variables, checked below.
     for (const { where, p, output } of everyProperty()) {
       if (output || where.startsWith("config.")) continue;
@@ -476,10 +315,7 @@ describe("provider schema: types that say what is there", () => {
     // the claims in words, each checked there or below.
     const inWords = everyProperty()
       .filter(
-        ({ p }) =>
-          /\bDefault:\s+(?!`?(true|false|empty|\d+)\b)/.test(
-            p.description ?? "",
-          ) && p.default === undefined,
+        ({ p }) => /\bDefault:\s+(?!`?(true|false|empty|\d+)\b)/.test(p.description ?? "") && p.default === undefined,
       )
       .map(({ where }) => where);
     expect(sorted(inWords)).toEqual(
@@ -504,36 +340,23 @@ describe("provider schema: types that say what is there", () => {
       WORKSPACES_ORGANIZATION: "org-a",
       TFE_ORGANIZATION: "org-b",
     };
-    const read: Record<
-      string,
-      (env: Record<string, string>) => string | undefined
-    > = {
-      address: (env) =>
-        resolveSettings({ env, homeDir: "/nonexistent" }).hostname,
+    const read: Record<string, (env: Record<string, string>) => string | undefined> = {
+      address: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).hostname,
       token: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).token,
-      organization: (env) =>
-        resolveSettings({ env, homeDir: "/nonexistent" }).organization,
+      organization: (env) => resolveSettings({ env, homeDir: "/nonexistent" }).organization,
     };
     for (const [key, p] of Object.entries<any>(schema.config.variables)) {
-      const names = [
-        ...(p.description as string).matchAll(/`([A-Z][A-Z_]+)`/g),
-      ].map((m) => m[1]);
+      const names = [...(p.description as string).matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1]);
       expect(names.length, key).toBeGreaterThan(1);
       const env = { ...full };
       for (const name of names) {
-        expect(read[key](env), `${key} from ${name}`).toBe(
-          full[name].replace(/^https:\/\//, ""),
-        );
+        expect(read[key](env), `${key} from ${name}`).toBe(full[name].replace(/^https:\/\//, ""));
         delete env[name];
       }
     }
     // No address anywhere: no built-in one, an error that names the ways to give one.
-    expect(() => resolveSettings({ env: {}, homeDir: "/nonexistent" })).toThrow(
-      /WORKSPACES_ADDRESS.*TFE_HOSTNAME/,
-    );
-    expect(schema.config.variables.address.description).not.toMatch(
-      /hosted service\b(?! )|then the hosted/,
-    );
+    expect(() => resolveSettings({ env: {}, homeDir: "/nonexistent" })).toThrow(/WORKSPACES_ADDRESS.*TFE_HOSTNAME/);
+    expect(schema.config.variables.address.description).not.toMatch(/hosted service\b(?! )|then the hosted/);
   });
 
   it("names no SDK package that does not exist", () => {
@@ -545,21 +368,14 @@ describe("provider schema: functions", () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ port: 0, db: ":memory:" });
-    setConfiguredSettings({
-      address: server.url,
-      token: server.token,
-      organization: server.organization,
-    });
+    setConfiguredSettings({ address: server.url, token: server.token, organization: server.organization });
   });
   afterAll(async () => {
     setConfiguredSettings({});
     await server.close();
   });
 
-  const calls: Record<
-    string,
-    (args: Record<string, unknown>) => Promise<unknown>
-  > = {
+  const calls: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {
     getWorkspaces: (a) => getWorkspaces(a),
     getWorkspace: (a) => getWorkspace(a as never),
     getEffectiveVariables: (a) => getEffectiveVariables(a as never),
@@ -571,31 +387,26 @@ describe("provider schema: functions", () => {
     );
   });
 
-  it.each(Object.keys(calls))(
-    "%s: every argument is one the lookup takes, and no other is",
-    async (fn) => {
-      const spec = schema.functions[`workspaces:index:${fn}`];
-      expect(spec.description).toBeTruthy();
-      expect(sorted(Object.keys(spec.inputs.properties))).toEqual(
-        sorted(LOOKUP_ARGUMENTS[fn as keyof typeof LOOKUP_ARGUMENTS]),
-      );
-      const refusedAsUnknown = async (args: Record<string, unknown>) => {
-        try {
-          await calls[fn](args);
-          return false;
-        } catch (err) {
-          return /Unrecognized key/i.test((err as Error).message);
-        }
-      };
-      for (const [name, p] of Object.entries<any>(spec.inputs.properties)) {
-        expect(p.description, `${fn}(${name})`).toBeTruthy();
-        expect(await refusedAsUnknown({ [name]: "x" }), `${fn}(${name})`).toBe(
-          false,
-        );
+  it.each(Object.keys(calls))("%s: every argument is one the lookup takes, and no other is", async (fn) => {
+    const spec = schema.functions[`workspaces:index:${fn}`];
+    expect(spec.description).toBeTruthy();
+    expect(sorted(Object.keys(spec.inputs.properties))).toEqual(
+      sorted(LOOKUP_ARGUMENTS[fn as keyof typeof LOOKUP_ARGUMENTS]),
+    );
+    const refusedAsUnknown = async (args: Record<string, unknown>) => {
+      try {
+        await calls[fn](args);
+        return false;
+      } catch (err) {
+        return /Unrecognized key/i.test((err as Error).message);
       }
-      expect(await refusedAsUnknown({ notAnArgument: "x" })).toBe(true);
-      for (const [name, p] of Object.entries<any>(spec.outputs.properties))
-        expect(p.description, `${fn} -> ${name}`).toBeTruthy();
-    },
-  );
+    };
+    for (const [name, p] of Object.entries<any>(spec.inputs.properties)) {
+      expect(p.description, `${fn}(${name})`).toBeTruthy();
+      expect(await refusedAsUnknown({ [name]: "x" }), `${fn}(${name})`).toBe(false);
+    }
+    expect(await refusedAsUnknown({ notAnArgument: "x" })).toBe(true);
+    for (const [name, p] of Object.entries<any>(spec.outputs.properties))
+      expect(p.description, `${fn} -> ${name}`).toBeTruthy();
+  });
 });
