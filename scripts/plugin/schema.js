@@ -11,8 +11,12 @@
 // imported from the list of its id forms (src/plugin/import-ids.ts). A value that may be
 // absent (`T | null`) is optional, a whole number (`Integer`, src/api/common.ts) an
 // integer, a closed set of strings an enum that still takes any string (so a program
-// written before it existed keeps working), and a doc comment's "Default X" (a literal)
-// the property's `default`.
+// written before it existed keeps working; each value described by the "`value`
+// (description)" its type's doc comment gives), a doc comment's "Default X" (a literal)
+// the property's `default`, and its `@deprecated` tag the property's `deprecationMessage`.
+// Each resource's `## Example Usage` comes from ./examples/<Resource>.md: one or more
+// examples, each a `### Title` and a TypeScript, a Python, a Go and a YAML block
+// (test/plugin/examples.test.ts and `scripts/plugin/sdks --check` compile them).
 //
 //   node scripts/plugin/schema.js          writes src/plugin/schema.json
 //   node scripts/plugin/schema.js --check  fails when the committed file differs
@@ -59,6 +63,9 @@ const FUNCTIONS = ["getWorkspaces", "getWorkspace", "getEffectiveVariables"];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
+const EXAMPLES = path.join(__dirname, "examples");
+/** The languages of each example, as the code generators name them: each keeps its own blocks. */
+const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"];
 
 function derive() {
   const src = (f) => path.join(root, "src", f);
@@ -97,16 +104,25 @@ function derive() {
 
   // Doc comments of the field table's lines, for properties mapped from the table.
   const tableDocs = new Map();
+  const tableDeprecations = new Map();
+  const deprecationOf = (sym) =>
+    sym
+      .getJsDocTags(checker)
+      .filter((t) => t.name === "deprecated")
+      .map((t) => ts.displayPartsToString(t.text).trim())[0];
   for (const f of TABLE_FILES) {
     visit(sourceFile(f), (node) => {
       if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && ts.isCallExpression(node.initializer)) {
         const sym = checker.getSymbolAtLocation(node.name);
         const doc = sym && docOf(sym);
         if (doc) tableDocs.set(node.name.text, doc);
+        const deprecated = sym && deprecationOf(sym);
+        if (deprecated !== undefined) tableDeprecations.set(node.name.text, deprecated);
       }
     });
   }
   const describe = (sym) => docOf(sym) || tableDocs.get(sym.name) || "";
+  const deprecation = (sym) => deprecationOf(sym) ?? tableDeprecations.get(sym.name);
 
   const types = {};
 
@@ -169,8 +185,12 @@ function derive() {
    * property as a string), and the enum's constants name the values.
    */
   function enumSpec(values, named, context, description) {
-    const enumValues = values.map((value) => ({ name: enumName(value), value }));
     const own = named && docOf(named);
+    const enumValues = values.map((value) => ({
+      name: enumName(value),
+      description: valueDescription(own || description, value, named?.name ?? context),
+      value,
+    }));
     let token = tok(named?.name ?? context);
     while (types[token] && JSON.stringify(types[token].enum) !== JSON.stringify(enumValues)) token = `${token}Info`;
     types[token] ??= { type: "string", description: own || description, enum: enumValues };
@@ -269,7 +289,14 @@ function derive() {
     const spec = typeSpec(plain(t), context + upper(sym.name), output, description, declaredAlias(sym));
     if (!description) undocumented.push(`${context}.${sym.name}`);
     const value = output ? undefined : claimedDefault(description, spec, `${context}.${sym.name}`);
-    return { ...spec, ...(description ? { description } : {}), ...(value !== undefined ? { default: value } : {}) };
+    const deprecated = deprecation(sym);
+    if (deprecated === "") throw new Error(`${context}.${sym.name}: @deprecated says nothing of what to use instead`);
+    return {
+      ...spec,
+      ...(description ? { description } : {}),
+      ...(value !== undefined ? { default: value } : {}),
+      ...(deprecated ? { deprecationMessage: deprecated } : {}),
+    };
   }
 
   function objectSpec(props, output, context) {
@@ -320,7 +347,7 @@ function derive() {
     }
     if (!importIds[r.name]) throw new Error(`${r.name}: src/${IMPORT_IDS} names no id form`);
     resources[tok(r.name)] = {
-      description: `${docOf(cls)}\n\n${importSection(tok(r.name), importIds[r.name])}`,
+      description: `${docOf(cls)}\n\n${exampleSection(r.name)}\n\n${importSection(tok(r.name), importIds[r.name])}`,
       properties: outputs.properties,
       ...(outputs.required ? { required: outputs.required } : {}),
       inputProperties: inputs.properties,
@@ -377,7 +404,7 @@ function derive() {
     name: PKG,
     displayName: "Workspaces",
     version: pkg.version,
-    description: pkg.description,
+    description: packageDescription(RESOURCES.map((r) => r.name)),
     homepage: pkg.homepage,
     repository: release.repository,
     license: pkg.license,
@@ -465,6 +492,57 @@ function loadPlain(file) {
   return m.exports;
 }
 
+/**
+ * What the package holds, for the schema and so for the SDKs' own descriptions (the
+ * Python package's, the Go package's doc): its resources and lookups, by name.
+ */
+function packageDescription(resources) {
+  const list = (names) => `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return (
+    `Pulumi resources and lookups for infrastructure-engine workspaces and no-code provisioning: ` +
+    `${list(resources)}; the lookups ${list(FUNCTIONS)}.`
+  );
+}
+
+/**
+ * The description of one value of a closed set, from the doc comment of its type (or of
+ * the property that holds it): the "(...)" that follows "`value`" there.
+ */
+function valueDescription(doc, value, where) {
+  const quoted = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(`\`${quoted}\`\\s*\\(([^()]*(?:\\([^()]*\\)[^()]*)*)\\)`).exec(doc ?? "");
+  if (!m || m[1].trim() === "default")
+    throw new Error(`${where}: its doc comment describes no value \`${value}\` as "\`${value}\` (what it means)"`);
+  return upper(m[1].trim()) + ".";
+}
+
+/**
+ * The `## Example Usage` section of a resource's description, from ./examples/<Resource>.md:
+ * each `### Title` there with its text and one block per language of EXAMPLE_LANGUAGES, in
+ * the shortcodes Pulumi's generators read (each SDK's docstring keeps its own language).
+ */
+function exampleSection(resource) {
+  const file = path.join(EXAMPLES, `${resource}.md`);
+  const shown = path.relative(root, file);
+  if (!fs.existsSync(file))
+    throw new Error(
+      `${resource} has no example: write ${shown}, a "### Title" and a ${EXAMPLE_LANGUAGES.join(", ")} block`,
+    );
+  const text = fs.readFileSync(file, "utf8").trim();
+  const examples = text.split(/^(?=### )/m).filter((e) => e.trim());
+  if (!examples.length || !examples.every((e) => e.startsWith("### ")))
+    throw new Error(`${shown}: each example starts with a "### Title" line`);
+  const rendered = examples.map((e, i) => {
+    const langs = [...e.matchAll(/^```(\S*)$/gm)].map((m) => m[1]).filter(Boolean);
+    if (JSON.stringify(langs) !== JSON.stringify(EXAMPLE_LANGUAGES))
+      throw new Error(
+        `${shown}: example ${i + 1} has blocks ${langs.join(", ") || "none"}; it needs one of each, in this order: ${EXAMPLE_LANGUAGES.join(", ")}`,
+      );
+    return `{{% example %}}\n${e.trim()}\n{{% /example %}}`;
+  });
+  return `{{% examples %}}\n## Example Usage\n\n${rendered.join("\n\n")}\n{{% /examples %}}`;
+}
+
 /** The `## Import` section of a resource's description: the id forms its read takes, and a `pulumi import` line for each. */
 function importSection(token, { forms, name }) {
   const list = forms.map((f) => `- \`${f.form}\`: ${f.says}`).join("\n");
@@ -541,4 +619,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { derive, render };
+module.exports = { derive, render, EXAMPLES, EXAMPLE_LANGUAGES };

@@ -73,7 +73,10 @@ export const WORKSPACE_SETTING_FIELDS = {
     group: "top",
     noCode: "setting",
   }),
-  /** Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`. */
+  /**
+   * Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+   * @deprecated Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
+   */
   operations: field<boolean | null>()({
     wire: "operations",
     read: bool,
@@ -312,6 +315,6 @@ export const WORKSPACE_SETTING_FIELDS = {
     diff: "optionalString",
     group: "top",
   }),
-  /** Whether delete removes the workspace even while it manages resources (the input, echoed). */
+  /** Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false. */
   forceDelete: field<boolean>()({ role: "input", diff: "bool", group: "top" }),
 } as const;

@@ -88,18 +88,18 @@ export class NoCodeModule extends pulumi.CustomResource {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS.NoCodeModule;
   }
 
-  /** Organization holding the module. */
-  declare readonly organization: pulumi.Output<string>;
-  /** Registry module (`mod-...`) it is made from. */
-  declare readonly registryModuleId: pulumi.Output<string>;
+  /** Organization holding the module; absent when the service's answer names none and the inputs gave none. */
+  declare readonly organization: pulumi.Output<string | null>;
+  /** Registry module (`mod-...`) it is made from; absent when the service's answer names none. */
+  declare readonly registryModuleId: pulumi.Output<string | null>;
   /** Module version no-code workspaces are provisioned from. */
   declare readonly versionPin: pulumi.Output<string>;
   /** Whether workspaces may be created from it. */
   declare readonly enabled: pulumi.Output<boolean>;
   /** Its option sets, with their ids. */
   declare readonly variableOptions: pulumi.Output<VariableOptionsOutput[]>;
-  /** API path of the no-code module. */
-  declare readonly selfLink: pulumi.Output<string>;
+  /** API path of the no-code module; absent when the service's answer has no link. */
+  declare readonly selfLink: pulumi.Output<string | null>;
 
   /** Declares a no-code module; `name` is the Pulumi resource name. */
   constructor(name: string, args: NoCodeModuleArgs, opts?: pulumi.CustomResourceOptions) {

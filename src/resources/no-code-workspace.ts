@@ -34,7 +34,7 @@ export interface NoCodeVariableArgs {
   key: pulumi.Input<string>;
   /** The variable's value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text. */
   value?: pulumi.Input<string>;
-  /** `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`. */
+  /** `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). */
   category: pulumi.Input<NoCodeVariableCategory | "terraform">;
   /** Evaluate the value as HCL. Default false; no effect for `env`. */
   hcl?: pulumi.Input<boolean>;

@@ -410,3 +410,68 @@ describe("provider schema: functions", () => {
       expect(p.description, `${fn} -> ${name}`).toBeTruthy();
   });
 });
+
+describe("provider schema: the package's own text", () => {
+  const root = path.join(__dirname, "../..");
+  const sdk = (file: string) => fs.readFileSync(path.join(root, "sdk", file), "utf8");
+
+  it("says what the SDKs hold: every resource and lookup by name, and nothing they do not hold", () => {
+    const text: string = schema.description;
+    for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions)])
+      expect(text, token).toContain(token.slice("workspaces:index:".length));
+    // The client, the policy pack and the local server are the npm package's, not the SDKs'.
+    expect(text).not.toMatch(/typed client|policy pack|local server/i);
+    // The SDKs' own descriptions are the schema's.
+    expect(sdk("python/pyproject.toml")).toContain(`description = ${JSON.stringify(text)}`);
+    expect(sdk("go/workspaces/doc.go")).toContain(`// ${text}\npackage workspaces`);
+  });
+
+  it("names as the Python package's readme a file that is in sdk/python", () => {
+    const readme = /^\s*readme = "([^"]+)"/m.exec(sdk("python/pyproject.toml"))?.[1];
+    expect(readme).toBeTruthy();
+    expect(fs.existsSync(path.join(root, "sdk/python", readme!)), `sdk/python/${readme}`).toBe(true);
+  });
+
+  it("gives every property it calls deprecated a deprecation message, which each SDK shows", () => {
+    const props = everyProperty();
+    const called = props.filter(({ p }) => /\bdeprecated\b/i.test(p.description ?? "")).map((x) => x.where);
+    const marked = props.filter(({ p }) => p.deprecationMessage).map((x) => x.where);
+    expect(called.length).toBeGreaterThan(0);
+    expect(sorted(marked)).toEqual(sorted(called));
+    const message: string = resource("Workspace").inputProperties.operations.deprecationMessage;
+    expect(message).toMatch(/`executionMode`/);
+    expect(sdk("python/pulumi_workspaces/workspace.py")).toContain(
+      `warnings.warn("""${message}""", DeprecationWarning)`,
+    );
+    expect(sdk("go/workspaces/workspace.go")).toContain(`// Deprecated: ${message}`);
+  });
+
+  it("makes optional the no-code module's outputs the provider may leave absent", () => {
+    const required: string[] = resource("NoCodeModule").required ?? [];
+    for (const name of ["organization", "registryModuleId", "selfLink"]) expect(required, name).not.toContain(name);
+  });
+
+  it("declares the same default for an input of the same name and kind in every resource", () => {
+    const byName = new Map<string, Set<string>>();
+    for (const r of Object.values<any>(schema.resources))
+      for (const [name, p] of Object.entries<any>(r.inputProperties)) {
+        if (p.type !== "boolean") continue;
+        const seen = byName.get(name) ?? new Set<string>();
+        seen.add(`${JSON.stringify(p.default)}`);
+        byName.set(name, seen);
+      }
+    const differing = [...byName].filter(([, d]) => d.size > 1).map(([name, d]) => `${name}: ${[...d].join(" / ")}`);
+    expect(differing).toEqual([]);
+    expect(resource("Workspace").inputProperties.forceDelete.default).toBe(false);
+    expect(resource("NoCodeWorkspace").inputProperties.forceDelete.default).toBe(false);
+  });
+
+  it("describes every value of every enum, each apart from the others", () => {
+    for (const [token, t] of Object.entries<any>(schema.types)) {
+      if (!t.enum) continue;
+      for (const v of t.enum) expect(v.description, `${token} ${v.value}`).toMatch(/^[A-Z].{3,}\.$/);
+      expect(new Set(t.enum.map((v: any) => v.description)).size, token).toBe(t.enum.length);
+    }
+    expect(schema.types["workspaces:index:ExecutionMode"].enum.map((v: any) => v.description)).toHaveLength(3);
+  });
+});

@@ -17,6 +17,37 @@ import (
 // `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
 // step fails with one message that says so.
 //
+// ## Example Usage
+// ### Backing data kept for 90 days
+//
+// The workspace's state versions and run data older than 90 days are deleted.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web, err := workspaces.NewWorkspace(ctx, "web", &workspaces.WorkspaceArgs{Name: pulumi.String("web")})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = workspaces.NewDataRetentionPolicy(ctx, "web-retention", &workspaces.DataRetentionPolicyArgs{
+//				WorkspaceId:          web.ID(),
+//				DeleteOlderThanNDays: pulumi.Int(90),
+//			})
+//			return err
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:

@@ -72,6 +72,8 @@ type LookupWorkspaceResult struct {
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name string `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+	//
+	// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 	Operations *bool `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization *string `pulumi:"organization"`
@@ -237,6 +239,8 @@ func (o LookupWorkspaceResultOutput) Name() pulumi.StringOutput {
 }
 
 // Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+//
+// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 func (o LookupWorkspaceResultOutput) Operations() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) *bool { return v.Operations }).(pulumi.BoolPtrOutput)
 }

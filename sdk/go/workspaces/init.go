@@ -29,12 +29,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NoCodeWorkspace{}
 	case "workspaces:index:RemoteStateConsumers":
 		r = &RemoteStateConsumers{}
+	case "workspaces:index:VariableSet":
+		r = &VariableSet{}
+	case "workspaces:index:VariableSetApplication":
+		r = &VariableSetApplication{}
 	case "workspaces:index:Workspace":
 		r = &Workspace{}
 	case "workspaces:index:WorkspaceLock":
 		r = &WorkspaceLock{}
 	case "workspaces:index:WorkspaceTags":
 		r = &WorkspaceTags{}
+	case "workspaces:index:WorkspaceVariable":
+		r = &WorkspaceVariable{}
+	case "workspaces:index:WorkspaceVariables":
+		r = &WorkspaceVariables{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -14,6 +14,44 @@ import (
 
 // A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
 //
+// ## Example Usage
+// ### A registry module enabled for no-code provisioning
+//
+// The module is pinned to one version, and its `region` variable offers two values.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			network, err := workspaces.NewNoCodeModule(ctx, "network", &workspaces.NoCodeModuleArgs{
+//				RegistryModuleId: pulumi.String("mod-network"),
+//				VersionPin:       pulumi.String("1.4.0"),
+//				VariableOptions: workspaces.VariableOptionsArray{
+//					workspaces.VariableOptionsArgs{
+//						VariableName: pulumi.String("region"),
+//						VariableType: pulumi.String("string"),
+//						Options:      pulumi.Array{pulumi.String("eu-west-1"), pulumi.String("us-east-1")},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("noCodeModuleId", network.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:
@@ -28,12 +66,12 @@ type NoCodeModule struct {
 
 	// Whether workspaces may be created from it.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
-	// Organization holding the module.
-	Organization pulumi.StringOutput `pulumi:"organization"`
-	// Registry module (`mod-...`) it is made from.
-	RegistryModuleId pulumi.StringOutput `pulumi:"registryModuleId"`
-	// API path of the no-code module.
-	SelfLink pulumi.StringOutput `pulumi:"selfLink"`
+	// Organization holding the module; absent when the service's answer names none and the inputs gave none.
+	Organization pulumi.StringPtrOutput `pulumi:"organization"`
+	// Registry module (`mod-...`) it is made from; absent when the service's answer names none.
+	RegistryModuleId pulumi.StringPtrOutput `pulumi:"registryModuleId"`
+	// API path of the no-code module; absent when the service's answer has no link.
+	SelfLink pulumi.StringPtrOutput `pulumi:"selfLink"`
 	// Its option sets, with their ids.
 	VariableOptions VariableOptionsInfoArrayOutput `pulumi:"variableOptions"`
 	// Module version no-code workspaces are provisioned from.
@@ -235,19 +273,19 @@ func (o NoCodeModuleOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *NoCodeModule) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-// Organization holding the module.
-func (o NoCodeModuleOutput) Organization() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeModule) pulumi.StringOutput { return v.Organization }).(pulumi.StringOutput)
+// Organization holding the module; absent when the service's answer names none and the inputs gave none.
+func (o NoCodeModuleOutput) Organization() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeModule) pulumi.StringPtrOutput { return v.Organization }).(pulumi.StringPtrOutput)
 }
 
-// Registry module (`mod-...`) it is made from.
-func (o NoCodeModuleOutput) RegistryModuleId() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeModule) pulumi.StringOutput { return v.RegistryModuleId }).(pulumi.StringOutput)
+// Registry module (`mod-...`) it is made from; absent when the service's answer names none.
+func (o NoCodeModuleOutput) RegistryModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeModule) pulumi.StringPtrOutput { return v.RegistryModuleId }).(pulumi.StringPtrOutput)
 }
 
-// API path of the no-code module.
-func (o NoCodeModuleOutput) SelfLink() pulumi.StringOutput {
-	return o.ApplyT(func(v *NoCodeModule) pulumi.StringOutput { return v.SelfLink }).(pulumi.StringOutput)
+// API path of the no-code module; absent when the service's answer has no link.
+func (o NoCodeModuleOutput) SelfLink() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeModule) pulumi.StringPtrOutput { return v.SelfLink }).(pulumi.StringPtrOutput)
 }
 
 // Its option sets, with their ids.

@@ -14,6 +14,52 @@ import (
 
 // A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
 //
+// ## Example Usage
+// ### A workspace provisioned from a no-code module
+//
+// A change of `moduleVersion` or `variables` later runs an upgrade in place: the workspace keeps its id and state.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			network, err := workspaces.NewNoCodeWorkspace(ctx, "network-eu", &workspaces.NoCodeWorkspaceArgs{
+//				NoCodeModuleId: pulumi.String("nocode-network"),
+//				Name:           pulumi.String("network-eu"),
+//				Project:        pulumi.String("prj-platform"),
+//				ModuleVersion:  pulumi.String("1.4.0"),
+//				Variables: workspaces.NoCodeVariableArray{
+//					workspaces.NoCodeVariableArgs{
+//						Key:      pulumi.String("region"),
+//						Value:    pulumi.String("eu-west-1"),
+//						Category: pulumi.String("engine"),
+//					},
+//					workspaces.NoCodeVariableArgs{
+//						Key:       pulumi.String("API_TOKEN"),
+//						Value:     pulumi.String("s3cr3t"),
+//						Category:  pulumi.String("env"),
+//						Sensitive: pulumi.Bool(true),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceId", network.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:

@@ -10,13 +10,204 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+type EffectiveVariableSourceKind string
+
+const (
+	// The workspace's own variable.
+	EffectiveVariableSourceKindWorkspace = EffectiveVariableSourceKind("workspace")
+	// A variable of a set that reaches the workspace.
+	EffectiveVariableSourceKindVariableSet = EffectiveVariableSourceKind("variable-set")
+)
+
+type EffectiveVariableSourceKindOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveVariableSourceKind)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceKindOutput) ToEffectiveVariableSourceKindOutput() EffectiveVariableSourceKindOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceKindOutput) ToEffectiveVariableSourceKindOutputWithContext(ctx context.Context) EffectiveVariableSourceKindOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceKindOutput) ToEffectiveVariableSourceKindPtrOutput() EffectiveVariableSourceKindPtrOutput {
+	return o.ToEffectiveVariableSourceKindPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceKindOutput) ToEffectiveVariableSourceKindPtrOutputWithContext(ctx context.Context) EffectiveVariableSourceKindPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EffectiveVariableSourceKind) *EffectiveVariableSourceKind {
+		return &v
+	}).(EffectiveVariableSourceKindPtrOutput)
+}
+
+func (o EffectiveVariableSourceKindOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveVariableSourceKind) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EffectiveVariableSourceKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveVariableSourceKind) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EffectiveVariableSourceKindPtrOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceKindPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EffectiveVariableSourceKind)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceKindPtrOutput) ToEffectiveVariableSourceKindPtrOutput() EffectiveVariableSourceKindPtrOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceKindPtrOutput) ToEffectiveVariableSourceKindPtrOutputWithContext(ctx context.Context) EffectiveVariableSourceKindPtrOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceKindPtrOutput) Elem() EffectiveVariableSourceKindOutput {
+	return o.ApplyT(func(v *EffectiveVariableSourceKind) EffectiveVariableSourceKind {
+		if v != nil {
+			return *v
+		}
+		var ret EffectiveVariableSourceKind
+		return ret
+	}).(EffectiveVariableSourceKindOutput)
+}
+
+func (o EffectiveVariableSourceKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EffectiveVariableSourceKind) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+type EffectiveVariableSourceScope string
+
+const (
+	// Applied to its project.
+	EffectiveVariableSourceScopeProject = EffectiveVariableSourceScope("project")
+	// Applied to it.
+	EffectiveVariableSourceScopeWorkspace = EffectiveVariableSourceScope("workspace")
+	// Applied to every workspace.
+	EffectiveVariableSourceScopeGlobal = EffectiveVariableSourceScope("global")
+)
+
+type EffectiveVariableSourceScopeOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceScopeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveVariableSourceScope)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToEffectiveVariableSourceScopeOutput() EffectiveVariableSourceScopeOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToEffectiveVariableSourceScopeOutputWithContext(ctx context.Context) EffectiveVariableSourceScopeOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToEffectiveVariableSourceScopePtrOutput() EffectiveVariableSourceScopePtrOutput {
+	return o.ToEffectiveVariableSourceScopePtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToEffectiveVariableSourceScopePtrOutputWithContext(ctx context.Context) EffectiveVariableSourceScopePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EffectiveVariableSourceScope) *EffectiveVariableSourceScope {
+		return &v
+	}).(EffectiveVariableSourceScopePtrOutput)
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveVariableSourceScope) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceScopeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveVariableSourceScope) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EffectiveVariableSourceScopePtrOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceScopePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EffectiveVariableSourceScope)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceScopePtrOutput) ToEffectiveVariableSourceScopePtrOutput() EffectiveVariableSourceScopePtrOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceScopePtrOutput) ToEffectiveVariableSourceScopePtrOutputWithContext(ctx context.Context) EffectiveVariableSourceScopePtrOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceScopePtrOutput) Elem() EffectiveVariableSourceScopeOutput {
+	return o.ApplyT(func(v *EffectiveVariableSourceScope) EffectiveVariableSourceScope {
+		if v != nil {
+			return *v
+		}
+		var ret EffectiveVariableSourceScope
+		return ret
+	}).(EffectiveVariableSourceScopeOutput)
+}
+
+func (o EffectiveVariableSourceScopePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveVariableSourceScopePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EffectiveVariableSourceScope) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool).
 type ExecutionMode string
 
 const (
+	// The service.
 	ExecutionModeRemote = ExecutionMode("remote")
-	ExecutionModeLocal  = ExecutionMode("local")
-	ExecutionModeAgent  = ExecutionMode("agent")
+	// State storage only.
+	ExecutionModeLocal = ExecutionMode("local")
+	// An agent pool.
+	ExecutionModeAgent = ExecutionMode("agent")
 )
 
 func (ExecutionMode) ElementType() reflect.Type {
@@ -182,8 +373,10 @@ func (in *executionModePtr) ToExecutionModePtrOutputWithContext(ctx context.Cont
 type NoCodeExecutionMode string
 
 const (
+	// The service.
 	NoCodeExecutionModeRemote = NoCodeExecutionMode("remote")
-	NoCodeExecutionModeAgent  = NoCodeExecutionMode("agent")
+	// An agent pool.
+	NoCodeExecutionModeAgent = NoCodeExecutionMode("agent")
 )
 
 func (NoCodeExecutionMode) ElementType() reflect.Type {
@@ -344,12 +537,15 @@ func (in *noCodeExecutionModePtr) ToNoCodeExecutionModePtrOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, in).(NoCodeExecutionModePtrOutput)
 }
 
-// `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+// `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
 type NoCodeVariableCategory string
 
 const (
-	NoCodeVariableCategoryEngine    = NoCodeVariableCategory("engine")
-	NoCodeVariableCategoryEnv       = NoCodeVariableCategory("env")
+	// A variable of the engine's configuration.
+	NoCodeVariableCategoryEngine = NoCodeVariableCategory("engine")
+	// An environment variable of its runs.
+	NoCodeVariableCategoryEnv = NoCodeVariableCategory("env")
+	// An alias of `engine`, the wire's own word.
 	NoCodeVariableCategoryTerraform = NoCodeVariableCategory("terraform")
 )
 
@@ -516,8 +712,10 @@ func (in *noCodeVariableCategoryPtr) ToNoCodeVariableCategoryPtrOutputWithContex
 type NoCodeVariableCategoryInfo string
 
 const (
+	// A variable of the engine's configuration.
 	NoCodeVariableCategoryInfoEngine = NoCodeVariableCategoryInfo("engine")
-	NoCodeVariableCategoryInfoEnv    = NoCodeVariableCategoryInfo("env")
+	// An environment variable of its runs.
+	NoCodeVariableCategoryInfoEnv = NoCodeVariableCategoryInfo("env")
 )
 
 type NoCodeVariableCategoryInfoOutput struct{ *pulumi.OutputState }
@@ -607,8 +805,10 @@ func (o NoCodeVariableCategoryInfoPtrOutput) ToStringPtrOutputWithContext(ctx co
 type OwnershipMode string
 
 const (
+	// Exactly the listed items.
 	OwnershipModeAuthoritative = OwnershipMode("authoritative")
-	OwnershipModeAdditive      = OwnershipMode("additive")
+	// Only the items it added.
+	OwnershipModeAdditive = OwnershipMode("additive")
 )
 
 func (OwnershipMode) ElementType() reflect.Type {
@@ -773,7 +973,9 @@ func (in *ownershipModePtr) ToOwnershipModePtrOutputWithContext(ctx context.Cont
 type UpgradeStrategy string
 
 const (
+	// A new workspace.
 	UpgradeStrategyReplace = UpgradeStrategy("replace")
+	// An upgrade run.
 	UpgradeStrategyInPlace = UpgradeStrategy("in-place")
 )
 
@@ -935,6 +1137,441 @@ func (in *upgradeStrategyPtr) ToUpgradeStrategyPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(UpgradeStrategyPtrOutput)
 }
 
+// Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+type VariableCategory string
+
+const (
+	// An input variable of the engine's configuration.
+	VariableCategoryEngine = VariableCategory("engine")
+	// An environment variable of its runs.
+	VariableCategoryEnv = VariableCategory("env")
+)
+
+type VariableCategoryOutput struct{ *pulumi.OutputState }
+
+func (VariableCategoryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VariableCategory)(nil)).Elem()
+}
+
+func (o VariableCategoryOutput) ToVariableCategoryOutput() VariableCategoryOutput {
+	return o
+}
+
+func (o VariableCategoryOutput) ToVariableCategoryOutputWithContext(ctx context.Context) VariableCategoryOutput {
+	return o
+}
+
+func (o VariableCategoryOutput) ToVariableCategoryPtrOutput() VariableCategoryPtrOutput {
+	return o.ToVariableCategoryPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryOutput) ToVariableCategoryPtrOutputWithContext(ctx context.Context) VariableCategoryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v VariableCategory) *VariableCategory {
+		return &v
+	}).(VariableCategoryPtrOutput)
+}
+
+func (o VariableCategoryOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VariableCategory) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o VariableCategoryOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VariableCategory) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type VariableCategoryPtrOutput struct{ *pulumi.OutputState }
+
+func (VariableCategoryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VariableCategory)(nil)).Elem()
+}
+
+func (o VariableCategoryPtrOutput) ToVariableCategoryPtrOutput() VariableCategoryPtrOutput {
+	return o
+}
+
+func (o VariableCategoryPtrOutput) ToVariableCategoryPtrOutputWithContext(ctx context.Context) VariableCategoryPtrOutput {
+	return o
+}
+
+func (o VariableCategoryPtrOutput) Elem() VariableCategoryOutput {
+	return o.ApplyT(func(v *VariableCategory) VariableCategory {
+		if v != nil {
+			return *v
+		}
+		var ret VariableCategory
+		return ret
+	}).(VariableCategoryOutput)
+}
+
+func (o VariableCategoryPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *VariableCategory) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+type VariableCategoryInfo string
+
+const (
+	// An input variable of the engine's configuration.
+	VariableCategoryInfoEngine = VariableCategoryInfo("engine")
+	// An environment variable of its runs.
+	VariableCategoryInfoEnv = VariableCategoryInfo("env")
+	// An alias of `engine`, the wire's own word.
+	VariableCategoryInfoTerraform = VariableCategoryInfo("terraform")
+)
+
+func (VariableCategoryInfo) ElementType() reflect.Type {
+	return reflect.TypeOf((*VariableCategoryInfo)(nil)).Elem()
+}
+
+func (e VariableCategoryInfo) ToVariableCategoryInfoOutput() VariableCategoryInfoOutput {
+	return pulumi.ToOutput(e).(VariableCategoryInfoOutput)
+}
+
+func (e VariableCategoryInfo) ToVariableCategoryInfoOutputWithContext(ctx context.Context) VariableCategoryInfoOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(VariableCategoryInfoOutput)
+}
+
+func (e VariableCategoryInfo) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
+	return e.ToVariableCategoryInfoPtrOutputWithContext(context.Background())
+}
+
+func (e VariableCategoryInfo) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
+	return VariableCategoryInfo(e).ToVariableCategoryInfoOutputWithContext(ctx).ToVariableCategoryInfoPtrOutputWithContext(ctx)
+}
+
+func (e VariableCategoryInfo) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VariableCategoryInfo) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VariableCategoryInfo) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e VariableCategoryInfo) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type VariableCategoryInfoOutput struct{ *pulumi.OutputState }
+
+func (VariableCategoryInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VariableCategoryInfo)(nil)).Elem()
+}
+
+func (o VariableCategoryInfoOutput) ToVariableCategoryInfoOutput() VariableCategoryInfoOutput {
+	return o
+}
+
+func (o VariableCategoryInfoOutput) ToVariableCategoryInfoOutputWithContext(ctx context.Context) VariableCategoryInfoOutput {
+	return o
+}
+
+func (o VariableCategoryInfoOutput) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
+	return o.ToVariableCategoryInfoPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryInfoOutput) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v VariableCategoryInfo) *VariableCategoryInfo {
+		return &v
+	}).(VariableCategoryInfoPtrOutput)
+}
+
+func (o VariableCategoryInfoOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryInfoOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VariableCategoryInfo) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o VariableCategoryInfoOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryInfoOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VariableCategoryInfo) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type VariableCategoryInfoPtrOutput struct{ *pulumi.OutputState }
+
+func (VariableCategoryInfoPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VariableCategoryInfo)(nil)).Elem()
+}
+
+func (o VariableCategoryInfoPtrOutput) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
+	return o
+}
+
+func (o VariableCategoryInfoPtrOutput) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
+	return o
+}
+
+func (o VariableCategoryInfoPtrOutput) Elem() VariableCategoryInfoOutput {
+	return o.ApplyT(func(v *VariableCategoryInfo) VariableCategoryInfo {
+		if v != nil {
+			return *v
+		}
+		var ret VariableCategoryInfo
+		return ret
+	}).(VariableCategoryInfoOutput)
+}
+
+func (o VariableCategoryInfoPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VariableCategoryInfoPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *VariableCategoryInfo) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// VariableCategoryInfoInput is an input type that accepts values of the VariableCategoryInfo enum
+// A concrete instance of `VariableCategoryInfoInput` can be one of the following:
+//
+//	VariableCategoryInfoEngine
+//	VariableCategoryInfoEnv
+//	VariableCategoryInfoTerraform
+type VariableCategoryInfoInput interface {
+	pulumi.Input
+
+	ToVariableCategoryInfoOutput() VariableCategoryInfoOutput
+	ToVariableCategoryInfoOutputWithContext(context.Context) VariableCategoryInfoOutput
+}
+
+var variableCategoryInfoPtrType = reflect.TypeOf((**VariableCategoryInfo)(nil)).Elem()
+
+type VariableCategoryInfoPtrInput interface {
+	pulumi.Input
+
+	ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput
+	ToVariableCategoryInfoPtrOutputWithContext(context.Context) VariableCategoryInfoPtrOutput
+}
+
+type variableCategoryInfoPtr string
+
+func VariableCategoryInfoPtr(v string) VariableCategoryInfoPtrInput {
+	return (*variableCategoryInfoPtr)(&v)
+}
+
+func (*variableCategoryInfoPtr) ElementType() reflect.Type {
+	return variableCategoryInfoPtrType
+}
+
+func (in *variableCategoryInfoPtr) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
+	return pulumi.ToOutput(in).(VariableCategoryInfoPtrOutput)
+}
+
+func (in *variableCategoryInfoPtr) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(VariableCategoryInfoPtrOutput)
+}
+
+// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
+type WorkspaceVariableCategory string
+
+const (
+	// An input variable of the engine's configuration.
+	WorkspaceVariableCategoryEngine = WorkspaceVariableCategory("engine")
+	// An environment variable of its runs.
+	WorkspaceVariableCategoryEnv = WorkspaceVariableCategory("env")
+	// An alias of `engine`, the wire's own word.
+	WorkspaceVariableCategoryTerraform = WorkspaceVariableCategory("terraform")
+)
+
+func (WorkspaceVariableCategory) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkspaceVariableCategory)(nil)).Elem()
+}
+
+func (e WorkspaceVariableCategory) ToWorkspaceVariableCategoryOutput() WorkspaceVariableCategoryOutput {
+	return pulumi.ToOutput(e).(WorkspaceVariableCategoryOutput)
+}
+
+func (e WorkspaceVariableCategory) ToWorkspaceVariableCategoryOutputWithContext(ctx context.Context) WorkspaceVariableCategoryOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WorkspaceVariableCategoryOutput)
+}
+
+func (e WorkspaceVariableCategory) ToWorkspaceVariableCategoryPtrOutput() WorkspaceVariableCategoryPtrOutput {
+	return e.ToWorkspaceVariableCategoryPtrOutputWithContext(context.Background())
+}
+
+func (e WorkspaceVariableCategory) ToWorkspaceVariableCategoryPtrOutputWithContext(ctx context.Context) WorkspaceVariableCategoryPtrOutput {
+	return WorkspaceVariableCategory(e).ToWorkspaceVariableCategoryOutputWithContext(ctx).ToWorkspaceVariableCategoryPtrOutputWithContext(ctx)
+}
+
+func (e WorkspaceVariableCategory) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WorkspaceVariableCategory) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WorkspaceVariableCategory) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WorkspaceVariableCategory) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WorkspaceVariableCategoryOutput struct{ *pulumi.OutputState }
+
+func (WorkspaceVariableCategoryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkspaceVariableCategory)(nil)).Elem()
+}
+
+func (o WorkspaceVariableCategoryOutput) ToWorkspaceVariableCategoryOutput() WorkspaceVariableCategoryOutput {
+	return o
+}
+
+func (o WorkspaceVariableCategoryOutput) ToWorkspaceVariableCategoryOutputWithContext(ctx context.Context) WorkspaceVariableCategoryOutput {
+	return o
+}
+
+func (o WorkspaceVariableCategoryOutput) ToWorkspaceVariableCategoryPtrOutput() WorkspaceVariableCategoryPtrOutput {
+	return o.ToWorkspaceVariableCategoryPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceVariableCategoryOutput) ToWorkspaceVariableCategoryPtrOutputWithContext(ctx context.Context) WorkspaceVariableCategoryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WorkspaceVariableCategory) *WorkspaceVariableCategory {
+		return &v
+	}).(WorkspaceVariableCategoryPtrOutput)
+}
+
+func (o WorkspaceVariableCategoryOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WorkspaceVariableCategoryOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WorkspaceVariableCategory) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WorkspaceVariableCategoryOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceVariableCategoryOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WorkspaceVariableCategory) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WorkspaceVariableCategoryPtrOutput struct{ *pulumi.OutputState }
+
+func (WorkspaceVariableCategoryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WorkspaceVariableCategory)(nil)).Elem()
+}
+
+func (o WorkspaceVariableCategoryPtrOutput) ToWorkspaceVariableCategoryPtrOutput() WorkspaceVariableCategoryPtrOutput {
+	return o
+}
+
+func (o WorkspaceVariableCategoryPtrOutput) ToWorkspaceVariableCategoryPtrOutputWithContext(ctx context.Context) WorkspaceVariableCategoryPtrOutput {
+	return o
+}
+
+func (o WorkspaceVariableCategoryPtrOutput) Elem() WorkspaceVariableCategoryOutput {
+	return o.ApplyT(func(v *WorkspaceVariableCategory) WorkspaceVariableCategory {
+		if v != nil {
+			return *v
+		}
+		var ret WorkspaceVariableCategory
+		return ret
+	}).(WorkspaceVariableCategoryOutput)
+}
+
+func (o WorkspaceVariableCategoryPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceVariableCategoryPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WorkspaceVariableCategory) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WorkspaceVariableCategoryInput is an input type that accepts values of the WorkspaceVariableCategory enum
+// A concrete instance of `WorkspaceVariableCategoryInput` can be one of the following:
+//
+//	WorkspaceVariableCategoryEngine
+//	WorkspaceVariableCategoryEnv
+//	WorkspaceVariableCategoryTerraform
+type WorkspaceVariableCategoryInput interface {
+	pulumi.Input
+
+	ToWorkspaceVariableCategoryOutput() WorkspaceVariableCategoryOutput
+	ToWorkspaceVariableCategoryOutputWithContext(context.Context) WorkspaceVariableCategoryOutput
+}
+
+var workspaceVariableCategoryPtrType = reflect.TypeOf((**WorkspaceVariableCategory)(nil)).Elem()
+
+type WorkspaceVariableCategoryPtrInput interface {
+	pulumi.Input
+
+	ToWorkspaceVariableCategoryPtrOutput() WorkspaceVariableCategoryPtrOutput
+	ToWorkspaceVariableCategoryPtrOutputWithContext(context.Context) WorkspaceVariableCategoryPtrOutput
+}
+
+type workspaceVariableCategoryPtr string
+
+func WorkspaceVariableCategoryPtr(v string) WorkspaceVariableCategoryPtrInput {
+	return (*workspaceVariableCategoryPtr)(&v)
+}
+
+func (*workspaceVariableCategoryPtr) ElementType() reflect.Type {
+	return workspaceVariableCategoryPtrType
+}
+
+func (in *workspaceVariableCategoryPtr) ToWorkspaceVariableCategoryPtrOutput() WorkspaceVariableCategoryPtrOutput {
+	return pulumi.ToOutput(in).(WorkspaceVariableCategoryPtrOutput)
+}
+
+func (in *workspaceVariableCategoryPtr) ToWorkspaceVariableCategoryPtrOutputWithContext(ctx context.Context) WorkspaceVariableCategoryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WorkspaceVariableCategoryPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ExecutionModeInput)(nil)).Elem(), ExecutionMode("remote"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ExecutionModePtrInput)(nil)).Elem(), ExecutionMode("remote"))
@@ -946,6 +1583,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*OwnershipModePtrInput)(nil)).Elem(), OwnershipMode("authoritative"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyInput)(nil)).Elem(), UpgradeStrategy("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyPtrInput)(nil)).Elem(), UpgradeStrategy("replace"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoInput)(nil)).Elem(), VariableCategoryInfo("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoPtrInput)(nil)).Elem(), VariableCategoryInfo("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceVariableCategoryInput)(nil)).Elem(), WorkspaceVariableCategory("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceVariableCategoryPtrInput)(nil)).Elem(), WorkspaceVariableCategory("engine"))
+	pulumi.RegisterOutputType(EffectiveVariableSourceKindOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableSourceKindPtrOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableSourceScopeOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableSourceScopePtrOutput{})
 	pulumi.RegisterOutputType(ExecutionModeOutput{})
 	pulumi.RegisterOutputType(ExecutionModePtrOutput{})
 	pulumi.RegisterOutputType(NoCodeExecutionModeOutput{})
@@ -958,4 +1603,10 @@ func init() {
 	pulumi.RegisterOutputType(OwnershipModePtrOutput{})
 	pulumi.RegisterOutputType(UpgradeStrategyOutput{})
 	pulumi.RegisterOutputType(UpgradeStrategyPtrOutput{})
+	pulumi.RegisterOutputType(VariableCategoryOutput{})
+	pulumi.RegisterOutputType(VariableCategoryPtrOutput{})
+	pulumi.RegisterOutputType(VariableCategoryInfoOutput{})
+	pulumi.RegisterOutputType(VariableCategoryInfoPtrOutput{})
+	pulumi.RegisterOutputType(WorkspaceVariableCategoryOutput{})
+	pulumi.RegisterOutputType(WorkspaceVariableCategoryPtrOutput{})
 }

@@ -13,9 +13,185 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// One variable that applies to a workspace: the one that wins for its key and category.
+type EffectiveVariable struct {
+	// `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+	Category string `pulumi:"category"`
+	// Description; absent when it has none.
+	Description *string `pulumi:"description"`
+	// Whether the value is parsed as HCL.
+	Hcl bool `pulumi:"hcl"`
+	// Variable name.
+	Key string `pulumi:"key"`
+	// Where the variables of the same key and category that it overrides come from, strongest first.
+	Overrides []EffectiveVariableSource `pulumi:"overrides"`
+	// Whether the value is write-only.
+	Sensitive bool `pulumi:"sensitive"`
+	// Where it comes from.
+	Source EffectiveVariableSource `pulumi:"source"`
+	// The value; absent for a sensitive variable (the service never shows it).
+	Value *string `pulumi:"value"`
+	// The variable's id (`var-...`).
+	VariableId string `pulumi:"variableId"`
+}
+
+// One variable that applies to a workspace: the one that wins for its key and category.
+type EffectiveVariableOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveVariable)(nil)).Elem()
+}
+
+func (o EffectiveVariableOutput) ToEffectiveVariableOutput() EffectiveVariableOutput {
+	return o
+}
+
+func (o EffectiveVariableOutput) ToEffectiveVariableOutputWithContext(ctx context.Context) EffectiveVariableOutput {
+	return o
+}
+
+// `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+func (o EffectiveVariableOutput) Category() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveVariable) string { return v.Category }).(pulumi.StringOutput)
+}
+
+// Description; absent when it has none.
+func (o EffectiveVariableOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveVariable) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether the value is parsed as HCL.
+func (o EffectiveVariableOutput) Hcl() pulumi.BoolOutput {
+	return o.ApplyT(func(v EffectiveVariable) bool { return v.Hcl }).(pulumi.BoolOutput)
+}
+
+// Variable name.
+func (o EffectiveVariableOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveVariable) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Where the variables of the same key and category that it overrides come from, strongest first.
+func (o EffectiveVariableOutput) Overrides() EffectiveVariableSourceArrayOutput {
+	return o.ApplyT(func(v EffectiveVariable) []EffectiveVariableSource { return v.Overrides }).(EffectiveVariableSourceArrayOutput)
+}
+
+// Whether the value is write-only.
+func (o EffectiveVariableOutput) Sensitive() pulumi.BoolOutput {
+	return o.ApplyT(func(v EffectiveVariable) bool { return v.Sensitive }).(pulumi.BoolOutput)
+}
+
+// Where it comes from.
+func (o EffectiveVariableOutput) Source() EffectiveVariableSourceOutput {
+	return o.ApplyT(func(v EffectiveVariable) EffectiveVariableSource { return v.Source }).(EffectiveVariableSourceOutput)
+}
+
+// The value; absent for a sensitive variable (the service never shows it).
+func (o EffectiveVariableOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveVariable) *string { return v.Value }).(pulumi.StringPtrOutput)
+}
+
+// The variable's id (`var-...`).
+func (o EffectiveVariableOutput) VariableId() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveVariable) string { return v.VariableId }).(pulumi.StringOutput)
+}
+
+type EffectiveVariableArrayOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EffectiveVariable)(nil)).Elem()
+}
+
+func (o EffectiveVariableArrayOutput) ToEffectiveVariableArrayOutput() EffectiveVariableArrayOutput {
+	return o
+}
+
+func (o EffectiveVariableArrayOutput) ToEffectiveVariableArrayOutputWithContext(ctx context.Context) EffectiveVariableArrayOutput {
+	return o
+}
+
+func (o EffectiveVariableArrayOutput) Index(i pulumi.IntInput) EffectiveVariableOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EffectiveVariable {
+		return vs[0].([]EffectiveVariable)[vs[1].(int)]
+	}).(EffectiveVariableOutput)
+}
+
+// Where an effective variable, or one it overrides, comes from.
+type EffectiveVariableSource struct {
+	// `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+	Kind string `pulumi:"kind"`
+	// Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own.
+	Priority *bool `pulumi:"priority"`
+	// How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+	Scope *string `pulumi:"scope"`
+	// The set's id (`varset-...`); absent for the workspace's own.
+	VariableSetId *string `pulumi:"variableSetId"`
+	// The set's name; absent for the workspace's own.
+	VariableSetName *string `pulumi:"variableSetName"`
+}
+
+// Where an effective variable, or one it overrides, comes from.
+type EffectiveVariableSourceOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveVariableSource)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceOutput) ToEffectiveVariableSourceOutput() EffectiveVariableSourceOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceOutput) ToEffectiveVariableSourceOutputWithContext(ctx context.Context) EffectiveVariableSourceOutput {
+	return o
+}
+
+// `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+func (o EffectiveVariableSourceOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveVariableSource) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own.
+func (o EffectiveVariableSourceOutput) Priority() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EffectiveVariableSource) *bool { return v.Priority }).(pulumi.BoolPtrOutput)
+}
+
+// How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+func (o EffectiveVariableSourceOutput) Scope() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveVariableSource) *string { return v.Scope }).(pulumi.StringPtrOutput)
+}
+
+// The set's id (`varset-...`); absent for the workspace's own.
+func (o EffectiveVariableSourceOutput) VariableSetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveVariableSource) *string { return v.VariableSetId }).(pulumi.StringPtrOutput)
+}
+
+// The set's name; absent for the workspace's own.
+func (o EffectiveVariableSourceOutput) VariableSetName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveVariableSource) *string { return v.VariableSetName }).(pulumi.StringPtrOutput)
+}
+
+type EffectiveVariableSourceArrayOutput struct{ *pulumi.OutputState }
+
+func (EffectiveVariableSourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EffectiveVariableSource)(nil)).Elem()
+}
+
+func (o EffectiveVariableSourceArrayOutput) ToEffectiveVariableSourceArrayOutput() EffectiveVariableSourceArrayOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceArrayOutput) ToEffectiveVariableSourceArrayOutputWithContext(ctx context.Context) EffectiveVariableSourceArrayOutput {
+	return o
+}
+
+func (o EffectiveVariableSourceArrayOutput) Index(i pulumi.IntInput) EffectiveVariableSourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EffectiveVariableSource {
+		return vs[0].([]EffectiveVariableSource)[vs[1].(int)]
+	}).(EffectiveVariableSourceOutput)
+}
+
 // A variable of the workspace (spec 4.15).
 type NoCodeVariable struct {
-	// `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+	// `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
 	Category string `pulumi:"category"`
 	// Description. Default empty.
 	Description *string `pulumi:"description"`
@@ -67,7 +243,7 @@ type NoCodeVariableInput interface {
 
 // A variable of the workspace (spec 4.15).
 type NoCodeVariableArgs struct {
-	// `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+	// `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
 	Category pulumi.StringInput `pulumi:"category"`
 	// Description. Default empty.
 	Description pulumi.StringPtrInput `pulumi:"description"`
@@ -153,7 +329,7 @@ func (o NoCodeVariableOutput) ToNoCodeVariableOutputWithContext(ctx context.Cont
 	return o
 }
 
-// `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+// `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
 func (o NoCodeVariableOutput) Category() pulumi.StringOutput {
 	return o.ApplyT(func(v NoCodeVariable) string { return v.Category }).(pulumi.StringOutput)
 }
@@ -568,6 +744,277 @@ func (o SettingOverwritesInfoOutput) AgentPool() pulumi.BoolPtrOutput {
 // True: the execution mode is the workspace's own.
 func (o SettingOverwritesInfoOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwritesInfo) *bool { return v.ExecutionMode }).(pulumi.BoolPtrOutput)
+}
+
+// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+type Variable struct {
+	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+	Category string `pulumi:"category"`
+	// Description, at most 512 characters. Omitted: not managed.
+	Description *string `pulumi:"description"`
+	// Parse the value as HCL (engine variables only). Default false.
+	Hcl *bool `pulumi:"hcl"`
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+	Key string `pulumi:"key"`
+	// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+	Sensitive *bool `pulumi:"sensitive"`
+	// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+	Value *string `pulumi:"value"`
+}
+
+// Defaults sets the appropriate defaults for Variable
+func (val *Variable) Defaults() *Variable {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Hcl == nil {
+		hcl_ := false
+		tmp.Hcl = &hcl_
+	}
+	if tmp.Sensitive == nil {
+		sensitive_ := false
+		tmp.Sensitive = &sensitive_
+	}
+	if tmp.Value == nil {
+		value_ := ""
+		tmp.Value = &value_
+	}
+	return &tmp
+}
+
+// VariableInput is an input type that accepts VariableArgs and VariableOutput values.
+// You can construct a concrete instance of `VariableInput` via:
+//
+//	VariableArgs{...}
+type VariableInput interface {
+	pulumi.Input
+
+	ToVariableOutput() VariableOutput
+	ToVariableOutputWithContext(context.Context) VariableOutput
+}
+
+// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+type VariableArgs struct {
+	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+	Category pulumi.StringInput `pulumi:"category"`
+	// Description, at most 512 characters. Omitted: not managed.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// Parse the value as HCL (engine variables only). Default false.
+	Hcl pulumi.BoolPtrInput `pulumi:"hcl"`
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+	Key pulumi.StringInput `pulumi:"key"`
+	// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+	Sensitive pulumi.BoolPtrInput `pulumi:"sensitive"`
+	// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+	Value pulumi.StringPtrInput `pulumi:"value"`
+}
+
+// Defaults sets the appropriate defaults for VariableArgs
+func (val *VariableArgs) Defaults() *VariableArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Hcl == nil {
+		tmp.Hcl = pulumi.BoolPtr(false)
+	}
+	if tmp.Sensitive == nil {
+		tmp.Sensitive = pulumi.BoolPtr(false)
+	}
+	if tmp.Value == nil {
+		tmp.Value = pulumi.StringPtr("")
+	}
+	return &tmp
+}
+func (VariableArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Variable)(nil)).Elem()
+}
+
+func (i VariableArgs) ToVariableOutput() VariableOutput {
+	return i.ToVariableOutputWithContext(context.Background())
+}
+
+func (i VariableArgs) ToVariableOutputWithContext(ctx context.Context) VariableOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VariableOutput)
+}
+
+// VariableArrayInput is an input type that accepts VariableArray and VariableArrayOutput values.
+// You can construct a concrete instance of `VariableArrayInput` via:
+//
+//	VariableArray{ VariableArgs{...} }
+type VariableArrayInput interface {
+	pulumi.Input
+
+	ToVariableArrayOutput() VariableArrayOutput
+	ToVariableArrayOutputWithContext(context.Context) VariableArrayOutput
+}
+
+type VariableArray []VariableInput
+
+func (VariableArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Variable)(nil)).Elem()
+}
+
+func (i VariableArray) ToVariableArrayOutput() VariableArrayOutput {
+	return i.ToVariableArrayOutputWithContext(context.Background())
+}
+
+func (i VariableArray) ToVariableArrayOutputWithContext(ctx context.Context) VariableArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VariableArrayOutput)
+}
+
+// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+type VariableOutput struct{ *pulumi.OutputState }
+
+func (VariableOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Variable)(nil)).Elem()
+}
+
+func (o VariableOutput) ToVariableOutput() VariableOutput {
+	return o
+}
+
+func (o VariableOutput) ToVariableOutputWithContext(ctx context.Context) VariableOutput {
+	return o
+}
+
+// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+func (o VariableOutput) Category() pulumi.StringOutput {
+	return o.ApplyT(func(v Variable) string { return v.Category }).(pulumi.StringOutput)
+}
+
+// Description, at most 512 characters. Omitted: not managed.
+func (o VariableOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Variable) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Parse the value as HCL (engine variables only). Default false.
+func (o VariableOutput) Hcl() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Variable) *bool { return v.Hcl }).(pulumi.BoolPtrOutput)
+}
+
+// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+func (o VariableOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v Variable) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+func (o VariableOutput) Sensitive() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Variable) *bool { return v.Sensitive }).(pulumi.BoolPtrOutput)
+}
+
+// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+func (o VariableOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Variable) *string { return v.Value }).(pulumi.StringPtrOutput)
+}
+
+type VariableArrayOutput struct{ *pulumi.OutputState }
+
+func (VariableArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Variable)(nil)).Elem()
+}
+
+func (o VariableArrayOutput) ToVariableArrayOutput() VariableArrayOutput {
+	return o
+}
+
+func (o VariableArrayOutput) ToVariableArrayOutputWithContext(ctx context.Context) VariableArrayOutput {
+	return o
+}
+
+func (o VariableArrayOutput) Index(i pulumi.IntInput) VariableOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Variable {
+		return vs[0].([]Variable)[vs[1].(int)]
+	}).(VariableOutput)
+}
+
+// A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
+type VariableInfo struct {
+	// `engine` or `env`.
+	Category string `pulumi:"category"`
+	// Description; absent when it has none.
+	Description *string `pulumi:"description"`
+	// Whether the value is parsed as HCL.
+	Hcl bool `pulumi:"hcl"`
+	// Variable id (`var-...`).
+	Id string `pulumi:"id"`
+	// Variable name.
+	Key string `pulumi:"key"`
+	// Whether the value is write-only.
+	Sensitive bool `pulumi:"sensitive"`
+	// The value; absent for a sensitive variable.
+	Value *string `pulumi:"value"`
+}
+
+// A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
+type VariableInfoOutput struct{ *pulumi.OutputState }
+
+func (VariableInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VariableInfo)(nil)).Elem()
+}
+
+func (o VariableInfoOutput) ToVariableInfoOutput() VariableInfoOutput {
+	return o
+}
+
+func (o VariableInfoOutput) ToVariableInfoOutputWithContext(ctx context.Context) VariableInfoOutput {
+	return o
+}
+
+// `engine` or `env`.
+func (o VariableInfoOutput) Category() pulumi.StringOutput {
+	return o.ApplyT(func(v VariableInfo) string { return v.Category }).(pulumi.StringOutput)
+}
+
+// Description; absent when it has none.
+func (o VariableInfoOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VariableInfo) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether the value is parsed as HCL.
+func (o VariableInfoOutput) Hcl() pulumi.BoolOutput {
+	return o.ApplyT(func(v VariableInfo) bool { return v.Hcl }).(pulumi.BoolOutput)
+}
+
+// Variable id (`var-...`).
+func (o VariableInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v VariableInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Variable name.
+func (o VariableInfoOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v VariableInfo) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Whether the value is write-only.
+func (o VariableInfoOutput) Sensitive() pulumi.BoolOutput {
+	return o.ApplyT(func(v VariableInfo) bool { return v.Sensitive }).(pulumi.BoolOutput)
+}
+
+// The value; absent for a sensitive variable.
+func (o VariableInfoOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VariableInfo) *string { return v.Value }).(pulumi.StringPtrOutput)
+}
+
+type VariableInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (VariableInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VariableInfo)(nil)).Elem()
+}
+
+func (o VariableInfoArrayOutput) ToVariableInfoArrayOutput() VariableInfoArrayOutput {
+	return o
+}
+
+func (o VariableInfoArrayOutput) ToVariableInfoArrayOutputWithContext(ctx context.Context) VariableInfoArrayOutput {
+	return o
+}
+
+func (o VariableInfoArrayOutput) Index(i pulumi.IntInput) VariableInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VariableInfo {
+		return vs[0].([]VariableInfo)[vs[1].(int)]
+	}).(VariableInfoOutput)
 }
 
 // Allowed values of one module variable.
@@ -1511,10 +1958,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableArrayInput)(nil)).Elem(), NoCodeVariableArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SettingOverwritesInput)(nil)).Elem(), SettingOverwritesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SettingOverwritesPtrInput)(nil)).Elem(), SettingOverwritesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableInput)(nil)).Elem(), VariableArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableArrayInput)(nil)).Elem(), VariableArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableOptionsInput)(nil)).Elem(), VariableOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableOptionsArrayInput)(nil)).Elem(), VariableOptionsArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VcsRepoInput)(nil)).Elem(), VcsRepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VcsRepoPtrInput)(nil)).Elem(), VcsRepoArgs{})
+	pulumi.RegisterOutputType(EffectiveVariableOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableArrayOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableSourceOutput{})
+	pulumi.RegisterOutputType(EffectiveVariableSourceArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableInfoOutput{})
@@ -1524,6 +1977,10 @@ func init() {
 	pulumi.RegisterOutputType(SettingOverwritesOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesPtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesInfoOutput{})
+	pulumi.RegisterOutputType(VariableOutput{})
+	pulumi.RegisterOutputType(VariableArrayOutput{})
+	pulumi.RegisterOutputType(VariableInfoOutput{})
+	pulumi.RegisterOutputType(VariableInfoArrayOutput{})
 	pulumi.RegisterOutputType(VariableOptionsOutput{})
 	pulumi.RegisterOutputType(VariableOptionsArrayOutput{})
 	pulumi.RegisterOutputType(VariableOptionsInfoOutput{})

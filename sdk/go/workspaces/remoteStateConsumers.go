@@ -14,6 +14,41 @@ import (
 
 // Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
 //
+// ## Example Usage
+// ### A workspace whose state another one reads
+//
+// `app` shares its state with `reports` only; `reports` reads it with the engine's remote state data source.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			app, err := workspaces.NewWorkspace(ctx, "app", &workspaces.WorkspaceArgs{Name: pulumi.String("app")})
+//			if err != nil {
+//				return err
+//			}
+//			reports, err := workspaces.NewWorkspace(ctx, "reports", &workspaces.WorkspaceArgs{Name: pulumi.String("reports")})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = workspaces.NewRemoteStateConsumers(ctx, "app-readers", &workspaces.RemoteStateConsumersArgs{
+//				WorkspaceId: app.ID(),
+//				ConsumerIds: pulumi.StringArray{reports.ID()},
+//			})
+//			return err
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:

@@ -14,6 +14,41 @@ import (
 
 // A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
 //
+// ## Example Usage
+// ### A workspace with its settings and tags
+//
+// A workspace that runs on the service, applies plans without confirmation and carries a flat tag and a key-value tag.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web, err := workspaces.NewWorkspace(ctx, "web", &workspaces.WorkspaceArgs{
+//				Name:          pulumi.String("web"),
+//				Description:   pulumi.String("The web application"),
+//				ExecutionMode: pulumi.String("remote"),
+//				AutoApply:     pulumi.Bool(true),
+//				TagNames:      pulumi.StringArray{pulumi.String("team-web")},
+//				Tags:          pulumi.StringMap{"env": pulumi.String("prod")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceId", web.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:
@@ -54,7 +89,7 @@ type Workspace struct {
 	ExecutionMode pulumi.StringOutput `pulumi:"executionMode"`
 	// Whether only changes under the trigger prefixes or patterns start runs.
 	FileTriggersEnabled pulumi.BoolOutput `pulumi:"fileTriggersEnabled"`
-	// Whether delete removes the workspace even while it manages resources (the input, echoed).
+	// Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
 	ForceDelete pulumi.BoolOutput `pulumi:"forceDelete"`
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState pulumi.BoolOutput `pulumi:"globalRemoteState"`
@@ -63,6 +98,8 @@ type Workspace struct {
 	// Workspace name: letters, digits, `-` and `_`, unique in its organization regardless of case.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+	//
+	// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 	Operations pulumi.BoolPtrOutput `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization pulumi.StringPtrOutput `pulumi:"organization"`
@@ -108,6 +145,9 @@ func NewWorkspace(ctx *pulumi.Context,
 	}
 	if args.Adopt == nil {
 		args.Adopt = pulumi.BoolPtr(false)
+	}
+	if args.ForceDelete == nil {
+		args.ForceDelete = pulumi.BoolPtr(false)
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"organization",
@@ -176,13 +216,15 @@ type workspaceArgs struct {
 	ExecutionMode *string `pulumi:"executionMode"`
 	// Whether only changes under the trigger prefixes or patterns start runs.
 	FileTriggersEnabled *bool `pulumi:"fileTriggersEnabled"`
-	// Whether delete removes the workspace even while it manages resources (the input, echoed).
+	// Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
 	ForceDelete *bool `pulumi:"forceDelete"`
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState *bool `pulumi:"globalRemoteState"`
 	// Name: letters, digits, `-` and `_`; unique in the organization. A change renames the workspace in place.
 	Name string `pulumi:"name"`
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+	//
+	// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 	Operations *bool `pulumi:"operations"`
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization *string `pulumi:"organization"`
@@ -247,13 +289,15 @@ type WorkspaceArgs struct {
 	ExecutionMode pulumi.StringPtrInput
 	// Whether only changes under the trigger prefixes or patterns start runs.
 	FileTriggersEnabled pulumi.BoolPtrInput
-	// Whether delete removes the workspace even while it manages resources (the input, echoed).
+	// Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
 	ForceDelete pulumi.BoolPtrInput
 	// Whether every workspace of the organization may read this workspace's state.
 	GlobalRemoteState pulumi.BoolPtrInput
 	// Name: letters, digits, `-` and `_`; unique in the organization. A change renames the workspace in place.
 	Name pulumi.StringInput
 	// Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+	//
+	// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 	Operations pulumi.BoolPtrInput
 	// Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
 	Organization pulumi.StringPtrInput
@@ -435,7 +479,7 @@ func (o WorkspaceOutput) FileTriggersEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.FileTriggersEnabled }).(pulumi.BoolOutput)
 }
 
-// Whether delete removes the workspace even while it manages resources (the input, echoed).
+// Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
 func (o WorkspaceOutput) ForceDelete() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.ForceDelete }).(pulumi.BoolOutput)
 }
@@ -456,6 +500,8 @@ func (o WorkspaceOutput) Name() pulumi.StringOutput {
 }
 
 // Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
+//
+// Deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.
 func (o WorkspaceOutput) Operations() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolPtrOutput { return v.Operations }).(pulumi.BoolPtrOutput)
 }

@@ -14,6 +14,36 @@ import (
 
 // Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
 //
+// ## Example Usage
+// ### A workspace locked during a maintenance window
+//
+// The lock holds while the resource exists; delete unlocks the workspace.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web := workspaces.LookupWorkspaceOutput(ctx, workspaces.LookupWorkspaceOutputArgs{
+//				Name: pulumi.String("web"),
+//			})
+//			_, err := workspaces.NewWorkspaceLock(ctx, "web-freeze", &workspaces.WorkspaceLockArgs{
+//				WorkspaceId: web.Id(),
+//				Reason:      pulumi.String("Change freeze until the release is out"),
+//			})
+//			return err
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:

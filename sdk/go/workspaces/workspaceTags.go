@@ -14,6 +14,38 @@ import (
 
 // Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
 //
+// ## Example Usage
+// ### Tags added to a workspace managed elsewhere
+//
+// In `additive` mode the resource adds its tags and, on delete, removes only those: tags set by others stay.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web := workspaces.LookupWorkspaceOutput(ctx, workspaces.LookupWorkspaceOutputArgs{
+//				Name: pulumi.String("web"),
+//			})
+//			_, err := workspaces.NewWorkspaceTags(ctx, "web-compliance", &workspaces.WorkspaceTagsArgs{
+//				WorkspaceId: web.Id(),
+//				Mode:        pulumi.String("additive"),
+//				TagNames:    pulumi.StringArray{pulumi.String("pci")},
+//				Tags:        pulumi.StringMap{"costCenter": pulumi.String("1234")},
+//			})
+//			return err
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // An existing record is imported by its id, in one of these forms:

@@ -8,15 +8,20 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .data_retention_policy import *
+from .get_effective_variables import *
 from .get_workspace import *
 from .get_workspaces import *
 from .no_code_module import *
 from .no_code_workspace import *
 from .provider import *
 from .remote_state_consumers import *
+from .variable_set import *
+from .variable_set_application import *
 from .workspace import *
 from .workspace_lock import *
 from .workspace_tags import *
+from .workspace_variable import *
+from .workspace_variables import *
 from ._inputs import *
 from . import outputs
 
@@ -39,9 +44,13 @@ _utilities.register(
    "workspaces:index:NoCodeModule": "NoCodeModule",
    "workspaces:index:NoCodeWorkspace": "NoCodeWorkspace",
    "workspaces:index:RemoteStateConsumers": "RemoteStateConsumers",
+   "workspaces:index:VariableSet": "VariableSet",
+   "workspaces:index:VariableSetApplication": "VariableSetApplication",
    "workspaces:index:Workspace": "Workspace",
    "workspaces:index:WorkspaceLock": "WorkspaceLock",
-   "workspaces:index:WorkspaceTags": "WorkspaceTags"
+   "workspaces:index:WorkspaceTags": "WorkspaceTags",
+   "workspaces:index:WorkspaceVariable": "WorkspaceVariable",
+   "workspaces:index:WorkspaceVariables": "WorkspaceVariables"
   }
  }
 ]

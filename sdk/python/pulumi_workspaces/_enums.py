@@ -7,13 +7,52 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'EffectiveVariableSourceKind',
+    'EffectiveVariableSourceScope',
     'ExecutionMode',
     'NoCodeExecutionMode',
     'NoCodeVariableCategory',
     'NoCodeVariableCategoryInfo',
     'OwnershipMode',
     'UpgradeStrategy',
+    'VariableCategory',
+    'VariableCategoryInfo',
+    'WorkspaceVariableCategory',
 ]
+
+
+@pulumi.type_token("workspaces:index:EffectiveVariableSourceKind")
+class EffectiveVariableSourceKind(_builtins.str, Enum):
+    """
+    `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+    """
+    WORKSPACE = "workspace"
+    """
+    The workspace's own variable.
+    """
+    VARIABLE_SET = "variable-set"
+    """
+    A variable of a set that reaches the workspace.
+    """
+
+
+@pulumi.type_token("workspaces:index:EffectiveVariableSourceScope")
+class EffectiveVariableSourceScope(_builtins.str, Enum):
+    """
+    How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+    """
+    PROJECT = "project"
+    """
+    Applied to its project.
+    """
+    WORKSPACE = "workspace"
+    """
+    Applied to it.
+    """
+    GLOBAL_ = "global"
+    """
+    Applied to every workspace.
+    """
 
 
 @pulumi.type_token("workspaces:index:ExecutionMode")
@@ -22,8 +61,17 @@ class ExecutionMode(_builtins.str, Enum):
     Where a workspace's runs execute: `remote` (the service), `local` (state storage only) or `agent` (an agent pool).
     """
     REMOTE = "remote"
+    """
+    The service.
+    """
     LOCAL = "local"
+    """
+    State storage only.
+    """
     AGENT = "agent"
+    """
+    An agent pool.
+    """
 
 
 @pulumi.type_token("workspaces:index:NoCodeExecutionMode")
@@ -32,17 +80,32 @@ class NoCodeExecutionMode(_builtins.str, Enum):
     Where a no-code workspace's runs execute: `remote` (the service) or `agent` (an agent pool).
     """
     REMOTE = "remote"
+    """
+    The service.
+    """
     AGENT = "agent"
+    """
+    An agent pool.
+    """
 
 
 @pulumi.type_token("workspaces:index:NoCodeVariableCategory")
 class NoCodeVariableCategory(_builtins.str, Enum):
     """
-    `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+    `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
     """
     ENGINE = "engine"
+    """
+    A variable of the engine's configuration.
+    """
     ENV = "env"
+    """
+    An environment variable of its runs.
+    """
     TERRAFORM = "terraform"
+    """
+    An alias of `engine`, the wire's own word.
+    """
 
 
 @pulumi.type_token("workspaces:index:NoCodeVariableCategoryInfo")
@@ -51,7 +114,13 @@ class NoCodeVariableCategoryInfo(_builtins.str, Enum):
     Where a no-code variable goes: `engine` (a variable of the engine's configuration) or `env` (an environment variable of its runs).
     """
     ENGINE = "engine"
+    """
+    A variable of the engine's configuration.
+    """
     ENV = "env"
+    """
+    An environment variable of its runs.
+    """
 
 
 @pulumi.type_token("workspaces:index:OwnershipMode")
@@ -60,7 +129,13 @@ class OwnershipMode(_builtins.str, Enum):
     How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added).
     """
     AUTHORITATIVE = "authoritative"
+    """
+    Exactly the listed items.
+    """
     ADDITIVE = "additive"
+    """
+    Only the items it added.
+    """
 
 
 @pulumi.type_token("workspaces:index:UpgradeStrategy")
@@ -69,4 +144,63 @@ class UpgradeStrategy(_builtins.str, Enum):
     How a change of a no-code workspace's version or variables is carried out: `in-place` (an upgrade run) or `replace` (a new workspace).
     """
     REPLACE = "replace"
+    """
+    A new workspace.
+    """
     IN_PLACE = "in-place"
+    """
+    An upgrade run.
+    """
+
+
+@pulumi.type_token("workspaces:index:VariableCategory")
+class VariableCategory(_builtins.str, Enum):
+    """
+    Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+    """
+    ENGINE = "engine"
+    """
+    An input variable of the engine's configuration.
+    """
+    ENV = "env"
+    """
+    An environment variable of its runs.
+    """
+
+
+@pulumi.type_token("workspaces:index:VariableCategoryInfo")
+class VariableCategoryInfo(_builtins.str, Enum):
+    """
+    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+    """
+    ENGINE = "engine"
+    """
+    An input variable of the engine's configuration.
+    """
+    ENV = "env"
+    """
+    An environment variable of its runs.
+    """
+    TERRAFORM = "terraform"
+    """
+    An alias of `engine`, the wire's own word.
+    """
+
+
+@pulumi.type_token("workspaces:index:WorkspaceVariableCategory")
+class WorkspaceVariableCategory(_builtins.str, Enum):
+    """
+    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
+    """
+    ENGINE = "engine"
+    """
+    An input variable of the engine's configuration.
+    """
+    ENV = "env"
+    """
+    An environment variable of its runs.
+    """
+    TERRAFORM = "terraform"
+    """
+    An alias of `engine`, the wire's own word.
+    """

@@ -20,6 +20,8 @@ __all__ = [
     'NoCodeVariableArgsDict',
     'SettingOverwritesArgs',
     'SettingOverwritesArgsDict',
+    'VariableArgs',
+    'VariableArgsDict',
     'VariableOptionsArgs',
     'VariableOptionsArgsDict',
     'VcsRepoArgs',
@@ -32,7 +34,7 @@ class NoCodeVariableArgsDict(TypedDict):
     """
     category: pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']]
     """
-    `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+    `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
     """
     key: pulumi.Input[_builtins.str]
     """
@@ -67,7 +69,7 @@ class NoCodeVariableArgs:
         """
         A variable of the workspace (spec 4.15).
 
-        :param pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']] category: `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+        :param pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']] category: `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
         :param pulumi.Input[_builtins.str] key: Variable name; unique in the workspace.
         :param pulumi.Input[_builtins.str] description: Description. Default empty.
         :param pulumi.Input[_builtins.bool] hcl: Evaluate the value as HCL. Default false; no effect for `env`.
@@ -97,7 +99,7 @@ class NoCodeVariableArgs:
     @pulumi.getter
     def category(self) -> pulumi.Input[Union[_builtins.str, 'NoCodeVariableCategory']]:
         """
-        `engine` (the engine's own variables) or `env`; `terraform` is accepted as an alias of `engine`.
+        `engine` (a variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
         """
         return pulumi.get(self, "category")
 
@@ -218,6 +220,144 @@ class SettingOverwritesArgs:
     @execution_mode.setter
     def execution_mode(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "execution_mode", value)
+
+
+class VariableArgsDict(TypedDict):
+    """
+    One variable of a list (`WorkspaceVariables`, `VariableSet`).
+    """
+    category: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]
+    """
+    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description, at most 512 characters. Omitted: not managed.
+    """
+    hcl: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Parse the value as HCL (engine variables only). Default false.
+    """
+    sensitive: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+    """
+    value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+    """
+
+@pulumi.input_type
+class VariableArgs:
+    def __init__(__self__, *,
+                 category: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']],
+                 key: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 hcl: pulumi.Input[Optional[_builtins.bool]] = None,
+                 sensitive: pulumi.Input[Optional[_builtins.bool]] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        One variable of a list (`WorkspaceVariables`, `VariableSet`).
+
+        :param pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+        :param pulumi.Input[_builtins.str] description: Description, at most 512 characters. Omitted: not managed.
+        :param pulumi.Input[_builtins.bool] hcl: Parse the value as HCL (engine variables only). Default false.
+        :param pulumi.Input[_builtins.bool] sensitive: Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+        :param pulumi.Input[_builtins.str] value: The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+        """
+        pulumi.set(__self__, "category", category)
+        pulumi.set(__self__, "key", key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if hcl is None:
+            hcl = False
+        if hcl is not None:
+            pulumi.set(__self__, "hcl", hcl)
+        if sensitive is None:
+            sensitive = False
+        if sensitive is not None:
+            pulumi.set(__self__, "sensitive", sensitive)
+        if value is None:
+            value = ''
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]:
+        """
+        `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+        """
+        return pulumi.get(self, "category")
+
+    @category.setter
+    def category(self, value: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]):
+        pulumi.set(self, "category", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description, at most 512 characters. Omitted: not managed.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hcl(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Parse the value as HCL (engine variables only). Default false.
+        """
+        return pulumi.get(self, "hcl")
+
+    @hcl.setter
+    def hcl(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "hcl", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sensitive(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+        """
+        return pulumi.get(self, "sensitive")
+
+    @sensitive.setter
+    def sensitive(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sensitive", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "value", value)
 
 
 class VariableOptionsArgsDict(TypedDict):

@@ -92,6 +92,21 @@ class DataRetentionPolicy(pulumi.CustomResource):
         `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
         step fails with one message that says so.
 
+        ## Example Usage
+        ### Backing data kept for 90 days
+
+        The workspace's state versions and run data older than 90 days are deleted.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.Workspace("web", name="web")
+
+        workspaces.DataRetentionPolicy("web-retention",
+            workspace_id=web.id,
+            delete_older_than_n_days=90)
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -123,6 +138,21 @@ class DataRetentionPolicy(pulumi.CustomResource):
         set it, delete removes it so that the organization's default applies again. A change of
         `workspaceId` replaces it. Against the hosted offering, which has no such policies, every
         step fails with one message that says so.
+
+        ## Example Usage
+        ### Backing data kept for 90 days
+
+        The workspace's state versions and run data older than 90 days are deleted.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.Workspace("web", name="web")
+
+        workspaces.DataRetentionPolicy("web-retention",
+            workspace_id=web.id,
+            delete_older_than_n_days=90)
+        ```
 
         ## Import
 

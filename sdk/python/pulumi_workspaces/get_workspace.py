@@ -271,6 +271,7 @@ class GetWorkspaceResult:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.""")
     def operations(self) -> Optional[_builtins.bool]:
         """
         Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.

@@ -162,6 +162,27 @@ class NoCodeModule(pulumi.CustomResource):
         """
         A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
 
+        ## Example Usage
+        ### A registry module enabled for no-code provisioning
+
+        The module is pinned to one version, and its `region` variable offers two values.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        network = workspaces.NoCodeModule("network",
+            registry_module_id="mod-network",
+            version_pin="1.4.0",
+            variable_options=[workspaces.VariableOptionsArgs(
+                variable_name="region",
+                variable_type="string",
+                options=["eu-west-1", "us-east-1"],
+            )])
+
+        pulumi.export("noCodeModuleId", network.id)
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -199,6 +220,27 @@ class NoCodeModule(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A registry module enabled for no-code provisioning, with its variable options. A change of `organization` replaces it; delete disables it (the service has no delete).
+
+        ## Example Usage
+        ### A registry module enabled for no-code provisioning
+
+        The module is pinned to one version, and its `region` variable offers two values.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        network = workspaces.NoCodeModule("network",
+            registry_module_id="mod-network",
+            version_pin="1.4.0",
+            variable_options=[workspaces.VariableOptionsArgs(
+                variable_name="region",
+                variable_type="string",
+                options=["eu-west-1", "us-east-1"],
+            )])
+
+        pulumi.export("noCodeModuleId", network.id)
+        ```
 
         ## Import
 
@@ -295,25 +337,25 @@ class NoCodeModule(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def organization(self) -> pulumi.Output[_builtins.str]:
+    def organization(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Organization holding the module.
+        Organization holding the module; absent when the service's answer names none and the inputs gave none.
         """
         return pulumi.get(self, "organization")
 
     @_builtins.property
     @pulumi.getter(name="registryModuleId")
-    def registry_module_id(self) -> pulumi.Output[_builtins.str]:
+    def registry_module_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Registry module (`mod-...`) it is made from.
+        Registry module (`mod-...`) it is made from; absent when the service's answer names none.
         """
         return pulumi.get(self, "registry_module_id")
 
     @_builtins.property
     @pulumi.getter(name="selfLink")
-    def self_link(self) -> pulumi.Output[_builtins.str]:
+    def self_link(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        API path of the no-code module.
+        API path of the no-code module; absent when the service's answer has no link.
         """
         return pulumi.get(self, "self_link")
 

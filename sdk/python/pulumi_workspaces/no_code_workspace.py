@@ -378,6 +378,28 @@ class NoCodeWorkspace(pulumi.CustomResource):
         """
         A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
 
+        ## Example Usage
+        ### A workspace provisioned from a no-code module
+
+        A change of `moduleVersion` or `variables` later runs an upgrade in place: the workspace keeps its id and state.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        network = workspaces.NoCodeWorkspace("network-eu",
+            no_code_module_id="nocode-network",
+            name="network-eu",
+            project="prj-platform",
+            module_version="1.4.0",
+            variables=[
+                workspaces.NoCodeVariableArgs(key="region", value="eu-west-1", category="engine"),
+                workspaces.NoCodeVariableArgs(key="API_TOKEN", value="s3cr3t", category="env", sensitive=True),
+            ])
+
+        pulumi.export("workspaceId", network.id)
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -438,6 +460,28 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace created from a no-code module. Changes of its version or variables upgrade it in place (plan, confirm, apply) unless `upgradeStrategy` is `replace`; a change of `noCodeModuleId` or `organization` replaces it. Delete uses safe-delete unless `forceDelete` is set.
+
+        ## Example Usage
+        ### A workspace provisioned from a no-code module
+
+        A change of `moduleVersion` or `variables` later runs an upgrade in place: the workspace keeps its id and state.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        network = workspaces.NoCodeWorkspace("network-eu",
+            no_code_module_id="nocode-network",
+            name="network-eu",
+            project="prj-platform",
+            module_version="1.4.0",
+            variables=[
+                workspaces.NoCodeVariableArgs(key="region", value="eu-west-1", category="engine"),
+                workspaces.NoCodeVariableArgs(key="API_TOKEN", value="s3cr3t", category="env", sensitive=True),
+            ])
+
+        pulumi.export("workspaceId", network.id)
+        ```
 
         ## Import
 

@@ -17,15 +17,202 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'EffectiveVariable',
+    'EffectiveVariableSource',
     'NoCodeVariableInfo',
     'NoCodeWorkspaceLastUpgrade',
     'SettingOverwritesInfo',
+    'VariableInfo',
     'VariableOptionsInfo',
     'VcsRepoInfo',
     'WorkspaceMetrics',
     'WorkspaceStatus',
     'WorkspaceStatusActions',
 ]
+
+@pulumi.output_type
+class EffectiveVariable(dict):
+    """
+    One variable that applies to a workspace: the one that wins for its key and category.
+    """
+    def __init__(__self__, *,
+                 category: _builtins.str,
+                 hcl: _builtins.bool,
+                 key: _builtins.str,
+                 overrides: Sequence['outputs.EffectiveVariableSource'],
+                 sensitive: _builtins.bool,
+                 source: 'outputs.EffectiveVariableSource',
+                 variable_id: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 value: Optional[_builtins.str] = None):
+        """
+        One variable that applies to a workspace: the one that wins for its key and category.
+
+        :param Union[_builtins.str, 'VariableCategory'] category: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+        :param _builtins.bool hcl: Whether the value is parsed as HCL.
+        :param _builtins.str key: Variable name.
+        :param Sequence['EffectiveVariableSource'] overrides: Where the variables of the same key and category that it overrides come from, strongest first.
+        :param _builtins.bool sensitive: Whether the value is write-only.
+        :param 'EffectiveVariableSource' source: Where it comes from.
+        :param _builtins.str variable_id: The variable's id (`var-...`).
+        :param _builtins.str description: Description; absent when it has none.
+        :param _builtins.str value: The value; absent for a sensitive variable (the service never shows it).
+        """
+        pulumi.set(__self__, "category", category)
+        pulumi.set(__self__, "hcl", hcl)
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "overrides", overrides)
+        pulumi.set(__self__, "sensitive", sensitive)
+        pulumi.set(__self__, "source", source)
+        pulumi.set(__self__, "variable_id", variable_id)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> _builtins.str:
+        """
+        `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+        """
+        return pulumi.get(self, "category")
+
+    @_builtins.property
+    @pulumi.getter
+    def hcl(self) -> _builtins.bool:
+        """
+        Whether the value is parsed as HCL.
+        """
+        return pulumi.get(self, "hcl")
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        Variable name.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> Sequence['outputs.EffectiveVariableSource']:
+        """
+        Where the variables of the same key and category that it overrides come from, strongest first.
+        """
+        return pulumi.get(self, "overrides")
+
+    @_builtins.property
+    @pulumi.getter
+    def sensitive(self) -> _builtins.bool:
+        """
+        Whether the value is write-only.
+        """
+        return pulumi.get(self, "sensitive")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> 'outputs.EffectiveVariableSource':
+        """
+        Where it comes from.
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter(name="variableId")
+    def variable_id(self) -> _builtins.str:
+        """
+        The variable's id (`var-...`).
+        """
+        return pulumi.get(self, "variable_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Description; absent when it has none.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[_builtins.str]:
+        """
+        The value; absent for a sensitive variable (the service never shows it).
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class EffectiveVariableSource(dict):
+    """
+    Where an effective variable, or one it overrides, comes from.
+    """
+    def __init__(__self__, *,
+                 kind: _builtins.str,
+                 priority: Optional[_builtins.bool] = None,
+                 scope: Optional[_builtins.str] = None,
+                 variable_set_id: Optional[_builtins.str] = None,
+                 variable_set_name: Optional[_builtins.str] = None):
+        """
+        Where an effective variable, or one it overrides, comes from.
+
+        :param Union[_builtins.str, 'EffectiveVariableSourceKind'] kind: `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+        :param _builtins.bool priority: Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own.
+        :param Union[_builtins.str, 'EffectiveVariableSourceScope'] scope: How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+        :param _builtins.str variable_set_id: The set's id (`varset-...`); absent for the workspace's own.
+        :param _builtins.str variable_set_name: The set's name; absent for the workspace's own.
+        """
+        pulumi.set(__self__, "kind", kind)
+        if priority is not None:
+            pulumi.set(__self__, "priority", priority)
+        if scope is not None:
+            pulumi.set(__self__, "scope", scope)
+        if variable_set_id is not None:
+            pulumi.set(__self__, "variable_set_id", variable_set_id)
+        if variable_set_name is not None:
+            pulumi.set(__self__, "variable_set_name", variable_set_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> Optional[_builtins.bool]:
+        """
+        Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own.
+        """
+        return pulumi.get(self, "priority")
+
+    @_builtins.property
+    @pulumi.getter
+    def scope(self) -> Optional[_builtins.str]:
+        """
+        How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own.
+        """
+        return pulumi.get(self, "scope")
+
+    @_builtins.property
+    @pulumi.getter(name="variableSetId")
+    def variable_set_id(self) -> Optional[_builtins.str]:
+        """
+        The set's id (`varset-...`); absent for the workspace's own.
+        """
+        return pulumi.get(self, "variable_set_id")
+
+    @_builtins.property
+    @pulumi.getter(name="variableSetName")
+    def variable_set_name(self) -> Optional[_builtins.str]:
+        """
+        The set's name; absent for the workspace's own.
+        """
+        return pulumi.get(self, "variable_set_name")
+
 
 @pulumi.output_type
 class NoCodeVariableInfo(dict):
@@ -225,6 +412,97 @@ class SettingOverwritesInfo(dict):
         True: the execution mode is the workspace's own.
         """
         return pulumi.get(self, "execution_mode")
+
+
+@pulumi.output_type
+class VariableInfo(dict):
+    """
+    A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
+    """
+    def __init__(__self__, *,
+                 category: _builtins.str,
+                 hcl: _builtins.bool,
+                 id: _builtins.str,
+                 key: _builtins.str,
+                 sensitive: _builtins.bool,
+                 description: Optional[_builtins.str] = None,
+                 value: Optional[_builtins.str] = None):
+        """
+        A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
+
+        :param Union[_builtins.str, 'VariableCategory'] category: `engine` or `env`.
+        :param _builtins.bool hcl: Whether the value is parsed as HCL.
+        :param _builtins.str id: Variable id (`var-...`).
+        :param _builtins.str key: Variable name.
+        :param _builtins.bool sensitive: Whether the value is write-only.
+        :param _builtins.str description: Description; absent when it has none.
+        :param _builtins.str value: The value; absent for a sensitive variable.
+        """
+        pulumi.set(__self__, "category", category)
+        pulumi.set(__self__, "hcl", hcl)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "sensitive", sensitive)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> _builtins.str:
+        """
+        `engine` or `env`.
+        """
+        return pulumi.get(self, "category")
+
+    @_builtins.property
+    @pulumi.getter
+    def hcl(self) -> _builtins.bool:
+        """
+        Whether the value is parsed as HCL.
+        """
+        return pulumi.get(self, "hcl")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Variable id (`var-...`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        Variable name.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def sensitive(self) -> _builtins.bool:
+        """
+        Whether the value is write-only.
+        """
+        return pulumi.get(self, "sensitive")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Description; absent when it has none.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[_builtins.str]:
+        """
+        The value; absent for a sensitive variable.
+        """
+        return pulumi.get(self, "value")
 
 
 @pulumi.output_type

@@ -99,6 +99,22 @@ class RemoteStateConsumers(pulumi.CustomResource):
         """
         Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
 
+        ## Example Usage
+        ### A workspace whose state another one reads
+
+        `app` shares its state with `reports` only; `reports` reads it with the engine's remote state data source.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        app = workspaces.Workspace("app", name="app")
+        reports = workspaces.Workspace("reports", name="reports")
+
+        workspaces.RemoteStateConsumers("app-readers",
+            workspace_id=app.id,
+            consumer_ids=[reports.id])
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -131,6 +147,22 @@ class RemoteStateConsumers(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Which workspaces may read a workspace's state, in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its consumers (in additive mode only those it added).
+
+        ## Example Usage
+        ### A workspace whose state another one reads
+
+        `app` shares its state with `reports` only; `reports` reads it with the engine's remote state data source.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        app = workspaces.Workspace("app", name="app")
+        reports = workspaces.Workspace("reports", name="reports")
+
+        workspaces.RemoteStateConsumers("app-readers",
+            workspace_id=app.id,
+            consumer_ids=[reports.id])
+        ```
 
         ## Import
 

@@ -74,7 +74,7 @@ class WorkspaceArgs:
         :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
         :param pulumi.Input[Union[_builtins.str, 'ExecutionMode']] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
         :param pulumi.Input[_builtins.bool] file_triggers_enabled: Whether only changes under the trigger prefixes or patterns start runs.
-        :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources (the input, echoed).
+        :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
         :param pulumi.Input[_builtins.bool] global_remote_state: Whether every workspace of the organization may read this workspace's state.
         :param pulumi.Input[_builtins.bool] operations: Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
         :param pulumi.Input[_builtins.str] organization: Organization holding the workspace (from the `organization` relationship). A change replaces a `Workspace`.
@@ -120,10 +120,15 @@ class WorkspaceArgs:
             pulumi.set(__self__, "execution_mode", execution_mode)
         if file_triggers_enabled is not None:
             pulumi.set(__self__, "file_triggers_enabled", file_triggers_enabled)
+        if force_delete is None:
+            force_delete = False
         if force_delete is not None:
             pulumi.set(__self__, "force_delete", force_delete)
         if global_remote_state is not None:
             pulumi.set(__self__, "global_remote_state", global_remote_state)
+        if operations is not None:
+            warnings.warn("""Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.""", DeprecationWarning)
+            pulumi.log.warn("""operations is deprecated: Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.""")
         if operations is not None:
             pulumi.set(__self__, "operations", operations)
         if organization is not None:
@@ -321,7 +326,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="forceDelete")
     def force_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether delete removes the workspace even while it manages resources (the input, echoed).
+        Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
         """
         return pulumi.get(self, "force_delete")
 
@@ -343,6 +348,7 @@ class WorkspaceArgs:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.""")
     def operations(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
@@ -563,6 +569,26 @@ class Workspace(pulumi.CustomResource):
         """
         A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
 
+        ## Example Usage
+        ### A workspace with its settings and tags
+
+        A workspace that runs on the service, applies plans without confirmation and carries a flat tag and a key-value tag.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.Workspace("web",
+            name="web",
+            description="The web application",
+            execution_mode="remote",
+            auto_apply=True,
+            tag_names=["team-web"],
+            tags={"env": "prod"})
+
+        pulumi.export("workspaceId", web.id)
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -595,7 +621,7 @@ class Workspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] engine_version: Engine version, exact or a constraint (`terraform-version` on the wire; the spec's `engine-version` is read too); absent when the service reports none.
         :param pulumi.Input[Union[_builtins.str, 'ExecutionMode']] execution_mode: `remote`, `local` (state storage only) or `agent`. Never together with `operations`.
         :param pulumi.Input[_builtins.bool] file_triggers_enabled: Whether only changes under the trigger prefixes or patterns start runs.
-        :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources (the input, echoed).
+        :param pulumi.Input[_builtins.bool] force_delete: Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
         :param pulumi.Input[_builtins.bool] global_remote_state: Whether every workspace of the organization may read this workspace's state.
         :param pulumi.Input[_builtins.str] name: Name: letters, digits, `-` and `_`; unique in the organization. A change renames the workspace in place.
         :param pulumi.Input[_builtins.bool] operations: Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.
@@ -623,6 +649,26 @@ class Workspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace of the service, its settings and (when given) its key-value and flat tags. A change of `organization` replaces it; every other change, renames and project moves included, is made in place. Delete uses safe-delete unless `forceDelete` is set.
+
+        ## Example Usage
+        ### A workspace with its settings and tags
+
+        A workspace that runs on the service, applies plans without confirmation and carries a flat tag and a key-value tag.
+
+        ```python
+        import pulumi
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.Workspace("web",
+            name="web",
+            description="The web application",
+            execution_mode="remote",
+            auto_apply=True,
+            tag_names=["team-web"],
+            tags={"env": "prod"})
+
+        pulumi.export("workspaceId", web.id)
+        ```
 
         ## Import
 
@@ -704,6 +750,8 @@ class Workspace(pulumi.CustomResource):
             __props__.__dict__["engine_version"] = engine_version
             __props__.__dict__["execution_mode"] = execution_mode
             __props__.__dict__["file_triggers_enabled"] = file_triggers_enabled
+            if force_delete is None:
+                force_delete = False
             __props__.__dict__["force_delete"] = force_delete
             __props__.__dict__["global_remote_state"] = global_remote_state
             if name is None and not opts.urn:
@@ -887,7 +935,7 @@ class Workspace(pulumi.CustomResource):
     @pulumi.getter(name="forceDelete")
     def force_delete(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether delete removes the workspace even while it manages resources (the input, echoed).
+        Whether delete removes the workspace even while it manages resources; otherwise delete is a safe delete. Default false.
         """
         return pulumi.get(self, "force_delete")
 
@@ -917,6 +965,7 @@ class Workspace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""Use `executionMode` (`remote`, `local` or `agent`) instead; `operations` is its older, true-or-false form.""")
     def operations(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         Deprecated mirror of the execution mode: false for `local`, true otherwise. Never together with `executionMode`.

@@ -89,6 +89,21 @@ class WorkspaceLock(pulumi.CustomResource):
         """
         Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
 
+        ## Example Usage
+        ### A workspace locked during a maintenance window
+
+        The lock holds while the resource exists; delete unlocks the workspace.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.get_workspace_output(name="web")
+
+        workspaces.WorkspaceLock("web-freeze",
+            workspace_id=web.id,
+            reason="Change freeze until the release is out")
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -115,6 +130,21 @@ class WorkspaceLock(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Holds a workspace's lock while it exists: create locks, delete unlocks (or force-unlocks with `force`). A change of `workspaceId` or `reason` replaces it.
+
+        ## Example Usage
+        ### A workspace locked during a maintenance window
+
+        The lock holds while the resource exists; delete unlocks the workspace.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.get_workspace_output(name="web")
+
+        workspaces.WorkspaceLock("web-freeze",
+            workspace_id=web.id,
+            reason="Change freeze until the release is out")
+        ```
 
         ## Import
 

@@ -115,6 +115,23 @@ class WorkspaceTags(pulumi.CustomResource):
         """
         Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
 
+        ## Example Usage
+        ### Tags added to a workspace managed elsewhere
+
+        In `additive` mode the resource adds its tags and, on delete, removes only those: tags set by others stay.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.get_workspace_output(name="web")
+
+        workspaces.WorkspaceTags("web-compliance",
+            workspace_id=web.id,
+            mode="additive",
+            tag_names=["pci"],
+            tags={"costCenter": "1234"})
+        ```
+
         ## Import
 
         An existing record is imported by its id, in one of these forms:
@@ -147,6 +164,23 @@ class WorkspaceTags(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Flat and key-value tags of a workspace managed elsewhere (or by another team), in `authoritative` or `additive` mode. A change of `workspaceId` replaces it; delete removes its tags (in additive mode only those it added).
+
+        ## Example Usage
+        ### Tags added to a workspace managed elsewhere
+
+        In `additive` mode the resource adds its tags and, on delete, removes only those: tags set by others stay.
+
+        ```python
+        import pulumi_workspaces as workspaces
+
+        web = workspaces.get_workspace_output(name="web")
+
+        workspaces.WorkspaceTags("web-compliance",
+            workspace_id=web.id,
+            mode="additive",
+            tag_names=["pci"],
+            tags={"costCenter": "1234"})
+        ```
 
         ## Import
 
