@@ -101,7 +101,7 @@ const graph = readGraph();
 const SERVER = "src/server/";
 
 /** Shared plumbing every room may use: opening the database, migrations, statement cache. */
-const INFRASTRUCTURE = new Set([`${SERVER}store/db.ts`, `${SERVER}store/schema.ts`]);
+const INFRASTRUCTURE = new Set([`${SERVER}store/db.ts`, `${SERVER}store/schema.ts`, `${SERVER}store/schema-v3.ts`]);
 
 /**
  * The server domain a file belongs to (`workspace`, `nocode`, ...), or null outside the
@@ -274,6 +274,10 @@ const TABLE_OWNERS: Record<string, string> = {
   tokens: "auth",
   team_workspaces: "auth",
   team_projects: "auth",
+  organization_memberships: "auth",
+  run_triggers: "run-trigger",
+  notification_configurations: "notification",
+  state_version_output_ids: "state-version",
   remote_state_consumers: "consumers",
   no_code_modules: "no-code",
   no_code_variable_options: "no-code",

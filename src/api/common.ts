@@ -48,6 +48,9 @@ export const ID_PREFIXES = {
   registryModuleVersion: "modver-",
   dataRetentionPolicy: "drp-",
   variableSet: "varset-",
+  runTrigger: "rt-",
+  notificationConfiguration: "nc-",
+  organizationMembership: "ou-",
 } as const;
 
 /** A kind of record with an identifier prefix (`workspace`, `project`, ...), as named in {@link ID_PREFIXES}. */

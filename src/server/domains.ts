@@ -14,6 +14,7 @@ import { oauthDomain } from "./oauth";
 import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
 import { noCodeDomain } from "./no-code";
+import { runTriggerDomain } from "./run-trigger";
 import { variableDomain } from "./variable";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
@@ -34,4 +35,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   registryDomain,
   noCodeDomain,
   variableDomain,
+  runTriggerDomain,
 ];

@@ -1,21 +1,24 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
 import { findUser } from "./service/users";
-import { teamMemberIds, type TeamRecord } from "./service/teams";
+import { organizationAccessOf, teamMemberIds, type TeamPermissions, type TeamRecord } from "./service/teams";
 import type { IssuedToken } from "./service/tokens";
-import type { TeamProjectRecord, TeamWorkspaceRecord } from "./service/access";
+import { workspaceGrantPermissions, type TeamProjectRecord, type TeamWorkspaceRecord } from "./service/access";
+import { projectGrantPermissions } from "./service/presets";
 
-export function renderTeam(db: Db, t: TeamRecord): Resource {
+export function renderTeam(db: Db, t: TeamRecord, permissions: TeamPermissions): Resource {
   const users = teamMemberIds(db, t.id);
   return {
     id: t.id,
     type: "teams",
     attributes: {
       name: t.name,
-      "organization-access": {
-        "manage-workspaces": t.manage_workspaces === 1,
-        "manage-projects": t.manage_projects === 1,
-      },
+      "organization-access": organizationAccessOf(t),
+      visibility: t.visibility,
+      "sso-team-id": t.sso_team_id,
+      "allow-member-token-management": t.allow_member_token_management === 1,
+      "is-unified": false,
+      permissions: { "can-update-membership": permissions.canUpdate, "can-destroy": permissions.canDestroy },
       "users-count": users.length,
     },
     relationships: {
@@ -51,24 +54,22 @@ export function renderTeamWorkspace(r: TeamWorkspaceRecord): Resource {
   return {
     id: r.id,
     type: "team-workspaces",
-    attributes: {
-      access: r.access,
-      runs: r.runs,
-      variables: r.variables,
-      "state-versions": r.state_versions,
-      "workspace-locking": r.workspace_locking === 1,
-      "run-tasks": r.run_tasks === 1,
-    },
+    attributes: { access: r.access, ...workspaceGrantPermissions(r) },
     relationships: { team: ref("teams", r.team_id), workspace: ref("workspaces", r.workspace_id) },
     links: { self: `${API_PREFIX}/team-workspaces/${r.id}` },
   };
 }
 
 export function renderTeamProject(r: TeamProjectRecord): Resource {
+  const permissions = projectGrantPermissions(r.access, r.custom_access);
   return {
     id: r.id,
     type: "team-projects",
-    attributes: { access: r.access },
+    attributes: {
+      access: r.access,
+      "project-access": permissions.project,
+      "workspace-access": permissions.workspace,
+    },
     relationships: { team: ref("teams", r.team_id), project: ref("projects", r.project_id) },
     links: { self: `${API_PREFIX}/team-projects/${r.id}` },
   };

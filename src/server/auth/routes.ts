@@ -1,33 +1,55 @@
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
+import { membersSchema, userCreateSchema } from "../../api/admin";
+import { teamCreateSchema, teamUpdateSchema } from "../../api/teams";
 import {
-  membersSchema,
-  teamCreateSchema,
   teamProjectCreateSchema,
   teamProjectUpdateSchema,
-  teamUpdateSchema,
   type teamWorkspaceAttributes,
   teamWorkspaceCreateSchema,
   teamWorkspaceUpdateSchema,
-  userCreateSchema,
-} from "../../api/admin";
+} from "../../api/team-access";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { NotFound } from "../domain-errors";
-import { API_PREFIX, noContent, parseBody, send, targetId } from "../http/jsonapi";
+import {
+  API_PREFIX,
+  commaList,
+  noContent,
+  paginationEnvelope,
+  parseBody,
+  parsePage,
+  queryText,
+  send,
+  targetId,
+} from "../http/jsonapi";
+import { Invalid } from "../domain-errors";
 import { findProject } from "../project/service";
 import { findWorkspace } from "../workspace/service";
 import { renderTeam, renderTeamProject, renderTeamWorkspace, renderToken, renderUser } from "./render";
-import { addTeamMembers, createTeam, deleteTeam, listTeams, loadTeam, updateTeam } from "./service/teams";
+import {
+  addTeamMembers,
+  createTeam,
+  deleteTeam,
+  listTeams,
+  loadTeam,
+  teamPermissions,
+  updateTeam,
+  type TeamInput,
+  type TeamRecord,
+} from "./service/teams";
 import {
   createTeamProject,
   createTeamWorkspace,
   deleteTeamProject,
   deleteTeamWorkspace,
   loadTeamProject,
+  listTeamProjects,
+  listTeamWorkspaces,
   loadTeamWorkspace,
   updateTeamProject,
   updateTeamWorkspace,
+  type TeamProjectInput,
   type TeamWorkspaceInput,
 } from "./service/access";
 import { createUser } from "./service/users";
@@ -41,15 +63,44 @@ import { issueOrganizationToken, issueTeamToken, issueUserToken, revokeTeamToken
  * and, for a local server only, `POST /admin/users` and `POST /users/:id/authentication-tokens`.
  */
 
-function teamWorkspaceInput(a: z.infer<typeof teamWorkspaceAttributes>): TeamWorkspaceInput {
+function teamWorkspaceInput(a: z.infer<typeof teamWorkspaceAttributes> | undefined): TeamWorkspaceInput {
   return {
-    access: a.access,
-    runs: a.runs,
-    variables: a.variables,
-    stateVersions: a["state-versions"],
-    workspaceLocking: a["workspace-locking"],
-    runTasks: a["run-tasks"],
+    access: a?.access,
+    runs: a?.runs,
+    variables: a?.variables,
+    "state-versions": a?.["state-versions"],
+    "sentinel-mocks": a?.["sentinel-mocks"],
+    "workspace-locking": a?.["workspace-locking"],
+    "run-tasks": a?.["run-tasks"],
+    "policy-overrides": a?.["policy-overrides"],
   };
+}
+
+function teamInput(a: Partial<z.infer<typeof teamCreateSchema>["data"]["attributes"]>): TeamInput {
+  return {
+    name: a.name,
+    organizationAccess: a["organization-access"],
+    visibility: a.visibility,
+    ssoTeamId: a["sso-team-id"],
+    allowMemberTokenManagement: a["allow-member-token-management"],
+  };
+}
+
+function projectAccessInput(
+  a: { access?: TeamProjectInput["access"]; "project-access"?: unknown; "workspace-access"?: unknown } | undefined,
+): TeamProjectInput {
+  return {
+    access: a?.access,
+    project: (a?.["project-access"] ?? undefined) as TeamProjectInput["project"],
+    workspace: (a?.["workspace-access"] ?? undefined) as TeamProjectInput["workspace"],
+  };
+}
+
+/** The one id a list of team access is filtered by (`filter[workspace][id]`, `filter[project][id]`): required. */
+function requiredFilter(query: Record<string, unknown>, name: string): string {
+  const value = queryText(query[name] ?? "");
+  if (!value) throw new Invalid(`${name} is required`, { parameter: name });
+  return value;
 }
 
 export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -58,41 +109,50 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/teams",
     async (request, reply) => {
-      const team = createTeam(db, requireCaller(request), request.params.organization_name, () => {
+      const caller = requireCaller(request);
+      const team = createTeam(db, caller, request.params.organization_name, () => {
         const a = parseBody(teamCreateSchema, request.body).data.attributes;
-        return {
-          name: a.name,
-          manageWorkspaces: a["organization-access"]?.["manage-workspaces"],
-          manageProjects: a["organization-access"]?.["manage-projects"],
-        };
+        return { ...teamInput(a), name: a.name };
       });
-      return send(reply, 201, { data: renderTeam(db, team) });
+      return send(reply, 201, { data: renderTeam(db, team, teamPermissions(db, caller, team)) });
     },
   );
 
   app.get<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/teams",
     async (request, reply) => {
-      const rows = listTeams(db, requireCaller(request), request.params.organization_name);
-      return send(reply, 200, { data: rows.map((t) => renderTeam(db, t)) });
+      const caller = requireCaller(request);
+      const q = request.query as Record<string, unknown>;
+      const page = parsePage(q);
+      const { rows, total } = listTeams(
+        db,
+        caller,
+        request.params.organization_name,
+        { names: commaList(q["filter[names]"], "filter[names]"), query: queryText(q["q"] ?? "") || undefined },
+        page,
+      );
+      return send(reply, 200, {
+        data: rows.map((t) => renderTeam(db, t, teamPermissions(db, caller, t))),
+        ...paginationEnvelope(request, page, total),
+      });
     },
   );
 
+  const teamDocument = (caller: ReturnType<typeof requireCaller>, team: TeamRecord) => ({
+    data: renderTeam(db, team, teamPermissions(db, caller, team)),
+  });
+
   app.get<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
-    return send(reply, 200, { data: renderTeam(db, loadTeam(db, requireCaller(request), request.params.id, false)) });
+    const caller = requireCaller(request);
+    return send(reply, 200, teamDocument(caller, loadTeam(db, caller, request.params.id, false)));
   });
 
   app.patch<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
-    const team = updateTeam(db, requireCaller(request), request.params.id, () => {
-      const a = parseBody(teamUpdateSchema, request.body).data.attributes ?? {};
-      const access = a["organization-access"];
-      return {
-        name: a.name,
-        manageWorkspaces: access?.["manage-workspaces"],
-        manageProjects: access?.["manage-projects"],
-      };
-    });
-    return send(reply, 200, { data: renderTeam(db, team) });
+    const caller = requireCaller(request);
+    const team = updateTeam(db, caller, request.params.id, () =>
+      teamInput(parseBody(teamUpdateSchema, request.body).data.attributes ?? {}),
+    );
+    return send(reply, 200, teamDocument(caller, team));
   });
 
   app.delete<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
@@ -174,6 +234,19 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return send(reply, 201, { data: renderTeamWorkspace(r) });
   });
 
+  app.get("/team-workspaces", async (request, reply) => {
+    const q = request.query as Record<string, unknown>;
+    const page = parsePage(q);
+    const { rows, total } = listTeamWorkspaces(
+      db,
+      requireCaller(request),
+      (id) => findWorkspace(ctx, id),
+      requiredFilter(q, "filter[workspace][id]"),
+      page,
+    );
+    return send(reply, 200, { data: rows.map(renderTeamWorkspace), ...paginationEnvelope(request, page, total) });
+  });
+
   app.get<{ Params: { id: string } }>("/team-workspaces/:id", async (request, reply) => {
     return send(reply, 200, {
       data: renderTeamWorkspace(loadTeamWorkspace(db, requireCaller(request), request.params.id)),
@@ -200,11 +273,24 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
         return {
           targetId: d.relationships.project.data.id,
           teamId: d.relationships.team.data.id,
-          input: d.attributes.access,
+          input: { ...projectAccessInput(d.attributes), access: d.attributes.access },
         };
       },
     });
     return send(reply, 201, { data: renderTeamProject(r) });
+  });
+
+  app.get("/team-projects", async (request, reply) => {
+    const q = request.query as Record<string, unknown>;
+    const page = parsePage(q);
+    const { rows, total } = listTeamProjects(
+      db,
+      requireCaller(request),
+      (id) => findProject(db, id),
+      requiredFilter(q, "filter[project][id]"),
+      page,
+    );
+    return send(reply, 200, { data: rows.map(renderTeamProject), ...paginationEnvelope(request, page, total) });
   });
 
   app.get<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
@@ -214,11 +300,8 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.patch<{ Params: { id: string } }>("/team-projects/:id", async (request, reply) => {
-    const r = updateTeamProject(
-      db,
-      requireCaller(request),
-      request.params.id,
-      () => parseBody(teamProjectUpdateSchema, request.body).data.attributes?.access,
+    const r = updateTeamProject(db, requireCaller(request), request.params.id, () =>
+      projectAccessInput(parseBody(teamProjectUpdateSchema, request.body).data.attributes),
     );
     return send(reply, 200, { data: renderTeamProject(r) });
   });

@@ -1,10 +1,11 @@
 import type { Domain } from "../context";
 import { stateVersionRoutes } from "./routes";
-import { settleOnUnlock, stateVersionOutputs } from "./service";
+import { recordMissingOutputIds, settleOnUnlock, stateVersionOutputs } from "./service";
 
 export const stateVersionDomain: Domain = {
   name: "state-versions",
   init(ctx) {
+    recordMissingOutputIds(ctx);
     // The workspace's outputs are those of its current state version (spec 2.2).
     ctx.hooks.workspaceRender.push((ctx, ws, resource) => {
       if (!ws.current_state_version_id || !resource.relationships) return;

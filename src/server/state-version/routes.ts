@@ -1,15 +1,18 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { stateVersionCreateRequestSchema } from "../../api/organizations";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { parseBody, send } from "../http/jsonapi";
+import { parseBody, parseInclude, send } from "../http/jsonapi";
 import { renderStateVersion, renderStateVersionOutput } from "./render";
 import {
   createStateVersion,
+  currentStateVersionOutputs,
   loadCurrentStateVersion,
+  loadStateVersionOutput,
   loadStateVersion,
   stateFile,
   stateVersionOutputs,
+  type StateVersionRecord,
 } from "./service";
 
 export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -23,21 +26,29 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return send(reply, 201, { data: renderStateVersion(ctx, sv) });
   });
 
+  /** The document of a state version, with its outputs when `include=outputs` asks (sensitive values hidden). */
+  const document = (request: FastifyRequest, sv: StateVersionRecord) => {
+    const include = parseInclude(request.query as Record<string, unknown>, ["outputs"]);
+    return {
+      data: renderStateVersion(ctx, sv),
+      ...(include.has("outputs")
+        ? { included: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)) }
+        : {}),
+    };
+  };
+
   app.get<{ Params: { id: string } }>("/state-versions/:id", async (request, reply) => {
-    return send(reply, 200, {
-      data: renderStateVersion(ctx, loadStateVersion(ctx, requireCaller(request), request.params.id)),
-    });
+    return send(reply, 200, document(request, loadStateVersion(ctx, requireCaller(request), request.params.id)));
   });
 
   app.get<{ Params: { workspace_id: string } }>(
     "/workspaces/:workspace_id/current-state-version",
     async (request, reply) => {
-      return send(reply, 200, {
-        data: renderStateVersion(
-          ctx,
-          loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id),
-        ),
-      });
+      return send(
+        reply,
+        200,
+        document(request, loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id)),
+      );
     },
   );
 
@@ -57,10 +68,13 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get<{ Params: { workspace_id: string } }>(
     "/workspaces/:workspace_id/current-state-version-outputs",
     async (request, reply) => {
-      const sv = loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id);
-      return send(reply, 200, {
-        data: stateVersionOutputs(ctx.db, sv.id).map((o) => renderStateVersionOutput(o, false)),
-      });
+      const outputs = currentStateVersionOutputs(ctx, requireCaller(request), request.params.workspace_id);
+      return send(reply, 200, { data: outputs.map((o) => renderStateVersionOutput(o, false)) });
     },
   );
+
+  app.get<{ Params: { id: string } }>("/state-version-outputs/:id", async (request, reply) => {
+    const { output, showSensitive } = loadStateVersionOutput(ctx, requireCaller(request), request.params.id);
+    return send(reply, 200, { data: renderStateVersionOutput(output, showSensitive) });
+  });
 }

@@ -7,10 +7,52 @@ import { newId } from "../ids";
 import { loadWorkspace, loadWorkspaceWith, setCurrentStateVersion } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
+import { stateVersionOutputs, type StateOutput } from "./outputs";
 import type { StateVersionRecord } from "./store";
 
 export type { StateVersionRecord } from "./store";
 export { stateVersionOutputs } from "./outputs";
+
+/** Records the output ids of a state version that holds state, so each output can be read by id. */
+function recordOutputIds(ctx: ServerContext, stateVersionId: string): void {
+  store.insertOutputIds(
+    ctx.db,
+    stateVersionId,
+    stateVersionOutputs(ctx.db, stateVersionId).map((o) => o.id),
+  );
+}
+
+/** Records the output ids of state versions written before ids were recorded (run once at start). */
+export function recordMissingOutputIds(ctx: ServerContext): void {
+  const missing = store.versionsWithoutOutputIds(ctx.db);
+  if (missing.length) inTransaction(ctx.db, () => missing.forEach((id) => recordOutputIds(ctx, id)));
+}
+
+/**
+ * One output by id, with whether the caller may see a sensitive value: reading outputs
+ * takes `can-read-state-outputs` on the workspace; a sensitive value is shown to a caller
+ * that may read the state itself.
+ */
+export function loadStateVersionOutput(
+  ctx: ServerContext,
+  caller: Caller,
+  outputId: string,
+): { output: StateOutput; showSensitive: boolean } {
+  const svId = store.stateVersionOfOutput(ctx.db, outputId);
+  const sv = svId ? store.findStateVersion(ctx.db, svId) : undefined;
+  const output = sv && stateVersionOutputs(ctx.db, sv.id).find((o) => o.id === outputId);
+  if (!sv || !output) throw new NotFound("state version output not found");
+  const { permissions } = loadWorkspace(ctx, caller, { id: sv.workspace_id });
+  if (!permissions["can-read-state-outputs"]) throw new NotFound("state version output not found");
+  return { output, showSensitive: permissions["can-read-state-versions"] };
+}
+
+/** The outputs of the workspace's current state version; outputs-only access is enough. Sensitive values stay hidden. */
+export function currentStateVersionOutputs(ctx: ServerContext, caller: Caller, workspaceId: string): StateOutput[] {
+  const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-read-state-outputs");
+  if (!ws.current_state_version_id) throw new NotFound("the workspace has no current state version");
+  return stateVersionOutputs(ctx.db, ws.current_state_version_id);
+}
 
 export interface StateVersionInput {
   serial: number;
@@ -76,6 +118,7 @@ export function createStateVersion(
       created_by: caller.principalId,
       created_at: t,
     });
+    if (state) recordOutputIds(ctx, id);
     if (!input.intermediate && status === "finalized") setCurrentStateVersion(ctx, ws.id, id, state!.resourceCount, t);
     return store.findStateVersion(ctx.db, id)!;
   });

@@ -69,3 +69,28 @@ export function settleIntermediates(db: Db, workspaceId: string): void {
     `UPDATE state_versions SET promoted = 1 WHERE workspace_id = ? AND intermediate = 1 AND promoted = 0`,
   ).run(workspaceId);
 }
+
+/** Records the ids of a state version's outputs, so that each can be read by id. */
+export function insertOutputIds(db: Db, stateVersionId: string, ids: ReadonlyArray<string>): void {
+  const stmt = prepare(db, `INSERT OR IGNORE INTO state_version_output_ids (id, state_version_id) VALUES (?, ?)`);
+  for (const id of ids) stmt.run(id, stateVersionId);
+}
+
+/** The state version an output id belongs to. */
+export function stateVersionOfOutput(db: Db, outputId: string): string | undefined {
+  return (
+    prepare(db, `SELECT state_version_id FROM state_version_output_ids WHERE id = ?`).get(outputId) as
+      { state_version_id: string } | undefined
+  )?.state_version_id;
+}
+
+/** Finalized state versions with state whose output ids were never recorded (written before they were). */
+export function versionsWithoutOutputIds(db: Db): string[] {
+  return (
+    prepare(
+      db,
+      `SELECT id FROM state_versions sv WHERE state IS NOT NULL AND instr(state, '"outputs"') > 0
+         AND NOT EXISTS (SELECT 1 FROM state_version_output_ids o WHERE o.state_version_id = sv.id)`,
+    ).all() as { id: string }[]
+  ).map((r) => r.id);
+}

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-v3";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -290,6 +291,16 @@ export const MIGRATIONS: readonly Migration[] = [
       if (!columnsOf(db, "vars").some((c) => c.name === "version_id"))
         db.exec(`ALTER TABLE vars ADD COLUMN version_id TEXT`);
       db.exec(VARIABLE_SETS_SCHEMA);
+    },
+  },
+  {
+    version: 3,
+    description: "team settings and access permissions, run triggers, notification configurations, output ids",
+    up(db) {
+      for (const [table, column, declaration] of TEAMS_AND_TRIGGERS_COLUMNS)
+        if (!columnsOf(db, table).some((c) => c.name === column))
+          db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+      db.exec(TEAMS_AND_TRIGGERS_SCHEMA);
     },
   },
 ];

@@ -1,10 +1,19 @@
 import type { Db } from "../../store/db";
-import { inTransaction } from "../../store/db";
+import { inTransaction, type Page } from "../../store/db";
 import { newInternalId } from "../../ids";
-import { NotFound } from "../../domain-errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../../domain-errors";
+import {
+  PROJECT_ACCESS_PRESETS,
+  WORKSPACE_ACCESS_PRESETS,
+  type ProjectAccessLevel,
+  type ProjectPermissionValues,
+  type ProjectWorkspacePermissionValues,
+  type WorkspaceAccessLevel,
+  type WorkspacePermissionValues,
+} from "../../../api/team-access";
+import { projectGrantPermissions, type ProjectGrantPermissions } from "./presets";
 import * as store from "../store/records";
 import type { TeamProjectRecord, TeamWorkspaceRecord } from "../store/records";
-import type { TeamWorkspaceAccess } from "../store/grants";
 import { assertAccessManager, assertProjectAccessManager, orgRole } from "./authz";
 import type { Caller } from "./caller";
 import { unique } from "./users";
@@ -13,15 +22,102 @@ import { unique } from "./users";
 
 export type { TeamProjectRecord, TeamWorkspaceRecord };
 
-type AccessLevel = TeamWorkspaceAccess["access"];
+/** A grant's level and the permissions the body names, in the wire's spelling (none given on a plain update). */
+export interface TeamWorkspaceInput extends Partial<WorkspacePermissionValues> {
+  access?: WorkspaceAccessLevel;
+}
 
-export interface TeamWorkspaceInput {
-  access: AccessLevel;
-  runs?: string;
-  variables?: string;
-  stateVersions?: string;
-  workspaceLocking?: boolean;
-  runTasks?: boolean;
+/** A project grant's level and the permissions the body names. */
+export interface TeamProjectInput {
+  access?: ProjectAccessLevel;
+  project?: Partial<ProjectPermissionValues>;
+  workspace?: Partial<ProjectWorkspacePermissionValues>;
+}
+
+/** "state-versions" reads "State versions", as the service words it. */
+function label(name: string): string {
+  const words = name.split("-").join(" ");
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/**
+ * The permissions a grant at `level` ends with: a preset level's own (a permission the
+ * body names must agree with it, else the body is refused with the service's message),
+ * or, for `custom`, `base` with the body's values over it.
+ */
+function grantedPermissions<V extends Record<string, unknown>>(
+  level: string,
+  preset: V,
+  base: V,
+  given: Partial<V>,
+  pointer: (name: string) => string,
+): V {
+  const failures: Failure[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined || level === "custom" || value === preset[name]) continue;
+    failures.push({
+      detail: `${label(name)} is read-only when access level is '${level}'; use the 'custom' access level to set this attribute.`,
+      field: { attribute: pointer(name) },
+    });
+  }
+  failIfAny(failures);
+  if (level !== "custom") return preset;
+  const out = { ...base };
+  for (const [name, value] of Object.entries(given))
+    if (value !== undefined) (out as Record<string, unknown>)[name] = value;
+  return out;
+}
+
+function workspaceGrant(level: WorkspaceAccessLevel, base: WorkspacePermissionValues, input: TeamWorkspaceInput) {
+  const { access: _level, ...given } = input;
+  const v = grantedPermissions(level, WORKSPACE_ACCESS_PRESETS[level], base, given, (n) => n);
+  return {
+    access: level,
+    runs: v.runs,
+    variables: v.variables,
+    state_versions: v["state-versions"],
+    sentinel_mocks: v["sentinel-mocks"],
+    workspace_locking: v["workspace-locking"] ? 1 : 0,
+    run_tasks: v["run-tasks"] ? 1 : 0,
+    policy_overrides: v["policy-overrides"] ? 1 : 0,
+  };
+}
+
+/** The permissions a team access record holds, in the wire's spelling. */
+export function workspaceGrantPermissions(r: TeamWorkspaceRecord): WorkspacePermissionValues {
+  if (r.access !== "custom") return WORKSPACE_ACCESS_PRESETS[r.access] ?? WORKSPACE_ACCESS_PRESETS.read;
+  return {
+    runs: r.runs as WorkspacePermissionValues["runs"],
+    variables: r.variables as WorkspacePermissionValues["variables"],
+    "state-versions": r.state_versions as WorkspacePermissionValues["state-versions"],
+    "sentinel-mocks": (r.sentinel_mocks ?? "none") as WorkspacePermissionValues["sentinel-mocks"],
+    "workspace-locking": r.workspace_locking === 1,
+    "run-tasks": r.run_tasks === 1,
+    "policy-overrides": r.policy_overrides === 1,
+  };
+}
+
+function projectGrant(
+  level: ProjectAccessLevel,
+  base: ProjectGrantPermissions,
+  input: TeamProjectInput,
+): { access: string; custom_access: string | null } {
+  const preset = PROJECT_ACCESS_PRESETS[level];
+  const project = grantedPermissions(
+    level,
+    preset.project,
+    base.project,
+    input.project ?? {},
+    (n) => `project-access.${n}`,
+  );
+  const workspace = grantedPermissions(
+    level,
+    preset.workspace,
+    base.workspace,
+    input.workspace ?? {},
+    (n) => `workspace-access.${n}`,
+  );
+  return { access: level, custom_access: level === "custom" ? JSON.stringify({ project, workspace }) : null };
 }
 
 /**
@@ -70,18 +166,18 @@ export function createTeamWorkspace(
     return found;
   });
   if (!store.teamInOrganization(db, teamId, ws.organization)) throw new NotFound("team not found");
+  const level = input.access ?? "read";
   const record: TeamWorkspaceRecord = {
     id: newInternalId("tws-"),
     team_id: teamId,
     workspace_id: ws.id,
-    access: input.access,
-    runs: input.runs ?? "read",
-    variables: input.variables ?? "none",
-    state_versions: input.stateVersions ?? "none",
-    workspace_locking: input.workspaceLocking ? 1 : 0,
-    run_tasks: input.runTasks ? 1 : 0,
+    ...workspaceGrant(level, WORKSPACE_ACCESS_PRESETS.custom, input),
   };
-  unique(() => inTransaction(db, () => store.insertTeamWorkspace(db, record)), { relationship: "team" });
+  inTransaction(db, () => {
+    if (store.teamWorkspaceOf(db, teamId, ws.id))
+      throw new Invalid("Team already has access to this workspace", { relationship: "team" });
+    store.insertTeamWorkspace(db, record);
+  });
   return store.findTeamWorkspace(db, record.id)!;
 }
 
@@ -103,15 +199,8 @@ export function updateTeamWorkspace(
   const input = read();
   inTransaction(db, () => {
     const cur = store.findTeamWorkspace(db, r.id)!;
-    store.updateTeamWorkspaceRow(db, {
-      id: r.id,
-      access: input.access,
-      runs: input.runs ?? cur.runs,
-      variables: input.variables ?? cur.variables,
-      state_versions: input.stateVersions ?? cur.state_versions,
-      workspace_locking: input.workspaceLocking === undefined ? cur.workspace_locking : input.workspaceLocking ? 1 : 0,
-      run_tasks: input.runTasks === undefined ? cur.run_tasks : input.runTasks ? 1 : 0,
-    });
+    const level = input.access ?? cur.access;
+    store.updateTeamWorkspaceRow(db, { id: r.id, ...workspaceGrant(level, workspaceGrantPermissions(cur), input) });
   });
   return store.findTeamWorkspace(db, r.id)!;
 }
@@ -126,19 +215,24 @@ export function createTeamProject(
   db: Db,
   caller: Caller,
   find: (id: string) => Located | undefined,
-  request: GrantRequest<string>,
+  request: GrantRequest<TeamProjectInput & { access: ProjectAccessLevel }>,
 ): TeamProjectRecord {
   const {
     target: project,
     teamId,
-    input: access,
+    input,
   } = grantTarget(request, (id) => {
     const found = find(id);
     assertProjectAccessManager(db, caller, found);
     return found!;
   });
   if (!store.teamInOrganization(db, teamId, project.organization)) throw new NotFound("team not found");
-  const record: TeamProjectRecord = { id: newInternalId("tprj-"), team_id: teamId, project_id: project.id, access };
+  const record: TeamProjectRecord = {
+    id: newInternalId("tprj-"),
+    team_id: teamId,
+    project_id: project.id,
+    ...projectGrant(input.access, PROJECT_ACCESS_PRESETS.custom, input),
+  };
   unique(() => inTransaction(db, () => store.insertTeamProject(db, record)), { relationship: "team" });
   return record;
 }
@@ -149,19 +243,43 @@ export function loadTeamProject(db: Db, caller: Caller, id: string): TeamProject
   return r;
 }
 
-export function updateTeamProject(
-  db: Db,
-  caller: Caller,
-  id: string,
-  read: () => string | undefined,
-): TeamProjectRecord {
+export function updateTeamProject(db: Db, caller: Caller, id: string, read: () => TeamProjectInput): TeamProjectRecord {
   const r = loadTeamProject(db, caller, id);
-  const access = read();
-  if (access !== undefined) inTransaction(db, () => store.updateTeamProjectAccess(db, r.id, access));
-  return { ...r, access: access ?? r.access };
+  const input = read();
+  const level = input.access ?? (r.access as ProjectAccessLevel);
+  const grant = projectGrant(level, projectGrantPermissions(r.access, r.custom_access), input);
+  inTransaction(db, () => store.updateTeamProjectAccess(db, r.id, grant.access, grant.custom_access));
+  return { ...r, ...grant };
 }
 
 export function deleteTeamProject(db: Db, caller: Caller, id: string): void {
   const r = loadTeamProject(db, caller, id);
   inTransaction(db, () => store.deleteTeamProjectRow(db, r.id));
+}
+
+/** A page of the team access records of a workspace (`find` looks it up in the workspace domain). */
+export function listTeamWorkspaces(
+  db: Db,
+  caller: Caller,
+  find: (id: string) => Located | undefined,
+  workspaceId: string,
+  page: Page,
+): { rows: TeamWorkspaceRecord[]; total: number } {
+  const ws = find(workspaceId);
+  if (!ws) throw new NotFound("workspace not found");
+  assertAccessManager(db, caller, ws.organization);
+  return store.teamWorkspacesOf(db, ws.id, page);
+}
+
+/** A page of the team access records of a project (`find` looks it up in the project domain). */
+export function listTeamProjects(
+  db: Db,
+  caller: Caller,
+  find: (id: string) => Located | undefined,
+  projectId: string,
+  page: Page,
+): { rows: TeamProjectRecord[]; total: number } {
+  const project = find(projectId);
+  assertProjectAccessManager(db, caller, project);
+  return store.teamProjectsOf(db, project!.id, page);
 }

@@ -4,6 +4,7 @@ import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../.
 import * as store from "../store/grants";
 import type { TeamWorkspaceAccess } from "../store/grants";
 import type { Caller, OrgRole } from "./caller";
+import { customProjectAccess } from "./presets";
 
 /**
  * Authorization: the caller's standing in an organization, the permissions it holds on a
@@ -166,6 +167,21 @@ function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
   return out;
 }
 
+/** A custom project grant's `workspace-access`, read as a custom grant on each workspace of the project. */
+function projectGrantOnWorkspace(customAccess: string | null): TeamWorkspaceAccess {
+  const w = customProjectAccess(customAccess).workspace;
+  return {
+    access: "custom",
+    runs: w.runs,
+    variables: w.variables,
+    state_versions: w["state-versions"],
+    sentinel_mocks: w["sentinel-mocks"],
+    workspace_locking: w.locking ? 1 : 0,
+    run_tasks: w["run-tasks"] ? 1 : 0,
+    policy_overrides: w["policy-overrides"] ? 1 : 0,
+  };
+}
+
 /** Project-level team access gives the matching access on every workspace of the project. */
 const PROJECT_TO_WORKSPACE: Record<string, Exclude<AccessLevel, "custom">> = {
   read: "read",
@@ -201,9 +217,11 @@ export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey): 
   if (role.teamIds.length) {
     for (const r of store.teamWorkspaceGrants(db, ws.id, role.teamIds))
       (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
-    for (const access of store.teamProjectGrants(db, ws.project_id, role.teamIds)) {
-      const level = PROJECT_TO_WORKSPACE[access];
+    for (const grant of store.teamProjectGrants(db, ws.project_id, role.teamIds)) {
+      const level = PROJECT_TO_WORKSPACE[grant.access];
       if (level) LEVEL_PERMISSIONS[level].forEach((p) => granted.add(p));
+      else if (grant.access === "custom")
+        customPermissions(projectGrantOnWorkspace(grant.custom_access)).forEach((p) => granted.add(p));
     }
   }
   if (granted.size === 0) return null;

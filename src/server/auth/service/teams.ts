@@ -1,10 +1,11 @@
 import type { Db } from "../../store/db";
-import { inTransaction, now } from "../../store/db";
+import { inTransaction, now, type Page } from "../../store/db";
 import { newId } from "../../ids";
 import { Invalid, NotFound } from "../../domain-errors";
 import * as store from "../store/records";
-import type { TeamRecord } from "../store/records";
-import { assertMember, assertOwner } from "./authz";
+import type { TeamFilter, TeamRecord, TeamSettings } from "../store/records";
+import { ORGANIZATION_ACCESS_FLAGS, type OrganizationAccessFlag } from "../../../api/teams";
+import { assertMember, assertOwner, orgRole } from "./authz";
 import type { Caller } from "./caller";
 import { createServiceUser, unique } from "./users";
 
@@ -14,7 +15,7 @@ export function createTeamRecord(
   db: Db,
   organization: string,
   name: string,
-  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean },
+  flags: { owners?: boolean; manageWorkspaces?: boolean; manageProjects?: boolean; settings?: TeamSettings },
 ): string {
   const id = newId("team");
   const serviceUserId = createServiceUser(db, `api-team-${name}`);
@@ -27,6 +28,7 @@ export function createTeamRecord(
     manageProjects: flags.manageProjects ?? false,
     serviceUserId,
     createdAt: now(),
+    settings: flags.settings,
   });
   return id;
 }
@@ -48,14 +50,63 @@ export function loadTeam(db: Db, caller: Caller, id: string, owner: boolean): Te
   return t;
 }
 
+/** What the caller may do to a team, as its `permissions` attribute says. */
+export interface TeamPermissions {
+  canUpdate: boolean;
+  canDestroy: boolean;
+}
+
+export function teamPermissions(db: Db, caller: Caller, t: TeamRecord): TeamPermissions {
+  const owner = orgRole(db, caller, t.organization).owner;
+  return { canUpdate: owner, canDestroy: owner && t.is_owners !== 1 };
+}
+
 export function teamMemberIds(db: Db, teamId: string): string[] {
   return store.teamMemberIds(db, teamId);
 }
 
 export interface TeamInput {
   name?: string;
-  manageWorkspaces?: boolean;
-  manageProjects?: boolean;
+  /** The flags the body names; the others keep their values (false on create). */
+  organizationAccess?: Partial<Record<OrganizationAccessFlag, boolean>>;
+  visibility?: string;
+  ssoTeamId?: string | null;
+  allowMemberTokenManagement?: boolean;
+}
+
+/** Every organization access flag of a team; the owners team holds them all. */
+export function organizationAccessOf(t: TeamRecord): Record<OrganizationAccessFlag, boolean> {
+  let stored: Record<string, unknown> = {};
+  try {
+    stored = JSON.parse(t.organization_access || "{}") as Record<string, unknown>;
+  } catch {
+    stored = {};
+  }
+  const owners = t.is_owners === 1;
+  const out = Object.fromEntries(ORGANIZATION_ACCESS_FLAGS.map((f) => [f, owners || stored[f] === true])) as Record<
+    OrganizationAccessFlag,
+    boolean
+  >;
+  out["manage-workspaces"] = owners || t.manage_workspaces === 1;
+  out["manage-projects"] = owners || t.manage_projects === 1;
+  return out;
+}
+
+/** The stored shape of a team's flags and settings: `current` with the input over it. */
+function teamColumns(current: TeamRecord | undefined, input: TeamInput) {
+  const access = { ...(current ? organizationAccessOf(current) : {}), ...input.organizationAccess };
+  const { "manage-workspaces": manageWorkspaces, "manage-projects": manageProjects, ...rest } = access;
+  return {
+    manageWorkspaces: manageWorkspaces === true,
+    manageProjects: manageProjects === true,
+    settings: {
+      visibility: input.visibility ?? current?.visibility ?? "secret",
+      ssoTeamId: input.ssoTeamId !== undefined ? input.ssoTeamId : (current?.sso_team_id ?? null),
+      allowMemberTokenManagement:
+        input.allowMemberTokenManagement ?? (current ? current.allow_member_token_management === 1 : true),
+      organizationAccess: JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([, v]) => v === true))),
+    },
+  };
 }
 
 export function createTeam(
@@ -66,20 +117,29 @@ export function createTeam(
 ): TeamRecord {
   assertOwner(db, caller, organization);
   const input = read();
+  const columns = teamColumns(undefined, input);
   const id = unique(() =>
     inTransaction(db, () =>
       createTeamRecord(db, organization, input.name, {
-        manageWorkspaces: input.manageWorkspaces,
-        manageProjects: input.manageProjects,
+        manageWorkspaces: columns.manageWorkspaces,
+        manageProjects: columns.manageProjects,
+        settings: columns.settings,
       }),
     ),
   );
   return store.findTeam(db, id)!;
 }
 
-export function listTeams(db: Db, caller: Caller, organization: string): TeamRecord[] {
+/** A page of the organization's teams in name order, filtered by exact names or a part of the name, with the total. */
+export function listTeams(
+  db: Db,
+  caller: Caller,
+  organization: string,
+  filter: TeamFilter = {},
+  page?: Page,
+): { rows: TeamRecord[]; total: number } {
   assertMember(db, caller, organization);
-  return store.teamsOf(db, organization);
+  return { rows: store.teamsOf(db, organization, filter, page), total: store.countTeams(db, organization, filter) };
 }
 
 /** The owners team keeps its name and its organization-wide rights. The body is read once the caller may manage the team. */
@@ -89,14 +149,16 @@ export function updateTeam(db: Db, caller: Caller, id: string, read: () => TeamI
   const owners = t.is_owners === 1;
   if (owners && input.name !== undefined && input.name !== t.name)
     throw new Invalid("the owners team cannot be renamed", { attribute: "name" });
+  const columns = teamColumns(t, input);
   unique(() =>
     inTransaction(db, () =>
       store.updateTeamRow(
         db,
         t.id,
         input.name ?? t.name,
-        owners || (input.manageWorkspaces ?? t.manage_workspaces === 1),
-        owners || (input.manageProjects ?? t.manage_projects === 1),
+        owners || columns.manageWorkspaces,
+        owners || columns.manageProjects,
+        columns.settings,
       ),
     ),
   );

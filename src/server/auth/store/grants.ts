@@ -63,6 +63,8 @@ export interface TeamWorkspaceAccess {
   state_versions: string;
   workspace_locking: number;
   run_tasks: number;
+  sentinel_mocks: string;
+  policy_overrides: number;
 }
 
 const marks = (ids: ReadonlyArray<string>) => ids.map(() => "?").join(",");
@@ -74,17 +76,20 @@ export function teamWorkspaceGrants(
 ): TeamWorkspaceAccess[] {
   return db
     .prepare(
-      `SELECT access, runs, variables, state_versions, workspace_locking, run_tasks FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks(teamIds)})`,
+      `SELECT access, runs, variables, state_versions, workspace_locking, run_tasks, sentinel_mocks, policy_overrides FROM team_workspaces WHERE workspace_id = ? AND team_id IN (${marks(teamIds)})`,
     )
     .all(workspaceId, ...teamIds) as TeamWorkspaceAccess[];
 }
 
-export function teamProjectGrants(db: Db, projectId: string, teamIds: ReadonlyArray<string>): string[] {
-  return (
-    db
-      .prepare(`SELECT access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`)
-      .all(projectId, ...teamIds) as { access: string }[]
-  ).map((r) => r.access);
+/** The teams' grants on a project: the level, and a custom grant's permissions as JSON. */
+export function teamProjectGrants(
+  db: Db,
+  projectId: string,
+  teamIds: ReadonlyArray<string>,
+): { access: string; custom_access: string | null }[] {
+  return db
+    .prepare(`SELECT access, custom_access FROM team_projects WHERE project_id = ? AND team_id IN (${marks(teamIds)})`)
+    .all(projectId, ...teamIds) as { access: string; custom_access: string | null }[];
 }
 
 export function holdsProjectAdmin(db: Db, projectId: string, teamIds: ReadonlyArray<string>): boolean {

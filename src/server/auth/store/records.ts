@@ -1,5 +1,5 @@
 import type { Db } from "../../store/db";
-import { prepare } from "../../store/db";
+import { prepare, type Page } from "../../store/db";
 import type { TeamWorkspaceAccess } from "./grants";
 
 /** The records of callers: users, teams and their members, and the access teams are given on workspaces and projects. */
@@ -11,6 +11,19 @@ export interface TeamRecord {
   is_owners: number;
   manage_workspaces: number;
   manage_projects: number;
+  visibility: string;
+  sso_team_id: string | null;
+  allow_member_token_management: number;
+  /** JSON of the organization access flags beyond manage-workspaces and manage-projects. */
+  organization_access: string;
+}
+
+/** The settings of a team beyond its name and the two flags the permission model reads. */
+export interface TeamSettings {
+  visibility: string;
+  ssoTeamId: string | null;
+  allowMemberTokenManagement: boolean;
+  organizationAccess: string;
 }
 
 export function insertTeam(
@@ -24,11 +37,13 @@ export function insertTeam(
     manageProjects: boolean;
     serviceUserId: string;
     createdAt: string;
+    settings?: TeamSettings;
   },
 ): void {
   prepare(
     db,
-    `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO teams (id, organization, name, is_owners, manage_workspaces, manage_projects, service_user_id, created_at,
+       visibility, sso_team_id, allow_member_token_management, organization_access) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     t.id,
     t.organization,
@@ -38,6 +53,10 @@ export function insertTeam(
     t.manageProjects ? 1 : 0,
     t.serviceUserId,
     t.createdAt,
+    t.settings?.visibility ?? "secret",
+    t.settings?.ssoTeamId ?? null,
+    t.settings === undefined || t.settings.allowMemberTokenManagement ? 1 : 0,
+    t.settings?.organizationAccess ?? "{}",
   );
 }
 
@@ -55,8 +74,35 @@ export function ownersTeamIdOf(db: Db, organization: string): string {
   ).id;
 }
 
-export function teamsOf(db: Db, organization: string): TeamRecord[] {
-  return prepare(db, `SELECT * FROM teams WHERE organization = ? ORDER BY name`).all(organization) as TeamRecord[];
+/** Filters of a team list: exact names, and a case-insensitive part of the name. */
+export interface TeamFilter {
+  names?: ReadonlyArray<string>;
+  query?: string;
+}
+
+function teamFilterSql(organization: string, f: TeamFilter): { where: string; params: unknown[] } {
+  const parts = ["organization = ?"];
+  const params: unknown[] = [organization];
+  if (f.names?.length) {
+    parts.push(`name IN (${f.names.map(() => "?").join(",")})`);
+    params.push(...f.names);
+  }
+  if (f.query) {
+    parts.push(`instr(lower(name), lower(?)) > 0`);
+    params.push(f.query);
+  }
+  return { where: parts.join(" AND "), params };
+}
+
+export function teamsOf(db: Db, organization: string, f: TeamFilter = {}, page?: Page): TeamRecord[] {
+  const { where, params } = teamFilterSql(organization, f);
+  const limit = page ? ` LIMIT ${page.size} OFFSET ${(page.number - 1) * page.size}` : "";
+  return db.prepare(`SELECT * FROM teams WHERE ${where} ORDER BY name${limit}`).all(...params) as TeamRecord[];
+}
+
+export function countTeams(db: Db, organization: string, f: TeamFilter = {}): number {
+  const { where, params } = teamFilterSql(organization, f);
+  return (db.prepare(`SELECT count(*) AS n FROM teams WHERE ${where}`).get(...params) as { n: number }).n;
 }
 
 export function updateTeamRow(
@@ -65,11 +111,20 @@ export function updateTeamRow(
   name: string,
   manageWorkspaces: boolean,
   manageProjects: boolean,
+  settings: TeamSettings,
 ): void {
-  prepare(db, `UPDATE teams SET name = ?, manage_workspaces = ?, manage_projects = ? WHERE id = ?`).run(
+  prepare(
+    db,
+    `UPDATE teams SET name = ?, manage_workspaces = ?, manage_projects = ?, visibility = ?, sso_team_id = ?,
+       allow_member_token_management = ?, organization_access = ? WHERE id = ?`,
+  ).run(
     name,
     manageWorkspaces ? 1 : 0,
     manageProjects ? 1 : 0,
+    settings.visibility,
+    settings.ssoTeamId,
+    settings.allowMemberTokenManagement ? 1 : 0,
+    settings.organizationAccess,
     id,
   );
 }
@@ -142,13 +197,22 @@ export interface TeamWorkspaceRecord extends TeamWorkspaceAccess {
 export function insertTeamWorkspace(db: Db, r: TeamWorkspaceRecord): void {
   prepare(
     db,
-    `INSERT INTO team_workspaces (id, team_id, workspace_id, access, runs, variables, state_versions, workspace_locking, run_tasks)
-     VALUES (@id, @team_id, @workspace_id, @access, @runs, @variables, @state_versions, @workspace_locking, @run_tasks)`,
+    `INSERT INTO team_workspaces (id, team_id, workspace_id, access, runs, variables, state_versions, workspace_locking, run_tasks,
+       sentinel_mocks, policy_overrides)
+     VALUES (@id, @team_id, @workspace_id, @access, @runs, @variables, @state_versions, @workspace_locking, @run_tasks,
+       @sentinel_mocks, @policy_overrides)`,
   ).run(r);
 }
 
 export function findTeamWorkspace(db: Db, id: string): TeamWorkspaceRecord | undefined {
   return prepare(db, `SELECT * FROM team_workspaces WHERE id = ?`).get(id) as TeamWorkspaceRecord | undefined;
+}
+
+export function teamWorkspaceOf(db: Db, teamId: string, workspaceId: string): { id: string } | undefined {
+  return prepare(db, `SELECT id FROM team_workspaces WHERE team_id = ? AND workspace_id = ?`).get(
+    teamId,
+    workspaceId,
+  ) as { id: string } | undefined;
 }
 
 /** The organization of the workspace a team access record points at. */
@@ -163,8 +227,26 @@ export function updateTeamWorkspaceRow(db: Db, r: Omit<TeamWorkspaceRecord, "tea
   prepare(
     db,
     `UPDATE team_workspaces SET access = @access, runs = @runs, variables = @variables, state_versions = @state_versions,
-       workspace_locking = @workspace_locking, run_tasks = @run_tasks WHERE id = @id`,
+       workspace_locking = @workspace_locking, run_tasks = @run_tasks, sentinel_mocks = @sentinel_mocks,
+       policy_overrides = @policy_overrides WHERE id = @id`,
   ).run(r);
+}
+
+/** A page of the team access records of a workspace, oldest first, with their total. */
+export function teamWorkspacesOf(
+  db: Db,
+  workspaceId: string,
+  page: Page,
+): { rows: TeamWorkspaceRecord[]; total: number } {
+  const rows = prepare(db, `SELECT * FROM team_workspaces WHERE workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?`).all(
+    workspaceId,
+    page.size,
+    (page.number - 1) * page.size,
+  ) as TeamWorkspaceRecord[];
+  const total = (
+    prepare(db, `SELECT count(*) AS n FROM team_workspaces WHERE workspace_id = ?`).get(workspaceId) as { n: number }
+  ).n;
+  return { rows, total };
 }
 
 export function deleteTeamWorkspaceRow(db: Db, id: string): void {
@@ -176,27 +258,42 @@ export interface TeamProjectRecord {
   team_id: string;
   project_id: string;
   access: string;
+  /** JSON of a custom grant's permissions; null for the preset levels. */
+  custom_access: string | null;
 }
 
 export function insertTeamProject(db: Db, r: TeamProjectRecord): void {
-  prepare(db, `INSERT INTO team_projects (id, team_id, project_id, access) VALUES (?, ?, ?, ?)`).run(
+  prepare(db, `INSERT INTO team_projects (id, team_id, project_id, access, custom_access) VALUES (?, ?, ?, ?, ?)`).run(
     r.id,
     r.team_id,
     r.project_id,
     r.access,
+    r.custom_access,
   );
+}
+
+/** A page of the team access records of a project, oldest first, with their total. */
+export function teamProjectsOf(db: Db, projectId: string, page: Page): { rows: TeamProjectRecord[]; total: number } {
+  const rows = prepare(
+    db,
+    `SELECT id, team_id, project_id, access, custom_access FROM team_projects WHERE project_id = ? ORDER BY rowid LIMIT ? OFFSET ?`,
+  ).all(projectId, page.size, (page.number - 1) * page.size) as TeamProjectRecord[];
+  const total = (
+    prepare(db, `SELECT count(*) AS n FROM team_projects WHERE project_id = ?`).get(projectId) as { n: number }
+  ).n;
+  return { rows, total };
 }
 
 /** A team's access to a project, with the project's organization. */
 export function findTeamProject(db: Db, id: string): (TeamProjectRecord & { organization: string }) | undefined {
   return prepare(
     db,
-    `SELECT tp.id, tp.team_id, tp.project_id, tp.access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`,
+    `SELECT tp.id, tp.team_id, tp.project_id, tp.access, tp.custom_access, p.organization FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.id = ?`,
   ).get(id) as (TeamProjectRecord & { organization: string }) | undefined;
 }
 
-export function updateTeamProjectAccess(db: Db, id: string, access: string): void {
-  prepare(db, `UPDATE team_projects SET access = ? WHERE id = ?`).run(access, id);
+export function updateTeamProjectAccess(db: Db, id: string, access: string, customAccess: string | null): void {
+  prepare(db, `UPDATE team_projects SET access = ?, custom_access = ? WHERE id = ?`).run(access, customAccess, id);
 }
 
 export function deleteTeamProjectRow(db: Db, id: string): void {

@@ -1,0 +1,256 @@
+/**
+ * A team's access to a workspace (`/team-workspaces`) and to a project (`/team-projects`),
+ * in the hosted service's shapes. The levels, the custom permissions and what each
+ * preset level grants are said once here, for the server, the client and the resources.
+ */
+import { z } from "zod";
+import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
+
+/** Access levels of a team on a workspace. */
+export const WORKSPACE_ACCESS_LEVELS = ["read", "plan", "write", "admin", "custom"] as const;
+export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
+
+/** The permissions of a team on a workspace, each with the values it takes (a boolean when `boolean`). */
+export const WORKSPACE_PERMISSIONS = {
+  runs: ["read", "plan", "apply"],
+  variables: ["none", "read", "write"],
+  "state-versions": ["none", "read-outputs", "read", "write"],
+  "sentinel-mocks": ["none", "read"],
+  "workspace-locking": "boolean",
+  "run-tasks": "boolean",
+  "policy-overrides": "boolean",
+} as const;
+
+export type WorkspacePermissionName = keyof typeof WORKSPACE_PERMISSIONS;
+export type WorkspacePermissionValues = {
+  [K in WorkspacePermissionName]: (typeof WORKSPACE_PERMISSIONS)[K] extends "boolean"
+    ? boolean
+    : (typeof WORKSPACE_PERMISSIONS)[K][number];
+};
+
+/**
+ * What each level grants; `custom` lists the values a custom grant starts from. A
+ * permission a later service adds takes its value here, so a program written before it
+ * keeps comparing equal.
+ */
+export const WORKSPACE_ACCESS_PRESETS: Record<WorkspaceAccessLevel, WorkspacePermissionValues> = {
+  read: {
+    runs: "read",
+    variables: "read",
+    "state-versions": "read",
+    "sentinel-mocks": "none",
+    "workspace-locking": false,
+    "run-tasks": false,
+    "policy-overrides": false,
+  },
+  plan: {
+    runs: "plan",
+    variables: "read",
+    "state-versions": "read",
+    "sentinel-mocks": "none",
+    "workspace-locking": false,
+    "run-tasks": false,
+    "policy-overrides": false,
+  },
+  write: {
+    runs: "apply",
+    variables: "write",
+    "state-versions": "write",
+    "sentinel-mocks": "read",
+    "workspace-locking": true,
+    "run-tasks": false,
+    "policy-overrides": false,
+  },
+  admin: {
+    runs: "apply",
+    variables: "write",
+    "state-versions": "write",
+    "sentinel-mocks": "read",
+    "workspace-locking": true,
+    "run-tasks": true,
+    "policy-overrides": false,
+  },
+  custom: {
+    runs: "read",
+    variables: "none",
+    "state-versions": "none",
+    "sentinel-mocks": "none",
+    "workspace-locking": false,
+    "run-tasks": false,
+    "policy-overrides": false,
+  },
+};
+
+/** Access levels of a team on a project. */
+export const PROJECT_ACCESS_LEVELS = ["read", "write", "maintain", "admin", "custom"] as const;
+export type ProjectAccessLevel = (typeof PROJECT_ACCESS_LEVELS)[number];
+
+/** A team's permissions on the project itself (`project-access`). */
+export const PROJECT_PERMISSIONS = {
+  settings: ["read", "update", "delete"],
+  teams: ["none", "read", "manage"],
+  "variable-sets": ["none", "read", "write"],
+} as const;
+
+/** A team's permissions on every workspace of the project (`workspace-access`). */
+export const PROJECT_WORKSPACE_PERMISSIONS = {
+  runs: ["read", "plan", "apply"],
+  "sentinel-mocks": ["none", "read"],
+  "state-versions": ["none", "read-outputs", "read", "write"],
+  variables: ["none", "read", "write"],
+  create: "boolean",
+  locking: "boolean",
+  move: "boolean",
+  delete: "boolean",
+  "run-tasks": "boolean",
+  "policy-overrides": "boolean",
+} as const;
+
+type Values<T extends Record<string, "boolean" | ReadonlyArray<string>>> = {
+  [K in keyof T]: T[K] extends "boolean" ? boolean : T[K] extends ReadonlyArray<infer V> ? V : never;
+};
+export type ProjectPermissionValues = Values<typeof PROJECT_PERMISSIONS>;
+export type ProjectWorkspacePermissionValues = Values<typeof PROJECT_WORKSPACE_PERMISSIONS>;
+
+/** What each project level grants; `custom` lists the values a custom grant starts from. */
+export const PROJECT_ACCESS_PRESETS: Record<
+  ProjectAccessLevel,
+  { project: ProjectPermissionValues; workspace: ProjectWorkspacePermissionValues }
+> = (() => {
+  const ws = (
+    runs: ProjectWorkspacePermissionValues["runs"],
+    level: "none" | "read" | "write",
+    flags: Partial<ProjectWorkspacePermissionValues>,
+  ): ProjectWorkspacePermissionValues => ({
+    runs,
+    "sentinel-mocks": level === "write" ? "read" : "none",
+    "state-versions": level,
+    variables: level,
+    create: false,
+    locking: false,
+    move: false,
+    delete: false,
+    "run-tasks": false,
+    "policy-overrides": false,
+    ...flags,
+  });
+  const readProject: ProjectPermissionValues = { settings: "read", teams: "none", "variable-sets": "none" };
+  return {
+    read: { project: readProject, workspace: ws("read", "read", {}) },
+    write: { project: readProject, workspace: ws("apply", "write", { locking: true }) },
+    maintain: {
+      project: readProject,
+      workspace: ws("apply", "write", { create: true, locking: true, delete: true, "run-tasks": true }),
+    },
+    admin: {
+      project: { settings: "delete", teams: "manage", "variable-sets": "write" },
+      workspace: ws("apply", "write", { create: true, locking: true, move: true, delete: true, "run-tasks": true }),
+    },
+    custom: { project: readProject, workspace: ws("read", "none", {}) },
+  };
+})();
+
+/** A zod object of optional permissions from one of the lists above. */
+function permissionsSchema<T extends Record<string, "boolean" | ReadonlyArray<string>>>(list: T) {
+  return z
+    .object(
+      Object.fromEntries(
+        Object.entries(list).map(([k, v]) => [
+          k,
+          (v === "boolean" ? z.boolean() : z.enum(v as unknown as [string, ...string[]])).optional(),
+        ]),
+      ) as unknown as { [K in keyof T]: z.ZodOptional<z.ZodType<Values<T>[K]>> },
+    )
+    .loose();
+}
+
+/** A relationship naming one record by id. */
+const idRef = z.object({ data: z.object({ id: z.string().min(1) }).loose() }).loose();
+
+/** Attributes of a team's access to a workspace in a create or update body. */
+export const teamWorkspaceAttributes = permissionsSchema(WORKSPACE_PERMISSIONS).extend({
+  access: z.enum(WORKSPACE_ACCESS_LEVELS).optional(),
+});
+
+/** Body of `POST /team-workspaces`. */
+export const teamWorkspaceCreateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("team-workspaces"),
+        attributes: teamWorkspaceAttributes.extend({ access: z.enum(WORKSPACE_ACCESS_LEVELS) }),
+        relationships: z.object({ workspace: idRef, team: idRef }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** Body of `PATCH /team-workspaces/:id`. */
+export const teamWorkspaceUpdateSchema = z
+  .object({
+    data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes.optional() }).loose(),
+  })
+  .loose();
+
+const projectAccessAttributes = z
+  .object({
+    access: z.enum(PROJECT_ACCESS_LEVELS).optional(),
+    "project-access": permissionsSchema(PROJECT_PERMISSIONS).nullish(),
+    "workspace-access": permissionsSchema(PROJECT_WORKSPACE_PERMISSIONS).nullish(),
+  })
+  .loose();
+
+/** Body of `POST /team-projects`. */
+export const teamProjectCreateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("team-projects"),
+        attributes: projectAccessAttributes.extend({ access: z.enum(PROJECT_ACCESS_LEVELS) }),
+        relationships: z.object({ project: idRef, team: idRef }).loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** Body of `PATCH /team-projects/:id`. */
+export const teamProjectUpdateSchema = z
+  .object({
+    data: z.object({ type: z.literal("team-projects"), attributes: projectAccessAttributes.optional() }).loose(),
+  })
+  .loose();
+
+/** A team's access to a workspace as read back. */
+export const teamWorkspaceResourceSchema = resourceSchema(
+  "team-workspaces",
+  z
+    .object({
+      access: orAbsent(z.string(), ""),
+      runs: maybe(z.string()),
+      variables: maybe(z.string()),
+      "state-versions": maybe(z.string()),
+      "sentinel-mocks": maybe(z.string()),
+      "workspace-locking": maybe(z.boolean()),
+      "run-tasks": maybe(z.boolean()),
+      "policy-overrides": maybe(z.boolean()),
+    })
+    .loose(),
+);
+export type TeamWorkspaceResource = z.infer<typeof teamWorkspaceResourceSchema>;
+export const teamWorkspaceDocumentSchema = documentSchema(teamWorkspaceResourceSchema);
+export const teamWorkspaceListDocumentSchema = listDocumentSchema(teamWorkspaceResourceSchema);
+
+/** A team's access to a project as read back. */
+export const teamProjectResourceSchema = resourceSchema(
+  "team-projects",
+  z
+    .object({
+      access: orAbsent(z.string(), ""),
+      "project-access": maybe(z.record(z.string(), z.unknown())),
+      "workspace-access": maybe(z.record(z.string(), z.unknown())),
+    })
+    .loose(),
+);
+export type TeamProjectResource = z.infer<typeof teamProjectResourceSchema>;
+export const teamProjectDocumentSchema = documentSchema(teamProjectResourceSchema);
+export const teamProjectListDocumentSchema = listDocumentSchema(teamProjectResourceSchema);
