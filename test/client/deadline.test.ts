@@ -17,6 +17,7 @@ import {
   trickle,
   type FakeService,
 } from "./fake-service";
+import { movableClock } from "./test-clock";
 
 let service: FakeService | undefined;
 afterEach(async () => {
@@ -26,6 +27,13 @@ afterEach(async () => {
 
 /** A valid organization document that takes minutes to trickle out at one byte per 100 ms. */
 const SLOW_BODY = " ".repeat(5_000) + JSON.stringify(organizationDoc());
+
+/**
+ * How much later than its limit a call may end: the limits here are cut by real timers,
+ * and a broken limit lets a call run on for minutes (a trickle of SLOW_BODY, or the
+ * default five-minute deadline), far beyond this bound and far beyond what load adds.
+ */
+const LATE_MS = 20_000;
 
 describe("every call ends by its deadline", () => {
   it("cuts off an answer that trickles one byte every 100 ms, naming the call and the deadline", async () => {
@@ -68,17 +76,23 @@ describe("every call ends by its deadline", () => {
         ? reply(res, 204, undefined)
         : reply(res, 503, { errors: [{ status: "503", title: "busy" }] }, { "Retry-After": "1" }),
     );
-    const client = fakeClient(service, { deadlineMs: 2_500 });
+    // The second 503 arrives when 59.5 of the call's 60 seconds are gone: a wait of one more passes the deadline.
+    const advance = movableClock();
+    let busy = 0;
+    const client = fakeClient(service, {
+      deadlineMs: 60_000,
+      logger: (line) => line.includes("-> 503") && ++busy === 2 && advance(59_500),
+    });
     const err = await failure(client.organizations.read("acme"));
     expect(err).toBeInstanceOf(ServiceUnavailableError);
-    expect(err.message).toMatch(/gave up: waiting \d+ms more would pass this call's deadline of 2500ms/);
-    expect((err as ServiceUnavailableError).attempts).toBeGreaterThanOrEqual(2);
+    expect(err.message).toMatch(/gave up: waiting \d+ms more would pass this call's deadline of 60000ms/);
+    expect((err as ServiceUnavailableError).attempts).toBe(2);
   });
 
   it("counts the wait for a pacing slot against the deadline", async () => {
     service = await startFakeService((_req, res) => reply(res, 200, organizationDoc()));
-    // One request every two seconds: the second call cannot get a slot within 300 ms.
-    const client = fakeClient(service, { rateLimit: { requestsPerSecond: 1 } });
+    // One request every ten seconds or more: the second call cannot get a slot within 300 ms.
+    const client = fakeClient(service, { rateLimit: { requestsPerSecond: 0.1 } });
     await client.organizations.read("acme");
     const err = await failure(client.with({ deadlineMs: 300 }).organizations.read("acme"));
     expect(err).toBeInstanceOf(DeadlineExceededError);
@@ -131,21 +145,24 @@ describe("every call ends by its deadline", () => {
   });
 
   it("bounds a call that sends several requests by one deadline", async () => {
-    // The include is refused after 1.5 s; the fallback's three reads would each trickle for minutes.
+    // The include is refused when the call's minute is over; the fallback's three reads would each trickle for minutes.
     service = await startFakeService((req, res) => {
       if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
-      if (req.url?.includes("include="))
-        return void setTimeout(() => reply(res, 400, { errors: [{ status: "400", title: "bad include" }] }), 1_500);
+      if (req.url?.includes("include=")) return reply(res, 400, { errors: [{ status: "400", title: "bad include" }] });
       trickle(res, 200, SLOW_BODY, 100);
     });
-    const client = fakeClient(service, { deadlineMs: 2_000 });
-    const started = Date.now();
+    const advance = movableClock();
+    const client = fakeClient(service, {
+      deadlineMs: 60_000,
+      logger: (line) => line.includes("-> 400") && advance(60_001),
+    });
+    const started = performance.now();
     const err = await failure(client.tagBindings.readWithWorkspace("ws-1"));
-    const took = Date.now() - started;
     expect(err).toBeInstanceOf(DeadlineExceededError);
-    expect(service.requests.filter((r) => !r.includes("include=") && !r.endsWith("/ping"))).toHaveLength(3);
-    // Each fallback read had what was left of the call's two seconds, not two seconds of its own (3.5 s).
-    expect(took).toBeLessThan(3_000);
+    // The fallback's reads had what was left of the call's minute, nothing, not a minute of their own each.
+    expect(err.message).toMatch(/^GET \/workspaces\/ws-1\S*: not sent - .*ran out before the request was sent/);
+    expect(service.requests.filter((r) => !r.includes("include=") && !r.endsWith("/ping"))).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(LATE_MS);
   });
 
   it("gives each poll of an upgrade wait its own deadline, and ends the wait when the signal aborts", async () => {
@@ -157,11 +174,15 @@ describe("every call ends by its deadline", () => {
         data: { id: "run-1", type: "workspace-upgrade", attributes: { status: polls < 6 ? "planning" : "planned" } },
       });
     });
-    // Six polls 100 ms apart outlast a 200 ms deadline; each poll is well within it.
-    const client = fakeClient(service, { deadlineMs: 200 });
+    // Ten minutes pass between polls: six polls outlast the one-minute deadline many times over; each poll is within it.
+    const advance = movableClock();
+    const client = fakeClient(service, {
+      deadlineMs: 60_000,
+      logger: (line) => line.includes("-> 200") && advance(600_000),
+    });
     const settled = await client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], {
-      intervalMs: 100,
-      timeoutMs: 60_000,
+      intervalMs: 10,
+      timeoutMs: 86_400_000,
     });
     expect(settled.status).toBe("planned");
     expect(polls).toBe(6);
@@ -171,14 +192,17 @@ describe("every call ends by its deadline", () => {
     const waiting = failure(
       client
         .with({ signal: controller.signal })
-        .noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["applied"], { intervalMs: 100, timeoutMs: 60_000 }),
+        .noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["applied"], { intervalMs: 100, timeoutMs: 86_400_000 }),
     );
     while (polls < 2) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
+    const pollsAtAbort = polls;
     const err = await waiting;
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/^GET \/no-code-modules\/nocode-1\/workspaces\/ws-1\/upgrade\/run-1: /);
-    expect(polls).toBeLessThanOrEqual(3);
+    // Nothing is sent after the abort (one poll may have been in flight).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(polls).toBeLessThanOrEqual(pollsAtAbort + 1);
   });
 });
 
@@ -189,17 +213,18 @@ describe("a trickling answer ends with the request's own time limits", () => {
     );
     // A byte every 100 ms is never 800 ms of silence: the idle timeout alone would wait for the whole body.
     const client = fakeClient(service, { timeoutMs: 800, retry: { maxAttempts: 2, maxElapsedMs: 2_500 } });
-    const started = Date.now();
+    const started = performance.now();
     const err = await failure(client.workspaces.read("ws-1"));
-    const took = Date.now() - started;
+    const took = performance.now() - started;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).not.toBeInstanceOf(DeadlineExceededError);
     expect((err as NetworkError).code).toBe("ETIMEDOUT");
     expect(err.message).toMatch(
-      /^GET \/workspaces\/ws-1: no response - cut off \(ETIMEDOUT\) \(after 1 attempt over 2\.\ds; gave up: the answer was still arriving when the 2500ms retry budget \(retry\.maxElapsedMs\) ran out\)$/,
+      /^GET \/workspaces\/ws-1: no response - cut off \(ETIMEDOUT\) \(after 1 attempt over \d+\.\ds; gave up: the answer was still arriving when the 2500ms retry budget \(retry\.maxElapsedMs\) ran out\)$/,
     );
-    expect(took).toBeGreaterThanOrEqual(2_500);
-    expect(took).toBeLessThan(2_500 + 1_000);
+    // Not before the budget ran out, and long before the five-minute deadline a broken budget would leave.
+    expect(took).toBeGreaterThanOrEqual(2_400);
+    expect(took).toBeLessThan(2_500 + LATE_MS);
     // The budget was spent on the one attempt: nothing is left for another.
     expect(service.requests.filter((r) => r.startsWith("GET /api/v2/workspaces"))).toHaveLength(1);
   });
@@ -213,16 +238,16 @@ describe("a trickling answer ends with the request's own time limits", () => {
       trickle(res, 200, SLOW_BODY, 100);
     });
     const client = fakeClient(service, { retry: { baseDelayMs: 50, maxDelayMs: 50, unlockRetryMs: 800 } });
-    const started = Date.now();
+    const started = performance.now();
     const err = await failure(client.workspaces.unlock("ws-1"));
-    const took = Date.now() - started;
+    const took = performance.now() - started;
     // The last answer the service gave was that the state is still settling: that is what the user reads.
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect(err.message).toMatch(
       /^POST \/workspaces\/ws-1\/actions\/unlock: 503 - state version not finalized \(after 2 attempts over .*still not finalized at the end of the 800ms unlock window; the attempt in flight was cut off\)$/,
     );
     expect(unlocks).toBe(2);
-    expect(took).toBeLessThan(800 + 1_000);
+    expect(took).toBeLessThan(800 + LATE_MS);
   });
 
   it("ends an upgrade wait at its timeout while a poll's answer is still arriving", async () => {
@@ -235,20 +260,20 @@ describe("a trickling answer ends with the request's own time limits", () => {
         });
       trickle(res, 200, SLOW_BODY, 100);
     });
-    // Each poll has a minute; the wait has 700 ms.
+    // Each poll has a minute; the wait has two seconds, the second poll's answer minutes.
     const client = fakeClient(service, { deadlineMs: 60_000 });
-    const started = Date.now();
+    const started = performance.now();
     const err = await failure(
-      client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 50, timeoutMs: 700 }),
+      client.noCode.upgrade.waitFor("nocode-1", "ws-1", "run-1", ["planned"], { intervalMs: 50, timeoutMs: 2_000 }),
     );
-    const took = Date.now() - started;
+    const took = performance.now() - started;
     expect(err).toBeInstanceOf(WaitTimeoutError);
     expect((err as WaitTimeoutError).lastStatus).toBe("planning");
     expect(err.message).toMatch(
-      /^upgrade run-1 of workspace ws-1 still "planning" after 0\.\ds \(the last poll's answer had not arrived\); expected one of planned$/,
+      /^upgrade run-1 of workspace ws-1 still "planning" after \d+\.\ds \(the last poll's answer had not arrived\); expected one of planned$/,
     );
     expect(polls).toBe(2);
-    expect(took).toBeLessThan(700 + 1_000);
+    expect(took).toBeLessThan(2_000 + LATE_MS);
   });
 });
 
@@ -267,37 +292,39 @@ describe("a paged list is one call", () => {
   const pageRequests = () => service!.requests.filter((r) => r.includes("/tags")).length;
 
   it("ends all() by the list's one deadline, however many pages the service announces", async () => {
-    service = await endlessPages(300);
-    const client = fakeClient(service, { deadlineMs: 500 });
-    const started = Date.now();
+    service = await endlessPages(0);
+    // Each page takes 40 s of the client's time: page 3 starts at 80 s, page 4 would start after the list's 100 s.
+    const advance = movableClock();
+    const client = fakeClient(service, {
+      deadlineMs: 100_000,
+      logger: (line) => line.includes("-> 200") && advance(40_000),
+    });
     const err = await failure(client.tags.listOrganization("acme").all());
-    const took = Date.now() - started;
     expect(err).toBeInstanceOf(DeadlineExceededError);
-    expect((err as DeadlineExceededError).deadlineMs).toBe(500);
-    expect(err.message).toMatch(/^GET \/organizations\/acme\/tags: .*deadline of 0\.5s/);
-    // Page 1 took 300 ms; page 2 was cut off when the list's 500 ms ran out, not 500 ms after it started.
-    expect(pageRequests()).toBeLessThanOrEqual(2);
-    expect(took).toBeLessThan(2_000);
+    expect((err as DeadlineExceededError).deadlineMs).toBe(100_000);
+    expect(err.message).toMatch(/^GET \/organizations\/acme\/tags\S*: not sent - .*deadline of 100(\.0)?s/);
+    expect(pageRequests()).toBe(3);
   });
 
   it("counts the caller's time between pages of a for await against the deadline", async () => {
     service = await endlessPages(0);
     const client = fakeClient(service);
+    const advance = movableClock();
     const seen: string[] = [];
     const err = await failure(
       (async () => {
-        for await (const tag of client.with({ deadlineMs: 600 }).tags.listOrganization("acme")) {
+        for await (const tag of client.with({ deadlineMs: 60_000 }).tags.listOrganization("acme")) {
           seen.push(tag.name);
-          await new Promise((r) => setTimeout(r, 250));
+          // The caller spends an hour on each item; a list that let it go on would be stopped here.
+          advance(3_600_000);
+          if (seen.length === 5) break;
         }
       })(),
     );
     expect(err).toBeInstanceOf(DeadlineExceededError);
     expect(err.message).toMatch(/ran out before the request was sent/);
-    // Pages of 250 ms each: the third starts after the 600 ms are gone.
-    expect(seen.length).toBeGreaterThanOrEqual(1);
-    expect(seen.length).toBeLessThanOrEqual(3);
-    expect(pageRequests()).toBe(seen.length);
+    expect(seen).toEqual(["t1"]);
+    expect(pageRequests()).toBe(1);
   });
 
   it("ends a listing at any page when the list's signal aborts", async () => {
@@ -322,8 +349,9 @@ describe("a paged list is one call", () => {
       const n = pageAsked(req);
       reply(res, 200, tagPage([`t${n}`], { current: n, next: n < 3 ? n + 1 : null, totalPages: 3 }));
     });
+    const advance = movableClock();
     const list = fakeClient(service, { deadlineMs: 300 }).tags.listOrganization("acme");
-    await new Promise((r) => setTimeout(r, 400));
+    advance(3_600_000);
     expect((await list.all()).map((t) => t.name)).toEqual(["t1", "t2", "t3"]);
   });
 
