@@ -115,6 +115,11 @@ async function main() {
   const { version } = expected(root);
   const stated = disagreements(root);
   if (stated.length) fail(`the repository states more than one version:\n  ${stated.join("\n  ")}`);
+  const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
+  if (/^## (\d+\.\d+\.\d+)\b/m.exec(changelog)?.[1] !== version)
+    fail(
+      `CHANGELOG.md's latest release is not ${version}: move its Unreleased entries under "## ${version} (date)" first`,
+    );
   log(`version ${version}: schema and SDKs against the sources`);
   run("node", ["scripts/plugin/schema.js", "--check"]);
   run("bash", ["scripts/plugin/sdks", "--check"]);
