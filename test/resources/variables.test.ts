@@ -129,7 +129,7 @@ describe("check: one clear failure per bad input, with its property path", () =>
     expect(await f({ variableSetId: set, workspaceId: "ws-1", __claimant: "a" })).toEqual([]);
     const second = await f({ variableSetId: set, workspaceId: "ws-1", __claimant: "b" });
     expect(second).toHaveLength(1);
-    expect(second[0].reason).toContain(`by resource "a" of this stack already`);
+    expect(second[0].reason).toContain(`by two resources of this stack, this one and "a"`);
     expect(await f({ variableSetId: set, projectId: "prj-1", __claimant: "b" })).toEqual([]);
     // The name is not recorded with the inputs.
     const { inputs } = await check("VariableSetApplication", {

@@ -133,7 +133,7 @@ export const variableSetApplicationProvider: ProviderImpl<
       if (other !== undefined)
         failures.push({
           property: "variableSetId",
-          reason: `variable set ${String(set)} is applied to ${target.kind} ${target.id} by resource "${other}" of this stack already: an application has one owner, so keep one of the two`,
+          reason: `variable set ${String(set)} is applied to ${target.kind} ${target.id} by two resources of this stack, this one and "${other}": an application has one owner, so keep one of the two`,
         });
     }
     return { inputs: inputs as VariableSetApplicationInputs & Props, failures };
