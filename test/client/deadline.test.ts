@@ -211,8 +211,8 @@ describe("a trickling answer ends with the request's own time limits", () => {
     service = await startFakeService((req, res) =>
       req.url === "/api/v2/ping" ? reply(res, 204, undefined) : trickle(res, 200, SLOW_BODY, 100),
     );
-    // A byte every 100 ms is never 800 ms of silence: the idle timeout alone would wait for the whole body.
-    const client = fakeClient(service, { timeoutMs: 800, retry: { maxAttempts: 2, maxElapsedMs: 2_500 } });
+    // A byte every 100 ms is never two seconds of silence: the idle timeout alone would wait for the whole body.
+    const client = fakeClient(service, { timeoutMs: 2_000, retry: { maxAttempts: 2, maxElapsedMs: 2_500 } });
     const started = performance.now();
     const err = await failure(client.workspaces.read("ws-1"));
     const took = performance.now() - started;
