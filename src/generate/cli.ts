@@ -14,8 +14,9 @@ const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--projec
        pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--stack NAME] [--force]
 
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
-(or of one project), its no-code modules and the workspaces made from them, and a
-README.md beside it listing the secret stack config keys to set before pulumi up.
+(or of one project), its no-code modules and the workspaces made from them, their
+variables and the variable sets, and a README.md beside it listing the secret stack
+config keys to set before pulumi up.
 
   --organization NAME   organization to read (default: the stack's workspaces:organization,
                         then WORKSPACES_ORGANIZATION)
@@ -25,7 +26,8 @@ README.md beside it listing the secret stack config keys to set before pulumi up
                         (the provider plugin's types: for YAML, Python or Go programs)
   --split-by project    one program whose stacks each own one project's workspaces, written
                         into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
-                        (stack organization holds the no-code modules), run-stacks.js to run
+                        (stack organization holds the no-code modules and the variable sets
+                        of several projects), run-stacks.js to run
                         every stack from one machine, a CI workflow and a README
   --stack NAME          read the settings from this stack's Pulumi.<stack>.yaml (default: the
                         stack selected in the Pulumi project of this folder)
@@ -126,6 +128,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(
         `wrote ${split.written.length} files in ${split.dir}: ${split.stacks.length} stacks (${split.stacks.map((s) => s.name).join(", ")}), ` +
           `${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ${c.consumers} consumer sets, ` +
+          `${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets, ` +
           `in ${(split.elapsedMs / 1000).toFixed(1)} s, ${split.requests} requests`,
       );
       if (split.kept.length)
@@ -138,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     const c = result.counts;
     console.error(
       `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +
-        `${c.consumers} consumer sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
+        `${c.consumers} consumer sets, ${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
     if (result.importPath)
       console.error(`wrote ${result.importPath} (${result.imports.length} resources) for pulumi import -f`);

@@ -4,9 +4,10 @@
  * between records of one file and literal ids for the others. Shared by the program of one
  * stack (render.ts) and the stacks of a split one (split.ts).
  */
+import { originQuery } from "../api/origin";
 import type { NoCodeModule, Variable } from "../client";
 import { Identifiers, byCodePoint, configKey } from "./names";
-import type { OrganizationSnapshot } from "./read";
+import type { OrganizationSnapshot, VariableSetRecord } from "./read";
 import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
 
 /** How many of each a program declares. */
@@ -19,6 +20,25 @@ export interface Counts {
   noCodeWorkspaces: number;
   /** Sets of remote state consumers. */
   consumers: number;
+  /** Plain workspaces' variables, one `WorkspaceVariables` per workspace that has any. */
+  workspaceVariables: number;
+  /** Variable sets, with their variables. */
+  variableSets: number;
+  /** Applications of a variable set to a workspace or a project. */
+  variableSetApplications: number;
+}
+
+/** A count of every kind at zero. */
+export function noCounts(): Counts {
+  return {
+    workspaces: 0,
+    noCodeModules: 0,
+    noCodeWorkspaces: 0,
+    consumers: 0,
+    workspaceVariables: 0,
+    variableSets: 0,
+    variableSetApplications: 0,
+  };
 }
 
 /** Code to write as is (a reference or a call) instead of a literal. */
@@ -69,12 +89,19 @@ function statement(kind: string, name: string, args: Record<string, unknown>, id
 
 /** A sensitive value the service never shows: the program reads it from a secret stack config key. */
 export interface SecretKey {
-  /** Stack config key, `<workspace>-<variable>` (made unique). */
+  /** Stack config key: `<workspace>-<variable>`, or `varset-<set>-<variable>` for a set's (made unique). */
   key: string;
-  /** Name of the workspace the variable belongs to. */
-  workspace: string;
+  /** Name of the workspace the variable belongs to; absent for a variable set's. */
+  workspace?: string;
+  /** Name of the variable set the variable belongs to; absent for a workspace's. */
+  variableSet?: string;
   /** The variable's key. */
   variable: string;
+}
+
+/** Where a secret's variable belongs, as a README names it: `workspace web`, `variable set creds`. */
+export function secretOwner(s: SecretKey): string {
+  return s.variableSet !== undefined ? `variable set ${s.variableSet}` : `workspace ${s.workspace ?? ""}`;
 }
 
 /**
@@ -101,6 +128,11 @@ export interface ImportEntry {
   id: string;
 }
 
+/**
+ * A variable as a program declares it. A description that is an origin this package wrote
+ * (a variable or set created without one, docs/interrupted-updates.md) is left out: the
+ * copy would turn the recovery of interrupted creates off, and an input left out is not managed.
+ */
 function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> {
   return {
     key: v.key,
@@ -108,9 +140,11 @@ function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> 
     category: v.category === "env" ? "env" : "engine",
     ...(v.hcl ? { hcl: true } : {}),
     ...(v.sensitive ? { sensitive: true } : {}),
-    ...(v.description ? { description: v.description } : {}),
+    ...(v.description && !originQuery(v.description) ? { description: v.description } : {}),
   };
 }
+
+const byKey = (a: Variable, b: Variable) => byCodePoint(a.key, b.key) || byCodePoint(a.category, b.category);
 
 function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
   const options = [...(m.variableOptions ?? [])]
@@ -158,10 +192,24 @@ export class ProgramWriter {
   private readonly names = new Set<string>();
   private readonly secretKeys = new Set<string>();
   private readonly defaultEngine: string | undefined;
+  private readonly projectNames: Map<string, string>;
+  private readonly workspaceNames: Map<string, string>;
 
   /** @param snapshot everything read; the default engine version is the organization's, whatever each file declares */
   constructor(snapshot: OrganizationSnapshot) {
     this.defaultEngine = newestEngineVersion(snapshot.workspaces.map((r) => r.workspace));
+    this.projectNames = new Map((snapshot.projects ?? []).map((p) => [p.id, p.name]));
+    this.workspaceNames = new Map(snapshot.workspaces.map((r) => [r.workspace.id, r.workspace.name]));
+  }
+
+  /** The `config.requireSecret(...)` of a sensitive value, with its key recorded in `secrets`. */
+  private secret(secrets: SecretKey[], owner: Omit<SecretKey, "key">, ...parts: string[]): Code {
+    const wanted = configKey(...parts);
+    let key = wanted;
+    for (let n = 2; this.secretKeys.has(key); n++) key = `${wanted}-${n}`;
+    this.secretKeys.add(key);
+    secrets.push({ key, ...owner });
+    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
   }
 
   private resourceName(wanted: string): string {
@@ -174,12 +222,14 @@ export class ProgramWriter {
   /**
    * The statements declaring `workspaces` and `modules`. A record among them is referred to
    * by reference (`web.id`); one that `elsewhere` places in another stack by its literal id,
-   * with a comment naming it and that stack; any other by its literal id.
+   * with a comment naming it and that stack; any other by its literal id. `variableSets` are
+   * declared with their variables and every application of each.
    */
   declarations(
     workspaces: OrganizationSnapshot["workspaces"],
     modules: OrganizationSnapshot["modules"],
     elsewhere: Elsewhere = () => undefined,
+    variableSets: VariableSetRecord[] = [],
   ): Declarations {
     const plain = workspaces.filter((r) => !r.noCodeModuleId);
     const fromModules = workspaces.filter((r) => r.noCodeModuleId);
@@ -255,13 +305,7 @@ export class ProgramWriter {
           ...(variables.length
             ? {
                 variables: variables.map((v) =>
-                  variableArgs(v, () => {
-                    let key = configKey(ws.name, v.key);
-                    for (let n = 2; this.secretKeys.has(key); n++) key = `${configKey(ws.name, v.key)}-${n}`;
-                    this.secretKeys.add(key);
-                    secrets.push({ key, workspace: ws.name, variable: v.key });
-                    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
-                  }),
+                  variableArgs(v, () => this.secret(secrets, { workspace: ws.name, variable: v.key }, ws.name, v.key)),
                 ),
               }
             : {}),
@@ -280,6 +324,75 @@ export class ProgramWriter {
             ...tags,
             ...tagNames,
           });
+        }
+      }
+    }
+
+    // A module-made workspace's variables are its NoCodeWorkspace's inputs already.
+    const withVariables = plain.filter((r) => r.variables?.length);
+    if (withVariables.length) {
+      if (body.length) body.push("");
+      body.push("// Workspace variables: additive, each resource owns the variables it lists");
+      for (const r of withVariables) {
+        const ws = r.workspace;
+        declare("WorkspaceVariables", this.resourceName(`${ws.name}-variables`), `${ws.id}/variables`, {
+          workspaceId: new Code(`${identOf.get(ws.id)}.id`),
+          variables: [...r.variables!]
+            .sort(byKey)
+            .map((v) =>
+              variableArgs(v, () => this.secret(secrets, { workspace: ws.name, variable: v.key }, ws.name, v.key)),
+            ),
+          adopt: true,
+        });
+      }
+    }
+
+    let applications = 0;
+    if (variableSets.length) {
+      if (body.length) body.push("");
+      body.push("// Variable sets, with their variables and where each applies");
+      for (const { set, variables } of variableSets) {
+        const ident = this.ids.take(`${set.name}-varset`, "varset");
+        declare(
+          "VariableSet",
+          this.resourceName(set.name),
+          set.id,
+          {
+            name: set.name,
+            organization: new Code("organization"),
+            ...(set.description && !originQuery(set.description) ? { description: set.description } : {}),
+            ...(set.global ? { global: true } : {}),
+            ...(set.priority ? { priority: true } : {}),
+            ...(variables.length
+              ? {
+                  variables: [...variables]
+                    .sort(byKey)
+                    .map((v) =>
+                      variableArgs(v, () =>
+                        this.secret(secrets, { variableSet: set.name, variable: v.key }, "varset", set.name, v.key),
+                      ),
+                    ),
+                }
+              : {}),
+            adopt: true,
+          },
+          ident,
+        );
+        const targets = [
+          ...[...set.projectIds]
+            .map((id) => ({ label: this.projectNames.get(id) ?? id, id, target: { projectId: id } }))
+            .sort((a, b) => byCodePoint(a.label, b.label)),
+          ...set.workspaceIds
+            .map((id) => ({ label: this.workspaceNames.get(id) ?? id, id, target: { workspaceId: ref(id) } }))
+            .sort((a, b) => byCodePoint(a.label, b.label)),
+        ];
+        for (const { label, id, target } of targets) {
+          declare("VariableSetApplication", this.resourceName(`${set.name}-${label}`), `${set.id}/${id}`, {
+            variableSetId: new Code(`${ident}.id`),
+            ...target,
+            adopt: true,
+          });
+          applications++;
         }
       }
     }
@@ -308,12 +421,18 @@ export class ProgramWriter {
       ...(fromModules.length ? ["NoCodeWorkspace"] : []),
       ...(withConsumers.length ? ["RemoteStateConsumers"] : []),
       ...(body.some((l) => l.startsWith("new WorkspaceTags(")) ? ["WorkspaceTags"] : []),
+      ...(withVariables.length ? ["WorkspaceVariables"] : []),
+      ...(variableSets.length ? ["VariableSet"] : []),
+      ...(applications ? ["VariableSetApplication"] : []),
     ].sort();
     const counts = {
       workspaces: plain.length,
       noCodeModules: modules.length,
       noCodeWorkspaces: fromModules.length,
       consumers: withConsumers.length,
+      workspaceVariables: withVariables.length,
+      variableSets: variableSets.length,
+      variableSetApplications: applications,
     };
     return { body, used, secrets, notCarried, counts, imports };
   }

@@ -23,6 +23,9 @@ const TAKEN = [
   "RemoteStateConsumers",
   "NoCodeModule",
   "NoCodeWorkspace",
+  "WorkspaceVariables",
+  "VariableSet",
+  "VariableSetApplication",
 ];
 
 /** Orders strings the same way on every machine (no locale). */

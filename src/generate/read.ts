@@ -1,7 +1,8 @@
 /**
  * Reads what the generator writes a program for: the organization's workspaces (or one
- * project's), the key-value tags and consumers of each, the no-code modules of its
- * private registry and the variables of the workspaces made from them.
+ * project's), the key-value tags, consumers and variables of each, the no-code modules of
+ * its private registry, and the organization's variable sets with their variables and
+ * where they apply.
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance. The
@@ -15,6 +16,7 @@ import {
   type NoCodeModule,
   type RegistryModule,
   type Variable,
+  type VariableSet,
   type Workspace,
   type WorkspacesClient,
 } from "../client";
@@ -29,8 +31,14 @@ interface WorkspaceRecord {
   consumerIds: string[];
   /** The no-code module it was made from, if any. */
   noCodeModuleId?: string;
-  /** Its variables, for a workspace made from a no-code module. */
+  /** Its own variables (a module-made workspace's are its NoCodeWorkspace's inputs; a plain one's a WorkspaceVariables). */
   variables?: Variable[];
+}
+
+/** A variable set with its variables; where it applies is in `set` (`global`, `workspaceIds`, `projectIds`). */
+export interface VariableSetRecord {
+  set: VariableSet;
+  variables: Variable[];
 }
 
 interface ModuleRecord {
@@ -48,6 +56,11 @@ export interface OrganizationSnapshot {
   workspaces: WorkspaceRecord[];
   /** No-code modules of the organization, each with its registry module. */
   modules: ModuleRecord[];
+  /**
+   * The organization's variable sets, by name; limited to one project, the sets that apply
+   * only within it (to it, or to its workspaces), never global ones.
+   */
+  variableSets: VariableSetRecord[];
   /** The organization's projects (id and name), when asked for with `withProjects`. */
   projects?: { id: string; name: string }[];
 }
@@ -94,12 +107,15 @@ function ticker(progress: ((line: string) => void) | undefined, what: string, to
   };
 }
 
-/** A server without the feature (OTF has no key-value tags nor consumers) has none of its records to carry over. */
-async function noneIfUnavailable<T>(list: Promise<T[]>): Promise<T[]> {
+/**
+ * A server without the feature (OTF has no key-value tags nor consumers) has none of its
+ * records to carry over; with `orNotFound`, a 404 says the same (of a record just listed).
+ */
+async function noneIfUnavailable<T>(list: Promise<T[]>, orNotFound = false): Promise<T[]> {
   try {
     return await list;
   } catch (err) {
-    if (err instanceof FeatureUnavailableError) return [];
+    if (err instanceof FeatureUnavailableError || (orNotFound && err instanceof NotFoundError)) return [];
     throw err;
   }
 }
@@ -185,16 +201,21 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
       workspace.globalRemoteState
         ? Promise.resolve([] as string[])
         : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),
-      noCodeModuleId ? client.variables.list(workspace.id) : Promise.resolve(undefined),
+      // The workspace was just listed, so a 404 here is a server that serves no variables.
+      noneIfUnavailable(client.variables.list(workspace.id), true),
     ]);
     tick();
     return {
       workspace,
       tags: Object.fromEntries(bindings.map((b) => [b.key, b.value])),
       consumerIds: [...consumerIds].sort(),
-      ...(noCodeModuleId ? { noCodeModuleId, variables } : {}),
+      ...(noCodeModuleId ? { noCodeModuleId } : {}),
+      ...(variables.length ? { variables } : {}),
     };
   });
+  const variableSets = await readVariableSets(client, organization, projectId, records, concurrency);
+  if (variableSets.length)
+    progress?.(`read ${variableSets.length} variable set${variableSets.length === 1 ? "" : "s"} with their variables`);
   const projects = options.withProjects
     ? (await noneIfUnavailable(client.projects.list(organization).all())).map((p) => ({ id: p.id, name: p.name }))
     : undefined;
@@ -203,6 +224,33 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     ...(projectId ? { projectId } : {}),
     workspaces: records,
     modules,
+    variableSets,
     ...(projects ? { projects } : {}),
   };
+}
+
+/**
+ * The organization's variable sets with their variables (one request per set: the list does
+ * not carry them). With `projectId`, only the sets that apply nowhere but within that project:
+ * a program of one project does not own what reaches other projects.
+ */
+async function readVariableSets(
+  client: WorkspacesClient,
+  organization: string,
+  projectId: string | undefined,
+  records: WorkspaceRecord[],
+  concurrency: number,
+): Promise<VariableSetRecord[]> {
+  const inProject = new Set(records.map((r) => r.workspace.id));
+  // The organization's workspaces were just listed, so a 404 is a server without variable sets.
+  const sets = (await noneIfUnavailable(client.variableSets.list(organization).all(), true)).filter(
+    (set) =>
+      !projectId ||
+      (!set.global &&
+        set.workspaceIds.length + set.projectIds.length > 0 &&
+        set.projectIds.every((p) => p === projectId) &&
+        set.workspaceIds.every((w) => inProject.has(w))),
+  );
+  sets.sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id));
+  return pool(sets, concurrency, async (set) => ({ set, variables: await client.variableSets.listVariables(set.id) }));
 }

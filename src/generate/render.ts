@@ -10,6 +10,7 @@
 import {
   fileHeader,
   ProgramWriter,
+  secretOwner,
   type Counts,
   type ImportEntry,
   type NotCarried,
@@ -25,7 +26,7 @@ export interface Generated {
   program: string;
   /** `README.md`: what was generated, the secret config keys to set before `pulumi up`, and the settings not carried. */
   readme: string;
-  /** The secret stack config keys the program requires, one per sensitive no-code variable. */
+  /** The secret stack config keys the program requires, one per sensitive variable (a workspace's or a set's). */
   secrets: SecretKey[];
   /** Settings of module-made workspaces that the program does not state, because `NoCodeWorkspace` has no input for them. */
   notCarried: NotCarried[];
@@ -42,11 +43,18 @@ export interface Generated {
 /**
  * The program (and README) that adopts everything in `snapshot`: a `Workspace` per plain
  * workspace, a `NoCodeModule` per module, a `NoCodeWorkspace` (and `WorkspaceTags` for its
- * tags) per workspace made from a module, a `RemoteStateConsumers` per consumer set. Pure:
- * reads nothing, and the same snapshot gives the same text.
+ * tags) per workspace made from a module, a `WorkspaceVariables` per plain workspace with
+ * variables, a `VariableSet` per set and a `VariableSetApplication` per place it applies, a
+ * `RemoteStateConsumers` per consumer set. Pure: reads nothing, and the same snapshot gives
+ * the same text.
  */
 export function renderProgram(snapshot: OrganizationSnapshot): Generated {
-  const d = new ProgramWriter(snapshot).declarations(snapshot.workspaces, snapshot.modules);
+  const d = new ProgramWriter(snapshot).declarations(
+    snapshot.workspaces,
+    snapshot.modules,
+    undefined,
+    snapshot.variableSets,
+  );
   // A program always declares workspaces: the list says so even when it is empty.
   if (!d.used.includes("Workspace")) d.used = ["Workspace", ...d.used].sort();
   if (!d.body.length || d.body[0] !== "// Workspaces") d.body.unshift("// Workspaces", ...(d.body.length ? [""] : []));
@@ -78,6 +86,8 @@ function renderReadme(
     `- ${counts.noCodeModules} no-code modules with their variable options`,
     `- ${counts.noCodeWorkspaces} workspaces made from no-code modules, with their variables`,
     `- ${counts.consumers} sets of remote state consumers`,
+    `- ${counts.workspaceVariables} workspaces' own variables (one additive \`WorkspaceVariables\` each)`,
+    `- ${counts.variableSets} variable sets with their variables, and ${counts.variableSetApplications} applications of them to workspaces and projects`,
     "",
     "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
     "instead of creating them, and sends no change for what the program states as it is.",
@@ -92,12 +102,13 @@ function renderReadme(
   if (secrets.length) {
     lines.push(
       "2. Set the sensitive variable values, which the service never shows, as secret stack",
-      "   config (the program requires each key; adoption takes the value as the workspace's,",
-      "   so use the value the workspace has):",
+      "   config (the program requires each key). Adoption takes the value given as the one on",
+      "   the service and writes nothing, and the stack writes it only once the config changes,",
+      "   so give the value the service has:",
       "",
-      "   | config key | workspace | variable |",
+      "   | config key | variable of | variable |",
       "   |---|---|---|",
-      ...secrets.map((s) => `   | \`${s.key}\` | ${s.workspace} | ${s.variable} |`),
+      ...secrets.map((s) => `   | \`${s.key}\` | ${secretOwner(s)} | ${s.variable} |`),
       "",
       "   ```sh",
       ...secrets.map((s) => `   pulumi config set --secret ${s.key} '<value of ${s.variable}>'`),

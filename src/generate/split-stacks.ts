@@ -2,7 +2,7 @@
  * The stacks of a split program: which stack owns each workspace (the stack of its
  * project, or `organization`), their names, and the names the generated files share.
  */
-import type { Counts, SecretKey } from "./declarations";
+import { noCounts, type Counts, type SecretKey } from "./declarations";
 import { byCodePoint } from "./names";
 import type { OrganizationSnapshot } from "./read";
 
@@ -11,7 +11,11 @@ export const PROJECT_CONFIG = { namespace: "pulumi-workspaces", key: "project" }
 /** The same, as `pulumi config` and `Pulumi.<stack>.yaml` write it. */
 export const PROJECT_CONFIG_KEY = `${PROJECT_CONFIG.namespace}:${PROJECT_CONFIG.key}`;
 
-/** The stack (and the value of {@link PROJECT_CONFIG_KEY}) that owns what belongs to the organization: its no-code modules, and workspaces without a project. */
+/**
+ * The stack (and the value of {@link PROJECT_CONFIG_KEY}) that owns what belongs to the
+ * organization: its no-code modules, workspaces without a project, and variable sets that
+ * are global or reach more than one project (or none with workspaces of its own stack).
+ */
 export const ORGANIZATION_STACK = "organization";
 
 /** The file the generator writes the driver to, beside the program. */
@@ -38,6 +42,8 @@ export interface SplitStack {
   file: string;
   /** Ids of the workspaces it declares. */
   workspaceIds: string[];
+  /** Ids of the variable sets it declares, each with its variables and its applications. */
+  variableSetIds: string[];
   /** How many of each it declares. */
   counts: Counts;
   /** The secret stack config keys it requires. */
@@ -52,7 +58,24 @@ export function stackName(text: string): string {
     .replace(/^[-.]+|[-.]+$/g, "");
 }
 
-/** Which stack owns each workspace, and the stacks in order. */
+/**
+ * The project whose stack owns a variable set: the one project it applies within (to the
+ * project, or to workspaces of it), when that project has workspaces; undefined for a set
+ * that goes to the organization stack (global, across projects, to workspaces without a
+ * project, or applied nowhere).
+ */
+function projectOfSet(
+  set: OrganizationSnapshot["variableSets"][number]["set"],
+  projectOfWorkspace: Map<string, string | null>,
+): string | undefined {
+  if (set.global) return undefined;
+  const targets = new Set([...set.projectIds, ...set.workspaceIds.map((w) => projectOfWorkspace.get(w) ?? "")]);
+  if (targets.size !== 1) return undefined;
+  const [only] = targets;
+  return only === "" ? undefined : only;
+}
+
+/** Which stack owns each workspace and each variable set, and the stacks in order. */
 export function assignStacks(snapshot: OrganizationSnapshot): {
   stacks: SplitStack[];
   stackOf: Map<string, SplitStack>;
@@ -65,6 +88,14 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
     if (!p) organizationOwned.push(r.workspace.id);
     else byProject.set(p, [...(byProject.get(p) ?? []), r.workspace.id]);
   }
+  const projectOfWorkspace = new Map(snapshot.workspaces.map((r) => [r.workspace.id, r.workspace.projectId]));
+  const setsByProject = new Map<string, string[]>();
+  const organizationSets: string[] = [];
+  for (const { set } of snapshot.variableSets) {
+    const p = projectOfSet(set, projectOfWorkspace);
+    if (p !== undefined && byProject.has(p)) setsByProject.set(p, [...(setsByProject.get(p) ?? []), set.id]);
+    else organizationSets.push(set.id);
+  }
   const taken = new Set<string>();
   const take = (wanted: string) => {
     let name = wanted;
@@ -72,11 +103,18 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
     taken.add(name);
     return name;
   };
-  const counts = { workspaces: 0, noCodeModules: 0, noCodeWorkspaces: 0, consumers: 0 };
+  const counts = noCounts();
   const stacks: SplitStack[] = [];
-  if (snapshot.modules.length || organizationOwned.length) {
+  if (snapshot.modules.length || organizationOwned.length || organizationSets.length) {
     const name = take(ORGANIZATION_STACK);
-    stacks.push({ name, file: `stacks/${name}.ts`, workspaceIds: organizationOwned, counts, secrets: [] });
+    stacks.push({
+      name,
+      file: `stacks/${name}.ts`,
+      workspaceIds: organizationOwned,
+      variableSetIds: organizationSets,
+      counts,
+      secrets: [],
+    });
   } else {
     taken.add(ORGANIZATION_STACK);
   }
@@ -91,6 +129,7 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
       ...(projectName.has(projectId) ? { projectName: projectName.get(projectId) } : {}),
       file: `stacks/${name}.ts`,
       workspaceIds: byProject.get(projectId)!,
+      variableSetIds: setsByProject.get(projectId) ?? [],
       counts,
       secrets: [],
     });
@@ -104,4 +143,4 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
 export const describeStack = (s: SplitStack) =>
   s.projectId
     ? `project ${s.projectName ?? s.projectId}${s.projectName ? ` (${s.projectId})` : ""}`
-    : "the organization: its no-code modules and workspaces without a project";
+    : "the organization: its no-code modules, workspaces without a project and variable sets that reach more than one project";

@@ -3,7 +3,9 @@
  * workspaces (`pulumi-workspaces generate --split-by project`): the stack's config
  * `pulumi-workspaces:project` names the project, and `index.ts` loads that project's file
  * only. Stack `organization` owns what belongs to the organization rather than to a
- * project: its no-code modules, and workspaces without a project. A reference to a record
+ * project: its no-code modules, workspaces without a project, and variable sets that are
+ * global or apply in more than one project (a set applied within one project, to it or to
+ * its workspaces, is that project's stack's). A reference to a record
  * of another stack (a consumer in another project, the module of a module-made workspace)
  * is its literal id, with a comment naming the stack that owns it, so that no stack
  * depends on another's state. Beside the program: a `Pulumi.<stack>.yaml` per stack, a
@@ -13,6 +15,7 @@
 import {
   ProgramWriter,
   fileHeader,
+  noCounts,
   type Counts,
   type Declarations,
   type NotCarried,
@@ -66,6 +69,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   const all: Declarations[] = [];
   for (const s of stacks) {
     const owned = new Set(s.workspaceIds);
+    const ownedSets = new Set(s.variableSetIds);
     const elsewhere = (id: string) => {
       const owner = stackOf.get(id) ?? (moduleIds.has(id) ? organizationStack : undefined);
       return owner && owner !== s ? { name: nameOf.get(id) ?? id, stack: owner.name } : undefined;
@@ -74,6 +78,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
       snapshot.workspaces.filter((r) => owned.has(r.workspace.id)),
       s.projectId ? [] : snapshot.modules,
       elsewhere,
+      snapshot.variableSets.filter((v) => ownedSets.has(v.set.id)),
     );
     s.counts = d.counts;
     s.secrets = d.secrets;
@@ -83,7 +88,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   }
   const secrets = all.flatMap((d) => d.secrets);
   const notCarried = all.flatMap((d) => d.notCarried);
-  const counts = { workspaces: 0, noCodeModules: 0, noCodeWorkspaces: 0, consumers: 0 };
+  const counts = noCounts();
   for (const d of all) for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += d.counts[k];
 
   const project = stackName(`workspaces-${snapshot.organization}`);
@@ -148,7 +153,8 @@ function renderIndex(organization: string, stacks: SplitStack[]): string {
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules and workspaces without a project), and the stack declares that project's",
+    " * no-code modules, workspaces without a project and variable sets of several projects), and",
+    " * the stack declares that project's",
     " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",
     " * `pulumi-workspaces generate --split-by project`; README.md lists the stacks.",
     " */",

@@ -227,12 +227,20 @@ describe("the split driver's concurrency, where the pages and the generated READ
     const generated = renderSplitReadme(
       "acme",
       [
-        { name: "organization", file: "stacks/organization.ts", workspaceIds: [], counts: zero(), secrets: [] },
+        {
+          name: "organization",
+          file: "stacks/organization.ts",
+          workspaceIds: [],
+          variableSetIds: [],
+          counts: zero(),
+          secrets: [],
+        },
         {
           name: "data",
           projectId: "prj-1",
           file: "stacks/data.ts",
           workspaceIds: ["ws-1"],
+          variableSetIds: [],
           counts: zero(),
           secrets: [],
         },
@@ -265,7 +273,15 @@ describe("the split driver's concurrency, where the pages and the generated READ
 });
 
 function zero() {
-  return { workspaces: 0, noCodeModules: 0, noCodeWorkspaces: 0, consumers: 0 };
+  return {
+    workspaces: 0,
+    noCodeModules: 0,
+    noCodeWorkspaces: 0,
+    consumers: 0,
+    workspaceVariables: 0,
+    variableSets: 0,
+    variableSetApplications: 0,
+  };
 }
 
 describe("the cost of checkpoints, said with its backend and its figures", () => {

@@ -55,6 +55,9 @@ describe("generate", () => {
       noCodeModules: 2,
       noCodeWorkspaces: NO_CODE,
       consumers: seeded.consumers.size,
+      workspaceVariables: 0,
+      variableSets: 0,
+      variableSetApplications: 0,
     });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.

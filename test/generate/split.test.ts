@@ -88,6 +88,9 @@ describe("generate --split-by project", () => {
       noCodeModules: 2,
       noCodeWorkspaces: NO_CODE,
       consumers: seeded.consumers.size,
+      workspaceVariables: 0,
+      variableSets: 0,
+      variableSetApplications: 0,
     });
     expect(result.stacks.reduce((n, s) => n + s.workspaceIds.length, 0)).toBe(COUNT);
   });
