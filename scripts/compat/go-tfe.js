@@ -141,6 +141,24 @@ async function pool(items, jobs, fn) {
   return out;
 }
 
+/** An HTTP receiver on loopback that accepts every delivery with 200. */
+function startReceiver() {
+  const http = require("http");
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end("ok"));
+  });
+  return new Promise((resolve, reject) => {
+    receiver.once("error", reject);
+    receiver.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${receiver.address().port}/notifications`,
+        close: () => new Promise((done) => receiver.close(done)),
+      }),
+    );
+  });
+}
+
 async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) {
   const dist = path.join(root, "dist", "server", "index.js");
   if (!fs.existsSync(dist)) die("dist/ is missing: run `npm run build` first (npm run test:compat does)");
@@ -160,7 +178,10 @@ async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) 
   const logDir = path.join(cacheRoot, "logs", name);
   fs.rmSync(logDir, { recursive: true, force: true });
   fs.mkdirSync(logDir, { recursive: true });
-  const env = goEnv({ TFE_ADDRESS: address, TFE_TOKEN: token, ...setting.env });
+  // go-tfe's notification tests skip unless TFC_RUN_TASK_URL names a destination; the
+  // local server delivers only to loopback, so a receiver on loopback answers them.
+  const receiver = await startReceiver();
+  const env = goEnv({ TFE_ADDRESS: address, TFE_TOKEN: token, TFC_RUN_TASK_URL: receiver.url, ...setting.env });
   const tests = setting.tests.filter((t) => only.length === 0 || only.includes(t));
   log(`${name}: ${tests.length} test functions against ${address} (logs in ${logDir})`);
 
@@ -169,6 +190,7 @@ async function runSetting(name, setting, { bin, src }, { only, jobs, verbose }) 
     runs = await pool(tests, jobs, (t) => runTest(bin, src, t, env, logDir));
   } finally {
     await server.close();
+    await receiver.close();
   }
 
   const pinned = readPin().settings[name] || {};

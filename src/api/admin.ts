@@ -17,3 +17,15 @@ export const userCreateSchema = z
 export const membersSchema = z
   .object({ data: z.array(z.object({ type: z.literal("users"), id: z.string().min(1) }).loose()) })
   .loose();
+
+/** Body of `POST /organizations/:org/organization-memberships`: invites a person by email. */
+export const membershipCreateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("organization-memberships"),
+        attributes: z.object({ email: z.email() }).loose(),
+      })
+      .loose(),
+  })
+  .loose();

@@ -15,6 +15,7 @@ import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
 import { noCodeDomain } from "./no-code";
 import { runTriggerDomain } from "./run-trigger";
+import { notificationDomain } from "./notification";
 import { variableDomain } from "./variable";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
@@ -36,4 +37,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   noCodeDomain,
   variableDomain,
   runTriggerDomain,
+  notificationDomain,
 ];

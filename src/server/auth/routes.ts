@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { membersSchema, userCreateSchema } from "../../api/admin";
+import { membersSchema, membershipCreateSchema, userCreateSchema } from "../../api/admin";
+import { createMembership, deleteMembership, loadMembership, type MembershipRecord } from "./service/memberships";
 import { teamCreateSchema, teamUpdateSchema } from "../../api/teams";
 import {
   teamProjectCreateSchema,
@@ -20,8 +21,10 @@ import {
   parseBody,
   parsePage,
   queryText,
+  ref,
   send,
   targetId,
+  type Resource,
 } from "../http/jsonapi";
 import { Invalid } from "../domain-errors";
 import { findProject } from "../project/service";
@@ -103,8 +106,41 @@ function requiredFilter(query: Record<string, unknown>, name: string): string {
   return value;
 }
 
+function renderMembership(m: MembershipRecord): Resource {
+  return {
+    id: m.id,
+    type: "organization-memberships",
+    attributes: { status: "active", email: m.email, "created-at": m.created_at },
+    relationships: {
+      user: ref("users", m.user_id),
+      organization: ref("organizations", m.organization),
+      teams: { data: [] },
+    },
+    links: { self: `${API_PREFIX}/organization-memberships/${m.id}` },
+  };
+}
+
 export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
+
+  app.post<{ Params: { organization_name: string } }>(
+    "/organizations/:organization_name/organization-memberships",
+    async (request, reply) => {
+      const m = createMembership(db, requireCaller(request), request.params.organization_name, () => ({
+        email: parseBody(membershipCreateSchema, request.body).data.attributes.email,
+      }));
+      return send(reply, 201, { data: renderMembership(m) });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>("/organization-memberships/:id", async (request, reply) => {
+    return send(reply, 200, { data: renderMembership(loadMembership(db, requireCaller(request), request.params.id)) });
+  });
+
+  app.delete<{ Params: { id: string } }>("/organization-memberships/:id", async (request, reply) => {
+    deleteMembership(db, requireCaller(request), request.params.id);
+    return noContent(reply);
+  });
 
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/teams",
