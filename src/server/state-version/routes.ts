@@ -27,8 +27,8 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
   });
 
   /** The document of a state version, with its outputs when `include=outputs` asks (sensitive values hidden). */
-  const document = (request: FastifyRequest, sv: StateVersionRecord) => {
-    const include = parseInclude(request.query as Record<string, unknown>, ["outputs"]);
+  const includes = (request: FastifyRequest) => parseInclude(request.query as Record<string, unknown>, ["outputs"]);
+  const document = (include: Set<string>, sv: StateVersionRecord) => {
     return {
       data: renderStateVersion(ctx, sv),
       ...(include.has("outputs")
@@ -38,16 +38,18 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
   };
 
   app.get<{ Params: { id: string } }>("/state-versions/:id", async (request, reply) => {
-    return send(reply, 200, document(request, loadStateVersion(ctx, requireCaller(request), request.params.id)));
+    const include = includes(request);
+    return send(reply, 200, document(include, loadStateVersion(ctx, requireCaller(request), request.params.id)));
   });
 
   app.get<{ Params: { workspace_id: string } }>(
     "/workspaces/:workspace_id/current-state-version",
     async (request, reply) => {
+      const include = includes(request);
       return send(
         reply,
         200,
-        document(request, loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id)),
+        document(include, loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id)),
       );
     },
   );
