@@ -29,6 +29,7 @@ const PROGRAMS = [
   "adopt-existing",
   "no-code",
   "maintenance-window",
+  "variables",
   "policy",
 ];
 
@@ -471,6 +472,50 @@ describe("examples through the engine", () => {
       expect(ws.id).toBe(workspaceId);
       expect(ws.attributes.locked).toBe(false);
       expect(ws.attributes["engine-version"]).toBe("1.9.0");
+    });
+  });
+
+  describe("variables", () => {
+    let stack: TestStack;
+    let projectId: string;
+    const secret = "wJalrXUtnFEMI-example-not-shown";
+
+    beforeAll(async () => {
+      projectId = await createProject(server, "billing");
+      stack = track(await exampleStack(server, "variables", { project: projectId, awsAccessKeyId: "AKIAEXAMPLE" }));
+      await stack.ok(["config", "set", "--secret", "awsSecretAccessKey", secret]);
+    });
+
+    it("applies the credentials set to the project and each workspace's region wins over the set's", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      expect(out.effectiveRegion).toEqual({
+        "billing-eu": { value: "eu-west-1", from: "workspace", overrides: ["set aws-credentials"] },
+        "billing-us": { value: "us-west-2", from: "workspace", overrides: ["set aws-credentials"] },
+      });
+      const set = await api<any>(server, `/varsets/${out.variableSetId}?include=vars`);
+      expect(set.body.data.relationships.projects.data.map((p: any) => p.id)).toEqual([projectId]);
+      const vars = await api<any>(server, `/varsets/${out.variableSetId}/relationships/vars`);
+      const secretVar = vars.body.data.find((v: any) => v.attributes.key === "AWS_SECRET_ACCESS_KEY");
+      expect(secretVar.attributes).toMatchObject({ sensitive: true, value: null, category: "env" });
+      const eu = await workspaceByName(server, "billing-eu");
+      expect((await workspaceVars(server, eu.id)).AWS_REGION.value).toBe("eu-west-1");
+      // The secret is in the state only encrypted.
+      expect(stack.stateText()).not.toContain(secret);
+    });
+
+    it("previews no change afterwards", async () => {
+      const p = await stack.previewJson(["--expect-no-changes"]);
+      expect(p.code, p.raw.output).toBe(0);
+    });
+
+    it("destroys the application, the set and the workspaces", async () => {
+      const { variableSetId } = await stack.outputs();
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      expect((await api(server, `/varsets/${variableSetId}`)).status).toBe(404);
+      expect((await api(server, `/organizations/${server.organization}/workspaces/billing-eu`)).status).toBe(404);
     });
   });
 
