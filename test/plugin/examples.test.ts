@@ -6,7 +6,8 @@
  * call only classes, functions and keywords the schema gives the SDK, and the four
  * programs of an example set the same properties of the resource they show. (The Go
  * programs are compiled with `go vet` against the generated SDK by
- * `scripts/plugin/sdks --check`, as are the Python ones with py_compile.)
+ * `scripts/plugin/sdks --check`; the Python ones run on the SDK's wheel with Pulumi's mocks
+ * in test/languages/examples.test.ts.)
  *
  * A new resource needs its file: the schema script refuses a resource without one.
  */
