@@ -13,3 +13,8 @@ export * from "./no-code";
 export * from "./organizations";
 export * from "./variables";
 export * from "./variable-sets";
+export * from "./teams";
+export * from "./team-access";
+export * from "./run-triggers";
+export * from "./notifications";
+export * from "./state-version-outputs";

@@ -38,6 +38,11 @@ import type { TransportOptions, TransportStats } from "./request-spec";
 import { Transport } from "./transport";
 import { VariableSets } from "./variable-sets";
 import { Variables } from "./variables";
+import { Teams } from "./teams";
+import { TeamAccesses, TeamProjectAccesses } from "./team-access";
+import { RunTriggers } from "./run-triggers";
+import { NotificationConfigurations } from "./notification-configurations";
+import { StateVersionOutputs } from "./state-version-outputs";
 import { Workspaces } from "./workspaces";
 
 /** Options of a {@link WorkspacesClient}: where the service is and how to reach it. Each setting left out is read from the environment (`WORKSPACES_*`, then `TFE_*`) and the engine CLI's credentials file. */
@@ -108,6 +113,18 @@ export class WorkspacesClient {
   readonly variables: Variables;
   /** Variable sets, their variables, where they apply, and a workspace's effective variables. */
   readonly variableSets: VariableSets;
+  /** Teams of an organization. */
+  readonly teams: Teams;
+  /** Teams' access to workspaces. */
+  readonly teamAccess: TeamAccesses;
+  /** Teams' access to projects. */
+  readonly teamProjectAccess: TeamProjectAccesses;
+  /** Run triggers between workspaces. */
+  readonly runTriggers: RunTriggers;
+  /** Notification configurations of workspaces and projects. */
+  readonly notificationConfigurations: NotificationConfigurations;
+  /** Outputs of a workspace's state. */
+  readonly stateVersionOutputs: StateVersionOutputs;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -143,6 +160,12 @@ export class WorkspacesClient {
     this.organizations = withinCalls(new Organizations(t), call);
     this.projects = withinCalls(new Projects(t), call);
     this.registryModules = withinCalls(new RegistryModules(t), call);
+    this.teams = withinCalls(new Teams(t), call);
+    this.teamAccess = withinCalls(new TeamAccesses(t), call);
+    this.teamProjectAccess = withinCalls(new TeamProjectAccesses(t), call);
+    this.runTriggers = withinCalls(new RunTriggers(t), call);
+    this.notificationConfigurations = withinCalls(new NotificationConfigurations(t), call);
+    this.stateVersionOutputs = withinCalls(new StateVersionOutputs(t), call);
     const variables = new Variables(t);
     this.variables = withinCalls(variables, call);
     this.variableSets = withinCalls(new VariableSets(t, workspaces, variables), call);
@@ -205,3 +228,8 @@ export * from "./projects";
 export * from "./registry-modules";
 export * from "./variables";
 export * from "./variable-sets";
+export * from "./teams";
+export * from "./team-access";
+export * from "./run-triggers";
+export * from "./notification-configurations";
+export * from "./state-version-outputs";

@@ -1,0 +1,152 @@
+/**
+ * Notification configurations of workspaces and projects (`client.notificationConfigurations`).
+ * The token is write-only: it is sent, never read back, and no error or value of this
+ * client carries it.
+ */
+import {
+  notificationDocumentSchema,
+  notificationListDocumentSchema,
+  type NotificationDestinationType,
+  type NotificationResource,
+  type NotificationTrigger,
+} from "../api/notifications";
+import { type PagedList, pagedGet } from "./pagination";
+import { type Transport, urlPath } from "./transport";
+import { relIds, toWire } from "./wire";
+
+export interface NotificationConfiguration {
+  /** Configuration id (`nc-...`). */
+  id: string;
+  name: string;
+  destinationType: string;
+  enabled: boolean;
+  url: string | null;
+  /** As the service sends them: a trigger a newer service knows is kept. */
+  triggers: string[];
+  emailAddresses: string[];
+  emailUserIds: string[];
+  /** The workspace or project it belongs to. */
+  subscribable: { type: string; id: string } | null;
+  /** The latest deliveries (verifications and events), newest first. */
+  deliveryResponses: Array<Record<string, unknown>>;
+  attributes: Record<string, unknown>;
+}
+
+export interface NotificationConfigurationOptions {
+  name: string;
+  destinationType: NotificationDestinationType;
+  enabled: boolean;
+  /** Write-only; signs generic deliveries. */
+  token?: string | null;
+  url?: string | null;
+  /** Triggers of the shared list; a string outside it is passed through for a newer service to judge. */
+  triggers?: Array<NotificationTrigger | (string & {})>;
+  emailAddresses?: string[];
+  /** Users an email configuration writes to. */
+  emailUserIds?: string[];
+}
+
+/** What to change; on the service, an update that names no users clears them. */
+export type NotificationConfigurationUpdateOptions = Partial<Omit<NotificationConfigurationOptions, "destinationType">>;
+
+function toConfiguration(r: NotificationResource): NotificationConfiguration {
+  const a = r.attributes;
+  const subscribable = r.relationships?.subscribable?.data;
+  return {
+    id: r.id,
+    name: a.name,
+    destinationType: a["destination-type"],
+    enabled: a.enabled,
+    url: a.url ?? null,
+    triggers: a.triggers,
+    emailAddresses: a["email-addresses"],
+    emailUserIds: relIds(r, "users"),
+    subscribable:
+      subscribable && !Array.isArray(subscribable) ? { type: subscribable.type, id: subscribable.id } : null,
+    deliveryResponses: a["delivery-responses"] as Array<Record<string, unknown>>,
+    attributes: a,
+  };
+}
+
+function body(o: NotificationConfigurationUpdateOptions & { destinationType?: NotificationDestinationType }) {
+  const attributes = toWire(o, ["name", "destinationType", "enabled", "token", "url", "triggers", "emailAddresses"]);
+  return {
+    data: {
+      type: "notification-configurations",
+      attributes,
+      ...(o.emailUserIds
+        ? { relationships: { users: { data: o.emailUserIds.map((id) => ({ type: "users", id })) } } }
+        : {}),
+    },
+  };
+}
+
+type Owner = "workspaces" | "projects";
+
+export class NotificationConfigurations {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /workspaces/:id/notification-configurations` (or a project's), 100 per page. */
+  list(subscribableId: string, owner: Owner = "workspaces"): PagedList<NotificationConfiguration> {
+    return pagedGet(
+      this.transport,
+      urlPath(owner, subscribableId, "notification-configurations"),
+      {},
+      notificationListDocumentSchema,
+      toConfiguration,
+    );
+  }
+
+  /** `POST`; never repeated after it reached the service, which would make a second configuration. */
+  async create(
+    subscribableId: string,
+    options: NotificationConfigurationOptions,
+    owner: Owner = "workspaces",
+  ): Promise<NotificationConfiguration> {
+    const doc = await this.transport.requestParsed(
+      {
+        method: "POST",
+        path: urlPath(owner, subscribableId, "notification-configurations"),
+        body: body(options),
+        repeat: "once",
+        conflict: "create",
+      },
+      notificationDocumentSchema,
+    );
+    return toConfiguration(doc.data);
+  }
+
+  async read(id: string): Promise<NotificationConfiguration> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("notification-configurations", id), repeat: "idempotent" },
+      notificationDocumentSchema,
+    );
+    return toConfiguration(doc.data);
+  }
+
+  async update(id: string, options: NotificationConfigurationUpdateOptions): Promise<NotificationConfiguration> {
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("notification-configurations", id), body: body(options), repeat: "idempotent" },
+      notificationDocumentSchema,
+    );
+    return toConfiguration(doc.data);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.transport.request({
+      method: "DELETE",
+      path: urlPath("notification-configurations", id),
+      repeat: "idempotent",
+      goneMeansDone: true,
+    });
+  }
+
+  /** `POST .../actions/verify`: sends a verification delivery; the answer is the first of `deliveryResponses`. */
+  async verify(id: string): Promise<NotificationConfiguration> {
+    const doc = await this.transport.requestParsed(
+      { method: "POST", path: urlPath("notification-configurations", id, "actions", "verify"), repeat: "once" },
+      notificationDocumentSchema,
+    );
+    return toConfiguration(doc.data);
+  }
+}

@@ -1,0 +1,56 @@
+/** State version outputs (`client.stateVersionOutputs`): another workspace's outputs, readable with outputs-only access. */
+import {
+  stateVersionOutputDocumentSchema,
+  stateVersionOutputListDocumentSchema,
+  type StateVersionOutputResource,
+} from "../api/state-version-outputs";
+import { type Transport, urlPath } from "./transport";
+
+export interface StateVersionOutput {
+  /** Output id (`wsout-...`). */
+  id: string;
+  name: string;
+  sensitive: boolean;
+  /** The value; null for a sensitive output the service does not show. */
+  value: unknown;
+  type: string | null;
+  detailedType: unknown;
+}
+
+function toOutput(r: StateVersionOutputResource): StateVersionOutput {
+  const a = r.attributes;
+  return {
+    id: r.id,
+    name: a.name,
+    sensitive: a.sensitive,
+    value: a.value ?? null,
+    type: a.type ?? null,
+    detailedType: a["detailed-type"] ?? null,
+  };
+}
+
+export class StateVersionOutputs {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /state-version-outputs/:id`: a sensitive value shows to a caller that may read the state. */
+  async read(outputId: string): Promise<StateVersionOutput> {
+    const doc = await this.transport.requestParsed(
+      { method: "GET", path: urlPath("state-version-outputs", outputId), repeat: "idempotent" },
+      stateVersionOutputDocumentSchema,
+    );
+    return toOutput(doc.data);
+  }
+
+  /** `GET /workspaces/:id/current-state-version-outputs`: every output of the current state; sensitive values are null. */
+  async readCurrent(workspaceId: string): Promise<StateVersionOutput[]> {
+    const doc = await this.transport.requestParsed(
+      {
+        method: "GET",
+        path: urlPath("workspaces", workspaceId, "current-state-version-outputs"),
+        repeat: "idempotent",
+      },
+      stateVersionOutputListDocumentSchema,
+    );
+    return doc.data.map(toOutput);
+  }
+}
