@@ -20,7 +20,7 @@ export interface SecretItems {
 }
 
 /** A top-level input whose value is secret when the resource's `when` flag is true. */
-export interface SecretField {
+interface SecretField {
   /** The input holding the value (`value`). */
   readonly value: string;
   /** The boolean input that makes it secret (`sensitive`). */

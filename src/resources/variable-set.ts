@@ -8,7 +8,8 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretItems, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 import { secretsOf } from "./secret-values";
 import { withOriginInput } from "./origin";
-import type { VariableArgs, VariableOutput } from "./workspace-variables";
+import type { VariableArgs } from "./workspace-variable";
+import type { VariableOutput } from "./workspace-variables";
 
 /** Inputs of a {@link VariableSet}. */
 export interface VariableSetArgs {

@@ -11,14 +11,12 @@ import { withOriginInput } from "./origin";
 /** Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs). */
 export type VariableCategory = "engine" | "env";
 
-/** Inputs of a {@link WorkspaceVariable}. */
-export interface WorkspaceVariableArgs {
-  /** Workspace id (`ws-...`). A change replaces the variable. */
-  workspaceId: pulumi.Input<string>;
+/** One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`). */
+export interface VariableArgs {
   /**
-   * Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-   * workspace per category. A change renames the variable in place, except for a sensitive
-   * variable, which the service does not rename: it is replaced (preview says why).
+   * Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+   * category. A change renames the variable in place, except for a sensitive variable,
+   * which the service does not rename: it is replaced (preview says why).
    */
   key: pulumi.Input<string>;
   /**
@@ -35,10 +33,16 @@ export interface WorkspaceVariableArgs {
   hcl?: pulumi.Input<boolean>;
   /**
    * Write-only value: the service never shows it again. Default false. Making a variable
-   * sensitive is an update in place; making a sensitive variable non-sensitive again is a
-   * replacement (the service refuses it in place; preview says why).
+   * sensitive is an update in place; making a sensitive variable non-sensitive again
+   * replaces it (the service refuses it in place; preview says why).
    */
   sensitive?: pulumi.Input<boolean>;
+}
+
+/** Inputs of a {@link WorkspaceVariable}. */
+export interface WorkspaceVariableArgs extends VariableArgs {
+  /** Workspace id (`ws-...`). A change replaces the variable. */
+  workspaceId: pulumi.Input<string>;
   /**
    * Take over the variable of this key and category if the workspace already has one: `create`
    * reads it and changes only what the program declares differently (nothing when all
@@ -72,7 +76,7 @@ const SECRET_OUTPUTS: readonly string[] = secretsOf("WorkspaceVariable").outputs
 function withSecretFields<T extends object>(kind: ResourceTypeName, args: T): T {
   const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
   for (const rule of secretsOf(kind).fields ?? []) {
-    const value = out[rule.value] as pulumi.Input<unknown> | undefined;
+    const value = out[rule.value];
     if (value === undefined) continue;
     const flag = pulumi.output(out[rule.when] as pulumi.Input<boolean | undefined>);
     out[rule.value] = flag.apply((f) => (f === true ? pulumi.secret(value) : pulumi.output(value)));

@@ -8,23 +8,7 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretItems, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 import { secretsOf } from "./secret-values";
 import { withOriginInput } from "./origin";
-import type { VariableCategory } from "./workspace-variable";
-
-/** One variable of a list (`WorkspaceVariables`, `VariableSet`). */
-export interface VariableArgs {
-  /** Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category. */
-  key: pulumi.Input<string>;
-  /** The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text. */
-  value?: pulumi.Input<string>;
-  /** `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). */
-  category: pulumi.Input<VariableCategory | "terraform">;
-  /** Description, at most 512 characters. Omitted: not managed. */
-  description?: pulumi.Input<string>;
-  /** Parse the value as HCL (engine variables only). Default false. */
-  hcl?: pulumi.Input<boolean>;
-  /** Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place). */
-  sensitive?: pulumi.Input<boolean>;
-}
+import type { VariableArgs, VariableCategory } from "./workspace-variable";
 
 /** A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret). */
 export interface VariableOutput {

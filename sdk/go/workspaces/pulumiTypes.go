@@ -746,19 +746,25 @@ func (o SettingOverwritesInfoOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwritesInfo) *bool { return v.ExecutionMode }).(pulumi.BoolPtrOutput)
 }
 
-// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+// One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
 type Variable struct {
-	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
 	Category string `pulumi:"category"`
 	// Description, at most 512 characters. Omitted: not managed.
 	Description *string `pulumi:"description"`
 	// Parse the value as HCL (engine variables only). Default false.
 	Hcl *bool `pulumi:"hcl"`
-	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+	// category. A change renames the variable in place, except for a sensitive variable,
+	// which the service does not rename: it is replaced (preview says why).
 	Key string `pulumi:"key"`
-	// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+	// Write-only value: the service never shows it again. Default false. Making a variable
+	// sensitive is an update in place; making a sensitive variable non-sensitive again
+	// replaces it (the service refuses it in place; preview says why).
 	Sensitive *bool `pulumi:"sensitive"`
-	// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+	// The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+	// in the state only encrypted, even when given as a plain literal, and never shown. A
+	// value that is not sensitive stays readable in previews and diffs.
 	Value *string `pulumi:"value"`
 }
 
@@ -794,19 +800,25 @@ type VariableInput interface {
 	ToVariableOutputWithContext(context.Context) VariableOutput
 }
 
-// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+// One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
 type VariableArgs struct {
-	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+	// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
 	Category pulumi.StringInput `pulumi:"category"`
 	// Description, at most 512 characters. Omitted: not managed.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Parse the value as HCL (engine variables only). Default false.
 	Hcl pulumi.BoolPtrInput `pulumi:"hcl"`
-	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+	// category. A change renames the variable in place, except for a sensitive variable,
+	// which the service does not rename: it is replaced (preview says why).
 	Key pulumi.StringInput `pulumi:"key"`
-	// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+	// Write-only value: the service never shows it again. Default false. Making a variable
+	// sensitive is an update in place; making a sensitive variable non-sensitive again
+	// replaces it (the service refuses it in place; preview says why).
 	Sensitive pulumi.BoolPtrInput `pulumi:"sensitive"`
-	// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+	// The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+	// in the state only encrypted, even when given as a plain literal, and never shown. A
+	// value that is not sensitive stays readable in previews and diffs.
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
 
@@ -864,7 +876,7 @@ func (i VariableArray) ToVariableArrayOutputWithContext(ctx context.Context) Var
 	return pulumi.ToOutputWithContext(ctx, i).(VariableArrayOutput)
 }
 
-// One variable of a list (`WorkspaceVariables`, `VariableSet`).
+// One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
 type VariableOutput struct{ *pulumi.OutputState }
 
 func (VariableOutput) ElementType() reflect.Type {
@@ -879,7 +891,7 @@ func (o VariableOutput) ToVariableOutputWithContext(ctx context.Context) Variabl
 	return o
 }
 
-// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
 func (o VariableOutput) Category() pulumi.StringOutput {
 	return o.ApplyT(func(v Variable) string { return v.Category }).(pulumi.StringOutput)
 }
@@ -894,17 +906,23 @@ func (o VariableOutput) Hcl() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Variable) *bool { return v.Hcl }).(pulumi.BoolPtrOutput)
 }
 
-// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+// category. A change renames the variable in place, except for a sensitive variable,
+// which the service does not rename: it is replaced (preview says why).
 func (o VariableOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v Variable) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+// Write-only value: the service never shows it again. Default false. Making a variable
+// sensitive is an update in place; making a sensitive variable non-sensitive again
+// replaces it (the service refuses it in place; preview says why).
 func (o VariableOutput) Sensitive() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Variable) *bool { return v.Sensitive }).(pulumi.BoolPtrOutput)
 }
 
-// The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+// The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+// in the state only encrypted, even when given as a plain literal, and never shown. A
+// value that is not sensitive stays readable in previews and diffs.
 func (o VariableOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Variable) *string { return v.Value }).(pulumi.StringPtrOutput)
 }

@@ -187,13 +187,13 @@ type workspaceVariableArgs struct {
 	Description *string `pulumi:"description"`
 	// Parse the value as HCL (engine variables only). Default false.
 	Hcl *bool `pulumi:"hcl"`
-	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-	// workspace per category. A change renames the variable in place, except for a sensitive
-	// variable, which the service does not rename: it is replaced (preview says why).
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+	// category. A change renames the variable in place, except for a sensitive variable,
+	// which the service does not rename: it is replaced (preview says why).
 	Key string `pulumi:"key"`
 	// Write-only value: the service never shows it again. Default false. Making a variable
-	// sensitive is an update in place; making a sensitive variable non-sensitive again is a
-	// replacement (the service refuses it in place; preview says why).
+	// sensitive is an update in place; making a sensitive variable non-sensitive again
+	// replaces it (the service refuses it in place; preview says why).
 	Sensitive *bool `pulumi:"sensitive"`
 	// The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
 	// in the state only encrypted, even when given as a plain literal, and never shown. A
@@ -217,13 +217,13 @@ type WorkspaceVariableArgs struct {
 	Description pulumi.StringPtrInput
 	// Parse the value as HCL (engine variables only). Default false.
 	Hcl pulumi.BoolPtrInput
-	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-	// workspace per category. A change renames the variable in place, except for a sensitive
-	// variable, which the service does not rename: it is replaced (preview says why).
+	// Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+	// category. A change renames the variable in place, except for a sensitive variable,
+	// which the service does not rename: it is replaced (preview says why).
 	Key pulumi.StringInput
 	// Write-only value: the service never shows it again. Default false. Making a variable
-	// sensitive is an update in place; making a sensitive variable non-sensitive again is a
-	// replacement (the service refuses it in place; preview says why).
+	// sensitive is an update in place; making a sensitive variable non-sensitive again
+	// replaces it (the service refuses it in place; preview says why).
 	Sensitive pulumi.BoolPtrInput
 	// The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
 	// in the state only encrypted, even when given as a plain literal, and never shown. A

@@ -171,7 +171,7 @@ class VariableCategory(_builtins.str, Enum):
 @pulumi.type_token("workspaces:index:VariableCategoryInfo")
 class VariableCategoryInfo(_builtins.str, Enum):
     """
-    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
     """
     ENGINE = "engine"
     """

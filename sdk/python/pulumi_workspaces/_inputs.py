@@ -224,15 +224,17 @@ class SettingOverwritesArgs:
 
 class VariableArgsDict(TypedDict):
     """
-    One variable of a list (`WorkspaceVariables`, `VariableSet`).
+    One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
     """
     category: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]
     """
-    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+    `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
     """
     key: pulumi.Input[_builtins.str]
     """
-    Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+    Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+    category. A change renames the variable in place, except for a sensitive variable,
+    which the service does not rename: it is replaced (preview says why).
     """
     description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -244,11 +246,15 @@ class VariableArgsDict(TypedDict):
     """
     sensitive: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+    Write-only value: the service never shows it again. Default false. Making a variable
+    sensitive is an update in place; making a sensitive variable non-sensitive again
+    replaces it (the service refuses it in place; preview says why).
     """
     value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+    The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+    in the state only encrypted, even when given as a plain literal, and never shown. A
+    value that is not sensitive stays readable in previews and diffs.
     """
 
 @pulumi.input_type
@@ -261,14 +267,20 @@ class VariableArgs:
                  sensitive: pulumi.Input[Optional[_builtins.bool]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        One variable of a list (`WorkspaceVariables`, `VariableSet`).
+        One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
 
-        :param pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
-        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+        :param pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
+        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+               category. A change renames the variable in place, except for a sensitive variable,
+               which the service does not rename: it is replaced (preview says why).
         :param pulumi.Input[_builtins.str] description: Description, at most 512 characters. Omitted: not managed.
         :param pulumi.Input[_builtins.bool] hcl: Parse the value as HCL (engine variables only). Default false.
-        :param pulumi.Input[_builtins.bool] sensitive: Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
-        :param pulumi.Input[_builtins.str] value: The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+        :param pulumi.Input[_builtins.bool] sensitive: Write-only value: the service never shows it again. Default false. Making a variable
+               sensitive is an update in place; making a sensitive variable non-sensitive again
+               replaces it (the service refuses it in place; preview says why).
+        :param pulumi.Input[_builtins.str] value: The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+               in the state only encrypted, even when given as a plain literal, and never shown. A
+               value that is not sensitive stays readable in previews and diffs.
         """
         pulumi.set(__self__, "category", category)
         pulumi.set(__self__, "key", key)
@@ -291,7 +303,7 @@ class VariableArgs:
     @pulumi.getter
     def category(self) -> pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]:
         """
-        `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word).
+        `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
         """
         return pulumi.get(self, "category")
 
@@ -303,7 +315,9 @@ class VariableArgs:
     @pulumi.getter
     def key(self) -> pulumi.Input[_builtins.str]:
         """
-        Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the list per category.
+        Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+        category. A change renames the variable in place, except for a sensitive variable,
+        which the service does not rename: it is replaced (preview says why).
         """
         return pulumi.get(self, "key")
 
@@ -339,7 +353,9 @@ class VariableArgs:
     @pulumi.getter
     def sensitive(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Write-only value: the service never shows it again. Default false. Made non-sensitive again, or renamed while sensitive, the variable is deleted and created again (the service refuses both in place).
+        Write-only value: the service never shows it again. Default false. Making a variable
+        sensitive is an update in place; making a sensitive variable non-sensitive again
+        replaces it (the service refuses it in place; preview says why).
         """
         return pulumi.get(self, "sensitive")
 
@@ -351,7 +367,9 @@ class VariableArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The value. Default empty. With `sensitive`, it is stored in the state only as a secret, even when given as plain text.
+        The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
+        in the state only encrypted, even when given as a plain literal, and never shown. A
+        value that is not sensitive stays readable in previews and diffs.
         """
         return pulumi.get(self, "value")
 

@@ -32,9 +32,9 @@ class WorkspaceVariableArgs:
         The set of arguments for constructing a WorkspaceVariable resource.
 
         :param pulumi.Input[Union[_builtins.str, 'WorkspaceVariableCategory']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
-        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-               workspace per category. A change renames the variable in place, except for a sensitive
-               variable, which the service does not rename: it is replaced (preview says why).
+        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+               category. A change renames the variable in place, except for a sensitive variable,
+               which the service does not rename: it is replaced (preview says why).
         :param pulumi.Input[_builtins.str] workspace_id: Workspace id (`ws-...`). A change replaces the variable.
         :param pulumi.Input[_builtins.bool] adopt: Take over the variable of this key and category if the workspace already has one: `create`
                reads it and changes only what the program declares differently (nothing when all
@@ -44,8 +44,8 @@ class WorkspaceVariableArgs:
         :param pulumi.Input[_builtins.str] description: Description, at most 512 characters. Omitted: not managed.
         :param pulumi.Input[_builtins.bool] hcl: Parse the value as HCL (engine variables only). Default false.
         :param pulumi.Input[_builtins.bool] sensitive: Write-only value: the service never shows it again. Default false. Making a variable
-               sensitive is an update in place; making a sensitive variable non-sensitive again is a
-               replacement (the service refuses it in place; preview says why).
+               sensitive is an update in place; making a sensitive variable non-sensitive again
+               replaces it (the service refuses it in place; preview says why).
         :param pulumi.Input[_builtins.str] value: The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
                in the state only encrypted, even when given as a plain literal, and never shown. A
                value that is not sensitive stays readable in previews and diffs.
@@ -88,9 +88,9 @@ class WorkspaceVariableArgs:
     @pulumi.getter
     def key(self) -> pulumi.Input[_builtins.str]:
         """
-        Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-        workspace per category. A change renames the variable in place, except for a sensitive
-        variable, which the service does not rename: it is replaced (preview says why).
+        Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+        category. A change renames the variable in place, except for a sensitive variable,
+        which the service does not rename: it is replaced (preview says why).
         """
         return pulumi.get(self, "key")
 
@@ -155,8 +155,8 @@ class WorkspaceVariableArgs:
     def sensitive(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Write-only value: the service never shows it again. Default false. Making a variable
-        sensitive is an update in place; making a sensitive variable non-sensitive again is a
-        replacement (the service refuses it in place; preview says why).
+        sensitive is an update in place; making a sensitive variable non-sensitive again
+        replaces it (the service refuses it in place; preview says why).
         """
         return pulumi.get(self, "sensitive")
 
@@ -259,12 +259,12 @@ class WorkspaceVariable(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, 'WorkspaceVariableCategory']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
         :param pulumi.Input[_builtins.str] description: Description, at most 512 characters. Omitted: not managed.
         :param pulumi.Input[_builtins.bool] hcl: Parse the value as HCL (engine variables only). Default false.
-        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique in the
-               workspace per category. A change renames the variable in place, except for a sensitive
-               variable, which the service does not rename: it is replaced (preview says why).
+        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
+               category. A change renames the variable in place, except for a sensitive variable,
+               which the service does not rename: it is replaced (preview says why).
         :param pulumi.Input[_builtins.bool] sensitive: Write-only value: the service never shows it again. Default false. Making a variable
-               sensitive is an update in place; making a sensitive variable non-sensitive again is a
-               replacement (the service refuses it in place; preview says why).
+               sensitive is an update in place; making a sensitive variable non-sensitive again
+               replaces it (the service refuses it in place; preview says why).
         :param pulumi.Input[_builtins.str] value: The value. Default empty. With `sensitive: true` it is a secret from end to end: stored
                in the state only encrypted, even when given as a plain literal, and never shown. A
                value that is not sensitive stays readable in previews and diffs.

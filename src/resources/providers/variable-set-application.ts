@@ -92,12 +92,13 @@ async function readSet(client: WorkspacesClient, variableSetId: string, doing: s
 
 async function write(client: WorkspacesClient, method: "apply" | "remove", variableSetId: string, target: Target) {
   const sets = client.variableSets;
+  const ids = [target.id];
   if (target.kind === "workspace")
-    await (method === "apply" ? sets.applyToWorkspaces : sets.removeFromWorkspaces).call(sets, variableSetId, [
-      target.id,
-    ]);
+    await (method === "apply"
+      ? sets.applyToWorkspaces(variableSetId, ids)
+      : sets.removeFromWorkspaces(variableSetId, ids));
   else
-    await (method === "apply" ? sets.applyToProjects : sets.removeFromProjects).call(sets, variableSetId, [target.id]);
+    await (method === "apply" ? sets.applyToProjects(variableSetId, ids) : sets.removeFromProjects(variableSetId, ids));
 }
 
 export const variableSetApplicationProvider: ProviderImpl<
@@ -136,7 +137,7 @@ export const variableSetApplicationProvider: ProviderImpl<
           reason: `variable set ${String(set)} is applied to ${target.kind} ${target.id} by two resources of this stack, this one and "${other}": an application has one owner, so keep one of the two`,
         });
     }
-    return { inputs: inputs as VariableSetApplicationInputs & Props, failures };
+    return { inputs: inputs, failures };
   },
 
   async diff(_id, olds, news) {

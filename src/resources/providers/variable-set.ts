@@ -21,6 +21,8 @@ import { originDescription, originOfDescription } from "./workspace-variable";
 import {
   checkList,
   declaredList,
+  keptValues,
+  storedOf,
   listAsInput,
   listDiffers,
   reconcile,
@@ -89,23 +91,10 @@ function outputsOf(set: ApiVariableSet, organization: unknown, variables: Record
   };
 }
 
-function storedOf(props: Props): Record<string, string> {
-  const out: Record<string, string> = {};
-  const map = props.sensitiveValues;
-  if (map && typeof map === "object") for (const [k, v] of Object.entries(map)) out[k] = String(v);
-  return out;
-}
-
 /** The set's variables as found, with the recorded sensitive values of those still sensitive. */
 async function readVariables(client: WorkspacesClient, setId: string, props: Props): Promise<RecordedList> {
   const variables = (await client.variableSets.listVariables(setId)).map(recordedOf);
-  const stored = storedOf(props);
-  const sensitiveValues: Record<string, string> = {};
-  for (const r of variables) {
-    const value = stored[sensitiveKey(r)];
-    if (r.sensitive && value !== undefined) sensitiveValues[sensitiveKey(r)] = value;
-  }
-  return { variables, sensitiveValues };
+  return { variables, sensitiveValues: keptValues(variables, storedOf(props.sensitiveValues)) };
 }
 
 async function bringVariables(
@@ -242,7 +231,7 @@ const provider: ProviderImpl<VariableSetInputs & Props, VariableSetOutputs> = {
     const variables =
       news.variables === undefined || news.variables === null
         ? null
-        : await bringVariables(client, id, news, storedOf(olds));
+        : await bringVariables(client, id, news, storedOf(olds.sensitiveValues));
     return { outs: outputsOf(set, olds.organization ?? news.organization, variables) };
   },
 
@@ -278,7 +267,7 @@ function declaredSensitiveValues(inputs: Props): Record<string, string> {
   return out;
 }
 
-export const variableSetAdopter: Adopter = {
+const variableSetAdopter: Adopter = {
   noun: "variable set",
   key(inputs) {
     const { organization, name } = inputs;
@@ -309,4 +298,4 @@ export const variableSetAdopter: Adopter = {
   otherwise: "Otherwise choose another name.",
 };
 
-export const variableSetProvider = adoptable(provider as unknown as ProviderImpl, variableSetAdopter) as ProviderImpl;
+export const variableSetProvider = adoptable(provider, variableSetAdopter);

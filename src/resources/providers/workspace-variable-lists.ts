@@ -7,6 +7,7 @@
  * service cannot change as declared (a sensitive one made non-sensitive, or renamed) is
  * deleted and created again within the update, with an info line that says why.
  */
+import { text } from "../../api/common";
 import type { Variable, VariableCreateOptions, VariableUpdateOptions } from "../../client";
 import { reportInfo } from "../process/engine-status";
 import {
@@ -45,9 +46,9 @@ export function recordedList(list: unknown): RecordedVariable[] {
   return list
     .filter((v): v is Props => v !== null && typeof v === "object" && typeof (v as Props).key === "string")
     .map((v) => ({
-      id: String(v.id ?? ""),
+      id: text(v.id),
       key: String(v.key),
-      ...(v.sensitive === true ? {} : { value: v.value === undefined || v.value === null ? "" : String(v.value) }),
+      ...(v.sensitive === true ? {} : { value: text(v.value) }),
       category: categoryOf(v.category) ?? "engine",
       ...(typeof v.description === "string" && v.description !== "" ? { description: v.description } : {}),
       hcl: v.hcl === true,
@@ -55,9 +56,20 @@ export function recordedList(list: unknown): RecordedVariable[] {
     }));
 }
 
-function storedOf(map: unknown): Record<string, string> {
+/** The recorded sensitive values (`sensitiveValues`), as strings. */
+export function storedOf(map: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (map && typeof map === "object") for (const [k, v] of Object.entries(map)) out[k] = String(v);
+  if (map && typeof map === "object") for (const [k, v] of Object.entries(map)) out[k] = text(v);
+  return out;
+}
+
+/** The recorded sensitive values of the variables in `variables` that are still sensitive. */
+export function keptValues(variables: RecordedVariable[], stored: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of variables) {
+    const value = stored[sensitiveKey(r)];
+    if (r.sensitive && value !== undefined) out[sensitiveKey(r)] = value;
+  }
   return out;
 }
 

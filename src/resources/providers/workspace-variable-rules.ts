@@ -8,6 +8,7 @@
  * the program last declared, kept only as a secret; it is compared with the new
  * declaration, never with the service.
  */
+import { text } from "../../api/common";
 import {
   VARIABLE_CATEGORIES,
   VARIABLE_CATEGORY_ALIASES,
@@ -48,7 +49,7 @@ export interface RecordedVariable {
 export function categoryOf(v: unknown): VariableCategory | undefined {
   if (typeof v !== "string") return undefined;
   const c = VARIABLE_CATEGORY_ALIASES[v] ?? v;
-  return (VARIABLE_CATEGORIES as readonly string[]).includes(c) ? (c as VariableCategory) : undefined;
+  return (VARIABLE_CATEGORIES as readonly string[]).includes(c) ? c : undefined;
 }
 
 /** Where a list keeps a sensitive value: `<category>/<key>` (a key is unique per category). */
@@ -125,10 +126,10 @@ export function duplicateSlots(list: unknown[], name: string): CheckFailure[] {
 
 /** A declared variable with the defaults applied (inputs checked by {@link checkVariable}). */
 export function declaredOf(p: Props): DeclaredVariable {
-  const description = p.description === undefined || p.description === null ? undefined : String(p.description);
+  const description = p.description === undefined || p.description === null ? undefined : text(p.description);
   return {
     key: String(p.key),
-    value: p.value === undefined || p.value === null ? "" : String(p.value),
+    value: text(p.value),
     category: categoryOf(p.category) ?? "engine",
     ...(description !== undefined ? { description } : {}),
     hcl: p.hcl === true,

@@ -3,7 +3,7 @@
  * id `<ws-id>/<var-id>`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isId } from "../../api/common";
+import { isId, text } from "../../api/common";
 import { ORIGIN_SOURCE_NAME, originQuery } from "../../api/origin";
 import type { VariableCategory } from "../../api/variables";
 import type { Variable, WorkspacesClient } from "../../client";
@@ -50,7 +50,7 @@ type WorkspaceVariableOutputs = {
 };
 
 /** `<ws-id>/<var-id>` -> its two ids. */
-export function variableIdParts(id: string, kind = "WorkspaceVariable"): { workspaceId: string; variableId: string } {
+function variableIdParts(id: string, kind = "WorkspaceVariable"): { workspaceId: string; variableId: string } {
   const [workspaceId = "", variableId = "", ...rest] = id.split("/");
   if (rest.length > 0 || !isId("workspace", workspaceId) || !isId("variable", variableId))
     throw new ProviderError(
@@ -102,8 +102,12 @@ function recordedFrom(o: WorkspaceVariableOutputs): RecordedVariable {
   };
 }
 
-/** The 404 rule (./gone.ts) for a variable: the workspace's organization proves the token sees it, read from the workspace. */
-async function missing(client: WorkspacesClient, workspaceId: string, label: string): Promise<MissingRecord> {
+/** The 404 rule (./gone.ts) for variables of a workspace: the workspace's organization proves the token sees them, read from the workspace. */
+export async function missingVariables(
+  client: WorkspacesClient,
+  workspaceId: string,
+  label: string,
+): Promise<MissingRecord> {
   const organization = await client.workspaces.read(workspaceId).then(
     (ws) => ws.organization ?? undefined,
     () => undefined,
@@ -137,12 +141,12 @@ const FIELDS: FieldRule[] = [
  * service's refusals call for (and one info line that says why, since a diff carries no
  * message of its own).
  */
-export function variableDiff(olds: Props, news: Props, where: string): DiffResult {
+function variableDiff(olds: Props, news: Props, where: string): DiffResult {
   const { changed, replaces } = diffFields(olds, news, FIELDS);
   if (changed.length === 0) return { changes: false, replaces: [] };
   const recorded: RecordedVariable = {
-    id: String(olds.variableId ?? ""),
-    key: String(olds.key ?? ""),
+    id: text(olds.variableId),
+    key: text(olds.key),
     category: categoryOf(olds.category) ?? "engine",
     hcl: olds.hcl === true,
     sensitive: olds.sensitive === true,
@@ -218,8 +222,8 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
       v = await client.variables.read(workspaceId, variableId);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      const label = props.key ? variableLabel(props as { key: string; category: string }) : `variable ${variableId}`;
-      await confirmGone(client, await missing(client, workspaceId, label), "refresh");
+      const label = props.key ? variableLabel(props) : `variable ${variableId}`;
+      await confirmGone(client, await missingVariables(client, workspaceId, label), "refresh");
       return {};
     }
     return { id, props: outputsOf(workspaceId, v, props.sensitiveValue ?? null) };
@@ -242,7 +246,7 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
       return { outs: outputsOf(workspaceId, v, desired.value) };
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await confirmGone(client, await missing(client, workspaceId, variableLabel(desired)), "update");
+      await confirmGone(client, await missingVariables(client, workspaceId, variableLabel(desired)), "update");
       throw new ProviderError(
         `cannot update ${variableLabel(desired)} of workspace ${workspaceId}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
       );
@@ -257,13 +261,13 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const label = props.key ? variableLabel(props) : `variable ${variableId}`;
-      await confirmGone(client, await missing(client, workspaceId, label), "delete");
+      await confirmGone(client, await missingVariables(client, workspaceId, label), "delete");
     }
   },
 };
 
 /** A workspace's variable of the declared key and category, for adoption and the take-over of an interrupted create. */
-export const workspaceVariableAdopter: Adopter = {
+const workspaceVariableAdopter: Adopter = {
   noun: "variable",
   key(inputs) {
     const { workspaceId, key, category } = inputs;
@@ -296,7 +300,4 @@ export const workspaceVariableAdopter: Adopter = {
   otherwise: "Otherwise choose another key, or delete the variable on the service.",
 };
 
-export const workspaceVariableProvider = adoptable(
-  provider as unknown as ProviderImpl,
-  workspaceVariableAdopter,
-) as ProviderImpl;
+export const workspaceVariableProvider = adoptable(provider, workspaceVariableAdopter);

@@ -9,22 +9,24 @@ import type { Variable, WorkspacesClient } from "../../client";
 import { reportInfo } from "../process/engine-status";
 import { getClient, isNotFound } from "./client";
 import { diffFields } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { confirmGone } from "./gone";
 import { ORIGIN_KEY } from "./inputs";
 import { sameOrigin, withOrigin } from "./origin";
 import { ProviderError } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { workspaceIdOf } from "./workspace-tags";
-import { originDescription, originOfDescription } from "./workspace-variable";
+import { missingVariables, originDescription, originOfDescription } from "./workspace-variable";
 import {
   adoptFailures,
   checkList,
   declaredList,
+  keptValues,
   listAsInput,
   listDiffers,
   reconcile,
   recordedList,
   stillThere,
+  storedOf,
   type Collection,
   type RecordedList,
 } from "./workspace-variable-lists";
@@ -51,7 +53,7 @@ function echoed(outs: WorkspaceVariablesOutputs, from: Props): WorkspaceVariable
 }
 
 /** The writes of a workspace's variables; a variable gone already is deleted. */
-export function workspaceCollection(client: WorkspacesClient, workspaceId: string): Collection {
+function workspaceCollection(client: WorkspacesClient, workspaceId: string): Collection {
   return {
     create: (options) => client.variables.create(workspaceId, options),
     update: (variableId, options) => client.variables.update(workspaceId, variableId, options),
@@ -62,12 +64,19 @@ export function workspaceCollection(client: WorkspacesClient, workspaceId: strin
   };
 }
 
-async function missing(client: WorkspacesClient, workspaceId: string): Promise<MissingRecord> {
-  const organization = await client.workspaces.read(workspaceId).then(
-    (ws) => ws.organization ?? undefined,
-    () => undefined,
-  );
-  return { label: `the variables of workspace ${workspaceId}`, organization, kind: "workspace" };
+/** The workspace's variables, or undefined when a 404 means the workspace is gone (the 404 rule, ./gone.ts). */
+async function listOrGone(
+  client: WorkspacesClient,
+  workspaceId: string,
+  action: "refresh" | "delete",
+): Promise<Variable[] | undefined> {
+  try {
+    return await client.variables.list(workspaceId);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await confirmGone(client, await missingVariables(client, workspaceId, "the variables"), action);
+    return undefined;
+  }
 }
 
 /**
@@ -143,13 +152,6 @@ async function apply(
   return echoed({ workspaceId, ...outs }, inputs);
 }
 
-function storedOf(props: Props): Record<string, string> {
-  const out: Record<string, string> = {};
-  const map = props.sensitiveValues;
-  if (map && typeof map === "object") for (const [k, v] of Object.entries(map)) out[k] = String(v);
-  return out;
-}
-
 export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
   async check(_olds, news) {
     const failures: CheckFailure[] = [];
@@ -178,23 +180,12 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
 
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
-    const client = getClient();
-    let current: Variable[];
-    try {
-      current = await client.variables.list(workspaceId);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, await missing(client, workspaceId), "refresh");
-      return {};
-    }
+    const current = await listOrGone(getClient(), workspaceId, "refresh");
+    if (!current) return {};
     // Adopted through `get` or `pulumi import`: every variable of the workspace.
     const owned =
       props.variables === undefined ? current.map(recordedOf) : stillThere(recordedList(props.variables), current);
-    const stored = storedOf(props);
-    const sensitiveValues: Record<string, string> = {};
-    for (const r of owned)
-      if (r.sensitive && stored[sensitiveKey(r)] !== undefined)
-        sensitiveValues[sensitiveKey(r)] = stored[sensitiveKey(r)];
+    const sensitiveValues = keptValues(owned, storedOf(props.sensitiveValues));
     return { id: `${workspaceId}/variables`, props: echoed({ workspaceId, variables: owned, sensitiveValues }, props) };
   },
 
@@ -205,21 +196,20 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
 
   async update(id, olds, news) {
     const workspaceId = workspaceIdOf(id);
-    const outs = await apply(workspaceId, news, { owned: recordedList(olds.variables), stored: storedOf(olds) }, false);
+    const outs = await apply(
+      workspaceId,
+      news,
+      { owned: recordedList(olds.variables), stored: storedOf(olds.sensitiveValues) },
+      false,
+    );
     return { outs };
   },
 
   async delete(id, props) {
     const workspaceId = workspaceIdOf(id);
     const client = getClient();
-    let current: Variable[];
-    try {
-      current = await client.variables.list(workspaceId);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, await missing(client, workspaceId), "delete");
-      return;
-    }
+    const current = await listOrGone(client, workspaceId, "delete");
+    if (!current) return;
     const collection = workspaceCollection(client, workspaceId);
     await Promise.all(stillThere(recordedList(props.variables), current).map((r) => collection.delete(r.id)));
   },
