@@ -63,7 +63,7 @@ function toConfiguration(r: NotificationResource): NotificationConfiguration {
     emailUserIds: relIds(r, "users"),
     subscribable:
       subscribable && !Array.isArray(subscribable) ? { type: subscribable.type, id: subscribable.id } : null,
-    deliveryResponses: a["delivery-responses"] as Array<Record<string, unknown>>,
+    deliveryResponses: a["delivery-responses"],
     attributes: a,
   };
 }

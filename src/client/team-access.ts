@@ -68,7 +68,7 @@ function toWorkspaceAccess(r: TeamWorkspaceResource): TeamWorkspaceAccess {
   return {
     id: r.id,
     access,
-    permissions: camelKeys(rest as Record<string, never>) as Partial<WorkspacePermissions>,
+    permissions: camelKeys(rest as Record<string, never>),
     teamId: relId(r, "team"),
     workspaceId: relId(r, "workspace"),
     attributes: r.attributes,
@@ -80,10 +80,8 @@ function toProjectAccess(r: TeamProjectResource): TeamProjectAccess {
   return {
     id: r.id,
     access: a.access,
-    projectPermissions: camelKeys(a["project-access"] as Record<string, never>) as Partial<ProjectPermissions>,
-    workspacePermissions: camelKeys(
-      a["workspace-access"] as Record<string, never>,
-    ) as Partial<ProjectWorkspacePermissions>,
+    projectPermissions: camelKeys(a["project-access"] as Record<string, never>),
+    workspacePermissions: camelKeys(a["workspace-access"] as Record<string, never>),
     teamId: relId(r, "team"),
     projectId: relId(r, "project"),
     attributes: a,

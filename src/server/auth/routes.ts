@@ -94,8 +94,8 @@ function projectAccessInput(
 ): TeamProjectInput {
   return {
     access: a?.access,
-    project: (a?.["project-access"] ?? undefined) as TeamProjectInput["project"],
-    workspace: (a?.["workspace-access"] ?? undefined) as TeamProjectInput["workspace"],
+    project: a?.["project-access"] ?? undefined,
+    workspace: a?.["workspace-access"] ?? undefined,
   };
 }
 

@@ -30,7 +30,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** The URL with any user name and password taken out: it is what responses and records show of a destination. */
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   try {
     const u = new URL(url);
     if (!u.username && !u.password) return url;
@@ -43,7 +43,7 @@ export function withoutCredentials(url: string): string {
 }
 
 /** Throws the clear refusal when the local server may not deliver to `url`. */
-export function assertDeliverable(url: string): URL {
+function assertDeliverable(url: string): URL {
   let u: URL;
   try {
     u = new URL(url);

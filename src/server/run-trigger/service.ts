@@ -9,8 +9,6 @@ import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
 import type { RunTriggerRecord } from "./store";
 
-export type { RunTriggerRecord };
-
 /** A run trigger with the two workspaces it joins. */
 export interface RunTriggerView {
   trigger: RunTriggerRecord;
