@@ -86,6 +86,23 @@ describe("teams", () => {
     expect(far.body.meta.pagination["current-page"]).toBe(99);
   });
 
+  it("shows a secret team only to its members and the owners; a team of visibility organization to every member", async () => {
+    const secret = await makeTeam(t.api, t.org, "secret-team");
+    const open = await makeTeam(t.api, t.org, "open-team");
+    await expectStatus(t.api.patch(`/teams/${open.id}`, teamBody({ visibility: "organization" })), 200);
+    const outsider = await makeTeam(t.api, t.org, "outsider");
+    const as = t.api.as(outsider.token);
+    expect((await as.get(`/teams/${secret.id}`)).status).toBe(404);
+    await expectStatus(as.get(`/teams/${open.id}`), 200);
+    await expectStatus(as.get(`/teams/${outsider.id}`), 200);
+    const listed = await expectStatus(as.get(`/organizations/${t.org}/teams?page[size]=100`), 200);
+    const names = listed.body.data.map((d: any) => d.attributes.name);
+    expect(names).toContain("open-team");
+    expect(names).toContain("outsider");
+    expect(names).not.toContain("secret-team");
+    expect(listed.body.meta.pagination["total-count"]).toBe(names.length);
+  });
+
   it("answers bad input with a 4xx", async () => {
     const empty = await t.api.post(`/organizations/${t.org}/teams`, teamBody({ name: "" }));
     expect(empty.status).toBe(422);
@@ -227,6 +244,25 @@ describe("team access to a project", () => {
       ),
       201,
     );
+    const creators = await makeTeam(t.api, t.org, "custom-creators");
+    await expectStatus(
+      t.api.post(
+        `/team-projects`,
+        projectGrantBody(creators.id, project.body.data.id, { access: "custom", "workspace-access": { create: true } }),
+      ),
+      201,
+    );
+    const inProject = { project: { data: { type: "projects", id: project.body.data.id } } };
+    await createWorkspace(t.api.as(creators.token), t.org, "made-by-custom", {}, inProject);
+    expect(
+      (
+        await t.api
+          .as(team.token)
+          .post(`/organizations/${t.org}/workspaces`, {
+            data: { type: "workspaces", attributes: { name: "not-allowed" }, relationships: inProject },
+          })
+      ).status,
+    ).toBe(404);
     const seen = await expectStatus(t.api.as(team.token).get(`/workspaces/${ws.id}`), 200);
     const p = seen.body.data.attributes.permissions;
     expect(p["can-read-state-outputs"]).toBe(true);

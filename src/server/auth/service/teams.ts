@@ -42,11 +42,26 @@ export function addOwner(db: Db, teamId: string, userId: string): void {
   store.addTeamMember(db, teamId, userId);
 }
 
-/** A team the caller may see (members of its organization), or manage when `owner` is set (owners); otherwise 404. */
+/** Whether a member sees every team of the organization: owners and teams that may see secret teams. */
+function seesSecretTeams(db: Db, caller: Caller, organization: string): boolean {
+  const role = orgRole(db, caller, organization);
+  if (role.owner) return true;
+  return store
+    .teamsOf(db, organization)
+    .some((t) => role.teamIds.includes(t.id) && organizationAccessOf(t)["access-secret-teams"]);
+}
+
+/**
+ * A team the caller may see (members of its organization see the teams of visibility
+ * `organization` and their own; owners see all), or manage when `owner` is set
+ * (owners); otherwise 404.
+ */
 export function loadTeam(db: Db, caller: Caller, id: string, owner: boolean): TeamRecord {
   const t = store.findTeam(db, id);
   if (!t) throw new NotFound("team not found");
-  (owner ? assertOwner : assertMember)(db, caller, t.organization);
+  const role = (owner ? assertOwner : assertMember)(db, caller, t.organization);
+  if (t.visibility !== "organization" && !role.teamIds.includes(t.id) && !seesSecretTeams(db, caller, t.organization))
+    throw new NotFound("team not found");
   return t;
 }
 
@@ -138,8 +153,9 @@ export function listTeams(
   filter: TeamFilter = {},
   page?: Page,
 ): { rows: TeamRecord[]; total: number } {
-  assertMember(db, caller, organization);
-  return { rows: store.teamsOf(db, organization, filter, page), total: store.countTeams(db, organization, filter) };
+  const role = assertMember(db, caller, organization);
+  const visible = seesSecretTeams(db, caller, organization) ? filter : { ...filter, secretVisibleOnly: role.teamIds };
+  return { rows: store.teamsOf(db, organization, visible, page), total: store.countTeams(db, organization, visible) };
 }
 
 /** The owners team keeps its name and its organization-wide rights. The body is read once the caller may manage the team. */

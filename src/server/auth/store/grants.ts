@@ -99,10 +99,13 @@ export function holdsProjectAdmin(db: Db, projectId: string, teamIds: ReadonlyAr
   ).get(projectId, ...teamIds);
 }
 
+/** A project grant that may create workspaces: maintain, admin, or a custom grant with `workspace-access.create`. */
+const CREATES_WORKSPACES = `(access IN ('admin', 'maintain') OR (access = 'custom' AND json_extract(custom_access, '$.workspace.create') = 1))`;
+
 export function maintainsProject(db: Db, projectId: string, teamIds: ReadonlyArray<string>): boolean {
   return !!db
     .prepare(
-      `SELECT 1 FROM team_projects WHERE project_id = ? AND access IN ('admin', 'maintain') AND team_id IN (${marks(teamIds)})`,
+      `SELECT 1 FROM team_projects WHERE project_id = ? AND ${CREATES_WORKSPACES} AND team_id IN (${marks(teamIds)})`,
     )
     .get(projectId, ...teamIds);
 }
@@ -111,7 +114,7 @@ export function maintainsAnyProject(db: Db, organization: string, teamIds: Reado
   return !!db
     .prepare(
       `SELECT 1 FROM team_projects tp JOIN projects p ON p.id = tp.project_id
-        WHERE p.organization = ? AND tp.access IN ('admin', 'maintain') AND tp.team_id IN (${marks(teamIds)})`,
+        WHERE p.organization = ? AND ${CREATES_WORKSPACES} AND tp.team_id IN (${marks(teamIds)})`,
     )
     .get(organization, ...teamIds);
 }

@@ -78,6 +78,8 @@ export function ownersTeamIdOf(db: Db, organization: string): string {
 export interface TeamFilter {
   names?: ReadonlyArray<string>;
   query?: string;
+  /** For a caller who may not see secret teams: the teams it belongs to (visible beside those of visibility `organization`). */
+  secretVisibleOnly?: ReadonlyArray<string>;
 }
 
 function teamFilterSql(organization: string, f: TeamFilter): { where: string; params: unknown[] } {
@@ -90,6 +92,10 @@ function teamFilterSql(organization: string, f: TeamFilter): { where: string; pa
   if (f.query) {
     parts.push(`instr(lower(name), lower(?)) > 0`);
     params.push(f.query);
+  }
+  if (f.secretVisibleOnly) {
+    parts.push(`(visibility = 'organization' OR id IN (${["", ...f.secretVisibleOnly].map(() => "?").join(",")}))`);
+    params.push("", ...f.secretVisibleOnly);
   }
   return { where: parts.join(" AND "), params };
 }
