@@ -16,6 +16,7 @@ import {
 import { orUnavailable, organizationOwner, workspaceOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
+import { NotFoundError } from "./typed-errors";
 import {
   VariableCollection,
   type Variable,
@@ -217,7 +218,10 @@ export class VariableSets extends VariableCollection {
     return this.relate("DELETE", variableSetId, "workspaces", workspaceIds);
   }
 
-  /** `POST /varsets/:id/relationships/projects`. */
+  /**
+   * `POST /varsets/:id/relationships/projects`. A server without projects (its sets have
+   * no `projects` relationship) fails with a FeatureUnavailableError naming `projects`.
+   */
   applyToProjects(variableSetId: string, projectIds: readonly string[]): Promise<void> {
     return this.relate("POST", variableSetId, "projects", projectIds);
   }
@@ -301,12 +305,38 @@ export class VariableSets extends VariableCollection {
     kind: "workspaces" | "projects",
     ids: readonly string[],
   ): Promise<void> {
-    await this.transport.request({
-      method,
-      path: urlPath("varsets", variableSetId, "relationships", kind),
-      body: identifiers(kind, ids),
-      repeat: "idempotent",
-    });
+    const call = () =>
+      this.transport.request({
+        method,
+        path: urlPath("varsets", variableSetId, "relationships", kind),
+        body: identifiers(kind, ids),
+        repeat: "idempotent",
+      });
+    if (kind === "workspaces") {
+      await call();
+      return;
+    }
+    try {
+      await call();
+    } catch (err) {
+      // A 404 is a missing set or project, unless the set reads without a `projects`
+      // relationship: then the server has no projects (OTF answers 404 on the route).
+      if (err instanceof NotFoundError && (await this.rendersProjects(variableSetId))) throw err;
+      await orUnavailable(this.transport, "projects", urlPath("varsets", variableSetId), () => Promise.reject(err));
+    }
+  }
+
+  /** Whether the set reads with a `projects` relationship, as every set does on a server with projects; true when it does not read. */
+  private async rendersProjects(variableSetId: string): Promise<boolean> {
+    try {
+      const doc = await this.transport.requestParsed(
+        { method: "GET", path: urlPath("varsets", variableSetId), repeat: "idempotent" },
+        variableSetDocumentSchema,
+      );
+      return doc.data.relationships?.projects !== undefined;
+    } catch {
+      return true;
+    }
   }
 }
 

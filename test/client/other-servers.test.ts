@@ -259,6 +259,41 @@ describe("features the server lacks", () => {
     expect(gone).toBeInstanceOf(NotFoundError);
     expect(gone).not.toBeInstanceOf(FeatureUnavailableError);
   });
+
+  it("projects of a variable set: a 404 names projects when sets read without them, else stays a NotFoundError", async () => {
+    for (const withProjects of [false, true]) {
+      const set = {
+        id: "varset-1",
+        type: "varsets",
+        attributes: { name: "shared", global: false },
+        relationships: {
+          organization: { data: { id: "acme", type: "organizations" } },
+          workspaces: { data: [] },
+          ...(withProjects ? { projects: { data: [] } } : {}),
+        },
+      };
+      const svc = await startFakeService((req, res) => {
+        if (req.url === "/api/v2/ping") return reply(res, 204, undefined);
+        if (req.method === "GET" && req.url === "/api/v2/varsets/varset-1") return reply(res, 200, { data: set });
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("404 page not found\n");
+      });
+      try {
+        const sets = fakeClient(svc, { rateLimit: false }).variableSets;
+        for (const call of [
+          () => sets.applyToProjects("varset-1", ["prj-1"]),
+          () => sets.removeFromProjects("varset-1", ["prj-1"]),
+        ]) {
+          const err = await failure(call());
+          if (withProjects) expect(err).not.toBeInstanceOf(FeatureUnavailableError);
+          expect(err).toBeInstanceOf(withProjects ? NotFoundError : FeatureUnavailableError);
+          if (!withProjects) expect((err as FeatureUnavailableError).feature).toBe("projects");
+        }
+      } finally {
+        await svc.close();
+      }
+    }
+  });
 });
 
 describe("the generator against a server without key-value tags, consumers or a registry", () => {
