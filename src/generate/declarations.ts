@@ -4,11 +4,14 @@
  * between records of one file and literal ids for the others. Shared by the program of one
  * stack (render.ts) and the stacks of a split one (split.ts).
  */
-import { originQuery } from "../api/origin";
-import type { NoCodeModule, Variable } from "../client";
+import type { NoCodeModule } from "../client";
+import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot, VariableSetRecord } from "./read";
+import { byKey, declareVariableSets, variableArgs, type SecretKey } from "./variable-declarations";
 import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
+
+export type { SecretKey } from "./variable-declarations";
 
 /** How many of each a program declares. */
 export interface Counts {
@@ -41,69 +44,6 @@ export function noCounts(): Counts {
   };
 }
 
-/** Code to write as is (a reference or a call) instead of a literal. */
-class Code {
-  constructor(readonly text: string) {}
-}
-
-/** A literal id with a comment naming the record and the stack that owns it. */
-class NotedId extends Code {
-  constructor(
-    readonly id: string,
-    note: string,
-  ) {
-    super(`${JSON.stringify(id)} /* ${note.replace(/\*\//g, "* /")} */`);
-  }
-}
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A TypeScript expression for a JSON-like value; `Code` is written as is. */
-function literal(value: unknown, indent = ""): string {
-  if (value instanceof Code) return value.text;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    const items = value.map((v) => literal(v, indent + "  "));
-    const flat = `[${items.join(", ")}]`;
-    if (flat.length <= 80 && !flat.includes("\n")) return flat;
-    return `[\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}]`;
-  }
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return "{}";
-    const items = entries.map(([k, v]) =>
-      v instanceof Code && v.text === k ? k : `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, indent + "  ")}`,
-    );
-    const flat = `{ ${items.join(", ")} }`;
-    if (flat.length <= 80 && !flat.includes("\n")) return flat;
-    return `{\n${items.map((i) => `${indent}  ${i},`).join("\n")}\n${indent}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** `new Kind("name", {...});` bound to `ident` (exported), or a bare statement. */
-function statement(kind: string, name: string, args: Record<string, unknown>, ident?: string): string {
-  const call = `new ${kind}(${JSON.stringify(name)}, ${literal(args)})`;
-  return ident ? `export const ${ident} = ${call};` : `${call};`;
-}
-
-/** A sensitive value the service never shows: the program reads it from a secret stack config key. */
-export interface SecretKey {
-  /** Stack config key: `<workspace>-<variable>`, or `varset-<set>-<variable>` for a set's (made unique). */
-  key: string;
-  /** Name of the workspace the variable belongs to; absent for a variable set's. */
-  workspace?: string;
-  /** Name of the variable set the variable belongs to; absent for a workspace's. */
-  variableSet?: string;
-  /** The variable's key. */
-  variable: string;
-}
-
-/** Where a secret's variable belongs, as a README names it: `workspace web`, `variable set creds`. */
-export function secretOwner(s: SecretKey): string {
-  return s.variableSet !== undefined ? `variable set ${s.variableSet}` : `workspace ${s.workspace ?? ""}`;
-}
-
 /**
  * A setting of a workspace made from a no-code module that `NoCodeWorkspace` cannot
  * declare (local execution mode, SSH key, trigger patterns, ...). It stays on the service
@@ -127,24 +67,6 @@ export interface ImportEntry {
   /** The record's id, as the resource's read takes it. */
   id: string;
 }
-
-/**
- * A variable as a program declares it. A description that is an origin this package wrote
- * (a variable or set created without one, docs/interrupted-updates.md) is left out: the
- * copy would turn the recovery of interrupted creates off, and an input left out is not managed.
- */
-function variableArgs(v: Variable, secret: () => Code): Record<string, unknown> {
-  return {
-    key: v.key,
-    value: v.sensitive ? secret() : (v.value ?? ""),
-    category: v.category === "env" ? "env" : "engine",
-    ...(v.hcl ? { hcl: true } : {}),
-    ...(v.sensitive ? { sensitive: true } : {}),
-    ...(v.description && !originQuery(v.description) ? { description: v.description } : {}),
-  };
-}
-
-const byKey = (a: Variable, b: Variable) => byCodePoint(a.key, b.key) || byCodePoint(a.category, b.category);
 
 function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
   const options = [...(m.variableOptions ?? [])]
@@ -347,55 +269,19 @@ export class ProgramWriter {
       }
     }
 
-    let applications = 0;
-    if (variableSets.length) {
-      if (body.length) body.push("");
-      body.push("// Variable sets, with their variables and where each applies");
-      for (const { set, variables } of variableSets) {
-        const ident = this.ids.take(`${set.name}-varset`, "varset");
-        declare(
-          "VariableSet",
-          this.resourceName(set.name),
-          set.id,
-          {
-            name: set.name,
-            organization: new Code("organization"),
-            ...(set.description && !originQuery(set.description) ? { description: set.description } : {}),
-            ...(set.global ? { global: true } : {}),
-            ...(set.priority ? { priority: true } : {}),
-            ...(variables.length
-              ? {
-                  variables: [...variables]
-                    .sort(byKey)
-                    .map((v) =>
-                      variableArgs(v, () =>
-                        this.secret(secrets, { variableSet: set.name, variable: v.key }, "varset", set.name, v.key),
-                      ),
-                    ),
-                }
-              : {}),
-            adopt: true,
-          },
-          ident,
-        );
-        const targets = [
-          ...[...set.projectIds]
-            .map((id) => ({ label: this.projectNames.get(id) ?? id, id, target: { projectId: id } }))
-            .sort((a, b) => byCodePoint(a.label, b.label)),
-          ...set.workspaceIds
-            .map((id) => ({ label: this.workspaceNames.get(id) ?? id, id, target: { workspaceId: ref(id) } }))
-            .sort((a, b) => byCodePoint(a.label, b.label)),
-        ];
-        for (const { label, id, target } of targets) {
-          declare("VariableSetApplication", this.resourceName(`${set.name}-${label}`), `${set.id}/${id}`, {
-            variableSetId: new Code(`${ident}.id`),
-            ...target,
-            adopt: true,
-          });
-          applications++;
-        }
-      }
-    }
+    const applications = declareVariableSets(
+      {
+        section: (title) => body.push(...(body.length ? [""] : []), title),
+        declare,
+        resourceName: (wanted) => this.resourceName(wanted),
+        identifier: (name, prefix) => this.ids.take(name, prefix),
+        secret: (owner, ...parts) => this.secret(secrets, owner, ...parts),
+        ref,
+        workspaceName: (id) => this.workspaceNames.get(id),
+        projectName: (id) => this.projectNames.get(id),
+      },
+      variableSets,
+    );
 
     const withConsumers = workspaces.filter((r) => !r.workspace.globalRemoteState && r.consumerIds.length > 0);
     if (withConsumers.length) {

@@ -10,13 +10,13 @@
 import {
   fileHeader,
   ProgramWriter,
-  secretOwner,
   type Counts,
   type ImportEntry,
   type NotCarried,
   type SecretKey,
 } from "./declarations";
 import type { OrganizationSnapshot } from "./read";
+import { secretOwner } from "./variable-declarations";
 
 export type { ImportEntry, NotCarried, SecretKey } from "./declarations";
 

@@ -2,7 +2,7 @@
  * The files beside a split program that speak of its stacks: the CI workflow with a matrix
  * over them and the README that lists them.
  */
-import { secretOwner, type Counts, type NotCarried } from "./declarations";
+import type { Counts, NotCarried } from "./declarations";
 import { notCarriedSection } from "./render";
 import {
   DRIVER_FILE,
@@ -13,6 +13,7 @@ import {
   WORKFLOW_FILE,
   type SplitStack,
 } from "./split-stacks";
+import { secretOwner } from "./variable-declarations";
 
 /** Stacks the driver runs at once unless told otherwise: `concurrency` in templates/run-stacks.js. */
 export const DRIVER_CONCURRENCY = 2;

@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { noCounts } from "../../src/generate/declarations";
 import { DRIVER_CONCURRENCY, renderSplitReadme } from "../../src/generate/split-files";
 import { root, sectionOf, shellCommands, snippetsOf } from "./snippets";
 
@@ -232,7 +233,7 @@ describe("the split driver's concurrency, where the pages and the generated READ
           file: "stacks/organization.ts",
           workspaceIds: [],
           variableSetIds: [],
-          counts: zero(),
+          counts: noCounts(),
           secrets: [],
         },
         {
@@ -241,11 +242,11 @@ describe("the split driver's concurrency, where the pages and the generated READ
           file: "stacks/data.ts",
           workspaceIds: ["ws-1"],
           variableSetIds: [],
-          counts: zero(),
+          counts: noCounts(),
           secrets: [],
         },
       ],
-      zero(),
+      noCounts(),
       [],
     );
     // The CI workflow's max-parallel (its matrix) is another knob, with its own number.
@@ -271,18 +272,6 @@ describe("the split driver's concurrency, where the pages and the generated READ
     }
   });
 });
-
-function zero() {
-  return {
-    workspaces: 0,
-    noCodeModules: 0,
-    noCodeWorkspaces: 0,
-    consumers: 0,
-    workspaceVariables: 0,
-    variableSets: 0,
-    variableSetApplications: 0,
-  };
-}
 
 describe("the cost of checkpoints, said with its backend and its figures", () => {
   it("says which backend rewrites the whole state wherever a page says it", () => {

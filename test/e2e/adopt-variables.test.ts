@@ -8,7 +8,6 @@
  * preview` (no change) -> one variable's value edited in the program -> `pulumi up` (one
  * write, of that variable).
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +15,8 @@ import { WorkspacesClient } from "../../src/client";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
 import { seedVariables, type SeededVariables } from "../generate/seed-variables";
-import { repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
+import { generateWithCli } from "./generate-cli";
+import { serverEnv, startTestServer, TestStack } from "./harness";
 
 const COUNT = 16;
 const NO_CODE = 4;
@@ -57,22 +57,7 @@ describe("adopting an organization's variables and variable sets", () => {
 
   it("generates the program, reading only, and sets each secret key its README names", async () => {
     const before = server.stats().byRoute;
-    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [
-          path.join(repoRoot, "dist/generate/cli.js"),
-          "generate",
-          "--organization",
-          server.organization,
-          "--out",
-          path.join(stack.dir, "index.ts"),
-          "--force",
-        ],
-        { env: { ...process.env, ...serverEnv(server) } },
-        (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
-      );
-    });
+    const r = await generateWithCli(server, path.join(stack.dir, "index.ts"));
     expect(r.code, r.stderr).toBe(0);
     expect(writesSince(server, before)).toEqual([]);
     expect(r.stderr).toContain("3 workspace variable lists, 5 variable sets");

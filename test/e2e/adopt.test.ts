@@ -8,13 +8,13 @@
  * one tag edited in the generated program -> `pulumi up` (one update of that workspace)
  * -> `retainOnDelete` set on that workspace and `pulumi destroy` (it stays, the rest go).
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
-import { api, repoRoot, serverEnv, startTestServer, TestStack } from "./harness";
+import { generateWithCli } from "./generate-cli";
+import { api, serverEnv, startTestServer, TestStack } from "./harness";
 import { tagBindings, workspaceByName } from "./server-helpers";
 
 const COUNT = 200;
@@ -77,22 +77,7 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
   it("generates the program with the packaged command, reading only", async () => {
     const before = server.stats().byRoute;
     const t0 = Date.now();
-    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [
-          path.join(repoRoot, "dist/generate/cli.js"),
-          "generate",
-          "--organization",
-          server.organization,
-          "--out",
-          path.join(stack.dir, "index.ts"),
-          "--force",
-        ],
-        { env: { ...process.env, ...serverEnv(server) } },
-        (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
-      );
-    });
+    const r = await generateWithCli(server, path.join(stack.dir, "index.ts"));
     expect(r.code, r.stderr).toBe(0);
     const m = byMethod(server, before);
     expect(writesOf(m)).toBe(0);

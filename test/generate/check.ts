@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
+import { expect } from "vitest";
 import { WorkspacesClient } from "../../src/client";
 import { main } from "../../src/generate/cli";
 import { startServer, type RunningServer } from "../../src/server";
@@ -83,4 +84,11 @@ export async function seededServer(
     rateLimit: false,
   });
   return { server, seeded, client };
+}
+
+/** The statement of a generated program that declares the resource named `name` (up to the closing `);`). */
+export function statementOf(program: string, kind: string, name: string): string {
+  const start = program.indexOf(`new ${kind}(${JSON.stringify(name)},`);
+  expect(start, `${kind} ${name} in the program`).toBeGreaterThanOrEqual(0);
+  return program.slice(start, program.indexOf(");", start) + 2);
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
 import { generate, readOrganization, renderProgram, type GenerateResult } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
-import { runCli, seededServer, typeErrors } from "./check";
+import { runCli, seededServer, statementOf, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 
 let server: RunningServer;
@@ -35,13 +35,6 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
   await server?.close();
 });
-
-/** The statement that declares the resource named `name` (up to the closing `});`). */
-function statementOf(program: string, kind: string, name: string): string {
-  const start = program.indexOf(`new ${kind}(${JSON.stringify(name)},`);
-  expect(start, `${kind} ${name} in the program`).toBeGreaterThanOrEqual(0);
-  return program.slice(start, program.indexOf(");", start) + 2);
-}
 
 describe("generate", () => {
   it("declares every workspace once, as a Workspace or a NoCodeWorkspace, each with adopt: true", () => {

@@ -9,7 +9,7 @@
 import type { VariableCreateOptions, WorkspacesClient } from "../../src/client";
 import { workspaceName, type Seeded } from "./seed";
 
-export interface SeededSet {
+interface SeededSet {
   name: string;
   id: string;
   global: boolean;

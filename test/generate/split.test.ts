@@ -21,7 +21,7 @@ import {
   type SplitResult,
 } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
-import { runCli, seededServer, typeErrors } from "./check";
+import { runCli, seededServer, statementOf, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 
 let server: RunningServer;
@@ -51,13 +51,6 @@ const file = (name: string) => fs.readFileSync(path.join(result.dir, name), "utf
 /** Names of the workspaces a program file declares (as a Workspace or a NoCodeWorkspace). */
 const declared = (text: string) =>
   [...text.matchAll(/new (?:NoCode)?Workspace\("([^"]+)",/g)].map((m) => m[1]).filter((n) => seeded.ids.has(n));
-/** The statement that declares the resource named `name` (up to the closing `});`). */
-function statementOf(text: string, kind: string, name: string): string {
-  const start = text.indexOf(`new ${kind}(${JSON.stringify(name)},`);
-  expect(start, `${kind} ${name}`).toBeGreaterThanOrEqual(0);
-  return text.slice(start, text.indexOf(");", start) + 2);
-}
-
 describe("generate --split-by project", () => {
   it("makes a stack per project, named after it, and one for the organization, each named by its config", () => {
     expect(result.stacks.map((s) => s.name)).toEqual([ORGANIZATION_STACK, ...[...PROJECT_NAMES].sort()]);

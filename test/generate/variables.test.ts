@@ -13,7 +13,7 @@ import { type WorkspacesClient } from "../../src/client";
 import { generate, generateSplit, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import { IMPORT_IDS } from "../../src/plugin/import-ids";
 import type { RunningServer } from "../../src/server";
-import { seededServer, typeErrors } from "./check";
+import { seededServer, statementOf as declaredBy, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 import { seedVariables, type SeededVariables } from "./seed-variables";
 
@@ -42,12 +42,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The statement that declares the resource named `name` (up to the closing `});`), on one line. */
-function statementOf(program: string, kind: string, name: string): string {
-  const start = program.indexOf(`new ${kind}(${JSON.stringify(name)},`);
-  expect(start, `${kind} ${name} in the program`).toBeGreaterThanOrEqual(0);
-  return program.slice(start, program.indexOf("});", start) + 3).replace(/\s+/g, " ");
-}
+/** The statement that declares the resource named `name`, on one line. */
+const statementOf = (program: string, kind: string, name: string) =>
+  declaredBy(program, kind, name).replace(/\s+/g, " ");
 
 const setOf = (name: string) => vars.sets.find((s) => s.name === name)!;
 const idOf = (name: string) => seeded.ids.get(name)!;
