@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { RunningServer } from "../../src/server";
 import { api } from "./harness";
 
-async function expectStatus<T>(p: Promise<{ status: number; body: T }>, ok: number[], what: string): Promise<T> {
+export async function expectStatus<T>(p: Promise<{ status: number; body: T }>, ok: number[], what: string): Promise<T> {
   const r = await p;
   if (!ok.includes(r.status)) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;

@@ -14,7 +14,7 @@ import { repoRoot, TestStack, type StateResource } from "../e2e/harness";
 import { description, yamlProgram, type Values } from "./stack";
 
 export type Language = "yaml" | "go" | "python";
-type Action = "up" | "preview" | "refresh" | "import" | "destroy";
+type Action = "up" | "preview" | "refresh" | "refresh-drift" | "import" | "destroy";
 
 export interface StepResult {
   ok: boolean;
@@ -105,6 +105,11 @@ export class LanguageStack {
     return this.run("refresh", v);
   }
 
+  /** A refresh that reports drift (in `changes`) rather than failing on it. */
+  refreshDrift(v: Values): Promise<StepResult> {
+    return this.run("refresh-drift", v);
+  }
+
   /**
    * Takes over the records of `v.imports`: YAML with `pulumi import` (no generated code,
    * unprotected); Go and Python with an up that declares them with the `import` resource
@@ -133,6 +138,13 @@ export class LanguageStack {
     return this.language === "yaml" ? this.runYaml(action, v) : runProgram(this.language, this.stack, action, v);
   }
 
+  private importFile(v: Values): string {
+    const file = path.join(this.stack.root, "import.json");
+    const resources = v.imports.map((i) => ({ type: i.type, name: i.resource, id: i.id }));
+    fs.writeFileSync(file, JSON.stringify({ resources }));
+    return file;
+  }
+
   private async runYaml(action: Action, v: Values): Promise<StepResult> {
     const s = this.stack;
     s.writeYaml(yamlProgram(v));
@@ -144,13 +156,9 @@ export class LanguageStack {
     const args: Record<Exclude<Action, "preview">, string[]> = {
       up: ["up", "--yes", "--skip-preview"],
       refresh: ["refresh", "--yes", "--skip-preview", "--expect-no-changes"],
-      import: [
-        "import",
-        "--yes",
-        "--protect=false",
-        "--generate-code=false",
-        ...v.imports.flatMap((i) => [i.type, i.resource, i.id]),
-      ],
+      "refresh-drift": ["refresh", "--yes", "--skip-preview"],
+      // More than one resource at once: from a file (the positional form takes one).
+      import: ["import", "--yes", "--protect=false", "--generate-code=false", "--file", this.importFile(v)],
       destroy: ["destroy", "--yes", "--skip-preview"],
     };
     const r = await s.pulumi([...args[action], "--non-interactive"]);

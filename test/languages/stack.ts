@@ -28,6 +28,22 @@ export interface Values {
   retention: { resource: string; workspace: string; deleteOlderThanNDays?: number };
   lookups: { names: string[]; workspace: string };
   imports: { type: string; resource: string; id: string }[];
+  /** One `WorkspaceVariable` each; `workspace` is a key of `workspaces` or a workspace's id. */
+  variables: ({ resource: string; workspace: string } & Variable)[];
+  /** A `WorkspaceVariables`. */
+  variableList: { resource: string; workspace: string; variables: Variable[] };
+  variableSet: { resource: string; name: string; description?: string; variables: Variable[] };
+  /** `VariableSetApplication`s of `variableSet`: to a workspace (as in `variables`) or to a project's id. */
+  applications: { resource: string; workspace?: string; project?: string }[];
+}
+
+/** A variable as every door declares it. */
+export interface Variable {
+  key: string;
+  value: string;
+  category: string;
+  sensitive?: boolean;
+  hcl?: boolean;
 }
 
 /** What the server holds after a step (stack.json's `expect`). */
@@ -43,6 +59,11 @@ export interface Expected {
     }
   >;
   versionPin?: string;
+  /** Variable sets by name: attributes, variables by key, and where the set applies (by name). */
+  variableSets?: Record<
+    string,
+    { attributes?: Obj; variables: Record<string, Obj>; workspaces: string[]; projects: string[] }
+  >;
 }
 
 interface Description {
@@ -52,7 +73,11 @@ interface Description {
     project: string;
     module: { name: string; provider: string; versions: string[] };
     existing: { name: string; description: string };
+    /** A workspace the stack never owns: a variable of its own (`theirs`) and one the import step takes over. */
+    shared: { name: string; theirs: Variable; imported: Variable };
   };
+  /** Values changed over HTTP on one workspace after the edit, and the resources whose state refresh then changes. */
+  drift: { workspace: string; values: Record<string, string>; resources: string[] };
   programs: Record<Step, Obj>;
   imports: Values["imports"];
   edits: Record<string, string>;
@@ -62,7 +87,10 @@ interface Description {
 export const description = JSON.parse(fs.readFileSync(path.join(__dirname, "stack.json"), "utf8")) as Description;
 
 /** Records made over HTTP that the programs name (`${name}` in stack.json). */
-export type Refs = Record<"oauthTokenId" | "moduleId" | "projectId" | "existingId", string>;
+export type Refs = Record<
+  "oauthTokenId" | "moduleId" | "projectId" | "existingId" | "sharedId" | "sharedVariableId",
+  string
+>;
 
 /** `patch` over `base`, object by object; an empty object in `patch` replaces (`vcsRepo: {}` is a value, not "no change"). */
 function merge(base: Json, patch: Json): Json {
@@ -97,7 +125,9 @@ export function valuesAt(step: Step, refs: Refs): Values {
 
 /** The values of the sensitive variables: what the checkpoint must never hold in plain text. */
 export function sensitiveLiterals(v: Values): string[] {
-  return v.noCodeWorkspace.variables.filter((x) => x.sensitive).map((x) => x.value);
+  return [...v.noCodeWorkspace.variables, ...v.variables, ...v.variableList.variables, ...v.variableSet.variables]
+    .filter((x) => x.sensitive)
+    .map((x) => x.value);
 }
 
 const TOKEN = (name: string) => `workspaces:index:${name}`;
@@ -142,6 +172,29 @@ export function yamlProgram(v: Values): string {
     type: TOKEN("DataRetentionPolicy"),
     properties: omitUndefined({ workspaceId: ref(r.workspace), deleteOlderThanNDays: r.deleteOlderThanNDays }),
   };
+  // A workspace of the program by reference, any other by its id.
+  const workspace = (w: string) => (w in v.workspaces ? ref(w) : w);
+  for (const x of v.variables) {
+    const { resource, workspace: w, ...variable } = x;
+    resources[resource] = { type: TOKEN("WorkspaceVariable"), properties: { workspaceId: workspace(w), ...variable } };
+  }
+  const l = v.variableList;
+  resources[l.resource] = {
+    type: TOKEN("WorkspaceVariables"),
+    properties: { workspaceId: workspace(l.workspace), variables: l.variables as unknown as Json },
+  };
+  const { resource: set, ...setProperties } = v.variableSet;
+  resources[set] = { type: TOKEN("VariableSet"), properties: setProperties as unknown as Obj };
+  for (const a of v.applications) {
+    resources[a.resource] = {
+      type: TOKEN("VariableSetApplication"),
+      properties: omitUndefined({
+        variableSetId: ref(set),
+        workspaceId: a.workspace && workspace(a.workspace),
+        projectId: a.project,
+      }),
+    };
+  }
   const ids = Object.fromEntries([...Object.keys(v.workspaces), n.resource].map((k) => [k, ref(k)]));
   const lines = ["resources:"];
   for (const [name, res] of Object.entries(resources)) {
@@ -164,6 +217,7 @@ export function yamlProgram(v: Values): string {
     `  found: ${JSON.stringify(ref("found", "names"))}`,
     `  foundId: ${JSON.stringify(ref("one"))}`,
     `  lastUpgrade: ${JSON.stringify(ref(n.resource, "lastUpgrade"))}`,
+    `  variableSetId: ${JSON.stringify(ref(set))}`,
   );
   return lines.join("\n") + "\n";
 }

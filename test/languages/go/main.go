@@ -3,8 +3,9 @@
 //
 //	languages ACTION
 //
-// ACTION is up, preview, refresh, import or destroy; import is an up that takes over the
-// records of the values' imports with the import resource option. The environment names
+// ACTION is up, preview, refresh, refresh-drift, import or destroy; refresh fails on any
+// drift (--expect-no-changes), refresh-drift reports it; import is an up that takes over
+// the records of the values' imports with the import resource option. The environment names
 // the stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
 // LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
 // (LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
@@ -39,7 +40,7 @@ type result struct {
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: languages up|preview|refresh|import|destroy")
+		fmt.Fprintln(os.Stderr, "usage: languages up|preview|refresh|refresh-drift|import|destroy")
 		os.Exit(2)
 	}
 	res, err := run(context.Background(), os.Args[1])
@@ -91,8 +92,12 @@ func run(ctx context.Context, action string) (result, error) {
 		for op, n := range r.ChangeSummary {
 			res.Changes[string(op)] = n
 		}
-	case "refresh":
-		r, err := stack.Refresh(ctx, optrefresh.ExpectNoChanges())
+	case "refresh", "refresh-drift":
+		var opts []optrefresh.Option
+		if action == "refresh" {
+			opts = append(opts, optrefresh.ExpectNoChanges())
+		}
+		r, err := stack.Refresh(ctx, opts...)
 		if err != nil {
 			return res, err
 		}

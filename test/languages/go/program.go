@@ -19,6 +19,39 @@ type Values struct {
 	Retention       RetentionValues            `json:"retention"`
 	Lookups         LookupValues               `json:"lookups"`
 	Imports         []ImportValues             `json:"imports"`
+	Variables       []WorkspaceVariableValues  `json:"variables"`
+	VariableList    VariableListValues         `json:"variableList"`
+	VariableSet     VariableSetValues          `json:"variableSet"`
+	Applications    []ApplicationValues        `json:"applications"`
+}
+
+// WorkspaceVariableValues is one WorkspaceVariable; Workspace is a key of Values.Workspaces
+// or a workspace's id.
+type WorkspaceVariableValues struct {
+	Resource  string `json:"resource"`
+	Workspace string `json:"workspace"`
+	VariableValues
+}
+
+type VariableListValues struct {
+	Resource  string           `json:"resource"`
+	Workspace string           `json:"workspace"`
+	Variables []VariableValues `json:"variables"`
+}
+
+type VariableSetValues struct {
+	Resource    string           `json:"resource"`
+	Name        string           `json:"name"`
+	Description *string          `json:"description"`
+	Variables   []VariableValues `json:"variables"`
+}
+
+// ApplicationValues applies the variable set to a workspace (as in WorkspaceVariableValues)
+// or to a project's id.
+type ApplicationValues struct {
+	Resource  string  `json:"resource"`
+	Workspace *string `json:"workspace"`
+	Project   *string `json:"project"`
 }
 
 type WorkspaceValues struct {
@@ -72,11 +105,13 @@ type NoCodeValues struct {
 	Variables   []VariableValues `json:"variables"`
 }
 
+// VariableValues is a variable as every door declares it (a no-code workspace's has no Hcl).
 type VariableValues struct {
 	Key       string `json:"key"`
 	Value     string `json:"value"`
 	Category  string `json:"category"`
 	Sensitive *bool  `json:"sensitive"`
+	Hcl       *bool  `json:"hcl"`
 }
 
 type RetentionValues struct {
@@ -135,6 +170,20 @@ func vcsRepo(r *VcsRepoValues) workspaces.VcsRepoPtrInput {
 	return args
 }
 
+func variableList(list []VariableValues) workspaces.VariableArray {
+	out := workspaces.VariableArray{}
+	for _, x := range list {
+		out = append(out, workspaces.VariableArgs{
+			Key:       pulumi.String(x.Key),
+			Value:     pulumi.String(x.Value),
+			Category:  pulumi.String(x.Category),
+			Sensitive: boolean(x.Sensitive),
+			Hcl:       boolean(x.Hcl),
+		})
+	}
+	return out
+}
+
 func importOption(id string) []pulumi.ResourceOption {
 	if id == "" {
 		return nil
@@ -143,7 +192,8 @@ func importOption(id string) []pulumi.ResourceOption {
 }
 
 // program declares the stack: the workspaces, their consumers, a lock, a no-code module and
-// a workspace made from it, a data retention policy, and the two lookups.
+// a workspace made from it, a data retention policy, variables one by one and in a list, a
+// variable set and its applications, and the two lookups.
 // With adopt, the resources of v.Imports are declared with the import option, which takes
 // over the existing records (the SDK's own way to import: `pulumi import` needs the
 // language host, which an inline program does without).
@@ -252,6 +302,49 @@ func program(v Values, adopt bool) pulumi.RunFunc {
 			return err
 		}
 
+		// A workspace of the program by its output, any other by its id.
+		workspaceID := func(w string) pulumi.StringInput {
+			if id, ok := ids[w]; ok {
+				return id
+			}
+			return pulumi.String(w)
+		}
+		for _, x := range v.Variables {
+			if _, err := workspaces.NewWorkspaceVariable(ctx, x.Resource, &workspaces.WorkspaceVariableArgs{
+				WorkspaceId: workspaceID(x.Workspace),
+				Key:         pulumi.String(x.Key),
+				Value:       pulumi.String(x.Value),
+				Category:    pulumi.String(x.Category),
+				Sensitive:   boolean(x.Sensitive),
+				Hcl:         boolean(x.Hcl),
+			}, importOption(imports[x.Resource])...); err != nil {
+				return err
+			}
+		}
+		if _, err := workspaces.NewWorkspaceVariables(ctx, v.VariableList.Resource, &workspaces.WorkspaceVariablesArgs{
+			WorkspaceId: workspaceID(v.VariableList.Workspace),
+			Variables:   variableList(v.VariableList.Variables),
+		}); err != nil {
+			return err
+		}
+		set, err := workspaces.NewVariableSet(ctx, v.VariableSet.Resource, &workspaces.VariableSetArgs{
+			Name:        pulumi.String(v.VariableSet.Name),
+			Description: str(v.VariableSet.Description),
+			Variables:   variableList(v.VariableSet.Variables),
+		})
+		if err != nil {
+			return err
+		}
+		for _, a := range v.Applications {
+			args := &workspaces.VariableSetApplicationArgs{VariableSetId: set.ID().ToStringOutput(), ProjectId: str(a.Project)}
+			if a.Workspace != nil {
+				args.WorkspaceId = workspaceID(*a.Workspace)
+			}
+			if _, err := workspaces.NewVariableSetApplication(ctx, a.Resource, args); err != nil {
+				return err
+			}
+		}
+
 		found, err := workspaces.GetWorkspaces(ctx, &workspaces.GetWorkspacesArgs{Names: v.Lookups.Names})
 		if err != nil {
 			return err
@@ -270,6 +363,7 @@ func program(v Values, adopt bool) pulumi.RunFunc {
 		ctx.Export("found", pulumi.ToStringArray(found.Names))
 		ctx.Export("foundId", pulumi.String(one.Id))
 		ctx.Export("lastUpgrade", net.LastUpgrade)
+		ctx.Export("variableSetId", set.ID())
 		return nil
 	}
 }

@@ -4,7 +4,8 @@
 
     python languages.py ACTION
 
-ACTION is up, preview, refresh, import or destroy; import is an up that takes over the
+ACTION is up, preview, refresh, refresh-drift, import or destroy; refresh fails on any
+drift (expect_no_changes), refresh-drift reports it; import is an up that takes over the
 records of the values' imports with the import resource option. The environment names the
 stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
 LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
@@ -25,8 +26,9 @@ from pulumi import automation as auto
 
 def program(v, adopt):
     """Declares the stack: the workspaces, their consumers, a lock, a no-code module and a
-    workspace made from it, a data retention policy, and the two lookups (values without a
-    "module" declare the workspaces and the lookups alone). With adopt, the
+    workspace made from it, a data retention policy, variables one by one and in a list, a
+    variable set and its applications, and the two lookups (values without a "module"
+    declare the workspaces and the lookups alone). With adopt, the
     resources of v["imports"] are declared with the import option, which takes over the
     existing records (the SDK's own way to import: `pulumi import` needs the language host,
     which an inline program does without)."""
@@ -53,6 +55,8 @@ def program(v, adopt):
 
         if "module" in v:
             declare_the_rest(v, ids)
+        if "variableSet" in v:
+            declare_variables(v, ids, imports)
 
         found = workspaces.get_workspaces(names=v["lookups"]["names"])
         one = workspaces.get_workspace(name=v["lookups"]["workspace"])
@@ -111,6 +115,51 @@ def declare_the_rest(v, ids):
     pulumi.export("lastUpgrade", net.last_upgrade)
 
 
+def declare_variables(v, ids, imports):
+    """The variables one by one and in a list, the variable set and its applications; a
+    `workspace` names one of `ids` or is a workspace's id."""
+
+    def workspace(w):
+        return ids.get(w, w)
+
+    for x in v["variables"]:
+        workspaces.WorkspaceVariable(
+            x["resource"],
+            workspace_id=workspace(x["workspace"]),
+            key=x["key"],
+            value=x["value"],
+            category=x["category"],
+            sensitive=x.get("sensitive"),
+            hcl=x.get("hcl"),
+            opts=pulumi.ResourceOptions(import_=imports.get(x["resource"])),
+        )
+    lst = v["variableList"]
+    workspaces.WorkspaceVariables(
+        lst["resource"], workspace_id=workspace(lst["workspace"]), variables=variable_args(lst["variables"])
+    )
+    s = v["variableSet"]
+    var_set = workspaces.VariableSet(
+        s["resource"], name=s["name"], description=s.get("description"), variables=variable_args(s["variables"])
+    )
+    for a in v["applications"]:
+        workspaces.VariableSetApplication(
+            a["resource"],
+            variable_set_id=var_set.id,
+            workspace_id=workspace(a["workspace"]) if "workspace" in a else None,
+            project_id=a.get("project"),
+        )
+    pulumi.export("variableSetId", var_set.id)
+
+
+def variable_args(variables):
+    return [
+        workspaces.VariableArgs(
+            key=x["key"], value=x["value"], category=x["category"], sensitive=x.get("sensitive"), hcl=x.get("hcl")
+        )
+        for x in variables
+    ]
+
+
 def vcs_repo(r):
     """The VCS connection as given; `{}` (no identifier) removes it."""
     if r is None:
@@ -148,8 +197,8 @@ def run(action):
         r = stack.preview(on_event=on_event)
         res["changes"] = {str(getattr(op, "value", op)): n for op, n in r.change_summary.items()}
         res["steps"] = steps
-    elif action == "refresh":
-        r = stack.refresh(expect_no_changes=True)
+    elif action in ("refresh", "refresh-drift"):
+        r = stack.refresh(expect_no_changes=action == "refresh")
         res["changes"] = changes(r.summary)
     elif action == "destroy":
         r = stack.destroy()
@@ -162,7 +211,7 @@ def run(action):
 
 def main():
     if len(sys.argv) != 2:
-        print("usage: languages.py up|preview|refresh|import|destroy", file=sys.stderr)
+        print("usage: languages.py up|preview|refresh|refresh-drift|import|destroy", file=sys.stderr)
         sys.exit(2)
     try:
         res = run(sys.argv[1])
