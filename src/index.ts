@@ -54,12 +54,14 @@ export type {
   GetWorkspaceArgs,
   GetWorkspaceOutputArgs,
   GetWorkspaceResult,
+} from "./resources/lookups";
+export type {
   GetEffectiveVariablesArgs,
   GetEffectiveVariablesOutputArgs,
   GetEffectiveVariablesResult,
   EffectiveVariable,
   EffectiveVariableSource,
-} from "./resources/lookups";
+} from "./resources/effective-variables";
 export {
   typeTokens,
   TYPE_TOKEN_MODULE,

@@ -12,20 +12,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
-  SettingsError,
-  WorkspacesClient,
+  type WorkspacesClient,
   NotFoundError,
   type WorkspaceListOptions,
   type Workspace as ApiWorkspace,
-  type VariableSource,
 } from "../client";
-import { CONFIG_KEYS } from "./provider-settings";
+import { fail, invalid, lookupClient } from "./lookup-client";
+export { lookupSettingsFrom } from "./lookup-client";
+import {
+  sourceOf,
+  type GetEffectiveVariablesArgs,
+  type GetEffectiveVariablesOutputArgs,
+  type GetEffectiveVariablesResult,
+} from "./effective-variables";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
-import { failuresFromIssues } from "./providers/check-failures";
 import { foldTagName } from "./providers/compare";
 import { workspaceOutputs, workspaceReport } from "./providers/workspace";
-import type { VariableCategory } from "./workspace-variable";
 import type {
   WorkspaceMetrics,
   WorkspaceOutputValues,
@@ -163,71 +166,6 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
   getEffectiveVariables: Object.keys(effectiveArgsSchema.shape),
 };
-
-/** A failure the program stops on with this message alone (no stack, no source dump). */
-function fail(fn: string, message: string): pulumi.RunError {
-  return new pulumi.RunError(`${fn}: ${message}`);
-}
-
-function invalid(
-  fn: string,
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
-): pulumi.RunError {
-  return fail(
-    fn,
-    failuresFromIssues(issues)
-      .map((f) => f.reason)
-      .join("; "),
-  );
-}
-
-/** A client with the resources' settings: stack config `workspaces:*` (read in the program), then the environment and the credentials file. */
-/**
- * One client per configured address, token and organization in the program's process, so
- * that lookups by name share the organization's listing (process/snapshot.ts): looking up
- * many workspaces costs a request per hundred of them.
- */
-const lookupClients = new Map<string, WorkspacesClient>();
-
-interface GivenSettings {
-  address?: string;
-  token?: string;
-  organization?: string;
-}
-
-/** The program's stack config `workspaces:*` (the TypeScript door: lookups run in the program). */
-function programSettings(): GivenSettings {
-  const config = new pulumi.Config(CONFIG_KEYS.address.split(":")[0]);
-  const key = (full: string) => full.split(":")[1];
-  return {
-    address: config.get(key(CONFIG_KEYS.address)),
-    token: config.get(key(CONFIG_KEYS.token)),
-    organization: config.get(key(CONFIG_KEYS.organization)),
-  };
-}
-
-let givenSettings: () => GivenSettings = programSettings;
-
-/**
- * Where lookups read the `workspaces:*` settings that come before the environment: the
- * program's stack config by default; the provider plugin, where lookups run in the
- * provider, hands them the provider's configuration instead.
- */
-export function lookupSettingsFrom(source: () => GivenSettings): void {
-  givenSettings = source;
-}
-
-function lookupClient(fn: string): WorkspacesClient {
-  const given = givenSettings();
-  const cacheKey = JSON.stringify([given.address, given.token, given.organization]);
-  try {
-    let client = lookupClients.get(cacheKey);
-    if (!client) lookupClients.set(cacheKey, (client = new WorkspacesClient(given)));
-    return client;
-  } catch (err) {
-    throw err instanceof SettingsError ? fail(fn, err.message) : err;
-  }
-}
 
 function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
   const org = given ?? client.organization;
@@ -389,74 +327,6 @@ export function getWorkspaceOutput(args: GetWorkspaceOutputArgs): pulumi.Output<
   return pulumi
     .output(args as pulumi.Input<Record<string, pulumi.Input<string>>>)
     .apply((a) => getWorkspace(a as unknown as GetWorkspaceArgs));
-}
-
-/** Arguments of {@link getEffectiveVariables}. */
-export interface GetEffectiveVariablesArgs {
-  /** Workspace id (`ws-...`). */
-  workspaceId: string;
-}
-
-/** Where an effective variable, or one it overrides, comes from. */
-export interface EffectiveVariableSource {
-  /** `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace). */
-  kind: "workspace" | "variable-set";
-  /** The set's id (`varset-...`); absent for the workspace's own. */
-  variableSetId?: string;
-  /** The set's name; absent for the workspace's own. */
-  variableSetName?: string;
-  /** How the set reaches the workspace: `workspace` (applied to it), `project` (applied to its project) or `global` (applied to every workspace); absent for the workspace's own. */
-  scope?: "workspace" | "project" | "global";
-  /** Whether the set is a priority set (it overrides the workspace's own); absent for the workspace's own. */
-  priority?: boolean;
-}
-
-/** One variable that applies to a workspace: the one that wins for its key and category. */
-export interface EffectiveVariable {
-  /** Variable name. */
-  key: string;
-  /** `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs). */
-  category: VariableCategory;
-  /** The value; absent for a sensitive variable (the service never shows it). */
-  value?: string;
-  /** Whether the value is parsed as HCL. */
-  hcl: boolean;
-  /** Whether the value is write-only. */
-  sensitive: boolean;
-  /** Description; absent when it has none. */
-  description?: string;
-  /** The variable's id (`var-...`). */
-  variableId: string;
-  /** Where it comes from. */
-  source: EffectiveVariableSource;
-  /** Where the variables of the same key and category that it overrides come from, strongest first. */
-  overrides: EffectiveVariableSource[];
-}
-
-/** Result of {@link getEffectiveVariables}. */
-export interface GetEffectiveVariablesResult {
-  /** The workspace (`ws-...`). */
-  workspaceId: string;
-  /** One per key and category: the workspace's own first, then the sets' by the service's precedence. */
-  variables: EffectiveVariable[];
-}
-
-/** Arguments of {@link getEffectiveVariablesOutput}: those of {@link GetEffectiveVariablesArgs}, each a `pulumi.Input`. */
-export interface GetEffectiveVariablesOutputArgs {
-  /** Workspace id (`ws-...`). */
-  workspaceId: pulumi.Input<string>;
-}
-
-function sourceOf(source: VariableSource): EffectiveVariableSource {
-  return source.kind === "workspace"
-    ? { kind: "workspace" }
-    : {
-        kind: "variable-set",
-        variableSetId: source.id,
-        variableSetName: source.name,
-        scope: source.scope,
-        priority: source.priority,
-      };
 }
 
 /**

@@ -39,11 +39,13 @@ import (
 //
 //	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
 //	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 //
 // )
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
+//			projectId := config.Require(ctx, "projectId")
 //			web := workspaces.LookupWorkspaceOutput(ctx, workspaces.LookupWorkspaceOutputArgs{
 //				Name: pulumi.String("web"),
 //			})
@@ -58,7 +60,7 @@ import (
 //			}
 //			_, err = workspaces.NewVariableSetApplication(ctx, "defaults-platform", &workspaces.VariableSetApplicationArgs{
 //				VariableSetId: defaults.ID(),
-//				ProjectId:     web.Project(),
+//				ProjectId:     pulumi.String(projectId),
 //			})
 //			if err != nil {
 //				return err

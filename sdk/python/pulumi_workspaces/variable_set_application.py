@@ -129,8 +129,10 @@ class VariableSetApplication(pulumi.CustomResource):
         A set applied to a project reaches each of its workspaces; a workspace's own variable of the same key wins over it (unless the set is a priority set).
 
         ```python
+        import pulumi
         import pulumi_workspaces as workspaces
 
+        project_id = pulumi.Config().require("projectId")
         web = workspaces.get_workspace_output(name="web")
 
         defaults = workspaces.VariableSet("defaults",
@@ -139,7 +141,7 @@ class VariableSetApplication(pulumi.CustomResource):
 
         workspaces.VariableSetApplication("defaults-platform",
             variable_set_id=defaults.id,
-            project_id=web.project)
+            project_id=project_id)
 
         workspaces.WorkspaceVariable("web-region",
             workspace_id=web.id,
@@ -198,8 +200,10 @@ class VariableSetApplication(pulumi.CustomResource):
         A set applied to a project reaches each of its workspaces; a workspace's own variable of the same key wins over it (unless the set is a priority set).
 
         ```python
+        import pulumi
         import pulumi_workspaces as workspaces
 
+        project_id = pulumi.Config().require("projectId")
         web = workspaces.get_workspace_output(name="web")
 
         defaults = workspaces.VariableSet("defaults",
@@ -208,7 +212,7 @@ class VariableSetApplication(pulumi.CustomResource):
 
         workspaces.VariableSetApplication("defaults-platform",
             variable_set_id=defaults.id,
-            project_id=web.project)
+            project_id=project_id)
 
         workspaces.WorkspaceVariable("web-region",
             workspace_id=web.id,
