@@ -173,6 +173,11 @@ const OUT_OF_SCOPE = {
   TestProjectsCreate: NEEDS_BILLING,
   "TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list": PROJECT_REMOTE_STATE,
   "TestWorkspacesProjectRemoteState/with_invalid_options": PROJECT_REMOTE_STATE,
+  // It lists an organization's two projects (the default one and one with a random hex name)
+  // and reads the tags of Items[0]: which one comes first depends on the random name under any
+  // name order, and the service documents no other default order, so it passes or fails by chance.
+  "TestProjectsList/when_including_effective_tags_relationship":
+    "depends on the order of a random name against the default project's (Items[0]), which no documented order fixes",
 };
 
 /**
