@@ -9,7 +9,7 @@ import { CLAIMANT_KEY, claim } from "../process/claims";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
-import { ProviderError } from "./user-errors";
+import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { adoptFailures } from "./workspace-variable-lists";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
@@ -101,10 +101,7 @@ async function write(client: WorkspacesClient, method: "apply" | "remove", varia
     await (method === "apply" ? sets.applyToProjects(variableSetId, ids) : sets.removeFromProjects(variableSetId, ids));
 }
 
-export const variableSetApplicationProvider: ProviderImpl<
-  VariableSetApplicationInputs & Props,
-  VariableSetApplicationOutputs
-> = {
+const provider: ProviderImpl<VariableSetApplicationInputs & Props, VariableSetApplicationOutputs> = {
   async check(_olds, news) {
     const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
     const failures: CheckFailure[] = [];
@@ -209,3 +206,6 @@ export const variableSetApplicationProvider: ProviderImpl<
     }
   },
 };
+
+/** The provider, with one message (and the way out) for a server without variable sets or projects. */
+export const variableSetApplicationProvider = explainingMissingFeatures(provider, "variable set application");

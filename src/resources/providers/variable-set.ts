@@ -15,7 +15,7 @@ import { diffFields, sameOptionalString, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
 import { organizationFailures, organizationInput } from "./inputs";
 import { PartialCreateError } from "./lost-create";
-import { ProviderError, describe } from "./user-errors";
+import { ProviderError, describe, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { originDescription, originOfDescription } from "./workspace-variable";
 import {
@@ -298,4 +298,4 @@ const variableSetAdopter: Adopter = {
   otherwise: "Otherwise choose another name.",
 };
 
-export const variableSetProvider = adoptable(provider, variableSetAdopter);
+export const variableSetProvider = adoptable(explainingMissingFeatures(provider, "variable set"), variableSetAdopter);
