@@ -3,9 +3,8 @@
  * the workspace's outputs come from its current state version, and the state version
  * tells where its state can be downloaded.
  */
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, expectStatus, start, type TestServer } from "./helpers";
+import { createWorkspace, expectStatus, start, uploadState, type TestServer } from "./helpers";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -25,31 +24,11 @@ const STATE = {
   resources: [{ name: "r0" }],
 };
 
-async function upload(workspaceId: string, state: unknown) {
-  const text = JSON.stringify(state);
-  await expectStatus(t.api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
-  const sv = await expectStatus(
-    t.api.post(`/workspaces/${workspaceId}/state-versions`, {
-      data: {
-        type: "state-versions",
-        attributes: {
-          serial: 3,
-          md5: createHash("md5").update(text).digest("hex"),
-          state: Buffer.from(text).toString("base64"),
-        },
-      },
-    }),
-    201,
-  );
-  await expectStatus(t.api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
-  return sv.body.data;
-}
-
 describe("workspace outputs", () => {
   it("are empty before any state, then list the current state version's outputs", async () => {
     const ws = await createWorkspace(t.api, t.org, "outputs-ws");
     expect(ws.relationships.outputs.data).toEqual([]);
-    await upload(ws.id, STATE);
+    await uploadState(t.api, ws.id, STATE);
 
     const read = await expectStatus(t.api.get(`/workspaces/${ws.id}?include=outputs`), 200);
     const refs = read.body.data.relationships.outputs.data;
@@ -70,7 +49,7 @@ describe("workspace outputs", () => {
 
   it("are listed by state version, with the same ids, names and kinds", async () => {
     const ws = await createWorkspace(t.api, t.org, "outputs-sv");
-    const sv = await upload(ws.id, STATE);
+    const sv = await uploadState(t.api, ws.id, STATE);
     const list = await expectStatus(t.api.get(`/state-versions/${sv.id}/outputs`), 200);
     expect(
       list.body.data.map((o: any) => [o.type, o.attributes.name, o.attributes.type, o.attributes.sensitive]),
@@ -91,7 +70,7 @@ describe("workspace outputs", () => {
 describe("state version download", () => {
   it("names hosted-state-download-url at once, and the URL serves the uploaded state", async () => {
     const ws = await createWorkspace(t.api, t.org, "download-ws");
-    const sv = await upload(ws.id, STATE);
+    const sv = await uploadState(t.api, ws.id, STATE);
     const url = sv.attributes["hosted-state-download-url"];
     expect(url).toBe(`${t.server.url}/state-versions/${sv.id}/download`);
     const res = await fetch(url, { headers: { authorization: `Bearer ${t.server.token}` } });

@@ -157,6 +157,27 @@ export function stateFile(resources: number, serial = 1) {
   return { state: Buffer.from(text).toString("base64"), md5, serial, lineage: "lineage-1" };
 }
 
+/** Uploads `state` (a state file's contents, its `serial` sent along) as the workspace's current state version: lock, upload, unlock. Returns the state version. */
+export async function uploadState(api: Api, workspaceId: string, state: { serial: number; [key: string]: unknown }) {
+  const text = JSON.stringify(state);
+  await expectStatus(api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
+  const sv = await expectStatus(
+    api.post(`/workspaces/${workspaceId}/state-versions`, {
+      data: {
+        type: "state-versions",
+        attributes: {
+          serial: state.serial,
+          md5: createHash("md5").update(text).digest("hex"),
+          state: Buffer.from(text).toString("base64"),
+        },
+      },
+    }),
+    201,
+  );
+  await expectStatus(api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
+  return sv.body.data;
+}
+
 /** Makes the workspace manage `resources` resources: lock, upload a final state version, unlock. */
 export async function manageResources(api: Api, workspaceId: string, resources: number, serial = 1) {
   await expectStatus(api.post(`/workspaces/${workspaceId}/actions/lock`), 200);

@@ -1,7 +1,6 @@
 /** State version outputs over real HTTP: by id, the current ones with outputs-only access, sensitive values hidden. */
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, expectStatus, grant, makeTeam, start, type TestServer } from "./helpers";
+import { createWorkspace, expectStatus, grant, makeTeam, start, uploadState, type TestServer } from "./helpers";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -10,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => t.server.close());
 
 async function uploadOutputs(workspaceId: string) {
-  const text = JSON.stringify({
+  return uploadState(t.api, workspaceId, {
     version: 4,
     serial: 1,
     lineage: "l",
@@ -20,22 +19,6 @@ async function uploadOutputs(workspaceId: string) {
     },
     resources: [],
   });
-  await expectStatus(t.api.post(`/workspaces/${workspaceId}/actions/lock`), 200);
-  const sv = await expectStatus(
-    t.api.post(`/workspaces/${workspaceId}/state-versions`, {
-      data: {
-        type: "state-versions",
-        attributes: {
-          serial: 1,
-          md5: createHash("md5").update(text).digest("hex"),
-          state: Buffer.from(text).toString("base64"),
-        },
-      },
-    }),
-    201,
-  );
-  await expectStatus(t.api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
-  return sv.body.data;
 }
 
 describe("state version outputs", () => {
