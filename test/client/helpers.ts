@@ -86,17 +86,24 @@ export async function teamToken(
   return { teamId: team.data.id, token: token.data.attributes.token };
 }
 
-/** Uploads a state version holding `resources` resources; the caller must hold the lock. */
+/** Uploads a state version holding `resources` resources (and `outputs`, when given); the caller must hold the lock. */
 export async function uploadState(
   server: RunningServer,
   workspaceId: string,
-  options: { serial: number; resources: number; intermediate?: boolean; finalized?: boolean },
+  options: {
+    serial: number;
+    resources: number;
+    outputs?: Record<string, unknown>;
+    intermediate?: boolean;
+    finalized?: boolean;
+  },
   token = server.token,
 ): Promise<string> {
   const { createHash } = await import("node:crypto");
   const state = JSON.stringify({
     version: 4,
     serial: options.serial,
+    ...(options.outputs ? { outputs: options.outputs } : {}),
     resources: Array.from({ length: options.resources }, (_, i) => ({ name: `r${i}` })),
   });
   const doc = await serverRequest(

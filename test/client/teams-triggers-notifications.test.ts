@@ -3,10 +3,9 @@
  * state version outputs against the local server: typed values, paged lists, typed
  * errors, and a token that no value or error of the client carries.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { NotFoundError, ValidationError } from "../../src/client";
-import { failure, serverRequest, uniqueName, useServer } from "./helpers";
+import { failure, uniqueName, uploadState, useServer } from "./helpers";
 
 const t = useServer();
 
@@ -117,22 +116,11 @@ describe("notification configurations", () => {
 describe("state version outputs", () => {
   it("reads a workspace's current outputs and one by id", async () => {
     const ws = await t.client.workspaces.create(t.org, { name: uniqueName("outputs") });
-    const text = JSON.stringify({
-      version: 4,
-      serial: 1,
-      outputs: { url: { value: "https://x", type: "string" }, key: { value: "k", type: "string", sensitive: true } },
-      resources: [],
-    });
     await t.client.locks.lock(ws.id);
-    await serverRequest(t.server, "POST", `/workspaces/${ws.id}/state-versions`, {
-      data: {
-        type: "state-versions",
-        attributes: {
-          serial: 1,
-          md5: createHash("md5").update(text).digest("hex"),
-          state: Buffer.from(text).toString("base64"),
-        },
-      },
+    await uploadState(t.server, ws.id, {
+      serial: 1,
+      resources: 0,
+      outputs: { url: { value: "https://x", type: "string" }, key: { value: "k", type: "string", sensitive: true } },
     });
     await t.client.locks.unlock(ws.id);
     const outputs = await t.client.stateVersionOutputs.readCurrent(ws.id);
