@@ -172,25 +172,40 @@ export const teamWorkspaceAttributes = permissionsSchema(WORKSPACE_PERMISSIONS).
   access: z.enum(WORKSPACE_ACCESS_LEVELS).optional(),
 });
 
-/** Body of `POST /team-workspaces`. */
-export const teamWorkspaceCreateSchema = z
-  .object({
-    data: z
+/**
+ * Bodies of `POST /<type>` and `PATCH /<type>/:id` for a team's access to one target (a
+ * workspace, a project): a create gives `created` (the attributes with the access level
+ * required), the target and the team; an update gives only the `attributes` that change.
+ */
+function accessBodySchemas<T extends string, K extends string, C extends z.ZodType, U extends z.ZodType>(
+  type: T,
+  target: K,
+  created: C,
+  attributes: U,
+) {
+  const relationships = { [target]: idRef, team: idRef } as Record<K | "team", typeof idRef>;
+  return {
+    create: z
       .object({
-        type: z.literal("team-workspaces"),
-        attributes: teamWorkspaceAttributes.extend({ access: z.enum(WORKSPACE_ACCESS_LEVELS) }),
-        relationships: z.object({ workspace: idRef, team: idRef }).loose(),
+        data: z
+          .object({ type: z.literal(type), attributes: created, relationships: z.object(relationships).loose() })
+          .loose(),
       })
       .loose(),
-  })
-  .loose();
+    update: z.object({ data: z.object({ type: z.literal(type), attributes: attributes.optional() }).loose() }).loose(),
+  };
+}
 
+const teamWorkspaceBodies = accessBodySchemas(
+  "team-workspaces",
+  "workspace",
+  teamWorkspaceAttributes.extend({ access: z.enum(WORKSPACE_ACCESS_LEVELS) }),
+  teamWorkspaceAttributes,
+);
+/** Body of `POST /team-workspaces`. */
+export const teamWorkspaceCreateSchema = teamWorkspaceBodies.create;
 /** Body of `PATCH /team-workspaces/:id`. */
-export const teamWorkspaceUpdateSchema = z
-  .object({
-    data: z.object({ type: z.literal("team-workspaces"), attributes: teamWorkspaceAttributes.optional() }).loose(),
-  })
-  .loose();
+export const teamWorkspaceUpdateSchema = teamWorkspaceBodies.update;
 
 const projectAccessAttributes = z
   .object({
@@ -200,25 +215,16 @@ const projectAccessAttributes = z
   })
   .loose();
 
+const teamProjectBodies = accessBodySchemas(
+  "team-projects",
+  "project",
+  projectAccessAttributes.extend({ access: z.enum(PROJECT_ACCESS_LEVELS) }),
+  projectAccessAttributes,
+);
 /** Body of `POST /team-projects`. */
-export const teamProjectCreateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("team-projects"),
-        attributes: projectAccessAttributes.extend({ access: z.enum(PROJECT_ACCESS_LEVELS) }),
-        relationships: z.object({ project: idRef, team: idRef }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
+export const teamProjectCreateSchema = teamProjectBodies.create;
 /** Body of `PATCH /team-projects/:id`. */
-export const teamProjectUpdateSchema = z
-  .object({
-    data: z.object({ type: z.literal("team-projects"), attributes: projectAccessAttributes.optional() }).loose(),
-  })
-  .loose();
+export const teamProjectUpdateSchema = teamProjectBodies.update;
 
 /** A team's access to a workspace as read back. */
 export const teamWorkspaceResourceSchema = resourceSchema(
