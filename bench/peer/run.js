@@ -74,8 +74,11 @@ function run(cmd, args, { cwd, env }) {
   });
 }
 
-/** One peer stack through the four phases; returns wall seconds, requests and CPU per phase. */
-async function runPeer(label, n, server, peer) {
+/**
+ * One peer stack through the four phases; returns wall seconds, requests and CPU per phase.
+ * `resources`: the HCL after the provider block (default: N `tfe_workspace`s, peerProgram).
+ */
+async function runPeer(label, n, server, peer, resources) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `pw-peer-${label}-`));
   try {
     const address = new URL(server.url); // http://127.0.0.1:PORT/api/v2
@@ -100,7 +103,9 @@ host "${HOSTNAME}" {
     );
     const dir = path.join(root, "program");
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, "main.tf"), peerProgram(n, server.organization));
+    const main =
+      resources === undefined ? peerProgram(n, server.organization) : peerProgram(0, server.organization) + resources;
+    fs.writeFileSync(path.join(dir, "main.tf"), main);
     const env = { ...process.env };
     for (const key of Object.keys(env)) if (/^(TF_|TFE_|WORKSPACES_)/.test(key)) delete env[key];
     Object.assign(env, {
