@@ -64,20 +64,23 @@ const parentSchema = z
   .loose()
   .optional();
 
+/** The attributes a create gives; an update gives any of them. */
+const setAttributes = z
+  .object({
+    name: nameSchema,
+    description: descriptionSchema.optional(),
+    global: z.boolean().optional(),
+    priority: z.boolean().optional(),
+  })
+  .loose();
+
 /** Body of `POST /organizations/:org/varsets`: the set, and optionally where it applies and its first variables. */
 export const variableSetCreateRequestSchema = z
   .object({
     data: z
       .object({
         type: z.literal("varsets"),
-        attributes: z
-          .object({
-            name: nameSchema,
-            description: descriptionSchema.optional(),
-            global: z.boolean().optional(),
-            priority: z.boolean().optional(),
-          })
-          .loose(),
+        attributes: setAttributes,
         relationships: z
           .object({
             workspaces: identifiers("workspaces"),
@@ -103,15 +106,7 @@ export const variableSetUpdateRequestSchema = z
     data: z
       .object({
         type: z.literal("varsets"),
-        attributes: z
-          .object({
-            name: nameSchema.optional(),
-            description: descriptionSchema.optional(),
-            global: z.boolean().optional(),
-            priority: z.boolean().optional(),
-          })
-          .loose()
-          .optional(),
+        attributes: setAttributes.extend({ name: nameSchema.optional() }).optional(),
         relationships: z
           .object({ workspaces: identifiers("workspaces"), projects: identifiers("projects") })
           .loose()
