@@ -1,5 +1,7 @@
-/** The organization a resource is checked with, and the inputs that read gives back. */
-import type { Props } from "./types";
+/** The organization a resource is checked with, the check of a workspace id, and the inputs that read gives back. */
+import { isId } from "../../api/common";
+import { isUnknown } from "./unknowns";
+import type { CheckFailure, Props } from "./types";
 
 /**
  * The organization a resource is checked with. A program that names one gets it. Otherwise
@@ -22,6 +24,14 @@ export function organizationFailures(given: unknown): { property: string; reason
   return [
     { property: "organization", reason: `organization must be an organization name, not ${JSON.stringify(given)}` },
   ];
+}
+
+/** The failure of a required `workspaceId` that is missing (undefined or null) or not a workspace id. */
+export function workspaceIdFailures(ws: unknown): CheckFailure[] {
+  if (ws === undefined || ws === null) return [{ property: "workspaceId", reason: "workspaceId is required" }];
+  if (!isUnknown(ws) && !isId("workspace", ws))
+    return [{ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" }];
+  return [];
 }
 
 /**

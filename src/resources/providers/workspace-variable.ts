@@ -12,6 +12,7 @@ import { adoptable, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameOptionalString, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
+import { workspaceIdFailures } from "./inputs";
 import { ProviderError } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import {
@@ -28,7 +29,7 @@ import {
   variableLabel,
   type RecordedVariable,
 } from "./workspace-variable-rules";
-import type { CheckFailure, DiffResult, ProviderImpl, Props } from "./types";
+import type { DiffResult, ProviderImpl, Props } from "./types";
 import type { WorkspaceVariableArgs } from "../workspace-variable";
 
 /** Inputs as the engine hands them over. */
@@ -192,11 +193,7 @@ async function createVariable(inputs: Props): Promise<{ id: string; outs: Worksp
 
 const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableOutputs> = {
   async check(_olds, news) {
-    const failures: CheckFailure[] = [];
-    const ws = news.workspaceId;
-    if (ws === undefined || ws === null) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
-    else if (!isUnknown(ws) && !isId("workspace", ws))
-      failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
+    const failures = workspaceIdFailures(news.workspaceId);
     failures.push(...checkVariable(news, ""));
     // The defaults written out, so that every later comparison sees the whole variable.
     const inputs: Props = { ...news };

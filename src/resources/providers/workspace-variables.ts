@@ -4,16 +4,14 @@
  * created or took over, by id, and never another.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isId } from "../../api/common";
 import type { Variable, WorkspacesClient } from "../../client";
 import { reportInfo } from "../process/engine-status";
 import { getClient, isNotFound } from "./client";
 import { diffFields } from "./compare";
 import { confirmGone } from "./gone";
-import { ORIGIN_KEY } from "./inputs";
+import { ORIGIN_KEY, workspaceIdFailures } from "./inputs";
 import { sameOrigin, withOrigin } from "./origin";
 import { ProviderError } from "./user-errors";
-import { isUnknown } from "./unknowns";
 import { workspaceIdOf } from "./workspace-tags";
 import { missingVariables, originDescription, originOfDescription } from "./workspace-variable";
 import {
@@ -31,7 +29,7 @@ import {
   type RecordedList,
 } from "./workspace-variable-lists";
 import { recordedOf, sameSlot, sensitiveKey, variableLabel, type RecordedVariable } from "./workspace-variable-rules";
-import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { ProviderImpl, Props } from "./types";
 import type { WorkspaceVariablesArgs } from "../workspace-variables";
 
 /** Inputs as the engine hands them over. */
@@ -154,11 +152,7 @@ async function apply(
 
 export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
   async check(_olds, news) {
-    const failures: CheckFailure[] = [];
-    const ws = news.workspaceId;
-    if (ws === undefined || ws === null) failures.push({ property: "workspaceId", reason: "workspaceId is required" });
-    else if (!isUnknown(ws) && !isId("workspace", ws))
-      failures.push({ property: "workspaceId", reason: "workspaceId must be a workspace id (ws-...)" });
+    const failures = workspaceIdFailures(news.workspaceId);
     const { failures: listFailures, list } = checkList(news.variables, "variables", true);
     failures.push(...listFailures, ...adoptFailures(news.adopt));
     return { inputs: { ...news, ...(list !== undefined ? { variables: list } : {}) } as typeof news, failures };
