@@ -20,6 +20,7 @@ import { ConflictError, ValidationError, type Variable, type VariableUpdateOptio
 import { sameOptionalString } from "./compare";
 import { isUnknown } from "./unknowns";
 import type { CheckFailure, Props } from "./types";
+import type { VariableOutput } from "../workspace-variables";
 
 /** A variable as a program declares it, with the defaults applied; `description` undefined is not managed. */
 export interface DeclaredVariable {
@@ -31,19 +32,11 @@ export interface DeclaredVariable {
   sensitive: boolean;
 }
 
-/** A variable as the outputs record it: without the value of a sensitive one (see {@link sensitiveKey}). */
-export interface RecordedVariable {
-  /** Variable id (`var-...`). */
-  id: string;
-  key: string;
-  /** Absent for a sensitive variable. */
-  value?: string;
-  category: VariableCategory;
-  /** Absent when it has none. */
-  description?: string;
-  hcl: boolean;
-  sensitive: boolean;
-}
+/**
+ * A variable as the outputs record it, the item of a list resource's `variables` output:
+ * without the value of a sensitive one (see {@link sensitiveKey}).
+ */
+export type RecordedVariable = VariableOutput;
 
 /** `engine`, `env`, or the wire's `terraform` as `engine`; undefined for anything else. */
 export function categoryOf(v: unknown): VariableCategory | undefined {
