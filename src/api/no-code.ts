@@ -7,7 +7,7 @@
  * (the bodies the client sends and the local server checks) stay strict.
  */
 import { z } from "zod";
-import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
+import { documentSchema, maybe, orAbsent, resourceSchema } from "./common";
 import { WORKSPACE_NAME_PATTERN } from "./workspaces";
 import { VARIABLE_CATEGORY_SPELLINGS } from "./variables";
 import { NO_CODE_EXECUTION_MODES, noCodeSettingsShape } from "./workspace-fields";

@@ -24,7 +24,7 @@ export const VARIABLE_CATEGORY_ON_THE_WIRE: Record<VariableCategory, string> = {
 /** The category a wire spelling stands for (`terraform` is `engine`); undefined for anything else. */
 export function variableCategoryOf(spelling: string): VariableCategory | undefined {
   const c = VARIABLE_CATEGORY_ALIASES[spelling] ?? spelling;
-  return (VARIABLE_CATEGORIES as readonly string[]).includes(c) ? (c) : undefined;
+  return (VARIABLE_CATEGORIES as readonly string[]).includes(c) ? c : undefined;
 }
 
 /**

@@ -78,7 +78,7 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
       if (now.length === before.length) break;
       before = now;
     }
-    const inState = stack.resources("dynamic/workspaces:WorkspaceVariable").map((r) => r.id.split("/")[1]);
+    const inState = stack.resources("dynamic/workspaces:WorkspaceVariable").map((r) => (r.id ?? "").split("/")[1]);
     const orphans = before.filter((v) => !inState.includes(v.id));
     expect(before.length).toBeLessThan(COUNT);
     expect(orphans.length).toBeGreaterThan(0);

@@ -256,11 +256,9 @@ describe("team access to a project", () => {
     await createWorkspace(t.api.as(creators.token), t.org, "made-by-custom", {}, inProject);
     expect(
       (
-        await t.api
-          .as(team.token)
-          .post(`/organizations/${t.org}/workspaces`, {
-            data: { type: "workspaces", attributes: { name: "not-allowed" }, relationships: inProject },
-          })
+        await t.api.as(team.token).post(`/organizations/${t.org}/workspaces`, {
+          data: { type: "workspaces", attributes: { name: "not-allowed" }, relationships: inProject },
+        })
       ).status,
     ).toBe(404);
     const seen = await expectStatus(t.api.as(team.token).get(`/workspaces/${ws.id}`), 200);
