@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RunningServer } from "../../src/server";
+import { WorkspacesClient } from "../../src/client";
 import { api } from "./harness";
 
 export async function expectStatus<T>(p: Promise<{ status: number; body: T }>, ok: number[], what: string): Promise<T> {
@@ -227,4 +228,18 @@ export async function setTagBindings(
     [200],
     "set tag bindings",
   );
+}
+
+/**
+ * A client of the server, and a workspace `name` with a variable THEIRS that no stack made:
+ * what the variable tests' destroy must leave alone.
+ */
+export async function workspaceWithTheirVariable(
+  server: RunningServer,
+  name: string,
+): Promise<{ client: WorkspacesClient; workspaceId: string; theirs: string }> {
+  const client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization });
+  const workspaceId = (await client.workspaces.create(server.organization, { name })).id;
+  const theirs = (await client.variables.create(workspaceId, { key: "THEIRS", value: "kept", category: "env" })).id;
+  return { client, workspaceId, theirs };
 }

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { WorkspacesClient } from "../../src/client";
+import type { WorkspacesClient } from "../../src/client";
 import { startTestServer, TestStack } from "./harness";
+import { workspaceWithTheirVariable } from "./server-helpers";
 
 const TOKEN = "yaml-literal-token-3f8a21";
 const TOKEN_2 = "yaml-literal-token-2-77c0de";
@@ -75,9 +76,7 @@ describe("variables and variable sets through the engine (YAML)", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization });
-    workspaceId = (await client.workspaces.create(server.organization, { name: "vars-yaml" })).id;
-    theirs = (await client.variables.create(workspaceId, { key: "THEIRS", value: "kept", category: "env" })).id;
+    ({ client, workspaceId, theirs } = await workspaceWithTheirVariable(server, "vars-yaml"));
     stack = await TestStack.create({
       project: "vars-yaml",
       files: {},

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { WorkspacesClient } from "../../src/client";
+import type { WorkspacesClient } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
+import { workspaceWithTheirVariable } from "./server-helpers";
 
 const TOKEN = "ts-literal-token-5c1f9a";
 const TOKEN_2 = "ts-literal-token-2-8e7d3b";
@@ -50,10 +51,7 @@ describe("variables and variable sets through the engine (TypeScript)", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization });
-    // A workspace and a variable that no stack made.
-    workspaceId = (await client.workspaces.create(server.organization, { name: "vars-e2e" })).id;
-    theirs = (await client.variables.create(workspaceId, { key: "THEIRS", value: "kept", category: "env" })).id;
+    ({ client, workspaceId, theirs } = await workspaceWithTheirVariable(server, "vars-e2e"));
     stack = await TestStack.create({
       project: "vars-e2e",
       files: { "index.ts": program({ region: "eu-west-1", token: TOKEN, level: "info" }) },
