@@ -17,6 +17,11 @@ export function sameOptionalString(a: unknown, b: unknown): boolean {
   return na === nb;
 }
 
+/** Flags compared as booleans: absent is false. */
+export function sameFlag(a: unknown, b: unknown): boolean {
+  return Boolean(a) === Boolean(b);
+}
+
 /** Lists compared as sets of strings. */
 export function sameStringSet(a: unknown, b: unknown, fold: (s: string) => string = (s) => s): boolean {
   const sa = new Set(((a as unknown[]) ?? []).map((v) => fold(String(v))));

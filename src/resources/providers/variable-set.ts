@@ -11,7 +11,7 @@ import {
 import { defaultOrganization } from "../provider-settings";
 import { adoptable, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
-import { diffFields, sameOptionalString, type FieldRule } from "./compare";
+import { diffFields, sameFlag, sameOptionalString, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
 import { organizationFailures, organizationInput } from "./inputs";
 import { PartialCreateError } from "./lost-create";
@@ -47,8 +47,6 @@ type VariableSetOutputs = {
   variables: RecordedVariable[] | null;
   sensitiveValues: Record<string, string>;
 };
-
-const sameFlag = (a: unknown, b: unknown) => Boolean(a) === Boolean(b);
 
 const FIELDS: FieldRule[] = [
   { name: "organization", replaces: true },

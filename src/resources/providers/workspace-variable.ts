@@ -10,7 +10,7 @@ import type { Variable, WorkspacesClient } from "../../client";
 import { reportInfo } from "../process/engine-status";
 import { adoptable, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
-import { diffFields, sameOptionalString, type FieldRule } from "./compare";
+import { diffFields, sameFlag, sameOptionalString, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
 import { workspaceIdFailures } from "./inputs";
 import { ProviderError } from "./user-errors";
@@ -124,8 +124,6 @@ function sameValue(desired: unknown, _actual: unknown, olds: Props): boolean {
   }
   return (olds.value ?? "") === (desired ?? "");
 }
-
-const sameFlag = (a: unknown, b: unknown) => Boolean(a) === Boolean(b);
 
 const FIELDS: FieldRule[] = [
   { name: "workspaceId", replaces: true },
