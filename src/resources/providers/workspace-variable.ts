@@ -51,11 +51,11 @@ type WorkspaceVariableOutputs = {
 };
 
 /** `<ws-id>/<var-id>` -> its two ids. */
-function variableIdParts(id: string, kind = "WorkspaceVariable"): { workspaceId: string; variableId: string } {
+function variableIdParts(id: string): { workspaceId: string; variableId: string } {
   const [workspaceId = "", variableId = "", ...rest] = id.split("/");
   if (rest.length > 0 || !isId("workspace", workspaceId) || !isId("variable", variableId))
     throw new ProviderError(
-      `${JSON.stringify(id)} is not the id of a ${kind}: give the workspace's and the variable's ids as <ws-id>/<var-id> (ws-2xWmbZ4hFYd5KuUE/var-8nPqR2sTuVwXyZ01)`,
+      `${JSON.stringify(id)} is not the id of a WorkspaceVariable: give the workspace's and the variable's ids as <ws-id>/<var-id> (ws-2xWmbZ4hFYd5KuUE/var-8nPqR2sTuVwXyZ01)`,
     );
   return { workspaceId, variableId };
 }
