@@ -23,6 +23,7 @@ import {
   sensitiveKey,
   updateOf,
   variableLabel,
+  withDefaults,
   type DeclaredVariable,
   type RecordedVariable,
 } from "./workspace-variable-rules";
@@ -196,16 +197,7 @@ export function checkList(
     return { failures: [{ property: name, reason: `${name} must be a list of variables` }], list: value };
   const failures = value.flatMap((v, i) => checkVariable(v, `${name}[${i}]`));
   failures.push(...duplicateSlots(value, name));
-  const list = value.map((v) => {
-    if (v === null || typeof v !== "object" || isUnknown(v)) return v;
-    const item: Props = { ...(v as Props) };
-    if (item.value === undefined || item.value === null) item.value = "";
-    if (item.hcl === undefined || item.hcl === null) item.hcl = false;
-    if (item.sensitive === undefined || item.sensitive === null) item.sensitive = false;
-    const category = categoryOf(item.category);
-    if (category) item.category = category;
-    return item;
-  });
+  const list = value.map((v) => (v === null || typeof v !== "object" || isUnknown(v) ? v : withDefaults(v as Props)));
   return { failures, list };
 }
 

@@ -96,6 +96,17 @@ export function checkVariable(v: unknown, prefix: string): CheckFailure[] {
   return failures;
 }
 
+/** A checked variable input with its defaults written out, so that every later comparison sees the whole variable. */
+export function withDefaults(p: Props): Props {
+  const item: Props = { ...p };
+  if (item.value === undefined || item.value === null) item.value = "";
+  if (item.hcl === undefined || item.hcl === null) item.hcl = false;
+  if (item.sensitive === undefined || item.sensitive === null) item.sensitive = false;
+  const category = categoryOf(item.category);
+  if (category) item.category = category;
+  return item;
+}
+
 /** Failures for a key given twice in one category of one list: the service keeps one variable per slot. */
 export function duplicateSlots(list: unknown[], name: string): CheckFailure[] {
   const seen = new Map<string, number>();

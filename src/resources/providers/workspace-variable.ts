@@ -27,6 +27,7 @@ import {
   sameSlot,
   updateOf,
   variableLabel,
+  withDefaults,
   type RecordedVariable,
 } from "./workspace-variable-rules";
 import type { DiffResult, ProviderImpl, Props } from "./types";
@@ -193,14 +194,7 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
   async check(_olds, news) {
     const failures = workspaceIdFailures(news.workspaceId);
     failures.push(...checkVariable(news, ""));
-    // The defaults written out, so that every later comparison sees the whole variable.
-    const inputs: Props = { ...news };
-    if (inputs.value === undefined || inputs.value === null) inputs.value = "";
-    if (inputs.hcl === undefined || inputs.hcl === null) inputs.hcl = false;
-    if (inputs.sensitive === undefined || inputs.sensitive === null) inputs.sensitive = false;
-    const category = categoryOf(inputs.category);
-    if (category) inputs.category = category;
-    return { inputs: inputs as WorkspaceVariableInputs & Props, failures };
+    return { inputs: withDefaults(news) as WorkspaceVariableInputs & Props, failures };
   },
 
   async diff(_id, olds, news) {
