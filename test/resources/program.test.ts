@@ -68,6 +68,22 @@ describe("resource classes in a program", () => {
     });
     const lock = new r.WorkspaceLock("lock", { workspaceId: ws.id, reason: "freeze" });
     const retention = new r.DataRetentionPolicy("retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
+    const variable = new r.WorkspaceVariable("region", {
+      workspaceId: ws.id,
+      key: "AWS_REGION",
+      value: "eu-west-1",
+      category: "env",
+    });
+    const variables = new r.WorkspaceVariables("web-vars", {
+      workspaceId: ws.id,
+      variables: [{ key: "size", value: "s", category: "engine" }],
+    });
+    const set = new r.VariableSet("creds", {
+      name: "creds",
+      organization: "acme",
+      variables: [{ key: "AWS_SECRET_ACCESS_KEY", value: "s3cret", category: "env", sensitive: true }],
+    });
+    const application = new r.VariableSetApplication("creds-web", { variableSetId: set.id, workspaceId: ws.id });
 
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
     expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
@@ -76,6 +92,20 @@ describe("resource classes in a program", () => {
     expect(await value(ncw.urn)).toContain("workspaces:NoCodeWorkspace");
     expect(await value(lock.urn)).toContain("workspaces:WorkspaceLock");
     expect(await value(retention.urn)).toContain("workspaces:DataRetentionPolicy");
+    expect(await value(variable.urn)).toContain("workspaces:WorkspaceVariable::region");
+    expect(await value(variables.urn)).toContain("workspaces:WorkspaceVariables");
+    expect(await value(set.urn)).toContain("workspaces:VariableSet::creds");
+    expect(await value(application.urn)).toContain("workspaces:VariableSetApplication");
+    // Only a sensitive value is a secret: a plain variable's value stays readable.
+    expect(await isSecret(variable.value as pulumi.Output<unknown>)).toBe(false);
+    const token = new r.WorkspaceVariable("token", {
+      workspaceId: ws.id,
+      key: "API_TOKEN",
+      value: "t0ken",
+      category: "env",
+      sensitive: true,
+    });
+    expect(await isSecret(token.value as pulumi.Output<unknown>)).toBe(true);
     expect(await value(ws.name)).toBe("web");
     expect(await value(ws.tags)).toEqual({ env: "prod" });
 
