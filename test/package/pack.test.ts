@@ -17,13 +17,16 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (577 kB packed, 2.56 MB unpacked,
- * 522 files: dist with source maps, src, docs, examples). The growth since 500 kB / 2.26 MB
- * is the schema that says every type, default, enum and import id (93 kB in dist), one list
- * of secrets and clears for both doors, and the docs of the other languages.
+ * Upper bounds with headroom over what is measured today (733 kB packed, 3.39 MB unpacked,
+ * 645 files: dist with source maps, src, docs, examples). The growth since 577 kB / 2.56 MB
+ * is four API areas of the client with their wire schemas (variables and variable sets;
+ * teams and their access, run triggers, notification configurations and state version
+ * outputs) and the four variable resources;
+ * before that, the schema that says every type, default, enum and import id (93 kB in
+ * dist), one list of secrets and clears for both doors, and the docs of the other languages.
  */
-const MAX_PACKED = 640_000;
-const MAX_UNPACKED = 2_900_000;
+const MAX_PACKED = 800_000;
+const MAX_UNPACKED = 3_800_000;
 
 let pack: PackResult;
 let files: Set<string>;
