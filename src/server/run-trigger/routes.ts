@@ -79,10 +79,15 @@ export function runTriggerRoutes(app: FastifyInstance, ctx: ServerContext): void
 
   app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/run-triggers", async (request, reply) => {
     const q = request.query as Record<string, unknown>;
-    const dir = direction(q);
-    const include = parseInclude(q, RUN_TRIGGER_INCLUDES);
-    const page = parsePage(q);
-    const { rows, total } = listRunTriggers(ctx, requireCaller(request), request.params.workspace_id, dir, page);
+    const {
+      rows,
+      total,
+      query: { include, page },
+    } = listRunTriggers(ctx, requireCaller(request), request.params.workspace_id, () => ({
+      direction: direction(q),
+      include: parseInclude(q, RUN_TRIGGER_INCLUDES),
+      page: parsePage(q),
+    }));
     const extra = included(rows, include);
     return send(reply, 200, {
       data: rows.map(renderRunTrigger),
@@ -92,8 +97,8 @@ export function runTriggerRoutes(app: FastifyInstance, ctx: ServerContext): void
   });
 
   app.get<{ Params: { id: string } }>("/run-triggers/:id", async (request, reply) => {
-    const include = parseInclude(request.query as Record<string, unknown>, RUN_TRIGGER_INCLUDES);
     const v = loadRunTrigger(ctx, requireCaller(request), request.params.id);
+    const include = parseInclude(request.query as Record<string, unknown>, RUN_TRIGGER_INCLUDES);
     return send(reply, 200, {
       data: renderRunTrigger(v),
       ...(include.size ? { included: included([v], include) } : {}),

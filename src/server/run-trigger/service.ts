@@ -64,17 +64,21 @@ export function createRunTrigger(
   });
 }
 
-/** A page of the workspace's triggers in one direction; listing takes read access to the workspace. */
-export function listRunTriggers(
+/**
+ * A page of the workspace's triggers in one direction; listing takes read access to the
+ * workspace. `read` validates the query only once the caller may see the workspace: one
+ * that may not gets 404 whatever it asked.
+ */
+export function listRunTriggers<Q extends { direction: RunTriggerDirection; page: Page }>(
   ctx: ServerContext,
   caller: Caller,
   workspaceId: string,
-  direction: RunTriggerDirection,
-  page: Page,
-): { rows: RunTriggerView[]; total: number } {
+  read: () => Q,
+): { rows: RunTriggerView[]; total: number; query: Q } {
   const { ws } = loadWorkspace(ctx, caller, { id: workspaceId });
-  const { rows, total } = store.runTriggersOf(ctx.db, ws.id, direction === "inbound", page);
-  return { rows: rows.map((r) => view(ctx, r)), total };
+  const query = read();
+  const { rows, total } = store.runTriggersOf(ctx.db, ws.id, query.direction === "inbound", query.page);
+  return { rows: rows.map((r) => view(ctx, r)), total, query };
 }
 
 /** A trigger the caller may see: it can read the workspace the trigger queues runs in. */
