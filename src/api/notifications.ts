@@ -9,6 +9,7 @@ import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orA
 
 /** Where a configuration delivers: a generic webhook, Slack, Microsoft Teams, or email to users of the organization. */
 export const NOTIFICATION_DESTINATION_TYPES = ["generic", "slack", "microsoft-teams", "email"] as const;
+/** One of {@link NOTIFICATION_DESTINATION_TYPES}. */
 export type NotificationDestinationType = (typeof NOTIFICATION_DESTINATION_TYPES)[number];
 
 /** The destinations that deliver to a URL, which they therefore require. */
@@ -33,6 +34,7 @@ export const NOTIFICATION_TRIGGERS = [
   "workspace:auto_destroy_run_results",
   "change_request:created",
 ] as const;
+/** One of {@link NOTIFICATION_TRIGGERS}. */
 export type NotificationTrigger = (typeof NOTIFICATION_TRIGGERS)[number];
 
 /** Most configurations a workspace may have, as the hosted service limits them. */
@@ -115,6 +117,9 @@ export const notificationResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A notification configuration (`notification-configurations`, id `nc-`). */
 export type NotificationResource = z.infer<typeof notificationResourceSchema>;
+/** Body of a response holding one notification configuration. */
 export const notificationDocumentSchema = documentSchema(notificationResourceSchema);
+/** Body of one page of a workspace's or project's notification configurations. */
 export const notificationListDocumentSchema = listDocumentSchema(notificationResourceSchema);

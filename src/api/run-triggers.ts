@@ -4,6 +4,7 @@ import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, res
 
 /** The directions a workspace's run triggers are listed in (`filter[run-trigger][type]`, required). */
 export const RUN_TRIGGER_DIRECTIONS = ["inbound", "outbound"] as const;
+/** One of {@link RUN_TRIGGER_DIRECTIONS}: `inbound` (its sources) or `outbound` (the workspaces it triggers). */
 export type RunTriggerDirection = (typeof RUN_TRIGGER_DIRECTIONS)[number];
 
 /** The service's limit of source workspaces per workspace. */
@@ -43,6 +44,9 @@ export const runTriggerResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A run trigger (`run-triggers`, id `rt-`). */
 export type RunTriggerResource = z.infer<typeof runTriggerResourceSchema>;
+/** Body of a response holding one run trigger. */
 export const runTriggerDocumentSchema = documentSchema(runTriggerResourceSchema);
+/** Body of one page of a workspace's run triggers. */
 export const runTriggerListDocumentSchema = listDocumentSchema(runTriggerResourceSchema);

@@ -15,6 +15,9 @@ export const stateVersionOutputResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** An output of a state version (`state-version-outputs`, id `wsout-`). */
 export type StateVersionOutputResource = z.infer<typeof stateVersionOutputResourceSchema>;
+/** Body of a response holding one output. */
 export const stateVersionOutputDocumentSchema = documentSchema(stateVersionOutputResourceSchema);
+/** Body of a list of outputs (a workspace's current state's). */
 export const stateVersionOutputListDocumentSchema = listDocumentSchema(stateVersionOutputResourceSchema);

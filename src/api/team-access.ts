@@ -8,6 +8,7 @@ import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } f
 
 /** Access levels of a team on a workspace. */
 export const WORKSPACE_ACCESS_LEVELS = ["read", "plan", "write", "admin", "custom"] as const;
+/** One of {@link WORKSPACE_ACCESS_LEVELS}. */
 export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
 
 /** The permissions of a team on a workspace, each with the values it takes (a boolean when `boolean`). */
@@ -21,7 +22,9 @@ export const WORKSPACE_PERMISSIONS = {
   "policy-overrides": "boolean",
 } as const;
 
+/** A permission of a team on a workspace, in the service's spelling (`state-versions`, ...). */
 export type WorkspacePermissionName = keyof typeof WORKSPACE_PERMISSIONS;
+/** A value for each workspace permission: a boolean, or one of the values it takes. */
 export type WorkspacePermissionValues = {
   [K in WorkspacePermissionName]: (typeof WORKSPACE_PERMISSIONS)[K] extends "boolean"
     ? boolean
@@ -83,33 +86,49 @@ export const WORKSPACE_ACCESS_PRESETS: Record<WorkspaceAccessLevel, WorkspacePer
 
 /** Access levels of a team on a project. */
 export const PROJECT_ACCESS_LEVELS = ["read", "write", "maintain", "admin", "custom"] as const;
+/** One of {@link PROJECT_ACCESS_LEVELS}. */
 export type ProjectAccessLevel = (typeof PROJECT_ACCESS_LEVELS)[number];
 
 /** A team's permissions on the project itself (`project-access`). */
 export const PROJECT_PERMISSIONS = {
+  /** The project's settings: read them, also update them, or also delete the project. */
   settings: ["read", "update", "delete"],
+  /** The teams with access to the project: none, read them, or also manage their access. */
   teams: ["none", "read", "manage"],
+  /** The variable sets the project owns: none, read them, or also write them. */
   "variable-sets": ["none", "read", "write"],
 } as const;
 
 /** A team's permissions on every workspace of the project (`workspace-access`). */
 export const PROJECT_WORKSPACE_PERMISSIONS = {
+  /** Runs: read them, also queue plans, or also apply them. */
   runs: ["read", "plan", "apply"],
+  /** Sentinel mocks of plans: none, or download them. */
   "sentinel-mocks": ["none", "read"],
+  /** State versions: none, outputs only, read them, or also create them. */
   "state-versions": ["none", "read-outputs", "read", "write"],
+  /** Workspace variables: none, read them, or also write them. */
   variables: ["none", "read", "write"],
+  /** Create workspaces in the project. */
   create: "boolean",
+  /** Lock and unlock the project's workspaces. */
   locking: "boolean",
+  /** Move the project's workspaces to another project. */
   move: "boolean",
+  /** Delete the project's workspaces. */
   delete: "boolean",
+  /** Manage the run tasks of the project's workspaces. */
   "run-tasks": "boolean",
+  /** Override soft-mandatory policy checks on the project's workspaces. */
   "policy-overrides": "boolean",
 } as const;
 
 type Values<T extends Record<string, "boolean" | ReadonlyArray<string>>> = {
   [K in keyof T]: T[K] extends "boolean" ? boolean : T[K] extends ReadonlyArray<infer V> ? V : never;
 };
+/** A value for each permission on a project itself. */
 export type ProjectPermissionValues = Values<typeof PROJECT_PERMISSIONS>;
+/** A value for each permission on a project's workspaces. */
 export type ProjectWorkspacePermissionValues = Values<typeof PROJECT_WORKSPACE_PERMISSIONS>;
 
 /** What each project level grants; `custom` lists the values a custom grant starts from. */
@@ -242,8 +261,11 @@ export const teamWorkspaceResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A team's access to a workspace (`team-workspaces`, id `tws-`). */
 export type TeamWorkspaceResource = z.infer<typeof teamWorkspaceResourceSchema>;
+/** Body of a response holding one team workspace access. */
 export const teamWorkspaceDocumentSchema = documentSchema(teamWorkspaceResourceSchema);
+/** Body of one page of a workspace's team accesses. */
 export const teamWorkspaceListDocumentSchema = listDocumentSchema(teamWorkspaceResourceSchema);
 
 /** A team's access to a project as read back. */
@@ -257,6 +279,9 @@ export const teamProjectResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A team's access to a project (`team-projects`, id `tprj-`). */
 export type TeamProjectResource = z.infer<typeof teamProjectResourceSchema>;
+/** Body of a response holding one team project access. */
 export const teamProjectDocumentSchema = documentSchema(teamProjectResourceSchema);
+/** Body of one page of a project's team accesses. */
 export const teamProjectListDocumentSchema = listDocumentSchema(teamProjectResourceSchema);

@@ -26,6 +26,7 @@ export const ORGANIZATION_ACCESS_FLAGS = [
   "manage-agent-pools",
 ] as const;
 
+/** One of {@link ORGANIZATION_ACCESS_FLAGS}. */
 export type OrganizationAccessFlag = (typeof ORGANIZATION_ACCESS_FLAGS)[number];
 
 /** Who sees a team: its members and owners only (`secret`, the default), or every member of the organization. */
@@ -76,6 +77,7 @@ export const teamResourceSchema = resourceSchema(
     })
     .loose(),
 );
+/** A team of an organization (`teams`, id `team-`). */
 export type TeamResource = z.infer<typeof teamResourceSchema>;
 /** Body of a response holding one team. */
 export const teamDocumentSchema = documentSchema(teamResourceSchema);

@@ -77,6 +77,7 @@ const setAttributes = z
 /** Body of `POST /organizations/:org/varsets`: the set, and optionally where it applies and its first variables. */
 export const variableSetCreateRequestSchema = z
   .object({
+    /** The variable set to create. */
     data: z
       .object({
         type: z.literal("varsets"),
@@ -103,6 +104,7 @@ export type VariableSetCreateRequest = z.infer<typeof variableSetCreateRequestSc
 /** Body of `PATCH /varsets/:id`: only the given attributes change; a relationship given replaces the set's list. */
 export const variableSetUpdateRequestSchema = z
   .object({
+    /** The changes to make. */
     data: z
       .object({
         type: z.literal("varsets"),
@@ -144,7 +146,9 @@ export interface PrecedenceSet {
 
 /** A variable as precedence sees it: its key and its category (either spelling). */
 export interface KeyedVariable {
+  /** Variable name (`key`). */
   key: string;
+  /** Variable category: `engine` (or its vendor spelling `terraform`) or `env`. */
   category: string;
 }
 

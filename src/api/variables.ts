@@ -89,6 +89,7 @@ export const variableListDocumentSchema = listDocumentSchema(variableResourceSch
 /** Body of `POST /workspaces/:id/vars` and `POST /varsets/:id/relationships/vars`. */
 export const variableCreateRequestSchema = z
   .object({
+    /** The variable to create. */
     data: z
       .object({
         type: z.literal("vars"),
@@ -112,6 +113,7 @@ export type VariableCreateRequest = z.infer<typeof variableCreateRequestSchema>;
 /** Body of `PATCH /workspaces/:id/vars/:var_id` and `PATCH /varsets/:id/relationships/vars/:var_id`: only the given attributes change. */
 export const variableUpdateRequestSchema = z
   .object({
+    /** The changes to make. */
     data: z
       .object({
         type: z.literal("vars"),

@@ -14,33 +14,47 @@ import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
 import { relIds, toWire } from "./wire";
 
+/** A notification configuration: where a workspace's or project's events are delivered. */
 export interface NotificationConfiguration {
   /** Configuration id (`nc-...`). */
   id: string;
+  /** Configuration name. */
   name: string;
+  /** `generic`, `slack`, `microsoft-teams` or `email` (`destination-type`; as the service sends it, "" when it does not). */
   destinationType: string;
+  /** Whether it delivers (false when the service does not say). */
   enabled: boolean;
+  /** The URL deliveries are posted to (generic, Slack and Microsoft Teams destinations), or null. */
   url: string | null;
   /** As the service sends them: a trigger a newer service knows is kept. */
   triggers: string[];
+  /** Addresses an email configuration writes to (`email-addresses`); empty when none. */
   emailAddresses: string[];
+  /** Users an email configuration writes to (the `users` relationship's ids). */
   emailUserIds: string[];
   /** The workspace or project it belongs to. */
   subscribable: { type: string; id: string } | null;
   /** The latest deliveries (verifications and events), newest first. */
   deliveryResponses: Array<Record<string, unknown>>;
+  /** Every attribute exactly as received (never a token: the service does not send it). */
   attributes: Record<string, unknown>;
 }
 
+/** A notification configuration to create. */
 export interface NotificationConfigurationOptions {
+  /** Configuration name. */
   name: string;
+  /** Where it delivers: `generic`, `slack`, `microsoft-teams` or `email` (`destination-type`); fixed once created. */
   destinationType: NotificationDestinationType;
+  /** Whether it delivers. */
   enabled: boolean;
   /** Write-only; signs generic deliveries. */
   token?: string | null;
+  /** The URL deliveries are posted to; required by the generic, Slack and Microsoft Teams destinations. */
   url?: string | null;
   /** Triggers of the shared list; a string outside it is passed through for a newer service to judge. */
   triggers?: Array<NotificationTrigger | (string & {})>;
+  /** Addresses an email configuration writes to (`email-addresses`). */
   emailAddresses?: string[];
   /** Users an email configuration writes to. */
   emailUserIds?: string[];
@@ -83,6 +97,7 @@ function body(o: NotificationConfigurationUpdateOptions & { destinationType?: No
 
 type Owner = "workspaces" | "projects";
 
+/** Notification configuration calls of a {@link WorkspacesClient} (`client.notificationConfigurations`). */
 export class NotificationConfigurations {
   constructor(private readonly transport: Transport) {}
 
@@ -116,6 +131,7 @@ export class NotificationConfigurations {
     return toConfiguration(doc.data);
   }
 
+  /** `GET /notification-configurations/:id`. */
   async read(id: string): Promise<NotificationConfiguration> {
     const doc = await this.transport.requestParsed(
       { method: "GET", path: urlPath("notification-configurations", id), repeat: "idempotent" },
@@ -124,6 +140,7 @@ export class NotificationConfigurations {
     return toConfiguration(doc.data);
   }
 
+  /** `PATCH /notification-configurations/:id`: only the given settings change, except that users not given are cleared. */
   async update(id: string, options: NotificationConfigurationUpdateOptions): Promise<NotificationConfiguration> {
     const doc = await this.transport.requestParsed(
       { method: "PATCH", path: urlPath("notification-configurations", id), body: body(options), repeat: "idempotent" },
@@ -132,6 +149,7 @@ export class NotificationConfigurations {
     return toConfiguration(doc.data);
   }
 
+  /** `DELETE /notification-configurations/:id`; a retry that finds it gone means the first attempt deleted it. */
   async delete(id: string): Promise<void> {
     await this.transport.request({
       method: "DELETE",

@@ -9,16 +9,21 @@ import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
 import { relId } from "./wire";
 
+/** A run trigger: runs applied in the source workspace (`sourceable`) queue runs in the workspace. */
 export interface RunTrigger {
   /** Run trigger id (`rt-...`). */
   id: string;
   /** The workspace whose runs are queued. */
   workspaceId: string | null;
+  /** Name of that workspace (`workspace-name`), or null when the service does not say. */
   workspaceName: string | null;
   /** The source workspace whose runs queue them. */
   sourceableId: string | null;
+  /** Name of the source workspace (`sourceable-name`), or null when the service does not say. */
   sourceableName: string | null;
+  /** When the trigger was created (`created-at`, ISO 8601), or null when the service does not say. */
   createdAt: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
@@ -35,6 +40,7 @@ function toRunTrigger(r: RunTriggerResource): RunTrigger {
   };
 }
 
+/** Run trigger calls of a {@link WorkspacesClient} (`client.runTriggers`). */
 export class RunTriggers {
   constructor(private readonly transport: Transport) {}
 
@@ -69,6 +75,7 @@ export class RunTriggers {
     return toRunTrigger(doc.data);
   }
 
+  /** `GET /run-triggers/:id`. */
   async read(runTriggerId: string): Promise<RunTrigger> {
     const doc = await this.transport.requestParsed(
       { method: "GET", path: urlPath("run-triggers", runTriggerId), repeat: "idempotent" },

@@ -6,14 +6,19 @@ import {
 } from "../api/state-version-outputs";
 import { type Transport, urlPath } from "./transport";
 
+/** An output of a state version. */
 export interface StateVersionOutput {
   /** Output id (`wsout-...`). */
   id: string;
+  /** Output name, as the configuration declares it. */
   name: string;
+  /** Whether the output is marked sensitive (false when the service does not say). */
   sensitive: boolean;
   /** The value; null for a sensitive output the service does not show. */
   value: unknown;
+  /** The value's type as the service names it (`string`, `array`, ...), or null when it does not say. */
   type: string | null;
+  /** The value's type in Terraform's JSON type notation (`detailed-type`, e.g. `["list","string"]`), or null. */
   detailedType: unknown;
 }
 
@@ -29,6 +34,7 @@ function toOutput(r: StateVersionOutputResource): StateVersionOutput {
   };
 }
 
+/** State version output calls of a {@link WorkspacesClient} (`client.stateVersionOutputs`). */
 export class StateVersionOutputs {
   constructor(private readonly transport: Transport) {}
 

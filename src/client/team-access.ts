@@ -31,11 +31,15 @@ export type ProjectWorkspacePermissions = CamelValues<ProjectWorkspacePermission
 export interface TeamWorkspaceAccess {
   /** Record id (`tws-...`). */
   id: string;
+  /** Access level: `read`, `plan`, `write`, `admin` or `custom` (as the service sends it; "" when it does not). */
   access: string;
   /** The permissions the access holds (a preset level's, or the custom ones); what the service leaves out is absent. */
   permissions: Partial<WorkspacePermissions>;
+  /** The team's id (`team-...`), or null when the service does not say. */
   teamId: string | null;
+  /** The workspace's id (`ws-...`), or null when the service does not say. */
   workspaceId: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
@@ -43,23 +47,35 @@ export interface TeamWorkspaceAccess {
 export interface TeamProjectAccess {
   /** Record id (`tprj-...`). */
   id: string;
+  /** Access level: `read`, `write`, `maintain`, `admin` or `custom` (as the service sends it; "" when it does not). */
   access: string;
+  /** Permissions on the project itself (`project-access`); what the service leaves out is absent. */
   projectPermissions: Partial<ProjectPermissions>;
+  /** Permissions on every workspace of the project (`workspace-access`); what the service leaves out is absent. */
   workspacePermissions: Partial<ProjectWorkspacePermissions>;
+  /** The team's id (`team-...`), or null when the service does not say. */
   teamId: string | null;
+  /** The project's id (`prj-...`), or null when the service does not say. */
   projectId: string | null;
+  /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
 }
 
 /** Access to grant or set: a level, and for `custom` the permissions (a preset level refuses any it does not hold). */
 export interface TeamWorkspaceAccessOptions {
+  /** Access level: `read`, `plan`, `write`, `admin`, or `custom` for the permissions given. */
   access: WorkspaceAccessLevel;
+  /** Permissions to set under `custom` (each sent as its own attribute: `state-versions`, ...); a preset level refuses a value other than its own. */
   permissions?: Partial<WorkspacePermissions>;
 }
 
+/** Project access to grant or set: a level, and for `custom` the permissions (a preset level refuses any it does not hold). */
 export interface TeamProjectAccessOptions {
+  /** Access level: `read`, `write`, `maintain`, `admin`, or `custom` for the permissions given. */
   access: ProjectAccessLevel;
+  /** Permissions on the project itself to set under `custom` (sent as `project-access`); a preset level refuses a value other than its own. */
   projectPermissions?: Partial<ProjectPermissions>;
+  /** Permissions on every workspace of the project to set under `custom` (sent as `workspace-access`); a preset level refuses a value other than its own. */
   workspacePermissions?: Partial<ProjectWorkspacePermissions>;
 }
 
@@ -142,6 +158,7 @@ export class TeamAccesses {
     return toWorkspaceAccess(doc.data);
   }
 
+  /** `GET /team-workspaces/:id`. */
   async read(id: string): Promise<TeamWorkspaceAccess> {
     const doc = await this.transport.requestParsed(
       { method: "GET", path: urlPath("team-workspaces", id), repeat: "idempotent" },
@@ -211,6 +228,7 @@ export class TeamProjectAccesses {
     return toProjectAccess(doc.data);
   }
 
+  /** `GET /team-projects/:id`. */
   async read(id: string): Promise<TeamProjectAccess> {
     const doc = await this.transport.requestParsed(
       { method: "GET", path: urlPath("team-projects", id), repeat: "idempotent" },
@@ -219,6 +237,7 @@ export class TeamProjectAccesses {
     return toProjectAccess(doc.data);
   }
 
+  /** `PATCH /team-projects/:id`: the level given, or the current one; permissions not given keep their values under `custom`. */
   async update(id: string, options: Partial<TeamProjectAccessOptions>): Promise<TeamProjectAccess> {
     const doc = await this.transport.requestParsed(
       {
@@ -232,6 +251,7 @@ export class TeamProjectAccesses {
     return toProjectAccess(doc.data);
   }
 
+  /** `DELETE /team-projects/:id`; a retry that finds the access gone means the first attempt removed it. */
   async remove(id: string): Promise<void> {
     await this.transport.request({
       method: "DELETE",

@@ -19,12 +19,15 @@ export type OrganizationAccess = { [K in OrganizationAccessFlag as CamelFlag<K>]
 export interface Team {
   /** Team id (`team-...`). */
   id: string;
+  /** Team name, unique in the organization. */
   name: string;
   /** Organization name, or null when the service does not say. */
   organization: string | null;
   /** `secret` or `organization`, or null when the service does not say. */
   visibility: string | null;
+  /** The team's id in the SAML identity provider (`sso-team-id`, matched against the `MemberOf` attribute), or null when none is set. */
   ssoTeamId: string | null;
+  /** Whether members may manage the team's API token (`allow-member-token-management`), or null when the service does not say. */
   allowMemberTokenManagement: boolean | null;
   /** The organization-wide permissions the team holds; a flag the service leaves out is absent. */
   organizationAccess: Partial<OrganizationAccess>;
@@ -36,11 +39,15 @@ export interface Team {
 
 /** A team to create: its name and, optionally, its settings. */
 export interface TeamCreateOptions {
+  /** Team name, unique in the organization. */
   name: string;
   /** The flags to set; those left out are false. */
   organizationAccess?: Partial<OrganizationAccess>;
+  /** Who sees the team: `secret` (its members and the owners; the default) or `organization` (every member). */
   visibility?: (typeof TEAM_VISIBILITIES)[number];
+  /** The team's id in the SAML identity provider (`sso-team-id`, matched against the `MemberOf` attribute); null clears it. */
   ssoTeamId?: string | null;
+  /** Whether members may manage the team's API token (`allow-member-token-management`; default true). */
   allowMemberTokenManagement?: boolean;
 }
 

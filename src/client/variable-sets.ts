@@ -75,9 +75,13 @@ export interface VariableSetCreateOptions {
 
 /** Changes to a variable set: only the given settings change; a list given replaces where the set applies. */
 export interface VariableSetUpdateOptions {
+  /** New name, unique in the organization. */
   name?: string;
+  /** New description, at most 512 characters; null clears it. */
   description?: string | null;
+  /** Apply the set to every workspace of the organization, or stop doing so. */
   global?: boolean;
+  /** Make its variables override the workspaces' own, or stop doing so. */
   priority?: boolean;
   /** Replaces the workspaces the set is applied to. */
   workspaceIds?: string[];
