@@ -41,6 +41,7 @@ import {
   updateVariableSet,
   variableSetRelations,
   type SetPage,
+  type SetQuery,
   type Target,
   type VariableSetRecord,
 } from "./sets";
@@ -115,8 +116,9 @@ export function variableDomainRoutes(app: FastifyInstance, ctx: ServerContext): 
 
 function variableSetRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const render = (s: VariableSetRecord) => renderVariableSet(s, variableSetRelations(ctx, s));
-  const document = (request: FastifyRequest<Query>, s: VariableSetRecord) => {
-    const include = parseInclude(request.query, VARIABLE_SET_INCLUDES);
+  const includes = (request: FastifyRequest<Query>) => parseInclude(request.query, VARIABLE_SET_INCLUDES);
+  /** A set's document; `include` is parsed before a write (a rejected request changes nothing), after the set is found. */
+  const document = (include: Set<string>, s: VariableSetRecord) => {
     const rel = variableSetRelations(ctx, s);
     return {
       data: renderVariableSet(s, rel),
@@ -127,18 +129,18 @@ function variableSetRoutes(app: FastifyInstance, ctx: ServerContext): void {
     data: p.rows.map(render),
     ...paginationEnvelope(request, p.page, p.total),
   });
-  const q = (query: Record<string, unknown>) => (query.q === undefined ? undefined : queryText(query.q));
+  /** The search and page of a list, for the service to read once the caller may see what is listed. */
+  const setQuery =
+    (request: FastifyRequest<Query>): SetQuery =>
+    () => ({
+      query: request.query.q === undefined ? undefined : queryText(request.query.q),
+      page: parsePage(request.query),
+    });
 
   app.get<Query & { Params: { organization_name: string } }>(
     "/organizations/:organization_name/varsets",
     async (request, reply) => {
-      const p = listVariableSets(
-        ctx,
-        requireCaller(request),
-        request.params.organization_name,
-        q(request.query),
-        parsePage(request.query),
-      );
+      const p = listVariableSets(ctx, requireCaller(request), request.params.organization_name, setQuery(request));
       return send(reply, 200, list(request, p));
     },
   );
@@ -146,48 +148,37 @@ function variableSetRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post<Query & { Params: { organization_name: string } }>(
     "/organizations/:organization_name/varsets",
     async (request, reply) => {
-      const s = createVariableSet(ctx, requireCaller(request), request.params.organization_name, () =>
-        parseBody(variableSetCreateRequestSchema, request.body),
-      );
-      return send(reply, 201, document(request, s));
+      let include = new Set<string>();
+      const s = createVariableSet(ctx, requireCaller(request), request.params.organization_name, () => {
+        include = includes(request);
+        return parseBody(variableSetCreateRequestSchema, request.body);
+      });
+      return send(reply, 201, document(include, s));
     },
   );
 
   app.get<Query & { Params: { workspace_id: string } }>("/workspaces/:workspace_id/varsets", async (request, reply) => {
-    const p = listWorkspaceVariableSets(
-      ctx,
-      requireCaller(request),
-      request.params.workspace_id,
-      q(request.query),
-      parsePage(request.query),
-    );
+    const p = listWorkspaceVariableSets(ctx, requireCaller(request), request.params.workspace_id, setQuery(request));
     return send(reply, 200, list(request, p));
   });
 
   app.get<Query & { Params: { project_id: string } }>("/projects/:project_id/varsets", async (request, reply) => {
-    const p = listProjectVariableSets(
-      ctx,
-      requireCaller(request),
-      request.params.project_id,
-      q(request.query),
-      parsePage(request.query),
-    );
+    const p = listProjectVariableSets(ctx, requireCaller(request), request.params.project_id, setQuery(request));
     return send(reply, 200, list(request, p));
   });
 
   app.get<Query & { Params: { varset_id: string } }>("/varsets/:varset_id", async (request, reply) => {
-    return send(
-      reply,
-      200,
-      document(request, loadVariableSet(ctx, requireCaller(request), request.params.varset_id, false)),
-    );
+    const s = loadVariableSet(ctx, requireCaller(request), request.params.varset_id, false);
+    return send(reply, 200, document(includes(request), s));
   });
 
   app.patch<Query & { Params: { varset_id: string } }>("/varsets/:varset_id", async (request, reply) => {
-    const s = updateVariableSet(ctx, requireCaller(request), request.params.varset_id, () =>
-      parseBody(variableSetUpdateRequestSchema, request.body),
-    );
-    return send(reply, 200, document(request, s));
+    let include = new Set<string>();
+    const s = updateVariableSet(ctx, requireCaller(request), request.params.varset_id, () => {
+      include = includes(request);
+      return parseBody(variableSetUpdateRequestSchema, request.body);
+    });
+    return send(reply, 200, document(include, s));
   });
 
   app.delete<{ Params: { varset_id: string } }>("/varsets/:varset_id", async (request, reply) => {

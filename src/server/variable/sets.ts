@@ -7,7 +7,7 @@
  */
 import { effectiveVariablesOf, type PrecedenceSet, type VariableSetScope } from "../../api/variable-sets";
 import type { VariableSetCreateRequest, VariableSetUpdateRequest } from "../../api/variable-sets";
-import { assertMember, isProjectAdmin, orgRole } from "../auth/service/authz";
+import { assertMember, isAnyProjectAdmin, isProjectAdmin, orgRole } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { Invalid, NameTaken, NotFound, type Failure } from "../domain-errors";
@@ -24,6 +24,11 @@ export type { Target, VariableSetRecord };
 function mayManage(ctx: ServerContext, caller: Caller, organization: string, parentProjectId: string | null): boolean {
   if (orgRole(ctx.db, caller, organization).manageWorkspaces) return true;
   return parentProjectId !== null && isProjectAdmin(ctx.db, caller, organization, parentProjectId);
+}
+
+/** May manage some set of the organization: the one the body names is not known before the body is read. */
+function mayManageAny(ctx: ServerContext, caller: Caller, organization: string): boolean {
+  return orgRole(ctx.db, caller, organization).manageWorkspaces || isAnyProjectAdmin(ctx.db, caller, organization);
 }
 
 /** A set the caller may see (any member of its organization), or manage when `manage` is set; otherwise 404. */
@@ -58,6 +63,10 @@ function assertNameFree(ctx: ServerContext, organization: string, name: string, 
   if (other && other.id !== id) throw new NameTaken();
 }
 
+/**
+ * Creates a set. A caller that may manage no set of the organization is refused before
+ * the body is read: it is told 404, as for a valid body, never what is wrong with it.
+ */
 export function createVariableSet(
   ctx: ServerContext,
   caller: Caller,
@@ -65,6 +74,7 @@ export function createVariableSet(
   read: () => VariableSetCreateRequest,
 ): VariableSetRecord {
   assertMember(ctx.db, caller, organization);
+  if (!mayManageAny(ctx, caller, organization)) throw new NotFound(`organization "${organization}" not found`);
   const body = read().data;
   const rel = body.relationships ?? {};
   const parent = rel.parent?.data;
@@ -180,15 +190,13 @@ function pageOf(ctx: ServerContext, filter: VariableSetFilter, page: Page): SetP
   };
 }
 
+/** A list's search and page, read once the caller may see what is listed (one that may not gets 404 whatever it asked). */
+export type SetQuery = () => { query: string | undefined; page: Page };
+
 /** The organization's sets. */
-export function listVariableSets(
-  ctx: ServerContext,
-  caller: Caller,
-  organization: string,
-  query: string | undefined,
-  page: Page,
-): SetPage {
+export function listVariableSets(ctx: ServerContext, caller: Caller, organization: string, read: SetQuery): SetPage {
   assertMember(ctx.db, caller, organization);
+  const { query, page } = read();
   return pageOf(ctx, { organization, query }, page);
 }
 
@@ -197,10 +205,10 @@ export function listWorkspaceVariableSets(
   ctx: ServerContext,
   caller: Caller,
   workspaceId: string,
-  query: string | undefined,
-  page: Page,
+  read: SetQuery,
 ): SetPage {
   const ws = variablesWorkspace(ctx, caller, workspaceId, false);
+  const { query, page } = read();
   return pageOf(ctx, { organization: ws.organization, workspaceId: ws.id, projectId: ws.project_id, query }, page);
 }
 
@@ -209,11 +217,11 @@ export function listProjectVariableSets(
   ctx: ServerContext,
   caller: Caller,
   projectId: string,
-  query: string | undefined,
-  page: Page,
+  read: SetQuery,
 ): SetPage {
   const p = findProject(ctx.db, projectId);
   if (!p || !orgRole(ctx.db, caller, p.organization).member) throw new NotFound("project not found");
+  const { query, page } = read();
   return pageOf(ctx, { projectId: p.id, query }, page);
 }
 

@@ -243,6 +243,14 @@ export function isProjectAdmin(db: Db, caller: Caller, organization: string, pro
   return store.holdsProjectAdmin(db, projectId, role.teamIds);
 }
 
+/** Admin on at least one project of the organization (or manage-projects); checked before a body that names the project is read. */
+export function isAnyProjectAdmin(db: Db, caller: Caller, organization: string): boolean {
+  const role = orgRole(db, caller, organization);
+  if (role.manageProjects) return true;
+  if (!role.teamIds.length) return false;
+  return store.holdsAnyProjectAdmin(db, organization, role.teamIds);
+}
+
 /** May create workspaces in the project: teams managing all workspaces, organization tokens, or project maintainers. */
 export function mayCreateWorkspaceIn(db: Db, caller: Caller, organization: string, projectId: string): boolean {
   const role = orgRole(db, caller, organization);

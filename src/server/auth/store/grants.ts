@@ -99,6 +99,14 @@ export function holdsProjectAdmin(db: Db, projectId: string, teamIds: ReadonlyAr
   ).get(projectId, ...teamIds);
 }
 
+export function holdsAnyProjectAdmin(db: Db, organization: string, teamIds: ReadonlyArray<string>): boolean {
+  return !!prepare(
+    db,
+    `SELECT 1 FROM team_projects tp JOIN projects p ON p.id = tp.project_id
+      WHERE p.organization = ? AND tp.access = 'admin' AND tp.team_id IN (${marks(teamIds)})`,
+  ).get(organization, ...teamIds);
+}
+
 /** A project grant that may create workspaces: maintain, admin, or a custom grant with `workspace-access.create`. */
 const CREATES_WORKSPACES = `(access IN ('admin', 'maintain') OR (access = 'custom' AND json_extract(custom_access, '$.workspace.create') = 1))`;
 
