@@ -159,14 +159,10 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     async (request, reply) => {
       const caller = requireCaller(request);
       const q = request.query as Record<string, unknown>;
-      const page = parsePage(q);
-      const { rows, total } = listTeams(
-        db,
-        caller,
-        request.params.organization_name,
-        { names: commaList(q["filter[names]"], "filter[names]"), query: queryText(q["q"] ?? "") || undefined },
-        page,
-      );
+      const { rows, total, page } = listTeams(db, caller, request.params.organization_name, () => ({
+        filter: { names: commaList(q["filter[names]"], "filter[names]"), query: queryText(q["q"] ?? "") || undefined },
+        page: parsePage(q),
+      }));
       return send(reply, 200, {
         data: rows.map((t) => renderTeam(db, t, teamPermissions(db, caller, t))),
         ...paginationEnvelope(request, page, total),
@@ -272,13 +268,12 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get("/team-workspaces", async (request, reply) => {
     const q = request.query as Record<string, unknown>;
-    const page = parsePage(q);
-    const { rows, total } = listTeamWorkspaces(
+    const { rows, total, page } = listTeamWorkspaces(
       db,
       requireCaller(request),
       (id) => findWorkspace(ctx, id),
       requiredFilter(q, "filter[workspace][id]"),
-      page,
+      () => parsePage(q),
     );
     return send(reply, 200, { data: rows.map(renderTeamWorkspace), ...paginationEnvelope(request, page, total) });
   });
@@ -318,13 +313,12 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get("/team-projects", async (request, reply) => {
     const q = request.query as Record<string, unknown>;
-    const page = parsePage(q);
-    const { rows, total } = listTeamProjects(
+    const { rows, total, page } = listTeamProjects(
       db,
       requireCaller(request),
       (id) => findProject(db, id),
       requiredFilter(q, "filter[project][id]"),
-      page,
+      () => parsePage(q),
     );
     return send(reply, 200, { data: rows.map(renderTeamProject), ...paginationEnvelope(request, page, total) });
   });

@@ -91,8 +91,9 @@ export function notificationRoutes(app: FastifyInstance, ctx: ServerContext): vo
     });
 
     app.get<{ Params: { id: string } }>(path, async (request, reply) => {
-      const page = pageOf(request);
-      const { rows, total } = listNotifications(ctx, requireCaller(request), kind, request.params.id, page);
+      const { rows, total, page } = listNotifications(ctx, requireCaller(request), kind, request.params.id, () =>
+        pageOf(request),
+      );
       return send(reply, 200, {
         data: rows.map(renderNotification),
         ...(page ? paginationEnvelope(request, page, total) : {}),

@@ -135,20 +135,26 @@ export function createNotification(
   });
 }
 
-/** Every configuration of the workspace or project, or one page of them. */
+/**
+ * Every configuration of the workspace or project, or one page of them. `readPage` reads
+ * the page asked for once the caller may see the workspace or project (one that may not
+ * gets 404 whatever it asked).
+ */
 export function listNotifications(
   ctx: ServerContext,
   caller: Caller,
   kind: Subscribable["kind"],
   subscribableId: string,
-  page: Page | null,
-): { rows: NotificationRecord[]; total: number } {
+  readPage: () => Page | null,
+): { rows: NotificationRecord[]; total: number; page: Page | null } {
   const target = subscribable(ctx, caller, kind, subscribableId, false);
-  return store.notificationsOf(
+  const page = readPage();
+  const found = store.notificationsOf(
     ctx.db,
     { column: kind === "workspace" ? "workspace_id" : "project_id", id: target.id },
     page,
   );
+  return { ...found, page };
 }
 
 /** A configuration the caller may see (it can read the workspace or project). */

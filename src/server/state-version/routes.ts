@@ -38,19 +38,17 @@ export function stateVersionRoutes(app: FastifyInstance, ctx: ServerContext): vo
   };
 
   app.get<{ Params: { id: string } }>("/state-versions/:id", async (request, reply) => {
-    const include = includes(request);
-    return send(reply, 200, document(include, loadStateVersion(ctx, requireCaller(request), request.params.id)));
+    const sv = loadStateVersion(ctx, requireCaller(request), request.params.id);
+    return send(reply, 200, document(includes(request), sv));
   });
 
   app.get<{ Params: { workspace_id: string } }>(
     "/workspaces/:workspace_id/current-state-version",
     async (request, reply) => {
-      const include = includes(request);
-      return send(
-        reply,
-        200,
-        document(include, loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id)),
+      const { sv, query } = loadCurrentStateVersion(ctx, requireCaller(request), request.params.workspace_id, () =>
+        includes(request),
       );
+      return send(reply, 200, document(query, sv));
     },
   );
 

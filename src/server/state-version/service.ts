@@ -148,10 +148,21 @@ export function loadStateVersion(ctx: ServerContext, caller: Caller, id: string)
   return sv;
 }
 
-export function loadCurrentStateVersion(ctx: ServerContext, caller: Caller, workspaceId: string): StateVersionRecord {
+/**
+ * The workspace's current state version. `read` reads the query once the caller may read
+ * the workspace's state versions (one that may not gets 404 whatever it asked), before
+ * the workspace is found to have none.
+ */
+export function loadCurrentStateVersion<Q>(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string,
+  read: () => Q,
+): { sv: StateVersionRecord; query: Q } {
   const { ws } = loadWorkspaceWith(ctx, caller, { id: workspaceId }, "can-read-state-versions");
+  const query = read();
   if (!ws.current_state_version_id) throw new NotFound("the workspace has no current state version");
-  return store.findStateVersion(ctx.db, ws.current_state_version_id)!;
+  return { sv: store.findStateVersion(ctx.db, ws.current_state_version_id)!, query };
 }
 
 /** The state file a version holds; not found while it holds none. */

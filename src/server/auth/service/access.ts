@@ -257,29 +257,37 @@ export function deleteTeamProject(db: Db, caller: Caller, id: string): void {
   inTransaction(db, () => store.deleteTeamProjectRow(db, r.id));
 }
 
-/** A page of the team access records of a workspace (`find` looks it up in the workspace domain). */
+/**
+ * A page of the team access records of a workspace (`find` looks it up in the workspace
+ * domain). `readPage` reads the page once the caller may manage access to the workspace.
+ */
 export function listTeamWorkspaces(
   db: Db,
   caller: Caller,
   find: (id: string) => Located | undefined,
   workspaceId: string,
-  page: Page,
-): { rows: TeamWorkspaceRecord[]; total: number } {
+  readPage: () => Page,
+): { rows: TeamWorkspaceRecord[]; total: number; page: Page } {
   const ws = find(workspaceId);
   if (!ws) throw new NotFound("workspace not found");
   assertAccessManager(db, caller, ws.organization);
-  return store.teamWorkspacesOf(db, ws.id, page);
+  const page = readPage();
+  return { ...store.teamWorkspacesOf(db, ws.id, page), page };
 }
 
-/** A page of the team access records of a project (`find` looks it up in the project domain). */
+/**
+ * A page of the team access records of a project (`find` looks it up in the project
+ * domain). `readPage` reads the page once the caller may manage access to the project.
+ */
 export function listTeamProjects(
   db: Db,
   caller: Caller,
   find: (id: string) => Located | undefined,
   projectId: string,
-  page: Page,
-): { rows: TeamProjectRecord[]; total: number } {
+  readPage: () => Page,
+): { rows: TeamProjectRecord[]; total: number; page: Page } {
   const project = find(projectId);
   assertProjectAccessManager(db, caller, project);
-  return store.teamProjectsOf(db, project!.id, page);
+  const page = readPage();
+  return { ...store.teamProjectsOf(db, project!.id, page), page };
 }

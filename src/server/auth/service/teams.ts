@@ -145,17 +145,25 @@ export function createTeam(
   return store.findTeam(db, id)!;
 }
 
-/** A page of the organization's teams in name order, filtered by exact names or a part of the name, with the total. */
+/**
+ * A page of the organization's teams in name order, filtered by exact names or a part of
+ * the name, with the total. `read` reads the filter and page once the caller is a member
+ * (one that is not gets 404 whatever it asked).
+ */
 export function listTeams(
   db: Db,
   caller: Caller,
   organization: string,
-  filter: TeamFilter = {},
-  page?: Page,
-): { rows: TeamRecord[]; total: number } {
+  read: () => { filter: TeamFilter; page: Page },
+): { rows: TeamRecord[]; total: number; page: Page } {
   const role = assertMember(db, caller, organization);
+  const { filter, page } = read();
   const visible = seesSecretTeams(db, caller, organization) ? filter : { ...filter, secretVisibleOnly: role.teamIds };
-  return { rows: store.teamsOf(db, organization, visible, page), total: store.countTeams(db, organization, visible) };
+  return {
+    rows: store.teamsOf(db, organization, visible, page),
+    total: store.countTeams(db, organization, visible),
+    page,
+  };
 }
 
 /** The owners team keeps its name and its organization-wide rights. The body is read once the caller may manage the team. */
