@@ -63,7 +63,8 @@ function secretSteps(readme: string, title: string, seeded: Seeded): string[] {
     .map((l) => l.split("|").map((c) => c.trim()));
   const workspaceOf = (key: string) => {
     const row = rows.find((cells) => cells.includes(`\`${key}\``));
-    return row ? row[row.indexOf(`\`${key}\``) + 1] : undefined;
+    // The cell names the variable's owner: `workspace <name>` (or `variable set <name>`).
+    return row ? row[row.indexOf(`\`${key}\``) + 1].replace(/^workspace /, "") : undefined;
   };
   const lines = shellCommands(blockUnder(readme, title, "sh"));
   const filled = lines.map((line) => {
