@@ -1,9 +1,9 @@
-/** Projects: the reads the resources need (a workspace belongs to one). */
+/** Projects of an organization (`client.projects`): a workspace belongs to one. */
 import { projectDocumentSchema, projectListDocumentSchema, type ProjectResource } from "../api/organizations";
 import { orUnavailable, organizationOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
-import { relId } from "./wire";
+import { relId, toWire } from "./wire";
 
 /** A project: a group of workspaces that can share settings and tags. */
 export interface Project {
@@ -17,6 +17,21 @@ export interface Project {
   organization: string | null;
   /** Every attribute exactly as received. */
   attributes: Record<string, unknown>;
+}
+
+/** A project to create. */
+export interface ProjectCreateOptions {
+  /** Project name, unique in the organization: letters, digits, spaces, `-` and `_`, at most 40 characters. */
+  name: string;
+  /** Description; left out, the project has none. */
+  description?: string;
+}
+
+/** What to change: only the settings given change; an empty description clears it. */
+export type ProjectUpdateOptions = Partial<ProjectCreateOptions>;
+
+function projectBody(options: ProjectUpdateOptions) {
+  return { data: { type: "projects", attributes: toWire(options, ["name", "description"]) } };
 }
 
 /** Filters of the project list. */
@@ -58,5 +73,43 @@ export class Projects {
       toProject,
       (request) => orUnavailable(this.transport, "projects", organizationOwner(organization), request),
     );
+  }
+
+  /** `POST /organizations/:org/projects`; never repeated after it reached the service (a second would be refused by name). */
+  async create(organization: string, options: ProjectCreateOptions): Promise<Project> {
+    const doc = await this.transport.requestParsed(
+      {
+        method: "POST",
+        path: urlPath("organizations", organization, "projects"),
+        body: projectBody(options),
+        repeat: "once",
+        conflict: "create",
+      },
+      projectDocumentSchema,
+    );
+    return toProject(doc.data);
+  }
+
+  /** `PATCH /projects/:id`: setting the same values twice leaves the same project, so it is retried like a read. */
+  async update(projectId: string, options: ProjectUpdateOptions): Promise<Project> {
+    const doc = await this.transport.requestParsed(
+      { method: "PATCH", path: urlPath("projects", projectId), body: projectBody(options), repeat: "idempotent" },
+      projectDocumentSchema,
+    );
+    return toProject(doc.data);
+  }
+
+  /**
+   * `DELETE /projects/:id`; a retry that finds the project gone means the first attempt
+   * deleted it. The service refuses (409) the organization's default project and a
+   * project that still holds workspaces.
+   */
+  async delete(projectId: string): Promise<void> {
+    await this.transport.request({
+      method: "DELETE",
+      path: urlPath("projects", projectId),
+      repeat: "idempotent",
+      goneMeansDone: true,
+    });
   }
 }
