@@ -29,6 +29,12 @@ export interface OriginParts {
   digest: string;
   /** Hex digest of the stack's state backend and organization with project, stack, type and resource name. */
   backend?: string;
+  /**
+   * Hex digest of the stack's origin key with project and stack alone: the same for every
+   * resource of the stack, so that one resource can tell a record another resource of the
+   * same stack made (a variable set's applications know their own stack's set by it).
+   */
+  owner?: string;
 }
 
 /** The `source-url` of a record created by one resource of one stack. */
@@ -39,6 +45,7 @@ export function originUrl(parts: OriginParts): string {
     origin: parts.digest,
   });
   if (parts.backend) query.set("backend", parts.backend);
+  if (parts.owner) query.set("owner", parts.owner);
   return `${ORIGIN_URL_BASE}?${query.toString()}`;
 }
 

@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import { CLAIMANT_KEY } from "./process/claims";
+import { withOriginInput } from "./origin";
 
 /** Inputs of a {@link VariableSetApplication}: the set and exactly one of `workspaceId` and `projectId`. */
 export interface VariableSetApplicationArgs {
@@ -38,9 +39,12 @@ export const VARIABLE_SET_APPLICATION_OUTPUTS = ["variableSetId", "workspaceId",
  * program is dropped from the state and `pulumi up` applies the set again.
  *
  * After an interrupted `pulumi up`: an application has no field that could say whose it
- * is, so one the interrupted update made and left out of the state cannot be told from
- * another stack's; the next `up` fails on it with the `adopt: true` error. Set `adopt: true`
- * for one `pulumi up`, then remove it.
+ * is, but its set may. A set this stack created without a description carries the stack's
+ * origin there, so the next `up` takes over an application of that set that the state
+ * lacks, with one info line and no write (deleting the set would remove its applications
+ * anyway). An application of any other set (one with a description, or another stack's)
+ * cannot be told from another stack's: the next `up` fails on it with the `adopt: true`
+ * error; set `adopt: true` for one `pulumi up`, then remove it.
  */
 export class VariableSetApplication extends pulumi.CustomResource {
   static readonly __pulumiType = TOKENS.VariableSetApplication;
@@ -75,7 +79,11 @@ export class VariableSetApplication extends pulumi.CustomResource {
           "VariableSetApplication",
           name,
           withOutputs(
-            args ? { ...(args as unknown as Record<string, unknown>), [CLAIMANT_KEY]: name } : undefined,
+            withOriginInput(
+              "VariableSetApplication",
+              name,
+              args ? { ...(args as unknown as Record<string, unknown>), [CLAIMANT_KEY]: name } : undefined,
+            ),
             VARIABLE_SET_APPLICATION_OUTPUTS,
           ),
         ),

@@ -407,6 +407,35 @@ describe("VariableSet and VariableSetApplication", () => {
     await expect(h.client.variableSets.read(id)).rejects.toThrow();
   });
 
+  it("an application of this stack's own set that the state lacks is taken over with no write; another stack's is not", async () => {
+    const ws = await newWorkspace();
+    const { id } = await create("VariableSet", {
+      name: uniqueName("owned"),
+      organization: h.org,
+      __origin: origin("shared", "VariableSet"),
+      variables: [{ key: "K", value: "v", category: "env" }],
+    });
+    // An interrupted update applied it, and the state never heard of the application.
+    await h.client.variableSets.applyToWorkspaces(id, [ws]);
+    const before = writes();
+    const taken = await create("VariableSetApplication", {
+      variableSetId: id,
+      workspaceId: ws,
+      __origin: origin("app-0", "VariableSetApplication"),
+    });
+    expect(writes() - before).toBe(0);
+    expect(taken.id).toBe(`${id}/${ws}`);
+
+    // The same stack names under another origin key: another stack's set, refused.
+    const other = originFor("fedcba9876543210fedcba9876543210", "proj", "dev", "VariableSetApplication", "app-0");
+    const refused = await call(
+      "VariableSetApplication",
+      "create",
+      (await check("VariableSetApplication", { variableSetId: id, workspaceId: ws, __origin: other })).inputs,
+    ).catch((e: Error) => e);
+    expect(String(refused)).toMatch(/already applied.*adopt: true/s);
+  });
+
   it("adopts a set by name with no write when its settings and variables match", async () => {
     const name = uniqueName("adopt");
     const set = await h.client.variableSets.create(h.org, { name, description: "d" });

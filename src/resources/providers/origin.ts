@@ -26,7 +26,19 @@ export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
   "WorkspaceVariable",
   "WorkspaceVariables",
   "VariableSet",
+  // A configuration with a URL carries it in the URL's fragment (see ./notification-configuration.ts).
+  "NotificationConfiguration",
+  // A project declared without a description carries it there (see ./project.ts).
+  "Project",
+  // An application writes nothing of its own: its origin says which stack's sets it may take over.
+  "VariableSetApplication",
 ]);
+
+/**
+ * The kinds whose origin also carries the stack's `owner` digest (one per stack, see
+ * OriginParts): a set made by this stack, and the applications that recognise it.
+ */
+const KINDS_WITH_OWNER: ReadonlySet<string> = new Set(["VariableSet", "VariableSetApplication"]);
 
 function digestOf(parts: unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
@@ -50,7 +62,20 @@ export function originFor(
   if (!isOriginKey(key)) return undefined;
   const digest = digestOf([key, project, stack, kind, name]);
   const backendDigest = backend ? digestOf(["backend", backend, project, stack, kind, name]) : undefined;
-  return originUrl({ project, stack, resource: name, digest, backend: backendDigest });
+  const owner = KINDS_WITH_OWNER.has(kind) ? digestOf(["owner", key, project, stack]) : undefined;
+  return originUrl({ project, stack, resource: name, digest, backend: backendDigest, owner });
+}
+
+/**
+ * Whether the origin `record` (a `source-url` or a description that holds one) was written
+ * by a resource of the stack whose origin is `mine`: the same project and stack, and the
+ * digest of the same origin key. False when either carries no owner digest.
+ */
+export function sameOwner(mine: unknown, record: unknown): boolean {
+  const a = originQuery(mine);
+  const b = originQuery(record);
+  const owner = a?.get("owner");
+  return Boolean(owner) && owner === b?.get("owner") && a?.get("stack") === b?.get("stack");
 }
 
 /**

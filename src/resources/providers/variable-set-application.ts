@@ -6,6 +6,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import type { VariableSet as ApiVariableSet, WorkspacesClient } from "../../client";
 import { CLAIMANT_KEY, claim } from "../process/claims";
+import { ORIGIN_KEY } from "./inputs";
+import { sameOwner } from "./origin";
+import { reportInfo } from "../process/engine-status";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
 import { confirmGone, type MissingRecord } from "./gone";
@@ -152,7 +155,14 @@ const provider: ProviderImpl<VariableSetApplicationInputs & Props, VariableSetAp
       `apply variable set ${variableSetId} to ${target.kind} ${target.id}`,
     );
     if (applied(set, target)) {
-      if (inputs.adopt !== true)
+      // The stack's own set (its description holds this stack's owner digest): an application
+      // of it that the state lacks was made by an interrupted update of this stack.
+      const ours = inputs.adopt !== true && sameOwner(inputs[ORIGIN_KEY], set.description);
+      if (ours)
+        reportInfo(
+          `took over ${label(variableSetId, target)}, made by an interrupted update of this stack (the set is this stack's)`,
+        );
+      else if (inputs.adopt !== true)
         throw new ProviderError(
           `variable set "${set.name}" (${variableSetId}) is already applied to ${target.kind} ${target.id}, by another stack, by hand, or by an update of this stack that was interrupted. ` +
             `To manage the application from this stack, set adopt: true on this resource: pulumi up then takes it over without a write. Otherwise remove this resource.`,
