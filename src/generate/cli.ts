@@ -8,14 +8,15 @@
  * `TFE_*` and the engine CLI's credentials file) and writes a program that adopts it, with
  * a README beside it. Progress goes to stderr; the token is never written anywhere.
  */
-import { generate, generateSplit, GenerateError } from "./index";
+import { generate, generateSplit, GenerateError, type Counts } from "./index";
 
 const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--stack NAME] [--force]
        pulumi-workspaces generate --split-by project [--organization NAME] [--out DIR] [--stack NAME] [--force]
 
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, their
-variables and the variable sets, and a README.md beside it listing the secret stack
+variables and the variable sets, its projects and teams, the teams' access, run triggers
+and notification configurations, and a README.md beside it listing the secret stack
 config keys to set before pulumi up.
 
   --organization NAME   organization to read (default: the stack's workspaces:organization,
@@ -97,6 +98,14 @@ function parse(args: string[]): Parsed {
   return out;
 }
 
+/** The projects, teams, access, triggers and notifications of a summary line. */
+function layoutCounts(c: Counts): string {
+  return (
+    `${c.projects} projects, ${c.teams} teams, ${c.teamProjectAccess + c.teamWorkspaceAccess} access grants, ` +
+    `${c.runTriggers} run triggers, ${c.notificationConfigurations} notification configurations`
+  );
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -128,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(
         `wrote ${split.written.length} files in ${split.dir}: ${split.stacks.length} stacks (${split.stacks.map((s) => s.name).join(", ")}), ` +
           `${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ${c.consumers} consumer sets, ` +
-          `${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets, ` +
+          `${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets, ${layoutCounts(c)}, ` +
           `in ${(split.elapsedMs / 1000).toFixed(1)} s, ${split.requests} requests`,
       );
       if (split.kept.length)
@@ -141,7 +150,8 @@ export async function main(argv: string[]): Promise<number> {
     const c = result.counts;
     console.error(
       `wrote ${result.programPath} (${c.workspaces} workspaces, ${c.noCodeModules} no-code modules, ${c.noCodeWorkspaces} no-code workspaces, ` +
-        `${c.consumers} consumer sets, ${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets) and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
+        `${c.consumers} consumer sets, ${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets, ${layoutCounts(c)}) ` +
+        `and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
     if (result.importPath)
       console.error(`wrote ${result.importPath} (${result.imports.length} resources) for pulumi import -f`);

@@ -4,10 +4,17 @@
  * between records of one file and literal ids for the others. Shared by the program of one
  * stack (render.ts) and the stacks of a split one (split.ts).
  */
-import type { NoCodeModule } from "../client";
+import type { NoCodeModule, Team } from "../client";
+import {
+  declareProjectAccess,
+  declareProjects,
+  declareTeams,
+  declareWorkspaceLinks,
+  type AccessContext,
+} from "./access-declarations";
 import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
-import type { OrganizationSnapshot, VariableSetRecord } from "./read";
+import type { OrganizationSnapshot, ProjectRecord, VariableSetRecord } from "./read";
 import { byKey, declareVariableSets, variableArgs, type SecretKey } from "./variable-declarations";
 import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
 
@@ -29,6 +36,18 @@ export interface Counts {
   variableSets: number;
   /** Applications of a variable set to a workspace or a project. */
   variableSetApplications: number;
+  /** Projects (`Project`), the organization's default project left out. */
+  projects: number;
+  /** Teams (`Team`), the owners team left out. */
+  teams: number;
+  /** Grants of a team's access to a project (`TeamProjectAccess`). */
+  teamProjectAccess: number;
+  /** Grants of a team's access to a workspace (`TeamWorkspaceAccess`). */
+  teamWorkspaceAccess: number;
+  /** Run triggers (`RunTrigger`). */
+  runTriggers: number;
+  /** Notification configurations of workspaces (`NotificationConfiguration`). */
+  notificationConfigurations: number;
 }
 
 /** A count of every kind at zero. */
@@ -41,7 +60,25 @@ export function noCounts(): Counts {
     workspaceVariables: 0,
     variableSets: 0,
     variableSetApplications: 0,
+    projects: 0,
+    teams: 0,
+    teamProjectAccess: 0,
+    teamWorkspaceAccess: 0,
+    runTriggers: 0,
+    notificationConfigurations: 0,
   };
+}
+
+/** The projects and teams one program file declares, besides its workspaces. */
+export interface Layout {
+  /** Projects to declare (never the default one), each with the teams' access to it. */
+  projects?: ProjectRecord[];
+  /** Teams to declare (never the owners team). */
+  teams?: Team[];
+  /** Projects whose team access this file declares, though it does not declare the project (the default project). */
+  accessOnly?: ProjectRecord[];
+  /** Write the `// Workspaces` heading even when the file declares none (where a reader adds the first). */
+  workspacesHeading?: boolean;
 }
 
 /**
@@ -116,22 +153,24 @@ export class ProgramWriter {
   private readonly defaultEngine: string | undefined;
   private readonly projectNames: Map<string, string>;
   private readonly workspaceNames: Map<string, string>;
+  private readonly teamNames: Map<string, string>;
 
   /** @param snapshot everything read; the default engine version is the organization's, whatever each file declares */
   constructor(snapshot: OrganizationSnapshot) {
     this.defaultEngine = newestEngineVersion(snapshot.workspaces.map((r) => r.workspace));
-    this.projectNames = new Map((snapshot.projects ?? []).map((p) => [p.id, p.name]));
+    this.projectNames = new Map(snapshot.projects.map((p) => [p.id, p.name]));
     this.workspaceNames = new Map(snapshot.workspaces.map((r) => [r.workspace.id, r.workspace.name]));
+    this.teamNames = new Map(snapshot.teams.map((t) => [t.id, t.name]));
   }
 
-  /** The `config.requireSecret(...)` of a sensitive value, with its key recorded in `secrets`. */
+  /** The `config.requireSecret(...)` (or, optional, `getSecret`) of a secret value, with its key recorded in `secrets`. */
   private secret(secrets: SecretKey[], owner: Omit<SecretKey, "key">, ...parts: string[]): Code {
     const wanted = configKey(...parts);
     let key = wanted;
     for (let n = 2; this.secretKeys.has(key); n++) key = `${wanted}-${n}`;
     this.secretKeys.add(key);
     secrets.push({ key, ...owner });
-    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
+    return new Code(`config.${owner.optional ? "getSecret" : "requireSecret"}(${JSON.stringify(key)})`);
   }
 
   private resourceName(wanted: string): string {
@@ -145,20 +184,27 @@ export class ProgramWriter {
    * The statements declaring `workspaces` and `modules`. A record among them is referred to
    * by reference (`web.id`); one that `elsewhere` places in another stack by its literal id,
    * with a comment naming it and that stack; any other by its literal id. `variableSets` are
-   * declared with their variables and every application of each.
+   * declared with their variables and every application of each; `layout` names the projects
+   * and teams declared here. The workspaces' team access, run triggers into them and
+   * notification configurations come with them.
    */
   declarations(
     workspaces: OrganizationSnapshot["workspaces"],
     modules: OrganizationSnapshot["modules"],
     elsewhere: Elsewhere = () => undefined,
     variableSets: VariableSetRecord[] = [],
+    layout: Layout = {},
   ): Declarations {
     const plain = workspaces.filter((r) => !r.noCodeModuleId);
     const fromModules = workspaces.filter((r) => r.noCodeModuleId);
     const defaultEngine = this.defaultEngine;
+    const projects = layout.projects ?? [];
+    const teams = layout.teams ?? [];
 
     // Identifiers first, so that any record can refer to any other.
     const identOf = new Map<string, string>();
+    for (const p of projects) identOf.set(p.id, this.ids.take(`${p.name}-project`, "project"));
+    for (const t of teams) identOf.set(t.id, this.ids.take(`${t.name}-team`, "team"));
     for (const r of workspaces) identOf.set(r.workspace.id, this.ids.take(r.workspace.name, "ws"));
     const moduleIdent = new Map<string, string>();
     for (const m of modules) moduleIdent.set(m.module.id, this.ids.take(`${m.registryModule.name}-module`, "module"));
@@ -168,6 +214,11 @@ export class ProgramWriter {
       return new NotedId(id, `${other.name}, stack ${other.stack}`);
     };
     const ref = (id: string) => (identOf.has(id) ? new Code(`${identOf.get(id)}.id`) : literalId(id));
+    const teamRef = (id: string) => {
+      const found = ref(id);
+      const name = this.teamNames.get(id);
+      return typeof found === "string" && name !== undefined ? new NotedId(id, `team ${name}`) : found;
+    };
 
     const secrets: SecretKey[] = [];
     const notCarried: NotCarried[] = [];
@@ -178,13 +229,29 @@ export class ProgramWriter {
       imports.push({ type: `workspaces:index:${kind}`, name, id });
     };
 
-    if (plain.length) body.push("// Workspaces");
+    const at: AccessContext = {
+      section: (title) => body.push(...(body.length ? [""] : []), title),
+      declare,
+      resourceName: (wanted) => this.resourceName(wanted),
+      identifier: (name, prefix) => this.ids.take(name, prefix),
+      secret: (owner, ...parts) => this.secret(secrets, owner, ...parts),
+      ref,
+      teamRef,
+      teamName: (id) => this.teamNames.get(id) ?? id,
+      workspaceName: (id) => this.workspaceNames.get(id),
+      projectName: (id) => this.projectNames.get(id),
+    };
+    const identFor = (id: string) => identOf.get(id)!;
+    declareProjects(at, projects, identFor);
+    declareTeams(at, teams, identFor);
+
+    if (plain.length || layout.workspacesHeading) at.section("// Workspaces");
     for (const r of plain) {
       const ws = r.workspace;
       const args: Record<string, unknown> = {
         name: ws.name,
         organization: new Code("organization"),
-        ...(ws.projectId ? { project: ws.projectId } : {}),
+        ...(ws.projectId ? { project: ref(ws.projectId) } : {}),
         ...settingsOf(ws, defaultEngine),
         ...(Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {}),
         ...(ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {}),
@@ -222,7 +289,7 @@ export class ProgramWriter {
           noCodeModuleId: moduleIdent.has(moduleId) ? new Code(`${moduleIdent.get(moduleId)}.id`) : literalId(moduleId),
           organization: new Code("organization"),
           name: ws.name,
-          ...(ws.projectId ? { project: ws.projectId } : {}),
+          ...(ws.projectId ? { project: ref(ws.projectId) } : {}),
           ...carried,
           ...(variables.length
             ? {
@@ -269,19 +336,7 @@ export class ProgramWriter {
       }
     }
 
-    const applications = declareVariableSets(
-      {
-        section: (title) => body.push(...(body.length ? [""] : []), title),
-        declare,
-        resourceName: (wanted) => this.resourceName(wanted),
-        identifier: (name, prefix) => this.ids.take(name, prefix),
-        secret: (owner, ...parts) => this.secret(secrets, owner, ...parts),
-        ref,
-        workspaceName: (id) => this.workspaceNames.get(id),
-        projectName: (id) => this.projectNames.get(id),
-      },
-      variableSets,
-    );
+    const applications = declareVariableSets(at, variableSets);
 
     const withConsumers = workspaces.filter((r) => !r.workspace.globalRemoteState && r.consumerIds.length > 0);
     if (withConsumers.length) {
@@ -301,8 +356,28 @@ export class ProgramWriter {
       }
     }
 
+    const teamProjectAccess = declareProjectAccess(at, [...projects, ...(layout.accessOnly ?? [])]);
+    const links = declareWorkspaceLinks(
+      at,
+      workspaces.map((r) => ({
+        id: r.workspace.id,
+        name: r.workspace.name,
+        teamAccess: r.teamAccess ?? [],
+        runTriggers: (r.runTriggers ?? []).flatMap((t) =>
+          t.sourceableId ? [{ id: t.id, sourceId: t.sourceableId }] : [],
+        ),
+        notifications: r.notifications ?? [],
+      })),
+    );
+
     const used = [
-      ...(plain.length ? ["Workspace"] : []),
+      ...(plain.length || layout.workspacesHeading ? ["Workspace"] : []),
+      ...(projects.length ? ["Project"] : []),
+      ...(teams.length ? ["Team"] : []),
+      ...(teamProjectAccess ? ["TeamProjectAccess"] : []),
+      ...(links.teamWorkspaceAccess ? ["TeamWorkspaceAccess"] : []),
+      ...(links.runTriggers ? ["RunTrigger"] : []),
+      ...(links.notificationConfigurations ? ["NotificationConfiguration"] : []),
       ...(modules.length ? ["NoCodeModule"] : []),
       ...(fromModules.length ? ["NoCodeWorkspace"] : []),
       ...(withConsumers.length ? ["RemoteStateConsumers"] : []),
@@ -319,6 +394,10 @@ export class ProgramWriter {
       workspaceVariables: withVariables.length,
       variableSets: variableSets.length,
       variableSetApplications: applications,
+      projects: projects.length,
+      teams: teams.length,
+      teamProjectAccess,
+      ...links,
     };
     return { body, used, secrets, notCarried, counts, imports };
   }
@@ -341,7 +420,7 @@ export function fileHeader(organization: string, scope: string, d: Declarations)
     "",
     ...(d.secrets.length
       ? [
-          "// Sensitive variable values, which the service never shows: see README.md.",
+          "// Secret values (sensitive variables, notification tokens), which the service never shows: see README.md.",
           "const config = new pulumi.Config();",
         ]
       : []),

@@ -85,8 +85,9 @@ export class GenerateError extends Error {
 
 /**
  * Reads an organization (or one project) through the client and writes a Pulumi program
- * that adopts its workspaces, tags, consumers and no-code modules, with a README beside it
- * that lists the secrets to set before `pulumi up`.
+ * that adopts its workspaces, tags, consumers, no-code modules, variables, variable sets,
+ * projects, teams, team access, run triggers and notification configurations, with a
+ * README beside it that lists the secrets to set before `pulumi up`.
  */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const programPath = path.resolve(options.out ?? "index.ts");
@@ -117,7 +118,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 }
 
 /** Reads what `options` names, with a client from the settings unless one is given. */
-async function read(options: GenerateOptions, withProjects = false) {
+async function read(options: GenerateOptions) {
   let client = options.client;
   if (!client) {
     const found = generatorSettings({
@@ -141,7 +142,6 @@ async function read(options: GenerateOptions, withProjects = false) {
     organization,
     projectId: options.projectId,
     progress: options.progress,
-    withProjects,
   });
   return { snapshot, started, requests: () => client.stats.requests - before };
 }
@@ -204,7 +204,7 @@ export async function generateSplit(options: GenerateOptions = {}): Promise<Spli
       if (fs.existsSync(p)) throw new GenerateError(`${p} exists; choose another --out, or pass --force to replace it`);
     }
   }
-  const { snapshot, requests, started } = await read(options, true);
+  const { snapshot, requests, started } = await read(options);
   const generated = renderSplit(snapshot, { packageRange: packageRange() });
   const files: Record<string, string> = { ...generated.files, [DRIVER_FILE]: driverSource() };
   const isStackConfig = (file: string) => /^Pulumi\.[^/]+\.yaml$/.test(file);

@@ -26,6 +26,12 @@ const TAKEN = [
   "WorkspaceVariables",
   "VariableSet",
   "VariableSetApplication",
+  "Project",
+  "Team",
+  "TeamProjectAccess",
+  "TeamWorkspaceAccess",
+  "RunTrigger",
+  "NotificationConfiguration",
 ];
 
 /** Orders strings the same way on every machine (no locale). */

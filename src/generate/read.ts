@@ -1,20 +1,29 @@
 /**
  * Reads what the generator writes a program for: the organization's workspaces (or one
- * project's), the key-value tags, consumers and variables of each, the no-code modules of
- * its private registry, and the organization's variable sets with their variables and
- * where they apply.
+ * project's), the key-value tags, consumers, variables, team access, inbound run triggers
+ * and notification configurations of each, the no-code modules of its private registry,
+ * the organization's variable sets with their variables and where they apply, its projects
+ * with the teams' access to each, and its teams.
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance. The
  * list brings the key-value tags along (`include=effective_tag_bindings`, 100 workspaces
- * a request); consumers and variables are read per workspace, the API has no list of them.
+ * a request); consumers, variables, team access, run triggers and notification
+ * configurations are read per workspace (the API lists them by workspace only), and team
+ * access to a project per project. A kind the server does not serve is asked for once.
  */
 import {
   BadRequestError,
   FeatureUnavailableError,
   NotFoundError,
   type NoCodeModule,
+  type NotificationConfiguration,
+  type Project,
   type RegistryModule,
+  type RunTrigger,
+  type Team,
+  type TeamProjectAccess,
+  type TeamWorkspaceAccess,
   type Variable,
   type VariableSet,
   type Workspace,
@@ -33,6 +42,26 @@ interface WorkspaceRecord {
   noCodeModuleId?: string;
   /** Its own variables (a module-made workspace's are its NoCodeWorkspace's inputs; a plain one's a WorkspaceVariables). */
   variables?: Variable[];
+  /** Teams' access to it, granted on the workspace itself (not through its project). */
+  teamAccess?: TeamWorkspaceAccess[];
+  /** Run triggers into it: each names a source workspace whose applied runs queue a run here. */
+  runTriggers?: RunTrigger[];
+  /** Its notification configurations. */
+  notifications?: NotificationConfiguration[];
+}
+
+/** A project of the organization, with the teams' access to it. */
+export interface ProjectRecord {
+  /** Project id (`prj-...`). */
+  id: string;
+  /** Project name. */
+  name: string;
+  /** Description, or null. */
+  description: string | null;
+  /** The organization's default project: it cannot be deleted, so no program declares it. */
+  isDefault: boolean;
+  /** Teams' access to the project. */
+  teamAccess: TeamProjectAccess[];
 }
 
 /** A variable set with its variables; where it applies is in `set` (`global`, `workspaceIds`, `projectIds`). */
@@ -61,8 +90,13 @@ export interface OrganizationSnapshot {
    * only within it (to it, or to its workspaces), never global ones.
    */
   variableSets: VariableSetRecord[];
-  /** The organization's projects (id and name), when asked for with `withProjects`. */
-  projects?: { id: string; name: string }[];
+  /**
+   * The organization's projects with the teams' access to each; limited to one project, that
+   * project only. Empty on a server without projects.
+   */
+  projects: ProjectRecord[];
+  /** The organization's teams, the owners team too (it names the team of an access record), by name. */
+  teams: Team[];
 }
 
 /** What {@link readOrganization} reads and how. */
@@ -75,8 +109,6 @@ export interface ReadOptions {
   progress?: (line: string) => void;
   /** Reads in flight at once. Default 8. */
   concurrency?: number;
-  /** Also list the organization's projects (their names name the stacks of a split program). */
-  withProjects?: boolean;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
@@ -118,6 +150,32 @@ async function noneIfUnavailable<T>(list: Promise<T[]>, orNotFound = false): Pro
     if (err instanceof FeatureUnavailableError || (orNotFound && err instanceof NotFoundError)) return [];
     throw err;
   }
+}
+
+/**
+ * One kind of record listed per workspace (or project) that a server may not serve: the
+ * first answer that says so (unavailable, or a 404 for a record just listed) stops the
+ * lists of that kind, so a server without it costs a request, not one per workspace.
+ */
+function perRecordList<T>(
+  what: string,
+  list: (id: string) => Promise<T[]>,
+  progress: ((line: string) => void) | undefined,
+): (id: string) => Promise<T[]> {
+  let served = true;
+  return async (id) => {
+    if (!served) return [];
+    try {
+      return await list(id);
+    } catch (err) {
+      if (err instanceof FeatureUnavailableError || err instanceof NotFoundError || err instanceof BadRequestError) {
+        if (served) progress?.(`${what}: not served to this token (${err.message}); the program declares none`);
+        served = false;
+        return [];
+      }
+      throw err;
+    }
+  };
 }
 
 /**
@@ -186,7 +244,18 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   if (modules.length) progress?.(`read ${modules.length} no-code module${modules.length === 1 ? "" : "s"}`);
   const moduleOfRegistryModule = new Map(modules.map((m) => [m.registryModule.id, m.module.id]));
 
-  const tick = ticker(progress, "reading tags, consumers and variables", workspaces.length);
+  const teamAccessOf = perRecordList("team access to workspaces", (id) => client.teamAccess.list(id).all(), progress);
+  const runTriggersOf = perRecordList("run triggers", (id) => client.runTriggers.list(id, "inbound").all(), progress);
+  const notificationsOf = perRecordList(
+    "notification configurations",
+    (id) => client.notificationConfigurations.list(id).all(),
+    progress,
+  );
+  const tick = ticker(
+    progress,
+    "reading tags, consumers, variables, access, triggers and notifications",
+    workspaces.length,
+  );
   const records = await pool(workspaces, concurrency, async (workspace): Promise<WorkspaceRecord> => {
     const stamped = workspace.attributes["no-code-module-id"];
     const noCodeModuleId =
@@ -196,13 +265,16 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
           ? moduleOfRegistryModule.get(workspace.sourceModuleId)
           : undefined;
     const listed = listedTags.get(workspace.id);
-    const [bindings, consumerIds, variables] = await Promise.all([
+    const [bindings, consumerIds, variables, teamAccess, runTriggers, notifications] = await Promise.all([
       listed ?? noneIfUnavailable(client.tagBindings.list(workspace.id)),
       workspace.globalRemoteState
         ? Promise.resolve([] as string[])
         : noneIfUnavailable(client.remoteStateConsumers.listIds(workspace.id)),
       // The workspace was just listed, so a 404 here is a server that serves no variables.
       noneIfUnavailable(client.variables.list(workspace.id), true),
+      teamAccessOf(workspace.id),
+      runTriggersOf(workspace.id),
+      notificationsOf(workspace.id),
     ]);
     tick();
     return {
@@ -211,22 +283,61 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
       consumerIds: [...consumerIds].sort(),
       ...(noCodeModuleId ? { noCodeModuleId } : {}),
       ...(variables.length ? { variables } : {}),
+      ...(teamAccess.length ? { teamAccess } : {}),
+      ...(runTriggers.length ? { runTriggers } : {}),
+      ...(notifications.length ? { notifications } : {}),
     };
   });
   const variableSets = await readVariableSets(client, organization, projectId, records, concurrency);
   if (variableSets.length)
     progress?.(`read ${variableSets.length} variable set${variableSets.length === 1 ? "" : "s"} with their variables`);
-  const projects = options.withProjects
-    ? (await noneIfUnavailable(client.projects.list(organization).all())).map((p) => ({ id: p.id, name: p.name }))
-    : undefined;
+  const projects = await readProjects(client, organization, projectId, concurrency, progress);
+  // The owners team too: an access record may name it. Sorted by name, as the program lists them.
+  const teams = (await noneIfUnavailable(client.teams.list(organization).all(), true)).sort(
+    (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id),
+  );
+  if (projects.length || teams.length)
+    progress?.(`read ${projects.length} project${projects.length === 1 ? "" : "s"} and ${teams.length} teams`);
   return {
     organization,
     ...(projectId ? { projectId } : {}),
     workspaces: records,
     modules,
     variableSets,
-    ...(projects ? { projects } : {}),
+    projects,
+    teams,
   };
+}
+
+/**
+ * A server that does not say which project is the default (`is-default`) names it as the
+ * hosted service does.
+ */
+function isDefaultProject(p: Project): boolean {
+  const flag = p.attributes["is-default"];
+  return typeof flag === "boolean" ? flag : p.name === "Default Project";
+}
+
+/** The organization's projects (or the one asked for), each with the teams' access to it (one list per project). */
+async function readProjects(
+  client: WorkspacesClient,
+  organization: string,
+  projectId: string | undefined,
+  concurrency: number,
+  progress: ((line: string) => void) | undefined,
+): Promise<ProjectRecord[]> {
+  const listed = (await noneIfUnavailable(client.projects.list(organization).all())).filter(
+    (p) => !projectId || p.id === projectId,
+  );
+  listed.sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id));
+  const accessOf = perRecordList("team access to projects", (id) => client.teamProjectAccess.list(id).all(), progress);
+  return pool(listed, concurrency, async (p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    isDefault: isDefaultProject(p),
+    teamAccess: await accessOf(p.id),
+  }));
 }
 
 /**

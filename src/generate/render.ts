@@ -7,6 +7,7 @@
  * Records that are part of the program are referred to by reference (`web.id`), others
  * by their literal id. Output is stable: the same organization gives the same text.
  */
+import { declaresProject, declaresTeam } from "./access-declarations";
 import {
   fileHeader,
   ProgramWriter,
@@ -16,7 +17,7 @@ import {
   type SecretKey,
 } from "./declarations";
 import type { OrganizationSnapshot } from "./read";
-import { secretOwner } from "./variable-declarations";
+import { secretOwner, secretPlaceholder } from "./variable-declarations";
 
 export type { ImportEntry, NotCarried, SecretKey } from "./declarations";
 
@@ -45,8 +46,11 @@ export interface Generated {
  * workspace, a `NoCodeModule` per module, a `NoCodeWorkspace` (and `WorkspaceTags` for its
  * tags) per workspace made from a module, a `WorkspaceVariables` per plain workspace with
  * variables, a `VariableSet` per set and a `VariableSetApplication` per place it applies, a
- * `RemoteStateConsumers` per consumer set. Pure: reads nothing, and the same snapshot gives
- * the same text.
+ * `RemoteStateConsumers` per consumer set, a `Project` per project but the default one, a
+ * `Team` per team but the owners team (none in a program of one project: it names them by
+ * id), a `TeamProjectAccess` and `TeamWorkspaceAccess` per grant, a `RunTrigger` per
+ * trigger and a `NotificationConfiguration` per workspace's configuration. Pure: reads
+ * nothing, and the same snapshot gives the same text.
  */
 export function renderProgram(snapshot: OrganizationSnapshot): Generated {
   const d = new ProgramWriter(snapshot).declarations(
@@ -54,10 +58,15 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
     snapshot.modules,
     undefined,
     snapshot.variableSets,
+    {
+      projects: snapshot.projects.filter(declaresProject),
+      // Teams belong to the organization: a program of one project refers to them by id.
+      teams: snapshot.projectId ? [] : snapshot.teams.filter(declaresTeam),
+      accessOnly: snapshot.projects.filter((p) => !declaresProject(p)),
+      // A program always declares workspaces: the list says so even when it is empty.
+      workspacesHeading: true,
+    },
   );
-  // A program always declares workspaces: the list says so even when it is empty.
-  if (!d.used.includes("Workspace")) d.used = ["Workspace", ...d.used].sort();
-  if (!d.body.length || d.body[0] !== "// Workspaces") d.body.unshift("// Workspaces", ...(d.body.length ? [""] : []));
   const scope = snapshot.projectId ? ` (project ${snapshot.projectId})` : "";
   const program = [...fileHeader(snapshot.organization, scope, d), ...d.body, ""].join("\n");
   const { secrets, notCarried, counts, imports } = d;
@@ -88,6 +97,9 @@ function renderReadme(
     `- ${counts.consumers} sets of remote state consumers`,
     `- ${counts.workspaceVariables} workspaces' own variables (one additive \`WorkspaceVariables\` each)`,
     `- ${counts.variableSets} variable sets with their variables, and ${counts.variableSetApplications} applications of them to workspaces and projects`,
+    `- ${counts.projects} projects (the organization's default project is not declared: it cannot be deleted) and ${counts.teams} teams (the owners team is not declared)`,
+    `- ${counts.teamProjectAccess} grants of a team's access to a project and ${counts.teamWorkspaceAccess} to a workspace`,
+    `- ${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations of workspaces`,
     "",
     "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
     "instead of creating them, and sends no change for what the program states as it is.",
@@ -99,27 +111,12 @@ function renderReadme(
     "   `pulumi config set --secret workspaces:token ...`), else `WORKSPACES_ADDRESS` and",
     "   `WORKSPACES_TOKEN`: from the folder and the shell the generator ran in, `pulumi up` finds the same.",
   ];
-  if (secrets.length) {
-    lines.push(
-      "2. Set the sensitive variable values, which the service never shows, as secret stack",
-      "   config (the program requires each key). Adoption takes the value given as the one on",
-      "   the service and writes nothing, and the stack writes it only once the config changes,",
-      "   so give the value the service has:",
-      "",
-      "   | config key | variable of | variable |",
-      "   |---|---|---|",
-      ...secrets.map((s) => `   | \`${s.key}\` | ${secretOwner(s)} | ${s.variable} |`),
-      "",
-      "   ```sh",
-      ...secrets.map((s) => `   pulumi config set --secret ${s.key} '<value of ${s.variable}>'`),
-      "   ```",
-      "",
-    );
-  }
+  const steps = secretSteps(secrets, 2);
   lines.push(
-    `${secrets.length ? "3" : "2"}. \`pulumi preview\` lists, for each resource, the record it adopts and the properties it`,
+    ...steps.lines,
+    `${steps.next}. \`pulumi preview\` lists, for each resource, the record it adopts and the properties it`,
     "   would change (none right after generation).",
-    `${secrets.length ? "4" : "3"}. \`pulumi up\` adopts them. From then on the stack owns them: edit \`index.ts\` to change them.`,
+    `${steps.next + 1}. \`pulumi up\` adopts them. From then on the stack owns them: edit \`index.ts\` to change them.`,
     "",
     "To hand a workspace back later without deleting it, set `retainOnDelete: true` in its",
     "resource options and run `pulumi up`, then remove it from the program.",
@@ -127,6 +124,58 @@ function renderReadme(
   );
   lines.push(...notCarriedSection(notCarried, "`index.ts`"));
   return lines.join("\n");
+}
+
+/** A secret with the stack that requires it, in a split program. */
+type StackSecret = SecretKey & { stack?: string };
+
+/**
+ * The README's numbered steps, from step `n`, that set the secret stack config keys: the
+ * sensitive variable values, then the notification configurations' URLs and tokens, each
+ * with a table naming what it belongs to and the commands; `next` is the number of the
+ * step after them.
+ */
+export function secretSteps(secrets: StackSecret[], n: number): { lines: string[]; next: number } {
+  const lines: string[] = [];
+  const split = secrets.some((s) => s.stack !== undefined);
+  const table = (group: StackSecret[], of: string, value: string) => [
+    "",
+    `   |${split ? " stack |" : ""} config key | ${of} | ${value} |`,
+    `   |${split ? "---|" : ""}---|---|---|`,
+    ...group.map((s) => `   |${split ? ` \`${s.stack}\` |` : ""} \`${s.key}\` | ${secretOwner(s)} | ${s.variable} |`),
+    "",
+    "   ```sh",
+    ...group.map(
+      (s) =>
+        `   ${split ? `pulumi stack select --create ${s.stack} && pulumi config set --secret --stack ${s.stack}` : "pulumi config set --secret"} ` +
+        `${s.key} '${secretPlaceholder(s)}'`,
+    ),
+    "   ```",
+    "",
+  ];
+  const variables = secrets.filter((s) => s.notification === undefined);
+  if (variables.length) {
+    lines.push(
+      `${n++}. Set the sensitive variable values, which the service never shows, as secret ${split ? "config of" : "stack"}`,
+      `   ${split ? "the stack that requires them" : "config (the program requires each key)"}. Adoption takes the value given as the one on`,
+      "   the service and writes nothing, and the stack writes it only once the config changes,",
+      "   so give the value the service has:",
+      ...table(variables, "variable of", "variable"),
+    );
+  }
+  const notifications = secrets.filter((s) => s.notification !== undefined);
+  if (notifications.length) {
+    lines.push(
+      `${n++}. Set the notification configurations' secrets. A \`-url\` key (required) holds a URL that is`,
+      "   itself a credential (a Slack or Microsoft Teams webhook, or one with a user, password or",
+      "   query): give the URL the service has, which the program does not carry in plaintext. A",
+      "   `-token` key (optional) holds a generic destination's token, which the service never",
+      "   shows, not even whether one is set: set it to the token the service has to manage it",
+      "   from now on, or leave it unset to leave the token as it is.",
+      ...table(notifications, "of", "setting"),
+    );
+  }
+  return { lines, next: n };
 }
 
 /** The README section listing the settings of module-made workspaces that `where` does not state (none: no lines). */

@@ -3,7 +3,7 @@
  * over them and the README that lists them.
  */
 import type { Counts, NotCarried } from "./declarations";
-import { notCarriedSection } from "./render";
+import { notCarriedSection, secretSteps } from "./render";
 import {
   DRIVER_FILE,
   describeStack,
@@ -13,7 +13,6 @@ import {
   WORKFLOW_FILE,
   type SplitStack,
 } from "./split-stacks";
-import { secretOwner } from "./variable-declarations";
 
 /** Stacks the driver runs at once unless told otherwise: `concurrency` in templates/run-stacks.js. */
 export const DRIVER_CONCURRENCY = 2;
@@ -126,18 +125,24 @@ export function renderSplitReadme(
     "stacks each declare one project's workspaces, with their tags and remote state consumers.",
     `In all: ${counts.workspaces} workspaces, ${counts.noCodeModules} no-code modules, ${counts.noCodeWorkspaces} workspaces made from`,
     `no-code modules, ${counts.consumers} consumer sets, ${counts.workspaceVariables} workspaces' own variables,`,
-    `${counts.variableSets} variable sets and ${counts.variableSetApplications} applications of them. Every resource has`,
+    `${counts.variableSets} variable sets and ${counts.variableSetApplications} applications of them, ${counts.projects} projects,`,
+    `${counts.teams} teams, ${counts.teamProjectAccess} grants of project access and ${counts.teamWorkspaceAccess} of workspace access,`,
+    `${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations. Every resource has`,
     "`adopt: true`: the first `pulumi up` of each stack takes the existing records over and sends",
     "no change for what the program states as it is.",
     "",
     "## Stacks",
     "",
     `Each stack's \`${PROJECT_CONFIG_KEY}\` (in \`Pulumi.<stack>.yaml\`) names its project. A workspace is`,
-    "declared in exactly one stack, with its own variables. Stack `organization` declares what",
-    "belongs to the organization rather than to a project: the no-code modules, workspaces",
-    "without a project, and the variable sets that are global or apply in more than one project",
-    "(a set applied only within one project, to it or to its workspaces, is that project's stack's,",
-    "with its variables and its applications).",
+    "declared in exactly one stack, with its own variables, the teams' access to it, the run",
+    "triggers into it and its notification configurations; a project's stack also declares the",
+    "project (unless it is the organization's default project, which cannot be deleted and is",
+    "not declared) and the teams' access to it. Stack `organization` declares what belongs to",
+    "the organization rather than to a project: the no-code modules, the teams (the owners team",
+    "is not declared), workspaces without a project, projects without workspaces, and the",
+    "variable sets that are global or apply in more than one project (a set applied only within",
+    "one project, to it or to its workspaces, is that project's stack's, with its variables and",
+    "its applications).",
     "",
     "| stack | owns | workspaces | no-code workspaces | consumer sets | secret keys |",
     "|---|---|---|---|---|---|",
@@ -148,8 +153,10 @@ export function renderSplitReadme(
     ),
     "",
     "References across stacks are ids, not resources: a workspace read by a workspace of",
-    "another project lists that consumer by its id, and a workspace made from a no-code module",
-    "names the module by its id, each with a comment naming the stack that owns it. No stack",
+    "another project lists that consumer by its id, a workspace made from a no-code module",
+    "names the module by its id, a team's access names the team by its id, and a run trigger",
+    "from another project names its source by its id, each with a comment naming the stack",
+    "that owns it. No stack",
     "needs another's state, so they run in any order and in parallel; an id stays the same",
     "through a rename. A record that its stack deletes and makes again has a new id: update",
     "the ids that name it in the other stacks (or generate again).",
@@ -173,29 +180,10 @@ export function renderSplitReadme(
     "2. Give the providers the service's address and a token, never written into the program:",
     "   `export WORKSPACES_ADDRESS=https://... WORKSPACES_TOKEN=...` (every stack reads them).",
   ];
-  if (secrets.length) {
-    lines.push(
-      "3. Set the sensitive variable values, which the service never shows, as secret config of",
-      "   the stack that requires them (adoption takes the value given as the one on the service",
-      "   and writes nothing, and the stack writes it only once the config changes, so give the",
-      "   value the service has):",
-      "",
-      "   | stack | config key | variable of | variable |",
-      "   |---|---|---|---|",
-      ...secrets.map((s) => `   | \`${s.stack}\` | \`${s.key}\` | ${secretOwner(s)} | ${s.variable} |`),
-      "",
-      "   ```sh",
-      ...secrets.map(
-        (s) =>
-          `   pulumi stack select --create ${s.stack} && pulumi config set --secret --stack ${s.stack} ${s.key} '<value of ${s.variable}>'`,
-      ),
-      "   ```",
-      "",
-    );
-  }
-  const n = secrets.length ? 4 : 3;
+  const steps = secretSteps(secrets, 3);
+  lines.push(...steps.lines);
   lines.push(
-    `${n}. \`node ${DRIVER_FILE} preview\` shows, stack by stack, what each adopts (no change right`,
+    `${steps.next}. \`node ${DRIVER_FILE} preview\` shows, stack by stack, what each adopts (no change right`,
     `   after generation); \`node ${DRIVER_FILE} up\` adopts it all.`,
     "",
     "## Running the stacks",

@@ -2,6 +2,7 @@
  * The stacks of a split program: which stack owns each workspace (the stack of its
  * project, or `organization`), their names, and the names the generated files share.
  */
+import { declaresProject, declaresTeam } from "./access-declarations";
 import { noCounts, type Counts, type SecretKey } from "./declarations";
 import { byCodePoint } from "./names";
 import type { OrganizationSnapshot } from "./read";
@@ -13,8 +14,9 @@ export const PROJECT_CONFIG_KEY = `${PROJECT_CONFIG.namespace}:${PROJECT_CONFIG.
 
 /**
  * The stack (and the value of {@link PROJECT_CONFIG_KEY}) that owns what belongs to the
- * organization: its no-code modules, workspaces without a project, and variable sets that
- * are global or reach more than one project (or none with workspaces of its own stack).
+ * organization: its no-code modules, workspaces without a project, variable sets that
+ * are global or reach more than one project (or none with workspaces of its own stack), its
+ * teams, and projects without workspaces (with the teams' access to them).
  */
 export const ORGANIZATION_STACK = "organization";
 
@@ -44,6 +46,8 @@ export interface SplitStack {
   workspaceIds: string[];
   /** Ids of the variable sets it declares, each with its variables and its applications. */
   variableSetIds: string[];
+  /** Ids of the projects whose record (the default project's excepted) and team access it declares. */
+  projectIds: string[];
   /** How many of each it declares. */
   counts: Counts;
   /** The secret stack config keys it requires. */
@@ -75,7 +79,7 @@ function projectOfSet(
   return only === "" ? undefined : only;
 }
 
-/** Which stack owns each workspace and each variable set, and the stacks in order. */
+/** Which stack owns each workspace, project and variable set, and the stacks in order. */
 export function assignStacks(snapshot: OrganizationSnapshot): {
   stacks: SplitStack[];
   stackOf: Map<string, SplitStack>;
@@ -105,13 +109,24 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
   };
   const counts = noCounts();
   const stacks: SplitStack[] = [];
-  if (snapshot.modules.length || organizationOwned.length || organizationSets.length) {
+  // A project without workspaces has no stack of its own.
+  const organizationProjects = snapshot.projects
+    .filter((p) => !byProject.has(p.id) && (declaresProject(p) || p.teamAccess.length > 0))
+    .map((p) => p.id);
+  if (
+    snapshot.modules.length ||
+    organizationOwned.length ||
+    organizationSets.length ||
+    organizationProjects.length ||
+    snapshot.teams.some(declaresTeam)
+  ) {
     const name = take(ORGANIZATION_STACK);
     stacks.push({
       name,
       file: `stacks/${name}.ts`,
       workspaceIds: organizationOwned,
       variableSetIds: organizationSets,
+      projectIds: organizationProjects,
       counts,
       secrets: [],
     });
@@ -130,12 +145,13 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
       file: `stacks/${name}.ts`,
       workspaceIds: byProject.get(projectId)!,
       variableSetIds: setsByProject.get(projectId) ?? [],
+      projectIds: [projectId],
       counts,
       secrets: [],
     });
   }
   const stackOf = new Map<string, SplitStack>();
-  for (const s of stacks) for (const id of s.workspaceIds) stackOf.set(id, s);
+  for (const s of stacks) for (const id of [...s.workspaceIds, ...s.projectIds]) stackOf.set(id, s);
   return { stacks, stackOf };
 }
 
@@ -143,4 +159,4 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
 export const describeStack = (s: SplitStack) =>
   s.projectId
     ? `project ${s.projectName ?? s.projectId}${s.projectName ? ` (${s.projectId})` : ""}`
-    : "the organization: its no-code modules, workspaces without a project and variable sets that reach more than one project";
+    : "the organization: its no-code modules, teams, workspaces without a project, projects without workspaces and variable sets that reach more than one project";

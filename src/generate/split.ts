@@ -2,11 +2,15 @@
  * Writes an organization as one Pulumi program whose stacks each own one project's
  * workspaces (`pulumi-workspaces generate --split-by project`): the stack's config
  * `pulumi-workspaces:project` names the project, and `index.ts` loads that project's file
- * only. Stack `organization` owns what belongs to the organization rather than to a
- * project: its no-code modules, workspaces without a project, and variable sets that are
- * global or apply in more than one project (a set applied within one project, to it or to
- * its workspaces, is that project's stack's). A reference to a record
- * of another stack (a consumer in another project, the module of a module-made workspace)
+ * only. A project's stack declares the project itself (unless it is the organization's
+ * default project), the teams' access to it, and its workspaces with their own records:
+ * tags, consumers, variables, team access, the run triggers into them and their
+ * notification configurations. Stack `organization` owns what belongs to the organization
+ * rather than to a project: its no-code modules, its teams, workspaces without a project,
+ * projects without workspaces, and variable sets that are global or apply in more than one
+ * project (a set applied within one project, to it or to its workspaces, is that project's
+ * stack's). A reference to a record of another stack (a consumer in another project, the
+ * module of a module-made workspace, a team, a run trigger's source in another project)
  * is its literal id, with a comment naming the stack that owns it, so that no stack
  * depends on another's state. Beside the program: a `Pulumi.<stack>.yaml` per stack, a
  * driver that runs every stack on the Automation API, a CI workflow with a matrix over the
@@ -21,6 +25,7 @@ import {
   type NotCarried,
   type SecretKey,
 } from "./declarations";
+import { declaresProject, declaresTeam } from "./access-declarations";
 import type { OrganizationSnapshot } from "./read";
 import { renderSplitReadme, renderWorkflow } from "./split-files";
 import {
@@ -63,22 +68,31 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   const writer = new ProgramWriter(snapshot);
   const nameOf = new Map(snapshot.workspaces.map((r) => [r.workspace.id, r.workspace.name]));
   for (const m of snapshot.modules) nameOf.set(m.module.id, `${m.registryModule.name}-${m.registryModule.provider}`);
+  for (const p of snapshot.projects) nameOf.set(p.id, `project ${p.name}`);
+  const teams = snapshot.teams.filter(declaresTeam);
+  for (const t of teams) nameOf.set(t.id, `team ${t.name}`);
   const organizationStack = stacks.find((s) => !s.projectId);
-  const moduleIds = new Set(snapshot.modules.map((m) => m.module.id));
+  const organizationOwned = new Set([...snapshot.modules.map((m) => m.module.id), ...teams.map((t) => t.id)]);
   const files: Record<string, string> = {};
   const all: Declarations[] = [];
   for (const s of stacks) {
     const owned = new Set(s.workspaceIds);
     const ownedSets = new Set(s.variableSetIds);
     const elsewhere = (id: string) => {
-      const owner = stackOf.get(id) ?? (moduleIds.has(id) ? organizationStack : undefined);
+      const owner = stackOf.get(id) ?? (organizationOwned.has(id) ? organizationStack : undefined);
       return owner && owner !== s ? { name: nameOf.get(id) ?? id, stack: owner.name } : undefined;
     };
+    const projects = snapshot.projects.filter((p) => s.projectIds.includes(p.id));
     const d = writer.declarations(
       snapshot.workspaces.filter((r) => owned.has(r.workspace.id)),
       s.projectId ? [] : snapshot.modules,
       elsewhere,
       snapshot.variableSets.filter((v) => ownedSets.has(v.set.id)),
+      {
+        projects: projects.filter(declaresProject),
+        teams: s.projectId ? [] : teams,
+        accessOnly: projects.filter((p) => !declaresProject(p)),
+      },
     );
     s.counts = d.counts;
     s.secrets = d.secrets;
@@ -153,7 +167,8 @@ function renderIndex(organization: string, stacks: SplitStack[]): string {
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules, workspaces without a project and variable sets of several projects), and",
+    " * no-code modules, teams, workspaces without a project, projects without workspaces and",
+    " * variable sets of several projects), and",
     " * the stack declares that project's",
     " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",
     " * `pulumi-workspaces generate --split-by project`; README.md lists the stacks.",

@@ -27,21 +27,43 @@ export function variableArgs(v: Variable, secret: () => Code): Record<string, un
 /** Variables in the order a program lists them: by key, then category. */
 export const byKey = (a: Variable, b: Variable) => byCodePoint(a.key, b.key) || byCodePoint(a.category, b.category);
 
-/** A sensitive value the service never shows: the program reads it from a secret stack config key. */
+/**
+ * A value the program must not carry in plaintext, read from a secret stack config key: a
+ * sensitive variable's value, a notification configuration's token (the service never shows
+ * either), or a notification URL that is itself a credential.
+ */
 export interface SecretKey {
-  /** Stack config key: `<workspace>-<variable>`, or `varset-<set>-<variable>` for a set's (made unique). */
+  /**
+   * Stack config key: `<workspace>-<variable>`, `varset-<set>-<variable>` for a set's,
+   * `<workspace>-<notification>-token` or `-url` for a notification configuration's (made unique).
+   */
   key: string;
-  /** Name of the workspace the variable belongs to; absent for a variable set's. */
+  /** Name of the workspace the variable or notification configuration belongs to; absent for a variable set's. */
   workspace?: string;
   /** Name of the variable set the variable belongs to; absent for a workspace's. */
   variableSet?: string;
-  /** The variable's key. */
+  /** Name of the notification configuration whose `token` or `url` this is; absent for a variable. */
+  notification?: string;
+  /** The variable's key; for a notification configuration, `token` or `url`. */
   variable: string;
+  /**
+   * Read with `config.getSecret`: left unset, the value is not managed (a notification's
+   * token, which the service never says it has). Otherwise the program requires the key.
+   */
+  optional?: boolean;
 }
 
-/** Where a secret's variable belongs, as a README names it: `workspace web`, `variable set creds`. */
+/** Where a secret belongs, as a README names it: `workspace web`, `variable set creds`, `notification alerts of workspace web`. */
 export function secretOwner(s: SecretKey): string {
+  if (s.notification !== undefined) return `notification ${s.notification} of workspace ${s.workspace ?? ""}`;
   return s.variableSet !== undefined ? `variable set ${s.variableSet}` : `workspace ${s.workspace ?? ""}`;
+}
+
+/** The README's `pulumi config set` placeholder for a secret's value: `<value of KEY>`, `<token of notification NAME>`. */
+export function secretPlaceholder(s: SecretKey): string {
+  return s.notification !== undefined
+    ? `<${s.variable} of notification ${s.notification}>`
+    : `<value of ${s.variable}>`;
 }
 
 /** What {@link declareVariableSets} needs of the program file it writes into. */
@@ -54,7 +76,7 @@ export interface DeclarationContext {
   identifier(name: string, prefix: string): string;
   /** The secret config key of a sensitive value, as code that reads it. */
   secret(owner: Omit<SecretKey, "key">, ...parts: string[]): Code;
-  /** A workspace as the file refers to it: a reference, or its literal id. */
+  /** A workspace or project as the file refers to it: a reference, or its literal id. */
   ref(id: string): unknown;
   workspaceName(id: string): string | undefined;
   projectName(id: string): string | undefined;
@@ -97,7 +119,7 @@ export function declareVariableSets(at: DeclarationContext, variableSets: Variab
       );
       const targets = [
         ...[...set.projectIds]
-          .map((id) => ({ label: at.projectName(id) ?? id, id, target: { projectId: id } }))
+          .map((id) => ({ label: at.projectName(id) ?? id, id, target: { projectId: at.ref(id) } }))
           .sort((a, b) => byCodePoint(a.label, b.label)),
         ...set.workspaceIds
           .map((id) => ({ label: at.workspaceName(id) ?? id, id, target: { workspaceId: at.ref(id) } }))

@@ -14,6 +14,7 @@ import { generate, readOrganization, renderProgram, type GenerateResult } from "
 import type { RunningServer } from "../../src/server";
 import { runCli, seededServer, statementOf, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
+import { PROJECT_NAMES } from "./seed-access";
 
 let server: RunningServer;
 let seeded: Seeded;
@@ -51,6 +52,12 @@ describe("generate", () => {
       workspaceVariables: 0,
       variableSets: 0,
       variableSetApplications: 0,
+      projects: 4,
+      teams: 0,
+      teamProjectAccess: 0,
+      teamWorkspaceAccess: 0,
+      runTriggers: 0,
+      notificationConfigurations: 0,
     });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.
@@ -71,7 +78,8 @@ describe("generate", () => {
     ]) {
       expect(plain).not.toContain(`${absent}:`);
     }
-    expect(plain).toContain(`project: ${JSON.stringify(seeded.projects[13 % 4])}`);
+    // The project, declared in the program, by reference.
+    expect(plain).toContain(`project: ${PROJECT_NAMES[13 % 4]}Project.id`);
     expect(plain).toContain('tags: { env: "staging", team: "team-6" }');
 
     const busy = statementOf(result.program, "Workspace", workspaceName(0));
@@ -207,7 +215,9 @@ describe("generate", () => {
 
   it("shows progress while it reads", () => {
     expect(progress).toContain(`listed ${COUNT} workspaces of ${server.organization}`);
-    expect(progress).toContain(`reading tags, consumers and variables: ${COUNT} of ${COUNT}`);
+    expect(progress).toContain(
+      `reading tags, consumers, variables, access, triggers and notifications: ${COUNT} of ${COUNT}`,
+    );
   });
 });
 

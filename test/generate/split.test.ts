@@ -23,6 +23,7 @@ import {
 import type { RunningServer } from "../../src/server";
 import { runCli, seededServer, statementOf, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
+import { PROJECT_NAMES } from "./seed-access";
 
 let server: RunningServer;
 let seeded: Seeded;
@@ -32,7 +33,6 @@ let result: SplitResult;
 
 const COUNT = 30;
 const NO_CODE = 6;
-const PROJECT_NAMES = ["platform", "payments", "data", "edge"];
 
 beforeAll(async () => {
   ({ server, seeded, client } = await seededServer(COUNT, NO_CODE));
@@ -84,7 +84,16 @@ describe("generate --split-by project", () => {
       workspaceVariables: 0,
       variableSets: 0,
       variableSetApplications: 0,
+      projects: 4,
+      teams: 0,
+      teamProjectAccess: 0,
+      teamWorkspaceAccess: 0,
+      runTriggers: 0,
+      notificationConfigurations: 0,
     });
+    // Each project in its own stack, declared once.
+    for (const s of result.stacks.filter((s) => s.projectId))
+      expect(file(s.file).match(/new Project\(/g), s.name).toHaveLength(1);
     expect(result.stacks.reduce((n, s) => n + s.workspaceIds.length, 0)).toBe(COUNT);
   });
 
@@ -155,15 +164,15 @@ describe("generate --split-by project", () => {
   });
 
   it("names stacks validly and uniquely, and gives workspaces without a project to stack organization", async () => {
-    const snapshot = await readOrganization(client, { organization: server.organization, withProjects: true });
+    const snapshot = await readOrganization(client, { organization: server.organization });
     const [first, second] = seeded.projects;
     const r = renderSplit(
       {
         ...snapshot,
         // A project named like the organization's stack, one whose name is not a stack name, and no module.
         projects: [
-          { id: first, name: "Organization" },
-          { id: second, name: "Data Set / EU" },
+          { id: first, name: "Organization", description: null, isDefault: false, teamAccess: [] },
+          { id: second, name: "Data Set / EU", description: null, isDefault: false, teamAccess: [] },
         ],
         modules: [],
         workspaces: snapshot.workspaces

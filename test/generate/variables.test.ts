@@ -88,9 +88,9 @@ describe("generate with variables and variable sets", () => {
     expect(unused).toContain('description: "kept for later"');
     expect(unused).not.toContain("variables:");
 
-    const project = seeded.projects[0];
-    expect(statementOf(result.program, "VariableSetApplication", `aws-credentials-${project}`)).toBe(
-      `new VariableSetApplication("aws-credentials-${project}", { variableSetId: awsCredentialsVarset.id, projectId: "${project}", adopt: true, });`,
+    // A project the program declares, by reference; applications are named by the project's name.
+    expect(statementOf(result.program, "VariableSetApplication", "aws-credentials-platform")).toBe(
+      `new VariableSetApplication("aws-credentials-platform", { variableSetId: awsCredentialsVarset.id, projectId: platformProject.id, adopt: true, });`,
     );
     expect(statementOf(result.program, "VariableSetApplication", `shared-tools-${workspaceName(2)}`)).toContain(
       "workspaceId: app2.id",
@@ -98,8 +98,8 @@ describe("generate with variables and variable sets", () => {
     const applications = [...result.program.matchAll(/new VariableSetApplication\("([^"]+)"/g)].map((m) => m[1]);
     expect(applications.sort()).toEqual(
       [
-        `aws-credentials-${project}`,
-        `payments-priority-${seeded.projects[1]}`,
+        "aws-credentials-platform",
+        "payments-priority-payments",
         `payments-priority-${workspaceName(5)}`,
         `shared-tools-${workspaceName(1)}`,
         `shared-tools-${workspaceName(2)}`,
