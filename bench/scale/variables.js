@@ -19,13 +19,12 @@
 // (requests / limit), 1.0 being the limit itself; with --peer, the peer's same figures and
 // ours / peer. Figures, not pass/fail; the targets are printed beside them.
 "use strict";
-const fs = require("fs");
 const path = require("path");
 const engine = require("../../scripts/lib/engine.js");
-const { runProgram, pad, commandLine } = require("./run.js");
+const { commandLine } = require("./run.js");
 const { pool } = require("./split.js");
+const { runSides, printSides, setUp } = require("./sides.js");
 
-const PHASES = ["up", "preview", "refresh", "destroy"];
 const TARGETS = "up within 1.3x requests / limit; ahead of the peer (ours / peer below 1) on every phase";
 
 /** Variable j of workspace i, as both programs declare it. */
@@ -86,10 +85,6 @@ async function variableCount(client, ids) {
   return lists.reduce((sum, l) => sum + l.length, 0);
 }
 
-function rateLimited(server) {
-  return server.stats().byStatus["429"] ?? 0;
-}
-
 async function main() {
   const { args, take } = commandLine();
   const n = Number(take("--workspaces") ?? 200);
@@ -97,83 +92,34 @@ async function main() {
   const limit = Number(take("--rate-limit") ?? 30);
   const skip = args.includes("--skip-checkpoints");
   const peerOnly = args.includes("--peer-only");
-  const withPeer = peerOnly || args.includes("--peer");
-  const dist = path.join(engine.repoRoot, "dist");
-  if (!fs.existsSync(path.join(dist, "server", "index.js")))
-    throw new Error("dist/ is missing: run `npm run build` first");
-  const { startServer } = require(path.join(dist, "server"));
-  const { WorkspacesClient } = require(path.join(dist, "client"));
-  const bin = engine.ensureEngine();
-  const peer = withPeer ? require("../peer/run.js") : undefined;
-  if (peer && !peer.peerBuilt())
-    console.log("# peer: building OpenTofu and terraform-provider-tfe (bench/peer/build.sh)");
-  const binaries = peer?.ensurePeer();
+  const { startServer, WorkspacesClient, bin, peer, binaries } = setUp(engine, peerOnly || args.includes("--peer"));
 
   const server = await startServer({ port: 0, db: ":memory:", rateLimit: limit > 0 ? limit : false });
   const client = new WorkspacesClient({ address: server.url, token: server.token, env: {}, homeDir: "/nonexistent" });
-  const sides = {};
+  let sides;
   try {
     console.log(
       `# bench/scale/variables: ${n} workspaces x ${k} variables (one WorkspaceVariables per workspace), ${limit > 0 ? `rate limit ${limit}/s` : "no rate limit"}, engine ${path.basename(path.dirname(bin))}${skip ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`,
     );
     console.log(`# targets: ${TARGETS}`);
     const ids = await createWorkspaces(client, server, n);
-
-    let before;
-    if (!peerOnly) {
-      await new Promise((r) => setTimeout(r, 1100));
-      before = rateLimited(server);
-      const ours = await runProgram("variables", ourProgram(ids, k), n, server, bin, {
-        extraEnv: skip ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
-      });
-      sides.ours = { phases: ours.phases, rateLimited: rateLimited(server) - before };
-      console.log(
-        `# ours: ${ours.created} resources after up, checkpoint ${(ours.stateBytes / 1024).toFixed(0)} KB (${(ours.stateBytes / n).toFixed(0)} bytes per workspace), ${await variableCount(client, ids)} variables left after destroy`,
-      );
-    }
-
-    if (peer) {
-      await new Promise((r) => setTimeout(r, 1100));
-      before = rateLimited(server);
-      const phases = await peer.runPeer("variables", n, server, binaries, peerResources(ids, k));
-      sides.peer = { phases, rateLimited: rateLimited(server) - before };
-      console.log(`# peer: ${await variableCount(client, ids)} variables left after destroy`);
-    }
+    sides = await runSides({
+      label: "variables",
+      n,
+      server,
+      bin,
+      ours: ourProgram(ids, k),
+      peerResources: peerResources(ids, k),
+      peer,
+      binaries,
+      skip,
+      peerOnly,
+      after: async () => `${await variableCount(client, ids)} variables left after destroy`,
+    });
   } finally {
     await server.close();
   }
-
-  console.log("");
-  const header = [pad("side", 6), pad("phase", 8), pad("requests", 9), pad("req/ws", 7), pad("wall s", 8), "x limit"];
-  if (sides.peer && sides.ours) header.push(pad("", 1), "ours/peer");
-  console.log(header.join(" "));
-  const xLimit = (p) => (limit > 0 && p.requests > 0 ? p.seconds / (p.requests / limit) : undefined);
-  for (const [side, { phases }] of Object.entries(sides)) {
-    for (const phase of PHASES) {
-      const p = phases[phase];
-      const x = xLimit(p);
-      const row = [
-        pad(side, 6),
-        pad(phase, 8),
-        pad(p.requests, 9),
-        pad((p.requests / n).toFixed(2), 7),
-        pad(p.seconds.toFixed(1), 8),
-        pad(x === undefined ? "-" : x.toFixed(2), 8),
-      ];
-      if (sides.peer && sides.ours && side === "ours")
-        row.push((p.seconds / sides.peer.phases[phase].seconds).toFixed(2));
-      if (p.code !== 0) row.push(`exit ${p.code}`);
-      console.log(row.join(" "));
-    }
-  }
-  console.log("");
-  for (const [side, s] of Object.entries(sides)) console.log(`429s answered to ${side}: ${s.rateLimited}`);
-  if (sides.ours && limit > 0)
-    console.log(`ours: up ${xLimit(sides.ours.phases.up).toFixed(2)}x requests / limit (target <= 1.3x)`);
-  if (sides.peer && sides.ours)
-    console.log(
-      `ours / peer: ${PHASES.map((ph) => `${ph} ${(sides.ours.phases[ph].seconds / sides.peer.phases[ph].seconds).toFixed(2)}`).join(", ")} (target < 1 on every phase)`,
-    );
+  printSides(sides, n, limit, 1.3);
 }
 
 if (require.main === module) {
