@@ -39,6 +39,10 @@ export { VariableSet } from "./resources/variable-set";
 export type { VariableSetArgs } from "./resources/variable-set";
 export { VariableSetApplication } from "./resources/variable-set-application";
 export type { VariableSetApplicationArgs } from "./resources/variable-set-application";
+export { RunTrigger } from "./resources/run-trigger";
+export type { RunTriggerArgs } from "./resources/run-trigger";
+export { NotificationConfiguration } from "./resources/notification-configuration";
+export type { NotificationConfigurationArgs } from "./resources/notification-configuration";
 export {
   getWorkspaces,
   getWorkspacesOutput,
@@ -46,6 +50,8 @@ export {
   getWorkspaceOutput,
   getEffectiveVariables,
   getEffectiveVariablesOutput,
+  getWorkspaceOutputs,
+  getWorkspaceOutputsOutput,
 } from "./resources/lookups";
 export type {
   GetWorkspacesArgs,
@@ -62,6 +68,11 @@ export type {
   EffectiveVariable,
   EffectiveVariableSource,
 } from "./resources/effective-variables";
+export type {
+  GetWorkspaceOutputsArgs,
+  GetWorkspaceOutputsOutputArgs,
+  GetWorkspaceOutputsResult,
+} from "./resources/workspace-outputs";
 export {
   typeTokens,
   TYPE_TOKEN_MODULE,

@@ -58,8 +58,14 @@ const RESOURCES = [
     file: "variable-set-application.ts",
     diffs: ["resources/providers/variable-set-application.ts"],
   },
+  { name: "RunTrigger", file: "run-trigger.ts", diffs: ["resources/providers/run-trigger.ts"] },
+  {
+    name: "NotificationConfiguration",
+    file: "notification-configuration.ts",
+    diffs: ["resources/providers/notification-configuration.ts"],
+  },
 ];
-const FUNCTIONS = ["getWorkspaces", "getWorkspace", "getEffectiveVariables"];
+const FUNCTIONS = ["getWorkspaces", "getWorkspace", "getEffectiveVariables", "getWorkspaceOutputs"];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
@@ -337,6 +343,8 @@ function derive() {
     for (const name of secret.outputs) {
       if (!outputs.properties[name]) throw new Error(`${r.name}: secret output ${name} is not an output`);
       outputs.properties[name].secret = true;
+      // An input of the same name (a write-only token) is the value the output keeps.
+      if (inputs.properties[name]) inputs.properties[name].secret = true;
     }
     for (const rule of secret.items) {
       const ref = inputs.properties[rule.list]?.items?.$ref;

@@ -9,7 +9,11 @@ import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orA
 
 /** Where a configuration delivers: a generic webhook, Slack, Microsoft Teams, or email to users of the organization. */
 export const NOTIFICATION_DESTINATION_TYPES = ["generic", "slack", "microsoft-teams", "email"] as const;
-/** One of {@link NOTIFICATION_DESTINATION_TYPES}. */
+/**
+ * One of {@link NOTIFICATION_DESTINATION_TYPES}: `generic` (a webhook of your own, posted
+ * JSON), `slack` (a Slack incoming webhook), `microsoft-teams` (a Microsoft Teams incoming
+ * webhook) or `email` (users of the organization, and addresses where the service allows).
+ */
 export type NotificationDestinationType = (typeof NOTIFICATION_DESTINATION_TYPES)[number];
 
 /** The destinations that deliver to a URL, which they therefore require. */

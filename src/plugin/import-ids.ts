@@ -127,4 +127,24 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  RunTrigger: {
+    name: "deploy-after-network",
+    forms: [
+      {
+        form: "rt-<id>",
+        says: "the run trigger's id, as the workspace's run triggers list shows it (and the error of a pair that exists already names it).",
+        example: "rt-3kqPzV6sYw8RnTdM",
+      },
+    ],
+  },
+  NotificationConfiguration: {
+    name: "alerts",
+    forms: [
+      {
+        form: "nc-<id>",
+        says: "the configuration's id (its token, which the service never shows, is then the program's to declare).",
+        example: "nc-4Kd7ZvQe1bGtLmPx",
+      },
+    ],
+  },
 };

@@ -16,6 +16,7 @@ import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { CLAIMANT_KEY, KINDS_WITH_CLAIMS } from "../resources/process/claims";
 import { getEffectiveVariables, getWorkspace, getWorkspaces } from "../resources/lookups";
+import { readWorkspaceOutputs, type GetWorkspaceOutputsArgs } from "../resources/workspace-outputs";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
 import schemaJson from "./schema.json";
@@ -355,6 +356,13 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
               new Set(),
             ),
           };
+        case `${PLUGIN_TOKEN_PREFIX}getWorkspaceOutputs`: {
+          // Plain values from the one reading, each sensitive one marked secret in its place.
+          const read = await readWorkspaceOutputs("getWorkspaceOutputs", given as unknown as GetWorkspaceOutputsArgs);
+          let outputs: unknown = marked(read as unknown as Props, new Set());
+          for (const name of read.sensitiveNames) outputs = secretAt(outputs, ["outputs", name]);
+          return { outputs: outputs as Props };
+        }
         default:
           throw new Error(
             `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,

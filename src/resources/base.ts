@@ -1,7 +1,7 @@
 /** Helpers shared by the resource classes. */
 import * as pulumi from "@pulumi/pulumi";
 import { providerText } from "./provider-text";
-import { isSecretItem, secretsOf } from "./secret-values";
+import { carriesCredentials, isSecretItem, secretsOf } from "./secret-values";
 import type { ResourceTypeName } from "./tokens";
 
 /**
@@ -51,6 +51,23 @@ export function withSecretItems<T extends object>(kind: ResourceTypeName, args: 
       .apply((items) =>
         (items ?? []).some((item) => isSecretItem(item, rule)) ? pulumi.secret(items) : pulumi.output(items),
       );
+  }
+  return out as T;
+}
+
+/**
+ * `args` with the inputs ./secret-values.ts names for `kind` made secret: an input that is
+ * also a secret output (a write-only token) always, a URL only when it carries
+ * credentials, so that a plain address stays readable in previews and diffs.
+ */
+export function withSecretInputs<T extends object>(kind: ResourceTypeName, args: T): T {
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  const secrets = secretsOf(kind);
+  for (const name of secrets.outputs) if (out[name] !== undefined) out[name] = pulumi.secret(out[name]);
+  for (const name of secrets.credentialed ?? []) {
+    const value = out[name] as pulumi.Input<string> | undefined;
+    if (value === undefined) continue;
+    out[name] = pulumi.output(value).apply((v) => (carriesCredentials(v) ? pulumi.secret(v) : pulumi.output(v)));
   }
   return out as T;
 }

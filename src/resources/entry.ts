@@ -28,6 +28,8 @@ import { workspaceVariableProvider } from "./providers/workspace-variable";
 import { workspaceVariablesProvider } from "./providers/workspace-variables";
 import { variableSetProvider } from "./providers/variable-set";
 import { variableSetApplicationProvider } from "./providers/variable-set-application";
+import { runTriggerProvider } from "./providers/run-trigger";
+import { notificationConfigurationProvider } from "./providers/notification-configuration";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
 import { tokenRefused } from "./providers/client";
 import { stackOriginProvider } from "./providers/origin";
@@ -58,6 +60,8 @@ const implementations: Record<string, ProviderImpl> = {
   workspacevariables: workspaceVariablesProvider,
   variableset: variableSetProvider,
   variablesetapplication: variableSetApplicationProvider,
+  runtrigger: runTriggerProvider,
+  notificationconfiguration: notificationConfigurationProvider,
   stackorigin: stackOriginProvider,
 };
 

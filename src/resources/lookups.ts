@@ -25,6 +25,13 @@ import {
   type GetEffectiveVariablesOutputArgs,
   type GetEffectiveVariablesResult,
 } from "./effective-variables";
+import {
+  readWorkspaceOutputs,
+  workspaceOutputsArgsSchema,
+  type GetWorkspaceOutputsArgs,
+  type GetWorkspaceOutputsOutputArgs,
+  type GetWorkspaceOutputsResult,
+} from "./workspace-outputs";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { foldTagName } from "./providers/compare";
@@ -165,6 +172,7 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspaces: Object.keys(listArgsSchema.shape),
   getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
   getEffectiveVariables: Object.keys(effectiveArgsSchema.shape),
+  getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
 };
 
 function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
@@ -380,4 +388,31 @@ export function getEffectiveVariablesOutput(
   args: GetEffectiveVariablesOutputArgs,
 ): pulumi.Output<GetEffectiveVariablesResult> {
   return pulumi.output(args).apply((a) => getEffectiveVariables(a as GetEffectiveVariablesArgs));
+}
+
+/**
+ * Another workspace's outputs, like `tfe_outputs`: read from its current state through
+ * `/workspaces/:id/current-state-version-outputs`, so a token with access to the outputs
+ * alone is enough. Each output the service marks sensitive is a secret (`pulumi.secret`,
+ * its value where the token may read the state, else null), and only those; the others
+ * are plain values. Puts nothing in state.
+ *
+ * ```ts
+ * const network = await getWorkspaceOutputs({ workspaceId: "ws-2xWmbZ4hFYd5KuUE" });
+ * export const vpcId = network.outputs.vpc_id;
+ * ```
+ */
+export async function getWorkspaceOutputs(args: GetWorkspaceOutputsArgs): Promise<GetWorkspaceOutputsResult> {
+  const read = await readWorkspaceOutputs("getWorkspaceOutputs", args);
+  const outputs: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(read.outputs))
+    outputs[name] = read.sensitiveNames.includes(name) ? pulumi.secret(value) : value;
+  return { ...read, outputs };
+}
+
+/** {@link getWorkspaceOutputs} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getWorkspaceOutputsOutput(
+  args: GetWorkspaceOutputsOutputArgs,
+): pulumi.Output<GetWorkspaceOutputsResult> {
+  return pulumi.output(args).apply((a) => getWorkspaceOutputs(a as GetWorkspaceOutputsArgs));
 }

@@ -39,6 +39,11 @@ export interface ResourceSecrets {
    * `secret` (an SDK would then hide every value); both doors mark them per resource.
    */
   readonly fields?: readonly SecretField[];
+  /**
+   * Inputs holding a URL that are secret when it carries credentials (see
+   * {@link carriesCredentials}): only then, so that a plain address stays readable.
+   */
+  readonly credentialed?: readonly string[];
 }
 
 /** The provider's configuration keys (`workspaces:<key>`) that are secret. */
@@ -63,7 +68,35 @@ export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
     outputs: ["sensitiveValues"],
     items: [{ list: "variables", value: "value", when: "sensitive" }],
   },
+  NotificationConfiguration: {
+    // Write-only on the service: what the stack keeps is the program's last value.
+    outputs: ["token"],
+    items: [],
+    credentialed: ["url"],
+  },
 };
+
+/** Query parameters whose value is a credential by their name (`?token=`, `?sig=`, `?api_key=`, ...). */
+const CREDENTIAL_PARAMETER = /token|secret|passw|pwd|key|sig|auth|credential|code/i;
+
+/**
+ * Whether a URL carries credentials: a user name or password (`https://user:pass@host`), a
+ * query parameter named as a credential (`?token=...`, `?sig=...`), or the path of a Slack
+ * incoming webhook (`hooks.slack.com/services/...`), which is itself the credential.
+ */
+export function carriesCredentials(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username !== "" || url.password !== "") return true;
+  if (url.hostname === "hooks.slack.com" && url.pathname.startsWith("/services/")) return true;
+  for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMETER.test(name)) return true;
+  return false;
+}
 
 const NONE: ResourceSecrets = { outputs: [], items: [] };
 
@@ -77,14 +110,15 @@ export type SecretPath = readonly (string | number)[];
 
 /**
  * Where `props` (inputs or outputs of a resource of `kind`) hold a secret value: each
- * secret output that is present, each secret field whose flag is true, and the value of
- * each list item whose flag is true.
+ * secret output that is present, each secret field whose flag is true, each URL that
+ * carries credentials, and the value of each list item whose flag is true.
  */
 export function secretPaths(kind: string, props: Record<string, unknown> | undefined): SecretPath[] {
   const secrets = secretsOf(kind);
   const paths: SecretPath[] = [];
   for (const name of secrets.outputs) if (props?.[name] !== undefined) paths.push([name]);
   for (const field of secrets.fields ?? []) if (isSecretItem(props, field)) paths.push([field.value]);
+  for (const name of secrets.credentialed ?? []) if (carriesCredentials(props?.[name])) paths.push([name]);
   for (const rule of secrets.items) {
     const list = props?.[rule.list];
     if (!Array.isArray(list)) continue;

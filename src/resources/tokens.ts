@@ -26,6 +26,8 @@ export const typeTokens = {
   WorkspaceVariables: `${TYPE_TOKEN_PREFIX}WorkspaceVariables`,
   VariableSet: `${TYPE_TOKEN_PREFIX}VariableSet`,
   VariableSetApplication: `${TYPE_TOKEN_PREFIX}VariableSetApplication`,
+  RunTrigger: `${TYPE_TOKEN_PREFIX}RunTrigger`,
+  NotificationConfiguration: `${TYPE_TOKEN_PREFIX}NotificationConfiguration`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
   StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
@@ -59,4 +61,6 @@ export const pluginTypeTokens = {
   WorkspaceVariables: `${PLUGIN_TOKEN_PREFIX}WorkspaceVariables`,
   VariableSet: `${PLUGIN_TOKEN_PREFIX}VariableSet`,
   VariableSetApplication: `${PLUGIN_TOKEN_PREFIX}VariableSetApplication`,
+  RunTrigger: `${PLUGIN_TOKEN_PREFIX}RunTrigger`,
+  NotificationConfiguration: `${PLUGIN_TOKEN_PREFIX}NotificationConfiguration`,
 } as const satisfies Record<PluginResourceName, string>;

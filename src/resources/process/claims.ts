@@ -27,5 +27,29 @@ export function claim(record: string, claimant: string): string | undefined {
   return undefined;
 }
 
+/** The group each claimant last joined, by kind of group (see {@link joinGroup}). */
+const memberships = new Map<string, Map<string, string>>();
+
+/**
+ * Records that `claimant` declares one member of `group` (e.g. the sources of one
+ * workspace's run triggers, kind `run-trigger-sources`), leaving the group of that kind it
+ * joined before (a resource whose target changed), and returns how many resources of this
+ * process are in the group: the stack's own count, for a limit checked at preview.
+ */
+export function joinGroup(kind: string, group: string, claimant: string): number {
+  let members = memberships.get(kind);
+  if (!members) memberships.set(kind, (members = new Map()));
+  members.set(claimant, group);
+  let count = 0;
+  for (const g of members.values()) if (g === group) count += 1;
+  return count;
+}
+
 /** The resources whose `check` claims what they manage, and so takes {@link CLAIMANT_KEY}. */
-export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set(["VariableSetApplication"]);
+export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
+  "VariableSetApplication",
+  "TeamWorkspaceAccess",
+  "TeamProjectAccess",
+  "RunTrigger",
+  "NotificationConfiguration",
+]);

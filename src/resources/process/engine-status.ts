@@ -65,13 +65,13 @@ function engineLogClient(): EngineLogClient | null {
  * the message goes to the stack's row: name the resource in it. Never throws and never
  * delays the caller (messages are sent in order, in the background): progress is a courtesy.
  */
-export function reportStatus(message: string, urn = "", ephemeral = true): void {
+export function reportStatus(message: string, urn = "", ephemeral = true, severity: "INFO" | "WARNING" = "INFO"): void {
   const client = engineLogClient();
   if (!client) return;
   try {
     const { LogRequest, LogSeverity } = sdkModule<any>("@pulumi/pulumi/proto/engine_pb");
     const req = new LogRequest();
-    req.setSeverity(LogSeverity.INFO);
+    req.setSeverity(LogSeverity[severity]);
     req.setMessage(message);
     req.setUrn(urn);
     req.setEphemeral(ephemeral);
@@ -87,4 +87,12 @@ export function reportStatus(message: string, urn = "", ephemeral = true): void 
  */
 export function reportInfo(message: string): void {
   reportStatus(message, "", false);
+}
+
+/**
+ * Shows `message` as a warning diagnostic that stays (printed under "Diagnostics"): for
+ * what is accepted but may not be what the program meant.
+ */
+export function reportWarning(message: string): void {
+  reportStatus(message, "", false, "WARNING");
 }
