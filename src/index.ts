@@ -39,6 +39,20 @@ export { VariableSet } from "./resources/variable-set";
 export type { VariableSetArgs } from "./resources/variable-set";
 export { VariableSetApplication } from "./resources/variable-set-application";
 export type { VariableSetApplicationArgs } from "./resources/variable-set-application";
+export { TeamWorkspaceAccess } from "./resources/team-workspace-access";
+export type {
+  TeamWorkspaceAccessArgs,
+  TeamWorkspacePermissionsArgs,
+  TeamWorkspacePermissionsOutput,
+} from "./resources/team-workspace-access";
+export { TeamProjectAccess } from "./resources/team-project-access";
+export type {
+  TeamProjectAccessArgs,
+  TeamProjectPermissionsArgs,
+  TeamProjectWorkspacePermissionsArgs,
+  TeamProjectPermissionsOutput,
+  TeamProjectWorkspacePermissionsOutput,
+} from "./resources/team-project-access";
 export { RunTrigger } from "./resources/run-trigger";
 export type { RunTriggerArgs } from "./resources/run-trigger";
 export { NotificationConfiguration } from "./resources/notification-configuration";
@@ -50,6 +64,8 @@ export {
   getWorkspaceOutput,
   getEffectiveVariables,
   getEffectiveVariablesOutput,
+  getEffectiveAccess,
+  getEffectiveAccessOutput,
   getWorkspaceOutputs,
   getWorkspaceOutputsOutput,
 } from "./resources/lookups";
@@ -68,6 +84,13 @@ export type {
   EffectiveVariable,
   EffectiveVariableSource,
 } from "./resources/effective-variables";
+export type {
+  GetEffectiveAccessArgs,
+  GetEffectiveAccessOutputArgs,
+  GetEffectiveAccessResult,
+  EffectiveTeamAccess,
+  EffectiveAccessSource,
+} from "./resources/effective-access";
 export type {
   GetWorkspaceOutputsArgs,
   GetWorkspaceOutputsOutputArgs,

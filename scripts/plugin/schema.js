@@ -58,6 +58,16 @@ const RESOURCES = [
     file: "variable-set-application.ts",
     diffs: ["resources/providers/variable-set-application.ts"],
   },
+  {
+    name: "TeamWorkspaceAccess",
+    file: "team-workspace-access.ts",
+    diffs: ["resources/providers/team-access.ts"],
+  },
+  {
+    name: "TeamProjectAccess",
+    file: "team-project-access.ts",
+    diffs: ["resources/providers/team-access.ts"],
+  },
   { name: "RunTrigger", file: "run-trigger.ts", diffs: ["resources/providers/run-trigger.ts"] },
   {
     name: "NotificationConfiguration",
@@ -65,7 +75,13 @@ const RESOURCES = [
     diffs: ["resources/providers/notification-configuration.ts"],
   },
 ];
-const FUNCTIONS = ["getWorkspaces", "getWorkspace", "getEffectiveVariables", "getWorkspaceOutputs"];
+const FUNCTIONS = [
+  "getWorkspaces",
+  "getWorkspace",
+  "getEffectiveVariables",
+  "getWorkspaceOutputs",
+  "getEffectiveAccess",
+];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];

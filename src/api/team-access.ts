@@ -285,3 +285,37 @@ export type TeamProjectResource = z.infer<typeof teamProjectResourceSchema>;
 export const teamProjectDocumentSchema = documentSchema(teamProjectResourceSchema);
 /** Body of one page of a project's team accesses. */
 export const teamProjectListDocumentSchema = listDocumentSchema(teamProjectResourceSchema);
+
+/** The workspace access levels, weakest first (`custom` is not ranked: it is what its permissions say). */
+export const WORKSPACE_LEVEL_ORDER = ["read", "plan", "write", "admin"] as const;
+
+/** The level a team's preset grant on a project gives it on every workspace of the project. */
+export const PROJECT_LEVEL_ON_WORKSPACES: Record<
+  Exclude<ProjectAccessLevel, "custom">,
+  (typeof WORKSPACE_LEVEL_ORDER)[number]
+> = { read: "read", write: "write", maintain: "admin", admin: "admin" };
+
+/**
+ * The organization-wide flags of a team (`organization-access`) that give it a level on
+ * every workspace of the organization, as the hosted service documents them (the owners
+ * team holds every flag).
+ */
+export const ORGANIZATION_FLAGS_ON_WORKSPACES = {
+  "manage-workspaces": "admin",
+  "manage-projects": "admin",
+  "read-workspaces": "read",
+  "read-projects": "read",
+} as const satisfies Partial<Record<string, (typeof WORKSPACE_LEVEL_ORDER)[number]>>;
+
+/** A custom project grant's `workspace-access` read as a custom grant on each workspace of the project. */
+export function projectGrantOnWorkspaces(w: ProjectWorkspacePermissionValues): WorkspacePermissionValues {
+  return {
+    runs: w.runs,
+    variables: w.variables,
+    "state-versions": w["state-versions"],
+    "sentinel-mocks": w["sentinel-mocks"],
+    "workspace-locking": w.locking,
+    "run-tasks": w["run-tasks"],
+    "policy-overrides": w["policy-overrides"],
+  };
+}

@@ -147,4 +147,26 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  TeamWorkspaceAccess: {
+    name: "platform-web",
+    forms: [
+      { form: "tws-<id>", says: "the team access record's id.", example: "tws-7hGq2WnRt5YcXvBm" },
+      {
+        form: "team-<id>/ws-<id>",
+        says: "the access of that team to that workspace, which it must have; the resource's id is then its `tws-` id.",
+        example: "team-6pYwQv8sNb3kLrTz/ws-2xWmbZ4hFYd5KuUE",
+      },
+    ],
+  },
+  TeamProjectAccess: {
+    name: "platform-apps",
+    forms: [
+      { form: "tprj-<id>", says: "the project access record's id.", example: "tprj-9dLm3KsQv6TyWpRc" },
+      {
+        form: "team-<id>/prj-<id>",
+        says: "the access of that team to that project, which it must have; the resource's id is then its `tprj-` id.",
+        example: "team-6pYwQv8sNb3kLrTz/prj-5FhW9cLtQm2bXvNe",
+      },
+    ],
+  },
 };

@@ -15,7 +15,7 @@ import { setConfiguredSettings } from "../resources/provider-settings";
 import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { CLAIMANT_KEY, KINDS_WITH_CLAIMS } from "../resources/process/claims";
-import { getEffectiveVariables, getWorkspace, getWorkspaces } from "../resources/lookups";
+import { getEffectiveAccess, getEffectiveVariables, getWorkspace, getWorkspaces } from "../resources/lookups";
 import { readWorkspaceOutputs, type GetWorkspaceOutputsArgs } from "../resources/workspace-outputs";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
@@ -363,6 +363,15 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
           for (const name of read.sensitiveNames) outputs = secretAt(outputs, ["outputs", name]);
           return { outputs: outputs as Props };
         }
+        case `${PLUGIN_TOKEN_PREFIX}getEffectiveAccess`:
+          return {
+            outputs: marked(
+              (await getEffectiveAccess(
+                given as unknown as Parameters<typeof getEffectiveAccess>[0],
+              )) as unknown as Props,
+              new Set(),
+            ),
+          };
         default:
           throw new Error(
             `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,

@@ -28,6 +28,8 @@ import { workspaceVariableProvider } from "./providers/workspace-variable";
 import { workspaceVariablesProvider } from "./providers/workspace-variables";
 import { variableSetProvider } from "./providers/variable-set";
 import { variableSetApplicationProvider } from "./providers/variable-set-application";
+import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
+import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
 import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
@@ -60,6 +62,8 @@ const implementations: Record<string, ProviderImpl> = {
   workspacevariables: workspaceVariablesProvider,
   variableset: variableSetProvider,
   variablesetapplication: variableSetApplicationProvider,
+  teamworkspaceaccess: teamWorkspaceAccessProvider,
+  teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,
   notificationconfiguration: notificationConfigurationProvider,
   stackorigin: stackOriginProvider,

@@ -26,6 +26,12 @@ import {
   type GetEffectiveVariablesResult,
 } from "./effective-variables";
 import {
+  effectiveAccess,
+  type GetEffectiveAccessArgs,
+  type GetEffectiveAccessOutputArgs,
+  type GetEffectiveAccessResult,
+} from "./effective-access";
+import {
   readWorkspaceOutputs,
   workspaceOutputsArgsSchema,
   type GetWorkspaceOutputsArgs,
@@ -172,6 +178,7 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspaces: Object.keys(listArgsSchema.shape),
   getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
   getEffectiveVariables: Object.keys(effectiveArgsSchema.shape),
+  getEffectiveAccess: Object.keys(effectiveArgsSchema.shape),
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
 };
 
@@ -415,4 +422,41 @@ export function getWorkspaceOutputsOutput(
   args: GetWorkspaceOutputsOutputArgs,
 ): pulumi.Output<GetWorkspaceOutputsResult> {
   return pulumi.output(args).apply((a) => getWorkspaceOutputs(a as GetWorkspaceOutputsArgs));
+}
+
+/**
+ * Who may do what on a workspace, so that nobody has to add up the three places access is
+ * granted: each team's organization-wide flags (`manageWorkspaces` gives `admin` on every
+ * workspace, `readWorkspaces` gives `read`), its access to the workspace's project (a
+ * project's `maintain` and `admin` give `admin` on its workspaces) and its access to the
+ * workspace itself, together: each team's strongest access, its permissions, and the
+ * grants they come from. Puts nothing in state.
+ *
+ * ```ts
+ * const access = await getEffectiveAccess({ workspaceId: "ws-2xWmbZ4hFYd5KuUE" });
+ * export const admins = access.teams.filter((t) => t.access === "admin").map((t) => t.teamName);
+ * ```
+ */
+export async function getEffectiveAccess(args: GetEffectiveAccessArgs): Promise<GetEffectiveAccessResult> {
+  const fn = "getEffectiveAccess";
+  const parsed = effectiveArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const { workspaceId } = parsed.data;
+  const client = lookupClient(fn);
+  try {
+    return await effectiveAccess(client, workspaceId);
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw fail(
+        fn,
+        `cannot read the team access of workspace ${workspaceId}: the service answered 404: there is no such workspace, or the token in use may not see it or its team access (reading team access takes a token that manages workspaces)`,
+      );
+    }
+    throw fail(fn, (err as Error).message);
+  }
+}
+
+/** {@link getEffectiveAccess} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getEffectiveAccessOutput(args: GetEffectiveAccessOutputArgs): pulumi.Output<GetEffectiveAccessResult> {
+  return pulumi.output(args).apply((a) => getEffectiveAccess(a as GetEffectiveAccessArgs));
 }

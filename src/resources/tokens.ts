@@ -26,6 +26,8 @@ export const typeTokens = {
   WorkspaceVariables: `${TYPE_TOKEN_PREFIX}WorkspaceVariables`,
   VariableSet: `${TYPE_TOKEN_PREFIX}VariableSet`,
   VariableSetApplication: `${TYPE_TOKEN_PREFIX}VariableSetApplication`,
+  TeamWorkspaceAccess: `${TYPE_TOKEN_PREFIX}TeamWorkspaceAccess`,
+  TeamProjectAccess: `${TYPE_TOKEN_PREFIX}TeamProjectAccess`,
   RunTrigger: `${TYPE_TOKEN_PREFIX}RunTrigger`,
   NotificationConfiguration: `${TYPE_TOKEN_PREFIX}NotificationConfiguration`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
@@ -61,6 +63,8 @@ export const pluginTypeTokens = {
   WorkspaceVariables: `${PLUGIN_TOKEN_PREFIX}WorkspaceVariables`,
   VariableSet: `${PLUGIN_TOKEN_PREFIX}VariableSet`,
   VariableSetApplication: `${PLUGIN_TOKEN_PREFIX}VariableSetApplication`,
+  TeamWorkspaceAccess: `${PLUGIN_TOKEN_PREFIX}TeamWorkspaceAccess`,
+  TeamProjectAccess: `${PLUGIN_TOKEN_PREFIX}TeamProjectAccess`,
   RunTrigger: `${PLUGIN_TOKEN_PREFIX}RunTrigger`,
   NotificationConfiguration: `${PLUGIN_TOKEN_PREFIX}NotificationConfiguration`,
 } as const satisfies Record<PluginResourceName, string>;

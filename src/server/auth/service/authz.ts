@@ -5,6 +5,7 @@ import * as store from "../store/grants";
 import type { TeamWorkspaceAccess } from "../store/grants";
 import type { Caller, OrgRole } from "./caller";
 import { customProjectAccess } from "./presets";
+import { PROJECT_LEVEL_ON_WORKSPACES, projectGrantOnWorkspaces } from "../../../api/team-access";
 
 /**
  * Authorization: the caller's standing in an organization, the permissions it holds on a
@@ -169,26 +170,21 @@ function customPermissions(a: TeamWorkspaceAccess): PermissionName[] {
 
 /** A custom project grant's `workspace-access`, read as a custom grant on each workspace of the project. */
 function projectGrantOnWorkspace(customAccess: string | null): TeamWorkspaceAccess {
-  const w = customProjectAccess(customAccess).workspace;
+  const w = projectGrantOnWorkspaces(customProjectAccess(customAccess).workspace);
   return {
     access: "custom",
     runs: w.runs,
     variables: w.variables,
     state_versions: w["state-versions"],
     sentinel_mocks: w["sentinel-mocks"],
-    workspace_locking: w.locking ? 1 : 0,
+    workspace_locking: w["workspace-locking"] ? 1 : 0,
     run_tasks: w["run-tasks"] ? 1 : 0,
     policy_overrides: w["policy-overrides"] ? 1 : 0,
   };
 }
 
 /** Project-level team access gives the matching access on every workspace of the project. */
-const PROJECT_TO_WORKSPACE: Record<string, Exclude<AccessLevel, "custom">> = {
-  read: "read",
-  write: "write",
-  maintain: "admin",
-  admin: "admin",
-};
+const PROJECT_TO_WORKSPACE: Record<string, Exclude<AccessLevel, "custom">> = PROJECT_LEVEL_ON_WORKSPACES;
 
 export interface WorkspaceKey {
   id: string;

@@ -1,0 +1,398 @@
+/**
+ * What the providers of `TeamWorkspaceAccess` and `TeamProjectAccess` share: one grant is a
+ * level and, for `custom`, groups of permissions (one for a workspace, two for a project),
+ * each checked against the lists of src/api/team-access.ts and compared as the permissions
+ * the grant ends with, so that a preset level and the same custom permissions are equal and
+ * a permission the service adds later (or one it does not send) takes its level's default.
+ */
+import { ValidationError, type WorkspacesClient } from "../../client";
+import { isId, type IdKind } from "../../api/common";
+import { CLAIMANT_KEY, claim } from "../process/claims";
+import { getClient, isNotFound } from "./client";
+import { diffFields, type FieldRule } from "./compare";
+import { confirmGone, type MissingRecord } from "./gone";
+import { ProviderError } from "./user-errors";
+import { isUnknown } from "./unknowns";
+import { adoptFailures } from "./workspace-variable-lists";
+import type { CheckFailure, DiffResult, ProviderImpl, Props } from "./types";
+
+/** A permission list of src/api/team-access.ts: each permission's values, or `boolean`. */
+type PermissionList = Readonly<Record<string, "boolean" | ReadonlyArray<string>>>;
+
+/** Permission values in the program's spelling (`stateVersions`). */
+export type Permissions = Record<string, string | boolean>;
+
+/** One group of permissions of a grant: the input that holds it and what each level grants. */
+export interface PermissionGroup {
+  /** The input and output (`permissions`, `projectPermissions`, `workspacePermissions`). */
+  input: string;
+  /** The permissions and their values, in the service's spelling. */
+  list: PermissionList;
+  /** What a level grants in this group, in the service's spelling; `custom` gives a custom grant's starting values. */
+  preset(level: string): Readonly<Record<string, unknown>>;
+}
+
+/** A kind of grant: its levels and its permission groups. */
+export interface GrantKind {
+  levels: readonly string[];
+  groups: readonly PermissionGroup[];
+}
+
+/** A team's access as the two providers read and write it, in the program's spelling. */
+export interface Grant {
+  id: string;
+  access: string;
+  /** Each group's permissions as the service sent them (unknown keys ignored). */
+  groups: Record<string, Permissions>;
+  teamId: string | null;
+  targetId: string | null;
+}
+
+/** What one provider adds to the shared implementation: the target and the client calls. */
+export interface AccessTarget {
+  /** Resource type name, for messages: `TeamWorkspaceAccess`. */
+  resource: string;
+  /** The target's kind as messages and ids name it: `workspace` or `project`. */
+  noun: "workspace" | "project";
+  /** The target's input: `workspaceId` or `projectId`. */
+  input: "workspaceId" | "projectId";
+  /** The target's id kind (`workspace`, `project`) and the record's id prefix (`tws-`, `tprj-`). */
+  idKind: IdKind;
+  prefix: string;
+  /** Which records a token must see all of for a 404 to prove this one gone. */
+  visibility: MissingRecord["kind"];
+  grant: GrantKind;
+  /** The target's organization, for the 404 rule (one read of the workspace or project). */
+  organizationOf(client: WorkspacesClient, targetId: string): Promise<string | null>;
+  list(client: WorkspacesClient, targetId: string): AsyncIterable<Grant>;
+  read(client: WorkspacesClient, id: string): Promise<Grant>;
+  add(
+    client: WorkspacesClient,
+    teamId: string,
+    targetId: string,
+    access: string,
+    groups: Record<string, Permissions>,
+  ): Promise<Grant>;
+  update(client: WorkspacesClient, id: string, access: string, groups: Record<string, Permissions>): Promise<Grant>;
+  remove(client: WorkspacesClient, id: string): Promise<void>;
+}
+
+const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const names = (group: PermissionGroup) => Object.keys(group.list).map(camel);
+const valuesOf = (v: "boolean" | ReadonlyArray<string>) =>
+  v === "boolean" ? "true or false" : v.map((x) => JSON.stringify(x)).join(", ");
+
+/** A group's values in the program's spelling, from the service's spelling; what the list does not name is left out. */
+export function fromWire(group: PermissionGroup, wire: Readonly<Record<string, unknown>> | undefined): Permissions {
+  const out: Permissions = {};
+  for (const key of Object.keys(group.list)) {
+    const v = wire?.[key];
+    if (typeof v === "string" || typeof v === "boolean") out[camel(key)] = v;
+  }
+  return out;
+}
+
+/**
+ * The permissions a grant ends with in one group: a preset level's own, or for `custom` the
+ * custom starting values with the given ones over them. Undefined for a level outside the set.
+ */
+function effective(kind: GrantKind, group: PermissionGroup, level: unknown, given: unknown): Permissions | undefined {
+  if (typeof level !== "string" || !kind.levels.includes(level)) return undefined;
+  const base = fromWire(group, group.preset(level));
+  if (level !== "custom") return base;
+  const over = given !== null && typeof given === "object" ? (given as Props) : {};
+  for (const name of names(group)) {
+    const v = over[name];
+    if (typeof v === "string" || typeof v === "boolean") base[name] = v;
+  }
+  return base;
+}
+
+/** The permissions of a grant as recorded: what the service sent, and its level's defaults for what it did not. */
+function recorded(kind: GrantKind, group: PermissionGroup, level: unknown, stored: unknown): Permissions {
+  const base = fromWire(
+    group,
+    group.preset(typeof level === "string" && kind.levels.includes(level) ? level : "custom"),
+  );
+  const got = stored !== null && typeof stored === "object" ? (stored as Props) : {};
+  for (const name of names(group)) {
+    const v = got[name];
+    if (typeof v === "string" || typeof v === "boolean") base[name] = v;
+  }
+  return base;
+}
+
+/** Whether the declared grant (news) ends with the permissions of the recorded one (olds). */
+function sameGrant(kind: GrantKind, news: Props, olds: Props): boolean {
+  if (isUnknown(news.access) || kind.groups.some((g) => isUnknown(news[g.input]))) return false;
+  return kind.groups.every((g) => {
+    const want = effective(kind, g, news.access, news[g.input]);
+    const have = recorded(kind, g, olds.access, olds[g.input]);
+    return want !== undefined && Object.keys(want).every((k) => want[k] === have[k]);
+  });
+}
+
+/** Check failures of a grant's level and permissions, each with its property path. */
+export function grantFailures(kind: GrantKind, news: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const level = news.access;
+  const levels = kind.levels.map((l) => JSON.stringify(l)).join(", ");
+  if (level === undefined || level === null)
+    failures.push({ property: "access", reason: `access is required: one of ${levels}` });
+  else if (!isUnknown(level) && (typeof level !== "string" || !kind.levels.includes(level)))
+    failures.push({ property: "access", reason: `access must be one of ${levels}, not ${JSON.stringify(level)}` });
+  for (const group of kind.groups) {
+    const given = news[group.input];
+    if (given === undefined || given === null || isUnknown(given)) continue;
+    if (typeof given !== "object" || Array.isArray(given)) {
+      failures.push({ property: group.input, reason: `${group.input} must be an object of permissions` });
+      continue;
+    }
+    const preset =
+      typeof level === "string" && level !== "custom" && kind.levels.includes(level)
+        ? fromWire(group, group.preset(level))
+        : undefined;
+    for (const [name, value] of Object.entries(given as Props)) {
+      const wire = Object.keys(group.list).find((k) => camel(k) === name);
+      const path = `${group.input}.${name}`;
+      if (wire === undefined) {
+        failures.push({
+          property: path,
+          reason: `${path} is not a permission of this grant: give ${names(group).join(", ")}`,
+        });
+        continue;
+      }
+      if (value === undefined || value === null || isUnknown(value)) continue;
+      const allowed = group.list[wire];
+      const ok = allowed === "boolean" ? typeof value === "boolean" : allowed.includes(value as string);
+      if (!ok) {
+        failures.push({
+          property: path,
+          reason: `${path} must be ${allowed === "boolean" ? "" : "one of "}${valuesOf(allowed)}, not ${JSON.stringify(value)}`,
+        });
+      } else if (preset && preset[name] !== value) {
+        failures.push({
+          property: path,
+          reason: `${path} is ${JSON.stringify(value)}, but access "${String(level)}" grants ${JSON.stringify(preset[name])}: set access to "custom" to choose each permission, or leave ${path} out`,
+        });
+      }
+    }
+  }
+  return failures;
+}
+
+/** What a create or update sends: the level, and for `custom` every permission it ends with. */
+function wanted(kind: GrantKind, inputs: Props): { access: string; groups: Record<string, Permissions> } {
+  const access = String(inputs.access);
+  const groups: Record<string, Permissions> = {};
+  if (access === "custom")
+    for (const g of kind.groups) groups[g.input] = effective(kind, g, access, inputs[g.input]) ?? {};
+  return { access, groups };
+}
+
+/** Outputs as stored in state. */
+export type AccessOutputs = Props & {
+  teamId: string;
+  access: string;
+  /** Organization of the target, for the 404 rule; absent until known. */
+  organization?: string | null;
+  adopt?: unknown;
+};
+
+function outputsOf(
+  t: AccessTarget,
+  grant: Grant,
+  teamId: string,
+  targetId: string,
+  organization: unknown,
+): AccessOutputs {
+  const outs: AccessOutputs = {
+    teamId: grant.teamId ?? teamId,
+    [t.input]: grant.targetId ?? targetId,
+    access: grant.access,
+    organization: typeof organization === "string" && organization !== "" ? organization : null,
+  };
+  // Every permission this package knows, the level's default for one the service does not send.
+  for (const g of t.grant.groups) outs[g.input] = recorded(t.grant, g, grant.access, grant.groups[g.input]);
+  return outs;
+}
+
+const withAdopt = (outs: AccessOutputs, from: Props): AccessOutputs =>
+  from.adopt !== undefined ? { ...outs, adopt: from.adopt } : outs;
+
+function label(t: AccessTarget, teamId: unknown, targetId: unknown, id?: string): string {
+  return `the access of team ${String(teamId)} to ${t.noun} ${String(targetId)}${id ? ` (${id})` : ""}`;
+}
+
+/** A create refused because the team already has access there (the hosted service: "has already been taken"). */
+function alreadyGranted(err: unknown): boolean {
+  return (
+    err instanceof ValidationError &&
+    err.problems.some((p) => /already been taken|already exists|already has access/i.test(p.detail))
+  );
+}
+
+async function existing(client: WorkspacesClient, t: AccessTarget, teamId: string, targetId: string) {
+  for await (const g of t.list(client, targetId)) if (g.teamId === teamId) return g;
+  return undefined;
+}
+
+/** The provider of one kind of team access. */
+export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutputs> {
+  const FIELDS: FieldRule[] = [
+    { name: "teamId", replaces: true },
+    { name: t.input, replaces: true },
+  ];
+  const missing = (id: string, props: Props): MissingRecord => ({
+    label: label(t, props.teamId, props[t.input], id),
+    organization: props.organization,
+    kind: t.visibility,
+  });
+
+  return {
+    async check(_olds, news) {
+      const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
+      const failures: CheckFailure[] = [];
+      const team = news.teamId;
+      if (team === undefined || team === null || team === "")
+        failures.push({ property: "teamId", reason: "teamId is required: a team id (team-...)" });
+      else if (!isUnknown(team) && !isId("team", team))
+        failures.push({
+          property: "teamId",
+          reason: `teamId must be a team id (team-...), not ${JSON.stringify(team)}`,
+        });
+      const target = news[t.input];
+      const prefix = t.idKind === "workspace" ? "ws-" : "prj-";
+      if (target === undefined || target === null || target === "")
+        failures.push({ property: t.input, reason: `${t.input} is required: a ${t.noun} id (${prefix}...)` });
+      else if (!isUnknown(target) && !isId(t.idKind, target))
+        failures.push({
+          property: t.input,
+          reason: `${t.input} must be a ${t.noun} id (${prefix}...), not ${JSON.stringify(target)}`,
+        });
+      failures.push(...grantFailures(t.grant, news), ...adoptFailures(news.adopt));
+      if (failures.length === 0 && typeof claimant === "string" && !isUnknown(team) && !isUnknown(target)) {
+        const other = claim(`${String(team)}/${String(target)}`, claimant);
+        if (other !== undefined)
+          failures.push({
+            property: "teamId",
+            reason: `team ${String(team)} is given access to ${t.noun} ${String(target)} by two resources of this stack, this one and "${other}": a team has one access per ${t.noun}, so keep one of the two`,
+          });
+      }
+      return { inputs, failures };
+    },
+
+    async diff(_id, olds, news): Promise<DiffResult> {
+      const { changed, replaces } = diffFields(olds, news, FIELDS);
+      const changes = changed.length > 0 || !sameGrant(t.grant, news, olds);
+      return { changes, replaces };
+    },
+
+    async create(inputs) {
+      const teamId = String(inputs.teamId);
+      const targetId = String(inputs[t.input]);
+      const client = getClient();
+      const { access, groups } = wanted(t.grant, inputs);
+      const organization = await t.organizationOf(client, targetId).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+        throw new ProviderError(
+          `cannot give team ${teamId} access to ${t.noun} ${targetId}: the service answered 404 for the ${t.noun}, so it does not exist or the token in use may not see it. Check ${t.input}, or use a token that may manage team access.`,
+        );
+      });
+      if (inputs.adopt === true) {
+        const found = await existing(client, t, teamId, targetId);
+        if (found) {
+          const current = outputsOf(t, found, teamId, targetId, organization);
+          const outs = sameGrant(t.grant, inputs, current)
+            ? current
+            : outputsOf(t, await t.update(client, found.id, access, groups), teamId, targetId, organization);
+          return { id: found.id, outs: withAdopt(outs, inputs) };
+        }
+      }
+      let grant: Grant;
+      try {
+        grant = await t.add(client, teamId, targetId, access, groups);
+      } catch (err) {
+        if (isNotFound(err))
+          throw new ProviderError(
+            `cannot give team ${teamId} access to ${t.noun} ${targetId}: the service answered 404, so the team does not exist, is in another organization, or the token in use may not see it. Check teamId.`,
+          );
+        if (!alreadyGranted(err)) throw err;
+        const found = await existing(client, t, teamId, targetId).catch(() => undefined);
+        const id = found?.id ?? `${teamId}/${targetId}`;
+        throw new ProviderError(
+          `team ${teamId} already has access to ${t.noun} ${targetId}${found ? ` (${found.id}, access "${found.access}")` : ""}, granted outside this stack (in the UI, by another stack) or by an update of this stack that was interrupted. ` +
+            `To manage it from this stack, set adopt: true on this resource: pulumi up then takes it over and changes only what the program declares differently. ` +
+            `Or import it: pulumi import workspaces:index:${t.resource} <name> ${id}. Otherwise remove this resource.`,
+        );
+      }
+      return { id: grant.id, outs: withAdopt(outputsOf(t, grant, teamId, targetId, organization), inputs) };
+    },
+
+    async read(id, props) {
+      const client = getClient();
+      let grant: Grant;
+      let recordId = id;
+      try {
+        if (id.startsWith(t.prefix)) grant = await t.read(client, id);
+        else {
+          const [teamId = "", targetId = "", ...rest] = id.split("/");
+          if (rest.length > 0 || !isId("team", teamId) || !isId(t.idKind, targetId))
+            throw new ProviderError(
+              `${JSON.stringify(id)} is not the id of a ${t.resource}: give its ${t.prefix}... id, or <team-id>/<${t.idKind === "workspace" ? "ws" : "prj"}-id>`,
+            );
+          const found = await existing(client, t, teamId, targetId);
+          if (!found) return {};
+          grant = found;
+          recordId = found.id;
+        }
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await confirmGone(client, missing(id, props), "refresh");
+        return {};
+      }
+      const teamId = grant.teamId ?? String(props.teamId);
+      const targetId = grant.targetId ?? String(props[t.input]);
+      const organization =
+        typeof props.organization === "string" && props.organization !== ""
+          ? props.organization
+          : await t.organizationOf(client, targetId).catch(() => null);
+      return { id: recordId, props: withAdopt(outputsOf(t, grant, teamId, targetId, organization), props) };
+    },
+
+    inputShape(name, value, outputs) {
+      // A custom grant's permissions as recorded; a preset level's follow from it.
+      if (t.grant.groups.some((g) => g.input === name)) return outputs.access === "custom" ? value : undefined;
+      return value;
+    },
+
+    async update(id, olds, news) {
+      const client = getClient();
+      const teamId = String(olds.teamId);
+      const targetId = String(olds[t.input]);
+      if (sameGrant(t.grant, news, olds)) return { outs: withAdopt({ ...olds }, news) };
+      const { access, groups } = wanted(t.grant, news);
+      let grant: Grant;
+      try {
+        grant = await t.update(client, id, access, groups);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await confirmGone(client, missing(id, olds), "update");
+        throw new ProviderError(
+          `cannot update ${label(t, teamId, targetId, id)}: it was removed outside the program. Run \`pulumi refresh\`, then \`pulumi up\` grants it again.`,
+        );
+      }
+      return { outs: withAdopt(outputsOf(t, grant, teamId, targetId, olds.organization), news) };
+    },
+
+    async delete(id, props) {
+      const client = getClient();
+      try {
+        await t.remove(client, id);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await confirmGone(client, missing(id, props), "delete");
+      }
+    },
+  };
+}
