@@ -61,6 +61,16 @@ const RESOURCES = [
   {
     name: "TeamWorkspaceAccess",
     file: "team-workspace-access.ts",
+    diffs: ["resources/providers/team-workspace-access.ts"],
+  },
+  {
+    name: "TeamProjectAccess",
+    file: "team-project-access.ts",
+    diffs: ["resources/providers/team-project-access.ts"],
+  },
+  {
+    name: "TeamWorkspaceAccess",
+    file: "team-workspace-access.ts",
     diffs: ["resources/providers/team-access.ts"],
   },
   {

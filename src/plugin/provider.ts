@@ -372,6 +372,15 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
               new Set(),
             ),
           };
+        case `${PLUGIN_TOKEN_PREFIX}getEffectiveAccess`:
+          return {
+            outputs: marked(
+              (await getEffectiveAccess(
+                given as unknown as Parameters<typeof getEffectiveAccess>[0],
+              )) as unknown as Props,
+              new Set(),
+            ),
+          };
         default:
           throw new Error(
             `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,

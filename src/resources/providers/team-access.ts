@@ -62,6 +62,8 @@ export interface AccessTarget {
   /** Which records a token must see all of for a 404 to prove this one gone. */
   visibility: MissingRecord["kind"];
   grant: GrantKind;
+  /** The diff table of the team and the target: a change of either replaces the access. */
+  fields: FieldRule[];
   /** The target's organization, for the 404 rule (one read of the workspace or project). */
   organizationOf(client: WorkspacesClient, targetId: string): Promise<string | null>;
   list(client: WorkspacesClient, targetId: string): AsyncIterable<Grant>;
@@ -239,10 +241,7 @@ async function existing(client: WorkspacesClient, t: AccessTarget, teamId: strin
 
 /** The provider of one kind of team access. */
 export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutputs> {
-  const FIELDS: FieldRule[] = [
-    { name: "teamId", replaces: true },
-    { name: t.input, replaces: true },
-  ];
+  const FIELDS = t.fields;
   const missing = (id: string, props: Props): MissingRecord => ({
     label: label(t, props.teamId, props[t.input], id),
     organization: props.organization,

@@ -60,6 +60,10 @@ const provider = accessProvider({
   // Managing project access takes the organization's manage-projects permission, which also sees every project.
   visibility: "project",
   grant: PROJECT_GRANT,
+  fields: [
+    { name: "teamId", replaces: true },
+    { name: "projectId", replaces: true },
+  ],
   organizationOf: async (client, id) => (await client.projects.read(id)).organization ?? null,
   async *list(client, projectId) {
     for await (const a of client.teamProjectAccess.list(projectId)) yield grantOf(a);

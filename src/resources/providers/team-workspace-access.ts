@@ -35,6 +35,10 @@ const provider = accessProvider({
   // Managing team access takes the organization's manage-workspaces permission, which also sees every workspace.
   visibility: "workspace",
   grant: WORKSPACE_GRANT,
+  fields: [
+    { name: "teamId", replaces: true },
+    { name: "workspaceId", replaces: true },
+  ],
   organizationOf: async (client, id) => (await client.workspaces.read(id)).organization ?? null,
   async *list(client, workspaceId) {
     for await (const a of client.teamAccess.list(workspaceId)) yield grantOf(a);
