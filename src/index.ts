@@ -39,6 +39,10 @@ export { VariableSet } from "./resources/variable-set";
 export type { VariableSetArgs } from "./resources/variable-set";
 export { VariableSetApplication } from "./resources/variable-set-application";
 export type { VariableSetApplicationArgs } from "./resources/variable-set-application";
+export { Project } from "./resources/project";
+export type { ProjectArgs } from "./resources/project";
+export { Team } from "./resources/team";
+export type { TeamArgs, TeamVisibility, OrganizationAccessArgs, OrganizationAccessOutput } from "./resources/team";
 export { TeamWorkspaceAccess } from "./resources/team-workspace-access";
 export type {
   TeamWorkspaceAccessArgs,
@@ -68,7 +72,10 @@ export {
   getEffectiveAccessOutput,
   getWorkspaceOutputs,
   getWorkspaceOutputsOutput,
+  getTeam,
+  getTeamOutput,
 } from "./resources/lookups";
+export type { GetTeamArgs, GetTeamOutputArgs, GetTeamResult } from "./resources/team-lookup";
 export type {
   GetWorkspacesArgs,
   GetWorkspacesOutputArgs,

@@ -58,16 +58,8 @@ const RESOURCES = [
     file: "variable-set-application.ts",
     diffs: ["resources/providers/variable-set-application.ts"],
   },
-  {
-    name: "TeamWorkspaceAccess",
-    file: "team-workspace-access.ts",
-    diffs: ["resources/providers/team-workspace-access.ts"],
-  },
-  {
-    name: "TeamProjectAccess",
-    file: "team-project-access.ts",
-    diffs: ["resources/providers/team-project-access.ts"],
-  },
+  { name: "Project", file: "project.ts", diffs: ["resources/providers/project.ts"] },
+  { name: "Team", file: "team.ts", diffs: ["resources/providers/team.ts"] },
   {
     name: "TeamWorkspaceAccess",
     file: "team-workspace-access.ts",
@@ -91,7 +83,7 @@ const FUNCTIONS = [
   "getEffectiveVariables",
   "getWorkspaceOutputs",
   "getEffectiveAccess",
-];
+, "getTeam"];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];

@@ -69,6 +69,11 @@ export const projectDocumentSchema = documentSchema(projectResourceSchema);
 /** Body of one page of an organization's projects. */
 export const projectListDocumentSchema = listDocumentSchema(projectResourceSchema);
 
+/** The longest project name the service takes. */
+export const PROJECT_NAME_MAX = 40;
+/** Project names as the hosted service allows them: letters, digits, spaces, `-` and `_`. */
+export const PROJECT_NAME_PATTERN = /^[A-Za-z0-9 _-]+$/;
+
 /** Body of a project create or update request: name (at most 40 characters), description and key-value tags. */
 export const projectRequestSchema = z
   .object({
@@ -76,7 +81,7 @@ export const projectRequestSchema = z
       .object({
         type: z.literal("projects"),
         attributes: z
-          .object({ name: z.string().min(1).max(40).optional(), description: z.string().nullable().optional() })
+          .object({ name: z.string().min(1).max(PROJECT_NAME_MAX).optional(), description: z.string().nullable().optional() })
           .loose()
           .optional(),
         relationships: z

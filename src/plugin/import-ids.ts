@@ -169,4 +169,12 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  Project: {
+    name: "platform",
+    forms: [{ form: "prj-<id>", says: "the project's id.", example: "prj-5FhW9cLtQm2bXvNe" }],
+  },
+  Team: {
+    name: "platform-team",
+    forms: [{ form: "team-<id>", says: "the team's id.", example: "team-6pYwQv8sNb3kLrTz" }],
+  },
 };

@@ -15,7 +15,7 @@ import { setConfiguredSettings } from "../resources/provider-settings";
 import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { CLAIMANT_KEY, KINDS_WITH_CLAIMS } from "../resources/process/claims";
-import { getEffectiveAccess, getEffectiveVariables, getWorkspace, getWorkspaces } from "../resources/lookups";
+import { getEffectiveAccess, getEffectiveVariables, getWorkspace, getWorkspaces, getTeam } from "../resources/lookups";
 import { readWorkspaceOutputs, type GetWorkspaceOutputsArgs } from "../resources/workspace-outputs";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
@@ -372,12 +372,10 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
               new Set(),
             ),
           };
-        case `${PLUGIN_TOKEN_PREFIX}getEffectiveAccess`:
+        case `${PLUGIN_TOKEN_PREFIX}getTeam`:
           return {
             outputs: marked(
-              (await getEffectiveAccess(
-                given as unknown as Parameters<typeof getEffectiveAccess>[0],
-              )) as unknown as Props,
+              (await getTeam(given as unknown as Parameters<typeof getTeam>[0])) as unknown as Props,
               new Set(),
             ),
           };

@@ -28,6 +28,8 @@ import { workspaceVariableProvider } from "./providers/workspace-variable";
 import { workspaceVariablesProvider } from "./providers/workspace-variables";
 import { variableSetProvider } from "./providers/variable-set";
 import { variableSetApplicationProvider } from "./providers/variable-set-application";
+import { projectProvider } from "./providers/project";
+import { teamProvider } from "./providers/team";
 import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
@@ -62,6 +64,8 @@ const implementations: Record<string, ProviderImpl> = {
   workspacevariables: workspaceVariablesProvider,
   variableset: variableSetProvider,
   variablesetapplication: variableSetApplicationProvider,
+  project: projectProvider,
+  team: teamProvider,
   teamworkspaceaccess: teamWorkspaceAccessProvider,
   teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,

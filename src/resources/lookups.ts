@@ -38,6 +38,7 @@ import {
   type GetWorkspaceOutputsOutputArgs,
   type GetWorkspaceOutputsResult,
 } from "./workspace-outputs";
+import { readTeam, teamArgsSchema, type GetTeamArgs, type GetTeamOutputArgs, type GetTeamResult } from "./team-lookup";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { foldTagName } from "./providers/compare";
@@ -178,6 +179,7 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspaces: Object.keys(listArgsSchema.shape),
   getWorkspace: [...new Set([...Object.keys(byIdSchema.shape), ...Object.keys(byNameSchema.shape)])],
   getEffectiveVariables: Object.keys(effectiveArgsSchema.shape),
+  getTeam: Object.keys(teamArgsSchema.shape),
   getEffectiveAccess: Object.keys(effectiveArgsSchema.shape),
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
 };
@@ -459,4 +461,33 @@ export async function getEffectiveAccess(args: GetEffectiveAccessArgs): Promise<
 /** {@link getEffectiveAccess} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
 export function getEffectiveAccessOutput(args: GetEffectiveAccessOutputArgs): pulumi.Output<GetEffectiveAccessResult> {
   return pulumi.output(args).apply((a) => getEffectiveAccess(a as GetEffectiveAccessArgs));
+}
+
+/**
+ * Reads one team by name, like `tfe_team`: its id (for `TeamWorkspaceAccess` and
+ * `TeamProjectAccess`), visibility, organization-wide flags, SSO id and members. A secret
+ * team is found only by a token that may see it. Puts nothing in state.
+ *
+ * ```ts
+ * const platform = await getTeam({ name: "platform" });
+ * export const platformTeamId = platform.id;
+ * ```
+ */
+export async function getTeam(args: GetTeamArgs): Promise<GetTeamResult> {
+  const fn = "getTeam";
+  const parsed = teamArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const client = lookupClient(fn);
+  const organization = organizationOf(fn, client, parsed.data.organization);
+  try {
+    return await readTeam(fn, client, organization, parsed.data.name);
+  } catch (err) {
+    if (err instanceof pulumi.RunError) throw err;
+    throw fail(fn, (err as Error).message);
+  }
+}
+
+/** {@link getTeam} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getTeamOutput(args: GetTeamOutputArgs): pulumi.Output<GetTeamResult> {
+  return pulumi.output(args).apply((a) => getTeam(a as GetTeamArgs));
 }

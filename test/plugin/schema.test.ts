@@ -18,8 +18,16 @@ import { DATA_RETENTION_POLICY_OUTPUTS } from "../../src/resources/data-retentio
 import { WORKSPACE_VARIABLE_OUTPUTS } from "../../src/resources/workspace-variable";
 import { WORKSPACE_VARIABLES_OUTPUTS } from "../../src/resources/workspace-variables";
 import { VARIABLE_SET_OUTPUTS } from "../../src/resources/variable-set";
+import { PROJECT_OUTPUTS } from "../../src/resources/project";
+import { TEAM_OUTPUTS } from "../../src/resources/team";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
-import { getEffectiveVariables, getWorkspace, getWorkspaces, LOOKUP_ARGUMENTS } from "../../src/resources/lookups";
+import {
+  getEffectiveVariables,
+  getTeam,
+  getWorkspace,
+  getWorkspaces,
+  LOOKUP_ARGUMENTS,
+} from "../../src/resources/lookups";
 import { setConfiguredSettings } from "../../src/resources/provider-settings";
 import { pluginTypeTokens, typeTokens } from "../../src/resources/tokens";
 import { startServer, type RunningServer } from "../../src/server";
@@ -48,6 +56,8 @@ const OUTPUTS: Record<string, readonly string[]> = {
   WorkspaceVariable: WORKSPACE_VARIABLE_OUTPUTS,
   WorkspaceVariables: WORKSPACE_VARIABLES_OUTPUTS,
   VariableSet: VARIABLE_SET_OUTPUTS,
+  Project: PROJECT_OUTPUTS,
+  Team: TEAM_OUTPUTS,
   VariableSetApplication: VARIABLE_SET_APPLICATION_OUTPUTS,
 };
 
@@ -379,6 +389,7 @@ describe("provider schema: functions", () => {
     getWorkspaces: (a) => getWorkspaces(a),
     getWorkspace: (a) => getWorkspace(a as never),
     getEffectiveVariables: (a) => getEffectiveVariables(a as never),
+    getTeam: (a) => getTeam(a as never),
   };
 
   it("has one function per lookup, and no other", () => {

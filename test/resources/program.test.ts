@@ -84,6 +84,8 @@ describe("resource classes in a program", () => {
       variables: [{ key: "AWS_SECRET_ACCESS_KEY", value: "s3cret", category: "env", sensitive: true }],
     });
     const application = new r.VariableSetApplication("creds-web", { variableSetId: set.id, workspaceId: ws.id });
+    const project = new r.Project("platform", { name: "platform", organization: "acme" });
+    const team = new r.Team("platform-team", { name: "platform", organization: "acme", visibility: "organization" });
 
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
     expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
@@ -96,6 +98,8 @@ describe("resource classes in a program", () => {
     expect(await value(variables.urn)).toContain("workspaces:WorkspaceVariables");
     expect(await value(set.urn)).toContain("workspaces:VariableSet::creds");
     expect(await value(application.urn)).toContain("workspaces:VariableSetApplication");
+    expect(await value(project.urn)).toContain("workspaces:Project::platform");
+    expect(await value(team.urn)).toContain("workspaces:Team::platform-team");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
     expect(await isSecret(variable.value as pulumi.Output<unknown>)).toBe(false);
     const token = new r.WorkspaceVariable("token", {

@@ -237,7 +237,7 @@ export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
 // The three kinds
 
 /** A create refused because the name is taken: 422 from the hosted service, 409 from OTF and others. */
-function nameTaken(err: unknown): boolean {
+export function nameTaken(err: unknown): boolean {
   if (err instanceof ConflictError) return err.reason === "already-exists";
   return (
     err instanceof ValidationError && err.problems.some((p) => /already been taken|already exists/i.test(p.detail))

@@ -17,9 +17,9 @@ export interface MissingRecord {
   organization?: unknown;
   /**
    * Which records the token must be able to see all of: `workspace` (also for the tags,
-   * consumers and lock of a workspace) or `no-code module`.
+   * consumers and lock of a workspace), `no-code module`, `project` or `team`.
    */
-  kind: "workspace" | "no-code module";
+  kind: "workspace" | "no-code module" | "project" | "team";
 }
 
 /** Refusal to take a 404 as "gone": the record may exist and be hidden from the token. */
@@ -36,11 +36,22 @@ export class NotVisibleError extends ProviderError {
  * workspaces, and each of them sees every workspace of the organization, so
  * `can-create-workspace` proves it for workspaces. No-code modules are hidden from
  * organization tokens (spec 5.9), which also create workspaces; only the owners'
- * `can-update` proves it for modules.
+ * `can-update` proves it for modules. Those who may create projects (owners and teams that
+ * manage projects) see every project. Secret teams are hidden from every member but the
+ * team's own and those who may see secret teams, which no organization permission shows
+ * but the owners' `can-update`.
  */
 const PROOF: Record<MissingRecord["kind"], string> = {
   workspace: "can-create-workspace",
   "no-code module": "can-update",
+  project: "can-create-project",
+  team: "can-update",
+};
+
+/** Who sees every record of a kind besides the owners, for messages. */
+const ALSO_SEE_ALL: Partial<Record<MissingRecord["kind"], string>> = {
+  workspace: ", an organization token or a team that manages all workspaces",
+  project: " or a team that manages projects",
 };
 
 /**
@@ -71,7 +82,7 @@ export async function confirmGone(
     if (standing.member && standing.permissions[PROOF[record.kind]] === true) return;
     why = standing.member
       ? `the token cannot see every ${record.kind} of organization "${org}" (it is not an owners token${
-          record.kind === "workspace" ? ", an organization token or a team that manages all workspaces" : ""
+          ALSO_SEE_ALL[record.kind] ?? ""
         }), so the ${record.kind} may exist and be hidden from it`
       : `the token is not a member of organization "${org}", so the ${record.kind} may exist and be hidden from it`;
   }

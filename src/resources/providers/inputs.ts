@@ -1,5 +1,6 @@
 /** The organization a resource is checked with, the check of a workspace id, and the inputs that read gives back. */
 import { isId } from "../../api/common";
+import { defaultOrganization } from "../provider-settings";
 import { isUnknown } from "./unknowns";
 import type { CheckFailure, Props } from "./types";
 
@@ -24,6 +25,23 @@ export function organizationFailures(given: unknown): { property: string; reason
   return [
     { property: "organization", reason: `organization must be an organization name, not ${JSON.stringify(given)}` },
   ];
+}
+
+/**
+ * Sets `inputs.organization` to the organization a resource of an organization is checked
+ * with ({@link organizationInput} with the provider's own), or adds the failure that says
+ * where to set one.
+ */
+export function checkedOrganization(olds: Props, news: Props, inputs: Props, failures: CheckFailure[]): void {
+  const org = organizationInput(olds, news, defaultOrganization);
+  failures.push(...organizationFailures(news.organization));
+  if (org) inputs.organization = org;
+  else
+    failures.push({
+      property: "organization",
+      reason:
+        "organization is required: set it on the resource, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
+    });
 }
 
 /** The failure of a required `workspaceId` that is missing (undefined or null) or not a workspace id. */

@@ -21,6 +21,7 @@ export function renderOrganization(org: OrganizationRecord, role: OrgRole): Reso
         "can-destroy": role.owner,
         "can-create-workspace": role.manageWorkspaces,
         "can-create-team": role.owner,
+        "can-create-project": role.manageProjects,
         "can-manage-tags": role.manageWorkspaces,
       },
     },

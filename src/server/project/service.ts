@@ -17,6 +17,7 @@ import {
 import * as store from "./store";
 import type { ProjectRecord } from "./store";
 import { EXECUTION_MODES, type ExecutionMode } from "../../api/workspace-fields";
+import { PROJECT_NAME_PATTERN } from "../../api/organizations";
 
 export type { ProjectRecord };
 
@@ -38,11 +39,8 @@ export function projectExecutionDefaults(
   return { mode, agentPoolId: mode === "agent" ? (org?.default_agent_pool_id ?? null) : null };
 }
 
-/** Project names as the hosted service allows them. */
-const PROJECT_NAME = /^[A-Za-z0-9 _-]+$/;
-
 function checkProjectName(name: string | undefined): void {
-  if (name !== undefined && !PROJECT_NAME.test(name)) {
+  if (name !== undefined && !PROJECT_NAME_PATTERN.test(name)) {
     throw new Invalid("Name may only contain letters, numbers, spaces, dashes (-), and underscores (_)", {
       attribute: "name",
     });
