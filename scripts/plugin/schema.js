@@ -83,7 +83,8 @@ const FUNCTIONS = [
   "getEffectiveVariables",
   "getWorkspaceOutputs",
   "getEffectiveAccess",
-, "getTeam"];
+  "getTeam",
+];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
