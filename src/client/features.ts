@@ -29,14 +29,14 @@ function contextOf(err: ApiError): ErrorContext {
 
 /**
  * `call`'s result. A 404 from it becomes a {@link FeatureUnavailableError} for `feature`
- * when `owner` (the path of the record the route belongs to) still reads; a 405 or 501
- * becomes one at once. Any other failure, and a 404 whose owner does not read either,
- * is thrown as it came.
+ * when `owner` (the path of the record the route belongs to; or every record a create
+ * names, such as a team and a workspace) still reads; a 405 or 501 becomes one at once.
+ * Any other failure, and a 404 where an owner does not read either, is thrown as it came.
  */
 export async function orUnavailable<T>(
   transport: Transport,
   feature: Feature,
-  owner: string,
+  owner: string | readonly string[],
   call: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -45,7 +45,8 @@ export async function orUnavailable<T>(
     if (!(err instanceof ApiError) || err instanceof NetworkError || !NOT_OFFERED.has(err.status)) throw err;
     if (err.status === 404) {
       try {
-        await transport.request({ method: "GET", path: owner, repeat: "idempotent" });
+        for (const path of typeof owner === "string" ? [owner] : owner)
+          await transport.request({ method: "GET", path, repeat: "idempotent" });
       } catch {
         throw err;
       }

@@ -10,8 +10,10 @@ import {
   type NotificationResource,
   type NotificationTrigger,
 } from "../api/notifications";
+import { orUnavailable } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
+import { ApiError, FeatureUnavailableError, NetworkError } from "./typed-errors";
 import { relIds, toWire } from "./wire";
 
 /** A notification configuration: where a workspace's or project's events are delivered. */
@@ -64,14 +66,16 @@ export interface NotificationConfigurationOptions {
 export type NotificationConfigurationUpdateOptions = Partial<Omit<NotificationConfigurationOptions, "destinationType">>;
 
 function toConfiguration(r: NotificationResource): NotificationConfiguration {
-  const a = r.attributes;
+  // A server that echoes the write-only token (OTF sends `token: ""`) never gets it into a value of the client.
+  const { token: _echoed, ...a } = r.attributes;
   const subscribable = r.relationships?.subscribable?.data;
   return {
     id: r.id,
     name: a.name,
     destinationType: a["destination-type"],
     enabled: a.enabled,
-    url: a.url ?? null,
+    // OTF sends "" for a destination without one (email); the hosted service null.
+    url: a.url ? a.url : null,
     triggers: a.triggers,
     emailAddresses: a["email-addresses"],
     emailUserIds: relIds(r, "users"),
@@ -97,6 +101,28 @@ function body(o: NotificationConfigurationUpdateOptions & { destinationType?: No
 
 type Owner = "workspaces" | "projects";
 
+/** A server's refusal of a destination type it does not implement (OTF: 500 `unsupported notification destination`). */
+const UNSUPPORTED_DESTINATION = /unsupported (notification )?destination|destination( type)? (is )?not supported/i;
+
+/** A create refused because the server lacks Microsoft Teams: the typed error naming that feature; any other error as it came. */
+function unsupportedDestination(err: unknown, destinationType: string, address: string): unknown {
+  if (
+    destinationType !== "microsoft-teams" ||
+    !(err instanceof ApiError) ||
+    err instanceof NetworkError ||
+    err.status < 400 ||
+    !UNSUPPORTED_DESTINATION.test(err.detail)
+  )
+    return err;
+  const { method, path, status, errors, attempts, elapsedMs } = err;
+  return new FeatureUnavailableError(
+    { method, path, status, errors, attempts, elapsedMs },
+    "Microsoft Teams notifications",
+    address,
+    `answered ${status}: ${err.detail}`,
+  );
+}
+
 /** Notification configuration calls of a {@link WorkspacesClient} (`client.notificationConfigurations`). */
 export class NotificationConfigurations {
   constructor(private readonly transport: Transport) {}
@@ -118,16 +144,20 @@ export class NotificationConfigurations {
     options: NotificationConfigurationOptions,
     owner: Owner = "workspaces",
   ): Promise<NotificationConfiguration> {
-    const doc = await this.transport.requestParsed(
-      {
-        method: "POST",
-        path: urlPath(owner, subscribableId, "notification-configurations"),
-        body: body(options),
-        repeat: "once",
-        conflict: "create",
-      },
-      notificationDocumentSchema,
-    );
+    const doc = await this.transport
+      .requestParsed(
+        {
+          method: "POST",
+          path: urlPath(owner, subscribableId, "notification-configurations"),
+          body: body(options),
+          repeat: "once",
+          conflict: "create",
+        },
+        notificationDocumentSchema,
+      )
+      .catch((err: unknown) => {
+        throw unsupportedDestination(err, options.destinationType, this.transport.baseUrl);
+      });
     return toConfiguration(doc.data);
   }
 
@@ -159,11 +189,21 @@ export class NotificationConfigurations {
     });
   }
 
-  /** `POST .../actions/verify`: sends a verification delivery; the answer is the first of `deliveryResponses`. */
+  /**
+   * `POST .../actions/verify`: sends a verification delivery; the answer is the first of
+   * `deliveryResponses`. A server without the action (OTF) fails with a
+   * {@link FeatureUnavailableError} for `notification verification` while the configuration reads.
+   */
   async verify(id: string): Promise<NotificationConfiguration> {
-    const doc = await this.transport.requestParsed(
-      { method: "POST", path: urlPath("notification-configurations", id, "actions", "verify"), repeat: "once" },
-      notificationDocumentSchema,
+    const doc = await orUnavailable(
+      this.transport,
+      "notification verification",
+      urlPath("notification-configurations", id),
+      () =>
+        this.transport.requestParsed(
+          { method: "POST", path: urlPath("notification-configurations", id, "actions", "verify"), repeat: "once" },
+          notificationDocumentSchema,
+        ),
     );
     return toConfiguration(doc.data);
   }

@@ -75,6 +75,8 @@ export class PagedList<T> implements AsyncIterable<T> {
     private readonly pageSize: number = PAGE_SIZE,
     /** Path of the list, for the error that reports inconsistent pages. */
     private readonly path: string = "(list)",
+    /** The items to hand out, for a filter the server may ignore (checked after the pages' consistency, on what was sent). */
+    private readonly keep?: (item: T) => boolean,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
@@ -117,7 +119,7 @@ export class PagedList<T> implements AsyncIterable<T> {
         if (earlier !== undefined) throw inconsistent(`the page repeats page ${earlier}`);
         seen.set(fingerprint, number);
       }
-      yield page;
+      yield this.keep ? { ...page, items: page.items.filter(this.keep) } : page;
       if (next === null) return;
       number = next;
     }
@@ -148,6 +150,8 @@ export function pagedGet<R, T>(
   map: (resource: R) => T,
   /** Wraps each page's request, e.g. to tell a server without the list from a missing owner. */
   guard: <D>(request: () => Promise<D>) => Promise<D> = (request) => request(),
+  /** The items to hand out, where the server may ignore a filter of `query`. */
+  keep?: (item: T) => boolean,
 ): PagedList<T> {
   return new PagedList(
     async (number, size) => {
@@ -166,5 +170,6 @@ export function pagedGet<R, T>(
     },
     PAGE_SIZE,
     path,
+    keep,
   );
 }

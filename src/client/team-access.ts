@@ -12,6 +12,7 @@ import {
   type WorkspaceAccessLevel,
   type WorkspacePermissionValues,
 } from "../api/team-access";
+import { orUnavailable, workspaceOwner } from "./features";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
 import { camelKeys, relId, toWire } from "./wire";
@@ -126,7 +127,10 @@ const relation = (type: string, id: string) => ({ data: { type, id } });
 export class TeamAccesses {
   constructor(private readonly transport: Transport) {}
 
-  /** `GET /team-workspaces?filter[workspace][id]=`, 100 per page. */
+  /**
+   * `GET /team-workspaces?filter[workspace][id]=`, 100 per page. A server without the
+   * route (OTF) fails with a {@link FeatureUnavailableError} for `team workspace access`.
+   */
   list(workspaceId: string): PagedList<TeamWorkspaceAccess> {
     return pagedGet(
       this.transport,
@@ -134,26 +138,34 @@ export class TeamAccesses {
       { "filter[workspace][id]": workspaceId },
       teamWorkspaceListDocumentSchema,
       toWorkspaceAccess,
+      (request) => orUnavailable(this.transport, "team workspace access", workspaceOwner(workspaceId), request),
     );
   }
 
-  /** `POST /team-workspaces`; never repeated after it reached the service (a second is refused: the team already has access). */
+  /**
+   * `POST /team-workspaces`; never repeated after it reached the service (a second is
+   * refused: the team already has access). A 404 while the team and the workspace both
+   * read is a server without the route: a {@link FeatureUnavailableError}.
+   */
   async add(teamId: string, workspaceId: string, options: TeamWorkspaceAccessOptions): Promise<TeamWorkspaceAccess> {
-    const doc = await this.transport.requestParsed(
-      {
-        method: "POST",
-        path: urlPath("team-workspaces"),
-        body: {
-          data: {
-            type: "team-workspaces",
-            attributes: workspaceAttributes(options),
-            relationships: { team: relation("teams", teamId), workspace: relation("workspaces", workspaceId) },
+    const owners = [urlPath("teams", teamId), workspaceOwner(workspaceId)];
+    const doc = await orUnavailable(this.transport, "team workspace access", owners, () =>
+      this.transport.requestParsed(
+        {
+          method: "POST",
+          path: urlPath("team-workspaces"),
+          body: {
+            data: {
+              type: "team-workspaces",
+              attributes: workspaceAttributes(options),
+              relationships: { team: relation("teams", teamId), workspace: relation("workspaces", workspaceId) },
+            },
           },
+          repeat: "once",
+          conflict: "create",
         },
-        repeat: "once",
-        conflict: "create",
-      },
-      teamWorkspaceDocumentSchema,
+        teamWorkspaceDocumentSchema,
+      ),
     );
     return toWorkspaceAccess(doc.data);
   }
@@ -196,7 +208,10 @@ export class TeamAccesses {
 export class TeamProjectAccesses {
   constructor(private readonly transport: Transport) {}
 
-  /** `GET /team-projects?filter[project][id]=`, 100 per page. */
+  /**
+   * `GET /team-projects?filter[project][id]=`, 100 per page. A 404 while the project reads
+   * is a server without the route: a {@link FeatureUnavailableError} for `team project access`.
+   */
   list(projectId: string): PagedList<TeamProjectAccess> {
     return pagedGet(
       this.transport,
@@ -204,26 +219,33 @@ export class TeamProjectAccesses {
       { "filter[project][id]": projectId },
       teamProjectListDocumentSchema,
       toProjectAccess,
+      (request) => orUnavailable(this.transport, "team project access", urlPath("projects", projectId), request),
     );
   }
 
-  /** `POST /team-projects`; never repeated after it reached the service. */
+  /**
+   * `POST /team-projects`; never repeated after it reached the service. A 404 while the
+   * team and the project both read is a server without the route: a {@link FeatureUnavailableError}.
+   */
   async add(teamId: string, projectId: string, options: TeamProjectAccessOptions): Promise<TeamProjectAccess> {
-    const doc = await this.transport.requestParsed(
-      {
-        method: "POST",
-        path: urlPath("team-projects"),
-        body: {
-          data: {
-            type: "team-projects",
-            attributes: projectAttributes(options),
-            relationships: { team: relation("teams", teamId), project: relation("projects", projectId) },
+    const owners = [urlPath("teams", teamId), urlPath("projects", projectId)];
+    const doc = await orUnavailable(this.transport, "team project access", owners, () =>
+      this.transport.requestParsed(
+        {
+          method: "POST",
+          path: urlPath("team-projects"),
+          body: {
+            data: {
+              type: "team-projects",
+              attributes: projectAttributes(options),
+              relationships: { team: relation("teams", teamId), project: relation("projects", projectId) },
+            },
           },
+          repeat: "once",
+          conflict: "create",
         },
-        repeat: "once",
-        conflict: "create",
-      },
-      teamProjectDocumentSchema,
+        teamProjectDocumentSchema,
+      ),
     );
     return toProjectAccess(doc.data);
   }

@@ -91,14 +91,23 @@ function teamBody(options: TeamUpdateOptions) {
 export class Teams {
   constructor(private readonly transport: Transport) {}
 
-  /** `GET /organizations/:org/teams`, 100 per page. */
+  /**
+   * `GET /organizations/:org/teams`, 100 per page. The filters are applied to what comes
+   * back as well, for servers that ignore them (OTF lists every team).
+   */
   list(organization: string, options: TeamListOptions = {}): PagedList<Team> {
+    const names = options.names && new Set(options.names);
+    const query = options.query?.toLowerCase();
     return pagedGet(
       this.transport,
       urlPath("organizations", organization, "teams"),
       { "filter[names]": options.names?.join(","), q: options.query },
       teamListDocumentSchema,
       toTeam,
+      undefined,
+      names || query
+        ? (t) => (!names || names.has(t.name)) && (!query || t.name.toLowerCase().includes(query))
+        : undefined,
     );
   }
 

@@ -217,7 +217,16 @@ export class UnreadableCreateError extends UnexpectedResponseError {
  * of this API written by others (OTF, older self-managed releases) leave some out.
  */
 export type Feature =
-  "safe delete" | "key-value tags" | "projects" | "remote state consumers" | "no-code provisioning" | "variable sets";
+  | "safe delete"
+  | "key-value tags"
+  | "projects"
+  | "remote state consumers"
+  | "no-code provisioning"
+  | "variable sets"
+  | "team workspace access"
+  | "team project access"
+  | "notification verification"
+  | "Microsoft Teams notifications";
 
 /**
  * The server does not offer a feature: it answered 404, 405 or 501 on the feature's

@@ -24,6 +24,14 @@ const WAY_OUT: Record<Feature, string> = {
     "servers such as OTF have none, and the hosted service refuses it to organization tokens: use a user or team token, or declare plain Workspace resources instead of NoCodeModule and NoCodeWorkspace",
   "variable sets":
     "declare the variables on each workspace instead of in a variable set, or use a server that offers variable sets",
+  "team workspace access":
+    "remove the TeamWorkspaceAccess resource and grant the access in the server's own way (OTF: the workspace's permissions page), or use a server that offers team access",
+  "team project access":
+    "remove the TeamProjectAccess resource and grant access on each workspace instead (TeamWorkspaceAccess), or use a server that offers it",
+  "notification verification":
+    "the configuration itself is kept: send a test delivery from the server's own interface, or use a server that offers verification",
+  "Microsoft Teams notifications":
+    'declare another destinationType ("generic", "slack" or "email"), or use a server that offers Microsoft Teams destinations',
 };
 
 /**
