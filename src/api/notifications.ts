@@ -10,9 +10,11 @@ import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orA
 /** Where a configuration delivers: a generic webhook, Slack, Microsoft Teams, or email to users of the organization. */
 export const NOTIFICATION_DESTINATION_TYPES = ["generic", "slack", "microsoft-teams", "email"] as const;
 /**
- * One of {@link NOTIFICATION_DESTINATION_TYPES}: `generic` (a webhook of your own, posted
- * JSON), `slack` (a Slack incoming webhook), `microsoft-teams` (a Microsoft Teams incoming
- * webhook) or `email` (users of the organization, and addresses where the service allows).
+ * One of {@link NOTIFICATION_DESTINATION_TYPES}:
+ * `generic` (a webhook of your own, sent JSON),
+ * `slack` (a Slack incoming webhook),
+ * `microsoft-teams` (a Microsoft Teams incoming webhook),
+ * `email` (users of the organization, and addresses where the service allows).
  */
 export type NotificationDestinationType = (typeof NOTIFICATION_DESTINATION_TYPES)[number];
 

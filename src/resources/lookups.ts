@@ -403,7 +403,7 @@ export function getEffectiveVariablesOutput(
  * Another workspace's outputs, like `tfe_outputs`: read from its current state through
  * `/workspaces/:id/current-state-version-outputs`, so a token with access to the outputs
  * alone is enough. Each output the service marks sensitive is a secret (`pulumi.secret`,
- * its value where the token may read the state, else null), and only those; the others
+ * with its value when the token may read the state), and only those; the others
  * are plain values. Puts nothing in state.
  *
  * ```ts

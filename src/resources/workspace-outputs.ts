@@ -25,8 +25,8 @@ export interface GetWorkspaceOutputsResult {
   workspaceId: string;
   /**
    * Each output of the workspace's current state by its name. An output the service marks
-   * sensitive is a secret (its value where the token may read it, else null); every other
-   * output is a plain value.
+   * sensitive is a secret (with its value when the token may read the workspace's state,
+   * and without one when it may read the outputs only); every other output is a plain value.
    */
   outputs: Record<string, unknown>;
   /** Names of the outputs the service marks sensitive, sorted. */

@@ -44,6 +44,8 @@ let workspaceId: string;
 let project: string;
 let moduleId: string;
 let variableSetId: string;
+/** Source workspaces of run triggers: one pair per trigger, taken in turn. */
+const sources: string[] = [];
 
 beforeAll(async () => {
   // Self-managed: data retention policies are a self-managed server's feature.
@@ -55,6 +57,7 @@ beforeAll(async () => {
   project = await createProject(h, uniqueName("schema"));
   moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
   variableSetId = (await create("VariableSet", { name: uniqueName("base") })).id;
+  for (let i = 0; i < 4; i++) sources.push((await create("Workspace", { name: uniqueName("source") })).id);
 });
 afterAll(async () => {
   await h.close();
@@ -77,6 +80,8 @@ const minimal = (): Record<string, Props> => ({
   WorkspaceVariables: { workspaceId, variables: [{ key: uniqueName("least").replace(/-/g, "_"), category: "env" }] },
   VariableSet: { name: uniqueName("least"), variables: [{ key: "least", category: "env" }] },
   VariableSetApplication: { variableSetId, workspaceId },
+  RunTrigger: { workspaceId, sourceWorkspaceId: sources.shift() },
+  NotificationConfiguration: { workspaceId, name: uniqueName("least"), destinationType: "email" },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -112,6 +117,8 @@ describe("the schema's defaults are the code's", () => {
     expect(kinds.sort()).toEqual([
       "NoCodeModule",
       "NoCodeWorkspace",
+      "NotificationConfiguration",
+      "RunTrigger",
       "VariableSet",
       "VariableSetApplication",
       "Workspace",
@@ -178,6 +185,14 @@ describe("every id form of an Import section is one the resource's read takes", 
     const set = await create("VariableSet", { name: uniqueName("imported") });
     await create("VariableSetApplication", { variableSetId: set.id, workspaceId: ws.id });
     await create("VariableSetApplication", { variableSetId: set.id, projectId: project });
+    const trigger = await create("RunTrigger", { workspaceId: ws.id, sourceWorkspaceId: reader.id });
+    const alerts = await create("NotificationConfiguration", {
+      workspaceId: ws.id,
+      name: "imported",
+      destinationType: "generic",
+      url: "https://hooks.test/runs",
+      token: "never-read-back",
+    });
 
     const ids: Record<string, string> = {
       "ws-<id>": ws.id,
@@ -192,6 +207,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       "varset-<id>": set.id,
       "varset-<id>/ws-<id>": `${set.id}/${ws.id}`,
       "varset-<id>/prj-<id>": `${set.id}/${project}`,
+      "rt-<id>": trigger.id,
+      "nc-<id>": alerts.id,
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -205,6 +222,9 @@ describe("every id form of an Import section is one the resource's read takes", 
       WorkspaceVariables: (p) => expect(p.variables.map((v: Props) => v.key)).toEqual(["imported"]),
       VariableSet: (p) => expect(p.name).toBe(set.outs.name),
       VariableSetApplication: (p) => expect(p.variableSetId).toBe(set.id),
+      RunTrigger: (p) => expect(p).toMatchObject({ workspaceId: ws.id, sourceWorkspaceId: reader.id }),
+      NotificationConfiguration: (p) =>
+        expect(p).toMatchObject({ name: "imported", url: "https://hooks.test/runs", token: null }),
     };
     for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
       for (const { form } of forms) {

@@ -21,6 +21,9 @@ import { VARIABLE_SET_OUTPUTS } from "../../src/resources/variable-set";
 import { PROJECT_OUTPUTS } from "../../src/resources/project";
 import { TEAM_OUTPUTS } from "../../src/resources/team";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
+import { RUN_TRIGGER_OUTPUTS } from "../../src/resources/run-trigger";
+import { NOTIFICATION_CONFIGURATION_OUTPUTS } from "../../src/resources/notification-configuration";
+import { getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
   getEffectiveVariables,
   getTeam,
@@ -59,6 +62,8 @@ const OUTPUTS: Record<string, readonly string[]> = {
   Project: PROJECT_OUTPUTS,
   Team: TEAM_OUTPUTS,
   VariableSetApplication: VARIABLE_SET_APPLICATION_OUTPUTS,
+  RunTrigger: RUN_TRIGGER_OUTPUTS,
+  NotificationConfiguration: NOTIFICATION_CONFIGURATION_OUTPUTS,
 };
 
 const resource = (kind: string) => schema.resources[`workspaces:index:${kind}`];
@@ -389,6 +394,7 @@ describe("provider schema: functions", () => {
     getWorkspaces: (a) => getWorkspaces(a),
     getWorkspace: (a) => getWorkspace(a as never),
     getEffectiveVariables: (a) => getEffectiveVariables(a as never),
+    getWorkspaceOutputs: (a) => getWorkspaceOutputs(a as never),
     getTeam: (a) => getTeam(a as never),
   };
 

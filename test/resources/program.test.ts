@@ -84,6 +84,19 @@ describe("resource classes in a program", () => {
       variables: [{ key: "AWS_SECRET_ACCESS_KEY", value: "s3cret", category: "env", sensitive: true }],
     });
     const application = new r.VariableSetApplication("creds-web", { variableSetId: set.id, workspaceId: ws.id });
+    const trigger = new r.RunTrigger("web-after-net", { workspaceId: ws.id, sourceWorkspaceId: "ws-net" });
+    const hook = { workspaceId: ws.id, destinationType: "generic" as const };
+    const alerts = new r.NotificationConfiguration("alerts", {
+      ...hook,
+      name: "alerts",
+      url: "https://user:pw@hooks.test/runs",
+      token: "plain-literal-token",
+    });
+    const plainHook = new r.NotificationConfiguration("plain-hook", {
+      ...hook,
+      name: "plain",
+      url: "https://hooks.test/x",
+    });
     const project = new r.Project("platform", { name: "platform", organization: "acme" });
     const team = new r.Team("platform-team", { name: "platform", organization: "acme", visibility: "organization" });
 
@@ -98,6 +111,12 @@ describe("resource classes in a program", () => {
     expect(await value(variables.urn)).toContain("workspaces:WorkspaceVariables");
     expect(await value(set.urn)).toContain("workspaces:VariableSet::creds");
     expect(await value(application.urn)).toContain("workspaces:VariableSetApplication");
+    expect(await value(trigger.urn)).toContain("workspaces:RunTrigger::web-after-net");
+    expect(await value(alerts.urn)).toContain("workspaces:NotificationConfiguration::alerts");
+    // The token always, a URL only when it carries credentials.
+    expect(await isSecret(alerts.token as pulumi.Output<unknown>)).toBe(true);
+    expect(await isSecret(alerts.url as pulumi.Output<unknown>)).toBe(true);
+    expect(await isSecret(plainHook.url as pulumi.Output<unknown>)).toBe(false);
     expect(await value(project.urn)).toContain("workspaces:Project::platform");
     expect(await value(team.urn)).toContain("workspaces:Team::platform-team");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
