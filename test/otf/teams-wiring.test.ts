@@ -144,8 +144,7 @@ describe("run triggers on OTF", () => {
     expect(err.message).toContain("cannot trigger itself");
     expect(await client.runTriggers.list(ws.id, "inbound").all()).toEqual([]);
 
-    // The hosted service refuses a pair already linked ("has already been taken"); OTF makes a second
-    // trigger, which is why the RunTrigger resource looks for the pair before it creates.
+    // The hosted service refuses a pair already linked ("has already been taken"); OTF makes a second trigger.
     const source = await client.workspaces.create(org, { name: "twice" });
     const first = await client.runTriggers.create(ws.id, source.id);
     const second = await client.runTriggers.create(ws.id, source.id);
@@ -160,8 +159,7 @@ describe("run triggers on OTF", () => {
   it("makes a trigger from another organization's workspace, and drops a trigger with its source", async () => {
     const ws = await client.workspaces.create(org, { name: "across" });
     const foreign = await createWorkspace(otf, other, { name: "foreign" });
-    // The hosted service refuses a source of another organization; OTF makes the trigger, which is
-    // why the RunTrigger resource compares the organizations before it creates.
+    // The hosted service refuses a source of another organization; OTF makes the trigger.
     const across = await client.runTriggers.create(ws.id, foreign);
     expect(across.sourceableId).toBe(foreign);
     await client.runTriggers.delete(across.id);
