@@ -64,6 +64,8 @@ export const WorkspaceVariable = kind("WorkspaceVariable");
 export const WorkspaceVariables = kind("WorkspaceVariables");
 export const VariableSet = kind("VariableSet");
 export const VariableSetApplication = kind("VariableSetApplication");
+export const RunTrigger = kind("RunTrigger");
+export const NotificationConfiguration = kind("NotificationConfiguration");
 
 /** Resources that are a workspace of their own. */
 export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];

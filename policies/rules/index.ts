@@ -1,6 +1,7 @@
 import type { Policies } from "@pulumi/policy";
 import { executionModeAllowed, executionModeValid, operationsDeprecated, tagSelectorSettings } from "./executionMode";
 import { namePattern } from "./naming";
+import { productionNotified, runTriggerWithinProject } from "./notifications";
 import { forceDelete, globalRemoteState } from "./safety";
 import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
@@ -16,8 +17,10 @@ export {
   namePattern,
   nameUnique,
   operationsDeprecated,
+  productionNotified,
   remoteStateConsumersValid,
   requiredTags,
+  runTriggerWithinProject,
   singleOwner,
   tagAllowedValues,
   tagFormat,
@@ -50,4 +53,7 @@ export const policies: Policies = [
   nameUnique,
   singleOwner,
   remoteStateConsumersValid,
+  // run triggers and notifications
+  productionNotified,
+  runTriggerWithinProject,
 ];
