@@ -154,9 +154,9 @@ async function runProgram(label, source, n, server, bin, { cpuProfDir, enginePro
     phases.up = await run(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"], "up");
     const stateText = fs.readFileSync(engine.stateFile(backendDir, `scale-${label}`, "bench"), "utf8");
     const state = JSON.parse(stateText);
-    // The program's own resources (Workspace, WorkspaceVariables or Noop), not the stack's origin key beside them.
+    // The program's own resources (Workspace, WorkspaceVariables, Noop, ...), not the stack's origin key beside them.
     const resources = (state.checkpoint.latest?.resources ?? []).filter(
-      (r) => r.custom && /^pulumi-nodejs:dynamic\/[^:]+:(Workspace|WorkspaceVariables|Noop)$/.test(r.type),
+      (r) => r.custom && /^pulumi-nodejs:dynamic\/[^:]+:(?!StackOrigin$)\w+$/.test(r.type),
     );
     const created = resources.length;
     const providerBytes = Math.max(0, ...resources.map((r) => Buffer.byteLength(String(r.outputs?.__provider ?? ""))));
