@@ -12,7 +12,7 @@ import type { ProjectRecord } from "./read";
 import type { DeclarationContext } from "./variable-declarations";
 
 /** The owners team: every organization has it, it cannot be deleted or renamed, and it holds every right. */
-export const OWNERS_TEAM = "owners";
+const OWNERS_TEAM = "owners";
 
 /** Whether a program declares `team`: every team but the owners team. */
 export const declaresTeam = (team: Team) => team.name !== OWNERS_TEAM;
@@ -49,7 +49,7 @@ function customPermissions(
  * a user or password, or a query string, and any Slack or Microsoft Teams webhook (whose path
  * is its secret).
  */
-export function urlIsSecret(url: string, destinationType: string): boolean {
+function urlIsSecret(url: string, destinationType: string): boolean {
   if (destinationType === "slack" || destinationType === "microsoft-teams") return true;
   try {
     const u = new URL(url);
@@ -141,7 +141,7 @@ function projectAccessArgs(at: AccessContext, projectId: string, a: TeamProjectA
 }
 
 /** One workspace's records that name it: the teams' access, the run triggers into it and its notification configurations. */
-export interface WorkspaceLinks {
+interface WorkspaceLinks {
   /** Workspace id. */
   id: string;
   /** Workspace name. */
@@ -153,7 +153,7 @@ export interface WorkspaceLinks {
 }
 
 /** How many of each {@link declareWorkspaceLinks} declared. */
-export interface LinkCounts {
+interface LinkCounts {
   teamWorkspaceAccess: number;
   runTriggers: number;
   notificationConfigurations: number;
