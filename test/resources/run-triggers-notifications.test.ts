@@ -382,6 +382,6 @@ describe("getWorkspaceOutputs", () => {
       "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
       value: "hunter2-outs",
     });
-    await expect(getWorkspaceOutputs({ workspaceId: "web" } as never)).rejects.toThrow(/ws-/);
+    await expect(getWorkspaceOutputs({ workspaceId: "web" })).rejects.toThrow(/ws-/);
   });
 });

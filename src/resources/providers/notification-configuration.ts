@@ -184,7 +184,7 @@ function checkConfiguration(news: Props): CheckFailure[] {
     failures.push({ property: "destinationType", reason: `destinationType is required: one of ${kinds}` });
   else if (!isUnknown(destinationType)) {
     if (NOTIFICATION_DESTINATION_TYPES.includes(destinationType as NotificationDestinationType))
-      destination = String(destinationType);
+      destination = destinationType as string;
     else
       failures.push({
         property: "destinationType",

@@ -83,7 +83,7 @@ function checkIds(news: Props): CheckFailure[] {
   else if (!isUnknown(source) && source === news.workspaceId)
     failures.push({
       property: "sourceWorkspaceId",
-      reason: `sourceWorkspaceId must be another workspace: ${String(source)} cannot trigger its own runs`,
+      reason: `sourceWorkspaceId must be another workspace: ${source as string} cannot trigger its own runs`,
     });
   return failures;
 }
@@ -120,7 +120,7 @@ const provider: ProviderImpl<RunTriggerInputs & Props, RunTriggerOutputs> = {
     const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
     const failures = checkIds(news);
     if (failures.length === 0) failures.push(...claimFailures(news, claimant));
-    return { inputs: inputs as RunTriggerInputs & Props, failures };
+    return { inputs: inputs, failures };
   },
 
   async diff(_id, olds, news) {
