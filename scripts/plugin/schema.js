@@ -58,6 +58,16 @@ const RESOURCES = [
     file: "variable-set-application.ts",
     diffs: ["resources/providers/variable-set-application.ts"],
   },
+  {
+    name: "TeamWorkspaceAccess",
+    file: "team-workspace-access.ts",
+    diffs: ["resources/providers/team-workspace-access.ts"],
+  },
+  {
+    name: "TeamProjectAccess",
+    file: "team-project-access.ts",
+    diffs: ["resources/providers/team-project-access.ts"],
+  },
   { name: "Project", file: "project.ts", diffs: ["resources/providers/project.ts"] },
   { name: "Team", file: "team.ts", diffs: ["resources/providers/team.ts"] },
   {

@@ -8,7 +8,14 @@ import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } f
 
 /** Access levels of a team on a workspace. */
 export const WORKSPACE_ACCESS_LEVELS = ["read", "plan", "write", "admin", "custom"] as const;
-/** One of {@link WORKSPACE_ACCESS_LEVELS}. */
+/**
+ * A team's access level on a workspace:
+ * `read` (read runs, variables and state),
+ * `plan` (also queue plans),
+ * `write` (also apply runs, write variables and state, lock the workspace),
+ * `admin` (also manage its settings, team access and run tasks, and delete it) or
+ * `custom` (the permissions given, each on its own).
+ */
 export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
 
 /** The permissions of a team on a workspace, each with the values it takes (a boolean when `boolean`). */
@@ -86,7 +93,14 @@ export const WORKSPACE_ACCESS_PRESETS: Record<WorkspaceAccessLevel, WorkspacePer
 
 /** Access levels of a team on a project. */
 export const PROJECT_ACCESS_LEVELS = ["read", "write", "maintain", "admin", "custom"] as const;
-/** One of {@link PROJECT_ACCESS_LEVELS}. */
+/**
+ * A team's access level on a project:
+ * `read` (read the project and its workspaces),
+ * `write` (also apply runs and write variables and state in its workspaces),
+ * `maintain` (admin on its workspaces, which it may also create and delete),
+ * `admin` (also manage the project, its teams and its variable sets) or
+ * `custom` (the permissions given, each on its own).
+ */
 export type ProjectAccessLevel = (typeof PROJECT_ACCESS_LEVELS)[number];
 
 /** A team's permissions on the project itself (`project-access`). */

@@ -32,7 +32,7 @@ export interface GetEffectiveAccessOutputArgs {
 
 /** One grant a team's access to the workspace comes from. */
 export interface EffectiveAccessSource {
-  /** `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace). */
+  /** Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself). */
   kind: "organization" | "project" | "workspace";
   /** The organization's name, the project access record (`tprj-...`) or the workspace access record (`tws-...`). */
   id: string;

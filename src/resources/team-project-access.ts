@@ -7,23 +7,23 @@ import { CLAIMANT_KEY } from "./process/claims";
 
 /** A team's permissions on the project itself under `custom` access; each one left out takes its custom default. */
 export interface TeamProjectPermissionsArgs {
-  /** The project's settings: `read` them, also `update` them, or also `delete` the project. */
+  /** The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project). */
   settings?: pulumi.Input<ProjectPermissionValues["settings"]>;
-  /** The teams with access to the project: `none`, `read` them, or `manage` their access. */
+  /** The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access). */
   teams?: pulumi.Input<ProjectPermissionValues["teams"]>;
-  /** The variable sets the project owns: `none`, `read` them, or also `write` them. */
+  /** The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them). */
   variableSets?: pulumi.Input<ProjectPermissionValues["variable-sets"]>;
 }
 
 /** A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default. */
 export interface TeamProjectWorkspacePermissionsArgs {
-  /** Runs: `read` them, also `plan`, or also `apply`. */
+  /** Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them). */
   runs?: pulumi.Input<ProjectWorkspacePermissionValues["runs"]>;
-  /** Sentinel mocks: `none`, or `read` (download) them. */
+  /** Sentinel mocks of plans: `none` (no access) or `read` (download them). */
   sentinelMocks?: pulumi.Input<ProjectWorkspacePermissionValues["sentinel-mocks"]>;
-  /** State versions: `none`, `read-outputs`, `read`, or also `write`. */
+  /** State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them). */
   stateVersions?: pulumi.Input<ProjectWorkspacePermissionValues["state-versions"]>;
-  /** Workspace variables: `none`, `read`, or also `write`. */
+  /** Workspace variables: `none` (no access), `read` (read them) or `write` (also write them). */
   variables?: pulumi.Input<ProjectWorkspacePermissionValues["variables"]>;
   /** Create workspaces in the project. */
   create?: pulumi.Input<boolean>;
@@ -66,23 +66,23 @@ export interface TeamProjectAccessArgs {
 
 /** A team's permissions on a project itself, as the service reports them. */
 export interface TeamProjectPermissionsOutput {
-  /** The project's settings: `read`, `update` or `delete`. */
+  /** The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project). */
   settings: ProjectPermissionValues["settings"];
-  /** The project's teams: `none`, `read` or `manage`. */
+  /** The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access). */
   teams: ProjectPermissionValues["teams"];
-  /** The project's variable sets: `none`, `read` or `write`. */
+  /** The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them). */
   variableSets: ProjectPermissionValues["variable-sets"];
 }
 
 /** A team's permissions on every workspace of a project, as the service reports them. */
 export interface TeamProjectWorkspacePermissionsOutput {
-  /** Runs: `read`, `plan` or `apply`. */
+  /** Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them). */
   runs: ProjectWorkspacePermissionValues["runs"];
-  /** Sentinel mocks: `none` or `read`. */
+  /** Sentinel mocks of plans: `none` (no access) or `read` (download them). */
   sentinelMocks: ProjectWorkspacePermissionValues["sentinel-mocks"];
-  /** State versions: `none`, `read-outputs`, `read` or `write`. */
+  /** State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them). */
   stateVersions: ProjectWorkspacePermissionValues["state-versions"];
-  /** Workspace variables: `none`, `read` or `write`. */
+  /** Workspace variables: `none` (no access), `read` (read them) or `write` (also write them). */
   variables: ProjectWorkspacePermissionValues["variables"];
   /** Create workspaces in the project. */
   create: boolean;

@@ -10,13 +10,13 @@ import { CLAIMANT_KEY } from "./process/claims";
  * value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
  */
 export interface TeamWorkspacePermissionsArgs {
-  /** Runs: `read` them, also `plan` (queue plans), or also `apply`. */
+  /** Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them). */
   runs?: pulumi.Input<WorkspacePermissionValues["runs"]>;
-  /** Workspace variables: `none`, `read` them, or also `write` them. */
+  /** Workspace variables: `none` (no access), `read` (read them) or `write` (also write them). */
   variables?: pulumi.Input<WorkspacePermissionValues["variables"]>;
-  /** State versions: `none`, `read-outputs` (outputs only), `read` them, or also `write` (create) them. */
+  /** State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them). */
   stateVersions?: pulumi.Input<WorkspacePermissionValues["state-versions"]>;
-  /** Sentinel mocks of plans: `none`, or `read` (download) them. */
+  /** Sentinel mocks of plans: `none` (no access) or `read` (download them). */
   sentinelMocks?: pulumi.Input<WorkspacePermissionValues["sentinel-mocks"]>;
   /** Lock and unlock the workspace. */
   workspaceLocking?: pulumi.Input<boolean>;
@@ -55,13 +55,13 @@ export interface TeamWorkspaceAccessArgs {
 
 /** The permissions a team holds on a workspace, as the service reports them. */
 export interface TeamWorkspacePermissionsOutput {
-  /** Runs: `read`, `plan` or `apply`. */
+  /** Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them). */
   runs: WorkspacePermissionValues["runs"];
-  /** Workspace variables: `none`, `read` or `write`. */
+  /** Workspace variables: `none` (no access), `read` (read them) or `write` (also write them). */
   variables: WorkspacePermissionValues["variables"];
-  /** State versions: `none`, `read-outputs`, `read` or `write`. */
+  /** State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them). */
   stateVersions: WorkspacePermissionValues["state-versions"];
-  /** Sentinel mocks: `none` or `read`. */
+  /** Sentinel mocks of plans: `none` (no access) or `read` (download them). */
   sentinelMocks: WorkspacePermissionValues["sentinel-mocks"];
   /** Lock and unlock the workspace. */
   workspaceLocking: boolean;

@@ -44,6 +44,8 @@ let workspaceId: string;
 let project: string;
 let moduleId: string;
 let variableSetId: string;
+/** Teams given access, one per access record, taken in turn. */
+const accessTeams: string[] = [];
 /** Source workspaces of run triggers: one pair per trigger, taken in turn. */
 const sources: string[] = [];
 
@@ -57,6 +59,7 @@ beforeAll(async () => {
   project = await createProject(h, uniqueName("schema"));
   moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
   variableSetId = (await create("VariableSet", { name: uniqueName("base") })).id;
+  for (let i = 0; i < 6; i++) accessTeams.push((await h.client.teams.create(h.org, { name: uniqueName("access") })).id);
   for (let i = 0; i < 4; i++) sources.push((await create("Workspace", { name: uniqueName("source") })).id);
 });
 afterAll(async () => {
@@ -80,6 +83,13 @@ const minimal = (): Record<string, Props> => ({
   WorkspaceVariables: { workspaceId, variables: [{ key: uniqueName("least").replace(/-/g, "_"), category: "env" }] },
   VariableSet: { name: uniqueName("least"), variables: [{ key: "least", category: "env" }] },
   VariableSetApplication: { variableSetId, workspaceId },
+  // Taken only when asked for: each access is of a team of its own.
+  get TeamWorkspaceAccess() {
+    return { teamId: accessTeams.shift(), workspaceId, access: "read" };
+  },
+  get TeamProjectAccess() {
+    return { teamId: accessTeams.shift(), projectId: project, access: "read" };
+  },
   RunTrigger: { workspaceId, sourceWorkspaceId: sources.shift() },
   NotificationConfiguration: { workspaceId, name: uniqueName("least"), destinationType: "email" },
 });
@@ -119,6 +129,8 @@ describe("the schema's defaults are the code's", () => {
       "NoCodeWorkspace",
       "NotificationConfiguration",
       "RunTrigger",
+      "TeamProjectAccess",
+      "TeamWorkspaceAccess",
       "VariableSet",
       "VariableSetApplication",
       "Workspace",
@@ -186,6 +198,9 @@ describe("every id form of an Import section is one the resource's read takes", 
     await create("VariableSetApplication", { variableSetId: set.id, workspaceId: ws.id });
     await create("VariableSetApplication", { variableSetId: set.id, projectId: project });
     const trigger = await create("RunTrigger", { workspaceId: ws.id, sourceWorkspaceId: reader.id });
+    const accessTeam = (await h.client.teams.create(h.org, { name: uniqueName("imported") })).id;
+    const wsAccess = await create("TeamWorkspaceAccess", { teamId: accessTeam, workspaceId: ws.id, access: "plan" });
+    const prjAccess = await create("TeamProjectAccess", { teamId: accessTeam, projectId: project, access: "write" });
     const alerts = await create("NotificationConfiguration", {
       workspaceId: ws.id,
       name: "imported",
@@ -208,6 +223,10 @@ describe("every id form of an Import section is one the resource's read takes", 
       "varset-<id>/ws-<id>": `${set.id}/${ws.id}`,
       "varset-<id>/prj-<id>": `${set.id}/${project}`,
       "rt-<id>": trigger.id,
+      "tws-<id>": wsAccess.id,
+      "team-<id>/ws-<id>": `${accessTeam}/${ws.id}`,
+      "tprj-<id>": prjAccess.id,
+      "team-<id>/prj-<id>": `${accessTeam}/${project}`,
       "nc-<id>": alerts.id,
     };
     const expected: Record<string, (props: Props) => void> = {
@@ -223,6 +242,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       VariableSet: (p) => expect(p.name).toBe(set.outs.name),
       VariableSetApplication: (p) => expect(p.variableSetId).toBe(set.id),
       RunTrigger: (p) => expect(p).toMatchObject({ workspaceId: ws.id, sourceWorkspaceId: reader.id }),
+      TeamWorkspaceAccess: (p) => expect(p).toMatchObject({ teamId: accessTeam, workspaceId: ws.id, access: "plan" }),
+      TeamProjectAccess: (p) => expect(p).toMatchObject({ teamId: accessTeam, projectId: project, access: "write" }),
       NotificationConfiguration: (p) =>
         expect(p).toMatchObject({ name: "imported", url: "https://hooks.test/runs", token: null }),
     };

@@ -23,8 +23,9 @@ import { TEAM_OUTPUTS } from "../../src/resources/team";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
 import { RUN_TRIGGER_OUTPUTS } from "../../src/resources/run-trigger";
 import { NOTIFICATION_CONFIGURATION_OUTPUTS } from "../../src/resources/notification-configuration";
-import { getWorkspaceOutputs } from "../../src/resources/lookups";
+import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
+  getEffectiveAccess,
   getEffectiveVariables,
   getTeam,
   getWorkspace,
@@ -394,6 +395,7 @@ describe("provider schema: functions", () => {
     getWorkspaces: (a) => getWorkspaces(a),
     getWorkspace: (a) => getWorkspace(a as never),
     getEffectiveVariables: (a) => getEffectiveVariables(a as never),
+    getEffectiveAccess: (a) => getEffectiveAccess(a as never),
     getWorkspaceOutputs: (a) => getWorkspaceOutputs(a as never),
     getTeam: (a) => getTeam(a as never),
   };

@@ -99,6 +99,17 @@ describe("resource classes in a program", () => {
     });
     const project = new r.Project("platform", { name: "platform", organization: "acme" });
     const team = new r.Team("platform-team", { name: "platform", organization: "acme", visibility: "organization" });
+    const webAccess = new r.TeamWorkspaceAccess("platform-web", {
+      teamId: team.id,
+      workspaceId: ws.id,
+      access: "write",
+    });
+    const appsAccess = new r.TeamProjectAccess("platform-apps", {
+      teamId: team.id,
+      projectId: project.id,
+      access: "custom",
+      workspacePermissions: { runs: "plan" },
+    });
 
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
     expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
@@ -119,6 +130,8 @@ describe("resource classes in a program", () => {
     expect(await isSecret(plainHook.url as pulumi.Output<unknown>)).toBe(false);
     expect(await value(project.urn)).toContain("workspaces:Project::platform");
     expect(await value(team.urn)).toContain("workspaces:Team::platform-team");
+    expect(await value(webAccess.urn)).toContain("workspaces:TeamWorkspaceAccess::platform-web");
+    expect(await value(appsAccess.urn)).toContain("workspaces:TeamProjectAccess::platform-apps");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
     expect(await isSecret(variable.value as pulumi.Output<unknown>)).toBe(false);
     const token = new r.WorkspaceVariable("token", {
