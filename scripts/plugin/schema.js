@@ -70,16 +70,6 @@ const RESOURCES = [
   },
   { name: "Project", file: "project.ts", diffs: ["resources/providers/project.ts"] },
   { name: "Team", file: "team.ts", diffs: ["resources/providers/team.ts"] },
-  {
-    name: "TeamWorkspaceAccess",
-    file: "team-workspace-access.ts",
-    diffs: ["resources/providers/team-access.ts"],
-  },
-  {
-    name: "TeamProjectAccess",
-    file: "team-project-access.ts",
-    diffs: ["resources/providers/team-access.ts"],
-  },
   { name: "RunTrigger", file: "run-trigger.ts", diffs: ["resources/providers/run-trigger.ts"] },
   {
     name: "NotificationConfiguration",
