@@ -61,7 +61,7 @@ describe(`an organization of ${COUNT} workspaces read a page at a time`, () => {
     await server?.close();
   });
 
-  it("the generator lists the workspaces with their tags: two requests per workspace at most, its consumers and variables", async () => {
+  it("the generator lists the workspaces with their tags: five requests per workspace at most, its consumers, variables, access, triggers and notifications", async () => {
     const before = server.stats().byRoute;
     const t0 = Date.now();
     // In this process, with a client of the server (as the packaged command builds one from the settings).
@@ -77,9 +77,10 @@ describe(`an organization of ${COUNT} workspaces read a page at a time`, () => {
     // Tags come with the list: no per-workspace tag read.
     expect(routes["GET /api/v2/workspaces/:workspace_id/tag-bindings"]).toBeUndefined();
     expect(routes["GET /api/v2/organizations/:organization_name/workspaces"]).toBe(COUNT / 100);
-    // The API has no organization-wide list of consumers nor of variables: one read per
-    // workspace for its consumers and one for its variables is the floor.
-    expect(sum(routes)).toBeLessThanOrEqual(2 * COUNT + NO_CODE + 10);
+    // The API has no organization-wide list of consumers, variables, team access, run
+    // triggers nor notification configurations: one read per workspace for each is the
+    // floor, and one per project for the teams' access to it.
+    expect(sum(routes)).toBeLessThanOrEqual(5 * COUNT + NO_CODE + seeded.projects.length + 1 + 10);
     for (const [name, password] of seeded.passwords) {
       await stack.ok(["config", "set", "--secret", `${name}-password`, password]);
     }
