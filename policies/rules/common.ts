@@ -64,6 +64,9 @@ export const WorkspaceVariable = kind("WorkspaceVariable");
 export const WorkspaceVariables = kind("WorkspaceVariables");
 export const VariableSet = kind("VariableSet");
 export const VariableSetApplication = kind("VariableSetApplication");
+export const Team = kind("Team");
+export const TeamWorkspaceAccess = kind("TeamWorkspaceAccess");
+export const TeamProjectAccess = kind("TeamProjectAccess");
 export const RunTrigger = kind("RunTrigger");
 export const NotificationConfiguration = kind("NotificationConfiguration");
 

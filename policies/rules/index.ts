@@ -6,9 +6,11 @@ import { forceDelete, globalRemoteState } from "./safety";
 import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
 import { variableSecretKeySensitive, variableSetGlobal } from "./variables";
+import { teamAdminProduction } from "./teamAccess";
 
 export * from "./common";
 export {
+  teamAdminProduction,
   executionModeAllowed,
   executionModeValid,
   flatTagLowercase,
@@ -48,6 +50,8 @@ export const policies: Policies = [
   globalRemoteState,
   // variables
   variableSecretKeySensitive,
+  // team access
+  teamAdminProduction,
   variableSetGlobal,
   // the stack as a whole
   nameUnique,
