@@ -68,7 +68,7 @@ export async function readTeam(
     name: team.name,
     organization: team.organization ?? organization,
     ...(team.visibility ? { visibility: team.visibility } : {}),
-    organizationAccess: { ...team.organizationAccess } as OrganizationAccessOutput,
+    organizationAccess: { ...team.organizationAccess },
     ...(team.ssoTeamId ? { ssoTeamId: team.ssoTeamId } : {}),
     userIds: team.userIds,
   };

@@ -173,8 +173,9 @@ describe("Project", () => {
     const read = await call("Project", "read", id, outs);
     expect(read.props.description).toBe("changed in the UI");
     expect(await diff("Project", id, read.props, news)).toMatchObject({ changes: true, replaces: [] });
-    const restored = (await call("Project", "update", id, read.props, (await check("Project", news, read.props)).inputs))
-      .outs;
+    const restored = (
+      await call("Project", "update", id, read.props, (await check("Project", news, read.props)).inputs)
+    ).outs;
     expect((await h.client.projects.read(id)).description).toBe("shared networking");
 
     const renamed = { ...news, name: `${name}-b` };

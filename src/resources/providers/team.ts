@@ -85,7 +85,7 @@ function outputsOf(t: ApiTeam, organization: unknown): TeamOutputs {
     name: t.name,
     organization: t.organization ?? (typeof organization === "string" ? organization : null),
     visibility: t.visibility,
-    organizationAccess: { ...t.organizationAccess } as Record<string, boolean>,
+    organizationAccess: { ...t.organizationAccess },
     ssoTeamId: t.ssoTeamId,
     allowMemberTokenManagement: t.allowMemberTokenManagement,
   };
@@ -174,7 +174,7 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
     const sso = inputs.ssoTeamId;
     const team = await client.teams.create(organization, {
       name: String(inputs.name),
-      ...(typeof inputs.visibility === "string" ? { visibility: inputs.visibility as "secret" | "organization" } : {}),
+      ...(typeof inputs.visibility === "string" ? { visibility: inputs.visibility } : {}),
       ...(inputs.organizationAccess ? { organizationAccess: declaredAccess(inputs.organizationAccess) } : {}),
       ...(typeof sso === "string" && sso !== "" ? { ssoTeamId: sso } : {}),
       ...(typeof inputs.allowMemberTokenManagement === "boolean"
@@ -212,7 +212,7 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
     const { changed } = diffFields(olds, news, FIELDS);
     const options: TeamUpdateOptions = {};
     if (changed.includes("name")) options.name = String(news.name);
-    if (changed.includes("visibility")) options.visibility = news.visibility as "secret" | "organization";
+    if (changed.includes("visibility")) options.visibility = news.visibility;
     if (changed.includes("organizationAccess"))
       options.organizationAccess = accessToSend(news.organizationAccess, olds.organizationAccess);
     if (changed.includes("ssoTeamId")) options.ssoTeamId = news.ssoTeamId ? String(news.ssoTeamId) : null;
