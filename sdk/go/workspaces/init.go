@@ -27,8 +27,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NoCodeModule{}
 	case "workspaces:index:NoCodeWorkspace":
 		r = &NoCodeWorkspace{}
+	case "workspaces:index:NotificationConfiguration":
+		r = &NotificationConfiguration{}
+	case "workspaces:index:Project":
+		r = &Project{}
 	case "workspaces:index:RemoteStateConsumers":
 		r = &RemoteStateConsumers{}
+	case "workspaces:index:RunTrigger":
+		r = &RunTrigger{}
+	case "workspaces:index:Team":
+		r = &Team{}
+	case "workspaces:index:TeamProjectAccess":
+		r = &TeamProjectAccess{}
+	case "workspaces:index:TeamWorkspaceAccess":
+		r = &TeamWorkspaceAccess{}
 	case "workspaces:index:VariableSet":
 		r = &VariableSet{}
 	case "workspaces:index:VariableSetApplication":

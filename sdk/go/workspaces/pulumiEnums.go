@@ -10,6 +10,101 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+type EffectiveAccessSourceKind string
+
+const (
+	// A flag of the team, for every workspace.
+	EffectiveAccessSourceKindOrganization = EffectiveAccessSourceKind("organization")
+	// Its access to the workspace's project.
+	EffectiveAccessSourceKindProject = EffectiveAccessSourceKind("project")
+	// Its access to the workspace itself.
+	EffectiveAccessSourceKindWorkspace = EffectiveAccessSourceKind("workspace")
+)
+
+type EffectiveAccessSourceKindOutput struct{ *pulumi.OutputState }
+
+func (EffectiveAccessSourceKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveAccessSourceKind)(nil)).Elem()
+}
+
+func (o EffectiveAccessSourceKindOutput) ToEffectiveAccessSourceKindOutput() EffectiveAccessSourceKindOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceKindOutput) ToEffectiveAccessSourceKindOutputWithContext(ctx context.Context) EffectiveAccessSourceKindOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceKindOutput) ToEffectiveAccessSourceKindPtrOutput() EffectiveAccessSourceKindPtrOutput {
+	return o.ToEffectiveAccessSourceKindPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveAccessSourceKindOutput) ToEffectiveAccessSourceKindPtrOutputWithContext(ctx context.Context) EffectiveAccessSourceKindPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EffectiveAccessSourceKind) *EffectiveAccessSourceKind {
+		return &v
+	}).(EffectiveAccessSourceKindPtrOutput)
+}
+
+func (o EffectiveAccessSourceKindOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EffectiveAccessSourceKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveAccessSourceKind) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EffectiveAccessSourceKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveAccessSourceKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EffectiveAccessSourceKind) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EffectiveAccessSourceKindPtrOutput struct{ *pulumi.OutputState }
+
+func (EffectiveAccessSourceKindPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EffectiveAccessSourceKind)(nil)).Elem()
+}
+
+func (o EffectiveAccessSourceKindPtrOutput) ToEffectiveAccessSourceKindPtrOutput() EffectiveAccessSourceKindPtrOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceKindPtrOutput) ToEffectiveAccessSourceKindPtrOutputWithContext(ctx context.Context) EffectiveAccessSourceKindPtrOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceKindPtrOutput) Elem() EffectiveAccessSourceKindOutput {
+	return o.ApplyT(func(v *EffectiveAccessSourceKind) EffectiveAccessSourceKind {
+		if v != nil {
+			return *v
+		}
+		var ret EffectiveAccessSourceKind
+		return ret
+	}).(EffectiveAccessSourceKindOutput)
+}
+
+func (o EffectiveAccessSourceKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EffectiveAccessSourceKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EffectiveAccessSourceKind) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // `workspace` (the workspace's own variable) or `variable-set` (a variable of a set that reaches the workspace).
 type EffectiveVariableSourceKind string
 
@@ -801,6 +896,184 @@ func (o NoCodeVariableCategoryInfoPtrOutput) ToStringPtrOutputWithContext(ctx co
 	}).(pulumi.StringPtrOutput)
 }
 
+// One of {@link NOTIFICATION_DESTINATION_TYPES}:
+// `generic` (a webhook of your own, sent JSON),
+// `slack` (a Slack incoming webhook),
+// `microsoft-teams` (a Microsoft Teams incoming webhook),
+// `email` (users of the organization, and addresses where the service allows).
+type NotificationDestinationType string
+
+const (
+	// A webhook of your own, sent JSON.
+	NotificationDestinationTypeGeneric = NotificationDestinationType("generic")
+	// A Slack incoming webhook.
+	NotificationDestinationTypeSlack = NotificationDestinationType("slack")
+	// A Microsoft Teams incoming webhook.
+	NotificationDestinationTypeMicrosoftTeams = NotificationDestinationType("microsoft-teams")
+	// Users of the organization, and addresses where the service allows.
+	NotificationDestinationTypeEmail = NotificationDestinationType("email")
+)
+
+func (NotificationDestinationType) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationDestinationType)(nil)).Elem()
+}
+
+func (e NotificationDestinationType) ToNotificationDestinationTypeOutput() NotificationDestinationTypeOutput {
+	return pulumi.ToOutput(e).(NotificationDestinationTypeOutput)
+}
+
+func (e NotificationDestinationType) ToNotificationDestinationTypeOutputWithContext(ctx context.Context) NotificationDestinationTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NotificationDestinationTypeOutput)
+}
+
+func (e NotificationDestinationType) ToNotificationDestinationTypePtrOutput() NotificationDestinationTypePtrOutput {
+	return e.ToNotificationDestinationTypePtrOutputWithContext(context.Background())
+}
+
+func (e NotificationDestinationType) ToNotificationDestinationTypePtrOutputWithContext(ctx context.Context) NotificationDestinationTypePtrOutput {
+	return NotificationDestinationType(e).ToNotificationDestinationTypeOutputWithContext(ctx).ToNotificationDestinationTypePtrOutputWithContext(ctx)
+}
+
+func (e NotificationDestinationType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NotificationDestinationType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NotificationDestinationType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NotificationDestinationType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NotificationDestinationTypeOutput struct{ *pulumi.OutputState }
+
+func (NotificationDestinationTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationDestinationType)(nil)).Elem()
+}
+
+func (o NotificationDestinationTypeOutput) ToNotificationDestinationTypeOutput() NotificationDestinationTypeOutput {
+	return o
+}
+
+func (o NotificationDestinationTypeOutput) ToNotificationDestinationTypeOutputWithContext(ctx context.Context) NotificationDestinationTypeOutput {
+	return o
+}
+
+func (o NotificationDestinationTypeOutput) ToNotificationDestinationTypePtrOutput() NotificationDestinationTypePtrOutput {
+	return o.ToNotificationDestinationTypePtrOutputWithContext(context.Background())
+}
+
+func (o NotificationDestinationTypeOutput) ToNotificationDestinationTypePtrOutputWithContext(ctx context.Context) NotificationDestinationTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NotificationDestinationType) *NotificationDestinationType {
+		return &v
+	}).(NotificationDestinationTypePtrOutput)
+}
+
+func (o NotificationDestinationTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NotificationDestinationTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NotificationDestinationType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NotificationDestinationTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NotificationDestinationTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NotificationDestinationType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NotificationDestinationTypePtrOutput struct{ *pulumi.OutputState }
+
+func (NotificationDestinationTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NotificationDestinationType)(nil)).Elem()
+}
+
+func (o NotificationDestinationTypePtrOutput) ToNotificationDestinationTypePtrOutput() NotificationDestinationTypePtrOutput {
+	return o
+}
+
+func (o NotificationDestinationTypePtrOutput) ToNotificationDestinationTypePtrOutputWithContext(ctx context.Context) NotificationDestinationTypePtrOutput {
+	return o
+}
+
+func (o NotificationDestinationTypePtrOutput) Elem() NotificationDestinationTypeOutput {
+	return o.ApplyT(func(v *NotificationDestinationType) NotificationDestinationType {
+		if v != nil {
+			return *v
+		}
+		var ret NotificationDestinationType
+		return ret
+	}).(NotificationDestinationTypeOutput)
+}
+
+func (o NotificationDestinationTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NotificationDestinationTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NotificationDestinationType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NotificationDestinationTypeInput is an input type that accepts values of the NotificationDestinationType enum
+// A concrete instance of `NotificationDestinationTypeInput` can be one of the following:
+//
+//	NotificationDestinationTypeGeneric
+//	NotificationDestinationTypeSlack
+//	NotificationDestinationTypeMicrosoftTeams
+//	NotificationDestinationTypeEmail
+type NotificationDestinationTypeInput interface {
+	pulumi.Input
+
+	ToNotificationDestinationTypeOutput() NotificationDestinationTypeOutput
+	ToNotificationDestinationTypeOutputWithContext(context.Context) NotificationDestinationTypeOutput
+}
+
+var notificationDestinationTypePtrType = reflect.TypeOf((**NotificationDestinationType)(nil)).Elem()
+
+type NotificationDestinationTypePtrInput interface {
+	pulumi.Input
+
+	ToNotificationDestinationTypePtrOutput() NotificationDestinationTypePtrOutput
+	ToNotificationDestinationTypePtrOutputWithContext(context.Context) NotificationDestinationTypePtrOutput
+}
+
+type notificationDestinationTypePtr string
+
+func NotificationDestinationTypePtr(v string) NotificationDestinationTypePtrInput {
+	return (*notificationDestinationTypePtr)(&v)
+}
+
+func (*notificationDestinationTypePtr) ElementType() reflect.Type {
+	return notificationDestinationTypePtrType
+}
+
+func (in *notificationDestinationTypePtr) ToNotificationDestinationTypePtrOutput() NotificationDestinationTypePtrOutput {
+	return pulumi.ToOutput(in).(NotificationDestinationTypePtrOutput)
+}
+
+func (in *notificationDestinationTypePtr) ToNotificationDestinationTypePtrOutputWithContext(ctx context.Context) NotificationDestinationTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NotificationDestinationTypePtrOutput)
+}
+
 // How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added).
 type OwnershipMode string
 
@@ -967,6 +1240,2239 @@ func (in *ownershipModePtr) ToOwnershipModePtrOutput() OwnershipModePtrOutput {
 
 func (in *ownershipModePtr) ToOwnershipModePtrOutputWithContext(ctx context.Context) OwnershipModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(OwnershipModePtrOutput)
+}
+
+// A team's access level on a project:
+// `read` (read the project and its workspaces),
+// `write` (also apply runs and write variables and state in its workspaces),
+// `maintain` (admin on its workspaces, which it may also create and delete),
+// `admin` (also manage the project, its teams and its variable sets) or
+// `custom` (the permissions given, each on its own).
+type ProjectAccessLevel string
+
+const (
+	// The permissions given, each on its own.
+	ProjectAccessLevelCustom = ProjectAccessLevel("custom")
+	// Read the project and its workspaces.
+	ProjectAccessLevelRead = ProjectAccessLevel("read")
+	// Also apply runs and write variables and state in its workspaces.
+	ProjectAccessLevelWrite = ProjectAccessLevel("write")
+	// Also manage the project, its teams and its variable sets.
+	ProjectAccessLevelAdmin = ProjectAccessLevel("admin")
+	// Admin on its workspaces, which it may also create and delete.
+	ProjectAccessLevelMaintain = ProjectAccessLevel("maintain")
+)
+
+func (ProjectAccessLevel) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectAccessLevel)(nil)).Elem()
+}
+
+func (e ProjectAccessLevel) ToProjectAccessLevelOutput() ProjectAccessLevelOutput {
+	return pulumi.ToOutput(e).(ProjectAccessLevelOutput)
+}
+
+func (e ProjectAccessLevel) ToProjectAccessLevelOutputWithContext(ctx context.Context) ProjectAccessLevelOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ProjectAccessLevelOutput)
+}
+
+func (e ProjectAccessLevel) ToProjectAccessLevelPtrOutput() ProjectAccessLevelPtrOutput {
+	return e.ToProjectAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (e ProjectAccessLevel) ToProjectAccessLevelPtrOutputWithContext(ctx context.Context) ProjectAccessLevelPtrOutput {
+	return ProjectAccessLevel(e).ToProjectAccessLevelOutputWithContext(ctx).ToProjectAccessLevelPtrOutputWithContext(ctx)
+}
+
+func (e ProjectAccessLevel) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProjectAccessLevel) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProjectAccessLevel) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ProjectAccessLevel) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ProjectAccessLevelOutput struct{ *pulumi.OutputState }
+
+func (ProjectAccessLevelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectAccessLevel)(nil)).Elem()
+}
+
+func (o ProjectAccessLevelOutput) ToProjectAccessLevelOutput() ProjectAccessLevelOutput {
+	return o
+}
+
+func (o ProjectAccessLevelOutput) ToProjectAccessLevelOutputWithContext(ctx context.Context) ProjectAccessLevelOutput {
+	return o
+}
+
+func (o ProjectAccessLevelOutput) ToProjectAccessLevelPtrOutput() ProjectAccessLevelPtrOutput {
+	return o.ToProjectAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectAccessLevelOutput) ToProjectAccessLevelPtrOutputWithContext(ctx context.Context) ProjectAccessLevelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectAccessLevel) *ProjectAccessLevel {
+		return &v
+	}).(ProjectAccessLevelPtrOutput)
+}
+
+func (o ProjectAccessLevelOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ProjectAccessLevelOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProjectAccessLevel) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ProjectAccessLevelOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectAccessLevelOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProjectAccessLevel) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ProjectAccessLevelPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectAccessLevelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectAccessLevel)(nil)).Elem()
+}
+
+func (o ProjectAccessLevelPtrOutput) ToProjectAccessLevelPtrOutput() ProjectAccessLevelPtrOutput {
+	return o
+}
+
+func (o ProjectAccessLevelPtrOutput) ToProjectAccessLevelPtrOutputWithContext(ctx context.Context) ProjectAccessLevelPtrOutput {
+	return o
+}
+
+func (o ProjectAccessLevelPtrOutput) Elem() ProjectAccessLevelOutput {
+	return o.ApplyT(func(v *ProjectAccessLevel) ProjectAccessLevel {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectAccessLevel
+		return ret
+	}).(ProjectAccessLevelOutput)
+}
+
+func (o ProjectAccessLevelPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectAccessLevelPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ProjectAccessLevel) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ProjectAccessLevelInput is an input type that accepts values of the ProjectAccessLevel enum
+// A concrete instance of `ProjectAccessLevelInput` can be one of the following:
+//
+//	ProjectAccessLevelCustom
+//	ProjectAccessLevelRead
+//	ProjectAccessLevelWrite
+//	ProjectAccessLevelAdmin
+//	ProjectAccessLevelMaintain
+type ProjectAccessLevelInput interface {
+	pulumi.Input
+
+	ToProjectAccessLevelOutput() ProjectAccessLevelOutput
+	ToProjectAccessLevelOutputWithContext(context.Context) ProjectAccessLevelOutput
+}
+
+var projectAccessLevelPtrType = reflect.TypeOf((**ProjectAccessLevel)(nil)).Elem()
+
+type ProjectAccessLevelPtrInput interface {
+	pulumi.Input
+
+	ToProjectAccessLevelPtrOutput() ProjectAccessLevelPtrOutput
+	ToProjectAccessLevelPtrOutputWithContext(context.Context) ProjectAccessLevelPtrOutput
+}
+
+type projectAccessLevelPtr string
+
+func ProjectAccessLevelPtr(v string) ProjectAccessLevelPtrInput {
+	return (*projectAccessLevelPtr)(&v)
+}
+
+func (*projectAccessLevelPtr) ElementType() reflect.Type {
+	return projectAccessLevelPtrType
+}
+
+func (in *projectAccessLevelPtr) ToProjectAccessLevelPtrOutput() ProjectAccessLevelPtrOutput {
+	return pulumi.ToOutput(in).(ProjectAccessLevelPtrOutput)
+}
+
+func (in *projectAccessLevelPtr) ToProjectAccessLevelPtrOutputWithContext(ctx context.Context) ProjectAccessLevelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ProjectAccessLevelPtrOutput)
+}
+
+// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+type TeamProjectPermissionsSettings string
+
+const (
+	// Read them.
+	TeamProjectPermissionsSettingsRead = TeamProjectPermissionsSettings("read")
+	// Also update them.
+	TeamProjectPermissionsSettingsUpdate = TeamProjectPermissionsSettings("update")
+	// Also delete the project.
+	TeamProjectPermissionsSettingsDelete = TeamProjectPermissionsSettings("delete")
+)
+
+func (TeamProjectPermissionsSettings) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsSettings)(nil)).Elem()
+}
+
+func (e TeamProjectPermissionsSettings) ToTeamProjectPermissionsSettingsOutput() TeamProjectPermissionsSettingsOutput {
+	return pulumi.ToOutput(e).(TeamProjectPermissionsSettingsOutput)
+}
+
+func (e TeamProjectPermissionsSettings) ToTeamProjectPermissionsSettingsOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectPermissionsSettingsOutput)
+}
+
+func (e TeamProjectPermissionsSettings) ToTeamProjectPermissionsSettingsPtrOutput() TeamProjectPermissionsSettingsPtrOutput {
+	return e.ToTeamProjectPermissionsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsSettings) ToTeamProjectPermissionsSettingsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsPtrOutput {
+	return TeamProjectPermissionsSettings(e).ToTeamProjectPermissionsSettingsOutputWithContext(ctx).ToTeamProjectPermissionsSettingsPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectPermissionsSettings) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsSettings) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsSettings) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsSettings) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectPermissionsSettingsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsSettings)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToTeamProjectPermissionsSettingsOutput() TeamProjectPermissionsSettingsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToTeamProjectPermissionsSettingsOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToTeamProjectPermissionsSettingsPtrOutput() TeamProjectPermissionsSettingsPtrOutput {
+	return o.ToTeamProjectPermissionsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToTeamProjectPermissionsSettingsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectPermissionsSettings) *TeamProjectPermissionsSettings {
+		return &v
+	}).(TeamProjectPermissionsSettingsPtrOutput)
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsSettings) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsSettingsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsSettings) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectPermissionsSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectPermissionsSettings)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsSettingsPtrOutput) ToTeamProjectPermissionsSettingsPtrOutput() TeamProjectPermissionsSettingsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsSettingsPtrOutput) ToTeamProjectPermissionsSettingsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsSettingsPtrOutput) Elem() TeamProjectPermissionsSettingsOutput {
+	return o.ApplyT(func(v *TeamProjectPermissionsSettings) TeamProjectPermissionsSettings {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectPermissionsSettings
+		return ret
+	}).(TeamProjectPermissionsSettingsOutput)
+}
+
+func (o TeamProjectPermissionsSettingsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsSettingsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectPermissionsSettings) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectPermissionsSettingsInput is an input type that accepts values of the TeamProjectPermissionsSettings enum
+// A concrete instance of `TeamProjectPermissionsSettingsInput` can be one of the following:
+//
+//	TeamProjectPermissionsSettingsRead
+//	TeamProjectPermissionsSettingsUpdate
+//	TeamProjectPermissionsSettingsDelete
+type TeamProjectPermissionsSettingsInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsSettingsOutput() TeamProjectPermissionsSettingsOutput
+	ToTeamProjectPermissionsSettingsOutputWithContext(context.Context) TeamProjectPermissionsSettingsOutput
+}
+
+var teamProjectPermissionsSettingsPtrType = reflect.TypeOf((**TeamProjectPermissionsSettings)(nil)).Elem()
+
+type TeamProjectPermissionsSettingsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsSettingsPtrOutput() TeamProjectPermissionsSettingsPtrOutput
+	ToTeamProjectPermissionsSettingsPtrOutputWithContext(context.Context) TeamProjectPermissionsSettingsPtrOutput
+}
+
+type teamProjectPermissionsSettingsPtr string
+
+func TeamProjectPermissionsSettingsPtr(v string) TeamProjectPermissionsSettingsPtrInput {
+	return (*teamProjectPermissionsSettingsPtr)(&v)
+}
+
+func (*teamProjectPermissionsSettingsPtr) ElementType() reflect.Type {
+	return teamProjectPermissionsSettingsPtrType
+}
+
+func (in *teamProjectPermissionsSettingsPtr) ToTeamProjectPermissionsSettingsPtrOutput() TeamProjectPermissionsSettingsPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectPermissionsSettingsPtrOutput)
+}
+
+func (in *teamProjectPermissionsSettingsPtr) ToTeamProjectPermissionsSettingsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectPermissionsSettingsPtrOutput)
+}
+
+// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+type TeamProjectPermissionsTeams string
+
+const (
+	// No access.
+	TeamProjectPermissionsTeamsNone = TeamProjectPermissionsTeams("none")
+	// Read them.
+	TeamProjectPermissionsTeamsRead = TeamProjectPermissionsTeams("read")
+	// Also manage their access.
+	TeamProjectPermissionsTeamsManage = TeamProjectPermissionsTeams("manage")
+)
+
+func (TeamProjectPermissionsTeams) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsTeams)(nil)).Elem()
+}
+
+func (e TeamProjectPermissionsTeams) ToTeamProjectPermissionsTeamsOutput() TeamProjectPermissionsTeamsOutput {
+	return pulumi.ToOutput(e).(TeamProjectPermissionsTeamsOutput)
+}
+
+func (e TeamProjectPermissionsTeams) ToTeamProjectPermissionsTeamsOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectPermissionsTeamsOutput)
+}
+
+func (e TeamProjectPermissionsTeams) ToTeamProjectPermissionsTeamsPtrOutput() TeamProjectPermissionsTeamsPtrOutput {
+	return e.ToTeamProjectPermissionsTeamsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsTeams) ToTeamProjectPermissionsTeamsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsPtrOutput {
+	return TeamProjectPermissionsTeams(e).ToTeamProjectPermissionsTeamsOutputWithContext(ctx).ToTeamProjectPermissionsTeamsPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectPermissionsTeams) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsTeams) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsTeams) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsTeams) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectPermissionsTeamsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsTeamsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsTeams)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToTeamProjectPermissionsTeamsOutput() TeamProjectPermissionsTeamsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToTeamProjectPermissionsTeamsOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToTeamProjectPermissionsTeamsPtrOutput() TeamProjectPermissionsTeamsPtrOutput {
+	return o.ToTeamProjectPermissionsTeamsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToTeamProjectPermissionsTeamsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectPermissionsTeams) *TeamProjectPermissionsTeams {
+		return &v
+	}).(TeamProjectPermissionsTeamsPtrOutput)
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsTeams) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsTeamsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsTeams) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectPermissionsTeamsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsTeamsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectPermissionsTeams)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsTeamsPtrOutput) ToTeamProjectPermissionsTeamsPtrOutput() TeamProjectPermissionsTeamsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsTeamsPtrOutput) ToTeamProjectPermissionsTeamsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsTeamsPtrOutput) Elem() TeamProjectPermissionsTeamsOutput {
+	return o.ApplyT(func(v *TeamProjectPermissionsTeams) TeamProjectPermissionsTeams {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectPermissionsTeams
+		return ret
+	}).(TeamProjectPermissionsTeamsOutput)
+}
+
+func (o TeamProjectPermissionsTeamsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsTeamsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectPermissionsTeams) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectPermissionsTeamsInput is an input type that accepts values of the TeamProjectPermissionsTeams enum
+// A concrete instance of `TeamProjectPermissionsTeamsInput` can be one of the following:
+//
+//	TeamProjectPermissionsTeamsNone
+//	TeamProjectPermissionsTeamsRead
+//	TeamProjectPermissionsTeamsManage
+type TeamProjectPermissionsTeamsInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsTeamsOutput() TeamProjectPermissionsTeamsOutput
+	ToTeamProjectPermissionsTeamsOutputWithContext(context.Context) TeamProjectPermissionsTeamsOutput
+}
+
+var teamProjectPermissionsTeamsPtrType = reflect.TypeOf((**TeamProjectPermissionsTeams)(nil)).Elem()
+
+type TeamProjectPermissionsTeamsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsTeamsPtrOutput() TeamProjectPermissionsTeamsPtrOutput
+	ToTeamProjectPermissionsTeamsPtrOutputWithContext(context.Context) TeamProjectPermissionsTeamsPtrOutput
+}
+
+type teamProjectPermissionsTeamsPtr string
+
+func TeamProjectPermissionsTeamsPtr(v string) TeamProjectPermissionsTeamsPtrInput {
+	return (*teamProjectPermissionsTeamsPtr)(&v)
+}
+
+func (*teamProjectPermissionsTeamsPtr) ElementType() reflect.Type {
+	return teamProjectPermissionsTeamsPtrType
+}
+
+func (in *teamProjectPermissionsTeamsPtr) ToTeamProjectPermissionsTeamsPtrOutput() TeamProjectPermissionsTeamsPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectPermissionsTeamsPtrOutput)
+}
+
+func (in *teamProjectPermissionsTeamsPtr) ToTeamProjectPermissionsTeamsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsTeamsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectPermissionsTeamsPtrOutput)
+}
+
+// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+type TeamProjectPermissionsVariableSets string
+
+const (
+	// No access.
+	TeamProjectPermissionsVariableSetsNone = TeamProjectPermissionsVariableSets("none")
+	// Read them.
+	TeamProjectPermissionsVariableSetsRead = TeamProjectPermissionsVariableSets("read")
+	// Also write them.
+	TeamProjectPermissionsVariableSetsWrite = TeamProjectPermissionsVariableSets("write")
+)
+
+func (TeamProjectPermissionsVariableSets) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsVariableSets)(nil)).Elem()
+}
+
+func (e TeamProjectPermissionsVariableSets) ToTeamProjectPermissionsVariableSetsOutput() TeamProjectPermissionsVariableSetsOutput {
+	return pulumi.ToOutput(e).(TeamProjectPermissionsVariableSetsOutput)
+}
+
+func (e TeamProjectPermissionsVariableSets) ToTeamProjectPermissionsVariableSetsOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectPermissionsVariableSetsOutput)
+}
+
+func (e TeamProjectPermissionsVariableSets) ToTeamProjectPermissionsVariableSetsPtrOutput() TeamProjectPermissionsVariableSetsPtrOutput {
+	return e.ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsVariableSets) ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsPtrOutput {
+	return TeamProjectPermissionsVariableSets(e).ToTeamProjectPermissionsVariableSetsOutputWithContext(ctx).ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectPermissionsVariableSets) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsVariableSets) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectPermissionsVariableSets) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectPermissionsVariableSets) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectPermissionsVariableSetsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsVariableSetsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsVariableSets)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToTeamProjectPermissionsVariableSetsOutput() TeamProjectPermissionsVariableSetsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToTeamProjectPermissionsVariableSetsOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToTeamProjectPermissionsVariableSetsPtrOutput() TeamProjectPermissionsVariableSetsPtrOutput {
+	return o.ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectPermissionsVariableSets) *TeamProjectPermissionsVariableSets {
+		return &v
+	}).(TeamProjectPermissionsVariableSetsPtrOutput)
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsVariableSets) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsVariableSetsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectPermissionsVariableSets) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectPermissionsVariableSetsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsVariableSetsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectPermissionsVariableSets)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsVariableSetsPtrOutput) ToTeamProjectPermissionsVariableSetsPtrOutput() TeamProjectPermissionsVariableSetsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsVariableSetsPtrOutput) ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsVariableSetsPtrOutput) Elem() TeamProjectPermissionsVariableSetsOutput {
+	return o.ApplyT(func(v *TeamProjectPermissionsVariableSets) TeamProjectPermissionsVariableSets {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectPermissionsVariableSets
+		return ret
+	}).(TeamProjectPermissionsVariableSetsOutput)
+}
+
+func (o TeamProjectPermissionsVariableSetsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsVariableSetsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectPermissionsVariableSets) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectPermissionsVariableSetsInput is an input type that accepts values of the TeamProjectPermissionsVariableSets enum
+// A concrete instance of `TeamProjectPermissionsVariableSetsInput` can be one of the following:
+//
+//	TeamProjectPermissionsVariableSetsNone
+//	TeamProjectPermissionsVariableSetsRead
+//	TeamProjectPermissionsVariableSetsWrite
+type TeamProjectPermissionsVariableSetsInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsVariableSetsOutput() TeamProjectPermissionsVariableSetsOutput
+	ToTeamProjectPermissionsVariableSetsOutputWithContext(context.Context) TeamProjectPermissionsVariableSetsOutput
+}
+
+var teamProjectPermissionsVariableSetsPtrType = reflect.TypeOf((**TeamProjectPermissionsVariableSets)(nil)).Elem()
+
+type TeamProjectPermissionsVariableSetsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsVariableSetsPtrOutput() TeamProjectPermissionsVariableSetsPtrOutput
+	ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(context.Context) TeamProjectPermissionsVariableSetsPtrOutput
+}
+
+type teamProjectPermissionsVariableSetsPtr string
+
+func TeamProjectPermissionsVariableSetsPtr(v string) TeamProjectPermissionsVariableSetsPtrInput {
+	return (*teamProjectPermissionsVariableSetsPtr)(&v)
+}
+
+func (*teamProjectPermissionsVariableSetsPtr) ElementType() reflect.Type {
+	return teamProjectPermissionsVariableSetsPtrType
+}
+
+func (in *teamProjectPermissionsVariableSetsPtr) ToTeamProjectPermissionsVariableSetsPtrOutput() TeamProjectPermissionsVariableSetsPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectPermissionsVariableSetsPtrOutput)
+}
+
+func (in *teamProjectPermissionsVariableSetsPtr) ToTeamProjectPermissionsVariableSetsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsVariableSetsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectPermissionsVariableSetsPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+type TeamProjectWorkspacePermissionsRuns string
+
+const (
+	// Read them.
+	TeamProjectWorkspacePermissionsRunsRead = TeamProjectWorkspacePermissionsRuns("read")
+	// Also queue plans.
+	TeamProjectWorkspacePermissionsRunsPlan = TeamProjectWorkspacePermissionsRuns("plan")
+	// Also apply them.
+	TeamProjectWorkspacePermissionsRunsApply = TeamProjectWorkspacePermissionsRuns("apply")
+)
+
+func (TeamProjectWorkspacePermissionsRuns) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToTeamProjectWorkspacePermissionsRunsOutput() TeamProjectWorkspacePermissionsRunsOutput {
+	return pulumi.ToOutput(e).(TeamProjectWorkspacePermissionsRunsOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToTeamProjectWorkspacePermissionsRunsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectWorkspacePermissionsRunsOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToTeamProjectWorkspacePermissionsRunsPtrOutput() TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return e.ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return TeamProjectWorkspacePermissionsRuns(e).ToTeamProjectWorkspacePermissionsRunsOutputWithContext(ctx).ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsRuns) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectWorkspacePermissionsRunsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsRunsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToTeamProjectWorkspacePermissionsRunsOutput() TeamProjectWorkspacePermissionsRunsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToTeamProjectWorkspacePermissionsRunsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToTeamProjectWorkspacePermissionsRunsPtrOutput() TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return o.ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectWorkspacePermissionsRuns) *TeamProjectWorkspacePermissionsRuns {
+		return &v
+	}).(TeamProjectWorkspacePermissionsRunsPtrOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsRuns) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsRunsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsRuns) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectWorkspacePermissionsRunsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsRunsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsRunsPtrOutput) ToTeamProjectWorkspacePermissionsRunsPtrOutput() TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsRunsPtrOutput) ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsRunsPtrOutput) Elem() TeamProjectWorkspacePermissionsRunsOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissionsRuns) TeamProjectWorkspacePermissionsRuns {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectWorkspacePermissionsRuns
+		return ret
+	}).(TeamProjectWorkspacePermissionsRunsOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsRunsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsRunsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectWorkspacePermissionsRuns) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectWorkspacePermissionsRunsInput is an input type that accepts values of the TeamProjectWorkspacePermissionsRuns enum
+// A concrete instance of `TeamProjectWorkspacePermissionsRunsInput` can be one of the following:
+//
+//	TeamProjectWorkspacePermissionsRunsRead
+//	TeamProjectWorkspacePermissionsRunsPlan
+//	TeamProjectWorkspacePermissionsRunsApply
+type TeamProjectWorkspacePermissionsRunsInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsRunsOutput() TeamProjectWorkspacePermissionsRunsOutput
+	ToTeamProjectWorkspacePermissionsRunsOutputWithContext(context.Context) TeamProjectWorkspacePermissionsRunsOutput
+}
+
+var teamProjectWorkspacePermissionsRunsPtrType = reflect.TypeOf((**TeamProjectWorkspacePermissionsRuns)(nil)).Elem()
+
+type TeamProjectWorkspacePermissionsRunsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsRunsPtrOutput() TeamProjectWorkspacePermissionsRunsPtrOutput
+	ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(context.Context) TeamProjectWorkspacePermissionsRunsPtrOutput
+}
+
+type teamProjectWorkspacePermissionsRunsPtr string
+
+func TeamProjectWorkspacePermissionsRunsPtr(v string) TeamProjectWorkspacePermissionsRunsPtrInput {
+	return (*teamProjectWorkspacePermissionsRunsPtr)(&v)
+}
+
+func (*teamProjectWorkspacePermissionsRunsPtr) ElementType() reflect.Type {
+	return teamProjectWorkspacePermissionsRunsPtrType
+}
+
+func (in *teamProjectWorkspacePermissionsRunsPtr) ToTeamProjectWorkspacePermissionsRunsPtrOutput() TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectWorkspacePermissionsRunsPtrOutput)
+}
+
+func (in *teamProjectWorkspacePermissionsRunsPtr) ToTeamProjectWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsRunsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectWorkspacePermissionsRunsPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+type TeamProjectWorkspacePermissionsSentinelMocks string
+
+const (
+	// No access.
+	TeamProjectWorkspacePermissionsSentinelMocksNone = TeamProjectWorkspacePermissionsSentinelMocks("none")
+	// Download them.
+	TeamProjectWorkspacePermissionsSentinelMocksRead = TeamProjectWorkspacePermissionsSentinelMocks("read")
+)
+
+func (TeamProjectWorkspacePermissionsSentinelMocks) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToTeamProjectWorkspacePermissionsSentinelMocksOutput() TeamProjectWorkspacePermissionsSentinelMocksOutput {
+	return pulumi.ToOutput(e).(TeamProjectWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToTeamProjectWorkspacePermissionsSentinelMocksOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutput() TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return e.ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return TeamProjectWorkspacePermissionsSentinelMocks(e).ToTeamProjectWorkspacePermissionsSentinelMocksOutputWithContext(ctx).ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsSentinelMocks) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectWorkspacePermissionsSentinelMocksOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsSentinelMocksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToTeamProjectWorkspacePermissionsSentinelMocksOutput() TeamProjectWorkspacePermissionsSentinelMocksOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToTeamProjectWorkspacePermissionsSentinelMocksOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutput() TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return o.ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectWorkspacePermissionsSentinelMocks) *TeamProjectWorkspacePermissionsSentinelMocks {
+		return &v
+	}).(TeamProjectWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsSentinelMocks) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsSentinelMocks) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectWorkspacePermissionsSentinelMocksPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutput() TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) Elem() TeamProjectWorkspacePermissionsSentinelMocksOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissionsSentinelMocks) TeamProjectWorkspacePermissionsSentinelMocks {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectWorkspacePermissionsSentinelMocks
+		return ret
+	}).(TeamProjectWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsSentinelMocksPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectWorkspacePermissionsSentinelMocks) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectWorkspacePermissionsSentinelMocksInput is an input type that accepts values of the TeamProjectWorkspacePermissionsSentinelMocks enum
+// A concrete instance of `TeamProjectWorkspacePermissionsSentinelMocksInput` can be one of the following:
+//
+//	TeamProjectWorkspacePermissionsSentinelMocksNone
+//	TeamProjectWorkspacePermissionsSentinelMocksRead
+type TeamProjectWorkspacePermissionsSentinelMocksInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsSentinelMocksOutput() TeamProjectWorkspacePermissionsSentinelMocksOutput
+	ToTeamProjectWorkspacePermissionsSentinelMocksOutputWithContext(context.Context) TeamProjectWorkspacePermissionsSentinelMocksOutput
+}
+
+var teamProjectWorkspacePermissionsSentinelMocksPtrType = reflect.TypeOf((**TeamProjectWorkspacePermissionsSentinelMocks)(nil)).Elem()
+
+type TeamProjectWorkspacePermissionsSentinelMocksPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutput() TeamProjectWorkspacePermissionsSentinelMocksPtrOutput
+	ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Context) TeamProjectWorkspacePermissionsSentinelMocksPtrOutput
+}
+
+type teamProjectWorkspacePermissionsSentinelMocksPtr string
+
+func TeamProjectWorkspacePermissionsSentinelMocksPtr(v string) TeamProjectWorkspacePermissionsSentinelMocksPtrInput {
+	return (*teamProjectWorkspacePermissionsSentinelMocksPtr)(&v)
+}
+
+func (*teamProjectWorkspacePermissionsSentinelMocksPtr) ElementType() reflect.Type {
+	return teamProjectWorkspacePermissionsSentinelMocksPtrType
+}
+
+func (in *teamProjectWorkspacePermissionsSentinelMocksPtr) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutput() TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+func (in *teamProjectWorkspacePermissionsSentinelMocksPtr) ToTeamProjectWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsSentinelMocksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+type TeamProjectWorkspacePermissionsStateVersions string
+
+const (
+	// No access.
+	TeamProjectWorkspacePermissionsStateVersionsNone = TeamProjectWorkspacePermissionsStateVersions("none")
+	// Read them.
+	TeamProjectWorkspacePermissionsStateVersionsRead = TeamProjectWorkspacePermissionsStateVersions("read")
+	// Also create them.
+	TeamProjectWorkspacePermissionsStateVersionsWrite = TeamProjectWorkspacePermissionsStateVersions("write")
+	// Read the outputs only.
+	TeamProjectWorkspacePermissionsStateVersionsReadOutputs = TeamProjectWorkspacePermissionsStateVersions("read-outputs")
+)
+
+func (TeamProjectWorkspacePermissionsStateVersions) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToTeamProjectWorkspacePermissionsStateVersionsOutput() TeamProjectWorkspacePermissionsStateVersionsOutput {
+	return pulumi.ToOutput(e).(TeamProjectWorkspacePermissionsStateVersionsOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToTeamProjectWorkspacePermissionsStateVersionsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectWorkspacePermissionsStateVersionsOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutput() TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return e.ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return TeamProjectWorkspacePermissionsStateVersions(e).ToTeamProjectWorkspacePermissionsStateVersionsOutputWithContext(ctx).ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsStateVersions) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectWorkspacePermissionsStateVersionsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsStateVersionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToTeamProjectWorkspacePermissionsStateVersionsOutput() TeamProjectWorkspacePermissionsStateVersionsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToTeamProjectWorkspacePermissionsStateVersionsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutput() TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return o.ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectWorkspacePermissionsStateVersions) *TeamProjectWorkspacePermissionsStateVersions {
+		return &v
+	}).(TeamProjectWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsStateVersions) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsStateVersions) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectWorkspacePermissionsStateVersionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsStateVersionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsPtrOutput) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutput() TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsPtrOutput) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsPtrOutput) Elem() TeamProjectWorkspacePermissionsStateVersionsOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissionsStateVersions) TeamProjectWorkspacePermissionsStateVersions {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectWorkspacePermissionsStateVersions
+		return ret
+	}).(TeamProjectWorkspacePermissionsStateVersionsOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsStateVersionsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectWorkspacePermissionsStateVersions) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectWorkspacePermissionsStateVersionsInput is an input type that accepts values of the TeamProjectWorkspacePermissionsStateVersions enum
+// A concrete instance of `TeamProjectWorkspacePermissionsStateVersionsInput` can be one of the following:
+//
+//	TeamProjectWorkspacePermissionsStateVersionsNone
+//	TeamProjectWorkspacePermissionsStateVersionsRead
+//	TeamProjectWorkspacePermissionsStateVersionsWrite
+//	TeamProjectWorkspacePermissionsStateVersionsReadOutputs
+type TeamProjectWorkspacePermissionsStateVersionsInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsStateVersionsOutput() TeamProjectWorkspacePermissionsStateVersionsOutput
+	ToTeamProjectWorkspacePermissionsStateVersionsOutputWithContext(context.Context) TeamProjectWorkspacePermissionsStateVersionsOutput
+}
+
+var teamProjectWorkspacePermissionsStateVersionsPtrType = reflect.TypeOf((**TeamProjectWorkspacePermissionsStateVersions)(nil)).Elem()
+
+type TeamProjectWorkspacePermissionsStateVersionsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsStateVersionsPtrOutput() TeamProjectWorkspacePermissionsStateVersionsPtrOutput
+	ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Context) TeamProjectWorkspacePermissionsStateVersionsPtrOutput
+}
+
+type teamProjectWorkspacePermissionsStateVersionsPtr string
+
+func TeamProjectWorkspacePermissionsStateVersionsPtr(v string) TeamProjectWorkspacePermissionsStateVersionsPtrInput {
+	return (*teamProjectWorkspacePermissionsStateVersionsPtr)(&v)
+}
+
+func (*teamProjectWorkspacePermissionsStateVersionsPtr) ElementType() reflect.Type {
+	return teamProjectWorkspacePermissionsStateVersionsPtrType
+}
+
+func (in *teamProjectWorkspacePermissionsStateVersionsPtr) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutput() TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+func (in *teamProjectWorkspacePermissionsStateVersionsPtr) ToTeamProjectWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsStateVersionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+type TeamProjectWorkspacePermissionsVariables string
+
+const (
+	// No access.
+	TeamProjectWorkspacePermissionsVariablesNone = TeamProjectWorkspacePermissionsVariables("none")
+	// Read them.
+	TeamProjectWorkspacePermissionsVariablesRead = TeamProjectWorkspacePermissionsVariables("read")
+	// Also write them.
+	TeamProjectWorkspacePermissionsVariablesWrite = TeamProjectWorkspacePermissionsVariables("write")
+)
+
+func (TeamProjectWorkspacePermissionsVariables) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToTeamProjectWorkspacePermissionsVariablesOutput() TeamProjectWorkspacePermissionsVariablesOutput {
+	return pulumi.ToOutput(e).(TeamProjectWorkspacePermissionsVariablesOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToTeamProjectWorkspacePermissionsVariablesOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamProjectWorkspacePermissionsVariablesOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToTeamProjectWorkspacePermissionsVariablesPtrOutput() TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return e.ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return TeamProjectWorkspacePermissionsVariables(e).ToTeamProjectWorkspacePermissionsVariablesOutputWithContext(ctx).ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(ctx)
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamProjectWorkspacePermissionsVariables) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamProjectWorkspacePermissionsVariablesOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsVariablesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToTeamProjectWorkspacePermissionsVariablesOutput() TeamProjectWorkspacePermissionsVariablesOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToTeamProjectWorkspacePermissionsVariablesOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToTeamProjectWorkspacePermissionsVariablesPtrOutput() TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return o.ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectWorkspacePermissionsVariables) *TeamProjectWorkspacePermissionsVariables {
+		return &v
+	}).(TeamProjectWorkspacePermissionsVariablesPtrOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsVariables) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamProjectWorkspacePermissionsVariables) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectWorkspacePermissionsVariablesPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsVariablesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesPtrOutput) ToTeamProjectWorkspacePermissionsVariablesPtrOutput() TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesPtrOutput) ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesPtrOutput) Elem() TeamProjectWorkspacePermissionsVariablesOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissionsVariables) TeamProjectWorkspacePermissionsVariables {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectWorkspacePermissionsVariables
+		return ret
+	}).(TeamProjectWorkspacePermissionsVariablesOutput)
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsVariablesPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamProjectWorkspacePermissionsVariables) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamProjectWorkspacePermissionsVariablesInput is an input type that accepts values of the TeamProjectWorkspacePermissionsVariables enum
+// A concrete instance of `TeamProjectWorkspacePermissionsVariablesInput` can be one of the following:
+//
+//	TeamProjectWorkspacePermissionsVariablesNone
+//	TeamProjectWorkspacePermissionsVariablesRead
+//	TeamProjectWorkspacePermissionsVariablesWrite
+type TeamProjectWorkspacePermissionsVariablesInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsVariablesOutput() TeamProjectWorkspacePermissionsVariablesOutput
+	ToTeamProjectWorkspacePermissionsVariablesOutputWithContext(context.Context) TeamProjectWorkspacePermissionsVariablesOutput
+}
+
+var teamProjectWorkspacePermissionsVariablesPtrType = reflect.TypeOf((**TeamProjectWorkspacePermissionsVariables)(nil)).Elem()
+
+type TeamProjectWorkspacePermissionsVariablesPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsVariablesPtrOutput() TeamProjectWorkspacePermissionsVariablesPtrOutput
+	ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(context.Context) TeamProjectWorkspacePermissionsVariablesPtrOutput
+}
+
+type teamProjectWorkspacePermissionsVariablesPtr string
+
+func TeamProjectWorkspacePermissionsVariablesPtr(v string) TeamProjectWorkspacePermissionsVariablesPtrInput {
+	return (*teamProjectWorkspacePermissionsVariablesPtr)(&v)
+}
+
+func (*teamProjectWorkspacePermissionsVariablesPtr) ElementType() reflect.Type {
+	return teamProjectWorkspacePermissionsVariablesPtrType
+}
+
+func (in *teamProjectWorkspacePermissionsVariablesPtr) ToTeamProjectWorkspacePermissionsVariablesPtrOutput() TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return pulumi.ToOutput(in).(TeamProjectWorkspacePermissionsVariablesPtrOutput)
+}
+
+func (in *teamProjectWorkspacePermissionsVariablesPtr) ToTeamProjectWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsVariablesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectWorkspacePermissionsVariablesPtrOutput)
+}
+
+// Who sees a team: `secret` (its members, the owners and the teams that may see secret
+// teams) or `organization` (every member of the organization).
+type TeamVisibility string
+
+const (
+	// Every member of the organization.
+	TeamVisibilityOrganization = TeamVisibility("organization")
+	// Its members, the owners and the teams that may see secret
+	// teams.
+	TeamVisibilitySecret = TeamVisibility("secret")
+)
+
+func (TeamVisibility) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamVisibility)(nil)).Elem()
+}
+
+func (e TeamVisibility) ToTeamVisibilityOutput() TeamVisibilityOutput {
+	return pulumi.ToOutput(e).(TeamVisibilityOutput)
+}
+
+func (e TeamVisibility) ToTeamVisibilityOutputWithContext(ctx context.Context) TeamVisibilityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamVisibilityOutput)
+}
+
+func (e TeamVisibility) ToTeamVisibilityPtrOutput() TeamVisibilityPtrOutput {
+	return e.ToTeamVisibilityPtrOutputWithContext(context.Background())
+}
+
+func (e TeamVisibility) ToTeamVisibilityPtrOutputWithContext(ctx context.Context) TeamVisibilityPtrOutput {
+	return TeamVisibility(e).ToTeamVisibilityOutputWithContext(ctx).ToTeamVisibilityPtrOutputWithContext(ctx)
+}
+
+func (e TeamVisibility) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamVisibility) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamVisibility) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamVisibility) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamVisibilityOutput struct{ *pulumi.OutputState }
+
+func (TeamVisibilityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamVisibility)(nil)).Elem()
+}
+
+func (o TeamVisibilityOutput) ToTeamVisibilityOutput() TeamVisibilityOutput {
+	return o
+}
+
+func (o TeamVisibilityOutput) ToTeamVisibilityOutputWithContext(ctx context.Context) TeamVisibilityOutput {
+	return o
+}
+
+func (o TeamVisibilityOutput) ToTeamVisibilityPtrOutput() TeamVisibilityPtrOutput {
+	return o.ToTeamVisibilityPtrOutputWithContext(context.Background())
+}
+
+func (o TeamVisibilityOutput) ToTeamVisibilityPtrOutputWithContext(ctx context.Context) TeamVisibilityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamVisibility) *TeamVisibility {
+		return &v
+	}).(TeamVisibilityPtrOutput)
+}
+
+func (o TeamVisibilityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamVisibilityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamVisibility) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamVisibilityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamVisibilityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamVisibility) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamVisibilityPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamVisibilityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamVisibility)(nil)).Elem()
+}
+
+func (o TeamVisibilityPtrOutput) ToTeamVisibilityPtrOutput() TeamVisibilityPtrOutput {
+	return o
+}
+
+func (o TeamVisibilityPtrOutput) ToTeamVisibilityPtrOutputWithContext(ctx context.Context) TeamVisibilityPtrOutput {
+	return o
+}
+
+func (o TeamVisibilityPtrOutput) Elem() TeamVisibilityOutput {
+	return o.ApplyT(func(v *TeamVisibility) TeamVisibility {
+		if v != nil {
+			return *v
+		}
+		var ret TeamVisibility
+		return ret
+	}).(TeamVisibilityOutput)
+}
+
+func (o TeamVisibilityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamVisibilityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamVisibility) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamVisibilityInput is an input type that accepts values of the TeamVisibility enum
+// A concrete instance of `TeamVisibilityInput` can be one of the following:
+//
+//	TeamVisibilityOrganization
+//	TeamVisibilitySecret
+type TeamVisibilityInput interface {
+	pulumi.Input
+
+	ToTeamVisibilityOutput() TeamVisibilityOutput
+	ToTeamVisibilityOutputWithContext(context.Context) TeamVisibilityOutput
+}
+
+var teamVisibilityPtrType = reflect.TypeOf((**TeamVisibility)(nil)).Elem()
+
+type TeamVisibilityPtrInput interface {
+	pulumi.Input
+
+	ToTeamVisibilityPtrOutput() TeamVisibilityPtrOutput
+	ToTeamVisibilityPtrOutputWithContext(context.Context) TeamVisibilityPtrOutput
+}
+
+type teamVisibilityPtr string
+
+func TeamVisibilityPtr(v string) TeamVisibilityPtrInput {
+	return (*teamVisibilityPtr)(&v)
+}
+
+func (*teamVisibilityPtr) ElementType() reflect.Type {
+	return teamVisibilityPtrType
+}
+
+func (in *teamVisibilityPtr) ToTeamVisibilityPtrOutput() TeamVisibilityPtrOutput {
+	return pulumi.ToOutput(in).(TeamVisibilityPtrOutput)
+}
+
+func (in *teamVisibilityPtr) ToTeamVisibilityPtrOutputWithContext(ctx context.Context) TeamVisibilityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamVisibilityPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+type TeamWorkspacePermissionsRuns string
+
+const (
+	// Read them.
+	TeamWorkspacePermissionsRunsRead = TeamWorkspacePermissionsRuns("read")
+	// Also queue plans.
+	TeamWorkspacePermissionsRunsPlan = TeamWorkspacePermissionsRuns("plan")
+	// Also apply them.
+	TeamWorkspacePermissionsRunsApply = TeamWorkspacePermissionsRuns("apply")
+)
+
+func (TeamWorkspacePermissionsRuns) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (e TeamWorkspacePermissionsRuns) ToTeamWorkspacePermissionsRunsOutput() TeamWorkspacePermissionsRunsOutput {
+	return pulumi.ToOutput(e).(TeamWorkspacePermissionsRunsOutput)
+}
+
+func (e TeamWorkspacePermissionsRuns) ToTeamWorkspacePermissionsRunsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamWorkspacePermissionsRunsOutput)
+}
+
+func (e TeamWorkspacePermissionsRuns) ToTeamWorkspacePermissionsRunsPtrOutput() TeamWorkspacePermissionsRunsPtrOutput {
+	return e.ToTeamWorkspacePermissionsRunsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsRuns) ToTeamWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsPtrOutput {
+	return TeamWorkspacePermissionsRuns(e).ToTeamWorkspacePermissionsRunsOutputWithContext(ctx).ToTeamWorkspacePermissionsRunsPtrOutputWithContext(ctx)
+}
+
+func (e TeamWorkspacePermissionsRuns) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsRuns) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsRuns) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsRuns) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamWorkspacePermissionsRunsOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsRunsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToTeamWorkspacePermissionsRunsOutput() TeamWorkspacePermissionsRunsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToTeamWorkspacePermissionsRunsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToTeamWorkspacePermissionsRunsPtrOutput() TeamWorkspacePermissionsRunsPtrOutput {
+	return o.ToTeamWorkspacePermissionsRunsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToTeamWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamWorkspacePermissionsRuns) *TeamWorkspacePermissionsRuns {
+		return &v
+	}).(TeamWorkspacePermissionsRunsPtrOutput)
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsRuns) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsRunsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsRuns) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamWorkspacePermissionsRunsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsRunsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissionsRuns)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsRunsPtrOutput) ToTeamWorkspacePermissionsRunsPtrOutput() TeamWorkspacePermissionsRunsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsRunsPtrOutput) ToTeamWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsRunsPtrOutput) Elem() TeamWorkspacePermissionsRunsOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissionsRuns) TeamWorkspacePermissionsRuns {
+		if v != nil {
+			return *v
+		}
+		var ret TeamWorkspacePermissionsRuns
+		return ret
+	}).(TeamWorkspacePermissionsRunsOutput)
+}
+
+func (o TeamWorkspacePermissionsRunsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsRunsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamWorkspacePermissionsRuns) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamWorkspacePermissionsRunsInput is an input type that accepts values of the TeamWorkspacePermissionsRuns enum
+// A concrete instance of `TeamWorkspacePermissionsRunsInput` can be one of the following:
+//
+//	TeamWorkspacePermissionsRunsRead
+//	TeamWorkspacePermissionsRunsPlan
+//	TeamWorkspacePermissionsRunsApply
+type TeamWorkspacePermissionsRunsInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsRunsOutput() TeamWorkspacePermissionsRunsOutput
+	ToTeamWorkspacePermissionsRunsOutputWithContext(context.Context) TeamWorkspacePermissionsRunsOutput
+}
+
+var teamWorkspacePermissionsRunsPtrType = reflect.TypeOf((**TeamWorkspacePermissionsRuns)(nil)).Elem()
+
+type TeamWorkspacePermissionsRunsPtrInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsRunsPtrOutput() TeamWorkspacePermissionsRunsPtrOutput
+	ToTeamWorkspacePermissionsRunsPtrOutputWithContext(context.Context) TeamWorkspacePermissionsRunsPtrOutput
+}
+
+type teamWorkspacePermissionsRunsPtr string
+
+func TeamWorkspacePermissionsRunsPtr(v string) TeamWorkspacePermissionsRunsPtrInput {
+	return (*teamWorkspacePermissionsRunsPtr)(&v)
+}
+
+func (*teamWorkspacePermissionsRunsPtr) ElementType() reflect.Type {
+	return teamWorkspacePermissionsRunsPtrType
+}
+
+func (in *teamWorkspacePermissionsRunsPtr) ToTeamWorkspacePermissionsRunsPtrOutput() TeamWorkspacePermissionsRunsPtrOutput {
+	return pulumi.ToOutput(in).(TeamWorkspacePermissionsRunsPtrOutput)
+}
+
+func (in *teamWorkspacePermissionsRunsPtr) ToTeamWorkspacePermissionsRunsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsRunsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamWorkspacePermissionsRunsPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+type TeamWorkspacePermissionsSentinelMocks string
+
+const (
+	// No access.
+	TeamWorkspacePermissionsSentinelMocksNone = TeamWorkspacePermissionsSentinelMocks("none")
+	// Download them.
+	TeamWorkspacePermissionsSentinelMocksRead = TeamWorkspacePermissionsSentinelMocks("read")
+)
+
+func (TeamWorkspacePermissionsSentinelMocks) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToTeamWorkspacePermissionsSentinelMocksOutput() TeamWorkspacePermissionsSentinelMocksOutput {
+	return pulumi.ToOutput(e).(TeamWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToTeamWorkspacePermissionsSentinelMocksOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToTeamWorkspacePermissionsSentinelMocksPtrOutput() TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return e.ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return TeamWorkspacePermissionsSentinelMocks(e).ToTeamWorkspacePermissionsSentinelMocksOutputWithContext(ctx).ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx)
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsSentinelMocks) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamWorkspacePermissionsSentinelMocksOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsSentinelMocksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToTeamWorkspacePermissionsSentinelMocksOutput() TeamWorkspacePermissionsSentinelMocksOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToTeamWorkspacePermissionsSentinelMocksOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToTeamWorkspacePermissionsSentinelMocksPtrOutput() TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return o.ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamWorkspacePermissionsSentinelMocks) *TeamWorkspacePermissionsSentinelMocks {
+		return &v
+	}).(TeamWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsSentinelMocks) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsSentinelMocks) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamWorkspacePermissionsSentinelMocksPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsSentinelMocksPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissionsSentinelMocks)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksPtrOutput) ToTeamWorkspacePermissionsSentinelMocksPtrOutput() TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksPtrOutput) ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksPtrOutput) Elem() TeamWorkspacePermissionsSentinelMocksOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissionsSentinelMocks) TeamWorkspacePermissionsSentinelMocks {
+		if v != nil {
+			return *v
+		}
+		var ret TeamWorkspacePermissionsSentinelMocks
+		return ret
+	}).(TeamWorkspacePermissionsSentinelMocksOutput)
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsSentinelMocksPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamWorkspacePermissionsSentinelMocks) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamWorkspacePermissionsSentinelMocksInput is an input type that accepts values of the TeamWorkspacePermissionsSentinelMocks enum
+// A concrete instance of `TeamWorkspacePermissionsSentinelMocksInput` can be one of the following:
+//
+//	TeamWorkspacePermissionsSentinelMocksNone
+//	TeamWorkspacePermissionsSentinelMocksRead
+type TeamWorkspacePermissionsSentinelMocksInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsSentinelMocksOutput() TeamWorkspacePermissionsSentinelMocksOutput
+	ToTeamWorkspacePermissionsSentinelMocksOutputWithContext(context.Context) TeamWorkspacePermissionsSentinelMocksOutput
+}
+
+var teamWorkspacePermissionsSentinelMocksPtrType = reflect.TypeOf((**TeamWorkspacePermissionsSentinelMocks)(nil)).Elem()
+
+type TeamWorkspacePermissionsSentinelMocksPtrInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsSentinelMocksPtrOutput() TeamWorkspacePermissionsSentinelMocksPtrOutput
+	ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(context.Context) TeamWorkspacePermissionsSentinelMocksPtrOutput
+}
+
+type teamWorkspacePermissionsSentinelMocksPtr string
+
+func TeamWorkspacePermissionsSentinelMocksPtr(v string) TeamWorkspacePermissionsSentinelMocksPtrInput {
+	return (*teamWorkspacePermissionsSentinelMocksPtr)(&v)
+}
+
+func (*teamWorkspacePermissionsSentinelMocksPtr) ElementType() reflect.Type {
+	return teamWorkspacePermissionsSentinelMocksPtrType
+}
+
+func (in *teamWorkspacePermissionsSentinelMocksPtr) ToTeamWorkspacePermissionsSentinelMocksPtrOutput() TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return pulumi.ToOutput(in).(TeamWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+func (in *teamWorkspacePermissionsSentinelMocksPtr) ToTeamWorkspacePermissionsSentinelMocksPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsSentinelMocksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamWorkspacePermissionsSentinelMocksPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+type TeamWorkspacePermissionsStateVersions string
+
+const (
+	// No access.
+	TeamWorkspacePermissionsStateVersionsNone = TeamWorkspacePermissionsStateVersions("none")
+	// Read them.
+	TeamWorkspacePermissionsStateVersionsRead = TeamWorkspacePermissionsStateVersions("read")
+	// Also create them.
+	TeamWorkspacePermissionsStateVersionsWrite = TeamWorkspacePermissionsStateVersions("write")
+	// Read the outputs only.
+	TeamWorkspacePermissionsStateVersionsReadOutputs = TeamWorkspacePermissionsStateVersions("read-outputs")
+)
+
+func (TeamWorkspacePermissionsStateVersions) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToTeamWorkspacePermissionsStateVersionsOutput() TeamWorkspacePermissionsStateVersionsOutput {
+	return pulumi.ToOutput(e).(TeamWorkspacePermissionsStateVersionsOutput)
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToTeamWorkspacePermissionsStateVersionsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamWorkspacePermissionsStateVersionsOutput)
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToTeamWorkspacePermissionsStateVersionsPtrOutput() TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return e.ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return TeamWorkspacePermissionsStateVersions(e).ToTeamWorkspacePermissionsStateVersionsOutputWithContext(ctx).ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx)
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsStateVersions) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamWorkspacePermissionsStateVersionsOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsStateVersionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToTeamWorkspacePermissionsStateVersionsOutput() TeamWorkspacePermissionsStateVersionsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToTeamWorkspacePermissionsStateVersionsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToTeamWorkspacePermissionsStateVersionsPtrOutput() TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return o.ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamWorkspacePermissionsStateVersions) *TeamWorkspacePermissionsStateVersions {
+		return &v
+	}).(TeamWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsStateVersions) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsStateVersionsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsStateVersions) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamWorkspacePermissionsStateVersionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsStateVersionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissionsStateVersions)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsStateVersionsPtrOutput) ToTeamWorkspacePermissionsStateVersionsPtrOutput() TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsStateVersionsPtrOutput) ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsStateVersionsPtrOutput) Elem() TeamWorkspacePermissionsStateVersionsOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissionsStateVersions) TeamWorkspacePermissionsStateVersions {
+		if v != nil {
+			return *v
+		}
+		var ret TeamWorkspacePermissionsStateVersions
+		return ret
+	}).(TeamWorkspacePermissionsStateVersionsOutput)
+}
+
+func (o TeamWorkspacePermissionsStateVersionsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsStateVersionsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamWorkspacePermissionsStateVersions) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamWorkspacePermissionsStateVersionsInput is an input type that accepts values of the TeamWorkspacePermissionsStateVersions enum
+// A concrete instance of `TeamWorkspacePermissionsStateVersionsInput` can be one of the following:
+//
+//	TeamWorkspacePermissionsStateVersionsNone
+//	TeamWorkspacePermissionsStateVersionsRead
+//	TeamWorkspacePermissionsStateVersionsWrite
+//	TeamWorkspacePermissionsStateVersionsReadOutputs
+type TeamWorkspacePermissionsStateVersionsInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsStateVersionsOutput() TeamWorkspacePermissionsStateVersionsOutput
+	ToTeamWorkspacePermissionsStateVersionsOutputWithContext(context.Context) TeamWorkspacePermissionsStateVersionsOutput
+}
+
+var teamWorkspacePermissionsStateVersionsPtrType = reflect.TypeOf((**TeamWorkspacePermissionsStateVersions)(nil)).Elem()
+
+type TeamWorkspacePermissionsStateVersionsPtrInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsStateVersionsPtrOutput() TeamWorkspacePermissionsStateVersionsPtrOutput
+	ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(context.Context) TeamWorkspacePermissionsStateVersionsPtrOutput
+}
+
+type teamWorkspacePermissionsStateVersionsPtr string
+
+func TeamWorkspacePermissionsStateVersionsPtr(v string) TeamWorkspacePermissionsStateVersionsPtrInput {
+	return (*teamWorkspacePermissionsStateVersionsPtr)(&v)
+}
+
+func (*teamWorkspacePermissionsStateVersionsPtr) ElementType() reflect.Type {
+	return teamWorkspacePermissionsStateVersionsPtrType
+}
+
+func (in *teamWorkspacePermissionsStateVersionsPtr) ToTeamWorkspacePermissionsStateVersionsPtrOutput() TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return pulumi.ToOutput(in).(TeamWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+func (in *teamWorkspacePermissionsStateVersionsPtr) ToTeamWorkspacePermissionsStateVersionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsStateVersionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamWorkspacePermissionsStateVersionsPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+type TeamWorkspacePermissionsVariables string
+
+const (
+	// No access.
+	TeamWorkspacePermissionsVariablesNone = TeamWorkspacePermissionsVariables("none")
+	// Read them.
+	TeamWorkspacePermissionsVariablesRead = TeamWorkspacePermissionsVariables("read")
+	// Also write them.
+	TeamWorkspacePermissionsVariablesWrite = TeamWorkspacePermissionsVariables("write")
+)
+
+func (TeamWorkspacePermissionsVariables) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (e TeamWorkspacePermissionsVariables) ToTeamWorkspacePermissionsVariablesOutput() TeamWorkspacePermissionsVariablesOutput {
+	return pulumi.ToOutput(e).(TeamWorkspacePermissionsVariablesOutput)
+}
+
+func (e TeamWorkspacePermissionsVariables) ToTeamWorkspacePermissionsVariablesOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamWorkspacePermissionsVariablesOutput)
+}
+
+func (e TeamWorkspacePermissionsVariables) ToTeamWorkspacePermissionsVariablesPtrOutput() TeamWorkspacePermissionsVariablesPtrOutput {
+	return e.ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsVariables) ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesPtrOutput {
+	return TeamWorkspacePermissionsVariables(e).ToTeamWorkspacePermissionsVariablesOutputWithContext(ctx).ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(ctx)
+}
+
+func (e TeamWorkspacePermissionsVariables) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsVariables) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamWorkspacePermissionsVariables) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamWorkspacePermissionsVariables) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamWorkspacePermissionsVariablesOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsVariablesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToTeamWorkspacePermissionsVariablesOutput() TeamWorkspacePermissionsVariablesOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToTeamWorkspacePermissionsVariablesOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToTeamWorkspacePermissionsVariablesPtrOutput() TeamWorkspacePermissionsVariablesPtrOutput {
+	return o.ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamWorkspacePermissionsVariables) *TeamWorkspacePermissionsVariables {
+		return &v
+	}).(TeamWorkspacePermissionsVariablesPtrOutput)
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsVariables) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsVariablesOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamWorkspacePermissionsVariables) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamWorkspacePermissionsVariablesPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsVariablesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissionsVariables)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsVariablesPtrOutput) ToTeamWorkspacePermissionsVariablesPtrOutput() TeamWorkspacePermissionsVariablesPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsVariablesPtrOutput) ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsVariablesPtrOutput) Elem() TeamWorkspacePermissionsVariablesOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissionsVariables) TeamWorkspacePermissionsVariables {
+		if v != nil {
+			return *v
+		}
+		var ret TeamWorkspacePermissionsVariables
+		return ret
+	}).(TeamWorkspacePermissionsVariablesOutput)
+}
+
+func (o TeamWorkspacePermissionsVariablesPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsVariablesPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamWorkspacePermissionsVariables) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamWorkspacePermissionsVariablesInput is an input type that accepts values of the TeamWorkspacePermissionsVariables enum
+// A concrete instance of `TeamWorkspacePermissionsVariablesInput` can be one of the following:
+//
+//	TeamWorkspacePermissionsVariablesNone
+//	TeamWorkspacePermissionsVariablesRead
+//	TeamWorkspacePermissionsVariablesWrite
+type TeamWorkspacePermissionsVariablesInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsVariablesOutput() TeamWorkspacePermissionsVariablesOutput
+	ToTeamWorkspacePermissionsVariablesOutputWithContext(context.Context) TeamWorkspacePermissionsVariablesOutput
+}
+
+var teamWorkspacePermissionsVariablesPtrType = reflect.TypeOf((**TeamWorkspacePermissionsVariables)(nil)).Elem()
+
+type TeamWorkspacePermissionsVariablesPtrInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsVariablesPtrOutput() TeamWorkspacePermissionsVariablesPtrOutput
+	ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(context.Context) TeamWorkspacePermissionsVariablesPtrOutput
+}
+
+type teamWorkspacePermissionsVariablesPtr string
+
+func TeamWorkspacePermissionsVariablesPtr(v string) TeamWorkspacePermissionsVariablesPtrInput {
+	return (*teamWorkspacePermissionsVariablesPtr)(&v)
+}
+
+func (*teamWorkspacePermissionsVariablesPtr) ElementType() reflect.Type {
+	return teamWorkspacePermissionsVariablesPtrType
+}
+
+func (in *teamWorkspacePermissionsVariablesPtr) ToTeamWorkspacePermissionsVariablesPtrOutput() TeamWorkspacePermissionsVariablesPtrOutput {
+	return pulumi.ToOutput(in).(TeamWorkspacePermissionsVariablesPtrOutput)
+}
+
+func (in *teamWorkspacePermissionsVariablesPtr) ToTeamWorkspacePermissionsVariablesPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsVariablesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamWorkspacePermissionsVariablesPtrOutput)
 }
 
 // How a change of a no-code workspace's version or variables is carried out: `in-place` (an upgrade run) or `replace` (a new workspace).
@@ -1401,6 +3907,188 @@ func (in *variableCategoryInfoPtr) ToVariableCategoryInfoPtrOutputWithContext(ct
 	return pulumi.ToOutputWithContext(ctx, in).(VariableCategoryInfoPtrOutput)
 }
 
+// A team's access level on a workspace:
+// `read` (read runs, variables and state),
+// `plan` (also queue plans),
+// `write` (also apply runs, write variables and state, lock the workspace),
+// `admin` (also manage its settings, team access and run tasks, and delete it) or
+// `custom` (the permissions given, each on its own).
+type WorkspaceAccessLevel string
+
+const (
+	// The permissions given, each on its own.
+	WorkspaceAccessLevelCustom = WorkspaceAccessLevel("custom")
+	// Read runs, variables and state.
+	WorkspaceAccessLevelRead = WorkspaceAccessLevel("read")
+	// Also apply runs, write variables and state, lock the workspace.
+	WorkspaceAccessLevelWrite = WorkspaceAccessLevel("write")
+	// Also queue plans.
+	WorkspaceAccessLevelPlan = WorkspaceAccessLevel("plan")
+	// Also manage its settings, team access and run tasks, and delete it.
+	WorkspaceAccessLevelAdmin = WorkspaceAccessLevel("admin")
+)
+
+func (WorkspaceAccessLevel) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkspaceAccessLevel)(nil)).Elem()
+}
+
+func (e WorkspaceAccessLevel) ToWorkspaceAccessLevelOutput() WorkspaceAccessLevelOutput {
+	return pulumi.ToOutput(e).(WorkspaceAccessLevelOutput)
+}
+
+func (e WorkspaceAccessLevel) ToWorkspaceAccessLevelOutputWithContext(ctx context.Context) WorkspaceAccessLevelOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WorkspaceAccessLevelOutput)
+}
+
+func (e WorkspaceAccessLevel) ToWorkspaceAccessLevelPtrOutput() WorkspaceAccessLevelPtrOutput {
+	return e.ToWorkspaceAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (e WorkspaceAccessLevel) ToWorkspaceAccessLevelPtrOutputWithContext(ctx context.Context) WorkspaceAccessLevelPtrOutput {
+	return WorkspaceAccessLevel(e).ToWorkspaceAccessLevelOutputWithContext(ctx).ToWorkspaceAccessLevelPtrOutputWithContext(ctx)
+}
+
+func (e WorkspaceAccessLevel) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WorkspaceAccessLevel) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WorkspaceAccessLevel) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WorkspaceAccessLevel) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WorkspaceAccessLevelOutput struct{ *pulumi.OutputState }
+
+func (WorkspaceAccessLevelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkspaceAccessLevel)(nil)).Elem()
+}
+
+func (o WorkspaceAccessLevelOutput) ToWorkspaceAccessLevelOutput() WorkspaceAccessLevelOutput {
+	return o
+}
+
+func (o WorkspaceAccessLevelOutput) ToWorkspaceAccessLevelOutputWithContext(ctx context.Context) WorkspaceAccessLevelOutput {
+	return o
+}
+
+func (o WorkspaceAccessLevelOutput) ToWorkspaceAccessLevelPtrOutput() WorkspaceAccessLevelPtrOutput {
+	return o.ToWorkspaceAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceAccessLevelOutput) ToWorkspaceAccessLevelPtrOutputWithContext(ctx context.Context) WorkspaceAccessLevelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WorkspaceAccessLevel) *WorkspaceAccessLevel {
+		return &v
+	}).(WorkspaceAccessLevelPtrOutput)
+}
+
+func (o WorkspaceAccessLevelOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WorkspaceAccessLevelOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WorkspaceAccessLevel) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WorkspaceAccessLevelOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceAccessLevelOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WorkspaceAccessLevel) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WorkspaceAccessLevelPtrOutput struct{ *pulumi.OutputState }
+
+func (WorkspaceAccessLevelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WorkspaceAccessLevel)(nil)).Elem()
+}
+
+func (o WorkspaceAccessLevelPtrOutput) ToWorkspaceAccessLevelPtrOutput() WorkspaceAccessLevelPtrOutput {
+	return o
+}
+
+func (o WorkspaceAccessLevelPtrOutput) ToWorkspaceAccessLevelPtrOutputWithContext(ctx context.Context) WorkspaceAccessLevelPtrOutput {
+	return o
+}
+
+func (o WorkspaceAccessLevelPtrOutput) Elem() WorkspaceAccessLevelOutput {
+	return o.ApplyT(func(v *WorkspaceAccessLevel) WorkspaceAccessLevel {
+		if v != nil {
+			return *v
+		}
+		var ret WorkspaceAccessLevel
+		return ret
+	}).(WorkspaceAccessLevelOutput)
+}
+
+func (o WorkspaceAccessLevelPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WorkspaceAccessLevelPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WorkspaceAccessLevel) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WorkspaceAccessLevelInput is an input type that accepts values of the WorkspaceAccessLevel enum
+// A concrete instance of `WorkspaceAccessLevelInput` can be one of the following:
+//
+//	WorkspaceAccessLevelCustom
+//	WorkspaceAccessLevelRead
+//	WorkspaceAccessLevelWrite
+//	WorkspaceAccessLevelPlan
+//	WorkspaceAccessLevelAdmin
+type WorkspaceAccessLevelInput interface {
+	pulumi.Input
+
+	ToWorkspaceAccessLevelOutput() WorkspaceAccessLevelOutput
+	ToWorkspaceAccessLevelOutputWithContext(context.Context) WorkspaceAccessLevelOutput
+}
+
+var workspaceAccessLevelPtrType = reflect.TypeOf((**WorkspaceAccessLevel)(nil)).Elem()
+
+type WorkspaceAccessLevelPtrInput interface {
+	pulumi.Input
+
+	ToWorkspaceAccessLevelPtrOutput() WorkspaceAccessLevelPtrOutput
+	ToWorkspaceAccessLevelPtrOutputWithContext(context.Context) WorkspaceAccessLevelPtrOutput
+}
+
+type workspaceAccessLevelPtr string
+
+func WorkspaceAccessLevelPtr(v string) WorkspaceAccessLevelPtrInput {
+	return (*workspaceAccessLevelPtr)(&v)
+}
+
+func (*workspaceAccessLevelPtr) ElementType() reflect.Type {
+	return workspaceAccessLevelPtrType
+}
+
+func (in *workspaceAccessLevelPtr) ToWorkspaceAccessLevelPtrOutput() WorkspaceAccessLevelPtrOutput {
+	return pulumi.ToOutput(in).(WorkspaceAccessLevelPtrOutput)
+}
+
+func (in *workspaceAccessLevelPtr) ToWorkspaceAccessLevelPtrOutputWithContext(ctx context.Context) WorkspaceAccessLevelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WorkspaceAccessLevelPtrOutput)
+}
+
 // `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
 type WorkspaceVariableCategory string
 
@@ -1579,14 +4267,46 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeExecutionModePtrInput)(nil)).Elem(), NoCodeExecutionMode("remote"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableCategoryInput)(nil)).Elem(), NoCodeVariableCategory("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableCategoryPtrInput)(nil)).Elem(), NoCodeVariableCategory("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NotificationDestinationTypeInput)(nil)).Elem(), NotificationDestinationType("generic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NotificationDestinationTypePtrInput)(nil)).Elem(), NotificationDestinationType("generic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OwnershipModeInput)(nil)).Elem(), OwnershipMode("authoritative"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OwnershipModePtrInput)(nil)).Elem(), OwnershipMode("authoritative"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectAccessLevelInput)(nil)).Elem(), ProjectAccessLevel("custom"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectAccessLevelPtrInput)(nil)).Elem(), ProjectAccessLevel("custom"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsSettingsInput)(nil)).Elem(), TeamProjectPermissionsSettings("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsSettingsPtrInput)(nil)).Elem(), TeamProjectPermissionsSettings("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsTeamsInput)(nil)).Elem(), TeamProjectPermissionsTeams("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsTeamsPtrInput)(nil)).Elem(), TeamProjectPermissionsTeams("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsVariableSetsInput)(nil)).Elem(), TeamProjectPermissionsVariableSets("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsVariableSetsPtrInput)(nil)).Elem(), TeamProjectPermissionsVariableSets("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsRunsInput)(nil)).Elem(), TeamProjectWorkspacePermissionsRuns("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsRunsPtrInput)(nil)).Elem(), TeamProjectWorkspacePermissionsRuns("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsSentinelMocksInput)(nil)).Elem(), TeamProjectWorkspacePermissionsSentinelMocks("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsSentinelMocksPtrInput)(nil)).Elem(), TeamProjectWorkspacePermissionsSentinelMocks("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsStateVersionsInput)(nil)).Elem(), TeamProjectWorkspacePermissionsStateVersions("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsStateVersionsPtrInput)(nil)).Elem(), TeamProjectWorkspacePermissionsStateVersions("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsVariablesInput)(nil)).Elem(), TeamProjectWorkspacePermissionsVariables("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsVariablesPtrInput)(nil)).Elem(), TeamProjectWorkspacePermissionsVariables("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamVisibilityInput)(nil)).Elem(), TeamVisibility("organization"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamVisibilityPtrInput)(nil)).Elem(), TeamVisibility("organization"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsRunsInput)(nil)).Elem(), TeamWorkspacePermissionsRuns("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsRunsPtrInput)(nil)).Elem(), TeamWorkspacePermissionsRuns("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsSentinelMocksInput)(nil)).Elem(), TeamWorkspacePermissionsSentinelMocks("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsSentinelMocksPtrInput)(nil)).Elem(), TeamWorkspacePermissionsSentinelMocks("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsStateVersionsInput)(nil)).Elem(), TeamWorkspacePermissionsStateVersions("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsStateVersionsPtrInput)(nil)).Elem(), TeamWorkspacePermissionsStateVersions("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsVariablesInput)(nil)).Elem(), TeamWorkspacePermissionsVariables("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsVariablesPtrInput)(nil)).Elem(), TeamWorkspacePermissionsVariables("none"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyInput)(nil)).Elem(), UpgradeStrategy("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyPtrInput)(nil)).Elem(), UpgradeStrategy("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoInput)(nil)).Elem(), VariableCategoryInfo("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoPtrInput)(nil)).Elem(), VariableCategoryInfo("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceAccessLevelInput)(nil)).Elem(), WorkspaceAccessLevel("custom"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceAccessLevelPtrInput)(nil)).Elem(), WorkspaceAccessLevel("custom"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceVariableCategoryInput)(nil)).Elem(), WorkspaceVariableCategory("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceVariableCategoryPtrInput)(nil)).Elem(), WorkspaceVariableCategory("engine"))
+	pulumi.RegisterOutputType(EffectiveAccessSourceKindOutput{})
+	pulumi.RegisterOutputType(EffectiveAccessSourceKindPtrOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableSourceKindOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableSourceKindPtrOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableSourceScopeOutput{})
@@ -1599,14 +4319,44 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeVariableCategoryPtrOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableCategoryInfoOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableCategoryInfoPtrOutput{})
+	pulumi.RegisterOutputType(NotificationDestinationTypeOutput{})
+	pulumi.RegisterOutputType(NotificationDestinationTypePtrOutput{})
 	pulumi.RegisterOutputType(OwnershipModeOutput{})
 	pulumi.RegisterOutputType(OwnershipModePtrOutput{})
+	pulumi.RegisterOutputType(ProjectAccessLevelOutput{})
+	pulumi.RegisterOutputType(ProjectAccessLevelPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsSettingsOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsSettingsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsTeamsOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsTeamsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsVariableSetsOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsVariableSetsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsRunsOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsRunsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsSentinelMocksOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsSentinelMocksPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsStateVersionsOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsStateVersionsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsVariablesOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsVariablesPtrOutput{})
+	pulumi.RegisterOutputType(TeamVisibilityOutput{})
+	pulumi.RegisterOutputType(TeamVisibilityPtrOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsRunsOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsRunsPtrOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsSentinelMocksOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsSentinelMocksPtrOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsStateVersionsOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsStateVersionsPtrOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsVariablesOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsVariablesPtrOutput{})
 	pulumi.RegisterOutputType(UpgradeStrategyOutput{})
 	pulumi.RegisterOutputType(UpgradeStrategyPtrOutput{})
 	pulumi.RegisterOutputType(VariableCategoryOutput{})
 	pulumi.RegisterOutputType(VariableCategoryPtrOutput{})
 	pulumi.RegisterOutputType(VariableCategoryInfoOutput{})
 	pulumi.RegisterOutputType(VariableCategoryInfoPtrOutput{})
+	pulumi.RegisterOutputType(WorkspaceAccessLevelOutput{})
+	pulumi.RegisterOutputType(WorkspaceAccessLevelPtrOutput{})
 	pulumi.RegisterOutputType(WorkspaceVariableCategoryOutput{})
 	pulumi.RegisterOutputType(WorkspaceVariableCategoryPtrOutput{})
 }

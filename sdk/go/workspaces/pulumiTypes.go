@@ -13,6 +13,151 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// One grant a team's access to the workspace comes from.
+type EffectiveAccessSource struct {
+	// The level this grant gives on the workspace (a project's `maintain` gives `admin`), or `custom`.
+	Access string `pulumi:"access"`
+	// For an organization grant, the team's flag that gives it (`manageWorkspaces`, `readWorkspaces`, ...); absent otherwise.
+	Flag *string `pulumi:"flag"`
+	// The organization's name, the project access record (`tprj-...`) or the workspace access record (`tws-...`).
+	Id string `pulumi:"id"`
+	// Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+	Kind string `pulumi:"kind"`
+}
+
+// One grant a team's access to the workspace comes from.
+type EffectiveAccessSourceOutput struct{ *pulumi.OutputState }
+
+func (EffectiveAccessSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveAccessSource)(nil)).Elem()
+}
+
+func (o EffectiveAccessSourceOutput) ToEffectiveAccessSourceOutput() EffectiveAccessSourceOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceOutput) ToEffectiveAccessSourceOutputWithContext(ctx context.Context) EffectiveAccessSourceOutput {
+	return o
+}
+
+// The level this grant gives on the workspace (a project's `maintain` gives `admin`), or `custom`.
+func (o EffectiveAccessSourceOutput) Access() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveAccessSource) string { return v.Access }).(pulumi.StringOutput)
+}
+
+// For an organization grant, the team's flag that gives it (`manageWorkspaces`, `readWorkspaces`, ...); absent otherwise.
+func (o EffectiveAccessSourceOutput) Flag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveAccessSource) *string { return v.Flag }).(pulumi.StringPtrOutput)
+}
+
+// The organization's name, the project access record (`tprj-...`) or the workspace access record (`tws-...`).
+func (o EffectiveAccessSourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveAccessSource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+func (o EffectiveAccessSourceOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveAccessSource) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+type EffectiveAccessSourceArrayOutput struct{ *pulumi.OutputState }
+
+func (EffectiveAccessSourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EffectiveAccessSource)(nil)).Elem()
+}
+
+func (o EffectiveAccessSourceArrayOutput) ToEffectiveAccessSourceArrayOutput() EffectiveAccessSourceArrayOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceArrayOutput) ToEffectiveAccessSourceArrayOutputWithContext(ctx context.Context) EffectiveAccessSourceArrayOutput {
+	return o
+}
+
+func (o EffectiveAccessSourceArrayOutput) Index(i pulumi.IntInput) EffectiveAccessSourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EffectiveAccessSource {
+		return vs[0].([]EffectiveAccessSource)[vs[1].(int)]
+	}).(EffectiveAccessSourceOutput)
+}
+
+// A team's access to the workspace, all its grants together.
+type EffectiveTeamAccess struct {
+	// The strongest level among the grants; `custom` when the grants together hold a
+	// permission that level does not (an `admin` grant stays `admin`, which holds more than
+	// its permissions: settings, team access, delete).
+	Access string `pulumi:"access"`
+	// The permissions the grants hold together: each one's strongest value.
+	Permissions TeamWorkspacePermissionsInfo `pulumi:"permissions"`
+	// The grants it comes from: organization first, then project, then workspace.
+	Sources []EffectiveAccessSource `pulumi:"sources"`
+	// Team id (`team-...`).
+	TeamId string `pulumi:"teamId"`
+	// Team name; absent when the token may not see the team (a secret team).
+	TeamName *string `pulumi:"teamName"`
+}
+
+// A team's access to the workspace, all its grants together.
+type EffectiveTeamAccessOutput struct{ *pulumi.OutputState }
+
+func (EffectiveTeamAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveTeamAccess)(nil)).Elem()
+}
+
+func (o EffectiveTeamAccessOutput) ToEffectiveTeamAccessOutput() EffectiveTeamAccessOutput {
+	return o
+}
+
+func (o EffectiveTeamAccessOutput) ToEffectiveTeamAccessOutputWithContext(ctx context.Context) EffectiveTeamAccessOutput {
+	return o
+}
+
+// The strongest level among the grants; `custom` when the grants together hold a
+// permission that level does not (an `admin` grant stays `admin`, which holds more than
+// its permissions: settings, team access, delete).
+func (o EffectiveTeamAccessOutput) Access() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveTeamAccess) string { return v.Access }).(pulumi.StringOutput)
+}
+
+// The permissions the grants hold together: each one's strongest value.
+func (o EffectiveTeamAccessOutput) Permissions() TeamWorkspacePermissionsInfoOutput {
+	return o.ApplyT(func(v EffectiveTeamAccess) TeamWorkspacePermissionsInfo { return v.Permissions }).(TeamWorkspacePermissionsInfoOutput)
+}
+
+// The grants it comes from: organization first, then project, then workspace.
+func (o EffectiveTeamAccessOutput) Sources() EffectiveAccessSourceArrayOutput {
+	return o.ApplyT(func(v EffectiveTeamAccess) []EffectiveAccessSource { return v.Sources }).(EffectiveAccessSourceArrayOutput)
+}
+
+// Team id (`team-...`).
+func (o EffectiveTeamAccessOutput) TeamId() pulumi.StringOutput {
+	return o.ApplyT(func(v EffectiveTeamAccess) string { return v.TeamId }).(pulumi.StringOutput)
+}
+
+// Team name; absent when the token may not see the team (a secret team).
+func (o EffectiveTeamAccessOutput) TeamName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EffectiveTeamAccess) *string { return v.TeamName }).(pulumi.StringPtrOutput)
+}
+
+type EffectiveTeamAccessArrayOutput struct{ *pulumi.OutputState }
+
+func (EffectiveTeamAccessArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EffectiveTeamAccess)(nil)).Elem()
+}
+
+func (o EffectiveTeamAccessArrayOutput) ToEffectiveTeamAccessArrayOutput() EffectiveTeamAccessArrayOutput {
+	return o
+}
+
+func (o EffectiveTeamAccessArrayOutput) ToEffectiveTeamAccessArrayOutputWithContext(ctx context.Context) EffectiveTeamAccessArrayOutput {
+	return o
+}
+
+func (o EffectiveTeamAccessArrayOutput) Index(i pulumi.IntInput) EffectiveTeamAccessOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EffectiveTeamAccess {
+		return vs[0].([]EffectiveTeamAccess)[vs[1].(int)]
+	}).(EffectiveTeamAccessOutput)
+}
+
 // One variable that applies to a workspace: the one that wins for its key and category.
 type EffectiveVariable struct {
 	// `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
@@ -554,6 +699,577 @@ func (o NoCodeWorkspaceLastUpgradePtrOutput) Status() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The organization-wide permissions of a team (the service's `organization-access`), in
+// camel case. Given, the object is the whole set: a flag left out is off, and a flag
+// turned on outside the program is turned off again. A flag this release does not know
+// (one a newer service offers) is sent as it is, in the service's spelling
+// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
+// back and never shows as a change.
+type OrganizationAccess struct {
+	// See and manage secret teams.
+	AccessSecretTeams *bool `pulumi:"accessSecretTeams"`
+	// Let project and workspace admins override policy checks.
+	DelegatePolicyOverrides *bool `pulumi:"delegatePolicyOverrides"`
+	// Manage agent pools.
+	ManageAgentPools *bool `pulumi:"manageAgentPools"`
+	// Invite and remove members, and add them to teams.
+	ManageMembership *bool `pulumi:"manageMembership"`
+	// Publish and delete modules of the private registry.
+	ManageModules *bool `pulumi:"manageModules"`
+	// Change the organization access of teams.
+	ManageOrganizationAccess *bool `pulumi:"manageOrganizationAccess"`
+	// Manage policies and policy sets.
+	ManagePolicies *bool `pulumi:"managePolicies"`
+	// Override failed soft-mandatory policy checks.
+	ManagePolicyOverrides *bool `pulumi:"managePolicyOverrides"`
+	// Create, change and delete every project, and manage their team access.
+	ManageProjects *bool `pulumi:"manageProjects"`
+	// Publish and delete providers of the private registry.
+	ManageProviders *bool `pulumi:"manageProviders"`
+	// Manage run tasks.
+	ManageRunTasks *bool `pulumi:"manageRunTasks"`
+	// Create, change and delete teams.
+	ManageTeams *bool `pulumi:"manageTeams"`
+	// Manage the organization's VCS settings.
+	ManageVcsSettings *bool `pulumi:"manageVcsSettings"`
+	// Create, change and delete every workspace of the organization.
+	ManageWorkspaces *bool `pulumi:"manageWorkspaces"`
+	// Read every project of the organization.
+	ReadProjects *bool `pulumi:"readProjects"`
+	// Read every workspace of the organization.
+	ReadWorkspaces *bool `pulumi:"readWorkspaces"`
+}
+
+// OrganizationAccessInput is an input type that accepts OrganizationAccessArgs and OrganizationAccessOutput values.
+// You can construct a concrete instance of `OrganizationAccessInput` via:
+//
+//	OrganizationAccessArgs{...}
+type OrganizationAccessInput interface {
+	pulumi.Input
+
+	ToOrganizationAccessOutput() OrganizationAccessOutput
+	ToOrganizationAccessOutputWithContext(context.Context) OrganizationAccessOutput
+}
+
+// The organization-wide permissions of a team (the service's `organization-access`), in
+// camel case. Given, the object is the whole set: a flag left out is off, and a flag
+// turned on outside the program is turned off again. A flag this release does not know
+// (one a newer service offers) is sent as it is, in the service's spelling
+// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
+// back and never shows as a change.
+type OrganizationAccessArgs struct {
+	// See and manage secret teams.
+	AccessSecretTeams pulumi.BoolPtrInput `pulumi:"accessSecretTeams"`
+	// Let project and workspace admins override policy checks.
+	DelegatePolicyOverrides pulumi.BoolPtrInput `pulumi:"delegatePolicyOverrides"`
+	// Manage agent pools.
+	ManageAgentPools pulumi.BoolPtrInput `pulumi:"manageAgentPools"`
+	// Invite and remove members, and add them to teams.
+	ManageMembership pulumi.BoolPtrInput `pulumi:"manageMembership"`
+	// Publish and delete modules of the private registry.
+	ManageModules pulumi.BoolPtrInput `pulumi:"manageModules"`
+	// Change the organization access of teams.
+	ManageOrganizationAccess pulumi.BoolPtrInput `pulumi:"manageOrganizationAccess"`
+	// Manage policies and policy sets.
+	ManagePolicies pulumi.BoolPtrInput `pulumi:"managePolicies"`
+	// Override failed soft-mandatory policy checks.
+	ManagePolicyOverrides pulumi.BoolPtrInput `pulumi:"managePolicyOverrides"`
+	// Create, change and delete every project, and manage their team access.
+	ManageProjects pulumi.BoolPtrInput `pulumi:"manageProjects"`
+	// Publish and delete providers of the private registry.
+	ManageProviders pulumi.BoolPtrInput `pulumi:"manageProviders"`
+	// Manage run tasks.
+	ManageRunTasks pulumi.BoolPtrInput `pulumi:"manageRunTasks"`
+	// Create, change and delete teams.
+	ManageTeams pulumi.BoolPtrInput `pulumi:"manageTeams"`
+	// Manage the organization's VCS settings.
+	ManageVcsSettings pulumi.BoolPtrInput `pulumi:"manageVcsSettings"`
+	// Create, change and delete every workspace of the organization.
+	ManageWorkspaces pulumi.BoolPtrInput `pulumi:"manageWorkspaces"`
+	// Read every project of the organization.
+	ReadProjects pulumi.BoolPtrInput `pulumi:"readProjects"`
+	// Read every workspace of the organization.
+	ReadWorkspaces pulumi.BoolPtrInput `pulumi:"readWorkspaces"`
+}
+
+func (OrganizationAccessArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationAccess)(nil)).Elem()
+}
+
+func (i OrganizationAccessArgs) ToOrganizationAccessOutput() OrganizationAccessOutput {
+	return i.ToOrganizationAccessOutputWithContext(context.Background())
+}
+
+func (i OrganizationAccessArgs) ToOrganizationAccessOutputWithContext(ctx context.Context) OrganizationAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrganizationAccessOutput)
+}
+
+func (i OrganizationAccessArgs) ToOrganizationAccessPtrOutput() OrganizationAccessPtrOutput {
+	return i.ToOrganizationAccessPtrOutputWithContext(context.Background())
+}
+
+func (i OrganizationAccessArgs) ToOrganizationAccessPtrOutputWithContext(ctx context.Context) OrganizationAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrganizationAccessOutput).ToOrganizationAccessPtrOutputWithContext(ctx)
+}
+
+// OrganizationAccessPtrInput is an input type that accepts OrganizationAccessArgs, OrganizationAccessPtr and OrganizationAccessPtrOutput values.
+// You can construct a concrete instance of `OrganizationAccessPtrInput` via:
+//
+//	        OrganizationAccessArgs{...}
+//
+//	or:
+//
+//	        nil
+type OrganizationAccessPtrInput interface {
+	pulumi.Input
+
+	ToOrganizationAccessPtrOutput() OrganizationAccessPtrOutput
+	ToOrganizationAccessPtrOutputWithContext(context.Context) OrganizationAccessPtrOutput
+}
+
+type organizationAccessPtrType OrganizationAccessArgs
+
+func OrganizationAccessPtr(v *OrganizationAccessArgs) OrganizationAccessPtrInput {
+	return (*organizationAccessPtrType)(v)
+}
+
+func (*organizationAccessPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrganizationAccess)(nil)).Elem()
+}
+
+func (i *organizationAccessPtrType) ToOrganizationAccessPtrOutput() OrganizationAccessPtrOutput {
+	return i.ToOrganizationAccessPtrOutputWithContext(context.Background())
+}
+
+func (i *organizationAccessPtrType) ToOrganizationAccessPtrOutputWithContext(ctx context.Context) OrganizationAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrganizationAccessPtrOutput)
+}
+
+// The organization-wide permissions of a team (the service's `organization-access`), in
+// camel case. Given, the object is the whole set: a flag left out is off, and a flag
+// turned on outside the program is turned off again. A flag this release does not know
+// (one a newer service offers) is sent as it is, in the service's spelling
+// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
+// back and never shows as a change.
+type OrganizationAccessOutput struct{ *pulumi.OutputState }
+
+func (OrganizationAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationAccess)(nil)).Elem()
+}
+
+func (o OrganizationAccessOutput) ToOrganizationAccessOutput() OrganizationAccessOutput {
+	return o
+}
+
+func (o OrganizationAccessOutput) ToOrganizationAccessOutputWithContext(ctx context.Context) OrganizationAccessOutput {
+	return o
+}
+
+func (o OrganizationAccessOutput) ToOrganizationAccessPtrOutput() OrganizationAccessPtrOutput {
+	return o.ToOrganizationAccessPtrOutputWithContext(context.Background())
+}
+
+func (o OrganizationAccessOutput) ToOrganizationAccessPtrOutputWithContext(ctx context.Context) OrganizationAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrganizationAccess) *OrganizationAccess {
+		return &v
+	}).(OrganizationAccessPtrOutput)
+}
+
+// See and manage secret teams.
+func (o OrganizationAccessOutput) AccessSecretTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.AccessSecretTeams }).(pulumi.BoolPtrOutput)
+}
+
+// Let project and workspace admins override policy checks.
+func (o OrganizationAccessOutput) DelegatePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.DelegatePolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Manage agent pools.
+func (o OrganizationAccessOutput) ManageAgentPools() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageAgentPools }).(pulumi.BoolPtrOutput)
+}
+
+// Invite and remove members, and add them to teams.
+func (o OrganizationAccessOutput) ManageMembership() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageMembership }).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete modules of the private registry.
+func (o OrganizationAccessOutput) ManageModules() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageModules }).(pulumi.BoolPtrOutput)
+}
+
+// Change the organization access of teams.
+func (o OrganizationAccessOutput) ManageOrganizationAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageOrganizationAccess }).(pulumi.BoolPtrOutput)
+}
+
+// Manage policies and policy sets.
+func (o OrganizationAccessOutput) ManagePolicies() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManagePolicies }).(pulumi.BoolPtrOutput)
+}
+
+// Override failed soft-mandatory policy checks.
+func (o OrganizationAccessOutput) ManagePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManagePolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every project, and manage their team access.
+func (o OrganizationAccessOutput) ManageProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageProjects }).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete providers of the private registry.
+func (o OrganizationAccessOutput) ManageProviders() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageProviders }).(pulumi.BoolPtrOutput)
+}
+
+// Manage run tasks.
+func (o OrganizationAccessOutput) ManageRunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageRunTasks }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete teams.
+func (o OrganizationAccessOutput) ManageTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageTeams }).(pulumi.BoolPtrOutput)
+}
+
+// Manage the organization's VCS settings.
+func (o OrganizationAccessOutput) ManageVcsSettings() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageVcsSettings }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every workspace of the organization.
+func (o OrganizationAccessOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
+// Read every project of the organization.
+func (o OrganizationAccessOutput) ReadProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ReadProjects }).(pulumi.BoolPtrOutput)
+}
+
+// Read every workspace of the organization.
+func (o OrganizationAccessOutput) ReadWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ReadWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
+type OrganizationAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (OrganizationAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrganizationAccess)(nil)).Elem()
+}
+
+func (o OrganizationAccessPtrOutput) ToOrganizationAccessPtrOutput() OrganizationAccessPtrOutput {
+	return o
+}
+
+func (o OrganizationAccessPtrOutput) ToOrganizationAccessPtrOutputWithContext(ctx context.Context) OrganizationAccessPtrOutput {
+	return o
+}
+
+func (o OrganizationAccessPtrOutput) Elem() OrganizationAccessOutput {
+	return o.ApplyT(func(v *OrganizationAccess) OrganizationAccess {
+		if v != nil {
+			return *v
+		}
+		var ret OrganizationAccess
+		return ret
+	}).(OrganizationAccessOutput)
+}
+
+// See and manage secret teams.
+func (o OrganizationAccessPtrOutput) AccessSecretTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AccessSecretTeams
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Let project and workspace admins override policy checks.
+func (o OrganizationAccessPtrOutput) DelegatePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DelegatePolicyOverrides
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage agent pools.
+func (o OrganizationAccessPtrOutput) ManageAgentPools() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageAgentPools
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Invite and remove members, and add them to teams.
+func (o OrganizationAccessPtrOutput) ManageMembership() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageMembership
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete modules of the private registry.
+func (o OrganizationAccessPtrOutput) ManageModules() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageModules
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Change the organization access of teams.
+func (o OrganizationAccessPtrOutput) ManageOrganizationAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageOrganizationAccess
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage policies and policy sets.
+func (o OrganizationAccessPtrOutput) ManagePolicies() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManagePolicies
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Override failed soft-mandatory policy checks.
+func (o OrganizationAccessPtrOutput) ManagePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManagePolicyOverrides
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every project, and manage their team access.
+func (o OrganizationAccessPtrOutput) ManageProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageProjects
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete providers of the private registry.
+func (o OrganizationAccessPtrOutput) ManageProviders() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageProviders
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage run tasks.
+func (o OrganizationAccessPtrOutput) ManageRunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageRunTasks
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete teams.
+func (o OrganizationAccessPtrOutput) ManageTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageTeams
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage the organization's VCS settings.
+func (o OrganizationAccessPtrOutput) ManageVcsSettings() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageVcsSettings
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every workspace of the organization.
+func (o OrganizationAccessPtrOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManageWorkspaces
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Read every project of the organization.
+func (o OrganizationAccessPtrOutput) ReadProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReadProjects
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Read every workspace of the organization.
+func (o OrganizationAccessPtrOutput) ReadWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OrganizationAccess) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReadWorkspaces
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The organization-wide permissions of a team as read back: each flag the service reports, on or off.
+type OrganizationAccessInfo struct {
+	// See and manage secret teams.
+	AccessSecretTeams *bool `pulumi:"accessSecretTeams"`
+	// Let project and workspace admins override policy checks.
+	DelegatePolicyOverrides *bool `pulumi:"delegatePolicyOverrides"`
+	// Manage agent pools.
+	ManageAgentPools *bool `pulumi:"manageAgentPools"`
+	// Invite and remove members, and add them to teams.
+	ManageMembership *bool `pulumi:"manageMembership"`
+	// Publish and delete modules of the private registry.
+	ManageModules *bool `pulumi:"manageModules"`
+	// Change the organization access of teams.
+	ManageOrganizationAccess *bool `pulumi:"manageOrganizationAccess"`
+	// Manage policies and policy sets.
+	ManagePolicies *bool `pulumi:"managePolicies"`
+	// Override failed soft-mandatory policy checks.
+	ManagePolicyOverrides *bool `pulumi:"managePolicyOverrides"`
+	// Create, change and delete every project, and manage their team access.
+	ManageProjects *bool `pulumi:"manageProjects"`
+	// Publish and delete providers of the private registry.
+	ManageProviders *bool `pulumi:"manageProviders"`
+	// Manage run tasks.
+	ManageRunTasks *bool `pulumi:"manageRunTasks"`
+	// Create, change and delete teams.
+	ManageTeams *bool `pulumi:"manageTeams"`
+	// Manage the organization's VCS settings.
+	ManageVcsSettings *bool `pulumi:"manageVcsSettings"`
+	// Create, change and delete every workspace of the organization.
+	ManageWorkspaces *bool `pulumi:"manageWorkspaces"`
+	// Read every project of the organization.
+	ReadProjects *bool `pulumi:"readProjects"`
+	// Read every workspace of the organization.
+	ReadWorkspaces *bool `pulumi:"readWorkspaces"`
+}
+
+// The organization-wide permissions of a team as read back: each flag the service reports, on or off.
+type OrganizationAccessInfoOutput struct{ *pulumi.OutputState }
+
+func (OrganizationAccessInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationAccessInfo)(nil)).Elem()
+}
+
+func (o OrganizationAccessInfoOutput) ToOrganizationAccessInfoOutput() OrganizationAccessInfoOutput {
+	return o
+}
+
+func (o OrganizationAccessInfoOutput) ToOrganizationAccessInfoOutputWithContext(ctx context.Context) OrganizationAccessInfoOutput {
+	return o
+}
+
+// See and manage secret teams.
+func (o OrganizationAccessInfoOutput) AccessSecretTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.AccessSecretTeams }).(pulumi.BoolPtrOutput)
+}
+
+// Let project and workspace admins override policy checks.
+func (o OrganizationAccessInfoOutput) DelegatePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.DelegatePolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Manage agent pools.
+func (o OrganizationAccessInfoOutput) ManageAgentPools() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageAgentPools }).(pulumi.BoolPtrOutput)
+}
+
+// Invite and remove members, and add them to teams.
+func (o OrganizationAccessInfoOutput) ManageMembership() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageMembership }).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete modules of the private registry.
+func (o OrganizationAccessInfoOutput) ManageModules() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageModules }).(pulumi.BoolPtrOutput)
+}
+
+// Change the organization access of teams.
+func (o OrganizationAccessInfoOutput) ManageOrganizationAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageOrganizationAccess }).(pulumi.BoolPtrOutput)
+}
+
+// Manage policies and policy sets.
+func (o OrganizationAccessInfoOutput) ManagePolicies() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManagePolicies }).(pulumi.BoolPtrOutput)
+}
+
+// Override failed soft-mandatory policy checks.
+func (o OrganizationAccessInfoOutput) ManagePolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManagePolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every project, and manage their team access.
+func (o OrganizationAccessInfoOutput) ManageProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageProjects }).(pulumi.BoolPtrOutput)
+}
+
+// Publish and delete providers of the private registry.
+func (o OrganizationAccessInfoOutput) ManageProviders() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageProviders }).(pulumi.BoolPtrOutput)
+}
+
+// Manage run tasks.
+func (o OrganizationAccessInfoOutput) ManageRunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageRunTasks }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete teams.
+func (o OrganizationAccessInfoOutput) ManageTeams() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageTeams }).(pulumi.BoolPtrOutput)
+}
+
+// Manage the organization's VCS settings.
+func (o OrganizationAccessInfoOutput) ManageVcsSettings() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageVcsSettings }).(pulumi.BoolPtrOutput)
+}
+
+// Create, change and delete every workspace of the organization.
+func (o OrganizationAccessInfoOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
+// Read every project of the organization.
+func (o OrganizationAccessInfoOutput) ReadProjects() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ReadProjects }).(pulumi.BoolPtrOutput)
+}
+
+// Read every workspace of the organization.
+func (o OrganizationAccessInfoOutput) ReadWorkspaces() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ReadWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
 // Which settings are set on the workspace rather than inherited from the organization default.
 type SettingOverwrites struct {
 	// True: `agentPoolId` is the workspace's own. Omitted: not managed.
@@ -744,6 +1460,949 @@ func (o SettingOverwritesInfoOutput) AgentPool() pulumi.BoolPtrOutput {
 // True: the execution mode is the workspace's own.
 func (o SettingOverwritesInfoOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwritesInfo) *bool { return v.ExecutionMode }).(pulumi.BoolPtrOutput)
+}
+
+// A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
+type TeamProjectPermissions struct {
+	// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+	Settings *string `pulumi:"settings"`
+	// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+	Teams *string `pulumi:"teams"`
+	// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+	VariableSets *string `pulumi:"variableSets"`
+}
+
+// TeamProjectPermissionsInput is an input type that accepts TeamProjectPermissionsArgs and TeamProjectPermissionsOutput values.
+// You can construct a concrete instance of `TeamProjectPermissionsInput` via:
+//
+//	TeamProjectPermissionsArgs{...}
+type TeamProjectPermissionsInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsOutput() TeamProjectPermissionsOutput
+	ToTeamProjectPermissionsOutputWithContext(context.Context) TeamProjectPermissionsOutput
+}
+
+// A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
+type TeamProjectPermissionsArgs struct {
+	// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+	Settings pulumi.StringPtrInput `pulumi:"settings"`
+	// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+	Teams pulumi.StringPtrInput `pulumi:"teams"`
+	// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+	VariableSets pulumi.StringPtrInput `pulumi:"variableSets"`
+}
+
+func (TeamProjectPermissionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissions)(nil)).Elem()
+}
+
+func (i TeamProjectPermissionsArgs) ToTeamProjectPermissionsOutput() TeamProjectPermissionsOutput {
+	return i.ToTeamProjectPermissionsOutputWithContext(context.Background())
+}
+
+func (i TeamProjectPermissionsArgs) ToTeamProjectPermissionsOutputWithContext(ctx context.Context) TeamProjectPermissionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectPermissionsOutput)
+}
+
+func (i TeamProjectPermissionsArgs) ToTeamProjectPermissionsPtrOutput() TeamProjectPermissionsPtrOutput {
+	return i.ToTeamProjectPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i TeamProjectPermissionsArgs) ToTeamProjectPermissionsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectPermissionsOutput).ToTeamProjectPermissionsPtrOutputWithContext(ctx)
+}
+
+// TeamProjectPermissionsPtrInput is an input type that accepts TeamProjectPermissionsArgs, TeamProjectPermissionsPtr and TeamProjectPermissionsPtrOutput values.
+// You can construct a concrete instance of `TeamProjectPermissionsPtrInput` via:
+//
+//	        TeamProjectPermissionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TeamProjectPermissionsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectPermissionsPtrOutput() TeamProjectPermissionsPtrOutput
+	ToTeamProjectPermissionsPtrOutputWithContext(context.Context) TeamProjectPermissionsPtrOutput
+}
+
+type teamProjectPermissionsPtrType TeamProjectPermissionsArgs
+
+func TeamProjectPermissionsPtr(v *TeamProjectPermissionsArgs) TeamProjectPermissionsPtrInput {
+	return (*teamProjectPermissionsPtrType)(v)
+}
+
+func (*teamProjectPermissionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectPermissions)(nil)).Elem()
+}
+
+func (i *teamProjectPermissionsPtrType) ToTeamProjectPermissionsPtrOutput() TeamProjectPermissionsPtrOutput {
+	return i.ToTeamProjectPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i *teamProjectPermissionsPtrType) ToTeamProjectPermissionsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectPermissionsPtrOutput)
+}
+
+// A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
+type TeamProjectPermissionsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissions)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsOutput) ToTeamProjectPermissionsOutput() TeamProjectPermissionsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsOutput) ToTeamProjectPermissionsOutputWithContext(ctx context.Context) TeamProjectPermissionsOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsOutput) ToTeamProjectPermissionsPtrOutput() TeamProjectPermissionsPtrOutput {
+	return o.ToTeamProjectPermissionsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectPermissionsOutput) ToTeamProjectPermissionsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectPermissions) *TeamProjectPermissions {
+		return &v
+	}).(TeamProjectPermissionsPtrOutput)
+}
+
+// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+func (o TeamProjectPermissionsOutput) Settings() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectPermissions) *string { return v.Settings }).(pulumi.StringPtrOutput)
+}
+
+// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+func (o TeamProjectPermissionsOutput) Teams() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectPermissions) *string { return v.Teams }).(pulumi.StringPtrOutput)
+}
+
+// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectPermissionsOutput) VariableSets() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectPermissions) *string { return v.VariableSets }).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectPermissionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectPermissions)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsPtrOutput) ToTeamProjectPermissionsPtrOutput() TeamProjectPermissionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsPtrOutput) ToTeamProjectPermissionsPtrOutputWithContext(ctx context.Context) TeamProjectPermissionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsPtrOutput) Elem() TeamProjectPermissionsOutput {
+	return o.ApplyT(func(v *TeamProjectPermissions) TeamProjectPermissions {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectPermissions
+		return ret
+	}).(TeamProjectPermissionsOutput)
+}
+
+// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+func (o TeamProjectPermissionsPtrOutput) Settings() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectPermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Settings
+	}).(pulumi.StringPtrOutput)
+}
+
+// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+func (o TeamProjectPermissionsPtrOutput) Teams() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectPermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Teams
+	}).(pulumi.StringPtrOutput)
+}
+
+// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectPermissionsPtrOutput) VariableSets() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectPermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.VariableSets
+	}).(pulumi.StringPtrOutput)
+}
+
+// A team's permissions on a project itself, as the service reports them.
+type TeamProjectPermissionsInfo struct {
+	// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+	Settings string `pulumi:"settings"`
+	// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+	Teams string `pulumi:"teams"`
+	// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+	VariableSets string `pulumi:"variableSets"`
+}
+
+// A team's permissions on a project itself, as the service reports them.
+type TeamProjectPermissionsInfoOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectPermissionsInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectPermissionsInfo)(nil)).Elem()
+}
+
+func (o TeamProjectPermissionsInfoOutput) ToTeamProjectPermissionsInfoOutput() TeamProjectPermissionsInfoOutput {
+	return o
+}
+
+func (o TeamProjectPermissionsInfoOutput) ToTeamProjectPermissionsInfoOutputWithContext(ctx context.Context) TeamProjectPermissionsInfoOutput {
+	return o
+}
+
+// The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+func (o TeamProjectPermissionsInfoOutput) Settings() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectPermissionsInfo) string { return v.Settings }).(pulumi.StringOutput)
+}
+
+// The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+func (o TeamProjectPermissionsInfoOutput) Teams() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectPermissionsInfo) string { return v.Teams }).(pulumi.StringOutput)
+}
+
+// The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectPermissionsInfoOutput) VariableSets() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectPermissionsInfo) string { return v.VariableSets }).(pulumi.StringOutput)
+}
+
+// A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default.
+type TeamProjectWorkspacePermissions struct {
+	// Create workspaces in the project.
+	Create *bool `pulumi:"create"`
+	// Delete the project's workspaces.
+	Delete *bool `pulumi:"delete"`
+	// Lock and unlock the project's workspaces.
+	Locking *bool `pulumi:"locking"`
+	// Move the project's workspaces to another project.
+	Move *bool `pulumi:"move"`
+	// Override soft-mandatory policy checks on the project's workspaces.
+	PolicyOverrides *bool `pulumi:"policyOverrides"`
+	// Manage the run tasks of the project's workspaces.
+	RunTasks *bool `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs *string `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks *string `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions *string `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables *string `pulumi:"variables"`
+}
+
+// TeamProjectWorkspacePermissionsInput is an input type that accepts TeamProjectWorkspacePermissionsArgs and TeamProjectWorkspacePermissionsOutput values.
+// You can construct a concrete instance of `TeamProjectWorkspacePermissionsInput` via:
+//
+//	TeamProjectWorkspacePermissionsArgs{...}
+type TeamProjectWorkspacePermissionsInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsOutput() TeamProjectWorkspacePermissionsOutput
+	ToTeamProjectWorkspacePermissionsOutputWithContext(context.Context) TeamProjectWorkspacePermissionsOutput
+}
+
+// A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default.
+type TeamProjectWorkspacePermissionsArgs struct {
+	// Create workspaces in the project.
+	Create pulumi.BoolPtrInput `pulumi:"create"`
+	// Delete the project's workspaces.
+	Delete pulumi.BoolPtrInput `pulumi:"delete"`
+	// Lock and unlock the project's workspaces.
+	Locking pulumi.BoolPtrInput `pulumi:"locking"`
+	// Move the project's workspaces to another project.
+	Move pulumi.BoolPtrInput `pulumi:"move"`
+	// Override soft-mandatory policy checks on the project's workspaces.
+	PolicyOverrides pulumi.BoolPtrInput `pulumi:"policyOverrides"`
+	// Manage the run tasks of the project's workspaces.
+	RunTasks pulumi.BoolPtrInput `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs pulumi.StringPtrInput `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks pulumi.StringPtrInput `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions pulumi.StringPtrInput `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables pulumi.StringPtrInput `pulumi:"variables"`
+}
+
+func (TeamProjectWorkspacePermissionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissions)(nil)).Elem()
+}
+
+func (i TeamProjectWorkspacePermissionsArgs) ToTeamProjectWorkspacePermissionsOutput() TeamProjectWorkspacePermissionsOutput {
+	return i.ToTeamProjectWorkspacePermissionsOutputWithContext(context.Background())
+}
+
+func (i TeamProjectWorkspacePermissionsArgs) ToTeamProjectWorkspacePermissionsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectWorkspacePermissionsOutput)
+}
+
+func (i TeamProjectWorkspacePermissionsArgs) ToTeamProjectWorkspacePermissionsPtrOutput() TeamProjectWorkspacePermissionsPtrOutput {
+	return i.ToTeamProjectWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i TeamProjectWorkspacePermissionsArgs) ToTeamProjectWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectWorkspacePermissionsOutput).ToTeamProjectWorkspacePermissionsPtrOutputWithContext(ctx)
+}
+
+// TeamProjectWorkspacePermissionsPtrInput is an input type that accepts TeamProjectWorkspacePermissionsArgs, TeamProjectWorkspacePermissionsPtr and TeamProjectWorkspacePermissionsPtrOutput values.
+// You can construct a concrete instance of `TeamProjectWorkspacePermissionsPtrInput` via:
+//
+//	        TeamProjectWorkspacePermissionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TeamProjectWorkspacePermissionsPtrInput interface {
+	pulumi.Input
+
+	ToTeamProjectWorkspacePermissionsPtrOutput() TeamProjectWorkspacePermissionsPtrOutput
+	ToTeamProjectWorkspacePermissionsPtrOutputWithContext(context.Context) TeamProjectWorkspacePermissionsPtrOutput
+}
+
+type teamProjectWorkspacePermissionsPtrType TeamProjectWorkspacePermissionsArgs
+
+func TeamProjectWorkspacePermissionsPtr(v *TeamProjectWorkspacePermissionsArgs) TeamProjectWorkspacePermissionsPtrInput {
+	return (*teamProjectWorkspacePermissionsPtrType)(v)
+}
+
+func (*teamProjectWorkspacePermissionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissions)(nil)).Elem()
+}
+
+func (i *teamProjectWorkspacePermissionsPtrType) ToTeamProjectWorkspacePermissionsPtrOutput() TeamProjectWorkspacePermissionsPtrOutput {
+	return i.ToTeamProjectWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i *teamProjectWorkspacePermissionsPtrType) ToTeamProjectWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamProjectWorkspacePermissionsPtrOutput)
+}
+
+// A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default.
+type TeamProjectWorkspacePermissionsOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissions)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsOutput) ToTeamProjectWorkspacePermissionsOutput() TeamProjectWorkspacePermissionsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsOutput) ToTeamProjectWorkspacePermissionsOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsOutput) ToTeamProjectWorkspacePermissionsPtrOutput() TeamProjectWorkspacePermissionsPtrOutput {
+	return o.ToTeamProjectWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamProjectWorkspacePermissionsOutput) ToTeamProjectWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamProjectWorkspacePermissions) *TeamProjectWorkspacePermissions {
+		return &v
+	}).(TeamProjectWorkspacePermissionsPtrOutput)
+}
+
+// Create workspaces in the project.
+func (o TeamProjectWorkspacePermissionsOutput) Create() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.Create }).(pulumi.BoolPtrOutput)
+}
+
+// Delete the project's workspaces.
+func (o TeamProjectWorkspacePermissionsOutput) Delete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.Delete }).(pulumi.BoolPtrOutput)
+}
+
+// Lock and unlock the project's workspaces.
+func (o TeamProjectWorkspacePermissionsOutput) Locking() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.Locking }).(pulumi.BoolPtrOutput)
+}
+
+// Move the project's workspaces to another project.
+func (o TeamProjectWorkspacePermissionsOutput) Move() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.Move }).(pulumi.BoolPtrOutput)
+}
+
+// Override soft-mandatory policy checks on the project's workspaces.
+func (o TeamProjectWorkspacePermissionsOutput) PolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.PolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Manage the run tasks of the project's workspaces.
+func (o TeamProjectWorkspacePermissionsOutput) RunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *bool { return v.RunTasks }).(pulumi.BoolPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamProjectWorkspacePermissionsOutput) Runs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *string { return v.Runs }).(pulumi.StringPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamProjectWorkspacePermissionsOutput) SentinelMocks() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *string { return v.SentinelMocks }).(pulumi.StringPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamProjectWorkspacePermissionsOutput) StateVersions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *string { return v.StateVersions }).(pulumi.StringPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectWorkspacePermissionsOutput) Variables() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissions) *string { return v.Variables }).(pulumi.StringPtrOutput)
+}
+
+type TeamProjectWorkspacePermissionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamProjectWorkspacePermissions)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsPtrOutput) ToTeamProjectWorkspacePermissionsPtrOutput() TeamProjectWorkspacePermissionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsPtrOutput) ToTeamProjectWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsPtrOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsPtrOutput) Elem() TeamProjectWorkspacePermissionsOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) TeamProjectWorkspacePermissions {
+		if v != nil {
+			return *v
+		}
+		var ret TeamProjectWorkspacePermissions
+		return ret
+	}).(TeamProjectWorkspacePermissionsOutput)
+}
+
+// Create workspaces in the project.
+func (o TeamProjectWorkspacePermissionsPtrOutput) Create() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Delete the project's workspaces.
+func (o TeamProjectWorkspacePermissionsPtrOutput) Delete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Delete
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Lock and unlock the project's workspaces.
+func (o TeamProjectWorkspacePermissionsPtrOutput) Locking() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Locking
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Move the project's workspaces to another project.
+func (o TeamProjectWorkspacePermissionsPtrOutput) Move() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Move
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Override soft-mandatory policy checks on the project's workspaces.
+func (o TeamProjectWorkspacePermissionsPtrOutput) PolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PolicyOverrides
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage the run tasks of the project's workspaces.
+func (o TeamProjectWorkspacePermissionsPtrOutput) RunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RunTasks
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamProjectWorkspacePermissionsPtrOutput) Runs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Runs
+	}).(pulumi.StringPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamProjectWorkspacePermissionsPtrOutput) SentinelMocks() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SentinelMocks
+	}).(pulumi.StringPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamProjectWorkspacePermissionsPtrOutput) StateVersions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.StateVersions
+	}).(pulumi.StringPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectWorkspacePermissionsPtrOutput) Variables() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamProjectWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Variables
+	}).(pulumi.StringPtrOutput)
+}
+
+// A team's permissions on every workspace of a project, as the service reports them.
+type TeamProjectWorkspacePermissionsInfo struct {
+	// Create workspaces in the project.
+	Create bool `pulumi:"create"`
+	// Delete the project's workspaces.
+	Delete bool `pulumi:"delete"`
+	// Lock and unlock the project's workspaces.
+	Locking bool `pulumi:"locking"`
+	// Move the project's workspaces.
+	Move bool `pulumi:"move"`
+	// Override soft-mandatory policy checks.
+	PolicyOverrides bool `pulumi:"policyOverrides"`
+	// Manage run tasks.
+	RunTasks bool `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs string `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks string `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions string `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables string `pulumi:"variables"`
+}
+
+// A team's permissions on every workspace of a project, as the service reports them.
+type TeamProjectWorkspacePermissionsInfoOutput struct{ *pulumi.OutputState }
+
+func (TeamProjectWorkspacePermissionsInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamProjectWorkspacePermissionsInfo)(nil)).Elem()
+}
+
+func (o TeamProjectWorkspacePermissionsInfoOutput) ToTeamProjectWorkspacePermissionsInfoOutput() TeamProjectWorkspacePermissionsInfoOutput {
+	return o
+}
+
+func (o TeamProjectWorkspacePermissionsInfoOutput) ToTeamProjectWorkspacePermissionsInfoOutputWithContext(ctx context.Context) TeamProjectWorkspacePermissionsInfoOutput {
+	return o
+}
+
+// Create workspaces in the project.
+func (o TeamProjectWorkspacePermissionsInfoOutput) Create() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.Create }).(pulumi.BoolOutput)
+}
+
+// Delete the project's workspaces.
+func (o TeamProjectWorkspacePermissionsInfoOutput) Delete() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.Delete }).(pulumi.BoolOutput)
+}
+
+// Lock and unlock the project's workspaces.
+func (o TeamProjectWorkspacePermissionsInfoOutput) Locking() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.Locking }).(pulumi.BoolOutput)
+}
+
+// Move the project's workspaces.
+func (o TeamProjectWorkspacePermissionsInfoOutput) Move() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.Move }).(pulumi.BoolOutput)
+}
+
+// Override soft-mandatory policy checks.
+func (o TeamProjectWorkspacePermissionsInfoOutput) PolicyOverrides() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.PolicyOverrides }).(pulumi.BoolOutput)
+}
+
+// Manage run tasks.
+func (o TeamProjectWorkspacePermissionsInfoOutput) RunTasks() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) bool { return v.RunTasks }).(pulumi.BoolOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamProjectWorkspacePermissionsInfoOutput) Runs() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) string { return v.Runs }).(pulumi.StringOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamProjectWorkspacePermissionsInfoOutput) SentinelMocks() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) string { return v.SentinelMocks }).(pulumi.StringOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamProjectWorkspacePermissionsInfoOutput) StateVersions() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) string { return v.StateVersions }).(pulumi.StringOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamProjectWorkspacePermissionsInfoOutput) Variables() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamProjectWorkspacePermissionsInfo) string { return v.Variables }).(pulumi.StringOutput)
+}
+
+// A team's permissions on a workspace under `custom` access; each one left out takes the
+// value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
+type TeamWorkspacePermissions struct {
+	// Override soft-mandatory policy checks.
+	PolicyOverrides *bool `pulumi:"policyOverrides"`
+	// Manage the workspace's run tasks.
+	RunTasks *bool `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs *string `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks *string `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions *string `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables *string `pulumi:"variables"`
+	// Lock and unlock the workspace.
+	WorkspaceLocking *bool `pulumi:"workspaceLocking"`
+}
+
+// TeamWorkspacePermissionsInput is an input type that accepts TeamWorkspacePermissionsArgs and TeamWorkspacePermissionsOutput values.
+// You can construct a concrete instance of `TeamWorkspacePermissionsInput` via:
+//
+//	TeamWorkspacePermissionsArgs{...}
+type TeamWorkspacePermissionsInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsOutput() TeamWorkspacePermissionsOutput
+	ToTeamWorkspacePermissionsOutputWithContext(context.Context) TeamWorkspacePermissionsOutput
+}
+
+// A team's permissions on a workspace under `custom` access; each one left out takes the
+// value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
+type TeamWorkspacePermissionsArgs struct {
+	// Override soft-mandatory policy checks.
+	PolicyOverrides pulumi.BoolPtrInput `pulumi:"policyOverrides"`
+	// Manage the workspace's run tasks.
+	RunTasks pulumi.BoolPtrInput `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs pulumi.StringPtrInput `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks pulumi.StringPtrInput `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions pulumi.StringPtrInput `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables pulumi.StringPtrInput `pulumi:"variables"`
+	// Lock and unlock the workspace.
+	WorkspaceLocking pulumi.BoolPtrInput `pulumi:"workspaceLocking"`
+}
+
+func (TeamWorkspacePermissionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissions)(nil)).Elem()
+}
+
+func (i TeamWorkspacePermissionsArgs) ToTeamWorkspacePermissionsOutput() TeamWorkspacePermissionsOutput {
+	return i.ToTeamWorkspacePermissionsOutputWithContext(context.Background())
+}
+
+func (i TeamWorkspacePermissionsArgs) ToTeamWorkspacePermissionsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamWorkspacePermissionsOutput)
+}
+
+func (i TeamWorkspacePermissionsArgs) ToTeamWorkspacePermissionsPtrOutput() TeamWorkspacePermissionsPtrOutput {
+	return i.ToTeamWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i TeamWorkspacePermissionsArgs) ToTeamWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamWorkspacePermissionsOutput).ToTeamWorkspacePermissionsPtrOutputWithContext(ctx)
+}
+
+// TeamWorkspacePermissionsPtrInput is an input type that accepts TeamWorkspacePermissionsArgs, TeamWorkspacePermissionsPtr and TeamWorkspacePermissionsPtrOutput values.
+// You can construct a concrete instance of `TeamWorkspacePermissionsPtrInput` via:
+//
+//	        TeamWorkspacePermissionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TeamWorkspacePermissionsPtrInput interface {
+	pulumi.Input
+
+	ToTeamWorkspacePermissionsPtrOutput() TeamWorkspacePermissionsPtrOutput
+	ToTeamWorkspacePermissionsPtrOutputWithContext(context.Context) TeamWorkspacePermissionsPtrOutput
+}
+
+type teamWorkspacePermissionsPtrType TeamWorkspacePermissionsArgs
+
+func TeamWorkspacePermissionsPtr(v *TeamWorkspacePermissionsArgs) TeamWorkspacePermissionsPtrInput {
+	return (*teamWorkspacePermissionsPtrType)(v)
+}
+
+func (*teamWorkspacePermissionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissions)(nil)).Elem()
+}
+
+func (i *teamWorkspacePermissionsPtrType) ToTeamWorkspacePermissionsPtrOutput() TeamWorkspacePermissionsPtrOutput {
+	return i.ToTeamWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (i *teamWorkspacePermissionsPtrType) ToTeamWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamWorkspacePermissionsPtrOutput)
+}
+
+// A team's permissions on a workspace under `custom` access; each one left out takes the
+// value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
+type TeamWorkspacePermissionsOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissions)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsOutput) ToTeamWorkspacePermissionsOutput() TeamWorkspacePermissionsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsOutput) ToTeamWorkspacePermissionsOutputWithContext(ctx context.Context) TeamWorkspacePermissionsOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsOutput) ToTeamWorkspacePermissionsPtrOutput() TeamWorkspacePermissionsPtrOutput {
+	return o.ToTeamWorkspacePermissionsPtrOutputWithContext(context.Background())
+}
+
+func (o TeamWorkspacePermissionsOutput) ToTeamWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamWorkspacePermissions) *TeamWorkspacePermissions {
+		return &v
+	}).(TeamWorkspacePermissionsPtrOutput)
+}
+
+// Override soft-mandatory policy checks.
+func (o TeamWorkspacePermissionsOutput) PolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *bool { return v.PolicyOverrides }).(pulumi.BoolPtrOutput)
+}
+
+// Manage the workspace's run tasks.
+func (o TeamWorkspacePermissionsOutput) RunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *bool { return v.RunTasks }).(pulumi.BoolPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamWorkspacePermissionsOutput) Runs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *string { return v.Runs }).(pulumi.StringPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamWorkspacePermissionsOutput) SentinelMocks() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *string { return v.SentinelMocks }).(pulumi.StringPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamWorkspacePermissionsOutput) StateVersions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *string { return v.StateVersions }).(pulumi.StringPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamWorkspacePermissionsOutput) Variables() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *string { return v.Variables }).(pulumi.StringPtrOutput)
+}
+
+// Lock and unlock the workspace.
+func (o TeamWorkspacePermissionsOutput) WorkspaceLocking() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissions) *bool { return v.WorkspaceLocking }).(pulumi.BoolPtrOutput)
+}
+
+type TeamWorkspacePermissionsPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamWorkspacePermissions)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsPtrOutput) ToTeamWorkspacePermissionsPtrOutput() TeamWorkspacePermissionsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsPtrOutput) ToTeamWorkspacePermissionsPtrOutputWithContext(ctx context.Context) TeamWorkspacePermissionsPtrOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsPtrOutput) Elem() TeamWorkspacePermissionsOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) TeamWorkspacePermissions {
+		if v != nil {
+			return *v
+		}
+		var ret TeamWorkspacePermissions
+		return ret
+	}).(TeamWorkspacePermissionsOutput)
+}
+
+// Override soft-mandatory policy checks.
+func (o TeamWorkspacePermissionsPtrOutput) PolicyOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PolicyOverrides
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Manage the workspace's run tasks.
+func (o TeamWorkspacePermissionsPtrOutput) RunTasks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RunTasks
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamWorkspacePermissionsPtrOutput) Runs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Runs
+	}).(pulumi.StringPtrOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamWorkspacePermissionsPtrOutput) SentinelMocks() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SentinelMocks
+	}).(pulumi.StringPtrOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamWorkspacePermissionsPtrOutput) StateVersions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.StateVersions
+	}).(pulumi.StringPtrOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamWorkspacePermissionsPtrOutput) Variables() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Variables
+	}).(pulumi.StringPtrOutput)
+}
+
+// Lock and unlock the workspace.
+func (o TeamWorkspacePermissionsPtrOutput) WorkspaceLocking() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TeamWorkspacePermissions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.WorkspaceLocking
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The permissions a team holds on a workspace, as the service reports them.
+type TeamWorkspacePermissionsInfo struct {
+	// Override soft-mandatory policy checks.
+	PolicyOverrides bool `pulumi:"policyOverrides"`
+	// Manage run tasks.
+	RunTasks bool `pulumi:"runTasks"`
+	// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+	Runs string `pulumi:"runs"`
+	// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+	SentinelMocks string `pulumi:"sentinelMocks"`
+	// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+	StateVersions string `pulumi:"stateVersions"`
+	// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+	Variables string `pulumi:"variables"`
+	// Lock and unlock the workspace.
+	WorkspaceLocking bool `pulumi:"workspaceLocking"`
+}
+
+// The permissions a team holds on a workspace, as the service reports them.
+type TeamWorkspacePermissionsInfoOutput struct{ *pulumi.OutputState }
+
+func (TeamWorkspacePermissionsInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamWorkspacePermissionsInfo)(nil)).Elem()
+}
+
+func (o TeamWorkspacePermissionsInfoOutput) ToTeamWorkspacePermissionsInfoOutput() TeamWorkspacePermissionsInfoOutput {
+	return o
+}
+
+func (o TeamWorkspacePermissionsInfoOutput) ToTeamWorkspacePermissionsInfoOutputWithContext(ctx context.Context) TeamWorkspacePermissionsInfoOutput {
+	return o
+}
+
+// Override soft-mandatory policy checks.
+func (o TeamWorkspacePermissionsInfoOutput) PolicyOverrides() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) bool { return v.PolicyOverrides }).(pulumi.BoolOutput)
+}
+
+// Manage run tasks.
+func (o TeamWorkspacePermissionsInfoOutput) RunTasks() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) bool { return v.RunTasks }).(pulumi.BoolOutput)
+}
+
+// Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+func (o TeamWorkspacePermissionsInfoOutput) Runs() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) string { return v.Runs }).(pulumi.StringOutput)
+}
+
+// Sentinel mocks of plans: `none` (no access) or `read` (download them).
+func (o TeamWorkspacePermissionsInfoOutput) SentinelMocks() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) string { return v.SentinelMocks }).(pulumi.StringOutput)
+}
+
+// State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+func (o TeamWorkspacePermissionsInfoOutput) StateVersions() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) string { return v.StateVersions }).(pulumi.StringOutput)
+}
+
+// Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+func (o TeamWorkspacePermissionsInfoOutput) Variables() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) string { return v.Variables }).(pulumi.StringOutput)
+}
+
+// Lock and unlock the workspace.
+func (o TeamWorkspacePermissionsInfoOutput) WorkspaceLocking() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamWorkspacePermissionsInfo) bool { return v.WorkspaceLocking }).(pulumi.BoolOutput)
 }
 
 // One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
@@ -1974,14 +3633,26 @@ func (o WorkspaceStatusActionsPtrOutput) IsDestroyable() pulumi.BoolPtrOutput {
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableInput)(nil)).Elem(), NoCodeVariableArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableArrayInput)(nil)).Elem(), NoCodeVariableArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrganizationAccessInput)(nil)).Elem(), OrganizationAccessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrganizationAccessPtrInput)(nil)).Elem(), OrganizationAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SettingOverwritesInput)(nil)).Elem(), SettingOverwritesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SettingOverwritesPtrInput)(nil)).Elem(), SettingOverwritesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsInput)(nil)).Elem(), TeamProjectPermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectPermissionsPtrInput)(nil)).Elem(), TeamProjectPermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsInput)(nil)).Elem(), TeamProjectWorkspacePermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamProjectWorkspacePermissionsPtrInput)(nil)).Elem(), TeamProjectWorkspacePermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsInput)(nil)).Elem(), TeamWorkspacePermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsPtrInput)(nil)).Elem(), TeamWorkspacePermissionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableInput)(nil)).Elem(), VariableArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableArrayInput)(nil)).Elem(), VariableArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableOptionsInput)(nil)).Elem(), VariableOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VariableOptionsArrayInput)(nil)).Elem(), VariableOptionsArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VcsRepoInput)(nil)).Elem(), VcsRepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VcsRepoPtrInput)(nil)).Elem(), VcsRepoArgs{})
+	pulumi.RegisterOutputType(EffectiveAccessSourceOutput{})
+	pulumi.RegisterOutputType(EffectiveAccessSourceArrayOutput{})
+	pulumi.RegisterOutputType(EffectiveTeamAccessOutput{})
+	pulumi.RegisterOutputType(EffectiveTeamAccessArrayOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableArrayOutput{})
 	pulumi.RegisterOutputType(EffectiveVariableSourceOutput{})
@@ -1992,9 +3663,21 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeVariableInfoArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceLastUpgradeOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceLastUpgradePtrOutput{})
+	pulumi.RegisterOutputType(OrganizationAccessOutput{})
+	pulumi.RegisterOutputType(OrganizationAccessPtrOutput{})
+	pulumi.RegisterOutputType(OrganizationAccessInfoOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesPtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesInfoOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectPermissionsInfoOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsPtrOutput{})
+	pulumi.RegisterOutputType(TeamProjectWorkspacePermissionsInfoOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsPtrOutput{})
+	pulumi.RegisterOutputType(TeamWorkspacePermissionsInfoOutput{})
 	pulumi.RegisterOutputType(VariableOutput{})
 	pulumi.RegisterOutputType(VariableArrayOutput{})
 	pulumi.RegisterOutputType(VariableInfoOutput{})

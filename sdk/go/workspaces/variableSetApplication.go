@@ -23,9 +23,12 @@ import (
 // program is dropped from the state and `pulumi up` applies the set again.
 //
 // After an interrupted `pulumi up`: an application has no field that could say whose it
-// is, so one the interrupted update made and left out of the state cannot be told from
-// another stack's; the next `up` fails on it with the `adopt: true` error. Set `adopt: true`
-// for one `pulumi up`, then remove it.
+// is, but its set may. A set this stack created without a description carries the stack's
+// origin there, so the next `up` takes over an application of that set that the state
+// lacks, with one info line and no write (deleting the set would remove its applications
+// anyway). An application of any other set (one with a description, or another stack's)
+// cannot be told from another stack's: the next `up` fails on it with the `adopt: true`
+// error; set `adopt: true` for one `pulumi up`, then remove it.
 //
 // ## Example Usage
 // ### A set applied to a project, overridden in one workspace

@@ -8,13 +8,22 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .data_retention_policy import *
+from .get_effective_access import *
 from .get_effective_variables import *
+from .get_team import *
 from .get_workspace import *
+from .get_workspace_outputs import *
 from .get_workspaces import *
 from .no_code_module import *
 from .no_code_workspace import *
+from .notification_configuration import *
+from .project import *
 from .provider import *
 from .remote_state_consumers import *
+from .run_trigger import *
+from .team import *
+from .team_project_access import *
+from .team_workspace_access import *
 from .variable_set import *
 from .variable_set_application import *
 from .workspace import *
@@ -43,7 +52,13 @@ _utilities.register(
    "workspaces:index:DataRetentionPolicy": "DataRetentionPolicy",
    "workspaces:index:NoCodeModule": "NoCodeModule",
    "workspaces:index:NoCodeWorkspace": "NoCodeWorkspace",
+   "workspaces:index:NotificationConfiguration": "NotificationConfiguration",
+   "workspaces:index:Project": "Project",
    "workspaces:index:RemoteStateConsumers": "RemoteStateConsumers",
+   "workspaces:index:RunTrigger": "RunTrigger",
+   "workspaces:index:Team": "Team",
+   "workspaces:index:TeamProjectAccess": "TeamProjectAccess",
+   "workspaces:index:TeamWorkspaceAccess": "TeamWorkspaceAccess",
    "workspaces:index:VariableSet": "VariableSet",
    "workspaces:index:VariableSetApplication": "VariableSetApplication",
    "workspaces:index:Workspace": "Workspace",

@@ -7,18 +7,53 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'EffectiveAccessSourceKind',
     'EffectiveVariableSourceKind',
     'EffectiveVariableSourceScope',
     'ExecutionMode',
     'NoCodeExecutionMode',
     'NoCodeVariableCategory',
     'NoCodeVariableCategoryInfo',
+    'NotificationDestinationType',
     'OwnershipMode',
+    'ProjectAccessLevel',
+    'TeamProjectPermissionsSettings',
+    'TeamProjectPermissionsTeams',
+    'TeamProjectPermissionsVariableSets',
+    'TeamProjectWorkspacePermissionsRuns',
+    'TeamProjectWorkspacePermissionsSentinelMocks',
+    'TeamProjectWorkspacePermissionsStateVersions',
+    'TeamProjectWorkspacePermissionsVariables',
+    'TeamVisibility',
+    'TeamWorkspacePermissionsRuns',
+    'TeamWorkspacePermissionsSentinelMocks',
+    'TeamWorkspacePermissionsStateVersions',
+    'TeamWorkspacePermissionsVariables',
     'UpgradeStrategy',
     'VariableCategory',
     'VariableCategoryInfo',
+    'WorkspaceAccessLevel',
     'WorkspaceVariableCategory',
 ]
+
+
+@pulumi.type_token("workspaces:index:EffectiveAccessSourceKind")
+class EffectiveAccessSourceKind(_builtins.str, Enum):
+    """
+    Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+    """
+    ORGANIZATION = "organization"
+    """
+    A flag of the team, for every workspace.
+    """
+    PROJECT = "project"
+    """
+    Its access to the workspace's project.
+    """
+    WORKSPACE = "workspace"
+    """
+    Its access to the workspace itself.
+    """
 
 
 @pulumi.type_token("workspaces:index:EffectiveVariableSourceKind")
@@ -123,6 +158,33 @@ class NoCodeVariableCategoryInfo(_builtins.str, Enum):
     """
 
 
+@pulumi.type_token("workspaces:index:NotificationDestinationType")
+class NotificationDestinationType(_builtins.str, Enum):
+    """
+    One of {@link NOTIFICATION_DESTINATION_TYPES}:
+    `generic` (a webhook of your own, sent JSON),
+    `slack` (a Slack incoming webhook),
+    `microsoft-teams` (a Microsoft Teams incoming webhook),
+    `email` (users of the organization, and addresses where the service allows).
+    """
+    GENERIC = "generic"
+    """
+    A webhook of your own, sent JSON.
+    """
+    SLACK = "slack"
+    """
+    A Slack incoming webhook.
+    """
+    MICROSOFT_TEAMS = "microsoft-teams"
+    """
+    A Microsoft Teams incoming webhook.
+    """
+    EMAIL = "email"
+    """
+    Users of the organization, and addresses where the service allows.
+    """
+
+
 @pulumi.type_token("workspaces:index:OwnershipMode")
 class OwnershipMode(_builtins.str, Enum):
     """
@@ -135,6 +197,264 @@ class OwnershipMode(_builtins.str, Enum):
     ADDITIVE = "additive"
     """
     Only the items it added.
+    """
+
+
+@pulumi.type_token("workspaces:index:ProjectAccessLevel")
+class ProjectAccessLevel(_builtins.str, Enum):
+    """
+    A team's access level on a project:
+    `read` (read the project and its workspaces),
+    `write` (also apply runs and write variables and state in its workspaces),
+    `maintain` (admin on its workspaces, which it may also create and delete),
+    `admin` (also manage the project, its teams and its variable sets) or
+    `custom` (the permissions given, each on its own).
+    """
+    CUSTOM = "custom"
+    """
+    The permissions given, each on its own.
+    """
+    READ = "read"
+    """
+    Read the project and its workspaces.
+    """
+    WRITE = "write"
+    """
+    Also apply runs and write variables and state in its workspaces.
+    """
+    ADMIN = "admin"
+    """
+    Also manage the project, its teams and its variable sets.
+    """
+    MAINTAIN = "maintain"
+    """
+    Admin on its workspaces, which it may also create and delete.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectPermissionsSettings")
+class TeamProjectPermissionsSettings(_builtins.str, Enum):
+    """
+    The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    UPDATE = "update"
+    """
+    Also update them.
+    """
+    DELETE = "delete"
+    """
+    Also delete the project.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectPermissionsTeams")
+class TeamProjectPermissionsTeams(_builtins.str, Enum):
+    """
+    The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    MANAGE = "manage"
+    """
+    Also manage their access.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectPermissionsVariableSets")
+class TeamProjectPermissionsVariableSets(_builtins.str, Enum):
+    """
+    The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    WRITE = "write"
+    """
+    Also write them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectWorkspacePermissionsRuns")
+class TeamProjectWorkspacePermissionsRuns(_builtins.str, Enum):
+    """
+    Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    PLAN = "plan"
+    """
+    Also queue plans.
+    """
+    APPLY = "apply"
+    """
+    Also apply them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectWorkspacePermissionsSentinelMocks")
+class TeamProjectWorkspacePermissionsSentinelMocks(_builtins.str, Enum):
+    """
+    Sentinel mocks of plans: `none` (no access) or `read` (download them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Download them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectWorkspacePermissionsStateVersions")
+class TeamProjectWorkspacePermissionsStateVersions(_builtins.str, Enum):
+    """
+    State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    WRITE = "write"
+    """
+    Also create them.
+    """
+    READ_OUTPUTS = "read-outputs"
+    """
+    Read the outputs only.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamProjectWorkspacePermissionsVariables")
+class TeamProjectWorkspacePermissionsVariables(_builtins.str, Enum):
+    """
+    Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    WRITE = "write"
+    """
+    Also write them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamVisibility")
+class TeamVisibility(_builtins.str, Enum):
+    """
+    Who sees a team: `secret` (its members, the owners and the teams that may see secret
+    teams) or `organization` (every member of the organization).
+    """
+    ORGANIZATION = "organization"
+    """
+    Every member of the organization.
+    """
+    SECRET = "secret"
+    """
+    Its members, the owners and the teams that may see secret
+    teams.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamWorkspacePermissionsRuns")
+class TeamWorkspacePermissionsRuns(_builtins.str, Enum):
+    """
+    Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    PLAN = "plan"
+    """
+    Also queue plans.
+    """
+    APPLY = "apply"
+    """
+    Also apply them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamWorkspacePermissionsSentinelMocks")
+class TeamWorkspacePermissionsSentinelMocks(_builtins.str, Enum):
+    """
+    Sentinel mocks of plans: `none` (no access) or `read` (download them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Download them.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamWorkspacePermissionsStateVersions")
+class TeamWorkspacePermissionsStateVersions(_builtins.str, Enum):
+    """
+    State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    WRITE = "write"
+    """
+    Also create them.
+    """
+    READ_OUTPUTS = "read-outputs"
+    """
+    Read the outputs only.
+    """
+
+
+@pulumi.type_token("workspaces:index:TeamWorkspacePermissionsVariables")
+class TeamWorkspacePermissionsVariables(_builtins.str, Enum):
+    """
+    Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+    NONE = "none"
+    """
+    No access.
+    """
+    READ = "read"
+    """
+    Read them.
+    """
+    WRITE = "write"
+    """
+    Also write them.
     """
 
 
@@ -184,6 +504,38 @@ class VariableCategoryInfo(_builtins.str, Enum):
     TERRAFORM = "terraform"
     """
     An alias of `engine`, the wire's own word.
+    """
+
+
+@pulumi.type_token("workspaces:index:WorkspaceAccessLevel")
+class WorkspaceAccessLevel(_builtins.str, Enum):
+    """
+    A team's access level on a workspace:
+    `read` (read runs, variables and state),
+    `plan` (also queue plans),
+    `write` (also apply runs, write variables and state, lock the workspace),
+    `admin` (also manage its settings, team access and run tasks, and delete it) or
+    `custom` (the permissions given, each on its own).
+    """
+    CUSTOM = "custom"
+    """
+    The permissions given, each on its own.
+    """
+    READ = "read"
+    """
+    Read runs, variables and state.
+    """
+    WRITE = "write"
+    """
+    Also apply runs, write variables and state, lock the workspace.
+    """
+    PLAN = "plan"
+    """
+    Also queue plans.
+    """
+    ADMIN = "admin"
+    """
+    Also manage its settings, team access and run tasks, and delete it.
     """
 
 

@@ -18,8 +18,16 @@ from ._enums import *
 __all__ = [
     'NoCodeVariableArgs',
     'NoCodeVariableArgsDict',
+    'OrganizationAccessArgs',
+    'OrganizationAccessArgsDict',
     'SettingOverwritesArgs',
     'SettingOverwritesArgsDict',
+    'TeamProjectPermissionsArgs',
+    'TeamProjectPermissionsArgsDict',
+    'TeamProjectWorkspacePermissionsArgs',
+    'TeamProjectWorkspacePermissionsArgsDict',
+    'TeamWorkspacePermissionsArgs',
+    'TeamWorkspacePermissionsArgsDict',
     'VariableArgs',
     'VariableArgsDict',
     'VariableOptionsArgs',
@@ -168,6 +176,350 @@ class NoCodeVariableArgs:
         pulumi.set(self, "value", value)
 
 
+class OrganizationAccessArgsDict(TypedDict):
+    """
+    The organization-wide permissions of a team (the service's `organization-access`), in
+    camel case. Given, the object is the whole set: a flag left out is off, and a flag
+    turned on outside the program is turned off again. A flag this release does not know
+    (one a newer service offers) is sent as it is, in the service's spelling
+    (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
+    back and never shows as a change.
+    """
+    access_secret_teams: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    See and manage secret teams.
+    """
+    delegate_policy_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Let project and workspace admins override policy checks.
+    """
+    manage_agent_pools: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage agent pools.
+    """
+    manage_membership: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Invite and remove members, and add them to teams.
+    """
+    manage_modules: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Publish and delete modules of the private registry.
+    """
+    manage_organization_access: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Change the organization access of teams.
+    """
+    manage_policies: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage policies and policy sets.
+    """
+    manage_policy_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Override failed soft-mandatory policy checks.
+    """
+    manage_projects: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create, change and delete every project, and manage their team access.
+    """
+    manage_providers: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Publish and delete providers of the private registry.
+    """
+    manage_run_tasks: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage run tasks.
+    """
+    manage_teams: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create, change and delete teams.
+    """
+    manage_vcs_settings: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage the organization's VCS settings.
+    """
+    manage_workspaces: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create, change and delete every workspace of the organization.
+    """
+    read_projects: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Read every project of the organization.
+    """
+    read_workspaces: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Read every workspace of the organization.
+    """
+
+@pulumi.input_type
+class OrganizationAccessArgs:
+    def __init__(__self__, *,
+                 access_secret_teams: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delegate_policy_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_agent_pools: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_membership: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_modules: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_organization_access: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_policies: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_policy_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_projects: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_providers: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_run_tasks: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_teams: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_vcs_settings: pulumi.Input[Optional[_builtins.bool]] = None,
+                 manage_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
+                 read_projects: pulumi.Input[Optional[_builtins.bool]] = None,
+                 read_workspaces: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The organization-wide permissions of a team (the service's `organization-access`), in
+        camel case. Given, the object is the whole set: a flag left out is off, and a flag
+        turned on outside the program is turned off again. A flag this release does not know
+        (one a newer service offers) is sent as it is, in the service's spelling
+        (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
+        back and never shows as a change.
+
+        :param pulumi.Input[_builtins.bool] access_secret_teams: See and manage secret teams.
+        :param pulumi.Input[_builtins.bool] delegate_policy_overrides: Let project and workspace admins override policy checks.
+        :param pulumi.Input[_builtins.bool] manage_agent_pools: Manage agent pools.
+        :param pulumi.Input[_builtins.bool] manage_membership: Invite and remove members, and add them to teams.
+        :param pulumi.Input[_builtins.bool] manage_modules: Publish and delete modules of the private registry.
+        :param pulumi.Input[_builtins.bool] manage_organization_access: Change the organization access of teams.
+        :param pulumi.Input[_builtins.bool] manage_policies: Manage policies and policy sets.
+        :param pulumi.Input[_builtins.bool] manage_policy_overrides: Override failed soft-mandatory policy checks.
+        :param pulumi.Input[_builtins.bool] manage_projects: Create, change and delete every project, and manage their team access.
+        :param pulumi.Input[_builtins.bool] manage_providers: Publish and delete providers of the private registry.
+        :param pulumi.Input[_builtins.bool] manage_run_tasks: Manage run tasks.
+        :param pulumi.Input[_builtins.bool] manage_teams: Create, change and delete teams.
+        :param pulumi.Input[_builtins.bool] manage_vcs_settings: Manage the organization's VCS settings.
+        :param pulumi.Input[_builtins.bool] manage_workspaces: Create, change and delete every workspace of the organization.
+        :param pulumi.Input[_builtins.bool] read_projects: Read every project of the organization.
+        :param pulumi.Input[_builtins.bool] read_workspaces: Read every workspace of the organization.
+        """
+        if access_secret_teams is not None:
+            pulumi.set(__self__, "access_secret_teams", access_secret_teams)
+        if delegate_policy_overrides is not None:
+            pulumi.set(__self__, "delegate_policy_overrides", delegate_policy_overrides)
+        if manage_agent_pools is not None:
+            pulumi.set(__self__, "manage_agent_pools", manage_agent_pools)
+        if manage_membership is not None:
+            pulumi.set(__self__, "manage_membership", manage_membership)
+        if manage_modules is not None:
+            pulumi.set(__self__, "manage_modules", manage_modules)
+        if manage_organization_access is not None:
+            pulumi.set(__self__, "manage_organization_access", manage_organization_access)
+        if manage_policies is not None:
+            pulumi.set(__self__, "manage_policies", manage_policies)
+        if manage_policy_overrides is not None:
+            pulumi.set(__self__, "manage_policy_overrides", manage_policy_overrides)
+        if manage_projects is not None:
+            pulumi.set(__self__, "manage_projects", manage_projects)
+        if manage_providers is not None:
+            pulumi.set(__self__, "manage_providers", manage_providers)
+        if manage_run_tasks is not None:
+            pulumi.set(__self__, "manage_run_tasks", manage_run_tasks)
+        if manage_teams is not None:
+            pulumi.set(__self__, "manage_teams", manage_teams)
+        if manage_vcs_settings is not None:
+            pulumi.set(__self__, "manage_vcs_settings", manage_vcs_settings)
+        if manage_workspaces is not None:
+            pulumi.set(__self__, "manage_workspaces", manage_workspaces)
+        if read_projects is not None:
+            pulumi.set(__self__, "read_projects", read_projects)
+        if read_workspaces is not None:
+            pulumi.set(__self__, "read_workspaces", read_workspaces)
+
+    @_builtins.property
+    @pulumi.getter(name="accessSecretTeams")
+    def access_secret_teams(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        See and manage secret teams.
+        """
+        return pulumi.get(self, "access_secret_teams")
+
+    @access_secret_teams.setter
+    def access_secret_teams(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "access_secret_teams", value)
+
+    @_builtins.property
+    @pulumi.getter(name="delegatePolicyOverrides")
+    def delegate_policy_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Let project and workspace admins override policy checks.
+        """
+        return pulumi.get(self, "delegate_policy_overrides")
+
+    @delegate_policy_overrides.setter
+    def delegate_policy_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delegate_policy_overrides", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageAgentPools")
+    def manage_agent_pools(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage agent pools.
+        """
+        return pulumi.get(self, "manage_agent_pools")
+
+    @manage_agent_pools.setter
+    def manage_agent_pools(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_agent_pools", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageMembership")
+    def manage_membership(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Invite and remove members, and add them to teams.
+        """
+        return pulumi.get(self, "manage_membership")
+
+    @manage_membership.setter
+    def manage_membership(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_membership", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageModules")
+    def manage_modules(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Publish and delete modules of the private registry.
+        """
+        return pulumi.get(self, "manage_modules")
+
+    @manage_modules.setter
+    def manage_modules(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_modules", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageOrganizationAccess")
+    def manage_organization_access(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Change the organization access of teams.
+        """
+        return pulumi.get(self, "manage_organization_access")
+
+    @manage_organization_access.setter
+    def manage_organization_access(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_organization_access", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managePolicies")
+    def manage_policies(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage policies and policy sets.
+        """
+        return pulumi.get(self, "manage_policies")
+
+    @manage_policies.setter
+    def manage_policies(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managePolicyOverrides")
+    def manage_policy_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Override failed soft-mandatory policy checks.
+        """
+        return pulumi.get(self, "manage_policy_overrides")
+
+    @manage_policy_overrides.setter
+    def manage_policy_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_policy_overrides", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageProjects")
+    def manage_projects(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create, change and delete every project, and manage their team access.
+        """
+        return pulumi.get(self, "manage_projects")
+
+    @manage_projects.setter
+    def manage_projects(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_projects", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageProviders")
+    def manage_providers(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Publish and delete providers of the private registry.
+        """
+        return pulumi.get(self, "manage_providers")
+
+    @manage_providers.setter
+    def manage_providers(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_providers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageRunTasks")
+    def manage_run_tasks(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage run tasks.
+        """
+        return pulumi.get(self, "manage_run_tasks")
+
+    @manage_run_tasks.setter
+    def manage_run_tasks(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_run_tasks", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageTeams")
+    def manage_teams(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create, change and delete teams.
+        """
+        return pulumi.get(self, "manage_teams")
+
+    @manage_teams.setter
+    def manage_teams(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_teams", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageVcsSettings")
+    def manage_vcs_settings(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage the organization's VCS settings.
+        """
+        return pulumi.get(self, "manage_vcs_settings")
+
+    @manage_vcs_settings.setter
+    def manage_vcs_settings(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_vcs_settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manageWorkspaces")
+    def manage_workspaces(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create, change and delete every workspace of the organization.
+        """
+        return pulumi.get(self, "manage_workspaces")
+
+    @manage_workspaces.setter
+    def manage_workspaces(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manage_workspaces", value)
+
+    @_builtins.property
+    @pulumi.getter(name="readProjects")
+    def read_projects(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Read every project of the organization.
+        """
+        return pulumi.get(self, "read_projects")
+
+    @read_projects.setter
+    def read_projects(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "read_projects", value)
+
+    @_builtins.property
+    @pulumi.getter(name="readWorkspaces")
+    def read_workspaces(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Read every workspace of the organization.
+        """
+        return pulumi.get(self, "read_workspaces")
+
+    @read_workspaces.setter
+    def read_workspaces(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "read_workspaces", value)
+
+
 class SettingOverwritesArgsDict(TypedDict):
     """
     Which settings are set on the workspace rather than inherited from the organization default.
@@ -220,6 +572,450 @@ class SettingOverwritesArgs:
     @execution_mode.setter
     def execution_mode(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "execution_mode", value)
+
+
+class TeamProjectPermissionsArgsDict(TypedDict):
+    """
+    A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
+    """
+    settings: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsSettings']]]]
+    """
+    The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+    """
+    teams: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsTeams']]]]
+    """
+    The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+    """
+    variable_sets: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsVariableSets']]]]
+    """
+    The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+
+@pulumi.input_type
+class TeamProjectPermissionsArgs:
+    def __init__(__self__, *,
+                 settings: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsSettings']]] = None,
+                 teams: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsTeams']]] = None,
+                 variable_sets: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsVariableSets']]] = None):
+        """
+        A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
+
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectPermissionsSettings']] settings: The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectPermissionsTeams']] teams: The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectPermissionsVariableSets']] variable_sets: The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+        if teams is not None:
+            pulumi.set(__self__, "teams", teams)
+        if variable_sets is not None:
+            pulumi.set(__self__, "variable_sets", variable_sets)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsSettings']]]:
+        """
+        The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+        """
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsSettings']]]):
+        pulumi.set(self, "settings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def teams(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsTeams']]]:
+        """
+        The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+        """
+        return pulumi.get(self, "teams")
+
+    @teams.setter
+    def teams(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsTeams']]]):
+        pulumi.set(self, "teams", value)
+
+    @_builtins.property
+    @pulumi.getter(name="variableSets")
+    def variable_sets(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsVariableSets']]]:
+        """
+        The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variable_sets")
+
+    @variable_sets.setter
+    def variable_sets(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectPermissionsVariableSets']]]):
+        pulumi.set(self, "variable_sets", value)
+
+
+class TeamProjectWorkspacePermissionsArgsDict(TypedDict):
+    """
+    A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default.
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create workspaces in the project.
+    """
+    delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Delete the project's workspaces.
+    """
+    locking: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Lock and unlock the project's workspaces.
+    """
+    move: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Move the project's workspaces to another project.
+    """
+    policy_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Override soft-mandatory policy checks on the project's workspaces.
+    """
+    run_tasks: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage the run tasks of the project's workspaces.
+    """
+    runs: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns']]]]
+    """
+    Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+    """
+    sentinel_mocks: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks']]]]
+    """
+    Sentinel mocks of plans: `none` (no access) or `read` (download them).
+    """
+    state_versions: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions']]]]
+    """
+    State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+    """
+    variables: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables']]]]
+    """
+    Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+
+@pulumi.input_type
+class TeamProjectWorkspacePermissionsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 locking: pulumi.Input[Optional[_builtins.bool]] = None,
+                 move: pulumi.Input[Optional[_builtins.bool]] = None,
+                 policy_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
+                 run_tasks: pulumi.Input[Optional[_builtins.bool]] = None,
+                 runs: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns']]] = None,
+                 sentinel_mocks: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks']]] = None,
+                 state_versions: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions']]] = None,
+                 variables: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables']]] = None):
+        """
+        A team's permissions on every workspace of the project under `custom` access; each one left out takes its custom default.
+
+        :param pulumi.Input[_builtins.bool] create: Create workspaces in the project.
+        :param pulumi.Input[_builtins.bool] delete: Delete the project's workspaces.
+        :param pulumi.Input[_builtins.bool] locking: Lock and unlock the project's workspaces.
+        :param pulumi.Input[_builtins.bool] move: Move the project's workspaces to another project.
+        :param pulumi.Input[_builtins.bool] policy_overrides: Override soft-mandatory policy checks on the project's workspaces.
+        :param pulumi.Input[_builtins.bool] run_tasks: Manage the run tasks of the project's workspaces.
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns']] runs: Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks']] sentinel_mocks: Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions']] state_versions: State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables']] variables: Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if delete is not None:
+            pulumi.set(__self__, "delete", delete)
+        if locking is not None:
+            pulumi.set(__self__, "locking", locking)
+        if move is not None:
+            pulumi.set(__self__, "move", move)
+        if policy_overrides is not None:
+            pulumi.set(__self__, "policy_overrides", policy_overrides)
+        if run_tasks is not None:
+            pulumi.set(__self__, "run_tasks", run_tasks)
+        if runs is not None:
+            pulumi.set(__self__, "runs", runs)
+        if sentinel_mocks is not None:
+            pulumi.set(__self__, "sentinel_mocks", sentinel_mocks)
+        if state_versions is not None:
+            pulumi.set(__self__, "state_versions", state_versions)
+        if variables is not None:
+            pulumi.set(__self__, "variables", variables)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create workspaces in the project.
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "create", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the project's workspaces.
+        """
+        return pulumi.get(self, "delete")
+
+    @delete.setter
+    def delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def locking(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Lock and unlock the project's workspaces.
+        """
+        return pulumi.get(self, "locking")
+
+    @locking.setter
+    def locking(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "locking", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def move(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Move the project's workspaces to another project.
+        """
+        return pulumi.get(self, "move")
+
+    @move.setter
+    def move(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "move", value)
+
+    @_builtins.property
+    @pulumi.getter(name="policyOverrides")
+    def policy_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Override soft-mandatory policy checks on the project's workspaces.
+        """
+        return pulumi.get(self, "policy_overrides")
+
+    @policy_overrides.setter
+    def policy_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "policy_overrides", value)
+
+    @_builtins.property
+    @pulumi.getter(name="runTasks")
+    def run_tasks(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage the run tasks of the project's workspaces.
+        """
+        return pulumi.get(self, "run_tasks")
+
+    @run_tasks.setter
+    def run_tasks(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "run_tasks", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def runs(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns']]]:
+        """
+        Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        """
+        return pulumi.get(self, "runs")
+
+    @runs.setter
+    def runs(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns']]]):
+        pulumi.set(self, "runs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sentinelMocks")
+    def sentinel_mocks(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks']]]:
+        """
+        Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        """
+        return pulumi.get(self, "sentinel_mocks")
+
+    @sentinel_mocks.setter
+    def sentinel_mocks(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks']]]):
+        pulumi.set(self, "sentinel_mocks", value)
+
+    @_builtins.property
+    @pulumi.getter(name="stateVersions")
+    def state_versions(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions']]]:
+        """
+        State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        """
+        return pulumi.get(self, "state_versions")
+
+    @state_versions.setter
+    def state_versions(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions']]]):
+        pulumi.set(self, "state_versions", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def variables(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables']]]:
+        """
+        Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variables")
+
+    @variables.setter
+    def variables(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables']]]):
+        pulumi.set(self, "variables", value)
+
+
+class TeamWorkspacePermissionsArgsDict(TypedDict):
+    """
+    A team's permissions on a workspace under `custom` access; each one left out takes the
+    value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
+    """
+    policy_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Override soft-mandatory policy checks.
+    """
+    run_tasks: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Manage the workspace's run tasks.
+    """
+    runs: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsRuns']]]]
+    """
+    Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+    """
+    sentinel_mocks: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks']]]]
+    """
+    Sentinel mocks of plans: `none` (no access) or `read` (download them).
+    """
+    state_versions: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions']]]]
+    """
+    State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+    """
+    variables: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsVariables']]]]
+    """
+    Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+    """
+    workspace_locking: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Lock and unlock the workspace.
+    """
+
+@pulumi.input_type
+class TeamWorkspacePermissionsArgs:
+    def __init__(__self__, *,
+                 policy_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
+                 run_tasks: pulumi.Input[Optional[_builtins.bool]] = None,
+                 runs: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsRuns']]] = None,
+                 sentinel_mocks: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks']]] = None,
+                 state_versions: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions']]] = None,
+                 variables: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsVariables']]] = None,
+                 workspace_locking: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A team's permissions on a workspace under `custom` access; each one left out takes the
+        value a new custom grant starts from (the weakest: runs `read`, the rest `none` or false).
+
+        :param pulumi.Input[_builtins.bool] policy_overrides: Override soft-mandatory policy checks.
+        :param pulumi.Input[_builtins.bool] run_tasks: Manage the workspace's run tasks.
+        :param pulumi.Input[Union[_builtins.str, 'TeamWorkspacePermissionsRuns']] runs: Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks']] sentinel_mocks: Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions']] state_versions: State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        :param pulumi.Input[Union[_builtins.str, 'TeamWorkspacePermissionsVariables']] variables: Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        :param pulumi.Input[_builtins.bool] workspace_locking: Lock and unlock the workspace.
+        """
+        if policy_overrides is not None:
+            pulumi.set(__self__, "policy_overrides", policy_overrides)
+        if run_tasks is not None:
+            pulumi.set(__self__, "run_tasks", run_tasks)
+        if runs is not None:
+            pulumi.set(__self__, "runs", runs)
+        if sentinel_mocks is not None:
+            pulumi.set(__self__, "sentinel_mocks", sentinel_mocks)
+        if state_versions is not None:
+            pulumi.set(__self__, "state_versions", state_versions)
+        if variables is not None:
+            pulumi.set(__self__, "variables", variables)
+        if workspace_locking is not None:
+            pulumi.set(__self__, "workspace_locking", workspace_locking)
+
+    @_builtins.property
+    @pulumi.getter(name="policyOverrides")
+    def policy_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Override soft-mandatory policy checks.
+        """
+        return pulumi.get(self, "policy_overrides")
+
+    @policy_overrides.setter
+    def policy_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "policy_overrides", value)
+
+    @_builtins.property
+    @pulumi.getter(name="runTasks")
+    def run_tasks(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Manage the workspace's run tasks.
+        """
+        return pulumi.get(self, "run_tasks")
+
+    @run_tasks.setter
+    def run_tasks(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "run_tasks", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def runs(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsRuns']]]:
+        """
+        Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        """
+        return pulumi.get(self, "runs")
+
+    @runs.setter
+    def runs(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsRuns']]]):
+        pulumi.set(self, "runs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sentinelMocks")
+    def sentinel_mocks(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks']]]:
+        """
+        Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        """
+        return pulumi.get(self, "sentinel_mocks")
+
+    @sentinel_mocks.setter
+    def sentinel_mocks(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks']]]):
+        pulumi.set(self, "sentinel_mocks", value)
+
+    @_builtins.property
+    @pulumi.getter(name="stateVersions")
+    def state_versions(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions']]]:
+        """
+        State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        """
+        return pulumi.get(self, "state_versions")
+
+    @state_versions.setter
+    def state_versions(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions']]]):
+        pulumi.set(self, "state_versions", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def variables(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsVariables']]]:
+        """
+        Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variables")
+
+    @variables.setter
+    def variables(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamWorkspacePermissionsVariables']]]):
+        pulumi.set(self, "variables", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceLocking")
+    def workspace_locking(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Lock and unlock the workspace.
+        """
+        return pulumi.get(self, "workspace_locking")
+
+    @workspace_locking.setter
+    def workspace_locking(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "workspace_locking", value)
 
 
 class VariableArgsDict(TypedDict):

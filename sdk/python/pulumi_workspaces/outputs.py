@@ -17,11 +17,17 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'EffectiveAccessSource',
+    'EffectiveTeamAccess',
     'EffectiveVariable',
     'EffectiveVariableSource',
     'NoCodeVariableInfo',
     'NoCodeWorkspaceLastUpgrade',
+    'OrganizationAccessInfo',
     'SettingOverwritesInfo',
+    'TeamProjectPermissionsInfo',
+    'TeamProjectWorkspacePermissionsInfo',
+    'TeamWorkspacePermissionsInfo',
     'VariableInfo',
     'VariableOptionsInfo',
     'VcsRepoInfo',
@@ -29,6 +35,135 @@ __all__ = [
     'WorkspaceStatus',
     'WorkspaceStatusActions',
 ]
+
+@pulumi.output_type
+class EffectiveAccessSource(dict):
+    """
+    One grant a team's access to the workspace comes from.
+    """
+    def __init__(__self__, *,
+                 access: _builtins.str,
+                 id: _builtins.str,
+                 kind: _builtins.str,
+                 flag: Optional[_builtins.str] = None):
+        """
+        One grant a team's access to the workspace comes from.
+
+        :param _builtins.str access: The level this grant gives on the workspace (a project's `maintain` gives `admin`), or `custom`.
+        :param _builtins.str id: The organization's name, the project access record (`tprj-...`) or the workspace access record (`tws-...`).
+        :param Union[_builtins.str, 'EffectiveAccessSourceKind'] kind: Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+        :param _builtins.str flag: For an organization grant, the team's flag that gives it (`manageWorkspaces`, `readWorkspaces`, ...); absent otherwise.
+        """
+        pulumi.set(__self__, "access", access)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "kind", kind)
+        if flag is not None:
+            pulumi.set(__self__, "flag", flag)
+
+    @_builtins.property
+    @pulumi.getter
+    def access(self) -> _builtins.str:
+        """
+        The level this grant gives on the workspace (a project's `maintain` gives `admin`), or `custom`.
+        """
+        return pulumi.get(self, "access")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The organization's name, the project access record (`tprj-...`) or the workspace access record (`tws-...`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        Where the grant is: `organization` (a flag of the team, for every workspace), `project` (its access to the workspace's project) or `workspace` (its access to the workspace itself).
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def flag(self) -> Optional[_builtins.str]:
+        """
+        For an organization grant, the team's flag that gives it (`manageWorkspaces`, `readWorkspaces`, ...); absent otherwise.
+        """
+        return pulumi.get(self, "flag")
+
+
+@pulumi.output_type
+class EffectiveTeamAccess(dict):
+    """
+    A team's access to the workspace, all its grants together.
+    """
+    def __init__(__self__, *,
+                 access: _builtins.str,
+                 permissions: 'outputs.TeamWorkspacePermissionsInfo',
+                 sources: Sequence['outputs.EffectiveAccessSource'],
+                 team_id: _builtins.str,
+                 team_name: Optional[_builtins.str] = None):
+        """
+        A team's access to the workspace, all its grants together.
+
+        :param _builtins.str access: The strongest level among the grants; `custom` when the grants together hold a
+               permission that level does not (an `admin` grant stays `admin`, which holds more than
+               its permissions: settings, team access, delete).
+        :param 'TeamWorkspacePermissionsInfo' permissions: The permissions the grants hold together: each one's strongest value.
+        :param Sequence['EffectiveAccessSource'] sources: The grants it comes from: organization first, then project, then workspace.
+        :param _builtins.str team_id: Team id (`team-...`).
+        :param _builtins.str team_name: Team name; absent when the token may not see the team (a secret team).
+        """
+        pulumi.set(__self__, "access", access)
+        pulumi.set(__self__, "permissions", permissions)
+        pulumi.set(__self__, "sources", sources)
+        pulumi.set(__self__, "team_id", team_id)
+        if team_name is not None:
+            pulumi.set(__self__, "team_name", team_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def access(self) -> _builtins.str:
+        """
+        The strongest level among the grants; `custom` when the grants together hold a
+        permission that level does not (an `admin` grant stays `admin`, which holds more than
+        its permissions: settings, team access, delete).
+        """
+        return pulumi.get(self, "access")
+
+    @_builtins.property
+    @pulumi.getter
+    def permissions(self) -> 'outputs.TeamWorkspacePermissionsInfo':
+        """
+        The permissions the grants hold together: each one's strongest value.
+        """
+        return pulumi.get(self, "permissions")
+
+    @_builtins.property
+    @pulumi.getter
+    def sources(self) -> Sequence['outputs.EffectiveAccessSource']:
+        """
+        The grants it comes from: organization first, then project, then workspace.
+        """
+        return pulumi.get(self, "sources")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> _builtins.str:
+        """
+        Team id (`team-...`).
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="teamName")
+    def team_name(self) -> Optional[_builtins.str]:
+        """
+        Team name; absent when the token may not see the team (a secret team).
+        """
+        return pulumi.get(self, "team_name")
+
 
 @pulumi.output_type
 class EffectiveVariable(dict):
@@ -360,6 +495,257 @@ class NoCodeWorkspaceLastUpgrade(dict):
 
 
 @pulumi.output_type
+class OrganizationAccessInfo(dict):
+    """
+    The organization-wide permissions of a team as read back: each flag the service reports, on or off.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessSecretTeams":
+            suggest = "access_secret_teams"
+        elif key == "delegatePolicyOverrides":
+            suggest = "delegate_policy_overrides"
+        elif key == "manageAgentPools":
+            suggest = "manage_agent_pools"
+        elif key == "manageMembership":
+            suggest = "manage_membership"
+        elif key == "manageModules":
+            suggest = "manage_modules"
+        elif key == "manageOrganizationAccess":
+            suggest = "manage_organization_access"
+        elif key == "managePolicies":
+            suggest = "manage_policies"
+        elif key == "managePolicyOverrides":
+            suggest = "manage_policy_overrides"
+        elif key == "manageProjects":
+            suggest = "manage_projects"
+        elif key == "manageProviders":
+            suggest = "manage_providers"
+        elif key == "manageRunTasks":
+            suggest = "manage_run_tasks"
+        elif key == "manageTeams":
+            suggest = "manage_teams"
+        elif key == "manageVcsSettings":
+            suggest = "manage_vcs_settings"
+        elif key == "manageWorkspaces":
+            suggest = "manage_workspaces"
+        elif key == "readProjects":
+            suggest = "read_projects"
+        elif key == "readWorkspaces":
+            suggest = "read_workspaces"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OrganizationAccessInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OrganizationAccessInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OrganizationAccessInfo.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 access_secret_teams: Optional[_builtins.bool] = None,
+                 delegate_policy_overrides: Optional[_builtins.bool] = None,
+                 manage_agent_pools: Optional[_builtins.bool] = None,
+                 manage_membership: Optional[_builtins.bool] = None,
+                 manage_modules: Optional[_builtins.bool] = None,
+                 manage_organization_access: Optional[_builtins.bool] = None,
+                 manage_policies: Optional[_builtins.bool] = None,
+                 manage_policy_overrides: Optional[_builtins.bool] = None,
+                 manage_projects: Optional[_builtins.bool] = None,
+                 manage_providers: Optional[_builtins.bool] = None,
+                 manage_run_tasks: Optional[_builtins.bool] = None,
+                 manage_teams: Optional[_builtins.bool] = None,
+                 manage_vcs_settings: Optional[_builtins.bool] = None,
+                 manage_workspaces: Optional[_builtins.bool] = None,
+                 read_projects: Optional[_builtins.bool] = None,
+                 read_workspaces: Optional[_builtins.bool] = None):
+        """
+        The organization-wide permissions of a team as read back: each flag the service reports, on or off.
+
+        :param _builtins.bool access_secret_teams: See and manage secret teams.
+        :param _builtins.bool delegate_policy_overrides: Let project and workspace admins override policy checks.
+        :param _builtins.bool manage_agent_pools: Manage agent pools.
+        :param _builtins.bool manage_membership: Invite and remove members, and add them to teams.
+        :param _builtins.bool manage_modules: Publish and delete modules of the private registry.
+        :param _builtins.bool manage_organization_access: Change the organization access of teams.
+        :param _builtins.bool manage_policies: Manage policies and policy sets.
+        :param _builtins.bool manage_policy_overrides: Override failed soft-mandatory policy checks.
+        :param _builtins.bool manage_projects: Create, change and delete every project, and manage their team access.
+        :param _builtins.bool manage_providers: Publish and delete providers of the private registry.
+        :param _builtins.bool manage_run_tasks: Manage run tasks.
+        :param _builtins.bool manage_teams: Create, change and delete teams.
+        :param _builtins.bool manage_vcs_settings: Manage the organization's VCS settings.
+        :param _builtins.bool manage_workspaces: Create, change and delete every workspace of the organization.
+        :param _builtins.bool read_projects: Read every project of the organization.
+        :param _builtins.bool read_workspaces: Read every workspace of the organization.
+        """
+        if access_secret_teams is not None:
+            pulumi.set(__self__, "access_secret_teams", access_secret_teams)
+        if delegate_policy_overrides is not None:
+            pulumi.set(__self__, "delegate_policy_overrides", delegate_policy_overrides)
+        if manage_agent_pools is not None:
+            pulumi.set(__self__, "manage_agent_pools", manage_agent_pools)
+        if manage_membership is not None:
+            pulumi.set(__self__, "manage_membership", manage_membership)
+        if manage_modules is not None:
+            pulumi.set(__self__, "manage_modules", manage_modules)
+        if manage_organization_access is not None:
+            pulumi.set(__self__, "manage_organization_access", manage_organization_access)
+        if manage_policies is not None:
+            pulumi.set(__self__, "manage_policies", manage_policies)
+        if manage_policy_overrides is not None:
+            pulumi.set(__self__, "manage_policy_overrides", manage_policy_overrides)
+        if manage_projects is not None:
+            pulumi.set(__self__, "manage_projects", manage_projects)
+        if manage_providers is not None:
+            pulumi.set(__self__, "manage_providers", manage_providers)
+        if manage_run_tasks is not None:
+            pulumi.set(__self__, "manage_run_tasks", manage_run_tasks)
+        if manage_teams is not None:
+            pulumi.set(__self__, "manage_teams", manage_teams)
+        if manage_vcs_settings is not None:
+            pulumi.set(__self__, "manage_vcs_settings", manage_vcs_settings)
+        if manage_workspaces is not None:
+            pulumi.set(__self__, "manage_workspaces", manage_workspaces)
+        if read_projects is not None:
+            pulumi.set(__self__, "read_projects", read_projects)
+        if read_workspaces is not None:
+            pulumi.set(__self__, "read_workspaces", read_workspaces)
+
+    @_builtins.property
+    @pulumi.getter(name="accessSecretTeams")
+    def access_secret_teams(self) -> Optional[_builtins.bool]:
+        """
+        See and manage secret teams.
+        """
+        return pulumi.get(self, "access_secret_teams")
+
+    @_builtins.property
+    @pulumi.getter(name="delegatePolicyOverrides")
+    def delegate_policy_overrides(self) -> Optional[_builtins.bool]:
+        """
+        Let project and workspace admins override policy checks.
+        """
+        return pulumi.get(self, "delegate_policy_overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="manageAgentPools")
+    def manage_agent_pools(self) -> Optional[_builtins.bool]:
+        """
+        Manage agent pools.
+        """
+        return pulumi.get(self, "manage_agent_pools")
+
+    @_builtins.property
+    @pulumi.getter(name="manageMembership")
+    def manage_membership(self) -> Optional[_builtins.bool]:
+        """
+        Invite and remove members, and add them to teams.
+        """
+        return pulumi.get(self, "manage_membership")
+
+    @_builtins.property
+    @pulumi.getter(name="manageModules")
+    def manage_modules(self) -> Optional[_builtins.bool]:
+        """
+        Publish and delete modules of the private registry.
+        """
+        return pulumi.get(self, "manage_modules")
+
+    @_builtins.property
+    @pulumi.getter(name="manageOrganizationAccess")
+    def manage_organization_access(self) -> Optional[_builtins.bool]:
+        """
+        Change the organization access of teams.
+        """
+        return pulumi.get(self, "manage_organization_access")
+
+    @_builtins.property
+    @pulumi.getter(name="managePolicies")
+    def manage_policies(self) -> Optional[_builtins.bool]:
+        """
+        Manage policies and policy sets.
+        """
+        return pulumi.get(self, "manage_policies")
+
+    @_builtins.property
+    @pulumi.getter(name="managePolicyOverrides")
+    def manage_policy_overrides(self) -> Optional[_builtins.bool]:
+        """
+        Override failed soft-mandatory policy checks.
+        """
+        return pulumi.get(self, "manage_policy_overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="manageProjects")
+    def manage_projects(self) -> Optional[_builtins.bool]:
+        """
+        Create, change and delete every project, and manage their team access.
+        """
+        return pulumi.get(self, "manage_projects")
+
+    @_builtins.property
+    @pulumi.getter(name="manageProviders")
+    def manage_providers(self) -> Optional[_builtins.bool]:
+        """
+        Publish and delete providers of the private registry.
+        """
+        return pulumi.get(self, "manage_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="manageRunTasks")
+    def manage_run_tasks(self) -> Optional[_builtins.bool]:
+        """
+        Manage run tasks.
+        """
+        return pulumi.get(self, "manage_run_tasks")
+
+    @_builtins.property
+    @pulumi.getter(name="manageTeams")
+    def manage_teams(self) -> Optional[_builtins.bool]:
+        """
+        Create, change and delete teams.
+        """
+        return pulumi.get(self, "manage_teams")
+
+    @_builtins.property
+    @pulumi.getter(name="manageVcsSettings")
+    def manage_vcs_settings(self) -> Optional[_builtins.bool]:
+        """
+        Manage the organization's VCS settings.
+        """
+        return pulumi.get(self, "manage_vcs_settings")
+
+    @_builtins.property
+    @pulumi.getter(name="manageWorkspaces")
+    def manage_workspaces(self) -> Optional[_builtins.bool]:
+        """
+        Create, change and delete every workspace of the organization.
+        """
+        return pulumi.get(self, "manage_workspaces")
+
+    @_builtins.property
+    @pulumi.getter(name="readProjects")
+    def read_projects(self) -> Optional[_builtins.bool]:
+        """
+        Read every project of the organization.
+        """
+        return pulumi.get(self, "read_projects")
+
+    @_builtins.property
+    @pulumi.getter(name="readWorkspaces")
+    def read_workspaces(self) -> Optional[_builtins.bool]:
+        """
+        Read every workspace of the organization.
+        """
+        return pulumi.get(self, "read_workspaces")
+
+
+@pulumi.output_type
 class SettingOverwritesInfo(dict):
     """
     Which settings the service reports as set on the workspace itself rather than inherited.
@@ -412,6 +798,327 @@ class SettingOverwritesInfo(dict):
         True: the execution mode is the workspace's own.
         """
         return pulumi.get(self, "execution_mode")
+
+
+@pulumi.output_type
+class TeamProjectPermissionsInfo(dict):
+    """
+    A team's permissions on a project itself, as the service reports them.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "variableSets":
+            suggest = "variable_sets"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TeamProjectPermissionsInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TeamProjectPermissionsInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TeamProjectPermissionsInfo.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 settings: _builtins.str,
+                 teams: _builtins.str,
+                 variable_sets: _builtins.str):
+        """
+        A team's permissions on a project itself, as the service reports them.
+
+        :param Union[_builtins.str, 'TeamProjectPermissionsSettings'] settings: The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+        :param Union[_builtins.str, 'TeamProjectPermissionsTeams'] teams: The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+        :param Union[_builtins.str, 'TeamProjectPermissionsVariableSets'] variable_sets: The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "teams", teams)
+        pulumi.set(__self__, "variable_sets", variable_sets)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> _builtins.str:
+        """
+        The project's settings: `read` (read them), `update` (also update them) or `delete` (also delete the project).
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter
+    def teams(self) -> _builtins.str:
+        """
+        The teams with access to the project: `none` (no access), `read` (read them) or `manage` (also manage their access).
+        """
+        return pulumi.get(self, "teams")
+
+    @_builtins.property
+    @pulumi.getter(name="variableSets")
+    def variable_sets(self) -> _builtins.str:
+        """
+        The variable sets the project owns: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variable_sets")
+
+
+@pulumi.output_type
+class TeamProjectWorkspacePermissionsInfo(dict):
+    """
+    A team's permissions on every workspace of a project, as the service reports them.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "policyOverrides":
+            suggest = "policy_overrides"
+        elif key == "runTasks":
+            suggest = "run_tasks"
+        elif key == "sentinelMocks":
+            suggest = "sentinel_mocks"
+        elif key == "stateVersions":
+            suggest = "state_versions"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TeamProjectWorkspacePermissionsInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TeamProjectWorkspacePermissionsInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TeamProjectWorkspacePermissionsInfo.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 create: _builtins.bool,
+                 delete: _builtins.bool,
+                 locking: _builtins.bool,
+                 move: _builtins.bool,
+                 policy_overrides: _builtins.bool,
+                 run_tasks: _builtins.bool,
+                 runs: _builtins.str,
+                 sentinel_mocks: _builtins.str,
+                 state_versions: _builtins.str,
+                 variables: _builtins.str):
+        """
+        A team's permissions on every workspace of a project, as the service reports them.
+
+        :param _builtins.bool create: Create workspaces in the project.
+        :param _builtins.bool delete: Delete the project's workspaces.
+        :param _builtins.bool locking: Lock and unlock the project's workspaces.
+        :param _builtins.bool move: Move the project's workspaces.
+        :param _builtins.bool policy_overrides: Override soft-mandatory policy checks.
+        :param _builtins.bool run_tasks: Manage run tasks.
+        :param Union[_builtins.str, 'TeamProjectWorkspacePermissionsRuns'] runs: Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        :param Union[_builtins.str, 'TeamProjectWorkspacePermissionsSentinelMocks'] sentinel_mocks: Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        :param Union[_builtins.str, 'TeamProjectWorkspacePermissionsStateVersions'] state_versions: State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        :param Union[_builtins.str, 'TeamProjectWorkspacePermissionsVariables'] variables: Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        pulumi.set(__self__, "create", create)
+        pulumi.set(__self__, "delete", delete)
+        pulumi.set(__self__, "locking", locking)
+        pulumi.set(__self__, "move", move)
+        pulumi.set(__self__, "policy_overrides", policy_overrides)
+        pulumi.set(__self__, "run_tasks", run_tasks)
+        pulumi.set(__self__, "runs", runs)
+        pulumi.set(__self__, "sentinel_mocks", sentinel_mocks)
+        pulumi.set(__self__, "state_versions", state_versions)
+        pulumi.set(__self__, "variables", variables)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> _builtins.bool:
+        """
+        Create workspaces in the project.
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> _builtins.bool:
+        """
+        Delete the project's workspaces.
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def locking(self) -> _builtins.bool:
+        """
+        Lock and unlock the project's workspaces.
+        """
+        return pulumi.get(self, "locking")
+
+    @_builtins.property
+    @pulumi.getter
+    def move(self) -> _builtins.bool:
+        """
+        Move the project's workspaces.
+        """
+        return pulumi.get(self, "move")
+
+    @_builtins.property
+    @pulumi.getter(name="policyOverrides")
+    def policy_overrides(self) -> _builtins.bool:
+        """
+        Override soft-mandatory policy checks.
+        """
+        return pulumi.get(self, "policy_overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="runTasks")
+    def run_tasks(self) -> _builtins.bool:
+        """
+        Manage run tasks.
+        """
+        return pulumi.get(self, "run_tasks")
+
+    @_builtins.property
+    @pulumi.getter
+    def runs(self) -> _builtins.str:
+        """
+        Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        """
+        return pulumi.get(self, "runs")
+
+    @_builtins.property
+    @pulumi.getter(name="sentinelMocks")
+    def sentinel_mocks(self) -> _builtins.str:
+        """
+        Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        """
+        return pulumi.get(self, "sentinel_mocks")
+
+    @_builtins.property
+    @pulumi.getter(name="stateVersions")
+    def state_versions(self) -> _builtins.str:
+        """
+        State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        """
+        return pulumi.get(self, "state_versions")
+
+    @_builtins.property
+    @pulumi.getter
+    def variables(self) -> _builtins.str:
+        """
+        Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variables")
+
+
+@pulumi.output_type
+class TeamWorkspacePermissionsInfo(dict):
+    """
+    The permissions a team holds on a workspace, as the service reports them.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "policyOverrides":
+            suggest = "policy_overrides"
+        elif key == "runTasks":
+            suggest = "run_tasks"
+        elif key == "sentinelMocks":
+            suggest = "sentinel_mocks"
+        elif key == "stateVersions":
+            suggest = "state_versions"
+        elif key == "workspaceLocking":
+            suggest = "workspace_locking"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TeamWorkspacePermissionsInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TeamWorkspacePermissionsInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TeamWorkspacePermissionsInfo.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 policy_overrides: _builtins.bool,
+                 run_tasks: _builtins.bool,
+                 runs: _builtins.str,
+                 sentinel_mocks: _builtins.str,
+                 state_versions: _builtins.str,
+                 variables: _builtins.str,
+                 workspace_locking: _builtins.bool):
+        """
+        The permissions a team holds on a workspace, as the service reports them.
+
+        :param _builtins.bool policy_overrides: Override soft-mandatory policy checks.
+        :param _builtins.bool run_tasks: Manage run tasks.
+        :param Union[_builtins.str, 'TeamWorkspacePermissionsRuns'] runs: Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        :param Union[_builtins.str, 'TeamWorkspacePermissionsSentinelMocks'] sentinel_mocks: Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        :param Union[_builtins.str, 'TeamWorkspacePermissionsStateVersions'] state_versions: State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        :param Union[_builtins.str, 'TeamWorkspacePermissionsVariables'] variables: Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        :param _builtins.bool workspace_locking: Lock and unlock the workspace.
+        """
+        pulumi.set(__self__, "policy_overrides", policy_overrides)
+        pulumi.set(__self__, "run_tasks", run_tasks)
+        pulumi.set(__self__, "runs", runs)
+        pulumi.set(__self__, "sentinel_mocks", sentinel_mocks)
+        pulumi.set(__self__, "state_versions", state_versions)
+        pulumi.set(__self__, "variables", variables)
+        pulumi.set(__self__, "workspace_locking", workspace_locking)
+
+    @_builtins.property
+    @pulumi.getter(name="policyOverrides")
+    def policy_overrides(self) -> _builtins.bool:
+        """
+        Override soft-mandatory policy checks.
+        """
+        return pulumi.get(self, "policy_overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="runTasks")
+    def run_tasks(self) -> _builtins.bool:
+        """
+        Manage run tasks.
+        """
+        return pulumi.get(self, "run_tasks")
+
+    @_builtins.property
+    @pulumi.getter
+    def runs(self) -> _builtins.str:
+        """
+        Runs: `read` (read them), `plan` (also queue plans) or `apply` (also apply them).
+        """
+        return pulumi.get(self, "runs")
+
+    @_builtins.property
+    @pulumi.getter(name="sentinelMocks")
+    def sentinel_mocks(self) -> _builtins.str:
+        """
+        Sentinel mocks of plans: `none` (no access) or `read` (download them).
+        """
+        return pulumi.get(self, "sentinel_mocks")
+
+    @_builtins.property
+    @pulumi.getter(name="stateVersions")
+    def state_versions(self) -> _builtins.str:
+        """
+        State versions: `none` (no access), `read-outputs` (read the outputs only), `read` (read them) or `write` (also create them).
+        """
+        return pulumi.get(self, "state_versions")
+
+    @_builtins.property
+    @pulumi.getter
+    def variables(self) -> _builtins.str:
+        """
+        Workspace variables: `none` (no access), `read` (read them) or `write` (also write them).
+        """
+        return pulumi.get(self, "variables")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceLocking")
+    def workspace_locking(self) -> _builtins.bool:
+        """
+        Lock and unlock the workspace.
+        """
+        return pulumi.get(self, "workspace_locking")
 
 
 @pulumi.output_type
