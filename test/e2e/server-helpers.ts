@@ -106,7 +106,7 @@ export async function consumerIds(server: RunningServer, workspaceId: string): P
  * state version holding `count` resources, unlock.
  */
 export async function giveWorkspaceResources(server: RunningServer, workspaceId: string, count: number): Promise<void> {
-  const state = JSON.stringify({
+  await uploadState(server, workspaceId, {
     version: 4,
     serial: 1,
     lineage: "e2e",
@@ -117,31 +117,6 @@ export async function giveWorkspaceResources(server: RunningServer, workspaceId:
       instances: [],
     })),
   });
-  const bytes = Buffer.from(state, "utf8");
-  await expectStatus(
-    api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }),
-    [200],
-    "lock",
-  );
-  await expectStatus(
-    api(server, `/workspaces/${workspaceId}/state-versions`, {
-      method: "POST",
-      body: {
-        data: {
-          type: "state-versions",
-          attributes: {
-            serial: 1,
-            md5: createHash("md5").update(bytes).digest("hex"),
-            lineage: "e2e",
-            state: bytes.toString("base64"),
-          },
-        },
-      },
-    }),
-    [200, 201],
-    "create state version",
-  );
-  await expectStatus(api(server, `/workspaces/${workspaceId}/actions/unlock`, { method: "POST" }), [200], "unlock");
   const ws = await expectStatus(api<any>(server, `/workspaces/${workspaceId}`), [200], "show workspace");
   if (ws.data.attributes["resource-count"] !== count) {
     throw new Error(
@@ -242,4 +217,37 @@ export async function workspaceWithTheirVariable(
   const workspaceId = (await client.workspaces.create(server.organization, { name })).id;
   const theirs = (await client.variables.create(workspaceId, { key: "THEIRS", value: "kept", category: "env" })).id;
   return { client, workspaceId, theirs };
+}
+
+/** Uploads `state` as the workspace's new current state the way a run does: lock, upload, unlock. */
+export async function uploadState(
+  server: RunningServer,
+  workspaceId: string,
+  state: { serial: number; lineage: string; [key: string]: unknown },
+): Promise<void> {
+  const bytes = Buffer.from(JSON.stringify(state), "utf8");
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}/actions/lock`, { method: "POST", body: { reason: "e2e run" } }),
+    [200],
+    "lock",
+  );
+  await expectStatus(
+    api(server, `/workspaces/${workspaceId}/state-versions`, {
+      method: "POST",
+      body: {
+        data: {
+          type: "state-versions",
+          attributes: {
+            serial: state.serial,
+            md5: createHash("md5").update(bytes).digest("hex"),
+            lineage: state.lineage,
+            state: bytes.toString("base64"),
+          },
+        },
+      },
+    }),
+    [200, 201],
+    "create state version",
+  );
+  await expectStatus(api(server, `/workspaces/${workspaceId}/actions/unlock`, { method: "POST" }), [200], "unlock");
 }

@@ -13,6 +13,27 @@ import type { RunningServer } from "../../src/server";
 import { repoRoot, TestStack, type StateResource } from "../e2e/harness";
 import { description, yamlProgram, type Values } from "./stack";
 
+/** A stack of the suite: its project and stack names, the program the Go and Python binaries run (`LANGUAGES_PROGRAM`), and its YAML program. */
+export interface StackKind<V extends ProgramImports> {
+  project: string;
+  stack: string;
+  program: "stack" | "organization";
+  yaml: (v: V) => string;
+}
+
+/** What every stack's values hold: the records the import step takes over. */
+export interface ProgramImports {
+  imports: { type: string; resource: string; id: string }[];
+}
+
+/** The stack of stack.json. */
+const STACK: StackKind<Values> = {
+  project: description.project,
+  stack: description.stack,
+  program: "stack",
+  yaml: yamlProgram,
+};
+
 export type Language = "yaml" | "go" | "python";
 type Action = "up" | "preview" | "refresh" | "refresh-drift" | "import" | "destroy";
 
@@ -58,18 +79,23 @@ export const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "packa
   version: string;
 };
 
-export class LanguageStack {
+export class LanguageStack<V extends ProgramImports = Values> {
   private constructor(
     readonly language: Language,
     readonly stack: TestStack,
+    private readonly kind: StackKind<V>,
   ) {}
 
   /** A stack with its provider configured through stack config (the token as a secret). */
-  static async create(language: Language, server: RunningServer): Promise<LanguageStack> {
+  static async create<V extends ProgramImports = Values>(
+    language: Language,
+    server: RunningServer,
+    kind: StackKind<V> = STACK as unknown as StackKind<V>,
+  ): Promise<LanguageStack<V>> {
     const ready = prepare();
     const stack = await TestStack.create({
-      project: description.project,
-      stack: description.stack,
+      project: kind.project,
+      stack: kind.stack,
       files: {},
       yaml: "resources: {}\n",
       pluginOnPath: false,
@@ -87,26 +113,26 @@ export class LanguageStack {
     ]);
     if (install.code !== 0) throw new Error(`pulumi plugin install exited ${install.code}:\n${install.output}`);
     if (language !== "yaml") {
-      fs.writeFileSync(path.join(stack.dir, "Pulumi.yaml"), `name: ${description.project}\nruntime: ${language}\n`);
+      fs.writeFileSync(path.join(stack.dir, "Pulumi.yaml"), `name: ${kind.project}\nruntime: ${language}\n`);
     }
-    return new LanguageStack(language, stack);
+    return new LanguageStack(language, stack, kind);
   }
 
-  up(v: Values): Promise<StepResult> {
+  up(v: V): Promise<StepResult> {
     return this.run("up", v);
   }
 
-  preview(v: Values): Promise<StepResult> {
+  preview(v: V): Promise<StepResult> {
     return this.run("preview", v);
   }
 
   /** A refresh that fails on any drift (`--expect-no-changes`). */
-  refresh(v: Values): Promise<StepResult> {
+  refresh(v: V): Promise<StepResult> {
     return this.run("refresh", v);
   }
 
   /** A refresh that reports drift (in `changes`) rather than failing on it. */
-  refreshDrift(v: Values): Promise<StepResult> {
+  refreshDrift(v: V): Promise<StepResult> {
     return this.run("refresh-drift", v);
   }
 
@@ -116,11 +142,11 @@ export class LanguageStack {
    * option, since `pulumi import` asks the project's language host for the program's plugins
    * and an inline program has none.
    */
-  import(v: Values): Promise<StepResult> {
+  import(v: V): Promise<StepResult> {
     return this.run("import", v);
   }
 
-  destroy(v: Values): Promise<StepResult> {
+  destroy(v: V): Promise<StepResult> {
     return this.run("destroy", v);
   }
 
@@ -134,20 +160,22 @@ export class LanguageStack {
     this.stack.dispose();
   }
 
-  private run(action: Action, v: Values): Promise<StepResult> {
-    return this.language === "yaml" ? this.runYaml(action, v) : runProgram(this.language, this.stack, action, v);
+  private run(action: Action, v: V): Promise<StepResult> {
+    return this.language === "yaml"
+      ? this.runYaml(action, v)
+      : runProgram(this.language, this.stack, action, v, this.kind.program);
   }
 
-  private importFile(v: Values): string {
+  private importFile(v: V): string {
     const file = path.join(this.stack.root, "import.json");
     const resources = v.imports.map((i) => ({ type: i.type, name: i.resource, id: i.id }));
     fs.writeFileSync(file, JSON.stringify({ resources }));
     return file;
   }
 
-  private async runYaml(action: Action, v: Values): Promise<StepResult> {
+  private async runYaml(action: Action, v: V): Promise<StepResult> {
     const s = this.stack;
-    s.writeYaml(yamlProgram(v));
+    s.writeYaml(this.kind.yaml(v));
     const none = { changes: {}, steps: [], outputs: {} };
     if (action === "preview") {
       const p = await s.previewJson();
@@ -180,13 +208,15 @@ export type ProgramValues = Pick<Values, "workspaces" | "lookups" | "imports"> &
 
 /**
  * Runs the Go or Python program's `action` with the values `v` on `stack`, in the stack's
- * environment (`stack.env`: the engine's PATH, PULUMI_HOME, backend and passphrase).
+ * environment (`stack.env`: the engine's PATH, PULUMI_HOME, backend and passphrase); `program`
+ * says which stack the values describe.
  */
 export async function runProgram(
   language: Exclude<Language, "yaml">,
   stack: TestStack,
   action: Action,
-  v: ProgramValues,
+  v: ProgramValues | ProgramImports,
+  program: StackKind<never>["program"] = "stack",
 ): Promise<StepResult> {
   const ready = prepare();
   const values = path.join(stack.root, `values-${action}.json`);
@@ -201,6 +231,7 @@ export async function runProgram(
     LANGUAGES_STACK: stack.stack,
     LANGUAGES_PROJECT: stack.project,
     LANGUAGES_VALUES: values,
+    LANGUAGES_PROGRAM: program,
   });
   const line = r.stdout
     .trim()

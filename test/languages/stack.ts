@@ -6,8 +6,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Obj = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Obj = { [key: string]: Json };
 
 export type Step = "first" | "edit" | "clear" | "import";
 const STEPS: Step[] = ["first", "edit", "clear", "import"];
@@ -104,23 +104,38 @@ function isObj(v: Json): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function resolve(v: Json, refs: Refs): Json {
+function resolve(v: Json, refs: Record<string, string>, file: string): Json {
   if (typeof v === "string") {
     return v.replace(/\$\{(\w+)\}/g, (whole, name: string) => {
-      if (!(name in refs)) throw new Error(`stack.json names \${${name}}, which no record made over HTTP provides`);
-      return refs[name as keyof Refs];
+      if (!(name in refs)) throw new Error(`${file} names \${${name}}, which no record made over HTTP provides`);
+      return refs[name];
     });
   }
-  if (Array.isArray(v)) return v.map((x) => resolve(x, refs));
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, refs)]));
+  if (Array.isArray(v)) return v.map((x) => resolve(x, refs, file));
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, refs, file)]));
   return v;
+}
+
+/**
+ * The values of a stack description's program at `step` (`file`'s `programs`: the first
+ * whole, each later step a patch on the one before, up to `step` in `steps`' order), with
+ * its `imports`, each `${name}` resolved against `refs`.
+ */
+export function programAt<S extends string>(
+  file: string,
+  d: { programs: Partial<Record<S, Obj>>; imports: unknown },
+  steps: readonly S[],
+  step: S,
+  refs: Record<string, string>,
+): Obj {
+  let v: Json = {};
+  for (const s of steps.slice(0, steps.indexOf(step) + 1)) v = merge(v, d.programs[s] ?? {});
+  return resolve({ ...(v as Obj), imports: d.imports as Json }, refs, file) as Obj;
 }
 
 /** The program's values at `step`: the first program with every later patch up to it applied. */
 export function valuesAt(step: Step, refs: Refs): Values {
-  let v: Json = {};
-  for (const s of STEPS.slice(0, STEPS.indexOf(step) + 1)) v = merge(v, description.programs[s]);
-  return resolve({ ...(v as Obj), imports: description.imports as unknown as Json }, refs) as unknown as Values;
+  return programAt("stack.json", description, STEPS, step, refs) as unknown as Values;
 }
 
 /** The values of the sensitive variables: what the checkpoint must never hold in plain text. */
@@ -131,7 +146,7 @@ export function sensitiveLiterals(v: Values): string[] {
 }
 
 const TOKEN = (name: string) => `workspaces:index:${name}`;
-const ref = (resource: string, output = "id") => `\${${resource}.${output}}`;
+export const ref = (resource: string, output = "id") => `\${${resource}.${output}}`;
 
 /** The YAML program (Pulumi.yaml after its `name` and `runtime` lines) that declares `v`. */
 export function yamlProgram(v: Values): string {
@@ -196,32 +211,48 @@ export function yamlProgram(v: Values): string {
     };
   }
   const ids = Object.fromEntries([...Object.keys(v.workspaces), n.resource].map((k) => [k, ref(k)]));
+  return yamlText(
+    resources,
+    {
+      found: { function: "getWorkspaces", arguments: { names: v.lookups.names } },
+      one: { function: "getWorkspace", arguments: { name: v.lookups.workspace } },
+    },
+    {
+      ids,
+      moduleId: ref(m.resource),
+      found: ref("found", "names"),
+      foundId: ref("one"),
+      lastUpgrade: ref(n.resource, "lastUpgrade"),
+      variableSetId: ref(set),
+    },
+  );
+}
+
+/** A YAML program's text: its resources, its lookups (by the function's name in the package) and its outputs. */
+export function yamlText(
+  resources: Record<string, { type: string; properties: Obj }>,
+  lookups: Record<string, { function: string; arguments: Obj }>,
+  outputs: Obj,
+): string {
   const lines = ["resources:"];
   for (const [name, res] of Object.entries(resources)) {
     lines.push(`  ${name}:`, `    type: ${res.type}`, "    properties:");
     for (const [k, x] of Object.entries(res.properties)) lines.push(`      ${k}: ${JSON.stringify(x)}`);
   }
-  lines.push(
-    "variables:",
-    "  found:",
-    "    fn::invoke:",
-    `      function: ${TOKEN("getWorkspaces")}`,
-    `      arguments: ${JSON.stringify({ names: v.lookups.names })}`,
-    "  one:",
-    "    fn::invoke:",
-    `      function: ${TOKEN("getWorkspace")}`,
-    `      arguments: ${JSON.stringify({ name: v.lookups.workspace })}`,
-    "outputs:",
-    `  ids: ${JSON.stringify(ids)}`,
-    `  moduleId: ${JSON.stringify(ref(m.resource))}`,
-    `  found: ${JSON.stringify(ref("found", "names"))}`,
-    `  foundId: ${JSON.stringify(ref("one"))}`,
-    `  lastUpgrade: ${JSON.stringify(ref(n.resource, "lastUpgrade"))}`,
-    `  variableSetId: ${JSON.stringify(ref(set))}`,
-  );
+  lines.push("variables:");
+  for (const [name, l] of Object.entries(lookups)) {
+    lines.push(
+      `  ${name}:`,
+      "    fn::invoke:",
+      `      function: ${TOKEN(l.function)}`,
+      `      arguments: ${JSON.stringify(l.arguments)}`,
+    );
+  }
+  lines.push("outputs:");
+  for (const [k, x] of Object.entries(outputs)) lines.push(`  ${k}: ${JSON.stringify(x)}`);
   return lines.join("\n") + "\n";
 }
 
-function omitUndefined(o: Record<string, Json | undefined>): Obj {
+export function omitUndefined(o: Record<string, Json | undefined>): Obj {
   return Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Obj;
 }

@@ -27,7 +27,7 @@ import { LanguageStack, version, type Language, type StepResult } from "./driver
 import { description, sensitiveLiterals, valuesAt, type Expected, type Refs, type Step, type Variable } from "./stack";
 
 /** Where `needle` occurs in a JSON document, as paths (`resources[net].inputs.variables[1].value`). */
-function occurrences(doc: unknown, needle: string, at = ""): string[] {
+export function occurrences(doc: unknown, needle: string, at = ""): string[] {
   if (typeof doc === "string") return doc.includes(needle) ? [at] : [];
   if (Array.isArray(doc)) {
     return doc.flatMap((x, i) => {

@@ -7,8 +7,9 @@
 // drift (--expect-no-changes), refresh-drift reports it; import is an up that takes over
 // the records of the values' imports with the import resource option. The environment names
 // the stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
-// LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
-// (LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
+// LANGUAGES_PROJECT, LANGUAGES_STACK: its names), its program (LANGUAGES_PROGRAM: stack, the
+// default, for ../stack.json, or organization for ../organization.json) and the program's
+// values for this step (LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
 // PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object,
 // the result (changes by operation, the planned steps of a preview, the stack's outputs),
 // and exits 1 with {"error": ...} when the operation fails.
@@ -24,6 +25,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 type step struct {
@@ -60,13 +62,12 @@ func run(ctx context.Context, action string) (result, error) {
 	if err != nil {
 		return res, err
 	}
-	var v Values
-	if err := json.Unmarshal(text, &v); err != nil {
-		return res, fmt.Errorf("LANGUAGES_VALUES: %w", err)
+	prog, err := programOf(os.Getenv("LANGUAGES_PROGRAM"), text, action == "import")
+	if err != nil {
+		return res, err
 	}
 	stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("LANGUAGES_STACK"), os.Getenv("LANGUAGES_PROJECT"),
-		program(v, action == "import"),
-		auto.WorkDir(os.Getenv("LANGUAGES_DIR")))
+		prog, auto.WorkDir(os.Getenv("LANGUAGES_DIR")))
 	if err != nil {
 		return res, err
 	}
@@ -126,6 +127,26 @@ func run(ctx context.Context, action string) (result, error) {
 		res.Outputs = outputs(out)
 	}
 	return res, nil
+}
+
+// programOf is the program of the stack that LANGUAGES_PROGRAM names (stack, the default,
+// or organization) with the step's values.
+func programOf(name string, text []byte, adopt bool) (pulumi.RunFunc, error) {
+	switch name {
+	case "", "stack":
+		var v Values
+		if err := json.Unmarshal(text, &v); err != nil {
+			return nil, fmt.Errorf("LANGUAGES_VALUES: %w", err)
+		}
+		return program(v, adopt), nil
+	case "organization":
+		var v OrganizationValues
+		if err := json.Unmarshal(text, &v); err != nil {
+			return nil, fmt.Errorf("LANGUAGES_VALUES: %w", err)
+		}
+		return organizationProgram(v, adopt), nil
+	}
+	return nil, fmt.Errorf("LANGUAGES_PROGRAM: unknown program %q", name)
 }
 
 func changes(m *map[string]int) map[string]int {

@@ -8,8 +8,9 @@ ACTION is up, preview, refresh, refresh-drift, import or destroy; refresh fails 
 drift (expect_no_changes), refresh-drift reports it; import is an up that takes over the
 records of the values' imports with the import resource option. The environment names the
 stack (LANGUAGES_DIR: its work directory, with Pulumi.yaml and the stack's config;
-LANGUAGES_PROJECT, LANGUAGES_STACK: its names) and the program's values for this step
-(LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
+LANGUAGES_PROJECT, LANGUAGES_STACK: its names), its program (LANGUAGES_PROGRAM: stack, the
+default, for ../stack.json, or organization for ../organization.json) and the program's
+values for this step (LANGUAGES_VALUES: a JSON file), beside the engine's own (PATH with pulumi first,
 PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE). It prints one JSON object, the
 result (changes by operation, the planned steps of a preview, the stack's outputs), and
 exits 1 with {"error": ...} when the operation fails.
@@ -17,6 +18,7 @@ exits 1 with {"error": ...} when the operation fails.
 
 import json
 import os
+import re
 import sys
 
 import pulumi
@@ -169,8 +171,94 @@ def vcs_repo(r):
     return workspaces.VcsRepoArgs(identifier=r["identifier"], oauth_token_id=r.get("oauthTokenId"), branch=r.get("branch"))
 
 
+def organization_program(v, adopt):
+    """Declares the organization stack: projects, teams, their access to workspaces and
+    projects, run triggers and notification configurations (a `team` or `project` names one
+    of the program's resources, else it is an id), and the three lookups. With adopt, the
+    resources of v["imports"] are declared with the import option."""
+    imports = {i["resource"]: i["id"] for i in v["imports"]} if adopt else {}
+
+    def opts(name):
+        return pulumi.ResourceOptions(import_=imports.get(name))
+
+    def run():
+        ids = {}
+        projects = {}
+        teams = {}
+        for name, p in sorted(v["projects"].items()):
+            projects[name] = workspaces.Project(
+                name, name=p["name"], description=p.get("description"), opts=opts(name)
+            ).id
+        for name, t in sorted(v["teams"].items()):
+            access = t.get("organizationAccess")
+            teams[name] = workspaces.Team(
+                name,
+                name=t["name"],
+                visibility=t.get("visibility"),
+                organization_access=workspaces.OrganizationAccessArgs(**snake(access)) if access else None,
+                opts=opts(name),
+            ).id
+        ids.update(projects)
+        ids.update(teams)
+        for name, a in sorted(v["workspaceAccess"].items()):
+            permissions = a.get("permissions")
+            ids[name] = workspaces.TeamWorkspaceAccess(
+                name,
+                team_id=teams.get(a["team"], a["team"]),
+                workspace_id=a["workspace"],
+                access=a["access"],
+                permissions=workspaces.TeamWorkspacePermissionsArgs(**snake(permissions)) if permissions else None,
+                opts=opts(name),
+            ).id
+        for name, a in sorted(v["projectAccess"].items()):
+            ids[name] = workspaces.TeamProjectAccess(
+                name,
+                team_id=teams.get(a["team"], a["team"]),
+                project_id=projects.get(a["project"], a["project"]),
+                access=a["access"],
+                opts=opts(name),
+            ).id
+        for name, t in sorted(v["runTriggers"].items()):
+            ids[name] = workspaces.RunTrigger(
+                name, workspace_id=t["workspace"], source_workspace_id=t["source"], opts=opts(name)
+            ).id
+        for name, n in sorted(v["notifications"].items()):
+            ids[name] = workspaces.NotificationConfiguration(
+                name,
+                workspace_id=n["workspace"],
+                name=n["name"],
+                destination_type=n["destinationType"],
+                url=n.get("url"),
+                token=n.get("token"),
+                enabled=n.get("enabled"),
+                triggers=n.get("triggers"),
+                opts=opts(name),
+            ).id
+
+        lookups = v["lookups"]
+        team = workspaces.get_team_output(name=lookups["team"])
+        access = workspaces.get_effective_access_output(workspace_id=lookups["workspace"])
+        upstream = workspaces.get_workspace_outputs_output(workspace_id=lookups["workspace"])
+        pulumi.export("ids", ids)
+        pulumi.export("teamId", team.id)
+        pulumi.export("teamVisibility", team.visibility)
+        pulumi.export("accessTeams", access.teams)
+        pulumi.export("upstreamOutputs", upstream.outputs)
+        pulumi.export("upstreamSensitive", upstream.sensitive_names)
+
+    return run
+
+
+def snake(values):
+    """The SDK's keyword names of values given by their names in the schema (readWorkspaces)."""
+    return {re.sub(r"(?<!^)([A-Z])", r"_\1", k).lower(): x for k, x in values.items()}
+
+
 def changes(summary):
     return dict(summary.resource_changes or {})
+
+
+PROGRAMS = {"stack": program, "organization": organization_program}
 
 
 def run(action):
@@ -179,7 +267,7 @@ def run(action):
     stack = auto.create_or_select_stack(
         stack_name=os.environ["LANGUAGES_STACK"],
         project_name=os.environ["LANGUAGES_PROJECT"],
-        program=program(v, action == "import"),
+        program=PROGRAMS[os.environ.get("LANGUAGES_PROGRAM") or "stack"](v, action == "import"),
         opts=auto.LocalWorkspaceOptions(work_dir=os.environ["LANGUAGES_DIR"]),
     )
     res = {}

@@ -1,0 +1,366 @@
+/**
+ * The assertions on the organization stack (organization.json), the same for every language:
+ * a project, a team, its access to a workspace and to the project, a run trigger and a
+ * notification configuration go through up, a no-change preview, an edit of each, drift made
+ * over HTTP (refresh shows it, up restores it; the run trigger deleted and made again),
+ * `pulumi import` of a record of each kind made over HTTP by its documented id, and destroy,
+ * which leaves the workspaces and the notification configuration the stack did not create.
+ * The three lookups (getTeam, getEffectiveAccess, getWorkspaceOutputs) read records made over
+ * HTTP, so that their results are known. The checkpoint never holds the token, a notification
+ * token (plain literals in every program) or the sensitive output's value in plain text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server";
+import { api, startTestServer } from "../e2e/harness";
+import { createWorkspace, expectStatus, uploadState } from "../e2e/server-helpers";
+import { LanguageStack, type Language, type StackKind, type StepResult } from "./drivers";
+import {
+  organization,
+  organizationAt,
+  organizationSecrets,
+  organizationYaml,
+  type OrganizationRefs,
+  type OrganizationStep,
+  type OrganizationValues,
+} from "./organization";
+import { occurrences } from "./suite";
+
+const KIND: StackKind<OrganizationValues> = {
+  project: organization.project,
+  stack: organization.stack,
+  program: "organization",
+  yaml: organizationYaml,
+};
+
+const describeResult = (r: StepResult) => r.output;
+
+/** `v` with the keys of its objects in camel case: Python exports an SDK's output objects by their Python names (`team_id`). */
+function camelKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(camelKeys);
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), camelKeys(x)]),
+    );
+  return v;
+}
+const urnName = (urn: string) => urn.split("::").pop()!;
+
+export function organizationSuite(language: Language): void {
+  describe(`the stack of organization.json in ${language}`, () => {
+    let server: RunningServer;
+    let stack: LanguageStack<OrganizationValues>;
+    let refs: OrganizationRefs;
+    let ids: Record<string, string> = {};
+    const at = (step: OrganizationStep) => organizationAt(step, refs);
+    const org = () => server.organization;
+
+    /** A JSON:API write that must succeed; its body. */
+    const write = (method: string, path: string, body: unknown, what: string) =>
+      expectStatus(api<any>(server, path, { method, body }), [200, 201, 204], what);
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      const s = organization.server;
+      const workspaces = Object.fromEntries(
+        await Promise.all(
+          Object.entries(s.workspaces).map(async ([k, name]) => [k, await createWorkspace(server, name)]),
+        ),
+      ) as Record<keyof typeof s.workspaces, string>;
+      await uploadState(server, workspaces.upstreamId, {
+        version: 4,
+        serial: 1,
+        lineage: "languages",
+        outputs: Object.fromEntries(
+          Object.entries(s.outputs).map(([k, o]) => [k, { value: o.value, type: "string", sensitive: o.sensitive }]),
+        ),
+        resources: [],
+      });
+      const t = s.theirs;
+      const project = await write(
+        "POST",
+        `/organizations/${org()}/projects`,
+        { data: { type: "projects", attributes: t.project } },
+        "their project",
+      );
+      const team = await write(
+        "POST",
+        `/organizations/${org()}/teams`,
+        { data: { type: "teams", attributes: t.team } },
+        "their team",
+      );
+      /** Their team's access to a workspace or a project. */
+      const grant = (target: "workspace" | "project", id: string, access: string) =>
+        write(
+          "POST",
+          `/team-${target}s`,
+          {
+            data: {
+              type: `team-${target}s`,
+              attributes: { access },
+              relationships: {
+                team: { data: { type: "teams", id: team.data.id } },
+                [target]: { data: { type: `${target}s`, id } },
+              },
+            },
+          },
+          `their ${target} access`,
+        );
+      const workspaceAccess = await grant("workspace", workspaces.upstreamId, t.workspaceAccess);
+      const projectAccess = await grant("project", project.data.id, t.projectAccess);
+      const trigger = await write(
+        "POST",
+        `/workspaces/${workspaces.downstreamId}/run-triggers`,
+        {
+          data: {
+            type: "run-triggers",
+            relationships: { sourceable: { data: { type: "workspaces", id: workspaces.upstreamId } } },
+          },
+        },
+        "their run trigger",
+      );
+      const notification = async (attributes: object) =>
+        write(
+          "POST",
+          `/workspaces/${workspaces.appId}/notification-configurations`,
+          { data: { type: "notification-configurations", attributes } },
+          "a notification configuration",
+        );
+      const theirNotification = await notification(t.notification);
+      await notification(s.kept);
+      refs = {
+        ...workspaces,
+        theirProjectId: project.data.id,
+        theirTeamId: team.data.id,
+        theirWorkspaceAccessId: workspaceAccess.data.id,
+        theirProjectAccessId: projectAccess.data.id,
+        theirRunTriggerId: trigger.data.id,
+        theirNotificationId: theirNotification.data.id,
+      };
+      stack = await LanguageStack.create(language, server, KIND);
+    });
+    afterAll(async () => {
+      stack?.dispose();
+      await server?.close();
+    });
+
+    /** The records of the organization of a kind (`projects`, `teams`), by name. */
+    async function byName(kind: "projects" | "teams"): Promise<Record<string, any>> {
+      const body = await expectStatus(
+        api<any>(server, `/organizations/${org()}/${kind}?page%5Bsize%5D=100`),
+        [200],
+        `list ${kind}`,
+      );
+      return Object.fromEntries(body.data.map((x: any) => [x.attributes.name, x]));
+    }
+
+    /** The access records (`team-workspaces`, `team-projects`) on one workspace or project. */
+    async function grants(kind: "team-workspaces" | "team-projects", targetId: string): Promise<any[]> {
+      const filter = kind === "team-workspaces" ? "workspace" : "project";
+      const body = await expectStatus(
+        api<any>(server, `/${kind}?filter%5B${filter}%5D%5Bid%5D=${targetId}`),
+        [200],
+        `list ${kind}`,
+      );
+      return body.data;
+    }
+
+    /** The run triggers into a workspace. */
+    async function inbound(workspaceId: string): Promise<any[]> {
+      const body = await expectStatus(
+        api<any>(server, `/workspaces/${workspaceId}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=inbound`),
+        [200],
+        "inbound run triggers",
+      );
+      return body.data;
+    }
+
+    async function notifications(workspaceId: string): Promise<Record<string, any>> {
+      const body = await expectStatus(
+        api<any>(server, `/workspaces/${workspaceId}/notification-configurations`),
+        [200],
+        "notification configurations",
+      );
+      return Object.fromEntries(body.data.map((x: any) => [x.attributes.name, x]));
+    }
+
+    /** The program's own records, as the server holds them. */
+    async function own() {
+      const v = at("first");
+      const [[, p]] = Object.entries(v.projects);
+      const [[, t]] = Object.entries(v.teams);
+      const [[, n]] = Object.entries(v.notifications);
+      const project = (await byName("projects"))[p.name];
+      const team = (await byName("teams"))[t.name];
+      const forTeam = (x: any) => x.relationships.team.data.id === team?.id;
+      return {
+        project,
+        team,
+        workspaceAccess: team && (await grants("team-workspaces", refs.appId)).find(forTeam),
+        projectAccess: team && project && (await grants("team-projects", project.id)).find(forTeam),
+        triggers: await inbound(refs.appId),
+        notification: (await notifications(refs.appId))[n.name],
+      };
+    }
+
+    /** The server holds what organization.json expects after `step`. */
+    async function expectServer(step: "first" | "edit"): Promise<void> {
+      const want = organization.expect[step];
+      const got = await own();
+      expect.soft(got.project?.attributes, "project").toMatchObject(want.project);
+      expect.soft(got.team?.attributes, "team").toMatchObject(want.team);
+      expect.soft(got.workspaceAccess?.attributes, "workspace access").toMatchObject(want.workspaceAccess);
+      expect.soft(got.projectAccess?.attributes, "project access").toMatchObject(want.projectAccess);
+      const names = Object.fromEntries(
+        Object.entries(organization.server.workspaces).map(([k, n]) => [refs[k as keyof OrganizationRefs], n]),
+      );
+      expect
+        .soft(
+          got.triggers.map((x) => names[x.relationships.sourceable.data.id]),
+          "the app's run triggers, by source",
+        )
+        .toEqual([want.runTriggerSource]);
+      // The service's record keeps the stack's origin in the URL's fragment, which no delivery sends.
+      const notification = got.notification && {
+        ...got.notification.attributes,
+        url: got.notification.attributes.url?.split("#")[0],
+      };
+      expect.soft(notification, "notification configuration").toMatchObject(want.notification);
+      expect(got.notification?.attributes.token ?? null, "the notification's token is never read back").toBeNull();
+    }
+
+    /** Neither the token nor a secret of the program is anywhere in the checkpoint in plain text. */
+    async function expectNoPlainSecret(step: OrganizationStep): Promise<void> {
+      const doc = JSON.parse((await stack.exported()).text);
+      expect(occurrences(doc, server.token), "the token in the checkpoint").toEqual([]);
+      for (const literal of organizationSecrets(at(step)))
+        expect(occurrences(doc, literal), `${literal} in the checkpoint`).toEqual([]);
+    }
+
+    async function expectNoChange(step: OrganizationStep): Promise<void> {
+      const p = await stack.preview(at(step));
+      expect(p.ok, describeResult(p)).toBe(true);
+      const changed = p.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${urnName(s.urn)}`);
+      expect(changed, describeResult(p)).toEqual([]);
+    }
+
+    it("up creates a resource of each kind, and each lookup reads what was made over HTTP", async () => {
+      const r = await stack.up(at("first"));
+      expect(r.ok, describeResult(r)).toBe(true);
+      ids = r.outputs.ids;
+      expect(Object.keys(ids).sort()).toEqual(Object.keys(organization.edits).sort());
+      await expectServer("first");
+      const got = await own();
+      expect(ids.platform).toBe(got.project.id);
+      expect(ids.developers).toBe(got.team.id);
+      expect(ids["developers-app"]).toBe(got.workspaceAccess.id);
+      expect(ids.alerts).toBe(got.notification.id);
+
+      expect(r.outputs.teamId).toBe(refs.theirTeamId);
+      expect(r.outputs.teamVisibility).toBe(organization.server.theirs.team.visibility);
+      const theirs = (camelKeys(r.outputs.accessTeams) as any[]).find((x) => x.teamId === refs.theirTeamId);
+      expect(theirs, JSON.stringify(r.outputs.accessTeams)).toMatchObject({
+        teamName: organization.server.theirs.team.name,
+        access: organization.server.theirs.workspaceAccess,
+        sources: [
+          { kind: "workspace", id: refs.theirWorkspaceAccessId, access: organization.server.theirs.workspaceAccess },
+        ],
+      });
+      const outputs = organization.server.outputs;
+      expect(r.outputs.upstreamOutputs).toEqual(
+        Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, o.value])),
+      );
+      expect(r.outputs.upstreamSensitive).toEqual(
+        Object.keys(outputs)
+          .filter((k) => outputs[k].sensitive)
+          .sort(),
+      );
+    });
+
+    it("the checkpoint holds neither the token, the notification token nor the sensitive output in plain text", async () => {
+      await expectNoPlainSecret("first");
+    });
+
+    it("previews no change", async () => {
+      await expectNoChange("first");
+    });
+
+    it("edits each resource: in place, and the run trigger by replacement", async () => {
+      const r = await stack.up(at("edit"));
+      expect(r.ok, describeResult(r)).toBe(true);
+      // What a preview would plan, read from what the update did: the same records for an
+      // update, a new one for a replacement.
+      const ops = Object.values(organization.edits);
+      for (const op of ["update", "replace"])
+        expect(r.changes[op] ?? 0, `${op}: ${describeResult(r)}`).toBe(ops.filter((x) => x === op).length);
+      for (const [k, op] of Object.entries(organization.edits)) {
+        if (op === "replace") expect(r.outputs.ids[k], k).not.toBe(ids[k]);
+        else expect(r.outputs.ids[k], k).toBe(ids[k]);
+      }
+      ids = r.outputs.ids;
+      await expectServer("edit");
+      await expectNoPlainSecret("edit");
+    });
+
+    it("shows changes made over HTTP in refresh, and up restores them", async () => {
+      const d = organization.drift;
+      const got = await own();
+      const patch = (type: string, path: string, id: string, attributes: object) =>
+        write("PATCH", `/${path}/${id}`, { data: { type, id, attributes } }, `drift ${type}`);
+      await patch("projects", "projects", got.project.id, d.project);
+      await patch("teams", "teams", got.team.id, d.team);
+      await patch("team-workspaces", "team-workspaces", got.workspaceAccess.id, d.workspaceAccess);
+      await patch("team-projects", "team-projects", got.projectAccess.id, d.projectAccess);
+      await patch("notification-configurations", "notification-configurations", got.notification.id, d.notification);
+      await write("DELETE", `/run-triggers/${got.triggers[0].id}`, undefined, "drift: delete the run trigger");
+
+      const refreshed = await stack.refreshDrift(at("edit"));
+      expect(refreshed.ok, describeResult(refreshed)).toBe(true);
+      expect(refreshed.changes.update ?? 0, describeResult(refreshed)).toBe(d.updated.length);
+      expect(refreshed.changes.delete ?? 0, describeResult(refreshed)).toBe(d.deleted.length);
+      const r = await stack.up(at("edit"));
+      expect(r.ok, describeResult(r)).toBe(true);
+      expect(r.changes.update ?? 0, describeResult(r)).toBe(d.updated.length);
+      expect(r.changes.create ?? 0, describeResult(r)).toBe(d.deleted.length);
+      // Restored in place: the same records, and the deleted trigger made again.
+      for (const k of d.updated) expect(r.outputs.ids[k], k).toBe(ids[k]);
+      await expectServer("edit");
+    });
+
+    it("takes over a record of each kind made over HTTP with pulumi import, with no change to preview once declared", async () => {
+      const v = at("import");
+      const r = await stack.import(v);
+      expect(r.ok, describeResult(r)).toBe(true);
+      expect(r.changes.import ?? 0, describeResult(r)).toBe(v.imports.length);
+      const { resources } = await stack.exported();
+      const imported = Object.fromEntries(
+        v.imports.map((i) => [i.resource, resources.find((x) => x.urn.endsWith(`::${i.resource}`))?.id]),
+      );
+      expect(imported).toEqual(Object.fromEntries(v.imports.map((i) => [i.resource, i.id])));
+      // `pulumi import` writes the state alone; a Go or Python up with the import option has
+      // already failed if the declared inputs differed from the record's (the engine diffs them).
+      if (language === "yaml") await expectNoChange("import");
+    });
+
+    it("destroy removes every record of the stack, the imported ones included, and leaves what it did not create", async () => {
+      const v = at("import");
+      const r = await stack.destroy(v);
+      expect(r.ok, describeResult(r)).toBe(true);
+      const { resources } = await stack.exported();
+      expect(resources.filter((x) => x.custom && !x.type.startsWith("pulumi:"))).toEqual([]);
+
+      const projects = await byName("projects");
+      for (const p of Object.values(v.projects)) expect(projects[p.name], p.name).toBeUndefined();
+      const teams = await byName("teams");
+      for (const t of Object.values(v.teams)) expect(teams[t.name], t.name).toBeUndefined();
+      expect(await grants("team-workspaces", refs.appId)).toEqual([]);
+      expect(await grants("team-workspaces", refs.upstreamId)).toEqual([]);
+      expect(await inbound(refs.appId)).toEqual([]);
+      expect(await inbound(refs.downstreamId)).toEqual([]);
+      expect(Object.keys(await notifications(refs.appId))).toEqual([organization.server.kept.name]);
+      for (const name of Object.values(organization.server.workspaces)) {
+        const res = await api(server, `/organizations/${org()}/workspaces/${name}`);
+        expect(res.status, name).toBe(200);
+      }
+    });
+  });
+}

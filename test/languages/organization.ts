@@ -1,0 +1,153 @@
+/**
+ * The organization stack of the languages suite (organization.json): its program's values at
+ * each step, resolved against the records made over HTTP, and the YAML program derived from
+ * them. The Go and Python programs read the same values (as a JSON file) and tell them from
+ * the other stack's by `LANGUAGES_PROGRAM=organization`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { omitUndefined, programAt, ref, yamlText, type Obj } from "./stack";
+
+export type OrganizationStep = "first" | "edit" | "import";
+const STEPS: OrganizationStep[] = ["first", "edit", "import"];
+
+/** The program's values at one step, every resource by its name in the stack. */
+export interface OrganizationValues {
+  projects: Record<string, { name: string; description?: string }>;
+  teams: Record<string, { name: string; visibility?: string; organizationAccess?: Record<string, boolean> }>;
+  /** `team`: a key of `teams`, else a team's id. */
+  workspaceAccess: Record<string, { team: string; workspace: string; access: string; permissions?: Obj }>;
+  /** `team` as in `workspaceAccess`; `project`: a key of `projects`, else a project's id. */
+  projectAccess: Record<string, { team: string; project: string; access: string }>;
+  runTriggers: Record<string, { workspace: string; source: string }>;
+  notifications: Record<
+    string,
+    {
+      workspace: string;
+      name: string;
+      destinationType: string;
+      url?: string;
+      token?: string;
+      enabled?: boolean;
+      triggers?: string[];
+    }
+  >;
+  /** The team `getTeam` looks up by name, and the workspace (id) whose effective access and outputs are read. */
+  lookups: { team: string; workspace: string };
+  imports: { type: string; resource: string; id: string }[];
+}
+
+/** What the server holds for the stack's own resources after a step, in the wire's words. */
+export interface OrganizationExpected {
+  project: Obj;
+  team: Obj;
+  /** The access (and its permissions, flat) of the program's team to the app workspace. */
+  workspaceAccess: Obj;
+  projectAccess: Obj;
+  /** The name of the workspace whose runs trigger the app's. */
+  runTriggerSource: string;
+  notification: Obj;
+}
+
+interface OrganizationDescription {
+  project: string;
+  stack: string;
+  server: {
+    /** The workspaces made over HTTP: the name of each by the name of its id in `${...}`. */
+    workspaces: Record<"appId" | "upstreamId" | "downstreamId", string>;
+    /** The upstream workspace's outputs in its current state. */
+    outputs: Record<string, { value: string; sensitive: boolean }>;
+    /** A record of each kind that the import step takes over. */
+    theirs: {
+      project: { name: string; description: string };
+      team: { name: string; visibility: string };
+      workspaceAccess: string;
+      projectAccess: string;
+      notification: Obj & { name: string };
+    };
+    /** A notification configuration of the app workspace that no program declares. */
+    kept: Obj & { name: string };
+  };
+  programs: Record<OrganizationStep, Obj>;
+  imports: OrganizationValues["imports"];
+  edits: Record<string, string>;
+  expect: Record<"first" | "edit", OrganizationExpected>;
+  /** What is changed over HTTP after the edit (in the wire's words), the resources refresh then updates, and those it finds deleted. */
+  drift: {
+    project: Obj;
+    team: Obj;
+    workspaceAccess: Obj;
+    projectAccess: Obj;
+    notification: Obj;
+    updated: string[];
+    deleted: string[];
+  };
+}
+
+export const organization = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "organization.json"), "utf8"),
+) as OrganizationDescription;
+
+/** Records made over HTTP that the programs name. */
+export type OrganizationRefs = Record<
+  | keyof OrganizationDescription["server"]["workspaces"]
+  | "theirProjectId"
+  | "theirTeamId"
+  | "theirWorkspaceAccessId"
+  | "theirProjectAccessId"
+  | "theirRunTriggerId"
+  | "theirNotificationId",
+  string
+>;
+
+/** The program's values at `step`. */
+export function organizationAt(step: OrganizationStep, refs: OrganizationRefs): OrganizationValues {
+  return programAt("organization.json", organization, STEPS, step, refs) as unknown as OrganizationValues;
+}
+
+/** The notification tokens and the sensitive output's value: what the checkpoint must never hold in plain text. */
+export function organizationSecrets(v: OrganizationValues): string[] {
+  const outputs = Object.values(organization.server.outputs).filter((o) => o.sensitive);
+  return [...Object.values(v.notifications).flatMap((n) => (n.token ? [n.token] : [])), ...outputs.map((o) => o.value)];
+}
+
+/** The YAML program (Pulumi.yaml after its `name` and `runtime` lines) that declares `v`. */
+export function organizationYaml(v: OrganizationValues): string {
+  const resources: Record<string, { type: string; properties: Obj }> = {};
+  const declare = (type: string, entries: Record<string, object>, props: (x: any) => Obj) => {
+    for (const [name, x] of Object.entries(entries))
+      resources[name] = { type: `workspaces:index:${type}`, properties: props(x) };
+  };
+  // A record of the program by reference, any other by its id.
+  const team = (t: string) => (t in v.teams ? ref(t) : t);
+  const project = (p: string) => (p in v.projects ? ref(p) : p);
+  declare("Project", v.projects, (p) => p);
+  declare("Team", v.teams, (t) => t);
+  declare("TeamWorkspaceAccess", v.workspaceAccess, (a) =>
+    omitUndefined({ teamId: team(a.team), workspaceId: a.workspace, access: a.access, permissions: a.permissions }),
+  );
+  declare("TeamProjectAccess", v.projectAccess, (a) => ({
+    teamId: team(a.team),
+    projectId: project(a.project),
+    access: a.access,
+  }));
+  declare("RunTrigger", v.runTriggers, (t) => ({ workspaceId: t.workspace, sourceWorkspaceId: t.source }));
+  declare("NotificationConfiguration", v.notifications, ({ workspace, ...n }) => ({ workspaceId: workspace, ...n }));
+  const all = [v.projects, v.teams, v.workspaceAccess, v.projectAccess, v.runTriggers, v.notifications];
+  return yamlText(
+    resources,
+    {
+      team: { function: "getTeam", arguments: { name: v.lookups.team } },
+      access: { function: "getEffectiveAccess", arguments: { workspaceId: v.lookups.workspace } },
+      upstream: { function: "getWorkspaceOutputs", arguments: { workspaceId: v.lookups.workspace } },
+    },
+    {
+      ids: Object.fromEntries(all.flatMap((kind) => Object.keys(kind)).map((k) => [k, ref(k)])),
+      teamId: ref("team"),
+      teamVisibility: ref("team", "visibility"),
+      accessTeams: ref("access", "teams"),
+      upstreamOutputs: ref("upstream", "outputs"),
+      upstreamSensitive: ref("upstream", "sensitiveNames"),
+    },
+  );
+}
