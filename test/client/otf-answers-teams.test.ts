@@ -129,36 +129,21 @@ describe("a server answering as OTF", () => {
   });
 
   it("names Microsoft Teams as missing when the server refuses the destination, and only then", async () => {
-    const err = await unavailable(
+    const create = (name: string, destinationType: "microsoft-teams" | "generic") =>
       client.notificationConfigurations.create("ws-1", {
-        name: "teams",
-        destinationType: "microsoft-teams",
+        name,
+        destinationType,
         enabled: true,
         url: "https://example.com/hook",
-      }),
-      "Microsoft Teams notifications",
-    );
+      });
+    const err = await unavailable(create("teams", "microsoft-teams"), "Microsoft Teams notifications");
     expect(err.message).toContain("answered 500: unsupported notification destination");
     // Another type refused for the same words is the server's error as it came.
-    const generic = await failure(
-      client.notificationConfigurations.create("ws-1", {
-        name: "hook",
-        destinationType: "generic",
-        enabled: true,
-        url: "https://example.com/hook",
-      }),
-    );
+    const generic = await failure(create("hook", "generic"));
     expect(generic).toBeInstanceOf(ServerError);
     expect(generic).not.toBeInstanceOf(FeatureUnavailableError);
     // So is a Microsoft Teams create refused for another reason.
-    const down = await failure(
-      client.notificationConfigurations.create("ws-1", {
-        name: "down",
-        destinationType: "microsoft-teams",
-        enabled: true,
-        url: "https://example.com/hook",
-      }),
-    );
+    const down = await failure(create("down", "microsoft-teams"));
     expect(down).toBeInstanceOf(ServerError);
     expect(down.message).toContain("database down");
   });

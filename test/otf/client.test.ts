@@ -13,13 +13,13 @@ import {
   FeatureUnavailableError,
   NotFoundError,
   WorkspacesClient,
-  WorkspacesError,
   type Feature,
 } from "../../src/client";
 import { getWorkspaces } from "../../src/index";
 import { failure as rejected } from "../resources/provider-io";
 import {
   createOrganization,
+  failure,
   createSshKey,
   otfApi,
   otfServer,
@@ -38,17 +38,6 @@ beforeAll(async () => {
   await createOrganization(otf, org);
   client = new WorkspacesClient({ address: otf.url, token: otf.token, organization: org, env: {} });
 });
-
-/** The error a call rejects with (fails the test when it resolves). */
-async function failure(p: Promise<unknown>): Promise<WorkspacesError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(WorkspacesError);
-    return err as WorkspacesError;
-  }
-  throw new Error("the call succeeded");
-}
 
 describe("workspaces on OTF", () => {
   let id: string;

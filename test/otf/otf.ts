@@ -4,6 +4,7 @@
  * read back what a program or the client made.
  */
 import { expect, inject } from "vitest";
+import { WorkspacesError } from "../../src/client";
 import type { DiagnosticEvent, PulumiResult } from "../e2e/harness";
 
 /** Where the OTF of this run listens (the global setup provides it). */
@@ -172,4 +173,15 @@ export function expectOneMessageEach(
     expect(messages[0], name).toMatch(feature);
   }
   expectNoStackTrace(r);
+}
+
+/** The error a call rejects with (fails the test when it resolves). */
+export async function failure(p: Promise<unknown>): Promise<WorkspacesError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(WorkspacesError);
+    return err as WorkspacesError;
+  }
+  throw new Error("the call succeeded");
 }

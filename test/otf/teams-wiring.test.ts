@@ -8,14 +8,16 @@
  * feature. What OTF holds is read back with plain HTTP.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { FeatureUnavailableError, NotFoundError, WorkspacesClient, type Feature } from "../../src/client";
 import {
-  FeatureUnavailableError,
-  NotFoundError,
-  WorkspacesClient,
-  WorkspacesError,
-  type Feature,
-} from "../../src/client";
-import { createOrganization, createWorkspace, otfApi, otfServer, runOrganization, type OtfServer } from "./otf";
+  createOrganization,
+  failure,
+  createWorkspace,
+  otfApi,
+  otfServer,
+  runOrganization,
+  type OtfServer,
+} from "./otf";
 
 const org = runOrganization("teams");
 const other = runOrganization("teams-other");
@@ -28,17 +30,6 @@ beforeAll(async () => {
   await createOrganization(otf, other);
   client = new WorkspacesClient({ address: otf.url, token: otf.token, organization: org, env: {} });
 });
-
-/** The error a call rejects with (fails the test when it resolves). */
-async function failure(p: Promise<unknown>): Promise<WorkspacesError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(WorkspacesError);
-    return err as WorkspacesError;
-  }
-  throw new Error("the call succeeded");
-}
 
 async function unavailable(p: Promise<unknown>, feature: Feature): Promise<void> {
   const err = await failure(p);
