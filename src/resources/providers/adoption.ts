@@ -244,6 +244,20 @@ export function nameTaken(err: unknown): boolean {
   );
 }
 
+/** The first record of `list` named `name`, or undefined (also when the list is a 404). */
+export async function firstNamed<T extends { name: string }>(
+  list: AsyncIterable<T>,
+  name: string,
+): Promise<T | undefined> {
+  try {
+    for await (const item of list) if (item.name === name) return item;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+  return undefined;
+}
+
 /** The workspace of that name, from the listing of its declared project (else of the organization), else by name (undefined on a 404). */
 async function byName(
   client: WorkspacesClient,
@@ -261,7 +275,8 @@ async function byName(
   }
 }
 
-function workspaceKey(inputs: Props): string | undefined {
+/** How messages name a record by its organization and name; undefined while either is unknown. */
+export function nameKey(inputs: Props): string | undefined {
   const { organization, name } = inputs;
   if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name))
     return undefined;
@@ -284,7 +299,7 @@ async function describeWorkspace(client: WorkspacesClient, inputs: Props): Promi
 
 export const workspaceAdopter: Adopter = {
   noun: "workspace",
-  key: workspaceKey,
+  key: nameKey,
   async find(client, inputs) {
     const organization = String(inputs.organization);
     const ws = await byName(client, organization, String(inputs.name), inputs.project);
@@ -320,7 +335,7 @@ async function madeFrom(
 
 export const noCodeWorkspaceAdopter: Adopter = {
   noun: "workspace",
-  key: workspaceKey,
+  key: nameKey,
   async find(client, inputs) {
     const moduleId = inputs.noCodeModuleId;
     // Without an organization of its own the workspace goes to the module's.

@@ -114,6 +114,22 @@ export async function unlessGone<T, G>(
   }
 }
 
+/**
+ * `fn`'s result, or for a 404 the error of an update of a record deleted outside the
+ * program (once the one rule says it is gone): refresh, then `pulumi up` creates it again.
+ */
+export async function updatedUnlessGone<T>(
+  client: WorkspacesClient,
+  record: MissingRecord,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return unlessGone(client, record, "update", fn, () => {
+    throw new ProviderError(
+      `cannot update ${record.label}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
+    );
+  });
+}
+
 /** How messages name a workspace: `workspace "name" (ws-...)`, or by id alone. */
 export function workspaceLabel(id: string, name?: unknown): string {
   return typeof name === "string" && name !== "" ? `workspace "${name}" (${id})` : `workspace ${id}`;

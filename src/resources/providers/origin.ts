@@ -26,8 +26,6 @@ export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
   "WorkspaceVariable",
   "WorkspaceVariables",
   "VariableSet",
-  // A project declared without a description carries it there (see ./project.ts).
-  "Project",
   // A configuration with a URL carries it in the URL's fragment (see ./notification-configuration.ts).
   "NotificationConfiguration",
   // A project declared without a description carries it there (see ./project.ts).

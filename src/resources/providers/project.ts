@@ -2,11 +2,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { PROJECT_NAME_MAX, PROJECT_NAME_PATTERN } from "../../api/organizations";
-import { ConflictError, NotFoundError, type Project as ApiProject, type WorkspacesClient } from "../../client";
-import { adoptable, nameTaken, type Adopter } from "./adoption";
+import { ConflictError, type Project as ApiProject, type WorkspacesClient } from "../../client";
+import { adoptable, firstNamed, nameKey, nameTaken, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameOptionalString, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { confirmGone, unlessGone, updatedUnlessGone, type MissingRecord } from "./gone";
 import { checkedOrganization } from "./inputs";
 import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
@@ -122,15 +122,13 @@ const provider: ProviderImpl<ProjectInputs & Props, ProjectOutputs> = {
         `${JSON.stringify(id)} is not the id of a Project: give its prj-<id> (prj-5FhW9cLtQm2bXvNe)`,
       );
     const client = getClient();
-    let p: ApiProject;
-    try {
-      p = await client.projects.read(id);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(id, props), "refresh");
-      return {};
-    }
-    return { id, props: outputsOf(p, props.organization) };
+    return unlessGone(
+      client,
+      missing(id, props),
+      "refresh",
+      async () => ({ id, props: outputsOf(await client.projects.read(id), props.organization) }),
+      () => ({}),
+    );
   },
 
   inputShape(name, value) {
@@ -145,17 +143,10 @@ const provider: ProviderImpl<ProjectInputs & Props, ProjectOutputs> = {
     const options: { name?: string; description?: string } = {};
     if (changed.includes("name")) options.name = String(news.name);
     if (changed.includes("description")) options.description = String(news.description ?? "");
-    try {
-      const p =
-        Object.keys(options).length > 0 ? await client.projects.update(id, options) : await client.projects.read(id);
-      return { outs: outputsOf(p, olds.organization ?? news.organization) };
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(id, olds), "update");
-      throw new ProviderError(
-        `cannot update ${projectLabel(olds.name, id)}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
-      );
-    }
+    const p = await updatedUnlessGone(client, missing(id, olds), () =>
+      Object.keys(options).length > 0 ? client.projects.update(id, options) : client.projects.read(id),
+    );
+    return { outs: outputsOf(p, olds.organization ?? news.organization) };
   },
 
   async delete(id, props) {
@@ -181,32 +172,17 @@ const provider: ProviderImpl<ProjectInputs & Props, ProjectOutputs> = {
   },
 };
 
-/** The project of the declared name in the declared organization. */
-async function byName(client: WorkspacesClient, organization: string, name: string): Promise<ApiProject | undefined> {
-  try {
-    for await (const p of client.projects.list(organization, { name })) if (p.name === name) return p;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-  return undefined;
-}
-
 function foundLabel(p: ApiProject, organization: string): string {
   return `project "${p.name}" (${p.id}) in organization "${organization}"`;
 }
 
 const projectAdopter: Adopter = {
   noun: "project",
-  key(inputs) {
-    const { organization, name } = inputs;
-    if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name))
-      return undefined;
-    return `"${name}" in organization "${organization}"`;
-  },
+  key: nameKey,
   async find(client, inputs) {
     const organization = String(inputs.organization);
-    const p = await byName(client, organization, String(inputs.name));
+    const name = String(inputs.name);
+    const p = await firstNamed(client.projects.list(organization, { name }), name);
     if (!p) return undefined;
     return {
       id: p.id,

@@ -2,13 +2,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { ORGANIZATION_ACCESS_FLAGS, TEAM_VISIBILITIES } from "../../api/teams";
-import { NotFoundError, type Team as ApiTeam, type TeamUpdateOptions, type WorkspacesClient } from "../../client";
+import { type Team as ApiTeam, type TeamUpdateOptions, type WorkspacesClient } from "../../client";
 import { reportInfo } from "../process/engine-status";
-import { adoptable, nameTaken, type Adopter } from "./adoption";
+import { adoptable, firstNamed, nameKey, nameTaken, type Adopter } from "./adoption";
 import { camelToKebab } from "./check-failures";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameOptionalString, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { confirmGone, unlessGone, updatedUnlessGone, type MissingRecord } from "./gone";
 import { checkedOrganization } from "./inputs";
 import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
@@ -190,15 +190,13 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
         `${JSON.stringify(id)} is not the id of a Team: give its team-<id> (team-6pYwQv8sNb3kLrTz)`,
       );
     const client = getClient();
-    let team: ApiTeam;
-    try {
-      team = await client.teams.read(id);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(id, props), "refresh");
-      return {};
-    }
-    return { id, props: outputsOf(team, props.organization) };
+    return unlessGone(
+      client,
+      missing(id, props),
+      "refresh",
+      async () => ({ id, props: outputsOf(await client.teams.read(id), props.organization) }),
+      () => ({}),
+    );
   },
 
   inputShape(name, value) {
@@ -218,17 +216,10 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
     if (changed.includes("ssoTeamId")) options.ssoTeamId = news.ssoTeamId ? String(news.ssoTeamId) : null;
     if (changed.includes("allowMemberTokenManagement"))
       options.allowMemberTokenManagement = news.allowMemberTokenManagement === true;
-    try {
-      const team =
-        Object.keys(options).length > 0 ? await client.teams.update(id, options) : await client.teams.read(id);
-      return { outs: outputsOf(team, olds.organization ?? news.organization) };
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(id, olds), "update");
-      throw new ProviderError(
-        `cannot update ${teamLabel(olds.name, id)}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
-      );
-    }
+    const team = await updatedUnlessGone(client, missing(id, olds), () =>
+      Object.keys(options).length > 0 ? client.teams.update(id, options) : client.teams.read(id),
+    );
+    return { outs: outputsOf(team, olds.organization ?? news.organization) };
   },
 
   async delete(id, props) {
@@ -243,28 +234,13 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
 };
 
 /** The team of the declared name in the declared organization, among those the token sees. */
-export async function teamByName(
-  client: WorkspacesClient,
-  organization: string,
-  name: string,
-): Promise<ApiTeam | undefined> {
-  try {
-    for await (const t of client.teams.list(organization, { names: [name] })) if (t.name === name) return t;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-  return undefined;
+export function teamByName(client: WorkspacesClient, organization: string, name: string): Promise<ApiTeam | undefined> {
+  return firstNamed(client.teams.list(organization, { names: [name] }), name);
 }
 
 const teamAdopter: Adopter = {
   noun: "team",
-  key(inputs) {
-    const { organization, name } = inputs;
-    if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name))
-      return undefined;
-    return `"${name}" in organization "${organization}"`;
-  },
+  key: nameKey,
   async find(client, inputs) {
     const organization = String(inputs.organization);
     const t = await teamByName(client, organization, String(inputs.name));
