@@ -38,7 +38,7 @@ export interface OrganizationValues {
 }
 
 /** What the server holds for the stack's own resources after a step, in the wire's words. */
-export interface OrganizationExpected {
+interface OrganizationExpected {
   project: Obj;
   team: Obj;
   /** The access (and its permissions, flat) of the program's team to the app workspace. */
