@@ -90,8 +90,12 @@ const minimal = (): Record<string, Props> => ({
   get TeamProjectAccess() {
     return { teamId: accessTeams.shift(), projectId: project, access: "read" };
   },
-  RunTrigger: { workspaceId, sourceWorkspaceId: sources.shift() },
+  get RunTrigger() {
+    return { workspaceId, sourceWorkspaceId: sources.shift() };
+  },
   NotificationConfiguration: { workspaceId, name: uniqueName("least"), destinationType: "email" },
+  Project: { name: uniqueName("least") },
+  Team: { name: uniqueName("least") },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -128,7 +132,9 @@ describe("the schema's defaults are the code's", () => {
       "NoCodeModule",
       "NoCodeWorkspace",
       "NotificationConfiguration",
+      "Project",
       "RunTrigger",
+      "Team",
       "TeamProjectAccess",
       "TeamWorkspaceAccess",
       "VariableSet",
@@ -209,6 +215,9 @@ describe("every id form of an Import section is one the resource's read takes", 
       token: "never-read-back",
     });
 
+    const madeProject = await create("Project", { name: uniqueName("imported"), description: "imported" });
+    const madeTeam = await create("Team", { name: uniqueName("imported") });
+
     const ids: Record<string, string> = {
       "ws-<id>": ws.id,
       "<organization>/<name>": `${server.organization}/${name}`,
@@ -228,6 +237,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       "tprj-<id>": prjAccess.id,
       "team-<id>/prj-<id>": `${accessTeam}/${project}`,
       "nc-<id>": alerts.id,
+      "prj-<id>": madeProject.id,
+      "team-<id>": madeTeam.id,
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -244,6 +255,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       RunTrigger: (p) => expect(p).toMatchObject({ workspaceId: ws.id, sourceWorkspaceId: reader.id }),
       TeamWorkspaceAccess: (p) => expect(p).toMatchObject({ teamId: accessTeam, workspaceId: ws.id, access: "plan" }),
       TeamProjectAccess: (p) => expect(p).toMatchObject({ teamId: accessTeam, projectId: project, access: "write" }),
+      Project: (p) => expect(p).toMatchObject({ name: madeProject.outs.name, description: "imported" }),
+      Team: (p) => expect(p).toMatchObject({ name: madeTeam.outs.name, visibility: "secret" }),
       NotificationConfiguration: (p) =>
         expect(p).toMatchObject({ name: "imported", url: "https://hooks.test/runs", token: null }),
     };
