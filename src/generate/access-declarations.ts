@@ -6,6 +6,7 @@
 import { originQuery } from "../api/origin";
 import { PROJECT_ACCESS_PRESETS, WORKSPACE_ACCESS_PRESETS } from "../api/team-access";
 import type { NotificationConfiguration, Team, TeamProjectAccess, TeamWorkspaceAccess } from "../client";
+import { carriesCredentials } from "../resources/secret-values";
 import { Code } from "./code";
 import { byCodePoint } from "./names";
 import type { ProjectRecord } from "./read";
@@ -45,18 +46,15 @@ function customPermissions(
 }
 
 /**
- * A URL that is itself a credential, which a program must not carry in plaintext: one with
- * a user or password, or a query string, and any Slack or Microsoft Teams webhook (whose path
- * is its secret).
+ * A URL that a program must not carry in plaintext: one the resource keeps secret
+ * (../resources/secret-values.ts: credentials, a credential-named query parameter, a Slack
+ * or Microsoft Teams webhook), any Slack or Microsoft Teams destination's (whose URL is its
+ * secret wherever it is hosted), and one that is not a URL at all.
  */
 function urlIsSecret(url: string, destinationType: string): boolean {
   if (destinationType === "slack" || destinationType === "microsoft-teams") return true;
-  try {
-    const u = new URL(url);
-    return u.username !== "" || u.password !== "" || u.search !== "";
-  } catch {
-    return true;
-  }
+  if (!URL.canParse(url)) return true;
+  return carriesCredentials(url);
 }
 
 /** What {@link AccessDeclarations} needs beyond the declaration context: references to teams and projects. */

@@ -168,7 +168,8 @@ export function secretSteps(secrets: StackSecret[], n: number): { lines: string[
     lines.push(
       `${n++}. Set the notification configurations' secrets. A \`-url\` key (required) holds a URL that is`,
       "   itself a credential (a Slack or Microsoft Teams webhook, or one with a user, password or",
-      "   query): give the URL the service has, which the program does not carry in plaintext. A",
+      "   credential in its query): give the URL the service has, which the program does not carry",
+      "   in plaintext. A",
       "   `-token` key (optional) holds a generic destination's token, which the service never",
       "   shows, not even whether one is set: set it to the token the service has to manage it",
       "   from now on, or leave it unset to leave the token as it is.",

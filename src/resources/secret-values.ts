@@ -82,7 +82,8 @@ const CREDENTIAL_PARAMETER = /token|secret|passw|pwd|key|sig|auth|credential|cod
 /**
  * Whether a URL carries credentials: a user name or password (`https://user:pass@host`), a
  * query parameter named as a credential (`?token=...`, `?sig=...`), or the path of a Slack
- * incoming webhook (`hooks.slack.com/services/...`), which is itself the credential.
+ * or Microsoft Teams incoming webhook (`hooks.slack.com/services/...`,
+ * `<tenant>.webhook.office.com/...`), which is itself the credential.
  */
 export function carriesCredentials(value: unknown): boolean {
   if (typeof value !== "string") return false;
@@ -94,6 +95,12 @@ export function carriesCredentials(value: unknown): boolean {
   }
   if (url.username !== "" || url.password !== "") return true;
   if (url.hostname === "hooks.slack.com" && url.pathname.startsWith("/services/")) return true;
+  // A Microsoft Teams incoming webhook's path is its secret too.
+  if (
+    url.hostname.endsWith(".webhook.office.com") ||
+    (url.hostname === "outlook.office.com" && url.pathname.startsWith("/webhook"))
+  )
+    return true;
   for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMETER.test(name)) return true;
   return false;
 }

@@ -195,6 +195,9 @@ describe("NotificationConfiguration", () => {
     expect(carriesCredentials("https://hooks.example.test/runs?token=abc")).toBe(true);
     expect(carriesCredentials("https://x.logic.azure.com/workflows/1?api-version=1&sig=abc")).toBe(true);
     expect(carriesCredentials("https://hooks.slack.com/services/T0/B0/xyz")).toBe(true);
+    expect(carriesCredentials("https://contoso.webhook.office.com/webhookb2/abc@def/IncomingWebhook/x/y")).toBe(true);
+    expect(carriesCredentials("https://outlook.office.com/webhook/abc/IncomingWebhook/x/y")).toBe(true);
+    expect(carriesCredentials("https://outlook.office.com/mail")).toBe(false);
     expect(secretPaths("NotificationConfiguration", { url: "https://a.test/x", token: "t" })).toEqual([["token"]]);
     expect(secretPaths("NotificationConfiguration", { url: "https://u:p@a.test/x" })).toEqual([["url"]]);
   });
