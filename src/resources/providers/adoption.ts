@@ -30,6 +30,7 @@ import {
   type Workspace as ApiWorkspace,
   type WorkspacesClient,
 } from "../../client";
+import { nameKey } from "./by-name";
 import { getClient, tokenRefused } from "./client";
 import { INPUT_NAMES_KEY, ORIGIN_KEY } from "./inputs";
 import { sameOrigin, withOrigin } from "./origin";
@@ -244,20 +245,6 @@ export function nameTaken(err: unknown): boolean {
   );
 }
 
-/** The first record of `list` named `name`, or undefined (also when the list is a 404). */
-export async function firstNamed<T extends { name: string }>(
-  list: AsyncIterable<T>,
-  name: string,
-): Promise<T | undefined> {
-  try {
-    for await (const item of list) if (item.name === name) return item;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-  return undefined;
-}
-
 /** The workspace of that name, from the listing of its declared project (else of the organization), else by name (undefined on a 404). */
 async function byName(
   client: WorkspacesClient,
@@ -273,14 +260,6 @@ async function byName(
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
-}
-
-/** How messages name a record by its organization and name; undefined while either is unknown. */
-export function nameKey(inputs: Props): string | undefined {
-  const { organization, name } = inputs;
-  if (typeof organization !== "string" || typeof name !== "string" || isUnknown(organization) || isUnknown(name))
-    return undefined;
-  return `"${name}" in organization "${organization}"`;
 }
 
 function sourceOf(ws: ApiWorkspace): Found["source"] {
