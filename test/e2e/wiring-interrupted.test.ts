@@ -16,6 +16,7 @@ import type { RunningServer } from "../../src/server";
 import { WorkspacesClient, type NotificationConfiguration } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 import { upInterrupted } from "./interrupt";
+import { settledList } from "./engine-steps";
 
 const TARGETS = 3;
 const PER_TARGET = 10;
@@ -74,24 +75,11 @@ describe(`pulumi up of ${COUNT} notification configurations and run triggers, ki
     const stopped = await upInterrupted(stack, "SIGKILL", () => creates() >= Math.ceil(COUNT / 3));
     expect(stopped.code, stopped.output).not.toBe(0);
     const list = async (): Promise<NotificationConfiguration[]> => {
-      for (;;) {
-        try {
-          const all: NotificationConfiguration[] = [];
-          for (const ws of targets) for await (const c of client.notificationConfigurations.list(ws)) all.push(c);
-          return all;
-        } catch {
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      }
+      const all: NotificationConfiguration[] = [];
+      for (const ws of targets) for await (const c of client.notificationConfigurations.list(ws)) all.push(c);
+      return all;
     };
-    // Creates in flight when the CLI died still land: wait until the server settles.
-    let before = await list();
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      const now = await list();
-      if (now.length === before.length) break;
-      before = now;
-    }
+    const before = await settledList(list);
     const inState = stack.resources("dynamic/workspaces:NotificationConfiguration").map((r) => r.id);
     const orphans = before.filter((c) => !inState.includes(c.id));
     expect(before.length).toBeLessThan(COUNT);
@@ -114,7 +102,7 @@ describe(`pulumi up of ${COUNT} notification configurations and run triggers, ki
         o.id,
       ).toBe(true);
 
-    const after = await list();
+    const after = await settledList(list);
     const keys = after.map((c) => `${c.subscribable?.id}/${c.name}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(

@@ -10,15 +10,12 @@
 import { createHmac } from "node:crypto";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { WorkspacesClient } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 import { uploadState } from "./server-helpers";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const engine = require("../../scripts/lib/engine.js") as { pluginLauncher(dir: string): string };
+import { importAndForget, writesSince } from "./engine-steps";
 
 const TOKEN = "wiring-literal-token-7d41c9";
 const DB_PASSWORD = "wiring-sensitive-output-3f8e20";
@@ -67,13 +64,6 @@ export const vpcId = network.apply((n) => n.outputs.vpc_id);
 export const dbPassword = network.apply((n) => n.outputs.db_password);
 export const sensitiveNames = network.sensitiveNames;
 `;
-
-/** Write requests (POST, PATCH, PUT, DELETE) by route since `since`. */
-function writesSince(server: RunningServer, since: Record<string, number>): string[] {
-  return Object.entries(server.stats().byRoute)
-    .filter(([route, n]) => /^(POST|PATCH|PUT|DELETE) /.test(route) && n > (since[route] ?? 0))
-    .map(([route, n]) => `${route} x${n - (since[route] ?? 0)}`);
-}
 
 /** A webhook receiver on loopback: what the local server delivers to. */
 async function startReceiver(): Promise<{
@@ -264,43 +254,16 @@ describe("run triggers, notifications and workspace outputs through the engine (
       url: receiver.url,
       triggers: ["run:needs_attention"],
     });
-    // Dynamic resources cannot be imported (pulumi/pulumi#16175): the provider plugin imports them.
-    const plugins = engine.pluginLauncher(path.join(stack.root, "plugins"));
-    const env = {
-      PATH: [String(stack.env.PATH).split(path.delimiter)[0], plugins, stack.env.PATH].join(path.delimiter),
-    };
-    const expected: Record<string, Record<string, unknown>> = {
-      [t.id]: { workspaceId: ws.dns, sourceWorkspaceId: ws.network },
-      [c.id]: {
-        workspaceId: ws.dns,
-        name: "imported hook",
-        destinationType: "generic",
-        url: receiver.url,
-        triggers: ["run:needs_attention"],
-      },
-    };
-    for (const [type, name, id] of [
-      ["RunTrigger", "imported-trigger", t.id],
-      ["NotificationConfiguration", "imported-hook", c.id],
-    ]) {
-      await stack.ok(
-        [
-          "import",
-          `workspaces:index:${type}`,
-          name,
-          id,
-          "--generate-code=false",
-          "--protect=false",
-          "--yes",
-          "--non-interactive",
-        ],
-        env,
-      );
-      const [imported] = stack.resources(`workspaces:index:${type}`).filter((r) => r.id === id);
-      expect(imported?.outputs).toMatchObject(expected[id]);
-      // The program does not declare it: it leaves the stack again, and stays on the server.
-      await stack.ok(["state", "delete", imported.urn, "--yes"], env);
-    }
+    const trigger = await importAndForget(stack, "RunTrigger", "imported-trigger", t.id);
+    expect(trigger?.outputs).toMatchObject({ workspaceId: ws.dns, sourceWorkspaceId: ws.network });
+    const hook = await importAndForget(stack, "NotificationConfiguration", "imported-hook", c.id);
+    expect(hook?.outputs).toMatchObject({
+      workspaceId: ws.dns,
+      name: "imported hook",
+      destinationType: "generic",
+      url: receiver.url,
+      triggers: ["run:needs_attention"],
+    });
     expect((await client.runTriggers.read(t.id)).sourceableId).toBe(ws.network);
     expect((await client.notificationConfigurations.read(c.id)).name).toBe("imported hook");
   });
