@@ -23,7 +23,7 @@ type PermissionList = Readonly<Record<string, "boolean" | ReadonlyArray<string>>
 export type Permissions = Record<string, string | boolean>;
 
 /** One group of permissions of a grant: the input that holds it and what each level grants. */
-export interface PermissionGroup {
+interface PermissionGroup {
   /** The input and output (`permissions`, `projectPermissions`, `workspacePermissions`). */
   input: string;
   /** The permissions and their values, in the service's spelling. */
@@ -49,7 +49,7 @@ export interface Grant {
 }
 
 /** What one provider adds to the shared implementation: the target and the client calls. */
-export interface AccessTarget {
+interface AccessTarget {
   /** Resource type name, for messages: `TeamWorkspaceAccess`. */
   resource: string;
   /** The target's kind as messages and ids name it: `workspace` or `project`. */
@@ -85,7 +85,7 @@ const valuesOf = (v: "boolean" | ReadonlyArray<string>) =>
   v === "boolean" ? "true or false" : v.map((x) => JSON.stringify(x)).join(", ");
 
 /** A group's values in the program's spelling, from the service's spelling; what the list does not name is left out. */
-export function fromWire(group: PermissionGroup, wire: Readonly<Record<string, unknown>> | undefined): Permissions {
+function fromWire(group: PermissionGroup, wire: Readonly<Record<string, unknown>> | undefined): Permissions {
   const out: Permissions = {};
   for (const key of Object.keys(group.list)) {
     const v = wire?.[key];
@@ -135,7 +135,7 @@ function sameGrant(kind: GrantKind, news: Props, olds: Props): boolean {
 }
 
 /** Check failures of a grant's level and permissions, each with its property path. */
-export function grantFailures(kind: GrantKind, news: Props): CheckFailure[] {
+function grantFailures(kind: GrantKind, news: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const level = news.access;
   const levels = kind.levels.map((l) => JSON.stringify(l)).join(", ");
@@ -193,7 +193,7 @@ function wanted(kind: GrantKind, inputs: Props): { access: string; groups: Recor
 }
 
 /** Outputs as stored in state. */
-export type AccessOutputs = Props & {
+type AccessOutputs = Props & {
   teamId: string;
   access: string;
   /** Organization of the target, for the 404 rule; absent until known. */

@@ -6,19 +6,14 @@ import {
   PROJECT_WORKSPACE_PERMISSIONS,
   type ProjectAccessLevel,
 } from "../../api/team-access";
-import type {
-  ProjectPermissions,
-  ProjectWorkspacePermissions,
-  TeamProjectAccess as ApiAccess,
-  TeamProjectAccessOptions,
-} from "../../client";
+import type { TeamProjectAccess as ApiAccess, TeamProjectAccessOptions } from "../../client";
 import { accessProvider, type Grant, type GrantKind, type Permissions } from "./team-access";
 import { explainingMissingFeatures } from "./user-errors";
 
 const preset = (level: string) => PROJECT_ACCESS_PRESETS[level as ProjectAccessLevel];
 
 /** A project grant: a level, and permissions on the project and on its workspaces. */
-export const PROJECT_GRANT: GrantKind = {
+const PROJECT_GRANT: GrantKind = {
   levels: PROJECT_ACCESS_LEVELS,
   groups: [
     { input: "projectPermissions", list: PROJECT_PERMISSIONS, preset: (level) => preset(level).project },
@@ -31,8 +26,8 @@ function grantOf(a: ApiAccess): Grant {
     id: a.id,
     access: a.access,
     groups: {
-      projectPermissions: a.projectPermissions as Permissions,
-      workspacePermissions: a.workspacePermissions as Permissions,
+      projectPermissions: a.projectPermissions,
+      workspacePermissions: a.workspacePermissions,
     },
     teamId: a.teamId,
     targetId: a.projectId,
@@ -42,12 +37,8 @@ function grantOf(a: ApiAccess): Grant {
 function options(access: string, groups: Record<string, Permissions>): TeamProjectAccessOptions {
   return {
     access: access as ProjectAccessLevel,
-    ...(groups.projectPermissions
-      ? { projectPermissions: groups.projectPermissions as Partial<ProjectPermissions> }
-      : {}),
-    ...(groups.workspacePermissions
-      ? { workspacePermissions: groups.workspacePermissions as Partial<ProjectWorkspacePermissions> }
-      : {}),
+    ...(groups.projectPermissions ? { projectPermissions: groups.projectPermissions } : {}),
+    ...(groups.workspacePermissions ? { workspacePermissions: groups.workspacePermissions } : {}),
   };
 }
 

@@ -1,11 +1,11 @@
 /** Provider of `TeamWorkspaceAccess` (`/team-workspaces`), id `tws-...`. */
 import { WORKSPACE_ACCESS_LEVELS, WORKSPACE_ACCESS_PRESETS, WORKSPACE_PERMISSIONS } from "../../api/team-access";
-import type { TeamWorkspaceAccess as ApiAccess, WorkspacePermissions } from "../../client";
-import { accessProvider, type Grant, type GrantKind, type Permissions } from "./team-access";
+import type { TeamWorkspaceAccess as ApiAccess } from "../../client";
+import { accessProvider, type Grant, type GrantKind } from "./team-access";
 import { explainingMissingFeatures } from "./user-errors";
 
 /** A workspace grant: a level, and one group of permissions. */
-export const WORKSPACE_GRANT: GrantKind = {
+const WORKSPACE_GRANT: GrantKind = {
   levels: WORKSPACE_ACCESS_LEVELS,
   groups: [
     {
@@ -20,7 +20,7 @@ function grantOf(a: ApiAccess): Grant {
   return {
     id: a.id,
     access: a.access,
-    groups: { permissions: a.permissions as Permissions },
+    groups: { permissions: a.permissions },
     teamId: a.teamId,
     targetId: a.workspaceId,
   };
@@ -48,14 +48,14 @@ const provider = accessProvider({
     grantOf(
       await client.teamAccess.add(teamId, workspaceId, {
         access: access as WorkspaceLevel,
-        ...(groups.permissions ? { permissions: groups.permissions as Partial<WorkspacePermissions> } : {}),
+        ...(groups.permissions ? { permissions: groups.permissions } : {}),
       }),
     ),
   update: async (client, id, access, groups) =>
     grantOf(
       await client.teamAccess.update(id, {
         access: access as WorkspaceLevel,
-        ...(groups.permissions ? { permissions: groups.permissions as Partial<WorkspacePermissions> } : {}),
+        ...(groups.permissions ? { permissions: groups.permissions } : {}),
       }),
     ),
   remove: (client, id) => client.teamAccess.remove(id),
