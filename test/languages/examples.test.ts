@@ -38,7 +38,7 @@ const examples = fs
       }),
   );
 
-type Registered = { type?: string; function?: string; inputs: string[] };
+type Registered = { type?: string; name?: string; function?: string; inputs: string[] };
 
 describe("the Python program of every Example Usage, on the SDK's wheel", () => {
   it.each(examples.map((e) => [`${e.resource}: ${e.title}`, e] as const))("%s", (_, e) => {
@@ -68,15 +68,19 @@ describe("the Python program of every Example Usage, on the SDK's wheel", () => 
       const token = `workspaces:index:${e.resource}`;
       const shown = registered.filter((r) => r.type === token);
       expect(shown.length).toBeGreaterThan(0);
-      // What the YAML program of the same example sets, and nothing else but the schema's defaults.
-      const yamlProps = Object.values<any>(parse(e.yaml).resources)
-        .filter((r) => r.type === token)
-        .map((r) => Object.keys(r.properties ?? {}));
+      // What the YAML program of the same example sets for the resource of the same name (the
+      // SDK may register them in another order), and nothing else but the schema's defaults.
+      const yaml = parse(e.yaml).resources as Record<string, { type: string; properties?: object }>;
       const inputs = schema.resources[token].inputProperties;
-      shown.forEach((r, i) => {
-        expect(r.inputs).toEqual(expect.arrayContaining(yamlProps[i]));
-        expect(r.inputs.filter((k) => !yamlProps[i].includes(k) && inputs[k].default === undefined)).toEqual([]);
-      });
+      for (const r of shown) {
+        expect(yaml[r.name!]?.type, `${r.name} in the YAML program`).toBe(token);
+        const yamlProps = Object.keys(yaml[r.name!].properties ?? {});
+        expect(r.inputs, r.name).toEqual(expect.arrayContaining(yamlProps));
+        expect(
+          r.inputs.filter((k) => !yamlProps.includes(k) && inputs[k].default === undefined),
+          r.name,
+        ).toEqual([]);
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

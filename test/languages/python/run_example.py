@@ -1,6 +1,6 @@
 """Runs one program of a resource's Example Usage (scripts/plugin/examples) on the generated
 Python SDK with Pulumi's mocks: no engine, no service. Prints, as JSON, every resource it
-registers (its type and the input names the SDK sent) and every function it invokes. A
+registers (its type, its name and the input names the SDK sent) and every function it invokes. A
 keyword the SDK does not take fails the run, as it would fail `pulumi up`.
 
     python run_example.py PROGRAM.py
@@ -14,7 +14,7 @@ registered = []
 
 class Mocks(pulumi.runtime.Mocks):
     def new_resource(self, args):
-        registered.append({"type": args.typ, "inputs": sorted(args.inputs.keys())})
+        registered.append({"type": args.typ, "name": args.name, "inputs": sorted(args.inputs.keys())})
         return [f"{args.name}-id", dict(args.inputs)]
 
     def call(self, args):
