@@ -4,8 +4,9 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 
 /**
- * Who sees a team: `secret` (its members, the owners and the teams that may see secret
- * teams) or `organization` (every member of the organization).
+ * Who sees a team:
+ * `secret` (its members, the owners and the teams that may see secret teams) or
+ * `organization` (every member of the organization).
  */
 export type TeamVisibility = "secret" | "organization";
 

@@ -343,6 +343,7 @@ describe("provider schema: types that say what is there", () => {
         "workspaces:index:getWorkspaces argument.names",
         "workspaces:index:getWorkspaces argument.organization",
         "workspaces:index:getWorkspace argument.organization",
+        "workspaces:index:getTeam argument.organization",
       ]),
     );
   });
