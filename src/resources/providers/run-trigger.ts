@@ -59,6 +59,9 @@ function outputsOf(t: ApiRunTrigger, props: Props): RunTriggerOutputs {
 }
 
 /** The workspace's trigger from `sourceWorkspaceId`, if it has one (undefined on a 404 of the workspace). */
+/** A create refused before any write because the pair has a trigger already. */
+class PairTaken extends Error {}
+
 async function existing(
   client: WorkspacesClient,
   workspaceId: string,
@@ -132,6 +135,9 @@ const provider: ProviderImpl<RunTriggerInputs & Props, RunTriggerOutputs> = {
     const workspaceId = String(inputs.workspaceId);
     const sourceWorkspaceId = String(inputs.sourceWorkspaceId);
     const client = getClient();
+    // The hosted service refuses a second trigger of a pair; OTF makes one. Ask first, so
+    // that every server gets the adoption's message, never a duplicate.
+    if (await existing(client, workspaceId, sourceWorkspaceId)) throw new PairTaken();
     try {
       const t = await client.runTriggers.create(workspaceId, sourceWorkspaceId);
       return { id: t.id, outs: outputsOf(t, inputs) };
@@ -201,7 +207,7 @@ const runTriggerAdopter: Adopter = {
     if (!t) return undefined;
     return { id: t.id, label: label(inputs.workspaceId, inputs.sourceWorkspaceId, t.id), seed: { ...inputs } };
   },
-  isTaken: keyTaken,
+  isTaken: (err) => err instanceof PairTaken || keyTaken(err),
   async describeExisting(client, inputs) {
     return (await this.find(client, inputs))?.label;
   },
