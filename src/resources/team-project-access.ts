@@ -98,7 +98,7 @@ export interface TeamProjectWorkspacePermissionsOutput {
   policyOverrides: boolean;
 }
 
-export const TEAM_PROJECT_ACCESS_OUTPUTS = [
+const TEAM_PROJECT_ACCESS_OUTPUTS = [
   "teamId",
   "projectId",
   "access",

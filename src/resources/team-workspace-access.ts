@@ -71,7 +71,7 @@ export interface TeamWorkspacePermissionsOutput {
   policyOverrides: boolean;
 }
 
-export const TEAM_WORKSPACE_ACCESS_OUTPUTS = ["teamId", "workspaceId", "access", "permissions"] as const;
+const TEAM_WORKSPACE_ACCESS_OUTPUTS = ["teamId", "workspaceId", "access", "permissions"] as const;
 
 /**
  * A team's access to a workspace: a preset level (`read`, `plan`, `write`, `admin`) or
