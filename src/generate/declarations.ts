@@ -4,7 +4,7 @@
  * between records of one file and literal ids for the others. Shared by the program of one
  * stack (render.ts) and the stacks of a split one (split.ts).
  */
-import type { NoCodeModule, Team } from "../client";
+import type { NoCodeModule } from "../client";
 import {
   declareProjectAccess,
   declareProjects,
@@ -14,96 +14,14 @@ import {
 } from "./access-declarations";
 import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
-import type { OrganizationSnapshot, ProjectRecord, VariableSetRecord } from "./read";
+import type { OrganizationSnapshot, VariableSetRecord } from "./read";
 import { byKey, declareVariableSets, variableArgs, type SecretKey } from "./variable-declarations";
 import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from "./written-settings";
 
 export type { SecretKey } from "./variable-declarations";
-
-/** How many of each a program declares. */
-export interface Counts {
-  /** Plain workspaces (`Workspace`). */
-  workspaces: number;
-  /** No-code modules. */
-  noCodeModules: number;
-  /** Workspaces made from no-code modules (`NoCodeWorkspace`). */
-  noCodeWorkspaces: number;
-  /** Sets of remote state consumers. */
-  consumers: number;
-  /** Plain workspaces' variables, one `WorkspaceVariables` per workspace that has any. */
-  workspaceVariables: number;
-  /** Variable sets, with their variables. */
-  variableSets: number;
-  /** Applications of a variable set to a workspace or a project. */
-  variableSetApplications: number;
-  /** Projects (`Project`), the organization's default project left out. */
-  projects: number;
-  /** Teams (`Team`), the owners team left out. */
-  teams: number;
-  /** Grants of a team's access to a project (`TeamProjectAccess`). */
-  teamProjectAccess: number;
-  /** Grants of a team's access to a workspace (`TeamWorkspaceAccess`). */
-  teamWorkspaceAccess: number;
-  /** Run triggers (`RunTrigger`). */
-  runTriggers: number;
-  /** Notification configurations of workspaces (`NotificationConfiguration`). */
-  notificationConfigurations: number;
-}
-
-/** A count of every kind at zero. */
-export function noCounts(): Counts {
-  return {
-    workspaces: 0,
-    noCodeModules: 0,
-    noCodeWorkspaces: 0,
-    consumers: 0,
-    workspaceVariables: 0,
-    variableSets: 0,
-    variableSetApplications: 0,
-    projects: 0,
-    teams: 0,
-    teamProjectAccess: 0,
-    teamWorkspaceAccess: 0,
-    runTriggers: 0,
-    notificationConfigurations: 0,
-  };
-}
-
-/** The projects and teams one program file declares, besides its workspaces. */
-export interface Layout {
-  /** Projects to declare (never the default one), each with the teams' access to it. */
-  projects?: ProjectRecord[];
-  /** Teams to declare (never the owners team). */
-  teams?: Team[];
-  /** Projects whose team access this file declares, though it does not declare the project (the default project). */
-  accessOnly?: ProjectRecord[];
-  /** Write the `// Workspaces` heading even when the file declares none (where a reader adds the first). */
-  workspacesHeading?: boolean;
-}
-
-/**
- * A setting of a workspace made from a no-code module that `NoCodeWorkspace` cannot
- * declare (local execution mode, SSH key, trigger patterns, ...). It stays on the service
- * as it is, unmanaged; the generated README lists each one.
- */
-export interface NotCarried {
-  /** Workspace name. */
-  workspace: string;
-  /** The `Workspace` input that would state it, e.g. `sshKeyId`. */
-  setting: string;
-  /** Its value on the service. */
-  value: unknown;
-}
-
-/** One resource of a bulk import file (`pulumi import -f`). */
-export interface ImportEntry {
-  /** The provider plugin's type token, `workspaces:index:<Resource>`. */
-  type: string;
-  /** The resource name, as the generated program names it. */
-  name: string;
-  /** The record's id, as the resource's read takes it. */
-  id: string;
-}
+export { noCounts } from "./declaration-types";
+export type { Counts, Declarations, Elsewhere, ImportEntry, Layout, NotCarried } from "./declaration-types";
+import { type Declarations, type Elsewhere, type ImportEntry, type Layout, type NotCarried } from "./declaration-types";
 
 function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
   const options = [...(m.variableOptions ?? [])]
@@ -121,25 +39,6 @@ function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, u
 
 const sortKey = (v: unknown) =>
   v instanceof NotedId ? `1${v.id}` : v instanceof Code ? `0${v.text}` : `1${String(v)}`;
-
-/** Where a record declared in another stack of a split program lives, for the comment beside its literal id. */
-export type Elsewhere = (id: string) => { name: string; stack: string } | undefined;
-
-/** One program file's declarations, as {@link ProgramWriter.declarations} writes them. */
-export interface Declarations {
-  /** The statements, grouped under comments. */
-  body: string[];
-  /** The classes of this package the statements use, sorted. */
-  used: string[];
-  /** The secret stack config keys the statements require. */
-  secrets: SecretKey[];
-  /** Settings of module-made workspaces the statements do not state. */
-  notCarried: NotCarried[];
-  /** How many of each the statements declare. */
-  counts: Counts;
-  /** The same resources as a bulk import file lists them. */
-  imports: ImportEntry[];
-}
 
 /**
  * Writes declarations for one program file or several (the stacks of a split program).
