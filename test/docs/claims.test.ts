@@ -231,6 +231,7 @@ describe("the split driver's concurrency, where the pages and the generated READ
         {
           name: "organization",
           file: "stacks/organization.ts",
+          projectIds: [],
           workspaceIds: [],
           variableSetIds: [],
           counts: noCounts(),
@@ -240,6 +241,7 @@ describe("the split driver's concurrency, where the pages and the generated READ
           name: "data",
           projectId: "prj-1",
           file: "stacks/data.ts",
+          projectIds: ["prj-1"],
           workspaceIds: ["ws-1"],
           variableSetIds: [],
           counts: noCounts(),
