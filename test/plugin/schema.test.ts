@@ -25,7 +25,6 @@ import { RUN_TRIGGER_OUTPUTS } from "../../src/resources/run-trigger";
 import { NOTIFICATION_CONFIGURATION_OUTPUTS } from "../../src/resources/notification-configuration";
 import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
-  getEffectiveAccess,
   getEffectiveVariables,
   getTeam,
   getWorkspace,
