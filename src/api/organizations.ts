@@ -81,7 +81,10 @@ export const projectRequestSchema = z
       .object({
         type: z.literal("projects"),
         attributes: z
-          .object({ name: z.string().min(1).max(PROJECT_NAME_MAX).optional(), description: z.string().nullable().optional() })
+          .object({
+            name: z.string().min(1).max(PROJECT_NAME_MAX).optional(),
+            description: z.string().nullable().optional(),
+          })
           .loose()
           .optional(),
         relationships: z

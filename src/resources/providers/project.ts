@@ -48,7 +48,7 @@ function outputsOf(p: ApiProject, organization: unknown): ProjectOutputs {
 }
 
 /** The failures of a project name: required, at most 40 characters of the service's alphabet. */
-export function projectNameFailures(name: unknown): CheckFailure[] {
+function projectNameFailures(name: unknown): CheckFailure[] {
   if (name === undefined || name === null) return [{ property: "name", reason: "name is required" }];
   if (isUnknown(name)) return [];
   if (typeof name !== "string" || name.trim() === "")
