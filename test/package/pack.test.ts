@@ -17,16 +17,17 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (733 kB packed, 3.39 MB unpacked,
- * 645 files: dist with source maps, src, docs, examples). The growth since 577 kB / 2.56 MB
- * is four API areas of the client with their wire schemas (variables and variable sets;
- * teams and their access, run triggers, notification configurations and state version
- * outputs) and the four variable resources;
- * before that, the schema that says every type, default, enum and import id (93 kB in
- * dist), one list of secrets and clears for both doors, and the docs of the other languages.
+ * Upper bounds with headroom over what is measured today (870 kB packed, 4.06 MB unpacked:
+ * dist with source maps, src, docs, examples). The growth since 733 kB / 3.39 MB is six
+ * resources and three lookups for projects, teams, access, run triggers and notifications,
+ * with their pages and each resource's examples in four languages in the schema (252 kB in
+ * dist); before that, four API areas of the client with their wire schemas and the four
+ * variable resources (from 577 kB / 2.56 MB), and before that the schema that says every
+ * type, default, enum and import id, one list of secrets and clears for both doors, and the
+ * docs of the other languages.
  */
-const MAX_PACKED = 800_000;
-const MAX_UNPACKED = 3_800_000;
+const MAX_PACKED = 950_000;
+const MAX_UNPACKED = 4_500_000;
 
 let pack: PackResult;
 let files: Set<string>;
