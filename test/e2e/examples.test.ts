@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
@@ -30,6 +31,7 @@ const PROGRAMS = [
   "no-code",
   "maintenance-window",
   "variables",
+  "organization",
   "policy",
 ];
 
@@ -516,6 +518,61 @@ describe("examples through the engine", () => {
       expect(r.code, r.output).toBe(0);
       expect((await api(server, `/varsets/${variableSetId}`)).status).toBe(404);
       expect((await api(server, `/organizations/${server.organization}/workspaces/billing-eu`)).status).toBe(404);
+    });
+  });
+
+  describe("organization", () => {
+    let stack: TestStack;
+    let receiver: http.Server;
+    const token = "signing-token-not-shown";
+
+    beforeAll(async () => {
+      receiver = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(200).end()));
+      await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+      const port = (receiver.address() as { port: number }).port;
+      stack = track(await exampleStack(server, "organization", { notifyUrl: `http://127.0.0.1:${port}/failed-runs` }));
+      await stack.ok(["config", "set", "--secret", "notifyToken", token]);
+    });
+    afterAll(() => receiver?.close());
+
+    it("lays out the project, its team's access, the run trigger and the notification", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      const team = (await api<any>(server, `/teams/${out.teamId}`)).body.data;
+      expect(team.attributes).toMatchObject({ name: "payments", visibility: "organization" });
+      const projectGrants = (await api<any>(server, `/team-projects?filter[project][id]=${out.projectId}`)).body.data;
+      expect(projectGrants.map((g: any) => [g.relationships.team.data.id, g.attributes.access])).toEqual([
+        [out.teamId, "write"],
+      ]);
+      const network = await workspaceByName(server, "payments-network");
+      const grants = (await api<any>(server, `/team-workspaces?filter[workspace][id]=${network.id}`)).body.data;
+      expect(grants).toHaveLength(1);
+      expect(grants[0].attributes).toMatchObject({ access: "custom", runs: "plan", "workspace-locking": false });
+      const triggers = (
+        await api<any>(server, `/workspaces/${out.appId}/run-triggers?filter[run-trigger][type]=inbound`)
+      ).body.data;
+      expect(triggers.map((t: any) => t.relationships.sourceable.data.id)).toEqual([network.id]);
+      const notes = (await api<any>(server, `/workspaces/${out.appId}/notification-configurations`)).body.data;
+      expect(notes.map((n: any) => [n.attributes.name, n.attributes.triggers])).toEqual([
+        ["failed runs", ["run:errored"]],
+      ]);
+      expect(out.networkAccessByTeam).toEqual({ access: "write", from: ["project write", "workspace custom"] });
+      // The token is in the state only encrypted.
+      expect(stack.stateText()).not.toContain(token);
+    });
+
+    it("previews no change afterwards", async () => {
+      const p = await stack.previewJson(["--expect-no-changes"]);
+      expect(p.code, p.raw.output).toBe(0);
+    });
+
+    it("destroys everything, the project last", async () => {
+      const { projectId, teamId } = await stack.outputs();
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      expect((await api(server, `/projects/${projectId}`)).status).toBe(404);
+      expect((await api(server, `/teams/${teamId}`)).status).toBe(404);
     });
   });
 
