@@ -81,7 +81,9 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(r.code, r.stderr).toBe(0);
     const m = byMethod(server, before);
     expect(writesOf(m)).toBe(0);
-    expect(r.stderr).toContain(`reading tags, consumers and variables: ${COUNT} of ${COUNT}`);
+    expect(r.stderr).toContain(
+      `reading tags, consumers, variables, access, triggers and notifications: ${COUNT} of ${COUNT}`,
+    );
     figure(`generate: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
 
     const program = fs.readFileSync(path.join(stack.dir, "index.ts"), "utf8");
@@ -117,15 +119,23 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"))).toEqual([]);
     expect(writesOf(m)).toBe(0);
     const adopts = r.output.split("\n").filter((l) => /^\s+adopt: pulumi up adopts the existing/.test(l));
-    // Each workspace and each no-code module, listed once in the diagnostics.
-    expect(adopts).toHaveLength(COUNT + 2);
-    // A module-made workspace refers to its module's id, which is known only during up.
+    // Each workspace, each no-code module and each project other than the default, listed once in the diagnostics.
+    const projects = generated.split("new Project(").length - 1;
+    expect(projects).toBeGreaterThan(0);
+    expect(adopts).toHaveLength(COUNT + 2 + projects);
+    // A module-made workspace refers to its module's id, and a workspace in a declared project
+    // to that project's id, which are known only during up.
     expect(
       adopts
-        .filter((l) => !/; no property changes( \(noCodeModuleId known only during pulumi up\))?$/.test(l))
+        .filter(
+          (l) =>
+            !/; no property changes( \((noCodeModuleId|project|noCodeModuleId, project) known only during pulumi up\))?$/.test(
+              l,
+            ),
+        )
         .map((l) => l.trim()),
     ).toEqual([
-      `adopt: pulumi up adopts the existing workspace "${edited}" (${seeded.ids.get(edited)}) in organization "${server.organization}"; changes description, tags`,
+      `adopt: pulumi up adopts the existing workspace "${edited}" (${seeded.ids.get(edited)}) in organization "${server.organization}"; changes description, tags (project known only during pulumi up)`,
     ]);
     figure(`preview before adoption: ${((Date.now() - t0) / 1000).toFixed(1)} s, requests ${JSON.stringify(m)}`);
   });
@@ -208,13 +218,24 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(await tagBindings(server, seeded.ids.get(workspaceName(14))!)).toEqual(other);
   });
 
-  it("destroy deletes every adopted record but the one given retainOnDelete, which stays as it is", async () => {
+  it("destroy deletes every adopted record but those given retainOnDelete (a workspace, the projects), which stay", async () => {
     const kept = workspaceName(13);
     const file = path.join(stack.dir, "index.ts");
     const program = fs.readFileSync(file, "utf8");
     const start = program.indexOf(`new Workspace(${JSON.stringify(kept)},`);
     const end = program.indexOf(");", start);
-    fs.writeFileSync(file, `${program.slice(0, end)}, { retainOnDelete: true }${program.slice(end)}`);
+    // Its project stays too: a project that still holds a workspace is never deleted.
+    const withRetained = `${program.slice(0, end)}, { retainOnDelete: true }${program.slice(end)}`;
+    const statements = withRetained.split("new Project(");
+    const retained = statements
+      .map((part, i) => {
+        if (i === 0) return part;
+        const close = part.indexOf(");");
+        return `${part.slice(0, close)}, { retainOnDelete: true }${part.slice(close)}`;
+      })
+      .join("new Project(");
+    expect(statements.length).toBeGreaterThan(1);
+    fs.writeFileSync(file, retained);
 
     // The option goes into state with an up that sends nothing to the service.
     let before = server.stats().byRoute;
