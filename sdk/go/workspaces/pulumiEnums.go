@@ -2621,15 +2621,15 @@ func (in *teamProjectWorkspacePermissionsVariablesPtr) ToTeamProjectWorkspacePer
 	return pulumi.ToOutputWithContext(ctx, in).(TeamProjectWorkspacePermissionsVariablesPtrOutput)
 }
 
-// Who sees a team: `secret` (its members, the owners and the teams that may see secret
-// teams) or `organization` (every member of the organization).
+// Who sees a team:
+// `secret` (its members, the owners and the teams that may see secret teams) or
+// `organization` (every member of the organization).
 type TeamVisibility string
 
 const (
 	// Every member of the organization.
 	TeamVisibilityOrganization = TeamVisibility("organization")
-	// Its members, the owners and the teams that may see secret
-	// teams.
+	// Its members, the owners and the teams that may see secret teams.
 	TeamVisibilitySecret = TeamVisibility("secret")
 )
 

@@ -368,8 +368,9 @@ class TeamProjectWorkspacePermissionsVariables(_builtins.str, Enum):
 @pulumi.type_token("workspaces:index:TeamVisibility")
 class TeamVisibility(_builtins.str, Enum):
     """
-    Who sees a team: `secret` (its members, the owners and the teams that may see secret
-    teams) or `organization` (every member of the organization).
+    Who sees a team:
+    `secret` (its members, the owners and the teams that may see secret teams) or
+    `organization` (every member of the organization).
     """
     ORGANIZATION = "organization"
     """
@@ -377,8 +378,7 @@ class TeamVisibility(_builtins.str, Enum):
     """
     SECRET = "secret"
     """
-    Its members, the owners and the teams that may see secret
-    teams.
+    Its members, the owners and the teams that may see secret teams.
     """
 
 
