@@ -390,4 +390,31 @@ describe("getEffectiveAccess", () => {
     await expect(getEffectiveAccess({ workspaceId: "web" })).rejects.toThrow(/workspaceId: must be a workspace id/);
     await expect(getEffectiveAccess({ workspaceId: "ws-doesnotexist" })).rejects.toThrow(/answered 404/);
   });
+
+  it("says what the server enforces: a team's organization-wide flags, seen through its own token", async () => {
+    const ws = await h.client.workspaces.create(h.org, { name: uniqueName("eff-flags") });
+    const readers = await newTeam({ readProjects: true });
+    const projectManagers = await newTeam({ manageProjects: true });
+    const result = await getEffectiveAccess({ workspaceId: ws.id });
+    const of = (teamId: string) => result.teams.find((t) => t.teamId === teamId);
+    expect(of(readers)).toMatchObject({ access: "read", sources: [{ kind: "organization", flag: "readProjects" }] });
+    expect(of(projectManagers)).toMatchObject({
+      access: "admin",
+      sources: [{ kind: "organization", flag: "manageProjects" }],
+    });
+    const permissionsOf = async (teamId: string) => {
+      const token = (await api(h, "POST", `/teams/${teamId}/authentication-token`)).json.data.attributes.token;
+      const res = await fetch(`${h.server.url}/workspaces/${ws.id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as any).data.attributes.permissions;
+    };
+    expect(await permissionsOf(readers)).toMatchObject({
+      "can-read-run": true,
+      "can-queue-run": false,
+      "can-update": false,
+    });
+    expect(await permissionsOf(projectManagers)).toMatchObject({ "can-update": true, "can-destroy": true });
+  });
 });

@@ -96,7 +96,7 @@ export async function makeTeam(
   api: Api,
   org: string,
   name: string,
-  access: { manageWorkspaces?: boolean; manageProjects?: boolean } = {},
+  access: { manageWorkspaces?: boolean; manageProjects?: boolean; flags?: Record<string, boolean> } = {},
 ) {
   const team = await expectStatus(
     api.post(`/organizations/${org}/teams`, {
@@ -107,6 +107,7 @@ export async function makeTeam(
           "organization-access": {
             "manage-workspaces": !!access.manageWorkspaces,
             "manage-projects": !!access.manageProjects,
+            ...access.flags,
           },
         },
       },

@@ -20,6 +20,9 @@ beforeAll(async () => {
     204,
   );
   const mw = await makeTeam(t.api, t.org, "managers", { manageWorkspaces: true });
+  const mp = await makeTeam(t.api, t.org, "project-managers", { manageProjects: true });
+  const rw = await makeTeam(t.api, t.org, "all-readers", { flags: { "read-workspaces": true } });
+  const rp = await makeTeam(t.api, t.org, "project-readers", { flags: { "read-projects": true } });
   const orgToken = await expectStatus(t.api.post(`/organizations/${t.org}/authentication-token`), 201);
   const levels = ["admin", "write", "plan", "read"];
   for (const level of levels) {
@@ -38,6 +41,14 @@ beforeAll(async () => {
   roles.push(
     { name: "user:owner", api: t.api.as(owner.token) },
     { name: "team:manage-workspaces", api: t.api.as(mw.token) },
+    { name: "team:manage-projects", api: t.api.as(mp.token) },
+    { name: "team:read-workspaces", api: t.api.as(rw.token) },
+    { name: "team:read-projects", api: t.api.as(rp.token) },
+    {
+      name: "team:read-workspaces+write",
+      api: t.api.as(rw.token),
+      grantTo: { team: rw.id, access: "write" },
+    },
     { name: "organization-token", api: t.api.as(orgToken.body.data.attributes.token) },
     {
       name: "team:custom-lock",
@@ -59,6 +70,20 @@ async function workspaceFor(role: Role) {
   if (role.grantTo) await grant(t.api, role.grantTo.team, ws.id, role.grantTo.access, role.grantTo.extra);
   return ws;
 }
+
+/** What a caller that may read a workspace, and do nothing else to it, gets. */
+const READS_ONLY = {
+  read: 200,
+  update: 404,
+  lock: 404,
+  forceUnlock: 404,
+  safeDelete: 404,
+  forceDelete: 403,
+  replaceConsumers: 404,
+  addConsumers: 404,
+  tags: 404,
+  create: 404,
+};
 
 const EXPECTED: Record<
   string,
@@ -87,42 +112,9 @@ const EXPECTED: Record<
     tags: 204,
     create: 404,
   },
-  "team:write": {
-    read: 200,
-    update: 404,
-    lock: 200,
-    forceUnlock: 404,
-    safeDelete: 404,
-    forceDelete: 403,
-    replaceConsumers: 404,
-    addConsumers: 404,
-    tags: 404,
-    create: 404,
-  },
-  "team:plan": {
-    read: 200,
-    update: 404,
-    lock: 404,
-    forceUnlock: 404,
-    safeDelete: 404,
-    forceDelete: 403,
-    replaceConsumers: 404,
-    addConsumers: 404,
-    tags: 404,
-    create: 404,
-  },
-  "team:read": {
-    read: 200,
-    update: 404,
-    lock: 404,
-    forceUnlock: 404,
-    safeDelete: 404,
-    forceDelete: 403,
-    replaceConsumers: 404,
-    addConsumers: 404,
-    tags: 404,
-    create: 404,
-  },
+  "team:write": { ...READS_ONLY, lock: 200 },
+  "team:plan": READS_ONLY,
+  "team:read": READS_ONLY,
   "user:owner": {
     read: 200,
     update: 200,
@@ -147,6 +139,25 @@ const EXPECTED: Record<
     tags: 204,
     create: 201,
   },
+  // Organization-wide flags (ORGANIZATION_FLAGS_ON_WORKSPACES): manage-projects is admin on
+  // every project and so on every workspace, but replacing consumers still takes manage-workspaces.
+  "team:manage-projects": {
+    read: 200,
+    update: 200,
+    lock: 200,
+    forceUnlock: 200,
+    safeDelete: 204,
+    forceDelete: 403,
+    replaceConsumers: 404,
+    addConsumers: 204,
+    tags: 204,
+    create: 201,
+  },
+  // read-workspaces and read-projects read every workspace, with no grant of their own.
+  "team:read-workspaces": READS_ONLY,
+  "team:read-projects": READS_ONLY,
+  // A grant adds to what the flag gives.
+  "team:read-workspaces+write": { ...READS_ONLY, lock: 200 },
   "organization-token": {
     read: 200,
     update: 200,
@@ -159,30 +170,8 @@ const EXPECTED: Record<
     tags: 204,
     create: 201,
   },
-  "team:custom-lock": {
-    read: 200,
-    update: 404,
-    lock: 200,
-    forceUnlock: 404,
-    safeDelete: 404,
-    forceDelete: 403,
-    replaceConsumers: 404,
-    addConsumers: 404,
-    tags: 404,
-    create: 404,
-  },
-  "user:read-through-team": {
-    read: 200,
-    update: 404,
-    lock: 404,
-    forceUnlock: 404,
-    safeDelete: 404,
-    forceDelete: 403,
-    replaceConsumers: 404,
-    addConsumers: 404,
-    tags: 404,
-    create: 404,
-  },
+  "team:custom-lock": { ...READS_ONLY, lock: 200 },
+  "user:read-through-team": READS_ONLY,
   "team:no-access": {
     read: 404,
     update: 404,

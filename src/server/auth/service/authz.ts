@@ -5,7 +5,12 @@ import * as store from "../store/grants";
 import type { TeamWorkspaceAccess } from "../store/grants";
 import type { Caller, OrgRole } from "./caller";
 import { customProjectAccess } from "./presets";
-import { PROJECT_LEVEL_ON_WORKSPACES, projectGrantOnWorkspaces } from "../../../api/team-access";
+import {
+  ORGANIZATION_FLAGS_ON_WORKSPACES,
+  PROJECT_LEVEL_ON_WORKSPACES,
+  projectGrantOnWorkspaces,
+} from "../../../api/team-access";
+import type { TeamFlags } from "../store/grants";
 
 /**
  * Authorization: the caller's standing in an organization, the permissions it holds on a
@@ -38,6 +43,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
       owner: true,
       manageWorkspaces: true,
       manageProjects: true,
+      everyWorkspaceLevel: "admin",
       teamIds: [],
       adminsMayForceDelete,
     };
@@ -48,6 +54,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
         owner: false,
         manageWorkspaces: true,
         manageProjects: true,
+        everyWorkspaceLevel: "admin",
         teamIds: [],
         adminsMayForceDelete,
       };
@@ -63,6 +70,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
         owner,
         manageWorkspaces: owner || teams.some((t) => t.manage_workspaces === 1),
         manageProjects: owner || teams.some((t) => t.manage_projects === 1),
+        everyWorkspaceLevel: owner ? "admin" : levelFromFlags(teams),
         teamIds: teams.map((t) => t.id),
         adminsMayForceDelete,
       };
@@ -70,6 +78,31 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
   }
   caller.roles.set(organization, role);
   return role;
+}
+
+/** The strongest level the teams' organization-wide flags give on every workspace, if any. */
+function levelFromFlags(teams: TeamFlags[]): OrgRole["everyWorkspaceLevel"] {
+  let level: OrgRole["everyWorkspaceLevel"];
+  for (const t of teams) {
+    const flags: Record<string, unknown> = { ...parseFlags(t.organization_access) };
+    flags["manage-workspaces"] = t.manage_workspaces === 1;
+    flags["manage-projects"] = t.manage_projects === 1;
+    for (const [flag, onWorkspaces] of Object.entries(ORGANIZATION_FLAGS_ON_WORKSPACES)) {
+      if (flags[flag] !== true) continue;
+      if (onWorkspaces === "admin") return "admin";
+      level = "read";
+    }
+  }
+  return level;
+}
+
+function parseFlags(json: string | null | undefined): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(json || "{}");
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Organization-level visibility: members see the organization, everybody else gets 404. */
@@ -204,12 +237,13 @@ function emptyPermissions(): Permissions {
 export function workspacePermissions(db: Db, caller: Caller, ws: WorkspaceKey): Permissions | null {
   const role = orgRole(db, caller, ws.organization);
   if (!role.member) return null;
-  // Teams that manage every workspace get the same answer everywhere in the organization: compute it once.
-  if (role.manageWorkspaces) {
+  // Teams that manage every workspace (or every project) get the same answer everywhere in the organization: compute it once.
+  if (role.everyWorkspaceLevel === "admin") {
     role.everyWorkspace ??= permissionsFrom(new Set(ADMIN), role);
     return { ...role.everyWorkspace };
   }
-  const granted = new Set<PermissionName>();
+  // read-workspaces and read-projects read every workspace; the team's grants may add to that.
+  const granted = new Set<PermissionName>(role.everyWorkspaceLevel === "read" ? READ : []);
   if (role.teamIds.length) {
     for (const r of store.teamWorkspaceGrants(db, ws.id, role.teamIds))
       (r.access === "custom" ? customPermissions(r) : LEVEL_PERMISSIONS[r.access]).forEach((p) => granted.add(p));
@@ -247,10 +281,10 @@ export function isAnyProjectAdmin(db: Db, caller: Caller, organization: string):
   return store.holdsAnyProjectAdmin(db, organization, role.teamIds);
 }
 
-/** May create workspaces in the project: teams managing all workspaces, organization tokens, or project maintainers. */
+/** May create workspaces in the project: teams managing all workspaces or all projects, organization tokens, or project maintainers. */
 export function mayCreateWorkspaceIn(db: Db, caller: Caller, organization: string, projectId: string): boolean {
   const role = orgRole(db, caller, organization);
-  if (role.manageWorkspaces) return true;
+  if (role.manageWorkspaces || role.manageProjects) return true;
   if (!role.teamIds.length) return false;
   return store.maintainsProject(db, projectId, role.teamIds);
 }
@@ -258,7 +292,7 @@ export function mayCreateWorkspaceIn(db: Db, caller: Caller, organization: strin
 /** May create workspaces in at least one project of the organization; checked before a create's body is read. */
 export function mayCreateWorkspaces(db: Db, caller: Caller, organization: string): boolean {
   const role = orgRole(db, caller, organization);
-  if (role.manageWorkspaces) return true;
+  if (role.manageWorkspaces || role.manageProjects) return true;
   if (!role.teamIds.length) return false;
   return store.maintainsAnyProject(db, organization, role.teamIds);
 }
@@ -270,7 +304,7 @@ export function readableWorkspacesFilter(
   organization: string,
 ): { sql: string; params: unknown[] } {
   const role = orgRole(db, caller, organization);
-  if (role.manageWorkspaces) return { sql: "1", params: [] };
+  if (role.everyWorkspaceLevel) return { sql: "1", params: [] };
   if (!role.teamIds.length) return { sql: "0", params: [] };
   return store.teamsReachCondition(role.teamIds);
 }

@@ -23,6 +23,12 @@ export interface OrgRole {
   owner: boolean;
   manageWorkspaces: boolean;
   manageProjects: boolean;
+  /**
+   * The level a team's organization-wide flags give the caller on every workspace
+   * (ORGANIZATION_FLAGS_ON_WORKSPACES): `admin` from manage-workspaces or manage-projects,
+   * `read` from read-workspaces or read-projects; absent when no flag gives one.
+   */
+  everyWorkspaceLevel?: "admin" | "read";
   /** The caller's teams in this organization. */
   teamIds: string[];
   /** The organization lets workspace admins force delete (spec 5, item 7). */

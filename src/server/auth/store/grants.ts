@@ -22,19 +22,21 @@ export interface TeamFlags {
   is_owners: number;
   manage_workspaces: number;
   manage_projects: number;
+  /** The team's other organization-wide flags, as JSON (`read-workspaces`, `read-projects`, ...). */
+  organization_access: string;
 }
 
 export function teamFlagsOfTeam(db: Db, teamId: string | null, organization: string): TeamFlags[] {
   return prepare(
     db,
-    `SELECT id, is_owners, manage_workspaces, manage_projects FROM teams WHERE id = ? AND organization = ?`,
+    `SELECT id, is_owners, manage_workspaces, manage_projects, organization_access FROM teams WHERE id = ? AND organization = ?`,
   ).all(teamId, organization) as TeamFlags[];
 }
 
 export function teamFlagsOfUser(db: Db, userId: string | null, organization: string): TeamFlags[] {
   return prepare(
     db,
-    `SELECT t.id, t.is_owners, t.manage_workspaces, t.manage_projects
+    `SELECT t.id, t.is_owners, t.manage_workspaces, t.manage_projects, t.organization_access
        FROM teams t JOIN team_members m ON m.team_id = t.id
       WHERE m.user_id = ? AND t.organization = ?`,
   ).all(userId, organization) as TeamFlags[];
