@@ -3,6 +3,7 @@
  * function argument has an entry with a description, and the schema has none that nothing
  * implements. The committed schema is also what scripts/plugin/schema.js derives now.
  */
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +74,15 @@ describe("provider schema", () => {
   it("is what scripts/plugin/schema.js derives from the sources now", () => {
     // Run `node scripts/plugin/schema.js` after changing a resource, a lookup or the field table.
     expect(fs.readFileSync(schemaPath, "utf8")).toBe(deriver.render());
+  });
+
+  it("is the schema the committed SDKs were generated from (sdk/schema.sha256)", () => {
+    // Run `scripts/plugin/sdks` after the schema changes; CI's sdks stage then checks the generated code itself.
+    const digest = crypto.createHash("sha256").update(fs.readFileSync(schemaPath)).digest("hex");
+    const recorded = fs.readFileSync(path.join(__dirname, "../../sdk/schema.sha256"), "utf8");
+    expect(recorded, "sdk/ is behind src/plugin/schema.json: run scripts/plugin/sdks").toBe(
+      `${digest}  src/plugin/schema.json\n`,
+    );
   });
 
   it("has one resource per resource class of the TypeScript door, and no other", () => {
