@@ -88,7 +88,13 @@ const tooLarge = () => payloadTooLarge(`The request body exceeds the limit of ${
 /** Requests served, by `METHOD /route/pattern`, for benchmarks and tests. */
 export interface RequestStats {
   total: number;
+  /** Requests answered, by route (counted when the response is sent). */
   byRoute: Record<string, number>;
+  /**
+   * Requests received, by route (counted on arrival, before any injected latency or handler):
+   * what a test watches to act while a request is still being served.
+   */
+  arrivedByRoute: Record<string, number>;
   byStatus: Record<string, number>;
   /** Requests failed on purpose by the fault injection (answered 503 or dropped before any handler ran). */
   faultsInjected: number;
@@ -149,7 +155,13 @@ export function buildApp(
   // Bounded with the request rate: a server without a rate limit (tests) has no bound either.
   const failedAuth = limiter.enabled ? new RateLimiter(FAILED_AUTH_LIMIT, Date.now, FAILED_AUTH_WINDOW_MS) : null;
   let faults: FaultOptions = { ...initialFaults };
-  const stats: Omit<RequestStats, "serverMs"> = { total: 0, byRoute: {}, byStatus: {}, faultsInjected: 0 };
+  const stats: Omit<RequestStats, "serverMs"> = {
+    total: 0,
+    byRoute: {},
+    arrivedByRoute: {},
+    byStatus: {},
+    faultsInjected: 0,
+  };
   const latencies = new Map<string, { ms: number[]; next: number }>();
   const snapshot = (): RequestStats => {
     const serverMs: RequestStats["serverMs"] = {};
@@ -216,6 +228,8 @@ export function buildApp(
   });
 
   app.addHook("onRequest", async (request, reply) => {
+    const route = `${request.method} ${request.routeOptions.url ?? "(unmatched)"}`;
+    stats.arrivedByRoute[route] = (stats.arrivedByRoute[route] ?? 0) + 1;
     if (faults.failureRate || faults.latencyMs || faults.latencyJitterMs) {
       if (await injectFault(faults, request, reply)) {
         stats.faultsInjected++;

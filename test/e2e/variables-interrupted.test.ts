@@ -1,7 +1,8 @@
 /**
  * A CI runner killed in the middle of `pulumi up` of variables and a variable set's
- * applications (SIGKILL to the CLI's process group once an application reached the local server,
- * with its rate limit), then the documented recovery:
+ * applications (SIGKILL to the CLI's process group as soon as an application arrives at the
+ * local server, which holds every request 300 ms before serving it, so the killed run never
+ * hears that answer and always leaves an application out of its state), then the documented recovery:
  * `pulumi cancel --yes` and one `pulumi up`. Each variable the killed run created and
  * left out of the state carries the stack's origin in its description and is taken over,
  * with one info line; none is on the server twice. An application carries nothing that
@@ -20,13 +21,14 @@ const TARGETS = 6;
 
 const program = (workspaceId: string, targets: string[]) => `
 import { VariableSet, VariableSetApplication, WorkspaceVariable } from "pulumi-workspaces";
-// The variables wait for the set, so that its applications reach the server among them.
+// Half the variables wait for the set, so that its applications reach the server among them;
+// the other half wait for the applications, so that the killed run cannot have made them all.
 const set = new VariableSet("shared", { name: "crash-set", variables: [{ key: "S", value: "s", category: "env" }] });
-${JSON.stringify(targets)}.forEach((ws, i) =>
+const apps = ${JSON.stringify(targets)}.map((ws, i) =>
   new VariableSetApplication(\`app-\${i}\`, { variableSetId: set.id, workspaceId: ws }),
 );
 for (let i = 0; i < ${COUNT}; i++) {
-  new WorkspaceVariable(\`v-\${i}\`, { workspaceId: "${workspaceId}", key: \`V\${i}\`, value: String(i), category: "env" }, { dependsOn: [set] });
+  new WorkspaceVariable(\`v-\${i}\`, { workspaceId: "${workspaceId}", key: \`V\${i}\`, value: String(i), category: "env" }, { dependsOn: i < ${COUNT / 2} ? [set] : apps });
 }
 `;
 
@@ -40,7 +42,9 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
   });
 
   it("converges: the variables and applications it made are taken over by their origin", async () => {
-    server = await startTestServer();
+    // Every request waits 300 ms before it is served: the kill lands while an application is
+    // still being served, so its answer never reaches the state.
+    server = await startTestServer({ faults: { latencyMs: 300 } });
     const client = new WorkspacesClient({
       address: server.url,
       token: server.token,
@@ -55,20 +59,17 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
       files: { "index.ts": program(workspaceId, targets) },
       env: serverEnv(server),
     });
+    const arrived = () => server.stats().arrivedByRoute;
     const creates = () =>
-      Object.entries(server.stats().byRoute)
+      Object.entries(arrived())
         .filter(([route]) => /^POST .*\/workspaces\/:workspace_id\/vars$/.test(route))
         .reduce((n, [, c]) => n + c, 0);
-
-    const applications = () => server.stats().byRoute["POST /api/v2/varsets/:varset_id/relationships/workspaces"] ?? 0;
-    // Killed as the first application reaches the server (its answer then never reaches the
-    // state), while variable creates are still in flight.
-    const stopped = await upInterrupted(
-      stack,
-      "SIGKILL",
-      () => (applications() >= 1 && creates() >= 1) || creates() >= COUNT - 2,
-    );
+    const applications = () => arrived()["POST /api/v2/varsets/:varset_id/relationships/workspaces"] ?? 0;
+    // Killed as soon as an application and a variable create have arrived: both are served
+    // after the CLI died.
+    const stopped = await upInterrupted(stack, "SIGKILL", () => applications() >= 1 && creates() >= 1);
     expect(stopped.code, stopped.output).not.toBe(0);
+    server.setFaults({});
     const list = async (): Promise<Variable[]> => {
       for (;;) {
         try {
@@ -96,6 +97,8 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
     const madeSet = (await client.variableSets.list(server.organization).all()).find((x) => x.name === "crash-set");
     const inStateApps = stack.resources("dynamic/workspaces:VariableSetApplication").map((r) => r.id ?? "");
     const orphanApps = (madeSet?.workspaceIds ?? []).filter((ws) => !inStateApps.includes(`${madeSet?.id}/${ws}`));
+    // The application that arrived as the CLI was killed was served after it died.
+    expect(orphanApps.length).toBeGreaterThan(0);
 
     const cancel = await stack.pulumi(["cancel", "--yes", "--non-interactive"]);
     if (cancel.code !== 0) expect(cancel.output).toMatch(/not.*(locked|in progress)|no .*update|nothing/i);
