@@ -297,6 +297,28 @@ export class TestStack {
   }
 
   dispose(): void {
+    killStrays(this.root);
     fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The engine starts its plugins (the language host, the dynamic provider) in process groups
+ * of their own, so a SIGKILL to the CLI's group (test/e2e/interrupt.ts) leaves them running,
+ * idle, with their requests in flight still served. Whatever still works in a stack's
+ * folder when the stack is disposed is killed (Linux: /proc), so no test leaves processes
+ * behind it.
+ */
+function killStrays(dir: string): void {
+  if (!fs.existsSync("/proc/self/cwd")) return;
+  const root = fs.realpathSync(dir);
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === root || cwd.startsWith(root + path.sep)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // gone already, or not ours to read
+    }
   }
 }
