@@ -1,7 +1,8 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
 import { findUser } from "./service/users";
-import { organizationAccessOf, teamMemberIds, type TeamPermissions, type TeamRecord } from "./service/teams";
+import { teamMemberIds, type TeamPermissions, type TeamRecord } from "./service/teams";
+import { organizationAccessOf } from "./service/presets";
 import type { IssuedToken } from "./service/tokens";
 import { workspaceGrantPermissions, type TeamProjectRecord, type TeamWorkspaceRecord } from "./service/access";
 import { projectGrantPermissions } from "./service/presets";

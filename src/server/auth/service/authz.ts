@@ -4,7 +4,7 @@ import { PERMISSION_NAMES, type PermissionName, type Permissions } from "../../.
 import * as store from "../store/grants";
 import type { TeamWorkspaceAccess } from "../store/grants";
 import type { Caller, OrgRole } from "./caller";
-import { customProjectAccess } from "./presets";
+import { customProjectAccess, organizationAccessOf } from "./presets";
 import {
   ORGANIZATION_FLAGS_ON_WORKSPACES,
   PROJECT_LEVEL_ON_WORKSPACES,
@@ -70,7 +70,7 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
         owner,
         manageWorkspaces: owner || teams.some((t) => t.manage_workspaces === 1),
         manageProjects: owner || teams.some((t) => t.manage_projects === 1),
-        everyWorkspaceLevel: owner ? "admin" : levelFromFlags(teams),
+        everyWorkspaceLevel: levelFromFlags(teams),
         teamIds: teams.map((t) => t.id),
         adminsMayForceDelete,
       };
@@ -84,25 +84,14 @@ export function orgRole(db: Db, caller: Caller, organization: string): OrgRole {
 function levelFromFlags(teams: TeamFlags[]): OrgRole["everyWorkspaceLevel"] {
   let level: OrgRole["everyWorkspaceLevel"];
   for (const t of teams) {
-    const flags: Record<string, unknown> = { ...parseFlags(t.organization_access) };
-    flags["manage-workspaces"] = t.manage_workspaces === 1;
-    flags["manage-projects"] = t.manage_projects === 1;
+    const flags = organizationAccessOf(t);
     for (const [flag, onWorkspaces] of Object.entries(ORGANIZATION_FLAGS_ON_WORKSPACES)) {
-      if (flags[flag] !== true) continue;
+      if (!flags[flag as keyof typeof flags]) continue;
       if (onWorkspaces === "admin") return "admin";
       level = "read";
     }
   }
   return level;
-}
-
-function parseFlags(json: string | null | undefined): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(json || "{}");
-    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** Organization-level visibility: members see the organization, everybody else gets 404. */

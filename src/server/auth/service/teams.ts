@@ -4,9 +4,10 @@ import { newId } from "../../ids";
 import { Invalid, NotFound } from "../../domain-errors";
 import * as store from "../store/records";
 import type { TeamFilter, TeamRecord, TeamSettings } from "../store/records";
-import { ORGANIZATION_ACCESS_FLAGS, type OrganizationAccessFlag } from "../../../api/teams";
+import type { OrganizationAccessFlag } from "../../../api/teams";
 import { assertMember, assertOwner, orgRole } from "./authz";
 import type { Caller } from "./caller";
+import { organizationAccessOf } from "./presets";
 import { createServiceUser, unique } from "./users";
 
 export type { TeamRecord };
@@ -87,24 +88,6 @@ export interface TeamInput {
   visibility?: string;
   ssoTeamId?: string | null;
   allowMemberTokenManagement?: boolean;
-}
-
-/** Every organization access flag of a team; the owners team holds them all. */
-export function organizationAccessOf(t: TeamRecord): Record<OrganizationAccessFlag, boolean> {
-  let stored: Record<string, unknown> = {};
-  try {
-    stored = JSON.parse(t.organization_access || "{}") as Record<string, unknown>;
-  } catch {
-    stored = {};
-  }
-  const owners = t.is_owners === 1;
-  const out = Object.fromEntries(ORGANIZATION_ACCESS_FLAGS.map((f) => [f, owners || stored[f] === true])) as Record<
-    OrganizationAccessFlag,
-    boolean
-  >;
-  out["manage-workspaces"] = owners || t.manage_workspaces === 1;
-  out["manage-projects"] = owners || t.manage_projects === 1;
-  return out;
 }
 
 /** The stored shape of a team's flags and settings: `current` with the input over it. */
