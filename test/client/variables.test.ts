@@ -1,10 +1,16 @@
 /**
  * The client's variables and variable sets against the local server: typed results, the
- * wire's `terraform` read as `engine`, a sensitive value never read back, 422s as
+ * wire's `terraform` read as `engine`, a sensitive value never read back (but stored
+ * intact, opened from the database file with the server's key), 422s as
  * ValidationError, paged set lists, and effective variables with their sources.
  */
-import { describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { NotFoundError, ValidationError } from "../../src/client";
+import { storedVariables } from "../server/sealed";
 import { failure, uniqueName, useServer } from "./helpers";
 
 const t = useServer();
@@ -53,6 +59,37 @@ describe("workspace variables", () => {
     ]);
     const bad = await failure(t.client.variables.create(ws.id, { key: "no spaces", category: "env" }));
     expect((bad as ValidationError).problems[0].pointer).toBe("/data/attributes/key");
+  });
+});
+
+describe("a sensitive value reaches the server intact", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ws-client-sealed-"));
+  const dbFile = join(dir, "sealed.db");
+  const f = useServer({ db: dbFile });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is stored sealed and opens with the server's key to what the client sent, created and updated", async () => {
+    const ws = await f.client.workspaces.create(f.org, { name: uniqueName("sealed") });
+    const sent = `ws-${randomBytes(8).toString("hex")}`;
+    const v = await f.client.variables.create(ws.id, { key: "TOKEN", value: sent, category: "env", sensitive: true });
+    expect(storedVariables(dbFile, ws.id)).toMatchObject([{ id: v.id, sensitive: true, value: sent }]);
+    const next = `ws-${randomBytes(8).toString("hex")}`;
+    await f.client.variables.update(ws.id, v.id, { value: next });
+    const [row] = storedVariables(dbFile, ws.id);
+    expect(row).toMatchObject({ id: v.id, sensitive: true, value: next });
+    expect(row.stored).not.toContain(next);
+
+    const set = await f.client.variableSets.create(f.org, { name: uniqueName("sealed-set") });
+    const inSet = `set-${randomBytes(8).toString("hex")}`;
+    const sv = await f.client.variableSets.createVariable(set.id, {
+      key: "AWS_KEY",
+      value: inSet,
+      category: "env",
+      sensitive: true,
+    });
+    expect(storedVariables(dbFile, set.id, "varset_vars")).toMatchObject([
+      { id: sv.id, sensitive: true, value: inSet },
+    ]);
   });
 });
 

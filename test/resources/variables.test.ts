@@ -2,29 +2,40 @@
  * `WorkspaceVariable`, `WorkspaceVariables`, `VariableSet`, `VariableSetApplication` and
  * `getEffectiveVariables` against the real local server, through the entry point as the
  * engine calls them: check failures with their property paths, create, drift read back and
- * restored, sensitive values compared with the recorded ones only, the replacements the
+ * restored, sensitive values compared with the recorded ones only (and read back sealed
+ * from the server's database file, equal to what the program sent), the replacements the
  * service's refusals call for, adoption with no write, the take-over of an interrupted
  * create by its origin, additive ownership, and deletes that leave alone what the
  * resource does not own.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch, PROTOCOL } from "../../src/resources/entry";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { originFor } from "../../src/resources/providers/origin";
 import { getEffectiveVariables, lookupSettingsFrom } from "../../src/resources/lookups";
+import { storedVariables } from "../server/sealed";
 import { api, startHarness, uniqueName, type Harness } from "./helpers";
 
 type Props = Record<string, any>;
 type Failure = { property: string; reason: string };
 
 let h: Harness;
+let dir: string;
+/** The server's database file: what a sensitive value became on the server is read back from it. */
+let dbFile: string;
 
 beforeAll(async () => {
-  h = await startHarness();
+  dir = mkdtempSync(join(tmpdir(), "ws-provider-vars-"));
+  dbFile = join(dir, "vars.db");
+  h = await startHarness({ db: dbFile });
   lookupSettingsFrom(() => ({ address: h.server.url, token: h.server.token, organization: h.org }));
 });
 afterAll(async () => {
   await h?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const call = (kind: string, method: string, ...args: unknown[]) =>
@@ -173,6 +184,7 @@ describe("WorkspaceVariable", () => {
     const { id, outs } = await create("WorkspaceVariable", news);
     expect(outs).toMatchObject({ value: null, sensitive: true, sensitiveValue: "s3cr3t-1" });
     expect((await h.client.variables.read(ws, outs.variableId)).value).toBeNull();
+    expect(storedVariables(dbFile, ws)).toMatchObject([{ key: "TOKEN", sensitive: true, value: "s3cr3t-1" }]);
 
     // The service never shows it: a refresh keeps the recorded value, and an unchanged one is no change.
     const read = await call("WorkspaceVariable", "read", id, outs);
@@ -186,6 +198,7 @@ describe("WorkspaceVariable", () => {
     const changed = await update("WorkspaceVariable", id, read.props, { ...news, value: "s3cr3t-2" });
     expect(writes() - before).toBe(1);
     expect(changed.sensitiveValue).toBe("s3cr3t-2");
+    expect(storedVariables(dbFile, ws)).toMatchObject([{ key: "TOKEN", sensitive: true, value: "s3cr3t-2" }]);
 
     // Made non-sensitive: a replacement, the old one deleted first (same key and category).
     expect(await diff("WorkspaceVariable", id, changed, { ...news, sensitive: false })).toMatchObject({
@@ -269,6 +282,10 @@ describe("WorkspaceVariables: additive", () => {
     expect(outs.variables.map((v: Props) => v.key)).toEqual(["region", "TOKEN"]);
     expect(outs.variables[1]).not.toHaveProperty("value");
     expect(outs.sensitiveValues).toEqual({ "env/TOKEN": "s3cr3t" });
+    expect(storedVariables(dbFile, ws).find((v) => v.key === "TOKEN")).toMatchObject({
+      sensitive: true,
+      value: "s3cr3t",
+    });
     expect((await diff("WorkspaceVariables", id, outs, news)).changes).toBe(false);
 
     // A key the workspace has from elsewhere: refused, nothing written.
@@ -351,6 +368,10 @@ describe("VariableSet and VariableSetApplication", () => {
     const { id, outs } = await create("VariableSet", news);
     expect(id).toMatch(/^varset-/);
     expect(outs.sensitiveValues).toEqual({ "env/AWS_SECRET_ACCESS_KEY": "s3cr3t" });
+    expect(storedVariables(dbFile, id, "varset_vars").find((v) => v.sensitive)).toMatchObject({
+      key: "AWS_SECRET_ACCESS_KEY",
+      value: "s3cr3t",
+    });
     expect((await diff("VariableSet", id, outs, news)).changes).toBe(false);
 
     const taken = await check("VariableSet", { ...news, description: "again" });
