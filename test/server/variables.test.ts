@@ -10,12 +10,22 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server";
 import { Api, createWorkspace, expectStatus, grant, makeTeam } from "./helpers";
+import { storedVariables } from "./sealed";
 
 const SECRET = "s3cr3t-value-that-must-never-leave-1f9a";
 const vars = (attributes: Record<string, unknown>) => ({ data: { type: "vars", attributes } });
 const varset = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
   data: { type: "varsets", attributes, ...(relationships ? { relationships } : {}) },
 });
+
+/** A file's bytes, or none when SQLite has not made it (a WAL already checkpointed). */
+function readIfThere(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
 
 let dir: string;
 let server: RunningServer;
@@ -156,16 +166,28 @@ describe("workspace variables", () => {
     expect(hidden.body.data.attributes.value).toBeNull();
     bodies.push(hidden.text);
     for (const b of bodies) expect(b).not.toContain(SECRET);
-    expect(log).not.toContain(SECRET);
-    const bytes = Buffer.concat(
-      ["", "-wal"].map((s) => {
-        try {
-          return readFileSync(dbFile + s);
-        } catch {
-          return Buffer.alloc(0);
-        }
-      }),
+    // The log searched holds the requests that carried the value, so its silence means something.
+    const logged = log
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg?: string; method?: string; path?: string; status?: number })
+      .filter((l) => l.msg === "request" && l.path === `/api/v2/workspaces/${ws.id}/vars`);
+    expect(logged.map((l) => [l.method, l.status])).toEqual(
+      expect.arrayContaining([
+        ["POST", 201],
+        ["GET", 200],
+      ]),
     );
+    expect(log).not.toContain(SECRET);
+    // The file searched holds the rows, sealed: the server opens them back to what was sent.
+    const rows = storedVariables(dbFile, ws.id);
+    expect(rows.map((r) => [r.id, r.sensitive, r.value])).toEqual([
+      [plain.body.data.id, true, `${SECRET}-2`],
+      [id, true, SECRET],
+    ]);
+    const bytes = Buffer.concat([readFileSync(dbFile), readIfThere(`${dbFile}-wal`)]);
+    for (const r of rows)
+      expect(bytes.includes(Buffer.from(r.stored)), `the database files hold row ${r.id}`).toBe(true);
     expect(bytes.includes(Buffer.from(SECRET))).toBe(false);
   });
 
