@@ -114,7 +114,7 @@ async function policy404(
           `Check workspaceId, or use a token with admin access to the workspace.`,
       );
     }
-    await confirmGone(client, dependentRecord("data retention policy", workspaceId, props), action);
+    await confirmGone(client, await dependentRecord(client, "data retention policy", workspaceId, props), action);
     return;
   }
   throw notOffered(action === "refresh" ? "read" : action, workspaceId);

@@ -1,6 +1,8 @@
 /** A 404: gone, or not this token's to see (spec section 7), decided by one rule. */
 import { NotFoundError } from "../../client/typed-errors";
 import type { WorkspacesClient } from "../../client";
+import { defaultOrganization } from "../provider-settings";
+import { listedOrganization } from "../process/snapshot";
 import { standingIn } from "../process/standings";
 import { ProviderError } from "./user-errors";
 import type { Props } from "./types";
@@ -20,6 +22,8 @@ export interface MissingRecord {
    * consumers and lock of a workspace), `no-code module`, `project` or `team`.
    */
   kind: "workspace" | "no-code module" | "project" | "team";
+  /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
+  unknownBecause?: string;
 }
 
 /** Refusal to take a 404 as "gone": the record may exist and be hidden from the token. */
@@ -73,8 +77,9 @@ export async function confirmGone(
   if (!org) {
     throw new NotVisibleError(
       `cannot ${action === "refresh" ? "read" : action} ${record.label}: the service answered 404, so it does not exist or the token in use ` +
-        `may not see it, and nothing recorded with the resource tells which (a resource adopted with \`get\`, or state written by ` +
-        `an earlier release). Check the id and use a token that can see it; if it really is gone and the resource is in the stack, ` +
+        `may not see it, and nothing recorded with the resource tells which (${
+          record.unknownBecause ?? "a resource adopted with `get`, or state written by an earlier release"
+        }). Check the id and use a token that can see it; if it really is gone and the resource is in the stack, ` +
         `remove it with \`pulumi state delete <urn>\`.`,
     );
   } else {
@@ -100,7 +105,7 @@ export async function confirmGone(
  */
 export async function unlessGone<T, G>(
   client: WorkspacesClient,
-  record: MissingRecord,
+  record: MissingRecord | (() => Promise<MissingRecord>),
   action: "refresh" | "delete" | "update",
   fn: () => Promise<T>,
   gone: () => G,
@@ -109,7 +114,7 @@ export async function unlessGone<T, G>(
     return await fn();
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
-    await confirmGone(client, record, action);
+    await confirmGone(client, typeof record === "function" ? await record() : record, action);
     return gone();
   }
 }
@@ -135,7 +140,105 @@ export function workspaceLabel(id: string, name?: unknown): string {
   return typeof name === "string" && name !== "" ? `workspace "${name}" (${id})` : `workspace ${id}`;
 }
 
-/** The record behind a workspace's tags, consumers or lock: the workspace itself. */
-export function dependentRecord(what: string, workspaceId: string, props: Props): MissingRecord {
-  return { label: `the ${what} of workspace ${workspaceId}`, organization: props.organization, kind: "workspace" };
+/** A record that a child lives under, read for its organization when state records none. */
+export interface Parent {
+  kind: "workspace" | "project" | "team" | "variable set";
+  id: unknown;
+}
+
+/** Parents' organizations learnt by each client: a record never moves to another organization. */
+const learnt = new WeakMap<WorkspacesClient, Map<string, string>>();
+
+/**
+ * The organization a parent shows, or undefined when it cannot be read (gone, or hidden
+ * from the token): one read per parent and client at most, none for a workspace the
+ * process's listing holds.
+ */
+async function organizationOfParent(client: WorkspacesClient, parent: Parent): Promise<string | undefined> {
+  if (typeof parent.id !== "string" || parent.id === "") return undefined;
+  const id = parent.id;
+  let known = learnt.get(client);
+  if (!known) learnt.set(client, (known = new Map()));
+  const held = known.get(id) ?? (parent.kind === "workspace" ? listedOrganization(client, id) : undefined);
+  if (held) return held;
+  const read: () => Promise<{ organization?: string | null }> =
+    parent.kind === "workspace"
+      ? () => client.workspaces.read(id)
+      : parent.kind === "project"
+        ? () => client.projects.read(id)
+        : parent.kind === "team"
+          ? () => client.teams.read(id)
+          : () => client.variableSets.read(id);
+  const org = await read().then(
+    (p) => (typeof p.organization === "string" && p.organization !== "" ? p.organization : undefined),
+    () => undefined,
+  );
+  if (org) known.set(id, org);
+  return org;
+}
+
+function recordedOrganization(props: Props): string | undefined {
+  return typeof props.organization === "string" && props.organization !== "" ? props.organization : undefined;
+}
+
+/**
+ * The organization of a record that lives under `parents` (a workspace, project, team or
+ * variable set), kept in its outputs for the 404 rule: the one state records, else the one
+ * the first readable parent shows. Undefined when neither tells.
+ */
+export async function organizationUnder(
+  client: WorkspacesClient,
+  props: Props,
+  parents: readonly Parent[],
+): Promise<string | undefined> {
+  const recorded = recordedOrganization(props);
+  if (recorded) return recorded;
+  for (const parent of parents) {
+    const org = await organizationOfParent(client, parent);
+    if (org) return org;
+  }
+  return undefined;
+}
+
+/**
+ * The 404 rule's record (see confirmGone) for a record that lives under a workspace,
+ * project, team or variable set. Its organization is the one its outputs record (every
+ * create, read and adoption writes it), so a parent deleted out of band leaves the rule
+ * all it needs. State written before the organization was recorded falls back to a parent
+ * the token can still read, and when every parent is gone too, to the stack's configured
+ * organization (`workspaces:organization`), the one its records are made in.
+ */
+export async function childRecord(
+  client: WorkspacesClient,
+  record: Omit<MissingRecord, "organization" | "unknownBecause">,
+  props: Props,
+  parents: readonly Parent[],
+): Promise<MissingRecord> {
+  const organization = (await organizationUnder(client, props, parents)) ?? defaultOrganization();
+  const recordedAny = Object.keys(props).some((k) => !k.startsWith("__") && props[k] !== undefined);
+  const unknownBecause = recordedAny
+    ? "the state was written by an earlier release, which recorded no organization, the records it lives under " +
+      "cannot be read, and the stack configures no organization (workspaces:organization)"
+    : "the resource was read with `get`, which records no organization, and the records it lives under cannot be read";
+  return { ...record, organization, unknownBecause };
+}
+
+/** The 404 rule's record for a record under one workspace, e.g. `variable "region" … of workspace ws-…`. */
+export function underWorkspace(
+  client: WorkspacesClient,
+  label: string,
+  workspaceId: string,
+  props: Props,
+): Promise<MissingRecord> {
+  return childRecord(client, { label, kind: "workspace" }, props, [{ kind: "workspace", id: workspaceId }]);
+}
+
+/** The record behind a workspace's tags, consumers, lock or retention policy: the workspace itself. */
+export function dependentRecord(
+  client: WorkspacesClient,
+  what: string,
+  workspaceId: string,
+  props: Props,
+): Promise<MissingRecord> {
+  return underWorkspace(client, `the ${what} of workspace ${workspaceId}`, workspaceId, props);
 }

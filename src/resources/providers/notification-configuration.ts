@@ -30,7 +30,7 @@ import { confirmGone } from "./gone";
 import { recoverLostCreate } from "./lost-create";
 import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
-import { missingVariables } from "./workspace-variable";
+import { missingUnder, workspaceOrganization } from "./workspace-variable";
 import { checkConfiguration, label } from "./notification-check";
 import type { ProviderImpl, Props } from "./types";
 import type { NotificationConfigurationArgs } from "../notification-configuration";
@@ -51,6 +51,8 @@ type NotificationOutputs = {
   triggers: string[];
   emailAddresses: string[];
   emailUserIds: string[];
+  /** The workspace's organization, for the 404 rule once the workspace is gone; absent from earlier state. */
+  organization?: string | null;
 };
 
 const sameOrNone = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
@@ -96,9 +98,15 @@ function tokenOf(token: unknown): string | null {
   return typeof token === "string" && token !== "" ? token : null;
 }
 
-function outputsOf(workspaceId: string, c: ApiConfiguration, token: unknown): NotificationOutputs {
+function outputsOf(
+  workspaceId: string,
+  c: ApiConfiguration,
+  token: unknown,
+  organization: string | undefined,
+): NotificationOutputs {
   return {
     workspaceId,
+    organization: organization ?? null,
     name: c.name,
     destinationType: c.destinationType,
     url: splitOrigin(c.url).url,
@@ -174,7 +182,8 @@ async function createConfiguration(inputs: Props): Promise<{ id: string; outs: N
     );
     made = found.configuration;
   }
-  return { id: made.id, outs: outputsOf(workspaceId, made, inputs.token) };
+  const organization = await workspaceOrganization(client, workspaceId);
+  return { id: made.id, outs: outputsOf(workspaceId, made, inputs.token, organization) };
 }
 
 /** The changes an update sends: what differs from the outputs, users always for an email destination (absent, the service clears them). */
@@ -227,12 +236,13 @@ const provider: ProviderImpl<NotificationInputs & Props, NotificationOutputs> = 
       c = await client.notificationConfigurations.read(configurationId(id));
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      const record = await missingVariables(client, String(props.workspaceId), label(props.name, undefined, id));
+      const record = await missingUnder(client, String(props.workspaceId), label(props.name, undefined, id), props);
       await confirmGone(client, record, "refresh");
       return {};
     }
     const workspaceId = c.subscribable?.type === "workspaces" ? c.subscribable.id : String(props.workspaceId);
-    return { id, props: outputsOf(workspaceId, c, props.token) };
+    const organization = await workspaceOrganization(client, workspaceId, props);
+    return { id, props: outputsOf(workspaceId, c, props.token, organization) };
   },
 
   inputShape(name, value, outputs) {
@@ -248,11 +258,12 @@ const provider: ProviderImpl<NotificationInputs & Props, NotificationOutputs> = 
     const client = getClient();
     try {
       const c = await client.notificationConfigurations.update(configurationId(id), changes);
-      return { outs: outputsOf(String(olds.workspaceId), c, news.token) };
+      const organization = await workspaceOrganization(client, String(olds.workspaceId), olds);
+      return { outs: outputsOf(String(olds.workspaceId), c, news.token, organization) };
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const what = label(news.name, undefined, id);
-      await confirmGone(client, await missingVariables(client, String(olds.workspaceId), what), "update");
+      await confirmGone(client, await missingUnder(client, String(olds.workspaceId), what, olds), "update");
       throw new ProviderError(
         `cannot update ${what} of workspace ${String(olds.workspaceId)}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
       );
@@ -265,7 +276,7 @@ const provider: ProviderImpl<NotificationInputs & Props, NotificationOutputs> = 
       await client.notificationConfigurations.delete(configurationId(id));
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      const record = await missingVariables(client, String(props.workspaceId), label(props.name, undefined, id));
+      const record = await missingUnder(client, String(props.workspaceId), label(props.name, undefined, id), props);
       await confirmGone(client, record, "delete");
     }
   },

@@ -209,7 +209,7 @@ export const remoteStateConsumersProvider: ProviderImpl<
       const client = getClient();
       return unlessGone(
         client,
-        dependentRecord("remote state consumers", workspaceId, props),
+        () => dependentRecord(client, "remote state consumers", workspaceId, props),
         "refresh",
         async () => {
           const all = await current(client, workspaceId);
@@ -239,7 +239,11 @@ export const remoteStateConsumersProvider: ProviderImpl<
         else if (added.length) await client.remoteStateConsumers.remove(workspaceId, added);
       } catch (err) {
         if (isNotFound(err)) {
-          await confirmGone(client, dependentRecord("remote state consumers", workspaceId, props), "delete");
+          await confirmGone(
+            client,
+            await dependentRecord(client, "remote state consumers", workspaceId, props),
+            "delete",
+          );
           return;
         }
         await explain(client, workspaceId, err);

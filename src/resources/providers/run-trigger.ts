@@ -10,7 +10,7 @@ import { CLAIMANT_KEY, claim, joinGroup } from "../process/claims";
 import { adoptable, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { childRecord, confirmGone, organizationUnder, type MissingRecord, type Parent } from "./gone";
 import { workspaceIdFailures } from "./inputs";
 import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
@@ -27,6 +27,8 @@ type RunTriggerOutputs = {
   sourceWorkspaceId: string;
   workspaceName: string | null;
   sourceWorkspaceName: string | null;
+  /** The workspaces' organization, for the 404 rule once they are gone; absent from earlier state. */
+  organization?: string | null;
 };
 
 const FIELDS: FieldRule[] = [
@@ -49,8 +51,9 @@ function label(workspaceId: unknown, sourceWorkspaceId: unknown, id?: string): s
     : what;
 }
 
-function outputsOf(t: ApiRunTrigger, props: Props): RunTriggerOutputs {
+function outputsOf(t: ApiRunTrigger, props: Props, organization: string | undefined): RunTriggerOutputs {
   return {
+    organization: organization ?? null,
     workspaceId: t.workspaceId ?? String(props.workspaceId),
     sourceWorkspaceId: t.sourceableId ?? String(props.sourceWorkspaceId),
     workspaceName: t.workspaceName,
@@ -140,7 +143,7 @@ const provider: ProviderImpl<RunTriggerInputs & Props, RunTriggerOutputs> = {
     if (await existing(client, workspaceId, sourceWorkspaceId)) throw new PairTaken();
     try {
       const t = await client.runTriggers.create(workspaceId, sourceWorkspaceId);
-      return { id: t.id, outs: outputsOf(t, inputs) };
+      return { id: t.id, outs: outputsOf(t, inputs, await organizationUnder(client, {}, parents(inputs))) };
     } catch (err) {
       if (!isNotFound(err)) throw err;
       throw new ProviderError(
@@ -160,7 +163,7 @@ const provider: ProviderImpl<RunTriggerInputs & Props, RunTriggerOutputs> = {
       await confirmGone(client, await missing(client, id, props), "refresh");
       return {};
     }
-    return { id, props: outputsOf(t, props) };
+    return { id, props: outputsOf(t, props, await organizationUnder(client, props, parents(props))) };
   },
 
   async update(_id, olds) {
@@ -179,20 +182,18 @@ const provider: ProviderImpl<RunTriggerInputs & Props, RunTriggerOutputs> = {
   },
 };
 
-/** The organization of a workspace, where the token can read it. */
-async function organizationOf(client: WorkspacesClient, workspaceId: unknown): Promise<string | undefined> {
-  if (!isId("workspace", workspaceId)) return undefined;
-  return client.workspaces.read(workspaceId).then(
-    (ws) => ws.organization ?? undefined,
-    () => undefined,
-  );
+/** A trigger is seen through the workspace it queues runs in, else through its source: both of one organization. */
+function parents(props: Props): Parent[] {
+  return [
+    { kind: "workspace", id: props.workspaceId },
+    { kind: "workspace", id: props.sourceWorkspaceId },
+  ];
 }
 
-/** The 404 rule's record: a trigger is seen through the workspace it queues runs in, else through its source. */
-async function missing(client: WorkspacesClient, id: string, props: Props): Promise<MissingRecord> {
-  const organization =
-    (await organizationOf(client, props.workspaceId)) ?? (await organizationOf(client, props.sourceWorkspaceId));
-  return { label: label(props.workspaceId, props.sourceWorkspaceId, id), organization, kind: "workspace" };
+/** The 404 rule's record (./gone.ts), with the organization the outputs record. */
+function missing(client: WorkspacesClient, id: string, props: Props): Promise<MissingRecord> {
+  const record = { label: label(props.workspaceId, props.sourceWorkspaceId, id), kind: "workspace" as const };
+  return childRecord(client, record, props, parents(props));
 }
 
 const runTriggerAdopter: Adopter = {

@@ -10,7 +10,7 @@ import { isId, type IdKind } from "../../api/common";
 import { CLAIMANT_KEY, claim } from "../process/claims";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { childRecord, confirmGone, type MissingRecord } from "./gone";
 import { ProviderError } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { adoptFailures } from "./workspace-variable-lists";
@@ -242,11 +242,11 @@ async function existing(client: WorkspacesClient, t: AccessTarget, teamId: strin
 /** The provider of one kind of team access. */
 export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutputs> {
   const FIELDS = t.fields;
-  const missing = (id: string, props: Props): MissingRecord => ({
-    label: label(t, props.teamId, props[t.input], id),
-    organization: props.organization,
-    kind: t.visibility,
-  });
+  const missing = (client: WorkspacesClient, id: string, props: Props): Promise<MissingRecord> =>
+    childRecord(client, { label: label(t, props.teamId, props[t.input], id), kind: t.visibility }, props, [
+      { kind: t.noun, id: props[t.input] },
+      { kind: "team", id: props.teamId },
+    ]);
 
   return {
     async check(_olds, news) {
@@ -347,7 +347,7 @@ export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutpu
         }
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await confirmGone(client, missing(id, props), "refresh");
+        await confirmGone(client, await missing(client, id, props), "refresh");
         return {};
       }
       const teamId = grant.teamId ?? String(props.teamId);
@@ -376,7 +376,7 @@ export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutpu
         grant = await t.update(client, id, access, groups);
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await confirmGone(client, missing(id, olds), "update");
+        await confirmGone(client, await missing(client, id, olds), "update");
         throw new ProviderError(
           `cannot update ${label(t, teamId, targetId, id)}: it was removed outside the program. Run \`pulumi refresh\`, then \`pulumi up\` grants it again.`,
         );
@@ -390,7 +390,7 @@ export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutpu
         await t.remove(client, id);
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await confirmGone(client, missing(id, props), "delete");
+        await confirmGone(client, await missing(client, id, props), "delete");
       }
     },
   };

@@ -11,7 +11,7 @@ import { sameOwner } from "./origin";
 import { reportInfo } from "../process/engine-status";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { childRecord, confirmGone, type MissingRecord } from "./gone";
 import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { adoptFailures } from "./workspace-variable-lists";
@@ -78,8 +78,16 @@ function outputsOf(variableSetId: string, target: Target, organization: unknown)
   };
 }
 
-function missing(variableSetId: string, target: Target, props: Props): MissingRecord {
-  return { label: label(variableSetId, target), organization: props.organization, kind: "workspace" };
+function missing(
+  client: WorkspacesClient,
+  variableSetId: string,
+  target: Target,
+  props: Props,
+): Promise<MissingRecord> {
+  return childRecord(client, { label: label(variableSetId, target), kind: "workspace" }, props, [
+    { kind: "variable set", id: variableSetId },
+    { kind: target.kind, id: target.id },
+  ]);
 }
 
 async function readSet(client: WorkspacesClient, variableSetId: string, doing: string): Promise<ApiVariableSet> {
@@ -192,7 +200,7 @@ const provider: ProviderImpl<VariableSetApplicationInputs & Props, VariableSetAp
       set = await client.variableSets.read(variableSetId);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(variableSetId, target, props), "refresh");
+      await confirmGone(client, await missing(client, variableSetId, target, props), "refresh");
       return {};
     }
     if (!applied(set, target)) return {};
@@ -212,7 +220,11 @@ const provider: ProviderImpl<VariableSetApplicationInputs & Props, VariableSetAp
       await write(client, "remove", variableSetId, target);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await confirmGone(client, missing(variableSetId, target, props), "delete");
+      // A set the token reads lists every target it is applied to: one that no longer lists
+      // this target (deleted with its workspace or project) proves the application gone.
+      const set = await client.variableSets.read(variableSetId).catch(() => undefined);
+      if (set && !applied(set, target)) return;
+      await confirmGone(client, await missing(client, variableSetId, target, props), "delete");
     }
   },
 };

@@ -101,7 +101,7 @@ export const workspaceLockProvider: ProviderImpl<WorkspaceLockInputs & Props, Wo
     const client = getClient();
     const ws = await unlessGone(
       client,
-      dependentRecord("lock", workspaceId, props),
+      () => dependentRecord(client, "lock", workspaceId, props),
       "refresh",
       () => client.workspaces.read(workspaceId),
       () => undefined,
@@ -123,7 +123,7 @@ export const workspaceLockProvider: ProviderImpl<WorkspaceLockInputs & Props, Wo
       else await client.workspaces.unlock(workspaceId);
     } catch (err) {
       if (isNotFound(err)) {
-        await confirmGone(client, dependentRecord("lock", workspaceId, props), "delete");
+        await confirmGone(client, await dependentRecord(client, "lock", workspaceId, props), "delete");
         return;
       }
       if (err instanceof ConflictError && err.reason === "not-locked") return;

@@ -277,7 +277,7 @@ export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, Wo
         const client = getClient();
         return unlessGone(
           client,
-          dependentRecord("tags", workspaceId, props),
+          () => dependentRecord(client, "tags", workspaceId, props),
           "refresh",
           async () => {
             const current = await readWorkspaceWithTags(client, workspaceId, props.organization);
@@ -329,7 +329,7 @@ export const workspaceTagsProvider: ProviderImpl<WorkspaceTagsInputs & Props, Wo
           }
         } catch (err) {
           if (isNotFound(err)) {
-            await confirmGone(client, dependentRecord("tags", workspaceId, props), "delete");
+            await confirmGone(client, await dependentRecord(client, "tags", workspaceId, props), "delete");
             return;
           }
           throw err;

@@ -11,7 +11,7 @@ import { reportInfo } from "../process/engine-status";
 import { adoptable, type Adopter } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameFlag, sameOptionalString, type FieldRule } from "./compare";
-import { confirmGone, type MissingRecord } from "./gone";
+import { confirmGone, organizationUnder, underWorkspace, type MissingRecord } from "./gone";
 import { workspaceIdFailures } from "./inputs";
 import { ProviderError } from "./user-errors";
 import { isUnknown } from "./unknowns";
@@ -49,6 +49,8 @@ type WorkspaceVariableOutputs = {
   sensitive: boolean;
   /** The value the program last declared for a sensitive variable (a secret); null otherwise or when unknown (adopted, imported). */
   sensitiveValue: string | null;
+  /** The workspace's organization, for the 404 rule once the workspace is gone; absent from earlier state. */
+  organization?: string | null;
 };
 
 /** `<ws-id>/<var-id>` -> its two ids. */
@@ -77,7 +79,12 @@ export function originOfDescription(description: string | null | undefined) {
   return originQuery(description) ? { sourceName: ORIGIN_SOURCE_NAME, sourceUrl: description } : undefined;
 }
 
-function outputsOf(workspaceId: string, v: Variable, sensitiveValue: string | null): WorkspaceVariableOutputs {
+function outputsOf(
+  workspaceId: string,
+  v: Variable,
+  sensitiveValue: string | null,
+  organization: string | undefined,
+): WorkspaceVariableOutputs {
   const r = recordedOf(v);
   return {
     workspaceId,
@@ -89,6 +96,7 @@ function outputsOf(workspaceId: string, v: Variable, sensitiveValue: string | nu
     hcl: r.hcl,
     sensitive: r.sensitive,
     sensitiveValue: r.sensitive ? sensitiveValue : null,
+    organization: organization ?? null,
   };
 }
 
@@ -104,17 +112,23 @@ function recordedFrom(o: WorkspaceVariableOutputs): RecordedVariable {
   };
 }
 
-/** The 404 rule (./gone.ts) for variables of a workspace: the workspace's organization proves the token sees them, read from the workspace. */
-export async function missingVariables(
+/**
+ * The 404 rule (./gone.ts) for a record of a workspace (its variables, notification
+ * configurations): the workspace's organization, as recorded in the outputs, proves whether
+ * the token sees them, also once the workspace itself is gone.
+ */
+export function missingUnder(
   client: WorkspacesClient,
   workspaceId: string,
   label: string,
+  props: Props,
 ): Promise<MissingRecord> {
-  const organization = await client.workspaces.read(workspaceId).then(
-    (ws) => ws.organization ?? undefined,
-    () => undefined,
-  );
-  return { label: `${label} of workspace ${workspaceId}`, organization, kind: "workspace" };
+  return underWorkspace(client, `${label} of workspace ${workspaceId}`, workspaceId, props);
+}
+
+/** The organization recorded with a record of the workspace: from state, else from the workspace. */
+export function workspaceOrganization(client: WorkspacesClient, workspaceId: string, props: Props = {}) {
+  return organizationUnder(client, props, [{ kind: "workspace", id: workspaceId }]);
 }
 
 /** The value comparison: a sensitive one against the value the stack recorded (none recorded: taken as declared). */
@@ -181,7 +195,8 @@ async function createVariable(inputs: Props): Promise<{ id: string; outs: Worksp
       ...createOf(desired),
       ...(description !== undefined ? { description } : {}),
     });
-    return { id: `${workspaceId}/${v.id}`, outs: outputsOf(workspaceId, v, desired.value) };
+    const organization = await workspaceOrganization(client, workspaceId);
+    return { id: `${workspaceId}/${v.id}`, outs: outputsOf(workspaceId, v, desired.value, organization) };
   } catch (err) {
     if (!isNotFound(err)) throw err;
     throw new ProviderError(
@@ -212,10 +227,11 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const label = props.key ? variableLabel(props) : `variable ${variableId}`;
-      await confirmGone(client, await missingVariables(client, workspaceId, label), "refresh");
+      await confirmGone(client, await missingUnder(client, workspaceId, label, props), "refresh");
       return {};
     }
-    return { id, props: outputsOf(workspaceId, v, props.sensitiveValue ?? null) };
+    const organization = await workspaceOrganization(client, workspaceId, props);
+    return { id, props: outputsOf(workspaceId, v, props.sensitiveValue ?? null, organization) };
   },
 
   inputShape(name, value, outputs) {
@@ -232,10 +248,11 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
     const client = getClient();
     try {
       const v = await client.variables.update(workspaceId, variableId, updateOf(desired, changed));
-      return { outs: outputsOf(workspaceId, v, desired.value) };
+      const organization = await workspaceOrganization(client, workspaceId, olds);
+      return { outs: outputsOf(workspaceId, v, desired.value, organization) };
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await confirmGone(client, await missingVariables(client, workspaceId, variableLabel(desired)), "update");
+      await confirmGone(client, await missingUnder(client, workspaceId, variableLabel(desired), olds), "update");
       throw new ProviderError(
         `cannot update ${variableLabel(desired)} of workspace ${workspaceId}: it was deleted outside the program. Run \`pulumi refresh\`, then \`pulumi up\` creates it again.`,
       );
@@ -250,7 +267,7 @@ const provider: ProviderImpl<WorkspaceVariableInputs & Props, WorkspaceVariableO
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const label = props.key ? variableLabel(props) : `variable ${variableId}`;
-      await confirmGone(client, await missingVariables(client, workspaceId, label), "delete");
+      await confirmGone(client, await missingUnder(client, workspaceId, label, props), "delete");
     }
   },
 };

@@ -13,7 +13,7 @@ import { ORIGIN_KEY, workspaceIdFailures } from "./inputs";
 import { sameOrigin, withOrigin } from "./origin";
 import { ProviderError } from "./user-errors";
 import { workspaceIdOf } from "./workspace-tags";
-import { missingVariables, originDescription, originOfDescription } from "./workspace-variable";
+import { missingUnder, originDescription, originOfDescription, workspaceOrganization } from "./workspace-variable";
 import {
   adoptFailures,
   checkList,
@@ -40,6 +40,8 @@ type WorkspaceVariablesOutputs = {
   workspaceId: string;
   variables: RecordedList["variables"];
   sensitiveValues: RecordedList["sensitiveValues"];
+  /** The workspace's organization, for the 404 rule once the workspace is gone; absent from earlier state. */
+  organization?: string | null;
 };
 
 /** Inputs that are never sent to the service; echoed in the outputs so that a refresh can give them back. */
@@ -67,12 +69,13 @@ async function listOrGone(
   client: WorkspacesClient,
   workspaceId: string,
   action: "refresh" | "delete",
+  props: Props,
 ): Promise<Variable[] | undefined> {
   try {
     return await client.variables.list(workspaceId);
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    await confirmGone(client, await missingVariables(client, workspaceId, "the variables"), action);
+    await confirmGone(client, await missingUnder(client, workspaceId, "the variables", props), action);
     return undefined;
   }
 }
@@ -123,7 +126,7 @@ function claim(
 async function apply(
   workspaceId: string,
   inputs: Props,
-  previous: { owned: RecordedVariable[]; stored: Record<string, string> },
+  previous: { owned: RecordedVariable[]; stored: Record<string, string>; recorded?: Props },
   adopt: boolean,
 ): Promise<WorkspaceVariablesOutputs> {
   const client = getClient();
@@ -147,7 +150,8 @@ async function apply(
     { ...previous.stored, ...claimed.stored },
     origin,
   );
-  return echoed({ workspaceId, ...outs }, inputs);
+  const organization = (await workspaceOrganization(client, workspaceId, previous.recorded)) ?? null;
+  return echoed({ workspaceId, ...outs, organization }, inputs);
 }
 
 export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
@@ -174,13 +178,18 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
 
   async read(id, props) {
     const workspaceId = workspaceIdOf(id);
-    const current = await listOrGone(getClient(), workspaceId, "refresh");
+    const client = getClient();
+    const current = await listOrGone(client, workspaceId, "refresh", props);
     if (!current) return {};
+    const organization = (await workspaceOrganization(client, workspaceId, props)) ?? null;
     // Adopted through `get` or `pulumi import`: every variable of the workspace.
     const owned =
       props.variables === undefined ? current.map(recordedOf) : stillThere(recordedList(props.variables), current);
     const sensitiveValues = keptValues(owned, storedOf(props.sensitiveValues));
-    return { id: `${workspaceId}/variables`, props: echoed({ workspaceId, variables: owned, sensitiveValues }, props) };
+    return {
+      id: `${workspaceId}/variables`,
+      props: echoed({ workspaceId, variables: owned, sensitiveValues, organization }, props),
+    };
   },
 
   inputShape(name, value, outputs) {
@@ -193,7 +202,7 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
     const outs = await apply(
       workspaceId,
       news,
-      { owned: recordedList(olds.variables), stored: storedOf(olds.sensitiveValues) },
+      { owned: recordedList(olds.variables), stored: storedOf(olds.sensitiveValues), recorded: olds },
       false,
     );
     return { outs };
@@ -202,7 +211,7 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
   async delete(id, props) {
     const workspaceId = workspaceIdOf(id);
     const client = getClient();
-    const current = await listOrGone(client, workspaceId, "delete");
+    const current = await listOrGone(client, workspaceId, "delete", props);
     if (!current) return;
     const collection = workspaceCollection(client, workspaceId);
     await Promise.all(stillThere(recordedList(props.variables), current).map((r) => collection.delete(r.id)));
