@@ -75,7 +75,8 @@ function pinEntry(output, tables) {
  * or undefined when the function has none). A leaf expected to pass that failed, or that did
  * not appear (its test failed or crashed before reaching it), is a failure; a leaf expected
  * to fail that failed is counted with its reason (`bySpec`), one that passed is `stale` (the
- * expectation is no longer exact). A leaf in the output that is in no list and not out of
+ * expectation is no longer exact). A leaf expected to be skipped that failed or passed is a
+ * failure too: go-tfe no longer skips it. A leaf in the output that is in no list and not out of
  * scope is reported in `unexpected`; a parent of expected leaves that shows up as a leaf (its
  * setup failed) lends its failure message to the leaves it hid.
  *
@@ -109,7 +110,6 @@ function countRun(run, pinned, tables) {
     const hides = [...known].some((k) => k.startsWith(leaf + "/"));
     if (!hides) record.unexpected.push({ leaf, status: results.get(leaf) });
   }
-  for (const leaf of expectedSkipped) if (results.get(leaf) === "SKIP") record.skipped++;
   /** Why a leaf that did not pass failed, as the output tells. */
   const failure = (leaf) => {
     if (results.get(leaf) === "FAIL") return failureReason(run.out, leaf);
@@ -117,6 +117,17 @@ function countRun(run, pinned, tables) {
     const why = parent ? failureReason(run.out, parent) : "";
     return `did not run: ${parent ? `${parent} ${results.get(parent) === "FAIL" ? "failed" : "ended"} before reaching it` : "not in the output"}${record.crashed ? " (the process crashed)" : ""}${why ? `: ${why}` : ""}`;
   };
+  // A leaf go-tfe skipped when the expectations were written that now runs is a mismatch
+  // like any other: its outcome is no longer the expected one. (One its test's failure hid
+  // is told by the leaves expected to pass.)
+  for (const leaf of expectedSkipped) {
+    const status = results.get(leaf);
+    if (status === "SKIP") record.skipped++;
+    else if (status === "FAIL")
+      record.failed.push({ leaf, reason: `expected to be skipped, but ran and failed: ${failure(leaf)}` });
+    else if (status === "PASS")
+      record.failed.push({ leaf, reason: "expected to be skipped, but ran and passed: run it, then --update" });
+  }
   for (const leaf of expectPass) {
     // Taken out of scope since the expectations were written: no longer counted.
     if (reasonFor(tables.outOfScope, leaf)) record.excluded++;

@@ -92,6 +92,20 @@ describe("countRun", () => {
     });
   });
 
+  it("counts a leaf expected to be skipped that now fails or passes as a mismatch, with testify's message", () => {
+    const ran = pinEntry(failedLeaf, noTables);
+    const [failing, passing] = [ran.fail[0], ran.pass[0]];
+    const pin = { pass: ran.pass.slice(1), fail: [], skipped: [failing, passing, ...ran.skipped] };
+    const run = { test: "TestWorkspacesProjectRemoteState", out: failedLeaf, code: 1, signal: null };
+    const r = countRun(run, pin, { outOfScope: {}, specDifferences: {} });
+    expect(r.failed.filter((f) => f.leaf === failing || f.leaf === passing)).toEqual([
+      { leaf: failing, reason: `expected to be skipped, but ran and failed: ${failureReason(failedLeaf, failing)}` },
+      { leaf: passing, reason: "expected to be skipped, but ran and passed: run it, then --update" },
+    ]);
+    expect(r.skipped).toBe(ran.skipped.length);
+    expect(judge("hosted", [r]).good).toBe(false);
+  });
+
   it("counts every pinned leaf a setup failure hid as failing, with the setup's message", () => {
     const pin = {
       fail: [],
