@@ -22,7 +22,7 @@ const crypto = require("crypto");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { disagreements, expected } = require("./versions.js");
+const { disagreements, expected, latestRelease, pep440, RELEASE } = require("./versions.js");
 const pack = require("../plugin/pack.js");
 const { PLATFORMS, hostPlatform } = require("../plugin/node-sea.js");
 const { pluginInfoVersion } = require("../plugin/plugin-info.js");
@@ -39,10 +39,6 @@ function fail(message) {
 const run = (cmd, args, cwd = root) =>
   execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 const sha256 = (file) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-
-/** PEP 440's spelling of a semantic version, as the Python code generator writes it. */
-const pep440 = (v) =>
-  v.replace(/-(alpha|beta|rc)\.?(\d+)$/, (_, p, n) => `${{ alpha: "a", beta: "b", rc: "rc" }[p]}${n}`);
 
 async function checkArchives(version, wrong) {
   const sums = fs
@@ -116,7 +112,11 @@ async function main() {
   const stated = disagreements(root);
   if (stated.length) fail(`the repository states more than one version:\n  ${stated.join("\n  ")}`);
   const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
-  if (/^## (\d+\.\d+\.\d+)\b/m.exec(changelog)?.[1] !== version)
+  if (!RELEASE.test(version))
+    fail(
+      `the tree states ${version}, a pre-release: make the release first (npm run release -- [<version>] [--dry-run])`,
+    );
+  if (latestRelease(changelog) !== version)
     fail(
       `CHANGELOG.md's latest release is not ${version}: move its Unreleased entries under "## ${version} (date)" first`,
     );

@@ -14,7 +14,6 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..", "..");
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
-const VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
 
 /** The `## ` sections of a changelog: title, version (when it is a release) and body. */
 function sections(changelog: string): Array<{ title: string; version?: string; body: string }> {
@@ -27,11 +26,14 @@ function sections(changelog: string): Array<{ title: string; version?: string; b
     });
 }
 
-/** The version after the latest release: its minor raised (the project is before 1.0). */
-function nextVersion(latest: string): string {
-  const [, maj, min] = VERSION.exec(latest)!.map(Number);
-  return `${maj}.${min + 1}.0`;
-}
+/* eslint-disable @typescript-eslint/no-require-imports */
+const versions = require("../../scripts/release/versions.js") as {
+  nextRelease: (latest: string) => string;
+  releaseCommit: (gitDir: string, version: string) => string | undefined;
+  releaseOf: (version: string) => string | undefined;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+const { nextRelease: nextVersion } = versions;
 
 /** The `### ` headings of a section's body. */
 const headings = (body: string) => [...body.matchAll(/^### (.+)$/gm)].map((m) => m[1].trim());
@@ -131,17 +133,17 @@ const gitDir = process.env.WORKSPACES_SOURCE_REPO ?? root;
 const git = (args: string[]) => execFileSync("git", ["-C", gitDir, ...args], { encoding: "utf8" });
 
 /** The commit that first gave package.json `version`: the release commit of that version. */
-function releaseCommit(version: string): string | undefined {
-  const pattern = `^  "version": "${version.replace(/\./g, "\\.")}"`;
-  return git(["log", "--reverse", "--format=%H", `-G${pattern}`, "--", "package.json"]).split("\n")[0] || undefined;
-}
+const releaseCommit = (version: string) => versions.releaseCommit(gitDir, version);
 
 describe("releases in the CHANGELOG", () => {
   const changelog = read("CHANGELOG.md");
   const all = sections(changelog);
   const released = all.filter((s) => s.version);
   const latest = released[0].version!;
-  const next = nextVersion(latest);
+  // The version the pages call next: a pre-release tree's (0.6.0 for 0.6.0-dev.0); after a
+  // release, the release with its minor raised.
+  const stated = (JSON.parse(read("package.json")) as { version: string }).version;
+  const next = versions.releaseOf(stated) === stated ? nextVersion(latest) : versions.releaseOf(stated)!;
 
   it("opens with an Unreleased section above the releases, each release dated", () => {
     expect(all[0].title).toBe("Unreleased");

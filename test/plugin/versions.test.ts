@@ -14,6 +14,7 @@ const versions = require("../../scripts/release/versions.js") as {
   expected(root: string): { version: string; repository: string; server: string };
   statedVersions(root: string): Array<{ where: string; version?: string; server?: string }>;
   disagreements(root: string): string[];
+  pep440(version: string): string;
 };
 const { pluginInfoVersion } = require("../../scripts/plugin/plugin-info.js") as {
   pluginInfoVersion: (command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
@@ -71,7 +72,14 @@ describe("the release's version", () => {
     "sdk/go/workspaces/internal/pulumiUtilities.go",
     "packages/policies/package.json",
   ])("is told apart when %s states another", (rel) => {
-    const other = copyWith(rel, (t) => t.split(`"${version}"`).join('"9.9.9"'));
+    // The wheel's version is PEP 440's spelling of a pre-release.
+    const other = copyWith(rel, (t) =>
+      t
+        .split(`"${version}"`)
+        .join('"9.9.9"')
+        .split(`"${versions.pep440(version)}"`)
+        .join('"9.9.9"'),
+    );
     const wrong = versions.disagreements(other);
     expect(wrong.length).toBeGreaterThan(0);
     expect(wrong.every((w) => w.startsWith(rel) && w.includes("9.9.9"))).toBe(true);
