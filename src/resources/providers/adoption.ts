@@ -1,6 +1,6 @@
 /**
- * Taking over records that already exist (`adopt: true` on `Workspace`, `NoCodeModule`
- * and `NoCodeWorkspace`).
+ * Taking over records that already exist (`adopt: true`; every resource that accepts it
+ * reports in preview the record it adopts, through reportsAdoption).
  *
  * Pulumi cannot `pulumi import` dynamic resources, so adoption happens in `create`: the
  * record is looked up by its natural key (a workspace by organization and name, a no-code
@@ -58,6 +58,9 @@ interface Found {
   source?: { sourceName: unknown; sourceUrl: unknown };
 }
 
+/** What a preview needs to name the record that `pulumi up` adopts (see reportsAdoption). */
+export type AdoptionLookup = Pick<Adopter, "noun" | "key" | "find">;
+
 /** What adoption needs to know about one kind of resource. */
 export interface Adopter {
   /** Singular noun for messages: `workspace`, `no-code module`. */
@@ -107,7 +110,7 @@ export async function changedInputs(impl: ProviderImpl, id: string, current: Pro
   const changed: string[] = [];
   for (const [k, v] of Object.entries(inputs)) {
     if (NOT_PROPERTIES.has(k) || v === undefined) continue;
-    const d = await impl.diff(id, current, { [k]: v });
+    const d = await impl.diff(id, current, { ...current, [k]: v });
     if (d.changes) changed.push(k);
   }
   return changed;
@@ -123,7 +126,7 @@ function describeChanges(changed: string[]): string {
  * from it, that none exists and it is created, or why it could not be told. Looks the
  * record up; throws only when the service refuses the token.
  */
-export async function adoptionPreview(impl: ProviderImpl, adopter: Adopter, inputs: Props): Promise<string> {
+export async function adoptionPreview(impl: ProviderImpl, adopter: AdoptionLookup, inputs: Props): Promise<string> {
   const key = adopter.key(inputs);
   if (key === undefined)
     return `adopt: the ${adopter.noun} is identified by values known only during pulumi up; it is adopted then if it exists`;
@@ -172,26 +175,48 @@ async function takeOver(
 }
 
 /**
- * `impl` with adoption: `check` validates `adopt` (and looks the record up for a new
- * resource that asks for it), `create` adopts an existing record when asked and explains a
- * taken name when not, and every output set carries `adopt` along.
+ * `impl` that reports, for a new resource marked `adopt: true`, what `pulumi up` will do
+ * (see adoptionPreview): the one way every resource that accepts `adopt` reports it, in
+ * `check`, the only call a preview makes for a new resource. `check` also validates
+ * `adopt`, and `previewAdoption` gives the same line to callers that want it.
  */
-export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
+export function reportsAdoption<I extends Props, O extends Props>(
+  impl: ProviderImpl<I, O>,
+  lookup: AdoptionLookup,
+): ProviderImpl<I, O> {
+  const previewAdoption = (inputs: Props) => adoptionPreview(impl, lookup, inputs);
   return {
     ...impl,
+    previewAdoption,
 
-    async check(olds, news): Promise<CheckResult> {
+    async check(olds, news): Promise<CheckResult<I>> {
       const result = await impl.check(olds, news);
       const failures: CheckFailure[] = [...result.failures];
       const adopt = news[ADOPT];
-      if (adopt !== undefined && !isUnknown(adopt) && typeof adopt !== "boolean") {
+      if (
+        adopt !== undefined &&
+        !isUnknown(adopt) &&
+        typeof adopt !== "boolean" &&
+        !failures.some((f) => f.property === ADOPT)
+      ) {
         failures.push({ property: ADOPT, reason: "adopt must be true or false" });
       }
       if (adopt === true && isEmpty(olds) && failures.length === 0) {
-        reportInfo(await adoptionPreview(impl, adopter, result.inputs));
+        reportInfo(await previewAdoption(result.inputs));
       }
       return { ...result, failures };
     },
+  };
+}
+
+/**
+ * `impl` with adoption: `check` reports it (see reportsAdoption), `create` adopts an
+ * existing record when asked and explains a taken name when not, and every output set
+ * carries `adopt` along.
+ */
+export function adoptable(impl: ProviderImpl, adopter: Adopter): ProviderImpl {
+  return {
+    ...reportsAdoption(impl, adopter),
 
     async create(inputs) {
       const client = getClient();

@@ -8,6 +8,7 @@
 import { ValidationError, type WorkspacesClient } from "../../client";
 import { isId, type IdKind } from "../../api/common";
 import { CLAIMANT_KEY, claim } from "../process/claims";
+import { reportsAdoption, type AdoptionLookup } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
 import { childRecord, confirmGone, type MissingRecord } from "./gone";
@@ -239,8 +240,39 @@ async function existing(client: WorkspacesClient, t: AccessTarget, teamId: strin
   return undefined;
 }
 
+/** The team's access to the target, for the preview of `adopt: true` (see reportsAdoption). */
+function accessLookup(t: AccessTarget): AdoptionLookup {
+  const ids = (inputs: Props) => ({ teamId: inputs.teamId, targetId: inputs[t.input] });
+  return {
+    noun: "team access",
+    key(inputs) {
+      const { teamId, targetId } = ids(inputs);
+      if ([teamId, targetId].some((v) => typeof v !== "string" || isUnknown(v))) return undefined;
+      return `of team ${String(teamId)} to ${t.noun} ${String(targetId)}`;
+    },
+    async find(client, inputs) {
+      const teamId = String(inputs.teamId);
+      const targetId = String(inputs[t.input]);
+      const found = await existing(client, t, teamId, targetId).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+      if (!found) return undefined;
+      return {
+        id: found.id,
+        label: `access of team ${teamId} to ${t.noun} ${targetId} (${found.id}, access "${found.access}")`,
+        seed: { teamId, [t.input]: targetId },
+      };
+    },
+  };
+}
+
 /** The provider of one kind of team access. */
 export function accessProvider(t: AccessTarget): ProviderImpl<Props, AccessOutputs> {
+  return reportsAdoption(accessImplementation(t), accessLookup(t));
+}
+
+function accessImplementation(t: AccessTarget): ProviderImpl<Props, AccessOutputs> {
   const FIELDS = t.fields;
   const missing = (client: WorkspacesClient, id: string, props: Props): Promise<MissingRecord> =>
     childRecord(client, { label: label(t, props.teamId, props[t.input], id), kind: t.visibility }, props, [

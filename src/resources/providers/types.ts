@@ -41,4 +41,9 @@ export interface ProviderImpl<I extends Props = Props, O extends Props = Props> 
    * the input's (see reconstructInputs); by default the output's value as it is.
    */
   inputShape?(name: string, value: unknown, outputs: O): unknown;
+  /**
+   * For a resource that accepts `adopt: true`: the line preview shows for a new one, naming
+   * the record `pulumi up` adopts (set by reportsAdoption in ./adoption.ts, never by hand).
+   */
+  previewAdoption?(inputs: Props): Promise<string>;
 }

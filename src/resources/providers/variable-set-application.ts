@@ -9,6 +9,7 @@ import { CLAIMANT_KEY, claim } from "../process/claims";
 import { ORIGIN_KEY } from "./inputs";
 import { sameOwner } from "./origin";
 import { reportInfo } from "../process/engine-status";
+import { reportsAdoption, type AdoptionLookup } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields, type FieldRule } from "./compare";
 import { childRecord, confirmGone, type MissingRecord } from "./gone";
@@ -229,5 +230,33 @@ const provider: ProviderImpl<VariableSetApplicationInputs & Props, VariableSetAp
   },
 };
 
+/** The application of the set to the target, for the preview of `adopt: true` (see reportsAdoption). */
+const applicationLookup: AdoptionLookup = {
+  noun: "application",
+  key(inputs) {
+    const { variableSetId, workspaceId, projectId } = inputs;
+    if ([variableSetId, workspaceId, projectId].some(isUnknown) || typeof variableSetId !== "string") return undefined;
+    const target = targetOf(inputs);
+    return `of variable set ${variableSetId} to ${target.kind} ${target.id}`;
+  },
+  async find(client, inputs) {
+    const variableSetId = String(inputs.variableSetId);
+    const target = targetOf(inputs);
+    const set = await client.variableSets.read(variableSetId).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    if (!set || !applied(set, target)) return undefined;
+    return {
+      id: `${variableSetId}/${target.id}`,
+      label: `application of variable set "${set.name}" (${variableSetId}) to ${target.kind} ${target.id}`,
+      seed: {},
+    };
+  },
+};
+
 /** The provider, with one message (and the way out) for a server without variable sets or projects. */
-export const variableSetApplicationProvider = explainingMissingFeatures(provider, "variable set application");
+export const variableSetApplicationProvider = explainingMissingFeatures(
+  reportsAdoption(provider, applicationLookup),
+  "variable set application",
+);

@@ -6,10 +6,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Variable, WorkspacesClient } from "../../client";
 import { reportInfo } from "../process/engine-status";
+import { reportsAdoption, type AdoptionLookup } from "./adoption";
 import { getClient, isNotFound } from "./client";
 import { diffFields } from "./compare";
 import { confirmGone } from "./gone";
 import { ORIGIN_KEY, workspaceIdFailures } from "./inputs";
+import { isUnknown } from "./unknowns";
 import { sameOrigin, withOrigin } from "./origin";
 import { ProviderError } from "./user-errors";
 import { workspaceIdOf } from "./workspace-tags";
@@ -154,7 +156,7 @@ async function apply(
   return echoed({ workspaceId, ...outs, organization }, inputs);
 }
 
-export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
+const provider: ProviderImpl<WorkspaceVariablesInputs & Props, WorkspaceVariablesOutputs> = {
   async check(_olds, news) {
     const failures = workspaceIdFailures(news.workspaceId);
     const { failures: listFailures, list } = checkList(news.variables, "variables", true);
@@ -217,3 +219,41 @@ export const workspaceVariablesProvider: ProviderImpl<WorkspaceVariablesInputs &
     await Promise.all(stillThere(recordedList(props.variables), current).map((r) => collection.delete(r.id)));
   },
 };
+
+/** The workspace's variables in the declared slots, for the preview of `adopt: true` (see reportsAdoption). */
+const variablesLookup: AdoptionLookup = {
+  noun: "variable",
+  key(inputs) {
+    const { workspaceId, variables } = inputs;
+    if (typeof workspaceId !== "string" || isUnknown(workspaceId) || !Array.isArray(variables)) return undefined;
+    if (variables.some((v) => isUnknown(v) || isUnknown((v as Props | null)?.key))) return undefined;
+    return `in the declared slots of workspace ${workspaceId}`;
+  },
+  async find(client, inputs) {
+    const workspaceId = String(inputs.workspaceId);
+    const desired = declaredList(inputs.variables);
+    let current: Variable[];
+    try {
+      current = await client.variables.list(workspaceId);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    const found = current.filter((v) => desired.some((d) => sameSlot(v, d)));
+    if (found.length === 0) return undefined;
+    // The service never shows a sensitive value: the declared one is taken as the record's.
+    const sensitiveValues: Record<string, string> = {};
+    for (const v of found.filter((f) => f.sensitive)) {
+      const declared = desired.find((d) => sameSlot(v, d));
+      if (declared) sensitiveValues[sensitiveKey(v)] = declared.value;
+    }
+    const labels = found.map((v) => `${variableLabel(v).replace(/^variable /, "")} ${v.id}`).join(", ");
+    return {
+      id: `${workspaceId}/variables`,
+      label: `${found.length > 1 ? "variables" : "variable"} ${labels} of workspace ${workspaceId}`,
+      seed: { variables: found.map(recordedOf), sensitiveValues },
+    };
+  },
+};
+
+export const workspaceVariablesProvider = reportsAdoption(provider, variablesLookup);
