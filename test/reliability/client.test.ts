@@ -33,12 +33,16 @@ import {
 import { recordFigures } from "./figures";
 
 /**
- * How late after its deadline a call may end: timers, a loaded machine, the last parse.
- * Far beyond what load adds, and far below what a broken limit lets through here: an
- * answer that never comes, a trickle of minutes, a list of a million pages. (How late calls
- * really end is a figure this file prints: the latest end after the deadline.)
+ * How late after the limit that ends it (`limitMs`) a call may end: a fixed slack for the
+ * last step after the limit fires (one trickle gap of at most 150 ms being read, the
+ * abort's error built; measured at 9 to 15 ms on an idle machine) and a loaded machine's
+ * late timers, plus half the limit for the timers the call schedules within it (pacing,
+ * the pauses between retries, a 429's reset), each of which load delays in proportion.
+ * Below what a broken limit lets through: a request left running past the deadline, a
+ * pause that outlasts it. (How late calls really end is a figure this file prints.)
  */
-const MARGIN_MS = 10_000;
+const SLACK_MS = 500;
+const lateBy = (limitMs: number) => limitMs / 2 + SLACK_MS;
 
 /**
  * How much sooner than its nominal order a limit counted from the call's start may fire
@@ -365,21 +369,22 @@ afterAll(async () => {
     "list pages asked for after the first": counts.laterPages,
     "client calls": counts.calls,
     "of which lists (all(), one deadline for every page)": counts.listCalls,
-    [`lists that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.listCallsLate,
+    [`lists that did not end within their deadline or by their abort (+ half of it and ${SLACK_MS} ms)`]:
+      counts.listCallsLate,
     "calls succeeded / failed with a typed error": `${counts.succeeded} / ${counts.failedTyped}`,
     "typed errors by class": [...errorClasses]
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k}: ${v}`)
       .join(", "),
     "calls failed with an untyped error": counts.untyped,
-    [`calls that did not end within their deadline or by their abort (+ ${MARGIN_MS} ms)`]: counts.late,
+    [`calls that did not end within their deadline or by their abort (+ half of it and ${SLACK_MS} ms)`]: counts.late,
     "latest end after the deadline or abort": `${Math.max(0, counts.worstOvershootMs)} ms`,
     "trickle scenarios (a byte to 64 bytes every 5 to 150 ms; deadline, retry budget, wait and unlock window of 100 to 2,000 ms)":
       trickles.scenarios,
     "trickled calls: single read / paged list / upgrade wait / unlock after 0 to 2 503s": `${trickles.byKind.read} / ${trickles.byKind.list} / ${trickles.byKind.wait} / ${trickles.byKind.unlock}`,
     "trickled calls whose answer outlasted their earliest limit (cut off)": trickles.cutOff,
     "cut off by: deadline / retry budget / upgrade wait / unlock window / two limits within 150 ms": `${trickles.by.deadline} / ${trickles.by.budget} / ${trickles.by.wait} / ${trickles.by.window} / ${trickles.by.tie}`,
-    [`trickled calls that did not end by their earliest limit (+ ${MARGIN_MS} ms)`]: trickles.late,
+    [`trickled calls that did not end by their earliest limit (+ half of it and ${SLACK_MS} ms)`]: trickles.late,
     "latest end of a trickled call after its earliest limit": `${Math.max(0, trickles.worstOvershootMs)} ms`,
   });
 });
@@ -417,15 +422,15 @@ describe("the client against a hostile service", () => {
         for (const o of outcomes) {
           counts.calls++;
           counts.worstOvershootMs = Math.max(counts.worstOvershootMs, o.took - endBy);
-          if (o.took > endBy + MARGIN_MS) counts.late++;
+          if (o.took > endBy + lateBy(endBy)) counts.late++;
           if (o.kind === "list") counts.listCalls++;
-          if (o.kind === "list" && o.took > endBy + MARGIN_MS) counts.listCallsLate++;
+          if (o.kind === "list" && o.took > endBy + lateBy(endBy)) counts.listCallsLate++;
           if (o.ok) counts.succeeded++;
           else if (o.err instanceof WorkspacesError) {
             counts.failedTyped++;
             errorClasses.set(o.err.constructor.name, (errorClasses.get(o.err.constructor.name) ?? 0) + 1);
           } else counts.untyped++;
-          expect(o.took).toBeLessThanOrEqual(endBy + MARGIN_MS);
+          expect(o.took).toBeLessThanOrEqual(endBy + lateBy(endBy));
           if (!o.ok) {
             expect(o.err).toBeInstanceOf(WorkspacesError);
             expect((o.err as Error).message).not.toContain(TOKEN);
@@ -588,8 +593,8 @@ describe("the client against answers that trickle", () => {
           // A list's pages each have a retry budget of their own; only its deadline covers them all.
           const endBy = o.kind === "list" ? t.deadlineMs : o.kind === "wait" ? t.waitMs : earliest;
           trickles.worstOvershootMs = Math.max(trickles.worstOvershootMs, o.took - endBy);
-          if (o.took > endBy + MARGIN_MS) trickles.late++;
-          expect(o.took).toBeLessThanOrEqual(endBy + MARGIN_MS);
+          if (o.took > endBy + lateBy(endBy)) trickles.late++;
+          expect(o.took).toBeLessThanOrEqual(endBy + lateBy(endBy));
           if (!o.ok) {
             expect(o.err).toBeInstanceOf(WorkspacesError);
             expect((o.err as Error).message).not.toContain(TOKEN);
