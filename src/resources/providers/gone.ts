@@ -218,7 +218,7 @@ export async function childRecord(
   const recordedAny = Object.keys(props).some((k) => !k.startsWith("__") && props[k] !== undefined);
   const unknownBecause = recordedAny
     ? "the state was written by an earlier release, which recorded no organization, the records it lives under " +
-      "cannot be read, and the stack configures no organization (workspaces:organization)"
+      "cannot be read, and the stack sets no workspaces:organization"
     : "the resource was read with `get`, which records no organization, and the records it lives under cannot be read";
   return { ...record, organization, unknownBecause };
 }
