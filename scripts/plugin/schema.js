@@ -14,7 +14,8 @@
 // written before it existed keeps working; each value described by the "`value`
 // (description)" its type's doc comment gives), a doc comment's "Default X" (a literal)
 // the property's `default`, and its `@deprecated` tag the property's `deprecationMessage`.
-// Each resource's `## Example Usage` comes from ./examples/<Resource>.md: one or more
+// Each resource's `## Example Usage` comes from ./examples/<Resource>.md, each function's
+// from ./examples/functions/<function>.md: one or more
 // examples, each a `### Title` and a TypeScript, a Python, a Go and a YAML block
 // (test/plugin/examples.test.ts and `scripts/plugin/sdks --check` compile them).
 //
@@ -89,6 +90,8 @@ const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
 const TABLE_FILES = ["api/workspace-fields-settings.ts", "api/workspace-fields-reported.ts"];
 const EXAMPLES = path.join(__dirname, "examples");
+/** The examples of the functions (lookups), one file per function, as those of the resources. */
+const FUNCTION_EXAMPLES = path.join(EXAMPLES, "functions");
 /** The languages of each example, as the code generators name them: each keeps its own blocks. */
 const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"];
 
@@ -296,7 +299,8 @@ function derive() {
     const own = doc ? docOf(doc) : "";
     if (own || description) spec.description = own || description;
     else undocumented.push(`type ${base}`);
-    // One schema type per shape: an output shape that differs from the input of the same name is `<Name>Info`.
+    // One schema type per shape: an output shape that differs from the input of the same name is
+    // `<Name>Info` (inputs are derived first).
     // A shape shared by two resources is one type, whichever of them marked a value of it secret first.
     const shape = (v) => JSON.stringify(v, (k, x) => (k === "secret" ? undefined : x));
     let name = base;
@@ -339,12 +343,38 @@ function derive() {
 
   const secrets = loadPlain(SECRET_VALUES);
   const importIds = loadPlain(IMPORT_IDS).IMPORT_IDS;
+  // Every input first, then every output: where an input and an output type (an object or
+  // an enum) would take one name, the input keeps the plain name a program writes
+  // (`VariableCategory`) and the output, which a program only reads, is `<Name>Info`.
+  const resourceInputs = new Map(
+    RESOURCES.map((r) => {
+      const args = checker.getDeclaredTypeOfSymbol(exported(`resources/${r.file}`, `${r.name}Args`));
+      return [r.name, objectSpec(checker.getPropertiesOfType(args), false, r.name)];
+    }),
+  );
+  const functionInputs = new Map(FUNCTIONS.map((name) => [name, functionArgs(name)]));
+  function functionArgs(name) {
+    const sig = signatureOf(name);
+    // Alternative argument shapes (by name or by id) become one object of optional arguments.
+    const argType = plain(checker.getTypeOfSymbol(sig.getParameters()[0]));
+    const members = argType.union ?? (argType.isUnion() ? argType.types : [argType]);
+    const argProps = new Map();
+    for (const m of members)
+      for (const p of checker.getPropertiesOfType(m)) if (!argProps.has(p.name)) argProps.set(p.name, p);
+    const inputs = objectSpec([...argProps.values()], false, `${upper(name)}Args`);
+    if (members.length > 1) delete inputs.required;
+    return inputs;
+  }
+  function signatureOf(name) {
+    const fn = exported("resources/lookups.ts", name);
+    return checker.getSignaturesOfType(checker.getTypeOfSymbol(fn), ts.SignatureKind.Call)[0];
+  }
+
   const resources = {};
   for (const r of RESOURCES) {
     const f = `resources/${r.file}`;
     const cls = exported(f, r.name);
-    const args = checker.getDeclaredTypeOfSymbol(exported(f, `${r.name}Args`));
-    const inputs = objectSpec(checker.getPropertiesOfType(args), false, r.name);
+    const inputs = resourceInputs.get(r.name);
     const instance = checker.getDeclaredTypeOfSymbol(cls);
     const outputProps = checker
       .getPropertiesOfType(instance)
@@ -385,20 +415,13 @@ function derive() {
   const functions = {};
   for (const name of FUNCTIONS) {
     const fn = exported("resources/lookups.ts", name);
-    const sig = checker.getSignaturesOfType(checker.getTypeOfSymbol(fn), ts.SignatureKind.Call)[0];
+    const sig = signatureOf(name);
     const context = upper(name);
-    // Alternative argument shapes (by name or by id) become one object of optional arguments.
-    const argType = plain(checker.getTypeOfSymbol(sig.getParameters()[0]));
-    const members = argType.union ?? (argType.isUnion() ? argType.types : [argType]);
-    const argProps = new Map();
-    for (const m of members)
-      for (const p of checker.getPropertiesOfType(m)) if (!argProps.has(p.name)) argProps.set(p.name, p);
-    const inputs = objectSpec([...argProps.values()], false, `${context}Args`);
-    if (members.length > 1) delete inputs.required;
+    const inputs = functionInputs.get(name);
     const result = checker.getAwaitedType(sig.getReturnType());
     const outputs = objectSpec(checker.getPropertiesOfType(result), true, `${context}Result`);
     functions[tok(name)] = {
-      description: docOf(fn).replace(/\n+```ts[\s\S]*?```/g, ""),
+      description: `${docOf(fn).replace(/\n+```ts[\s\S]*?```/g, "")}\n\n${exampleSection(name, FUNCTION_EXAMPLES)}`,
       inputs: { properties: inputs.properties, ...(inputs.required ? { required: inputs.required } : {}) },
       outputs: { properties: outputs.properties, ...(outputs.required ? { required: outputs.required } : {}) },
     };
@@ -544,12 +567,13 @@ function valueDescription(doc, value, where) {
 }
 
 /**
- * The `## Example Usage` section of a resource's description, from ./examples/<Resource>.md:
- * each `### Title` there with its text and one block per language of EXAMPLE_LANGUAGES, in
- * the shortcodes Pulumi's generators read (each SDK's docstring keeps its own language).
+ * The `## Example Usage` section of a resource's description, from ./examples/<Resource>.md
+ * (a function's, from ./examples/functions/<function>.md): each `### Title` there with its
+ * text and one block per language of EXAMPLE_LANGUAGES, in the shortcodes Pulumi's
+ * generators read (each SDK's docstring keeps its own language).
  */
-function exampleSection(resource) {
-  const file = path.join(EXAMPLES, `${resource}.md`);
+function exampleSection(resource, dir = EXAMPLES) {
+  const file = path.join(dir, `${resource}.md`);
   const shown = path.relative(root, file);
   if (!fs.existsSync(file))
     throw new Error(
@@ -646,4 +670,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { derive, render, EXAMPLES, EXAMPLE_LANGUAGES };
+module.exports = { derive, render, RESOURCES, EXAMPLES, FUNCTION_EXAMPLES, EXAMPLE_LANGUAGES };

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { WorkspacesClient } from "../client";
 import { fail } from "./lookup-client";
-import { teamByName } from "./providers/team";
+import { shapedAccess, teamByName } from "./providers/team";
 import type { OrganizationAccessOutput } from "./team";
 
 /** Arguments of {@link getTeam}. */
@@ -68,7 +68,7 @@ export async function readTeam(
     name: team.name,
     organization: team.organization ?? organization,
     ...(team.visibility ? { visibility: team.visibility } : {}),
-    organizationAccess: { ...team.organizationAccess },
+    organizationAccess: shapedAccess(team.organizationAccess),
     ...(team.ssoTeamId ? { ssoTeamId: team.ssoTeamId } : {}),
     userIds: team.userIds,
   };

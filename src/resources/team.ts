@@ -14,9 +14,7 @@ export type TeamVisibility = "secret" | "organization";
  * The organization-wide permissions of a team (the service's `organization-access`), in
  * camel case. Given, the object is the whole set: a flag left out is off, and a flag
  * turned on outside the program is turned off again. A flag this release does not know
- * (one a newer service offers) is sent as it is, in the service's spelling
- * (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
- * back and never shows as a change.
+ * (one a newer service offers) goes in `otherFlags`.
  */
 export interface OrganizationAccessArgs {
   /** Manage policies and policy sets. */
@@ -51,12 +49,22 @@ export interface OrganizationAccessArgs {
   accessSecretTeams?: pulumi.Input<boolean>;
   /** Manage agent pools. */
   manageAgentPools?: pulumi.Input<boolean>;
-  /** A flag a newer service offers, by its camel-case name. */
-  [flag: string]: pulumi.Input<boolean> | undefined;
+  /**
+   * Flags this release does not know (ones a newer service offers), by their camel-case
+   * name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+   * (`manage-new-thing`); one the service does not keep is never read back and never shows
+   * as a change. A flag this release knows is set by its own property, not here.
+   */
+  otherFlags?: pulumi.Input<Record<string, pulumi.Input<boolean>>>;
 }
 
 /** The organization-wide permissions of a team as read back: each flag the service reports, on or off. */
-export type OrganizationAccessOutput = { [K in keyof OrganizationAccessArgs]: boolean };
+export type OrganizationAccessOutput = {
+  [K in keyof OrganizationAccessArgs as Exclude<K, "otherFlags">]: boolean;
+} & {
+  /** The flags the service reports that this release does not know, by their camel-case name. */
+  otherFlags?: Record<string, boolean>;
+};
 
 /** Inputs of a {@link Team}. */
 export interface TeamArgs {

@@ -1,5 +1,6 @@
 /**
- * Every resource's `## Example Usage` (scripts/plugin/examples/<Resource>.md, read by
+ * Every resource's and every function's `## Example Usage` (scripts/plugin/examples/<Resource>.md
+ * and scripts/plugin/examples/functions/<function>.md, read by
  * scripts/plugin/schema.js into the schema and so into each SDK's docstrings) works as
  * written: the TypeScript programs type-check against the built package, the YAML
  * programs name only tokens and properties the schema has, the Python programs parse and
@@ -9,7 +10,8 @@
  * `scripts/plugin/sdks --check`; the Python ones run on the SDK's wheel with Pulumi's mocks
  * in test/languages/examples.test.ts.)
  *
- * A new resource needs its file: the schema script refuses a resource without one.
+ * A new resource or function needs its file: the schema script refuses one without it, and
+ * the first tests below fail.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,12 +22,17 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const deriver = require("../../scripts/plugin/schema.js") as { EXAMPLES: string; EXAMPLE_LANGUAGES: string[] };
+const deriver = require("../../scripts/plugin/schema.js") as {
+  EXAMPLES: string;
+  FUNCTION_EXAMPLES: string;
+  EXAMPLE_LANGUAGES: string[];
+};
 
 const root = path.join(__dirname, "../..");
 const schema = JSON.parse(fs.readFileSync(path.join(root, "src/plugin/schema.json"), "utf8"));
 const PREFIX = "workspaces:index:";
 const kinds = Object.keys(schema.resources).map((t) => t.slice(PREFIX.length));
+const functionNames = Object.keys(schema.functions).map((t) => t.slice(PREFIX.length));
 
 interface Example {
   resource: string;
@@ -33,14 +40,14 @@ interface Example {
   code: Record<string, string>;
 }
 
-/** The examples of every file, each with its code per language. */
-function readExamples(): Example[] {
+/** The examples of every file of `dir`, each with its code per language. */
+function readExamples(dir: string): Example[] {
   return fs
-    .readdirSync(deriver.EXAMPLES)
+    .readdirSync(dir)
     .filter((f) => f.endsWith(".md"))
     .flatMap((file) => {
       const resource = path.basename(file, ".md");
-      const text = fs.readFileSync(path.join(deriver.EXAMPLES, file), "utf8");
+      const text = fs.readFileSync(path.join(dir, file), "utf8");
       return text
         .split(/^(?=### )/m)
         .filter((e) => e.trim())
@@ -51,7 +58,9 @@ function readExamples(): Example[] {
         }));
     });
 }
-const examples = readExamples();
+const examples = readExamples(deriver.EXAMPLES);
+/** The functions' examples: `resource` is the function's name (`getTeam`). */
+const functionExamples = readExamples(deriver.FUNCTION_EXAMPLES);
 const label = (e: Example) => `${e.resource}: ${e.title}`;
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -110,7 +119,8 @@ describe("Example Usage", () => {
         fs.mkdirSync(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
         fs.symlinkSync(target, path.join(dir, "node_modules", name), "dir");
       }
-      const files = examples.map((e, i) => {
+      const all = [...examples, ...functionExamples];
+      const files = all.map((e, i) => {
         const file = path.join(dir, `example-${i}.ts`);
         fs.writeFileSync(file, `${e.code.typescript}\nexport {};\n`);
         return file;
@@ -124,7 +134,7 @@ describe("Example Usage", () => {
         .getPreEmitDiagnostics(program)
         .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
         .map((d) => {
-          const e = examples[files.indexOf(path.resolve(d.file!.fileName))];
+          const e = all[files.indexOf(path.resolve(d.file!.fileName))];
           return `${label(e)}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
         });
       expect(errors).toEqual([]);
@@ -170,21 +180,7 @@ describe("Example Usage", () => {
   });
 
   it("calls in every Python example only classes, functions and keywords of the SDK the schema gives", () => {
-    // Python's own parser: the program parses, and each call `workspaces.X(...)` names what it calls and its keywords.
-    const script = [
-      "import ast, json, sys",
-      "out = []",
-      "for text in json.load(sys.stdin):",
-      "    calls = []",
-      "    for node in ast.walk(ast.parse(text)):",
-      "        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == 'workspaces':",
-      "            calls.append({'name': node.func.attr, 'keywords': [k.arg for k in node.keywords]})",
-      "    out.append(calls)",
-      "print(json.dumps(out))",
-    ].join("\n");
-    const parsed = JSON.parse(
-      execFileSync("python3", ["-c", script], { input: JSON.stringify(examples.map((e) => e.code.python)) }).toString(),
-    ) as { name: string; keywords: string[] }[][];
+    const parsed = pythonCalls(examples);
     const types = new Map(
       Object.entries<any>(schema.types).map(([t, spec]) => [`${t.slice(PREFIX.length)}Args`, spec]),
     );
@@ -239,6 +235,113 @@ describe("Example Usage", () => {
     }
   });
 });
+
+describe("Example Usage of the functions", () => {
+  const fnLabel = (e: Example) => `${e.resource}: ${e.title}`;
+
+  it("has an example for every function of the schema, and none for a function it does not have", () => {
+    expect(sorted(functionExamples.map((e) => e.resource))).toEqual(sorted(functionNames));
+  });
+
+  it.each(functionNames)("%s: its description carries each example in every language", (name) => {
+    const text: string = schema.functions[`${PREFIX}${name}`].description;
+    expect(text).toContain("{{% examples %}}\n## Example Usage");
+    for (const e of functionExamples.filter((x) => x.resource === name)) {
+      expect(Object.keys(e.code), fnLabel(e)).toEqual(deriver.EXAMPLE_LANGUAGES);
+      for (const [lang, code] of Object.entries(e.code)) expect(text, `${fnLabel(e)} ${lang}`).toContain(code);
+    }
+  });
+
+  it("each SDK's docstring of a function carries its example in the SDK's language", () => {
+    for (const e of functionExamples) {
+      const py = fs.readFileSync(path.join(root, "sdk/python/pulumi_workspaces", `${snake(e.resource)}.py`), "utf8");
+      expect(py, fnLabel(e)).toContain("## Example Usage");
+      for (const line of e.code.python.split("\n").filter((l) => l.trim()))
+        expect(py, `${fnLabel(e)} python`).toContain(line.replace(/\\/g, "\\\\"));
+      const go = fs.readFileSync(path.join(root, "sdk/go/workspaces", `${e.resource}.go`), "utf8");
+      expect(go, fnLabel(e)).toContain("## Example Usage");
+    }
+  });
+
+  /** The arguments each language's program gives the function it shows, by their schema names. */
+  function argumentsGiven(e: Example): Record<string, string[]> {
+    const invokes = Object.values<any>(parse(e.code.yaml).variables ?? {})
+      .map((v) => v?.["fn::invoke"])
+      .filter((i) => i?.function === `${PREFIX}${e.resource}`);
+    const tsCall = new RegExp(`workspaces\\.${e.resource}(?:Output)?\\(\\{`).exec(e.code.typescript);
+    const pyCall = new RegExp(`workspaces\\.${snake(e.resource)}(?:_output)?\\(`).exec(e.code.python);
+    const goCall = /workspaces\.(?:Get|Lookup)\w*Args\{/.exec(e.code.go);
+    return {
+      yaml: invokes.length ? Object.keys(invokes[0].arguments ?? {}).sort() : [],
+      typescript: tsCall ? topLevelKeys(e.code.typescript, tsCall.index + tsCall[0].length, /^\s*(\w+):/, "}") : [],
+      python: pyCall
+        ? topLevelKeys(e.code.python, pyCall.index + pyCall[0].length, /^\s*(\w+)=/, ")").map(camelOfSnake)
+        : [],
+      go: goCall ? topLevelKeys(e.code.go, goCall.index + goCall[0].length, /^\s*([A-Z]\w*):/, "}").map(lower) : [],
+    };
+  }
+
+  it("invokes the function it shows, with only arguments the schema has, the same in every language", () => {
+    const problems: string[] = [];
+    for (const e of functionExamples) {
+      const fn = schema.functions[`${PREFIX}${e.resource}`];
+      const given = argumentsGiven(e);
+      for (const [lang, args] of Object.entries(given)) {
+        if (args.length === 0) problems.push(`${fnLabel(e)}: the ${lang} program gives ${e.resource} no argument`);
+        for (const a of args) if (!fn.inputs.properties[a]) problems.push(`${fnLabel(e)} ${lang}: ${a} is no argument`);
+        for (const r of fn.inputs.required ?? [])
+          if (!args.includes(r)) problems.push(`${fnLabel(e)} ${lang}: without ${r}`);
+        if (JSON.stringify(args) !== JSON.stringify(given.yaml))
+          problems.push(`${fnLabel(e)}: ${lang} gives ${args.join(", ")}, YAML ${given.yaml.join(", ")}`);
+      }
+      const goName = new RegExp(`workspaces\\.(Get|Lookup)${upperFirst(e.resource.slice(3))}\\(ctx`).exec(e.code.go);
+      if (!goName) problems.push(`${fnLabel(e)}: the Go program calls no ${e.resource}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("calls in every Python example only functions and keywords of the SDK the schema gives", () => {
+    const parsed = pythonCalls(functionExamples);
+    const problems: string[] = [];
+    functionExamples.forEach((e, i) => {
+      const name = snake(e.resource);
+      if (!parsed[i].some((c) => c.name === name || c.name === `${name}_output`))
+        problems.push(`${fnLabel(e)}: calls no ${name}`);
+      for (const call of parsed[i]) {
+        const resource = schema.resources[`${PREFIX}${call.name}`];
+        const fn = Object.entries<any>(schema.functions).find(([t]) =>
+          [snake(t.slice(PREFIX.length)), `${snake(t.slice(PREFIX.length))}_output`].includes(call.name),
+        )?.[1];
+        const props = resource?.inputProperties ?? fn?.inputs.properties;
+        if (!props) problems.push(`${fnLabel(e)}: workspaces.${call.name} is not in the SDK`);
+        else
+          for (const k of call.keywords)
+            if (!Object.keys(props).map(snake).includes(k)) problems.push(`${fnLabel(e)}: ${call.name}(${k}=...)`);
+      }
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Python's own parser: each program parses, and each call `workspaces.X(...)` names what it calls and its keywords. */
+function pythonCalls(list: Example[]): { name: string; keywords: string[] }[][] {
+  const script = [
+    "import ast, json, sys",
+    "out = []",
+    "for text in json.load(sys.stdin):",
+    "    calls = []",
+    "    for node in ast.walk(ast.parse(text)):",
+    "        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == 'workspaces':",
+    "            calls.append({'name': node.func.attr, 'keywords': [k.arg for k in node.keywords]})",
+    "    out.append(calls)",
+    "print(json.dumps(out))",
+  ].join("\n");
+  return JSON.parse(
+    execFileSync("python3", ["-c", script], { input: JSON.stringify(list.map((e) => e.code.python)) }).toString(),
+  ) as { name: string; keywords: string[] }[][];
+}
 
 /**
  * The keys of the argument list or object literal that opens at `start`, at its own depth:

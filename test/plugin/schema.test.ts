@@ -504,3 +504,63 @@ describe("provider schema: the package's own text", () => {
     expect(schema.types["workspaces:index:ExecutionMode"].enum.map((v: any) => v.description)).toHaveLength(3);
   });
 });
+
+describe("provider schema: names of the types", () => {
+  /** The types reached from `roots` through `$ref`, array items and map values, transitively. */
+  function reached(roots: unknown[]): Set<string> {
+    const out = new Set<string>();
+    const visit = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(visit);
+      else if (v && typeof v === "object") {
+        const ref = (v as { $ref?: string }).$ref;
+        if (ref?.startsWith("#/types/") && !out.has(ref.slice(8))) {
+          out.add(ref.slice(8));
+          visit(schema.types[ref.slice(8)]);
+        }
+        Object.values(v).forEach(visit);
+      }
+    };
+    visit(roots);
+    return out;
+  }
+  const resources = Object.values<any>(schema.resources);
+  const functions = Object.values<any>(schema.functions);
+  const fromInputs = reached([...resources.map((r) => r.inputProperties), ...functions.map((f) => f.inputs)]);
+  const fromOutputs = reached([...resources.map((r) => r.properties), ...functions.map((f) => f.outputs)]);
+
+  it("gives an input's type the plain name and the output's type of the same name `<Name>Info`", () => {
+    const pairs = Object.keys(schema.types).filter((t) => t.endsWith("Info") && schema.types[t.slice(0, -4)]);
+    expect(pairs).toEqual(expect.arrayContaining(["workspaces:index:VariableCategoryInfo"]));
+    const wrong = pairs.flatMap((info) => [
+      ...(fromInputs.has(info) ? [`${info} is an input's type`] : []),
+      ...(fromInputs.has(info.slice(0, -4)) ? [] : [`${info.slice(0, -4)} is no input's type`]),
+      ...(fromOutputs.has(info) ? [] : [`${info} is no output's type`]),
+    ]);
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps the name of every type the 0.5.0 SDKs had", () => {
+    // Programs written against the released SDKs name these (Go: workspaces.VcsRepoArgs).
+    const released = [
+      "ExecutionMode",
+      "NoCodeExecutionMode",
+      "NoCodeVariable",
+      "NoCodeVariableCategory",
+      "NoCodeVariableCategoryInfo",
+      "NoCodeVariableInfo",
+      "NoCodeWorkspaceLastUpgrade",
+      "OwnershipMode",
+      "SettingOverwrites",
+      "SettingOverwritesInfo",
+      "UpgradeStrategy",
+      "VariableOptions",
+      "VariableOptionsInfo",
+      "VcsRepo",
+      "VcsRepoInfo",
+      "WorkspaceMetrics",
+      "WorkspaceStatus",
+      "WorkspaceStatusActions",
+    ];
+    for (const t of released) expect(schema.types, t).toHaveProperty([`workspaces:index:${t}`]);
+  });
+});

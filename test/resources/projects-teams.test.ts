@@ -119,7 +119,28 @@ describe("check: one clear failure per bad input, with its property path", () =>
       organizationAccess: { manageWorkspaces: true, manageFutureThings: true, readProjects: undefined },
     });
     expect(future.failures).toEqual([]);
-    expect(future.inputs.organizationAccess).toEqual({ manageWorkspaces: true, manageFutureThings: true });
+    // Every door writes such a flag in otherFlags (the schema's input); the checked inputs hold it there.
+    expect(future.inputs.organizationAccess).toEqual({
+      manageWorkspaces: true,
+      otherFlags: { manageFutureThings: true },
+    });
+    const other = await check("Team", {
+      organization: h.org,
+      name: "t",
+      organizationAccess: { otherFlags: { manageFutureThings: true } },
+    });
+    expect(other.failures).toEqual([]);
+    expect(other.inputs.organizationAccess).toEqual({ otherFlags: { manageFutureThings: true } });
+    expect(await f({ organizationAccess: { otherFlags: { manageWorkspaces: true } } })).toEqual([
+      {
+        property: "organizationAccess.otherFlags.manageWorkspaces",
+        reason:
+          "manageWorkspaces is a flag this release knows: set organizationAccess.manageWorkspaces, and keep otherFlags for flags it does not know",
+      },
+    ]);
+    expect(await f({ organizationAccess: { otherFlags: { manageFutureThings: "yes" } } })).toEqual([
+      { property: "organizationAccess.otherFlags.manageFutureThings", reason: "must be true or false" },
+    ]);
   });
 });
 

@@ -10,7 +10,11 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-func outputs(w *workspaces.Workspace, n *workspaces.NoCodeWorkspace, d *workspaces.DataRetentionPolicy) {
+func outputs(w *workspaces.Workspace, n *workspaces.NoCodeWorkspace, d *workspaces.DataRetentionPolicy, v *workspaces.WorkspaceVariables, t *workspaces.Team) {
+	var items workspaces.VariableInfoArrayOutput = v.Variables
+	var reported workspaces.VariableCategoryInfo = workspaces.VariableCategoryInfoEnv
+	var others pulumi.BoolMapOutput = t.OrganizationAccess.OtherFlags()
+	_, _, _ = items, reported, others
 	var description pulumi.StringPtrOutput = w.Description
 	var directory pulumi.StringPtrOutput = w.WorkingDirectory
 	var vcs workspaces.VcsRepoInfoPtrOutput = w.VcsRepo
@@ -47,6 +51,17 @@ func inputs() []any {
 			}},
 		},
 		workspaces.WorkspaceTagsArgs{Mode: workspaces.OwnershipModeAdditive},
+		// An input's enum has the plain name (`VariableCategory`, with the wire's `terraform`);
+		// the output's, `VariableCategoryInfo`, has only the values the service reports.
+		workspaces.WorkspaceVariablesArgs{Variables: workspaces.VariableArray{workspaces.VariableArgs{
+			Key:      pulumi.String("region"),
+			Category: workspaces.VariableCategoryTerraform,
+		}}},
+		// A team flag this release does not know, carried as it is in every language.
+		workspaces.TeamArgs{OrganizationAccess: workspaces.OrganizationAccessArgs{
+			ManageWorkspaces: pulumi.Bool(true),
+			OtherFlags:       pulumi.BoolMap{"manageNewThing": pulumi.Bool(true)},
+		}},
 		workspaces.DataRetentionPolicyArgs{DeleteOlderThanNDays: pulumi.Int(30)},
 	}
 }

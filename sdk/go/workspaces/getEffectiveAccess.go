@@ -17,6 +17,41 @@ import (
 // project's `maintain` and `admin` give `admin` on its workspaces) and its access to the
 // workspace itself, together: each team's strongest access, its permissions, and the
 // grants they come from. Puts nothing in state.
+//
+// ## Example Usage
+// ### Who may do what on a workspace
+//
+// Each team's strongest access to the workspace, from its organization flags, its project
+// access and its workspace access together.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			access, err := workspaces.GetEffectiveAccess(ctx, &workspaces.GetEffectiveAccessArgs{
+//				WorkspaceId: "ws-2xWmbZ4hFYd5KuUE",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			teams := pulumi.StringArray{}
+//			for _, t := range access.Teams {
+//				teams = append(teams, pulumi.String(t.TeamId+": "+t.Access))
+//			}
+//			ctx.Export("teamAccess", teams)
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetEffectiveAccess(ctx *pulumi.Context, args *GetEffectiveAccessArgs, opts ...pulumi.InvokeOption) (*GetEffectiveAccessResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEffectiveAccessResult

@@ -17,6 +17,41 @@ import (
 // (priority sets first, then the workspace's own, then the other sets), each with where
 // it comes from and where the values it overrides come from. A sensitive value is never
 // in the result (the service never shows it). Puts nothing in state.
+//
+// ## Example Usage
+// ### The variables a workspace's runs get
+//
+// Each key with the value that wins (a sensitive value is never shown) and where it comes
+// from.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			effective, err := workspaces.GetEffectiveVariables(ctx, &workspaces.GetEffectiveVariablesArgs{
+//				WorkspaceId: "ws-2xWmbZ4hFYd5KuUE",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			keys := pulumi.StringArray{}
+//			for _, v := range effective.Variables {
+//				keys = append(keys, pulumi.String(v.Key))
+//			}
+//			ctx.Export("variableKeys", keys)
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetEffectiveVariables(ctx *pulumi.Context, args *GetEffectiveVariablesArgs, opts ...pulumi.InvokeOption) (*GetEffectiveVariablesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEffectiveVariablesResult

@@ -14,6 +14,45 @@ import (
 // Reads one team by name, like `tfe_team`: its id (for `TeamWorkspaceAccess` and
 // `TeamProjectAccess`), visibility, organization-wide flags, SSO id and members. A secret
 // team is found only by a token that may see it. Puts nothing in state.
+//
+// ## Example Usage
+// ### A team by name, given access to a workspace
+//
+// The team `platform` of the stack's organization, found by its name, and its id used for
+// `TeamWorkspaceAccess`.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			platform, err := workspaces.LookupTeam(ctx, &workspaces.LookupTeamArgs{
+//				Name: "platform",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = workspaces.NewTeamWorkspaceAccess(ctx, "platform-network", &workspaces.TeamWorkspaceAccessArgs{
+//				TeamId:      pulumi.String(platform.Id),
+//				WorkspaceId: pulumi.String("ws-2xWmbZ4hFYd5KuUE"),
+//				Access:      pulumi.String("write"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("teamId", pulumi.String(platform.Id))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupTeam(ctx *pulumi.Context, args *LookupTeamArgs, opts ...pulumi.InvokeOption) (*LookupTeamResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupTeamResult

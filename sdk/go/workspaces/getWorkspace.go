@@ -15,6 +15,37 @@ import (
 // The result holds what a `Workspace` resource outputs for it, and what the service
 // reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
 // store: read it here, when the program runs. Puts nothing in state.
+//
+// ## Example Usage
+// ### A workspace by name, and what the service reports on it
+//
+// The workspace `network` of the stack's organization: its id and its execution mode.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			network, err := workspaces.LookupWorkspace(ctx, &workspaces.LookupWorkspaceArgs{
+//				Name: pulumi.StringRef("network"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("networkId", pulumi.String(network.Id))
+//			ctx.Export("networkExecutionMode", pulumi.String(network.ExecutionMode))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupWorkspace(ctx *pulumi.Context, args *LookupWorkspaceArgs, opts ...pulumi.InvokeOption) (*LookupWorkspaceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupWorkspaceResult

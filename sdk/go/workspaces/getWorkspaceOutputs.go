@@ -16,6 +16,37 @@ import (
 // alone is enough. Each output the service marks sensitive is a secret (`pulumi.secret`,
 // with its value when the token may read the state), and only those; the others
 // are plain values. Puts nothing in state.
+//
+// ## Example Usage
+// ### Another workspace's outputs
+//
+// The `vpc_id` output of the workspace that owns the network; an output the service marks
+// sensitive comes out as a secret.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			network, err := workspaces.GetWorkspaceOutputs(ctx, &workspaces.GetWorkspaceOutputsArgs{
+//				WorkspaceId: "ws-2xWmbZ4hFYd5KuUE",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("vpcId", pulumi.Any(network.Outputs["vpc_id"]))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetWorkspaceOutputs(ctx *pulumi.Context, args *GetWorkspaceOutputsArgs, opts ...pulumi.InvokeOption) (*GetWorkspaceOutputsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspaceOutputsResult

@@ -14,6 +14,38 @@ import (
 // Selects workspaces of an organization by name, name pattern, project and tags, like
 // `tfe_workspace_ids`: the filters of the service's workspace list (spec 4.4), 100 per
 // request, one list per entry of `names`. Puts nothing in state.
+//
+// ## Example Usage
+// ### The production workspaces of one team
+//
+// Every workspace carrying the key-value tag `team: search` and the flat tag `production`,
+// by id and by name.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			search, err := workspaces.GetWorkspaces(ctx, &workspaces.GetWorkspacesArgs{
+//				Tags:     map[string]string{"team": "search"},
+//				TagNames: []string{"production"},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceIds", pulumi.ToStringArray(search.Ids))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetWorkspaces(ctx *pulumi.Context, args *GetWorkspacesArgs, opts ...pulumi.InvokeOption) (*GetWorkspacesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspacesResult

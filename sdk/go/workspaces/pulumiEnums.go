@@ -3643,7 +3643,7 @@ func (in *upgradeStrategyPtr) ToUpgradeStrategyPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(UpgradeStrategyPtrOutput)
 }
 
-// Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
 type VariableCategory string
 
 const (
@@ -3651,7 +3651,45 @@ const (
 	VariableCategoryEngine = VariableCategory("engine")
 	// An environment variable of its runs.
 	VariableCategoryEnv = VariableCategory("env")
+	// An alias of `engine`, the wire's own word.
+	VariableCategoryTerraform = VariableCategory("terraform")
 )
+
+func (VariableCategory) ElementType() reflect.Type {
+	return reflect.TypeOf((*VariableCategory)(nil)).Elem()
+}
+
+func (e VariableCategory) ToVariableCategoryOutput() VariableCategoryOutput {
+	return pulumi.ToOutput(e).(VariableCategoryOutput)
+}
+
+func (e VariableCategory) ToVariableCategoryOutputWithContext(ctx context.Context) VariableCategoryOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(VariableCategoryOutput)
+}
+
+func (e VariableCategory) ToVariableCategoryPtrOutput() VariableCategoryPtrOutput {
+	return e.ToVariableCategoryPtrOutputWithContext(context.Background())
+}
+
+func (e VariableCategory) ToVariableCategoryPtrOutputWithContext(ctx context.Context) VariableCategoryPtrOutput {
+	return VariableCategory(e).ToVariableCategoryOutputWithContext(ctx).ToVariableCategoryPtrOutputWithContext(ctx)
+}
+
+func (e VariableCategory) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VariableCategory) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VariableCategory) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e VariableCategory) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
 
 type VariableCategoryOutput struct{ *pulumi.OutputState }
 
@@ -3736,7 +3774,47 @@ func (o VariableCategoryPtrOutput) ToStringPtrOutputWithContext(ctx context.Cont
 	}).(pulumi.StringPtrOutput)
 }
 
-// `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
+// VariableCategoryInput is an input type that accepts values of the VariableCategory enum
+// A concrete instance of `VariableCategoryInput` can be one of the following:
+//
+//	VariableCategoryEngine
+//	VariableCategoryEnv
+//	VariableCategoryTerraform
+type VariableCategoryInput interface {
+	pulumi.Input
+
+	ToVariableCategoryOutput() VariableCategoryOutput
+	ToVariableCategoryOutputWithContext(context.Context) VariableCategoryOutput
+}
+
+var variableCategoryPtrType = reflect.TypeOf((**VariableCategory)(nil)).Elem()
+
+type VariableCategoryPtrInput interface {
+	pulumi.Input
+
+	ToVariableCategoryPtrOutput() VariableCategoryPtrOutput
+	ToVariableCategoryPtrOutputWithContext(context.Context) VariableCategoryPtrOutput
+}
+
+type variableCategoryPtr string
+
+func VariableCategoryPtr(v string) VariableCategoryPtrInput {
+	return (*variableCategoryPtr)(&v)
+}
+
+func (*variableCategoryPtr) ElementType() reflect.Type {
+	return variableCategoryPtrType
+}
+
+func (in *variableCategoryPtr) ToVariableCategoryPtrOutput() VariableCategoryPtrOutput {
+	return pulumi.ToOutput(in).(VariableCategoryPtrOutput)
+}
+
+func (in *variableCategoryPtr) ToVariableCategoryPtrOutputWithContext(ctx context.Context) VariableCategoryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(VariableCategoryPtrOutput)
+}
+
+// Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
 type VariableCategoryInfo string
 
 const (
@@ -3744,45 +3822,7 @@ const (
 	VariableCategoryInfoEngine = VariableCategoryInfo("engine")
 	// An environment variable of its runs.
 	VariableCategoryInfoEnv = VariableCategoryInfo("env")
-	// An alias of `engine`, the wire's own word.
-	VariableCategoryInfoTerraform = VariableCategoryInfo("terraform")
 )
-
-func (VariableCategoryInfo) ElementType() reflect.Type {
-	return reflect.TypeOf((*VariableCategoryInfo)(nil)).Elem()
-}
-
-func (e VariableCategoryInfo) ToVariableCategoryInfoOutput() VariableCategoryInfoOutput {
-	return pulumi.ToOutput(e).(VariableCategoryInfoOutput)
-}
-
-func (e VariableCategoryInfo) ToVariableCategoryInfoOutputWithContext(ctx context.Context) VariableCategoryInfoOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(VariableCategoryInfoOutput)
-}
-
-func (e VariableCategoryInfo) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
-	return e.ToVariableCategoryInfoPtrOutputWithContext(context.Background())
-}
-
-func (e VariableCategoryInfo) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
-	return VariableCategoryInfo(e).ToVariableCategoryInfoOutputWithContext(ctx).ToVariableCategoryInfoPtrOutputWithContext(ctx)
-}
-
-func (e VariableCategoryInfo) ToStringOutput() pulumi.StringOutput {
-	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e VariableCategoryInfo) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e VariableCategoryInfo) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
-}
-
-func (e VariableCategoryInfo) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
-}
 
 type VariableCategoryInfoOutput struct{ *pulumi.OutputState }
 
@@ -3865,46 +3905,6 @@ func (o VariableCategoryInfoPtrOutput) ToStringPtrOutputWithContext(ctx context.
 		v := string(*e)
 		return &v
 	}).(pulumi.StringPtrOutput)
-}
-
-// VariableCategoryInfoInput is an input type that accepts values of the VariableCategoryInfo enum
-// A concrete instance of `VariableCategoryInfoInput` can be one of the following:
-//
-//	VariableCategoryInfoEngine
-//	VariableCategoryInfoEnv
-//	VariableCategoryInfoTerraform
-type VariableCategoryInfoInput interface {
-	pulumi.Input
-
-	ToVariableCategoryInfoOutput() VariableCategoryInfoOutput
-	ToVariableCategoryInfoOutputWithContext(context.Context) VariableCategoryInfoOutput
-}
-
-var variableCategoryInfoPtrType = reflect.TypeOf((**VariableCategoryInfo)(nil)).Elem()
-
-type VariableCategoryInfoPtrInput interface {
-	pulumi.Input
-
-	ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput
-	ToVariableCategoryInfoPtrOutputWithContext(context.Context) VariableCategoryInfoPtrOutput
-}
-
-type variableCategoryInfoPtr string
-
-func VariableCategoryInfoPtr(v string) VariableCategoryInfoPtrInput {
-	return (*variableCategoryInfoPtr)(&v)
-}
-
-func (*variableCategoryInfoPtr) ElementType() reflect.Type {
-	return variableCategoryInfoPtrType
-}
-
-func (in *variableCategoryInfoPtr) ToVariableCategoryInfoPtrOutput() VariableCategoryInfoPtrOutput {
-	return pulumi.ToOutput(in).(VariableCategoryInfoPtrOutput)
-}
-
-func (in *variableCategoryInfoPtr) ToVariableCategoryInfoPtrOutputWithContext(ctx context.Context) VariableCategoryInfoPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(VariableCategoryInfoPtrOutput)
 }
 
 // A team's access level on a workspace:
@@ -4299,8 +4299,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamWorkspacePermissionsVariablesPtrInput)(nil)).Elem(), TeamWorkspacePermissionsVariables("none"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyInput)(nil)).Elem(), UpgradeStrategy("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UpgradeStrategyPtrInput)(nil)).Elem(), UpgradeStrategy("replace"))
-	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoInput)(nil)).Elem(), VariableCategoryInfo("engine"))
-	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInfoPtrInput)(nil)).Elem(), VariableCategoryInfo("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryInput)(nil)).Elem(), VariableCategory("engine"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VariableCategoryPtrInput)(nil)).Elem(), VariableCategory("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceAccessLevelInput)(nil)).Elem(), WorkspaceAccessLevel("custom"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceAccessLevelPtrInput)(nil)).Elem(), WorkspaceAccessLevel("custom"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkspaceVariableCategoryInput)(nil)).Elem(), WorkspaceVariableCategory("engine"))

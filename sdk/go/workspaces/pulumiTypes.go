@@ -702,9 +702,7 @@ func (o NoCodeWorkspaceLastUpgradePtrOutput) Status() pulumi.StringPtrOutput {
 // The organization-wide permissions of a team (the service's `organization-access`), in
 // camel case. Given, the object is the whole set: a flag left out is off, and a flag
 // turned on outside the program is turned off again. A flag this release does not know
-// (one a newer service offers) is sent as it is, in the service's spelling
-// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
-// back and never shows as a change.
+// (one a newer service offers) goes in `otherFlags`.
 type OrganizationAccess struct {
 	// See and manage secret teams.
 	AccessSecretTeams *bool `pulumi:"accessSecretTeams"`
@@ -734,6 +732,11 @@ type OrganizationAccess struct {
 	ManageVcsSettings *bool `pulumi:"manageVcsSettings"`
 	// Create, change and delete every workspace of the organization.
 	ManageWorkspaces *bool `pulumi:"manageWorkspaces"`
+	// Flags this release does not know (ones a newer service offers), by their camel-case
+	// name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+	// (`manage-new-thing`); one the service does not keep is never read back and never shows
+	// as a change. A flag this release knows is set by its own property, not here.
+	OtherFlags map[string]bool `pulumi:"otherFlags"`
 	// Read every project of the organization.
 	ReadProjects *bool `pulumi:"readProjects"`
 	// Read every workspace of the organization.
@@ -754,9 +757,7 @@ type OrganizationAccessInput interface {
 // The organization-wide permissions of a team (the service's `organization-access`), in
 // camel case. Given, the object is the whole set: a flag left out is off, and a flag
 // turned on outside the program is turned off again. A flag this release does not know
-// (one a newer service offers) is sent as it is, in the service's spelling
-// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
-// back and never shows as a change.
+// (one a newer service offers) goes in `otherFlags`.
 type OrganizationAccessArgs struct {
 	// See and manage secret teams.
 	AccessSecretTeams pulumi.BoolPtrInput `pulumi:"accessSecretTeams"`
@@ -786,6 +787,11 @@ type OrganizationAccessArgs struct {
 	ManageVcsSettings pulumi.BoolPtrInput `pulumi:"manageVcsSettings"`
 	// Create, change and delete every workspace of the organization.
 	ManageWorkspaces pulumi.BoolPtrInput `pulumi:"manageWorkspaces"`
+	// Flags this release does not know (ones a newer service offers), by their camel-case
+	// name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+	// (`manage-new-thing`); one the service does not keep is never read back and never shows
+	// as a change. A flag this release knows is set by its own property, not here.
+	OtherFlags pulumi.BoolMapInput `pulumi:"otherFlags"`
 	// Read every project of the organization.
 	ReadProjects pulumi.BoolPtrInput `pulumi:"readProjects"`
 	// Read every workspace of the organization.
@@ -848,9 +854,7 @@ func (i *organizationAccessPtrType) ToOrganizationAccessPtrOutputWithContext(ctx
 // The organization-wide permissions of a team (the service's `organization-access`), in
 // camel case. Given, the object is the whole set: a flag left out is off, and a flag
 // turned on outside the program is turned off again. A flag this release does not know
-// (one a newer service offers) is sent as it is, in the service's spelling
-// (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
-// back and never shows as a change.
+// (one a newer service offers) goes in `otherFlags`.
 type OrganizationAccessOutput struct{ *pulumi.OutputState }
 
 func (OrganizationAccessOutput) ElementType() reflect.Type {
@@ -943,6 +947,14 @@ func (o OrganizationAccessOutput) ManageVcsSettings() pulumi.BoolPtrOutput {
 // Create, change and delete every workspace of the organization.
 func (o OrganizationAccessOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v OrganizationAccess) *bool { return v.ManageWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
+// Flags this release does not know (ones a newer service offers), by their camel-case
+// name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+// (`manage-new-thing`); one the service does not keep is never read back and never shows
+// as a change. A flag this release knows is set by its own property, not here.
+func (o OrganizationAccessOutput) OtherFlags() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v OrganizationAccess) map[string]bool { return v.OtherFlags }).(pulumi.BoolMapOutput)
 }
 
 // Read every project of the organization.
@@ -1119,6 +1131,19 @@ func (o OrganizationAccessPtrOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Flags this release does not know (ones a newer service offers), by their camel-case
+// name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+// (`manage-new-thing`); one the service does not keep is never read back and never shows
+// as a change. A flag this release knows is set by its own property, not here.
+func (o OrganizationAccessPtrOutput) OtherFlags() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v *OrganizationAccess) map[string]bool {
+		if v == nil {
+			return nil
+		}
+		return v.OtherFlags
+	}).(pulumi.BoolMapOutput)
+}
+
 // Read every project of the organization.
 func (o OrganizationAccessPtrOutput) ReadProjects() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *OrganizationAccess) *bool {
@@ -1169,6 +1194,8 @@ type OrganizationAccessInfo struct {
 	ManageVcsSettings *bool `pulumi:"manageVcsSettings"`
 	// Create, change and delete every workspace of the organization.
 	ManageWorkspaces *bool `pulumi:"manageWorkspaces"`
+	// The flags the service reports that this release does not know, by their camel-case name.
+	OtherFlags map[string]bool `pulumi:"otherFlags"`
 	// Read every project of the organization.
 	ReadProjects *bool `pulumi:"readProjects"`
 	// Read every workspace of the organization.
@@ -1258,6 +1285,11 @@ func (o OrganizationAccessInfoOutput) ManageVcsSettings() pulumi.BoolPtrOutput {
 // Create, change and delete every workspace of the organization.
 func (o OrganizationAccessInfoOutput) ManageWorkspaces() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ManageWorkspaces }).(pulumi.BoolPtrOutput)
+}
+
+// The flags the service reports that this release does not know, by their camel-case name.
+func (o OrganizationAccessInfoOutput) OtherFlags() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v OrganizationAccessInfo) map[string]bool { return v.OtherFlags }).(pulumi.BoolMapOutput)
 }
 
 // Read every project of the organization.

@@ -476,21 +476,6 @@ class UpgradeStrategy(_builtins.str, Enum):
 @pulumi.type_token("workspaces:index:VariableCategory")
 class VariableCategory(_builtins.str, Enum):
     """
-    Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
-    """
-    ENGINE = "engine"
-    """
-    An input variable of the engine's configuration.
-    """
-    ENV = "env"
-    """
-    An environment variable of its runs.
-    """
-
-
-@pulumi.type_token("workspaces:index:VariableCategoryInfo")
-class VariableCategoryInfo(_builtins.str, Enum):
-    """
     `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
     """
     ENGINE = "engine"
@@ -504,6 +489,21 @@ class VariableCategoryInfo(_builtins.str, Enum):
     TERRAFORM = "terraform"
     """
     An alias of `engine`, the wire's own word.
+    """
+
+
+@pulumi.type_token("workspaces:index:VariableCategoryInfo")
+class VariableCategoryInfo(_builtins.str, Enum):
+    """
+    Where a variable goes: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+    """
+    ENGINE = "engine"
+    """
+    An input variable of the engine's configuration.
+    """
+    ENV = "env"
+    """
+    An environment variable of its runs.
     """
 
 

@@ -181,9 +181,7 @@ class OrganizationAccessArgsDict(TypedDict):
     The organization-wide permissions of a team (the service's `organization-access`), in
     camel case. Given, the object is the whole set: a flag left out is off, and a flag
     turned on outside the program is turned off again. A flag this release does not know
-    (one a newer service offers) is sent as it is, in the service's spelling
-    (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
-    back and never shows as a change.
+    (one a newer service offers) goes in `otherFlags`.
     """
     access_secret_teams: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -241,6 +239,13 @@ class OrganizationAccessArgsDict(TypedDict):
     """
     Create, change and delete every workspace of the organization.
     """
+    other_flags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
+    """
+    Flags this release does not know (ones a newer service offers), by their camel-case
+    name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+    (`manage-new-thing`); one the service does not keep is never read back and never shows
+    as a change. A flag this release knows is set by its own property, not here.
+    """
     read_projects: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Read every project of the organization.
@@ -267,15 +272,14 @@ class OrganizationAccessArgs:
                  manage_teams: pulumi.Input[Optional[_builtins.bool]] = None,
                  manage_vcs_settings: pulumi.Input[Optional[_builtins.bool]] = None,
                  manage_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
+                 other_flags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
                  read_projects: pulumi.Input[Optional[_builtins.bool]] = None,
                  read_workspaces: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The organization-wide permissions of a team (the service's `organization-access`), in
         camel case. Given, the object is the whole set: a flag left out is off, and a flag
         turned on outside the program is turned off again. A flag this release does not know
-        (one a newer service offers) is sent as it is, in the service's spelling
-        (`manageNewThing` as `manage-new-thing`); one the service does not keep is never read
-        back and never shows as a change.
+        (one a newer service offers) goes in `otherFlags`.
 
         :param pulumi.Input[_builtins.bool] access_secret_teams: See and manage secret teams.
         :param pulumi.Input[_builtins.bool] delegate_policy_overrides: Let project and workspace admins override policy checks.
@@ -291,6 +295,10 @@ class OrganizationAccessArgs:
         :param pulumi.Input[_builtins.bool] manage_teams: Create, change and delete teams.
         :param pulumi.Input[_builtins.bool] manage_vcs_settings: Manage the organization's VCS settings.
         :param pulumi.Input[_builtins.bool] manage_workspaces: Create, change and delete every workspace of the organization.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] other_flags: Flags this release does not know (ones a newer service offers), by their camel-case
+               name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+               (`manage-new-thing`); one the service does not keep is never read back and never shows
+               as a change. A flag this release knows is set by its own property, not here.
         :param pulumi.Input[_builtins.bool] read_projects: Read every project of the organization.
         :param pulumi.Input[_builtins.bool] read_workspaces: Read every workspace of the organization.
         """
@@ -322,6 +330,8 @@ class OrganizationAccessArgs:
             pulumi.set(__self__, "manage_vcs_settings", manage_vcs_settings)
         if manage_workspaces is not None:
             pulumi.set(__self__, "manage_workspaces", manage_workspaces)
+        if other_flags is not None:
+            pulumi.set(__self__, "other_flags", other_flags)
         if read_projects is not None:
             pulumi.set(__self__, "read_projects", read_projects)
         if read_workspaces is not None:
@@ -494,6 +504,21 @@ class OrganizationAccessArgs:
     @manage_workspaces.setter
     def manage_workspaces(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "manage_workspaces", value)
+
+    @_builtins.property
+    @pulumi.getter(name="otherFlags")
+    def other_flags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
+        """
+        Flags this release does not know (ones a newer service offers), by their camel-case
+        name: `{ manageNewThing: true }`. Each is sent in the service's spelling
+        (`manage-new-thing`); one the service does not keep is never read back and never shows
+        as a change. A flag this release knows is set by its own property, not here.
+        """
+        return pulumi.get(self, "other_flags")
+
+    @other_flags.setter
+    def other_flags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]):
+        pulumi.set(self, "other_flags", value)
 
     @_builtins.property
     @pulumi.getter(name="readProjects")
@@ -1022,7 +1047,7 @@ class VariableArgsDict(TypedDict):
     """
     One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
     """
-    category: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]
+    category: pulumi.Input[Union[_builtins.str, 'VariableCategory']]
     """
     `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
     """
@@ -1056,7 +1081,7 @@ class VariableArgsDict(TypedDict):
 @pulumi.input_type
 class VariableArgs:
     def __init__(__self__, *,
-                 category: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']],
+                 category: pulumi.Input[Union[_builtins.str, 'VariableCategory']],
                  key: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  hcl: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -1065,7 +1090,7 @@ class VariableArgs:
         """
         One variable as a program declares it (a `WorkspaceVariable`, an item of `WorkspaceVariables` or of a `VariableSet`).
 
-        :param pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
+        :param pulumi.Input[Union[_builtins.str, 'VariableCategory']] category: `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
         :param pulumi.Input[_builtins.str] key: Variable name: letters, digits, `_`, `-` and `.`, at most 128 characters; unique per
                category. A change renames the variable in place, except for a sensitive variable,
                which the service does not rename: it is replaced (preview says why).
@@ -1097,14 +1122,14 @@ class VariableArgs:
 
     @_builtins.property
     @pulumi.getter
-    def category(self) -> pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]:
+    def category(self) -> pulumi.Input[Union[_builtins.str, 'VariableCategory']]:
         """
         `engine` (an input variable of the engine's configuration), `env` (an environment variable of its runs) or `terraform` (an alias of `engine`, the wire's own word). A change is made in place.
         """
         return pulumi.get(self, "category")
 
     @category.setter
-    def category(self, value: pulumi.Input[Union[_builtins.str, 'VariableCategoryInfo']]):
+    def category(self, value: pulumi.Input[Union[_builtins.str, 'VariableCategory']]):
         pulumi.set(self, "category", value)
 
     @_builtins.property

@@ -82,6 +82,21 @@ def get_effective_access(workspace_id: Optional[_builtins.str] = None,
     workspace itself, together: each team's strongest access, its permissions, and the
     grants they come from. Puts nothing in state.
 
+    ## Example Usage
+    ### Who may do what on a workspace
+
+    Each team's strongest access to the workspace, from its organization flags, its project
+    access and its workspace access together.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    access = workspaces.get_effective_access_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("teamAccess", access.teams.apply(lambda ts: [f"{t.team_id}: {t.access}" for t in ts]))
+    ```
+
     :param _builtins.str workspace_id: Workspace id (`ws-...`).
     """
     __args__ = dict()
@@ -102,6 +117,21 @@ def get_effective_access_output(workspace_id: pulumi.Input[Optional[_builtins.st
     project's `maintain` and `admin` give `admin` on its workspaces) and its access to the
     workspace itself, together: each team's strongest access, its permissions, and the
     grants they come from. Puts nothing in state.
+
+    ## Example Usage
+    ### Who may do what on a workspace
+
+    Each team's strongest access to the workspace, from its organization flags, its project
+    access and its workspace access together.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    access = workspaces.get_effective_access_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("teamAccess", access.teams.apply(lambda ts: [f"{t.team_id}: {t.access}" for t in ts]))
+    ```
 
     :param _builtins.str workspace_id: Workspace id (`ws-...`).
     """

@@ -70,6 +70,21 @@ def get_effective_variables(workspace_id: Optional[_builtins.str] = None,
     it comes from and where the values it overrides come from. A sensitive value is never
     in the result (the service never shows it). Puts nothing in state.
 
+    ## Example Usage
+    ### The variables a workspace's runs get
+
+    Each key with the value that wins (a sensitive value is never shown) and where it comes
+    from.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    effective = workspaces.get_effective_variables_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("variableKeys", effective.variables.apply(lambda vs: [v.key for v in vs]))
+    ```
+
     :param _builtins.str workspace_id: Workspace id (`ws-...`).
     """
     __args__ = dict()
@@ -89,6 +104,21 @@ def get_effective_variables_output(workspace_id: pulumi.Input[Optional[_builtins
     (priority sets first, then the workspace's own, then the other sets), each with where
     it comes from and where the values it overrides come from. A sensitive value is never
     in the result (the service never shows it). Puts nothing in state.
+
+    ## Example Usage
+    ### The variables a workspace's runs get
+
+    Each key with the value that wins (a sensitive value is never shown) and where it comes
+    from.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    effective = workspaces.get_effective_variables_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("variableKeys", effective.variables.apply(lambda vs: [v.key for v in vs]))
+    ```
 
     :param _builtins.str workspace_id: Workspace id (`ws-...`).
     """

@@ -127,6 +127,26 @@ def get_team(name: Optional[_builtins.str] = None,
     `TeamProjectAccess`), visibility, organization-wide flags, SSO id and members. A secret
     team is found only by a token that may see it. Puts nothing in state.
 
+    ## Example Usage
+    ### A team by name, given access to a workspace
+
+    The team `platform` of the stack's organization, found by its name, and its id used for
+    `TeamWorkspaceAccess`.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    platform = workspaces.get_team_output(name="platform")
+
+    workspaces.TeamWorkspaceAccess("platform-network",
+        team_id=platform.id,
+        workspace_id="ws-2xWmbZ4hFYd5KuUE",
+        access="write")
+
+    pulumi.export("teamId", platform.id)
+    ```
+
     :param _builtins.str name: Name of the team.
     :param _builtins.str organization: Organization of the team. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`.
     """
@@ -151,6 +171,26 @@ def get_team_output(name: pulumi.Input[Optional[_builtins.str]] = None,
     Reads one team by name, like `tfe_team`: its id (for `TeamWorkspaceAccess` and
     `TeamProjectAccess`), visibility, organization-wide flags, SSO id and members. A secret
     team is found only by a token that may see it. Puts nothing in state.
+
+    ## Example Usage
+    ### A team by name, given access to a workspace
+
+    The team `platform` of the stack's organization, found by its name, and its id used for
+    `TeamWorkspaceAccess`.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    platform = workspaces.get_team_output(name="platform")
+
+    workspaces.TeamWorkspaceAccess("platform-network",
+        team_id=platform.id,
+        workspace_id="ws-2xWmbZ4hFYd5KuUE",
+        access="write")
+
+    pulumi.export("teamId", platform.id)
+    ```
 
     :param _builtins.str name: Name of the team.
     :param _builtins.str organization: Organization of the team. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`.

@@ -472,6 +472,21 @@ def get_workspace(id: Optional[_builtins.str] = None,
     reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
     store: read it here, when the program runs. Puts nothing in state.
 
+    ## Example Usage
+    ### A workspace by name, and what the service reports on it
+
+    The workspace `network` of the stack's organization: its id and its execution mode.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    network = workspaces.get_workspace_output(name="network")
+
+    pulumi.export("networkId", network.id)
+    pulumi.export("networkExecutionMode", network.execution_mode)
+    ```
+
     :param _builtins.str id: Workspace id (`ws-...`).
     :param _builtins.str name: Name of the workspace.
     :param _builtins.str organization: Organization of the workspace. Default: stack config `workspaces:organization`, then `WORKSPACES_ORGANIZATION` / `TFE_ORGANIZATION`.
@@ -528,6 +543,21 @@ def get_workspace_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
     The result holds what a `Workspace` resource outputs for it, and what the service
     reports on its own (`metrics`, `status`, `permissions`), which a `Workspace` does not
     store: read it here, when the program runs. Puts nothing in state.
+
+    ## Example Usage
+    ### A workspace by name, and what the service reports on it
+
+    The workspace `network` of the stack's organization: its id and its execution mode.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    network = workspaces.get_workspace_output(name="network")
+
+    pulumi.export("networkId", network.id)
+    pulumi.export("networkExecutionMode", network.execution_mode)
+    ```
 
     :param _builtins.str id: Workspace id (`ws-...`).
     :param _builtins.str name: Name of the workspace.

@@ -81,6 +81,21 @@ def get_workspace_outputs(workspace_id: Optional[_builtins.str] = None,
     with its value when the token may read the state), and only those; the others
     are plain values. Puts nothing in state.
 
+    ## Example Usage
+    ### Another workspace's outputs
+
+    The `vpc_id` output of the workspace that owns the network; an output the service marks
+    sensitive comes out as a secret.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    network = workspaces.get_workspace_outputs_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("vpcId", network.outputs.apply(lambda o: o["vpc_id"]))
+    ```
+
     :param _builtins.str workspace_id: Workspace id (`ws-...`) whose current outputs are read; the token needs no more than access to its outputs.
     """
     __args__ = dict()
@@ -100,6 +115,21 @@ def get_workspace_outputs_output(workspace_id: pulumi.Input[Optional[_builtins.s
     alone is enough. Each output the service marks sensitive is a secret (`pulumi.secret`,
     with its value when the token may read the state), and only those; the others
     are plain values. Puts nothing in state.
+
+    ## Example Usage
+    ### Another workspace's outputs
+
+    The `vpc_id` output of the workspace that owns the network; an output the service marks
+    sensitive comes out as a secret.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    network = workspaces.get_workspace_outputs_output(workspace_id="ws-2xWmbZ4hFYd5KuUE")
+
+    pulumi.export("vpcId", network.outputs.apply(lambda o: o["vpc_id"]))
+    ```
 
     :param _builtins.str workspace_id: Workspace id (`ws-...`) whose current outputs are read; the token needs no more than access to its outputs.
     """

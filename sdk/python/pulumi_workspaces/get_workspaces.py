@@ -95,6 +95,21 @@ def get_workspaces(exclude_tags: Optional[Sequence[_builtins.str]] = None,
     `tfe_workspace_ids`: the filters of the service's workspace list (spec 4.4), 100 per
     request, one list per entry of `names`. Puts nothing in state.
 
+    ## Example Usage
+    ### The production workspaces of one team
+
+    Every workspace carrying the key-value tag `team: search` and the flat tag `production`,
+    by id and by name.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    search = workspaces.get_workspaces_output(tags={"team": "search"}, tag_names=["production"])
+
+    pulumi.export("workspaceIds", search.ids)
+    ```
+
     :param Sequence[_builtins.str] exclude_tags: Flat tags that exclude a workspace carrying any one of them (case does not matter).
     :param Sequence[_builtins.str] names: Names to select: each an exact name, or a pattern with `*` as prefix, suffix or both
            (`app-*`, `*-prod`, `*web*`); `["*"]` selects every workspace. Default: every workspace.
@@ -132,6 +147,21 @@ def get_workspaces_output(exclude_tags: pulumi.Input[Optional[Optional[Sequence[
     Selects workspaces of an organization by name, name pattern, project and tags, like
     `tfe_workspace_ids`: the filters of the service's workspace list (spec 4.4), 100 per
     request, one list per entry of `names`. Puts nothing in state.
+
+    ## Example Usage
+    ### The production workspaces of one team
+
+    Every workspace carrying the key-value tag `team: search` and the flat tag `production`,
+    by id and by name.
+
+    ```python
+    import pulumi
+    import pulumi_workspaces as workspaces
+
+    search = workspaces.get_workspaces_output(tags={"team": "search"}, tag_names=["production"])
+
+    pulumi.export("workspaceIds", search.ids)
+    ```
 
     :param Sequence[_builtins.str] exclude_tags: Flat tags that exclude a workspace carrying any one of them (case does not matter).
     :param Sequence[_builtins.str] names: Names to select: each an exact name, or a pattern with `*` as prefix, suffix or both

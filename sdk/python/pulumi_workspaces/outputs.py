@@ -183,7 +183,7 @@ class EffectiveVariable(dict):
         """
         One variable that applies to a workspace: the one that wins for its key and category.
 
-        :param Union[_builtins.str, 'VariableCategory'] category: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
+        :param Union[_builtins.str, 'VariableCategoryInfo'] category: `engine` (an input variable of the engine's configuration) or `env` (an environment variable of its runs).
         :param _builtins.bool hcl: Whether the value is parsed as HCL.
         :param _builtins.str key: Variable name.
         :param Sequence['EffectiveVariableSource'] overrides: Where the variables of the same key and category that it overrides come from, strongest first.
@@ -530,6 +530,8 @@ class OrganizationAccessInfo(dict):
             suggest = "manage_vcs_settings"
         elif key == "manageWorkspaces":
             suggest = "manage_workspaces"
+        elif key == "otherFlags":
+            suggest = "other_flags"
         elif key == "readProjects":
             suggest = "read_projects"
         elif key == "readWorkspaces":
@@ -561,6 +563,7 @@ class OrganizationAccessInfo(dict):
                  manage_teams: Optional[_builtins.bool] = None,
                  manage_vcs_settings: Optional[_builtins.bool] = None,
                  manage_workspaces: Optional[_builtins.bool] = None,
+                 other_flags: Optional[Mapping[str, _builtins.bool]] = None,
                  read_projects: Optional[_builtins.bool] = None,
                  read_workspaces: Optional[_builtins.bool] = None):
         """
@@ -580,6 +583,7 @@ class OrganizationAccessInfo(dict):
         :param _builtins.bool manage_teams: Create, change and delete teams.
         :param _builtins.bool manage_vcs_settings: Manage the organization's VCS settings.
         :param _builtins.bool manage_workspaces: Create, change and delete every workspace of the organization.
+        :param Mapping[str, _builtins.bool] other_flags: The flags the service reports that this release does not know, by their camel-case name.
         :param _builtins.bool read_projects: Read every project of the organization.
         :param _builtins.bool read_workspaces: Read every workspace of the organization.
         """
@@ -611,6 +615,8 @@ class OrganizationAccessInfo(dict):
             pulumi.set(__self__, "manage_vcs_settings", manage_vcs_settings)
         if manage_workspaces is not None:
             pulumi.set(__self__, "manage_workspaces", manage_workspaces)
+        if other_flags is not None:
+            pulumi.set(__self__, "other_flags", other_flags)
         if read_projects is not None:
             pulumi.set(__self__, "read_projects", read_projects)
         if read_workspaces is not None:
@@ -727,6 +733,14 @@ class OrganizationAccessInfo(dict):
         Create, change and delete every workspace of the organization.
         """
         return pulumi.get(self, "manage_workspaces")
+
+    @_builtins.property
+    @pulumi.getter(name="otherFlags")
+    def other_flags(self) -> Optional[Mapping[str, _builtins.bool]]:
+        """
+        The flags the service reports that this release does not know, by their camel-case name.
+        """
+        return pulumi.get(self, "other_flags")
 
     @_builtins.property
     @pulumi.getter(name="readProjects")
@@ -1137,7 +1151,7 @@ class VariableInfo(dict):
         """
         A variable of a list as the service reports it (a sensitive value is in `sensitiveValues`, as a secret).
 
-        :param Union[_builtins.str, 'VariableCategory'] category: `engine` or `env`.
+        :param Union[_builtins.str, 'VariableCategoryInfo'] category: `engine` or `env`.
         :param _builtins.bool hcl: Whether the value is parsed as HCL.
         :param _builtins.str id: Variable id (`var-...`).
         :param _builtins.str key: Variable name.

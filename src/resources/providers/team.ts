@@ -24,7 +24,7 @@ type TeamOutputs = {
   name: string;
   organization: string | null;
   visibility: string | null;
-  organizationAccess: Record<string, boolean>;
+  organizationAccess: Record<string, unknown>;
   ssoTeamId: string | null;
   allowMemberTokenManagement: boolean | null;
 };
@@ -39,22 +39,47 @@ const FLAG_NAME = /^[a-z][A-Za-z0-9]*$/;
 
 type Flags = Record<string, unknown>;
 
+/** Where a program puts the flags this release does not know (`organizationAccess.otherFlags`). */
+const OTHER_FLAGS = "otherFlags";
+
+/**
+ * Every flag of an `organizationAccess`, the program's or as recorded, in one flat set: the
+ * flags this release knows and those of `otherFlags` alike (state written before
+ * `otherFlags` holds them flat already).
+ */
+function flagsOf(access: unknown): Flags {
+  const { [OTHER_FLAGS]: other, ...known } = (access ?? {}) as Flags;
+  return { ...known, ...(other !== null && typeof other === "object" ? (other as Flags) : {}) };
+}
+
+/** A flat set of flags in the shape of the inputs and outputs: the known flags, and the others in `otherFlags`. */
+export function shapedAccess(flags: Record<string, boolean>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const other: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(flags)) {
+    if (KNOWN_FLAGS.has(k)) out[k] = v;
+    else other[k] = v;
+  }
+  if (Object.keys(other).length > 0) out[OTHER_FLAGS] = other;
+  return out;
+}
+
 /**
  * The declared flags against those the service reports: every flag the service reports is
  * compared (one not declared must be off), a declared flag the service does not report is
  * not (a flag newer than the service, sent and never read back).
  */
 function sameAccess(declared: unknown, actual: unknown): boolean {
-  const d = (declared ?? {}) as Flags;
-  const a = (actual ?? {}) as Flags;
+  const d = flagsOf(declared);
+  const a = flagsOf(actual);
   return Object.keys(a).every((k) => Boolean(d[k]) === Boolean(a[k]));
 }
 
 /** What an update sends to bring `actual` to `declared`: every declared flag, and off for each other flag that is on. */
 function accessToSend(declared: unknown, actual: unknown): Record<string, boolean> {
-  const d = (declared ?? {}) as Flags;
+  const d = flagsOf(declared);
   const out: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries((actual ?? {}) as Flags)) if (v === true && !d[k]) out[k] = false;
+  for (const [k, v] of Object.entries(flagsOf(actual))) if (v === true && !d[k]) out[k] = false;
   for (const [k, v] of Object.entries(d)) out[k] = v === true;
   return out;
 }
@@ -86,15 +111,20 @@ function outputsOf(t: ApiTeam, organization: unknown): TeamOutputs {
     name: t.name,
     organization: t.organization ?? (typeof organization === "string" ? organization : null),
     visibility: t.visibility,
-    organizationAccess: { ...t.organizationAccess },
+    organizationAccess: shapedAccess(t.organizationAccess),
     ssoTeamId: t.ssoTeamId,
     allowMemberTokenManagement: t.allowMemberTokenManagement,
   };
 }
 
+/** Whether `given` is an object of flags (or not known yet, at preview). */
+function isFlagObject(given: unknown): boolean {
+  return isUnknown(given) || (given !== null && typeof given === "object" && !Array.isArray(given));
+}
+
 function accessFailures(given: unknown): CheckFailure[] {
   if (given === undefined || given === null || isUnknown(given)) return [];
-  if (typeof given !== "object" || Array.isArray(given))
+  if (!isFlagObject(given))
     return [
       {
         property: "organizationAccess",
@@ -103,8 +133,28 @@ function accessFailures(given: unknown): CheckFailure[] {
     ];
   const failures: CheckFailure[] = [];
   const unknown: string[] = [];
-  for (const [flag, value] of Object.entries(given as Flags)) {
-    const property = `organizationAccess.${flag}`;
+  const { [OTHER_FLAGS]: other, ...named } = given as Flags;
+  const otherFlags = other === undefined || other === null || isUnknown(other) ? {} : other;
+  if (!isFlagObject(otherFlags))
+    failures.push({
+      property: `organizationAccess.${OTHER_FLAGS}`,
+      reason: `organizationAccess.${OTHER_FLAGS} must be an object of flags, e.g. { manageNewThing: true }`,
+    });
+  const entries = [
+    ...Object.entries(named).map(([flag, value]) => ({
+      flag,
+      value,
+      property: `organizationAccess.${flag}`,
+      other: false,
+    })),
+    ...(isFlagObject(otherFlags) ? Object.entries(otherFlags as Flags) : []).map(([flag, value]) => ({
+      flag,
+      value,
+      property: `organizationAccess.${OTHER_FLAGS}.${flag}`,
+      other: true,
+    })),
+  ];
+  for (const { flag, value, property, other: inOther } of entries) {
     if (!FLAG_NAME.test(flag)) {
       const camel = flag.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
       failures.push({
@@ -113,6 +163,11 @@ function accessFailures(given: unknown): CheckFailure[] {
       });
     } else if (value !== undefined && value !== null && !isUnknown(value) && typeof value !== "boolean")
       failures.push({ property, reason: `${property} must be true or false` });
+    else if (inOther && KNOWN_FLAGS.has(flag))
+      failures.push({
+        property,
+        reason: `${flag} is a flag this release knows: set organizationAccess.${flag}, and keep ${OTHER_FLAGS} for flags it does not know`,
+      });
     else if (!KNOWN_FLAGS.has(flag)) unknown.push(flag);
   }
   if (unknown.length > 0 && failures.length === 0)
@@ -124,11 +179,11 @@ function accessFailures(given: unknown): CheckFailure[] {
   return failures;
 }
 
-/** The declared flags without those left undefined (a program's optional flag not given). */
+/** The declared flags, flat, without those left undefined (a program's optional flag not given). */
 function declaredAccess(given: unknown): Record<string, boolean> | undefined {
   if (given === undefined || given === null) return undefined;
   const out: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries(given as Flags)) if (v !== undefined && v !== null) out[k] = v === true;
+  for (const [k, v] of Object.entries(flagsOf(given))) if (v !== undefined && v !== null) out[k] = v === true;
   return out;
 }
 
@@ -150,7 +205,8 @@ const provider: ProviderImpl<TeamInputs & Props, TeamOutputs> = {
     failures.push(...accessFailures(news.organizationAccess));
     if (failures.every((f) => !f.property.startsWith("organizationAccess"))) {
       const access = declaredAccess(news.organizationAccess);
-      if (access && !isUnknown(news.organizationAccess)) inputs.organizationAccess = access;
+      if (access && !isUnknown(news.organizationAccess) && !isUnknown((news.organizationAccess as Flags)[OTHER_FLAGS]))
+        inputs.organizationAccess = shapedAccess(access);
     }
     const sso = news.ssoTeamId;
     if (sso !== undefined && sso !== null && !isUnknown(sso) && typeof sso !== "string")

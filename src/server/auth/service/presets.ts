@@ -33,7 +33,7 @@ export function projectGrantPermissions(access: string, customAccess: string | n
   return PROJECT_ACCESS_PRESETS[access as ProjectAccessLevel] ?? PROJECT_ACCESS_PRESETS.read;
 }
 
-/** Every organization access flag of a team; the owners team holds them all. */
+/** Every organization access flag of a team; the owners team holds them all. Unknown flags set on are kept. */
 export function organizationAccessOf(
   t: Pick<TeamRecord, "organization_access" | "is_owners" | "manage_workspaces" | "manage_projects">,
 ): Record<OrganizationAccessFlag, boolean> {
@@ -50,5 +50,9 @@ export function organizationAccessOf(
   >;
   out["manage-workspaces"] = owners || t.manage_workspaces === 1;
   out["manage-projects"] = owners || t.manage_projects === 1;
+  // A flag this release does not know, set by a newer client, is kept and answered as a
+  // newer service would (it grants nothing here).
+  for (const [f, v] of Object.entries(stored))
+    if (v === true && !(f in out)) (out as Record<string, boolean>)[f] = true;
   return out;
 }
