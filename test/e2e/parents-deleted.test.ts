@@ -5,7 +5,8 @@
  * and project are then deleted over HTTP, as a person or another stack would. TypeScript:
  * `pulumi refresh --preview-only` (every child read) and `pulumi destroy` with the children
  * still in state (every child deleted against a 404). YAML: `pulumi refresh`, which drops
- * them from state, then `pulumi destroy`. Never a `pulumi state delete`.
+ * them from state, then `pulumi destroy`. Never a `pulumi state delete`. The YAML stack
+ * adopts four of its records, made first, and its preview must name each.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
@@ -84,23 +85,27 @@ resources:
         - key: LOG
           value: info
           category: env
+      adopt: true
   application:
     type: workspaces:index:VariableSetApplication
     properties:
       variableSetId: \${setId}
       workspaceId: \${workspaceId}
+      adopt: true
   workspace-access:
     type: workspaces:index:TeamWorkspaceAccess
     properties:
       teamId: \${teamId}
       workspaceId: \${workspaceId}
       access: read
+      adopt: true
   project-access:
     type: workspaces:index:TeamProjectAccess
     properties:
       teamId: \${teamId}
       projectId: \${projectId}
       access: read
+      adopt: true
   notification:
     type: workspaces:index:NotificationConfiguration
     properties:
@@ -177,6 +182,25 @@ describe("children of a parent deleted out of band, through the engine", () => {
     }
   }
 
+  /**
+   * The YAML program adopts four records made here first: its preview names each one
+   * (the resources that report adoption through reportsAdoption and not adoptable).
+   */
+  async function adoptionShown(stack: TestStack, config: Record<string, string>): Promise<void> {
+    await client.variables.create(config.workspaceId, { key: "LOG", value: "info", category: "env" });
+    await client.variableSets.applyToWorkspaces(config.setId, [config.workspaceId]);
+    await client.teamAccess.add(config.teamId, config.workspaceId, { access: "read" });
+    await client.teamProjectAccess.add(config.teamId, config.projectId, { access: "read" });
+    const preview = await stack.ok(["preview", "--non-interactive"]);
+    for (const record of [
+      /adopts the existing variable "LOG" \(env\) var-\S+ of workspace/,
+      /adopts the existing application of variable set "\S+" \(varset-\S+\) to workspace/,
+      /adopts the existing access of team team-\S+ to workspace ws-\S+ \(tws-/,
+      /adopts the existing access of team team-\S+ to project prj-\S+ \(tprj-/,
+    ])
+      expect(preview.output).toMatch(record);
+  }
+
   for (const door of ["TypeScript", "YAML"] as const) {
     it(`${door}: refresh and destroy succeed with no state delete`, async () => {
       const config = await parents(door.toLowerCase());
@@ -188,6 +212,7 @@ describe("children of a parent deleted out of band, through the engine", () => {
         config,
       });
       try {
+        if (door === "YAML") await adoptionShown(stack, config);
         await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
         expect(children(stack.resources())).toEqual(Object.keys(CHILDREN).sort());
         await deleteParents(config);
