@@ -102,15 +102,18 @@ function tempDir(prefix) {
 
 /**
  * Runs the CLI; resolves with its exit code and output (never rejects on a
- * non-zero exit: callers assert on it).
+ * non-zero exit: callers assert on it). `input` is written to its stdin: what
+ * `pulumi config set --secret <key>` reads, so that a secret never shows on a
+ * command line.
  */
-function runPulumi(args, { cwd, env, timeoutMs = 10 * 60_000, onOutput } = {}) {
+function runPulumi(args, { cwd, env, timeoutMs = 10 * 60_000, onOutput, input } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(env.PATH.split(path.delimiter)[0], "pulumi"), args, {
       cwd,
       env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
