@@ -1,21 +1,44 @@
 #!/usr/bin/env node
 // `npm run demo`: starts the embedded server, sets up what the demo program
 // refers to (a project with tag bindings, an SSH key, a private registry
-// module), runs `pulumi up` of the root program (Pulumi.yaml -> demo/index.ts)
-// against it, prints what now exists on the server, and stops.
+// module) and a webhook receiver on 127.0.0.1 for its notification
+// configuration, runs `pulumi up` of the root program (Pulumi.yaml ->
+// demo/index.ts) against it, prints what now exists on the server and what the
+// receiver got, checks that the stack's state holds the demo's two secrets
+// only encrypted, and stops.
 //
 // Everything lives in memory and in a temporary directory: each run starts
 // from an empty organisation and leaves nothing behind.
+//
+//   --export-state <file>      also writes the stack's state, as `pulumi stack export`
+//                              prints it (secrets encrypted), to <file>
+//   DEMO_PAYMENT_GATEWAY_KEY   the sensitive variable's value (default: a random one
+//                              made for this run)
+//   DEMO_PORT                  the embedded server's port (default: any free one)
 "use strict";
 const crypto = require("crypto");
 const fs = require("fs");
+const http = require("http");
 const path = require("path");
 const engine = require("./lib/engine.js");
 
 const root = engine.repoRoot;
 const STACK = "demo";
 
+function parseArgs(argv) {
+  const options = { exportState: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--export-state" && argv[i + 1]) options.exportState = path.resolve(argv[++i]);
+    else
+      throw new Error(
+        `unknown argument '${argv[i]}': the demo takes only --export-state <file>, which writes the stack's state (secrets encrypted) to <file>`,
+      );
+  }
+  return options;
+}
+
 async function main() {
+  const options = parseArgs(process.argv.slice(2));
   const dist = path.join(root, "dist", "server", "index.js");
   if (!fs.existsSync(dist)) throw new Error("dist/ is missing: run `npm run build` first (npm run demo does)");
   const bin = engine.ensureEngine();
@@ -25,6 +48,14 @@ async function main() {
   const stackConfig = path.join(root, `Pulumi.${STACK}.yaml`);
   // runSpeed: simulated no-code runs complete in well under a second.
   const server = await startServer({ port: Number(process.env.DEMO_PORT ?? 0), db: ":memory:", runSpeed: 100 });
+  // Two secrets of this run: neither may reach the report, a log or the state in plain text.
+  const secrets = {
+    "the sensitive variable's value":
+      process.env.DEMO_PAYMENT_GATEWAY_KEY || crypto.randomBytes(18).toString("base64url"),
+    "the notification token": crypto.randomBytes(24).toString("base64url"),
+  };
+  const [gatewayKey, notificationToken] = Object.values(secrets);
+  const receiver = await startReceiver(notificationToken);
   try {
     log(`server   ${server.url} (organization ${server.organization})`);
     const call = apiCaller(server);
@@ -60,6 +91,7 @@ async function main() {
       });
     }
     log(`seeded   project ${project.data.id}, SSH key ${sshKey.data.id}, registry module ${module.data.id}`);
+    log(`receiver ${receiver.url} (the notification configuration's webhook)`);
 
     const env = engine.engineEnv({
       bin,
@@ -71,10 +103,11 @@ async function main() {
         WORKSPACES_ORGANIZATION: server.organization,
       },
     });
-    const pulumi = async (args, { show = false } = {}) => {
+    const pulumi = async (args, { show = false, input } = {}) => {
       const r = await engine.runPulumi(args, {
         cwd: root,
         env,
+        input,
         onOutput: show ? (s) => process.stdout.write(s) : undefined,
       });
       if (r.code !== 0) {
@@ -84,12 +117,22 @@ async function main() {
       return r;
     };
     await pulumi(["stack", "init", STACK, "--non-interactive"]);
+    await pulumi([
+      "config",
+      "set-all",
+      ...Object.entries({
+        "demo:projectId": project.data.id,
+        "demo:sshKeyId": sshKey.data.id,
+        "demo:networkModuleId": module.data.id,
+        "demo:notificationUrl": receiver.url,
+      }).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+    ]);
+    // Through stdin, so that no secret shows on a command line.
     for (const [k, v] of Object.entries({
-      "demo:projectId": project.data.id,
-      "demo:sshKeyId": sshKey.data.id,
-      "demo:networkModuleId": module.data.id,
+      "demo:paymentGatewayKey": gatewayKey,
+      "demo:notificationToken": notificationToken,
     })) {
-      await pulumi(["config", "set", k, v]);
+      await pulumi(["config", "set", "--secret", k, "--non-interactive"], { input: v });
     }
 
     log("running  pulumi up\n");
@@ -97,14 +140,110 @@ async function main() {
     await pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "--suppress-outputs"], { show: true });
     log(`pulumi up finished in ${((Date.now() - started) / 1000).toFixed(1)}s; the server now holds:\n`);
     const outputs = JSON.parse((await pulumi(["stack", "output", "--json"])).stdout);
+    const notification = await awaitVerification(call, receiver, outputs.notificationId);
     await printOrganisation(server, call, outputs);
     console.log("");
+    reportDeliveries(receiver, notification);
+
+    const state = (await pulumi(["stack", "export"])).stdout;
+    const plain = Object.entries(secrets)
+      .filter(([, value]) => state.includes(value))
+      .map(([what]) => what);
+    if (plain.length) throw new Error(`the stack's state holds ${plain.join(" and ")} in plain text`);
+    const encrypted = state.split(`"${SECRET_SIG}"`).length - 1;
+    log(`state    ${encrypted} values encrypted; ${Object.keys(secrets).join(" and ")} appear nowhere in plain text`);
+    if (options.exportState) {
+      fs.writeFileSync(options.exportState, state);
+      log(`state    written to ${options.exportState}`);
+    }
     log(`${server.stats().total} HTTP requests served (setup, pulumi up and this report)`);
   } finally {
+    await receiver.close();
     await server.close();
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(stackConfig, { force: true });
   }
+}
+
+/** The key Pulumi marks an encrypted value with in a stack's state. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/**
+ * The webhook of the demo's notification configuration: an HTTP server on 127.0.0.1
+ * (the local server delivers to loopback addresses only) that keeps what arrives and
+ * checks each delivery's signature, an HMAC-SHA512 of the body keyed with the token.
+ */
+async function startReceiver(token) {
+  const deliveries = [];
+  let moment = "during pulumi up";
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const signature = req.headers["x-tfe-notification-signature"];
+      const expected = crypto.createHmac("sha512", token).update(body).digest("hex");
+      let payload;
+      try {
+        payload = JSON.parse(body.toString("utf8"));
+      } catch {
+        payload = {};
+      }
+      deliveries.push({
+        moment,
+        configurationId: payload.notification_configuration_id,
+        triggers: (payload.notifications ?? []).map((n) => n.trigger),
+        signature:
+          typeof signature !== "string"
+            ? "unsigned"
+            : signature.length === expected.length &&
+                crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+              ? "signed, signature valid"
+              : "signed, signature NOT matching the token",
+      });
+      res.writeHead(200, { "content-type": "text/plain" }).end("received\n");
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks/network-prod`,
+    deliveries,
+    expect: (m) => (moment = m),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The server sends a verification when a configuration is created enabled; where none
+ * arrived during `pulumi up`, the demo asks for one (`actions/verify`) and says so.
+ */
+async function awaitVerification(call, receiver, id) {
+  const nc = (await call("GET", `/notification-configurations/${id}`)).data;
+  if (!receiver.deliveries.some((d) => d.configurationId === id)) {
+    log(`notification '${nc.attributes.name}': nothing arrived during pulumi up, so the demo asks for a verification`);
+    receiver.expect("on request (POST /notification-configurations/:id/actions/verify)");
+    await call("POST", `/notification-configurations/${id}/actions/verify`);
+  }
+  return nc;
+}
+
+/** What the receiver got, as it got it. */
+function reportDeliveries(receiver, nc) {
+  const mine = receiver.deliveries.filter((d) => d.configurationId === nc.id);
+  for (const d of mine) {
+    log(
+      `notification '${nc.attributes.name}' -> ${d.triggers.join(", ") || "delivery"} delivered to ${receiver.url} (${d.signature}), ${d.moment}`,
+    );
+  }
+  if (mine.length === 0) log(`notification '${nc.attributes.name}': the receiver got no delivery`);
+  log(`receiver ${receiver.deliveries.length} delivery(ies) received in all`);
 }
 
 function log(s) {
@@ -226,7 +365,100 @@ async function printOrganisation(server, call, outputs) {
       keys.map((k) => [k.attributes.name, k.id]),
     ),
   );
-  console.log(`\n${workspaces.length} workspaces, ${projects.length} projects, ${keys.length} SSH key(s)`);
+
+  // A sensitive value never comes back from the service: the report says so instead.
+  const shown = (v) => (v.attributes.sensitive ? "(sensitive)" : v.attributes.value);
+  const sets = await listAll(call, `/organizations/${org}/varsets`);
+  const setRows = [];
+  for (const set of sets) {
+    const vars = await listAll(call, `/varsets/${set.id}/relationships/vars`);
+    const where = [
+      ...set.relationships.projects.data.map((p) => {
+        const n = workspaces.filter((w) => w.relationships?.project?.data?.id === p.id).length;
+        return `project ${projectNames[p.id] ?? p.id} (${n} workspaces)`;
+      }),
+      ...set.relationships.workspaces.data.map((w) => `workspace ${names[w.id] ?? w.id}`),
+    ];
+    setRows.push([
+      set.attributes.name,
+      set.attributes.global ? "global" : where.join(", ") || "-",
+      vars.map((v) => `${v.attributes.key}=${shown(v)}`).join(", "),
+    ]);
+  }
+  console.log("");
+  console.log(table(["VARIABLE SET", "APPLIES TO", "VARIABLES"], setRows));
+
+  const varRows = [];
+  const triggerRows = [];
+  const notifications = [];
+  const grants = {};
+  const grant = (teamId, text) => (grants[teamId] ??= []).push(text);
+  for (const w of workspaces) {
+    for (const v of await listAll(call, `/workspaces/${w.id}/vars`)) {
+      // The service's `terraform` category is the spec's `engine`, as programs name it.
+      const category = v.attributes.category === "terraform" ? "engine" : v.attributes.category;
+      varRows.push([w.attributes.name, v.attributes.key, category, shown(v)]);
+    }
+    const inbound = await listAll(call, `/workspaces/${w.id}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=inbound`);
+    for (const t of inbound) {
+      triggerRows.push([t.id, `${t.attributes["sourceable-name"]} -> ${t.attributes["workspace-name"]}`]);
+    }
+    notifications.push(
+      ...(await call("GET", `/workspaces/${w.id}/notification-configurations`)).data.map((n) => [w, n]),
+    );
+    for (const a of await listAll(call, `/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${w.id}`)) {
+      grant(a.relationships.team.data.id, `workspace ${w.attributes.name}: ${a.attributes.access}`);
+    }
+  }
+  for (const p of projects) {
+    for (const a of await listAll(call, `/team-projects?filter%5Bproject%5D%5Bid%5D=${p.id}`)) {
+      grant(a.relationships.team.data.id, `project ${p.attributes.name}: ${a.attributes.access}`);
+    }
+  }
+  console.log("");
+  console.log(table(["WORKSPACE", "VARIABLE", "CATEGORY", "VALUE"], varRows));
+
+  const teams = await listAll(call, `/organizations/${org}/teams`);
+  console.log("");
+  console.log(
+    table(
+      ["TEAM", "VISIBILITY", "ACCESS"],
+      teams.map((t) => [
+        t.attributes.name,
+        t.attributes.visibility,
+        (grants[t.id] ?? []).join(", ") || (t.attributes.name === "owners" ? "the whole organization" : "-"),
+      ]),
+    ),
+  );
+
+  console.log("");
+  console.log(table(["RUN TRIGGER", "SOURCE -> TARGET"], triggerRows));
+
+  console.log("");
+  console.log(
+    table(
+      ["NOTIFICATION", "WORKSPACE", "DESTINATION", "TRIGGERS", "ENABLED", "LAST DELIVERY"],
+      notifications.map(([w, n]) => {
+        const last = n.attributes["delivery-responses"]?.[0];
+        return [
+          n.attributes.name,
+          w.attributes.name,
+          // The fragment (the stack's origin) is never part of a delivery.
+          `${n.attributes["destination-type"]} ${String(n.attributes.url).split("#")[0]}`,
+          n.attributes.triggers.join(",") || "-",
+          n.attributes.enabled,
+          last ? `HTTP ${last.code || "(no answer)"}` : "none yet",
+        ];
+      }),
+    ),
+  );
+
+  const sensitive = varRows.filter((r) => r[3] === "(sensitive)").length;
+  console.log(
+    `\n${workspaces.length} workspaces, ${projects.length} projects, ${keys.length} SSH key(s), ` +
+      `${sets.length} variable set(s), ${varRows.length} workspace variable(s) (${sensitive} sensitive), ` +
+      `${teams.length} team(s), ${triggerRows.length} run trigger(s), ${notifications.length} notification configuration(s)`,
+  );
 }
 
 main().catch((err) => {

@@ -1,17 +1,23 @@
 /**
  * `npm run demo` minus its install and build steps: the root program against the
- * embedded server, with the report it prints.
+ * embedded server, with the report it prints, and the stack's state it writes on request.
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
-import { repoRoot, requireBuiltPackage } from "./harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, requireBuiltPackage, TestStack, type StateResource } from "./harness";
 
-function runDemo(): Promise<{ code: number; output: string }> {
+/** The passphrase the demo's stack is encrypted with (scripts/lib/engine.js's default). */
+const DEMO_PASSPHRASE = "pulumi-workspaces-local";
+
+function runDemo(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "demo.js")], {
+    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "demo.js"), ...args], {
       cwd: repoRoot,
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -23,20 +29,74 @@ function runDemo(): Promise<{ code: number; output: string }> {
 }
 
 describe("the demo", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pw-demo-test-"));
+  const stateFile = path.join(tmp, "state.json");
+  // The sensitive variable's value, chosen here so that the test knows what must never show.
+  const gatewayKey = `gw-${randomBytes(12).toString("hex")}`;
+  let run: Promise<{ code: number; output: string }> | undefined;
+  const demo = () => (run ??= runDemo(["--export-state", stateFile], { DEMO_PAYMENT_GATEWAY_KEY: gatewayKey }));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
   it("declares the organisation on the embedded server, reports it and cleans up", async () => {
     requireBuiltPackage();
-    const r = await runDemo();
+    const r = await demo();
     expect(r.code, r.output).toBe(0);
-    // 22 resources of the demo program and the stack's origin (docs/interrupted-updates.md).
-    expect(r.output).toMatch(/\+ 23 created/);
-    expect(r.output).toMatch(/14 workspaces, 2 projects, 1 SSH key/);
+    // 30 resources of the demo program and the stack's origin (docs/interrupted-updates.md).
+    expect(r.output).toMatch(/\+ 31 created/);
+    expect(r.output).toMatch(/14 workspaces, 3 projects, 1 SSH key/);
     // Project tag bindings are inherited by every workspace in the project.
     expect(r.output).toMatch(
       /network-prod\s+platform\s+business-unit=commerce cost-center=cc-1024 env=prod owner=platform service=network/,
     );
     expect(r.output).toMatch(/network-prod .*billing-prod,checkout-prod,identity-prod\s+yes\s+api/);
+    expect(r.output).toMatch(/billing-prod\s+payments\s+env=prod owner=payments service=billing\s/);
     expect(r.output).toMatch(/sandbox-network-eu-west-1\s+platform.*no-code/);
     expect(r.output).toMatch(/nocode-\S+\s+mod-\S+\s+1\.2\.0\s+true\s+region: eu-west-1\|us-east-1/);
     expect(fs.existsSync(path.join(repoRoot, "Pulumi.demo.yaml"))).toBe(false);
+  });
+
+  it("reports the variables (the sensitive one masked), the set, the team, the trigger and the notification", async () => {
+    const { output } = await demo();
+    expect(output).toMatch(
+      /payments-defaults\s+project payments \(6 workspaces\)\s+PAYMENTS_CURRENCY=EUR, LOG_LEVEL=warn\n/,
+    );
+    expect(output).toMatch(/billing-prod\s+LOG_LEVEL\s+env\s+info\n/);
+    expect(output).toMatch(/billing-prod\s+PAYMENT_GATEWAY_KEY\s+env\s+\(sensitive\)\n/);
+    expect(output).toMatch(/\(1 sensitive\)/);
+    expect(output).toMatch(/\npayments\s+organization\s+project payments: write\n/);
+    expect(output).toMatch(/rt-\S+\s+network-prod -> identity-prod\n/);
+    const row = output.match(
+      /network-prod runs\s+network-prod\s+generic http:\/\/127\.0\.0\.1:(\d+)\/hooks\/network-prod\s+run:completed,run:errored\s+true\s+HTTP 200\n/,
+    );
+    expect(row, output).not.toBeNull();
+    // What the receiver got, on the port the configuration names, signed with the token.
+    const delivered = output.match(
+      /notification 'network-prod runs' -> verification delivered to http:\/\/127\.0\.0\.1:(\d+)\/hooks\/network-prod \(signed, signature valid\), (during pulumi up|on request)/,
+    );
+    expect(delivered, output).not.toBeNull();
+    expect(delivered![1]).toBe(row![1]);
+    expect(output).toMatch(/receiver 1 delivery\(ies\) received in all/);
+  });
+
+  it("never prints the sensitive value, and keeps it in the state only encrypted", async () => {
+    const { output } = await demo();
+    expect(output).not.toContain(gatewayKey);
+    const exported = fs.readFileSync(stateFile, "utf8");
+    expect(exported).not.toContain(gatewayKey);
+    const resources = JSON.parse(exported).deployment.resources as StateResource[];
+    const variables = resources.find((r) => r.type.endsWith(":WorkspaceVariables"));
+    expect(variables?.outputs?.sensitiveValues).toMatchObject({
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: expect.any(String),
+    });
+    // The positive control: the same state, imported into a stack of its own, holds the value.
+    const copy = await TestStack.create({ project: "pulumi-workspaces-demo", stack: "demo", files: {} });
+    try {
+      const env = { PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE };
+      await copy.ok(["stack", "import", "--file", stateFile], env);
+      expect((await copy.ok(["stack", "export", "--show-secrets"], env)).stdout).toContain(gatewayKey);
+    } finally {
+      copy.dispose();
+    }
   });
 });
