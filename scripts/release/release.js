@@ -13,8 +13,9 @@
  * scripts/plugin/sdks`); builds the package and every release file into build/release/
  * (scripts/release/build.js, which checks that each states the version); runs the version
  * tests; and commits `Release <version>`. The version defaults to the tree's pre-release
- * without its suffix (0.6.0 for 0.6.0-dev.2); a tree that states a release must be named
- * the next one.
+ * without its suffix (0.6.0 for 0.6.0-dev.2), or the tree's release, whose files it builds
+ * again (nothing to commit) as long as the tree still holds exactly what its release commit
+ * shipped; otherwise name the next version.
  *
  * `--next` starts the pre-release of the next version (default: the latest release with its
  * minor raised, `-dev.0`) once the tree holds more than its release: the packages, the SDKs
@@ -68,6 +69,19 @@ function target(opts, stated, latest) {
   }
   const version = opts.version ?? versions.releaseOf(stated);
   if (!version || !versions.RELEASE.test(version)) fail(`${version} is no release version x.y.z`);
+  // The tree's own release: its files built again, when the tree still holds exactly that release.
+  if (version === stated && version === latest) {
+    const commit = versions.releaseCommit(checkout, version);
+    const changed = commit
+      ? run("git", ["diff", "--name-only", commit, "HEAD", "--", ...versions.SHIPPED], checkout, true).trim()
+      : "";
+    if (changed)
+      fail(
+        `the tree states ${version} but holds more than its release commit ${commit.slice(0, 7)} ` +
+          `(${changed.split("\n").length} shipped files differ): release the next version (npm run release -- ${versions.nextRelease(latest)})`,
+      );
+    return version;
+  }
   if (!versions.later(version, latest))
     fail(
       `${version} is not after the latest release ${latest}` +
@@ -164,8 +178,9 @@ function main() {
   const dir = opts.dryRun ? throwawayCopy() : checkout;
   log(`${release ? "release" : "pre-release"} ${version} (the tree states ${stated}) in ${dir}`);
 
-  const changed = release ? ["CHANGELOG.md"] : [];
-  if (release) dateChangelog(dir, version);
+  const rebuild = release && version === latest;
+  const changed = release && !rebuild ? ["CHANGELOG.md"] : [];
+  if (release && !rebuild) dateChangelog(dir, version);
   changed.push(...restate(dir, version, latest));
 
   log("the schema and the SDKs, which state the version");
@@ -189,7 +204,15 @@ function main() {
   if (opts.dryRun) {
     console.log(run("git", ["status", "--short", "--", ...changed], dir, true).trimEnd());
     if (release) console.log(`release files: ${path.join(dir, "build", "release")}`);
-    console.log(`dry run: nothing committed; the copy is ${dir} (would commit "${subject}"); remove it with rm -rf`);
+    console.log(
+      `dry run: nothing committed; the copy is ${dir} (${rebuild ? "nothing to commit" : `would commit "${subject}"`}); remove it with rm -rf`,
+    );
+    return;
+  }
+  if (rebuild) {
+    const moved = run("git", ["status", "--porcelain", "--untracked-files=no"], dir, true).trim();
+    if (moved) fail(`rebuilding release ${version} changed tracked files:\n${moved}`);
+    console.log(`release files of ${version}, already released by its commit: ${path.join(dir, "build", "release")}`);
     return;
   }
   run("git", ["add", "--", ...changed], dir);
