@@ -7,6 +7,7 @@ import { originQuery } from "../api/origin";
 import { PROJECT_ACCESS_PRESETS, WORKSPACE_ACCESS_PRESETS } from "../api/team-access";
 import type { NotificationConfiguration, Team, TeamProjectAccess, TeamWorkspaceAccess } from "../client";
 import { carriesCredentials } from "../resources/secret-values";
+import { shapedAccess } from "../resources/providers/team";
 import { Code } from "./code";
 import { byCodePoint } from "./names";
 import type { ProjectRecord } from "./read";
@@ -101,7 +102,8 @@ export function declareTeams(at: AccessContext, teams: Team[], ident: (id: strin
         name: t.name,
         organization: new Code("organization"),
         ...(t.visibility && t.visibility !== "secret" ? { visibility: t.visibility } : {}),
-        ...(flags.length ? { organizationAccess: Object.fromEntries(flags) } : {}),
+        // A flag this release does not know goes in otherFlags, as a program writes it.
+        ...(flags.length ? { organizationAccess: shapedAccess(Object.fromEntries(flags)) } : {}),
         ...(t.ssoTeamId ? { ssoTeamId: t.ssoTeamId } : {}),
         ...(t.allowMemberTokenManagement === false ? { allowMemberTokenManagement: false } : {}),
         adopt: true,
