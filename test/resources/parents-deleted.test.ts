@@ -257,6 +257,21 @@ describe("state written before the organization was recorded", () => {
     expect(read.props.organization).toBe(h.org);
   });
 
+  it("a child read with `get` (nothing recorded) whose workspace is gone: the message names that cause alone", async () => {
+    const child = await orphan(CASES[0]);
+    expect((await call(CASES[0].kind, "read", child.id, {})).props).toBeUndefined();
+    as(h.server.token, null);
+    const prior = process.env.WORKSPACES_ORGANIZATION;
+    delete process.env.WORKSPACES_ORGANIZATION;
+    try {
+      const err = await rejection(call(CASES[0].kind, "read", child.id, {}));
+      expect(err.message).toContain("read with `get`");
+      expect(err.message).not.toContain("earlier release");
+    } finally {
+      if (prior !== undefined) process.env.WORKSPACES_ORGANIZATION = prior;
+    }
+  });
+
   for (const c of CASES) {
     it(`${title(c)}: judged through the stack's configured organization`, async () => {
       const child = await orphan(c);

@@ -216,10 +216,10 @@ export async function childRecord(
 ): Promise<MissingRecord> {
   const organization = (await organizationUnder(client, props, parents)) ?? defaultOrganization();
   const recordedAny = Object.keys(props).some((k) => !k.startsWith("__") && props[k] !== undefined);
-  const unknownBecause = recordedAny
-    ? "the state was written by an earlier release, which recorded no organization, the records it lives under " +
-      "cannot be read, and the stack sets no workspaces:organization"
-    : "the resource was read with `get`, which records no organization, and the records it lives under cannot be read";
+  const source = recordedAny ? "the state was written by an earlier release" : "the resource was read with `get`";
+  const unknownBecause =
+    `${source}, which recorded no organization, the records it lives under cannot be read, ` +
+    "and the stack sets no workspaces:organization";
   return { ...record, organization, unknownBecause };
 }
 
