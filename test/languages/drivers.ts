@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningServer } from "../../src/server";
 import { repoRoot, TestStack, type StateResource } from "../e2e/harness";
+import { sdkAsk } from "../e2e/plugin-install-release";
 import { description, yamlProgram, type Values } from "./stack";
 
 /** A stack of the suite: its project and stack names, the program the Go and Python binaries run (`LANGUAGES_PROGRAM`), and its YAML program. */
@@ -148,6 +149,52 @@ export class LanguageStack<V extends ProgramImports = Values> {
 
   destroy(v: V): Promise<StepResult> {
     return this.run("destroy", v);
+  }
+
+  /**
+   * The stack's default providers as the engine recorded them: the name it gives one after the
+   * plugin's version, and the version and download address the SDK asked for, which it found
+   * installed in the stack's PULUMI_HOME; and `pulumi plugin ls` there (workspaces only).
+   */
+  async providersUsed(): Promise<{
+    providers: { name?: string; version: unknown; downloadURL?: string }[];
+    installed: string[];
+  }> {
+    const { resources } = await this.exported();
+    const providers = resources
+      .filter((x) => x.type === "pulumi:providers:workspaces")
+      .map((p) => ({
+        name: p.urn
+          .split("::")
+          .pop()
+          ?.replace(/_(?:https?|github)_.*$/, ""),
+        version: p.inputs?.version,
+        downloadURL: (p.inputs?.__internal as { pluginDownloadURL?: string } | undefined)?.pluginDownloadURL,
+      }));
+    const listed = JSON.parse((await this.stack.ok(["plugin", "ls", "--json"])).stdout) as {
+      name: string;
+      kind: string;
+      version: string;
+    }[];
+    const installed = listed.filter((p) => p.name === "workspaces").map((p) => `${p.kind} ${p.version}`);
+    return { providers, installed };
+  }
+
+  /**
+   * What `providersUsed` must answer: the plugin installed once, at package.json's version; the
+   * SDK's provider named after that version, with its release address. A YAML program has no
+   * SDK: the engine takes the newest plugin installed, by no version.
+   */
+  expectedProviders(): Awaited<ReturnType<LanguageStack["providersUsed"]>> {
+    const ask = this.language === "yaml" ? undefined : sdkAsk();
+    return {
+      providers: [
+        ask
+          ? { name: `default_${version.replace(/[.-]/g, "_")}`, version, downloadURL: ask.server }
+          : { name: "default", version: undefined, downloadURL: undefined },
+      ],
+      installed: [`resource ${version}`],
+    };
   }
 
   /** The checkpoint as `pulumi stack export` prints it (secrets encrypted). */

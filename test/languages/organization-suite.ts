@@ -59,7 +59,8 @@ export function organizationSuite(language: Language): void {
       expectStatus(api<any>(server, path, { method, body }), [200, 201, 204], what);
 
     beforeAll(async () => {
-      server = await startTestServer();
+      // Its notification names a destination off this machine, enabled: stored without delivering.
+      server = await startTestServer({ storeRemoteNotifications: true });
       const s = organization.server;
       const workspaces = Object.fromEntries(
         await Promise.all(
@@ -274,6 +275,10 @@ export function organizationSuite(language: Language): void {
           .filter((k) => outputs[k].sensitive)
           .sort(),
       );
+    });
+
+    it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
+      expect(await stack.providersUsed()).toEqual(stack.expectedProviders());
     });
 
     it("the checkpoint holds neither the token, the notification token nor the sensitive output in plain text", async () => {

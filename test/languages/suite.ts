@@ -22,8 +22,7 @@ import {
   workspaceByName,
   workspaceVars,
 } from "../e2e/server-helpers";
-import { sdkAsk } from "../e2e/plugin-install-release";
-import { LanguageStack, version, type Language, type StepResult } from "./drivers";
+import { LanguageStack, type Language, type StepResult } from "./drivers";
 import { description, sensitiveLiterals, valuesAt, type Expected, type Refs, type Step, type Variable } from "./stack";
 
 /** Where `needle` occurs in a JSON document, as paths (`resources[net].inputs.variables[1].value`). */
@@ -196,30 +195,7 @@ export function languageSuite(language: Language): void {
     });
 
     it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
-      // A YAML program has no SDK: the engine takes the newest plugin installed. The SDKs also
-      // name their release address, which the state keeps.
-      const ask = language === "yaml" ? undefined : sdkAsk();
-      const { resources } = await stack.exported();
-      const providers = resources.filter((x) => x.type === "pulumi:providers:workspaces");
-      expect(
-        providers.map((p) => ({
-          // The engine names a default provider after its version and download address.
-          name: p.urn
-            .split("::")
-            .pop()
-            ?.replace(/_(?:https?|github)_.*$/, ""),
-          version: p.inputs?.version,
-          downloadURL: (p.inputs?.__internal as { pluginDownloadURL?: string } | undefined)?.pluginDownloadURL,
-        })),
-      ).toEqual([
-        ask
-          ? {
-              name: `default_${version.replace(/\./g, "_")}`,
-              version,
-              downloadURL: ask.server,
-            }
-          : { name: "default", version: undefined, downloadURL: undefined },
-      ]);
+      expect(await stack.providersUsed()).toEqual(stack.expectedProviders());
     });
 
     it("the checkpoint holds neither the token nor the sensitive literal in plain text", async () => {
