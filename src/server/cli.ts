@@ -2,11 +2,13 @@
 /**
  * `workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:]
  *  [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME]
- *  [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL] [--log-level info]`
+ *  [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--store-remote-notifications]
+ *  [--public-url URL] [--log-level info]`
  *
  * The owners token may also come from WORKSPACES_SERVER_TOKEN and the encryption key
  * from WORKSPACES_SERVER_ENCRYPTION_KEY (a flag wins over the environment), so neither
  * has to appear on a command line, where `ps` shows it to every user of the machine.
+ * WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS=1 is the same as --store-remote-notifications.
  *
  * One log line per request goes to stderr (JSON, see ./logging.ts); stdout carries only
  * the line that says where the server listens.
@@ -16,7 +18,7 @@ import { parseArgs } from "node:util";
 import { startServer } from "./index";
 import { isLogLevel, LOG_LEVELS } from "./logging";
 
-const USAGE = `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
+const USAGE = `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--store-remote-notifications] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
 
 function fail(message: string): never {
   process.stderr.write(`workspaces-server: ${message}\n${USAGE}\n`);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
         "rate-limit": { type: "string" },
         "run-speed": { type: "string" },
         "self-managed": { type: "boolean" },
+        "store-remote-notifications": { type: "boolean" },
         "public-url": { type: "string" },
         "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -90,6 +93,8 @@ async function main(): Promise<void> {
     rateLimit: number("rate-limit", values["rate-limit"], 0),
     runSpeed: number("run-speed", values["run-speed"], 0.001),
     selfManaged: values["self-managed"] ?? false,
+    storeRemoteNotifications:
+      values["store-remote-notifications"] ?? process.env.WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS === "1",
     publicUrl: values["public-url"],
     logLevel,
   });

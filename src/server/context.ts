@@ -36,6 +36,13 @@ export interface ServerOptions {
   runSpeed?: number;
   /** Serve the self-managed offering's endpoints (data retention policies). */
   selfManaged?: boolean;
+  /**
+   * Store notification configurations whose destination is off this machine, enabled
+   * ones too, without verifying or delivering anything to them (for rehearsing programs
+   * that name real webhooks). Default false: such a destination is refused, before any
+   * connection, when a configuration is created or updated enabled, or verified.
+   */
+  storeRemoteNotifications?: boolean;
   /** Injected failures and latency, for exercising clients' retry paths. */
   faults?: FaultOptions;
   /**
@@ -58,6 +65,7 @@ interface ResolvedOptions {
   rateLimit: number;
   runSpeed: number;
   selfManaged: boolean;
+  storeRemoteNotifications: boolean;
 }
 
 /**

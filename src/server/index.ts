@@ -66,6 +66,7 @@ export function startServer(
       rateLimit: options.rateLimit === false ? 0 : (options.rateLimit ?? 30),
       runSpeed: options.runSpeed ?? 1,
       selfManaged: options.selfManaged ?? false,
+      storeRemoteNotifications: options.storeRemoteNotifications ?? false,
     },
     hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",

@@ -132,7 +132,7 @@ describe("generate with projects, teams, access, run triggers and notifications"
       "NotificationConfiguration",
       `${workspaceName(0)}-deploys-notification`,
     );
-    expect(generic).toContain('destinationType: "generic", url: "http://127.0.0.1:9/hooks/deploys"');
+    expect(generic).toContain('destinationType: "generic", url: "https://hooks.example.test/hooks/deploys"');
     // The service never says whether it has a token: an unset key leaves it unmanaged.
     expect(generic).toContain(`token: config.getSecret("${workspaceName(0)}-deploys-token")`);
     expect(generic).toContain('triggers: ["run:completed", "run:errored"]');

@@ -75,7 +75,8 @@ export async function seededServer(
   count: number,
   noCode: number,
 ): Promise<{ server: RunningServer; seeded: Seeded; client: WorkspacesClient }> {
-  const server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
+  // seed-access names a notification destination off this machine, enabled: stored without delivering.
+  const server = await startServer({ port: 0, db: ":memory:", rateLimit: false, storeRemoteNotifications: true });
   const seeded = await seedOrganization(server, count, noCode);
   const client = new WorkspacesClient({
     address: server.url,

@@ -109,7 +109,7 @@ export async function seedAccess(client: WorkspacesClient, seeded: Seeded): Prom
     name: "deploys",
     destinationType: "generic",
     enabled: true,
-    url: "http://127.0.0.1:9/hooks/deploys",
+    url: "https://hooks.example.test/hooks/deploys",
     token,
     triggers: ["run:errored", "run:completed"],
   });

@@ -25,7 +25,8 @@ type Failure = { property: string; reason: string };
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Its configurations name destinations off this machine, enabled: stored without delivering.
+  h = await startHarness({ storeRemoteNotifications: true });
   lookupSettingsFrom(() => ({ address: h.server.url, token: h.server.token, organization: h.org }));
 });
 afterAll(async () => {
@@ -209,7 +210,7 @@ describe("NotificationConfiguration", () => {
       workspaceId: ws,
       name: "failed runs",
       destinationType: "generic",
-      url: "http://127.0.0.1:9/hook",
+      url: "https://hooks.example.test/hook",
       token: "first-token-7f3a",
       triggers: ["run:errored"],
     };
@@ -273,14 +274,14 @@ describe("NotificationConfiguration", () => {
       workspaceId: ws,
       name: "runs",
       destinationType: "generic",
-      url: "http://127.0.0.1:9/hook",
+      url: "https://hooks.example.test/hook",
       __origin: origin("runs"),
     };
     const first = await create("NotificationConfiguration", inputs);
     const stored = (await h.client.notificationConfigurations.read(first.id)).url;
     // The service keeps the origin in the fragment, which no delivery sends; the outputs do not show it.
-    expect(stored).toBe(`http://127.0.0.1:9/hook#${origin("runs")}`);
-    expect(first.outs.url).toBe("http://127.0.0.1:9/hook");
+    expect(stored).toBe(`https://hooks.example.test/hook#${origin("runs")}`);
+    expect(first.outs.url).toBe("https://hooks.example.test/hook");
     const before = writes();
     const again = await create("NotificationConfiguration", inputs);
     expect(again.id).toBe(first.id);

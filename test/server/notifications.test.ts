@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NOTIFICATION_TRIGGERS } from "../../src/api/notifications";
+import { MAX_NOTIFICATION_CONFIGURATIONS, NOTIFICATION_TRIGGERS } from "../../src/api/notifications";
 import { Api, createWorkspace, expectStatus } from "./helpers";
 import { startServer, type RunningServer } from "../../src/server";
 
@@ -37,6 +37,7 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       received.push({ headers: req.headers, body });
+      if (req.url?.endsWith("/fail")) res.writeHead(500);
       res.end("received");
     });
   });
@@ -113,7 +114,7 @@ describe("notification configurations", () => {
     });
   });
 
-  it("refuses to deliver anywhere but loopback, with a message that says so", async () => {
+  it("refuses to deliver anywhere but loopback, with a message that says so, and saves no enabled one", async () => {
     const ws = await createWorkspace(api, server.organization, "notify-remote");
     const deliveredBefore = received.length;
     for (const url of [
@@ -133,8 +134,106 @@ describe("notification configurations", () => {
       expect(refused.status).toBe(422);
       expect(refused.body.errors[0].detail).toMatch(/only to loopback addresses/);
       expect(refused.body.errors[0].source.pointer).toBe("/data/attributes/url");
+      // Enabling it verifies it first: refused the same way, and it stays disabled.
+      const enabling = await api.patch(`/notification-configurations/${created.body.data.id}`, body({ enabled: true }));
+      expect(enabling.status).toBe(422);
+      expect(enabling.body.errors[0].detail).toMatch(/only to loopback addresses.*--store-remote-notifications/);
+      const after = await expectStatus(api.get(`/notification-configurations/${created.body.data.id}`), 200);
+      expect(after.body.data.attributes.enabled).toBe(false);
+      // Created enabled: refused, and not saved.
+      const enabled = await api.post(
+        `/workspaces/${ws.id}/notification-configurations`,
+        body({ name: `enabled ${url}`, "destination-type": "generic", enabled: true, url }),
+      );
+      expect(enabled.status).toBe(422);
+      expect(enabled.body.errors[0].detail).toMatch(/only to loopback addresses/);
     }
+    const list = await expectStatus(api.get(`/workspaces/${ws.id}/notification-configurations`), 200);
+    expect(list.body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).not.toContainEqual(
+      expect.stringMatching(/^enabled /),
+    );
+    expect(list.body.data).toHaveLength(4);
     expect(received.length).toBe(deliveredBefore);
+  });
+
+  it("verifies on create and on enabling, signed, and saves nothing the destination refused", async () => {
+    const ws = await createWorkspace(api, server.organization, "notify-verify");
+    const path = `/workspaces/${ws.id}/notification-configurations`;
+    const before = received.length;
+    const created = await expectStatus(
+      api.post(
+        path,
+        body({ name: "on", "destination-type": "generic", enabled: true, url: receiverUrl, token: TOKEN }),
+      ),
+      201,
+    );
+    expect(received.length).toBe(before + 1);
+    const delivery = received.at(-1)!;
+    const message = JSON.parse(delivery.body);
+    expect(message).toMatchObject({ notification_configuration_id: created.body.data.id, workspace_id: ws.id });
+    expect(message.notifications[0].trigger).toBe("verification");
+    expect(delivery.headers["x-tfe-notification-signature"]).toBe(
+      createHmac("sha512", TOKEN).update(delivery.body).digest("hex"),
+    );
+    expect(created.body.data.attributes["delivery-responses"][0]).toMatchObject({ code: "200", successful: "true" });
+
+    // A destination that answers 500: the create is refused and nothing is saved.
+    const failing = await api.post(
+      path,
+      body({ name: "failing", "destination-type": "generic", enabled: true, url: `${receiverUrl}/fail` }),
+    );
+    expect(failing.status).toBe(422);
+    expect(failing.body.errors[0].detail).toBe(
+      `notification configuration "failing": the verification sent to ${receiverUrl}/fail failed (the destination answered 500); make the destination answer 2xx, or save the configuration with enabled: false`,
+    );
+    expect(received.length).toBe(before + 2);
+
+    // Saved disabled, it is not verified; enabling it is, and refused while the destination fails.
+    const off = await expectStatus(
+      api.post(path, body({ name: "off", "destination-type": "generic", enabled: false, url: `${receiverUrl}/fail` })),
+      201,
+    );
+    expect(received.length).toBe(before + 2);
+    const enabling = await api.patch(`/notification-configurations/${off.body.data.id}`, body({ enabled: true }));
+    expect(enabling.status).toBe(422);
+    expect(received.length).toBe(before + 3);
+    expect((await api.get(`/notification-configurations/${off.body.data.id}`)).body.data.attributes.enabled).toBe(
+      false,
+    );
+    const fixed = await expectStatus(
+      api.patch(`/notification-configurations/${off.body.data.id}`, body({ enabled: true, url: receiverUrl })),
+      200,
+    );
+    expect(received.length).toBe(before + 4);
+    expect(fixed.body.data.attributes).toMatchObject({ enabled: true, url: receiverUrl });
+    // A rename of an enabled configuration sends nothing.
+    await expectStatus(api.patch(`/notification-configurations/${off.body.data.id}`, body({ name: "renamed" })), 200);
+    expect(received.length).toBe(before + 4);
+
+    const names = (await expectStatus(api.get(path), 200)).body.data.map(
+      (d: { attributes: { name: string } }) => d.attributes.name,
+    );
+    expect(names).toEqual(["on", "renamed"]);
+  });
+
+  it(`refuses a workspace's configuration past the service's limit of ${MAX_NOTIFICATION_CONFIGURATIONS}`, async () => {
+    const ws = await createWorkspace(api, server.organization, "notify-limit");
+    const path = `/workspaces/${ws.id}/notification-configurations`;
+    const make = (i: number) =>
+      api.post(path, body({ name: `n${i}`, "destination-type": "generic", enabled: false, url: receiverUrl }));
+    for (let i = 0; i < MAX_NOTIFICATION_CONFIGURATIONS; i++) await expectStatus(make(i), 201);
+    const over = await make(MAX_NOTIFICATION_CONFIGURATIONS);
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual([
+      {
+        status: "422",
+        title: "invalid attribute",
+        detail: `workspace "notify-limit" already has ${MAX_NOTIFICATION_CONFIGURATIONS} notification configurations, the most the service allows: delete one first`,
+        source: { pointer: "/data" },
+      },
+    ]);
+    const list = await expectStatus(api.get(path), 200);
+    expect(list.body.data).toHaveLength(MAX_NOTIFICATION_CONFIGURATIONS);
   });
 
   it("accepts every trigger of the shared list, email configurations with users of the organization, and projects", async () => {
@@ -213,5 +312,40 @@ describe("notification configurations", () => {
     expect((await api.get(`/notification-configurations/nc-missing`)).status).toBe(404);
     expect((await api.post(`/notification-configurations/nc-missing/actions/verify`)).status).toBe(404);
     expect((await api.post(`/workspaces/ws-missing/notification-configurations`, body(base))).status).toBe(404);
+  });
+});
+
+describe("a server started with storeRemoteNotifications", () => {
+  it("stores destinations off this machine, enabled too, and delivers nothing to them", async () => {
+    const rehearsal = await startServer({ port: 0, db: ":memory:", rateLimit: false, storeRemoteNotifications: true });
+    try {
+      const owner = new Api(rehearsal.url, rehearsal.token);
+      const ws = await createWorkspace(owner, rehearsal.organization, "rehearse");
+      const before = received.length;
+      const created = await expectStatus(
+        owner.post(
+          `/workspaces/${ws.id}/notification-configurations`,
+          body({ name: "real", "destination-type": "slack", enabled: true, url: "https://hooks.example.com/real" }),
+        ),
+        201,
+      );
+      expect(created.body.data.attributes).toMatchObject({ enabled: true, "delivery-responses": [] });
+      const verified = await expectStatus(
+        owner.post(`/notification-configurations/${created.body.data.id}/actions/verify`),
+        200,
+      );
+      expect(verified.body.data.attributes["delivery-responses"]).toEqual([]);
+      // Loopback destinations are still verified for real.
+      await expectStatus(
+        owner.post(
+          `/workspaces/${ws.id}/notification-configurations`,
+          body({ name: "local", "destination-type": "generic", enabled: true, url: receiverUrl }),
+        ),
+        201,
+      );
+      expect(received.length).toBe(before + 1);
+    } finally {
+      await rehearsal.close();
+    }
   });
 });

@@ -30,7 +30,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** The URL with any user name and password taken out: it is what responses and records show of a destination. */
-function withoutCredentials(url: string): string {
+export function withoutCredentials(url: string): string {
   try {
     const u = new URL(url);
     if (!u.username && !u.password) return url;
@@ -39,6 +39,15 @@ function withoutCredentials(url: string): string {
     return u.toString();
   } catch {
     return url;
+  }
+}
+
+/** Whether `url` names a loopback destination, the only kind the local server delivers to. */
+export function onThisMachine(url: string): boolean {
+  try {
+    return isLoopback(new URL(url).hostname);
+  } catch {
+    return false;
   }
 }
 
@@ -52,7 +61,7 @@ function assertDeliverable(url: string): URL {
   }
   if (!isLoopback(u.hostname))
     throw new Invalid(
-      `the local server delivers notifications only to loopback addresses (localhost, 127.0.0.0/8, ::1), and refused ${u.hostname}: verify against a receiver on this machine, or against the hosted service`,
+      `the local server delivers notifications only to loopback addresses (localhost, 127.0.0.0/8, ::1), and refused ${u.hostname}: verify against a receiver on this machine, create the configuration with enabled: false, or start the server with --store-remote-notifications to store it without delivering`,
       { attribute: "url" },
     );
   return u;

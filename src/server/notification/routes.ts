@@ -79,7 +79,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: ServerContext): vo
   ];
   for (const [path, kind] of collections) {
     app.post<{ Params: { id: string } }>(path, async (request, reply) => {
-      const r = createNotification(ctx, requireCaller(request), kind, request.params.id, () => {
+      const r = await createNotification(ctx, requireCaller(request), kind, request.params.id, () => {
         const d = parseBody(notificationCreateSchema, request.body).data;
         return {
           ...input(d.attributes, d.relationships?.users),
@@ -108,7 +108,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: ServerContext): vo
   });
 
   app.patch<{ Params: { id: string } }>("/notification-configurations/:id", async (request, reply) => {
-    const r = updateNotification(ctx, requireCaller(request), request.params.id, () => {
+    const r = await updateNotification(ctx, requireCaller(request), request.params.id, () => {
       const d = parseBody(notificationUpdateSchema, request.body).data;
       return input(d.attributes, d.relationships?.users);
     });

@@ -1,14 +1,18 @@
-import { URL_DESTINATION_TYPES, type NotificationDestinationType } from "../../api/notifications";
+import {
+  MAX_NOTIFICATION_CONFIGURATIONS,
+  URL_DESTINATION_TYPES,
+  type NotificationDestinationType,
+} from "../../api/notifications";
 import type { Caller } from "../auth/service/caller";
 import { isProjectAdmin } from "../auth/service/authz";
 import { isOrganizationPerson } from "../auth/service/memberships";
 import type { ServerContext } from "../context";
-import { NotFound, failIfAny, type Failure } from "../domain-errors";
+import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
 import { newId } from "../ids";
 import { loadProject } from "../project/service";
 import { inTransaction, now, type Page } from "../store/db";
 import { loadWorkspace, loadWorkspaceWith } from "../workspace/service";
-import { deliver, type DeliveryResponse } from "./delivery";
+import { deliver, onThisMachine, withoutCredentials, type DeliveryResponse } from "./delivery";
 import * as store from "./store";
 import type { NotificationRecord } from "./store";
 
@@ -98,14 +102,19 @@ function sealToken(ctx: ServerContext, token: string | null | undefined): string
   return token ? ctx.secrets.seal(token, TOKEN_PURPOSE) : null;
 }
 
-export function createNotification(
+/**
+ * Creates a configuration the way the service does: one created enabled is verified
+ * first (./delivery.ts), and not saved when the verification fails. A workspace holds
+ * at most {@link MAX_NOTIFICATION_CONFIGURATIONS}.
+ */
+export async function createNotification(
   ctx: ServerContext,
   caller: Caller,
   kind: Subscribable["kind"],
   subscribableId: string,
   read: () => NotificationInput & { name: string; destinationType: NotificationDestinationType },
-): NotificationRecord {
-  return inTransaction(ctx.db, () => {
+): Promise<NotificationRecord> {
+  const { record, target } = inTransaction(ctx.db, () => {
     const target = subscribable(ctx, caller, kind, subscribableId, true);
     const input = read();
     const failures: Failure[] = [];
@@ -113,6 +122,7 @@ export function createNotification(
     checkUrl(url, input.destinationType, failures);
     checkUsers(ctx, target.organization, input.userIds ?? [], failures);
     failIfAny(failures);
+    checkRoom(ctx, target);
     const t = now();
     const record: NotificationRecord = {
       id: newId("notificationConfiguration"),
@@ -130,9 +140,27 @@ export function createNotification(
       created_at: t,
       updated_at: t,
     };
-    store.insertNotification(ctx.db, record);
-    return record;
+    return { record, target };
   });
+  const response = record.enabled ? await verifyBeforeSaving(ctx, record, target) : null;
+  return inTransaction(ctx.db, () => {
+    // The subscribable may have gone, or filled up, while the verification was on its way.
+    checkRoom(ctx, subscribable(ctx, caller, kind, subscribableId, true));
+    const saved = { ...record, delivery_responses: withDelivery(record, response) };
+    store.insertNotification(ctx.db, saved);
+    return saved;
+  });
+}
+
+/** Refuses a workspace's configuration past the service's limit. */
+function checkRoom(ctx: ServerContext, target: Subscribable): void {
+  if (target.kind !== "workspace") return;
+  const { total } = store.notificationsOf(ctx.db, { column: "workspace_id", id: target.id }, { number: 1, size: 1 });
+  if (total >= MAX_NOTIFICATION_CONFIGURATIONS)
+    throw new Invalid(
+      `workspace "${target.name}" already has ${MAX_NOTIFICATION_CONFIGURATIONS} notification configurations, the most the service allows: delete one first`,
+      { data: true },
+    );
 }
 
 /**
@@ -165,13 +193,18 @@ export function loadNotification(ctx: ServerContext, caller: Caller, id: string,
   return r;
 }
 
-export function updateNotification(
+/**
+ * Updates a configuration; one that ends up enabled with a new destination, token, or
+ * after being disabled is verified first, and the update is not saved when the
+ * verification fails (as the service does).
+ */
+export async function updateNotification(
   ctx: ServerContext,
   caller: Caller,
   id: string,
   read: () => NotificationInput,
-): NotificationRecord {
-  return inTransaction(ctx.db, () => {
+): Promise<NotificationRecord> {
+  const { cur, next, target } = inTransaction(ctx.db, () => {
     const cur = loadNotification(ctx, caller, id, true);
     const target = subscribableOf(ctx, caller, cur, true);
     const input = read();
@@ -191,8 +224,15 @@ export function updateNotification(
       email_user_ids: JSON.stringify(input.userIds ?? []),
       updated_at: now(),
     };
-    store.updateNotificationRow(ctx.db, next);
-    return next;
+    return { cur, next, target };
+  });
+  const enabling = next.enabled === 1 && (cur.enabled === 0 || next.url !== cur.url || next.token !== cur.token);
+  const response = enabling ? await verifyBeforeSaving(ctx, next, target) : null;
+  return inTransaction(ctx.db, () => {
+    const stored = loadNotification(ctx, caller, id, true);
+    const saved = { ...next, delivery_responses: withDelivery(stored, response) };
+    store.updateNotificationRow(ctx.db, saved);
+    return saved;
   });
 }
 
@@ -203,17 +243,9 @@ export function deleteNotification(ctx: ServerContext, caller: Caller, id: strin
   });
 }
 
-/**
- * Sends the configuration a verification message and records the answer in its
- * `delivery-responses`. Email configurations are not verified by a delivery. A
- * destination off this machine is refused (./delivery.ts); the token is opened only to
- * sign the message.
- */
-export async function verifyNotification(ctx: ServerContext, caller: Caller, id: string): Promise<NotificationRecord> {
-  const r = loadNotification(ctx, caller, id, true);
-  if (!r.url) return r;
-  const target = subscribableOf(ctx, caller, r, true);
-  const payload = {
+/** The message a verification sends, as the service shapes it. */
+function verificationPayload(r: NotificationRecord, target: Subscribable) {
+  return {
     payload_version: 1,
     notification_configuration_id: r.id,
     run_url: null,
@@ -234,12 +266,65 @@ export async function verifyNotification(ctx: ServerContext, caller: Caller, id:
       },
     ],
   };
-  const response = await deliver(r.url, r.token ? ctx.secrets.open(r.token, TOKEN_PURPOSE) : null, payload);
+}
+
+/**
+ * The one verification path (create, enabling update, `/actions/verify`): sends the
+ * signed message and answers the delivery, or null when nothing is sent (an email
+ * configuration, or a destination off this machine on a server started to store such
+ * destinations without delivering). A destination off this machine is otherwise refused
+ * before any connection (./delivery.ts); the token is opened only to sign the message.
+ */
+async function sendVerification(
+  ctx: ServerContext,
+  r: NotificationRecord,
+  target: Subscribable,
+): Promise<DeliveryResponse | null> {
+  if (!r.url) return null;
+  if (ctx.options.storeRemoteNotifications && !onThisMachine(r.url)) return null;
+  return deliver(r.url, r.token ? ctx.secrets.open(r.token, TOKEN_PURPOSE) : null, verificationPayload(r, target));
+}
+
+/** The record's kept deliveries with `response` first. */
+function withDelivery(r: NotificationRecord, response: DeliveryResponse | null): string {
+  if (!response) return r.delivery_responses;
+  return JSON.stringify(
+    [response, ...(JSON.parse(r.delivery_responses) as DeliveryResponse[])].slice(0, KEPT_DELIVERIES),
+  );
+}
+
+/**
+ * Verifies a configuration about to be saved enabled: the delivery when one was sent; a
+ * failed one throws the refusal that keeps the configuration from being saved.
+ */
+async function verifyBeforeSaving(
+  ctx: ServerContext,
+  r: NotificationRecord,
+  target: Subscribable,
+): Promise<DeliveryResponse | null> {
+  const response = await sendVerification(ctx, r, target);
+  if (response && response.successful !== "true")
+    throw new Invalid(
+      `notification configuration "${r.name}": the verification sent to ${withoutCredentials(r.url!)} failed (${
+        response.code ? `the destination answered ${response.code}` : response.body
+      }); make the destination answer 2xx, or save the configuration with enabled: false`,
+      { attribute: "url" },
+    );
+  return response;
+}
+
+/**
+ * Sends the configuration a verification message and records the answer in its
+ * `delivery-responses`, whatever it was (the path create and enabling share).
+ */
+export async function verifyNotification(ctx: ServerContext, caller: Caller, id: string): Promise<NotificationRecord> {
+  const r = loadNotification(ctx, caller, id, true);
+  const response = await sendVerification(ctx, r, subscribableOf(ctx, caller, r, true));
+  if (!response) return r;
   return inTransaction(ctx.db, () => {
     const cur = store.findNotification(ctx.db, r.id);
     if (!cur) throw new NotFound("notification configuration not found");
-    const kept = [response, ...(JSON.parse(cur.delivery_responses) as DeliveryResponse[])].slice(0, KEPT_DELIVERIES);
-    const next = { ...cur, delivery_responses: JSON.stringify(kept) };
+    const next = { ...cur, delivery_responses: withDelivery(cur, response) };
     store.updateNotificationRow(ctx.db, next);
     return next;
   });
