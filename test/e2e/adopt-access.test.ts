@@ -29,7 +29,8 @@ describe("adopting an organization's projects, teams, access, run triggers and n
   let stack: TestStack;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // seed-access names a notification destination off this machine, enabled: stored without delivering.
+    server = await startTestServer({ storeRemoteNotifications: true });
     seeded = await seedOrganization(server, COUNT, NO_CODE);
     const client = new WorkspacesClient({
       address: server.url,
