@@ -17,28 +17,54 @@ export function writesSince(server: RunningServer, since: Record<string, number>
     .map(([route, n]) => `${route} x${n - (since[route] ?? 0)}`);
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `fn`'s answer, asked again `everyMs` later when it fails (the rate limit refuses a read
+ * now and then), at most `tries` times; then the test fails naming `what` and the last
+ * error, instead of looping until the file's timeout.
+ */
+export async function attempts<T>(what: string, tries: number, everyMs: number, fn: () => Promise<T>): Promise<T> {
+  let last: unknown;
+  for (let i = 0; i < tries; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      last = err;
+    }
+    await sleep(everyMs);
+  }
+  throw new Error(
+    `${what}: still failing after ${tries} tries ${everyMs} ms apart: ${last instanceof Error ? last.message : String(last)}`,
+  );
+}
+
+/** Tries of one listing, 250 ms apart: ten seconds, ten of the rate limit's windows. */
+const LIST_TRIES = 40;
+/**
+ * Listings half a second apart before the server must have settled: thirty seconds, where
+ * a killed run's requests in flight (the engine's parallelism of them, each held at most
+ * the tests' injected 300 ms) are all answered within a few.
+ */
+const SETTLE_TRIES = 60;
+
 /**
  * What `list` answers once the server settled: creates in flight when a CLI died still
  * land, so it lists until two listings half a second apart are as long. A failed listing
- * (the rate limit) is asked again.
+ * (the rate limit) is asked again. Both waits are bounded, and fail naming `what`.
  */
-export async function settledList<T>(list: () => Promise<T[]>): Promise<T[]> {
-  const once = async (): Promise<T[]> => {
-    for (;;) {
-      try {
-        return await list();
-      } catch {
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  };
+export async function settledList<T>(list: () => Promise<T[]>, what = "the listing"): Promise<T[]> {
+  const once = () => attempts(what, LIST_TRIES, 250, list);
   let last = await once();
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
+  for (let i = 0; i < SETTLE_TRIES; i++) {
+    await sleep(500);
     const now = await once();
     if (now.length === last.length) return now;
     last = now;
   }
+  throw new Error(
+    `${what} still changed after ${SETTLE_TRIES} listings half a second apart (${last.length} now): the server never settled`,
+  );
 }
 
 /**

@@ -4,7 +4,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import type { RunningServer } from "../../src/server";
+import { attempts, settledList } from "./engine-steps";
 import { api, type TestStack } from "./harness";
+
+/** Tries of one read past the rate limit, 250 ms apart: ten seconds, ten of its windows. */
+const READ_TRIES = 40;
 
 /**
  * `pulumi up` in its own process group, sent `signal` (to the whole group, as a job
@@ -64,16 +68,15 @@ export interface ServerWorkspace {
   description: string;
 }
 
-/** A read that waits out the rate limit (the tests' checks ask faster than 30 requests a second). */
+/** A read that waits out the rate limit (the tests' checks ask faster than 30 requests a second), for a bounded time. */
 export async function read(server: RunningServer, p: string): Promise<any> {
-  for (;;) {
+  const r = await attempts(`GET ${p}`, READ_TRIES, 250, async () => {
     const r = await api<any>(server, p);
-    if (r.status !== 429) {
-      expect(r.status, p).toBe(200);
-      return r.body;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+    if (r.status === 429) throw new Error("the rate limit answered 429");
+    return r;
+  });
+  expect(r.status, p).toBe(200);
+  return r.body;
 }
 
 async function serverWorkspaces(server: RunningServer): Promise<ServerWorkspace[]> {
@@ -89,14 +92,8 @@ async function serverWorkspaces(server: RunningServer): Promise<ServerWorkspace[
 }
 
 /** The server's workspaces once requests the stopped run had sent are all answered (two equal listings). */
-export async function settled(server: RunningServer): Promise<ServerWorkspace[]> {
-  let last = await serverWorkspaces(server);
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = await serverWorkspaces(server);
-    if (now.length === last.length) return now;
-    last = now;
-  }
+export function settled(server: RunningServer): Promise<ServerWorkspace[]> {
+  return settledList(() => serverWorkspaces(server), "the organization's workspaces");
 }
 
 /** The operations the stack's latest checkpoint lists as pending (`pending_operations`). */

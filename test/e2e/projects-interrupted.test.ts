@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { WorkspacesClient, type Project } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
+import { settledList } from "./engine-steps";
 import { upInterrupted } from "./interrupt";
 
 const COUNT = 24;
@@ -47,23 +48,14 @@ describe(`pulumi up of ${COUNT} projects, killed`, () => {
 
     const stopped = await upInterrupted(stack, "SIGKILL", () => creates() >= Math.ceil(COUNT / 3));
     expect(stopped.code, stopped.output).not.toBe(0);
-    const list = async (): Promise<Project[]> => {
-      for (;;) {
-        try {
-          return (await client.projects.list(server.organization).all()).filter((p) => p.name.startsWith("crash-p-"));
-        } catch {
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      }
-    };
+    const list = (): Promise<Project[]> =>
+      settledList(
+        async () =>
+          (await client.projects.list(server.organization).all()).filter((p) => p.name.startsWith("crash-p-")),
+        "the projects",
+      );
     // Creates in flight when the CLI died still land: wait until the server settles.
-    let before = await list();
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      const now = await list();
-      if (now.length === before.length) break;
-      before = now;
-    }
+    const before = await list();
     const inState = stack.resources("dynamic/workspaces:Project").map((r) => r.id);
     const orphans = before.filter((p) => !inState.includes(p.id));
     expect(before.length).toBeLessThan(COUNT);

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { WorkspacesClient, type Variable } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
+import { settledList } from "./engine-steps";
 import { upInterrupted } from "./interrupt";
 
 const COUNT = 30;
@@ -70,23 +71,9 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
     const stopped = await upInterrupted(stack, "SIGKILL", () => applications() >= 1 && creates() >= 1);
     expect(stopped.code, stopped.output).not.toBe(0);
     server.setFaults({});
-    const list = async (): Promise<Variable[]> => {
-      for (;;) {
-        try {
-          return await client.variables.list(workspaceId);
-        } catch {
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      }
-    };
+    const list = (): Promise<Variable[]> => settledList(() => client.variables.list(workspaceId), "the variables");
     // Creates in flight when the CLI died still land: wait until the server settles.
-    let before = await list();
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      const now = await list();
-      if (now.length === before.length) break;
-      before = now;
-    }
+    const before = await list();
     const inState = stack.resources("dynamic/workspaces:WorkspaceVariable").map((r) => (r.id ?? "").split("/")[1]);
     const orphans = before.filter((v) => !inState.includes(v.id));
     expect(before.length).toBeLessThan(COUNT);
