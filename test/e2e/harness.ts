@@ -275,6 +275,21 @@ export class TestStack {
     return { code: r.code, steps: parsed.steps ?? [], changeSummary: parsed.changeSummary ?? {}, raw: r };
   }
 
+  /**
+   * `pulumi preview --expect-no-changes`: throws, naming each step, when the program plans
+   * anything but `same` (a create, update, delete or replace alike) or the preview fails;
+   * the preview otherwise.
+   */
+  async expectNoChanges(args: string[] = []): Promise<Awaited<ReturnType<TestStack["previewJson"]>>> {
+    const p = await this.previewJson(["--expect-no-changes", ...args]);
+    const changed = p.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`);
+    if (p.code !== 0 || changed.length > 0)
+      throw new Error(
+        `expected no change, but the preview ${p.code === 0 ? "" : `exited with ${p.code} and `}planned ${changed.join(", ") || "nothing"}:\n${p.raw.output.slice(-4000)}`,
+      );
+    return p;
+  }
+
   statePath(): string {
     return engine.stateFile(this.backendDir, this.project, this.stack);
   }

@@ -77,11 +77,7 @@ describe("team access through the engine (TypeScript)", () => {
       access: "custom",
       workspacePermissions: { runs: "plan", stateVersions: "read", variables: "none" },
     });
-    const preview = await stack.previewJson();
-    expect(preview.code, preview.raw.output).toBe(0);
-    expect(preview.changeSummary).not.toHaveProperty("update");
-    expect(preview.changeSummary).not.toHaveProperty("create");
-    expect(preview.changeSummary).not.toHaveProperty("replace");
+    await stack.expectNoChanges();
   });
 
   it("an edit of the level is one update in place; then no change", async () => {
@@ -93,7 +89,7 @@ describe("team access through the engine (TypeScript)", () => {
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect((await client.teamAccess.read(webId)).access).toBe("admin");
     expect((await ids()).webId).toBe(webId);
-    expect((await stack.previewJson()).changeSummary).not.toHaveProperty("update");
+    await stack.expectNoChanges();
   });
 
   it("drift made over HTTP shows in refresh and preview, and up restores it", async () => {
@@ -107,7 +103,7 @@ describe("team access through the engine (TypeScript)", () => {
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect((await client.teamAccess.read(webId)).access).toBe("admin");
     expect((await client.teamProjectAccess.read(appsId)).workspacePermissions.runs).toBe("plan");
-    expect((await stack.previewJson()).changeSummary).not.toHaveProperty("update");
+    await stack.expectNoChanges();
   });
 
   it("pulumi import takes access over by <team-id>/<ws-id>, its id then the tws- id", async () => {
@@ -168,6 +164,6 @@ describe("team access through the engine (TypeScript)", () => {
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect(writesSince(server, since), "adopting writes").toEqual([]);
     expect(await ids()).toEqual({ webId: web.id, appsId: apps.id });
-    expect((await stack.previewJson()).changeSummary).not.toHaveProperty("update");
+    await stack.expectNoChanges();
   });
 });

@@ -103,10 +103,7 @@ describe("variables and variable sets through the engine (YAML)", () => {
     expect(v.API_TOKEN).toMatchObject({ sensitive: true, value: null });
     const { setId } = await stack.outputs();
     expect((await client.variableSets.read(setId)).workspaceIds).toEqual([workspaceId]);
-    const preview = await stack.previewJson();
-    expect(preview.code, preview.raw.output).toBe(0);
-    expect(preview.changeSummary).not.toHaveProperty("update");
-    expect(preview.changeSummary).not.toHaveProperty("create");
+    await stack.expectNoChanges();
     // The lookup ran before the set was applied on the first run; the preview's run sees it.
     const again = await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect(again.code).toBe(0);
@@ -137,7 +134,7 @@ describe("variables and variable sets through the engine (YAML)", () => {
     expect((await stack.previewJson()).changeSummary.update).toBe(1);
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect((await vars()).LOG_LEVEL.value).toBe("info");
-    expect((await stack.previewJson()).changeSummary).not.toHaveProperty("update");
+    await stack.expectNoChanges();
   });
 
   it("pulumi import takes a variable over by <ws-id>/<var-id>; the program that declares it previews no change", async () => {
@@ -167,10 +164,7 @@ describe("variables and variable sets through the engine (YAML)", () => {
       sensitive: false`,
       }),
     );
-    const preview = await stack.previewJson();
-    expect(preview.code, preview.raw.output).toBe(0);
-    expect(preview.changeSummary).not.toHaveProperty("update");
-    expect(preview.changeSummary).not.toHaveProperty("replace");
+    await stack.expectNoChanges();
   });
 
   it("destroy removes what the stack manages and leaves the workspace and its other variable", async () => {
