@@ -89,12 +89,18 @@ describe("the demo", () => {
       "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
       ciphertext: expect.any(String),
     });
-    // The positive control: the same state, imported into a stack of its own, holds the value.
+    // The positive control: the same state, imported into a stack of its own and decrypted,
+    // holds the value where the variable keeps it.
     const copy = await TestStack.create({ project: "pulumi-workspaces-demo", stack: "demo", files: {} });
     try {
       const env = { PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE };
       await copy.ok(["stack", "import", "--file", stateFile], env);
-      expect((await copy.ok(["stack", "export", "--show-secrets"], env)).stdout).toContain(gatewayKey);
+      const shown = JSON.parse((await copy.ok(["stack", "export", "--show-secrets"], env)).stdout).deployment
+        .resources as StateResource[];
+      const kept = shown.find((r) => r.type.endsWith(":WorkspaceVariables"))?.outputs?.sensitiveValues as {
+        plaintext: string;
+      };
+      expect(JSON.parse(kept.plaintext)).toEqual({ "env/PAYMENT_GATEWAY_KEY": gatewayKey });
     } finally {
       copy.dispose();
     }
