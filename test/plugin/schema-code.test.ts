@@ -213,6 +213,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       destinationType: "generic",
       url: "https://hooks.test/runs",
       token: "never-read-back",
+      // Disabled: the local server verifies an enabled one, and delivers only on loopback.
+      enabled: false,
     });
 
     const madeProject = await create("Project", { name: uniqueName("imported"), description: "imported" });
