@@ -15,9 +15,9 @@
 // (description)" its type's doc comment gives), a doc comment's "Default X" (a literal)
 // the property's `default`, and its `@deprecated` tag the property's `deprecationMessage`.
 // Each resource's `## Example Usage` comes from ./examples/<Resource>.md, each function's
-// from ./examples/functions/<function>.md: one or more
-// examples, each a `### Title` and a TypeScript, a Python, a Go and a YAML block
-// (test/plugin/examples.test.ts and `scripts/plugin/sdks --check` compile them).
+// from ./examples/functions/<function>.md: one or more examples, each a `### Title` and a
+// TypeScript, a Python, a Go and a YAML block (test/plugin/examples.test.ts and
+// `scripts/plugin/sdks --check` compile them).
 //
 //   node scripts/plugin/schema.js          writes src/plugin/schema.json
 //   node scripts/plugin/schema.js --check  fails when the committed file differs
