@@ -1,3 +1,4 @@
+// CI: also on Node 22 (.ci/node22): better-sqlite3, a native module built per Node version, on disk.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
