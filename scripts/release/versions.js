@@ -280,7 +280,6 @@ function disagreements(root) {
 module.exports = {
   MANIFESTS,
   SHIPPED,
-  PRE_RELEASE,
   RELEASE,
   admits,
   disagreements,
