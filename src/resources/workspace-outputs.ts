@@ -54,6 +54,22 @@ async function sensitiveValue(client: WorkspacesClient, o: StateVersionOutput): 
 }
 
 /**
+ * Which cause a 404 for the current outputs had: the service answers the same for a
+ * workspace that does not exist, one the token may not see, and one with no state yet;
+ * a workspace the token can read tells the third apart.
+ */
+async function whyNoOutputs(client: WorkspacesClient, workspaceId: string): Promise<string> {
+  let ws;
+  try {
+    ws = await client.workspaces.read(workspaceId);
+  } catch (err) {
+    if (!(err instanceof NotFoundError || err instanceof ForbiddenError)) throw err;
+    return `cannot read the outputs of workspace ${workspaceId}: the service answered 404 for its outputs and for the workspace, so there is no such workspace or the token in use may not see it. Check workspaceId, or use a token that may read the workspace's outputs.`;
+  }
+  return `cannot read the outputs of workspace "${ws.name}" (${workspaceId}): it has no state yet, so it has no outputs. Run the workspace once (apply the program that writes its state), then read its outputs; or check that workspaceId names the workspace you mean.`;
+}
+
+/**
  * The current outputs of a workspace with plain values, and the names of the sensitive
  * ones: each door marks those secret its own way.
  */
@@ -69,11 +85,7 @@ export async function readWorkspaceOutputs(
   try {
     current = await client.stateVersionOutputs.readCurrent(workspaceId);
   } catch (err) {
-    if (err instanceof NotFoundError)
-      throw fail(
-        fn,
-        `cannot read the outputs of workspace ${workspaceId}: the service answered 404: there is no such workspace, the token in use may not see it, or the workspace has no state yet (the service answers the same for all three)`,
-      );
+    if (err instanceof NotFoundError) throw fail(fn, await whyNoOutputs(client, workspaceId));
     throw fail(fn, (err as Error).message);
   }
   const outputs: Record<string, unknown> = {};

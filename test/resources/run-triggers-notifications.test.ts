@@ -389,4 +389,15 @@ describe("getWorkspaceOutputs", () => {
     });
     await expect(getWorkspaceOutputs({ workspaceId: "web" })).rejects.toThrow(/ws-/);
   });
+
+  it("says which cause a 404 had: a readable workspace with no state yet, or no workspace the token sees", async () => {
+    const ws = await newWorkspace("no-state");
+    const name = (await h.client.workspaces.read(ws)).name;
+    await expect(getWorkspaceOutputs({ workspaceId: ws })).rejects.toThrow(
+      `cannot read the outputs of workspace "${name}" (${ws}): it has no state yet, so it has no outputs. Run the workspace once (apply the program that writes its state), then read its outputs; or check that workspaceId names the workspace you mean.`,
+    );
+    await expect(getWorkspaceOutputs({ workspaceId: "ws-doesnotexist1234" })).rejects.toThrow(
+      "cannot read the outputs of workspace ws-doesnotexist1234: the service answered 404 for its outputs and for the workspace, so there is no such workspace or the token in use may not see it. Check workspaceId, or use a token that may read the workspace's outputs.",
+    );
+  });
 });
