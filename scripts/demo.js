@@ -243,7 +243,8 @@ function reportDeliveries(receiver, nc) {
     );
   }
   if (mine.length === 0) log(`notification '${nc.attributes.name}': the receiver got no delivery`);
-  log(`receiver ${receiver.deliveries.length} delivery(ies) received in all`);
+  const n = receiver.deliveries.length;
+  log(`receiver got ${n} ${n === 1 ? "delivery" : "deliveries"} in all`);
 }
 
 function log(s) {
