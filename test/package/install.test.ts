@@ -30,6 +30,11 @@ const engine = require("../../scripts/lib/engine.js") as {
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { node22Bin } = require("../../scripts/lib/node22.js") as { node22Bin: () => string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const versions = require("../../scripts/release/versions.js") as {
+  admits: (range: string, version: string) => boolean;
+  releaseOf: (version: string) => string | undefined;
+};
 
 const root = path.resolve(__dirname, "..", "..");
 /** Packages a program may add beyond what @pulumi/pulumi brings (axios, zod and theirs today). */
@@ -219,6 +224,71 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")(
       // server package pins light-my-request ~6.6.0 (cookie 1), which fastify's ^6.0.0 shares.
       expect(serverInstall.badEngine).toEqual([]);
     });
+
+    it("installs examples/variables from the packed tarball, its range admitting the version, and previews it", async () => {
+      // The example as a user copies it: its own package.json, the package from the tarball.
+      const example = path.join(root, "examples", "variables");
+      const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+      };
+      const range = manifest.dependencies["pulumi-workspaces"];
+      const packed = JSON.parse(run("tar", ["-xzOf", resources.file, "package/package.json"], work)).version as string;
+      // A release tree packs the release; a pre-release tree packs the release it leads to.
+      expect(versions.admits(range, versions.releaseOf(packed)!), `${range} must admit ${packed}`).toBe(true);
+      const dir = path.join(work, "variables-example");
+      npmInstall(
+        dir,
+        { ...manifest, dependencies: { ...manifest.dependencies, "pulumi-workspaces": `file:${resources.file}` } },
+        process.env,
+      );
+      for (const f of ["index.ts", "Pulumi.yaml", "tsconfig.json"])
+        fs.copyFileSync(path.join(example, f), path.join(dir, f));
+      if (versions.releaseOf(packed) === packed) {
+        // npm's own judgement: with the example's range back, the installed release satisfies it.
+        fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...manifest, name: "variables-example" }));
+        run("npm", ["ls", "pulumi-workspaces"], dir);
+      }
+
+      const project = await fetch(`${serverUrl}/organizations/example-org/projects`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/vnd.api+json" },
+        body: JSON.stringify({ data: { type: "projects", attributes: { name: "billing" } } }),
+      });
+      expect(project.status).toBe(201);
+      const projectId = ((await project.json()) as { data: { id: string } }).data.id;
+      const backendDir = path.join(dir, "state");
+      fs.mkdirSync(backendDir, { recursive: true });
+      const env = engine.engineEnv({
+        bin: engineBin,
+        home: path.join(dir, "pulumi-home"),
+        backendDir,
+        extra: {
+          PATH: `${engineBin}${path.delimiter}${process.env.PATH}`,
+          WORKSPACES_ADDRESS: serverUrl,
+          WORKSPACES_TOKEN: TOKEN,
+          WORKSPACES_ORGANIZATION: "example-org",
+        },
+      });
+      const ok = async (args: string[]) => {
+        const r = await engine.runPulumi(args, { cwd: dir, env });
+        expect(r.code, r.output).toBe(0);
+        return r;
+      };
+      await ok(["stack", "init", "dev", "--non-interactive"]);
+      await ok(["config", "set", "project", projectId]);
+      await ok(["config", "set", "awsAccessKeyId", "AKIAEXAMPLE"]);
+      await ok(["config", "set", "--secret", "awsSecretAccessKey", "example-secret-key"]);
+      const preview = await ok(["preview", "--non-interactive", "--json"]);
+      const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+      const created = steps.filter((x) => x.op === "create").map((x) => x.urn.split("::")[2].split("$").pop());
+      expect(created.sort()).toEqual(
+        expect.arrayContaining([
+          "pulumi-nodejs:dynamic/workspaces:VariableSet",
+          "pulumi-nodejs:dynamic/workspaces:VariableSetApplication",
+          "pulumi-nodejs:dynamic/workspaces:WorkspaceVariables",
+        ]),
+      );
+    }, 900_000);
 
     const pairs = [
       { label: "node20", nodeBin: () => path.dirname(process.execPath), sdk: () => OLDEST_SDK, major: 20 },
