@@ -96,7 +96,7 @@ function target(opts, stated, latest) {
 /** A clone of the checkout's HEAD in a temporary folder, with the checkout's installs linked in. */
 function throwawayCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-workspaces-release-"));
-  run("git", ["clone", "--quiet", checkout, dir], checkout);
+  run("git", ["-c", "advice.detachedHead=false", "clone", "--quiet", checkout, dir], checkout);
   for (const rel of ["node_modules", "policies/node_modules"]) {
     if (fs.existsSync(path.join(checkout, rel))) fs.symlinkSync(path.join(checkout, rel), path.join(dir, rel));
   }

@@ -8,7 +8,8 @@
  * with the server package's `workspaces-server`, and runs an organisation's pack that is
  * only a package.json depending on the policy package, a one-line index.js that loads its
  * ready pack (examples/policy/policy-pack) and a config file. Each install runs at npm's default log level: the server package must
- * install on Node 20 without an EBADENGINE warning.
+ * install on Node 20 without an EBADENGINE warning. examples/variables, copied as a user copies
+ * it, installs the package from its tarball (its range must admit the packed version) and previews.
  *
  * It covers both pairs itself, so .ci/node22 (the suites on Node 22) skips it.
  */
