@@ -12,7 +12,7 @@
 //
 //   --export-state <file>      also writes the stack's state, as `pulumi stack export`
 //                              prints it (secrets encrypted), to <file>
-//   DEMO_PAYMENT_GATEWAY_KEY   the sensitive variable's value (default: a random one
+//   DEMO_PAYMENT_GATEWAY_KEY   the sensitive variable's value, 12 characters or more (default: a random one
 //                              made for this run)
 //   DEMO_PORT                  the embedded server's port (default: any free one)
 "use strict";
@@ -39,6 +39,11 @@ function parseArgs(argv) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  const given = process.env.DEMO_PAYMENT_GATEWAY_KEY;
+  if (given !== undefined && given.length < 12)
+    throw new Error(
+      "DEMO_PAYMENT_GATEWAY_KEY is shorter than 12 characters: the demo checks that the stack's state never holds it in plain text, and a short value may appear there by chance; give a longer one, or none for a random one",
+    );
   const dist = path.join(root, "dist", "server", "index.js");
   if (!fs.existsSync(dist)) throw new Error("dist/ is missing: run `npm run build` first (npm run demo does)");
   const bin = engine.ensureEngine();
@@ -50,8 +55,7 @@ async function main() {
   const server = await startServer({ port: Number(process.env.DEMO_PORT ?? 0), db: ":memory:", runSpeed: 100 });
   // Two secrets of this run: neither may reach the report, a log or the state in plain text.
   const secrets = {
-    "the sensitive variable's value":
-      process.env.DEMO_PAYMENT_GATEWAY_KEY || crypto.randomBytes(18).toString("base64url"),
+    "the sensitive variable's value": given || crypto.randomBytes(18).toString("base64url"),
     "the notification token": crypto.randomBytes(24).toString("base64url"),
   };
   const [gatewayKey, notificationToken] = Object.values(secrets);
