@@ -40,6 +40,32 @@ export class NotFound extends DomainError {
   }
 }
 
+/** The answer for a record of `kind` (`"team"`, `"SSH key"`) that does not exist or that the caller may not see. */
+export function notFound(kind: string): NotFound {
+  return new NotFound(`${kind} not found`);
+}
+
+/**
+ * The one rule against an existence oracle, for every record looked up by id: `record`
+ * (what the store found, or undefined) is answered only once `check` passes, the caller's
+ * right to see it or act on it, which may load its parents and its organization. An
+ * unknown id, a check that answers false and any NotFound the check throws (a parent the
+ * caller may not see, or its organization, named in the detail) all answer
+ * `notFound(kind)`: what an unknown id gets, so nothing tells the two apart.
+ */
+export function visible<R>(kind: string, record: R | undefined, check: (r: R) => boolean | void): R {
+  if (record === undefined) throw notFound(kind);
+  let allowed: boolean | void;
+  try {
+    allowed = check(record);
+  } catch (e) {
+    if (e instanceof NotFound) throw notFound(kind);
+    throw e;
+  }
+  if (allowed === false) throw notFound(kind);
+  return record;
+}
+
 /** The caller can see the thing but may not do this to it. */
 export class Forbidden extends DomainError {
   constructor(readonly detail?: string) {

@@ -1,6 +1,6 @@
 import { assertMember } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
-import { Invalid, NameTaken, NotFound } from "../domain-errors";
+import { Invalid, NameTaken, NotFound, visible } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, onDuplicate, type Page } from "../store/db";
@@ -25,11 +25,10 @@ function assertAgentPoolCreator(db: Db, caller: Caller, organization: string): v
 
 /** A pool the caller may see (any member), or manage when `owner` is set (owners, the organization token); otherwise 404. */
 export function loadAgentPool(db: Db, caller: Caller, id: string, owner: boolean): AgentPoolRecord {
-  const p = findAgentPool(db, id);
-  if (!p) throw new NotFound("agent pool not found");
-  const role = assertMember(db, caller, p.organization);
-  if (owner && !role.owner && caller.kind !== "organization") throw new NotFound("agent pool not found");
-  return p;
+  return visible("agent pool", findAgentPool(db, id), (p) => {
+    const role = assertMember(db, caller, p.organization);
+    return !owner || role.owner || caller.kind === "organization";
+  });
 }
 
 export function createAgentPool(

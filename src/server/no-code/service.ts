@@ -6,7 +6,7 @@ import type { NoCodeModuleEnableRequest, NoCodeModuleUpdateRequest } from "../..
 import type { Caller } from "../auth/service/caller";
 import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
-import { Conflict, Invalid, NotFound, type Failure, type Field } from "../domain-errors";
+import { Conflict, Invalid, NotFound, type Failure, type Field, visible } from "../domain-errors";
 import { newId } from "../ids";
 import { findModuleVersion, findRegistryModule, latestModuleVersion } from "../registry/service";
 import type { Db } from "../store/db";
@@ -31,11 +31,14 @@ function refuseOrganizationToken(caller: Caller): void {
  */
 export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string, manage = false): NoCodeModuleRecord {
   refuseOrganizationToken(caller);
-  const m = findNoCodeModule(ctx.db, id);
-  if (!m) throw new NotFound("no-code module not found");
-  const role = assertMember(ctx.db, caller, m.organization);
-  if (manage && !role.manageWorkspaces) throw new NotFound("no-code module not found");
-  return m;
+  return visible(
+    "no-code module",
+    findNoCodeModule(ctx.db, id),
+    (m) => {
+      const role = assertMember(ctx.db, caller, m.organization);
+      return !manage || role.manageWorkspaces;
+    },
+  );
 }
 
 function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {

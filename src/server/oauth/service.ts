@@ -1,6 +1,6 @@
 import { assertMember } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
-import { NotFound } from "../domain-errors";
+import { NotFound, visible } from "../domain-errors";
 import { newId, newInternalId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now } from "../store/db";
@@ -60,17 +60,11 @@ export function createOAuthClient(
 }
 
 export function loadOAuthClient(db: Db, caller: Caller, id: string): OAuthClientRecord {
-  const c = findOAuthClient(db, id);
-  if (!c) throw new NotFound("OAuth client not found");
-  assertMember(db, caller, c.organization);
-  return c;
+  return visible("OAuth client", findOAuthClient(db, id), (c) => void assertMember(db, caller, c.organization));
 }
 
 export function loadOAuthToken(db: Db, caller: Caller, id: string): OAuthTokenRecord {
-  const t = findOAuthToken(db, id);
-  if (!t) throw new NotFound("OAuth token not found");
-  assertMember(db, caller, t.organization);
-  return t;
+  return visible("OAuth token", findOAuthToken(db, id), (t) => void assertMember(db, caller, t.organization));
 }
 
 /** The ids of the client's OAuth tokens, oldest first. */

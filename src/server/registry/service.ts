@@ -1,7 +1,7 @@
 import type { Caller, OrgRole } from "../auth/service/caller";
 import { assertMember } from "../auth/service/authz";
 import type { ServerContext } from "../context";
-import { Invalid, NameTaken, NotFound } from "../domain-errors";
+import { Invalid, NameTaken, NotFound, visible } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db, Page } from "../store/db";
 import { inTransaction, isUniqueViolation, now } from "../store/db";
@@ -34,9 +34,11 @@ function assertModuleManager(db: Db, caller: Caller, organization: string): OrgR
 
 /** A module the caller may see (any member of its organization); otherwise not found. */
 export function loadRegistryModule(ctx: ServerContext, caller: Caller, id: string): ModuleView {
-  const m = findRegistryModule(ctx.db, id);
-  if (!m) throw new NotFound("registry module not found");
-  return { module: m, role: assertMember(ctx.db, caller, m.organization) };
+  let role: OrgRole | undefined;
+  const m = visible("registry module", findRegistryModule(ctx.db, id), (r) => {
+    role = assertMember(ctx.db, caller, r.organization);
+  });
+  return { module: m, role: role! };
 }
 
 export function loadRegistryModuleByAddress(ctx: ServerContext, caller: Caller, address: ModuleAddress): ModuleView {

@@ -1,6 +1,6 @@
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { Conflict, NotFound } from "../domain-errors";
+import { Conflict, visible } from "../domain-errors";
 import { inTransaction, now, type Db } from "../store/db";
 import { newId } from "../ids";
 import { loadWorkspace, loadWorkspaceWith, setCurrentRun } from "../workspace/service";
@@ -71,11 +71,9 @@ export function setRunStatus(db: Db, id: string, status: string): RunRecord {
 
 /** A run of a workspace the caller may read runs of; not found otherwise. */
 export function loadRun(ctx: ServerContext, caller: Caller, id: string): RunRecord {
-  const run = store.findRun(ctx.db, id);
-  if (!run) throw new NotFound("run not found");
-  const { permissions } = loadWorkspace(ctx, caller, { id: run.workspace_id });
-  if (!permissions["can-read-run"]) throw new NotFound("run not found");
-  return run;
+  return visible("run", store.findRun(ctx.db, id), (run) => {
+    return loadWorkspace(ctx, caller, { id: run.workspace_id }).permissions["can-read-run"];
+  });
 }
 
 /** What a caller asks a new run to be. */
@@ -107,8 +105,9 @@ export function queueRun(
 
 /** Ends a run that has not ended yet (discard, cancel); a caller that may queue runs on its workspace may. */
 export function endRun(ctx: ServerContext, caller: Caller, id: string, status: "discarded" | "canceled"): void {
-  const run = store.findRun(ctx.db, id);
-  if (!run) throw new NotFound("run not found");
+  const run = visible("run", store.findRun(ctx.db, id), (r) => {
+    loadWorkspace(ctx, caller, { id: r.workspace_id });
+  });
   loadWorkspaceWith(ctx, caller, { id: run.workspace_id }, "can-queue-run");
   if (FINAL_RUN_STATUSES.includes(run.status))
     throw new Conflict("locked", `The run is ${run.status} and cannot be ${status}.`);

@@ -1,6 +1,6 @@
 import { assertMember } from "../auth/service/authz";
 import type { Caller } from "../auth/service/caller";
-import { NotFound } from "../domain-errors";
+import { NotFound, visible } from "../domain-errors";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import { inTransaction, now, type Page } from "../store/db";
@@ -16,11 +16,14 @@ function assertSshKeyManager(db: Db, caller: Caller, organization: string): void
 
 /** A key the caller may see (any member of its organization), or manage when `manage` is set; otherwise 404. */
 export function loadSshKey(db: Db, caller: Caller, id: string, manage: boolean): SshKeyRecord {
-  const k = findSshKey(db, id);
-  if (!k) throw new NotFound("SSH key not found");
-  const role = assertMember(db, caller, k.organization);
-  if (manage && !role.manageWorkspaces) throw new NotFound("SSH key not found");
-  return k;
+  return visible(
+    "SSH key",
+    findSshKey(db, id),
+    (k) => {
+    const role = assertMember(db, caller, k.organization);
+    return !manage || role.manageWorkspaces;
+  },
+  );
 }
 
 export function createSshKey(

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "../context";
 import type { Caller } from "../auth/service/caller";
-import { Conflict, Invalid, NotFound, Unavailable } from "../domain-errors";
+import { Conflict, Invalid, NotFound, Unavailable, visible } from "../domain-errors";
 import { inTransaction, now } from "../store/db";
 import { newId } from "../ids";
 import { loadWorkspace, loadWorkspaceWith, setCurrentStateVersion } from "../workspace/service";
@@ -41,10 +41,13 @@ export function loadStateVersionOutput(
   const svId = store.stateVersionOfOutput(ctx.db, outputId);
   const sv = svId ? store.findStateVersion(ctx.db, svId) : undefined;
   const output = sv && stateVersionOutputs(ctx.db, sv.id).find((o) => o.id === outputId);
-  if (!sv || !output) throw new NotFound("state version output not found");
-  const { permissions } = loadWorkspace(ctx, caller, { id: sv.workspace_id });
-  if (!permissions["can-read-state-outputs"]) throw new NotFound("state version output not found");
-  return { output, showSensitive: permissions["can-read-state-versions"] };
+  let showSensitive = false;
+  const found = visible("state version output", sv && output ? { sv, output } : undefined, (r) => {
+    const { permissions } = loadWorkspace(ctx, caller, { id: r.sv.workspace_id });
+    showSensitive = permissions["can-read-state-versions"];
+    return permissions["can-read-state-outputs"];
+  });
+  return { output: found.output, showSensitive };
 }
 
 /** The outputs of the workspace's current state version; outputs-only access is enough. Sensitive values stay hidden. */
@@ -141,11 +144,9 @@ export function settleOnUnlock(ctx: ServerContext, ws: WorkspaceRecord, force: b
 }
 
 export function loadStateVersion(ctx: ServerContext, caller: Caller, id: string): StateVersionRecord {
-  const sv = store.findStateVersion(ctx.db, id);
-  if (!sv) throw new NotFound("state version not found");
-  const { permissions } = loadWorkspace(ctx, caller, { id: sv.workspace_id });
-  if (!permissions["can-read-state-versions"]) throw new NotFound("state version not found");
-  return sv;
+  return visible("state version", store.findStateVersion(ctx.db, id), (sv) => {
+    return loadWorkspace(ctx, caller, { id: sv.workspace_id }).permissions["can-read-state-versions"];
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, type Page } from "../../store/db";
 import { newInternalId } from "../../ids";
-import { Invalid, NotFound, failIfAny, type Failure } from "../../domain-errors";
+import { Invalid, NotFound, failIfAny, type Failure, visible } from "../../domain-errors";
 import {
   PROJECT_ACCESS_PRESETS,
   WORKSPACE_ACCESS_PRESETS,
@@ -160,10 +160,7 @@ export function createTeamWorkspace(
     teamId,
     input,
   } = grantTarget(request, (id) => {
-    const found = find(id);
-    if (!found) throw new NotFound("workspace not found");
-    assertAccessManager(db, caller, found.organization);
-    return found;
+    return visible("workspace", find(id), (found) => assertAccessManager(db, caller, found.organization));
   });
   if (!store.teamInOrganization(db, teamId, ws.organization)) throw new NotFound("team not found");
   const level = input.access ?? "read";
@@ -182,9 +179,9 @@ export function createTeamWorkspace(
 }
 
 export function loadTeamWorkspace(db: Db, caller: Caller, id: string): TeamWorkspaceRecord {
-  const r = store.teamWorkspaceOrganization(db, id);
-  if (!r) throw new NotFound("team access not found");
-  assertAccessManager(db, caller, r.organization);
+  const r = visible("team access", store.teamWorkspaceOrganization(db, id), (found) =>
+    assertAccessManager(db, caller, found.organization),
+  );
   return store.findTeamWorkspace(db, r.id)!;
 }
 
@@ -268,9 +265,7 @@ export function listTeamWorkspaces(
   workspaceId: string,
   readPage: () => Page,
 ): { rows: TeamWorkspaceRecord[]; total: number; page: Page } {
-  const ws = find(workspaceId);
-  if (!ws) throw new NotFound("workspace not found");
-  assertAccessManager(db, caller, ws.organization);
+  const ws = visible("workspace", find(workspaceId), (found) => assertAccessManager(db, caller, found.organization));
   const page = readPage();
   return { ...store.teamWorkspacesOf(db, ws.id, page), page };
 }

@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now } from "../../store/db";
 import { newId, randomString } from "../../ids";
-import { NotFound } from "../../domain-errors";
+import { visible } from "../../domain-errors";
 import * as store from "../store/records";
 import type { MembershipRecord } from "../store/records";
 import { assertMember, assertOwner } from "./authz";
@@ -45,16 +45,19 @@ export function createMembership(
 }
 
 export function loadMembership(db: Db, caller: Caller, id: string): MembershipRecord {
-  const m = store.findMembership(db, id);
-  if (!m) throw new NotFound("organization membership not found");
-  assertMember(db, caller, m.organization);
-  return m;
+  return visible(
+    "organization membership",
+    store.findMembership(db, id),
+    (m) => void assertMember(db, caller, m.organization),
+  );
 }
 
 export function deleteMembership(db: Db, caller: Caller, id: string): void {
-  const m = store.findMembership(db, id);
-  if (!m) throw new NotFound("organization membership not found");
-  assertOwner(db, caller, m.organization);
+  const m = visible(
+    "organization membership",
+    store.findMembership(db, id),
+    (r) => void assertOwner(db, caller, r.organization),
+  );
   inTransaction(db, () => store.deleteMembershipRow(db, m));
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now, type Page } from "../../store/db";
 import { newId } from "../../ids";
-import { Invalid, NotFound } from "../../domain-errors";
+import { Invalid, NotFound, visible } from "../../domain-errors";
 import * as store from "../store/records";
 import type { TeamFilter, TeamRecord, TeamSettings } from "../store/records";
 import type { OrganizationAccessFlag } from "../../../api/teams";
@@ -58,12 +58,12 @@ function seesSecretTeams(db: Db, caller: Caller, organization: string): boolean 
  * (owners); otherwise 404.
  */
 export function loadTeam(db: Db, caller: Caller, id: string, owner: boolean): TeamRecord {
-  const t = store.findTeam(db, id);
-  if (!t) throw new NotFound("team not found");
-  const role = (owner ? assertOwner : assertMember)(db, caller, t.organization);
-  if (t.visibility !== "organization" && !role.teamIds.includes(t.id) && !seesSecretTeams(db, caller, t.organization))
-    throw new NotFound("team not found");
-  return t;
+  return visible("team", store.findTeam(db, id), (t) => {
+    const role = (owner ? assertOwner : assertMember)(db, caller, t.organization);
+    return (
+      t.visibility === "organization" || role.teamIds.includes(t.id) || seesSecretTeams(db, caller, t.organization)
+    );
+  });
 }
 
 /** What the caller may do to a team, as its `permissions` attribute says. */
