@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Where vitest keeps each file's last duration, which orders the next run (longest first). CI
+  // keeps the end-to-end suite's outside the fresh clone, so that its two workers end together.
+  cacheDir: process.env.WORKSPACES_VITEST_CACHE_DIR,
   test: {
     projects: [
       {
