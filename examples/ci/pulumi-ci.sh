@@ -13,15 +13,16 @@
 #   POLICY_PACK              folder holding PulumiPolicy.yaml and a package.json that depends on
 #                            pulumi-workspaces-policies (default: policy-pack, the README's layout;
 #                            set it empty, POLICY_PACK="", to run without a policy pack)
-#   POLICY_CONFIG            policy config file (optional)
+#   POLICY_CONFIG            policy config file (no default: unset or empty, the rules' defaults)
 #   WORKSPACES_TOKEN         API token of the service, from the CI system's secret store
 #                            (TFE_TOKEN, the engine CLI's credentials file or the stack's
 #                            secret config workspaces:token also work)
 #   WORKSPACES_ADDRESS       service address; WORKSPACES_ORGANIZATION default organization
 #   PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL plus PULUMI_CONFIG_PASSPHRASE: the Pulumi state backend
 #
-# Dependencies are installed with `npm ci` in a folder that has a package.json and no
-# node_modules yet (a YAML, Python or Go program has none: install its own beforehand).
+# Dependencies are installed in a folder that has a package.json and no node_modules
+# yet: `npm ci` with a package-lock.json, `npm install` without (a YAML, Python or Go
+# program has no package.json: install its own beforehand).
 # Exit status: the CLI's. A mandatory policy violation fails preview and up alike;
 # `up` previews first (no --skip-preview) because stack-wide rules are judged on
 # the whole stack, which an update without preview would only see after applying.

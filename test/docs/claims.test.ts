@@ -92,21 +92,18 @@ describe("languages: what the pages say runs is what CI runs", () => {
       (p) => p !== "docs/languages.md" && /C#/.test(read(p).replace(/\bno C# SDK\b/g, "")),
     );
     expect(naming).toEqual([]);
-    expect(languages).toMatch(/\*\*no C# SDK is\s+generated yet\*\*/);
+    expect(languages).toMatch(/no C# SDK is\s+generated,\s+built\s+or\s+run\s+here/);
   });
 
-  it("writes the C# snippet in the namespace the schema's rootNamespace and name give", () => {
+  it("shows no C# program, and names the namespace the schema's rootNamespace and name give", () => {
     const schema = JSON.parse(read("src/plugin/schema.json")) as {
       name: string;
       language: { csharp: { rootNamespace: string } };
     };
     const title = schema.name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
     const namespace = `${schema.language.csharp.rootNamespace}.${title}`;
-    const csharp = snippetsOf("docs/languages.md", languages).filter((s) => s.lang === "csharp");
-    expect(csharp).toHaveLength(1);
-    const used = [...csharp[0].code.matchAll(/^using (?:\w+ = )?([\w.]+);$/gm)].map((m) => m[1]);
-    expect(used).toContain(namespace);
-    expect(used.filter((u) => u !== "Pulumi" && !u.startsWith("System") && u !== namespace)).toEqual([]);
+    expect(snippetsOf("docs/languages.md", languages).filter((s) => s.lang === "csharp")).toEqual([]);
+    expect(languages).toContain(`\`${namespace}\``);
   });
 });
 

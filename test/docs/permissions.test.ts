@@ -55,7 +55,8 @@ function permissionRows(markdown: string): Row[] {
       if (text === "—") return;
       cells[op] = text.split(" or ").map((alt) => alt.split(" and ").map((g) => g.replace(/`/g, "").trim()));
     });
-    rows.push({ label, name: /^`([^`]+)`/.exec(label)?.[1] ?? label, cells });
+    const bare = label.replace(/ \(since [\d.]+\)$/, "");
+    rows.push({ label: bare, name: /^`([^`]+)`/.exec(bare)?.[1] ?? bare, cells });
   }
   return rows;
 }
