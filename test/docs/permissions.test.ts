@@ -177,6 +177,26 @@ const otherTeam = async (a: WorkspacesClient) => ({
   teamId: (await a.teams.create(t.org, { name: uniq("other"), visibility: "organization" })).id,
 });
 
+/** A team's access to the probe's workspace or project, by the client's area for it. */
+interface AccessArea {
+  add(teamId: string, targetId: string, options: { access: "read" }): Promise<{ id: string }>;
+  read(id: string): Promise<unknown>;
+  update(id: string, options: { access: "write" }): Promise<unknown>;
+  remove(id: string): Promise<void>;
+}
+const access = (area: (c: WorkspacesClient) => AccessArea, target: "workspaceId" | "projectId") => {
+  const granted = async (a: WorkspacesClient, ctx: Ctx) => {
+    const { teamId } = await otherTeam(a);
+    return { id: (await area(a).add(teamId, ctx[target], { access: "read" })).id };
+  };
+  return {
+    create: { setup: otherTeam, run: (c, ctx) => area(c).add(ctx.teamId!, ctx[target], { access: "read" }) },
+    read: { setup: granted, run: (c, ctx) => area(c).read(ctx.id!) },
+    update: { setup: granted, run: (c, ctx) => area(c).update(ctx.id!, { access: "write" }) },
+    delete: { setup: granted, run: (c, ctx) => area(c).remove(ctx.id!) },
+  } satisfies Partial<Record<Op, Probe>>;
+};
+
 const module = async (a: WorkspacesClient) => {
   const registryModuleId = await publishModule(t.api, t.org, uniq("mod"), ["1.0.0"]);
   return { registryModuleId, id: (await a.noCode.enable(t.org, { registryModuleId, enabled: true })).id };
@@ -300,51 +320,8 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
     update: { setup: otherTeam, run: (c, ctx) => c.teams.update(ctx.teamId!, { name: uniq("renamed") }) },
     delete: { setup: otherTeam, run: (c, ctx) => c.teams.delete(ctx.teamId!) },
   },
-  "`TeamWorkspaceAccess`": {
-    create: { setup: otherTeam, run: (c, ctx) => c.teamAccess.add(ctx.teamId!, ctx.workspaceId, { access: "read" }) },
-    ...Object.fromEntries(
-      (
-        [
-          ["read", (c: WorkspacesClient, id: string) => c.teamAccess.read(id)],
-          ["update", (c: WorkspacesClient, id: string) => c.teamAccess.update(id, { access: "write" })],
-          ["delete", (c: WorkspacesClient, id: string) => c.teamAccess.remove(id)],
-        ] as const
-      ).map(([op, run]) => [
-        op,
-        {
-          setup: async (a: WorkspacesClient, ctx: Ctx) => {
-            const { teamId } = await otherTeam(a);
-            return { id: (await a.teamAccess.add(teamId, ctx.workspaceId, { access: "read" })).id };
-          },
-          run: (c: WorkspacesClient, ctx: Ctx) => run(c, ctx.id!),
-        },
-      ]),
-    ),
-  },
-  "`TeamProjectAccess`": {
-    create: {
-      setup: otherTeam,
-      run: (c, ctx) => c.teamProjectAccess.add(ctx.teamId!, ctx.projectId, { access: "read" }),
-    },
-    ...Object.fromEntries(
-      (
-        [
-          ["read", (c: WorkspacesClient, id: string) => c.teamProjectAccess.read(id)],
-          ["update", (c: WorkspacesClient, id: string) => c.teamProjectAccess.update(id, { access: "write" })],
-          ["delete", (c: WorkspacesClient, id: string) => c.teamProjectAccess.remove(id)],
-        ] as const
-      ).map(([op, run]) => [
-        op,
-        {
-          setup: async (a: WorkspacesClient, ctx: Ctx) => {
-            const { teamId } = await otherTeam(a);
-            return { id: (await a.teamProjectAccess.add(teamId, ctx.projectId, { access: "read" })).id };
-          },
-          run: (c: WorkspacesClient, ctx: Ctx) => run(c, ctx.id!),
-        },
-      ]),
-    ),
-  },
+  "`TeamWorkspaceAccess`": access((c) => c.teamAccess, "workspaceId"),
+  "`TeamProjectAccess`": access((c) => c.teamProjectAccess, "projectId"),
   "`RunTrigger`": {
     create: { also: ["source read"], run: (c, ctx) => c.runTriggers.create(ctx.workspaceId, ctx.sourceId) },
     read: {
