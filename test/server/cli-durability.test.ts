@@ -120,6 +120,30 @@ describe("workspaces-server CLI", () => {
     await exited(s.child);
   });
 
+  it("stores remote notification destinations with --store-remote-notifications or its environment variable, and refuses them without", async () => {
+    const attempt = async (args: string[], env: Record<string, string> = {}) => {
+      const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-token-nc", ...args], env);
+      try {
+        const api = new Api(s.url, "cli-token-nc");
+        const ws = await api.post(`/organizations/example-org/workspaces`, {
+          data: { type: "workspaces", attributes: { name: "hooks" } },
+        });
+        const created = await api.post(`/workspaces/${ws.body.data.id}/notification-configurations`, {
+          data: {
+            type: "notification-configurations",
+            attributes: { name: "n", "destination-type": "slack", enabled: true, url: "https://hooks.example.com/x" },
+          },
+        });
+        return created.status;
+      } finally {
+        await stop(s.child);
+      }
+    };
+    expect(await attempt(["--store-remote-notifications"])).toBe(201);
+    expect(await attempt([], { WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS: "1" })).toBe(201);
+    expect(await attempt([], { WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS: "" })).toBe(422);
+  });
+
   it("refuses bad arguments with a usage message", () => {
     expect(exitStatus(["--port", "nope"])).toBe(2);
   });
