@@ -7,7 +7,7 @@ import type { Caller } from "../auth/service/caller";
 import { isProjectAdmin } from "../auth/service/authz";
 import { isOrganizationPerson } from "../auth/service/memberships";
 import type { ServerContext } from "../context";
-import { Invalid, NotFound, failIfAny, type Failure } from "../domain-errors";
+import { Invalid, NotFound, failIfAny, visible, type Failure } from "../domain-errors";
 import { newId } from "../ids";
 import { loadProject } from "../project/service";
 import { inTransaction, now, type Page } from "../store/db";
@@ -62,14 +62,9 @@ function subscribable(
 }
 
 function subscribableOf(ctx: ServerContext, caller: Caller, r: NotificationRecord, manage: boolean): Subscribable {
-  try {
-    return r.workspace_id
-      ? subscribable(ctx, caller, "workspace", r.workspace_id, manage)
-      : subscribable(ctx, caller, "project", r.project_id!, manage);
-  } catch (e) {
-    if (e instanceof NotFound) throw new NotFound("notification configuration not found");
-    throw e;
-  }
+  return r.workspace_id
+    ? subscribable(ctx, caller, "workspace", r.workspace_id, manage)
+    : subscribable(ctx, caller, "project", r.project_id!, manage);
 }
 
 function checkUrl(url: string | null, destination: string, failures: Failure[]): void {
@@ -187,10 +182,9 @@ export function listNotifications(
 
 /** A configuration the caller may see (it can read the workspace or project). */
 export function loadNotification(ctx: ServerContext, caller: Caller, id: string, manage = false): NotificationRecord {
-  const r = store.findNotification(ctx.db, id);
-  if (!r) throw new NotFound("notification configuration not found");
-  subscribableOf(ctx, caller, r, manage);
-  return r;
+  return visible("notification configuration", store.findNotification(ctx.db, id), (r) => {
+    subscribableOf(ctx, caller, r, manage);
+  });
 }
 
 /**
