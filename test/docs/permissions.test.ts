@@ -384,6 +384,7 @@ const tokens = new Map<WorkspacesClient, string>();
 let admin: WorkspacesClient;
 let ownersToken: string;
 let outsiderToken: string;
+let organizationToken: string;
 
 function clientFor(token: string): WorkspacesClient {
   const c = new WorkspacesClient({
@@ -401,6 +402,7 @@ function clientFor(token: string): WorkspacesClient {
 async function tokenHolding(grants: Grant[], ctx: Ctx): Promise<string> {
   if (grants.includes("owners")) return ownersToken;
   if (grants.includes("outsider")) return outsiderToken;
+  if (grants.includes("organization token")) return organizationToken;
   const flags: Record<string, boolean> = {};
   for (const g of grants) {
     if (g === "every flag") for (const f of ORGANIZATION_ACCESS_FLAGS) flags[f] = true;
@@ -466,6 +468,8 @@ beforeAll(async () => {
   ownersToken = (await expectStatus(t.api.post(`/teams/${owners.id}/authentication-token`), 201)).body.data.attributes
     .token;
   outsiderToken = (await makeUser(t.api, uniq("outsider"))).token;
+  organizationToken = (await expectStatus(t.api.post(`/organizations/${t.org}/authentication-token`), 201)).body.data
+    .attributes.token;
 });
 afterAll(() => t.server.close());
 
@@ -499,4 +503,22 @@ describe("docs/configuration.md: the permissions table", () => {
         }
       });
     }
+
+  it("an organization token: manage-workspaces and manage-projects, not owners, no no-code", async () => {
+    const FLAGS = ["manage-workspaces", "manage-projects"];
+    const tried: Array<{ row: string; op: Op; ok: boolean; expected: boolean }> = [];
+    for (const row of rows)
+      for (const op of OPS) {
+        const cell = row.cells[op];
+        if (!cell) continue;
+        const byFlag = cell.some((alt) => alt.every((g) => FLAGS.includes(g)));
+        const ownersOnly = cell.length === 1 && cell[0].length === 1 && cell[0][0] === "owners";
+        if (!byFlag && !ownersOnly) continue;
+        const expected = byFlag && !row.name.startsWith("NoCode");
+        const { ok } = await attempt(row.label, op, ["organization token"]);
+        tried.push({ row: row.label, op, ok, expected });
+      }
+    expect(tried.length).toBeGreaterThan(20);
+    expect(tried.filter((x) => x.ok !== x.expected)).toEqual([]);
+  });
 });
