@@ -85,7 +85,7 @@ describe(`pulumi up of ${COUNT} notification configurations and run triggers, ki
     const orphans = before.filter((c) => !inState.includes(c.id));
     expect(before.length).toBeLessThan(COUNT);
     expect(orphans.length).toBeGreaterThan(0);
-    for (const o of orphans) expect(o.url).toMatch(/^http:\/\/127\.0\.0\.1:9\/runs#.*interrupted-updates\.md/);
+    for (const o of orphans) expect(o.url).toMatch(/^https:\/\/hooks\.example\.test\/runs#.*interrupted-updates\.md/);
     expect(stack.resources("dynamic/workspaces:RunTrigger")).toHaveLength(sources.length);
 
     const cancel = await stack.pulumi(["cancel", "--yes", "--non-interactive"]);
