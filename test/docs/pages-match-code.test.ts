@@ -196,4 +196,15 @@ describe("docs/languages.md", () => {
     expect(used).toContain("organization_access");
     expect(used.filter((n) => !has(n))).toEqual([]);
   });
+
+  it("names as enums only types the schema makes enums", () => {
+    const schema = JSON.parse(read("src/plugin/schema.json")) as { types: Record<string, { enum?: unknown[] }> };
+    const enums = Object.entries(schema.types)
+      .filter(([, v]) => v.enum)
+      .map(([k]) => k.split(":").pop()!);
+    const bullet = page.slice(page.indexOf("- A closed set of strings is an enum")).split("\n- ")[0];
+    const named = spans(bullet.split(" whose constants")[0]);
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((n) => !enums.includes(n))).toEqual([]);
+  });
 });
