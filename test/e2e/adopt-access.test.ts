@@ -99,6 +99,7 @@ describe("adopting an organization's projects, teams, access, run triggers and n
     // The token and the webhook are in the state only as secrets.
     const text = stack.stateText();
     for (const secret of Object.values(access.secretValues)) expect(text).not.toContain(secret);
+    await stack.expectEncryptedOnly(Object.values(access.secretValues));
   });
 
   it("a following preview shows no change and writes nothing", async () => {

@@ -101,6 +101,7 @@ describe("adopting an organization's variables and variable sets", () => {
     // Sensitive values are in the state only as secrets.
     const text = stack.stateText();
     for (const secret of [...vars.secretValues, ...seeded.passwords.values()]) expect(text).not.toContain(secret);
+    await stack.expectEncryptedOnly([...vars.secretValues, ...seeded.passwords.values()]);
   });
 
   it("a following preview shows no change and writes nothing", async () => {

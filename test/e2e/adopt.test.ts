@@ -179,6 +179,7 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     // Sensitive values are in state only as secrets.
     const text = stack.stateText();
     for (const password of seeded.passwords.values()) expect(text).not.toContain(password);
+    await stack.expectEncryptedOnly([...seeded.passwords.values()]);
   });
 
   it("a following preview shows no change", async () => {

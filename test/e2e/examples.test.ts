@@ -505,6 +505,7 @@ describe("examples through the engine", () => {
       expect((await workspaceVars(server, eu.id)).AWS_REGION.value).toBe("eu-west-1");
       // The secret is in the state only encrypted.
       expect(stack.stateText()).not.toContain(secret);
+      await stack.expectEncryptedOnly([secret]);
     });
 
     it("previews no change afterwards", async () => {
@@ -560,6 +561,7 @@ describe("examples through the engine", () => {
       expect(out.networkAccessByTeam).toEqual({ access: "write", from: ["project write", "workspace custom"] });
       // The token is in the state only encrypted.
       expect(stack.stateText()).not.toContain(token);
+      await stack.expectEncryptedOnly([token]);
     });
 
     it("previews no change afterwards", async () => {

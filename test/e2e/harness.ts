@@ -290,6 +290,20 @@ export class TestStack {
     return p;
   }
 
+  /**
+   * Each of `secrets` is in the checkpoint only encrypted: absent from `pulumi stack export`
+   * and there with `--show-secrets`, so that its absence is not a value dropped.
+   */
+  async expectEncryptedOnly(secrets: string[]): Promise<void> {
+    const exported = (await this.ok(["stack", "export"])).stdout;
+    const shown = (await this.ok(["stack", "export", "--show-secrets"])).stdout;
+    for (const secret of secrets) {
+      if (exported.includes(secret)) throw new Error(`${secret} is in plain text in the exported checkpoint`);
+      if (!shown.includes(secret))
+        throw new Error(`${secret} is not in the checkpoint at all: the program's value was dropped, not encrypted`);
+    }
+  }
+
   statePath(): string {
     return engine.stateFile(this.backendDir, this.project, this.stack);
   }

@@ -146,6 +146,7 @@ describe("every door: secrets and clears from a YAML program", () => {
     const text = await exported();
     expect(text).not.toContain(LITERAL);
     expect(text).toContain("eu-west-1");
+    await stack.expectEncryptedOnly([LITERAL]);
     const inputs = net.inputs?.variables as Record<string, unknown>[];
     expect(JSON.stringify(inputs[1].value)).toContain("ciphertext");
     expect(inputs[0].value).toBe("eu-west-1");

@@ -139,6 +139,7 @@ describe("a YAML stack written by the previous plugin, under this one", () => {
     const up = await stack.up(["--expect-no-changes"]);
     expect(up.code, up.output).toBe(0);
     expect(stack.stateText()).not.toContain(LITERAL);
+    await stack.expectEncryptedOnly([LITERAL]);
     const net = stack.resources("workspaces:index:NoCodeWorkspace")[0];
     expect(JSON.stringify((net.inputs?.variables as unknown[])[1])).toContain("ciphertext");
   });

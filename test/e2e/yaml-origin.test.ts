@@ -95,6 +95,7 @@ describe("interrupted creates on the plugin door (YAML)", () => {
     key = await originKey(stack);
     // Encrypted in the checkpoint: the key is the stack's, never shown in plain text.
     expect(stack.stateText()).not.toContain(key);
+    await stack.expectEncryptedOnly([key]);
     for (const name of ["origin-first", "origin-second"]) {
       before[name] = await record(server, name);
       expect(before[name].source[0], name).toBe("pulumi-workspaces");

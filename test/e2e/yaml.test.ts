@@ -187,10 +187,12 @@ describe("a YAML program through the provider plugin", () => {
     expect(policy.body.data.attributes["delete-older-than-n-days"]).toBe(30);
   });
 
-  it("keeps the token and the sensitive value out of the state in plain text", () => {
+  it("keeps the token and the sensitive value out of the state in plain text", async () => {
     const text = stack.stateText();
     expect(text).not.toContain(server.token);
     expect(text).not.toContain(DB_PASSWORD);
+    // There, encrypted (the token as the provider's configuration): not dropped.
+    await stack.expectEncryptedOnly([DB_PASSWORD, server.token]);
     const net = stack.resources("NoCodeWorkspace")[0];
     expect(JSON.stringify(net.outputs?.sensitiveValues)).toContain("ciphertext");
   });
