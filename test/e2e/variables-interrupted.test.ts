@@ -8,17 +8,20 @@
  * with one info line; none is on the server twice. An application carries nothing that
  * could say whose it is, but the set does: one the killed run made and left out of the
  * state is of this stack's own set, and is taken over with one info line and no write.
- * After `pulumi refresh --clear-pending-creates`, a preview changes nothing.
+ * The recovering up's writes are counted: only what the server lacked is created. After
+ * `pulumi refresh --clear-pending-creates`, a preview changes nothing.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { WorkspacesClient, type Variable } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
-import { settledList } from "./engine-steps";
+import { settledList, writesSince } from "./engine-steps";
 import { upInterrupted } from "./interrupt";
 
 const COUNT = 30;
 const TARGETS = 6;
+/** The route of an application of a set to workspaces. */
+const APPLY_ROUTE = "/api/v2/varsets/:varset_id/relationships/workspaces";
 
 const program = (workspaceId: string, targets: string[]) => `
 import { VariableSet, VariableSetApplication, WorkspaceVariable } from "pulumi-workspaces";
@@ -65,7 +68,7 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
       Object.entries(arrived())
         .filter(([route]) => /^POST .*\/workspaces\/:workspace_id\/vars$/.test(route))
         .reduce((n, [, c]) => n + c, 0);
-    const applications = () => arrived()["POST /api/v2/varsets/:varset_id/relationships/workspaces"] ?? 0;
+    const applications = () => arrived()[`POST ${APPLY_ROUTE}`] ?? 0;
     // Killed as soon as an application and a variable create have arrived: both are served
     // after the CLI died.
     const stopped = await upInterrupted(stack, "SIGKILL", () => applications() >= 1 && creates() >= 1);
@@ -89,6 +92,7 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
 
     const cancel = await stack.pulumi(["cancel", "--yes", "--non-interactive"]);
     if (cancel.code !== 0) expect(cancel.output).toMatch(/not.*(locked|in progress)|no .*update|nothing/i);
+    const writesBefore = { ...server.stats().byRoute };
     const up = await stack.upWithEvents();
     const tookOver = up.diagnostics.filter((d) => /took over variable/.test(d.message));
     // Each variable the killed run left out of the state is taken over with an info line that names it.
@@ -106,6 +110,16 @@ describe(`pulumi up of ${COUNT} variables and ${TARGETS} applications of a set, 
       ).toBe(true);
     expect(up.output).not.toMatch(/already exists|already applied/);
     expect(up.code, up.output).toBe(0);
+    // Taken over with no write: the create of each variable the state lacks is sent once (the
+    // orphans' are refused as taken, and they are taken over as they are), the set is applied
+    // only where it was not, and nothing is changed or removed.
+    const appsMade = madeSet?.workspaceIds.length ?? 0;
+    expect(writesSince(server, writesBefore).sort()).toEqual(
+      [
+        `POST /api/v2/workspaces/:workspace_id/vars x${COUNT - (before.length - orphans.length)}`,
+        ...(TARGETS > appsMade ? [`POST ${APPLY_ROUTE} x${TARGETS - appsMade}`] : []),
+      ].sort(),
+    );
 
     const after = await list();
     expect(after.map((v) => v.key).sort()).toEqual(Array.from({ length: COUNT }, (_, i) => `V${i}`).sort());
