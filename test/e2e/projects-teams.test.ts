@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { WorkspacesClient } from "../../src/client";
+import { NotFoundError, WorkspacesClient } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -96,7 +96,7 @@ describe("projects and teams through the engine (TypeScript)", () => {
     await client.projects.update(projectId, { description: "edited by hand" });
     await client.teams.update(teamId, { organizationAccess: { manageModules: true } });
     const refresh = await stack.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(refresh.output).toMatch(/update/);
+    expect(refresh.output).toMatch(/^\s+~ 2 updated$/m);
     const preview = await stack.previewJson();
     expect(preview.changeSummary.update).toBe(2);
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
@@ -142,8 +142,8 @@ describe("projects and teams through the engine (TypeScript)", () => {
   it("destroy removes what the stack made and leaves the project and workspace it did not create", async () => {
     const { projectId, teamId } = await ids();
     await stack.ok(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
-    await expect(client.projects.read(projectId)).rejects.toThrow();
-    await expect(client.teams.read(teamId)).rejects.toThrow();
+    await expect(client.projects.read(projectId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.teams.read(teamId)).rejects.toBeInstanceOf(NotFoundError);
     expect((await client.projects.read(theirProject)).name).toBe("theirs");
     expect((await client.workspaces.read(theirWorkspace)).projectId).toBe(theirProject);
   });

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { WorkspacesClient } from "../../src/client";
+import { NotFoundError, WorkspacesClient } from "../../src/client";
 import { writesSince } from "./doc-steps";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 
@@ -97,7 +97,7 @@ describe("team access through the engine (TypeScript)", () => {
     await client.teamAccess.update(webId, { access: "read" });
     await client.teamProjectAccess.update(appsId, { access: "custom", workspacePermissions: { runs: "apply" } });
     const refresh = await stack.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(refresh.output).toMatch(/update/);
+    expect(refresh.output).toMatch(/^\s+~ 2 updated$/m);
     const preview = await stack.previewJson();
     expect(preview.changeSummary.update).toBe(2);
     await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
@@ -127,8 +127,8 @@ describe("team access through the engine (TypeScript)", () => {
   it("destroy removes the access it granted and leaves the access it did not", async () => {
     const { webId, appsId } = await ids();
     await stack.ok(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
-    await expect(client.teamAccess.read(webId)).rejects.toThrow();
-    await expect(client.teamProjectAccess.read(appsId)).rejects.toThrow();
+    await expect(client.teamAccess.read(webId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.teamProjectAccess.read(appsId)).rejects.toBeInstanceOf(NotFoundError);
     expect((await client.teamAccess.read(theirs)).access).toBe("read");
   });
 

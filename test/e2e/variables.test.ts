@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import type { WorkspacesClient } from "../../src/client";
+import { NotFoundError, type WorkspacesClient } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 import { workspaceWithTheirVariable } from "./server-helpers";
 
@@ -112,7 +112,8 @@ describe("variables and variable sets through the engine (TypeScript)", () => {
     await client.variables.update(workspaceId, v.LOG_LEVEL.id, { value: "drifted" });
     await client.variables.delete(workspaceId, v.API_TOKEN.id);
     const refresh = await stack.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(refresh.output).toMatch(/update|delete/);
+    expect(refresh.output).toMatch(/^\s+~ 2 updated$/m);
+    expect(refresh.output).toMatch(/^\s+- 1 deleted$/m);
     const preview = await stack.previewJson();
     expect(preview.changeSummary.update).toBe(2);
     expect(preview.changeSummary.create).toBe(1);
@@ -140,6 +141,6 @@ new VariableSetApplication("creds-app-again", { variableSetId: creds.id, workspa
     await stack.ok(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
     const left = await client.variables.list(workspaceId);
     expect(left.map((v) => [v.id, v.key])).toEqual([[theirs, "THEIRS"]]);
-    await expect(client.variableSets.read(setId)).rejects.toThrow();
+    await expect(client.variableSets.read(setId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

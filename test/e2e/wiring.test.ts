@@ -12,7 +12,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { WorkspacesClient } from "../../src/client";
+import { NotFoundError, WorkspacesClient } from "../../src/client";
 import { serverEnv, startTestServer, TestStack } from "./harness";
 import { uploadState } from "./server-helpers";
 import { importAndForget, writesSince } from "./engine-steps";
@@ -214,7 +214,7 @@ describe("run triggers, notifications and workspace outputs through the engine (
     const after = await outputs();
     expect(after.hookId).toBe(before.hookId);
     expect(after.triggerId).not.toBe(before.triggerId);
-    await expect(client.runTriggers.read(before.triggerId)).rejects.toThrow();
+    await expect(client.runTriggers.read(before.triggerId)).rejects.toBeInstanceOf(NotFoundError);
     expect((await client.runTriggers.read(after.triggerId)).sourceableId).toBe(ws.dns);
     const hook = await client.notificationConfigurations.read(after.hookId);
     expect(hook).toMatchObject({ name: "run events", enabled: false });
@@ -231,8 +231,8 @@ describe("run triggers, notifications and workspace outputs through the engine (
     });
     await client.runTriggers.delete(triggerId);
     const refresh = await stack.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(refresh.output).toMatch(/update/);
-    expect(refresh.output).toMatch(/delete/);
+    expect(refresh.output).toMatch(/^\s+~ 1 updated$/m);
+    expect(refresh.output).toMatch(/^\s+- 1 deleted$/m);
     const up = await stack.ok(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect(up.output).toMatch(/\+ 1 created/);
     expect(up.output).toMatch(/~ 1 updated/);
@@ -271,8 +271,8 @@ describe("run triggers, notifications and workspace outputs through the engine (
   it("destroy removes what the stack made and leaves the trigger and configuration it did not create", async () => {
     const { triggerId, hookId } = await outputs();
     await stack.ok(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
-    await expect(client.runTriggers.read(triggerId)).rejects.toThrow();
-    await expect(client.notificationConfigurations.read(hookId)).rejects.toThrow();
+    await expect(client.runTriggers.read(triggerId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.notificationConfigurations.read(hookId)).rejects.toBeInstanceOf(NotFoundError);
     expect((await triggersOfApp()).map((t) => t.id)).toEqual([theirTrigger]);
     expect((await hooksOfApp()).map((c) => c.id)).toEqual([theirHook]);
   });
