@@ -16,6 +16,7 @@ import { dispatch, PROTOCOL } from "../../src/resources/entry";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { originFor } from "../../src/resources/providers/origin";
 import { getEffectiveVariables, lookupSettingsFrom } from "../../src/resources/lookups";
+import { NotFoundError } from "../../src/client";
 import { storedVariables } from "../server/sealed";
 import { api, startHarness, uniqueName, type Harness } from "./helpers";
 
@@ -425,7 +426,7 @@ describe("VariableSet and VariableSetApplication", () => {
     expect(await call("VariableSetApplication", "read", toWs.id, toWs.outs)).toEqual({});
 
     await call("VariableSet", "delete", id, restored);
-    await expect(h.client.variableSets.read(id)).rejects.toThrow();
+    await expect(h.client.variableSets.read(id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("an application of this stack's own set that the state lacks is taken over with no write; another stack's is not", async () => {
