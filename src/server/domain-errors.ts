@@ -41,7 +41,7 @@ export class NotFound extends DomainError {
 }
 
 /** The answer for a record of `kind` (`"team"`, `"SSH key"`) that does not exist or that the caller may not see. */
-export function notFound(kind: string): NotFound {
+function notFound(kind: string): NotFound {
   return new NotFound(`${kind} not found`);
 }
 

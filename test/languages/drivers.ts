@@ -76,7 +76,7 @@ export function prepare(): Prepared {
   return prepared;
 }
 
-export const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   version: string;
 };
 

@@ -30,6 +30,7 @@ export async function registeredRoutes(): Promise<Route[]> {
       rateLimit: 0,
       runSpeed: 1,
       selfManaged: true,
+      storeRemoteNotifications: false,
     },
     hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",

@@ -31,14 +31,10 @@ function refuseOrganizationToken(caller: Caller): void {
  */
 export function loadNoCodeModule(ctx: ServerContext, caller: Caller, id: string, manage = false): NoCodeModuleRecord {
   refuseOrganizationToken(caller);
-  return visible(
-    "no-code module",
-    findNoCodeModule(ctx.db, id),
-    (m) => {
-      const role = assertMember(ctx.db, caller, m.organization);
-      return !manage || role.manageWorkspaces;
-    },
-  );
+  return visible("no-code module", findNoCodeModule(ctx.db, id), (m) => {
+    const role = assertMember(ctx.db, caller, m.organization);
+    return !manage || role.manageWorkspaces;
+  });
 }
 
 function assertMayManageNoCode(ctx: ServerContext, caller: Caller, organization: string): void {

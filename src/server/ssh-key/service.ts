@@ -16,14 +16,10 @@ function assertSshKeyManager(db: Db, caller: Caller, organization: string): void
 
 /** A key the caller may see (any member of its organization), or manage when `manage` is set; otherwise 404. */
 export function loadSshKey(db: Db, caller: Caller, id: string, manage: boolean): SshKeyRecord {
-  return visible(
-    "SSH key",
-    findSshKey(db, id),
-    (k) => {
+  return visible("SSH key", findSshKey(db, id), (k) => {
     const role = assertMember(db, caller, k.organization);
     return !manage || role.manageWorkspaces;
-  },
-  );
+  });
 }
 
 export function createSshKey(
