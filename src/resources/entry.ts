@@ -34,7 +34,8 @@ import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
-import { adoptable, noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/adoption";
+import { adoptable } from "./providers/adoption";
+import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
 import { tokenRefused } from "./providers/client";
 import { stackOriginProvider } from "./providers/origin";
 

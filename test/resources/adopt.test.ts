@@ -5,12 +5,8 @@
  */
 import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import { implementationOf } from "../../src/resources/entry";
-import {
-  adoptionPreview,
-  changedInputs,
-  noCodeWorkspaceAdopter,
-  workspaceAdopter,
-} from "../../src/resources/providers/adoption";
+import { adoptionPreview, changedInputs } from "../../src/resources/providers/adoption";
+import { noCodeWorkspaceAdopter, workspaceAdopter } from "../../src/resources/providers/workspace-adopters";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { resetClients } from "../../src/resources/providers/client";
 import { SNAPSHOT_LIFETIME_MS } from "../../src/resources/process/snapshot";

@@ -3,6 +3,7 @@ import { NotFoundError } from "../../client/typed-errors";
 import type { WorkspacesClient } from "../../client";
 import { defaultOrganization } from "../provider-settings";
 import { listedOrganization } from "../process/snapshot";
+import { learnOrganization, learntOrganization } from "../process/parent-organizations";
 import { standingIn } from "../process/standings";
 import { ProviderError } from "./user-errors";
 import type { Props } from "./types";
@@ -146,9 +147,6 @@ export interface Parent {
   id: unknown;
 }
 
-/** Parents' organizations learnt by each client: a record never moves to another organization. */
-const learnt = new WeakMap<WorkspacesClient, Map<string, string>>();
-
 /**
  * The organization a parent shows, or undefined when it cannot be read (gone, or hidden
  * from the token): one read per parent and client at most, none for a workspace the
@@ -157,9 +155,8 @@ const learnt = new WeakMap<WorkspacesClient, Map<string, string>>();
 async function organizationOfParent(client: WorkspacesClient, parent: Parent): Promise<string | undefined> {
   if (typeof parent.id !== "string" || parent.id === "") return undefined;
   const id = parent.id;
-  let known = learnt.get(client);
-  if (!known) learnt.set(client, (known = new Map()));
-  const held = known.get(id) ?? (parent.kind === "workspace" ? listedOrganization(client, id) : undefined);
+  const held =
+    learntOrganization(client, id) ?? (parent.kind === "workspace" ? listedOrganization(client, id) : undefined);
   if (held) return held;
   const read: () => Promise<{ organization?: string | null }> =
     parent.kind === "workspace"
@@ -173,7 +170,7 @@ async function organizationOfParent(client: WorkspacesClient, parent: Parent): P
     (p) => (typeof p.organization === "string" && p.organization !== "" ? p.organization : undefined),
     () => undefined,
   );
-  if (org) known.set(id, org);
+  if (org) learnOrganization(client, id, org);
   return org;
 }
 

@@ -7,7 +7,8 @@ import {
   type ProjectAccessLevel,
 } from "../../api/team-access";
 import type { TeamProjectAccess as ApiAccess, TeamProjectAccessOptions } from "../../client";
-import { accessProvider, type Grant, type GrantKind, type Permissions } from "./team-access";
+import { accessProvider } from "./team-access";
+import type { Grant, GrantKind, Permissions } from "./team-access-grants";
 import { explainingMissingFeatures } from "./user-errors";
 
 const preset = (level: string) => PROJECT_ACCESS_PRESETS[level as ProjectAccessLevel];

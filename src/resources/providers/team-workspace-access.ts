@@ -1,7 +1,8 @@
 /** Provider of `TeamWorkspaceAccess` (`/team-workspaces`), id `tws-...`. */
 import { WORKSPACE_ACCESS_LEVELS, WORKSPACE_ACCESS_PRESETS, WORKSPACE_PERMISSIONS } from "../../api/team-access";
 import type { TeamWorkspaceAccess as ApiAccess } from "../../client";
-import { accessProvider, type Grant, type GrantKind } from "./team-access";
+import { accessProvider } from "./team-access";
+import type { Grant, GrantKind } from "./team-access-grants";
 import { explainingMissingFeatures } from "./user-errors";
 
 /** A workspace grant: a level, and one group of permissions. */
