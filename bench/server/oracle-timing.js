@@ -16,7 +16,7 @@
 const { mkdtempSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
-const { TOKEN, benchmark, call, fmt, quantiles } = require("./harness");
+const { benchmark, call, fmt, quantiles } = require("./harness");
 
 const n = Number(process.argv[2] ?? 1000);
 const dir = mkdtempSync(join(tmpdir(), "bench-oracle-"));
