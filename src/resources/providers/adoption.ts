@@ -95,14 +95,18 @@ function isEmpty(p: Props | undefined): boolean {
 /**
  * The declared inputs whose value differs from the record's, judged by the provider's own
  * `diff` one input at a time, so that every service default, order and case rule of that
- * provider applies.
+ * provider applies. An input is judged twice, alone and among the record's other values,
+ * and counts as changed only when both say so: some providers read an input alone (a
+ * no-code workspace takes the news' other keys as declared, so the record's own outputs
+ * among them would look changed), others only beside the rest (a grant's level with its
+ * permissions). A real difference shows in both.
  */
 export async function changedInputs(impl: ProviderImpl, id: string, current: Props, inputs: Props): Promise<string[]> {
   const changed: string[] = [];
   for (const [k, v] of Object.entries(inputs)) {
     if (NOT_PROPERTIES.has(k) || v === undefined) continue;
-    const d = await impl.diff(id, current, { ...current, [k]: v });
-    if (d.changes) changed.push(k);
+    if (!(await impl.diff(id, current, { [k]: v })).changes) continue;
+    if ((await impl.diff(id, current, { ...current, [k]: v })).changes) changed.push(k);
   }
   return changed;
 }
