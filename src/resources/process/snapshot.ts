@@ -257,14 +257,14 @@ export async function fromSnapshot(
 }
 
 /**
- * The organization whose listing (of this client, read within the lifetime) holds the
- * workspace with this id, or undefined: a workspace never moves between organizations, so
- * a reader that needs only that (the consumers' record of what a 404 means) sends no
- * request for it.
+ * The organization whose listing (of this client, read at any time: past its lifetime
+ * too) holds the workspace with this id, or undefined: a workspace never moves between
+ * organizations, so a reader that needs only that (a child's record of what a 404 means)
+ * sends no request for it, however long the engine took to get there.
  */
 export function listedOrganization(client: WorkspacesClient, workspaceId: string): string | undefined {
   for (const held of snapshots.get(client)?.held.values() ?? []) {
-    if (held.readAt !== undefined && fresh(held) && held.value?.byId.has(workspaceId)) return held.organization;
+    if (held.readAt !== undefined && held.value?.byId.has(workspaceId)) return held.organization;
   }
   return undefined;
 }
