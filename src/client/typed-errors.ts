@@ -119,6 +119,16 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** The service's detail of the 422 for a workspace put on an agent pool that does not allow it. */
+export const AGENT_POOL_NOT_ALLOWED_DETAIL = "Agent pool workspace does not have access to use this agent pool";
+
+/**
+ * 422: a workspace (create or update) named an agent pool that does not allow it: the
+ * pool is not organization-scoped and neither lists the workspace nor its project among
+ * those it allows, or it excludes the workspace.
+ */
+export class AgentPoolNotAllowedError extends ValidationError {}
+
 /**
  * 429 that persisted through every allowed retry, or a call the client did not send
  * because the service asked it to hold back (a 429's `X-RateLimit-Reset` or
@@ -335,7 +345,11 @@ export function errorForStatus(ctx: ErrorContext, conflictReason: () => Conflict
     case 409:
       return new ConflictError(ctx, conflictReason());
     case 422:
-      return new ValidationError(ctx);
+      return (ctx.errors ?? []).some(
+        (e) => e.detail?.trim().toLowerCase() === AGENT_POOL_NOT_ALLOWED_DETAIL.toLowerCase(),
+      )
+        ? new AgentPoolNotAllowedError(ctx)
+        : new ValidationError(ctx);
     case 429:
       return new RateLimitedError(ctx);
     case 503:
