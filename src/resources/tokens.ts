@@ -32,6 +32,9 @@ export const typeTokens = {
   TeamProjectAccess: `${TYPE_TOKEN_PREFIX}TeamProjectAccess`,
   RunTrigger: `${TYPE_TOKEN_PREFIX}RunTrigger`,
   NotificationConfiguration: `${TYPE_TOKEN_PREFIX}NotificationConfiguration`,
+  AgentPoolAllowedWorkspaces: `${TYPE_TOKEN_PREFIX}AgentPoolAllowedWorkspaces`,
+  AgentPoolAllowedProjects: `${TYPE_TOKEN_PREFIX}AgentPoolAllowedProjects`,
+  AgentPoolExcludedWorkspaces: `${TYPE_TOKEN_PREFIX}AgentPoolExcludedWorkspaces`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
   StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
@@ -71,4 +74,7 @@ export const pluginTypeTokens = {
   TeamProjectAccess: `${PLUGIN_TOKEN_PREFIX}TeamProjectAccess`,
   RunTrigger: `${PLUGIN_TOKEN_PREFIX}RunTrigger`,
   NotificationConfiguration: `${PLUGIN_TOKEN_PREFIX}NotificationConfiguration`,
+  AgentPoolAllowedWorkspaces: `${PLUGIN_TOKEN_PREFIX}AgentPoolAllowedWorkspaces`,
+  AgentPoolAllowedProjects: `${PLUGIN_TOKEN_PREFIX}AgentPoolAllowedProjects`,
+  AgentPoolExcludedWorkspaces: `${PLUGIN_TOKEN_PREFIX}AgentPoolExcludedWorkspaces`,
 } as const satisfies Record<PluginResourceName, string>;
