@@ -18,3 +18,5 @@ export * from "./team-access";
 export * from "./run-triggers";
 export * from "./notifications";
 export * from "./state-version-outputs";
+export * from "./agent-pools";
+export * from "./agent-tokens";

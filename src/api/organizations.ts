@@ -1,6 +1,6 @@
 /**
  * Records a workspace refers to: organizations, projects, SSH keys, registry modules
- * and their versions, state versions, agent pools and VCS OAuth tokens. The spec shows
+ * and their versions, state versions and VCS OAuth tokens (agent pools: ./agent-pools.ts). The spec shows
  * only their identifiers; these shapes follow the hosted service.
  *
  * Response attributes are read liberally (see ./common.ts): `null` or a missing key reads
@@ -229,20 +229,6 @@ export const stateVersionCreateRequestSchema = z
       .loose(),
   })
   .loose();
-
-/** An agent pool of an organization (`agent-pools`, id `apool-`), for workspaces whose execution mode is `agent`. */
-export const agentPoolResourceSchema = resourceSchema(
-  "agent-pools",
-  z
-    .object({
-      name: orAbsent(z.string(), ""),
-      "organization-scoped": maybe(z.boolean()),
-      "created-at": optionalTimestampSchema,
-    })
-    .loose(),
-);
-/** Body of a response holding one agent pool. */
-export const agentPoolDocumentSchema = documentSchema(agentPoolResourceSchema);
 
 /** A VCS OAuth token (`oauth-tokens`, id `ot-`), which a workspace's VCS connection names. */
 export const oauthTokenResourceSchema = resourceSchema(
