@@ -20,9 +20,10 @@ export interface MissingRecord {
   organization?: unknown;
   /**
    * Which records the token must be able to see all of: `workspace` (also for the tags,
-   * consumers and lock of a workspace), `no-code module`, `project` or `team`.
+   * consumers and lock of a workspace), `no-code module`, `project`, `team` or `agent pool`
+   * (also for the lists of a pool).
    */
-  kind: "workspace" | "no-code module" | "project" | "team";
+  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool";
   /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
   unknownBecause?: string;
 }
@@ -44,19 +45,22 @@ export class NotVisibleError extends ProviderError {
  * `can-update` proves it for modules. Those who may create projects (owners and teams that
  * manage projects) see every project. Secret teams are hidden from every member but the
  * team's own and those who may see secret teams, which no organization permission shows
- * but the owners' `can-update`.
+ * but the owners' `can-update`. Agent pools are seen by those who may put workspaces on
+ * them: whoever may create workspaces sees every pool.
  */
 const PROOF: Record<MissingRecord["kind"], string> = {
   workspace: "can-create-workspace",
   "no-code module": "can-update",
   project: "can-create-project",
   team: "can-update",
+  "agent pool": "can-create-workspace",
 };
 
 /** Who sees every record of a kind besides the owners, for messages. */
 const ALSO_SEE_ALL: Partial<Record<MissingRecord["kind"], string>> = {
   workspace: ", an organization token or a team that manages all workspaces",
   project: " or a team that manages projects",
+  "agent pool": ", an organization token or a team that manages all workspaces",
 };
 
 /**
