@@ -43,6 +43,8 @@ import { TeamAccesses, TeamProjectAccesses } from "./team-access";
 import { RunTriggers } from "./run-triggers";
 import { NotificationConfigurations } from "./notification-configurations";
 import { StateVersionOutputs } from "./state-version-outputs";
+import { AgentPools } from "./agent-pools";
+import { AgentTokens } from "./agent-tokens";
 import { Workspaces } from "./workspaces";
 
 /** Options of a {@link WorkspacesClient}: where the service is and how to reach it. Each setting left out is read from the environment (`WORKSPACES_*`, then `TFE_*`) and the engine CLI's credentials file. */
@@ -125,6 +127,10 @@ export class WorkspacesClient {
   readonly notificationConfigurations: NotificationConfigurations;
   /** Outputs of a workspace's state. */
   readonly stateVersionOutputs: StateVersionOutputs;
+  /** Agent pools of an organization and the lists of who may use them. */
+  readonly agentPools: AgentPools;
+  /** Agent tokens of an agent pool. */
+  readonly agentTokens: AgentTokens;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -166,6 +172,8 @@ export class WorkspacesClient {
     this.runTriggers = withinCalls(new RunTriggers(t), call);
     this.notificationConfigurations = withinCalls(new NotificationConfigurations(t), call);
     this.stateVersionOutputs = withinCalls(new StateVersionOutputs(t), call);
+    this.agentPools = withinCalls(new AgentPools(t), call);
+    this.agentTokens = withinCalls(new AgentTokens(t), call);
     const variables = new Variables(t);
     this.variables = withinCalls(variables, call);
     this.variableSets = withinCalls(new VariableSets(t, workspaces, variables), call);
@@ -233,3 +241,5 @@ export * from "./team-access";
 export * from "./run-triggers";
 export * from "./notification-configurations";
 export * from "./state-version-outputs";
+export * from "./agent-pools";
+export * from "./agent-tokens";

@@ -6,6 +6,7 @@
  * underlying transport error (whose config holds the Authorization header) is never
  * attached.
  */
+import { AGENT_POOL_NOT_ALLOWED_DETAIL } from "../api/agent-pools";
 import type { ConflictCode, ErrorObject } from "../api/common";
 
 /** HTTP methods the client sends. */
@@ -118,9 +119,6 @@ export class ValidationError extends ApiError {
     }));
   }
 }
-
-/** The service's detail of the 422 for a workspace put on an agent pool that does not allow it. */
-export const AGENT_POOL_NOT_ALLOWED_DETAIL = "Agent pool workspace does not have access to use this agent pool";
 
 /**
  * 422: a workspace (create or update) named an agent pool that does not allow it: the
