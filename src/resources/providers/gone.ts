@@ -21,9 +21,9 @@ export interface MissingRecord {
   /**
    * Which records the token must be able to see all of: `workspace` (also for the tags,
    * consumers and lock of a workspace), `no-code module`, `project`, `team` or `agent pool`
-   * (also for the lists of a pool).
+   * (also for the lists of a pool), `agent token`.
    */
-  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool";
+  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token";
   /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
   unknownBecause?: string;
 }
@@ -46,7 +46,9 @@ export class NotVisibleError extends ProviderError {
  * manage projects) see every project. Secret teams are hidden from every member but the
  * team's own and those who may see secret teams, which no organization permission shows
  * but the owners' `can-update`. Agent pools are seen by those who may put workspaces on
- * them: whoever may create workspaces sees every pool.
+ * them: whoever may create workspaces sees every pool. Their tokens are shown to fewer
+ * (teams that manage agent pools, organization tokens), which no organization permission
+ * shows but the owners' `can-update`.
  */
 const PROOF: Record<MissingRecord["kind"], string> = {
   workspace: "can-create-workspace",
@@ -54,6 +56,7 @@ const PROOF: Record<MissingRecord["kind"], string> = {
   project: "can-create-project",
   team: "can-update",
   "agent pool": "can-create-workspace",
+  "agent token": "can-update",
 };
 
 /** Who sees every record of a kind besides the owners, for messages. */
@@ -147,7 +150,7 @@ export function workspaceLabel(id: string, name?: unknown): string {
 
 /** A record that a child lives under, read for its organization when state records none. */
 export interface Parent {
-  kind: "workspace" | "project" | "team" | "variable set";
+  kind: "workspace" | "project" | "team" | "variable set" | "agent pool";
   id: unknown;
 }
 
@@ -169,7 +172,9 @@ async function organizationOfParent(client: WorkspacesClient, parent: Parent): P
         ? () => client.projects.read(id)
         : parent.kind === "team"
           ? () => client.teams.read(id)
-          : () => client.variableSets.read(id);
+          : parent.kind === "agent pool"
+            ? () => client.agentPools.read(id)
+            : () => client.variableSets.read(id);
   const org = await read().then(
     (p) => (typeof p.organization === "string" && p.organization !== "" ? p.organization : undefined),
     () => undefined,
