@@ -74,6 +74,11 @@ export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
     items: [],
     credentialed: ["url"],
   },
+  AgentToken: {
+    // Answered once, by the create: what the stack keeps is the only copy.
+    outputs: ["token"],
+    items: [],
+  },
 };
 
 /** Query parameters whose value is a credential by their name (`?token=`, `?sig=`, `?api_key=`, ...). */
