@@ -45,6 +45,46 @@ export function joinGroup(kind: string, group: string, claimant: string): number
   return count;
 }
 
+/** What a resource holds of a list: all of it (`authoritative`), or the items it adds (`additive`). */
+export type ListHolding = { list: string; items: "all" | readonly string[] };
+
+/** By kind of list, what each claimant holds (see {@link claimList}). */
+const lists = new Map<string, Map<string, ListHolding>>();
+
+/**
+ * Claims `holding` of one list (e.g. `apool-1`, of kind `allowed-workspaces`) for
+ * `claimant`, and returns the claimants it conflicts with: anyone else holding the list when
+ * this one holds all of it, anyone holding all of it, and anyone else adding one of the same
+ * items (`item` says which). A claim without conflicts replaces what the claimant held of
+ * that kind before (a resource whose list changed).
+ */
+export function claimList(
+  kind: string,
+  claimant: string,
+  holding: ListHolding,
+): { other: string; otherHolds: "all" | "items"; item?: string }[] {
+  let holders = lists.get(kind);
+  if (!holders) lists.set(kind, (holders = new Map()));
+  const conflicts: { other: string; otherHolds: "all" | "items"; item?: string }[] = [];
+  for (const [other, held] of holders) {
+    if (other === claimant || held.list !== holding.list) continue;
+    const otherHolds = held.items === "all" ? "all" : "items";
+    if (held.items === "all" || holding.items === "all") conflicts.push({ other, otherHolds });
+    else for (const item of holding.items) if (held.items.includes(item)) conflicts.push({ other, otherHolds, item });
+  }
+  if (conflicts.length === 0) holders.set(claimant, holding);
+  return conflicts;
+}
+
+/** The claimant that holds exactly `holding` of a list of `kind` (see {@link claimList}), if one does. */
+export function holderOf(kind: string, holding: ListHolding): string | undefined {
+  const same = (a: ListHolding["items"], b: ListHolding["items"]) =>
+    a === "all" || b === "all" ? a === b : a.length === b.length && a.every((i) => b.includes(i));
+  for (const [claimant, held] of lists.get(kind) ?? [])
+    if (held.list === holding.list && same(held.items, holding.items)) return claimant;
+  return undefined;
+}
+
 /** The resources whose `check` claims what they manage, and so takes {@link CLAIMANT_KEY}. */
 export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "VariableSetApplication",
@@ -52,4 +92,7 @@ export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "TeamProjectAccess",
   "RunTrigger",
   "NotificationConfiguration",
+  "AgentPoolAllowedWorkspaces",
+  "AgentPoolAllowedProjects",
+  "AgentPoolExcludedWorkspaces",
 ]);
