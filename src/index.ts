@@ -62,6 +62,16 @@ export type { RunTriggerArgs } from "./resources/run-trigger";
 export { NotificationConfiguration } from "./resources/notification-configuration";
 export type { NotificationConfigurationArgs } from "./resources/notification-configuration";
 export {
+  AgentPoolAllowedWorkspaces,
+  AgentPoolAllowedProjects,
+  AgentPoolExcludedWorkspaces,
+} from "./resources/agent-pool-lists";
+export type {
+  AgentPoolAllowedWorkspacesArgs,
+  AgentPoolAllowedProjectsArgs,
+  AgentPoolExcludedWorkspacesArgs,
+} from "./resources/agent-pool-lists";
+export {
   getWorkspaces,
   getWorkspacesOutput,
   getWorkspace,

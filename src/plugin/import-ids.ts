@@ -177,4 +177,34 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
     name: "platform-team",
     forms: [{ form: "team-<id>", says: "the team's id.", example: "team-6pYwQv8sNb3kLrTz" }],
   },
+  AgentPoolAllowedWorkspaces: {
+    name: "private-network-allowed",
+    forms: [
+      {
+        form: "apool-<id>",
+        says: "the agent pool's id: its whole list of allowed workspaces as it is, which the resource then owns (`authoritative`).",
+        example: "apool-7hGq2WnRt5YcXvBm",
+      },
+    ],
+  },
+  AgentPoolAllowedProjects: {
+    name: "private-network-projects",
+    forms: [
+      {
+        form: "apool-<id>",
+        says: "the agent pool's id: its whole list of allowed projects as it is, which the resource then owns (`authoritative`).",
+        example: "apool-7hGq2WnRt5YcXvBm",
+      },
+    ],
+  },
+  AgentPoolExcludedWorkspaces: {
+    name: "private-network-excluded",
+    forms: [
+      {
+        form: "apool-<id>",
+        says: "the agent pool's id: its whole list of excluded workspaces as it is, which the resource then owns (`authoritative`).",
+        example: "apool-7hGq2WnRt5YcXvBm",
+      },
+    ],
+  },
 };

@@ -34,6 +34,7 @@ import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
+import { agentPoolListProvider } from "./providers/agent-pool-lists";
 import { adoptable } from "./providers/adoption";
 import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
 import { tokenRefused } from "./providers/client";
@@ -71,6 +72,9 @@ const implementations: Record<string, ProviderImpl> = {
   teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,
   notificationconfiguration: notificationConfigurationProvider,
+  agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
+  agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
+  agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),
   stackorigin: stackOriginProvider,
 };
 
