@@ -81,6 +81,16 @@ export const tokenSecret = token.token;
 export const looked = pool.id.apply(() => getAgentPool({ name: ${JSON.stringify(o.poolName)} }));
 `;
 
+/**
+ * A workspace's `setting-overwrites` once the given settings are its own rather than the
+ * organization's (or project's) defaults: what the service records when a write names them.
+ */
+function overwritten(before: Record<string, unknown>, ...fields: string[]): Record<string, unknown> {
+  const flags = { ...(before["setting-overwrites"] as Record<string, unknown>) };
+  for (const f of fields) flags[f] = true;
+  return flags;
+}
+
 /** Files under `dir` whose text holds `needle`. */
 function filesHolding(dir: string, needle: string): string[] {
   const out: string[] = [];
@@ -150,6 +160,7 @@ describe("agent pools, lists, tokens and workspace settings through the engine (
     expect(changedFields(appBefore, app)).toEqual({
       "execution-mode": [appBefore["execution-mode"], "agent"],
       "agent-pool": [null, poolId],
+      "setting-overwrites": [appBefore["setting-overwrites"], overwritten(appBefore, "execution-mode", "agent-pool")],
       ...(o.autoApply === appBefore["auto-apply"] ? {} : { "auto-apply": [appBefore["auto-apply"], o.autoApply] }),
     });
   };
@@ -302,6 +313,8 @@ describe("WorkspaceSettings on workspaces made out of band (TypeScript)", () => 
     const a = await workspaceSnapshot(server, ws.a);
     expect(changedFields(aBefore, a)).toEqual({
       "execution-mode": ["remote", "local"],
+      // Declared on the workspace itself now, no longer inherited from the organization.
+      "setting-overwrites": [aBefore["setting-overwrites"], overwritten(aBefore, "execution-mode")],
       "auto-apply": [true, false],
       "remote-state-consumers": [[ws.c1, ws.c2].sort(), []],
     });
