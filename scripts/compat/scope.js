@@ -133,6 +133,21 @@ const HOSTED_TESTS = [
   "TestNotificationConfigurationVerify_forProjects",
   // state version outputs
   "TestStateVersionOutputsRead",
+  // agent pools, who may use them, and their agent tokens
+  "TestAgentPoolsList",
+  "TestAgentPoolsCreate",
+  "TestAgentPoolsRead",
+  "TestAgentPoolsReadCreatedAt",
+  "TestAgentPoolsUpdate",
+  "TestAgentPoolsUpdateAllowedWorkspaces",
+  "TestAgentPoolsUpdateAllowedProjects",
+  "TestAgentPoolsUpdateExcludedWorkspaces",
+  "TestAgentPoolsDelete",
+  "TestAgentTokensList",
+  "TestAgentTokensCreate",
+  "TestAgentTokensRead",
+  "TestAgentTokensReadCreatedBy",
+  "TestAgentTokensDelete",
 ];
 
 /**
@@ -150,6 +165,8 @@ const SETTINGS = {
 const NEEDS_RUNS = "needs runs that execute (plans, applies, run queues)";
 const NEEDS_BILLING = "needs billing feature sets (organization subscription changes)";
 const NEEDS_VCS = "needs a VCS or GitHub App connection (a repository the service clones, a GitHub App installation)";
+const NEEDS_AGENT =
+  "needs a running agent (go-tfe starts its agent image in Docker, which registers with the pool's token); no agent runs against the local server";
 const NO_STACKS = "stacks are a product the spec does not name; a variable set applies to workspaces and projects";
 const PROJECT_REMOTE_STATE =
   "needs `project-remote-state` (state shared with the workspaces of the same project), a self-managed attribute the spec does not name; the spec's sharing is `global-remote-state` and the consumer list";
@@ -171,6 +188,7 @@ const OUT_OF_SCOPE = {
   TestWorkspacesAutoDestroy: NEEDS_BILLING,
   TestWorkspacesAutoDestroyDuration: NEEDS_BILLING,
   TestProjectsCreate: NEEDS_BILLING,
+  TestAgentPoolsReadCreatedAt: NEEDS_BILLING,
   "TestWorkspacesProjectRemoteState/successfully_returns_remote_state_consumer_list": PROJECT_REMOTE_STATE,
   "TestWorkspacesProjectRemoteState/with_invalid_options": PROJECT_REMOTE_STATE,
   // It lists an organization's two projects (the default one and one with a random hex name)
@@ -201,6 +219,9 @@ const TEST_FILES = [
   "run_trigger_integration_test.go",
   "notification_configuration_integration_test.go",
   "state_version_output_integration_test.go",
+  "agent_pool_integration_test.go",
+  "agent_token_integration_test.go",
+  "agent_integration_test.go",
 ];
 
 /** Test functions of TEST_FILES that are not run, with the reason. */
@@ -230,6 +251,9 @@ const NOT_RUN = {
   TestNotificationConfigurationVerify_forTeams: NEEDS_BILLING,
   // It starts with upgradeOrganizationSubscription (a business plan), like TestProjectsAutoDestroy.
   TestNotificationConfigurationsCreate_byType: NEEDS_BILLING,
+  // createAgent starts go-tfe's agent image in Docker with a pool's token and waits for it to register.
+  TestAgentsRead: NEEDS_AGENT,
+  TestAgentsList: NEEDS_AGENT,
   TestTeam_Unmarshal: "decodes a fixed document in memory; no server is contacted",
   TestTeamCreateOptions_Marshal: "encodes options in memory; no server is contacted",
   TestWorkspace_Unmarshal: "decodes a fixed document in memory; no server is contacted",

@@ -10,6 +10,7 @@ import { consumerDomain } from "./consumers";
 import { sshKeyDomain } from "./ssh-key";
 import { stateVersionDomain } from "./state-version";
 import { agentPoolDomain } from "./agent-pool";
+import { agentTokenDomain } from "./agent-token";
 import { oauthDomain } from "./oauth";
 import { retentionDomain } from "./retention";
 import { registryDomain } from "./registry";
@@ -31,6 +32,7 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   sshKeyDomain,
   stateVersionDomain,
   agentPoolDomain,
+  agentTokenDomain,
   oauthDomain,
   retentionDomain,
   registryDomain,

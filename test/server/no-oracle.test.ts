@@ -144,6 +144,15 @@ beforeAll(async () => {
   records.agentPool = id(
     await expectStatus(owner.post(`/organizations/${org}/agent-pools`, data("agent-pools", { name: "p" })), 201),
   );
+  records.agentToken = id(
+    await expectStatus(
+      owner.post(
+        `/agent-pools/${records.agentPool}/authentication-tokens`,
+        data("authentication-tokens", { description: "t" }),
+      ),
+      201,
+    ),
+  );
   const oc = await expectStatus(
     owner.post(
       `/organizations/${org}/oauth-clients`,
@@ -192,6 +201,7 @@ function kindOf(route: string, param: string): string | undefined {
   const first = path.split("/")[1];
   const byFirst: Record<string, string> = {
     "agent-pools": "agentPool",
+    "authentication-tokens": "agentToken",
     "no-code-modules": "noCodeModule",
     "notification-configurations": "notification",
     "organization-memberships": "membership",

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-v3";
+import { AGENT_POOLS_SCHEMA } from "./schema-v4";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -301,6 +302,13 @@ export const MIGRATIONS: readonly Migration[] = [
         if (!columnsOf(db, table).some((c) => c.name === column))
           db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
       db.exec(TEAMS_AND_TRIGGERS_SCHEMA);
+    },
+  },
+  {
+    version: 4,
+    description: "who may use an agent pool (allowed workspaces and projects, excluded workspaces), agent tokens",
+    up(db) {
+      db.exec(AGENT_POOLS_SCHEMA);
     },
   },
 ];

@@ -14,6 +14,7 @@ import { Conflict, Forbidden, Invalid, NameTaken, NotFound } from "../domain-err
 import type { Permissions, VcsRepoRequest, WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findOrganization } from "../organization/service";
 import { findProject } from "../project/service";
+import { assertPoolAllows } from "../agent-pool/service";
 import {
   addWorkspaceTags,
   checkTagBindings,
@@ -160,6 +161,7 @@ export function createWorkspace(
         created_at: t,
         updated_at: t,
       };
+      if (ws.agent_pool_id) assertPoolAllows(db, ws.agent_pool_id, projectId);
       insertWorkspace(db, ws);
       if (input.tagBindings?.length) replaceTagBindings(db, "workspace", ws.id, input.tagBindings);
       if (input.tags?.length) addWorkspaceTags(db, ws, input.tags, true);

@@ -12,7 +12,7 @@ import { Invalid, failIfAny, type Failure } from "../domain-errors";
 import type { Problem } from "../../api/common";
 import { workspaceSettingsProblems, type VcsRepoRequest, type WorkspaceSettingsRequest } from "../../api/workspaces";
 import { findProject, projectExecutionDefaults } from "../project/service";
-import { agentPoolInOrganization } from "../agent-pool/service";
+import { agentPoolInOrganization, assertPoolAllows } from "../agent-pool/service";
 import { oauthTokenInOrganization } from "../oauth/service";
 import { WORKSPACE_FIELDS, type FieldDef } from "../../api/workspace-fields";
 import type { WorkspaceRecord } from "./store";
@@ -212,6 +212,7 @@ export function applySettingsUpdate(
   s: WorkspaceSettings,
   a: WorkspaceSettingsRequest,
 ): void {
+  const poolBefore = next.agent_pool_id;
   const out = s as unknown as Record<string, unknown>;
   // In place, so the stored JSON keeps its key order and an update that changes nothing writes nothing.
   for (const [key, line] of settingLines()) {
@@ -242,6 +243,8 @@ export function applySettingsUpdate(
     }
     if (!next.agent_pool_id)
       throw new Invalid("agent-pool-id is required when execution-mode is agent", { attribute: "agent-pool-id" });
+    // Only a move onto a pool is checked: one that stops allowing a workspace running on it leaves it there.
+    if (next.agent_pool_id !== poolBefore) assertPoolAllows(ctx.db, next.agent_pool_id, next.project_id, next.id);
   } else {
     next.agent_pool_id = null;
   }
