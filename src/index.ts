@@ -16,6 +16,8 @@ export { WorkspaceTags } from "./resources/workspace-tags";
 export type { WorkspaceTagsArgs, OwnershipMode } from "./resources/workspace-tags";
 export { RemoteStateConsumers } from "./resources/remote-state-consumers";
 export type { RemoteStateConsumersArgs } from "./resources/remote-state-consumers";
+export { WorkspaceSettings } from "./resources/workspace-settings";
+export type { WorkspaceSettingsArgs, WorkspaceSettingsValues } from "./resources/workspace-settings";
 export { NoCodeModule } from "./resources/no-code-module";
 export type { NoCodeModuleArgs, VariableOptionsArgs, VariableOptionsOutput } from "./resources/no-code-module";
 export { NoCodeWorkspace } from "./resources/no-code-workspace";

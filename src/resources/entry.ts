@@ -34,6 +34,8 @@ import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
+import { workspaceSettingsProvider } from "./providers/workspace-settings";
+import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
 import { adoptable } from "./providers/adoption";
 import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
@@ -55,7 +57,7 @@ const METHODS: ReadonlySet<string> = new Set<Method>([
 ]);
 
 const implementations: Record<string, ProviderImpl> = {
-  workspace: adoptable(workspaceProvider, workspaceAdopter),
+  workspace: claimingSettings(adoptable(workspaceProvider, workspaceAdopter)),
   workspacetags: workspaceTagsProvider,
   remotestateconsumers: remoteStateConsumersProvider,
   nocodemodule: adoptable(noCodeModuleProvider, noCodeModuleAdopter),
@@ -72,6 +74,7 @@ const implementations: Record<string, ProviderImpl> = {
   teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,
   notificationconfiguration: notificationConfigurationProvider,
+  workspacesettings: workspaceSettingsProvider,
   agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
   agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),

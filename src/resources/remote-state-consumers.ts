@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import type { OwnershipMode } from "./workspace-tags";
+import { CLAIMANT_KEY } from "./process/claims";
 
 /** Inputs of a {@link RemoteStateConsumers}. */
 export interface RemoteStateConsumersArgs {
@@ -72,7 +73,10 @@ export class RemoteStateConsumers extends pulumi.CustomResource {
         dynamicProps(
           "RemoteStateConsumers",
           name,
-          withOutputs(args as unknown as Record<string, unknown>, REMOTE_STATE_CONSUMERS_OUTPUTS),
+          withOutputs(
+            args ? { ...(args as unknown as Record<string, unknown>), [CLAIMANT_KEY]: name } : undefined,
+            REMOTE_STATE_CONSUMERS_OUTPUTS,
+          ),
         ),
         opts,
       );

@@ -13,6 +13,7 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
 import { resolveWorkspaceRef } from "./adopt-by-name";
 import { withOriginInput } from "./origin";
+import { CLAIMANT_KEY } from "./process/claims";
 import type {
   ExecutionMode as ApiExecutionMode,
   ValueOf,
@@ -149,7 +150,11 @@ export class Workspace extends pulumi.CustomResource {
       super(
         TOKENS.Workspace,
         name,
-        dynamicProps("Workspace", name, withOutputs(withOriginInput("Workspace", name, args), WORKSPACE_OUTPUTS)),
+        dynamicProps(
+          "Workspace",
+          name,
+          withOutputs(withOriginInput("Workspace", name, args && { ...args, [CLAIMANT_KEY]: name }), WORKSPACE_OUTPUTS),
+        ),
         opts,
       );
     } finally {

@@ -54,6 +54,11 @@ export function isAllowanceDeclared(poolId: string): boolean {
   return (pools.get(poolId)?.size ?? 0) > 0;
 }
 
+/** The claimants of every allowance of `poolId` declared in this process. */
+export function declaredAllowances(poolId: string): string[] {
+  return [...(pools.get(poolId)?.keys() ?? [])];
+}
+
 /** The claimants of the allowances of `poolId` whose write has not landed yet. */
 export function pendingAllowances(poolId: string): string[] {
   return [...(pools.get(poolId) ?? [])].filter(([, s]) => s === "declared").map(([c]) => c);

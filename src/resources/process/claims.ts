@@ -85,6 +85,28 @@ export function holderOf(kind: string, holding: ListHolding): string | undefined
   return undefined;
 }
 
+/** By record, the claimant of each of its parts (see {@link claimParts}). */
+const parts = new Map<string, Map<string, string>>();
+
+/**
+ * Claims the parts `names` of `record` (e.g. the settings of one workspace) for
+ * `claimant`, and returns, by part, the other claimant holding it. A claim without
+ * conflicts also lets go of the parts of `record` the claimant held before and no longer names.
+ */
+export function claimParts(record: string, names: readonly string[], claimant: string): Map<string, string> {
+  let held = parts.get(record);
+  if (!held) parts.set(record, (held = new Map()));
+  const conflicts = new Map<string, string>();
+  for (const name of names) {
+    const other = held.get(name);
+    if (other !== undefined && other !== claimant) conflicts.set(name, other);
+  }
+  if (conflicts.size > 0) return conflicts;
+  for (const [name, c] of held) if (c === claimant && !names.includes(name)) held.delete(name);
+  for (const name of names) held.set(name, claimant);
+  return conflicts;
+}
+
 /** The resources whose `check` claims what they manage, and so takes {@link CLAIMANT_KEY}. */
 export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "VariableSetApplication",
@@ -95,4 +117,7 @@ export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "AgentPoolAllowedWorkspaces",
   "AgentPoolAllowedProjects",
   "AgentPoolExcludedWorkspaces",
+  "WorkspaceSettings",
+  "Workspace",
+  "RemoteStateConsumers",
 ]);

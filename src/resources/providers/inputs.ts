@@ -52,6 +52,30 @@ export function workspaceIdFailures(ws: unknown): CheckFailure[] {
   return [];
 }
 
+/** Failures of a list of consumers (`property`, e.g. `consumerIds`) of the workspace `workspaceId`. */
+export function consumerIdFailures(list: unknown, workspaceId: unknown, property: string): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (!Array.isArray(list)) {
+    if (!isUnknown(list)) failures.push({ property, reason: `${property} must be a list of workspace ids` });
+    return failures;
+  }
+  const seen = new Set<string>();
+  list.forEach((c: unknown, i: number) => {
+    if (isUnknown(c)) return;
+    const at = `${property}[${i}]`;
+    if (!isId("workspace", c))
+      failures.push({ property: at, reason: `${at}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
+    else if (c === workspaceId) {
+      failures.push({
+        property: at,
+        reason: `${at}: a workspace cannot be a remote state consumer of itself (${String(c)})`,
+      });
+    } else if (seen.has(c)) failures.push({ property: at, reason: `${at}: ${String(c)} is listed twice` });
+    seen.add(c as string);
+  });
+  return failures;
+}
+
 /**
  * Output key under which create and update record the names of the inputs the resource
  * was given, so that read can hand back exactly those inputs (with the service's values)

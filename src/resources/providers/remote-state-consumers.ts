@@ -6,12 +6,16 @@ import { getClient, isNotFound, readWorkspaceShared } from "./client";
 import { ProviderError } from "./user-errors";
 import { diffFields, sameStringSet, type FieldRule } from "./compare";
 import { isUnknown, withoutUnknowns } from "./unknowns";
+import { consumerIdFailures } from "./inputs";
 import { workspaceIdOf } from "./workspace-tags";
 import { confirmGone, dependentRecord, unlessGone } from "./gone";
 import { explainingMissingFeatures } from "./user-errors";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
 import type { RemoteStateConsumersArgs } from "../remote-state-consumers";
 import type { OwnershipMode } from "../workspace-tags";
+import { CLAIMANT_KEY } from "../process/claims";
+import { CONSUMERS_INPUT } from "../workspace-settings";
+import { claimantLabel, settingClaimFailures } from "./workspace-settings-rules";
 
 /** Inputs as the engine hands them over. */
 type RemoteStateConsumersInputs = pulumi.Unwrap<RemoteStateConsumersArgs>;
@@ -64,25 +68,7 @@ function checkConsumers(news: Props): CheckFailure[] {
       property: "consumerIds",
       reason: "consumerIds is required (an empty list removes every consumer in authoritative mode)",
     });
-  } else if (!Array.isArray(news.consumerIds)) {
-    if (!isUnknown(news.consumerIds))
-      failures.push({ property: "consumerIds", reason: "consumerIds must be a list of workspace ids" });
-  } else {
-    const seen = new Set<string>();
-    news.consumerIds.forEach((c: unknown, i: number) => {
-      if (isUnknown(c)) return;
-      const property = `consumerIds[${i}]`;
-      if (!isId("workspace", c))
-        failures.push({ property, reason: `${property}: must be a workspace id (ws-...), not ${JSON.stringify(c)}` });
-      else if (c === news.workspaceId) {
-        failures.push({
-          property,
-          reason: `${property}: a workspace cannot be a remote state consumer of itself (${String(c)})`,
-        });
-      } else if (seen.has(c)) failures.push({ property, reason: `${property}: ${String(c)} is listed twice` });
-      seen.add(c as string);
-    });
-  }
+  } else failures.push(...consumerIdFailures(news.consumerIds, news.workspaceId, "consumerIds"));
   return failures;
 }
 
@@ -173,9 +159,14 @@ export const remoteStateConsumersProvider: ProviderImpl<
 > = explainingMissingFeatures(
   {
     async check(_olds, news) {
-      const inputs = { ...news };
+      const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
       if (inputs.mode === undefined) inputs.mode = "authoritative";
-      return { inputs, failures: checkConsumers(news) };
+      const failures = checkConsumers(inputs);
+      // One owner of a workspace's consumers in a stack: this resource or a WorkspaceSettings.
+      const ws = inputs.workspaceId;
+      if (failures.length === 0 && typeof claimant === "string" && typeof ws === "string" && !isUnknown(ws))
+        failures.push(...settingClaimFailures(ws, [CONSUMERS_INPUT], claimantLabel("RemoteStateConsumers", claimant)));
+      return { inputs, failures };
     },
 
     async diff(_id, olds, news) {

@@ -14,6 +14,7 @@ import { workspaceOutputs } from "./workspace-outputs";
 import { VCS_INPUT_KEYS } from "./workspace-inputs";
 import { requestOptions, tagBindingsOf } from "./workspace-request";
 import { refusedUpdate, updateWorkspace } from "./workspace-update";
+import { isPoolRefusal, workspacePoolRefusal } from "./workspace-settings-rules";
 
 export { WORKSPACE_FIELDS } from "./workspace-diff-rules";
 export { workspaceOutputs, workspaceReport } from "./workspace-outputs";
@@ -44,6 +45,9 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
     const forceDelete = Boolean(inputs.forceDelete);
     let ws = await client.workspaces
       .create(organization, options)
+      .catch((err) => {
+        throw isPoolRefusal(err) ? workspacePoolRefusal(`workspace "${options.name}"`, options.agentPoolId) : err;
+      })
       .catch((err) => recoverLostCreate(err, () => client.workspaces.readByName(organization, options.name), started))
       .catch((err) =>
         keepUnreadableCreate(err, { name: options.name, organization }, (made) =>
@@ -135,6 +139,7 @@ export const workspaceProvider: ProviderImpl<WorkspaceInputValues & Props, Works
       return await updateWorkspace(client, id, olds, news);
     } catch (err) {
       const label = workspaceLabel(id, olds.name);
+      if (isPoolRefusal(err)) throw workspacePoolRefusal(label, news.agentPoolId);
       throw withWayOut(
         await refusedUpdate(client, { label, organization: olds.organization, kind: "workspace" }, id, err),
         `update ${label}`,
