@@ -243,6 +243,15 @@ describe("authoritative", () => {
     const refused = await call(WS, "create", checked.inputs).catch((e: Error) => e);
     expect(refused.message).toContain("the allowed workspaces of agent pool apool-nothere");
     expect(refused.message).toContain("Check agentPoolId");
+
+    // A workspace the organization does not have: the service's reason, and which input to fix.
+    const other = await newPool();
+    const unknown = await check(WS, { agentPoolId: other, workspaceIds: [a, "ws-nothere"] });
+    const bad = await call(WS, "create", unknown.inputs).catch((e: Error) => e);
+    expect(bad.message).toMatch(/^cannot set the allowed workspaces of agent pool apool-\S+ to \[.*"ws-nothere".*\]: /);
+    expect(bad.message).toContain('"ws-nothere" not found');
+    expect(bad.message).toContain("Check workspaceIds");
+    expect((await lists(other)).allowedWorkspaceIds).toEqual([]);
   });
 });
 

@@ -11,6 +11,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isId, type IdKind } from "../../api/common";
 import type { AgentPool, WorkspacesClient } from "../../client";
+import { ValidationError } from "../../client/typed-errors";
 import { CLAIMANT_KEY, claimList, holderOf, type ListHolding } from "../process/claims";
 import { inTurn } from "../process/in-turn";
 import { allowanceDeclared, allowanceFailed, allowanceWritten } from "../process/agent-pool-allowances";
@@ -210,14 +211,21 @@ function noPool(list: ListSpec, poolId: string): ProviderError {
   );
 }
 
-/** The write of the list; a 404 for a pool just read concerns the ids it lists. */
+/**
+ * The write of the list. The pool was just read, so a 404 or a 422 concerns the ids it
+ * lists: one message that names them and the way out.
+ */
 async function write(client: WorkspacesClient, list: ListSpec, poolId: string, ids: string[]): Promise<AgentPool> {
   try {
     return await list.write(client, poolId, ids);
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    const refused = err instanceof ValidationError;
+    if (!refused && !isNotFound(err)) throw err;
+    const why = refused
+      ? `the service refused the list (${err.problems.map((p) => p.detail).join("; ")})`
+      : "the service answered 404, so one of them does not exist or the token in use may not see it";
     throw new ProviderError(
-      `cannot set ${label(list, poolId)} to ${JSON.stringify(ids)}: the service answered 404, so one of them does not exist or the token in use may not see it. ` +
+      `cannot set ${label(list, poolId)} to ${JSON.stringify(ids)}: ${why}. ` +
         `Check ${list.arg}: each must be a ${list.idKind} of the pool's organization that the token may see.`,
     );
   }
