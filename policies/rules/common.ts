@@ -64,11 +64,18 @@ export const WorkspaceVariable = kind("WorkspaceVariable");
 export const WorkspaceVariables = kind("WorkspaceVariables");
 export const VariableSet = kind("VariableSet");
 export const VariableSetApplication = kind("VariableSetApplication");
+export const Project = kind("Project");
 export const Team = kind("Team");
 export const TeamWorkspaceAccess = kind("TeamWorkspaceAccess");
 export const TeamProjectAccess = kind("TeamProjectAccess");
 export const RunTrigger = kind("RunTrigger");
 export const NotificationConfiguration = kind("NotificationConfiguration");
+export const WorkspaceSettings = kind("WorkspaceSettings");
+export const AgentPool = kind("AgentPool");
+export const AgentPoolAllowedWorkspaces = kind("AgentPoolAllowedWorkspaces");
+export const AgentPoolAllowedProjects = kind("AgentPoolAllowedProjects");
+export const AgentPoolExcludedWorkspaces = kind("AgentPoolExcludedWorkspaces");
+export const AgentToken = kind("AgentToken");
 
 /** Resources that are a workspace of their own. */
 export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];
@@ -192,6 +199,36 @@ export function configOf<T extends object>(schema: PolicyConfigSchema, args: { g
     for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key] = value;
   }
   return out as T;
+}
+
+/**
+ * The config of a rule that an organisation turns off as a whole (`allow<Something>`) or for
+ * some resources by name (`allowedNames`).
+ */
+export function allowanceSchema(
+  flag: string,
+  allowByDefault: boolean,
+  flagDescription: string,
+  namesDescription: string,
+): PolicyConfigSchema {
+  return {
+    properties: {
+      [flag]: { type: "boolean", default: allowByDefault, description: flagDescription },
+      allowedNames: {
+        type: "array",
+        items: { type: "string", minLength: 1 },
+        uniqueItems: true,
+        default: [],
+        description: namesDescription,
+      },
+    },
+  };
+}
+
+/** Whether `allowedNames` exempts a resource of this name; a name not known yet may turn out to be an allowed one. */
+export function exemptByName(allowedNames: unknown, name: string | undefined): boolean {
+  const allowed = strings(allowedNames) ?? [];
+  return name === undefined ? allowed.length > 0 : allowed.includes(name);
 }
 
 const patterns = new Map<string, RegExp>();

@@ -1,13 +1,14 @@
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { EXECUTION_MODES, workspaceSettingsProblems } from "pulumi-workspaces/api";
+import { declaredBy, settingsInEffect } from "./settingsInEffect";
 import { tagsInEffect } from "./tags";
 import {
   NoCodeWorkspace,
   UNKNOWN,
   Workspace,
+  WorkspaceSettings,
   WorkspaceTags,
   configOf,
-  declaredProps,
   hasUnknown,
   isAbsent,
   isGiven,
@@ -31,7 +32,7 @@ const NO_CODE_EXECUTION_MODES = ["remote", "agent"] as const;
  * means, else `remote` for a no-code workspace (the spec's default there). Undefined when the
  * organization's default decides; UNKNOWN when the engine does not know yet.
  */
-function effectiveExecutionMode(
+export function effectiveExecutionMode(
   props: Props,
   args: Pick<ResourceValidationArgs, "type">,
 ): string | undefined | typeof UNKNOWN {
@@ -76,7 +77,7 @@ const MODE_FIXES: Record<ModeInput, (detail: string) => string> = {
  * rules (`workspaceSettingsProblems`, shared with the server and the provider's check), so the
  * pack never disagrees with what the service accepts.
  */
-function workspaceModeFindings(props: Props): { input: ModeInput; detail: string }[] {
+function workspaceModeFindings(props: Props, partial: boolean): { input: ModeInput; detail: string }[] {
   const inputs = Object.keys(MODE_INPUTS) as ModeInput[];
   // One unknown of the group can change every verdict about the others.
   if (inputs.some((k) => props[k] === UNKNOWN || hasUnknown(props[k]))) return [];
@@ -92,7 +93,7 @@ function workspaceModeFindings(props: Props): { input: ModeInput; detail: string
     }
   }
   const findings: { input: ModeInput; detail: string }[] = [];
-  for (const problem of workspaceSettingsProblems(attributes)) {
+  for (const problem of partial ? certainProblems(attributes) : workspaceSettingsProblems(attributes)) {
     const wire = problem.pointer.replace(/^\/data\/attributes\//, "").split("/")[0];
     const input = inputs.find((k) => MODE_INPUTS[k] === wire);
     if (input !== undefined) findings.push({ input, detail: problem.detail });
@@ -100,13 +101,25 @@ function workspaceModeFindings(props: Props): { input: ModeInput; detail: string
   return findings;
 }
 
+/**
+ * A WorkspaceSettings sends only what it declares, onto a workspace whose current mode and pool
+ * the preview does not know: the problems the service would find whatever the workspace runs on
+ * now (on a pool, or remotely without one).
+ */
+function certainProblems(attributes: Record<string, unknown>): ReturnType<typeof workspaceSettingsProblems> {
+  const key = (p: { pointer: string; detail: string }) => `${p.pointer} ${p.detail}`;
+  const onPool = workspaceSettingsProblems(attributes, { "execution-mode": "agent", "agent-pool-id": "apool-current" });
+  const remote = new Set(workspaceSettingsProblems(attributes, { "execution-mode": "remote" }).map(key));
+  return onPool.filter((p) => remote.has(key(p)));
+}
+
 export const executionModeValid: ResourceValidationPolicy = {
   name: "workspace-execution-mode-valid",
   description:
-    "executionMode is one the service accepts; `agent` comes with agentPoolId and `remote`/`local` without one; the deprecated operations is not combined with executionMode or an agent pool.",
+    "executionMode is one the service accepts; `agent` comes with agentPoolId and `remote`/`local` without one; the deprecated operations is not combined with executionMode or an agent pool. A WorkspaceSettings is judged on what it declares, whatever the workspace runs on now.",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
-  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
+  validateResource: validateKnownProps([...workspaceKinds, WorkspaceSettings], (props, args, reportViolation) => {
     const who = subject(args);
     const noCode = isOfType(args, NoCodeWorkspace);
     const accepted: readonly string[] = noCode ? NO_CODE_EXECUTION_MODES : EXECUTION_MODES;
@@ -120,7 +133,7 @@ export const executionModeValid: ResourceValidationPolicy = {
     }
 
     if (!noCode) {
-      for (const { input, detail } of workspaceModeFindings(props)) {
+      for (const { input, detail } of workspaceModeFindings(props, isOfType(args, WorkspaceSettings))) {
         const value = isAbsent(props[input]) ? "is not set" : show(props[input]);
         reportViolation(`${who}: ${input} ${value} (${detail}). Fix: ${MODE_FIXES[input](detail)}.`);
       }
@@ -198,10 +211,11 @@ const allowedModesSchema: PolicyConfigSchema = {
 
 export const executionModeAllowed: ResourceValidationPolicy = {
   name: "workspace-execution-mode-allowed",
-  description: "Workspaces use one of the execution modes the organization allows (all three by default).",
+  description:
+    "Workspaces use one of the execution modes the organization allows (all three by default), declared on the workspace or by a WorkspaceSettings.",
   enforcementLevel: "advisory",
   configSchema: allowedModesSchema,
-  validateResource: validateKnownProps(workspaceKinds, (props, args, reportViolation) => {
+  validateResource: validateKnownProps([...workspaceKinds, WorkspaceSettings], (props, args, reportViolation) => {
     const { allowedModes } = configOf<{ allowedModes: string[] }>(allowedModesSchema, args);
     const mode = effectiveExecutionMode(props, args);
     if (typeof mode !== "string" || allowedModes.includes(mode)) return;
@@ -265,26 +279,36 @@ export const tagSelectorSettings: StackRule = {
     "Workspaces selected by tag (env=prod by default; their own tags or those a WorkspaceTags adds) use the required execution mode and do not apply automatically.",
   enforcementLevel: "advisory",
   configSchema: selectorSettingsSchema,
-  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags]),
+  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags, WorkspaceSettings]),
   validateStack: (args, reportViolation) => {
     const config = configOf<{ selectors: string[]; requiredExecutionMode?: string; forbidAutoApply: boolean }>(
       selectorSettingsSchema,
       args,
     );
+    const settings = settingsInEffect(args.resources).workspaces;
     for (const [urn, tags] of tagsInEffect(args.resources)) {
       const selector = config.selectors.find((s) => matchesSelector(tags, s) === true);
       if (selector === undefined) continue;
       const resource = tags.resource;
-      const props = declaredProps(resource);
+      const entry = settings.get(urn)!;
+      const props = entry.props;
       const who = `${subject(resource)} (selected by ${show(selector)})`;
+      // A setting a WorkspaceSettings of the stack declares is reported on it, and named.
+      const at = (property: string) => {
+        const by = declaredBy(entry, property);
+        return by === resource
+          ? { urn: by.urn, note: "", on: "" }
+          : { urn: by.urn, note: ` (declared by ${subject(by)})`, on: ` on ${subject(by)}` };
+      };
 
       const required = config.requiredExecutionMode;
       if (required !== undefined) {
         const mode = props.executionMode;
         if (typeof mode === "string" && mode !== required) {
+          const where = at("executionMode");
           reportViolation(
-            `${who}: executionMode is ${show(mode)}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}.`,
-            urn,
+            `${who}: executionMode is ${show(mode)}${where.note}, but selected workspaces run in ${show(required)}. Fix: set executionMode ${show(required)}${where.on}.`,
+            where.urn,
           );
         } else if (isAbsent(mode) && !(isOfType(resource, NoCodeWorkspace) && required === "remote")) {
           reportViolation(
@@ -297,9 +321,10 @@ export const tagSelectorSettings: StackRule = {
       if (config.forbidAutoApply) {
         for (const property of ["autoApply", "autoApplyRunTrigger"]) {
           if (props[property] === true) {
+            const where = at(property);
             reportViolation(
-              `${who}: ${property} is true, so runs apply without review. Fix: remove ${property} or set it false.`,
-              urn,
+              `${who}: ${property} is true${where.note}, so runs apply without review. Fix: remove ${property} or set it false${where.on}.`,
+              where.urn,
             );
           }
         }

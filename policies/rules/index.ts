@@ -1,4 +1,5 @@
 import type { Policies } from "@pulumi/policy";
+import { agentPoolOrganizationScoped, agentTokenRotation, productionAgentPool } from "./agentPools";
 import { executionModeAllowed, executionModeValid, operationsDeprecated, tagSelectorSettings } from "./executionMode";
 import { namePattern } from "./naming";
 import { productionNotified, runTriggerWithinProject } from "./notifications";
@@ -10,6 +11,9 @@ import { teamAdminProduction } from "./teamAccess";
 
 export * from "./common";
 export {
+  agentPoolOrganizationScoped,
+  agentTokenRotation,
+  productionAgentPool,
   teamAdminProduction,
   executionModeAllowed,
   executionModeValid,
@@ -60,4 +64,8 @@ export const policies: Policies = [
   // run triggers and notifications
   productionNotified,
   runTriggerWithinProject,
+  // agent pools
+  productionAgentPool,
+  agentPoolOrganizationScoped,
+  agentTokenRotation,
 ];

@@ -20,26 +20,33 @@ import {
 /** The trigger a production workspace's notification must deliver: a failed run. */
 const FAILED_RUN = "run:errored";
 
-const productionSchema: PolicyConfigSchema = {
-  properties: {
-    productionTags: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      default: ["production"],
-      description:
-        'What makes a workspace a production one: flat tags (`production`, compared without regard to case) and key-value tags written `key=value` (`env=production`); a workspace carrying any one of them is production. Default ["production"].',
-    },
-  },
+/** The config that says which tags make a workspace a production one, shared by the rules about production workspaces. */
+export const productionTagsProperty: PolicyConfigSchema["properties"][string] = {
+  type: "array",
+  items: { type: "string", minLength: 1 },
+  default: ["production"],
+  description:
+    'What makes a workspace a production one: flat tags (`production`, compared without regard to case) and key-value tags written `key=value` (`env=production`); a workspace carrying any one of them is production. Default ["production"].',
 };
 
-/** Whether a workspace's declared tags carry one of the configured production tags. */
-function isProduction(props: Readonly<Record<string, unknown>>, productionTags: string[]): boolean {
+const productionSchema: PolicyConfigSchema = { properties: { productionTags: productionTagsProperty } };
+
+/** The first of the configured production tags that a workspace's tags carry, if any. */
+export function productionTagOf(
+  props: Readonly<Record<string, unknown>>,
+  productionTags: readonly string[],
+): string | undefined {
   const flat = new Set((strings(props.tagNames) ?? []).map((t) => t.toLowerCase()));
   const kv = stringMap(props.tags) ?? {};
-  return productionTags.some((t) => {
+  return productionTags.find((t) => {
     const at = t.indexOf("=");
     return at < 0 ? flat.has(t.toLowerCase()) : kv[t.slice(0, at)] === t.slice(at + 1);
   });
+}
+
+/** Whether a workspace's declared tags carry one of the configured production tags. */
+function isProduction(props: Readonly<Record<string, unknown>>, productionTags: string[]): boolean {
+  return productionTagOf(props, productionTags) !== undefined;
 }
 
 export const productionNotified: StackRule = {

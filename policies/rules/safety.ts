@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { Workspace, show, subject, validateKnownProps, workspaceKinds } from "./common";
+import { Workspace, WorkspaceSettings, isOfType, show, subject, validateKnownProps, workspaceKinds } from "./common";
 
 export const forceDelete: ResourceValidationPolicy = {
   name: "workspace-force-delete",
@@ -18,14 +18,18 @@ export const forceDelete: ResourceValidationPolicy = {
 
 export const globalRemoteState: ResourceValidationPolicy = {
   name: "workspace-global-remote-state",
-  description: "globalRemoteState: true lets every workspace of the organization read this workspace's state.",
+  description:
+    "globalRemoteState: true (of a Workspace, or declared by a WorkspaceSettings) lets every workspace of the organization read this workspace's state.",
   enforcementLevel: "advisory",
   configSchema: { properties: {} },
-  validateResource: validateKnownProps([Workspace], (props, args, reportViolation) => {
+  validateResource: validateKnownProps([Workspace, WorkspaceSettings], (props, args, reportViolation) => {
     if (props.globalRemoteState !== true) return;
+    const readers = isOfType(args, WorkspaceSettings)
+      ? "in its remoteStateConsumerIds"
+      : "in a RemoteStateConsumers resource";
     reportViolation(
       `${subject(args)}: globalRemoteState ${show(true)} lets every workspace of the organization read its state. ` +
-        `Fix: set globalRemoteState false and name the readers in a RemoteStateConsumers resource.`,
+        `Fix: set globalRemoteState false and name the readers ${readers}.`,
     );
   }),
 };

@@ -5,6 +5,7 @@ import {
   RemoteStateConsumers,
   UNKNOWN,
   Workspace,
+  WorkspaceSettings,
   WorkspaceTags,
   declaredProps,
   hasUnknown,
@@ -113,12 +114,18 @@ type Aspect = keyof typeof ASPECTS;
 export const singleOwner: StackRule = {
   name: "workspace-single-owner",
   description:
-    "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items).",
+    "The flat tags, the key-value tags and the remote state consumers of a workspace are each managed by one resource (or only by additive resources that name different items); a WorkspaceSettings that declares remoteStateConsumerIds owns the consumers.",
   enforcementLevel: "mandatory",
   configSchema: { properties: {} },
   remediationSteps:
     'Keep each kind of tag in one resource: on the Workspace, or in one WorkspaceTags. Several WorkspaceTags or RemoteStateConsumers on one workspace must all be mode "additive" and name different items.',
-  validateResource: recordInputsOf([Workspace, NoCodeWorkspace, WorkspaceTags, RemoteStateConsumers]),
+  validateResource: recordInputsOf([
+    Workspace,
+    NoCodeWorkspace,
+    WorkspaceTags,
+    RemoteStateConsumers,
+    WorkspaceSettings,
+  ]),
   validateStack: (args, reportViolation) => {
     const managed = new Map<string, { label: string; aspect: Aspect; managers: Manager[] }>();
     const add = (target: { key: string; label: string }, aspect: Aspect, manager: Manager) => {
@@ -147,6 +154,19 @@ export const singleOwner: StackRule = {
             resource: r,
             authoritative: true,
             names: new Set(Object.keys(stringMap(props.tags) ?? {})),
+          });
+        }
+        continue;
+      }
+      if (isOfType(r, WorkspaceSettings)) {
+        // Its list of consumers is the workspace's whole list: an authoritative owner.
+        const props = declaredProps(r);
+        const target = workspaceRef(r, "workspaceId", props);
+        if (target !== undefined && isGiven(props.remoteStateConsumerIds)) {
+          add(target, "consumers", {
+            resource: r,
+            authoritative: true,
+            names: new Set(strings(props.remoteStateConsumerIds) ?? []),
           });
         }
         continue;

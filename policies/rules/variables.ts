@@ -1,6 +1,8 @@
 import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
 import {
   UNKNOWN,
+  allowanceSchema,
+  exemptByName,
   VariableSet,
   WorkspaceVariable,
   WorkspaceVariables,
@@ -93,23 +95,12 @@ export const variableSecretKeySensitive: ResourceValidationPolicy = {
   ),
 };
 
-const globalSetSchema: PolicyConfigSchema = {
-  properties: {
-    allowGlobal: {
-      type: "boolean",
-      default: false,
-      description: "Allow any variable set to be global (applied to every workspace of the organization).",
-    },
-    allowedNames: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      uniqueItems: true,
-      default: [],
-      description:
-        'Names of the variable sets that may be global when allowGlobal is false, for example ["org-defaults"].',
-    },
-  },
-};
+const globalSetSchema = allowanceSchema(
+  "allowGlobal",
+  false,
+  "Allow any variable set to be global (applied to every workspace of the organization).",
+  'Names of the variable sets that may be global when allowGlobal is false, for example ["org-defaults"].',
+);
 
 export const variableSetGlobal: ResourceValidationPolicy = {
   name: "variable-set-global",
@@ -123,9 +114,7 @@ export const variableSetGlobal: ResourceValidationPolicy = {
     if (config.allowGlobal === true) return;
     const allowed = strings(config.allowedNames) ?? [];
     const name = str(props.name);
-    if (name !== undefined && allowed.includes(name)) return;
-    // A name not known yet may turn out to be an allowed one.
-    if (name === undefined && allowed.length > 0) return;
+    if (exemptByName(allowed, name)) return;
     reportViolation(
       `${subject(args)}: global ${show(true)} applies ${name === undefined ? "the set" : `set ${show(name)}`} to every workspace of the organization, ` +
         `including those made later. Fix: remove global and apply the set where it belongs with VariableSetApplication ` +

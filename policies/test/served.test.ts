@@ -86,6 +86,7 @@ describe("the pack served by the engine's policy-pack runner", () => {
       advisory: LEVEL.ADVISORY,
       mandatory: LEVEL.MANDATORY,
       remediate: LEVEL.REMEDIATE,
+      disabled: LEVEL.DISABLED,
     };
     expect(served).toEqual(policies.map((p) => [p.name, levels[p.enforcementLevel!]]));
     const selector = info.getPoliciesList().find((p) => p.getName() === "workspace-tag-selector-settings")!;
