@@ -13,7 +13,9 @@ import { dispatch, PROTOCOL } from "../../src/resources/entry";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { CLAIMANT_KEY } from "../../src/resources/process/claims";
 import { isAllowanceDeclared, pendingAllowances } from "../../src/resources/process/agent-pool-allowances";
-import { createProject, startHarness, uniqueName, type Harness } from "./helpers";
+import { configureFromStack } from "../../src/resources/provider-settings";
+import { resetClients } from "../../src/resources/providers/client";
+import { api, createProject, startHarness, uniqueName, type Harness } from "./helpers";
 
 type Props = Record<string, any>;
 type Failure = { property: string; reason: string };
@@ -252,6 +254,41 @@ describe("authoritative", () => {
     expect(bad.message).toContain('"ws-nothere" not found');
     expect(bad.message).toContain("Check workspaceIds");
     expect((await lists(other)).allowedWorkspaceIds).toEqual([]);
+  });
+});
+
+describe("the 404 rule", () => {
+  /** Points the providers at the same server with another token. */
+  function as(token: string): void {
+    const config: Record<string, string> = {
+      "workspaces:address": h.server.url,
+      "workspaces:token": token,
+      "workspaces:organization": h.org,
+    };
+    configureFromStack({ config: { get: (k: string) => config[k] } });
+    resetClients();
+  }
+
+  it("a pool gone from the view of a token that cannot see every pool is never dropped", async () => {
+    const pool = await newPool();
+    const r = await create(WS, { agentPoolId: pool, workspaceIds: [await newWorkspace()] });
+    const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
+      data: { type: "teams", attributes: { name: uniqueName("team") } },
+    });
+    expect(team.status).toBe(201);
+    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
+      .token as string;
+    await h.client.agentPools.delete(pool);
+    as(token);
+    try {
+      const refresh = await call(WS, "read", r.id, r.outs).catch((e: Error) => e);
+      expect(refresh).toBeInstanceOf(Error);
+      expect(refresh.message).toContain(`cannot refresh the allowed workspaces of agent pool ${pool}`);
+      expect(refresh.message).toContain("pulumi state delete");
+      await expect(call(WS, "delete", r.id, r.outs)).rejects.toThrow(/cannot delete the allowed workspaces/);
+    } finally {
+      as(h.server.token);
+    }
   });
 });
 
