@@ -21,7 +21,8 @@ interface AgentPoolListArgs {
    * dropped from the declaration, removes only the ids this resource added, never one that
    * another resource or a person added. One list has one authoritative owner: two
    * authoritative resources of one stack for the same pool and list, an authoritative and an
-   * additive one, or two additive ones declaring the same id are refused at preview.
+   * additive one, or two additive ones declaring the same id are refused at preview (for a
+   * pool the same update creates, as soon as its id is known, before the list is written).
    */
   mode?: pulumi.Input<OwnershipMode>;
 }
