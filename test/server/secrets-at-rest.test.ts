@@ -2,8 +2,9 @@
  * Secrets at rest: the encryption key (given, in a file, or generated beside the
  * database with mode 0600), sealed sensitive values in `vars` and `no_code_upgrades`,
  * clear values of an earlier release sealed on start, a key that does not open the
- * sealed values refused, and chosen
- * tokens stored under a salted scrypt digest (a SHA-256 one of an earlier release moved).
+ * sealed values refused, chosen
+ * tokens stored under a salted scrypt digest (a SHA-256 one of an earlier release moved),
+ * and agent tokens kept only as their SHA-256 digest.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -275,6 +276,34 @@ describe("tokens at rest", () => {
     expect(digests(other).find((r) => r.description === "bootstrap")!.digest).not.toBe(
       digests(file).find((r) => r.description === "bootstrap")!.digest,
     );
+  });
+
+  it("an agent token is kept as its SHA-256 digest only: no byte of the file shows it", async () => {
+    const file = fresh("agent-token");
+    const t = await start({ db: file });
+    let secret: string;
+    try {
+      const pool = await expectStatus(
+        t.api.post(`/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "p" } } }),
+        201,
+      );
+      const created = await expectStatus(
+        t.api.post(`/agent-pools/${pool.body.data.id}/authentication-tokens`, {
+          data: { type: "agent-tokens", attributes: { description: "at rest" } },
+        }),
+        201,
+      );
+      secret = created.body.data.attributes.token as string;
+    } finally {
+      await t.server.close();
+    }
+    expect(fileBytes(file).includes(Buffer.from(secret))).toBe(false);
+    // Nor any long run of it (a prefix or the part after the marker).
+    for (const part of secret.split(".atlasv1.")) expect(fileBytes(file).includes(Buffer.from(part))).toBe(false);
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare(`SELECT digest FROM agent_tokens`).all() as { digest: string }[];
+    db.close();
+    expect(rows).toEqual([{ digest: sha256(secret) }]);
   });
 
   it("a chosen token an earlier release stored under SHA-256 is moved to scrypt when the server starts with it", async () => {
