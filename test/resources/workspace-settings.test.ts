@@ -98,15 +98,15 @@ describe("WorkspaceSettings on a workspace made out of band", () => {
   });
 
   it("delete leaves a value someone changed since alone, and a deleted workspace is fine", async () => {
-    const id = await outOfBand({ autoApply: false, speculativeEnabled: true });
-    const inputs = await checked({ workspaceId: id, autoApply: true, speculativeEnabled: false });
+    const id = await outOfBand({ autoApply: false, description: "before" });
+    const inputs = await checked({ workspaceId: id, autoApply: true, description: "declared" });
     const { outs } = await settings.create(inputs);
-    await h.client.workspaces.update(id, { speculativeEnabled: true });
+    await h.client.workspaces.update(id, { description: "changed by hand since" });
     await settings.delete(id, outs);
     const ws = await h.client.workspaces.read(id);
     expect(ws.autoApply).toBe(false);
-    // Set back by hand to the prior value: left as it is (and it is not this resource's any more).
-    expect(ws.speculativeEnabled).toBe(true);
+    // Changed since by someone else: left as it is.
+    expect(ws.description).toBe("changed by hand since");
 
     await h.client.workspaces.forceDelete(id);
     await expect(settings.delete(id, outs)).resolves.toBeUndefined();
@@ -232,6 +232,86 @@ describe("WorkspaceSettings check", () => {
     ).inputs;
     await expect(workspace.diff(other, {}, news)).rejects.toThrow(
       /description of workspace .* declared by both Workspace "late" and WorkspaceSettings "first"/,
+    );
+  });
+});
+
+describe("no cycle (terraform-provider-tfe #1111): a pool that allows the workspace in the same deployment", () => {
+  const allowed = implementationOf("AgentPoolAllowedWorkspaces");
+
+  async function privatePool(): Promise<string> {
+    const pool = await api(h, "POST", `/organizations/${h.org}/agent-pools`, {
+      data: { type: "agent-pools", attributes: { name: uniqueName("private"), "organization-scoped": false } },
+    });
+    expect(pool.status).toBe(201);
+    return pool.json.data.id as string;
+  }
+
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** The allowance as the engine runs it: check (declares it), then create (writes it). */
+  async function allow(poolId: string, wsId: string, claimant: string) {
+    const r = await allowed.check({}, { agentPoolId: poolId, workspaceIds: [wsId], [CLAIMANT_KEY]: claimant });
+    expect(r.failures).toEqual([]);
+    return { create: () => allowed.create(r.inputs) };
+  }
+
+  it("settings started before the allowance is declared wait for it and land, then destroy frees the pool", async () => {
+    const poolId = await privatePool();
+    const id = await outOfBand();
+    const inputs = await checked({ workspaceId: id, executionMode: "agent", agentPoolId: poolId });
+    const settingsCreate = settings.create(inputs);
+    await sleep(300);
+    const list = await allow(poolId, id, "allow-web-a");
+    await sleep(300);
+    const made = await list.create();
+    const { outs } = await settingsCreate;
+    const ws = await h.client.workspaces.read(id);
+    expect([ws.executionMode, ws.agentPoolId]).toEqual(["agent", poolId]);
+    expect(outs.previous).toMatchObject({ executionMode: "remote", agentPoolId: null });
+
+    // Destroy in one run: settings and list (independent) first, then the pool.
+    await Promise.all([settings.delete(id, outs), allowed.delete(made.id, made.outs)]);
+    expect((await h.client.workspaces.read(id)).executionMode).toBe("remote");
+    expect((await api(h, "DELETE", `/agent-pools/${poolId}`)).status).toBe(204);
+  });
+
+  it("settings refused after the allowance was declared wait for its write", async () => {
+    const poolId = await privatePool();
+    const id = await outOfBand();
+    const list = await allow(poolId, id, "allow-web-b");
+    const inputs = await checked({ workspaceId: id, executionMode: "agent", agentPoolId: poolId });
+    const settingsCreate = settings.create(inputs);
+    await sleep(500);
+    await list.create();
+    await settingsCreate;
+    expect((await h.client.workspaces.read(id)).agentPoolId).toBe(poolId);
+  });
+
+  it("without an allowance in the stack: one message naming the pool, the workspace and the way out", async () => {
+    const poolId = await privatePool();
+    const id = await outOfBand();
+    const inputs = await checked({ workspaceId: id, executionMode: "agent", agentPoolId: poolId }, "web-on-pool");
+    const err = await settings.create(inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(
+      new RegExp(
+        `^WorkspaceSettings "web-on-pool" cannot put workspace ".*" \\(${id}\\) on agent pool ${poolId}: .*AgentPoolAllowedWorkspaces.*organizationScoped: true`,
+      ),
+    );
+    // Nothing was written.
+    expect((await h.client.workspaces.read(id)).executionMode).toBe("remote");
+  }, 15_000);
+
+  it("a Workspace declared on such a pool says it cannot be ordered and shows the WorkspaceSettings program", async () => {
+    const poolId = await privatePool();
+    const inputs = (
+      await workspace.check({}, { name: uniqueName("direct"), executionMode: "agent", agentPoolId: poolId })
+    ).inputs;
+    await expect(workspace.create(inputs)).rejects.toThrow(
+      /cannot run on agent pool .*cannot be ordered.*WorkspaceSettings .*AgentPoolAllowedWorkspaces.*docs\/agent-pools\.md#one-up/,
     );
   });
 });
