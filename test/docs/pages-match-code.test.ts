@@ -37,7 +37,15 @@ const NUMBERS = [
   "nineteen",
   "twenty",
 ];
-const count = (word: string) => NUMBERS.indexOf(word.toLowerCase());
+/** A number in words, to ninety-nine: `seven`, `twenty`, `twenty-three`. */
+const TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const count = (word: string) => {
+  const [tens, ones] = word.toLowerCase().split("-");
+  if (ones === undefined) return TENS.includes(tens) ? 20 + 10 * TENS.indexOf(tens) : NUMBERS.indexOf(tens);
+  return TENS.includes(tens) && NUMBERS.indexOf(ones) > 0 && NUMBERS.indexOf(ones) < 10
+    ? 20 + 10 * TENS.indexOf(tens) + NUMBERS.indexOf(ones)
+    : -1;
+};
 
 /** The rows of the first Markdown table after `heading` whose header starts with `first`. */
 function tableAfter(page: string, heading: string, first: string): string[][] {
@@ -65,7 +73,7 @@ describe("docs/resources.md counts the resources and lookups the package has", (
   it("says how many of each, old and new", () => {
     const opening = read("docs/resources.md").split("\n\n")[1].replace(/\s+/g, " ");
     const m =
-      /^(\w+) Pulumi resources and (\w+) lookups, all in `pulumi-workspaces`: (\w+) resources and (\w+) lookups described here, and, since [\d.]+, (\w+) resources and (\w+) lookups/.exec(
+      /^([\w-]+) Pulumi resources and ([\w-]+) lookups, all in `pulumi-workspaces`: ([\w-]+) resources and ([\w-]+) lookups described here, and, since [\d.]+(?: and [\d.]+)?, ([\w-]+) resources and ([\w-]+) lookups/.exec(
         opening,
       );
     expect(m, opening).not.toBeNull();
