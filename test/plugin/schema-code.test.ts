@@ -44,6 +44,8 @@ let workspaceId: string;
 let project: string;
 let moduleId: string;
 let variableSetId: string;
+/** A pool whose lists the least programs declare. */
+let agentPoolId: string;
 /** Teams given access, one per access record, taken in turn. */
 const accessTeams: string[] = [];
 /** Source workspaces of run triggers: one pair per trigger, taken in turn. */
@@ -58,6 +60,7 @@ beforeAll(async () => {
   workspaceId = (await create("Workspace", { name: uniqueName("base") })).id;
   project = await createProject(h, uniqueName("schema"));
   moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
+  agentPoolId = (await h.client.agentPools.create(h.org, { name: uniqueName("base"), organizationScoped: false })).id;
   variableSetId = (await create("VariableSet", { name: uniqueName("base") })).id;
   for (let i = 0; i < 6; i++) accessTeams.push((await h.client.teams.create(h.org, { name: uniqueName("access") })).id);
   for (let i = 0; i < 4; i++) sources.push((await create("Workspace", { name: uniqueName("source") })).id);
@@ -96,6 +99,9 @@ const minimal = (): Record<string, Props> => ({
   NotificationConfiguration: { workspaceId, name: uniqueName("least"), destinationType: "email" },
   Project: { name: uniqueName("least") },
   Team: { name: uniqueName("least") },
+  AgentPoolAllowedWorkspaces: { agentPoolId, workspaceIds: [] },
+  AgentPoolAllowedProjects: { agentPoolId, projectIds: [] },
+  AgentPoolExcludedWorkspaces: { agentPoolId, workspaceIds: [] },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -217,6 +223,12 @@ describe("every id form of an Import section is one the resource's read takes", 
       enabled: false,
     });
 
+    const pool = (await h.client.agentPools.create(h.org, { name: uniqueName("imported"), organizationScoped: false }))
+      .id;
+    await create("AgentPoolAllowedWorkspaces", { agentPoolId: pool, workspaceIds: [ws.id] });
+    await create("AgentPoolAllowedProjects", { agentPoolId: pool, projectIds: [project] });
+    await create("AgentPoolExcludedWorkspaces", { agentPoolId: pool, workspaceIds: [reader.id] });
+
     const madeProject = await create("Project", { name: uniqueName("imported"), description: "imported" });
     const madeTeam = await create("Team", { name: uniqueName("imported") });
 
@@ -241,6 +253,7 @@ describe("every id form of an Import section is one the resource's read takes", 
       "nc-<id>": alerts.id,
       "prj-<id>": madeProject.id,
       "team-<id>": madeTeam.id,
+      "apool-<id>": pool,
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -259,6 +272,12 @@ describe("every id form of an Import section is one the resource's read takes", 
       TeamProjectAccess: (p) => expect(p).toMatchObject({ teamId: accessTeam, projectId: project, access: "write" }),
       Project: (p) => expect(p).toMatchObject({ name: madeProject.outs.name, description: "imported" }),
       Team: (p) => expect(p).toMatchObject({ name: madeTeam.outs.name, visibility: "secret" }),
+      AgentPoolAllowedWorkspaces: (p) =>
+        expect(p).toMatchObject({ agentPoolId: pool, mode: "authoritative", workspaceIds: [ws.id] }),
+      AgentPoolAllowedProjects: (p) =>
+        expect(p).toMatchObject({ agentPoolId: pool, mode: "authoritative", projectIds: [project] }),
+      AgentPoolExcludedWorkspaces: (p) =>
+        expect(p).toMatchObject({ agentPoolId: pool, mode: "authoritative", workspaceIds: [reader.id] }),
       NotificationConfiguration: (p) =>
         expect(p).toMatchObject({ name: "imported", url: "https://hooks.test/runs", token: null }),
     };
