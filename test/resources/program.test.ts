@@ -53,6 +53,11 @@ describe("resource classes in a program", () => {
     });
     const tags = new r.WorkspaceTags("web-tags", { workspaceId: ws.id, tagNames: ["x"], mode: "additive" });
     const consumers = new r.RemoteStateConsumers("web-consumers", { workspaceId: ws.id, consumerIds: ["ws-2"] });
+    const settings = new r.WorkspaceSettings("other-settings", {
+      workspaceId: "ws-other",
+      executionMode: "agent",
+      agentPoolId: "apool-1",
+    });
     const mod = new r.NoCodeModule("mod", {
       organization: "acme",
       registryModuleId: "mod-1",
@@ -114,6 +119,7 @@ describe("resource classes in a program", () => {
     expect(await value(ws.urn)).toContain("pulumi-nodejs:dynamic/workspaces:Workspace::web");
     expect(await value(tags.urn)).toContain("workspaces:WorkspaceTags");
     expect(await value(consumers.urn)).toContain("workspaces:RemoteStateConsumers");
+    expect(await value(settings.urn)).toContain("workspaces:WorkspaceSettings::other-settings");
     expect(await value(mod.urn)).toContain("workspaces:NoCodeModule");
     expect(await value(ncw.urn)).toContain("workspaces:NoCodeWorkspace");
     expect(await value(lock.urn)).toContain("workspaces:WorkspaceLock");

@@ -200,15 +200,17 @@ export function workspacePoolRefusal(workspace: string, poolId: unknown): Provid
  * settings the workspace declares (see claims.ts): its id is known in `diff` for a workspace
  * in the stack (during preview already), and after `create` for a new one, before any
  * `WorkspaceSettings` of it is checked with that id. A setting declared by another resource
- * already is refused in `diff`. Adoption's own comparisons call the inner provider, so they
- * claim nothing.
+ * already is refused in `diff`. Only inputs checked with the resource's name claim (see
+ * CLAIMANT_KEY): adoption's own comparisons and other callers claim nothing.
  */
 export function claimingSettings(impl: ProviderImpl): ProviderImpl {
   const names = new Map<string, string>();
   const keyOf = (inputs: Props) => `${String(inputs.organization)}/${String(inputs.name)}`;
+  // Only for the inputs the engine checked with the resource's name: other callers (adoption's comparisons, tests) claim nothing.
   const claimFor = (workspaceId: string, inputs: Props) => {
-    const label = claimantLabel("Workspace", names.get(keyOf(inputs)) ?? inputs.name);
-    return settingClaimFailures(workspaceId, workspaceDeclaredSettings(inputs), label);
+    const name = names.get(keyOf(inputs));
+    if (name === undefined) return [];
+    return settingClaimFailures(workspaceId, workspaceDeclaredSettings(inputs), claimantLabel("Workspace", name));
   };
   return {
     ...impl,
