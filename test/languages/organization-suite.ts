@@ -5,9 +5,15 @@
  * over HTTP (refresh shows it, up restores it; the run trigger deleted and made again),
  * `pulumi import` of a record of each kind made over HTTP by its documented id, and destroy,
  * which leaves the workspaces and the notification configuration the stack did not create.
- * The three lookups (getTeam, getEffectiveAccess, getWorkspaceOutputs) read records made over
- * HTTP, so that their results are known. The checkpoint never holds the token, a notification
- * token (plain literals in every program) or the sensitive output's value in plain text.
+ * Where runs execute, in the same steps: an agent pool that is not organization-scoped, the
+ * workspaces it allows, an agent token (rotated by the edit), and WorkspaceSettings both on the
+ * stack's own workspace (the one-`up` program of docs/agent-pools.md: the pool, the workspace,
+ * the list and the settings with no order given) and on a workspace made over HTTP, which it
+ * changes only where it declares a value, clears where it declares an empty list, and puts
+ * back at destroy. The four lookups (getTeam, getEffectiveAccess, getWorkspaceOutputs,
+ * getAgentPool) read records made over HTTP, so that their results are known. The checkpoint
+ * never holds the token, a notification token (plain literals in every program), an agent
+ * token (exported by the program) or the sensitive output's value in plain text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
@@ -15,8 +21,16 @@ import { api, startTestServer } from "../e2e/harness";
 import { createWorkspace, expectStatus, uploadState } from "../e2e/server-helpers";
 import { LanguageStack, type Language, type StackKind, type StepResult } from "./drivers";
 import {
+  agentPool,
+  agentPoolsByName,
+  makeAgentRecords,
+  plainTokenOutputs,
+  workspaceSettings,
+} from "./organization-agents";
+import {
   organization,
   organizationAt,
+  ownTokens,
   organizationSecrets,
   organizationYaml,
   type OrganizationRefs,
@@ -51,6 +65,8 @@ export function organizationSuite(language: Language): void {
     let stack: LanguageStack<OrganizationValues>;
     let refs: OrganizationRefs;
     let ids: Record<string, string> = {};
+    /** The agent tokens' secrets the programs exported so far: none may be in the checkpoint in plain text. */
+    const agentTokens: string[] = [];
     const at = (step: OrganizationStep) => organizationAt(step, refs);
     const org = () => server.organization;
 
@@ -128,6 +144,10 @@ export function organizationSuite(language: Language): void {
         );
       const theirNotification = await notification(t.notification);
       await notification(s.kept);
+      const byName = Object.fromEntries(
+        Object.entries(s.workspaces).map(([k, n]) => [n, workspaces[k as keyof typeof s.workspaces]]),
+      );
+      const agents = await makeAgentRecords(server, byName, workspaces.settingsId);
       refs = {
         ...workspaces,
         theirProjectId: project.data.id,
@@ -136,6 +156,7 @@ export function organizationSuite(language: Language): void {
         theirProjectAccessId: projectAccess.data.id,
         theirRunTriggerId: trigger.data.id,
         theirNotificationId: theirNotification.data.id,
+        ...agents,
       };
       stack = await LanguageStack.create(language, server, KIND);
     });
@@ -200,6 +221,7 @@ export function organizationSuite(language: Language): void {
         projectAccess: team && project && (await grants("team-projects", project.id)).find(forTeam),
         triggers: await inbound(refs.appId),
         notification: (await notifications(refs.appId))[n.name],
+        agentPool: ids.runners ? await agentPool(server, ids.runners) : undefined,
       };
     }
 
@@ -227,6 +249,39 @@ export function organizationSuite(language: Language): void {
       };
       expect.soft(notification, "notification configuration").toMatchObject(want.notification);
       expect(got.notification?.attributes.token ?? null, "the notification's token is never read back").toBeNull();
+
+      expect.soft(got.agentPool?.record.attributes, "agent pool").toMatchObject(want.agentPool.attributes);
+      expect.soft(got.agentPool?.allowed, "the workspaces the pool allows").toEqual(want.agentPool.allowed);
+      expect
+        .soft(
+          await workspaceSettings(server, ids["agent-app"], want.agentWorkspace, ids.runners),
+          "the stack's workspace",
+        )
+        .toEqual(want.agentWorkspace);
+      expect
+        .soft(
+          await workspaceSettings(server, refs.settingsId, want.settings, ids.runners),
+          "the workspace owned elsewhere",
+        )
+        .toEqual(want.settings);
+      // Only the program's token, its description as declared (the service's record may say more after it).
+      expect(
+        got.agentPool?.tokens.map((t) => t.id),
+        "the pool's tokens",
+      ).toEqual([ids["runners-token"]]);
+      for (const [t, description] of (got.agentPool?.tokens ?? []).map((x, i) => [x, want.tokens[i]] as const))
+        expect(t.description.startsWith(description), t.description).toBe(true);
+    }
+
+    /** Keeps the agent tokens' secrets a step exported: each a new value, none empty. */
+    function keepTokens(step: OrganizationStep, outputs: Record<string, any>): void {
+      const exported = outputs.agentTokens ?? {};
+      expect(Object.keys(exported).sort(), "the agent tokens exported").toEqual(ownTokens(at(step)).sort());
+      for (const value of Object.values<string>(exported)) {
+        expect(typeof value === "string" && value.length > 0, "an agent token's secret").toBe(true);
+        expect(agentTokens, "an agent token's secret, once").not.toContain(value);
+        agentTokens.push(value);
+      }
     }
 
     /** Neither the token nor a secret of the program is anywhere in the checkpoint in plain text. */
@@ -235,6 +290,14 @@ export function organizationSuite(language: Language): void {
       expect(occurrences(doc, server.token), "the token in the checkpoint").toEqual([]);
       for (const literal of organizationSecrets(at(step)))
         expect(occurrences(doc, literal), `${literal} in the checkpoint`).toEqual([]);
+      for (const [i, secret] of agentTokens.entries())
+        expect(occurrences(doc, secret), `agent token ${i + 1} in the checkpoint`).toEqual([]);
+      // Each token the stack made is there, encrypted.
+      const { resources } = await stack.exported();
+      const own = ownTokens(at(step));
+      const kept = resources.filter((r) => own.some((k) => r.urn.endsWith(`::${k}`)));
+      expect(kept.map((r) => r.outputs?.token === undefined)).toEqual(own.map(() => false));
+      expect(plainTokenOutputs(resources)).toEqual([]);
     }
 
     async function expectNoChange(step: OrganizationStep): Promise<void> {
@@ -255,6 +318,8 @@ export function organizationSuite(language: Language): void {
       expect(ids.developers).toBe(got.team.id);
       expect(ids["developers-app"]).toBe(got.workspaceAccess.id);
       expect(ids.alerts).toBe(got.notification.id);
+      expect(ids.runners).toBe(got.agentPool?.record.id);
+      keepTokens("first", r.outputs);
 
       expect(r.outputs.teamId).toBe(refs.theirTeamId);
       expect(r.outputs.teamVisibility).toBe(organization.server.theirs.team.visibility);
@@ -275,13 +340,16 @@ export function organizationSuite(language: Language): void {
           .filter((k) => outputs[k].sensitive)
           .sort(),
       );
+      expect(r.outputs.poolId).toBe(refs.theirPoolId);
+      expect(r.outputs.poolScoped).toBe(organization.server.theirs.agentPool["organization-scoped"]);
+      expect(r.outputs.poolAllowed).toEqual([refs.downstreamId]);
     });
 
     it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
       expect(await stack.providersUsed()).toEqual(stack.expectedProviders());
     });
 
-    it("the checkpoint holds neither the token, the notification token nor the sensitive output in plain text", async () => {
+    it("the checkpoint holds neither the token, the notification token, an agent token nor the sensitive output in plain text", async () => {
       await expectNoPlainSecret("first");
     });
 
@@ -289,7 +357,7 @@ export function organizationSuite(language: Language): void {
       await expectNoChange("first");
     });
 
-    it("edits each resource: in place, and the run trigger by replacement", async () => {
+    it("edits each resource: in place, and the run trigger and the rotated agent token by replacement", async () => {
       const r = await stack.up(at("edit"));
       expect(r.ok, describeResult(r)).toBe(true);
       // What a preview would plan, read from what the update did: the same records for an
@@ -302,6 +370,7 @@ export function organizationSuite(language: Language): void {
         else expect(r.outputs.ids[k], k).toBe(ids[k]);
       }
       ids = r.outputs.ids;
+      keepTokens("edit", r.outputs);
       await expectServer("edit");
       await expectNoPlainSecret("edit");
     });
@@ -317,6 +386,14 @@ export function organizationSuite(language: Language): void {
       await patch("team-projects", "team-projects", got.projectAccess.id, d.projectAccess);
       await patch("notification-configurations", "notification-configurations", got.notification.id, d.notification);
       await write("DELETE", `/run-triggers/${got.triggers[0].id}`, undefined, "drift: delete the run trigger");
+      await patch("agent-pools", "agent-pools", ids.runners, d.agentPool);
+      await patch("workspaces", "workspaces", refs.settingsId, d.settings);
+      await write(
+        "DELETE",
+        `/authentication-tokens/${ids["runners-token"]}`,
+        undefined,
+        "drift: delete the agent token",
+      );
 
       const refreshed = await stack.refreshDrift(at("edit"));
       expect(refreshed.ok, describeResult(refreshed)).toBe(true);
@@ -326,9 +403,12 @@ export function organizationSuite(language: Language): void {
       expect(r.ok, describeResult(r)).toBe(true);
       expect(r.changes.update ?? 0, describeResult(r)).toBe(d.updated.length);
       expect(r.changes.create ?? 0, describeResult(r)).toBe(d.deleted.length);
-      // Restored in place: the same records, and the deleted trigger made again.
+      // Restored in place: the same records, and the deleted trigger and token made again.
       for (const k of d.updated) expect(r.outputs.ids[k], k).toBe(ids[k]);
+      ids = r.outputs.ids;
+      keepTokens("edit", r.outputs);
       await expectServer("edit");
+      await expectNoPlainSecret("edit");
     });
 
     it("takes over a record of each kind made over HTTP with pulumi import, with no change to preview once declared", async () => {
@@ -366,6 +446,11 @@ export function organizationSuite(language: Language): void {
         const res = await api(server, `/organizations/${org()}/workspaces/${name}`);
         expect(res.status, name).toBe(200);
       }
+      const pools = await agentPoolsByName(server);
+      for (const p of Object.values(v.agentPools)) expect(pools[p.name], p.name).toBeUndefined();
+      // The workspace owned elsewhere, as it was before the stack: what the settings changed is put back.
+      const want = organization.destroyed;
+      expect(await workspaceSettings(server, refs.settingsId, want, undefined)).toEqual(want);
     });
   });
 }

@@ -32,8 +32,23 @@ export interface OrganizationValues {
       triggers?: string[];
     }
   >;
-  /** The team `getTeam` looks up by name, and the workspace (id) whose effective access and outputs are read. */
-  lookups: { team: string; workspace: string };
+  /** Workspaces of the program, with no execution settings of their own. */
+  workspaces: Record<string, { name: string; description?: string }>;
+  agentPools: Record<string, { name: string; organizationScoped?: boolean }>;
+  /** `pool`: a key of `agentPools`, else a pool's id; each of `workspaces`: a key of `workspaces`, else a workspace's id. */
+  allowedWorkspaces: Record<string, { pool: string; workspaces: string[] }>;
+  /** `pool` as in `allowedWorkspaces`. */
+  agentTokens: Record<string, { pool: string; description: string; rotation?: string }>;
+  /**
+   * `WorkspaceSettings`: `workspace` and `agentPool` as in `allowedWorkspaces`, every other
+   * key a setting by its name in the schema (`autoApply`, `remoteStateConsumerIds`).
+   */
+  settings: Record<string, { workspace: string; agentPool?: string } & Obj>;
+  /**
+   * The team `getTeam` looks up by name, the workspace (id) whose effective access and
+   * outputs are read, and the pool `getAgentPool` looks up by name.
+   */
+  lookups: { team: string; workspace: string; agentPool: string };
   imports: { type: string; resource: string; id: string }[];
 }
 
@@ -47,6 +62,21 @@ interface OrganizationExpected {
   /** The name of the workspace whose runs trigger the app's. */
   runTriggerSource: string;
   notification: Obj;
+  /** The program's pool: its attributes and the names of the workspaces it allows. */
+  agentPool: { attributes: Obj; allowed: string[] };
+  /** The program's own workspace: its attributes, and whether it is on the program's pool. */
+  agentWorkspace: SettingsExpected;
+  /** The workspace of `server.settings`. */
+  settings: SettingsExpected;
+  /** The descriptions of the pool's agent tokens, as declared. */
+  tokens: string[];
+}
+
+/** A workspace's attributes, whether it is on the program's pool, and its consumers by name. */
+export interface SettingsExpected {
+  attributes: Obj;
+  onPool: boolean;
+  consumers?: string[];
 }
 
 interface OrganizationDescription {
@@ -54,7 +84,9 @@ interface OrganizationDescription {
   stack: string;
   server: {
     /** The workspaces made over HTTP: the name of each by the name of its id in `${...}`. */
-    workspaces: Record<"appId" | "upstreamId" | "downstreamId", string>;
+    workspaces: Record<"appId" | "upstreamId" | "downstreamId" | "settingsId", string>;
+    /** The values of the workspace whose settings the program declares, set over HTTP before the stack, and its consumers by name. */
+    settings: { attributes: Obj; consumers: string[] };
     /** The upstream workspace's outputs in its current state. */
     outputs: Record<string, { value: string; sensitive: boolean }>;
     /** A record of each kind that the import step takes over. */
@@ -64,6 +96,9 @@ interface OrganizationDescription {
       workspaceAccess: string;
       projectAccess: string;
       notification: Obj & { name: string };
+      /** A pool, with the names of the workspaces it allows. */
+      agentPool: { name: string; "organization-scoped": boolean; allowed: string[] };
+      agentToken: { description: string };
     };
     /** A notification configuration of the app workspace that no program declares. */
     kept: Obj & { name: string };
@@ -79,9 +114,13 @@ interface OrganizationDescription {
     workspaceAccess: Obj;
     projectAccess: Obj;
     notification: Obj;
+    agentPool: Obj;
+    settings: Obj;
     updated: string[];
     deleted: string[];
   };
+  /** What the workspace of `server.settings` holds after destroy. */
+  destroyed: SettingsExpected;
 }
 
 export const organization = JSON.parse(
@@ -96,7 +135,9 @@ export type OrganizationRefs = Record<
   | "theirWorkspaceAccessId"
   | "theirProjectAccessId"
   | "theirRunTriggerId"
-  | "theirNotificationId",
+  | "theirNotificationId"
+  | "theirPoolId"
+  | "theirTokenId",
   string
 >;
 
@@ -109,6 +150,15 @@ export function organizationAt(step: OrganizationStep, refs: OrganizationRefs): 
 export function organizationSecrets(v: OrganizationValues): string[] {
   const outputs = Object.values(organization.server.outputs).filter((o) => o.sensitive);
   return [...Object.values(v.notifications).flatMap((n) => (n.token ? [n.token] : [])), ...outputs.map((o) => o.value)];
+}
+
+/**
+ * The agent tokens the program makes (those it does not import), whose secret each program
+ * exports as `agentTokens`: the service answers an imported token's value to no one.
+ */
+export function ownTokens(v: OrganizationValues): string[] {
+  const imported = new Set(v.imports.map((i) => i.resource));
+  return Object.keys(v.agentTokens).filter((k) => !imported.has(k));
 }
 
 /** The YAML program (Pulumi.yaml after its `name` and `runtime` lines) that declares `v`. */
@@ -133,13 +183,38 @@ export function organizationYaml(v: OrganizationValues): string {
   }));
   declare("RunTrigger", v.runTriggers, (t) => ({ workspaceId: t.workspace, sourceWorkspaceId: t.source }));
   declare("NotificationConfiguration", v.notifications, ({ workspace, ...n }) => ({ workspaceId: workspace, ...n }));
-  const all = [v.projects, v.teams, v.workspaceAccess, v.projectAccess, v.runTriggers, v.notifications];
+  const workspace = (w: string) => (w in v.workspaces ? ref(w) : w);
+  const pool = (p: string) => (p in v.agentPools ? ref(p) : p);
+  declare("Workspace", v.workspaces, (w) => w);
+  declare("AgentPool", v.agentPools, (p) => p);
+  declare("WorkspaceSettings", v.settings, ({ workspace: w, agentPool, ...s }) =>
+    omitUndefined({ workspaceId: workspace(w), agentPoolId: agentPool && pool(agentPool), ...s }),
+  );
+  declare("AgentPoolAllowedWorkspaces", v.allowedWorkspaces, (l) => ({
+    agentPoolId: pool(l.pool),
+    workspaceIds: l.workspaces.map(workspace),
+  }));
+  declare("AgentToken", v.agentTokens, ({ pool: p, ...t }) => ({ agentPoolId: pool(p), ...t }));
+  const all = [
+    v.projects,
+    v.teams,
+    v.workspaceAccess,
+    v.projectAccess,
+    v.runTriggers,
+    v.notifications,
+    v.workspaces,
+    v.agentPools,
+    v.allowedWorkspaces,
+    v.agentTokens,
+    v.settings,
+  ];
   return yamlText(
     resources,
     {
       team: { function: "getTeam", arguments: { name: v.lookups.team } },
       access: { function: "getEffectiveAccess", arguments: { workspaceId: v.lookups.workspace } },
       upstream: { function: "getWorkspaceOutputs", arguments: { workspaceId: v.lookups.workspace } },
+      pool: { function: "getAgentPool", arguments: { name: v.lookups.agentPool } },
     },
     {
       ids: Object.fromEntries(all.flatMap((kind) => Object.keys(kind)).map((k) => [k, ref(k)])),
@@ -148,6 +223,10 @@ export function organizationYaml(v: OrganizationValues): string {
       accessTeams: ref("access", "teams"),
       upstreamOutputs: ref("upstream", "outputs"),
       upstreamSensitive: ref("upstream", "sensitiveNames"),
+      agentTokens: Object.fromEntries(ownTokens(v).map((k) => [k, ref(k, "token")])),
+      poolId: ref("pool"),
+      poolScoped: ref("pool", "organizationScoped"),
+      poolAllowed: ref("pool", "allowedWorkspaceIds"),
     },
   );
 }

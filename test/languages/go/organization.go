@@ -19,8 +19,15 @@ type OrganizationValues struct {
 	ProjectAccess   map[string]ProjectAccessValues   `json:"projectAccess"`
 	RunTriggers     map[string]RunTriggerValues      `json:"runTriggers"`
 	Notifications   map[string]NotificationValues    `json:"notifications"`
-	Lookups         OrganizationLookupValues         `json:"lookups"`
-	Imports         []ImportValues                   `json:"imports"`
+	// Where runs execute: a Pool or a Workspace names one of the program's resources, else
+	// it is an id.
+	Workspaces        map[string]OwnWorkspaceValues      `json:"workspaces"`
+	AgentPools        map[string]AgentPoolValues         `json:"agentPools"`
+	AllowedWorkspaces map[string]AllowedWorkspacesValues `json:"allowedWorkspaces"`
+	AgentTokens       map[string]AgentTokenValues        `json:"agentTokens"`
+	Settings          map[string]map[string]any          `json:"settings"`
+	Lookups           OrganizationLookupValues           `json:"lookups"`
+	Imports           []ImportValues                     `json:"imports"`
 }
 
 type ProjectValues struct {
@@ -64,9 +71,31 @@ type NotificationValues struct {
 	Triggers        []string `json:"triggers"`
 }
 
+type OwnWorkspaceValues struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+}
+
+type AgentPoolValues struct {
+	Name               string `json:"name"`
+	OrganizationScoped *bool  `json:"organizationScoped"`
+}
+
+type AllowedWorkspacesValues struct {
+	Pool       string   `json:"pool"`
+	Workspaces []string `json:"workspaces"`
+}
+
+type AgentTokenValues struct {
+	Pool        string  `json:"pool"`
+	Description string  `json:"description"`
+	Rotation    *string `json:"rotation"`
+}
+
 type OrganizationLookupValues struct {
 	Team      string `json:"team"`
 	Workspace string `json:"workspace"`
+	AgentPool string `json:"agentPool"`
 }
 
 // fields sets the inputs of args (a pointer to an SDK Args struct of optional fields) named
@@ -87,8 +116,19 @@ func fields(args any, values map[string]any) error {
 			f.Set(reflect.ValueOf(pulumi.BoolPtr(x)))
 		case string:
 			f.Set(reflect.ValueOf(pulumi.StringPtr(x)))
+		case []any:
+			// A list of strings; an empty one is sent as such (it clears), never as absent.
+			list := pulumi.StringArray{}
+			for _, item := range x {
+				s, ok := item.(string)
+				if !ok {
+					return fmt.Errorf("%s.%s: %v is not a string", v.Type().Name(), name, item)
+				}
+				list = append(list, pulumi.String(s))
+			}
+			f.Set(reflect.ValueOf(list))
 		default:
-			return fmt.Errorf("%s.%s: %v is neither a boolean nor a string", v.Type().Name(), name, x)
+			return fmt.Errorf("%s.%s: %v is neither a boolean, a string nor a list of strings", v.Type().Name(), name, x)
 		}
 	}
 	return nil
@@ -103,9 +143,19 @@ func sortedKeys[T any](m map[string]T) []string {
 	return keys
 }
 
+// byRef is one of the program's records by its output (own), any other by its id.
+func byRef(own map[string]pulumi.StringInput, key string) pulumi.StringInput {
+	if id, ok := own[key]; ok {
+		return id
+	}
+	return pulumi.String(key)
+}
+
 // organizationProgram declares the organization stack: projects, teams, their access to
-// workspaces and projects, run triggers and notification configurations, and the three
-// lookups. With adopt, the resources of v.Imports are declared with the import option.
+// workspaces and projects, run triggers and notification configurations, where runs execute
+// (workspaces, agent pools, the workspaces they allow, agent tokens and workspace settings),
+// and the four lookups. With adopt, the resources of v.Imports are declared with the import
+// option.
 func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 	imports := map[string]string{}
 	if adopt {
@@ -117,14 +167,6 @@ func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 		ids := pulumi.StringMap{}
 		projects := map[string]pulumi.StringInput{}
 		teams := map[string]pulumi.StringInput{}
-		// One of the program's records by its output, any other by its id.
-		byRef := func(own map[string]pulumi.StringInput, key string) pulumi.StringInput {
-			if id, ok := own[key]; ok {
-				return id
-			}
-			return pulumi.String(key)
-		}
-
 		for _, k := range sortedKeys(v.Projects) {
 			p := v.Projects[k]
 			project, err := workspaces.NewProject(ctx, k, &workspaces.ProjectArgs{
@@ -214,6 +256,10 @@ func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 			ids[k] = notification.ID().ToStringOutput()
 		}
 
+		if err := declareAgents(ctx, v, imports, ids); err != nil {
+			return err
+		}
+
 		team := workspaces.LookupTeamOutput(ctx, workspaces.LookupTeamOutputArgs{Name: pulumi.String(v.Lookups.Team)})
 		access := workspaces.GetEffectiveAccessOutput(ctx, workspaces.GetEffectiveAccessOutputArgs{
 			WorkspaceId: pulumi.String(v.Lookups.Workspace),
@@ -228,6 +274,110 @@ func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 		ctx.Export("accessTeams", access.Teams())
 		ctx.Export("upstreamOutputs", upstream.Outputs())
 		ctx.Export("upstreamSensitive", upstream.SensitiveNames())
+		pool := workspaces.LookupAgentPoolOutput(ctx, workspaces.LookupAgentPoolOutputArgs{
+			Name: pulumi.String(v.Lookups.AgentPool),
+		})
+		ctx.Export("poolId", pool.Id())
+		ctx.Export("poolScoped", pool.OrganizationScoped())
+		ctx.Export("poolAllowed", pool.AllowedWorkspaceIds())
 		return nil
 	}
+}
+
+// declareAgents declares where runs execute: the workspaces, the agent pools, the settings of
+// workspaces (before the lists that allow them: the provider orders the writes), the lists
+// and the agent tokens; ids gains each one's id, and the program exports the secret of each
+// token it makes (not of one it imports) as agentTokens.
+func declareAgents(ctx *pulumi.Context, v OrganizationValues, imports map[string]string, ids pulumi.StringMap) error {
+	own := map[string]pulumi.StringInput{}
+	pools := map[string]pulumi.StringInput{}
+	for _, k := range sortedKeys(v.Workspaces) {
+		w := v.Workspaces[k]
+		ws, err := workspaces.NewWorkspace(ctx, k, &workspaces.WorkspaceArgs{
+			Name:        pulumi.String(w.Name),
+			Description: str(w.Description),
+		}, importOption(imports[k])...)
+		if err != nil {
+			return err
+		}
+		own[k] = ws.ID().ToStringOutput()
+		ids[k] = own[k]
+	}
+	for _, k := range sortedKeys(v.AgentPools) {
+		p := v.AgentPools[k]
+		pool, err := workspaces.NewAgentPool(ctx, k, &workspaces.AgentPoolArgs{
+			Name:               pulumi.String(p.Name),
+			OrganizationScoped: boolean(p.OrganizationScoped),
+		}, importOption(imports[k])...)
+		if err != nil {
+			return err
+		}
+		pools[k] = pool.ID().ToStringOutput()
+		ids[k] = pools[k]
+	}
+	for _, k := range sortedKeys(v.Settings) {
+		values := map[string]any{}
+		args := &workspaces.WorkspaceSettingsArgs{}
+		for name, x := range v.Settings[k] {
+			switch name {
+			case "workspace":
+				args.WorkspaceId = byRef(own, x.(string))
+			case "agentPool":
+				args.AgentPoolId = byRef(pools, x.(string))
+			default:
+				values[name] = x
+			}
+		}
+		if err := fields(args, values); err != nil {
+			return err
+		}
+		settings, err := workspaces.NewWorkspaceSettings(ctx, k, args, importOption(imports[k])...)
+		if err != nil {
+			return err
+		}
+		ids[k] = settings.ID().ToStringOutput()
+	}
+	for _, k := range sortedKeys(v.AllowedWorkspaces) {
+		l := v.AllowedWorkspaces[k]
+		list := pulumi.StringArray{}
+		for _, w := range l.Workspaces {
+			list = append(list, byRef(own, w))
+		}
+		allowed, err := workspaces.NewAgentPoolAllowedWorkspaces(ctx, k, &workspaces.AgentPoolAllowedWorkspacesArgs{
+			AgentPoolId:  byRef(pools, l.Pool),
+			WorkspaceIds: list,
+		}, importOption(imports[k])...)
+		if err != nil {
+			return err
+		}
+		ids[k] = allowed.ID().ToStringOutput()
+	}
+	tokens := pulumi.Map{}
+	for _, k := range sortedKeys(v.AgentTokens) {
+		t := v.AgentTokens[k]
+		token, err := workspaces.NewAgentToken(ctx, k, &workspaces.AgentTokenArgs{
+			AgentPoolId: byRef(pools, t.Pool),
+			Description: pulumi.String(t.Description),
+			Rotation:    str(t.Rotation),
+		}, importOption(imports[k])...)
+		if err != nil {
+			return err
+		}
+		ids[k] = token.ID().ToStringOutput()
+		if !imported(v.Imports, k) {
+			tokens[k] = token.Token
+		}
+	}
+	ctx.Export("agentTokens", tokens)
+	return nil
+}
+
+// imported is whether the values' imports name the resource (with or without the import option).
+func imported(list []ImportValues, resource string) bool {
+	for _, i := range list {
+		if i.Resource == resource {
+			return true
+		}
+	}
+	return false
 }

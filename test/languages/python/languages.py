@@ -174,8 +174,9 @@ def vcs_repo(r):
 def organization_program(v, adopt):
     """Declares the organization stack: projects, teams, their access to workspaces and
     projects, run triggers and notification configurations (a `team` or `project` names one
-    of the program's resources, else it is an id), and the three lookups. With adopt, the
-    resources of v["imports"] are declared with the import option."""
+    of the program's resources, else it is an id), where runs execute (declare_agents), and
+    the four lookups. With adopt, the resources of v["imports"] are declared with the import
+    option."""
     imports = {i["resource"]: i["id"] for i in v["imports"]} if adopt else {}
 
     def opts(name):
@@ -235,6 +236,8 @@ def organization_program(v, adopt):
                 opts=opts(name),
             ).id
 
+        declare_agents(v, ids, opts)
+
         lookups = v["lookups"]
         team = workspaces.get_team_output(name=lookups["team"])
         access = workspaces.get_effective_access_output(workspace_id=lookups["workspace"])
@@ -245,8 +248,60 @@ def organization_program(v, adopt):
         pulumi.export("accessTeams", access.teams)
         pulumi.export("upstreamOutputs", upstream.outputs)
         pulumi.export("upstreamSensitive", upstream.sensitive_names)
+        pool = workspaces.get_agent_pool_output(name=lookups["agentPool"])
+        pulumi.export("poolId", pool.id)
+        pulumi.export("poolScoped", pool.organization_scoped)
+        pulumi.export("poolAllowed", pool.allowed_workspace_ids)
 
     return run
+
+
+def declare_agents(v, ids, opts):
+    """Where runs execute: the workspaces, the agent pools, the settings of workspaces (before
+    the lists that allow them: the provider orders the writes), the lists and the agent tokens
+    (a `pool` or a workspace names one of the program's resources, else it is an id); `ids`
+    gains each one's id, and the program exports the secret of each token it makes (not of one
+    it imports) as agentTokens."""
+    own = {}
+    pools = {}
+    for name, w in sorted(v["workspaces"].items()):
+        own[name] = workspaces.Workspace(name, name=w["name"], description=w.get("description"), opts=opts(name)).id
+    for name, p in sorted(v["agentPools"].items()):
+        pools[name] = workspaces.AgentPool(
+            name, name=p["name"], organization_scoped=p.get("organizationScoped"), opts=opts(name)
+        ).id
+    ids.update(own)
+    ids.update(pools)
+    for name, s in sorted(v["settings"].items()):
+        rest = {k: x for k, x in s.items() if k not in ("workspace", "agentPool")}
+        ids[name] = workspaces.WorkspaceSettings(
+            name,
+            workspace_id=own.get(s["workspace"], s["workspace"]),
+            agent_pool_id=pools.get(s["agentPool"], s["agentPool"]) if "agentPool" in s else None,
+            opts=opts(name),
+            **snake(rest),
+        ).id
+    for name, a in sorted(v["allowedWorkspaces"].items()):
+        ids[name] = workspaces.AgentPoolAllowedWorkspaces(
+            name,
+            agent_pool_id=pools.get(a["pool"], a["pool"]),
+            workspace_ids=[own.get(w, w) for w in a["workspaces"]],
+            opts=opts(name),
+        ).id
+    imported = {i["resource"] for i in v["imports"]}
+    tokens = {}
+    for name, t in sorted(v["agentTokens"].items()):
+        token = workspaces.AgentToken(
+            name,
+            agent_pool_id=pools.get(t["pool"], t["pool"]),
+            description=t["description"],
+            rotation=t.get("rotation"),
+            opts=opts(name),
+        )
+        ids[name] = token.id
+        if name not in imported:
+            tokens[name] = token.token
+    pulumi.export("agentTokens", tokens)
 
 
 def snake(values):
