@@ -59,6 +59,10 @@ export type {
   TeamProjectPermissionsOutput,
   TeamProjectWorkspacePermissionsOutput,
 } from "./resources/team-project-access";
+export { AgentPool } from "./resources/agent-pool";
+export type { AgentPoolArgs } from "./resources/agent-pool";
+export { AgentToken } from "./resources/agent-token";
+export type { AgentTokenArgs } from "./resources/agent-token";
 export { RunTrigger } from "./resources/run-trigger";
 export type { RunTriggerArgs } from "./resources/run-trigger";
 export { NotificationConfiguration } from "./resources/notification-configuration";
@@ -86,8 +90,11 @@ export {
   getWorkspaceOutputsOutput,
   getTeam,
   getTeamOutput,
+  getAgentPool,
+  getAgentPoolOutput,
 } from "./resources/lookups";
 export type { GetTeamArgs, GetTeamOutputArgs, GetTeamResult } from "./resources/team-lookup";
+export type { GetAgentPoolArgs, GetAgentPoolOutputArgs, GetAgentPoolResult } from "./resources/agent-pool-lookup";
 export type {
   GetWorkspacesArgs,
   GetWorkspacesOutputArgs,

@@ -185,6 +185,32 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
     name: "platform-team",
     forms: [{ form: "team-<id>", says: "the team's id.", example: "team-6pYwQv8sNb3kLrTz" }],
   },
+  AgentPool: {
+    name: "private-network",
+    forms: [
+      { form: "apool-<id>", says: "the agent pool's id.", example: "apool-8bQwPz3YtLm6VnRs" },
+      {
+        form: "<organization>/<name>",
+        says: "the pool's organization and name; the resource's id is then its `apool-` id.",
+        example: "acme/private-network",
+      },
+    ],
+  },
+  AgentToken: {
+    name: "agents",
+    forms: [
+      {
+        form: "at-<id>",
+        says: "the agent token's id (its pool is found among the organization's pools; the token's secret, which the service never shows again, is absent: set `rotation` to make a new one).",
+        example: "at-3kqPzV6sYw8RnTdM",
+      },
+      {
+        form: "apool-<id>/at-<id>",
+        says: "the same, naming its pool too; the resource's id is then its `at-` id.",
+        example: "apool-8bQwPz3YtLm6VnRs/at-3kqPzV6sYw8RnTdM",
+      },
+    ],
+  },
   AgentPoolAllowedWorkspaces: {
     name: "private-network-allowed",
     forms: [

@@ -34,6 +34,8 @@ import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
+import { agentPoolProvider } from "./providers/agent-pool";
+import { agentTokenProvider } from "./providers/agent-token";
 import { workspaceSettingsProvider } from "./providers/workspace-settings";
 import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
@@ -74,6 +76,8 @@ const implementations: Record<string, ProviderImpl> = {
   teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,
   notificationconfiguration: notificationConfigurationProvider,
+  agentpool: agentPoolProvider,
+  agenttoken: agentTokenProvider,
   workspacesettings: workspaceSettingsProvider,
   agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),

@@ -39,6 +39,13 @@ import {
   type GetWorkspaceOutputsResult,
 } from "./workspace-outputs";
 import { readTeam, teamArgsSchema, type GetTeamArgs, type GetTeamOutputArgs, type GetTeamResult } from "./team-lookup";
+import {
+  agentPoolArgsSchema,
+  readAgentPool,
+  type GetAgentPoolArgs,
+  type GetAgentPoolOutputArgs,
+  type GetAgentPoolResult,
+} from "./agent-pool-lookup";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { foldTagName } from "./providers/compare";
@@ -73,6 +80,7 @@ export const LOOKUP_ARGUMENTS = {
   getTeam: Object.keys(teamArgsSchema.shape),
   getEffectiveAccess: Object.keys(effectiveArgsSchema.shape),
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
+  getAgentPool: Object.keys(agentPoolArgsSchema.shape),
 };
 
 function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
@@ -381,4 +389,34 @@ export async function getTeam(args: GetTeamArgs): Promise<GetTeamResult> {
 /** {@link getTeam} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
 export function getTeamOutput(args: GetTeamOutputArgs): pulumi.Output<GetTeamResult> {
   return pulumi.output(args).apply((a) => getTeam(a as GetTeamArgs));
+}
+
+/**
+ * Reads one agent pool by name, like `tfe_agent_pool` as a data source: its id (for
+ * `WorkspaceSettings.agentPoolId`, `AgentToken` and the pool's lists), whether it is
+ * organization-scoped, and the workspaces and projects it allows or excludes (since
+ * 0.7.0). Puts nothing in state.
+ *
+ * ```ts
+ * const pool = await getAgentPool({ name: "private-network" });
+ * export const poolId = pool.id;
+ * ```
+ */
+export async function getAgentPool(args: GetAgentPoolArgs): Promise<GetAgentPoolResult> {
+  const fn = "getAgentPool";
+  const parsed = agentPoolArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const client = lookupClient(fn);
+  const organization = organizationOf(fn, client, parsed.data.organization);
+  try {
+    return await readAgentPool(fn, client, organization, parsed.data.name);
+  } catch (err) {
+    if (err instanceof pulumi.RunError) throw err;
+    throw fail(fn, (err as Error).message);
+  }
+}
+
+/** {@link getAgentPool} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getAgentPoolOutput(args: GetAgentPoolOutputArgs): pulumi.Output<GetAgentPoolResult> {
+  return pulumi.output(args).apply((a) => getAgentPool(a as GetAgentPoolArgs));
 }

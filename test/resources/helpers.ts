@@ -135,3 +135,33 @@ export async function registryModuleWith(h: Harness, versions: string[]): Promis
   }
   return m.json.data.id;
 }
+
+/**
+ * The providers pointed at the harness's server with `token` (the engine's configure, and
+ * new clients); `providersAs(h, h.server.token)` points them back.
+ */
+export function providersAs(h: Harness, token: string): void {
+  const config: Record<string, string> = {
+    "workspaces:address": h.server.url,
+    "workspaces:token": token,
+    "workspaces:organization": h.org,
+  };
+  configureFromStack({ config: { get: (k: string) => config[k] } });
+  resetClients();
+}
+
+/** The token of a new team of the harness's organization with these organization flags (in the service's spelling). */
+export async function teamTokenWith(h: Harness, flags: Record<string, boolean>): Promise<string> {
+  const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
+    data: { type: "teams", attributes: { name: uniqueName("viewer"), "organization-access": flags } },
+  });
+  expect(team.status).toBe(201);
+  return (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token;
+}
+
+/** Writes (POST, PATCH, DELETE) the harness's server has answered so far. */
+export function writesTo(h: Harness): number {
+  return Object.entries(h.server.stats().byRoute)
+    .filter(([route]) => /^(POST|PATCH|DELETE) /.test(route))
+    .reduce((n, [, count]) => n + count, 0);
+}

@@ -145,7 +145,7 @@ export async function adoptionPreview(impl: ProviderImpl, adopter: AdoptionLooku
 }
 
 /** Outputs that carry `adopt` and the origin along, so that a refresh can rebuild the inputs from them. */
-function echoAdopt(outs: Props | undefined, from: Props): Props | undefined {
+export function echoAdopt(outs: Props | undefined, from: Props): Props | undefined {
   if (!outs) return outs;
   const echoed = [ADOPT, ORIGIN_KEY].filter((k) => from[k] !== undefined);
   if (echoed.length === 0) return outs;

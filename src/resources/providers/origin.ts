@@ -32,6 +32,8 @@ export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
   "Project",
   // An application writes nothing of its own: its origin says which stack's sets it may take over.
   "VariableSetApplication",
+  // A token carries it after its description (see ./agent-token.ts).
+  "AgentToken",
 ]);
 
 /**
