@@ -101,7 +101,12 @@ const graph = readGraph();
 const SERVER = "src/server/";
 
 /** Shared plumbing every room may use: opening the database, migrations, statement cache. */
-const INFRASTRUCTURE = new Set([`${SERVER}store/db.ts`, `${SERVER}store/schema.ts`, `${SERVER}store/schema-v3.ts`]);
+const INFRASTRUCTURE = new Set([
+  `${SERVER}store/db.ts`,
+  `${SERVER}store/schema.ts`,
+  `${SERVER}store/schema-v3.ts`,
+  `${SERVER}store/schema-v4.ts`,
+]);
 
 /**
  * The server domain a file belongs to (`workspace`, `nocode`, ...), or null outside the
@@ -268,6 +273,9 @@ const ALLOWED_ROOM_VIOLATIONS: string[] = [];
  */
 const TABLE_OWNERS: Record<string, string> = {
   agent_pools: "agent-pool",
+  agent_pool_workspaces: "agent-pool",
+  agent_pool_projects: "agent-pool",
+  agent_tokens: "agent-token",
   users: "auth",
   teams: "auth",
   team_members: "auth",
@@ -332,6 +340,8 @@ function foreignTables(modules: Iterable<Module>): string[] {
  */
 const ALLOWED_FOREIGN_TABLES: string[] = [
   "src/server/agent-pool/store.ts -> organizations (organization)",
+  // A pool's allowed projects are checked and filtered by name; the project service checks pools through this domain.
+  "src/server/agent-pool/store.ts -> projects (project)",
   "src/server/agent-pool/store.ts -> workspaces (workspace)",
   "src/server/auth/store/grants.ts -> organizations (organization)",
   "src/server/auth/store/grants.ts -> projects (project)",
