@@ -14,6 +14,7 @@ import { api, repoRoot, serverEnv, startTestServer, TestStack, type PulumiResult
 import {
   consumerIds,
   createProject,
+  createWorkspace,
   createRegistryModule,
   tagBindings,
   workspaceByName,
@@ -32,6 +33,7 @@ const PROGRAMS = [
   "maintenance-window",
   "variables",
   "organization",
+  "agent-pools",
   "policy",
 ];
 
@@ -575,6 +577,66 @@ describe("examples through the engine", () => {
       expect(r.code, r.output).toBe(0);
       expect((await api(server, `/projects/${projectId}`)).status).toBe(404);
       expect((await api(server, `/teams/${teamId}`)).status).toBe(404);
+    });
+  });
+
+  describe("agent-pools", () => {
+    let stack: TestStack;
+    let reportsId: string;
+    const pool = async (id: string) => (await api<any>(server, `/agent-pools/${id}`)).body.data;
+    const ids = (pool: any, list: string) => pool.relationships[list].data.map((d: any) => d.id).sort();
+    const onPool = async (workspaceId: string) => {
+      const ws = (await api<any>(server, `/workspaces/${workspaceId}`)).body.data;
+      return [ws.attributes["execution-mode"], ws.relationships["agent-pool"]?.data?.id ?? null];
+    };
+
+    beforeAll(async () => {
+      // The other team's workspace, made before the stack exists.
+      reportsId = await createWorkspace(server, "reports");
+      stack = track(await exampleStack(server, "agent-pools", { reportsWorkspaceId: reportsId }));
+    });
+
+    it("allows the project but its sandbox, and the other team's workspace, and puts both on the pool in one up", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      const p = await pool(out.poolId);
+      expect(p.attributes).toMatchObject({ name: "private-net", "organization-scoped": false });
+      expect(ids(p, "allowed-projects")).toEqual([out.projectId]);
+      expect(ids(p, "excluded-workspaces")).toEqual([out.sandboxId]);
+      expect(ids(p, "allowed-workspaces")).toEqual([reportsId]);
+      expect(await onPool(out.appId)).toEqual(["agent", out.poolId]);
+      expect(await onPool(reportsId)).toEqual(["agent", out.poolId]);
+      expect(await onPool(out.sandboxId)).toEqual(["remote", null]);
+      // The agents' secret: an output, in the state only encrypted.
+      expect(out.agentToken).toMatch(/\S{20,}/);
+      await stack.expectEncryptedOnly([out.agentToken]);
+    });
+
+    it("previews no change, then rotates the token by its config key alone", async () => {
+      await stack.expectNoChanges();
+      const before = await stack.outputs();
+      await stack.ok(["config", "set", "tokenRotation", "2027-06"]);
+      const p = await stack.previewJson();
+      expect(p.code, p.raw.output).toBe(0);
+      // The token alone is replaced, with rotation as its reason; nothing else changes.
+      expect(p.changeSummary).toMatchObject({ replace: 1 });
+      expect(Object.keys(p.changeSummary).sort()).toEqual(["replace", "same"]);
+      expect(opsByName(p.steps.filter((s) => s.op === "replace"))).toEqual({ "private-net-agents": "replace" });
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const after = await stack.outputs();
+      expect(after.agentTokenId).not.toBe(before.agentTokenId);
+      expect(after.agentToken).not.toBe(before.agentToken);
+      expect((await api(server, `/authentication-tokens/${before.agentTokenId}`)).status).toBe(404);
+    });
+
+    it("destroys the pool, and leaves the other team's workspace as it was", async () => {
+      const { poolId } = await stack.outputs();
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      expect((await api(server, `/agent-pools/${poolId}`)).status).toBe(404);
+      expect(await onPool(reportsId)).toEqual(["remote", null]);
     });
   });
 
