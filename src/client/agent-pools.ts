@@ -2,8 +2,6 @@
  * Agent pools of an organization (`client.agentPools`): where the runs of the workspaces
  * on agent execution go, and which workspaces and projects may use each pool.
  */
-import type { z } from "zod";
-import { issuesToErrors } from "../api/common";
 import {
   AGENT_POOL_LIST_TYPES,
   agentPoolCreateRequestSchema,
@@ -17,9 +15,7 @@ import {
 } from "../api/agent-pools";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
-import type { HttpMethod } from "./typed-errors";
-import { ValidationError } from "./typed-errors";
-import { relId, relIds } from "./wire";
+import { checkedBody, relId, relIds } from "./wire";
 
 /** An agent pool. */
 export interface AgentPool {
@@ -132,23 +128,6 @@ function attributesOf(options: AgentPoolUpdateOptions): Record<string, unknown> 
   if (options.name !== undefined) out.name = options.name;
   if (options.organizationScoped !== undefined) out["organization-scoped"] = options.organizationScoped;
   return out;
-}
-
-/**
- * `body` once `schema` accepts it; otherwise a {@link ValidationError} of the request that
- * was not sent, with a pointer per problem, as the service would answer it.
- */
-export function checkedBody<T>(schema: z.ZodType<T>, method: HttpMethod, path: string, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return body as T;
-  throw new ValidationError({
-    method,
-    path,
-    status: 0,
-    errors: issuesToErrors(parsed.error.issues),
-    attempts: 0,
-    elapsedMs: 0,
-  });
 }
 
 /** Agent pool calls of a {@link WorkspacesClient} (`client.agentPools`). */

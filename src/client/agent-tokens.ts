@@ -8,10 +8,9 @@ import {
   agentTokenListDocumentSchema,
   type AgentTokenResource,
 } from "../api/agent-tokens";
-import { checkedBody } from "./agent-pools";
 import { type PagedList, pagedGet } from "./pagination";
 import { type Transport, urlPath } from "./transport";
-import { relId } from "./wire";
+import { checkedBody, relId } from "./wire";
 
 /** An agent token as every read shows it: without its secret. */
 export interface AgentToken {

@@ -2,7 +2,9 @@
  * Small helpers between the wire's kebab-case JSON:API documents and the client's
  * camelCase objects.
  */
-import type { Relationship } from "../api/common";
+import type { z } from "zod";
+import { issuesToErrors, type Relationship } from "../api/common";
+import { ValidationError, type HttpMethod } from "./typed-errors";
 
 type WithRelationships = { relationships?: Record<string, Relationship> | undefined };
 
@@ -69,4 +71,21 @@ export function camelKeys<V>(obj: Record<string, V | null> | null | undefined): 
   if (!obj) return out;
   for (const [k, v] of Object.entries(obj)) if (v !== null) out[camel(k)] = v;
   return out;
+}
+
+/**
+ * `body` once `schema` accepts it; otherwise a {@link ValidationError} of the request that
+ * was not sent, with a pointer per problem, as the service would answer it.
+ */
+export function checkedBody<T>(schema: z.ZodType<T>, method: HttpMethod, path: string, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return body as T;
+  throw new ValidationError({
+    method,
+    path,
+    status: 0,
+    errors: issuesToErrors(parsed.error.issues),
+    attempts: 0,
+    elapsedMs: 0,
+  });
 }
