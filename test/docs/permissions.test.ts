@@ -6,6 +6,7 @@ import { ORGANIZATION_ACCESS_FLAGS } from "../../src/api/teams";
 import { typeTokens } from "../../src/resources/tokens";
 import {
   LOOKUP_ARGUMENTS,
+  getAgentPool,
   getEffectiveAccess,
   getEffectiveVariables,
   getTeam,
@@ -28,7 +29,10 @@ const ROOT = join(__dirname, "../..");
 const OPS = ["create", "read", "update", "delete"] as const;
 type Op = (typeof OPS)[number];
 
-/** One grant of the table's vocabulary: `owners`, a flag, `member`, `workspace <level>`, `project <level>`. */
+/**
+ * One grant of the table's vocabulary: `owners`, `organization token`, a flag, `member`,
+ * `workspace <level>`, `project <level>`.
+ */
 type Grant = string;
 /** A cell: alternatives, each a set of grants that must all be held. */
 type Cell = Grant[][];
@@ -70,6 +74,7 @@ const LEVELS = {
 function below(g: Grant): Grant | null {
   if (g === "owners") return "every flag";
   if (g === "member") return "outsider";
+  if (g === "organization token") return null;
   const [scope, level] = g.split(" ") as [keyof typeof LEVELS, string];
   if (scope in LEVELS) {
     const levels: readonly string[] = LEVELS[scope];
@@ -207,6 +212,38 @@ const noCodeWorkspace = async (a: WorkspacesClient, ctx: Ctx) => {
   return { id: m.id, workspaceId: ws.id };
 };
 
+/** An agent pool of the organization, made by the site administrator; not organization-scoped. */
+const pool = async (a: WorkspacesClient) => ({
+  id: (await a.agentPools.create(t.org, { name: uniq("pool"), organizationScoped: false })).id,
+});
+
+/** One of a pool's three lists, each replaced whole by its own client call. */
+const poolList = (write: (c: WorkspacesClient, ctx: Ctx) => Promise<unknown>): Partial<Record<Op, Probe>> => ({
+  create: { setup: pool, run: write },
+  read: { setup: pool, run: (c, ctx) => c.agentPools.read(ctx.id!) },
+  update: { setup: pool, run: write },
+  delete: { setup: pool, run: write },
+});
+
+const agentToken = async (a: WorkspacesClient) => {
+  const { id } = await pool(a);
+  return { id: (await a.agentTokens.create(id, uniq("agents"))).id };
+};
+
+/** A workspace's whole list of consumers, replaced: `RemoteStateConsumers` (authoritative) and `WorkspaceSettings`' consumers. */
+const consumersReplaced: Partial<Record<Op, Probe>> = {
+  create: { setup: consumer, run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, [ctx.id!]) },
+  read: { run: (c, ctx) => c.remoteStateConsumers.listIds(ctx.workspaceId) },
+  update: { setup: consumer, run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, [ctx.id!]) },
+  delete: {
+    setup: async (a, ctx) => {
+      const { id } = await consumer(a);
+      await a.remoteStateConsumers.replace(ctx.workspaceId, [id]);
+    },
+    run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, []),
+  },
+};
+
 /** Lookups run as a program runs them: the settings the provider would hand them. */
 let lookupToken = "";
 const lookupAs = <T>(c: WorkspacesClient, f: () => Promise<T>) => {
@@ -259,18 +296,7 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
       run: (c, ctx) => c.remoteStateConsumers.remove(ctx.workspaceId, [ctx.id!]),
     },
   },
-  "`RemoteStateConsumers` (authoritative)": {
-    create: { setup: consumer, run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, [ctx.id!]) },
-    read: { run: (c, ctx) => c.remoteStateConsumers.listIds(ctx.workspaceId) },
-    update: { setup: consumer, run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, [ctx.id!]) },
-    delete: {
-      setup: async (a, ctx) => {
-        const { id } = await consumer(a);
-        await a.remoteStateConsumers.replace(ctx.workspaceId, [id]);
-      },
-      run: (c, ctx) => c.remoteStateConsumers.replace(ctx.workspaceId, []),
-    },
-  },
+  "`RemoteStateConsumers` (authoritative)": consumersReplaced,
   "`WorkspaceLock`": {
     create: { run: (c, ctx) => c.locks.lock(ctx.workspaceId) },
     read: { run: (c, ctx) => c.workspaces.read(ctx.workspaceId) },
@@ -353,6 +379,31 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
     update: { setup: noCodeWorkspace, run: (c, ctx) => c.noCode.upgrade.initiate(ctx.id!, ctx.workspaceId) },
     delete: { setup: noCodeWorkspace, run: (c, ctx) => c.workspaces.safeDelete(ctx.workspaceId) },
   },
+  "`AgentPool`": {
+    create: { run: (c) => c.agentPools.create(t.org, { name: uniq("pool") }) },
+    read: { setup: pool, run: (c, ctx) => c.agentPools.read(ctx.id!) },
+    update: { setup: pool, run: (c, ctx) => c.agentPools.update(ctx.id!, { organizationScoped: true }) },
+    delete: { setup: pool, run: (c, ctx) => c.agentPools.delete(ctx.id!) },
+  },
+  "`AgentPoolAllowedWorkspaces`": poolList((c, ctx) =>
+    c.agentPools.updateAllowedWorkspaces(ctx.id!, [ctx.workspaceId]),
+  ),
+  "`AgentPoolAllowedProjects`": poolList((c, ctx) => c.agentPools.updateAllowedProjects(ctx.id!, [ctx.projectId])),
+  "`AgentPoolExcludedWorkspaces`": poolList((c, ctx) =>
+    c.agentPools.updateExcludedWorkspaces(ctx.id!, [ctx.workspaceId]),
+  ),
+  "`AgentToken`": {
+    create: { setup: pool, run: (c, ctx) => c.agentTokens.create(ctx.id!, uniq("agents")) },
+    read: { setup: agentToken, run: (c, ctx) => c.agentTokens.read(ctx.id!) },
+    delete: { setup: agentToken, run: (c, ctx) => c.agentTokens.delete(ctx.id!) },
+  },
+  "`WorkspaceSettings`": {
+    create: { run: (c, ctx) => c.workspaces.update(ctx.workspaceId, { description: "settings" }) },
+    read: { run: (c, ctx) => c.workspaces.read(ctx.workspaceId) },
+    update: { run: (c, ctx) => c.workspaces.update(ctx.workspaceId, { description: "changed" }) },
+    delete: { run: (c, ctx) => c.workspaces.update(ctx.workspaceId, { description: "put back" }) },
+  },
+  "`WorkspaceSettings` with `remoteStateConsumerIds`": consumersReplaced,
   "`getWorkspace`": { read: { run: (c, ctx) => lookupAs(c, () => getWorkspace({ id: ctx.workspaceId })) } },
   "`getWorkspaces`": { read: { run: (c) => lookupAs(c, () => getWorkspaces({ organization: t.org })) } },
   "`getEffectiveVariables`": {
@@ -377,6 +428,12 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
   },
   "`getEffectiveAccess`": {
     read: { run: (c, ctx) => lookupAs(c, () => getEffectiveAccess({ workspaceId: ctx.workspaceId })) },
+  },
+  "`getAgentPool`": {
+    read: {
+      setup: async (a) => ({ id: (await a.agentPools.create(t.org, { name: uniq("seen") })).name }),
+      run: (c, ctx) => lookupAs(c, () => getAgentPool({ name: ctx.id!, organization: t.org })),
+    },
   },
 };
 
