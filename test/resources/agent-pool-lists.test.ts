@@ -121,7 +121,7 @@ describe("check", () => {
     expect(await f(WS, "all-a", { agentPoolId: pool, workspaceIds: ["ws-1"] })).toEqual([]); // checked again
     const twice = await f(WS, "all-b", { agentPoolId: pool, workspaceIds: [] });
     expect(twice).toHaveLength(1);
-    expect(twice[0].property).toBe("mode");
+    expect(twice[0].property).toBe("agentPoolId");
     expect(twice[0].reason).toContain(`this one and "all-a"`);
     expect(twice[0].reason).toContain(`"all-a" is authoritative and this one is authoritative`);
 

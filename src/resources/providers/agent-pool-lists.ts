@@ -174,7 +174,7 @@ function claimFailures(list: ListSpec, news: Props, claimant: string): CheckFail
         ? `both add ${c.item} to it`
         : `"${c.other}" is ${c.otherHolds === "all" ? "authoritative" : "additive"} and this one is ${mode}`;
     failures.push({
-      property: c.item !== undefined ? list.arg : "mode",
+      property: c.item !== undefined ? list.arg : "agentPoolId",
       reason:
         `${label(list, String(news.agentPoolId))} are declared by two resources of this stack, this one and "${c.other}": ${what}. ` +
         `A list has one owner: keep one authoritative resource for the whole list, or only additive ones that each add different ids.`,
