@@ -144,6 +144,12 @@ describe("an agent pool's lists", () => {
     expect(listIds(read.body.data, "excluded-workspaces")).toEqual([]);
   });
 
+  it("of any length are checked: more ids than SQLite binds at once, repeats kept once", async () => {
+    const ws = await createWorkspace(t.api, t.org, "lists-long");
+    const pool = await createPool("lists-long", { allowed: Array.from({ length: 33_000 }, () => ws.id) });
+    expect(listIds(pool, "allowed-workspaces")).toEqual([ws.id]);
+  });
+
   it("lose a workspace or project when it is deleted", async () => {
     const ws = await createWorkspace(t.api, t.org, "lists-gone");
     const stays = await createWorkspace(t.api, t.org, "lists-stays");

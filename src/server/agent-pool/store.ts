@@ -136,6 +136,8 @@ export function replaceAgentPoolList(db: Db, id: string, list: AgentPoolList, id
   ids.forEach((target, i) => insert.run(id, list, target, i));
 }
 
+const ID_SLICE = 500;
+
 /** Which of `ids` are records of `kind` in the organization. */
 export function idsInOrganization(
   db: Db,
@@ -143,12 +145,17 @@ export function idsInOrganization(
   organization: string,
   ids: readonly string[],
 ): Set<string> {
-  if (!ids.length) return new Set();
-  const rows = prepare(
-    db,
-    `SELECT id FROM ${kind} WHERE organization = ? AND id IN (${ids.map(() => "?").join(",")})`,
-  ).all(organization, ...ids) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
+  const found = new Set<string>();
+  // In slices, so that a list of any length stays under SQLite's limit of bound values.
+  for (let i = 0; i < ids.length; i += ID_SLICE) {
+    const slice = ids.slice(i, i + ID_SLICE);
+    const rows = prepare(
+      db,
+      `SELECT id FROM ${kind} WHERE organization = ? AND id IN (${slice.map(() => "?").join(",")})`,
+    ).all(organization, ...slice) as { id: string }[];
+    for (const r of rows) found.add(r.id);
+  }
+  return found;
 }
 
 /**
