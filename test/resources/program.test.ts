@@ -13,6 +13,8 @@ interface Registered {
   id?: string;
 }
 const registered: Registered[] = [];
+/** The outputs each registration asked the engine to keep secret, by resource name. */
+const secretOutputsAsked = new Map<string, string[]>();
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks(
@@ -30,6 +32,13 @@ beforeAll(async () => {
     "stack",
     false,
   );
+  // The engine, not the SDK, applies additionalSecretOutputs: record what each registration asks for.
+  const monitor = (pulumi.runtime as unknown as { getMonitor(): any }).getMonitor();
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: any, callback: unknown) => {
+    secretOutputsAsked.set(req.getName(), req.getAdditionalsecretoutputsList());
+    return register(req, callback);
+  };
 });
 
 async function value<T>(o: pulumi.Output<T>): Promise<T> {
@@ -109,6 +118,11 @@ describe("resource classes in a program", () => {
       workspaceId: ws.id,
       access: "write",
     });
+    const pool = new r.AgentPool("private-network", { name: "private-network", organizationScoped: false });
+    const agentToken = new r.AgentToken("agents", { agentPoolId: pool.id, description: "agents", rotation: "1" });
+    new r.AgentPoolAllowedWorkspaces("pool-web", { agentPoolId: pool.id, workspaceIds: [ws.id] });
+    new r.AgentPoolAllowedProjects("pool-platform", { agentPoolId: pool.id, projectIds: [project.id] });
+    new r.AgentPoolExcludedWorkspaces("pool-not-net", { agentPoolId: pool.id, workspaceIds: ["ws-net"] });
     const appsAccess = new r.TeamProjectAccess("platform-apps", {
       teamId: team.id,
       projectId: project.id,
@@ -138,6 +152,10 @@ describe("resource classes in a program", () => {
     expect(await value(team.urn)).toContain("workspaces:Team::platform-team");
     expect(await value(webAccess.urn)).toContain("workspaces:TeamWorkspaceAccess::platform-web");
     expect(await value(appsAccess.urn)).toContain("workspaces:TeamProjectAccess::platform-apps");
+    expect(await value(pool.urn)).toContain("workspaces:AgentPool::private-network");
+    expect(await value(agentToken.urn)).toContain("workspaces:AgentToken::agents");
+    // The token the service answers once is a secret output of every AgentToken.
+    expect(secretOutputsAsked.get("agents")).toContain("token");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
     expect(await isSecret(variable.value as pulumi.Output<unknown>)).toBe(false);
     const token = new r.WorkspaceVariable("token", {
