@@ -16,8 +16,8 @@ const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--projec
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, their
 variables and the variable sets, its projects and teams, the teams' access, run triggers
-and notification configurations, and a README.md beside it listing the secret stack
-config keys to set before pulumi up.
+and notification configurations, its agent pools with their lists and tokens, and a
+README.md beside it listing the secret stack config keys to set before pulumi up.
 
   --organization NAME   organization to read (default: the stack's workspaces:organization,
                         then WORKSPACES_ORGANIZATION)
@@ -27,8 +27,8 @@ config keys to set before pulumi up.
                         (the provider plugin's types: for YAML, Python or Go programs)
   --split-by project    one program whose stacks each own one project's workspaces, written
                         into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
-                        (stack organization holds the no-code modules and the variable sets
-                        of several projects), run-stacks.js to run
+                        (stack organization holds the no-code modules, teams, agent pools and
+                        the variable sets of several projects), run-stacks.js to run
                         every stack from one machine, a CI workflow and a README
   --stack NAME          read the settings from this stack's Pulumi.<stack>.yaml (default: the
                         stack selected in the Pulumi project of this folder)
@@ -98,11 +98,12 @@ function parse(args: string[]): Parsed {
   return out;
 }
 
-/** The projects, teams, access, triggers and notifications of a summary line. */
+/** The projects, teams, access, triggers, notifications and agent pools of a summary line. */
 function layoutCounts(c: Counts): string {
   return (
     `${c.projects} projects, ${c.teams} teams, ${c.teamProjectAccess + c.teamWorkspaceAccess} access grants, ` +
-    `${c.runTriggers} run triggers, ${c.notificationConfigurations} notification configurations`
+    `${c.runTriggers} run triggers, ${c.notificationConfigurations} notification configurations, ` +
+    `${c.agentPools} agent pools, ${c.agentPoolLists} pool lists, ${c.agentTokens} agent tokens`
   );
 }
 
@@ -160,10 +161,15 @@ export async function main(argv: string[]): Promise<number> {
         `set ${result.secrets.length} secret stack config keys before pulumi up (listed in ${result.readmePath})`,
       );
     if (result.notCarried.length) {
+      const n = result.notCarried.length;
       console.error(
-        `${result.notCarried.length} settings of workspaces made from no-code modules are left out (NoCodeWorkspace has no input for them; listed in ${result.readmePath})`,
+        `${n} setting${n === 1 ? "" : "s"} of workspaces made from no-code modules ${n === 1 ? "is" : "are"} left out (neither NoCodeWorkspace nor WorkspaceSettings has an input for ${n === 1 ? "it" : "them"}; listed in ${result.readmePath})`,
       );
     }
+    if (result.tokensNotDeclared.length)
+      console.error(
+        `${result.tokensNotDeclared.reduce((n, t) => n + t.ids.length, 0)} agent tokens that share a description with another token of their pool, or have none, are left out (listed in ${result.readmePath})`,
+      );
     return 0;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -3,7 +3,7 @@
  * each, the secrets it needs and the import file's entries (./declarations.ts writes them).
  */
 import type { Team } from "../client";
-import type { ProjectRecord } from "./read";
+import type { AgentPoolRecord, ProjectRecord } from "./read";
 import type { SecretKey } from "./variable-declarations";
 
 /** How many of each a program declares. */
@@ -34,6 +34,14 @@ export interface Counts {
   runTriggers: number;
   /** Notification configurations of workspaces (`NotificationConfiguration`). */
   notificationConfigurations: number;
+  /** Agent pools (`AgentPool`). */
+  agentPools: number;
+  /** Lists of agent pools: allowed workspaces, allowed projects, excluded workspaces (one resource each). */
+  agentPoolLists: number;
+  /** Agent tokens (`AgentToken`), adopted without their secrets. */
+  agentTokens: number;
+  /** Settings of module-made workspaces that `NoCodeWorkspace` has no input for (`WorkspaceSettings`). */
+  workspaceSettings: number;
 }
 
 /** A count of every kind at zero. */
@@ -52,6 +60,10 @@ export function noCounts(): Counts {
     teamWorkspaceAccess: 0,
     runTriggers: 0,
     notificationConfigurations: 0,
+    agentPools: 0,
+    agentPoolLists: 0,
+    agentTokens: 0,
+    workspaceSettings: 0,
   };
 }
 
@@ -63,6 +75,8 @@ export interface Layout {
   teams?: Team[];
   /** Projects whose team access this file declares, though it does not declare the project (the default project). */
   accessOnly?: ProjectRecord[];
+  /** Agent pools to declare, with their lists and tokens. */
+  agentPools?: AgentPoolRecord[];
   /** Write the `// Workspaces` heading even when the file declares none (where a reader adds the first). */
   workspacesHeading?: boolean;
 }
@@ -91,6 +105,16 @@ export interface ImportEntry {
   id: string;
 }
 
+/** Agent tokens of one pool that share a description: adoption finds a token by its description, so none of them is declared. */
+export interface TokensNotDeclared {
+  /** Pool name. */
+  pool: string;
+  /** The description they share. */
+  description: string;
+  /** Their ids (`at-...`). */
+  ids: string[];
+}
+
 /** Where a record declared in another stack of a split program lives, for the comment beside its literal id. */
 export type Elsewhere = (id: string) => { name: string; stack: string } | undefined;
 
@@ -104,6 +128,8 @@ export interface Declarations {
   secrets: SecretKey[];
   /** Settings of module-made workspaces the statements do not state. */
   notCarried: NotCarried[];
+  /** Agent tokens the statements do not declare. */
+  tokensNotDeclared: TokensNotDeclared[];
   /** How many of each the statements declare. */
   counts: Counts;
   /** The same resources as a bulk import file lists them. */

@@ -12,6 +12,8 @@ import {
   declareWorkspaceLinks,
   type AccessContext,
 } from "./access-declarations";
+import { splitDescription } from "../resources/providers/agent-token";
+import { declareAgentPoolMembers, declareAgentPools } from "./agent-pool-declarations";
 import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot, VariableSetRecord } from "./read";
@@ -20,7 +22,15 @@ import { newestEngineVersion, noCodeSettingsOf, settingsOf, sortedTags } from ".
 
 export type { SecretKey } from "./variable-declarations";
 export { noCounts } from "./declaration-types";
-export type { Counts, Declarations, Elsewhere, ImportEntry, Layout, NotCarried } from "./declaration-types";
+export type {
+  Counts,
+  Declarations,
+  Elsewhere,
+  ImportEntry,
+  Layout,
+  NotCarried,
+  TokensNotDeclared,
+} from "./declaration-types";
 import { type Declarations, type Elsewhere, type ImportEntry, type Layout, type NotCarried } from "./declaration-types";
 
 function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, unknown> {
@@ -53,6 +63,7 @@ export class ProgramWriter {
   private readonly projectNames: Map<string, string>;
   private readonly workspaceNames: Map<string, string>;
   private readonly teamNames: Map<string, string>;
+  private readonly poolNames: Map<string, string>;
 
   /** @param snapshot everything read; the default engine version is the organization's, whatever each file declares */
   constructor(snapshot: OrganizationSnapshot) {
@@ -60,6 +71,7 @@ export class ProgramWriter {
     this.projectNames = new Map(snapshot.projects.map((p) => [p.id, p.name]));
     this.workspaceNames = new Map(snapshot.workspaces.map((r) => [r.workspace.id, r.workspace.name]));
     this.teamNames = new Map(snapshot.teams.map((t) => [t.id, t.name]));
+    this.poolNames = new Map(snapshot.agentPools.map((p) => [p.pool.id, p.pool.name]));
   }
 
   /** The `config.requireSecret(...)` (or, optional, `getSecret`) of a secret value, with its key recorded in `secrets`. */
@@ -99,11 +111,13 @@ export class ProgramWriter {
     const defaultEngine = this.defaultEngine;
     const projects = layout.projects ?? [];
     const teams = layout.teams ?? [];
+    const pools = layout.agentPools ?? [];
 
     // Identifiers first, so that any record can refer to any other.
     const identOf = new Map<string, string>();
     for (const p of projects) identOf.set(p.id, this.ids.take(`${p.name}-project`, "project"));
     for (const t of teams) identOf.set(t.id, this.ids.take(`${t.name}-team`, "team"));
+    for (const p of pools) identOf.set(p.pool.id, this.ids.take(`${p.pool.name}-pool`, "pool"));
     for (const r of workspaces) identOf.set(r.workspace.id, this.ids.take(r.workspace.name, "ws"));
     const moduleIdent = new Map<string, string>();
     for (const m of modules) moduleIdent.set(m.module.id, this.ids.take(`${m.registryModule.name}-module`, "module"));
@@ -113,14 +127,21 @@ export class ProgramWriter {
       return new NotedId(id, `${other.name}, stack ${other.stack}`);
     };
     const ref = (id: string) => (identOf.has(id) ? new Code(`${identOf.get(id)}.id`) : literalId(id));
-    const teamRef = (id: string) => {
+    // A team or pool not declared in any file of the program is named beside its literal id.
+    const namedRef = (names: Map<string, string>, what: string) => (id: string) => {
       const found = ref(id);
-      const name = this.teamNames.get(id);
-      return typeof found === "string" && name !== undefined ? new NotedId(id, `team ${name}`) : found;
+      const name = names.get(id);
+      return typeof found === "string" && name !== undefined ? new NotedId(id, `${what} ${name}`) : found;
     };
+    const teamRef = namedRef(this.teamNames, "team");
+    const poolRef = namedRef(this.poolNames, "agent pool");
+    /** Settings with their agent pool as the file refers to it. */
+    const onPool = (settings: Record<string, unknown>) =>
+      typeof settings.agentPoolId === "string" ? { ...settings, agentPoolId: poolRef(settings.agentPoolId) } : settings;
 
     const secrets: SecretKey[] = [];
     const notCarried: NotCarried[] = [];
+    let settingsCount = 0;
     const body: string[] = [];
     const imports: ImportEntry[] = [];
     const declare = (kind: string, name: string, id: string, args: Record<string, unknown>, ident?: string) => {
@@ -143,6 +164,7 @@ export class ProgramWriter {
     const identFor = (id: string) => identOf.get(id)!;
     declareProjects(at, projects, identFor);
     declareTeams(at, teams, identFor);
+    declareAgentPools(at, pools, identFor);
 
     if (plain.length || layout.workspacesHeading) at.section("// Workspaces");
     for (const r of plain) {
@@ -151,7 +173,7 @@ export class ProgramWriter {
         name: ws.name,
         organization: new Code("organization"),
         ...(ws.projectId ? { project: ref(ws.projectId) } : {}),
-        ...settingsOf(ws, defaultEngine),
+        ...onPool(settingsOf(ws, defaultEngine)),
         ...(Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {}),
         ...(ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {}),
         ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}),
@@ -182,14 +204,14 @@ export class ProgramWriter {
         const ws = r.workspace;
         const moduleId = r.noCodeModuleId!;
         const variables = [...(r.variables ?? [])].sort((a, b) => byCodePoint(a.key, b.key));
-        const { carried, left } = noCodeSettingsOf(ws, defaultEngine);
+        const { carried, settings, left } = noCodeSettingsOf(ws, defaultEngine);
         for (const [setting, value] of left) notCarried.push({ workspace: ws.name, setting, value });
         const args: Record<string, unknown> = {
           noCodeModuleId: moduleIdent.has(moduleId) ? new Code(`${moduleIdent.get(moduleId)}.id`) : literalId(moduleId),
           organization: new Code("organization"),
           name: ws.name,
           ...(ws.projectId ? { project: ref(ws.projectId) } : {}),
-          ...carried,
+          ...onPool(carried),
           ...(variables.length
             ? {
                 variables: variables.map((v) =>
@@ -203,6 +225,15 @@ export class ProgramWriter {
           adopt: true,
         };
         declare("NoCodeWorkspace", this.resourceName(ws.name), ws.id, args, identOf.get(ws.id));
+        // Settings NoCodeWorkspace has no input for.
+        if (Object.keys(settings).length) {
+          declare("WorkspaceSettings", this.resourceName(`${ws.name}-settings`), ws.id, {
+            workspaceId: new Code(`${identOf.get(ws.id)}.id`),
+            ...settings,
+            adopt: true,
+          });
+          settingsCount++;
+        }
         // Tags of a module-made workspace are not inputs of NoCodeWorkspace.
         const tags = Object.keys(r.tags).length ? { tags: sortedTags(r.tags) } : {};
         const tagNames = ws.tagNames.length ? { tagNames: [...ws.tagNames].sort() } : {};
@@ -255,6 +286,9 @@ export class ProgramWriter {
       }
     }
 
+    // The origin a create of this package appends to a token's description is not the program's.
+    const members = declareAgentPoolMembers(at, pools, (description) => splitDescription(description).declared);
+
     const teamProjectAccess = declareProjectAccess(at, [...projects, ...(layout.accessOnly ?? [])]);
     const links = declareWorkspaceLinks(
       at,
@@ -284,6 +318,9 @@ export class ProgramWriter {
       ...(withVariables.length ? ["WorkspaceVariables"] : []),
       ...(variableSets.length ? ["VariableSet"] : []),
       ...(applications ? ["VariableSetApplication"] : []),
+      ...(pools.length ? ["AgentPool"] : []),
+      ...members.kinds,
+      ...(settingsCount ? ["WorkspaceSettings"] : []),
     ].sort();
     const counts = {
       workspaces: plain.length,
@@ -297,8 +334,12 @@ export class ProgramWriter {
       teams: teams.length,
       teamProjectAccess,
       ...links,
+      agentPools: pools.length,
+      agentPoolLists: members.agentPoolLists,
+      agentTokens: members.agentTokens,
+      workspaceSettings: settingsCount,
     };
-    return { body, used, secrets, notCarried, counts, imports };
+    return { body, used, secrets, notCarried, tokensNotDeclared: members.tokensNotDeclared, counts, imports };
   }
 }
 

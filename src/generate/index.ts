@@ -13,7 +13,14 @@ import { DRIVER_FILE, renderSplit, type SplitGenerated } from "./split";
 import { generatorSettings } from "./stack-settings";
 
 export { readOrganization, type OrganizationSnapshot, type ReadOptions } from "./read";
-export { renderProgram, type Generated, type ImportEntry, type NotCarried, type SecretKey } from "./render";
+export {
+  renderProgram,
+  type Generated,
+  type ImportEntry,
+  type NotCarried,
+  type SecretKey,
+  type TokensNotDeclared,
+} from "./render";
 export type { Counts } from "./declarations";
 export {
   ORGANIZATION_STACK,
@@ -86,7 +93,8 @@ export class GenerateError extends Error {
 /**
  * Reads an organization (or one project) through the client and writes a Pulumi program
  * that adopts its workspaces, tags, consumers, no-code modules, variables, variable sets,
- * projects, teams, team access, run triggers and notification configurations, with a
+ * projects, teams, team access, run triggers, notification configurations, agent pools
+ * with their lists and agent tokens, with a
  * README beside it that lists the secrets to set before `pulumi up`.
  */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {

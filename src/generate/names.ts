@@ -32,6 +32,12 @@ const TAKEN = [
   "TeamWorkspaceAccess",
   "RunTrigger",
   "NotificationConfiguration",
+  "AgentPool",
+  "AgentPoolAllowedWorkspaces",
+  "AgentPoolAllowedProjects",
+  "AgentPoolExcludedWorkspaces",
+  "AgentToken",
+  "WorkspaceSettings",
 ];
 
 /** Orders strings the same way on every machine (no locale). */

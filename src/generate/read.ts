@@ -3,7 +3,7 @@
  * project's), the key-value tags, consumers, variables, team access, inbound run triggers
  * and notification configurations of each, the no-code modules of its private registry,
  * the organization's variable sets with their variables and where they apply, its projects
- * with the teams' access to each, and its teams.
+ * with the teams' access to each, its teams, and its agent pools with their lists and tokens.
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance. The
@@ -13,8 +13,9 @@
  * access to a project per project. A kind the server does not serve is asked for once.
  */
 import {
+  type AgentPool,
+  type AgentToken,
   BadRequestError,
-  FeatureUnavailableError,
   NotFoundError,
   type NoCodeModule,
   type NotificationConfiguration,
@@ -31,6 +32,9 @@ import {
 } from "../client";
 import { withTags } from "../resources/process/snapshot";
 import { byCodePoint } from "./names";
+import { noneIfUnavailable, perRecordList, pool, ticker } from "./read-lists";
+
+export { pool } from "./read-lists";
 
 interface WorkspaceRecord {
   workspace: Workspace;
@@ -70,6 +74,13 @@ export interface VariableSetRecord {
   variables: Variable[];
 }
 
+/** An agent pool with its lists (in `pool`) and its tokens, without their secrets (the service shows a secret once, on create). */
+export interface AgentPoolRecord {
+  pool: AgentPool;
+  /** Its tokens, by description; none read for a program of one project, which does not declare the pool. */
+  tokens: AgentToken[];
+}
+
 interface ModuleRecord {
   module: NoCodeModule;
   registryModule: RegistryModule;
@@ -97,6 +108,12 @@ export interface OrganizationSnapshot {
   projects: ProjectRecord[];
   /** The organization's teams, the owners team too (it names the team of an access record), by name. */
   teams: Team[];
+  /**
+   * The organization's agent pools, by name, each with the workspaces and projects it allows
+   * or excludes and its tokens; limited to one project, without tokens (such a program names
+   * the pools by id). Empty on a server without agent pools.
+   */
+  agentPools: AgentPoolRecord[];
 }
 
 /** What {@link readOrganization} reads and how. */
@@ -109,73 +126,6 @@ export interface ReadOptions {
   progress?: (line: string) => void;
   /** Reads in flight at once. Default 8. */
   concurrency?: number;
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
-export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
-
-/** Reports `done of total` at most every `everyMs` and at the end. */
-function ticker(progress: ((line: string) => void) | undefined, what: string, total: number, everyMs = 1000) {
-  let last = 0;
-  let done = 0;
-  return () => {
-    done++;
-    const now = Date.now();
-    if (progress && (done === total || now - last >= everyMs)) {
-      last = now;
-      progress(`${what}: ${done} of ${total}`);
-    }
-  };
-}
-
-/**
- * A server without the feature (OTF has no key-value tags nor consumers) has none of its
- * records to carry over; with `orNotFound`, a 404 says the same (of a record just listed).
- */
-async function noneIfUnavailable<T>(list: Promise<T[]>, orNotFound = false): Promise<T[]> {
-  try {
-    return await list;
-  } catch (err) {
-    if (err instanceof FeatureUnavailableError || (orNotFound && err instanceof NotFoundError)) return [];
-    throw err;
-  }
-}
-
-/**
- * One kind of record listed per workspace (or project) that a server may not serve: the
- * first answer that says so (unavailable, or a 404 for a record just listed) stops the
- * lists of that kind, so a server without it costs a request, not one per workspace.
- */
-function perRecordList<T>(
-  what: string,
-  list: (id: string) => Promise<T[]>,
-  progress: ((line: string) => void) | undefined,
-): (id: string) => Promise<T[]> {
-  let served = true;
-  return async (id) => {
-    if (!served) return [];
-    try {
-      return await list(id);
-    } catch (err) {
-      if (err instanceof FeatureUnavailableError || err instanceof NotFoundError || err instanceof BadRequestError) {
-        if (served) progress?.(`${what}: not served to this token (${err.message}); the program declares none`);
-        served = false;
-        return [];
-      }
-      throw err;
-    }
-  };
 }
 
 /**
@@ -298,6 +248,9 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   );
   if (projects.length || teams.length)
     progress?.(`read ${projects.length} project${projects.length === 1 ? "" : "s"} and ${teams.length} teams`);
+  const agentPools = await readAgentPools(client, organization, projectId, concurrency, progress);
+  if (agentPools.length)
+    progress?.(`read ${agentPools.length} agent pool${agentPools.length === 1 ? "" : "s"} with their lists and tokens`);
   return {
     organization,
     ...(projectId ? { projectId } : {}),
@@ -306,7 +259,32 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     variableSets,
     projects,
     teams,
+    agentPools,
   };
+}
+
+/**
+ * The organization's agent pools (one list: it carries each pool's lists), each with its
+ * tokens (one list per pool); a program of one project names pools by id and reads no tokens.
+ */
+async function readAgentPools(
+  client: WorkspacesClient,
+  organization: string,
+  projectId: string | undefined,
+  concurrency: number,
+  progress: ((line: string) => void) | undefined,
+): Promise<AgentPoolRecord[]> {
+  // The organization's workspaces were just listed, so a 404 is a server without agent pools.
+  const pools = (await noneIfUnavailable(client.agentPools.list(organization).all(), true)).sort(
+    (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id),
+  );
+  const tokensOf = perRecordList("agent tokens", (id) => client.agentTokens.list(id).all(), progress);
+  return pool(pools, concurrency, async (p) => ({
+    pool: p,
+    tokens: projectId
+      ? []
+      : (await tokensOf(p.id)).sort((a, b) => byCodePoint(a.description, b.description) || byCodePoint(a.id, b.id)),
+  }));
 }
 
 /**

@@ -15,11 +15,12 @@ import {
   type ImportEntry,
   type NotCarried,
   type SecretKey,
+  type TokensNotDeclared,
 } from "./declarations";
 import type { OrganizationSnapshot } from "./read";
 import { secretOwner, secretPlaceholder } from "./variable-declarations";
 
-export type { ImportEntry, NotCarried, SecretKey } from "./declarations";
+export type { ImportEntry, NotCarried, SecretKey, TokensNotDeclared } from "./declarations";
 
 /** What {@link renderProgram} writes for an organization snapshot. */
 export interface Generated {
@@ -29,8 +30,10 @@ export interface Generated {
   readme: string;
   /** The secret stack config keys the program requires, one per sensitive variable (a workspace's or a set's). */
   secrets: SecretKey[];
-  /** Settings of module-made workspaces that the program does not state, because `NoCodeWorkspace` has no input for them. */
+  /** Settings of module-made workspaces that the program does not state, because neither `NoCodeWorkspace` nor `WorkspaceSettings` has an input for them. */
   notCarried: NotCarried[];
+  /** Agent tokens the program does not declare: tokens of one pool that share a description. */
+  tokensNotDeclared: TokensNotDeclared[];
   /** How many of each the program declares. */
   counts: Counts;
   /**
@@ -63,18 +66,21 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       // Teams belong to the organization: a program of one project refers to them by id.
       teams: snapshot.projectId ? [] : snapshot.teams.filter(declaresTeam),
       accessOnly: snapshot.projects.filter((p) => !declaresProject(p)),
+      // Pools belong to the organization: a program of one project refers to them by id.
+      agentPools: snapshot.projectId ? [] : snapshot.agentPools,
       // A program always declares workspaces: the list says so even when it is empty.
       workspacesHeading: true,
     },
   );
   const scope = snapshot.projectId ? ` (project ${snapshot.projectId})` : "";
   const program = [...fileHeader(snapshot.organization, scope, d), ...d.body, ""].join("\n");
-  const { secrets, notCarried, counts, imports } = d;
+  const { secrets, notCarried, tokensNotDeclared, counts, imports } = d;
   return {
     program,
-    readme: renderReadme(snapshot, counts, secrets, notCarried),
+    readme: renderReadme(snapshot, counts, secrets, notCarried, tokensNotDeclared),
     secrets,
     notCarried,
+    tokensNotDeclared,
     counts,
     imports,
   };
@@ -85,6 +91,7 @@ function renderReadme(
   counts: Counts,
   secrets: SecretKey[],
   notCarried: NotCarried[],
+  tokensNotDeclared: TokensNotDeclared[],
 ): string {
   const lines = [
     `# Organization ${snapshot.organization}${snapshot.projectId ? `, project ${snapshot.projectId}` : ""}`,
@@ -100,6 +107,7 @@ function renderReadme(
     `- ${counts.projects} projects (the organization's default project is not declared: it cannot be deleted) and ${counts.teams} teams (the owners team is not declared)`,
     `- ${counts.teamProjectAccess} grants of a team's access to a project and ${counts.teamWorkspaceAccess} to a workspace`,
     `- ${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations of workspaces`,
+    ...agentPoolLines(counts),
     "",
     "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
     "instead of creating them, and sends no change for what the program states as it is.",
@@ -123,7 +131,36 @@ function renderReadme(
     "",
   );
   lines.push(...notCarriedSection(notCarried, "`index.ts`"));
+  lines.push(...tokensNotDeclaredSection(tokensNotDeclared));
   return lines.join("\n");
+}
+
+/** The README's lines that count the agent pools, their lists and tokens, and the settings of module-made workspaces. */
+export function agentPoolLines(counts: Counts): string[] {
+  return [
+    `- ${counts.agentPools} agent pools with ${counts.agentPoolLists} lists of who may use them (each the pool's whole list) and ${counts.agentTokens} agent tokens, adopted without their secrets: set a token's \`rotation\` to replace it with one whose secret the stack keeps`,
+    `- ${counts.workspaceSettings} \`WorkspaceSettings\` of module-made workspaces, for the settings \`NoCodeWorkspace\` has no input for`,
+  ];
+}
+
+/** The README section listing the agent tokens that are not declared (none: no lines). */
+export function tokensNotDeclaredSection(tokens: TokensNotDeclared[]): string[] {
+  if (!tokens.length) return [];
+  return [
+    "## Agent tokens not declared",
+    "",
+    "An `AgentToken` with `adopt: true` takes over the pool's one token with its description.",
+    "These tokens of one pool share a description (or have none), so the program declares none",
+    "of them; they stay on the service as they are. To manage them, declare a new `AgentToken`",
+    "for their agents and delete these once the agents use the new one.",
+    "",
+    "| pool | description | tokens |",
+    "|---|---|---|",
+    ...tokens.map(
+      (t) => `| ${t.pool} | ${JSON.stringify(t.description)} | ${t.ids.map((id) => `\`${id}\``).join(", ")} |`,
+    ),
+    "",
+  ];
 }
 
 /** A secret with the stack that requires it, in a split program. */
@@ -187,8 +224,10 @@ export function notCarriedSection(notCarried: NotCarried[], where: string): stri
     "",
     "`NoCodeWorkspace` declares a module-made workspace's name, project, description, execution",
     "mode (`remote` or `agent`, with its agent pool), auto-apply, source name and address,",
-    "variables and module version; its tags go into a `WorkspaceTags` beside it. These",
-    `workspaces also have settings that it has no input for, so ${where} does not state`,
+    "variables and module version; its tags go into a `WorkspaceTags` beside it, and the",
+    "settings a `WorkspaceSettings` declares (a `local` execution mode, health assessments,",
+    "speculative plans, ...) into a `WorkspaceSettings` beside it. These workspaces also have",
+    `settings that neither has an input for, so ${where} does not state`,
     "them. They stay on the service as they are: adoption does not change them (an input",
     "left out is not managed), but this program cannot change them either, and a workspace",
     "that the stack makes again from its module (a replacement) would not have them.",

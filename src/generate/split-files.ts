@@ -2,8 +2,8 @@
  * The files beside a split program that speak of its stacks: the CI workflow with a matrix
  * over them and the README that lists them.
  */
-import type { Counts, NotCarried } from "./declarations";
-import { notCarriedSection, secretSteps } from "./render";
+import type { Counts, NotCarried, TokensNotDeclared } from "./declarations";
+import { agentPoolLines, notCarriedSection, secretSteps, tokensNotDeclaredSection } from "./render";
 import {
   DRIVER_FILE,
   describeStack,
@@ -116,6 +116,7 @@ export function renderSplitReadme(
   stacks: SplitStack[],
   counts: Counts,
   notCarried: NotCarried[],
+  tokensNotDeclared: TokensNotDeclared[],
 ): string {
   const secrets = stacks.flatMap((s) => s.secrets.map((k) => ({ stack: s.name, ...k })));
   const lines = [
@@ -127,9 +128,13 @@ export function renderSplitReadme(
     `no-code modules, ${counts.consumers} consumer sets, ${counts.workspaceVariables} workspaces' own variables,`,
     `${counts.variableSets} variable sets and ${counts.variableSetApplications} applications of them, ${counts.projects} projects,`,
     `${counts.teams} teams, ${counts.teamProjectAccess} grants of project access and ${counts.teamWorkspaceAccess} of workspace access,`,
-    `${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations. Every resource has`,
-    "`adopt: true`: the first `pulumi up` of each stack takes the existing records over and sends",
-    "no change for what the program states as it is.",
+    `${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations, and:`,
+    "",
+    ...agentPoolLines(counts),
+    "",
+    "Every resource has `adopt: true` (or, for a pool's list, declares the list the pool has):",
+    "the first `pulumi up` of each stack takes the existing records over and sends no change",
+    "for what the program states as it is.",
     "",
     "## Stacks",
     "",
@@ -139,7 +144,8 @@ export function renderSplitReadme(
     "project (unless it is the organization's default project, which cannot be deleted and is",
     "not declared) and the teams' access to it. Stack `organization` declares what belongs to",
     "the organization rather than to a project: the no-code modules, the teams (the owners team",
-    "is not declared), workspaces without a project, projects without workspaces, and the",
+    "is not declared), the agent pools with their lists and tokens, workspaces without a",
+    "project, projects without workspaces, and the",
     "variable sets that are global or apply in more than one project (a set applied only within",
     "one project, to it or to its workspaces, is that project's stack's, with its variables and",
     "its applications).",
@@ -154,9 +160,10 @@ export function renderSplitReadme(
     "",
     "References across stacks are ids, not resources: a workspace read by a workspace of",
     "another project lists that consumer by its id, a workspace made from a no-code module",
-    "names the module by its id, a team's access names the team by its id, and a run trigger",
-    "from another project names its source by its id, each with a comment naming the stack",
-    "that owns it. No stack",
+    "names the module by its id, a team's access names the team by its id, a workspace on an",
+    "agent pool names the pool by its id, a pool's list names the workspaces of other stacks",
+    "by their ids, and a run trigger from another project names its source by its id, each",
+    "with a comment naming the stack that owns it. No stack",
     "needs another's state, so they run in any order and in parallel; an id stays the same",
     "through a rename. A record that its stack deletes and makes again has a new id: update",
     "the ids that name it in the other stacks (or generate again).",
@@ -221,5 +228,6 @@ export function renderSplitReadme(
     "",
   );
   lines.push(...notCarriedSection(notCarried, `\`stacks/<stack>.ts\``));
+  lines.push(...tokensNotDeclaredSection(tokensNotDeclared));
   return lines.join("\n");
 }

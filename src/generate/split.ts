@@ -6,11 +6,13 @@
  * default project), the teams' access to it, and its workspaces with their own records:
  * tags, consumers, variables, team access, the run triggers into them and their
  * notification configurations. Stack `organization` owns what belongs to the organization
- * rather than to a project: its no-code modules, its teams, workspaces without a project,
+ * rather than to a project: its no-code modules, its teams, its agent pools with their lists
+ * and tokens, workspaces without a project,
  * projects without workspaces, and variable sets that are global or apply in more than one
  * project (a set applied within one project, to it or to its workspaces, is that project's
  * stack's). A reference to a record of another stack (a consumer in another project, the
- * module of a module-made workspace, a team, a run trigger's source in another project)
+ * module of a module-made workspace, a team, an agent pool, a run trigger's source in
+ * another project, a workspace a pool's list names)
  * is its literal id, with a comment naming the stack that owns it, so that no stack
  * depends on another's state. Beside the program: a `Pulumi.<stack>.yaml` per stack, a
  * driver that runs every stack on the Automation API, a CI workflow with a matrix over the
@@ -24,6 +26,7 @@ import {
   type Declarations,
   type NotCarried,
   type SecretKey,
+  type TokensNotDeclared,
 } from "./declarations";
 import { declaresProject, declaresTeam } from "./access-declarations";
 import type { OrganizationSnapshot } from "./read";
@@ -52,6 +55,8 @@ export interface SplitGenerated {
   secrets: SecretKey[];
   /** Settings of module-made workspaces that no stack states. */
   notCarried: NotCarried[];
+  /** Agent tokens that no stack declares: tokens of one pool that share a description. */
+  tokensNotDeclared: TokensNotDeclared[];
   /** How many of each the stacks declare together. */
   counts: Counts;
 }
@@ -71,8 +76,13 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   for (const p of snapshot.projects) nameOf.set(p.id, `project ${p.name}`);
   const teams = snapshot.teams.filter(declaresTeam);
   for (const t of teams) nameOf.set(t.id, `team ${t.name}`);
+  for (const p of snapshot.agentPools) nameOf.set(p.pool.id, `agent pool ${p.pool.name}`);
   const organizationStack = stacks.find((s) => !s.projectId);
-  const organizationOwned = new Set([...snapshot.modules.map((m) => m.module.id), ...teams.map((t) => t.id)]);
+  const organizationOwned = new Set([
+    ...snapshot.modules.map((m) => m.module.id),
+    ...teams.map((t) => t.id),
+    ...snapshot.agentPools.map((p) => p.pool.id),
+  ]);
   const files: Record<string, string> = {};
   const all: Declarations[] = [];
   for (const s of stacks) {
@@ -92,6 +102,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
         projects: projects.filter(declaresProject),
         teams: s.projectId ? [] : teams,
         accessOnly: projects.filter((p) => !declaresProject(p)),
+        agentPools: s.projectId ? [] : snapshot.agentPools,
       },
     );
     s.counts = d.counts;
@@ -102,6 +113,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   }
   const secrets = all.flatMap((d) => d.secrets);
   const notCarried = all.flatMap((d) => d.notCarried);
+  const tokensNotDeclared = all.flatMap((d) => d.tokensNotDeclared);
   const counts = noCounts();
   for (const d of all) for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += d.counts[k];
 
@@ -152,8 +164,8 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   )}\n`;
   files[".gitignore"] = "node_modules/\n";
   files[WORKFLOW_FILE] = renderWorkflow(snapshot.organization, stacks);
-  files["README.md"] = renderSplitReadme(snapshot.organization, stacks, counts, notCarried);
-  return { files, stacks, secrets, notCarried, counts };
+  files["README.md"] = renderSplitReadme(snapshot.organization, stacks, counts, notCarried, tokensNotDeclared);
+  return { files, stacks, secrets, notCarried, tokensNotDeclared, counts };
 }
 
 function renderIndex(organization: string, stacks: SplitStack[]): string {
@@ -167,7 +179,7 @@ function renderIndex(organization: string, stacks: SplitStack[]): string {
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules, teams, workspaces without a project, projects without workspaces and",
+    " * no-code modules, teams, agent pools, workspaces without a project, projects without workspaces and",
     " * variable sets of several projects), and",
     " * the stack declares that project's",
     " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",

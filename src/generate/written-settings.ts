@@ -13,6 +13,7 @@ import {
 import { fieldRules } from "../resources/providers/workspace-diff-rules";
 import type { Workspace } from "../client";
 import { NO_CODE_SETTINGS } from "../resources/no-code-workspace-fields";
+import { WORKSPACE_SETTINGS_FIELDS } from "../resources/workspace-settings";
 import { byCodePoint } from "./names";
 import { isPackageOrigin } from "../api/origin";
 
@@ -114,23 +115,29 @@ export function settingsOf(ws: Workspace, defaultEngine: string | undefined): Re
  */
 const CARRIED_BY_NO_CODE: ReadonlySet<string> = new Set(NO_CODE_SETTINGS);
 
+/** The settings a `WorkspaceSettings` declares for a workspace owned elsewhere. */
+const SETTABLE_ELSEWHERE: ReadonlySet<string> = new Set(WORKSPACE_SETTINGS_FIELDS);
+
 /**
- * A module-made workspace's settings split into what its `NoCodeWorkspace` declares and
- * what that resource cannot state, by the same rules as a plain workspace (defaults left
- * out, a mode inherited from the organization left to it).
+ * A module-made workspace's settings split into what its `NoCodeWorkspace` declares, what a
+ * `WorkspaceSettings` beside it declares (a setting that resource has no input for, such as
+ * a `local` mode or health assessments) and what neither can state, by the same rules as a
+ * plain workspace (defaults left out, a mode inherited from the organization left to it).
  */
 export function noCodeSettingsOf(
   ws: Workspace,
   defaultEngine: string | undefined,
-): { carried: Record<string, unknown>; left: [string, unknown][] } {
+): { carried: Record<string, unknown>; settings: Record<string, unknown>; left: [string, unknown][] } {
   const all = { ...settingsOf(ws, defaultEngine), ...(ws.sshKeyId ? { sshKeyId: ws.sshKeyId } : {}) };
   const carried: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
   const left: [string, unknown][] = [];
   for (const [k, v] of Object.entries(all)) {
     if (CARRIED_BY_NO_CODE.has(k) && !(k === "executionMode" && v === "local")) carried[k] = v;
+    else if (SETTABLE_ELSEWHERE.has(k)) settings[k] = v;
     else left.push([k, v]);
   }
-  return { carried, left };
+  return { carried, settings, left };
 }
 
 export function sortedTags(tags: Record<string, string>): Record<string, string> {

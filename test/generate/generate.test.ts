@@ -58,6 +58,10 @@ describe("generate", () => {
       teamWorkspaceAccess: 0,
       runTriggers: 0,
       notificationConfigurations: 0,
+      agentPools: 1,
+      agentPoolLists: 0,
+      agentTokens: 0,
+      workspaceSettings: 1,
     });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.
@@ -84,7 +88,8 @@ describe("generate", () => {
 
     const busy = statementOf(result.program, "Workspace", workspaceName(0));
     expect(busy).toContain('executionMode: "agent"');
-    expect(busy).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
+    // The pool, declared in the program, by reference.
+    expect(busy).toContain("agentPoolId: onPremPool.id");
     expect(busy).toContain('description: "service 0"');
     expect(busy).toContain("autoApply: true");
     expect(busy).toContain('engineVersion: "1.5.7"');
@@ -111,22 +116,23 @@ describe("generate", () => {
       }).program;
     expect(withOverwrites(false)).not.toMatch(/executionMode|agentPoolId/);
     expect(withOverwrites(true)).toContain('executionMode: "agent"');
-    expect(withOverwrites(true)).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
+    expect(withOverwrites(true)).toContain("agentPoolId: onPremPool.id");
   });
 
-  it("carries over what NoCodeWorkspace takes, declares module-made workspaces' tags beside them, and lists what it cannot state", () => {
+  it("carries over what NoCodeWorkspace takes, declares module-made workspaces' tags and other settings beside them, and lists what neither can state", () => {
     const portal = statementOf(result.program, "NoCodeWorkspace", "net-0");
     expect(portal).toContain('sourceName: "portal"');
     expect(portal).toContain('sourceUrl: "https://portal.example.com"');
-    // net-2 runs locally and has an SSH key: NoCodeWorkspace has no input for either.
+    // net-2 runs locally and has an SSH key: NoCodeWorkspace has no input for either; a
+    // WorkspaceSettings beside it states the mode, nothing states the key.
     const local = statementOf(result.program, "NoCodeWorkspace", "net-2");
     expect(local).not.toMatch(/executionMode|sshKeyId|agentPoolId/);
-    expect(result.notCarried).toEqual([
-      { workspace: "net-2", setting: "executionMode", value: "local" },
-      { workspace: "net-2", setting: "sshKeyId", value: seeded.sshKeys[1] },
-    ]);
+    expect(statementOf(result.program, "WorkspaceSettings", "net-2-settings")).toBe(
+      'new WorkspaceSettings("net-2-settings", { workspaceId: net2.id, executionMode: "local", adopt: true });',
+    );
+    expect(result.notCarried).toEqual([{ workspace: "net-2", setting: "sshKeyId", value: seeded.sshKeys[1] }]);
     expect(result.readme).toContain("## Settings not carried");
-    expect(result.readme).toContain('| net-2 | `executionMode` | `"local"` |');
+    expect(result.readme).not.toContain("| net-2 | `executionMode`");
     expect(result.readme).toContain(`| net-2 | \`sshKeyId\` | \`${JSON.stringify(seeded.sshKeys[1])}\` |`);
     expect(seeded.noCodeTags.size).toBeGreaterThan(0);
     for (const [name, tags] of seeded.noCodeTags) {
@@ -156,7 +162,7 @@ describe("generate", () => {
     expect(inherited.readme).not.toContain("Settings not carried");
     const own = render(true);
     expect(own.text).toContain('executionMode: "agent"');
-    expect(own.text).toContain(`agentPoolId: ${JSON.stringify(seeded.agentPoolId)}`);
+    expect(own.text).toContain("agentPoolId: onPremPool.id");
     expect(own.notCarried).toEqual([]);
   });
 
@@ -233,7 +239,9 @@ describe("the command line", () => {
       `wrote ${out} (${COUNT - NO_CODE} workspaces, 2 no-code modules, ${NO_CODE} no-code workspaces`,
     );
     expect(r.stderr).toContain("secret stack config keys");
-    expect(r.stderr).toContain("2 settings of workspaces made from no-code modules are left out");
+    expect(r.stderr).toContain(
+      "1 setting of workspaces made from no-code modules is left out (neither NoCodeWorkspace nor WorkspaceSettings has an input for it;",
+    );
     expect(fs.readFileSync(out, "utf8")).toContain("adopt: true");
   });
 

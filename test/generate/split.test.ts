@@ -90,6 +90,10 @@ describe("generate --split-by project", () => {
       teamWorkspaceAccess: 0,
       runTriggers: 0,
       notificationConfigurations: 0,
+      agentPools: 1,
+      agentPoolLists: 0,
+      agentTokens: 0,
+      workspaceSettings: 1,
     });
     // Each project in its own stack, declared once.
     for (const s of result.stacks.filter((s) => s.projectId))
