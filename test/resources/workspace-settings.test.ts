@@ -22,7 +22,7 @@ const workspace = implementationOf("Workspace");
 const consumers = implementationOf("RemoteStateConsumers");
 
 /** Attributes that change with any write, whatever it sets. */
-const VOLATILE = new Set(["updated-at", "latest-change-at", "setting-overwrites", "permissions", "actions"]);
+const VOLATILE = new Set(["updated-at", "latest-change-at", "permissions", "actions"]);
 
 /** The workspace as the server holds it: every attribute, the agent pool, and the consumers. */
 async function serverView(id: string): Promise<Props> {
@@ -165,6 +165,7 @@ describe("WorkspaceSettings on a workspace made out of band", () => {
     expect(pool.status).toBe(201);
     const poolId: string = pool.json.data.id;
     const id = await outOfBand();
+    const before = await serverView(id);
     const agent = await checked({ workspaceId: id, executionMode: "agent", agentPoolId: poolId });
     const { outs } = await settings.create(agent);
     const ws = await h.client.workspaces.read(id);
@@ -177,9 +178,10 @@ describe("WorkspaceSettings on a workspace made out of band", () => {
     const moved = await settings.update(id, outs, remote);
     const after = await h.client.workspaces.read(id);
     expect([after.executionMode, after.agentPoolId]).toEqual(["remote", null]);
-    // Delete puts the workspace back as it was before this resource: remote, no pool.
+    expect(changedKeys(before, await serverView(id))).toEqual(["setting-overwrites"]);
+    // Delete puts the workspace back as it was before this resource: its mode inherited again, no pool.
     await settings.delete(id, moved.outs);
-    expect((await h.client.workspaces.read(id)).executionMode).toBe("remote");
+    expect(changedKeys(before, await serverView(id))).toEqual([]);
   });
 });
 

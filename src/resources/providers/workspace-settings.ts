@@ -37,12 +37,20 @@ type SettingsOutputs = Props & {
 /** The longest wait for an allowance of the pool declared in the same deployment. */
 const ALLOWANCE_TIMEOUT_MS = 5 * 60_000;
 
+/** Whether the mode and pool are the workspace's own or inherited (see the field table's `settingOverwrites`). */
+const OVERWRITES = "settingOverwrites";
+
 /**
  * The names a managed value stands for: the execution mode also moves the agent pool (a
- * mode other than `agent` removes it), so the pool's value is kept beside the mode's.
+ * mode other than `agent` removes it) and makes both the workspace's own rather than
+ * inherited from its project or organization, so the pool and that flag are kept beside
+ * the mode (in `previous` and `applied`, not as outputs of their own).
  */
 function withCoupled(names: readonly string[]): string[] {
-  return names.includes("executionMode") && !names.includes("agentPoolId") ? [...names, "agentPoolId"] : [...names];
+  const out = [...names];
+  if (names.includes("executionMode") && !names.includes("agentPoolId")) out.push("agentPoolId");
+  if (names.includes("executionMode") || names.includes("agentPoolId")) out.push(OVERWRITES);
+  return out;
 }
 
 /** The workspace's values of `names`: its settings as read, its consumers from their endpoint when named. */
@@ -112,8 +120,14 @@ async function patchWorkspace(client: WorkspacesClient, ws: ApiWorkspace, patch:
  * state (the service changes consumers only while that is off). Returns what the
  * workspace then has of each declared name.
  */
-async function write(client: WorkspacesClient, ws: ApiWorkspace, desired: Values, current: Values): Promise<Values> {
-  const patch = settingsPatch(desired, current);
+async function write(
+  client: WorkspacesClient,
+  ws: ApiWorkspace,
+  desired: Values,
+  current: Values,
+  extra: WorkspaceUpdateOptions = {},
+): Promise<Values> {
+  const patch = { ...settingsPatch(desired, current), ...extra };
   const consumers = desired[CONSUMERS_INPUT];
   const writeConsumers =
     consumers !== undefined && !sameValue(CONSUMERS_INPUT, consumers, current[CONSUMERS_INPUT])
@@ -140,7 +154,8 @@ function desiredOf(inputs: Props): Values {
 
 /** Outputs: each managed value, then what destroy puts back and what it compares with. */
 function outputsOf(ws: ApiWorkspace, values: Values, previous: Values | undefined, applied: Values | undefined) {
-  const outs: SettingsOutputs = { workspaceId: ws.id, organization: ws.organization ?? null, ...values };
+  const { [OVERWRITES]: _kept, ...own } = values;
+  const outs: SettingsOutputs = { workspaceId: ws.id, organization: ws.organization ?? null, ...own };
   if (previous) outs.previous = previous;
   if (applied) outs.applied = applied;
   return outs;
@@ -221,7 +236,16 @@ const provider: ProviderImpl<Props, SettingsOutputs> = {
       }
       // A mode put back to `agent` takes its pool back with it.
       if (restore.executionMode === "agent" && previous.agentPoolId) restore.agentPoolId = previous.agentPoolId;
-      if (Object.keys(restore).length > 0) await write(client, ws, restore, current);
+      // A mode that was inherited is inherited again, rather than set to the value it had.
+      let extra: WorkspaceUpdateOptions = {};
+      const before = restore[OVERWRITES] as { executionMode?: unknown; agentPool?: unknown } | undefined;
+      delete restore[OVERWRITES];
+      if (before?.executionMode === false) {
+        delete restore.executionMode;
+        delete restore.agentPoolId;
+        extra = { settingOverwrites: { executionMode: false, agentPool: before.agentPool === true } };
+      }
+      if (Object.keys(restore).length + Object.keys(extra).length > 0) await write(client, ws, restore, current, extra);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       await confirmGone(client, await recordOf(client, workspaceId, props), "delete");
