@@ -105,6 +105,23 @@ describe("the plugin marks the listed secrets wherever they are", () => {
   });
 });
 
+describe("an agent token from the plugin", () => {
+  it("create and read: the secret the service answers once is an output only as a secret", async () => {
+    const pool = await h.client.agentPools.create(h.org, { name: uniqueName("plugin-pool") });
+    const u = urn("AgentToken", "agents");
+    const { inputs } = await provider.check!(u, {}, { agentPoolId: pool.id, description: "agents" });
+    const created = await provider.create!(u, inputs);
+    expect(isSecret(created.outs!.token)).toBe(true);
+    const token = unmarked(created.outs!.token) as string;
+    expect(token.length).toBeGreaterThan(16);
+    expect(plainStrings(created.outs)).not.toContain(token);
+    recordReadInputs(u, unmarked(inputs));
+    const read = await provider.read!(created.id, u, created.outs);
+    expect(read.props!.token).toEqual(secret(token));
+    expect(plainStrings(read.props)).not.toContain(token);
+  });
+});
+
 describe("the plugin's outputs are the schema's", () => {
   it("create, read and update send no output the schema does not declare; a refresh still reads back the inputs", async () => {
     const u = urn("Workspace", "web");
