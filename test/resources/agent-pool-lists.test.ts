@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch, PROTOCOL } from "../../src/resources/entry";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { CLAIMANT_KEY } from "../../src/resources/process/claims";
-import { isAllowanceDeclared, pendingAllowances } from "../../src/resources/process/agent-pool-allowances";
+import {
+  isAllowanceDeclared,
+  pendingAllowances,
+  resetAllowances,
+} from "../../src/resources/process/agent-pool-allowances";
 import { configureFromStack } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
 import { api, createProject, startHarness, uniqueName, type Harness } from "./helpers";
@@ -367,5 +371,24 @@ describe("allowances", () => {
     const other = await newPool();
     await check(EXCL, { agentPoolId: other, workspaceIds: [a], [CLAIMANT_KEY]: "exclude-a" });
     expect(isAllowanceDeclared(other)).toBe(false);
+  });
+
+  it("an up that finds the list as declared says so in its diff, so nothing waits for a write", async () => {
+    const pool = await newPool();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    const first = await create(WS, { agentPoolId: pool, workspaceIds: [a], [CLAIMANT_KEY]: "kept" });
+    resetAllowances(); // a later up, in a provider process of its own
+    const again = await check(WS, { agentPoolId: pool, workspaceIds: [a], [CLAIMANT_KEY]: "kept" });
+    expect(pendingAllowances(pool)).toEqual(["kept"]);
+    expect((await call(WS, "diff", pool, first.outs, again.inputs)).changes).toBe(false);
+    expect(pendingAllowances(pool)).toEqual([]);
+
+    // A change stays pending until its update lands.
+    resetAllowances();
+    const widened = await check(WS, { agentPoolId: pool, workspaceIds: [a, b], [CLAIMANT_KEY]: "kept" });
+    expect((await call(WS, "diff", pool, first.outs, widened.inputs)).changes).toBe(true);
+    expect(pendingAllowances(pool)).toEqual(["kept"]);
+    await call(WS, "update", pool, first.outs, widened.inputs);
+    expect(pendingAllowances(pool)).toEqual([]);
   });
 });

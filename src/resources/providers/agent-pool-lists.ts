@@ -257,9 +257,14 @@ function apply(list: ListSpec, poolId: string, inputs: Props, previouslyAdded: s
   });
 }
 
+/** The claimant of the allowance `inputs` declare (see ../process/agent-pool-allowances.ts), for a list that allows. */
+function allowanceClaimant(list: ListSpec, poolId: string, inputs: Props): string {
+  return holderOf(list.relationship, holdingOf(list, inputs)) ?? label(list, poolId);
+}
+
 /** `apply`, with the allowance of the pool said written (or failed) for the resources waiting for it. */
 async function applyAllowing(list: ListSpec, poolId: string, inputs: Props, previouslyAdded: string[]) {
-  const claimant = list.allows ? (holderOf(list.relationship, holdingOf(list, inputs)) ?? label(list, poolId)) : "";
+  const claimant = list.allows ? allowanceClaimant(list, poolId, inputs) : "";
   try {
     const outs = await apply(list, poolId, inputs, previouslyAdded);
     if (list.allows) allowanceWritten(poolId, claimant);
@@ -296,6 +301,12 @@ export function agentPoolListProvider(kind: AgentPoolListKind): ProviderImpl<Lis
 
     async diff(_id, olds, news) {
       const { changed, replaces } = diffFields(olds, news, fields);
+      // Nothing to write: the allowance its check declared is on the service already, so
+      // nothing waits for a create or update that will not come.
+      if (changed.length === 0 && list.allows && !isUnknown(news.agentPoolId)) {
+        const poolId = String(news.agentPoolId);
+        allowanceWritten(poolId, allowanceClaimant(list, poolId, news));
+      }
       return { changes: changed.length > 0, replaces };
     },
 
