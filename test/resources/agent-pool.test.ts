@@ -118,6 +118,21 @@ describe("AgentPool", () => {
     expect((await h.client.agentPools.read(existing.id)).organizationScoped).toBe(true);
   });
 
+  it("a create whose answer is lost keeps the pool it made: one pool, no error", async () => {
+    const name = uniqueName("lost");
+    const checked = await check({ name, organization: h.org });
+    // The POST commits and then loses its answer; reads go through.
+    h.server.setFaults({ failureRate: 1, failureMode: "drop", failureStage: "after", methods: ["POST"] });
+    try {
+      const created = await call("create", checked.inputs);
+      h.server.setFaults({});
+      const named = (await h.client.agentPools.list(h.org, { query: name }).all()).filter((p) => p.name === name);
+      expect(named.map((p) => p.id)).toEqual([created.id]);
+    } finally {
+      h.server.setFaults({});
+    }
+  });
+
   it("delete refuses, before any write, a pool that workspaces run on, naming the count and the ways out", async () => {
     const { id, outs } = await create({ name: uniqueName("busy"), organization: h.org });
     const a = await h.client.workspaces.create(h.org, { name: uniqueName("on-a") });

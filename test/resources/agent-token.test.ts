@@ -114,6 +114,22 @@ describe("AgentToken", () => {
     expect(ids).toEqual([again.id, other.id, rotated.id, plain.id].sort());
   });
 
+  it("a create whose answer was lost leaves a token that the next create replaces: one token in the end", async () => {
+    const agentPoolId = await pool();
+    const checked = await check({ agentPoolId, description: "agents", __origin: origin("lost") });
+    h.server.setFaults({ failureRate: 1, failureMode: "drop", failureStage: "after", methods: ["POST"] });
+    try {
+      await expect(call("create", checked.inputs)).rejects.toThrow();
+    } finally {
+      h.server.setFaults({});
+    }
+    const orphan = await h.client.agentTokens.list(agentPoolId).all();
+    expect(orphan).toHaveLength(1);
+    const again = await call("create", checked.inputs);
+    expect((await h.client.agentTokens.list(agentPoolId).all()).map((t) => t.id)).toEqual([again.id]);
+    expect(again.id).not.toBe(orphan[0].id);
+  });
+
   it("adopt takes the one token of that description with no write and no secret; two are refused naming both", async () => {
     const agentPoolId = await pool();
     const existing = await h.client.agentTokens.create(agentPoolId, "legacy agents");
