@@ -59,6 +59,8 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
         says: "the settings of the workspace of that id: every setting it has at the time of the import is declared, remote state consumers included (remove from the program those this stack should not manage).",
         example: "ws-2xWmbZ4hFYd5KuUE",
       },
+    ],
+  },
   NoCodeModule: {
     name: "network",
     forms: [{ form: "nocode-<id>", says: "the no-code module's id.", example: "nocode-9nY3xqPrPHM8uVdD" }],
