@@ -77,6 +77,18 @@ const RESOURCES = [
     file: "notification-configuration.ts",
     diffs: ["resources/providers/notification-configuration.ts"],
   },
+  { name: "AgentPool", file: "agent-pool.ts", diffs: ["resources/providers/agent-pool.ts"] },
+  ...["AgentPoolAllowedWorkspaces", "AgentPoolAllowedProjects", "AgentPoolExcludedWorkspaces"].map((name) => ({
+    name,
+    file: "agent-pool-lists.ts",
+    diffs: ["resources/providers/agent-pool-lists.ts"],
+  })),
+  { name: "AgentToken", file: "agent-token.ts", diffs: ["resources/providers/agent-token.ts"] },
+  {
+    name: "WorkspaceSettings",
+    file: "workspace-settings.ts",
+    diffs: ["resources/providers/workspace-settings-rules.ts"],
+  },
 ];
 const FUNCTIONS = [
   "getWorkspaces",
@@ -85,6 +97,7 @@ const FUNCTIONS = [
   "getWorkspaceOutputs",
   "getEffectiveAccess",
   "getTeam",
+  "getAgentPool",
 ];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";

@@ -15,7 +15,14 @@ import { setConfiguredSettings } from "../resources/provider-settings";
 import { projectDirectory, stateBackend } from "../resources/state-backend";
 import { secretPaths, type SecretPath } from "../resources/secret-values";
 import { CLAIMANT_KEY, KINDS_WITH_CLAIMS } from "../resources/process/claims";
-import { getEffectiveAccess, getEffectiveVariables, getWorkspace, getWorkspaces, getTeam } from "../resources/lookups";
+import {
+  getAgentPool,
+  getEffectiveAccess,
+  getEffectiveVariables,
+  getWorkspace,
+  getWorkspaces,
+  getTeam,
+} from "../resources/lookups";
 import { readWorkspaceOutputs, type GetWorkspaceOutputsArgs } from "../resources/workspace-outputs";
 import { PLUGIN_TOKEN_PREFIX, type ResourceTypeName } from "../resources/tokens";
 import type { ConfigureRequestLike } from "./shims";
@@ -264,6 +271,19 @@ async function importedInputs(impl: DoorProvider, typeToken: string, props: Prop
   return inputs;
 }
 
+/**
+ * The lookups whose results hold no secret, by function name: each answers the TypeScript
+ * door's own function with the arguments as the program gave them (its check refuses others).
+ */
+const LOOKUPS: Readonly<Record<string, (args: never) => Promise<unknown>>> = {
+  getWorkspaces,
+  getWorkspace,
+  getEffectiveVariables,
+  getEffectiveAccess,
+  getTeam,
+  getAgentPool,
+};
+
 /** The provider the plugin serves. */
 export function workspacesProvider(version: string): pulumi.provider.Provider {
   const doors = new Map<string, DoorProvider>();
@@ -337,53 +357,21 @@ export function workspacesProvider(version: string): pulumi.provider.Provider {
 
     async invoke(token, args: Props) {
       const given = reveal(args ?? {}) as Props;
-      switch (token) {
-        case `${PLUGIN_TOKEN_PREFIX}getWorkspaces`:
-          return { outputs: marked((await getWorkspaces(given)) as unknown as Props, new Set()) };
-        case `${PLUGIN_TOKEN_PREFIX}getWorkspace`:
-          return {
-            outputs: marked(
-              (await getWorkspace(given as Parameters<typeof getWorkspace>[0])) as unknown as Props,
-              new Set(),
-            ),
-          };
-        case `${PLUGIN_TOKEN_PREFIX}getEffectiveVariables`:
-          return {
-            outputs: marked(
-              (await getEffectiveVariables(
-                given as unknown as Parameters<typeof getEffectiveVariables>[0],
-              )) as unknown as Props,
-              new Set(),
-            ),
-          };
-        case `${PLUGIN_TOKEN_PREFIX}getWorkspaceOutputs`: {
-          // Plain values from the one reading, each sensitive one marked secret in its place.
-          const read = await readWorkspaceOutputs("getWorkspaceOutputs", given as unknown as GetWorkspaceOutputsArgs);
-          let outputs: unknown = marked(read as unknown as Props, new Set());
-          for (const name of read.sensitiveNames) outputs = secretAt(outputs, ["outputs", name]);
-          return { outputs: outputs as Props };
-        }
-        case `${PLUGIN_TOKEN_PREFIX}getEffectiveAccess`:
-          return {
-            outputs: marked(
-              (await getEffectiveAccess(
-                given as unknown as Parameters<typeof getEffectiveAccess>[0],
-              )) as unknown as Props,
-              new Set(),
-            ),
-          };
-        case `${PLUGIN_TOKEN_PREFIX}getTeam`:
-          return {
-            outputs: marked(
-              (await getTeam(given as unknown as Parameters<typeof getTeam>[0])) as unknown as Props,
-              new Set(),
-            ),
-          };
-        default:
-          throw new Error(
-            `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,
-          );
+      const name = token.startsWith(PLUGIN_TOKEN_PREFIX) ? token.slice(PLUGIN_TOKEN_PREFIX.length) : "";
+      if (Object.hasOwn(LOOKUPS, name)) {
+        const lookup = LOOKUPS[name] as (args: Props) => Promise<unknown>;
+        return { outputs: marked((await lookup(given)) as Props, new Set()) };
       }
+      if (name === "getWorkspaceOutputs") {
+        // Plain values from the one reading, each sensitive one marked secret in its place.
+        const read = await readWorkspaceOutputs("getWorkspaceOutputs", given as unknown as GetWorkspaceOutputsArgs);
+        let outputs: unknown = marked(read as unknown as Props, new Set());
+        for (const n of read.sensitiveNames) outputs = secretAt(outputs, ["outputs", n]);
+        return { outputs: outputs as Props };
+      }
+      throw new Error(
+        `${schema.name}: unknown function ${token}; this plugin serves ${Object.keys(schema.functions).join(", ")}`,
+      );
     },
   };
 }

@@ -102,6 +102,10 @@ const minimal = (): Record<string, Props> => ({
   AgentPoolAllowedWorkspaces: { agentPoolId, workspaceIds: [] },
   AgentPoolAllowedProjects: { agentPoolId, projectIds: [] },
   AgentPoolExcludedWorkspaces: { agentPoolId, workspaceIds: [] },
+  AgentPool: { name: uniqueName("least") },
+  AgentToken: { agentPoolId, description: uniqueName("least") },
+  // At least one setting: the value the workspace has.
+  WorkspaceSettings: { workspaceId, autoApply: false },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -135,6 +139,8 @@ describe("the schema's defaults are the code's", () => {
       .filter(([, r]) => r.inputProperties.adopt)
       .map(([token]) => kindOf(token));
     expect(kinds.sort()).toEqual([
+      "AgentPool",
+      "AgentToken",
       "NoCodeModule",
       "NoCodeWorkspace",
       "NotificationConfiguration",
@@ -146,11 +152,16 @@ describe("the schema's defaults are the code's", () => {
       "VariableSet",
       "VariableSetApplication",
       "Workspace",
+      "WorkspaceSettings",
       "WorkspaceVariable",
       "WorkspaceVariables",
     ]);
-    for (const kind of kinds) {
-      expect(schema.resources[`workspaces:index:${kind}`].inputProperties.adopt.default).toBe(false);
+    for (const kind of kinds)
+      expect(schema.resources[`workspaces:index:${kind}`].inputProperties.adopt.default, kind).toBe(false);
+    // A token has no unique name (a second create of one resource replaces the token its
+    // interrupted create left), and settings are no record of their own (a second create
+    // writes what differs): neither can find its record taken.
+    for (const kind of kinds.filter((k) => k !== "AgentToken" && k !== "WorkspaceSettings")) {
       const inputs =
         kind === "NoCodeModule"
           ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) }
@@ -223,8 +234,9 @@ describe("every id form of an Import section is one the resource's read takes", 
       enabled: false,
     });
 
-    const pool = (await h.client.agentPools.create(h.org, { name: uniqueName("imported"), organizationScoped: false }))
-      .id;
+    const poolName = uniqueName("imported");
+    const pool = (await h.client.agentPools.create(h.org, { name: poolName, organizationScoped: false })).id;
+    const token = await create("AgentToken", { agentPoolId: pool, description: "imported" });
     await create("AgentPoolAllowedWorkspaces", { agentPoolId: pool, workspaceIds: [ws.id] });
     await create("AgentPoolAllowedProjects", { agentPoolId: pool, projectIds: [project] });
     await create("AgentPoolExcludedWorkspaces", { agentPoolId: pool, workspaceIds: [reader.id] });
@@ -254,6 +266,13 @@ describe("every id form of an Import section is one the resource's read takes", 
       "prj-<id>": madeProject.id,
       "team-<id>": madeTeam.id,
       "apool-<id>": pool,
+      "at-<id>": token.id,
+      "apool-<id>/at-<id>": `${pool}/${token.id}`,
+    };
+    /** Where one form names another record for a kind: a pool by its organization and name. */
+    const own: Record<string, Record<string, string>> = {
+      NoCodeWorkspace: { "ws-<id>": net.id },
+      AgentPool: { "<organization>/<name>": `${server.organization}/${poolName}` },
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -280,10 +299,19 @@ describe("every id form of an Import section is one the resource's read takes", 
         expect(p).toMatchObject({ agentPoolId: pool, mode: "authoritative", workspaceIds: [reader.id] }),
       NotificationConfiguration: (p) =>
         expect(p).toMatchObject({ name: "imported", url: "https://hooks.test/runs", token: null }),
+      AgentPool: (p) => expect(p).toMatchObject({ name: poolName, organizationScoped: false }),
+      // The secret, answered once on create, is not read back.
+      AgentToken: (p) => {
+        expect(p).toMatchObject({ agentPoolId: pool, description: "imported" });
+        expect(p.token).toBeUndefined();
+      },
+      // Every setting it has, consumers included.
+      WorkspaceSettings: (p) =>
+        expect(p).toMatchObject({ workspaceId: ws.id, executionMode: "remote", remoteStateConsumerIds: [reader.id] }),
     };
     for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
       for (const { form } of forms) {
-        const id = kind === "NoCodeWorkspace" ? net.id : ids[form];
+        const id = own[kind]?.[form] ?? ids[form];
         expect(id, `${kind} ${form}`).toBeDefined();
         const u = urn(kind, "imported");
         recordReadInputs(u, {});
@@ -291,6 +319,8 @@ describe("every id form of an Import section is one the resource's read takes", 
         expect(read.id, `${kind} ${form}`).toBeTruthy();
         expected[kind](unmarked(read.props));
         if (kind === "Workspace") expect(read.id).toBe(ws.id);
+        if (kind === "AgentPool") expect(read.id).toBe(pool);
+        if (kind === "AgentToken") expect(read.id).toBe(token.id);
       }
     }
   });

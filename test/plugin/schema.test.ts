@@ -24,8 +24,16 @@ import { TEAM_OUTPUTS } from "../../src/resources/team";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
 import { RUN_TRIGGER_OUTPUTS } from "../../src/resources/run-trigger";
 import { NOTIFICATION_CONFIGURATION_OUTPUTS } from "../../src/resources/notification-configuration";
+import { AGENT_POOL_OUTPUTS } from "../../src/resources/agent-pool";
+import {
+  AGENT_POOL_PROJECT_LIST_OUTPUTS,
+  AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
+} from "../../src/resources/agent-pool-lists";
+import { AGENT_TOKEN_OUTPUTS } from "../../src/resources/agent-token";
+import { WORKSPACE_SETTINGS_OUTPUTS } from "../../src/resources/workspace-settings";
 import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
+  getAgentPool,
   getEffectiveVariables,
   getTeam,
   getWorkspace,
@@ -65,6 +73,12 @@ const OUTPUTS: Record<string, readonly string[]> = {
   VariableSetApplication: VARIABLE_SET_APPLICATION_OUTPUTS,
   RunTrigger: RUN_TRIGGER_OUTPUTS,
   NotificationConfiguration: NOTIFICATION_CONFIGURATION_OUTPUTS,
+  AgentPool: AGENT_POOL_OUTPUTS,
+  AgentPoolAllowedWorkspaces: AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
+  AgentPoolAllowedProjects: AGENT_POOL_PROJECT_LIST_OUTPUTS,
+  AgentPoolExcludedWorkspaces: AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
+  AgentToken: AGENT_TOKEN_OUTPUTS,
+  WorkspaceSettings: WORKSPACE_SETTINGS_OUTPUTS,
 };
 
 const resource = (kind: string) => schema.resources[`workspaces:index:${kind}`];
@@ -74,7 +88,8 @@ describe("provider schema", () => {
   it("is what scripts/plugin/schema.js derives from the sources now", () => {
     // Run `node scripts/plugin/schema.js` after changing a resource, a lookup or the field table.
     expect(fs.readFileSync(schemaPath, "utf8")).toBe(deriver.render());
-  });
+    // The derivation type-checks the sources with the compiler: tens of seconds on a busy machine.
+  }, 120_000);
 
   it("is the schema the committed SDKs were generated from (sdk/schema.sha256)", () => {
     // Run `scripts/plugin/sdks` after the schema changes; CI's sdks stage then checks the generated code itself.
@@ -353,6 +368,7 @@ describe("provider schema: types that say what is there", () => {
         "workspaces:index:getWorkspaces argument.organization",
         "workspaces:index:getWorkspace argument.organization",
         "workspaces:index:getTeam argument.organization",
+        "workspaces:index:getAgentPool argument.organization",
       ]),
     );
   });
@@ -408,6 +424,7 @@ describe("provider schema: functions", () => {
     getEffectiveAccess: (a) => getEffectiveAccess(a as never),
     getWorkspaceOutputs: (a) => getWorkspaceOutputs(a as never),
     getTeam: (a) => getTeam(a as never),
+    getAgentPool: (a) => getAgentPool(a as never),
   };
 
   it("has one function per lookup, and no other", () => {
