@@ -21,6 +21,16 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "workspaces:index:AgentPool":
+		r = &AgentPool{}
+	case "workspaces:index:AgentPoolAllowedProjects":
+		r = &AgentPoolAllowedProjects{}
+	case "workspaces:index:AgentPoolAllowedWorkspaces":
+		r = &AgentPoolAllowedWorkspaces{}
+	case "workspaces:index:AgentPoolExcludedWorkspaces":
+		r = &AgentPoolExcludedWorkspaces{}
+	case "workspaces:index:AgentToken":
+		r = &AgentToken{}
 	case "workspaces:index:DataRetentionPolicy":
 		r = &DataRetentionPolicy{}
 	case "workspaces:index:NoCodeModule":
@@ -49,6 +59,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Workspace{}
 	case "workspaces:index:WorkspaceLock":
 		r = &WorkspaceLock{}
+	case "workspaces:index:WorkspaceSettings":
+		r = &WorkspaceSettings{}
 	case "workspaces:index:WorkspaceTags":
 		r = &WorkspaceTags{}
 	case "workspaces:index:WorkspaceVariable":

@@ -3436,6 +3436,102 @@ func (o WorkspaceMetricsOutput) WorkspaceKpisRunsCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v WorkspaceMetrics) *int { return v.WorkspaceKpisRunsCount }).(pulumi.IntPtrOutput)
 }
 
+// Values of the managed settings: each declared setting and nothing else.
+type WorkspaceSettingsValues struct {
+	// Agent pool (`apool-...`); absent when the mode is not `agent`.
+	AgentPoolId *string `pulumi:"agentPoolId"`
+	// Whether health assessments run.
+	AssessmentsEnabled *bool `pulumi:"assessmentsEnabled"`
+	// Whether a successful plan applies without confirmation.
+	AutoApply *bool `pulumi:"autoApply"`
+	// Whether runs started by a run trigger apply without confirmation.
+	AutoApplyRunTrigger *bool `pulumi:"autoApplyRunTrigger"`
+	// Description; absent when it has none.
+	Description *string `pulumi:"description"`
+	// Where runs execute: `remote`, `local` or `agent`.
+	ExecutionMode *string `pulumi:"executionMode"`
+	// Whether only changes under the trigger prefixes or patterns start runs.
+	FileTriggersEnabled *bool `pulumi:"fileTriggersEnabled"`
+	// Whether every workspace of the organization may read the state.
+	GlobalRemoteState *bool `pulumi:"globalRemoteState"`
+	// Whether runs are queued before a configuration is uploaded.
+	QueueAllRuns *bool `pulumi:"queueAllRuns"`
+	// Workspaces that may read the state, sorted.
+	RemoteStateConsumerIds []string `pulumi:"remoteStateConsumerIds"`
+	// Whether pull requests get speculative plans.
+	SpeculativeEnabled *bool `pulumi:"speculativeEnabled"`
+}
+
+// Values of the managed settings: each declared setting and nothing else.
+type WorkspaceSettingsValuesOutput struct{ *pulumi.OutputState }
+
+func (WorkspaceSettingsValuesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkspaceSettingsValues)(nil)).Elem()
+}
+
+func (o WorkspaceSettingsValuesOutput) ToWorkspaceSettingsValuesOutput() WorkspaceSettingsValuesOutput {
+	return o
+}
+
+func (o WorkspaceSettingsValuesOutput) ToWorkspaceSettingsValuesOutputWithContext(ctx context.Context) WorkspaceSettingsValuesOutput {
+	return o
+}
+
+// Agent pool (`apool-...`); absent when the mode is not `agent`.
+func (o WorkspaceSettingsValuesOutput) AgentPoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *string { return v.AgentPoolId }).(pulumi.StringPtrOutput)
+}
+
+// Whether health assessments run.
+func (o WorkspaceSettingsValuesOutput) AssessmentsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.AssessmentsEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether a successful plan applies without confirmation.
+func (o WorkspaceSettingsValuesOutput) AutoApply() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.AutoApply }).(pulumi.BoolPtrOutput)
+}
+
+// Whether runs started by a run trigger apply without confirmation.
+func (o WorkspaceSettingsValuesOutput) AutoApplyRunTrigger() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.AutoApplyRunTrigger }).(pulumi.BoolPtrOutput)
+}
+
+// Description; absent when it has none.
+func (o WorkspaceSettingsValuesOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Where runs execute: `remote`, `local` or `agent`.
+func (o WorkspaceSettingsValuesOutput) ExecutionMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *string { return v.ExecutionMode }).(pulumi.StringPtrOutput)
+}
+
+// Whether only changes under the trigger prefixes or patterns start runs.
+func (o WorkspaceSettingsValuesOutput) FileTriggersEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.FileTriggersEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether every workspace of the organization may read the state.
+func (o WorkspaceSettingsValuesOutput) GlobalRemoteState() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.GlobalRemoteState }).(pulumi.BoolPtrOutput)
+}
+
+// Whether runs are queued before a configuration is uploaded.
+func (o WorkspaceSettingsValuesOutput) QueueAllRuns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.QueueAllRuns }).(pulumi.BoolPtrOutput)
+}
+
+// Workspaces that may read the state, sorted.
+func (o WorkspaceSettingsValuesOutput) RemoteStateConsumerIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) []string { return v.RemoteStateConsumerIds }).(pulumi.StringArrayOutput)
+}
+
+// Whether pull requests get speculative plans.
+func (o WorkspaceSettingsValuesOutput) SpeculativeEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v WorkspaceSettingsValues) *bool { return v.SpeculativeEnabled }).(pulumi.BoolPtrOutput)
+}
+
 // Rarely read status of a workspace (`getWorkspace`'s `status`): lock, current run and state, times, origin. A value the service does not report is left out.
 type WorkspaceStatus struct {
 	// Actions the service currently allows (`isDestroyable`).
@@ -3723,6 +3819,7 @@ func init() {
 	pulumi.RegisterOutputType(VcsRepoInfoOutput{})
 	pulumi.RegisterOutputType(VcsRepoInfoPtrOutput{})
 	pulumi.RegisterOutputType(WorkspaceMetricsOutput{})
+	pulumi.RegisterOutputType(WorkspaceSettingsValuesOutput{})
 	pulumi.RegisterOutputType(WorkspaceStatusOutput{})
 	pulumi.RegisterOutputType(WorkspaceStatusActionsOutput{})
 	pulumi.RegisterOutputType(WorkspaceStatusActionsPtrOutput{})

@@ -7,7 +7,13 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .agent_pool import *
+from .agent_pool_allowed_projects import *
+from .agent_pool_allowed_workspaces import *
+from .agent_pool_excluded_workspaces import *
+from .agent_token import *
 from .data_retention_policy import *
+from .get_agent_pool import *
 from .get_effective_access import *
 from .get_effective_variables import *
 from .get_team import *
@@ -28,6 +34,7 @@ from .variable_set import *
 from .variable_set_application import *
 from .workspace import *
 from .workspace_lock import *
+from .workspace_settings import *
 from .workspace_tags import *
 from .workspace_variable import *
 from .workspace_variables import *
@@ -49,6 +56,11 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_workspaces",
   "classes": {
+   "workspaces:index:AgentPool": "AgentPool",
+   "workspaces:index:AgentPoolAllowedProjects": "AgentPoolAllowedProjects",
+   "workspaces:index:AgentPoolAllowedWorkspaces": "AgentPoolAllowedWorkspaces",
+   "workspaces:index:AgentPoolExcludedWorkspaces": "AgentPoolExcludedWorkspaces",
+   "workspaces:index:AgentToken": "AgentToken",
    "workspaces:index:DataRetentionPolicy": "DataRetentionPolicy",
    "workspaces:index:NoCodeModule": "NoCodeModule",
    "workspaces:index:NoCodeWorkspace": "NoCodeWorkspace",
@@ -63,6 +75,7 @@ _utilities.register(
    "workspaces:index:VariableSetApplication": "VariableSetApplication",
    "workspaces:index:Workspace": "Workspace",
    "workspaces:index:WorkspaceLock": "WorkspaceLock",
+   "workspaces:index:WorkspaceSettings": "WorkspaceSettings",
    "workspaces:index:WorkspaceTags": "WorkspaceTags",
    "workspaces:index:WorkspaceVariable": "WorkspaceVariable",
    "workspaces:index:WorkspaceVariables": "WorkspaceVariables"

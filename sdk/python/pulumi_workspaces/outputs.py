@@ -32,6 +32,7 @@ __all__ = [
     'VariableOptionsInfo',
     'VcsRepoInfo',
     'WorkspaceMetrics',
+    'WorkspaceSettingsValues',
     'WorkspaceStatus',
     'WorkspaceStatusActions',
 ]
@@ -1543,6 +1544,185 @@ class WorkspaceMetrics(dict):
         Number of runs counted for the workspace's indicators; absent when the service reports none.
         """
         return pulumi.get(self, "workspace_kpis_runs_count")
+
+
+@pulumi.output_type
+class WorkspaceSettingsValues(dict):
+    """
+    Values of the managed settings: each declared setting and nothing else.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "agentPoolId":
+            suggest = "agent_pool_id"
+        elif key == "assessmentsEnabled":
+            suggest = "assessments_enabled"
+        elif key == "autoApply":
+            suggest = "auto_apply"
+        elif key == "autoApplyRunTrigger":
+            suggest = "auto_apply_run_trigger"
+        elif key == "executionMode":
+            suggest = "execution_mode"
+        elif key == "fileTriggersEnabled":
+            suggest = "file_triggers_enabled"
+        elif key == "globalRemoteState":
+            suggest = "global_remote_state"
+        elif key == "queueAllRuns":
+            suggest = "queue_all_runs"
+        elif key == "remoteStateConsumerIds":
+            suggest = "remote_state_consumer_ids"
+        elif key == "speculativeEnabled":
+            suggest = "speculative_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in WorkspaceSettingsValues. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        WorkspaceSettingsValues.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        WorkspaceSettingsValues.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 agent_pool_id: Optional[_builtins.str] = None,
+                 assessments_enabled: Optional[_builtins.bool] = None,
+                 auto_apply: Optional[_builtins.bool] = None,
+                 auto_apply_run_trigger: Optional[_builtins.bool] = None,
+                 description: Optional[_builtins.str] = None,
+                 execution_mode: Optional[_builtins.str] = None,
+                 file_triggers_enabled: Optional[_builtins.bool] = None,
+                 global_remote_state: Optional[_builtins.bool] = None,
+                 queue_all_runs: Optional[_builtins.bool] = None,
+                 remote_state_consumer_ids: Optional[Sequence[_builtins.str]] = None,
+                 speculative_enabled: Optional[_builtins.bool] = None):
+        """
+        Values of the managed settings: each declared setting and nothing else.
+
+        :param _builtins.str agent_pool_id: Agent pool (`apool-...`); absent when the mode is not `agent`.
+        :param _builtins.bool assessments_enabled: Whether health assessments run.
+        :param _builtins.bool auto_apply: Whether a successful plan applies without confirmation.
+        :param _builtins.bool auto_apply_run_trigger: Whether runs started by a run trigger apply without confirmation.
+        :param _builtins.str description: Description; absent when it has none.
+        :param _builtins.str execution_mode: Where runs execute: `remote`, `local` or `agent`.
+        :param _builtins.bool file_triggers_enabled: Whether only changes under the trigger prefixes or patterns start runs.
+        :param _builtins.bool global_remote_state: Whether every workspace of the organization may read the state.
+        :param _builtins.bool queue_all_runs: Whether runs are queued before a configuration is uploaded.
+        :param Sequence[_builtins.str] remote_state_consumer_ids: Workspaces that may read the state, sorted.
+        :param _builtins.bool speculative_enabled: Whether pull requests get speculative plans.
+        """
+        if agent_pool_id is not None:
+            pulumi.set(__self__, "agent_pool_id", agent_pool_id)
+        if assessments_enabled is not None:
+            pulumi.set(__self__, "assessments_enabled", assessments_enabled)
+        if auto_apply is not None:
+            pulumi.set(__self__, "auto_apply", auto_apply)
+        if auto_apply_run_trigger is not None:
+            pulumi.set(__self__, "auto_apply_run_trigger", auto_apply_run_trigger)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if execution_mode is not None:
+            pulumi.set(__self__, "execution_mode", execution_mode)
+        if file_triggers_enabled is not None:
+            pulumi.set(__self__, "file_triggers_enabled", file_triggers_enabled)
+        if global_remote_state is not None:
+            pulumi.set(__self__, "global_remote_state", global_remote_state)
+        if queue_all_runs is not None:
+            pulumi.set(__self__, "queue_all_runs", queue_all_runs)
+        if remote_state_consumer_ids is not None:
+            pulumi.set(__self__, "remote_state_consumer_ids", remote_state_consumer_ids)
+        if speculative_enabled is not None:
+            pulumi.set(__self__, "speculative_enabled", speculative_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="agentPoolId")
+    def agent_pool_id(self) -> Optional[_builtins.str]:
+        """
+        Agent pool (`apool-...`); absent when the mode is not `agent`.
+        """
+        return pulumi.get(self, "agent_pool_id")
+
+    @_builtins.property
+    @pulumi.getter(name="assessmentsEnabled")
+    def assessments_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether health assessments run.
+        """
+        return pulumi.get(self, "assessments_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="autoApply")
+    def auto_apply(self) -> Optional[_builtins.bool]:
+        """
+        Whether a successful plan applies without confirmation.
+        """
+        return pulumi.get(self, "auto_apply")
+
+    @_builtins.property
+    @pulumi.getter(name="autoApplyRunTrigger")
+    def auto_apply_run_trigger(self) -> Optional[_builtins.bool]:
+        """
+        Whether runs started by a run trigger apply without confirmation.
+        """
+        return pulumi.get(self, "auto_apply_run_trigger")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Description; absent when it has none.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="executionMode")
+    def execution_mode(self) -> Optional[_builtins.str]:
+        """
+        Where runs execute: `remote`, `local` or `agent`.
+        """
+        return pulumi.get(self, "execution_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="fileTriggersEnabled")
+    def file_triggers_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether only changes under the trigger prefixes or patterns start runs.
+        """
+        return pulumi.get(self, "file_triggers_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="globalRemoteState")
+    def global_remote_state(self) -> Optional[_builtins.bool]:
+        """
+        Whether every workspace of the organization may read the state.
+        """
+        return pulumi.get(self, "global_remote_state")
+
+    @_builtins.property
+    @pulumi.getter(name="queueAllRuns")
+    def queue_all_runs(self) -> Optional[_builtins.bool]:
+        """
+        Whether runs are queued before a configuration is uploaded.
+        """
+        return pulumi.get(self, "queue_all_runs")
+
+    @_builtins.property
+    @pulumi.getter(name="remoteStateConsumerIds")
+    def remote_state_consumer_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Workspaces that may read the state, sorted.
+        """
+        return pulumi.get(self, "remote_state_consumer_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="speculativeEnabled")
+    def speculative_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether pull requests get speculative plans.
+        """
+        return pulumi.get(self, "speculative_enabled")
 
 
 @pulumi.output_type
