@@ -207,6 +207,23 @@ describe("authoritative", () => {
     expect(await lists(pool)).toEqual({ allowedWorkspaceIds: [], allowedProjectIds: [], excludedWorkspaceIds: [c] });
   });
 
+  it("a renamed resource: the old one's delete leaves the list its successor declared in the same up", async () => {
+    const pool = await newPool();
+    const [a, b, c] = [await newWorkspace(), await newWorkspace(), await newWorkspace()];
+    const old = await create(WS, { agentPoolId: pool, workspaceIds: [a, b] });
+    // The engine checks and creates the new resource, then deletes the one gone from the program.
+    await create(WS, { agentPoolId: pool, workspaceIds: [a, c], [CLAIMANT_KEY]: "renamed" });
+    await call(WS, "delete", old.id, old.outs);
+    expect((await lists(pool)).allowedWorkspaceIds).toEqual(sorted([a, c]));
+
+    // Additive: the ids a successor adds stay, the others it added go.
+    const other = await newPool();
+    const before = await create(EXCL, { agentPoolId: other, workspaceIds: [a, b], mode: "additive" });
+    await create(EXCL, { agentPoolId: other, workspaceIds: [a], mode: "additive", [CLAIMANT_KEY]: "successor" });
+    await call(EXCL, "delete", before.id, before.outs);
+    expect((await lists(other)).excludedWorkspaceIds).toEqual([a]);
+  });
+
   it("projects and excluded workspaces: the same, each on its own list", async () => {
     const pool = await newPool();
     const p1 = await createProject(h, uniqueName("prj"));

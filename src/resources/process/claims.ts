@@ -85,6 +85,21 @@ export function holderOf(kind: string, holding: ListHolding): string | undefined
   return undefined;
 }
 
+/**
+ * What the resources checked in this process hold of a list of `kind`: `all` when one
+ * holds the whole list, else every item they add. A resource being deleted is not checked,
+ * so for its delete this is what the stack's other resources declare of the list.
+ */
+export function claimedItems(kind: string, list: string): "all" | string[] {
+  const items = new Set<string>();
+  for (const held of lists.get(kind)?.values() ?? []) {
+    if (held.list !== list) continue;
+    if (held.items === "all") return "all";
+    for (const item of held.items) items.add(item);
+  }
+  return [...items];
+}
+
 /** By record, the claimant of each of its parts (see {@link claimParts}). */
 const parts = new Map<string, Map<string, string>>();
 

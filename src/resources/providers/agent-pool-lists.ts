@@ -12,7 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId, type IdKind } from "../../api/common";
 import type { AgentPool, WorkspacesClient } from "../../client";
 import { ValidationError } from "../../client/typed-errors";
-import { CLAIMANT_KEY, claimList, holderOf, type ListHolding } from "../process/claims";
+import { CLAIMANT_KEY, claimList, claimedItems, holderOf, type ListHolding } from "../process/claims";
 import { inTurn } from "../process/in-turn";
 import { allowanceDeclared, allowanceFailed, allowanceWritten } from "../process/agent-pool-allowances";
 import { getClient, isNotFound } from "./client";
@@ -359,8 +359,13 @@ export function agentPoolListProvider(kind: AgentPoolListKind): ProviderImpl<Lis
         "delete",
         () =>
           inTurn(poolId, async () => {
+            // What another resource of this stack declares of the list in this update (this
+            // one renamed, or the list handed to other owners) stays.
+            const kept = claimedItems(list.relationship, poolId);
+            if (kept === "all") return;
             const current = list.of(await client.agentPools.read(poolId));
-            const next = modeOf(props) === "authoritative" ? [] : current.filter((id) => !ours.includes(id));
+            const gone = modeOf(props) === "authoritative" ? current : ours;
+            const next = current.filter((id) => !gone.includes(id) || kept.includes(id));
             if (!sameStringSet(next, current)) await write(client, list, poolId, next);
           }),
         () => undefined,
