@@ -108,7 +108,9 @@ class AgentPoolAllowedWorkspaces(pulumi.CustomResource):
         this list's write, so a program declares both with no `dependsOn`.
 
         Delete: in `authoritative` mode it clears the pool's list; in `additive` mode it removes
-        only the ids it added. A pool deleted first leaves nothing to do.
+        only the ids it added. What another resource of the stack declares of the list in the same
+        update stays (a renamed resource is a new one and a deleted one). A pool deleted first
+        leaves nothing to do.
 
         Drift: a refresh reads the list. In `authoritative` mode an id added or removed outside
         the program shows in the next diff and `pulumi up` restores the declared list; in
@@ -179,7 +181,9 @@ class AgentPoolAllowedWorkspaces(pulumi.CustomResource):
         this list's write, so a program declares both with no `dependsOn`.
 
         Delete: in `authoritative` mode it clears the pool's list; in `additive` mode it removes
-        only the ids it added. A pool deleted first leaves nothing to do.
+        only the ids it added. What another resource of the stack declares of the list in the same
+        update stays (a renamed resource is a new one and a deleted one). A pool deleted first
+        leaves nothing to do.
 
         Drift: a refresh reads the list. In `authoritative` mode an id added or removed outside
         the program shows in the next diff and `pulumi up` restores the declared list; in
