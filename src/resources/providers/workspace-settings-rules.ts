@@ -7,7 +7,7 @@
 import { AgentPoolNotAllowedError } from "../../client/typed-errors";
 import { CLAIMANT_KEY, claimParts } from "../process/claims";
 import { CONSUMERS_INPUT, WORKSPACE_SETTINGS_FIELDS } from "../workspace-settings";
-import { sameStringSet, type FieldRule } from "./compare";
+import { sameJsonUnordered, sameStringSet, type FieldRule } from "./compare";
 import { consumerIdFailures, workspaceIdFailures } from "./inputs";
 import { isUnknown } from "./unknowns";
 import { ProviderError } from "./user-errors";
@@ -33,7 +33,7 @@ export const SETTINGS_RULES: FieldRule[] = [{ name: "workspaceId", replaces: tru
 /** Whether `desired` and `actual` are the same value of the managed name `name`. */
 export function sameValue(name: string, desired: unknown, actual: unknown): boolean {
   const rule = VALUE_RULES.find((r) => r.name === name);
-  return rule?.same ? rule.same(desired, actual, {}) : JSON.stringify(desired) === JSON.stringify(actual);
+  return rule?.same ? rule.same(desired, actual, {}) : sameJsonUnordered(desired, actual);
 }
 
 /** The managed names `p` declares (a `null` declares a cleared value). */
