@@ -9,7 +9,7 @@
  * so that two resources adding to one pool in one `up` never lose each other's ids.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isId, type IdKind } from "../../api/common";
+import { ID_PREFIXES, isId, type IdKind } from "../../api/common";
 import type { AgentPool, WorkspacesClient } from "../../client";
 import { ValidationError } from "../../client/typed-errors";
 import { CLAIMANT_KEY, claimList, claimedItems, holderOf, type ListHolding } from "../process/claims";
@@ -127,7 +127,7 @@ function checkList(list: ListSpec, news: Props): CheckFailure[] {
       reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(news.mode)}`,
     });
   const ids = news[list.arg];
-  const prefix = `${list.idKind} id (${list.idKind === "workspace" ? "ws" : "prj"}-...)`;
+  const prefix = `${list.idKind} id (${ID_PREFIXES[list.idKind]}...)`;
   if (ids === undefined || ids === null)
     failures.push({
       property: list.arg,
