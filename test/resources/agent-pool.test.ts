@@ -165,6 +165,16 @@ describe("AgentPool", () => {
     expect(await call("read", id, outs)).toEqual({});
   });
 
+  it("a token that may not create pools gets one message naming the pool, the organization and who may", async () => {
+    const checked = await check({ name: uniqueName("refused"), organization: h.org });
+    as(await teamToken({ "manage-workspaces": true }));
+    await expect(call("create", checked.inputs)).rejects.toThrow(
+      new RegExp(
+        `cannot create agent pool "${checked.inputs.name}" in organization "${h.org}": the service answered 404.*owners token`,
+      ),
+    );
+  });
+
   it("imports by apool-<id> and by <organization>/<name>; another id is refused with the forms", async () => {
     const name = uniqueName("imp");
     const p = await h.client.agentPools.create(h.org, { name, organizationScoped: false });

@@ -126,9 +126,13 @@ const provider: ProviderImpl<AgentPoolInputs & Props, AgentPoolOutputs> = {
     const started = Date.now();
     const p = await client.agentPools
       .create(organization, { name, ...(typeof scoped === "boolean" ? { organizationScoped: scoped } : {}) })
-      .catch((err: unknown) =>
+      .catch((err: unknown) => {
+        if (isNotFound(err))
+          throw new ProviderError(
+            `cannot create agent pool "${name}" in organization "${organization}": the service answered 404, so the organization does not exist or the token in use may not manage its agent pools (creating agent pools takes an owners token or an organization token).`,
+          );
         // A create whose answer was lost: the pool of this name made since it started is its own.
-        recoverLostCreate(
+        return recoverLostCreate(
           err,
           async () => {
             const found = await poolByName(client, organization, name);
@@ -136,8 +140,8 @@ const provider: ProviderImpl<AgentPoolInputs & Props, AgentPoolOutputs> = {
             return { ...found, createdAt: found.createdAt ?? "" };
           },
           started,
-        ),
-      );
+        );
+      });
     return { id: p.id, outs: outputsOf(p, organization) };
   },
 
