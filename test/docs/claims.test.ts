@@ -247,6 +247,7 @@ describe("the split driver's concurrency, where the pages and the generated READ
       ],
       noCounts(),
       [],
+      [],
     );
     // The CI workflow's max-parallel (its matrix) is another knob, with its own number.
     const named = (text: string) =>
