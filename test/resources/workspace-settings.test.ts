@@ -200,6 +200,28 @@ describe("WorkspaceSettings on a workspace made out of band", () => {
   });
 });
 
+describe("WorkspaceSettings import (terraform-provider-tfe #2000)", () => {
+  it("reads every setting; a program that omits consumers shows no change, one that declares [] clears them", async () => {
+    const reader = await outOfBand();
+    const id = await outOfBand({ autoApply: true });
+    await h.client.remoteStateConsumers.replace(id, [reader]);
+    // What `pulumi import` (and `get`) reads: nothing is declared yet.
+    const imported = (await settings.read(id, {})).props!;
+    expect(imported).toMatchObject({ workspaceId: id, autoApply: true, remoteStateConsumerIds: [reader] });
+    expect(imported.applied).toBeUndefined();
+
+    const omits = await checked({ workspaceId: id, autoApply: true });
+    expect((await settings.diff(id, imported, omits)).changes).toBe(false);
+    const clears = await checked({ workspaceId: id, autoApply: true, remoteStateConsumerIds: [] });
+    expect(await settings.diff(id, imported, clears)).toMatchObject({ changes: true, replaces: [] });
+    const { outs } = await settings.update(id, imported, clears);
+    expect(await h.client.remoteStateConsumers.listIds(id)).toEqual([]);
+    // Destroy puts back what the update changed: the consumers the workspace had at the import.
+    await settings.delete(id, asStored(outs));
+    expect(await h.client.remoteStateConsumers.listIds(id)).toEqual([reader]);
+  });
+});
+
 describe("WorkspaceSettings check", () => {
   it("refuses a pool without the agent mode, with the property path", async () => {
     const r = await settings.check({}, { workspaceId: "ws-abc", executionMode: "remote", agentPoolId: "apool-1" });
