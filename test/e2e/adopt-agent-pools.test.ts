@@ -69,12 +69,7 @@ describe("adopting an organization's agent pools, their lists, tokens and a work
     tokens["shared-agents"] = await createToken(server, shared.id, "shared agents");
     tokens["private-a"] = await createToken(server, pool.id, "private agents a");
     tokens["private-b"] = await createToken(server, pool.id, "private agents b");
-    await patchWorkspace(
-      server,
-      ws.w1,
-      { "execution-mode": "agent", "auto-apply": true },
-      { "agent-pool": { data: { type: "agent-pools", id: pool.id } } },
-    );
+    await patchWorkspace(server, ws.w1, { "execution-mode": "agent", "agent-pool-id": pool.id, "auto-apply": true });
     stack = await TestStack.create({
       project: "adopt-agent-pools",
       files: { "index.ts": program(true) },
