@@ -222,6 +222,18 @@ describe("authoritative", () => {
     await create(EXCL, { agentPoolId: other, workspaceIds: [a], mode: "additive", [CLAIMANT_KEY]: "successor" });
     await call(EXCL, "delete", before.id, before.outs);
     expect((await lists(other)).excludedWorkspaceIds).toEqual([a]);
+
+    // An id handed from one additive resource to another in one update stays.
+    const third = await newPool();
+    const giving = { agentPoolId: third, workspaceIds: [a, b], mode: "additive" };
+    const giver = await create(WS, giving);
+    // The next up checks both, in a process of its own, then writes.
+    const gives = { ...giving, workspaceIds: [a], [CLAIMANT_KEY]: "giver" };
+    expect((await check(WS, gives)).failures).toEqual([]);
+    await create(WS, { agentPoolId: third, workspaceIds: [b], mode: "additive", [CLAIMANT_KEY]: "taker" });
+    const gave = await update(WS, giver.id, giver.outs, gives);
+    expect(gave.addedWorkspaceIds).toEqual([a]);
+    expect((await lists(third)).allowedWorkspaceIds).toEqual(sorted([a, b]));
   });
 
   it("projects and excluded workspaces: the same, each on its own list", async () => {

@@ -248,7 +248,9 @@ function apply(list: ListSpec, poolId: string, inputs: Props, previouslyAdded: s
     let added: string[] = [];
     if (modeOf(inputs) === "additive") {
       const add = desired.filter((id) => !current.includes(id));
-      const drop = previouslyAdded.filter((id) => !desired.includes(id));
+      // An id handed over to another resource of the stack in this update stays, as its.
+      const kept = claimedItems(list.relationship, poolId);
+      const drop = previouslyAdded.filter((id) => !desired.includes(id) && kept !== "all" && !kept.includes(id));
       next = [...current.filter((id) => !drop.includes(id)), ...add];
       added = Array.from(new Set([...previouslyAdded.filter((id) => desired.includes(id)), ...add]));
     }
