@@ -248,7 +248,7 @@ function apply(list: ListSpec, poolId: string, inputs: Props, previouslyAdded: s
     let added: string[] = [];
     if (modeOf(inputs) === "additive") {
       const add = desired.filter((id) => !current.includes(id));
-      // An id handed over to another resource of the stack in this update stays, as its.
+      // An id another resource of the stack declares in this update (handed over) stays.
       const kept = claimedItems(list.relationship, poolId);
       const drop = previouslyAdded.filter((id) => !desired.includes(id) && kept !== "all" && !kept.includes(id));
       next = [...current.filter((id) => !drop.includes(id)), ...add];
