@@ -263,21 +263,16 @@ const provider: ProviderImpl<AgentTokenInputs & Props, AgentTokenOutputs> = {
       return {};
     }
     let agentPoolId = typeof props.agentPoolId === "string" ? props.agentPoolId : ids.agentPoolId;
-    const organization = await organizationUnder(client, props, agentPoolId ? parents({ agentPoolId }) : []);
     if (!agentPoolId) {
-      const org = organization ?? defaultOrganization();
+      const org = (await organizationUnder(client, props, [])) ?? defaultOrganization();
       agentPoolId = org ? await poolOfToken(client, ids.tokenId, org) : undefined;
       if (!agentPoolId)
         throw new ProviderError(
           `cannot read ${tokenLabel(ids.tokenId, t.description, undefined)}: the service does not say which agent pool holds it, and none of organization "${org ?? "(none set)"}" does. Give the id as apool-<id>/${ids.tokenId}.`,
         );
     }
-    const outs = outputsOf(
-      t,
-      agentPoolId,
-      props,
-      organization ?? (await organizationUnder(client, {}, parents({ agentPoolId }))),
-    );
+    const organization = await organizationUnder(client, props, parents({ agentPoolId }));
+    const outs = outputsOf(t, agentPoolId, props, organization);
     return { id: ids.tokenId, props: echoed(outs, props) };
   },
 
