@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"unicode"
 
 	"github.com/pulumi-workspaces/pulumi-workspaces/sdk/go/workspaces"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -99,12 +100,18 @@ type OrganizationLookupValues struct {
 }
 
 // fields sets the inputs of args (a pointer to an SDK Args struct of optional fields) named
-// in values, each by the name the schema gives it (the field's pulumi tag).
+// in values, each by the name the schema gives it: the field's pulumi tag (an object type's
+// Args), else its Go name, the schema's with the first letter upper case (a resource's Args).
 func fields(args any, values map[string]any) error {
 	v := reflect.ValueOf(args).Elem()
 	byTag := map[string]reflect.Value{}
 	for i := 0; i < v.NumField(); i++ {
-		byTag[v.Type().Field(i).Tag.Get("pulumi")] = v.Field(i)
+		f := v.Type().Field(i)
+		name := f.Tag.Get("pulumi")
+		if name == "" {
+			name = string(unicode.ToLower(rune(f.Name[0]))) + f.Name[1:]
+		}
+		byTag[name] = v.Field(i)
 	}
 	for name, x := range values {
 		f, ok := byTag[name]
