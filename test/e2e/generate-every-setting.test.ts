@@ -76,7 +76,12 @@ describe("generating and adopting a workspace with every setting", () => {
     const ws = await client.workspaces.read(id);
     for (const name of settableLines()) expect(program, name).toContain(`${name}: `);
     expect(program).toContain(`executionMode: "agent"`);
-    expect(program).toContain(`agentPoolId: ${JSON.stringify(ws.agentPoolId)}`);
+    // The pool is declared in the program too, and the workspace refers to it.
+    expect(ws.agentPoolId).toBeTruthy();
+    expect(program).toContain(
+      'new AgentPool("every-setting-pool", { name: "every-setting", organization, adopt: true });',
+    );
+    expect(program).toContain("agentPoolId: everySettingPool.id");
   });
 
   it("type-checks against this package (as built in dist/)", () => {
