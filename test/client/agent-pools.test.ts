@@ -56,12 +56,25 @@ describe("agent pools", () => {
     expect(renamed).toMatchObject({ id: pool.id, name: `${name}-2`, organizationScoped: false });
 
     const ws = await t.client.workspaces.create(t.org, { name: uniqueName("filter-ws") });
-    const other = await t.client.agentPools.create(t.org, { name: uniqueName("other-pool") });
+    const other = await t.client.agentPools.create(t.org, {
+      name: uniqueName("other-pool"),
+      organizationScoped: false,
+    });
     await t.client.agentPools.updateAllowedWorkspaces(other.id, [ws.id]);
     expect((await t.client.agentPools.list(t.org, { query: `${name}-2` }).all()).map((p) => p.id)).toEqual([pool.id]);
     expect((await t.client.agentPools.list(t.org, { allowedWorkspaceName: ws.name }).all()).map((p) => p.id)).toEqual([
       other.id,
     ]);
+    const project = (await t.client.projects.list(t.org).all())[0];
+    await t.client.agentPools.updateAllowedProjects(pool.id, [project.id]);
+    expect(
+      (await t.client.agentPools.list(t.org, { allowedProjectName: project.name }).all()).map((p) => p.id),
+    ).toContain(pool.id);
+    expect(
+      (await t.client.agentPools.list(t.org, { allowedProjectName: project.name }).all()).map((p) => p.id),
+    ).not.toContain(other.id);
+    const byName = (await t.client.agentPools.list(t.org, { sort: "-name" }).all()).map((p) => p.name);
+    expect(byName).toEqual([...byName].sort().reverse());
     const all = (await t.client.agentPools.list(t.org).all()).map((p) => p.id);
     expect(all).toEqual(expect.arrayContaining([pool.id, other.id]));
 
