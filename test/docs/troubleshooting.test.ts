@@ -33,14 +33,16 @@ function errorClasses(): string[] {
  * `new NotVisibleError(` in the providers, without the punctuation around the values it
  * interpolates: what a user reads whatever the resource.
  */
-const MESSAGE = /new (?:ProviderError|NotVisibleError)\(\s*(`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*")/g;
+/** A string literal: double-quoted, or a template whose values may hold a template of their own. */
+const LITERAL = /(`(?:[^`\\$]|\\.|\$(?!\{)|\$\{(?:[^{}`]|`[^`]*`|\{[^{}]*\})*\})*`|"(?:[^"\\]|\\.)*")/.source;
+const MESSAGE = new RegExp(String.raw`new (?:ProviderError|NotVisibleError)\(\s*` + LITERAL, "g");
 
 function providerMessages(): Array<{ file: string; fixed: string }> {
   const out: Array<{ file: string; fixed: string }> = [];
   for (const file of [...sources("src/resources/providers"), "src/resources/entry.ts"]) {
     const source = fs.readFileSync(path.join(root, file), "utf8");
     // Plain errors are the provider host's own (entry.ts); elsewhere they guard invariants.
-    const thrown = file.endsWith("entry.ts") ? /new Error\(\s*(`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*")/g : MESSAGE;
+    const thrown = file.endsWith("entry.ts") ? new RegExp(String.raw`new Error\(\s*` + LITERAL, "g") : MESSAGE;
     for (const m of source.matchAll(thrown)) {
       const literal = m[1].slice(1, -1).replace(/\\`/g, "");
       const pieces = literal
