@@ -368,7 +368,9 @@ export function agentPoolListProvider(kind: AgentPoolListKind): ProviderImpl<Lis
             const current = list.of(await client.agentPools.read(poolId));
             const gone = modeOf(props) === "authoritative" ? current : ours;
             const next = current.filter((id) => !gone.includes(id) || kept.includes(id));
-            if (!sameStringSet(next, current)) await write(client, list, poolId, next);
+            // Written as is: a pool deleted since the read (its AgentPool deleted in parallel)
+            // is a 404 that unlessGone judges, not a refused list.
+            if (!sameStringSet(next, current)) await list.write(client, poolId, next);
           }),
         () => undefined,
       );
