@@ -222,6 +222,24 @@ describe("WorkspaceSettings import (terraform-provider-tfe #2000)", () => {
   });
 });
 
+describe("WorkspaceSettings refused by the service", () => {
+  it("agent mode without a pool: the service's detail, the resource and the way out; nothing written", async () => {
+    const id = await outOfBand({ autoApply: false });
+    const inputs = await checked({ workspaceId: id, executionMode: "agent", autoApply: true }, "no-pool");
+    await expect(settings.create(inputs)).rejects.toThrow(
+      /^WorkspaceSettings "no-pool" cannot set the settings of workspace ".*" \(ws-\w+\): the service refused them \(agent-pool-id is required when execution-mode is agent\); declare agentPoolId, or give the workspace's project a default agent pool\.$/,
+    );
+    expect((await h.client.workspaces.read(id)).autoApply).toBe(false);
+  });
+
+  it("a workspace the token cannot see", async () => {
+    const inputs = await checked({ workspaceId: "ws-doesnotexist1", autoApply: true }, "ghost");
+    await expect(settings.create(inputs)).rejects.toThrow(
+      /^WorkspaceSettings "ghost" cannot manage the settings of workspace ws-doesnotexist1: the service answered 404/,
+    );
+  });
+});
+
 describe("WorkspaceSettings check", () => {
   it("refuses a pool without the agent mode, with the property path", async () => {
     const r = await settings.check({}, { workspaceId: "ws-abc", executionMode: "remote", agentPoolId: "apool-1" });

@@ -144,7 +144,7 @@ export function checkSettings(news: Props): CheckResult {
 }
 
 /** The refusal of a workspace put on an agent pool that does not allow it. */
-export function isPoolRefusal(err: unknown): err is AgentPoolNotAllowedError {
+export function isPoolRefusal(err: unknown): boolean {
   return err instanceof AgentPoolNotAllowedError;
 }
 

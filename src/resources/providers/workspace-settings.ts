@@ -4,7 +4,8 @@ import { getClient, isNotFound, readWorkspaceShared } from "./client";
 import { diffFields } from "./compare";
 import { confirmGone, dependentRecord, unlessGone, workspaceLabel } from "./gone";
 import { reportsAdoption, type Found } from "./adoption";
-import { explainingMissingFeatures } from "./user-errors";
+import { ProviderError, explainingMissingFeatures } from "./user-errors";
+import { ValidationError } from "../../client/typed-errors";
 import { workspaceIdOf } from "./workspace-tags";
 import { waitForAllowance, declaredAllowances } from "../process/agent-pool-allowances";
 import { reportStatus } from "../process/engine-status";
@@ -162,10 +163,42 @@ function outputsOf(ws: ApiWorkspace, values: Values, previous: Values | undefine
 }
 
 /** Creates or updates: reads the workspace, records the prior value of each newly managed name, writes what differs. */
+/**
+ * The one message of a refused create or update: a workspace the token cannot see, or
+ * settings the service refuses (its detail, and the way out).
+ */
+function refusal(err: unknown, workspaceId: string, ws: ApiWorkspace | undefined, desired: Values): unknown {
+  const who = settingsLabel(workspaceId);
+  if (isNotFound(err) && !ws) {
+    return new ProviderError(
+      `${who} cannot manage the settings of workspace ${workspaceId}: the service answered 404, so it does not exist or ` +
+        `the token may not see it. Check workspaceId, and use a token with admin access to the workspace.`,
+    );
+  }
+  if (!(err instanceof ValidationError) || isPoolRefusal(err)) return err;
+  const wayOut =
+    desired.executionMode === "agent" && desired.agentPoolId === undefined
+      ? `declare agentPoolId, or give the workspace's project a default agent pool`
+      : `change the declared settings and run pulumi up again`;
+  return new ProviderError(
+    `${who} cannot set the settings of ${ws ? labelOf(ws) : `workspace ${workspaceId}`}: the service refused them ` +
+      `(${err.problems.map((p) => p.detail).join("; ")}); ${wayOut}.`,
+  );
+}
+
 async function apply(workspaceId: string, inputs: Props, olds: SettingsOutputs | undefined): Promise<SettingsOutputs> {
-  const client = getClient();
-  const ws = await readWorkspaceShared(client, workspaceId, olds?.organization);
   const desired = desiredOf(inputs);
+  let ws: ApiWorkspace | undefined;
+  try {
+    ws = await readWorkspaceShared(getClient(), workspaceId, olds?.organization);
+    return await applyTo(ws, desired, olds);
+  } catch (err) {
+    throw refusal(err, workspaceId, ws, desired);
+  }
+}
+
+async function applyTo(ws: ApiWorkspace, desired: Values, olds: SettingsOutputs | undefined): Promise<SettingsOutputs> {
+  const client = getClient();
   const names = withCoupled(declaredNames(desired));
   const current = await valuesOf(client, ws, names);
   // The value before this resource first set it: kept from earlier, read now for a name managed from now on.
