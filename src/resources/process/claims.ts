@@ -122,6 +122,11 @@ export function claimParts(record: string, names: readonly string[], claimant: s
   return conflicts;
 }
 
+/** The claimants holding a part of `record` (see {@link claimParts}). */
+export function claimantsOf(record: string): string[] {
+  return [...new Set(parts.get(record)?.values() ?? [])];
+}
+
 /** The resources whose `check` claims what they manage, and so takes {@link CLAIMANT_KEY}. */
 export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "VariableSetApplication",

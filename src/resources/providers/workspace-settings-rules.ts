@@ -5,7 +5,7 @@
  * the message of a workspace refused by an agent pool.
  */
 import { AgentPoolNotAllowedError } from "../../client/typed-errors";
-import { CLAIMANT_KEY, claimParts } from "../process/claims";
+import { CLAIMANT_KEY, claimParts, claimantsOf } from "../process/claims";
 import { CONSUMERS_INPUT, WORKSPACE_SETTINGS_FIELDS } from "../workspace-settings";
 import { sameJsonUnordered, sameStringSet, type FieldRule } from "./compare";
 import { consumerIdFailures, workspaceIdFailures } from "./inputs";
@@ -86,12 +86,15 @@ export function claimantLabel(kind: string, name: unknown): string {
   return `${kind} "${String(name)}"`;
 }
 
+/** The record under which the settings of a workspace are claimed. */
+const settingsRecord = (workspaceId: string) => `workspace-settings:${workspaceId}`;
+
 /**
  * Claims the settings `names` of workspace `workspaceId` for `claimant` (see claims.ts);
  * one failure per setting another resource of the stack declares already.
  */
 export function settingClaimFailures(workspaceId: string, names: readonly string[], claimant: string): CheckFailure[] {
-  const conflicts = claimParts(`workspace-settings:${workspaceId}`, names, claimant);
+  const conflicts = claimParts(settingsRecord(workspaceId), names, claimant);
   return [...conflicts].map(([name, other]) => ({
     property: name,
     reason:
@@ -107,12 +110,10 @@ export function workspaceDeclaredSettings(inputs: Props): string[] {
   return names;
 }
 
-/** The name of the `WorkspaceSettings` of each workspace, from its last check (for messages). */
-const settingsNames = new Map<string, string>();
-
 /** How messages name the `WorkspaceSettings` of `workspaceId`: by its resource name when this process checked it. */
 export function settingsLabel(workspaceId: string): string {
-  return settingsNames.get(workspaceId) ?? `WorkspaceSettings of workspace ${workspaceId}`;
+  const own = claimantsOf(settingsRecord(workspaceId)).find((c) => c.startsWith("WorkspaceSettings "));
+  return own ?? `WorkspaceSettings of workspace ${workspaceId}`;
 }
 
 /**
@@ -136,9 +137,7 @@ export function checkSettings(news: Props): CheckResult {
   }
   const ws = inputs.workspaceId;
   if (failures.length === 0 && typeof claimant === "string" && typeof ws === "string" && !isUnknown(ws)) {
-    const label = claimantLabel("WorkspaceSettings", claimant);
-    settingsNames.set(ws, label);
-    failures.push(...settingClaimFailures(ws, names, label));
+    failures.push(...settingClaimFailures(ws, names, claimantLabel("WorkspaceSettings", claimant)));
   }
   return { inputs, failures };
 }
