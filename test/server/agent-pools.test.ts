@@ -301,6 +301,25 @@ describe("a workspace on a pool that does not allow it", () => {
 });
 
 describe("who may manage a pool", () => {
+  it("a team with manage-agent-pools manages pools and their tokens, as on the service", async () => {
+    const team = await makeTeam(t.api, t.org, "pool-managers", { flags: { "manage-agent-pools": true } });
+    const asManager: Api = t.api.as(team.token);
+    const created = await expectStatus(
+      asManager.post(`/organizations/${t.org}/agent-pools`, poolBody({ name: "managed-by-team" })),
+      201,
+    );
+    const id = created.body.data.id as string;
+    await expectStatus(asManager.patch(`/agent-pools/${id}`, poolBody({ name: "renamed-by-team" })), 200);
+    const token = await expectStatus(
+      asManager.post(`/agent-pools/${id}/authentication-tokens`, {
+        data: { type: "authentication-tokens", attributes: { description: "from the team" } },
+      }),
+      201,
+    );
+    await expectStatus(asManager.delete(`/authentication-tokens/${token.body.data.id}`), 204);
+    await expectStatus(asManager.delete(`/agent-pools/${id}`), 204);
+  });
+
   it("owners and the organization token; another organization's user gets what an unknown id gets", async () => {
     const pool = await createPool("guarded");
     const member = await makeTeam(t.api, t.org, "pool-members", { manageWorkspaces: true });

@@ -40,17 +40,17 @@ export interface AgentPoolView {
   workspaces: string[];
 }
 
-/** Creating pools takes an owner or the organization token; 404 otherwise. */
+/** Creating pools takes an owner, the organization token or a team with manage-agent-pools; 404 otherwise. */
 function assertAgentPoolCreator(db: Db, caller: Caller, organization: string): void {
-  if (!assertMember(db, caller, organization).owner && caller.kind !== "organization")
+  if (!assertMember(db, caller, organization).manageAgentPools)
     throw new NotFound(`organization "${organization}" not found`);
 }
 
-/** A pool the caller may see (any member), or manage when `owner` is set (owners, the organization token); otherwise 404. */
+/** A pool the caller may see (any member), or manage when `owner` is set (owners, the organization token, teams with manage-agent-pools); otherwise 404. */
 export function loadAgentPool(db: Db, caller: Caller, id: string, owner: boolean): AgentPoolRecord {
   return visible("agent pool", findAgentPool(db, id), (p) => {
     const role = assertMember(db, caller, p.organization);
-    return !owner || role.owner || caller.kind === "organization";
+    return !owner || role.manageAgentPools;
   });
 }
 

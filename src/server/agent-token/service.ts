@@ -17,7 +17,7 @@ import {
 export type { AgentTokenRecord };
 
 /**
- * A token of a pool the caller manages (owners, the organization token); anybody else,
+ * A token of a pool the caller manages (owners, the organization token, teams with manage-agent-pools); anybody else,
  * and an unknown id, get the same 404.
  */
 function loadAgentToken(db: Db, caller: Caller, id: string): AgentTokenRecord {
