@@ -144,6 +144,12 @@ describe("AgentToken", () => {
     const checked = await check({ agentPoolId, description: "legacy agents", adopt: true });
     const refused = await call("create", checked.inputs).catch((e: Error) => e);
     expect(refused.message).toContain(`the pool has 2 tokens of that description (${existing.id}, ${second.id})`);
+    // A token this package made (its description carries the origin) is adopted by its declared description.
+    const ours = await create({ agentPoolId, description: "made here", __origin: origin("made") });
+    const beforeOurs = writes();
+    const adoptedOurs = await create({ agentPoolId, description: "made here", adopt: true });
+    expect(writes() - beforeOurs).toBe(0);
+    expect(adoptedOurs.id).toBe(ours.id);
     // None of that description: adopt makes a new one.
     const made = await create({ agentPoolId, description: "fresh agents", adopt: true });
     expect(typeof made.outs.token).toBe("string");

@@ -163,12 +163,16 @@ async function tokensOf(client: WorkspacesClient, agentPoolId: string, doing: st
   }
 }
 
-/** The pool's one token of exactly this description, undefined when it has none, an error naming them when several. */
+/**
+ * The pool's one token of exactly this description (a token this package made is read
+ * without its origin suffix, as its `description` output shows it), undefined when it has
+ * none, an error naming them when several.
+ */
 async function adoptable(client: WorkspacesClient, inputs: Props): Promise<ApiAgentToken | undefined> {
   const agentPoolId = String(inputs.agentPoolId);
   const description = String(inputs.description);
   const same = (await tokensOf(client, agentPoolId, `adopt an agent token of agent pool ${agentPoolId}`)).filter(
-    (t) => t.description === description,
+    (t) => splitDescription(t.description ?? "").declared === description,
   );
   if (same.length > 1)
     throw new ProviderError(
