@@ -178,6 +178,16 @@ export async function workspaceSnapshot(server: RunningServer, id: string): Prom
   return out;
 }
 
+/**
+ * A workspace's `setting-overwrites` once the given settings are its own rather than the
+ * organization's (or project's) defaults: what the service records when a write names them.
+ */
+export function overwritten(before: Record<string, unknown>, ...fields: string[]): Record<string, unknown> {
+  const flags = { ...(before["setting-overwrites"] as Record<string, unknown>) };
+  for (const f of fields) flags[f] = true;
+  return flags;
+}
+
 /** The keys whose values differ between two snapshots, with both values. */
 export function changedFields(
   before: Record<string, unknown>,
