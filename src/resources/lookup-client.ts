@@ -25,6 +25,18 @@ export function invalid(
   );
 }
 
+/** The organization a lookup `fn` reads: the one given, else the client's configured one; fails when neither is set. */
+export function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
+  const org = given ?? client.organization;
+  if (!org) {
+    throw fail(
+      fn,
+      "organization is required: set it in the arguments, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
+    );
+  }
+  return org;
+}
+
 /** A client with the resources' settings: stack config `workspaces:*` (read in the program), then the environment and the credentials file. */
 /**
  * One client per configured address, token and organization in the program's process, so

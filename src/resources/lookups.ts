@@ -17,7 +17,7 @@ import {
   type WorkspaceListOptions,
   type Workspace as ApiWorkspace,
 } from "../client";
-import { fail, invalid, lookupClient } from "./lookup-client";
+import { fail, invalid, lookupClient, organizationOf } from "./lookup-client";
 export { lookupSettingsFrom } from "./lookup-client";
 import {
   sourceOf,
@@ -58,7 +58,7 @@ import type {
   GetWorkspacesOutputArgs,
   GetWorkspacesResult,
 } from "./workspace-lookup-types";
-import { byIdSchema, byNameSchema, listArgsSchema } from "./workspace-lookup-types";
+import { byIdSchema, byNameSchema, listArgsSchema, namePattern } from "./workspace-lookup-types";
 export type {
   GetWorkspaceArgs,
   GetWorkspaceOutputArgs,
@@ -82,27 +82,6 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
   getAgentPool: Object.keys(agentPoolArgsSchema.shape),
 };
-
-function organizationOf(fn: string, client: WorkspacesClient, given: string | undefined): string {
-  const org = given ?? client.organization;
-  if (!org) {
-    throw fail(
-      fn,
-      "organization is required: set it in the arguments, or set the stack config workspaces:organization (or WORKSPACES_ORGANIZATION)",
-    );
-  }
-  return org;
-}
-
-/** `*` as any run of characters, everything else literally. */
-function namePattern(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .split("*")
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*")}$`,
-  );
-}
 
 /**
  * Whether a listed workspace meets the filters the document shows (name, flat tags,
@@ -373,17 +352,7 @@ export function getEffectiveAccessOutput(args: GetEffectiveAccessOutputArgs): pu
  * ```
  */
 export async function getTeam(args: GetTeamArgs): Promise<GetTeamResult> {
-  const fn = "getTeam";
-  const parsed = teamArgsSchema.safeParse(args ?? {});
-  if (!parsed.success) throw invalid(fn, parsed.error.issues);
-  const client = lookupClient(fn);
-  const organization = organizationOf(fn, client, parsed.data.organization);
-  try {
-    return await readTeam(fn, client, organization, parsed.data.name);
-  } catch (err) {
-    if (err instanceof pulumi.RunError) throw err;
-    throw fail(fn, (err as Error).message);
-  }
+  return byName("getTeam", teamArgsSchema, args, readTeam);
 }
 
 /** {@link getTeam} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
@@ -403,20 +372,29 @@ export function getTeamOutput(args: GetTeamOutputArgs): pulumi.Output<GetTeamRes
  * ```
  */
 export async function getAgentPool(args: GetAgentPoolArgs): Promise<GetAgentPoolResult> {
-  const fn = "getAgentPool";
-  const parsed = agentPoolArgsSchema.safeParse(args ?? {});
-  if (!parsed.success) throw invalid(fn, parsed.error.issues);
-  const client = lookupClient(fn);
-  const organization = organizationOf(fn, client, parsed.data.organization);
-  try {
-    return await readAgentPool(fn, client, organization, parsed.data.name);
-  } catch (err) {
-    if (err instanceof pulumi.RunError) throw err;
-    throw fail(fn, (err as Error).message);
-  }
+  return byName("getAgentPool", agentPoolArgsSchema, args, readAgentPool);
 }
 
 /** {@link getAgentPool} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
 export function getAgentPoolOutput(args: GetAgentPoolOutputArgs): pulumi.Output<GetAgentPoolResult> {
   return pulumi.output(args).apply((a) => getAgentPool(a as GetAgentPoolArgs));
+}
+
+/** A lookup `fn` of one record by name in an organization: its arguments validated, then `read`; every failure one line. */
+async function byName<R>(
+  fn: string,
+  schema: z.ZodType<{ name: string; organization?: string }>,
+  args: unknown,
+  read: (fn: string, client: WorkspacesClient, organization: string, name: string) => Promise<R>,
+): Promise<R> {
+  const parsed = schema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const client = lookupClient(fn);
+  const organization = organizationOf(fn, client, parsed.data.organization);
+  try {
+    return await read(fn, client, organization, parsed.data.name);
+  } catch (err) {
+    if (err instanceof pulumi.RunError) throw err;
+    throw fail(fn, (err as Error).message);
+  }
 }

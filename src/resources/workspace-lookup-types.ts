@@ -133,3 +133,13 @@ export const byIdSchema = z
   .strict();
 /** {@link GetWorkspaceArgs} by name. */
 export const byNameSchema = z.object({ organization: z.string().min(1).optional(), name: z.string().min(1) }).strict();
+
+/** A `getWorkspaces` name pattern: `*` as any run of characters, everything else literally. */
+export function namePattern(pattern: string): RegExp {
+  return new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
+}
