@@ -50,6 +50,7 @@ const listsSchema = z
 /** Body of `POST /organizations/:org/agent-pools`. */
 export const agentPoolCreateRequestSchema = z
   .object({
+    /** The pool to create: its name, scope and the lists of who may use it. */
     data: z
       .object({
         type: z.literal("agent-pools"),
@@ -65,6 +66,7 @@ export type AgentPoolCreateRequest = z.infer<typeof agentPoolCreateRequestSchema
 /** Body of `PATCH /agent-pools/:id`: absent attributes and lists keep their value. */
 export const agentPoolUpdateRequestSchema = z
   .object({
+    /** What changes: attributes and lists that are given; the rest is kept. */
     data: z
       .object({
         type: z.literal("agent-pools"),

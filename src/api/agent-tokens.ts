@@ -9,6 +9,7 @@ import { documentSchema, listDocumentSchema, maybe, optionalTimestampSchema, orA
 /** Body of `POST /agent-pools/:id/authentication-tokens` (go-tfe sends the type `agent-tokens`). */
 export const agentTokenCreateRequestSchema = z
   .object({
+    /** The token to create: its description. */
     data: z
       .object({
         type: z.enum(["agent-tokens", "authentication-tokens"]),
