@@ -5,9 +5,26 @@
  * holds for them after each step, in the wire's words.
  */
 import type { RunningServer } from "../../src/server";
-import { api } from "../e2e/harness";
+import { api as once } from "../e2e/harness";
 import { expectStatus } from "../e2e/server-helpers";
 import { organization, type SettingsExpected } from "./organization";
+
+/**
+ * A request as the harness's `api` makes it, made again while the server answers 429: the
+ * suite's own reads and writes share the token's rate limit (30 a second) with the stack's
+ * provider, and a step's checks follow one another closely.
+ */
+export async function api<T = any>(
+  server: RunningServer,
+  path: string,
+  init: Parameters<typeof once>[2] = {},
+): Promise<{ status: number; body: T }> {
+  for (let attempt = 1; ; attempt++) {
+    const r = await once<T>(server, path, init);
+    if (r.status !== 429 || attempt === 20) return r;
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}
 
 /** What secrets look like in `pulumi stack export`: encrypted, under the engine's signature key. */
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
@@ -25,12 +42,13 @@ const workspaceRefs = (ids: string[]) => ({ data: ids.map((id) => ({ type: "work
 
 /**
  * Made over HTTP before the first step: the values of the workspace whose settings the
- * program declares (`server.settings`), and their pool (allowing its workspaces) with a
- * token. `workspaceIds`: the ids of `server.workspaces`, by name.
+ * program declares (`server.settings`), and their pool (with its three lists) and a token.
+ * `workspaceIds`, `projectIds`: the ids of the workspaces and projects made over HTTP, by name.
  */
 export async function makeAgentRecords(
   server: RunningServer,
   workspaceIds: Record<string, string>,
+  projectIds: Record<string, string>,
   settingsWorkspaceId: string,
 ): Promise<{ theirPoolId: string; theirTokenId: string }> {
   const s = organization.server.settings;
@@ -48,7 +66,7 @@ export async function makeAgentRecords(
     workspaceRefs(s.consumers.map((n) => workspaceIds[n])),
     "its remote state consumers",
   );
-  const { allowed, ...attributes } = organization.server.theirs.agentPool;
+  const { allowed, projects, excluded, ...attributes } = organization.server.theirs.agentPool;
   const pool = await write(
     server,
     "POST",
@@ -65,10 +83,14 @@ export async function makeAgentRecords(
       data: {
         type: "agent-pools",
         id: poolId,
-        relationships: { "allowed-workspaces": workspaceRefs(allowed.map((n) => workspaceIds[n])) },
+        relationships: {
+          "allowed-workspaces": workspaceRefs(allowed.map((n) => workspaceIds[n])),
+          "allowed-projects": { data: projects.map((n) => ({ type: "projects", id: projectIds[n] })) },
+          "excluded-workspaces": workspaceRefs(excluded.map((n) => workspaceIds[n])),
+        },
       },
     },
-    "the workspaces their pool allows",
+    "the lists of their pool",
   );
   const token = await write(
     server,

@@ -17,12 +17,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { api, startTestServer } from "../e2e/harness";
+import { startTestServer } from "../e2e/harness";
 import { createWorkspace, expectStatus, uploadState } from "../e2e/server-helpers";
 import { LanguageStack, type Language, type StackKind, type StepResult } from "./drivers";
 import {
   agentPool,
   agentPoolsByName,
+  api,
   makeAgentRecords,
   plainTokenOutputs,
   workspaceSettings,
@@ -147,7 +148,12 @@ export function organizationSuite(language: Language): void {
       const byName = Object.fromEntries(
         Object.entries(s.workspaces).map(([k, n]) => [n, workspaces[k as keyof typeof s.workspaces]]),
       );
-      const agents = await makeAgentRecords(server, byName, workspaces.settingsId);
+      const agents = await makeAgentRecords(
+        server,
+        byName,
+        { [t.project.name]: project.data.id },
+        workspaces.settingsId,
+      );
       refs = {
         ...workspaces,
         theirProjectId: project.data.id,

@@ -35,12 +35,15 @@ export interface OrganizationValues {
   /** Workspaces of the program, with no execution settings of their own. */
   workspaces: Record<string, { name: string; description?: string }>;
   agentPools: Record<string, { name: string; organizationScoped?: boolean }>;
-  /** `pool`: a key of `agentPools`, else a pool's id; each of `workspaces`: a key of `workspaces`, else a workspace's id. */
-  allowedWorkspaces: Record<string, { pool: string; workspaces: string[] }>;
-  /** `pool` as in `allowedWorkspaces`. */
+  /**
+   * What may use a pool, each list by its resource type: `pool` a key of `agentPools`, else a
+   * pool's id; each of `ids` a key of `workspaces`, else an id (of a workspace or a project).
+   */
+  poolLists: Record<string, { kind: PoolListKind; pool: string; ids: string[] }>;
+  /** `pool` as in `poolLists`. */
   agentTokens: Record<string, { pool: string; description: string; rotation?: string }>;
   /**
-   * `WorkspaceSettings`: `workspace` and `agentPool` as in `allowedWorkspaces`, every other
+   * `WorkspaceSettings`: `workspace` and `agentPool` as in `poolLists`, every other
    * key a setting by its name in the schema (`autoApply`, `remoteStateConsumerIds`).
    */
   settings: Record<string, { workspace: string; agentPool?: string } & Obj>;
@@ -51,6 +54,14 @@ export interface OrganizationValues {
   lookups: { team: string; workspace: string; agentPool: string };
   imports: { type: string; resource: string; id: string }[];
 }
+
+/** The resources that list what may use a pool, and the input each list is. */
+const POOL_LISTS = {
+  AgentPoolAllowedWorkspaces: "workspaceIds",
+  AgentPoolAllowedProjects: "projectIds",
+  AgentPoolExcludedWorkspaces: "workspaceIds",
+} as const;
+export type PoolListKind = keyof typeof POOL_LISTS;
 
 /** What the server holds for the stack's own resources after a step, in the wire's words. */
 interface OrganizationExpected {
@@ -96,8 +107,14 @@ interface OrganizationDescription {
       workspaceAccess: string;
       projectAccess: string;
       notification: Obj & { name: string };
-      /** A pool, with the names of the workspaces it allows. */
-      agentPool: { name: string; "organization-scoped": boolean; allowed: string[] };
+      /** A pool, with the names of the workspaces it allows and excludes and of the projects it allows. */
+      agentPool: {
+        name: string;
+        "organization-scoped": boolean;
+        allowed: string[];
+        projects: string[];
+        excluded: string[];
+      };
       agentToken: { description: string };
     };
     /** A notification configuration of the app workspace that no program declares. */
@@ -190,10 +207,11 @@ export function organizationYaml(v: OrganizationValues): string {
   declare("WorkspaceSettings", v.settings, ({ workspace: w, agentPool, ...s }) =>
     omitUndefined({ workspaceId: workspace(w), agentPoolId: agentPool && pool(agentPool), ...s }),
   );
-  declare("AgentPoolAllowedWorkspaces", v.allowedWorkspaces, (l) => ({
-    agentPoolId: pool(l.pool),
-    workspaceIds: l.workspaces.map(workspace),
-  }));
+  for (const [name, l] of Object.entries(v.poolLists))
+    resources[name] = {
+      type: `workspaces:index:${l.kind}`,
+      properties: { agentPoolId: pool(l.pool), [POOL_LISTS[l.kind]]: l.ids.map(workspace) },
+    };
   declare("AgentToken", v.agentTokens, ({ pool: p, ...t }) => ({ agentPoolId: pool(p), ...t }));
   const all = [
     v.projects,
@@ -204,7 +222,7 @@ export function organizationYaml(v: OrganizationValues): string {
     v.notifications,
     v.workspaces,
     v.agentPools,
-    v.allowedWorkspaces,
+    v.poolLists,
     v.agentTokens,
     v.settings,
   ];

@@ -22,13 +22,13 @@ type OrganizationValues struct {
 	Notifications   map[string]NotificationValues    `json:"notifications"`
 	// Where runs execute: a Pool or a Workspace names one of the program's resources, else
 	// it is an id.
-	Workspaces        map[string]OwnWorkspaceValues      `json:"workspaces"`
-	AgentPools        map[string]AgentPoolValues         `json:"agentPools"`
-	AllowedWorkspaces map[string]AllowedWorkspacesValues `json:"allowedWorkspaces"`
-	AgentTokens       map[string]AgentTokenValues        `json:"agentTokens"`
-	Settings          map[string]map[string]any          `json:"settings"`
-	Lookups           OrganizationLookupValues           `json:"lookups"`
-	Imports           []ImportValues                     `json:"imports"`
+	Workspaces  map[string]OwnWorkspaceValues `json:"workspaces"`
+	AgentPools  map[string]AgentPoolValues    `json:"agentPools"`
+	PoolLists   map[string]PoolListValues     `json:"poolLists"`
+	AgentTokens map[string]AgentTokenValues   `json:"agentTokens"`
+	Settings    map[string]map[string]any     `json:"settings"`
+	Lookups     OrganizationLookupValues      `json:"lookups"`
+	Imports     []ImportValues                `json:"imports"`
 }
 
 type ProjectValues struct {
@@ -82,9 +82,12 @@ type AgentPoolValues struct {
 	OrganizationScoped *bool  `json:"organizationScoped"`
 }
 
-type AllowedWorkspacesValues struct {
-	Pool       string   `json:"pool"`
-	Workspaces []string `json:"workspaces"`
+// PoolListValues is a list of what may use a pool: Kind is its resource type
+// (AgentPoolAllowedWorkspaces, AgentPoolAllowedProjects or AgentPoolExcludedWorkspaces).
+type PoolListValues struct {
+	Kind string   `json:"kind"`
+	Pool string   `json:"pool"`
+	IDs  []string `json:"ids"`
 }
 
 type AgentTokenValues struct {
@@ -344,20 +347,36 @@ func declareAgents(ctx *pulumi.Context, v OrganizationValues, imports map[string
 		}
 		ids[k] = settings.ID().ToStringOutput()
 	}
-	for _, k := range sortedKeys(v.AllowedWorkspaces) {
-		l := v.AllowedWorkspaces[k]
+	for _, k := range sortedKeys(v.PoolLists) {
+		l := v.PoolLists[k]
 		list := pulumi.StringArray{}
-		for _, w := range l.Workspaces {
+		for _, w := range l.IDs {
 			list = append(list, byRef(own, w))
 		}
-		allowed, err := workspaces.NewAgentPoolAllowedWorkspaces(ctx, k, &workspaces.AgentPoolAllowedWorkspacesArgs{
-			AgentPoolId:  byRef(pools, l.Pool),
-			WorkspaceIds: list,
-		}, importOption(imports[k])...)
+		pool := byRef(pools, l.Pool)
+		opts := importOption(imports[k])
+		var res pulumi.CustomResource
+		var err error
+		switch l.Kind {
+		case "AgentPoolAllowedWorkspaces":
+			res, err = workspaces.NewAgentPoolAllowedWorkspaces(ctx, k, &workspaces.AgentPoolAllowedWorkspacesArgs{
+				AgentPoolId: pool, WorkspaceIds: list,
+			}, opts...)
+		case "AgentPoolAllowedProjects":
+			res, err = workspaces.NewAgentPoolAllowedProjects(ctx, k, &workspaces.AgentPoolAllowedProjectsArgs{
+				AgentPoolId: pool, ProjectIds: list,
+			}, opts...)
+		case "AgentPoolExcludedWorkspaces":
+			res, err = workspaces.NewAgentPoolExcludedWorkspaces(ctx, k, &workspaces.AgentPoolExcludedWorkspacesArgs{
+				AgentPoolId: pool, WorkspaceIds: list,
+			}, opts...)
+		default:
+			return fmt.Errorf("%s: unknown kind of list %q", k, l.Kind)
+		}
 		if err != nil {
 			return err
 		}
-		ids[k] = allowed.ID().ToStringOutput()
+		ids[k] = res.ID().ToStringOutput()
 	}
 	tokens := pulumi.Map{}
 	for _, k := range sortedKeys(v.AgentTokens) {

@@ -256,6 +256,14 @@ def organization_program(v, adopt):
     return run
 
 
+# The resources that list what may use a pool, by their type, and the keyword of each list.
+POOL_LISTS = {
+    "AgentPoolAllowedWorkspaces": (workspaces.AgentPoolAllowedWorkspaces, "workspace_ids"),
+    "AgentPoolAllowedProjects": (workspaces.AgentPoolAllowedProjects, "project_ids"),
+    "AgentPoolExcludedWorkspaces": (workspaces.AgentPoolExcludedWorkspaces, "workspace_ids"),
+}
+
+
 def declare_agents(v, ids, opts):
     """Where runs execute: the workspaces, the agent pools, the settings of workspaces (before
     the lists that allow them: the provider orders the writes), the lists and the agent tokens
@@ -281,12 +289,13 @@ def declare_agents(v, ids, opts):
             opts=opts(name),
             **snake(rest),
         ).id
-    for name, a in sorted(v["allowedWorkspaces"].items()):
-        ids[name] = workspaces.AgentPoolAllowedWorkspaces(
+    for name, lst in sorted(v["poolLists"].items()):
+        cls, ids_input = POOL_LISTS[lst["kind"]]
+        ids[name] = cls(
             name,
-            agent_pool_id=pools.get(a["pool"], a["pool"]),
-            workspace_ids=[own.get(w, w) for w in a["workspaces"]],
+            agent_pool_id=pools.get(lst["pool"], lst["pool"]),
             opts=opts(name),
+            **{ids_input: [own.get(w, w) for w in lst["ids"]]},
         ).id
     imported = {i["resource"] for i in v["imports"]}
     tokens = {}
