@@ -31,7 +31,7 @@ export const WORKSPACE_SETTINGS_FIELDS = [
 ] as const satisfies readonly WorkspaceFieldName[];
 
 /** A setting of the field table that `WorkspaceSettings` declares. */
-export type WorkspaceSettingName = (typeof WORKSPACE_SETTINGS_FIELDS)[number];
+type WorkspaceSettingName = (typeof WORKSPACE_SETTINGS_FIELDS)[number];
 
 /** The input that lists the workspaces that may read the state (not a field of the workspace document). */
 export const CONSUMERS_INPUT = "remoteStateConsumerIds";

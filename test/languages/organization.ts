@@ -61,7 +61,7 @@ const POOL_LISTS = {
   AgentPoolAllowedProjects: "projectIds",
   AgentPoolExcludedWorkspaces: "workspaceIds",
 } as const;
-export type PoolListKind = keyof typeof POOL_LISTS;
+type PoolListKind = keyof typeof POOL_LISTS;
 
 /** What the server holds for the stack's own resources after a step, in the wire's words. */
 interface OrganizationExpected {

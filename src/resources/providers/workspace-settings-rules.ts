@@ -22,7 +22,7 @@ export const MANAGED_NAMES: readonly string[] = [...WORKSPACE_SETTINGS_FIELDS, C
 const SETTING_LINES = inputLines(WORKSPACE_SETTINGS_FIELDS);
 
 /** How each managed value compares with what the service reported. */
-export const VALUE_RULES: FieldRule[] = [
+const VALUE_RULES: FieldRule[] = [
   ...fieldRules(WORKSPACE_SETTINGS_FIELDS),
   { name: CONSUMERS_INPUT, same: (a, b) => sameStringSet(a, b) },
 ];
@@ -104,7 +104,7 @@ export function settingClaimFailures(workspaceId: string, names: readonly string
 }
 
 /** The settings a `Workspace` declares, by `WorkspaceSettings`' names (`operations` is the execution mode). */
-export function workspaceDeclaredSettings(inputs: Props): string[] {
+function workspaceDeclaredSettings(inputs: Props): string[] {
   const names: string[] = WORKSPACE_SETTINGS_FIELDS.filter((k) => inputs[k] !== undefined);
   if (inputs.operations !== undefined && !names.includes("executionMode")) names.push("executionMode");
   return names;

@@ -24,7 +24,7 @@ import {
   type AgentPoolRecord,
 } from "./store";
 
-export type { AgentPoolFilter, AgentPoolLists, AgentPoolRecord };
+export type { AgentPoolRecord };
 
 /** What a create or update gives: attributes, and the lists to replace (an absent list is kept). */
 export interface AgentPoolInput {
@@ -55,7 +55,7 @@ export function loadAgentPool(db: Db, caller: Caller, id: string, owner: boolean
 }
 
 /** Each pool with its lists and the workspaces on it, read in a few queries for a whole page. */
-export function agentPoolViews(db: Db, pools: readonly AgentPoolRecord[]): AgentPoolView[] {
+function agentPoolViews(db: Db, pools: readonly AgentPoolRecord[]): AgentPoolView[] {
   const ids = pools.map((p) => p.id);
   const lists = agentPoolLists(db, ids);
   const workspaces = workspacesOnPools(db, ids);
