@@ -119,17 +119,20 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"))).toEqual([]);
     expect(writesOf(m)).toBe(0);
     const adopts = r.output.split("\n").filter((l) => /^\s+adopt: pulumi up adopts the existing/.test(l));
-    // Each workspace, each no-code module and each project other than the default, listed once in the diagnostics.
+    // Each workspace, each no-code module, each project other than the default and each agent
+    // pool, listed once in the diagnostics.
     const projects = generated.split("new Project(").length - 1;
+    const pools = generated.split("new AgentPool(").length - 1;
     expect(projects).toBeGreaterThan(0);
-    expect(adopts).toHaveLength(COUNT + 2 + projects);
-    // A module-made workspace refers to its module's id, and a workspace in a declared project
-    // to that project's id, which are known only during up.
+    expect(pools).toBe(1);
+    expect(adopts).toHaveLength(COUNT + 2 + projects + pools);
+    // A module-made workspace refers to its module's id, a workspace in a declared project to
+    // that project's id, and one on the pool to the pool's id, which are known only during up.
     expect(
       adopts
         .filter(
           (l) =>
-            !/; no property changes( \((noCodeModuleId|project|noCodeModuleId, project) known only during pulumi up\))?$/.test(
+            !/; no property changes( \(((agentPoolId|noCodeModuleId|project)(, |(?= known)))+ known only during pulumi up\))?$/.test(
               l,
             ),
         )
