@@ -17,8 +17,10 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (870 kB packed, 4.06 MB unpacked:
- * dist with source maps, src, docs, examples). The growth since 733 kB / 3.39 MB is six
+ * Upper bounds with headroom over what is measured today (1.01 MB packed, 4.72 MB unpacked:
+ * dist with source maps, src, docs, examples). The growth since 870 kB / 4.06 MB is the agent
+ * pools area: six resources and a lookup with their wire schemas, client areas, providers,
+ * page and examples in four languages. The growth since 733 kB / 3.39 MB before that is six
  * resources and three lookups for projects, teams, access, run triggers and notifications,
  * with their pages and each resource's examples in four languages in the schema (252 kB in
  * dist); before that, four API areas of the client with their wire schemas and the four
@@ -26,8 +28,8 @@ interface PackResult {
  * type, default, enum and import id, one list of secrets and clears for both doors, and the
  * docs of the other languages.
  */
-const MAX_PACKED = 950_000;
-const MAX_UNPACKED = 4_500_000;
+const MAX_PACKED = 1_100_000;
+const MAX_UNPACKED = 5_200_000;
 
 let pack: PackResult;
 let files: Set<string>;

@@ -91,6 +91,8 @@ async function existingRecords(): Promise<Record<string, Props>> {
   await h.client.registryModules.createVersion({ organization: h.org, name: rm.name, provider: "aws" }, "1.0.0");
   const nocode = await h.client.noCode.enable(h.org, { registryModuleId: rm.id, enabled: true });
   const made = await h.client.noCode.createWorkspace(nocode.id, { name: uniqueName("ncws"), projectId: project });
+  const pool = await h.client.agentPools.create(h.org, { name: uniqueName("pool") });
+  await h.client.agentTokens.create(pool.id, "runners");
 
   return {
     Workspace: { name: ws.name },
@@ -118,6 +120,9 @@ async function existingRecords(): Promise<Record<string, Props>> {
       url: "http://127.0.0.1:9/hook",
       enabled: false,
     },
+    AgentPool: { name: pool.name },
+    AgentToken: { agentPoolId: pool.id, description: "runners" },
+    WorkspaceSettings: { workspaceId: ws.id, autoApply: false },
   };
 }
 
