@@ -93,12 +93,19 @@ class PackReader extends Reader {
     }
     if (program === "npm" && (args.join(" ") === "init -y" || (args[0] === "install" && args.length > 1))) {
       const specs = args.flatMap((a) => {
-        if (a === "pulumi-workspaces-policies")
-          // With the package the policy package depends on, which the registry would supply.
-          return [this.packed.policies, this.packed.resources];
+        // The package the policy package depends on comes through the override below.
+        if (a === "pulumi-workspaces-policies") return [this.packed.policies];
         return a === "@pulumi/pulumi" ? [this.sdk] : [a];
       });
       const npmArgs = args[0] === "install" ? [...specs, "--no-audit", "--no-fund"] : args;
+      if (args[0] === "install") {
+        // The registry's part, also for the policy package's own dependency: a checkout between
+        // releases packs `<next>-dev.N`, which its range of the next release does not admit.
+        const manifest = at("package.json");
+        const pkg = JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, unknown>;
+        pkg.overrides = { "pulumi-workspaces": `file:${path.resolve(this.cwd, this.packed.resources)}` };
+        fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2));
+      }
       try {
         const output = execFileSync("npm", npmArgs, { cwd: this.cwd, env: this.stack.env, encoding: "utf8" });
         return { code: 0, output };
