@@ -341,6 +341,9 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")(
               // What the policy package depends on, from its tarball instead of the registry.
               "pulumi-workspaces": `file:${resources.file}`,
             },
+            // Also for the policy package's own range: a checkout between releases packs
+            // `<next>-dev.N`, which that range of the next release does not admit.
+            overrides: { "pulumi-workspaces": "$pulumi-workspaces" },
           },
           env,
         );
