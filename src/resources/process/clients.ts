@@ -6,6 +6,7 @@
 import { WorkspacesClient } from "../../client";
 import { currentSettings } from "../provider-settings";
 import { noteWrite } from "./snapshot";
+import { notePolicyWrite } from "./policy-set-reads";
 
 const clients = new Map<string, WorkspacesClient>();
 
@@ -15,8 +16,14 @@ export function getClient(): WorkspacesClient {
   const key = `${settings.baseUrl}\u0000${settings.token}`;
   let client = clients.get(key);
   if (!client) {
-    // A write drops what the process's listings hold of the records it may change.
-    const made: WorkspacesClient = new WorkspacesClient({ settings, onWrite: (m, p) => noteWrite(made, m, p) });
+    // A write drops what the process's listings and reads hold of the records it may change.
+    const made: WorkspacesClient = new WorkspacesClient({
+      settings,
+      onWrite: (m, p) => {
+        noteWrite(made, m, p);
+        notePolicyWrite(made, m, p);
+      },
+    });
     client = made;
     clients.set(key, client);
   }
