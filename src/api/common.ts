@@ -51,6 +51,9 @@ export const ID_PREFIXES = {
   runTrigger: "rt-",
   notificationConfiguration: "nc-",
   organizationMembership: "ou-",
+  policy: "pol-",
+  policySet: "polset-",
+  policySetVersion: "polsetver-",
 } as const;
 
 /** A kind of record with an identifier prefix (`workspace`, `project`, ...), as named in {@link ID_PREFIXES}. */

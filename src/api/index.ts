@@ -20,3 +20,5 @@ export * from "./notifications";
 export * from "./state-version-outputs";
 export * from "./agent-pools";
 export * from "./agent-tokens";
+export * from "./policies";
+export * from "./policy-sets";
