@@ -1,8 +1,7 @@
-import type { PolicyConfigSchema, PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
+import type { PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
 import {
   AgentPool,
   AgentToken,
-  Project,
   UNKNOWN,
   WorkspaceSettings,
   WorkspaceTags,
@@ -13,7 +12,6 @@ import {
   isAbsent,
   isGiven,
   isOfType,
-  pattern,
   recordInputsOf,
   show,
   str,
@@ -26,70 +24,15 @@ import {
   type StackRule,
 } from "./common";
 import { effectiveExecutionMode } from "./executionMode";
-import { productionTagOf, productionTagsProperty } from "./notifications";
+import { productionTagOf } from "./notifications";
+import { productionReason, productionSchema, type ProductionConfig } from "./production";
 import { declaredBy, settingsInEffect, type SettingsInEffect } from "./settingsInEffect";
-import { tagsInEffect, type TagsInEffect } from "./tags";
+import { tagsInEffect } from "./tags";
 
 // ---------------------------------------------------------------------------------------------
 // Production workspaces run on an agent pool (stack): the mode and the pool may be declared on
 // the workspace or on a WorkspaceSettings for it, and its tags on a WorkspaceTags.
 // ---------------------------------------------------------------------------------------------
-
-const productionPoolSchema: PolicyConfigSchema = {
-  properties: {
-    productionTags: productionTagsProperty,
-    namePattern: {
-      type: "string",
-      minLength: 1,
-      description:
-        'A regular expression: a workspace whose name matches it is production, whatever its tags, for example "-prod$". None by default.',
-    },
-    projects: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      uniqueItems: true,
-      default: [],
-      description:
-        'Projects whose workspaces are all production: a project id (`prj-...`) or the `name` of a Project resource of the stack, for example ["payments"]. Default [].',
-    },
-  },
-};
-
-interface ProductionConfig {
-  productionTags: string[];
-  namePattern?: string;
-  projects: string[];
-}
-
-/** Why a workspace is a production one, in words; undefined when nothing known says it is. */
-function productionReason(
-  entry: SettingsInEffect,
-  tags: TagsInEffect | undefined,
-  config: ProductionConfig,
-): string | undefined {
-  if (tags !== undefined) {
-    const tag = productionTagOf(
-      { tags: tags.tags === UNKNOWN ? {} : tags.tags, tagNames: tags.tagNames === UNKNOWN ? [] : tags.tagNames },
-      config.productionTags,
-    );
-    if (tag !== undefined) return `tagged ${show(tag)}`;
-  }
-  const name = str(entry.props.name);
-  if (config.namePattern !== undefined && name !== undefined) {
-    const re = pattern(productionAgentPool.name, "namePattern", config.namePattern);
-    if (re.test(name)) return `its name matches namePattern ${show(config.namePattern)}`;
-  }
-  const projects = new Set(strings(config.projects) ?? []);
-  if (projects.size > 0) {
-    const id = str(entry.props.project);
-    if (id !== undefined && projects.has(id)) return `in project ${show(id)}`;
-    for (const p of (entry.resource.propertyDependencies?.project ?? []).filter((d) => isOfType(d, Project))) {
-      const projectName = str(declaredProps(p).name);
-      if (projectName !== undefined && projects.has(projectName)) return `in project ${show(projectName)}`;
-    }
-  }
-  return undefined;
-}
 
 /** What is wrong with a production workspace's execution settings in effect, or undefined when they run it on a pool. */
 function offPool(entry: SettingsInEffect): { problem: string; at: PolicyResource } | undefined {
@@ -136,16 +79,16 @@ export const productionAgentPool: StackRule = {
     "Every production workspace (by tag, name or project) runs on an agent pool: executionMode `agent` with an agentPoolId, declared on the workspace or on a WorkspaceSettings of the stack for it.",
   // An organisation's convention, not the service's rule.
   enforcementLevel: "advisory",
-  configSchema: productionPoolSchema,
+  configSchema: productionSchema,
   remediationSteps:
     'Set executionMode "agent" and agentPoolId to the agent pool (an AgentPool of the stack, or apool-...) on the workspace or on a WorkspaceSettings for it.',
   validateResource: recordInputsOf([...workspaceKinds, WorkspaceTags, WorkspaceSettings]),
   validateStack: (args, reportViolation) => {
-    const config = configOf<ProductionConfig>(productionPoolSchema, args);
+    const config = configOf<ProductionConfig>(productionSchema, args);
     const tags = tagsInEffect(args.resources);
     const { workspaces, elsewhere } = settingsInEffect(args.resources);
     for (const [urn, entry] of workspaces) {
-      const reason = productionReason(entry, tags.get(urn), config);
+      const reason = productionReason(entry, tags.get(urn), config, productionAgentPool.name);
       if (reason === undefined) continue;
       const found = offPool(entry);
       if (found === undefined) continue;
