@@ -1,0 +1,405 @@
+/**
+ * One provider for every list of ids that a record owned elsewhere holds and that a
+ * resource manages in `authoritative` or `additive` mode: the three lists of an agent pool
+ * (./agent-pool-lists.ts), the four of a policy set (./policy-set-lists.ts). The lists
+ * differ in the owner record, the relationship, the kind of id, the argument's name and how
+ * the service writes a list (a whole list replaced, or ids added and removed); each owner's
+ * module says so in a small table of {@link RecordList}s. Id: the owner's id.
+ *
+ * Additive mode is a read-modify-write of the list, taken in turn per owner in this process
+ * (../process/in-turn.ts), so that two resources adding to one list in one `up` never lose
+ * each other's ids, whichever way the service writes it.
+ */
+import { ID_PREFIXES, isId, type IdKind } from "../../api/common";
+import type { WorkspacesClient } from "../../client";
+import { ValidationError } from "../../client/typed-errors";
+import { CLAIMANT_KEY, claimList, claimedItems, holderOf, type ListHolding } from "../process/claims";
+import { inTurn } from "../process/in-turn";
+import { getClient, isNotFound } from "./client";
+import { diffFields, sameStringSet, type FieldRule } from "./compare";
+import { childRecord, unlessGone, updatedUnlessGone, type MissingRecord } from "./gone";
+import { ProviderError } from "./user-errors";
+import { isUnknown } from "./unknowns";
+import type { CheckFailure, ProviderImpl, Props } from "./types";
+import type { OwnershipMode } from "../workspace-tags";
+
+/** The record whose lists the resources manage: an agent pool, a policy set. */
+export interface ListOwner<R> {
+  /** The input that names the owner. */
+  arg: string;
+  /** The kind of the owner's id. */
+  idKind: IdKind;
+  /** How messages name the owner (`agent pool`), and the kind of record for the 404 rule. */
+  noun: MissingRecord["kind"];
+  /** How messages name the owner after it was named once: `pool`. */
+  short: string;
+  /** Whose token may manage the owner, for the way out of a 404: `a token that may manage agent pools`. */
+  manager: string;
+  read(client: WorkspacesClient, id: string): Promise<R>;
+  organization(record: R): string | null | undefined;
+}
+
+/** What tells one list of an owner from another. */
+export interface RecordList<R> {
+  owner: ListOwner<R>;
+  /** The relationship on the wire, and the kind of claims in this process. */
+  relationship: string;
+  /** How messages name the list: `allowed workspaces`. */
+  noun: string;
+  /** The input that lists the ids, and the output of the ids an additive resource added. */
+  arg: string;
+  added: string;
+  /** The kind of id the list holds. */
+  idKind: IdKind;
+  of(record: R): string[];
+  /** Brings the owner's list from `current` to `next` (both as just read); answers the list after. */
+  write(client: WorkspacesClient, ownerId: string, current: string[], next: string[]): Promise<string[]>;
+  /** Why the owner as read takes no such list (a global policy set and its workspaces): refused at check and before any write. */
+  refusal?(record: R): string | undefined;
+  /** Told when a `check` declares the list, when its write landed or found nothing to write, and when it failed (an agent pool's allowances). */
+  signals?: { declared(ownerId: string, claimant: string): void; written: Signal; failed: Signal };
+}
+
+type Signal = (ownerId: string, claimant: string) => void;
+
+/** A list the service writes by adding and removing ids (`POST`/`DELETE .../relationships/...`). */
+export function byDelta(
+  add: (client: WorkspacesClient, ownerId: string, ids: string[]) => Promise<unknown>,
+  remove: (client: WorkspacesClient, ownerId: string, ids: string[]) => Promise<unknown>,
+): RecordList<unknown>["write"] {
+  return async (client, ownerId, current, next) => {
+    const adding = next.filter((id) => !current.includes(id));
+    const removing = current.filter((id) => !next.includes(id));
+    if (adding.length > 0) await add(client, ownerId, adding);
+    if (removing.length > 0) await remove(client, ownerId, removing);
+    return next;
+  };
+}
+
+/** Inputs and outputs as the engine hands them over: the owner, the list and the added ids under the kind's own names. */
+type ListProps = { mode?: OwnershipMode; organization?: string | null } & Props;
+
+const MODES: readonly string[] = ["authoritative", "additive"];
+
+function modeOf(p: { mode?: unknown }): OwnershipMode {
+  return p.mode === "additive" ? "additive" : "authoritative";
+}
+
+function idsOf(v: unknown): string[] {
+  return Array.isArray(v) ? Array.from(new Set(v.map(String))).sort() : [];
+}
+
+/** `apool-...`, or `apool-.../<list>` as an import may write it -> `apool-...`. */
+function ownerIdOf(id: string): string {
+  const slash = id.indexOf("/");
+  return slash > 0 ? id.slice(0, slash) : id;
+}
+
+/** `a workspace id (ws-...)`, `an agent pool id (apool-...)`. */
+function anId(kind: IdKind, noun: string): string {
+  return `${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} id (${ID_PREFIXES[kind]}...)`;
+}
+
+function label<R>(list: RecordList<R>, ownerId: string): string {
+  return `the ${list.noun} of ${list.owner.noun} ${ownerId}`;
+}
+
+function missing<R>(client: WorkspacesClient, list: RecordList<R>, ownerId: string, props: Props) {
+  return childRecord(client, { label: label(list, ownerId), kind: list.owner.noun }, props, []);
+}
+
+function checkList<R>(list: RecordList<R>, news: Props): CheckFailure[] {
+  const { owner } = list;
+  const failures: CheckFailure[] = [];
+  const ownerId = news[owner.arg];
+  if (ownerId === undefined || ownerId === null)
+    failures.push({ property: owner.arg, reason: `${owner.arg} is required` });
+  else if (!isUnknown(ownerId) && !isId(owner.idKind, ownerId))
+    failures.push({ property: owner.arg, reason: `${owner.arg} must be ${anId(owner.idKind, owner.noun)}` });
+  if (news.mode !== undefined && !isUnknown(news.mode) && !MODES.includes(news.mode as string))
+    failures.push({
+      property: "mode",
+      reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(news.mode)}`,
+    });
+  const ids = news[list.arg];
+  const noun = list.idKind.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  const prefix = anId(list.idKind, noun);
+  if (ids === undefined || ids === null)
+    failures.push({
+      property: list.arg,
+      reason: `${list.arg} is required (an empty list clears the ${owner.short}'s ${list.noun} in authoritative mode)`,
+    });
+  else if (!Array.isArray(ids)) {
+    if (!isUnknown(ids))
+      failures.push({
+        property: list.arg,
+        reason: `${list.arg} must be a list of ${noun} ids (${ID_PREFIXES[list.idKind]}...)`,
+      });
+  } else {
+    const seen = new Set<unknown>();
+    ids.forEach((id: unknown, i: number) => {
+      if (isUnknown(id)) return;
+      const property = `${list.arg}[${i}]`;
+      if (!isId(list.idKind, id))
+        failures.push({ property, reason: `${property}: must be ${prefix}, not ${JSON.stringify(id)}` });
+      else if (seen.has(id)) failures.push({ property, reason: `${property}: ${id} is listed twice` });
+      seen.add(id);
+    });
+  }
+  return failures;
+}
+
+/** What the resource holds of its list, for the claims: all of it, or the ids it adds. */
+function holdingOf<R>(list: RecordList<R>, inputs: Props): ListHolding {
+  return {
+    list: String(inputs[list.owner.arg]),
+    items: modeOf(inputs) === "authoritative" ? "all" : idsOf(inputs[list.arg]),
+  };
+}
+
+/**
+ * The refusals of two resources of this stack on one list: two owners of the whole list, a
+ * whole list and an additive resource, or two additive resources adding the same id.
+ */
+function claimFailures<R>(list: RecordList<R>, news: Props, claimant: string): CheckFailure[] {
+  const mode = modeOf(news);
+  const conflicts = claimList(list.relationship, claimant, holdingOf(list, news));
+  const seen = new Set<string>();
+  const failures: CheckFailure[] = [];
+  for (const c of conflicts) {
+    if (seen.has(c.other)) continue;
+    seen.add(c.other);
+    const what =
+      c.item !== undefined
+        ? `both add ${c.item} to it`
+        : `"${c.other}" is ${c.otherHolds === "all" ? "authoritative" : "additive"} and this one is ${mode}`;
+    failures.push({
+      property: c.item !== undefined ? list.arg : list.owner.arg,
+      reason:
+        `${label(list, String(news[list.owner.arg]))} are declared by two resources of this stack, this one and "${c.other}": ${what}. ` +
+        `A list has one owner: keep one authoritative resource for the whole list, or only additive ones that each add different ids.`,
+    });
+  }
+  return failures;
+}
+
+/**
+ * The refusal of the owner as the service shows it (see RecordList.refusal), read at check
+ * when its id is known. A read that fails says nothing here: the write reports it.
+ */
+async function refusalFailures<R>(list: RecordList<R>, ownerId: string): Promise<CheckFailure[]> {
+  if (!list.refusal) return [];
+  const record = await list.owner.read(getClient(), ownerId).catch(() => undefined);
+  const why = record === undefined ? undefined : list.refusal(record);
+  return why === undefined ? [] : [{ property: list.owner.arg, reason: refused(list, ownerId, why) }];
+}
+
+function refused<R>(list: RecordList<R>, ownerId: string, why: string): string {
+  return `cannot set ${label(list, ownerId)}: ${why}`;
+}
+
+/** The outputs as the service shows the list: the managed ids (all of them in authoritative mode) and those this resource added. */
+function outputsOf<R>(
+  list: RecordList<R>,
+  ownerId: string,
+  organization: unknown,
+  inputs: Props,
+  current: string[],
+  added: string[],
+): ListProps {
+  const mode = modeOf(inputs);
+  const all = [...current].sort();
+  return {
+    [list.owner.arg]: ownerId,
+    mode,
+    [list.arg]: mode === "authoritative" ? all : idsOf(inputs[list.arg]).filter((id) => all.includes(id)),
+    [list.added]: mode === "additive" ? added.filter((id) => all.includes(id)).sort() : [],
+    organization: typeof organization === "string" && organization !== "" ? organization : null,
+  };
+}
+
+/** The error of a create whose owner the service answered 404 for: the owner's id names no record this token may see. */
+function noOwner<R>(list: RecordList<R>, ownerId: string): ProviderError {
+  const { owner } = list;
+  return new ProviderError(
+    `cannot set ${label(list, ownerId)}: the service answered 404 for ${owner.noun} ${ownerId}, so it does not exist or the token in use may not see it. ` +
+      `Check ${owner.arg}, or use ${owner.manager}.`,
+  );
+}
+
+/**
+ * The write of the list. The owner was just read, so a 404 or a 422 concerns the ids it
+ * lists: one message that names them and the way out.
+ */
+async function write<R>(
+  client: WorkspacesClient,
+  list: RecordList<R>,
+  ownerId: string,
+  current: string[],
+  ids: string[],
+): Promise<string[]> {
+  try {
+    return await list.write(client, ownerId, current, ids);
+  } catch (err) {
+    const refused = err instanceof ValidationError;
+    if (!refused && !isNotFound(err)) throw err;
+    const why = refused
+      ? `the service refused the list (${err.problems.map((p) => p.detail).join("; ")})`
+      : "the service answered 404, so one of them does not exist or the token in use may not see it";
+    throw new ProviderError(
+      `cannot set ${label(list, ownerId)} to ${JSON.stringify(ids)}: ${why}. ` +
+        `Check ${list.arg}: each must be a ${list.idKind} of the ${list.owner.short}'s organization that the token may see.`,
+    );
+  }
+}
+
+/**
+ * Brings the owner's list to the declaration, in the owner's turn: the whole list in
+ * authoritative mode; in additive mode the declared ids added, and the ids this resource
+ * added earlier and no longer declares removed. Writes nothing when the list already is as
+ * it should be.
+ */
+function apply<R>(list: RecordList<R>, ownerId: string, inputs: Props, previouslyAdded: string[]): Promise<ListProps> {
+  return inTurn(ownerId, async () => {
+    const client = getClient();
+    // A 404 here is the owner's (create and update each say what it means).
+    const record = await list.owner.read(client, ownerId);
+    const why = list.refusal?.(record);
+    if (why !== undefined) throw new ProviderError(refused(list, ownerId, why));
+    const current = list.of(record);
+    const desired = idsOf(inputs[list.arg]);
+    let next = desired;
+    let added: string[] = [];
+    if (modeOf(inputs) === "additive") {
+      const add = desired.filter((id) => !current.includes(id));
+      // An id another resource of the stack declares in this update (handed over) stays.
+      const kept = claimedItems(list.relationship, ownerId);
+      const drop = previouslyAdded.filter((id) => !desired.includes(id) && kept !== "all" && !kept.includes(id));
+      next = [...current.filter((id) => !drop.includes(id)), ...add];
+      added = Array.from(new Set([...previouslyAdded.filter((id) => desired.includes(id)), ...add]));
+    }
+    const after = sameStringSet(next, current) ? current : await write(client, list, ownerId, current, next);
+    return outputsOf(list, ownerId, list.owner.organization(record), inputs, after, added);
+  });
+}
+
+/** The claimant of the list `inputs` declare, for the signals: the resource that holds it, or the list's label. */
+function claimantOf<R>(list: RecordList<R>, ownerId: string, inputs: Props): string {
+  return holderOf(list.relationship, holdingOf(list, inputs)) ?? label(list, ownerId);
+}
+
+/** `apply`, with its landing (or failure) signalled to whoever waits for the list's write. */
+async function applySignalled<R>(list: RecordList<R>, ownerId: string, inputs: Props, previouslyAdded: string[]) {
+  const { signals } = list;
+  const claimant = signals ? claimantOf(list, ownerId, inputs) : "";
+  try {
+    const outs = await apply(list, ownerId, inputs, previouslyAdded);
+    signals?.written(ownerId, claimant);
+    return outs;
+  } catch (err) {
+    signals?.failed(ownerId, claimant);
+    throw err;
+  }
+}
+
+const FIELDS = <R>(list: RecordList<R>): FieldRule[] => [
+  { name: list.owner.arg, replaces: true },
+  { name: "mode", same: (a, b) => modeOf({ mode: a }) === modeOf({ mode: b }) },
+  { name: list.arg, same: (a, b) => sameStringSet(a, b) },
+];
+
+/** The provider of one kind of list. */
+export function recordListProvider<R>(list: RecordList<R>): ProviderImpl<Props, ListProps> {
+  const fields = FIELDS(list);
+  const { owner, signals } = list;
+  return {
+    async check(_olds, news) {
+      const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
+      if (inputs.mode === undefined) inputs.mode = "authoritative";
+      const failures = checkList(list, inputs);
+      const ids = inputs[list.arg];
+      const ownerId = inputs[owner.arg];
+      const known = failures.length === 0 && !isUnknown(ownerId);
+      const complete = Array.isArray(ids) && !ids.some(isUnknown) && !isUnknown(inputs.mode);
+      if (known && typeof claimant === "string") {
+        if (complete) failures.push(...claimFailures(list, inputs, claimant));
+        if (failures.length === 0) signals?.declared(String(ownerId), claimant);
+      }
+      if (known && failures.length === 0) failures.push(...(await refusalFailures(list, String(ownerId))));
+      return { inputs, failures };
+    },
+
+    async diff(_id, olds, news) {
+      const { changed, replaces } = diffFields(olds, news, fields);
+      // Nothing to write: what its check declared is on the service already, so nothing
+      // waits for a create or update that will not come.
+      if (changed.length === 0 && signals && !isUnknown(news[owner.arg])) {
+        const ownerId = String(news[owner.arg]);
+        signals.written(ownerId, claimantOf(list, ownerId, news));
+      }
+      return { changes: changed.length > 0, replaces };
+    },
+
+    async create(inputs) {
+      const ownerId = String(inputs[owner.arg]);
+      const outs = await applySignalled(list, ownerId, inputs, []).catch((err: unknown) => {
+        throw isNotFound(err) ? noOwner(list, ownerId) : err;
+      });
+      return { id: ownerId, outs };
+    },
+
+    async read(id, props) {
+      const ownerId = ownerIdOf(id);
+      const client = getClient();
+      return unlessGone(
+        client,
+        () => missing(client, list, ownerId, props),
+        "refresh",
+        async () => {
+          const record = await owner.read(client, ownerId);
+          // Adopted through `get` or imported: the whole list, as an authoritative resource holds it.
+          const inputs = props.mode === undefined ? { mode: "authoritative" } : props;
+          const added = idsOf(props[list.added]);
+          const organization = owner.organization(record) ?? props.organization;
+          return { id: ownerId, props: outputsOf(list, ownerId, organization, inputs, list.of(record), added) };
+        },
+        () => ({}),
+      );
+    },
+
+    async update(id, olds, news) {
+      const ownerId = ownerIdOf(id);
+      const client = getClient();
+      const record = await missing(client, list, ownerId, olds);
+      const previouslyAdded = modeOf(olds) === "additive" ? idsOf(olds[list.added]) : [];
+      return {
+        outs: await updatedUnlessGone(client, record, () => applySignalled(list, ownerId, news, previouslyAdded)),
+      };
+    },
+
+    async delete(id, props) {
+      const ownerId = ownerIdOf(id);
+      const client = getClient();
+      const ours = idsOf(props[list.added]);
+      await unlessGone(
+        client,
+        () => missing(client, list, ownerId, props),
+        "delete",
+        () =>
+          inTurn(ownerId, async () => {
+            // What another resource of this stack declares of the list in this update (this
+            // one renamed, or the list handed to other owners) stays.
+            const kept = claimedItems(list.relationship, ownerId);
+            if (kept === "all") return;
+            const current = list.of(await owner.read(client, ownerId));
+            const gone = modeOf(props) === "authoritative" ? current : ours;
+            const next = current.filter((id) => !gone.includes(id) || kept.includes(id));
+            // Written as is: an owner deleted since the read (deleted in parallel) is a 404
+            // that unlessGone judges, not a refused list.
+            if (!sameStringSet(next, current)) await list.write(client, ownerId, current, next);
+          }),
+        () => undefined,
+      );
+    },
+  };
+}
