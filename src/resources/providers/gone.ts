@@ -21,9 +21,9 @@ export interface MissingRecord {
   /**
    * Which records the token must be able to see all of: `workspace` (also for the tags,
    * consumers and lock of a workspace), `no-code module`, `project`, `team` or `agent pool`
-   * (also for the lists of a pool), `agent token`.
+   * (also for the lists of a pool), `agent token`, `policy set` (also for where a set applies).
    */
-  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token";
+  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token" | "policy set";
   /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
   unknownBecause?: string;
 }
@@ -48,7 +48,9 @@ export class NotVisibleError extends ProviderError {
  * but the owners' `can-update`. Agent pools are seen by those who may put workspaces on
  * them: whoever may create workspaces sees every pool. Their tokens are shown to fewer
  * (teams that manage agent pools, organization tokens), which no organization permission
- * shows but the owners' `can-update`.
+ * shows but the owners' `can-update`. Policy sets are seen by those who may manage them
+ * (owners, the organization token, teams that manage policies), of whom only the owners
+ * show it, by `can-update`.
  */
 const PROOF: Record<MissingRecord["kind"], string> = {
   workspace: "can-create-workspace",
@@ -57,6 +59,7 @@ const PROOF: Record<MissingRecord["kind"], string> = {
   team: "can-update",
   "agent pool": "can-create-workspace",
   "agent token": "can-update",
+  "policy set": "can-update",
 };
 
 /** Who sees every record of a kind besides the owners, for messages. */
