@@ -45,6 +45,10 @@ import { NotificationConfigurations } from "./notification-configurations";
 import { StateVersionOutputs } from "./state-version-outputs";
 import { AgentPools } from "./agent-pools";
 import { AgentTokens } from "./agent-tokens";
+import { Policies } from "./policies";
+import { PolicySets } from "./policy-sets";
+import { PolicySetParameters } from "./policy-set-parameters";
+import { PolicySetVersions } from "./policy-set-versions";
 import { Workspaces } from "./workspaces";
 
 /** Options of a {@link WorkspacesClient}: where the service is and how to reach it. Each setting left out is read from the environment (`WORKSPACES_*`, then `TFE_*`) and the engine CLI's credentials file. */
@@ -131,6 +135,14 @@ export class WorkspacesClient {
   readonly agentPools: AgentPools;
   /** Agent tokens of an agent pool. */
   readonly agentTokens: AgentTokens;
+  /** Sentinel and OPA policies of an organization, and their code. */
+  readonly policies: Policies;
+  /** Policy sets: their policies, and the workspaces and projects they apply to. */
+  readonly policySets: PolicySets;
+  /** Parameters of policy sets. */
+  readonly policySetParameters: PolicySetParameters;
+  /** Versions of policy sets: a policies folder uploaded as a tarball. */
+  readonly policySetVersions: PolicySetVersions;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -174,6 +186,10 @@ export class WorkspacesClient {
     this.stateVersionOutputs = withinCalls(new StateVersionOutputs(t), call);
     this.agentPools = withinCalls(new AgentPools(t), call);
     this.agentTokens = withinCalls(new AgentTokens(t), call);
+    this.policies = withinCalls(new Policies(t), call);
+    this.policySets = withinCalls(new PolicySets(t), call);
+    this.policySetParameters = withinCalls(new PolicySetParameters(t), call);
+    this.policySetVersions = withinCalls(new PolicySetVersions(t), call);
     const variables = new Variables(t);
     this.variables = withinCalls(variables, call);
     this.variableSets = withinCalls(new VariableSets(t, workspaces, variables), call);
@@ -243,3 +259,7 @@ export * from "./notification-configurations";
 export * from "./state-version-outputs";
 export * from "./agent-pools";
 export * from "./agent-tokens";
+export * from "./policies";
+export * from "./policy-sets";
+export * from "./policy-set-parameters";
+export * from "./policy-set-versions";

@@ -23,6 +23,15 @@ export interface RequestSpec {
    * connection) means that attempt did the deletion, so the call succeeds.
    */
   goneMeansDone?: boolean;
+  /** A body sent as it is (a policy's code, a tarball) with its own media type, instead of `body` as JSON. */
+  raw?: { data: string | Buffer; contentType: string };
+  /** Read the answer as text (a policy's code), not as a JSON document. */
+  text?: boolean;
+  /**
+   * `path` is an absolute URL the service handed out (a version's `links.upload`): sent
+   * there as it is, without the token, as the service's own clients do.
+   */
+  foreign?: boolean;
 }
 
 /** A successful answer, before its body is parsed. */
@@ -90,6 +99,37 @@ export function requestHeaders(token: string, userAgent: string | undefined): Re
     Authorization: `Bearer ${token}`,
     "User-Agent": userAgent ? `${USER_AGENT} ${userAgent}` : USER_AGENT,
   };
+}
+
+/** The URL `spec` goes to. */
+export function requestUrl(baseUrl: string, spec: RequestSpec): string {
+  return (spec.foreign ? spec.path : baseUrl + spec.path) + queryString(spec.query);
+}
+
+/**
+ * What goes on the wire for `spec` besides its method and URL: the body, the headers (a
+ * raw body's media type; no token to a foreign URL) and how the answer is read.
+ */
+export function wireOf(
+  spec: RequestSpec,
+  headers: Record<string, string>,
+): { data: unknown; headers: Record<string, string>; responseType: "json" | "text" } {
+  const out = { ...headers };
+  if (spec.foreign) delete out.Authorization;
+  if (spec.raw) out["Content-Type"] = spec.raw.contentType;
+  if (spec.raw || spec.text) out.Accept = `${JSONAPI_MEDIA_TYPE}, */*`;
+  const data = spec.raw ? spec.raw.data : spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  return { data, headers: out, responseType: spec.text ? "text" : "json" };
+}
+
+/** An answer read as text: its error document, when it failed with one, parsed as the JSON answers are. */
+export function answerData(spec: RequestSpec, status: number, data: unknown): unknown {
+  if (!spec.text || status < 300 || typeof data !== "string") return data;
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
 }
 
 /** Joins path segments, percent-encoding each. */

@@ -35,8 +35,10 @@ import {
   type RequestSpec,
   type TransportOptions,
   type TransportStats,
-  queryString,
+  answerData,
   requestHeaders,
+  requestUrl,
+  wireOf,
 } from "./request-spec";
 import { DEFAULT_RETRY, type ResolvedRetryOptions } from "./retry";
 import type { Settings } from "./connection-settings";
@@ -112,7 +114,7 @@ export class Transport {
   async request(spec: RequestSpec): Promise<RawResponse> {
     const run: Run = {
       spec,
-      url: this.baseUrl + spec.path + queryString(spec.query),
+      url: requestUrl(this.baseUrl, spec),
       call: this.callOf(),
       attempt: 0,
       firstSentAt: 0,
@@ -256,10 +258,10 @@ export class Transport {
       const response = await this.#http.request({
         method: spec.method,
         url: run.url,
-        data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        headers: this.headers(),
+        ...wireOf(spec, this.headers()),
         signal: cancel.signal,
       });
+      response.data = answerData(spec, response.status, response.data);
       const failed = response.status >= 300;
       const errors = failed ? errorObjectsOf(response, (t) => this.redact(t)) : [];
       return { received: { status: response.status, headers: response.headers, errors, data: response.data } };

@@ -7,10 +7,11 @@
  * attached.
  */
 import { AGENT_POOL_NOT_ALLOWED_DETAIL } from "../api/agent-pools";
+import { PARAMETER_NOT_ALLOWED_DETAIL } from "../api/policy-sets";
 import type { ConflictCode, ErrorObject } from "../api/common";
 
 /** HTTP methods the client sends. */
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** What the client knows about the exchange that failed. */
 export interface ErrorContext {
@@ -128,6 +129,13 @@ export class ValidationError extends ApiError {
 export class AgentPoolNotAllowedError extends ValidationError {}
 
 /**
+ * 422: a parameter create on a policy set that cannot pass parameters to its policies:
+ * an OPA set, or a set whose policies are attached individually (only a versioned
+ * Sentinel set, uploaded or from VCS, takes parameters).
+ */
+export class PolicySetParameterNotAllowedError extends ValidationError {}
+
+/**
  * 429 that persisted through every allowed retry, or a call the client did not send
  * because the service asked it to hold back (a 429's `X-RateLimit-Reset` or
  * `Retry-After`) for longer than the call's deadline leaves.
@@ -234,7 +242,9 @@ export type Feature =
   | "team workspace access"
   | "team project access"
   | "notification verification"
-  | "Microsoft Teams notifications";
+  | "Microsoft Teams notifications"
+  | "policies"
+  | "policy sets";
 
 /**
  * The server does not offer a feature: it answered 404, 405 or 501 on the feature's
@@ -329,6 +339,11 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
+/** Whether one of the service's error objects says `detail` (case and surrounding space aside). */
+function saysDetail(ctx: ErrorContext, detail: string): boolean {
+  return (ctx.errors ?? []).some((e) => e.detail?.trim().toLowerCase() === detail.toLowerCase());
+}
+
 /** Maps an error status to its class. `conflictReason` is only consulted for 409. */
 export function errorForStatus(ctx: ErrorContext, conflictReason: () => ConflictReason): ApiError {
   switch (ctx.status) {
@@ -343,11 +358,9 @@ export function errorForStatus(ctx: ErrorContext, conflictReason: () => Conflict
     case 409:
       return new ConflictError(ctx, conflictReason());
     case 422:
-      return (ctx.errors ?? []).some(
-        (e) => e.detail?.trim().toLowerCase() === AGENT_POOL_NOT_ALLOWED_DETAIL.toLowerCase(),
-      )
-        ? new AgentPoolNotAllowedError(ctx)
-        : new ValidationError(ctx);
+      if (saysDetail(ctx, AGENT_POOL_NOT_ALLOWED_DETAIL)) return new AgentPoolNotAllowedError(ctx);
+      if (saysDetail(ctx, PARAMETER_NOT_ALLOWED_DETAIL)) return new PolicySetParameterNotAllowedError(ctx);
+      return new ValidationError(ctx);
     case 429:
       return new RateLimitedError(ctx);
     case 503:

@@ -32,6 +32,10 @@ const WAY_OUT: Record<Feature, string> = {
     "the configuration itself is kept: send a test delivery from the server's own interface, or use a server that offers verification",
   "Microsoft Teams notifications":
     'declare another destinationType ("generic", "slack" or "email"), or use a server that offers Microsoft Teams destinations',
+  policies:
+    "remove the Policy resources from the program, or use a server that offers policies; the CrossGuard policy pack checks previews on any server",
+  "policy sets":
+    "remove the PolicySet resources (and their parameters and applications) from the program, or use a server that offers policy sets; the CrossGuard policy pack checks previews on any server",
 };
 
 /**
