@@ -56,6 +56,22 @@ export function withSecretItems<T extends object>(kind: ResourceTypeName, args: 
 }
 
 /**
+ * `args` with each input made secret that ./secret-values.ts names for `kind` as secret
+ * when its flag is true (`value` when `sensitive`): only then, so that a value that is not
+ * sensitive stays readable in previews and diffs.
+ */
+export function withSecretFields<T extends object>(kind: ResourceTypeName, args: T): T {
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const rule of secretsOf(kind).fields ?? []) {
+    const value = out[rule.value];
+    if (value === undefined) continue;
+    const flag = pulumi.output(out[rule.when] as pulumi.Input<boolean | undefined>);
+    out[rule.value] = flag.apply((f) => (f === true ? pulumi.secret(value) : pulumi.output(value)));
+  }
+  return out as T;
+}
+
+/**
  * `args` with the inputs ./secret-values.ts names for `kind` made secret: an input that is
  * also a secret output (a write-only token) always, a URL only when it carries
  * credentials, so that a plain address stays readable in previews and diffs.

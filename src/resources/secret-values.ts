@@ -79,6 +79,11 @@ export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
     outputs: ["token"],
     items: [],
   },
+  PolicySetParameter: {
+    outputs: ["sensitiveValue"],
+    items: [],
+    fields: [{ value: "value", when: "sensitive" }],
+  },
 };
 
 /** Query parameters whose value is a credential by their name (`?token=`, `?sig=`, `?api_key=`, ...). */

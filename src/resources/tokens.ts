@@ -38,6 +38,12 @@ export const typeTokens = {
   AgentPoolAllowedWorkspaces: `${TYPE_TOKEN_PREFIX}AgentPoolAllowedWorkspaces`,
   AgentPoolAllowedProjects: `${TYPE_TOKEN_PREFIX}AgentPoolAllowedProjects`,
   AgentPoolExcludedWorkspaces: `${TYPE_TOKEN_PREFIX}AgentPoolExcludedWorkspaces`,
+  PolicySetWorkspaces: `${TYPE_TOKEN_PREFIX}PolicySetWorkspaces`,
+  PolicySetProjects: `${TYPE_TOKEN_PREFIX}PolicySetProjects`,
+  PolicySetWorkspaceExclusions: `${TYPE_TOKEN_PREFIX}PolicySetWorkspaceExclusions`,
+  PolicySetProjectExclusions: `${TYPE_TOKEN_PREFIX}PolicySetProjectExclusions`,
+  PolicySet: `${TYPE_TOKEN_PREFIX}PolicySet`,
+  PolicySetParameter: `${TYPE_TOKEN_PREFIX}PolicySetParameter`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
   StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
@@ -83,4 +89,10 @@ export const pluginTypeTokens = {
   AgentPoolAllowedWorkspaces: `${PLUGIN_TOKEN_PREFIX}AgentPoolAllowedWorkspaces`,
   AgentPoolAllowedProjects: `${PLUGIN_TOKEN_PREFIX}AgentPoolAllowedProjects`,
   AgentPoolExcludedWorkspaces: `${PLUGIN_TOKEN_PREFIX}AgentPoolExcludedWorkspaces`,
+  PolicySetWorkspaces: `${PLUGIN_TOKEN_PREFIX}PolicySetWorkspaces`,
+  PolicySetProjects: `${PLUGIN_TOKEN_PREFIX}PolicySetProjects`,
+  PolicySetWorkspaceExclusions: `${PLUGIN_TOKEN_PREFIX}PolicySetWorkspaceExclusions`,
+  PolicySetProjectExclusions: `${PLUGIN_TOKEN_PREFIX}PolicySetProjectExclusions`,
+  PolicySet: `${PLUGIN_TOKEN_PREFIX}PolicySet`,
+  PolicySetParameter: `${PLUGIN_TOKEN_PREFIX}PolicySetParameter`,
 } as const satisfies Record<PluginResourceName, string>;

@@ -3,8 +3,8 @@
  * workspace's runs are given: the engine's input variables and environment variables.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { typeTokens as TOKENS, type ResourceTypeName } from "./tokens";
-import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
+import { typeTokens as TOKENS } from "./tokens";
+import { adoptOptions, withOutputs, withSecretOutputs, withSecretFields, dynamicProps, quietStacks } from "./base";
 import { secretsOf } from "./secret-values";
 import { withOriginInput } from "./origin";
 
@@ -67,22 +67,6 @@ export const WORKSPACE_VARIABLE_OUTPUTS = [
 
 /** Outputs stored only as secrets (see ./secret-values.ts). */
 const SECRET_OUTPUTS: readonly string[] = secretsOf("WorkspaceVariable").outputs;
-
-/**
- * `args` with each input made secret that ./secret-values.ts names for `kind` as secret
- * when its flag is true (`value` when `sensitive`): only then, so that a value that is not
- * sensitive stays readable in previews and diffs.
- */
-function withSecretFields<T extends object>(kind: ResourceTypeName, args: T): T {
-  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
-  for (const rule of secretsOf(kind).fields ?? []) {
-    const value = out[rule.value];
-    if (value === undefined) continue;
-    const flag = pulumi.output(out[rule.when] as pulumi.Input<boolean | undefined>);
-    out[rule.value] = flag.apply((f) => (f === true ? pulumi.secret(value) : pulumi.output(value)));
-  }
-  return out as T;
-}
 
 /**
  * One variable of a workspace. A change of `workspaceId` replaces it, as do the two changes
