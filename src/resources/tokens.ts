@@ -44,6 +44,7 @@ export const typeTokens = {
   PolicySetProjectExclusions: `${TYPE_TOKEN_PREFIX}PolicySetProjectExclusions`,
   PolicySet: `${TYPE_TOKEN_PREFIX}PolicySet`,
   PolicySetParameter: `${TYPE_TOKEN_PREFIX}PolicySetParameter`,
+  Policy: `${TYPE_TOKEN_PREFIX}Policy`,
   /** The stack's origin key, one per stack, registered by the package itself (docs/interrupted-updates.md). */
   StackOrigin: `${TYPE_TOKEN_PREFIX}StackOrigin`,
 } as const;
@@ -95,4 +96,5 @@ export const pluginTypeTokens = {
   PolicySetProjectExclusions: `${PLUGIN_TOKEN_PREFIX}PolicySetProjectExclusions`,
   PolicySet: `${PLUGIN_TOKEN_PREFIX}PolicySet`,
   PolicySetParameter: `${PLUGIN_TOKEN_PREFIX}PolicySetParameter`,
+  Policy: `${PLUGIN_TOKEN_PREFIX}Policy`,
 } as const satisfies Record<PluginResourceName, string>;
