@@ -78,6 +78,18 @@ export type {
   AgentPoolExcludedWorkspacesArgs,
 } from "./resources/agent-pool-lists";
 export {
+  PolicySetWorkspaces,
+  PolicySetProjects,
+  PolicySetWorkspaceExclusions,
+  PolicySetProjectExclusions,
+} from "./resources/policy-set-lists";
+export type {
+  PolicySetWorkspacesArgs,
+  PolicySetProjectsArgs,
+  PolicySetWorkspaceExclusionsArgs,
+  PolicySetProjectExclusionsArgs,
+} from "./resources/policy-set-lists";
+export {
   getWorkspaces,
   getWorkspacesOutput,
   getWorkspace,

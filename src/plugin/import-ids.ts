@@ -243,4 +243,44 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  PolicySetWorkspaces: {
+    name: "production-workspaces",
+    forms: [
+      {
+        form: "polset-<id>",
+        says: "the policy set's id: its whole list of workspaces as it is, which the resource then owns (`authoritative`).",
+        example: "polset-3vKq8HwZx2NtLmRb",
+      },
+    ],
+  },
+  PolicySetProjects: {
+    name: "production-projects",
+    forms: [
+      {
+        form: "polset-<id>",
+        says: "the policy set's id: its whole list of projects as it is, which the resource then owns (`authoritative`).",
+        example: "polset-3vKq8HwZx2NtLmRb",
+      },
+    ],
+  },
+  PolicySetWorkspaceExclusions: {
+    name: "production-excluded-workspaces",
+    forms: [
+      {
+        form: "polset-<id>",
+        says: "the policy set's id: its whole list of excluded workspaces as it is, which the resource then owns (`authoritative`).",
+        example: "polset-3vKq8HwZx2NtLmRb",
+      },
+    ],
+  },
+  PolicySetProjectExclusions: {
+    name: "production-excluded-projects",
+    forms: [
+      {
+        form: "polset-<id>",
+        says: "the policy set's id: its whole list of excluded projects as it is, which the resource then owns (`authoritative`).",
+        example: "polset-3vKq8HwZx2NtLmRb",
+      },
+    ],
+  },
 };

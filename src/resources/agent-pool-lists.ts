@@ -6,8 +6,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
-import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
-import { CLAIMANT_KEY } from "./process/claims";
+import { adoptOptions, quietStacks } from "./base";
+import { isKind, listProps } from "./list-props";
 import type { OwnershipMode } from "./workspace-tags";
 
 /** The inputs every list of a pool takes. */
@@ -47,18 +47,6 @@ export interface AgentPoolExcludedWorkspacesArgs extends AgentPoolListArgs {
 
 export const AGENT_POOL_WORKSPACE_LIST_OUTPUTS = ["agentPoolId", "workspaceIds", "mode", "addedWorkspaceIds"] as const;
 export const AGENT_POOL_PROJECT_LIST_OUTPUTS = ["agentPoolId", "projectIds", "mode", "addedProjectIds"] as const;
-
-type ListKind = "AgentPoolAllowedWorkspaces" | "AgentPoolAllowedProjects" | "AgentPoolExcludedWorkspaces";
-
-/** The props of a list resource: its inputs with the claimant its `check` claims the list for, and its outputs. */
-function listProps(kind: ListKind, name: string, args: object | undefined, outputs: readonly string[]) {
-  const inputs = args ? { ...(args as Record<string, unknown>), [CLAIMANT_KEY]: name } : undefined;
-  return dynamicProps(kind, name, withOutputs(inputs, outputs));
-}
-
-function isKind(obj: unknown, kind: ListKind): boolean {
-  return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === TOKENS[kind];
-}
 
 /**
  * The workspaces allowed to run on an agent pool that is not organization-scoped (the

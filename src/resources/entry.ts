@@ -39,6 +39,7 @@ import { agentTokenProvider } from "./providers/agent-token";
 import { workspaceSettingsProvider } from "./providers/workspace-settings";
 import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
+import { policySetListProvider } from "./providers/policy-set-lists";
 import { adoptable } from "./providers/adoption";
 import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
 import { tokenRefused } from "./providers/client";
@@ -82,6 +83,10 @@ const implementations: Record<string, ProviderImpl> = {
   agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
   agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),
+  policysetworkspaces: policySetListProvider("PolicySetWorkspaces"),
+  policysetprojects: policySetListProvider("PolicySetProjects"),
+  policysetworkspaceexclusions: policySetListProvider("PolicySetWorkspaceExclusions"),
+  policysetprojectexclusions: policySetListProvider("PolicySetProjectExclusions"),
   stackorigin: stackOriginProvider,
 };
 
