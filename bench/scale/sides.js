@@ -40,11 +40,18 @@ async function runSides({ label, n, server, bin, ours, peerResources, peer, bina
   return sides;
 }
 
-/** The table of both sides' phases, the 429s, and the up target and ours / peer lines. */
-function printSides(sides, n, limit, upTarget) {
+/** The table of both sides' phases, the 429s, and the up target and ours / peer lines; `unit` is what `n` counts. */
+function printSides(sides, n, limit, upTarget, unit = "ws") {
   console.log("");
   const both = sides.peer && sides.ours;
-  const header = [pad("side", 6), pad("phase", 8), pad("requests", 9), pad("req/ws", 7), pad("wall s", 8), "x limit"];
+  const header = [
+    pad("side", 6),
+    pad("phase", 8),
+    pad("requests", 9),
+    pad(`req/${unit}`, 7),
+    pad("wall s", 8),
+    "x limit",
+  ];
   if (both) header.push(pad("", 1), "ours/peer");
   console.log(header.join(" "));
   const xLimit = (p) => (limit > 0 && p.requests > 0 ? p.seconds / (p.requests / limit) : undefined);

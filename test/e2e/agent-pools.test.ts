@@ -11,10 +11,9 @@
  *
  * workspace-settings.test.ts has `WorkspaceSettings` alone on workspaces made out of band.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
+import { filesHolding } from "./engine-steps";
 import { serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
 import { createProject, createWorkspace } from "./server-helpers";
 import {
@@ -87,17 +86,6 @@ export const looked = pulumi
   .all([pool.id, allowed.id, projects.id, excluded.id])
   .apply(() => getAgentPool({ name: ${JSON.stringify(o.poolName)} }));
 `;
-
-/** Files under `dir` whose text holds `needle`. */
-function filesHolding(dir: string, needle: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    if (fs.readFileSync(file).includes(needle)) out.push(file);
-  }
-  return out;
-}
 
 describe("agent pools, lists, tokens and workspace settings through the engine (TypeScript)", () => {
   let server: RunningServer;

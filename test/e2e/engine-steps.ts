@@ -3,6 +3,7 @@
  * waiting until requests a killed run had sent are all answered, and `pulumi import`
  * through the provider plugin.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningServer } from "../../src/server";
 import type { StateResource, TestStack } from "./harness";
@@ -91,4 +92,15 @@ export async function importAndForget(
   const [imported] = stack.resources(token).filter((r) => r.id === id);
   if (imported) await stack.ok(["state", "delete", imported.urn, "--yes"], env);
   return imported;
+}
+
+/** Every file under `dir` whose bytes hold `needle` (a secret that must be in none). */
+export function filesHolding(dir: string, needle: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (fs.readFileSync(file).includes(needle)) out.push(file);
+  }
+  return out;
 }
