@@ -62,6 +62,8 @@ export type {
 export { AgentPool } from "./resources/agent-pool";
 export type { AgentPoolArgs } from "./resources/agent-pool";
 export { AgentToken } from "./resources/agent-token";
+export { Policy } from "./resources/policy";
+export type { PolicyArgs } from "./resources/policy";
 export type { AgentTokenArgs } from "./resources/agent-token";
 export { RunTrigger } from "./resources/run-trigger";
 export type { RunTriggerArgs } from "./resources/run-trigger";

@@ -198,6 +198,17 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  Policy: {
+    name: "require-tags",
+    forms: [
+      { form: "pol-<id>", says: "the policy's id.", example: "pol-5mWq8ZrT2xVbKc9N" },
+      {
+        form: "<organization>/<name>",
+        says: "the policy's organization and name; the resource's id is then its `pol-` id.",
+        example: "acme/require-tags",
+      },
+    ],
+  },
   AgentToken: {
     name: "agents",
     forms: [

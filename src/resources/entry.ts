@@ -39,7 +39,10 @@ import { agentTokenProvider } from "./providers/agent-token";
 import { workspaceSettingsProvider } from "./providers/workspace-settings";
 import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
+import { policySetProvider } from "./providers/policy-set";
+import { policySetParameterProvider } from "./providers/policy-set-parameter";
 import { policySetListProvider } from "./providers/policy-set-lists";
+import { policyProvider } from "./providers/policy";
 import { adoptable } from "./providers/adoption";
 import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
 import { tokenRefused } from "./providers/client";
@@ -83,10 +86,13 @@ const implementations: Record<string, ProviderImpl> = {
   agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
   agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),
+  policyset: policySetProvider,
+  policysetparameter: policySetParameterProvider,
   policysetworkspaces: policySetListProvider("PolicySetWorkspaces"),
   policysetprojects: policySetListProvider("PolicySetProjects"),
   policysetworkspaceexclusions: policySetListProvider("PolicySetWorkspaceExclusions"),
   policysetprojectexclusions: policySetListProvider("PolicySetProjectExclusions"),
+  policy: policyProvider,
   stackorigin: stackOriginProvider,
 };
 

@@ -21,9 +21,9 @@ export interface MissingRecord {
   /**
    * Which records the token must be able to see all of: `workspace` (also for the tags,
    * consumers and lock of a workspace), `no-code module`, `project`, `team` or `agent pool`
-   * (also for the lists of a pool), `agent token`, `policy set` (also for where a set applies).
+   * (also for the lists of a pool), `agent token`, `policy set` (also for where a set applies), `policy`.
    */
-  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token" | "policy set";
+  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token" | "policy set" | "policy";
   /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
   unknownBecause?: string;
 }
@@ -50,7 +50,7 @@ export class NotVisibleError extends ProviderError {
  * (teams that manage agent pools, organization tokens), which no organization permission
  * shows but the owners' `can-update`. Policy sets are seen by those who may manage them
  * (owners, the organization token, teams that manage policies), of whom only the owners
- * show it, by `can-update`.
+ * show it, by `can-update`; policies the same.
  */
 const PROOF: Record<MissingRecord["kind"], string> = {
   workspace: "can-create-workspace",
@@ -60,6 +60,7 @@ const PROOF: Record<MissingRecord["kind"], string> = {
   "agent pool": "can-create-workspace",
   "agent token": "can-update",
   "policy set": "can-update",
+  policy: "can-update",
 };
 
 /** Who sees every record of a kind besides the owners, for messages. */

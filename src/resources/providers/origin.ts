@@ -34,6 +34,10 @@ export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
   "VariableSetApplication",
   // A token carries it after its description (see ./agent-token.ts).
   "AgentToken",
+  // A policy declared without a description carries it there (see ./policy.ts).
+  "Policy",
+  // A policy set declared without a description carries it there (see ./policy-set.ts).
+  "PolicySet",
 ]);
 
 /**
