@@ -504,7 +504,10 @@ function derive() {
 
 /**
  * Names with `replaces: true` in a provider's diff table, or `diff: "replace"` in the field
- * table; a provider's `fieldRules([...])` takes the table's rules for the lines it names.
+ * table; a provider's `fieldRules([...])` takes the table's rules for the lines it names;
+ * and the owner's input of a list of ids held by a record owned elsewhere (the `arg` of a
+ * `ListOwner` constant), which the one provider of such lists
+ * (src/resources/providers/record-lists.ts) replaces on.
  */
 function replacingInputs(files, tableReplacing) {
   const names = [];
@@ -521,6 +524,16 @@ function replacingInputs(files, tableReplacing) {
         ts.isStringLiteral(name.initializer)
       )
         names.push(name.initializer.text);
+      const arg = prop("arg");
+      const owner = node.parent;
+      if (
+        arg &&
+        ts.isStringLiteral(arg.initializer) &&
+        ts.isVariableDeclaration(owner) &&
+        owner.type &&
+        /^ListOwner\b/.test(owner.type.getText(sf))
+      )
+        names.push(arg.initializer.text);
       const diff = prop("diff");
       if (diff && ts.isStringLiteral(diff.initializer) && diff.initializer.text === "replace") {
         let line = node.parent;
