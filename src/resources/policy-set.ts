@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, dynamicProps, quietStacks } from "./base";
+import { withOriginInput } from "./origin";
 
 /** Inputs of a {@link PolicySet}. */
 export interface PolicySetArgs {
@@ -159,11 +160,7 @@ export class PolicySet extends pulumi.CustomResource {
       super(
         TOKENS.PolicySet,
         name,
-        dynamicProps(
-          "PolicySet",
-          name,
-          withOutputs(args as unknown as Record<string, unknown> | undefined, POLICY_SET_OUTPUTS),
-        ),
+        dynamicProps("PolicySet", name, withOutputs(withOriginInput("PolicySet", name, args), POLICY_SET_OUTPUTS)),
         opts,
       );
     } finally {

@@ -17,22 +17,10 @@
  * - An answer is used for {@link POLICY_SET_READ_LIFETIME_MS} after it arrived, then read again.
  * - Errors are never kept: a 404 is judged by the caller under the one rule (providers/gone.ts).
  */
-import type { WorkspacesClient } from "../../client";
+import type { PolicySet, PolicySetParameter, WorkspacesClient } from "../../client";
 
 /** How long an answer is shared: the reads of one refresh come within seconds of each other. */
 export const POLICY_SET_READ_LIFETIME_MS = 15_000;
-
-/** The calls made here, as the client offers them (`client.policySets`, `client.policySetParameters`). */
-interface PolicyReads<S, P> {
-  policySets: { read(id: string): Promise<S> };
-  policySetParameters: { list(setId: string): Promise<P> };
-}
-type Client = WorkspacesClient & PolicyReads<PolicySetRead, PolicySetParameterList>;
-
-/** A policy set as the client reads it. */
-export type PolicySetRead = WorkspacesClient extends PolicyReads<infer S, unknown> ? S : Record<string, unknown>;
-/** The parameters of a policy set as the client lists them. */
-export type PolicySetParameterList = WorkspacesClient extends PolicyReads<unknown, infer P> ? P : unknown[];
 
 interface Held<T> {
   value: Promise<T>;
@@ -41,8 +29,8 @@ interface Held<T> {
 }
 
 interface Reads {
-  sets: Map<string, Held<PolicySetRead>>;
-  parameters: Map<string, Held<PolicySetParameterList>>;
+  sets: Map<string, Held<PolicySet>>;
+  parameters: Map<string, Held<PolicySetParameter[]>>;
   /** Bumped by every write, so that a read that was under way during one is not kept. */
   generation: number;
 }
@@ -76,15 +64,19 @@ function shared<T>(reads: Reads, held: Map<string, Held<T>>, id: string, read: (
 }
 
 /** The set `id` as read by this process within the lifetime, or read now (`client.policySets.read`). */
-export function readPolicySet(client: WorkspacesClient, id: string): Promise<PolicySetRead> {
+export function readPolicySet(client: WorkspacesClient, id: string): Promise<PolicySet> {
   const reads = readsOf(client);
-  return shared(reads, reads.sets, id, () => (client as Client).policySets.read(id));
+  return shared(reads, reads.sets, id, () => client.policySets.read(id));
 }
 
 /** The parameters of the set `setId`, as listed by this process within the lifetime, or listed now. */
-export function listPolicySetParameters(client: WorkspacesClient, setId: string): Promise<PolicySetParameterList> {
+export function listPolicySetParameters(client: WorkspacesClient, setId: string): Promise<PolicySetParameter[]> {
   const reads = readsOf(client);
-  return shared(reads, reads.parameters, setId, () => (client as Client).policySetParameters.list(setId));
+  return shared(reads, reads.parameters, setId, async () => {
+    const all: PolicySetParameter[] = [];
+    for await (const p of client.policySetParameters.list(setId)) all.push(p);
+    return all;
+  });
 }
 
 /** Forgets what is held of the set `id` (its read and its parameters): call after a write the client does not see. */

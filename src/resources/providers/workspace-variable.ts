@@ -131,8 +131,12 @@ export function workspaceOrganization(client: WorkspacesClient, workspaceId: str
   return organizationUnder(client, props, [{ kind: "workspace", id: workspaceId }]);
 }
 
-/** The value comparison: a sensitive one against the value the stack recorded (none recorded: taken as declared). */
-function sameValue(desired: unknown, _actual: unknown, olds: Props): boolean {
+/**
+ * The value comparison of a record whose value is write-only when `sensitive` (a variable,
+ * a policy set parameter): a sensitive one against the value the stack recorded in
+ * `sensitiveValue` (none recorded: taken as declared), any other against `value`.
+ */
+export function sameWriteOnlyValue(desired: unknown, _actual: unknown, olds: Props): boolean {
   if (olds.sensitive === true) {
     const stored = olds.sensitiveValue;
     return stored === undefined || stored === null || stored === (desired ?? "");
@@ -144,7 +148,7 @@ const FIELDS: FieldRule[] = [
   { name: "workspaceId", replaces: true },
   { name: "key" },
   { name: "category", same: (a, b) => categoryOf(a) === categoryOf(b) },
-  { name: "value", same: sameValue },
+  { name: "value", same: sameWriteOnlyValue },
   { name: "description", same: sameOptionalString },
   { name: "hcl", same: sameFlag },
   { name: "sensitive", same: sameFlag },
