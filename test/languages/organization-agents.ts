@@ -103,7 +103,7 @@ export async function makeAgentRecords(
 }
 
 /** The name of the workspace of `id`. */
-async function workspaceName(server: RunningServer, id: string): Promise<string> {
+export async function workspaceName(server: RunningServer, id: string): Promise<string> {
   return (await read(server, `/workspaces/${id}`, `workspace ${id}`)).data.attributes.name;
 }
 
@@ -156,15 +156,20 @@ export async function workspaceSettings(
   return got;
 }
 
+/** Whether a value of `pulumi stack export` is a secret, encrypted. */
+export function isSealed(value: any): boolean {
+  return (
+    !!value &&
+    typeof value === "object" &&
+    Object.entries(SECRET_SIG).every(([k, v]) => value[k] === v) &&
+    typeof value.ciphertext === "string"
+  );
+}
+
 /** The tokens' secrets as the checkpoint holds them: encrypted, each `[urn name, what is wrong]` when it is not. */
 export function plainTokenOutputs(resources: { urn: string; type: string; outputs?: any }[]): string[] {
   return resources
     .filter((r) => r.type === "workspaces:index:AgentToken" && r.outputs?.token !== undefined)
-    .filter((r) => {
-      const t = r.outputs.token;
-      const sealed =
-        t && typeof t === "object" && Object.entries(SECRET_SIG).every(([k, v]) => t[k] === v) && t.ciphertext;
-      return !sealed;
-    })
+    .filter((r) => !isSealed(r.outputs.token))
     .map((r) => `${r.urn.split("::").pop()}: token is not encrypted`);
 }

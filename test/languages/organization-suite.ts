@@ -10,11 +10,19 @@
  * stack's own workspace (the one-`up` program of docs/agent-pools.md: the pool, the workspace,
  * the list and the settings with no order given) and on a workspace made over HTTP, which it
  * changes only where it declares a value, clears where it declares an empty list, and puts
- * back at destroy. The four lookups (getTeam, getEffectiveAccess, getWorkspaceOutputs,
- * getAgentPool) read records made over HTTP, so that their results are known. The checkpoint
- * never holds the token, a notification token (plain literals in every program), an agent
- * token (exported by the program) or the sensitive output's value in plain text.
+ * back at destroy. The service's own policies, in the same steps: a policy from inline code
+ * (its code edited, and uploaded over HTTP as drift), a set of it and a global set uploaded from
+ * a folder, a plain and a sensitive parameter of the second, the workspaces the first applies to
+ * and those the second leaves out; the import step takes over a policy, a set, a parameter
+ * and the set's four lists. The five lookups (getTeam, getEffectiveAccess,
+ * getWorkspaceOutputs, getAgentPool, getPolicySet) read records made over HTTP, so that their
+ * results are known. The checkpoint never holds the token, a notification token (plain
+ * literals in every program), an agent token (exported by the program), the sensitive
+ * output's value or the sensitive parameter's value in plain text; the server never answers
+ * the sensitive parameter's value.
  */
+import { createHash } from "node:crypto";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { startTestServer } from "../e2e/harness";
@@ -26,8 +34,17 @@ import {
   api,
   makeAgentRecords,
   plainTokenOutputs,
+  workspaceName,
   workspaceSettings,
 } from "./organization-agents";
+import {
+  driftPolicies,
+  makePolicyRecords,
+  parameterAnswers,
+  parameterValueProblems,
+  policiesHeld,
+  policyNames,
+} from "./organization-policies";
 import {
   organization,
   organizationAt,
@@ -154,6 +171,7 @@ export function organizationSuite(language: Language): void {
         { [t.project.name]: project.data.id },
         workspaces.settingsId,
       );
+      const policies = await makePolicyRecords(server, byName, { [t.project.name]: project.data.id });
       refs = {
         ...workspaces,
         theirProjectId: project.data.id,
@@ -163,6 +181,8 @@ export function organizationSuite(language: Language): void {
         theirRunTriggerId: trigger.data.id,
         theirNotificationId: theirNotification.data.id,
         ...agents,
+        ...policies,
+        policiesFolder: path.join(__dirname, "policies"),
       };
       stack = await LanguageStack.create(language, server, KIND);
     });
@@ -231,9 +251,20 @@ export function organizationSuite(language: Language): void {
       };
     }
 
+    /** The names of policies or workspaces by their ids. */
+    const namesOf = (kind: "policies" | "workspaces", list: string[]) =>
+      Promise.all(
+        list.map(async (id) =>
+          kind === "workspaces"
+            ? workspaceName(server, id)
+            : (await expectStatus(api<any>(server, `/policies/${id}`), [200], id)).data.attributes.name,
+        ),
+      );
+
     /** The server holds what organization.json expects after `step`. */
     async function expectServer(step: "first" | "edit"): Promise<void> {
       const want = organization.expect[step];
+      expect.soft(await policiesHeld(server, ids, namesOf, want.policies), "policies").toEqual(want.policies);
       const got = await own();
       expect.soft(got.project?.attributes, "project").toMatchObject(want.project);
       expect.soft(got.team?.attributes, "team").toMatchObject(want.team);
@@ -304,6 +335,11 @@ export function organizationSuite(language: Language): void {
       const kept = resources.filter((r) => own.some((k) => r.urn.endsWith(`::${k}`)));
       expect(kept.map((r) => r.outputs?.token === undefined)).toEqual(own.map(() => false));
       expect(plainTokenOutputs(resources)).toEqual([]);
+      // A sensitive parameter's value encrypted, a plain one's readable (sensitive: false is honoured).
+      expect(parameterValueProblems(resources)).toEqual([]);
+      expect(resources.filter((r) => r.type === "workspaces:index:PolicySetParameter").length).toBe(
+        Object.keys(at(step).parameters).length,
+      );
     }
 
     async function expectNoChange(step: OrganizationStep): Promise<void> {
@@ -349,14 +385,36 @@ export function organizationSuite(language: Language): void {
       expect(r.outputs.poolId).toBe(refs.theirPoolId);
       expect(r.outputs.poolScoped).toBe(organization.server.theirs.agentPool["organization-scoped"]);
       expect(r.outputs.poolAllowed).toEqual([refs.downstreamId]);
+
+      const v = at("first");
+      expect(ids["require-tags"]).toMatch(/^pol-/);
+      expect(ids.guardrails).toMatch(/^polset-/);
+      const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+      expect(r.outputs.policyDigests).toEqual(
+        Object.fromEntries(Object.entries(v.policies).map(([k, p]) => [k, sha256(p.code)])),
+      );
+      expect(r.outputs.folderDigests.everywhere).toMatch(/^[0-9a-f]{64}$/);
+      expect(camelKeys(r.outputs.policySet)).toEqual({
+        id: refs.theirPolicySetId,
+        kind: "sentinel",
+        global: false,
+        policyIds: [],
+        workspaceIds: [refs.downstreamId],
+        projectIds: [refs.theirProjectId],
+        workspaceExclusionIds: [refs.upstreamId],
+        projectExclusionIds: [refs.theirExcludedProjectId],
+      });
     });
 
     it("the SDK asks for the plugin of its own version, the one installed in PULUMI_HOME", async () => {
       expect(await stack.providersUsed()).toEqual(stack.expectedProviders());
     });
 
-    it("the checkpoint holds neither the token, the notification token, an agent token nor the sensitive output in plain text", async () => {
+    it("the checkpoint holds neither the token, the notification token, an agent token, the sensitive output nor the sensitive parameter in plain text", async () => {
       await expectNoPlainSecret("first");
+      const answers = await parameterAnswers(server, ids);
+      for (const p of Object.values(at("first").parameters))
+        expect(answers.includes(p.value), `${p.key} in the server's answers`).toBe(!p.sensitive);
     });
 
     it("previews no change", async () => {
@@ -400,6 +458,7 @@ export function organizationSuite(language: Language): void {
         undefined,
         "drift: delete the agent token",
       );
+      await driftPolicies(server, ids, refs);
 
       const refreshed = await stack.refreshDrift(at("edit"));
       expect(refreshed.ok, describeResult(refreshed)).toBe(true);
@@ -454,6 +513,9 @@ export function organizationSuite(language: Language): void {
       }
       const pools = await agentPoolsByName(server);
       for (const p of Object.values(v.agentPools)) expect(pools[p.name], p.name).toBeUndefined();
+      // Every policy and set the stack made or took over is gone: none was made otherwise.
+      expect(await policyNames(server, "policies")).toEqual([]);
+      expect(await policyNames(server, "policy-sets")).toEqual([]);
       // The workspace owned elsewhere, as it was before the stack: what the settings changed is put back.
       const want = organization.destroyed;
       expect(await workspaceSettings(server, refs.settingsId, want, undefined)).toEqual(want);

@@ -47,11 +47,24 @@ export interface OrganizationValues {
    * key a setting by its name in the schema (`autoApply`, `remoteStateConsumerIds`).
    */
   settings: Record<string, { workspace: string; agentPool?: string } & Obj>;
+  policies: Record<string, { name: string; code: string; description?: string; enforcementLevel?: string }>;
+  /** `policyIds`: each a key of `policies`, else a policy's id. */
+  policySets: Record<
+    string,
+    { name: string; description?: string; global?: boolean; policyIds?: string[]; policiesFolder?: string }
+  >;
+  /** `set`: a key of `policySets`, else a set's id. */
+  parameters: Record<string, { set: string; key: string; value: string; sensitive?: boolean }>;
+  /**
+   * Where a set applies, each list by its resource type: `set` as in `parameters`; each of
+   * `ids` a key of `workspaces`, else an id (of a workspace or a project).
+   */
+  setLists: Record<string, { kind: SetListKind; set: string; ids: string[] }>;
   /**
    * The team `getTeam` looks up by name, the workspace (id) whose effective access and
-   * outputs are read, and the pool `getAgentPool` looks up by name.
+   * outputs are read, the pool `getAgentPool` and the set `getPolicySet` look up by name.
    */
-  lookups: { team: string; workspace: string; agentPool: string };
+  lookups: { team: string; workspace: string; agentPool: string; policySet: string };
   imports: { type: string; resource: string; id: string }[];
 }
 
@@ -62,6 +75,15 @@ const POOL_LISTS = {
   AgentPoolExcludedWorkspaces: "workspaceIds",
 } as const;
 type PoolListKind = keyof typeof POOL_LISTS;
+
+/** The resources that list where a policy set applies, and the input each list is. */
+const SET_LISTS = {
+  PolicySetWorkspaces: "workspaceIds",
+  PolicySetProjects: "projectIds",
+  PolicySetWorkspaceExclusions: "workspaceIds",
+  PolicySetProjectExclusions: "projectIds",
+} as const;
+type SetListKind = keyof typeof SET_LISTS;
 
 /** What the server holds for the stack's own resources after a step, in the wire's words. */
 interface OrganizationExpected {
@@ -81,6 +103,25 @@ interface OrganizationExpected {
   settings: SettingsExpected;
   /** The descriptions of the pool's agent tokens, as declared. */
   tokens: string[];
+  policies: PoliciesExpected;
+}
+
+/** The program's policy, its set of policies and its uploaded set, as the server holds them. */
+export interface PoliciesExpected {
+  /** The policy's attributes and its code as the service downloads it. */
+  policy: { attributes: Obj; code: string };
+  /** The set's attributes, and the names of its policies and of the workspaces it applies to. */
+  set: { attributes: Obj; policies: string[]; workspaces: string[] };
+  /**
+   * The uploaded set's attributes, its current version's status, the names of the workspaces
+   * it leaves out, and its parameters by key (a sensitive one's value is never answered: null).
+   */
+  folderSet: {
+    attributes: Obj;
+    version: string;
+    exclusions: string[];
+    parameters: Record<string, { value: string | null; sensitive: boolean }>;
+  };
 }
 
 /** A workspace's attributes, whether it is on the program's pool, and its consumers by name. */
@@ -116,6 +157,23 @@ interface OrganizationDescription {
         excluded: string[];
       };
       agentToken: { description: string };
+      /** A policy and its code. */
+      policy: Obj & { name: string; code: string };
+      /**
+       * A set with no policies of its own, its lists by name (on the wire's relationships),
+       * and a parameter.
+       */
+      policySet: {
+        name: string;
+        description: string;
+        workspaces: string[];
+        projects: string[];
+        "workspace-exclusions": string[];
+        "project-exclusions": string[];
+        parameter: { key: string; value: string; sensitive: boolean };
+      };
+      /** The project their set leaves out. */
+      excludedProject: { name: string };
     };
     /** A notification configuration of the app workspace that no program declares. */
     kept: Obj & { name: string };
@@ -133,6 +191,11 @@ interface OrganizationDescription {
     notification: Obj;
     agentPool: Obj;
     settings: Obj;
+    /**
+     * The policy's code uploaded over HTTP, the set's attributes and the plain parameter's
+     * value changed, and a workspace (by its name in `${...}`) detached from the set.
+     */
+    policies: { code: string; set: Obj; parameter: Obj; detached: string };
     updated: string[];
     deleted: string[];
   };
@@ -154,7 +217,12 @@ export type OrganizationRefs = Record<
   | "theirRunTriggerId"
   | "theirNotificationId"
   | "theirPoolId"
-  | "theirTokenId",
+  | "theirTokenId"
+  | "theirPolicyId"
+  | "theirPolicySetId"
+  | "theirParameterId"
+  | "theirExcludedProjectId"
+  | "policiesFolder",
   string
 >;
 
@@ -163,10 +231,17 @@ export function organizationAt(step: OrganizationStep, refs: OrganizationRefs): 
   return programAt("organization.json", organization, STEPS, step, refs) as unknown as OrganizationValues;
 }
 
-/** The notification tokens and the sensitive output's value: what the checkpoint must never hold in plain text. */
+/**
+ * The notification tokens, the sensitive output's value and the sensitive parameters'
+ * values: what the checkpoint must never hold in plain text.
+ */
 export function organizationSecrets(v: OrganizationValues): string[] {
   const outputs = Object.values(organization.server.outputs).filter((o) => o.sensitive);
-  return [...Object.values(v.notifications).flatMap((n) => (n.token ? [n.token] : [])), ...outputs.map((o) => o.value)];
+  return [
+    ...Object.values(v.notifications).flatMap((n) => (n.token ? [n.token] : [])),
+    ...outputs.map((o) => o.value),
+    ...Object.values(v.parameters).flatMap((p) => (p.sensitive ? [p.value] : [])),
+  ];
 }
 
 /**
@@ -213,6 +288,18 @@ export function organizationYaml(v: OrganizationValues): string {
       properties: { agentPoolId: pool(l.pool), [POOL_LISTS[l.kind]]: l.ids.map(workspace) },
     };
   declare("AgentToken", v.agentTokens, ({ pool: p, ...t }) => ({ agentPoolId: pool(p), ...t }));
+  const policy = (p: string) => (p in v.policies ? ref(p) : p);
+  const set = (s: string) => (s in v.policySets ? ref(s) : s);
+  declare("Policy", v.policies, (p) => p);
+  declare("PolicySet", v.policySets, ({ policyIds, ...s }) =>
+    omitUndefined({ ...s, policyIds: policyIds?.map(policy) }),
+  );
+  declare("PolicySetParameter", v.parameters, ({ set: s, ...p }) => ({ policySetId: set(s), ...p }));
+  for (const [name, l] of Object.entries(v.setLists))
+    resources[name] = {
+      type: `workspaces:index:${l.kind}`,
+      properties: { policySetId: set(l.set), [SET_LISTS[l.kind]]: l.ids.map(workspace) },
+    };
   const all = [
     v.projects,
     v.teams,
@@ -225,6 +312,10 @@ export function organizationYaml(v: OrganizationValues): string {
     v.poolLists,
     v.agentTokens,
     v.settings,
+    v.policies,
+    v.policySets,
+    v.parameters,
+    v.setLists,
   ];
   return yamlText(
     resources,
@@ -233,6 +324,7 @@ export function organizationYaml(v: OrganizationValues): string {
       access: { function: "getEffectiveAccess", arguments: { workspaceId: v.lookups.workspace } },
       upstream: { function: "getWorkspaceOutputs", arguments: { workspaceId: v.lookups.workspace } },
       pool: { function: "getAgentPool", arguments: { name: v.lookups.agentPool } },
+      policySet: { function: "getPolicySet", arguments: { name: v.lookups.policySet } },
     },
     {
       ids: Object.fromEntries(all.flatMap((kind) => Object.keys(kind)).map((k) => [k, ref(k)])),
@@ -245,6 +337,22 @@ export function organizationYaml(v: OrganizationValues): string {
       poolId: ref("pool"),
       poolScoped: ref("pool", "organizationScoped"),
       poolAllowed: ref("pool", "allowedWorkspaceIds"),
+      policyDigests: Object.fromEntries(Object.keys(v.policies).map((k) => [k, ref(k, "codeSha256")])),
+      folderDigests: Object.fromEntries(
+        Object.entries(v.policySets)
+          .filter(([, s]) => s.policiesFolder)
+          .map(([k]) => [k, ref(k, "policiesSha256")]),
+      ),
+      policySet: {
+        id: ref("policySet"),
+        kind: ref("policySet", "kind"),
+        global: ref("policySet", "global"),
+        policyIds: ref("policySet", "policyIds"),
+        workspaceIds: ref("policySet", "workspaceIds"),
+        projectIds: ref("policySet", "projectIds"),
+        workspaceExclusionIds: ref("policySet", "workspaceExclusionIds"),
+        projectExclusionIds: ref("policySet", "projectExclusionIds"),
+      },
     },
   );
 }

@@ -27,8 +27,13 @@ type OrganizationValues struct {
 	PoolLists   map[string]PoolListValues     `json:"poolLists"`
 	AgentTokens map[string]AgentTokenValues   `json:"agentTokens"`
 	Settings    map[string]map[string]any     `json:"settings"`
-	Lookups     OrganizationLookupValues      `json:"lookups"`
-	Imports     []ImportValues                `json:"imports"`
+	// The service's own policies (organization_policies.go).
+	Policies   map[string]PolicyValues    `json:"policies"`
+	PolicySets map[string]PolicySetValues `json:"policySets"`
+	Parameters map[string]ParameterValues `json:"parameters"`
+	SetLists   map[string]SetListValues   `json:"setLists"`
+	Lookups    OrganizationLookupValues   `json:"lookups"`
+	Imports    []ImportValues             `json:"imports"`
 }
 
 type ProjectValues struct {
@@ -100,6 +105,7 @@ type OrganizationLookupValues struct {
 	Team      string `json:"team"`
 	Workspace string `json:"workspace"`
 	AgentPool string `json:"agentPool"`
+	PolicySet string `json:"policySet"`
 }
 
 // fields sets the inputs of args (a pointer to an SDK Args struct of optional fields) named
@@ -164,8 +170,8 @@ func byRef(own map[string]pulumi.StringInput, key string) pulumi.StringInput {
 // organizationProgram declares the organization stack: projects, teams, their access to
 // workspaces and projects, run triggers and notification configurations, where runs execute
 // (workspaces, agent pools, the workspaces they allow, agent tokens and workspace settings),
-// and the four lookups. With adopt, the resources of v.Imports are declared with the import
-// option.
+// the service's own policies, and the five lookups. With adopt, the resources of v.Imports
+// are declared with the import option.
 func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 	imports := map[string]string{}
 	if adopt {
@@ -267,6 +273,9 @@ func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 		}
 
 		if err := declareAgents(ctx, v, imports, ids); err != nil {
+			return err
+		}
+		if err := declarePolicies(ctx, v, imports, ids); err != nil {
 			return err
 		}
 

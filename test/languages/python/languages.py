@@ -174,9 +174,9 @@ def vcs_repo(r):
 def organization_program(v, adopt):
     """Declares the organization stack: projects, teams, their access to workspaces and
     projects, run triggers and notification configurations (a `team` or `project` names one
-    of the program's resources, else it is an id), where runs execute (declare_agents), and
-    the four lookups. With adopt, the resources of v["imports"] are declared with the import
-    option."""
+    of the program's resources, else it is an id), where runs execute (declare_agents), the
+    service's own policies (declare_policies) and the five lookups. With adopt, the resources
+    of v["imports"] are declared with the import option."""
     imports = {i["resource"]: i["id"] for i in v["imports"]} if adopt else {}
 
     def opts(name):
@@ -237,6 +237,7 @@ def organization_program(v, adopt):
             ).id
 
         declare_agents(v, ids, opts)
+        declare_policies(v, ids, opts)
 
         lookups = v["lookups"]
         team = workspaces.get_team_output(name=lookups["team"])
@@ -311,6 +312,83 @@ def declare_agents(v, ids, opts):
         if name not in imported:
             tokens[name] = token.token
     pulumi.export("agentTokens", tokens)
+
+
+# The resources that list where a policy set applies, by their type, and the keyword of each list.
+SET_LISTS = {
+    "PolicySetWorkspaces": (workspaces.PolicySetWorkspaces, "workspace_ids"),
+    "PolicySetProjects": (workspaces.PolicySetProjects, "project_ids"),
+    "PolicySetWorkspaceExclusions": (workspaces.PolicySetWorkspaceExclusions, "workspace_ids"),
+    "PolicySetProjectExclusions": (workspaces.PolicySetProjectExclusions, "project_ids"),
+}
+
+
+def declare_policies(v, ids, opts):
+    """The service's own policies: the policies, the sets, their parameters and where they
+    apply (a policy, a set or a workspace names one of `ids`, which holds every resource
+    declared before, else it is an id); `ids` gains each one's id, and the program exports
+    the digest of each policy's code as policyDigests and of each uploaded set's folder as
+    folderDigests, and what getPolicySet finds as policySet."""
+    digests = {}
+    for name, p in sorted(v["policies"].items()):
+        policy = workspaces.Policy(
+            name,
+            name=p["name"],
+            code=p["code"],
+            description=p.get("description"),
+            enforcement_level=p.get("enforcementLevel"),
+            opts=opts(name),
+        )
+        ids[name] = policy.id
+        digests[name] = policy.code_sha256
+    folders = {}
+    for name, s in sorted(v["policySets"].items()):
+        policy_ids = s.get("policyIds")
+        policy_set = workspaces.PolicySet(
+            name,
+            name=s["name"],
+            description=s.get("description"),
+            global_=s.get("global"),
+            policy_ids=[ids.get(p, p) for p in policy_ids] if policy_ids is not None else None,
+            policies_folder=s.get("policiesFolder"),
+            opts=opts(name),
+        )
+        ids[name] = policy_set.id
+        if s.get("policiesFolder"):
+            folders[name] = policy_set.policies_sha256
+    for name, p in sorted(v["parameters"].items()):
+        ids[name] = workspaces.PolicySetParameter(
+            name,
+            policy_set_id=ids.get(p["set"], p["set"]),
+            key=p["key"],
+            value=p["value"],
+            sensitive=p.get("sensitive"),
+            opts=opts(name),
+        ).id
+    for name, lst in sorted(v["setLists"].items()):
+        cls, ids_input = SET_LISTS[lst["kind"]]
+        ids[name] = cls(
+            name,
+            policy_set_id=ids.get(lst["set"], lst["set"]),
+            opts=opts(name),
+            **{ids_input: [ids.get(x, x) for x in lst["ids"]]},
+        ).id
+    pulumi.export("policyDigests", digests)
+    pulumi.export("folderDigests", folders)
+    found = workspaces.get_policy_set_output(name=v["lookups"]["policySet"])
+    pulumi.export(
+        "policySet",
+        {
+            "id": found.id,
+            "kind": found.kind,
+            "global": found.global_,
+            "policyIds": found.policy_ids,
+            "workspaceIds": found.workspace_ids,
+            "projectIds": found.project_ids,
+            "workspaceExclusionIds": found.workspace_exclusion_ids,
+            "projectExclusionIds": found.project_exclusion_ids,
+        },
+    )
 
 
 def snake(values):

@@ -1,0 +1,4 @@
+policy "restrict-regions" {
+  source            = "./restrict-regions.sentinel"
+  enforcement_level = "advisory"
+}
