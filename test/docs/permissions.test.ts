@@ -8,6 +8,7 @@ import {
   LOOKUP_ARGUMENTS,
   getAgentPool,
   getEffectiveAccess,
+  getPolicySet,
   getEffectiveVariables,
   getTeam,
   getWorkspace,
@@ -92,6 +93,8 @@ interface Ctx {
   sourceId: string;
   id?: string;
   teamId?: string;
+  /** A policy set parameter's id (`id` is then its set's). */
+  parameterId?: string;
 }
 
 interface Probe {
@@ -228,6 +231,38 @@ const poolList = (write: (c: WorkspacesClient, ctx: Ctx) => Promise<unknown>): P
 const agentToken = async (a: WorkspacesClient) => {
   const { id } = await pool(a);
   return { id: (await a.agentTokens.create(id, uniq("agents"))).id };
+};
+
+/** A policy of the organization with its code, made by the site administrator. */
+const SENTINEL = "main = rule { true }";
+const policy = async (a: WorkspacesClient) => {
+  const { id } = await a.policies.create(t.org, { name: uniq("pol") });
+  await a.policies.upload(id, SENTINEL);
+  return { id };
+};
+/** A Sentinel policy set with no policies and no version: it takes parameters. */
+const policySet = async (a: WorkspacesClient) => ({ id: (await a.policySets.create(t.org, { name: uniq("set") })).id });
+const parameter = async (a: WorkspacesClient) => {
+  const { id } = await policySet(a);
+  return { id, parameterId: (await a.policySetParameters.create(id, { key: uniq("p"), value: "v" })).id };
+};
+
+/** One of a set's four lists, added to and removed from by id: its write, with the probe's workspace or project. */
+const setList = (
+  add: (c: WorkspacesClient, ctx: Ctx) => Promise<unknown>,
+  remove: (c: WorkspacesClient, ctx: Ctx) => Promise<unknown>,
+): Partial<Record<Op, Probe>> => {
+  const added = async (a: WorkspacesClient, ctx: Ctx) => {
+    const { id } = await policySet(a);
+    await add(a, { ...ctx, id });
+    return { id };
+  };
+  return {
+    create: { setup: policySet, run: add },
+    read: { setup: policySet, run: (c, ctx) => c.policySets.read(ctx.id!) },
+    update: { setup: added, run: remove },
+    delete: { setup: added, run: remove },
+  };
 };
 
 /** A workspace's whole list of consumers, replaced: `RemoteStateConsumers` (authoritative) and `WorkspaceSettings`' consumers. */
@@ -404,6 +439,57 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
     delete: { run: (c, ctx) => c.workspaces.update(ctx.workspaceId, { description: "put back" }) },
   },
   "`WorkspaceSettings` with `remoteStateConsumerIds`": consumersReplaced,
+  "`Policy`": {
+    create: {
+      run: async (c) => c.policies.upload((await c.policies.create(t.org, { name: uniq("pol") })).id, SENTINEL),
+    },
+    read: {
+      setup: policy,
+      run: async (c, ctx) => [await c.policies.read(ctx.id!), await c.policies.download(ctx.id!)],
+    },
+    update: {
+      setup: policy,
+      run: async (c, ctx) => {
+        await c.policies.upload(ctx.id!, "main = rule { false }");
+        return c.policies.update(ctx.id!, { enforcementLevel: "hard-mandatory" });
+      },
+    },
+    delete: { setup: policy, run: (c, ctx) => c.policies.delete(ctx.id!) },
+  },
+  "`PolicySet`": {
+    create: { run: (c) => c.policySets.create(t.org, { name: uniq("set") }) },
+    read: { setup: policySet, run: (c, ctx) => c.policySets.read(ctx.id!) },
+    update: { setup: policySet, run: (c, ctx) => c.policySets.update(ctx.id!, { description: "changed" }) },
+    delete: { setup: policySet, run: (c, ctx) => c.policySets.delete(ctx.id!) },
+  },
+  "`PolicySetParameter`": {
+    create: {
+      setup: policySet,
+      run: (c, ctx) => c.policySetParameters.create(ctx.id!, { key: uniq("p"), value: "v" }),
+    },
+    read: { setup: parameter, run: (c, ctx) => c.policySetParameters.list(ctx.id!).all() },
+    update: {
+      setup: parameter,
+      run: (c, ctx) => c.policySetParameters.update(ctx.id!, ctx.parameterId!, { value: "w" }),
+    },
+    delete: { setup: parameter, run: (c, ctx) => c.policySetParameters.delete(ctx.id!, ctx.parameterId!) },
+  },
+  "`PolicySetWorkspaces`": setList(
+    (c, ctx) => c.policySets.addWorkspaces(ctx.id!, [ctx.workspaceId]),
+    (c, ctx) => c.policySets.removeWorkspaces(ctx.id!, [ctx.workspaceId]),
+  ),
+  "`PolicySetProjects`": setList(
+    (c, ctx) => c.policySets.addProjects(ctx.id!, [ctx.projectId]),
+    (c, ctx) => c.policySets.removeProjects(ctx.id!, [ctx.projectId]),
+  ),
+  "`PolicySetWorkspaceExclusions`": setList(
+    (c, ctx) => c.policySets.addWorkspaceExclusions(ctx.id!, [ctx.workspaceId]),
+    (c, ctx) => c.policySets.removeWorkspaceExclusions(ctx.id!, [ctx.workspaceId]),
+  ),
+  "`PolicySetProjectExclusions`": setList(
+    (c, ctx) => c.policySets.addProjectExclusions(ctx.id!, [ctx.projectId]),
+    (c, ctx) => c.policySets.removeProjectExclusions(ctx.id!, [ctx.projectId]),
+  ),
   "`getWorkspace`": { read: { run: (c, ctx) => lookupAs(c, () => getWorkspace({ id: ctx.workspaceId })) } },
   "`getWorkspaces`": { read: { run: (c) => lookupAs(c, () => getWorkspaces({ organization: t.org })) } },
   "`getEffectiveVariables`": {
@@ -428,6 +514,12 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
   },
   "`getEffectiveAccess`": {
     read: { run: (c, ctx) => lookupAs(c, () => getEffectiveAccess({ workspaceId: ctx.workspaceId })) },
+  },
+  "`getPolicySet`": {
+    read: {
+      setup: async (a) => ({ id: (await a.policySets.create(t.org, { name: uniq("seen") })).name }),
+      run: (c, ctx) => lookupAs(c, () => getPolicySet({ name: ctx.id!, organization: t.org })),
+    },
   },
   "`getAgentPool`": {
     read: {
