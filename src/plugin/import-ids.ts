@@ -254,6 +254,27 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  PolicySet: {
+    name: "production",
+    forms: [
+      { form: "polset-<id>", says: "the policy set's id.", example: "polset-3vKq8HwZx2NtLmRb" },
+      {
+        form: "<organization>/<name>",
+        says: "the set's organization and name; the resource's id is then its `polset-` id.",
+        example: "acme/production",
+      },
+    ],
+  },
+  PolicySetParameter: {
+    name: "production-max-cost",
+    forms: [
+      {
+        form: "polset-<id>/var-<id>",
+        says: "the set's and the parameter's ids (a sensitive value, which the service never shows, is taken to be the one the program declares; the next change of it writes it).",
+        example: "polset-3vKq8HwZx2NtLmRb/var-8nPqR2sTuVwXyZ01",
+      },
+    ],
+  },
   PolicySetWorkspaces: {
     name: "production-workspaces",
     forms: [

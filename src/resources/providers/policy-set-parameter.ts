@@ -45,7 +45,7 @@ function idParts(id: string): { setId: string; parameterId: string } {
   const [setId = "", parameterId = "", ...rest] = id.split("/");
   if (rest.length > 0 || !isId("policySet", setId) || !isId("variable", parameterId))
     throw new ProviderError(
-      `${JSON.stringify(id)} is not the id of a PolicySetParameter: give the set's and the parameter's ids as <polset-id>/<var-id> (polset-3nGkTq8WvZ2xRbYe/var-8nPqR2sTuVwXyZ01)`,
+      `${JSON.stringify(id)} is not the id of a PolicySetParameter: give the set's and the parameter's ids as <polset-id>/<var-id> (polset-3vKq8HwZx2NtLmRb/var-8nPqR2sTuVwXyZ01)`,
     );
   return { setId, parameterId };
 }

@@ -49,7 +49,7 @@ export function policySetByName(
 
 function notASetId(id: string): ProviderError {
   return new ProviderError(
-    `${JSON.stringify(id)} is not the id of a PolicySet: give its polset-<id> (polset-3nGkTq8WvZ2xRbYe) or <organization>/<name>`,
+    `${JSON.stringify(id)} is not the id of a PolicySet: give its polset-<id> (polset-3vKq8HwZx2NtLmRb) or <organization>/<name>`,
   );
 }
 
