@@ -236,7 +236,7 @@ const agentToken = async (a: WorkspacesClient) => {
 /** A policy of the organization with its code, made by the site administrator. */
 const SENTINEL = "main = rule { true }";
 const policy = async (a: WorkspacesClient) => {
-  const { id } = await a.policies.create(t.org, { name: uniq("pol") });
+  const { id } = await a.policies.create(t.org, { name: uniq("pol"), enforcementLevel: "advisory" });
   await a.policies.upload(id, SENTINEL);
   return { id };
 };
@@ -441,7 +441,11 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
   "`WorkspaceSettings` with `remoteStateConsumerIds`": consumersReplaced,
   "`Policy`": {
     create: {
-      run: async (c) => c.policies.upload((await c.policies.create(t.org, { name: uniq("pol") })).id, SENTINEL),
+      run: async (c) =>
+        c.policies.upload(
+          (await c.policies.create(t.org, { name: uniq("pol"), enforcementLevel: "advisory" })).id,
+          SENTINEL,
+        ),
     },
     read: {
       setup: policy,
