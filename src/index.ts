@@ -110,9 +110,12 @@ export {
   getTeamOutput,
   getAgentPool,
   getAgentPoolOutput,
+  getPolicySet,
+  getPolicySetOutput,
 } from "./resources/lookups";
 export type { GetTeamArgs, GetTeamOutputArgs, GetTeamResult } from "./resources/team-lookup";
 export type { GetAgentPoolArgs, GetAgentPoolOutputArgs, GetAgentPoolResult } from "./resources/agent-pool-lookup";
+export type { GetPolicySetArgs, GetPolicySetOutputArgs, GetPolicySetResult } from "./resources/policy-set-lookup";
 export type {
   GetWorkspacesArgs,
   GetWorkspacesOutputArgs,

@@ -4,6 +4,7 @@
  * then the environment and the credentials file.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { SettingsError, WorkspacesClient } from "../client";
 import { CONFIG_KEYS } from "./provider-settings";
 import { failuresFromIssues } from "./providers/check-failures";
@@ -11,6 +12,14 @@ import { failuresFromIssues } from "./providers/check-failures";
 /** A failure the program stops on with this message alone (no stack, no source dump). */
 export function fail(fn: string, message: string): pulumi.RunError {
   return new pulumi.RunError(`${fn}: ${message}`);
+}
+
+/** The failure of a lookup `fn` whose read of `what` (`workspace ws-1`) the service answered 404: no such `kind`, or hidden. */
+export function answered404(fn: string, what: string, kind: string): pulumi.RunError {
+  return fail(
+    fn,
+    `cannot read ${what}: the service answered 404: there is no such ${kind}, or the token in use may not see it (the service answers the same for both)`,
+  );
 }
 
 export function invalid(
@@ -82,5 +91,24 @@ export function lookupClient(fn: string): WorkspacesClient {
     return client;
   } catch (err) {
     throw err instanceof SettingsError ? fail(fn, err.message) : err;
+  }
+}
+
+/** A lookup `fn` of one record by name in an organization: its arguments validated, then `read`; every failure one line. */
+export async function byName<R>(
+  fn: string,
+  schema: z.ZodType<{ name: string; organization?: string }>,
+  args: unknown,
+  read: (fn: string, client: WorkspacesClient, organization: string, name: string) => Promise<R>,
+): Promise<R> {
+  const parsed = schema.safeParse(args ?? {});
+  if (!parsed.success) throw invalid(fn, parsed.error.issues);
+  const client = lookupClient(fn);
+  const organization = organizationOf(fn, client, parsed.data.organization);
+  try {
+    return await read(fn, client, organization, parsed.data.name);
+  } catch (err) {
+    if (err instanceof pulumi.RunError) throw err;
+    throw fail(fn, (err as Error).message);
   }
 }

@@ -11,13 +11,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  type WorkspacesClient,
-  NotFoundError,
-  type WorkspaceListOptions,
-  type Workspace as ApiWorkspace,
-} from "../client";
-import { fail, invalid, lookupClient, organizationOf } from "./lookup-client";
+import { NotFoundError, type WorkspaceListOptions, type Workspace as ApiWorkspace } from "../client";
+import { answered404, byName, fail, invalid, lookupClient, organizationOf } from "./lookup-client";
 export { lookupSettingsFrom } from "./lookup-client";
 import {
   sourceOf,
@@ -46,6 +41,13 @@ import {
   type GetAgentPoolOutputArgs,
   type GetAgentPoolResult,
 } from "./agent-pool-lookup";
+import {
+  policySetArgsSchema,
+  readPolicySetByName,
+  type GetPolicySetArgs,
+  type GetPolicySetOutputArgs,
+  type GetPolicySetResult,
+} from "./policy-set-lookup";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { foldTagName } from "./providers/compare";
@@ -81,6 +83,7 @@ export const LOOKUP_ARGUMENTS = {
   getEffectiveAccess: Object.keys(effectiveArgsSchema.shape),
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
   getAgentPool: Object.keys(agentPoolArgsSchema.shape),
+  getPolicySet: Object.keys(policySetArgsSchema.shape),
 };
 
 /**
@@ -207,12 +210,7 @@ export async function getWorkspace(args: GetWorkspaceArgs): Promise<GetWorkspace
     });
     return { id: workspace.id, ...outputs, ...workspaceReport(workspace) };
   } catch (err) {
-    if (err instanceof NotFoundError) {
-      throw fail(
-        fn,
-        `cannot read workspace ${ref}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`,
-      );
-    }
+    if (err instanceof NotFoundError) throw answered404(fn, `workspace ${ref}`, "workspace");
     throw fail(fn, (err as Error).message);
   }
 }
@@ -260,12 +258,7 @@ export async function getEffectiveVariables(args: GetEffectiveVariablesArgs): Pr
       })),
     };
   } catch (err) {
-    if (err instanceof NotFoundError) {
-      throw fail(
-        fn,
-        `cannot read the variables of workspace ${workspaceId}: the service answered 404: there is no such workspace, or the token in use may not see it (the service answers the same for both)`,
-      );
-    }
+    if (err instanceof NotFoundError) throw answered404(fn, `the variables of workspace ${workspaceId}`, "workspace");
     throw fail(fn, (err as Error).message);
   }
 }
@@ -380,21 +373,23 @@ export function getAgentPoolOutput(args: GetAgentPoolOutputArgs): pulumi.Output<
   return pulumi.output(args).apply((a) => getAgentPool(a as GetAgentPoolArgs));
 }
 
-/** A lookup `fn` of one record by name in an organization: its arguments validated, then `read`; every failure one line. */
-async function byName<R>(
-  fn: string,
-  schema: z.ZodType<{ name: string; organization?: string }>,
-  args: unknown,
-  read: (fn: string, client: WorkspacesClient, organization: string, name: string) => Promise<R>,
-): Promise<R> {
-  const parsed = schema.safeParse(args ?? {});
-  if (!parsed.success) throw invalid(fn, parsed.error.issues);
-  const client = lookupClient(fn);
-  const organization = organizationOf(fn, client, parsed.data.organization);
-  try {
-    return await read(fn, client, organization, parsed.data.name);
-  } catch (err) {
-    if (err instanceof pulumi.RunError) throw err;
-    throw fail(fn, (err as Error).message);
-  }
+/**
+ * Reads one policy set by name, like `tfe_policy_set` as a data source (since 0.7.0): its
+ * id (for `PolicySetParameter`, `PolicySetWorkspaces`, `PolicySetProjects` and their
+ * exclusions), its kind, whether it is global or overridable, its policies, and the
+ * workspaces and projects it applies to or leaves out, from one read of the set. Puts
+ * nothing in state.
+ *
+ * ```ts
+ * const guardrails = await getPolicySet({ name: "guardrails" });
+ * export const guardrailsId = guardrails.id;
+ * ```
+ */
+export async function getPolicySet(args: GetPolicySetArgs): Promise<GetPolicySetResult> {
+  return byName("getPolicySet", policySetArgsSchema, args, readPolicySetByName);
+}
+
+/** {@link getPolicySet} taking `pulumi.Input`s: an `Output` of the result, unknown during a preview while an argument is. */
+export function getPolicySetOutput(args: GetPolicySetOutputArgs): pulumi.Output<GetPolicySetResult> {
+  return pulumi.output(args).apply((a) => getPolicySet(a as GetPolicySetArgs));
 }
