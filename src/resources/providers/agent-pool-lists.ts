@@ -9,7 +9,8 @@
  */
 import type { AgentPool } from "../../client";
 import { allowanceDeclared, allowanceFailed, allowanceWritten } from "../process/agent-pool-allowances";
-import { recordListProvider, type ListOwner, type RecordList } from "./record-lists";
+import { recordListProvider } from "./record-lists";
+import type { ListOwner, RecordList } from "./record-list-rules";
 import type { ProviderImpl } from "./types";
 
 /** The three lists, by resource type name. */

@@ -9,7 +9,8 @@
  */
 import type { PolicySet } from "../../client";
 import { readPolicySet } from "../process/policy-set-reads";
-import { byDelta, recordListProvider, type ListOwner, type RecordList } from "./record-lists";
+import { byDelta, recordListProvider } from "./record-lists";
+import type { ListOwner, RecordList } from "./record-list-rules";
 import type { ProviderImpl } from "./types";
 
 /** The four lists, by resource type name. */

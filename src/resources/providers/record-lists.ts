@@ -4,63 +4,24 @@
  * (./agent-pool-lists.ts), the four of a policy set (./policy-set-lists.ts). The lists
  * differ in the owner record, the relationship, the kind of id, the argument's name and how
  * the service writes a list (a whole list replaced, or ids added and removed); each owner's
- * module says so in a small table of {@link RecordList}s. Id: the owner's id.
+ * module says so in a small table of lists (./record-list-rules.ts). Id: the owner's id.
  *
  * Additive mode is a read-modify-write of the list, taken in turn per owner in this process
  * (../process/in-turn.ts), so that two resources adding to one list in one `up` never lose
  * each other's ids, whichever way the service writes it.
  */
-import { ID_PREFIXES, isId, type IdKind } from "../../api/common";
 import type { WorkspacesClient } from "../../client";
 import { ValidationError } from "../../client/typed-errors";
-import { CLAIMANT_KEY, claimList, claimedItems, holderOf, type ListHolding } from "../process/claims";
+import { CLAIMANT_KEY, claimedItems, holderOf } from "../process/claims";
 import { inTurn } from "../process/in-turn";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameStringSet, type FieldRule } from "./compare";
-import { childRecord, unlessGone, updatedUnlessGone, type MissingRecord } from "./gone";
+import { childRecord, unlessGone, updatedUnlessGone } from "./gone";
 import { ProviderError } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import type { CheckFailure, ProviderImpl, Props } from "./types";
+import { checkList, claimFailures, holdingOf, idsOf, label, modeOf, type RecordList } from "./record-list-rules";
 import type { OwnershipMode } from "../workspace-tags";
-
-/** The record whose lists the resources manage: an agent pool, a policy set. */
-export interface ListOwner<R> {
-  /** The input that names the owner. */
-  arg: string;
-  /** The kind of the owner's id. */
-  idKind: IdKind;
-  /** How messages name the owner (`agent pool`), and the kind of record for the 404 rule. */
-  noun: MissingRecord["kind"];
-  /** How messages name the owner after it was named once: `pool`. */
-  short: string;
-  /** Whose token may manage the owner, for the way out of a 404: `a token that may manage agent pools`. */
-  manager: string;
-  read(client: WorkspacesClient, id: string): Promise<R>;
-  organization(record: R): string | null | undefined;
-}
-
-/** What tells one list of an owner from another. */
-export interface RecordList<R> {
-  owner: ListOwner<R>;
-  /** The relationship on the wire, and the kind of claims in this process. */
-  relationship: string;
-  /** How messages name the list: `allowed workspaces`. */
-  noun: string;
-  /** The input that lists the ids, and the output of the ids an additive resource added. */
-  arg: string;
-  added: string;
-  /** The kind of id the list holds. */
-  idKind: IdKind;
-  of(record: R): string[];
-  /** Brings the owner's list from `current` to `next` (both as just read); answers the list after. */
-  write(client: WorkspacesClient, ownerId: string, current: string[], next: string[]): Promise<string[]>;
-  /** Why the owner as read takes no such list (a global policy set and its workspaces): refused at check and before any write. */
-  refusal?(record: R): string | undefined;
-  /** Told when a `check` declares the list, when its write landed or found nothing to write, and when it failed (an agent pool's allowances). */
-  signals?: { declared(ownerId: string, claimant: string): void; written: Signal; failed: Signal };
-}
-
-type Signal = (ownerId: string, claimant: string) => void;
 
 /** A list the service writes by adding and removing ids (`POST`/`DELETE .../relationships/...`). */
 export function byDelta(
@@ -79,108 +40,14 @@ export function byDelta(
 /** Inputs and outputs as the engine hands them over: the owner, the list and the added ids under the kind's own names. */
 type ListProps = { mode?: OwnershipMode; organization?: string | null } & Props;
 
-const MODES: readonly string[] = ["authoritative", "additive"];
-
-function modeOf(p: { mode?: unknown }): OwnershipMode {
-  return p.mode === "additive" ? "additive" : "authoritative";
-}
-
-function idsOf(v: unknown): string[] {
-  return Array.isArray(v) ? Array.from(new Set(v.map(String))).sort() : [];
-}
-
 /** `apool-...`, or `apool-.../<list>` as an import may write it -> `apool-...`. */
 function ownerIdOf(id: string): string {
   const slash = id.indexOf("/");
   return slash > 0 ? id.slice(0, slash) : id;
 }
 
-/** `a workspace id (ws-...)`, `an agent pool id (apool-...)`. */
-function anId(kind: IdKind, noun: string): string {
-  return `${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} id (${ID_PREFIXES[kind]}...)`;
-}
-
-function label<R>(list: RecordList<R>, ownerId: string): string {
-  return `the ${list.noun} of ${list.owner.noun} ${ownerId}`;
-}
-
 function missing<R>(client: WorkspacesClient, list: RecordList<R>, ownerId: string, props: Props) {
   return childRecord(client, { label: label(list, ownerId), kind: list.owner.noun }, props, []);
-}
-
-function checkList<R>(list: RecordList<R>, news: Props): CheckFailure[] {
-  const { owner } = list;
-  const failures: CheckFailure[] = [];
-  const ownerId = news[owner.arg];
-  if (ownerId === undefined || ownerId === null)
-    failures.push({ property: owner.arg, reason: `${owner.arg} is required` });
-  else if (!isUnknown(ownerId) && !isId(owner.idKind, ownerId))
-    failures.push({ property: owner.arg, reason: `${owner.arg} must be ${anId(owner.idKind, owner.noun)}` });
-  if (news.mode !== undefined && !isUnknown(news.mode) && !MODES.includes(news.mode as string))
-    failures.push({
-      property: "mode",
-      reason: `mode must be "authoritative" or "additive", not ${JSON.stringify(news.mode)}`,
-    });
-  const ids = news[list.arg];
-  const noun = list.idKind.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
-  const prefix = anId(list.idKind, noun);
-  if (ids === undefined || ids === null)
-    failures.push({
-      property: list.arg,
-      reason: `${list.arg} is required (an empty list clears the ${owner.short}'s ${list.noun} in authoritative mode)`,
-    });
-  else if (!Array.isArray(ids)) {
-    if (!isUnknown(ids))
-      failures.push({
-        property: list.arg,
-        reason: `${list.arg} must be a list of ${noun} ids (${ID_PREFIXES[list.idKind]}...)`,
-      });
-  } else {
-    const seen = new Set<unknown>();
-    ids.forEach((id: unknown, i: number) => {
-      if (isUnknown(id)) return;
-      const property = `${list.arg}[${i}]`;
-      if (!isId(list.idKind, id))
-        failures.push({ property, reason: `${property}: must be ${prefix}, not ${JSON.stringify(id)}` });
-      else if (seen.has(id)) failures.push({ property, reason: `${property}: ${id} is listed twice` });
-      seen.add(id);
-    });
-  }
-  return failures;
-}
-
-/** What the resource holds of its list, for the claims: all of it, or the ids it adds. */
-function holdingOf<R>(list: RecordList<R>, inputs: Props): ListHolding {
-  return {
-    list: String(inputs[list.owner.arg]),
-    items: modeOf(inputs) === "authoritative" ? "all" : idsOf(inputs[list.arg]),
-  };
-}
-
-/**
- * The refusals of two resources of this stack on one list: two owners of the whole list, a
- * whole list and an additive resource, or two additive resources adding the same id.
- */
-function claimFailures<R>(list: RecordList<R>, news: Props, claimant: string): CheckFailure[] {
-  const mode = modeOf(news);
-  const conflicts = claimList(list.relationship, claimant, holdingOf(list, news));
-  const seen = new Set<string>();
-  const failures: CheckFailure[] = [];
-  for (const c of conflicts) {
-    if (seen.has(c.other)) continue;
-    seen.add(c.other);
-    const what =
-      c.item !== undefined
-        ? `both add ${c.item} to it`
-        : `"${c.other}" is ${c.otherHolds === "all" ? "authoritative" : "additive"} and this one is ${mode}`;
-    failures.push({
-      property: c.item !== undefined ? list.arg : list.owner.arg,
-      reason:
-        `${label(list, String(news[list.owner.arg]))} are declared by two resources of this stack, this one and "${c.other}": ${what}. ` +
-        `A list has one owner: keep one authoritative resource for the whole list, or only additive ones that each add different ids.`,
-    });
-  }
-  return failures;
 }
 
 /**
