@@ -6,6 +6,7 @@
  * new one that accepts `adopt` without reporting, fails here. Against the real local server.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { implementationOf } from "../../src/resources/entry";
@@ -93,6 +94,14 @@ async function existingRecords(): Promise<Record<string, Props>> {
   const made = await h.client.noCode.createWorkspace(nocode.id, { name: uniqueName("ncws"), projectId: project });
   const pool = await h.client.agentPools.create(h.org, { name: uniqueName("pool") });
   await h.client.agentTokens.create(pool.id, "runners");
+  const pol = await h.client.policies.create(h.org, { name: uniqueName("pol"), enforcementLevel: "advisory" });
+  await h.client.policies.upload(pol.id, "main = rule { true }\n");
+  const policies = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-policies-"));
+  fs.writeFileSync(path.join(policies, "main.sentinel"), "main = rule { true }\n");
+  const policySet = implementationOf("PolicySet");
+  const versioned = { name: uniqueName("polset"), organization: h.org, policiesFolder: policies };
+  const polset = await policySet.create((await policySet.check({}, versioned)).inputs);
+  await h.client.policySetParameters.create(polset.id, { key: "limit", value: "10" });
 
   return {
     Workspace: { name: ws.name },
@@ -123,6 +132,9 @@ async function existingRecords(): Promise<Record<string, Props>> {
     AgentPool: { name: pool.name },
     AgentToken: { agentPoolId: pool.id, description: "runners" },
     WorkspaceSettings: { workspaceId: ws.id, autoApply: false },
+    Policy: { name: pol.name, code: "main = rule { true }\n", enforcementLevel: "advisory" },
+    PolicySet: versioned,
+    PolicySetParameter: { policySetId: polset.id, key: "limit", value: "10" },
   };
 }
 
