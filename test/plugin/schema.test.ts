@@ -30,6 +30,10 @@ import {
   AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
 } from "../../src/resources/agent-pool-lists";
 import { AGENT_TOKEN_OUTPUTS } from "../../src/resources/agent-token";
+import {
+  POLICY_SET_PROJECT_LIST_OUTPUTS,
+  POLICY_SET_WORKSPACE_LIST_OUTPUTS,
+} from "../../src/resources/policy-set-lists";
 import { WORKSPACE_SETTINGS_OUTPUTS } from "../../src/resources/workspace-settings";
 import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
@@ -79,6 +83,10 @@ const OUTPUTS: Record<string, readonly string[]> = {
   AgentPoolExcludedWorkspaces: AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
   AgentToken: AGENT_TOKEN_OUTPUTS,
   WorkspaceSettings: WORKSPACE_SETTINGS_OUTPUTS,
+  PolicySetWorkspaces: POLICY_SET_WORKSPACE_LIST_OUTPUTS,
+  PolicySetProjects: POLICY_SET_PROJECT_LIST_OUTPUTS,
+  PolicySetWorkspaceExclusions: POLICY_SET_WORKSPACE_LIST_OUTPUTS,
+  PolicySetProjectExclusions: POLICY_SET_PROJECT_LIST_OUTPUTS,
 };
 
 const resource = (kind: string) => schema.resources[`workspaces:index:${kind}`];
