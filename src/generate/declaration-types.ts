@@ -4,6 +4,7 @@
  */
 import type { Team } from "../client";
 import type { AgentPoolRecord, ProjectRecord } from "./read";
+import type { PolicyRecord, PolicySetRecord } from "./read-policies";
 import type { SecretKey } from "./variable-declarations";
 
 /** How many of each a program declares. */
@@ -42,6 +43,14 @@ export interface Counts {
   agentTokens: number;
   /** Settings of module-made workspaces that `NoCodeWorkspace` has no input for (`WorkspaceSettings`). */
   workspaceSettings: number;
+  /** Policies of the service (`Policy`), each with its code in a file beside the program. */
+  policies: number;
+  /** Policy sets (`PolicySet`). */
+  policySets: number;
+  /** Parameters of policy sets (`PolicySetParameter`). */
+  policySetParameters: number;
+  /** Lists of where a policy set applies: workspaces, projects and the exclusions of each (one resource each). */
+  policySetLists: number;
 }
 
 /** A count of every kind at zero. */
@@ -64,6 +73,10 @@ export function noCounts(): Counts {
     agentPoolLists: 0,
     agentTokens: 0,
     workspaceSettings: 0,
+    policies: 0,
+    policySets: 0,
+    policySetParameters: 0,
+    policySetLists: 0,
   };
 }
 
@@ -77,6 +90,10 @@ export interface Layout {
   accessOnly?: ProjectRecord[];
   /** Agent pools to declare, with their lists and tokens. */
   agentPools?: AgentPoolRecord[];
+  /** Policies to declare, each with its code. */
+  policies?: PolicyRecord[];
+  /** Policy sets to declare, with their parameters and where each applies. */
+  policySets?: PolicySetRecord[];
   /** Write the `// Workspaces` heading even when the file declares none (where a reader adds the first). */
   workspacesHeading?: boolean;
 }
@@ -134,4 +151,6 @@ export interface Declarations {
   counts: Counts;
   /** The same resources as a bulk import file lists them. */
   imports: ImportEntry[];
+  /** Files the statements refer to, by path relative to the program's folder: each policy's code. */
+  files: Record<string, string>;
 }

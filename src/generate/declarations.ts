@@ -14,6 +14,7 @@ import {
 } from "./access-declarations";
 import { splitDescription } from "../resources/providers/agent-token";
 import { declareAgentPoolMembers, declareAgentPools } from "./agent-pool-declarations";
+import { declarePolicies } from "./policy-declarations";
 import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot, VariableSetRecord } from "./read";
@@ -59,6 +60,8 @@ export class ProgramWriter {
   private readonly ids = new Identifiers();
   private readonly names = new Set<string>();
   private readonly secretKeys = new Set<string>();
+  /** Code files handed out, in lower case: a file system that ignores case must not merge two. */
+  private readonly codeFiles = new Set<string>();
   private readonly defaultEngine: string | undefined;
   private readonly projectNames: Map<string, string>;
   private readonly workspaceNames: Map<string, string>;
@@ -82,6 +85,16 @@ export class ProgramWriter {
     this.secretKeys.add(key);
     secrets.push({ key, ...owner });
     return new Code(`config.${owner.optional ? "getSecret" : "requireSecret"}(${JSON.stringify(key)})`);
+  }
+
+  /** `wanted` (`policies/<name>.sentinel`), or `<name>-2.sentinel` and so on when another policy has it. */
+  private codeFile(wanted: string): string {
+    const dot = wanted.lastIndexOf(".");
+    const [stem, extension] = dot > wanted.lastIndexOf("/") ? [wanted.slice(0, dot), wanted.slice(dot)] : [wanted, ""];
+    let file = wanted;
+    for (let n = 2; this.codeFiles.has(file.toLowerCase()); n++) file = `${stem}-${n}${extension}`;
+    this.codeFiles.add(file.toLowerCase());
+    return file;
   }
 
   private resourceName(wanted: string): string {
@@ -289,6 +302,11 @@ export class ProgramWriter {
     // The origin a create of this package appends to a token's description is not the program's.
     const members = declareAgentPoolMembers(at, pools, (description) => splitDescription(description).declared);
 
+    // After the workspaces and projects, which the sets' lists refer to.
+    const policies = declarePolicies(at, layout.policies ?? [], layout.policySets ?? [], (wanted) =>
+      this.codeFile(wanted),
+    );
+
     const teamProjectAccess = declareProjectAccess(at, [...projects, ...(layout.accessOnly ?? [])]);
     const links = declareWorkspaceLinks(
       at,
@@ -320,6 +338,7 @@ export class ProgramWriter {
       ...(applications ? ["VariableSetApplication"] : []),
       ...(pools.length ? ["AgentPool"] : []),
       ...members.kinds,
+      ...policies.kinds,
       ...(settingsCount ? ["WorkspaceSettings"] : []),
     ].sort();
     const counts = {
@@ -338,8 +357,13 @@ export class ProgramWriter {
       agentPoolLists: members.agentPoolLists,
       agentTokens: members.agentTokens,
       workspaceSettings: settingsCount,
+      policies: policies.policies,
+      policySets: policies.policySets,
+      policySetParameters: policies.policySetParameters,
+      policySetLists: policies.policySetLists,
     };
-    return { body, used, secrets, notCarried, tokensNotDeclared: members.tokensNotDeclared, counts, imports };
+    const { files } = policies;
+    return { body, used, secrets, notCarried, tokensNotDeclared: members.tokensNotDeclared, counts, imports, files };
   }
 }
 
@@ -360,7 +384,7 @@ export function fileHeader(organization: string, scope: string, d: Declarations)
     "",
     ...(d.secrets.length
       ? [
-          "// Secret values (sensitive variables, notification tokens), which the service never shows: see README.md.",
+          "// Secret values (sensitive variables and parameters, notification tokens), which the service never shows: see README.md.",
           "const config = new pulumi.Config();",
         ]
       : []),

@@ -75,6 +75,8 @@ export interface GenerateResult extends Generated {
   readmePath: string;
   /** Absolute path of the bulk import file, when one was asked for. */
   importPath?: string;
+  /** Absolute paths of the files written beside the program that it refers to: each policy's code. */
+  filePaths: string[];
   /** Requests the reads took. */
   requests: number;
   /** Time from the first read to the files written, in milliseconds. */
@@ -94,23 +96,34 @@ export class GenerateError extends Error {
  * Reads an organization (or one project) through the client and writes a Pulumi program
  * that adopts its workspaces, tags, consumers, no-code modules, variables, variable sets,
  * projects, teams, team access, run triggers, notification configurations, agent pools
- * with their lists and agent tokens, with a
+ * with their lists and agent tokens, policies (each one's code written in a file under
+ * `policies/` beside the program) and policy sets with their parameters and lists, with a
  * README beside it that lists the secrets to set before `pulumi up`.
  */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const programPath = path.resolve(options.out ?? "index.ts");
   const readmePath = path.join(path.dirname(programPath), "README.md");
   const importPath = options.importFile === undefined ? undefined : path.resolve(options.importFile);
-  if (!options.force) {
-    for (const p of [programPath, readmePath, ...(importPath ? [importPath] : [])]) {
-      if (fs.existsSync(p)) throw new GenerateError(`${p} exists; choose another --out, or pass --force to replace it`);
-    }
-  }
+  const inTheWay = (paths: string[]) => {
+    if (options.force) return;
+    const found = paths.find((p) => fs.existsSync(p));
+    if (found) throw new GenerateError(`${found} exists; choose another --out, or pass --force to replace it`);
+  };
+  inTheWay([programPath, readmePath, ...(importPath ? [importPath] : [])]);
   const { snapshot, requests, started } = await read(options);
   const generated = renderProgram(snapshot);
+  const files = Object.entries(generated.files).map(([file, text]) => [
+    path.join(path.dirname(programPath), file),
+    text,
+  ]);
+  inTheWay(files.map(([p]) => p));
   fs.mkdirSync(path.dirname(programPath), { recursive: true });
   fs.writeFileSync(programPath, generated.program);
   fs.writeFileSync(readmePath, generated.readme);
+  for (const [p, text] of files) {
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  }
   if (importPath) {
     fs.mkdirSync(path.dirname(importPath), { recursive: true });
     fs.writeFileSync(importPath, `${JSON.stringify({ resources: generated.imports }, null, 2)}\n`);
@@ -120,6 +133,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     programPath,
     readmePath,
     importPath,
+    filePaths: files.map(([p]) => p),
     requests: requests(),
     elapsedMs: Date.now() - started,
   };

@@ -38,6 +38,13 @@ const TAKEN = [
   "AgentPoolExcludedWorkspaces",
   "AgentToken",
   "WorkspaceSettings",
+  "Policy",
+  "PolicySet",
+  "PolicySetParameter",
+  "PolicySetWorkspaces",
+  "PolicySetProjects",
+  "PolicySetWorkspaceExclusions",
+  "PolicySetProjectExclusions",
 ];
 
 /** Orders strings the same way on every machine (no locale). */

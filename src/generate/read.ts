@@ -3,7 +3,8 @@
  * project's), the key-value tags, consumers, variables, team access, inbound run triggers
  * and notification configurations of each, the no-code modules of its private registry,
  * the organization's variable sets with their variables and where they apply, its projects
- * with the teams' access to each, its teams, and its agent pools with their lists and tokens.
+ * with the teams' access to each, its teams, its agent pools with their lists and tokens, and
+ * its policies (with their code) and policy sets (with where each applies and its parameters).
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance. The
@@ -33,6 +34,7 @@ import {
 import { withTags } from "../resources/process/snapshot";
 import { byCodePoint } from "./names";
 import { noneIfUnavailable, perRecordList, pool, ticker } from "./read-lists";
+import { readPolicies, type PolicyRecord, type PolicySetRecord } from "./read-policies";
 
 export { pool } from "./read-lists";
 
@@ -114,6 +116,13 @@ export interface OrganizationSnapshot {
    * the pools by id). Empty on a server without agent pools.
    */
   agentPools: AgentPoolRecord[];
+  /**
+   * The organization's policies, by name, each with its code; none read for a program of one
+   * project, which does not declare what belongs to the organization. Empty on a server without policies.
+   */
+  policies: PolicyRecord[];
+  /** The organization's policy sets, by name, each with where it applies and its parameters; none read for a program of one project. */
+  policySets: PolicySetRecord[];
 }
 
 /** What {@link readOrganization} reads and how. */
@@ -251,6 +260,10 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   const agentPools = await readAgentPools(client, organization, projectId, concurrency, progress);
   if (agentPools.length)
     progress?.(`read ${agentPools.length} agent pool${agentPools.length === 1 ? "" : "s"} with their lists and tokens`);
+  // Policies and sets belong to the organization: a program of one project declares none.
+  const { policies, policySets } = projectId
+    ? { policies: [], policySets: [] }
+    : await readPolicies(client, organization, concurrency, progress);
   return {
     organization,
     ...(projectId ? { projectId } : {}),
@@ -260,6 +273,8 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     projects,
     teams,
     agentPools,
+    policies,
+    policySets,
   };
 }
 

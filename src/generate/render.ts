@@ -26,6 +26,8 @@ export type { ImportEntry, NotCarried, SecretKey, TokensNotDeclared } from "./de
 export interface Generated {
   /** `index.ts`. */
   program: string;
+  /** Files beside the program that it refers to, by path relative to its folder: each policy's code (`policies/<name>.sentinel`). */
+  files: Record<string, string>;
   /** `README.md`: what was generated, the secret config keys to set before `pulumi up`, and the settings not carried. */
   readme: string;
   /** The secret stack config keys the program requires, one per sensitive variable (a workspace's or a set's). */
@@ -68,15 +70,19 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       accessOnly: snapshot.projects.filter((p) => !declaresProject(p)),
       // Pools belong to the organization: a program of one project refers to them by id.
       agentPools: snapshot.projectId ? [] : snapshot.agentPools,
+      // Read for a program of the organization only.
+      policies: snapshot.policies,
+      policySets: snapshot.policySets,
       // A program always declares workspaces: the list says so even when it is empty.
       workspacesHeading: true,
     },
   );
   const scope = snapshot.projectId ? ` (project ${snapshot.projectId})` : "";
   const program = [...fileHeader(snapshot.organization, scope, d), ...d.body, ""].join("\n");
-  const { secrets, notCarried, tokensNotDeclared, counts, imports } = d;
+  const { secrets, notCarried, tokensNotDeclared, counts, imports, files } = d;
   return {
     program,
+    files,
     readme: renderReadme(snapshot, counts, secrets, notCarried, tokensNotDeclared),
     secrets,
     notCarried,
@@ -108,6 +114,7 @@ function renderReadme(
     `- ${counts.teamProjectAccess} grants of a team's access to a project and ${counts.teamWorkspaceAccess} to a workspace`,
     `- ${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations of workspaces`,
     ...agentPoolLines(counts),
+    ...policyLines(counts),
     "",
     "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
     "instead of creating them, and sends no change for what the program states as it is.",
@@ -140,6 +147,13 @@ export function agentPoolLines(counts: Counts): string[] {
   return [
     `- ${counts.agentPools} agent pools with ${counts.agentPoolLists} lists of who may use them (each the pool's whole list) and ${counts.agentTokens} agent tokens, adopted without their secrets: set a token's \`rotation\` to replace it with one whose secret the stack keeps`,
     `- ${counts.workspaceSettings} \`WorkspaceSettings\` of module-made workspaces, for the settings \`NoCodeWorkspace\` has no input for`,
+  ];
+}
+
+/** The README's lines that count the policies, the policy sets, their parameters and lists. */
+export function policyLines(counts: Counts): string[] {
+  return [
+    `- ${counts.policies} policies, each with its code in a file under \`policies/\` (\`codeFile\`: edit the file to change the code), and ${counts.policySets} policy sets with ${counts.policySetParameters} parameters and ${counts.policySetLists} lists of where they apply (each the set's whole list)`,
   ];
 }
 
@@ -193,11 +207,11 @@ export function secretSteps(secrets: StackSecret[], n: number): { lines: string[
   const variables = secrets.filter((s) => s.notification === undefined);
   if (variables.length) {
     lines.push(
-      `${n++}. Set the sensitive variable values, which the service never shows, as secret ${split ? "config of" : "stack"}`,
+      `${n++}. Set the sensitive variable and parameter values, which the service never shows, as secret ${split ? "config of" : "stack"}`,
       `   ${split ? "the stack that requires them" : "config (the program requires each key)"}. Adoption takes the value given as the one on`,
       "   the service and writes nothing, and the stack writes it only once the config changes,",
       "   so give the value the service has:",
-      ...table(variables, "variable of", "variable"),
+      ...table(variables, "of", "key"),
     );
   }
   const notifications = secrets.filter((s) => s.notification !== undefined);

@@ -3,7 +3,7 @@
  * over them and the README that lists them.
  */
 import type { Counts, NotCarried, TokensNotDeclared } from "./declarations";
-import { agentPoolLines, notCarriedSection, secretSteps, tokensNotDeclaredSection } from "./render";
+import { agentPoolLines, notCarriedSection, policyLines, secretSteps, tokensNotDeclaredSection } from "./render";
 import {
   DRIVER_FILE,
   describeStack,
@@ -131,6 +131,7 @@ export function renderSplitReadme(
     `${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations, and:`,
     "",
     ...agentPoolLines(counts),
+    ...policyLines(counts),
     "",
     "Every resource has `adopt: true` (or, for a pool's list, declares the list the pool has):",
     "the first `pulumi up` of each stack takes the existing records over and sends no change",
@@ -144,7 +145,8 @@ export function renderSplitReadme(
     "project (unless it is the organization's default project, which cannot be deleted and is",
     "not declared) and the teams' access to it. Stack `organization` declares what belongs to",
     "the organization rather than to a project: the no-code modules, the teams (the owners team",
-    "is not declared), the agent pools with their lists and tokens, workspaces without a",
+    "is not declared), the agent pools with their lists and tokens, the policies (their code",
+    "under `policies/`) and policy sets with their parameters and lists, workspaces without a",
     "project, projects without workspaces, and the",
     "variable sets that are global or apply in more than one project (a set applied only within",
     "one project, to it or to its workspaces, is that project's stack's, with its variables and",
@@ -173,6 +175,7 @@ export function renderSplitReadme(
     "```",
     "index.ts                 loads the file of the stack's project",
     "stacks/<stack>.ts        one stack's resources",
+    "policies/<name>.*       each policy's code (stack organization's Policy resources read it)",
     "Pulumi.yaml              the program",
     "Pulumi.<stack>.yaml      one stack's config: its project",
     `${DRIVER_FILE.padEnd(24)} runs every stack's preview, up, refresh or destroy from one machine`,

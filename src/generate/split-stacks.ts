@@ -16,8 +16,8 @@ export const PROJECT_CONFIG_KEY = `${PROJECT_CONFIG.namespace}:${PROJECT_CONFIG.
  * The stack (and the value of {@link PROJECT_CONFIG_KEY}) that owns what belongs to the
  * organization: its no-code modules, workspaces without a project, variable sets that
  * are global or reach more than one project (or none with workspaces of its own stack), its
- * teams, its agent pools (with their lists and tokens), and projects without workspaces (with
- * the teams' access to them).
+ * teams, its agent pools (with their lists and tokens), its policies and policy sets (with
+ * their parameters and lists), and projects without workspaces (with the teams' access to them).
  */
 export const ORGANIZATION_STACK = "organization";
 
@@ -120,7 +120,9 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
     organizationSets.length ||
     organizationProjects.length ||
     snapshot.teams.some(declaresTeam) ||
-    snapshot.agentPools.length
+    snapshot.agentPools.length ||
+    snapshot.policies.length ||
+    snapshot.policySets.length
   ) {
     const name = take(ORGANIZATION_STACK);
     stacks.push({
@@ -161,4 +163,4 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
 export const describeStack = (s: SplitStack) =>
   s.projectId
     ? `project ${s.projectName ?? s.projectId}${s.projectName ? ` (${s.projectId})` : ""}`
-    : "the organization: its no-code modules, teams, agent pools, workspaces without a project, projects without workspaces and variable sets that reach more than one project";
+    : "the organization: its no-code modules, teams, agent pools, policies and policy sets, workspaces without a project, projects without workspaces and variable sets that reach more than one project";

@@ -7,7 +7,8 @@
  * tags, consumers, variables, team access, the run triggers into them and their
  * notification configurations. Stack `organization` owns what belongs to the organization
  * rather than to a project: its no-code modules, its teams, its agent pools with their lists
- * and tokens, workspaces without a project,
+ * and tokens, its policies (with their code under `policies/`) and policy sets (with their
+ * parameters and where each applies), workspaces without a project,
  * projects without workspaces, and variable sets that are global or apply in more than one
  * project (a set applied within one project, to it or to its workspaces, is that project's
  * stack's). A reference to a record of another stack (a consumer in another project, the
@@ -47,7 +48,7 @@ export { DRIVER_FILE, ORGANIZATION_STACK, PROJECT_CONFIG_KEY, type SplitStack } 
 
 /** What {@link renderSplit} writes: every file of the folder but the driver, by path relative to the folder. */
 export interface SplitGenerated {
-  /** File text by relative path: `index.ts`, `stacks/*.ts`, `Pulumi.yaml`, `Pulumi.<stack>.yaml`, `package.json`, `tsconfig.json`, `.gitignore`, the workflow and `README.md`. */
+  /** File text by relative path: `index.ts`, `stacks/*.ts`, `policies/*` (each policy's code), `Pulumi.yaml`, `Pulumi.<stack>.yaml`, `package.json`, `tsconfig.json`, `.gitignore`, the workflow and `README.md`. */
   files: Record<string, string>;
   /** The stacks, `organization` first, then by project name. */
   stacks: SplitStack[];
@@ -103,8 +104,11 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
         teams: s.projectId ? [] : teams,
         accessOnly: projects.filter((p) => !declaresProject(p)),
         agentPools: s.projectId ? [] : snapshot.agentPools,
+        policies: s.projectId ? [] : snapshot.policies,
+        policySets: s.projectId ? [] : snapshot.policySets,
       },
     );
+    Object.assign(files, d.files);
     s.counts = d.counts;
     s.secrets = d.secrets;
     all.push(d);
@@ -179,7 +183,7 @@ function renderIndex(organization: string, stacks: SplitStack[]): string {
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules, teams, agent pools, workspaces without a project, projects without workspaces and",
+    " * no-code modules, teams, agent pools, policies and policy sets, workspaces without a project, projects without workspaces and",
     " * variable sets of several projects), and",
     " * the stack declares that project's",
     " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",

@@ -29,22 +29,25 @@ export const byKey = (a: Variable, b: Variable) => byCodePoint(a.key, b.key) || 
 
 /**
  * A value the program must not carry in plaintext, read from a secret stack config key: a
- * sensitive variable's value, a notification configuration's token (the service never shows
- * either), or a notification URL that is itself a credential.
+ * sensitive variable's or policy set parameter's value, a notification configuration's token
+ * (the service never shows any of them), or a notification URL that is itself a credential.
  */
 export interface SecretKey {
   /**
    * Stack config key: `<workspace>-<variable>`, `varset-<set>-<variable>` for a set's,
-   * `<workspace>-<notification>-token` or `-url` for a notification configuration's (made unique).
+   * `polset-<set>-<parameter>` for a policy set parameter's, `<workspace>-<notification>-token`
+   * or `-url` for a notification configuration's (made unique).
    */
   key: string;
   /** Name of the workspace the variable or notification configuration belongs to; absent for a variable set's. */
   workspace?: string;
   /** Name of the variable set the variable belongs to; absent for a workspace's. */
   variableSet?: string;
+  /** Name of the policy set the parameter belongs to; absent for a variable. */
+  policySet?: string;
   /** Name of the notification configuration whose `token` or `url` this is; absent for a variable. */
   notification?: string;
-  /** The variable's key; for a notification configuration, `token` or `url`. */
+  /** The variable's (or parameter's) key; for a notification configuration, `token` or `url`. */
   variable: string;
   /**
    * Read with `config.getSecret`: left unset, the value is not managed (a notification's
@@ -53,9 +56,10 @@ export interface SecretKey {
   optional?: boolean;
 }
 
-/** Where a secret belongs, as a README names it: `workspace web`, `variable set creds`, `notification alerts of workspace web`. */
+/** Where a secret belongs, as a README names it: `workspace web`, `variable set creds`, `policy set baseline`, `notification alerts of workspace web`. */
 export function secretOwner(s: SecretKey): string {
   if (s.notification !== undefined) return `notification ${s.notification} of workspace ${s.workspace ?? ""}`;
+  if (s.policySet !== undefined) return `policy set ${s.policySet}`;
   return s.variableSet !== undefined ? `variable set ${s.variableSet}` : `workspace ${s.workspace ?? ""}`;
 }
 

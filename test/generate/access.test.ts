@@ -7,14 +7,13 @@
  * a program of one project; and which stack of a split program owns each.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
-import { generate, generateSplit, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
+import { generate, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import { IMPORT_IDS } from "../../src/plugin/import-ids";
 import type { RunningServer } from "../../src/server";
-import { seededServer, statementOf as declaredBy, typeErrors } from "./check";
+import { generateBoth, seededServer, statementOf as declaredBy, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 import { seedAccess, type SeededAccess } from "./seed-access";
 
@@ -33,19 +32,7 @@ let split: SplitResult;
 beforeAll(async () => {
   ({ server, seeded, client } = await seededServer(COUNT, NO_CODE));
   access = await seedAccess(client, seeded);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pw-generate-access-"));
-  const before = server.stats().byRoute;
-  result = await generate({
-    client,
-    out: path.join(dir, "one", "index.ts"),
-    importFile: path.join(dir, "one", "import.json"),
-  });
-  reads = Object.fromEntries(
-    Object.entries(server.stats().byRoute)
-      .map(([route, n]) => [route, n - (before[route] ?? 0)] as const)
-      .filter(([, n]) => n > 0),
-  );
-  split = await generateSplit({ client, out: path.join(dir, "split") });
+  ({ dir, result, reads, split } = await generateBoth(server, client, "pw-generate-access-"));
 }, 90_000);
 
 afterAll(async () => {
@@ -224,9 +211,10 @@ describe("generate with projects, teams, access, run triggers and notifications"
     expect(reads["GET /api/v2/organizations/:organization_name/teams"]).toBe(1);
     expect(reads["GET /api/v2/organizations/:organization_name/projects"]).toBe(1);
     // Five lists per workspace (consumers, variables, access, triggers, notifications), one
-    // per project, and a few for the organization: the floor, as the API lists these by workspace.
+    // per project, and a few for the organization (policies and policy sets among them): the
+    // floor, as the API lists these by workspace.
     const total = Object.values(reads).reduce((a, b) => a + b, 0);
-    expect(total).toBeLessThanOrEqual(5 * COUNT + 6 + 10);
+    expect(total).toBeLessThanOrEqual(5 * COUNT + 6 + 12);
   });
 
   it("type-checks against this package (as built in dist/)", () => {

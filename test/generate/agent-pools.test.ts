@@ -8,14 +8,13 @@
  * the pools; the reads it takes; and that every program type-checks.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
-import { generate, generateSplit, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
+import { generate, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import { IMPORT_IDS } from "../../src/plugin/import-ids";
 import type { RunningServer } from "../../src/server";
-import { seededServer, statementOf as declaredBy, typeErrors } from "./check";
+import { generateBoth, seededServer, statementOf as declaredBy, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 import { ALLOWED, EXCLUDED, seedAgentPools, type SeededPools } from "./seed-agent-pools";
 
@@ -34,19 +33,7 @@ let split: SplitResult;
 beforeAll(async () => {
   ({ server, seeded, client } = await seededServer(COUNT, NO_CODE));
   pools = await seedAgentPools(client, seeded);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pw-generate-pools-"));
-  const before = server.stats().byRoute;
-  result = await generate({
-    client,
-    out: path.join(dir, "one", "index.ts"),
-    importFile: path.join(dir, "one", "import.json"),
-  });
-  reads = Object.fromEntries(
-    Object.entries(server.stats().byRoute)
-      .map(([route, n]) => [route, n - (before[route] ?? 0)] as const)
-      .filter(([, n]) => n > 0),
-  );
-  split = await generateSplit({ client, out: path.join(dir, "split") });
+  ({ dir, result, reads, split } = await generateBoth(server, client, "pw-generate-pools-"));
 }, 90_000);
 
 afterAll(async () => {

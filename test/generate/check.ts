@@ -9,6 +9,7 @@ import * as path from "node:path";
 import ts from "typescript";
 import { expect } from "vitest";
 import { WorkspacesClient } from "../../src/client";
+import { generate, generateSplit, type GenerateResult, type SplitResult } from "../../src/generate";
 import { main } from "../../src/generate/cli";
 import { startServer, type RunningServer } from "../../src/server";
 import { seedOrganization, type Seeded } from "./seed";
@@ -92,4 +93,30 @@ export function statementOf(program: string, kind: string, name: string): string
   const start = program.indexOf(`new ${kind}(${JSON.stringify(name)},`);
   expect(start, `${kind} ${name} in the program`).toBeGreaterThanOrEqual(0);
   return program.slice(start, program.indexOf(");", start) + 2);
+}
+
+/**
+ * Generates from `client` into a new folder under the system's temporary one (`prefix` starts
+ * its name): one program (`one/index.ts`, with its bulk import file `one/import.json`), with the
+ * requests its reads took on each route of `server`, then a split one (`split/`).
+ */
+export async function generateBoth(
+  server: RunningServer,
+  client: WorkspacesClient,
+  prefix: string,
+): Promise<{ dir: string; result: GenerateResult; reads: Record<string, number>; split: SplitResult }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const before = server.stats().byRoute;
+  const result = await generate({
+    client,
+    out: path.join(dir, "one", "index.ts"),
+    importFile: path.join(dir, "one", "import.json"),
+  });
+  const reads = Object.fromEntries(
+    Object.entries(server.stats().byRoute)
+      .map(([route, n]) => [route, n - (before[route] ?? 0)] as const)
+      .filter(([, n]) => n > 0),
+  );
+  const split = await generateSplit({ client, out: path.join(dir, "split") });
+  return { dir, result, reads, split };
 }

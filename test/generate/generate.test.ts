@@ -62,6 +62,10 @@ describe("generate", () => {
       agentPoolLists: 0,
       agentTokens: 0,
       workspaceSettings: 1,
+      policies: 0,
+      policySets: 0,
+      policySetParameters: 0,
+      policySetLists: 0,
     });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.

@@ -94,6 +94,10 @@ describe("generate --split-by project", () => {
       agentPoolLists: 0,
       agentTokens: 0,
       workspaceSettings: 1,
+      policies: 0,
+      policySets: 0,
+      policySetParameters: 0,
+      policySetLists: 0,
     });
     // Each project in its own stack, declared once.
     for (const s of result.stacks.filter((s) => s.projectId))
