@@ -76,6 +76,13 @@ export const AgentPoolAllowedWorkspaces = kind("AgentPoolAllowedWorkspaces");
 export const AgentPoolAllowedProjects = kind("AgentPoolAllowedProjects");
 export const AgentPoolExcludedWorkspaces = kind("AgentPoolExcludedWorkspaces");
 export const AgentToken = kind("AgentToken");
+export const Policy = kind("Policy");
+export const PolicySet = kind("PolicySet");
+export const PolicySetParameter = kind("PolicySetParameter");
+export const PolicySetWorkspaces = kind("PolicySetWorkspaces");
+export const PolicySetProjects = kind("PolicySetProjects");
+export const PolicySetWorkspaceExclusions = kind("PolicySetWorkspaceExclusions");
+export const PolicySetProjectExclusions = kind("PolicySetProjectExclusions");
 
 /** Resources that are a workspace of their own. */
 export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];

@@ -4,6 +4,7 @@ import { executionModeAllowed, executionModeValid, operationsDeprecated, tagSele
 import { namePattern } from "./naming";
 import { productionNotified, runTriggerWithinProject } from "./notifications";
 import { forceDelete, globalRemoteState } from "./safety";
+import { policySetParameterAllowed, productionPolicySet } from "./policySets";
 import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
 import { variableSecretKeySensitive, variableSetGlobal } from "./variables";
@@ -23,7 +24,9 @@ export {
   namePattern,
   nameUnique,
   operationsDeprecated,
+  policySetParameterAllowed,
   productionNotified,
+  productionPolicySet,
   remoteStateConsumersValid,
   requiredTags,
   runTriggerWithinProject,
@@ -68,4 +71,7 @@ export const policies: Policies = [
   productionAgentPool,
   agentPoolOrganizationScoped,
   agentTokenRotation,
+  // the service's policy sets
+  productionPolicySet,
+  policySetParameterAllowed,
 ];

@@ -66,6 +66,7 @@ describe("the pack's rules", () => {
         .map((p) => p.name)
         .sort();
     expect(byLevel("mandatory")).toEqual([
+      "policy-set-parameter-allowed",
       "remote-state-consumers-valid",
       "variable-secret-key-sensitive",
       "workspace-execution-mode-valid",
