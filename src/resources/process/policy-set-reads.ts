@@ -20,7 +20,7 @@
 import type { PolicySet, PolicySetParameter, WorkspacesClient } from "../../client";
 
 /** How long an answer is shared: the reads of one refresh come within seconds of each other. */
-export const POLICY_SET_READ_LIFETIME_MS = 15_000;
+const POLICY_SET_READ_LIFETIME_MS = 15_000;
 
 interface Held<T> {
   value: Promise<T>;
