@@ -256,7 +256,9 @@ export function buildApp(
       if (!standing.allowed) throw failedAuthRefusal(standing.reset);
     }
     const path = request.url.split("?")[0];
-    if (!request.caller && !ANONYMOUS.has(path) && request.routeOptions.url !== undefined) {
+    // A route marked `anonymous` checks a credential of its own (an upload link's secret).
+    const anonymousRoute = (request.routeOptions.config as { anonymous?: boolean } | undefined)?.anonymous === true;
+    if (!request.caller && !ANONYMOUS.has(path) && !anonymousRoute && request.routeOptions.url !== undefined) {
       if (header !== undefined && failedAuth) failedAuth.take(address);
       throw unauthorized();
     }

@@ -18,6 +18,8 @@ import { noCodeDomain } from "./no-code";
 import { runTriggerDomain } from "./run-trigger";
 import { notificationDomain } from "./notification";
 import { variableDomain } from "./variable";
+import { policyDomain } from "./policy";
+import { policySetDomain } from "./policy-set";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -40,4 +42,6 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   variableDomain,
   runTriggerDomain,
   notificationDomain,
+  policyDomain,
+  policySetDomain,
 ];

@@ -138,10 +138,10 @@ export function replaceAgentPoolList(db: Db, id: string, list: AgentPoolList, id
 
 const ID_SLICE = 500;
 
-/** Which of `ids` are records of `kind` in the organization. */
+/** Which of `ids` are records of `kind` in the organization (agent pools' and policy sets' lists check their ids here). */
 export function idsInOrganization(
   db: Db,
-  kind: "workspaces" | "projects",
+  kind: "workspaces" | "projects" | "policies",
   organization: string,
   ids: readonly string[],
 ): Set<string> {

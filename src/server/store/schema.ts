@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-v3";
 import { AGENT_POOLS_SCHEMA } from "./schema-v4";
+import { POLICIES_SCHEMA } from "./schema-v5";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -309,6 +310,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "who may use an agent pool (allowed workspaces and projects, excluded workspaces), agent tokens",
     up(db) {
       db.exec(AGENT_POOLS_SCHEMA);
+    },
+  },
+  {
+    version: 5,
+    description: "policies, policy sets with where they apply, their parameters and versions",
+    up(db) {
+      db.exec(POLICIES_SCHEMA);
     },
   },
 ];

@@ -2,26 +2,37 @@ import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { VariableRecord, VariableTable } from "./store";
 import type { VariableSetRecord } from "./sets";
 
+/** Each table's owner relationship and the variable's own path. */
+const OWNERS: Record<VariableTable, (r: VariableRecord) => { owner: Resource["relationships"]; self: string }> = {
+  vars: (r) => ({
+    owner: {
+      configurable: {
+        data: { id: r.owner_id, type: "workspaces" },
+        links: { related: `${API_PREFIX}/workspaces/${r.owner_id}` },
+      },
+    },
+    self: `${API_PREFIX}/workspaces/${r.owner_id}/vars/${r.id}`,
+  }),
+  varset_vars: (r) => ({
+    owner: {
+      varset: { data: { id: r.owner_id, type: "varsets" }, links: { related: `${API_PREFIX}/varsets/${r.owner_id}` } },
+    },
+    self: `${API_PREFIX}/varsets/${r.owner_id}/relationships/vars/${r.id}`,
+  }),
+  policy_set_params: (r) => ({
+    owner: {
+      configurable: {
+        data: { id: r.owner_id, type: "policy-sets" },
+        links: { related: `${API_PREFIX}/policy-sets/${r.owner_id}` },
+      },
+    },
+    self: `${API_PREFIX}/policy-sets/${r.owner_id}/parameters/${r.id}`,
+  }),
+};
+
 /** A variable as the hosted service renders it: a sensitive value is never rendered (`value` is null). */
 export function renderVariable(r: VariableRecord, t: VariableTable): Resource {
-  const owner: Resource["relationships"] =
-    t === "vars"
-      ? {
-          configurable: {
-            data: { id: r.owner_id, type: "workspaces" },
-            links: { related: `${API_PREFIX}/workspaces/${r.owner_id}` },
-          },
-        }
-      : {
-          varset: {
-            data: { id: r.owner_id, type: "varsets" },
-            links: { related: `${API_PREFIX}/varsets/${r.owner_id}` },
-          },
-        };
-  const self =
-    t === "vars"
-      ? `${API_PREFIX}/workspaces/${r.owner_id}/vars/${r.id}`
-      : `${API_PREFIX}/varsets/${r.owner_id}/relationships/vars/${r.id}`;
+  const { owner, self } = OWNERS[t](r);
   return {
     id: r.id,
     type: "vars",

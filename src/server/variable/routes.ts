@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import {
   VARIABLE_SET_INCLUDES,
   variableSetProjectsBodySchema,
@@ -54,13 +55,27 @@ function askedPage(query: Record<string, unknown>): Page | null {
   return query["page[number]"] === undefined && query["page[size]"] === undefined ? null : parsePage(query);
 }
 
+/** How one kind of owner's variables are written: the bodies it accepts, and what it checks before a create. */
+export interface VariableRules {
+  createSchema: z.ZodType<{ data: { attributes: Parameters<typeof createVariableIn>[3] } }>;
+  updateSchema: z.ZodType<{ data: { attributes?: Parameters<typeof updateVariableIn>[3] } }>;
+  /** Throws when the owner cannot take a variable now (a policy set that cannot use parameters). */
+  beforeCreate?(ownerId: string): void;
+}
+
+const VARIABLE_RULES: VariableRules = {
+  createSchema: variableCreateRequestSchema,
+  updateSchema: variableUpdateRequestSchema,
+};
+
 /** The routes of one kind of variable owner: `collection` is the list's path, `owner` finds the owner the caller may read or change. */
-function variableRoutes(
+export function variableRoutes(
   app: FastifyInstance,
   ctx: ServerContext,
   t: VariableTable,
   collection: string,
   owner: (request: FastifyRequest, write: boolean) => string,
+  rules: VariableRules = VARIABLE_RULES,
 ): void {
   app.get<Query>(collection, async (request, reply) => {
     const ownerId = owner(request, false);
@@ -73,7 +88,8 @@ function variableRoutes(
 
   app.post(collection, async (request, reply) => {
     const ownerId = owner(request, true);
-    const a = parseBody(variableCreateRequestSchema, request.body).data.attributes;
+    const a = parseBody(rules.createSchema, request.body).data.attributes;
+    rules.beforeCreate?.(ownerId);
     return send(reply, 201, { data: renderVariable(createVariableIn(ctx, t, ownerId, a), t) });
   });
 
@@ -85,7 +101,7 @@ function variableRoutes(
 
   app.patch<{ Params: VarParams }>(item, async (request, reply) => {
     const v = loadVariableIn(ctx, t, owner(request, true), request.params.variable_id);
-    const a = parseBody(variableUpdateRequestSchema, request.body).data.attributes ?? {};
+    const a = parseBody(rules.updateSchema, request.body).data.attributes ?? {};
     return send(reply, 200, { data: renderVariable(updateVariableIn(ctx, t, v, a), t) });
   });
 

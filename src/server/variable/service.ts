@@ -5,12 +5,7 @@
  * variables take `can-read-variable` to read and `can-update-variable` to change; a set's
  * follow the set (./sets.ts).
  */
-import {
-  VARIABLE_CATEGORY_ALIASES,
-  type VariableCategory,
-  type VariableCreateRequest,
-  type VariableUpdateRequest,
-} from "../../api/variables";
+import { VARIABLE_CATEGORY_ALIASES, type VariableCategory, type VariableUpdateRequest } from "../../api/variables";
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { Forbidden, Invalid, NotFound } from "../domain-errors";
@@ -20,6 +15,7 @@ import { loadWorkspace } from "../workspace/service";
 import type { WorkspaceRecord } from "../workspace/store";
 import * as store from "./store";
 import {
+  POLICY_SET_PARAMS_VALUE_PURPOSE,
   VARS_VALUE_PURPOSE,
   VARSET_VARS_VALUE_PURPOSE,
   type VariableRecord,
@@ -29,9 +25,23 @@ import {
 
 export type { VariableRecord, VariableTable };
 
-const PURPOSE: Record<VariableTable, string> = { vars: VARS_VALUE_PURPOSE, varset_vars: VARSET_VARS_VALUE_PURPOSE };
+const PURPOSE: Record<VariableTable, string> = {
+  vars: VARS_VALUE_PURPOSE,
+  varset_vars: VARSET_VARS_VALUE_PURPOSE,
+  policy_set_params: POLICY_SET_PARAMS_VALUE_PURPOSE,
+};
 
-/** The attributes of a create or an update, as validated by the wire schemas. */
+/** The attributes of a create, as validated by a wire schema (a policy set parameter's category is `policy-set`). */
+export interface NewVariable {
+  key: string;
+  value?: string | null;
+  description?: string | null;
+  category: string;
+  hcl?: boolean;
+  sensitive?: boolean;
+}
+
+/** The attributes of an update, as validated by the wire schemas. */
 type Attributes = NonNullable<VariableUpdateRequest["data"]["attributes"]>;
 
 /** The stored category and the spelling to answer with (null: as stored). */
@@ -54,12 +64,12 @@ function assertKeyFree(
   if (other && other.id !== id) throw new Invalid(`Key ${TAKEN}`, { attribute: "key" });
 }
 
-/** Creates a variable of the owner (`t`: a workspace's or a set's); the caller has been authorized. */
+/** Creates a variable of the owner (`t`: a workspace's, a variable set's or a policy set's); the caller has been authorized. */
 export function createVariableIn(
   ctx: ServerContext,
   t: VariableTable,
   ownerId: string,
-  a: VariableCreateRequest["data"]["attributes"],
+  a: NewVariable,
 ): VariableRecord {
   const { category, spelling } = categoryOf(a.category);
   const sensitive = a.sensitive ?? false;

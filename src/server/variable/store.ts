@@ -11,8 +11,10 @@ import { prepare, type Db } from "../store/db";
 export const VARS_VALUE_PURPOSE = "vars.value";
 /** The column a sealed set variable value belongs to. */
 export const VARSET_VARS_VALUE_PURPOSE = "varset_vars.value";
+/** The column a sealed policy set parameter value belongs to. */
+export const POLICY_SET_PARAMS_VALUE_PURPOSE = "policy_set_params.value";
 
-/** A stored variable: `owner_id` is its workspace (`vars`) or its set (`varset_vars`). */
+/** A stored variable: `owner_id` is its workspace (`vars`), its set (`varset_vars`) or its policy set (`policy_set_params`). */
 export interface VariableRecord {
   id: string;
   owner_id: string;
@@ -30,10 +32,14 @@ export interface VariableRecord {
 
 export type VariableRow = Omit<VariableRecord, "id" | "created_at" | "version_id">;
 
-/** Where variables live: a workspace's own, or a set's. */
-export type VariableTable = "vars" | "varset_vars";
+/** Where variables live: a workspace's own, a variable set's, or a policy set's parameters (one set of rules for all). */
+export type VariableTable = "vars" | "varset_vars" | "policy_set_params";
 
-const OWNER: Record<VariableTable, string> = { vars: "workspace_id", varset_vars: "varset_id" };
+const OWNER: Record<VariableTable, string> = {
+  vars: "workspace_id",
+  varset_vars: "varset_id",
+  policy_set_params: "policy_set_id",
+};
 const columns = (t: VariableTable) =>
   `id, ${OWNER[t]} AS owner_id, key, value, description, category, category_spelling, hcl, sensitive, version_id, created_at`;
 

@@ -25,6 +25,8 @@ export interface OrgRole {
   manageProjects: boolean;
   /** Owners, the organization token, and teams with `manage-agent-pools` manage pools and their tokens. */
   manageAgentPools: boolean;
+  /** Owners, the organization token, and teams with `manage-policies` manage policies, policy sets and their parameters. */
+  managePolicies: boolean;
   /**
    * The level a team's organization-wide flags give the caller on every workspace
    * (ORGANIZATION_FLAGS_ON_WORKSPACES): `admin` from manage-workspaces or manage-projects,
