@@ -362,6 +362,28 @@ describe("the 404 rule", () => {
       as(h.server.token);
     }
   });
+
+  it("a token that may read a set but not manage it is told which token to use", async () => {
+    const set = await newSet();
+    const a = await newWorkspace();
+    const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
+      data: { type: "teams", attributes: { name: uniqueName("team") } },
+    });
+    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
+      .token as string;
+    as(token);
+    try {
+      const checked = await check(WS, { policySetId: set, workspaceIds: [a] });
+      expect(checked.failures).toEqual([]);
+      const refused = await call(WS, "create", checked.inputs).catch((e: Error) => e);
+      expect(refused.message).toMatch(new RegExp(`^cannot set the workspaces of policy set ${set} to \\["${a}"\\]: `));
+      expect(refused.message).toContain("may read the set but not manage it");
+      expect(refused.message).toContain("a token that may manage policies");
+    } finally {
+      as(h.server.token);
+    }
+    expect((await lists(set)).workspaceIds).toEqual([]);
+  });
 });
 
 describe("additive", () => {

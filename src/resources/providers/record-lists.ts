@@ -112,10 +112,11 @@ async function write<R>(
     if (!refused && !isNotFound(err)) throw err;
     const why = refused
       ? `the service refused the list (${err.problems.map((p) => p.detail).join("; ")})`
-      : "the service answered 404, so one of them does not exist or the token in use may not see it";
+      : `the service answered 404, so one of them does not exist or the token in use may not see it, or the token may read the ${list.owner.short} but not manage it`;
     throw new ProviderError(
       `cannot set ${label(list, ownerId)} to ${JSON.stringify(ids)}: ${why}. ` +
-        `Check ${list.arg}: each must be a ${list.idKind} of the ${list.owner.short}'s organization that the token may see.`,
+        `Check ${list.arg}: each must be a ${list.idKind} of the ${list.owner.short}'s organization that the token may see` +
+        (refused ? "." : `; or use ${list.owner.manager}.`),
     );
   }
 }
