@@ -5,6 +5,7 @@
  * what its README says fails here.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
@@ -34,6 +35,7 @@ const PROGRAMS = [
   "variables",
   "organization",
   "agent-pools",
+  "service-policies",
   "policy",
 ];
 
@@ -51,13 +53,21 @@ function configKeys(example: string): string[] {
   return [...block.matchAll(/^ {2}([A-Za-z][\w-]*):\s*$/gm)].map((m) => m[1]);
 }
 
-/** The example's own files (program, Pulumi.yaml, package.json, tsconfig, config files), not its README. */
-function exampleFiles(example: string): Record<string, string> {
-  const dir = path.join(examplesDir, example);
+/**
+ * The example's own files (program, Pulumi.yaml, package.json, tsconfig, config files, and
+ * the files of its folders that the program reads, such as a policies folder), not its
+ * README, nor a folder that is a package of its own (a policy pack, installed apart).
+ */
+function exampleFiles(example: string, sub = ""): Record<string, string> {
+  const dir = path.join(examplesDir, example, sub);
   const files: Record<string, string> = {};
   for (const name of fs.readdirSync(dir)) {
     if (name === "README.md" || name === "node_modules" || /^Pulumi\..+\.yaml$/.test(name)) continue;
-    if (fs.statSync(path.join(dir, name)).isFile()) files[name] = fs.readFileSync(path.join(dir, name), "utf8");
+    const rel = path.posix.join(sub, name);
+    if (fs.statSync(path.join(dir, name)).isDirectory()) {
+      const own = fs.existsSync(path.join(dir, name, "package.json"));
+      if (!name.startsWith(".") && !own) Object.assign(files, exampleFiles(example, rel));
+    } else files[rel] = fs.readFileSync(path.join(dir, name), "utf8");
   }
   return files;
 }
@@ -637,6 +647,71 @@ describe("examples through the engine", () => {
       expect(r.code, r.output).toBe(0);
       expect((await api(server, `/agent-pools/${poolId}`)).status).toBe(404);
       expect(await onPool(reportsId)).toEqual(["remote", null]);
+    });
+  });
+
+  describe("service-policies", () => {
+    let stack: TestStack;
+    const token = "cost-api-token-4f9d2c7a1e";
+    const set = async (id: string) => (await api<any>(server, `/policy-sets/${id}`)).body.data;
+    const ids = (record: any, list: string) => (record.relationships[list]?.data ?? []).map((d: any) => d.id).sort();
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    const policyFile = path.join(examplesDir, "service-policies", "policies", "require-tags.sentinel");
+
+    beforeAll(async () => {
+      stack = track(await exampleStack(server, "service-policies"));
+      // As its README says: the key is secret, so the engine takes it only encrypted.
+      await stack.ok(["config", "set", "--secret", "costApiToken", token]);
+    });
+
+    it("declares a policy from its file, a set from its folder with parameters, on the project but its sandbox", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      expect(out.requireTagsSha256).toBe(sha256(fs.readFileSync(policyFile, "utf8")));
+      const guardrails = await set(out.guardrailsId);
+      expect(ids(guardrails, "policies")).toEqual([out.requireTagsId]);
+      const costs = await set(out.costsId);
+      expect(costs.relationships["current-version"].data.id).toBe(out.costsVersionId);
+      expect((await api<any>(server, `/policy-set-versions/${out.costsVersionId}`)).body.data.attributes.status).toBe(
+        "ready",
+      );
+      for (const s of [guardrails, costs]) {
+        expect(ids(s, "projects")).toEqual([out.projectId]);
+        expect(ids(s, "workspace-exclusions")).toEqual([out.sandboxId]);
+      }
+      const params = (await api<any>(server, `/policy-sets/${out.costsId}/parameters`)).body.data;
+      expect(
+        Object.fromEntries(params.map((p: any) => [p.attributes.key, [p.attributes.value, p.attributes.sensitive]])),
+      ).toEqual({ monthly_limit: ["500", false], cost_api_token: [null, true] });
+      await stack.expectEncryptedOnly([token]);
+    });
+
+    it("previews no change, then uploads an edited policy file in place", async () => {
+      await stack.expectNoChanges();
+      const before = await stack.outputs();
+      const edited = fs.readFileSync(policyFile, "utf8").replace('["team", "env"]', '["team", "env", "owner"]');
+      stack.writeFiles({ "policies/require-tags.sentinel": edited });
+      const p = await stack.previewJson();
+      expect(p.code, p.raw.output).toBe(0);
+      expect(opsByName(p.steps.filter((s) => s.op !== "same"))).toEqual({ "require-tags": "update" });
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const after = await stack.outputs();
+      expect(after.requireTagsId).toBe(before.requireTagsId);
+      expect(after.requireTagsSha256).toBe(sha256(edited));
+      const code = await fetch(`${server.url}/policies/${after.requireTagsId}/download`, {
+        headers: { authorization: `Bearer ${server.token}` },
+      });
+      expect(await code.text()).toBe(edited);
+    });
+
+    it("destroys the sets and the policy, and leaves no parameter behind", async () => {
+      const { guardrailsId, costsId, requireTagsId } = await stack.outputs();
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      for (const at of [`/policy-sets/${guardrailsId}`, `/policy-sets/${costsId}`, `/policies/${requireTagsId}`])
+        expect((await api(server, at)).status, at).toBe(404);
     });
   });
 

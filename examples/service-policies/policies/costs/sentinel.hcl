@@ -1,0 +1,4 @@
+policy "cost-limit" {
+  source            = "./cost-limit.sentinel"
+  enforcement_level = "soft-mandatory"
+}
