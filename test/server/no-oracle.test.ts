@@ -192,6 +192,28 @@ beforeAll(async () => {
   records.run = id(
     await expectStatus(owner.post("/runs", data("runs", {}, { workspace: rel("workspaces", ws.id) })), 201),
   );
+  records.policy = id(
+    await expectStatus(
+      owner.post(
+        `/organizations/${org}/policies`,
+        data("policies", { name: "a-pol", "enforcement-level": "advisory" }),
+      ),
+      201,
+    ),
+  );
+  records.policySet = id(
+    await expectStatus(owner.post(`/organizations/${org}/policy-sets`, data("policy-sets", { name: "a-polset" })), 201),
+  );
+  records.policySetParameter = id(
+    await expectStatus(
+      owner.post(
+        `/policy-sets/${records.policySet}/parameters`,
+        data("vars", { key: "k", value: "v", category: "policy-set" }),
+      ),
+      201,
+    ),
+  );
+  records.policySetVersion = id(await expectStatus(owner.post(`/policy-sets/${records.policySet}/versions`), 201));
 }, 60_000);
 afterAll(() => server?.close());
 
@@ -218,6 +240,9 @@ function kindOf(route: string, param: string): string | undefined {
     users: "user",
     workspaces: "workspace",
     projects: "project",
+    policies: "policy",
+    "policy-sets": "policySet",
+    "policy-set-versions": "policySetVersion",
   };
   switch (param) {
     case "organization_name":
@@ -234,8 +259,10 @@ function kindOf(route: string, param: string): string | undefined {
       return "tag";
     case "no_code_module_id":
       return "noCodeModule";
+    case "policy_set_id":
+      return "policySet";
     case "variable_id":
-      return first === "varsets" ? "varsetVariable" : "variable";
+      return first === "varsets" ? "varsetVariable" : first === "policy-sets" ? "policySetParameter" : "variable";
     case "registry_name":
       return "registryName";
     case "namespace":
