@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
+import { originFor } from "../../src/resources/providers/origin";
 import { folderDigest, folderFiles, tarball } from "../../src/resources/providers/policy-set-folder";
 import { entryCalls } from "./entry-calls";
 import { providersAs, startHarness, uniqueName, writesTo, type Harness } from "./helpers";
@@ -195,6 +196,25 @@ describe("PolicySet", () => {
     expect(writes() - start).toBe(0);
     expect(adopted.id).toBe(existing.id);
     expect(adopted.outs).toMatchObject({ name, policyIds: [p], description: "kept", adopt: true });
+  });
+
+  it("an interrupted create is taken over by its origin, with no duplicate; another origin's is not", async () => {
+    const origin = (name: string) => originFor("0123456789abcdef0123456789abcdef", "proj", "dev", "PolicySet", name);
+    const name = uniqueName("crash");
+    const news = { name, organization: h.org, __origin: origin("baseline") };
+    const first = await create(news);
+    expect((await h.client.policySets.read(first.id)).description).toContain("interrupted-updates");
+    const again = await create({ ...news, description: "declared" });
+    expect(again.id).toBe(first.id);
+    const named = [];
+    for await (const s of h.client.policySets.list(h.org, { search: name })) named.push(s.id);
+    expect(named).toEqual([first.id]);
+    expect((await h.client.policySets.read(first.id)).description).toBe("declared");
+    // A refresh gives the origin back as no description: the program declared none.
+    const read = await call("read", first.id, { ...first.outs, __inputNames: ["name", "organization"] });
+    expect(read.inputs).toEqual({ name, organization: h.org });
+    const other = await check({ ...news, __origin: origin("another") });
+    await expect(call("create", other.inputs)).rejects.toThrow(/already exists.*adopt: true/s);
   });
 
   it("OPA: overridable is set and read back; imported by id and by organization/name", async () => {
