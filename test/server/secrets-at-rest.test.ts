@@ -4,7 +4,7 @@
  * clear values of an earlier release sealed on start, a key that does not open the
  * sealed values refused, chosen
  * tokens stored under a salted scrypt digest (a SHA-256 one of an earlier release moved),
- * and agent tokens kept only as their SHA-256 digest.
+ * agent tokens kept only as their SHA-256 digest, and sensitive policy set parameters sealed.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -322,5 +322,38 @@ describe("tokens at rest", () => {
     } finally {
       await t.server.close();
     }
+  });
+  it("a sensitive policy set parameter: the file holds no clear value, made sensitive later either", async () => {
+    const file = fresh("policy-set-params");
+    const t = await start({ db: file });
+    const born = `born-sensitive-${randomBytes(8).toString("hex")}`;
+    const later = `made-sensitive-${randomBytes(8).toString("hex")}`;
+    try {
+      const set = await expectStatus(
+        t.api.post(`/organizations/${t.org}/policy-sets`, { data: { type: "policy-sets", attributes: { name: "s" } } }),
+        201,
+      );
+      const path = `/policy-sets/${set.body.data.id}/parameters`;
+      const param = (attributes: Record<string, unknown>) => ({ data: { type: "vars", attributes } });
+      await expectStatus(
+        t.api.post(path, param({ key: "a", value: born, category: "policy-set", sensitive: true })),
+        201,
+      );
+      const plain = await expectStatus(
+        t.api.post(path, param({ key: "b", value: later, category: "policy-set" })),
+        201,
+      );
+      await expectStatus(t.api.patch(`${path}/${plain.body.data.id}`, param({ sensitive: true })), 200);
+    } finally {
+      await t.server.close();
+    }
+    const bytes = fileBytes(file);
+    expect(bytes.includes(Buffer.from(born))).toBe(false);
+    expect(bytes.includes(Buffer.from(later))).toBe(false);
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare(`SELECT value FROM policy_set_params ORDER BY key`).all() as { value: string }[];
+    db.close();
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(r.value).not.toContain("sensitive");
   });
 });
