@@ -4,7 +4,7 @@ import { executionModeAllowed, executionModeValid, operationsDeprecated, tagSele
 import { namePattern } from "./naming";
 import { productionNotified, runTriggerWithinProject } from "./notifications";
 import { forceDelete, globalRemoteState } from "./safety";
-import { policySetParameterAllowed, productionPolicySet } from "./policySets";
+import { policySetParameterAllowed, productionPolicyAdvisory, productionPolicySet } from "./policySets";
 import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
 import { variableSecretKeySensitive, variableSetGlobal } from "./variables";
@@ -26,6 +26,7 @@ export {
   operationsDeprecated,
   policySetParameterAllowed,
   productionNotified,
+  productionPolicyAdvisory,
   productionPolicySet,
   remoteStateConsumersValid,
   requiredTags,
@@ -73,5 +74,6 @@ export const policies: Policies = [
   agentTokenRotation,
   // the service's policy sets
   productionPolicySet,
+  productionPolicyAdvisory,
   policySetParameterAllowed,
 ];

@@ -1,140 +1,46 @@
 import type { PolicyConfigSchema, PolicyResource } from "@pulumi/policy";
 import { ENFORCEMENT_LEVELS } from "pulumi-workspaces/api";
 import {
-  Policy,
-  PolicySet,
   PolicySetParameter,
-  PolicySetProjectExclusions,
-  PolicySetProjects,
-  PolicySetWorkspaceExclusions,
-  PolicySetWorkspaces,
-  Project,
+  PolicySet,
   UNKNOWN,
-  WorkspaceTags,
   configOf,
   declaredProps,
+  isAbsent,
   isGiven,
-  isOfType,
-  knownProps,
   recordInputsOf,
+  isOfType,
   show,
   str,
   strings,
   subject,
-  workspaceKinds,
   type Props,
-  type ResourceKind,
   type StackRule,
 } from "./common";
-import { productionReason, productionSchema, type ProductionConfig } from "./production";
-import { declaredBy, settingsInEffect, type SettingsInEffect } from "./settingsInEffect";
-import { tagsInEffect } from "./tags";
+import {
+  COVERAGE_KINDS,
+  covers,
+  heldBy,
+  named,
+  policiesOf,
+  policySetsOf,
+  productionWorkspaces,
+  reaches,
+  type SetEntry,
+  type Verdict,
+} from "./policySetCoverage";
+import { productionSchema, type ProductionConfig } from "./production";
 
 // The two layers of policy meet here: the CrossGuard pack judges the program, and the
-// service's policy sets (declared by the same program) judge the runs of its workspaces. A
-// stack rule sees the resources of the stack, not the lookups the program made, so a set
-// counts only when the program declares it (or adopts it with `adopt: true`).
-
-// ---------------------------------------------------------------------------------------------
-// What names what: a property's value names records by id, or (in a preview, where new ids are
-// unknown) through the engine's property dependencies on the resources it was computed from.
-// ---------------------------------------------------------------------------------------------
-
-/** The keys a resource of the stack is known by: its URN, and its id once the outputs have it. */
-function keysOf(resource: PolicyResource): string[] {
-  const id = str(knownProps(resource.props).id);
-  return [`urn:${resource.urn}`, ...(id !== undefined && id !== "" ? [`id:${id}`] : [])];
-}
-
-/** The records a property names (a list of ids, or one id), and whether some of them are not known yet. */
-interface Named {
-  keys: Set<string>;
-  unknown: boolean;
-}
-
-/** What `property` of `resource` names among records of `kinds`: the resources its value came from, and the known ids in it. */
-function named(resource: PolicyResource, props: Props, property: string, kinds: readonly ResourceKind[]): Named {
-  const deps = (resource.propertyDependencies?.[property] ?? []).filter((d) => isOfType(d, ...kinds));
-  const value = props[property];
-  const ids = Array.isArray(value) ? (strings(value) ?? []) : str(value) !== undefined ? [str(value)!] : [];
-  const unknowns = Array.isArray(value) ? value.filter((v) => v === UNKNOWN).length : value === UNKNOWN ? 1 : 0;
-  return {
-    keys: new Set([...deps.map((d) => `urn:${d.urn}`), ...ids.filter((id) => id !== "").map((id) => `id:${id}`)]),
-    // An unknown value computed from resources of the stack is theirs; any other may be anything.
-    unknown: unknowns > deps.length,
-  };
-}
-
-const meets = (a: Set<string>, b: readonly string[]) => b.some((k) => a.has(k));
-
-// ---------------------------------------------------------------------------------------------
-// The policy sets of the stack: what each holds and where it applies
-// ---------------------------------------------------------------------------------------------
+// service's policy sets (declared by the same program) judge the runs of its workspaces
+// (policySetCoverage.ts says which set covers which workspace). A stack rule sees the
+// resources of the stack, not the lookups the program made, so a set counts only when the
+// program declares it (or adopts it with `adopt: true`).
 
 /** The strictest level of each kind: the one no run can pass by (hard-mandatory, mandatory). */
 const MANDATORY_LEVELS = new Set(Object.values(ENFORCEMENT_LEVELS).map((levels) => levels[levels.length - 1]));
 
-/** The lists that say where a set applies, by the resource that declares each and its input. */
-const APPLICATIONS = [
-  { kind: PolicySetWorkspaces, input: "workspaceIds", of: "workspace", excludes: false },
-  { kind: PolicySetProjects, input: "projectIds", of: "project", excludes: false },
-  { kind: PolicySetWorkspaceExclusions, input: "workspaceIds", of: "workspace", excludes: true },
-  { kind: PolicySetProjectExclusions, input: "projectIds", of: "project", excludes: true },
-] as const;
-
-/** A list of where a set applies (or where it does not), as one resource of the stack declares it. */
-interface Application {
-  resource: PolicyResource;
-  of: "workspace" | "project";
-  excludes: boolean;
-  targets: Named;
-}
-
-/** A policy set of the stack. */
-interface SetEntry {
-  resource: PolicyResource;
-  props: Props;
-  applications: Application[];
-}
-
-/** The policy sets of the stack, by every key they are known by, each with the lists of the stack that name it. */
-function policySetsOf(resources: readonly PolicyResource[]): {
-  sets: SetEntry[];
-  byKey: Map<string, SetEntry>;
-  /** Lists whose set is not known (yet): they may belong to any set. */
-  unplaced: Application[];
-} {
-  const sets: SetEntry[] = [];
-  const byKey = new Map<string, SetEntry>();
-  for (const r of resources) {
-    if (!isOfType(r, PolicySet)) continue;
-    const entry: SetEntry = { resource: r, props: declaredProps(r), applications: [] };
-    sets.push(entry);
-    for (const key of keysOf(r)) byKey.set(key, entry);
-  }
-  const unplaced: Application[] = [];
-  for (const r of resources) {
-    const list = APPLICATIONS.find((a) => isOfType(r, a.kind));
-    if (list === undefined) continue;
-    const props = declaredProps(r);
-    const targetKinds = list.of === "workspace" ? workspaceKinds : [Project];
-    const application = {
-      resource: r,
-      of: list.of,
-      excludes: list.excludes,
-      targets: named(r, props, list.input, targetKinds),
-    };
-    const set = named(r, props, "policySetId", [PolicySet]);
-    const entry = [...set.keys].map((k) => byKey.get(k)).find((e) => e !== undefined);
-    if (entry !== undefined) entry.applications.push(application);
-    else if (set.unknown) unplaced.push(application);
-  }
-  return { sets, byKey, unplaced };
-}
-
 /** Whether a set counts as mandatory: named in the config, or holding a policy of the stack at its kind's strictest level. */
-type Verdict = true | false | typeof UNKNOWN;
-
 function mandatory(
   set: SetEntry,
   policies: Map<string, PolicyResource>,
@@ -148,11 +54,9 @@ function mandatory(
       why: `is not one of policySets ${show(names)}`,
     };
   }
-  const held = named(set.resource, set.props, "policyIds", [Policy]);
+  const held = heldBy(set, policies);
   let verdict: Verdict = held.unknown ? UNKNOWN : false;
-  for (const key of held.keys) {
-    const policy = policies.get(key);
-    if (policy === undefined) continue;
+  for (const policy of held.policies) {
     const level = declaredProps(policy).enforcementLevel;
     if (level === UNKNOWN) verdict = verdict === true ? true : UNKNOWN;
     else if (typeof level === "string" && MANDATORY_LEVELS.has(level)) return { verdict: true, why: "" };
@@ -161,35 +65,6 @@ function mandatory(
     ? "takes its policies from policiesFolder, whose enforcement levels the rule does not read (name it in policySets)"
     : "holds no policy of the stack at level hard-mandatory (Sentinel) or mandatory (OPA)";
   return { verdict, why };
-}
-
-/** How a list reaches a workspace: by the workspace's own keys, or by its project's. */
-function reaches(application: Application, workspace: readonly string[], project: Named): Verdict {
-  const keys = application.of === "workspace" ? workspace : [...project.keys];
-  if (meets(application.targets.keys, keys)) return true;
-  // A list not known yet, or a project not known yet, may turn out to name it.
-  if (application.targets.unknown || (application.of === "project" && project.unknown)) return UNKNOWN;
-  return false;
-}
-
-/** Whether a set covers a workspace (applies to it and does not exclude it), and the lists that decide it. */
-function covers(
-  set: SetEntry,
-  workspace: readonly string[],
-  project: Named,
-): { verdict: Verdict; excludedBy?: PolicyResource } {
-  let applies: Verdict = set.props.global === true ? true : set.props.global === UNKNOWN ? UNKNOWN : false;
-  for (const a of set.applications) {
-    if (a.excludes) continue;
-    const r = reaches(a, workspace, project);
-    if (r === true) applies = true;
-    else if (r === UNKNOWN && applies === false) applies = UNKNOWN;
-  }
-  if (applies === false) return { verdict: false };
-  // An exclusion not known yet is not counted against the workspace: a violation is never reported on an unknown.
-  const excludedBy = set.applications.find((a) => a.excludes && reaches(a, workspace, project) === true);
-  if (excludedBy !== undefined) return { verdict: false, excludedBy: excludedBy.resource };
-  return { verdict: applies };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,11 +89,6 @@ interface CoveredConfig extends ProductionConfig {
   policySets: string[];
 }
 
-/** The keys of the project a workspace is in, as its declaration (or its WorkspaceSettings) names it. */
-function projectOf(entry: SettingsInEffect): Named {
-  return named(declaredBy(entry, "project"), entry.props, "project", [Project]);
-}
-
 export const productionPolicySet: StackRule = {
   name: "production-policy-set",
   description:
@@ -228,26 +98,18 @@ export const productionPolicySet: StackRule = {
   configSchema: coveredSchema,
   remediationSteps:
     "Apply a mandatory policy set to the workspace: a PolicySetWorkspaces that lists it, a PolicySetProjects that lists its project, or a global PolicySet; or name a set that already applies in policySets.",
-  validateResource: recordInputsOf([
-    ...workspaceKinds,
-    WorkspaceTags,
-    Policy,
-    PolicySet,
-    ...APPLICATIONS.map((a) => a.kind),
-  ]),
+  validateResource: recordInputsOf(COVERAGE_KINDS),
   validateStack: (args, reportViolation) => {
     const config = configOf<CoveredConfig>(coveredSchema, args);
     const names = strings(config.policySets) ?? [];
-    const policies = new Map<string, PolicyResource>();
-    for (const r of args.resources) if (isOfType(r, Policy)) for (const k of keysOf(r)) policies.set(k, r);
+    const policies = policiesOf(args.resources);
     const { sets, unplaced } = policySetsOf(args.resources);
     const judged = sets.map((set) => ({ set, ...mandatory(set, policies, names) }));
-    const tags = tagsInEffect(args.resources);
-    for (const [urn, entry] of settingsInEffect(args.resources).workspaces) {
-      const reason = productionReason(entry, tags.get(urn), config, productionPolicySet.name);
-      if (reason === undefined) continue;
-      const workspace = keysOf(entry.resource);
-      const project = projectOf(entry);
+    for (const { resource, reason, workspace, project } of productionWorkspaces(
+      args.resources,
+      config,
+      productionPolicySet.name,
+    )) {
       // A list whose set is not known yet may be a mandatory set's.
       if (unplaced.some((a) => !a.excludes && reaches(a, workspace, project) !== false)) continue;
       const notes: string[] = [];
@@ -267,12 +129,50 @@ export const productionPolicySet: StackRule = {
       if (covered || maybe) continue;
       const what = names.length > 0 ? `none of policySets ${show(names)}` : "no mandatory policy set of the stack";
       reportViolation(
-        `${subject(entry.resource)} is production (${reason}), but ${what} covers it${notes.length ? `: ${notes.join("; ")}` : ""}. ` +
+        `${subject(resource)} is production (${reason}), but ${what} covers it${notes.length ? `: ${notes.join("; ")}` : ""}. ` +
           "Fix: apply a policy set with a hard-mandatory (Sentinel) or mandatory (OPA) policy to it: a PolicySetWorkspaces that lists it, " +
           "a PolicySetProjects that lists its project, or a global PolicySet (and no exclusion that names it)" +
           `${names.length > 0 ? ", one of policySets" : ", or name such a set in policySets"}.`,
-        entry.resource.urn,
+        resource.urn,
       );
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// No advisory policy in a set that applies to production (stack)
+// ---------------------------------------------------------------------------------------------
+
+export const productionPolicyAdvisory: StackRule = {
+  name: "production-policy-advisory",
+  description:
+    "A Policy of the stack held by a PolicySet that applies to a production workspace (by tag, name or project) is not advisory: declared `advisory`, or left unset on a policy the stack creates (a new policy is advisory), its failure never stops a run.",
+  enforcementLevel: "advisory",
+  configSchema: productionSchema,
+  validateResource: recordInputsOf(COVERAGE_KINDS),
+  validateStack: (args, reportViolation) => {
+    const config = configOf<ProductionConfig>(productionSchema, args);
+    const policies = policiesOf(args.resources);
+    const production = productionWorkspaces(args.resources, config, productionPolicyAdvisory.name);
+    for (const set of policySetsOf(args.resources).sets) {
+      const reached = production.find((p) => covers(set, p.workspace, p.project).verdict === true);
+      if (reached === undefined) continue;
+      for (const policy of heldBy(set, policies).policies) {
+        const props = declaredProps(policy);
+        const level = props.enforcementLevel;
+        if (level !== "advisory" && !(isAbsent(level) && props.adopt !== true)) continue;
+        const how =
+          level === "advisory" ? "is advisory" : "is advisory (enforcementLevel is not set, and a new policy is)";
+        const fix =
+          props.kind === "opa"
+            ? 'set enforcementLevel "mandatory"'
+            : 'set enforcementLevel "hard-mandatory", or "soft-mandatory" where someone may override a failure';
+        reportViolation(
+          `${subject(policy)} ${how} in ${subject(set.resource)}, which applies to ${subject(reached.resource)}, production (${reached.reason}); ` +
+            `an advisory policy's failure never stops a run. Fix: ${fix}.`,
+          policy.urn,
+        );
+      }
     }
   },
 };

@@ -12,6 +12,7 @@ import {
   Workspace,
   WorkspaceTags,
   policySetParameterAllowed,
+  productionPolicyAdvisory,
   productionPolicySet,
 } from "../rules";
 import { LAYOUTS, through, unknown, validateStack } from "./harness";
@@ -245,6 +246,63 @@ describe.each(LAYOUTS)("doors: %s", (layout) => {
       expect((await validateStack(productionPolicySet, [ws, p2, known, listed])).violations).toEqual([]);
       // The same stack with nothing unknown is judged.
       expect((await validateStack(productionPolicySet, [ws, p2, known])).violations).toHaveLength(1);
+    });
+  });
+
+  describe("production-policy-advisory", () => {
+    it("reports an advisory policy, or a new one left at the default, in a set that applies to production", async () => {
+      const prod = stackResource(Workspace, "billing", { name: "billing", tagNames: ["production"] });
+      const dev = stackResource(Workspace, "sandbox", { name: "sandbox" });
+      const advisory = stackResource(Policy, "cost", { name: "cost", enforcementLevel: "advisory" });
+      const unset = stackResource(Policy, "tags", { name: "tags", kind: "opa" });
+      const adopted = stackResource(Policy, "legacy", { name: "legacy", adopt: true });
+      const hard = stackResource(Policy, "strict", { name: "strict", enforcementLevel: "hard-mandatory" });
+      const onProd = stackResource(
+        PolicySet,
+        "prod-set",
+        { name: "prod-set", policyIds: [unknown.string, unknown.string, unknown.string, unknown.string] },
+        { policyIds: [advisory, unset, adopted, hard] },
+      );
+      const applied = stackResource(
+        PolicySetWorkspaces,
+        "prod-set-workspaces",
+        { policySetId: unknown.string, workspaceIds: [unknown.string] },
+        { policySetId: [onProd], workspaceIds: [prod] },
+      );
+      const onDev = stackResource(
+        PolicySet,
+        "dev-set",
+        { name: "dev-set", policyIds: [unknown.string] },
+        { policyIds: [advisory] },
+      );
+      const devApplied = stackResource(
+        PolicySetWorkspaces,
+        "dev-set-workspaces",
+        { policySetId: unknown.string, workspaceIds: [unknown.string] },
+        { policySetId: [onDev], workspaceIds: [dev] },
+      );
+      const resources = [prod, dev, advisory, unset, adopted, hard, onProd, applied, onDev, devApplied];
+      const out = await validateStack(productionPolicyAdvisory, resources);
+      expect(out.violations).toEqual([
+        {
+          message:
+            'Policy "cost" is advisory in PolicySet "prod-set", which applies to Workspace "billing", production (tagged "production"); ' +
+            "an advisory policy's failure never stops a run. " +
+            'Fix: set enforcementLevel "hard-mandatory", or "soft-mandatory" where someone may override a failure.',
+          urn: advisory.urn,
+        },
+        {
+          message:
+            'Policy "tags" is advisory (enforcementLevel is not set, and a new policy is) in PolicySet "prod-set", which applies to ' +
+            'Workspace "billing", production (tagged "production"); an advisory policy\'s failure never stops a run. ' +
+            'Fix: set enforcementLevel "mandatory".',
+          urn: unset.urn,
+        },
+      ]);
+      // Off production, nothing to report.
+      expect((await validateStack(productionPolicyAdvisory, [dev, advisory, onDev, devApplied])).violations).toEqual(
+        [],
+      );
     });
   });
 
