@@ -74,8 +74,9 @@ export const POLICY_SET_PROJECT_LIST_OUTPUTS = ["policySetId", "projectIds", "mo
  * The workspaces a policy set applies to one by one (the set's `workspaces` list), in
  * `authoritative` (default) or `additive` mode. The set also applies to the workspaces of
  * the projects `PolicySetProjects` lists, and never to those the exclusions list. A global
- * set applies everywhere and takes no workspaces: refused at preview when the set exists,
- * and before any write when the same `pulumi up` creates it.
+ * set applies everywhere and takes no workspaces: refused at preview when the set exists
+ * (global as the program's `PolicySet` declares it, so a set made not global in the same
+ * `pulumi up` takes them), and before any write when the same `pulumi up` creates it.
  *
  * Delete: in `authoritative` mode it clears the set's list; in `additive` mode it removes
  * only the ids it added. What another resource of the stack declares of the list in the same

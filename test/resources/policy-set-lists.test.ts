@@ -189,6 +189,19 @@ describe("a global set", () => {
     expect(writes() - before).toBe(2);
   });
 
+  it("is judged by what the program's PolicySet declares once the engine has diffed it", async () => {
+    // Made not global in the same up as its first workspaces: the set's diff comes first.
+    const leaving = await newSet({ global: true });
+    const ws = await newWorkspace();
+    await call("PolicySet", "diff", leaving, { global: true }, { global: false });
+    expect((await check(WS, { policySetId: leaving, workspaceIds: [ws] })).failures).toEqual([]);
+    // Made global while the program declares its projects: refused at preview already.
+    const joining = await newSet();
+    await call("PolicySet", "diff", joining, { global: false }, { global: true });
+    const { failures } = await check(PRJ, { policySetId: joining, projectIds: [] });
+    expect(failures.map((f) => f.reason)).toEqual([expect.stringContaining("is global")]);
+  });
+
   it("a set not yet known at check is refused before any write", async () => {
     // Created in the same `up`: its id is unknown when the list is checked.
     const { inputs, failures } = await check(WS, { policySetId: UNKNOWN, workspaceIds: [await newWorkspace()] });

@@ -9,6 +9,7 @@
  */
 import type { PolicySet } from "../../client";
 import { readPolicySet } from "../process/policy-set-reads";
+import { declaredGlobal } from "../process/policy-set-globals";
 import { byDelta, recordListProvider } from "./record-lists";
 import type { ListOwner, RecordList } from "./record-list-rules";
 import type { ProviderImpl } from "./types";
@@ -28,9 +29,12 @@ const SET: ListOwner<PolicySet> = {
   organization: (set) => set.organization,
 };
 
-/** A global set takes no workspaces or projects: the refusal of such a list. */
+/**
+ * A global set takes no workspaces or projects: the refusal of such a list. Global as the
+ * program's `PolicySet` declares it when this process has diffed it, else as the set is.
+ */
 function notGlobal(set: PolicySet): string | undefined {
-  return set.global
+  return (declaredGlobal(set.id) ?? set.global)
     ? `policy set "${set.name}" is global, so it applies to every workspace of the organization already. ` +
         `Make the set not global (global: false on the PolicySet), or remove this resource; ` +
         `PolicySetWorkspaceExclusions and PolicySetProjectExclusions take workspaces out of a global set.`

@@ -8,6 +8,7 @@ import { isId } from "../../api/common";
 import { POLICY_DESCRIPTION_MAX } from "../../api/policies";
 import type { PolicySet as ApiPolicySet, PolicySetUpdateOptions, WorkspacesClient } from "../../client";
 import { readPolicySet } from "../process/policy-set-reads";
+import { declareGlobal } from "../process/policy-set-globals";
 import { adoptable, nameTaken, type Adopter } from "./adoption";
 import { firstNamed, nameKey } from "./by-name";
 import { getClient, isNotFound } from "./client";
@@ -106,7 +107,9 @@ const provider: ProviderImpl<PolicySetInputs & Props, PolicySetOutputs> = {
     return { inputs: inputs as PolicySetInputs & Props, failures };
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    // Where the set applies is checked after this diff, against what the program declares.
+    if (typeof news.global === "boolean") declareGlobal(id, news.global);
     const { changed, replaces } = diffFields(olds, news, POLICY_SET_FIELDS);
     const switched = switchedSource(olds, news);
     if (switched) replaces.push(switched);
