@@ -138,7 +138,7 @@ export function urlPath(...segments: string[]): string {
 }
 
 /** Builds `?k=v&...` with brackets percent-encoded, as the spec asks. */
-export function queryString(query: Record<string, string | number | boolean | undefined> | undefined): string {
+function queryString(query: Record<string, string | number | boolean | undefined> | undefined): string {
   if (!query) return "";
   const parts: string[] = [];
   for (const [k, v] of Object.entries(query)) {

@@ -71,7 +71,7 @@ function missing(client: WorkspacesClient, id: string, props: Props): Promise<Mi
 }
 
 /** SHA-256 (hex) of a policy's code, as UTF-8. */
-export function codeDigest(code: string): string {
+function codeDigest(code: string): string {
   return createHash("sha256").update(code, "utf8").digest("hex");
 }
 
@@ -97,7 +97,7 @@ function outputsOf(p: ApiPolicy, organization: unknown, code: string | undefined
 }
 
 /** The policy named `name` in `organization`, or undefined. */
-export function policyByName(
+function policyByName(
   client: WorkspacesClient,
   organization: string,
   name: string,
