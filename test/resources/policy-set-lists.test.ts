@@ -12,9 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { CLAIMANT_KEY } from "../../src/resources/process/claims";
-import { configureFromStack } from "../../src/resources/provider-settings";
 import { resetClients } from "../../src/resources/providers/client";
-import { api, createProject, startHarness, uniqueName, type Harness } from "./helpers";
+import { createProject, providersAs, startHarness, teamTokenWith, uniqueName, type Harness } from "./helpers";
 import { familyCalls } from "./entry-calls";
 
 let h: Harness;
@@ -342,26 +341,12 @@ describe("authoritative", () => {
 });
 
 describe("the 404 rule", () => {
-  /** Points the providers at the same server with another token. */
-  function as(token: string): void {
-    const config: Record<string, string> = {
-      "workspaces:address": h.server.url,
-      "workspaces:token": token,
-      "workspaces:organization": h.org,
-    };
-    configureFromStack({ config: { get: (k: string) => config[k] } });
-    resetClients();
-  }
+  const as = (token: string) => providersAs(h, token);
 
   it("a set gone from the view of a token that cannot see every set is never dropped", async () => {
     const set = await newSet();
     const r = await create(WS, { policySetId: set, workspaceIds: [await newWorkspace()] });
-    const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
-      data: { type: "teams", attributes: { name: uniqueName("team") } },
-    });
-    expect(team.status).toBe(201);
-    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
-      .token as string;
+    const token = await teamTokenWith(h, {});
     await h.client.policySets.delete(set);
     as(token);
     try {
@@ -379,11 +364,7 @@ describe("the 404 rule", () => {
   it("a token that may read a set but not manage it is told which token to use", async () => {
     const set = await newSet();
     const a = await newWorkspace();
-    const team = await api(h, "POST", `/organizations/${h.org}/teams`, {
-      data: { type: "teams", attributes: { name: uniqueName("team") } },
-    });
-    const token = (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes
-      .token as string;
+    const token = await teamTokenWith(h, {});
     as(token);
     try {
       const checked = await check(WS, { policySetId: set, workspaceIds: [a] });
