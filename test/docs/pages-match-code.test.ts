@@ -216,3 +216,22 @@ describe("docs/languages.md", () => {
     expect(named.filter((n) => !enums.includes(n))).toEqual([]);
   });
 });
+
+describe("docs/service-policies.md", () => {
+  it("quotes PolicySet's overridable word for word from its doc comment, the one the schema takes (#1726)", () => {
+    const source = read("src/resources/policy-set.ts");
+    const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*overridable\?:/.exec(source)?.[1];
+    expect(comment, "the doc comment of PolicySetArgs.overridable").toBeDefined();
+    const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+    const said = flat(comment!.replace(/^\s*\* ?/gm, ""));
+    const page = read("docs/service-policies.md");
+    const quote = page
+      .slice(page.indexOf("**`overridable`.**"))
+      .split("\n\n")[1]
+      .split("\n")
+      .filter((l) => l.startsWith(">"))
+      .map((l) => l.replace(/^> ?/, ""))
+      .join(" ");
+    expect(flat(quote)).toBe(said);
+  });
+});
