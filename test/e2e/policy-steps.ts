@@ -37,7 +37,7 @@ export interface ServerPolicySet {
 export interface ServerParameter {
   id: string;
   key: string;
-  value: string;
+  value: string | null;
   sensitive: boolean;
 }
 
