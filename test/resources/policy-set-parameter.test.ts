@@ -108,6 +108,13 @@ describe("PolicySetParameter", () => {
     expect(writes() - start).toBe(1);
     expect(changed).toMatchObject({ value: null, sensitiveValue: "other" });
     expect((await diff(id, changed, { ...news, value: "other" })).changes).toBe(false);
+
+    // A new key renames it in place, the sealed value kept.
+    const renamed = { ...news, key: "api_token", value: "other" };
+    expect(await diff(id, changed, renamed)).toMatchObject({ changes: true, replaces: [] });
+    const moved = await update(id, changed, renamed);
+    expect(moved).toMatchObject({ parameterId, key: "api_token", sensitiveValue: "other" });
+    expect(await h.client.policySetParameters.read(setId, parameterId)).toMatchObject({ key: "api_token" });
   });
 
   it("sensitive: false shows the value (#2232); drift read back and restored; made sensitive in place", async () => {
