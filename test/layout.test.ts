@@ -106,6 +106,7 @@ const INFRASTRUCTURE = new Set([
   `${SERVER}store/schema.ts`,
   `${SERVER}store/schema-v3.ts`,
   `${SERVER}store/schema-v4.ts`,
+  `${SERVER}store/schema-v5.ts`,
 ]);
 
 /**
@@ -312,6 +313,13 @@ const TABLE_OWNERS: Record<string, string> = {
   varset_workspaces: "variable",
   varset_projects: "variable",
   varset_vars: "variable",
+  policy_set_params: "variable",
+  policies: "policy",
+  policy_sets: "policy",
+  policy_set_policies: "policy",
+  policy_set_workspaces: "policy",
+  policy_set_projects: "policy",
+  policy_set_versions: "policy",
 };
 
 /** SQL functions and SQLite's own tables, which no domain owns. */

@@ -19,7 +19,6 @@ import { runTriggerDomain } from "./run-trigger";
 import { notificationDomain } from "./notification";
 import { variableDomain } from "./variable";
 import { policyDomain } from "./policy";
-import { policySetDomain } from "./policy-set";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -43,5 +42,4 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   runTriggerDomain,
   notificationDomain,
   policyDomain,
-  policySetDomain,
 ];

@@ -1,5 +1,16 @@
 import type { Domain } from "../context";
 import { policyRoutes } from "./routes";
+import { policySetRoutes } from "./set-routes";
 
-/** Policies as records with their code; nothing evaluates them here. */
-export const policyDomain: Domain = { name: "policies", routes: policyRoutes };
+/**
+ * Policies and policy sets (with where they apply and their versions) as records;
+ * nothing evaluates them here, and runs are never checked against them. A set's
+ * parameters are variables (../variable/).
+ */
+export const policyDomain: Domain = {
+  name: "policies",
+  routes(app, ctx) {
+    policyRoutes(app, ctx);
+    policySetRoutes(app, ctx);
+  },
+};

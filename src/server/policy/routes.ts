@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { policyCreateRequestSchema, policyUpdateRequestSchema } from "../../api/policies";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, noContent, paginationEnvelope, parseBody, parsePage, queryText, ref, send } from "../http/jsonapi";
 import type { Resource } from "../http/jsonapi";
+import { rawBody, withRawBodies } from "../http/raw-body";
 import {
   createPolicy,
   deletePolicy,
@@ -13,7 +14,7 @@ import {
   updatePolicy,
   uploadPolicyCode,
   type PolicyView,
-} from "./service";
+} from "./service/policies";
 
 type Query = { Querystring: Record<string, unknown> };
 
@@ -42,24 +43,6 @@ export function renderPolicy({ policy: p, policySetCount }: PolicyView): Resourc
       download: `${API_PREFIX}/policies/${p.id}/download`,
     },
   };
-}
-
-/**
- * Raw bodies (`application/octet-stream`) for the routes `register` adds, and those only:
- * every other route keeps reading JSON:API. An empty body reads as no bytes.
- */
-export function withRawBodies(app: FastifyInstance, register: (scoped: FastifyInstance) => void): void {
-  app.register(async (scoped) => {
-    scoped.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) =>
-      done(null, body),
-    );
-    register(scoped);
-  });
-}
-
-/** The bytes of a raw body (none when the request had none). */
-export function rawBody(request: FastifyRequest): Buffer {
-  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
 export function policyRoutes(app: FastifyInstance, ctx: ServerContext): void {

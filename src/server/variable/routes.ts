@@ -8,6 +8,8 @@ import {
 import { variableSetCreateRequestSchema, variableSetUpdateRequestSchema } from "../../api/variable-sets";
 import { ID_PREFIXES } from "../../api/common";
 import { variableCreateRequestSchema, variableUpdateRequestSchema } from "../../api/variables";
+import { policySetParameterCreateRequestSchema, policySetParameterUpdateRequestSchema } from "../../api/policy-sets";
+import { assertTakesParameters, loadPolicySet } from "../policy/service/sets";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import {
@@ -56,7 +58,7 @@ function askedPage(query: Record<string, unknown>): Page | null {
 }
 
 /** How one kind of owner's variables are written: the bodies it accepts, and what it checks before a create. */
-export interface VariableRules {
+interface VariableRules {
   createSchema: z.ZodType<{ data: { attributes: Parameters<typeof createVariableIn>[3] } }>;
   updateSchema: z.ZodType<{ data: { attributes?: Parameters<typeof updateVariableIn>[3] } }>;
   /** Throws when the owner cannot take a variable now (a policy set that cannot use parameters). */
@@ -69,7 +71,7 @@ const VARIABLE_RULES: VariableRules = {
 };
 
 /** The routes of one kind of variable owner: `collection` is the list's path, `owner` finds the owner the caller may read or change. */
-export function variableRoutes(
+function variableRoutes(
   app: FastifyInstance,
   ctx: ServerContext,
   t: VariableTable,
@@ -119,6 +121,15 @@ export function variableDomainRoutes(app: FastifyInstance, ctx: ServerContext): 
     loadVariableSet(ctx, requireCaller(request), (request.params as { varset_id: string }).varset_id, write).id;
   variableRoutes(app, ctx, "vars", "/workspaces/:workspace_id/vars", workspaceOf);
   variableRoutes(app, ctx, "varset_vars", "/varsets/:varset_id/relationships/vars", setOf);
+  // A policy set's parameters: variables of the set, readable by its readers, written by its managers.
+  const policySetOf = (request: FastifyRequest, write: boolean) =>
+    loadPolicySet(ctx.db, requireCaller(request), (request.params as { policy_set_id: string }).policy_set_id, write)
+      .id;
+  variableRoutes(app, ctx, "policy_set_params", "/policy-sets/:policy_set_id/parameters", policySetOf, {
+    createSchema: policySetParameterCreateRequestSchema,
+    updateSchema: policySetParameterUpdateRequestSchema,
+    beforeCreate: (setId) => assertTakesParameters(ctx.db, setId),
+  });
 
   app.get<{ Params: { workspace_id: string } }>("/workspaces/:workspace_id/all-vars", async (request, reply) => {
     const rows = effectiveWorkspaceVariables(ctx, requireCaller(request), request.params.workspace_id);

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
-  PARAMETER_NOT_ALLOWED_DETAIL,
   POLICY_SET_INCLUDES,
   POLICY_SET_LISTS,
   policySetCreateRequestSchema,
-  policySetParameterCreateRequestSchema,
-  policySetParameterUpdateRequestSchema,
   policySetPoliciesBodySchema,
   policySetProjectsBodySchema,
   policySetTagSelectorsBodySchema,
@@ -16,7 +13,6 @@ import {
 import { requireCaller } from "../app";
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
-import { Invalid } from "../domain-errors";
 import {
   API_PREFIX,
   noContent,
@@ -27,25 +23,26 @@ import {
   queryText,
   send,
 } from "../http/jsonapi";
-import { rawBody, withRawBodies } from "../policy/routes";
-import { variableRoutes } from "../variable/routes";
-import { policySetIncluded } from "./included";
-import { renderPolicySet, renderPolicySetVersion } from "./render";
+import { rawBody, withRawBodies } from "../http/raw-body";
+import { policySetIncluded } from "./set-included";
+import { renderPolicySet, renderPolicySetVersion } from "./set-render";
 import {
   changePolicySetList,
   changeTagSelectors,
   createPolicySet,
   deletePolicySet,
   listPolicySets,
-  loadPolicySet,
-  policyCount,
-  policySetView,
   readPolicySet,
   updatePolicySet,
   type PolicySetView,
-} from "./service";
-import { createPolicySetVersion, readPolicySetVersion, uploadPolicySetVersion, uploadSecretOf } from "./versions";
-import type { PolicySetVersionRecord } from "./store";
+} from "./service/sets";
+import {
+  createPolicySetVersion,
+  readPolicySetVersion,
+  uploadPolicySetVersion,
+  uploadSecretOf,
+} from "./service/versions";
+import type { PolicySetVersionRecord } from "./store/sets";
 
 type Query = { Querystring: Record<string, unknown> };
 type Change = "add" | "remove";
@@ -57,15 +54,6 @@ const BODIES = {
   projects: policySetProjectsBodySchema,
   "project-exclusions": policySetProjectsBodySchema,
 } as const satisfies Record<PolicySetList, unknown>;
-
-/**
- * Refuses a parameter on a set that cannot pass one to its policies: an OPA set, or one
- * whose policies are attached individually (only a versioned Sentinel set can).
- */
-function assertTakesParameters(view: PolicySetView): void {
-  if (view.set.kind === "opa" || (!view.current && policyCount(view) > 0))
-    throw new Invalid(PARAMETER_NOT_ALLOWED_DETAIL, { data: true });
-}
 
 export function policySetRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
@@ -160,15 +148,6 @@ export function policySetRoutes(app: FastifyInstance, ctx: ServerContext): void 
       () => parseBody(policySetTagSelectorsBodySchema, request.body).data,
     ),
   );
-
-  // Parameters are variables of the set (one set of rules for every kind of variable: ../variable/).
-  const setOf = (request: FastifyRequest, write: boolean) =>
-    loadPolicySet(db, requireCaller(request), (request.params as { policy_set_id: string }).policy_set_id, write).id;
-  variableRoutes(app, ctx, "policy_set_params", "/policy-sets/:policy_set_id/parameters", setOf, {
-    createSchema: policySetParameterCreateRequestSchema,
-    updateSchema: policySetParameterUpdateRequestSchema,
-    beforeCreate: (setId) => assertTakesParameters(policySetView(db, setId)),
-  });
 
   const versionDocument = (request: FastifyRequest, v: PolicySetVersionRecord) => {
     const secret = uploadSecretOf(ctx, v);

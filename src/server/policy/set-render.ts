@@ -1,7 +1,7 @@
 import { POLICY_SET_LISTS, POLICY_SET_LIST_TYPES } from "../../api/policy-sets";
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
-import { policyCount, type PolicySetView } from "./service";
-import type { PolicySetVersionRecord } from "./store";
+import { policyCount, type PolicySetView } from "./service/sets";
+import type { PolicySetVersionRecord } from "./store/sets";
 
 /**
  * A policy set document: every list is always shown as ids (one read answers where a set

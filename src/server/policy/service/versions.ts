@@ -8,14 +8,14 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { gunzipSync } from "node:zlib";
-import type { Caller } from "../auth/service/caller";
-import { Invalid, NotFound, visible } from "../domain-errors";
-import { newId, randomString } from "../ids";
-import type { ServerContext } from "../context";
-import { now } from "../store/db";
-import { loadPolicySet } from "./service";
-import * as store from "./store";
-import type { PolicySetVersionRecord } from "./store";
+import type { Caller } from "../../auth/service/caller";
+import { Invalid, NotFound, visible } from "../../domain-errors";
+import { newId, randomString } from "../../ids";
+import type { ServerContext } from "../../context";
+import { now } from "../../store/db";
+import { loadPolicySet } from "./sets";
+import * as store from "../store/sets";
+import type { PolicySetVersionRecord } from "../store/sets";
 
 const PURPOSE = "policy_set_versions.upload_secret";
 

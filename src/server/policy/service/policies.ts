@@ -12,15 +12,15 @@ import {
   type PolicyCreateRequest,
   type PolicyKind,
   type PolicyUpdateRequest,
-} from "../../api/policies";
-import { assertMember } from "../auth/service/authz";
-import type { Caller } from "../auth/service/caller";
-import { Invalid, NameTaken, NotFound, visible, type Field } from "../domain-errors";
-import { newId } from "../ids";
-import type { Db, Page } from "../store/db";
-import { inTransaction, now, onDuplicate } from "../store/db";
-import * as store from "./store";
-import type { NameKindFilter, PolicyRecord } from "./store";
+} from "../../../api/policies";
+import { assertMember } from "../../auth/service/authz";
+import type { Caller } from "../../auth/service/caller";
+import { Invalid, NameTaken, NotFound, visible, type Field } from "../../domain-errors";
+import { newId } from "../../ids";
+import type { Db, Page } from "../../store/db";
+import { inTransaction, now, onDuplicate } from "../../store/db";
+import * as store from "../store/policies";
+import type { NameKindFilter, PolicyRecord } from "../store/policies";
 
 export type { PolicyRecord };
 

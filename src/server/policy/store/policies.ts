@@ -1,5 +1,5 @@
-import type { Db } from "../store/db";
-import { prepare } from "../store/db";
+import type { Db } from "../../store/db";
+import { prepare } from "../../store/db";
 
 /** A policy of an organization, without its code (see `policyCode`): `has_code` is 1 once code was uploaded. */
 export interface PolicyRecord {

@@ -1,14 +1,14 @@
 import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import type { Resource } from "../http/jsonapi";
-import { renderPolicy } from "../policy/routes";
-import { policiesById } from "../policy/service";
+import { renderPolicy } from "./routes";
+import { policiesById } from "./service/policies";
 import { renderProject } from "../project/render";
 import { findProject } from "../project/service";
 import { workspaceDocuments } from "../workspace/render";
 import { findWorkspace, permissionsFor } from "../workspace/service";
-import { renderPolicySetVersion } from "./render";
-import type { PolicySetView } from "./service";
+import { renderPolicySetVersion } from "./set-render";
+import type { PolicySetView } from "./service/sets";
 
 /** What each `include` value adds: the records a list names (those the caller may see), or a version. */
 export function policySetIncluded(

@@ -4,25 +4,26 @@
  * `global`. The local server evaluates nothing: a set is a record, and runs never check
  * it. Permissions as for policies (../policy/service.ts): members read, managers write.
  */
-import { POLICY_KINDS } from "../../api/policies";
+import { POLICY_KINDS } from "../../../api/policies";
 import {
+  PARAMETER_NOT_ALLOWED_DETAIL,
   POLICY_SET_LISTS,
   POLICY_SET_LIST_TYPES,
   type PolicySetCreateRequest,
   type PolicySetList,
   type PolicySetUpdateRequest,
-} from "../../api/policy-sets";
-import { idsInOrganization } from "../agent-pool/store";
-import { assertMember } from "../auth/service/authz";
-import type { Caller } from "../auth/service/caller";
-import { Invalid, NameTaken, failIfAny, visible, type Failure } from "../domain-errors";
-import { newId } from "../ids";
-import { assertPolicyManager } from "../policy/service";
-import type { Db, Page } from "../store/db";
-import { inTransaction, now, onDuplicate } from "../store/db";
-import * as store from "./store";
-import type { PolicySetLists, PolicySetRecord, PolicySetVersionRecord } from "./store";
-import type { NameKindFilter } from "../policy/store";
+} from "../../../api/policy-sets";
+import { idsInOrganization } from "../../agent-pool/store";
+import { assertMember } from "../../auth/service/authz";
+import type { Caller } from "../../auth/service/caller";
+import { Invalid, NameTaken, failIfAny, visible, type Failure } from "../../domain-errors";
+import { newId } from "../../ids";
+import { assertPolicyManager } from "./policies";
+import type { Db, Page } from "../../store/db";
+import { inTransaction, now, onDuplicate } from "../../store/db";
+import * as store from "../store/sets";
+import type { PolicySetLists, PolicySetRecord, PolicySetVersionRecord } from "../store/sets";
+import type { NameKindFilter } from "../store/policies";
 
 export type { PolicySetRecord, PolicySetVersionRecord };
 
@@ -273,4 +274,15 @@ export function listPolicySets(
   const { page, filter } = read();
   const rows = store.filteredPolicySets(db, organization, filter);
   return { rows: policySetViews(db, rows.page(page.size, (page.number - 1) * page.size)), total: rows.count(), page };
+}
+
+/**
+ * Refuses a parameter on a set that cannot pass one to its policies: an OPA set, or one
+ * whose policies are attached individually (only a versioned Sentinel set can, as on the
+ * service; an empty set takes one). `id` is a set the caller has been authorized for.
+ */
+export function assertTakesParameters(db: Db, id: string): void {
+  const view = policySetView(db, id);
+  if (view.set.kind === "opa" || (!view.current && policyCount(view) > 0))
+    throw new Invalid(PARAMETER_NOT_ALLOWED_DETAIL, { data: true });
 }

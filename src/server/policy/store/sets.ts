@@ -1,7 +1,7 @@
-import type { PolicySetList } from "../../api/policy-sets";
-import type { Db } from "../store/db";
-import { prepare } from "../store/db";
-import { filteredRows, type NameKindFilter } from "../policy/store";
+import type { PolicySetList } from "../../../api/policy-sets";
+import type { Db } from "../../store/db";
+import { prepare } from "../../store/db";
+import { filteredRows, type NameKindFilter } from "./policies";
 
 /** A policy set of an organization; JSON columns hold the update patterns and the tag selectors. */
 export interface PolicySetRecord {
