@@ -89,6 +89,16 @@ const RESOURCES = [
     file: "workspace-settings.ts",
     diffs: ["resources/providers/workspace-settings-rules.ts"],
   },
+  { name: "Policy", file: "policy.ts", diffs: ["resources/providers/policy.ts"] },
+  { name: "PolicySet", file: "policy-set.ts", diffs: ["resources/providers/policy-set-rules.ts"] },
+  {
+    name: "PolicySetParameter",
+    file: "policy-set-parameter.ts",
+    diffs: ["resources/providers/policy-set-parameter.ts"],
+  },
+  ...["PolicySetWorkspaces", "PolicySetProjects", "PolicySetWorkspaceExclusions", "PolicySetProjectExclusions"].map(
+    (name) => ({ name, file: "policy-set-lists.ts", diffs: ["resources/providers/policy-set-lists.ts"] }),
+  ),
 ];
 const FUNCTIONS = [
   "getWorkspaces",
@@ -98,6 +108,7 @@ const FUNCTIONS = [
   "getEffectiveAccess",
   "getTeam",
   "getAgentPool",
+  "getPolicySet",
 ];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";

@@ -19,6 +19,7 @@ import {
   getAgentPool,
   getEffectiveAccess,
   getEffectiveVariables,
+  getPolicySet,
   getWorkspace,
   getWorkspaces,
   getTeam,
@@ -282,6 +283,7 @@ const LOOKUPS: Readonly<Record<string, (args: never) => Promise<unknown>>> = {
   getEffectiveAccess,
   getTeam,
   getAgentPool,
+  getPolicySet,
 };
 
 /** The provider the plugin serves. */

@@ -46,6 +46,9 @@ let moduleId: string;
 let variableSetId: string;
 /** A pool whose lists the least programs declare. */
 let agentPoolId: string;
+/** An empty Sentinel set, which takes parameters, and a set whose lists the least programs declare. */
+let parameterSetId: string;
+let listSetId: string;
 /** Teams given access, one per access record, taken in turn. */
 const accessTeams: string[] = [];
 /** Source workspaces of run triggers: one pair per trigger, taken in turn. */
@@ -62,6 +65,8 @@ beforeAll(async () => {
   moduleId = (await create("NoCodeModule", { registryModuleId: await registryModuleWith(h, ["1.0.0"]) })).id;
   agentPoolId = (await h.client.agentPools.create(h.org, { name: uniqueName("base"), organizationScoped: false })).id;
   variableSetId = (await create("VariableSet", { name: uniqueName("base") })).id;
+  parameterSetId = (await h.client.policySets.create(h.org, { name: uniqueName("params") })).id;
+  listSetId = (await h.client.policySets.create(h.org, { name: uniqueName("lists") })).id;
   for (let i = 0; i < 6; i++) accessTeams.push((await h.client.teams.create(h.org, { name: uniqueName("access") })).id);
   for (let i = 0; i < 4; i++) sources.push((await create("Workspace", { name: uniqueName("source") })).id);
 });
@@ -106,6 +111,13 @@ const minimal = (): Record<string, Props> => ({
   AgentToken: { agentPoolId, description: uniqueName("least") },
   // At least one setting: the value the workspace has.
   WorkspaceSettings: { workspaceId, autoApply: false },
+  Policy: { name: uniqueName("least"), code: "main = rule { true }" },
+  PolicySet: { name: uniqueName("least") },
+  PolicySetParameter: { policySetId: parameterSetId, key: uniqueName("least").replace(/-/g, "_"), value: "least" },
+  PolicySetWorkspaces: { policySetId: listSetId, workspaceIds: [] },
+  PolicySetProjects: { policySetId: listSetId, projectIds: [] },
+  PolicySetWorkspaceExclusions: { policySetId: listSetId, workspaceIds: [] },
+  PolicySetProjectExclusions: { policySetId: listSetId, projectIds: [] },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
@@ -144,6 +156,9 @@ describe("the schema's defaults are the code's", () => {
       "NoCodeModule",
       "NoCodeWorkspace",
       "NotificationConfiguration",
+      "Policy",
+      "PolicySet",
+      "PolicySetParameter",
       "Project",
       "RunTrigger",
       "Team",
@@ -171,7 +186,10 @@ describe("the schema's defaults are the code's", () => {
       // The same resource created again (an update that was interrupted): one claim of the set's target.
       const name = uniqueName(kind);
       await create(kind, inputs, name);
-      await expect(create(kind, inputs, name), kind).rejects.toThrow(/adopt: true/);
+      // A parameter says nothing of whose it is: one of the same key and value is the one an
+      // interrupted create made, and is taken over; one of another value is someone else's.
+      const again = kind === "PolicySetParameter" ? { ...inputs, value: "another" } : inputs;
+      await expect(create(kind, again, name), kind).rejects.toThrow(/adopt: true/);
     }
   });
 
@@ -241,6 +259,18 @@ describe("every id form of an Import section is one the resource's read takes", 
     await create("AgentPoolAllowedProjects", { agentPoolId: pool, projectIds: [project] });
     await create("AgentPoolExcludedWorkspaces", { agentPoolId: pool, workspaceIds: [reader.id] });
 
+    const policy = await create("Policy", { name: uniqueName("imported"), code: "main = rule { true }" });
+    const policySet = await create("PolicySet", { name: uniqueName("imported") });
+    const parameter = await create("PolicySetParameter", {
+      policySetId: policySet.id,
+      key: "imported",
+      value: "plain",
+    });
+    await create("PolicySetWorkspaces", { policySetId: policySet.id, workspaceIds: [ws.id] });
+    await create("PolicySetProjects", { policySetId: policySet.id, projectIds: [project] });
+    await create("PolicySetWorkspaceExclusions", { policySetId: policySet.id, workspaceIds: [reader.id] });
+    await create("PolicySetProjectExclusions", { policySetId: policySet.id, projectIds: [] });
+
     const madeProject = await create("Project", { name: uniqueName("imported"), description: "imported" });
     const madeTeam = await create("Team", { name: uniqueName("imported") });
 
@@ -268,11 +298,16 @@ describe("every id form of an Import section is one the resource's read takes", 
       "apool-<id>": pool,
       "at-<id>": token.id,
       "apool-<id>/at-<id>": `${pool}/${token.id}`,
+      "pol-<id>": policy.id,
+      "polset-<id>": policySet.id,
+      "polset-<id>/var-<id>": `${policySet.id}/${parameter.outs.parameterId}`,
     };
     /** Where one form names another record for a kind: a pool by its organization and name. */
     const own: Record<string, Record<string, string>> = {
       NoCodeWorkspace: { "ws-<id>": net.id },
       AgentPool: { "<organization>/<name>": `${server.organization}/${poolName}` },
+      Policy: { "<organization>/<name>": `${server.organization}/${policy.outs.name}` },
+      PolicySet: { "<organization>/<name>": `${server.organization}/${policySet.outs.name}` },
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -308,6 +343,18 @@ describe("every id form of an Import section is one the resource's read takes", 
       // Every setting it has, consumers included.
       WorkspaceSettings: (p) =>
         expect(p).toMatchObject({ workspaceId: ws.id, executionMode: "remote", remoteStateConsumerIds: [reader.id] }),
+      Policy: (p) => expect(p).toMatchObject({ name: policy.outs.name, codeSha256: policy.outs.codeSha256 }),
+      PolicySet: (p) => expect(p).toMatchObject({ name: policySet.outs.name }),
+      PolicySetParameter: (p) =>
+        expect(p).toMatchObject({ policySetId: policySet.id, key: "imported", value: "plain", sensitive: false }),
+      PolicySetWorkspaces: (p) =>
+        expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", workspaceIds: [ws.id] }),
+      PolicySetProjects: (p) =>
+        expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", projectIds: [project] }),
+      PolicySetWorkspaceExclusions: (p) =>
+        expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", workspaceIds: [reader.id] }),
+      PolicySetProjectExclusions: (p) =>
+        expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", projectIds: [] }),
     };
     for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
       for (const { form } of forms) {
