@@ -39,6 +39,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NoCodeWorkspace{}
 	case "workspaces:index:NotificationConfiguration":
 		r = &NotificationConfiguration{}
+	case "workspaces:index:Policy":
+		r = &Policy{}
+	case "workspaces:index:PolicySet":
+		r = &PolicySet{}
+	case "workspaces:index:PolicySetParameter":
+		r = &PolicySetParameter{}
+	case "workspaces:index:PolicySetProjectExclusions":
+		r = &PolicySetProjectExclusions{}
+	case "workspaces:index:PolicySetProjects":
+		r = &PolicySetProjects{}
+	case "workspaces:index:PolicySetWorkspaceExclusions":
+		r = &PolicySetWorkspaceExclusions{}
+	case "workspaces:index:PolicySetWorkspaces":
+		r = &PolicySetWorkspaces{}
 	case "workspaces:index:Project":
 		r = &Project{}
 	case "workspaces:index:RemoteStateConsumers":

@@ -16,6 +16,7 @@ from .data_retention_policy import *
 from .get_agent_pool import *
 from .get_effective_access import *
 from .get_effective_variables import *
+from .get_policy_set import *
 from .get_team import *
 from .get_workspace import *
 from .get_workspace_outputs import *
@@ -23,6 +24,13 @@ from .get_workspaces import *
 from .no_code_module import *
 from .no_code_workspace import *
 from .notification_configuration import *
+from .policy import *
+from .policy_set import *
+from .policy_set_parameter import *
+from .policy_set_project_exclusions import *
+from .policy_set_projects import *
+from .policy_set_workspace_exclusions import *
+from .policy_set_workspaces import *
 from .project import *
 from .provider import *
 from .remote_state_consumers import *
@@ -65,6 +73,13 @@ _utilities.register(
    "workspaces:index:NoCodeModule": "NoCodeModule",
    "workspaces:index:NoCodeWorkspace": "NoCodeWorkspace",
    "workspaces:index:NotificationConfiguration": "NotificationConfiguration",
+   "workspaces:index:Policy": "Policy",
+   "workspaces:index:PolicySet": "PolicySet",
+   "workspaces:index:PolicySetParameter": "PolicySetParameter",
+   "workspaces:index:PolicySetProjectExclusions": "PolicySetProjectExclusions",
+   "workspaces:index:PolicySetProjects": "PolicySetProjects",
+   "workspaces:index:PolicySetWorkspaceExclusions": "PolicySetWorkspaceExclusions",
+   "workspaces:index:PolicySetWorkspaces": "PolicySetWorkspaces",
    "workspaces:index:Project": "Project",
    "workspaces:index:RemoteStateConsumers": "RemoteStateConsumers",
    "workspaces:index:RunTrigger": "RunTrigger",
