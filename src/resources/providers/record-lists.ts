@@ -51,8 +51,8 @@ function missing<R>(client: WorkspacesClient, list: RecordList<R>, ownerId: stri
 }
 
 /**
- * The refusal of the owner as the service shows it (see RecordList.refusal), read at check
- * when its id is known. A read that fails says nothing here: the write reports it.
+ * The refusal of the owner as read (see RecordList.refusal), at check when its id is known.
+ * A read that fails says nothing here: the write reports it.
  */
 async function refusalFailures<R>(list: RecordList<R>, ownerId: string): Promise<CheckFailure[]> {
   if (!list.refusal) return [];
