@@ -123,6 +123,17 @@ describe("resource classes in a program", () => {
     new r.AgentPoolAllowedWorkspaces("pool-web", { agentPoolId: pool.id, workspaceIds: [ws.id] });
     new r.AgentPoolAllowedProjects("pool-platform", { agentPoolId: pool.id, projectIds: [project.id] });
     new r.AgentPoolExcludedWorkspaces("pool-not-net", { agentPoolId: pool.id, workspaceIds: ["ws-net"] });
+    new r.PolicySetWorkspaces("baseline-web", { policySetId: "polset-baseline", workspaceIds: [ws.id] });
+    new r.PolicySetProjects("baseline-platform", { policySetId: "polset-baseline", projectIds: [project.id] });
+    new r.PolicySetWorkspaceExclusions("baseline-not-net", {
+      policySetId: "polset-baseline",
+      workspaceIds: ["ws-net"],
+    });
+    new r.PolicySetProjectExclusions("baseline-not-sandbox", {
+      policySetId: "polset-baseline",
+      projectIds: ["prj-sandbox"],
+      mode: "additive",
+    });
     const appsAccess = new r.TeamProjectAccess("platform-apps", {
       teamId: team.id,
       projectId: project.id,
