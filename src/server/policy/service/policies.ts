@@ -22,8 +22,6 @@ import { inTransaction, now, onDuplicate } from "../../store/db";
 import * as store from "../store/policies";
 import type { NameKindFilter, PolicyRecord } from "../store/policies";
 
-export type { PolicyRecord };
-
 /** A policy with how many sets hold it, as its document shows it. */
 export interface PolicyView {
   policy: PolicyRecord;
@@ -37,7 +35,7 @@ export function assertPolicyManager(db: Db, caller: Caller, organization: string
 }
 
 /** A policy the caller may see (any member), or manage when `manage` is set; otherwise what an unknown id gets. */
-export function loadPolicy(db: Db, caller: Caller, id: string, manage: boolean): PolicyRecord {
+function loadPolicy(db: Db, caller: Caller, id: string, manage: boolean): PolicyRecord {
   return visible("policy", store.findPolicy(db, id), (p) => {
     const role = assertMember(db, caller, p.organization);
     return !manage || role.managePolicies;

@@ -25,8 +25,6 @@ import * as store from "../store/sets";
 import type { PolicySetLists, PolicySetRecord, PolicySetVersionRecord } from "../store/sets";
 import type { NameKindFilter } from "../store/policies";
 
-export type { PolicySetRecord, PolicySetVersionRecord };
-
 /** A set with its lists and versions, as its document shows it. */
 export interface PolicySetView {
   set: PolicySetRecord;
@@ -44,7 +42,7 @@ export function loadPolicySet(db: Db, caller: Caller, id: string, manage: boolea
 }
 
 /** Each set with its lists and versions, read in a few queries for a whole page. */
-export function policySetViews(db: Db, sets: readonly PolicySetRecord[]): PolicySetView[] {
+function policySetViews(db: Db, sets: readonly PolicySetRecord[]): PolicySetView[] {
   const ids = sets.map((s) => s.id);
   const lists = store.policySetLists(db, ids);
   const versions = store.versionsOf(db, ids);
@@ -52,7 +50,7 @@ export function policySetViews(db: Db, sets: readonly PolicySetRecord[]): Policy
 }
 
 /** The view of a set the caller has been authorized for. */
-export function policySetView(db: Db, id: string): PolicySetView {
+function policySetView(db: Db, id: string): PolicySetView {
   return policySetViews(db, [store.findPolicySet(db, id)!])[0];
 }
 

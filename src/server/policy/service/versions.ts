@@ -85,7 +85,7 @@ export function uploadPolicySetVersion(
 const BLOCK = 512;
 
 /** The `*.sentinel` and `*.rego` files of a gzip tarball, or why it is not one. */
-export function countPolicies(body: Buffer): number | { error: string } {
+function countPolicies(body: Buffer): number | { error: string } {
   let tar: Buffer;
   try {
     tar = gunzipSync(body);
