@@ -64,7 +64,7 @@ export interface NameKindFilter {
   kind?: string;
 }
 
-/** The organization's rows of `table` (`policies` or `policy_sets`) a filter keeps, a page of them and their count. */
+/** The organization's rows of `table` (`policies` or `policy_sets`) a filter keeps, a page of them (oldest first, as go-tfe's list tests expect) and their count. */
 export function filteredRows<R>(
   db: Db,
   table: "policies" | "policy_sets",
@@ -86,11 +86,10 @@ export function filteredRows<R>(
   return {
     count: () => (prepare(db, `SELECT COUNT(*) AS n FROM ${table} p WHERE ${where}`).get(...params) as { n: number }).n,
     page: (limit, offset) =>
-      prepare(db, `SELECT ${columns} FROM ${table} p WHERE ${where} ORDER BY p.name, p.rowid LIMIT ? OFFSET ?`).all(
-        ...params,
-        limit,
-        offset,
-      ) as R[],
+      prepare(
+        db,
+        `SELECT ${columns} FROM ${table} p WHERE ${where} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+      ).all(...params, limit, offset) as R[],
   };
 }
 
