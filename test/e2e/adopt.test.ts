@@ -2,7 +2,8 @@
  * Bringing an existing organization under management, through the real engine and the
  * real server under its default rate limit: 200 workspaces seeded over the API (mixed
  * execution modes with an agent pool, several projects, key-value and flat tags, SSH
- * keys, consumers, two no-code modules with workspaces made from them), then
+ * keys, consumers, two no-code modules with workspaces made from them, and the service's
+ * policies: Sentinel and OPA policies with their code, sets with their lists and parameters), then
  * `pulumi-workspaces generate` -> `pulumi preview` (says what each resource adopts) ->
  * `pulumi up` (adopts everything without one write) -> `pulumi preview` (no change) ->
  * one tag edited in the generated program -> `pulumi up` (one update of that workspace)
@@ -11,8 +12,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WorkspacesClient } from "../../src/client";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
+import { CODE, SENSITIVE_VALUE, seedPolicies, type SeededPolicies } from "../generate/seed-policies";
 import { generateWithCli } from "./generate-cli";
 import { api, serverEnv, startTestServer, TestStack } from "./harness";
 import { tagBindings, workspaceByName } from "./server-helpers";
@@ -51,6 +54,7 @@ function figure(line: string): void {
 describe(`adopting an organization of ${COUNT} workspaces`, () => {
   let server: RunningServer;
   let seeded: Seeded;
+  let policies: SeededPolicies;
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -61,6 +65,12 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     figure(
       `seeded ${COUNT} workspaces (${NO_CODE} from no-code modules) in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${seeded.requests} client requests`,
     );
+    const client = new WorkspacesClient({
+      address: server.url,
+      token: server.token,
+      organization: server.organization,
+    });
+    policies = await seedPolicies(client, seeded);
     stack = await TestStack.create({
       project: "adopt-e2e",
       files: { "index.ts": "// replaced by the generator\n" },
@@ -93,6 +103,14 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
       expect(program).toContain(`config.requireSecret("${name}-password")`);
       await stack.ok(["config", "set", "--secret", `${name}-password`, password]);
     }
+    // So does a sensitive policy set parameter's; each policy's code is a file beside the program.
+    expect(program).toContain('config.requireSecret("polset-versioned-api-key")');
+    expect(program).not.toContain(SENSITIVE_VALUE);
+    await stack.ok(["config", "set", "--secret", "polset-versioned-api-key", SENSITIVE_VALUE]);
+    for (const [name, code] of Object.entries(CODE)) {
+      const file = path.join(stack.dir, "policies", `${name}.${name === "no-admins" ? "rego" : "sentinel"}`);
+      expect(fs.readFileSync(file, "utf8"), name).toBe(code);
+    }
   });
 
   it("previews what each resource adopts, with no write", async () => {
@@ -119,20 +137,23 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(routesSince(server, before, "POST").concat(routesSince(server, before, "PATCH"))).toEqual([]);
     expect(writesOf(m)).toBe(0);
     const adopts = r.output.split("\n").filter((l) => /^\s+adopt: pulumi up adopts the existing/.test(l));
-    // Each workspace, each no-code module, each project other than the default and each agent
-    // pool, listed once in the diagnostics.
+    // Each workspace, each no-code module, each project other than the default, each agent
+    // pool, each policy and each policy set, listed once in the diagnostics.
     const projects = generated.split("new Project(").length - 1;
     const pools = generated.split("new AgentPool(").length - 1;
+    const policyRecords = generated.split("new Policy(").length - 1 + generated.split("new PolicySet(").length - 1;
     expect(projects).toBeGreaterThan(0);
     expect(pools).toBe(1);
-    expect(adopts).toHaveLength(COUNT + 2 + projects + pools);
+    expect(policyRecords).toBe(6);
+    expect(adopts).toHaveLength(COUNT + 2 + projects + pools + policyRecords);
     // A module-made workspace refers to its module's id, a workspace in a declared project to
-    // that project's id, and one on the pool to the pool's id, which are known only during up.
+    // that project's id, one on the pool to the pool's id, and a set to its policies' ids,
+    // which are known only during up.
     expect(
       adopts
         .filter(
           (l) =>
-            !/; no property changes( \(((agentPoolId|noCodeModuleId|project)(, |(?= known)))+ known only during pulumi up\))?$/.test(
+            !/; no property changes( \(((agentPoolId|noCodeModuleId|project|policyIds)(, |(?= known)))+ known only during pulumi up\))?$/.test(
               l,
             ),
         )
@@ -172,6 +193,20 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
         .sort(),
     ).toEqual(seeded.modules.map((mod) => mod.id).sort());
     expect(stack.resources("workspaces:RemoteStateConsumers")).toHaveLength(seeded.consumers.size);
+    // The policies (but the one without code, which is not declared) and the sets, under their ids.
+    const heldIds = (type: string) =>
+      stack
+        .resources(`workspaces:${type}`)
+        .map((res) => res.id)
+        .sort();
+    expect(heldIds("Policy")).toEqual(
+      [...policies.policies]
+        .filter(([name]) => name !== "draft")
+        .map(([, id]) => id)
+        .sort(),
+    );
+    expect(heldIds("PolicySet")).toEqual([...policies.sets.values()].sort());
+    expect(heldIds("PolicySetParameter")).toHaveLength(policies.parameters.size);
     // The tags of module-made workspaces, declared beside them, were already so: applied without a write.
     expect(
       stack
@@ -181,8 +216,8 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     ).toEqual([...seeded.noCodeTags.keys()].map((n) => `${seeded.ids.get(n)}/tags`).sort());
     // Sensitive values are in state only as secrets.
     const text = stack.stateText();
-    for (const password of seeded.passwords.values()) expect(text).not.toContain(password);
-    await stack.expectEncryptedOnly([...seeded.passwords.values()]);
+    for (const password of [...seeded.passwords.values(), SENSITIVE_VALUE]) expect(text).not.toContain(password);
+    await stack.expectEncryptedOnly([...seeded.passwords.values(), SENSITIVE_VALUE]);
   });
 
   it("a following preview shows no change", async () => {
