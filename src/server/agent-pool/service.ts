@@ -67,29 +67,50 @@ export function readAgentPool(db: Db, caller: Caller, id: string): AgentPoolView
   return agentPoolViews(db, [loadAgentPool(db, caller, id, false)])[0];
 }
 
+const NOUN: Record<"workspaces" | "projects" | "policies", string> = {
+  workspaces: "workspace",
+  projects: "project",
+  policies: "policy",
+};
+
 /**
- * The given lists without repeats, once every id is found to be a workspace or project
- * of the organization; otherwise one failure per unknown id, at its place in the body.
+ * The given lists without repeats, once every id is found to be a record of the
+ * organization (of the kind `types` gives each list); otherwise one failure per unknown
+ * id, at `field(list, item)`. Agent pools' and policy sets' lists are checked here.
  */
-function checkedLists(db: Db, organization: string, given: Partial<AgentPoolLists>): Partial<AgentPoolLists> {
+export function checkedIdLists<L extends string>(
+  db: Db,
+  organization: string,
+  given: Partial<Record<L, string[]>>,
+  types: Readonly<Record<L, "workspaces" | "projects" | "policies">>,
+  field: (list: L, item: number) => Failure["field"],
+): Partial<Record<L, string[]>> {
   const failures: Failure[] = [];
-  const out: Partial<AgentPoolLists> = {};
-  for (const list of AGENT_POOL_LISTS) {
+  const out: Partial<Record<L, string[]>> = {};
+  for (const list of Object.keys(types) as L[]) {
     const ids = given[list];
     if (ids === undefined) continue;
-    const kind = AGENT_POOL_LIST_TYPES[list];
+    const kind = types[list];
     const found = idsInOrganization(db, kind, organization, ids);
     ids.forEach((id, item) => {
       if (!found.has(id))
         failures.push({
-          detail: `${kind === "workspaces" ? "workspace" : "project"} ${JSON.stringify(id)} not found in organization ${organization}`,
-          field: { relationship: list, item, id: true },
+          detail: `${NOUN[kind]} ${JSON.stringify(id)} not found in organization ${organization}`,
+          field: field(list, item),
         });
     });
     out[list] = [...new Set(ids)];
   }
   failIfAny(failures);
   return out;
+}
+
+function checkedLists(db: Db, organization: string, given: Partial<AgentPoolLists>): Partial<AgentPoolLists> {
+  return checkedIdLists(db, organization, given, AGENT_POOL_LIST_TYPES, (list, item) => ({
+    relationship: list,
+    item,
+    id: true,
+  }));
 }
 
 function writeLists(db: Db, id: string, lists: Partial<AgentPoolLists>): void {

@@ -13,10 +13,10 @@ import {
   type PolicySetList,
   type PolicySetUpdateRequest,
 } from "../../../api/policy-sets";
-import { idsInOrganization } from "../../agent-pool/store";
+import { checkedIdLists } from "../../agent-pool/service";
 import { assertMember } from "../../auth/service/authz";
 import type { Caller } from "../../auth/service/caller";
-import { Invalid, NameTaken, failIfAny, visible, type Failure } from "../../domain-errors";
+import { Invalid, NameTaken, visible, type Failure } from "../../domain-errors";
 import { newId } from "../../ids";
 import { assertPolicyManager } from "./policies";
 import type { Db, Page } from "../../store/db";
@@ -63,40 +63,14 @@ export function policyCount(view: PolicySetView): number {
   return view.current ? view.current.policy_count : view.lists.policies.length;
 }
 
-const NOUN: Record<"policies" | "workspaces" | "projects", string> = {
-  policies: "policy",
-  workspaces: "workspace",
-  projects: "project",
-};
-
-/**
- * The given lists without repeats, once every id is found to be a record of the
- * organization; otherwise one failure per unknown id, at `field(list, item)`.
- */
+/** The given lists, once every id is found to be a record of the organization (422 at `field(list, item)` otherwise). */
 function checkedLists(
   db: Db,
   organization: string,
   given: Partial<PolicySetLists>,
   field: (list: PolicySetList, item: number) => Failure["field"],
 ): Partial<PolicySetLists> {
-  const failures: Failure[] = [];
-  const out: Partial<PolicySetLists> = {};
-  for (const list of POLICY_SET_LISTS) {
-    const ids = given[list];
-    if (ids === undefined) continue;
-    const kind = POLICY_SET_LIST_TYPES[list];
-    const found = idsInOrganization(db, kind, organization, ids);
-    ids.forEach((id, item) => {
-      if (!found.has(id))
-        failures.push({
-          detail: `${NOUN[kind]} ${JSON.stringify(id)} not found in organization ${organization}`,
-          field: field(list, item),
-        });
-    });
-    out[list] = [...new Set(ids)];
-  }
-  failIfAny(failures);
-  return out;
+  return checkedIdLists(db, organization, given, POLICY_SET_LIST_TYPES, field);
 }
 
 /** A global set applies to every workspace: it takes no workspaces or projects (exclusions it does). */
