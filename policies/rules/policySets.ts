@@ -92,7 +92,7 @@ interface CoveredConfig extends ProductionConfig {
 export const productionPolicySet: StackRule = {
   name: "production-policy-set",
   description:
-    "Every production workspace (by tag, name or project) is covered by a mandatory policy set of the stack: a global PolicySet, or one whose PolicySetWorkspaces lists the workspace or whose PolicySetProjects lists its project, and whose exclusions do not name it. Mandatory: a set named in policySets, else one holding a Policy of the stack at level hard-mandatory or mandatory. A set the program only reads with getPolicySet is not seen: declare it, or adopt it with `adopt: true`.",
+    "Every production workspace (by tag, name or project) is covered by a mandatory policy set of the stack: a global PolicySet, or one whose PolicySetWorkspaces lists the workspace or whose PolicySetProjects lists its project, and whose exclusions do not name it. Mandatory: a set named in policySets, else one holding a Policy of the stack at level hard-mandatory or mandatory. A set the program only reads with getPolicySet is not seen: declare it, or adopt it with `adopt: true`. A stack without policy sets is judged only when policySets names some.",
   // An organisation's convention, not the service's rule.
   enforcementLevel: "advisory",
   configSchema: coveredSchema,
@@ -104,6 +104,8 @@ export const productionPolicySet: StackRule = {
     const names = strings(config.policySets) ?? [];
     const policies = policiesOf(args.resources);
     const { sets, unplaced } = policySetsOf(args.resources);
+    // A program that declares none of the service's policy layer is judged only when the config names the sets it must use.
+    if (sets.length === 0 && unplaced.length === 0 && names.length === 0) return;
     const judged = sets.map((set) => ({ set, ...mandatory(set, policies, names) }));
     for (const { resource, reason, workspace, project } of productionWorkspaces(
       args.resources,

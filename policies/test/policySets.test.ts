@@ -71,6 +71,19 @@ describe.each(LAYOUTS)("doors: %s", (layout) => {
       ).toEqual([billing.urn]);
     });
 
+    it("leaves a stack without policy sets alone, unless policySets names the sets it must use", async () => {
+      const ws = stackResource(Workspace, "billing", { name: "billing", tagNames: ["production"] });
+      expect((await validateStack(productionPolicySet, [ws])).violations).toEqual([]);
+      expect((await validateStack(productionPolicySet, [ws], { policySets: ["baseline"] })).violations).toEqual([
+        {
+          message:
+            'Workspace "billing" is production (tagged "production"), but none of policySets ["baseline"] covers it. ' +
+            `${FIX}, one of policySets.`,
+          urn: ws.urn,
+        },
+      ]);
+    });
+
     it("covers through a project, and reports an exclusion by workspace or by project, naming it", async () => {
       const payments = stackResource(Project, "payments", { name: "payments" });
       const pay = stackResource(
