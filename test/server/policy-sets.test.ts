@@ -9,7 +9,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PARAMETER_NOT_ALLOWED_DETAIL } from "../../src/api/policy-sets";
-import { createWorkspace, expectStatus, start, type TestServer } from "./helpers";
+import { createWorkspace, expectStatus, makeTeam, start, type TestServer } from "./helpers";
 
 let t: TestServer;
 const logLines: string[] = [];
@@ -192,6 +192,56 @@ describe("policy sets", () => {
     await expectStatus(t.api.get(`/policy-sets/${set.id}?include=vars`), 400);
     const list = await expectStatus(t.api.get(`/organizations/${t.org}/policy-sets?search[name]=includ`), 200);
     expect(list.body.data.map((d: any) => d.id)).toEqual([set.id]);
+  });
+});
+
+describe("policy sets: who may manage them, and tag selectors", () => {
+  it("a member reads a set; a write by a member without manage-policies gets what an unknown id gets", async () => {
+    const ws = await createWorkspace(t.api, t.org, "ps-ws-6");
+    const set = await createSet({ name: "guarded" });
+    const readers = await makeTeam(t.api, t.org, "set-readers");
+    const asReader = t.api.as(readers.token);
+    await expectStatus(asReader.get(`/policy-sets/${set.id}`), 200);
+    const body = refs("workspaces", [ws.id]);
+    const refused = await expectStatus(asReader.post(`/policy-sets/${set.id}/relationships/workspaces`, body), 404);
+    const unknown = await expectStatus(
+      asReader.post(`/policy-sets/polset-QQQQQQQQQQQQQQQQ/relationships/workspaces`, body),
+      404,
+    );
+    expect(refused.body).toEqual(unknown.body);
+    await expectStatus(
+      asReader.post(`/policy-sets/${set.id}/parameters`, {
+        data: { type: "vars", attributes: { key: "k", category: "policy-set" } },
+      }),
+      404,
+    );
+    const managers = await makeTeam(t.api, t.org, "set-managers", { flags: { "manage-policies": true } });
+    await expectStatus(t.api.as(managers.token).post(`/policy-sets/${set.id}/relationships/workspaces`, body), 204);
+  });
+
+  it("add tag selectors once each, and take them off", async () => {
+    const set = await createSet({ name: "selected" });
+    const selectors = {
+      data: [
+        { "tag-key": "env", "tag-value": "prod", "is-exclude": true },
+        { "tag-key": "team", "tag-value": null },
+      ],
+    };
+    await expectStatus(t.api.post(`/policy-sets/${set.id}/tag-selectors`, selectors), 204);
+    await expectStatus(t.api.post(`/policy-sets/${set.id}/tag-selectors`, selectors), 204);
+    let read = (await expectStatus(t.api.get(`/policy-sets/${set.id}`), 200)).body.data;
+    expect(read.attributes["tag-selectors"]).toEqual([
+      { "tag-key": "env", "tag-value": "prod", "is-exclude": true },
+      { "tag-key": "team", "tag-value": null, "is-exclude": false },
+    ]);
+    await expectStatus(
+      t.api.delete(`/policy-sets/${set.id}/tag-selectors`, {
+        data: [{ "tag-key": "env", "tag-value": "prod", "is-exclude": true }],
+      }),
+      204,
+    );
+    read = (await expectStatus(t.api.get(`/policy-sets/${set.id}`), 200)).body.data;
+    expect(read.attributes["tag-selectors"]).toEqual([{ "tag-key": "team", "tag-value": null, "is-exclude": false }]);
   });
 });
 
