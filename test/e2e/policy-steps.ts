@@ -132,7 +132,7 @@ export async function createPolicySet(
 }
 
 /** A gzipped tarball of `dir`'s contents, as a policy set version's upload carries it. */
-export function tarball(dir: string): Buffer {
+function tarball(dir: string): Buffer {
   return execFileSync("tar", ["-czf", "-", "-C", dir, "."]);
 }
 
