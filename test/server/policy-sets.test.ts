@@ -351,4 +351,13 @@ describe("policy set versions", () => {
     const setRead = await expectStatus(t.api.get(`/policy-sets/${set.id}`), 200);
     expect(setRead.body.data.relationships["current-version"].data).toBeNull();
   });
+
+  it("a tarball that unpacks past 64 MiB is errored, not unpacked whole", async () => {
+    const set = await createSet({ name: "bomb" });
+    const v = (await expectStatus(t.api.post(`/policy-sets/${set.id}/versions`), 201)).body.data;
+    expect((await put(v.links.upload, gzipSync(Buffer.alloc(65 * 1024 * 1024)))).status).toBe(204);
+    const read = (await expectStatus(t.api.get(`/policy-set-versions/${v.id}`), 200)).body.data;
+    expect(read.attributes.status).toBe("errored");
+    expect(read.attributes["error-message"]).toContain("64 MiB");
+  });
 });

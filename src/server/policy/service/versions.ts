@@ -83,13 +83,19 @@ export function uploadPolicySetVersion(
 }
 
 const BLOCK = 512;
+/** The most a tarball may unpack to: a policies folder is text, and a bomb must not fill the server's memory. */
+const MAX_UNPACKED = 64 * 1024 * 1024;
 
 /** The `*.sentinel` and `*.rego` files of a gzip tarball, or why it is not one. */
 function countPolicies(body: Buffer): number | { error: string } {
   let tar: Buffer;
   try {
-    tar = gunzipSync(body);
-  } catch {
+    tar = gunzipSync(body, { maxOutputLength: MAX_UNPACKED });
+  } catch (err) {
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      return {
+        error: `the tarball unpacks to more than ${MAX_UNPACKED / 1024 / 1024} MiB; upload the policies folder only`,
+      };
     return { error: "the upload is not a gzip-compressed tarball (.tar.gz) of the policies folder" };
   }
   let count = 0;
