@@ -222,9 +222,10 @@ export async function policyNames(server: RunningServer, kind: "policies" | "pol
 }
 
 /**
- * What the checkpoint holds of each parameter's value, `[urn name, what is wrong]` where
- * it is not as it must be: a sensitive one's value encrypted in its inputs and outputs, a
- * plain one's readable.
+ * What the checkpoint holds of each parameter's value, `<urn name>: <what is wrong>` where
+ * it is not as it must be: a sensitive one's value encrypted in its inputs and in its
+ * `sensitiveValue` output (its `value` output empty, or encrypted too), a plain one's readable
+ * in both.
  */
 export function parameterValueProblems(
   resources: { urn: string; type: string; inputs?: any; outputs?: any }[],
@@ -233,13 +234,17 @@ export function parameterValueProblems(
     .filter((r) => r.type === "workspaces:index:PolicySetParameter")
     .flatMap((r) => {
       const name = r.urn.split("::").pop();
-      const sensitive = r.inputs?.sensitive === true;
-      return (["inputs", "outputs"] as const).flatMap((where) => {
-        const value = r[where]?.value;
-        if (value === undefined) return where === "inputs" ? [`${name}: no value in its inputs`] : [];
-        if (sensitive && !isSealed(value)) return [`${name}: its ${where}' value is not encrypted`];
-        if (!sensitive && typeof value !== "string") return [`${name}: its ${where}' value is not readable`];
-        return [];
-      });
+      const [input, output, sealedOutput] = [r.inputs?.value, r.outputs?.value, r.outputs?.sensitiveValue];
+      const problems: string[] = [];
+      if (r.inputs?.sensitive === true) {
+        if (!isSealed(input)) problems.push("its input value is not encrypted");
+        if (!isSealed(sealedOutput)) problems.push("its sensitiveValue output is not encrypted");
+        if (output !== undefined && output !== null && output !== "" && !isSealed(output))
+          problems.push(`its value output is ${JSON.stringify(output)}, neither empty nor encrypted`);
+      } else {
+        if (typeof input !== "string") problems.push("its input value is not readable");
+        if (typeof output !== "string") problems.push("its value output is not readable");
+      }
+      return problems.map((p) => `${name}: ${p}`);
     });
 }
