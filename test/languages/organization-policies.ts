@@ -19,7 +19,7 @@ function read(server: RunningServer, path: string, what: string): Promise<any> {
 }
 
 /** A policy's code, sent as the service takes it: raw bytes. */
-export async function uploadCode(server: RunningServer, policyId: string, code: string): Promise<void> {
+async function uploadCode(server: RunningServer, policyId: string, code: string): Promise<void> {
   const res = await fetch(`${server.url}/policies/${policyId}/upload`, {
     method: "PUT",
     headers: { authorization: `Bearer ${server.token}`, "content-type": "application/octet-stream" },
