@@ -324,6 +324,8 @@ describe("policy set versions", () => {
     expect(ready.attributes.status).toBe("ready");
     expect(ready.links.upload).toBeUndefined();
     expect((await put(link, tarball(files))).status).toBe(422);
+    // The link's secret is in its query, which no log line carries.
+    expect(logLines.join("\n")).not.toContain(new URL(link).searchParams.get("key")!);
 
     const next = (await expectStatus(t.api.post(`/policy-sets/${set.id}/versions`), 201)).body.data;
     const read = await expectStatus(t.api.get(`/policy-sets/${set.id}?include=newest_version,current_version`), 200);
