@@ -217,6 +217,19 @@ describe("PolicySet", () => {
     await expect(call("create", other.inputs)).rejects.toThrow(/already exists.*adopt: true/s);
   });
 
+  it("a create whose answer was lost is found by its name and kept: one set", async () => {
+    const name = uniqueName("lost");
+    const checked = await check({ name, organization: h.org, description: "made once" });
+    // The POST commits and then loses its answer; reads go through.
+    h.server.setFaults({ failureRate: 1, failureMode: "503", failureStage: "after", methods: ["POST"] });
+    const created = await call("create", checked.inputs).finally(() => h.server.setFaults({}));
+    const named = [];
+    for await (const s of h.client.policySets.list(h.org, { search: name })) named.push(s.id);
+    expect(named).toEqual([created.id]);
+    expect(created.outs).toMatchObject({ name, description: "made once" });
+    expect((await call("diff", created.id, created.outs, checked.inputs)).changes).toBe(false);
+  });
+
   it("OPA: overridable is set and read back; imported by id and by organization/name", async () => {
     const name = uniqueName("opa");
     const { id, outs } = await create({ name, organization: h.org, kind: "opa", overridable: true });
