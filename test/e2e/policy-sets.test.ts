@@ -2,15 +2,16 @@
  * The service's own policies through the real engine, from the TypeScript door, against the
  * local server (its database on disk, its request log kept):
  *
- * - a `Policy` with inline code and one whose code comes from a file, a `PolicySet` holding
- *   both one by one and a `PolicySet` uploaded from a folder as a version, a plain and a
- *   sensitive `PolicySetParameter` on the versioned set, and where each set applies
- *   (`PolicySetWorkspaces`, `PolicySetProjects` and both exclusions): up, a no-change
- *   preview, an edit of both policies' code (an update, the same policies), of the folder (a
- *   new version of the same set) and of the sensitive value (an update), drift made over
- *   HTTP (a policy's enforcement level, a set's workspaces, a policy's code) that refresh
- *   shows and up restores, `pulumi import` of each kind by its documented id (no write),
- *   then a no-change preview, and a destroy that leaves alone what the stack did not make;
+ * - a Sentinel `Policy` with inline code, an OPA one and one whose code comes from a file, a
+ *   `PolicySet` holding two of them one by one and a `PolicySet` uploaded from a folder as a
+ *   version, a plain and a sensitive `PolicySetParameter` on the versioned set, and where
+ *   each set applies (`PolicySetWorkspaces`, `PolicySetProjects` and both exclusions): up, a
+ *   no-change preview, an edit of the inline and the file policy's code (updates, the same
+ *   policies), of the folder (a new version of the same set) and of the sensitive value (an
+ *   update), drift made over HTTP (the Sentinel and the OPA policy's enforcement level, a
+ *   set's workspaces, a policy's code) that refresh shows and up restores, `pulumi import`
+ *   of each kind by its documented id (no write), then a no-change preview, and a destroy
+ *   that leaves alone what the stack did not make;
  * - the sensitive value is in the checkpoint only encrypted, and nowhere else: not in any
  *   output of the CLI, the server's answers, its database file or its log; unchanged it
  *   never diffs, changed it does.
@@ -66,6 +67,8 @@ const EDITED: Shape = {
   secret: SECRET_2,
 };
 
+const REGO = 'package terraform\n\ndeny[msg] { false; msg := "never" }\n';
+
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The program's files: the program, the policy's code file and the set's folder. */
@@ -91,6 +94,14 @@ const inline = new Policy("inline", {
   description: "buckets stay private",
   code: ${JSON.stringify(o.inlineCode)},
   enforcementLevel: "hard-mandatory",
+});
+// terraform-provider-tfe #1407: an OPA policy's level changed out of band must show.
+const opa = new Policy("opa", {
+  name: "deny-nothing",
+  kind: "opa",
+  query: "data.terraform.deny",
+  code: ${JSON.stringify(REGO)},
+  enforcementLevel: "mandatory",
 });
 const fromFile = new Policy("from-file", {
   name: "cost-cap",
@@ -118,7 +129,13 @@ const excludedProjects = new PolicySetProjectExclusions("individual-excluded-pro
 new PolicySetProjects("versioned-projects", { policySetId: versioned.id, projectIds: [p1] });
 new PolicySetWorkspaceExclusions("versioned-excluded", { policySetId: versioned.id, workspaceIds: [c] });
 
-export const ids = { inline: inline.id, fromFile: fromFile.id, individual: individual.id, versioned: versioned.id };
+export const ids = {
+  inline: inline.id,
+  opa: opa.id,
+  fromFile: fromFile.id,
+  individual: individual.id,
+  versioned: versioned.id,
+};
 export const digests = {
   inline: inline.codeSha256,
   fromFile: fromFile.codeSha256,
@@ -177,7 +194,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
   const outputs = async () => {
     const o = await stack.outputs();
     return o as {
-      ids: { inline: string; fromFile: string; individual: string; versioned: string };
+      ids: { inline: string; opa: string; fromFile: string; individual: string; versioned: string };
       digests: { inline: string; fromFile: string; folder: string; version: string };
       looked: any;
     };
@@ -245,7 +262,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
     ]);
   };
 
-  it("up creates both policies, both sets, the parameters and the lists; the lookup reads the set; then no change", async () => {
+  it("up creates the policies, both sets, the parameters and the lists; the lookup reads the set; then no change", async () => {
     await run(stack.up());
     await expectDeclared(FIRST);
     const { ids, looked } = await outputs();
@@ -271,7 +288,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
     expectNowhere(SECRET);
   });
 
-  it("an edit of both policies' code, the folder and the secret: updates in place, a new version, same records", async () => {
+  it("an edit of two policies' code, the folder and the secret: updates in place, a new version, same records", async () => {
     const before = await outputs();
     stack.writeFiles(files(EDITED));
     const preview = await stack.previewJson();
@@ -295,9 +312,10 @@ describe("policies, policy sets, parameters and where sets apply, through the en
     expectNowhere(SECRET_2);
   });
 
-  it("drift: a policy's level and code and a set's workspaces changed over HTTP show in refresh, and up restores them", async () => {
+  it("drift: two policies' levels (Sentinel, OPA), one's code and a set's workspaces changed over HTTP show in refresh, and up restores them", async () => {
     const { ids } = await outputs();
     await patchPolicy(server, ids.inline, { "enforcement-level": "advisory" });
+    await patchPolicy(server, ids.opa, { "enforcement-level": "advisory" });
     await uploadPolicyCode(server, ids.fromFile, "main = rule { true }\n");
     await changeSetList(server, ids.individual, "workspaces", "DELETE", [ws.b]);
     await run(stack.refresh());
@@ -308,7 +326,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
         .filter((s) => s.op !== "same")
         .map((s) => `${s.op} ${s.urn.split("::").pop()}`)
         .sort(),
-    ).toEqual(["update from-file", "update individual-workspaces", "update inline"]);
+    ).toEqual(["update from-file", "update individual-workspaces", "update inline", "update opa"]);
     await run(stack.up());
     await expectDeclared(EDITED);
     await noChange();
@@ -402,7 +420,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
   it("destroy deletes what the stack made and leaves what it did not; no secret anywhere", async () => {
     const { ids } = await outputs();
     await run(stack.destroy());
-    for (const p of [`/policies/${ids.inline}`, `/policies/${ids.fromFile}`])
+    for (const p of [`/policies/${ids.inline}`, `/policies/${ids.opa}`, `/policies/${ids.fromFile}`])
       expect(await gone(server, p), p).toBe(true);
     for (const s of [ids.individual, ids.versioned]) expect(await gone(server, `/policy-sets/${s}`), s).toBe(true);
     // What the import test made out of band stays.
