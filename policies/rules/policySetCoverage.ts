@@ -63,7 +63,7 @@ const meets = (a: Set<string>, b: readonly string[]) => b.some((k) => a.has(k));
 // ---------------------------------------------------------------------------------------------
 
 /** The lists that say where a set applies, by the resource that declares each and its input. */
-export const APPLICATIONS = [
+const APPLICATIONS = [
   { kind: PolicySetWorkspaces, input: "workspaceIds", of: "workspace", excludes: false },
   { kind: PolicySetProjects, input: "projectIds", of: "project", excludes: false },
   { kind: PolicySetWorkspaceExclusions, input: "workspaceIds", of: "workspace", excludes: true },

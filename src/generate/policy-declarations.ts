@@ -12,7 +12,7 @@ import type { PolicyRecord, PolicySetRecord } from "./read-policies";
 import type { DeclarationContext } from "./variable-declarations";
 
 /** The folder beside the program that holds the policies' code, one file each. */
-export const POLICY_CODE_FOLDER = "policies";
+const POLICY_CODE_FOLDER = "policies";
 
 /** How many of each {@link declarePolicies} declared, the classes it used and the code files to write. */
 export interface PolicyDeclarations {
