@@ -16,10 +16,15 @@ const POLICY_CODE_FOLDER = "policies";
 
 /** How many of each {@link declarePolicies} declared, the classes it used and the code files to write. */
 export interface PolicyDeclarations {
+  /** The classes the statements use. */
   kinds: string[];
+  /** Policies declared (a policy without code is not). */
   policies: number;
+  /** Policy sets declared. */
   policySets: number;
+  /** Parameters declared. */
   policySetParameters: number;
+  /** Lists of where a set applies declared, one resource each. */
   policySetLists: number;
   /** File text by path relative to the program's folder (`policies/<name>.sentinel`). */
   files: Record<string, string>;

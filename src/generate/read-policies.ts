@@ -10,13 +10,17 @@ import { noneIfUnavailable, perRecordList, pool } from "./read-lists";
 
 /** A policy with its code, as the service answers it: undefined when none was uploaded. */
 export interface PolicyRecord {
+  /** The policy as the service answers it. */
   policy: Policy;
+  /** Its code, or undefined when none was uploaded. */
   code: string | undefined;
 }
 
 /** A policy set (its policies and where it applies in `set`) with its parameters; a sensitive one's value is never answered. */
 export interface PolicySetRecord {
+  /** The set, with its policies and its lists. */
   set: PolicySet;
+  /** Its parameters, by key; a sensitive one without its value. */
   parameters: PolicySetParameter[];
 }
 
