@@ -155,6 +155,18 @@ describe("PolicySetParameter", () => {
     expect(err.message).toContain("adopt: true");
   });
 
+  it("a create whose answer was lost keeps the parameter it made: one parameter", async () => {
+    const setId = await versionedSet();
+    const checked = await check({ policySetId: setId, key: "lost", value: "v", sensitive: true });
+    // The POST commits and then loses its answer; reads go through.
+    h.server.setFaults({ failureRate: 1, failureMode: "drop", failureStage: "after", methods: ["POST"] });
+    const created = await call("create", checked.inputs).finally(() => h.server.setFaults({}));
+    const all = [];
+    for await (const p of h.client.policySetParameters.list(setId)) all.push(p);
+    expect(all.map((p) => p.id)).toEqual([created.outs.parameterId]);
+    expect(created.outs).toMatchObject({ key: "lost", sensitive: true, sensitiveValue: "v" });
+  });
+
   it("adopt takes over a parameter of that key with no write, a sensitive one too", async () => {
     const setId = await versionedSet();
     await h.client.policySetParameters.create(setId, { key: "limit", value: "10" });

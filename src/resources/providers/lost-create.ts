@@ -8,6 +8,15 @@ import type { Props } from "./types";
 /** How far the service's clock may lag ours when judging whether a record is the one our create made. */
 const CREATE_CLOCK_SKEW_MS = 120_000;
 
+/** Whether a request failed in a way that leaves its outcome unknown: it may have been carried out (dropped connection, timeout, 5xx). */
+export function answerLost(err: unknown): boolean {
+  return (
+    (err instanceof NetworkError && err.code !== "ECONNREFUSED") ||
+    err instanceof ServiceUnavailableError ||
+    err instanceof ServerError
+  );
+}
+
 /**
  * A create whose answer was lost (dropped connection, timeout, 5xx) may still have
  * happened, and the client never repeats it. Left alone, the record would be orphaned:
@@ -20,11 +29,7 @@ export async function recoverLostCreate<T extends { createdAt: string }>(
   lookup: () => Promise<T>,
   startedMs: number,
 ): Promise<T> {
-  const outcomeUnknown =
-    (err instanceof NetworkError && err.code !== "ECONNREFUSED") ||
-    err instanceof ServiceUnavailableError ||
-    err instanceof ServerError;
-  if (!outcomeUnknown) throw err;
+  if (!answerLost(err)) throw err;
   let found: T;
   try {
     found = await lookup();

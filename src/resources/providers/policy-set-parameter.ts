@@ -20,6 +20,7 @@ import { ProviderError, explainingMissingFeatures } from "./user-errors";
 import { isUnknown } from "./unknowns";
 import { sameWriteOnlyValue } from "./workspace-variable";
 import { keyTaken } from "./workspace-variable-rules";
+import { answerLost } from "./lost-create";
 import type { CheckFailure, DiffResult, ProviderImpl, Props } from "./types";
 import type { PolicySetParameterArgs } from "../policy-set-parameter";
 
@@ -146,18 +147,20 @@ async function createParameter(inputs: Props): Promise<{ id: string; outs: Param
   const why = refusal(set, key);
   if (why) throw new ProviderError(why);
   const made = await client.policySetParameters.create(setId, { key, value, sensitive }).catch(async (err: unknown) => {
-    if (!keyTaken(err)) throw err;
+    // Taken, or made by this very create whose answer was lost.
+    if (!keyTaken(err) && !answerLost(err)) throw err;
     return convergeOnTaken(client, setId, key, value, sensitive, err);
   });
   return { id: `${setId}/${made.id}`, outs: outputsOf(setId, made, value, set.organization) };
 }
 
 /**
- * A create refused because the set already has the key. A parameter has no field that could
- * say whose it is, so a parameter of the same key and sensitivity (and, when not sensitive,
- * the same value) is the one a create of this declaration made and whose answer was lost (a
- * runner killed mid-`up`): it is kept and given the declared value, with no duplicate. Any
- * other keeps the error, which then names `adopt: true`.
+ * A create refused because the set already has the key, or whose answer was lost. A
+ * parameter has no field that could say whose it is, so a parameter of the same key and
+ * sensitivity (and, when not sensitive, the same value) is the one a create of this
+ * declaration made and whose answer was lost (a runner killed mid-`up`, a dropped
+ * connection): it is kept and given the declared value, with no duplicate. Any other keeps
+ * the error, which then names `adopt: true` when the key was taken.
  */
 async function convergeOnTaken(
   client: WorkspacesClient,
