@@ -317,6 +317,10 @@ describe("policy set versions", () => {
     // The link read back is the same; a wrong secret finds nothing.
     expect((await expectStatus(t.api.get(`/policy-set-versions/${v.id}`), 200)).body.data.links.upload).toBe(link);
     expect((await put(link.replace(/key=[^&]+/, "key=wrong"), tarball({}))).status).toBe(404);
+    // A member who may not manage the set reads the version without its upload link.
+    const reader = t.api.as((await makeTeam(t.api, t.org, "version-readers")).token);
+    const asRead = (await expectStatus(reader.get(`/policy-set-versions/${v.id}`), 200)).body.data;
+    expect(asRead.links.upload).toBeUndefined();
 
     const files = { "a.sentinel": "main = rule { true }", "sub/b.sentinel": "x", "sentinel.hcl": "policy {}" };
     expect((await put(link, tarball(files))).status).toBe(204);

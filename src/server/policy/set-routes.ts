@@ -40,9 +40,8 @@ import {
   createPolicySetVersion,
   readPolicySetVersion,
   uploadPolicySetVersion,
-  uploadSecretOf,
+  type PolicySetVersionView,
 } from "./service/versions";
-import type { PolicySetVersionRecord } from "./store/sets";
 
 type Query = { Querystring: Record<string, unknown> };
 type Change = "add" | "remove";
@@ -149,10 +148,9 @@ export function policySetRoutes(app: FastifyInstance, ctx: ServerContext): void 
     ),
   );
 
-  const versionDocument = (request: FastifyRequest, v: PolicySetVersionRecord) => {
-    const secret = uploadSecretOf(ctx, v);
-    const link = secret
-      ? `${request.publicUrl}${API_PREFIX}/policy-set-versions/${v.id}/upload?key=${encodeURIComponent(secret)}`
+  const versionDocument = (request: FastifyRequest, { version: v, uploadSecret }: PolicySetVersionView) => {
+    const link = uploadSecret
+      ? `${request.publicUrl}${API_PREFIX}/policy-set-versions/${v.id}/upload?key=${encodeURIComponent(uploadSecret)}`
       : undefined;
     return { data: renderPolicySetVersion(v, link) };
   };

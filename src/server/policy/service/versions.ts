@@ -8,6 +8,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { gunzipSync } from "node:zlib";
+import { orgRole } from "../../auth/service/authz";
 import type { Caller } from "../../auth/service/caller";
 import { Invalid, NotFound, visible } from "../../domain-errors";
 import { newId, randomString } from "../../ids";
@@ -19,13 +20,24 @@ import type { PolicySetVersionRecord } from "../store/sets";
 
 const PURPOSE = "policy_set_versions.upload_secret";
 
-/** The secret of a pending version's upload link; none once its upload came. */
-export function uploadSecretOf(ctx: ServerContext, v: PolicySetVersionRecord): string | undefined {
-  return v.status === "pending" ? ctx.secrets.open(v.upload_secret, PURPOSE) : undefined;
+/**
+ * A version as its document shows it: with the secret of its upload link while it waits
+ * for its tarball, and only to a caller who manages the set (a reader may not upload).
+ */
+export interface PolicySetVersionView {
+  version: PolicySetVersionRecord;
+  uploadSecret?: string;
+}
+
+function viewOf(ctx: ServerContext, v: PolicySetVersionRecord, manage: boolean): PolicySetVersionView {
+  return {
+    version: v,
+    uploadSecret: manage && v.status === "pending" ? ctx.secrets.open(v.upload_secret, PURPOSE) : undefined,
+  };
 }
 
 /** A new pending version of a set the caller manages. */
-export function createPolicySetVersion(ctx: ServerContext, caller: Caller, setId: string): PolicySetVersionRecord {
+export function createPolicySetVersion(ctx: ServerContext, caller: Caller, setId: string): PolicySetVersionView {
   const s = loadPolicySet(ctx.db, caller, setId, true);
   const secret = randomString(40);
   const at = now();
@@ -44,14 +56,17 @@ export function createPolicySetVersion(ctx: ServerContext, caller: Caller, setId
     updated_at: at,
   };
   store.insertVersion(ctx.db, version);
-  return version;
+  return viewOf(ctx, version, true);
 }
 
 /** A version of a set the caller may see. */
-export function readPolicySetVersion(ctx: ServerContext, caller: Caller, id: string): PolicySetVersionRecord {
-  return visible("policy set version", store.findVersion(ctx.db, id), (v) => {
-    loadPolicySet(ctx.db, caller, v.policy_set_id, false);
+export function readPolicySetVersion(ctx: ServerContext, caller: Caller, id: string): PolicySetVersionView {
+  let manage = false;
+  const v = visible("policy set version", store.findVersion(ctx.db, id), (found) => {
+    const set = loadPolicySet(ctx.db, caller, found.policy_set_id, false);
+    manage = orgRole(ctx.db, caller, set.organization).managePolicies;
   });
+  return viewOf(ctx, v, manage);
 }
 
 /**
