@@ -162,6 +162,20 @@ describe("PolicySet", () => {
     expect((await h.client.policySets.read(id)).currentVersionId).toBe(uploaded.currentVersionId);
   });
 
+  it("a version the service cannot use fails with its reason; the set is kept and uploaded again by the next up", async () => {
+    // More than the service unpacks: the version is errored.
+    const folder = policiesFolder({ "sentinel.hcl": "" });
+    writeFileSync(join(folder, "huge.sentinel"), Buffer.alloc(65 * 1024 * 1024));
+    const checked = await check({ name: uniqueName("errored"), organization: h.org, policiesFolder: folder });
+    const err = await call("create", checked.inputs).catch((e: Error & { id?: string; properties?: Props }) => e);
+    expect(err.message).toContain("could not use the policies uploaded from policiesFolder");
+    expect(err.message).toMatch(/unpacks to more than/);
+    expect(err.message).toContain("Fix the folder's files and run `pulumi up` again");
+    expect(err.id).toMatch(/^polset-/);
+    expect(err.properties).toMatchObject({ policiesSha256: null });
+    expect((await call("diff", err.id, err.properties, checked.inputs)).changes).toBe(true);
+  });
+
   it("a version uploaded outside the program shows in the next diff", async () => {
     const folder = policiesFolder(SENTINEL_FILES);
     const news = { name: uniqueName("drift"), organization: h.org, policiesFolder: folder };
