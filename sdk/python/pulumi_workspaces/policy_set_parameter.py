@@ -157,12 +157,13 @@ class PolicySetParameter(pulumi.CustomResource):
         change of it made outside the program is not detected (its key, its sensitivity and its
         deletion are). A value that is not sensitive is read back and restored like any other.
 
-        After an interrupted `pulumi up`: a parameter has no field that could say whose it is,
-        and its key is unique in its set. A create that finds its key taken in the set by a
-        parameter that this resource's declaration would make (the same key, and the same
-        sensitivity) takes it over: it writes the declared value to it, so the parameter a
-        killed create made is kept, with no duplicate, and says so in one info line. A parameter
-        of that key with the other sensitivity keeps the `adopt: true` error.
+        After an interrupted `pulumi up`, or a create whose answer was lost: a parameter has no
+        field that could say whose it is, and its key is unique in its set. A create that finds
+        its key taken in the set by a parameter that this resource's declaration would make (the
+        same key and sensitivity, and when not sensitive the same value) takes it over and writes
+        the declared value to a sensitive one, so the parameter a killed create made is kept,
+        with no duplicate, and says so in one info line. Any other parameter of that key keeps
+        the `adopt: true` error.
 
         ## Example Usage
         ### A plain and a sensitive parameter of a set uploaded from a folder
@@ -238,12 +239,13 @@ class PolicySetParameter(pulumi.CustomResource):
         change of it made outside the program is not detected (its key, its sensitivity and its
         deletion are). A value that is not sensitive is read back and restored like any other.
 
-        After an interrupted `pulumi up`: a parameter has no field that could say whose it is,
-        and its key is unique in its set. A create that finds its key taken in the set by a
-        parameter that this resource's declaration would make (the same key, and the same
-        sensitivity) takes it over: it writes the declared value to it, so the parameter a
-        killed create made is kept, with no duplicate, and says so in one info line. A parameter
-        of that key with the other sensitivity keeps the `adopt: true` error.
+        After an interrupted `pulumi up`, or a create whose answer was lost: a parameter has no
+        field that could say whose it is, and its key is unique in its set. A create that finds
+        its key taken in the set by a parameter that this resource's declaration would make (the
+        same key and sensitivity, and when not sensitive the same value) takes it over and writes
+        the declared value to a sensitive one, so the parameter a killed create made is kept,
+        with no duplicate, and says so in one info line. Any other parameter of that key keeps
+        the `adopt: true` error.
 
         ## Example Usage
         ### A plain and a sensitive parameter of a set uploaded from a folder
