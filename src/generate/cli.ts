@@ -8,6 +8,7 @@
  * `TFE_*` and the engine CLI's credentials file) and writes a program that adopts it, with
  * a README beside it. Progress goes to stderr; the token is never written anywhere.
  */
+import * as path from "node:path";
 import { generate, generateSplit, GenerateError, type Counts } from "./index";
 
 const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--project prj-...] [--out index.ts] [--import-file FILE] [--stack NAME] [--force]
@@ -154,6 +155,10 @@ export async function main(argv: string[]): Promise<number> {
         `${c.consumers} consumer sets, ${c.workspaceVariables} workspace variable lists, ${c.variableSets} variable sets, ${layoutCounts(c)}) ` +
         `and ${result.readmePath} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.requests} requests`,
     );
+    if (result.filePaths.length)
+      console.error(
+        `wrote the code of ${result.filePaths.length} policies in ${path.dirname(result.filePaths[0])} (each Policy's codeFile)`,
+      );
     if (result.importPath)
       console.error(`wrote ${result.importPath} (${result.imports.length} resources) for pulumi import -f`);
     if (result.secrets.length)

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
 import { generate, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
-import { generateBoth, seededServer, statementOf as declaredBy, typeErrors } from "./check";
+import { generateBoth, runCli, seededServer, statementOf as declaredBy, typeErrors } from "./check";
 import { workspaceName, type Seeded } from "./seed";
 import { CODE, EXCLUDED, LISTED, SENSITIVE_VALUE, seedPolicies, type SeededPolicies } from "./seed-policies";
 
@@ -180,6 +180,19 @@ describe("generate with the service's policies", () => {
     expect(r.program).not.toMatch(/new Policy/);
     expect(r.files).toEqual({});
     expect(fs.existsSync(path.join(dir, "project", "policies"))).toBe(false);
+  });
+
+  it("says on the command line where it wrote the policies' code", async () => {
+    const out = path.join(dir, "cli", "index.ts");
+    const r = await runCli(["generate", "--organization", server.organization, "--out", out], {
+      WORKSPACES_ADDRESS: server.url,
+      WORKSPACES_TOKEN: server.token,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `wrote the code of 3 policies in ${path.join(dir, "cli", "policies")} (each Policy's codeFile)`,
+    );
+    expect(fs.readFileSync(path.join(dir, "cli", "policies", "no-admins.rego"), "utf8")).toBe(CODE["no-admins"]);
   });
 
   it("refuses to overwrite a code file that exists, before writing anything, unless forced", async () => {
