@@ -155,7 +155,6 @@ export function createPolicySet(db: Db, caller: Caller, organization: string, re
     updated_at: at,
   };
   const record = applyAttributes(base, a);
-  record.updated_at = at;
   assertNotGlobalWithTargets(record.global === 1, given);
   onDuplicate(
     () =>
