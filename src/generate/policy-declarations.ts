@@ -82,8 +82,10 @@ export function declarePolicies(
         at.section(`// Policy ${JSON.stringify(policy.name)} (${policy.id}) has no code on the service: not declared.`);
         continue;
       }
-      const extension =
-        POLICY_FILE_EXTENSIONS[policy.kind as PolicyKind] ?? `.${policy.kind.replace(/[^A-Za-z0-9]/g, "")}`;
+      // A kind this release does not know names its file's extension.
+      const extension = Object.hasOwn(POLICY_FILE_EXTENSIONS, policy.kind)
+        ? POLICY_FILE_EXTENSIONS[policy.kind as PolicyKind]
+        : `.${policy.kind.replace(/[^A-Za-z0-9]/g, "") || "policy"}`;
       const file = codeFile(`${POLICY_CODE_FOLDER}/${policy.name.replace(/^\.+/, "_")}${extension}`);
       out.files[file] = code;
       const ident = at.identifier(`${policy.name}-policy`, "policy");
