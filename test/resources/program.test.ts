@@ -123,6 +123,15 @@ describe("resource classes in a program", () => {
     new r.AgentPoolAllowedWorkspaces("pool-web", { agentPoolId: pool.id, workspaceIds: [ws.id] });
     new r.AgentPoolAllowedProjects("pool-platform", { agentPoolId: pool.id, projectIds: [project.id] });
     new r.AgentPoolExcludedWorkspaces("pool-not-net", { agentPoolId: pool.id, workspaceIds: ["ws-net"] });
+    const policy = new r.Policy("cost", { name: "cost", code: "main = rule { true }\n" });
+    const baseline = new r.PolicySet("baseline", { name: "baseline", policyIds: [policy.id] });
+    const limit = new r.PolicySetParameter("limit", { policySetId: baseline.id, key: "limit", value: "10" });
+    const apiKey = new r.PolicySetParameter("api-key", {
+      policySetId: baseline.id,
+      key: "api_key",
+      value: "plain-literal",
+      sensitive: true,
+    });
     new r.PolicySetWorkspaces("baseline-web", { policySetId: "polset-baseline", workspaceIds: [ws.id] });
     new r.PolicySetProjects("baseline-platform", { policySetId: "polset-baseline", projectIds: [project.id] });
     new r.PolicySetWorkspaceExclusions("baseline-not-net", {
@@ -165,6 +174,12 @@ describe("resource classes in a program", () => {
     expect(await value(appsAccess.urn)).toContain("workspaces:TeamProjectAccess::platform-apps");
     expect(await value(pool.urn)).toContain("workspaces:AgentPool::private-network");
     expect(await value(agentToken.urn)).toContain("workspaces:AgentToken::agents");
+    expect(await value(policy.urn)).toContain("workspaces:Policy::cost");
+    expect(await value(baseline.urn)).toContain("workspaces:PolicySet::baseline");
+    // A parameter's value is a secret only when sensitive (#2232), and then even as a plain literal.
+    expect(await isSecret(limit.value as pulumi.Output<unknown>)).toBe(false);
+    expect(await isSecret(apiKey.value as pulumi.Output<unknown>)).toBe(true);
+    expect(secretOutputsAsked.get("api-key")).toContain("sensitiveValue");
     // The token the service answers once is a secret output of every AgentToken.
     expect(secretOutputsAsked.get("agents")).toContain("token");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
