@@ -159,9 +159,9 @@ export async function teamTokenWith(h: Harness, flags: Record<string, boolean>):
   return (await api(h, "POST", `/teams/${team.json.data.id}/authentication-token`)).json.data.attributes.token;
 }
 
-/** Writes (POST, PATCH, DELETE) the harness's server has answered so far. */
+/** Writes (POST, PUT, PATCH, DELETE: a policy's code upload is a PUT) the harness's server has answered so far. */
 export function writesTo(h: Harness): number {
   return Object.entries(h.server.stats().byRoute)
-    .filter(([route]) => /^(POST|PATCH|DELETE) /.test(route))
+    .filter(([route]) => /^(POST|PUT|PATCH|DELETE) /.test(route))
     .reduce((n, [, count]) => n + count, 0);
 }
