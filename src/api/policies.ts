@@ -49,7 +49,7 @@ export function policyNameProblem(name: string): string | null {
 export function enforcementLevelProblem(kind: string, level: string): string | null {
   const levels = ENFORCEMENT_LEVELS[kind as PolicyKind] as readonly string[] | undefined;
   if (!levels || levels.includes(level)) return null;
-  return `is not valid for a ${kind} policy (${levels.join(", ")})`;
+  return `is not valid for a policy of kind ${kind} (${levels.join(", ")})`;
 }
 
 /** A name as requests carry it. */

@@ -63,13 +63,13 @@ describe("check and diff", () => {
     expect(await f({ code: CODE, enforcementLevel: "mandatory" })).toEqual([
       {
         property: "enforcementLevel",
-        reason: '"mandatory" is not valid for a sentinel policy (advisory, soft-mandatory, hard-mandatory)',
+        reason: '"mandatory" is not valid for a policy of kind sentinel (advisory, soft-mandatory, hard-mandatory)',
       },
     ]);
     expect(await f({ kind: "opa", code: "package a", enforcementLevel: "hard-mandatory", query: "data.a.b" })).toEqual([
       {
         property: "enforcementLevel",
-        reason: '"hard-mandatory" is not valid for a opa policy (advisory, mandatory)',
+        reason: '"hard-mandatory" is not valid for a policy of kind opa (advisory, mandatory)',
       },
     ]);
     expect((await f({ kind: "opa", code: "package a" }))[0]).toMatchObject({ property: "query" });
