@@ -66,7 +66,7 @@ export async function readPolicySetByName(
   if (!found)
     throw fail(
       fn,
-      `no policy set "${name}" in organization "${organization}" that the token in use may see: it does not exist, or the token may not see the organization's policy sets (that takes an owners token, an organization token or a team that manages policies)`,
+      `no policy set "${name}" in organization "${organization}" that the token in use may see: it does not exist, or the token is not one of the organization's (reading its policy sets takes a member's, a team's or the organization's token)`,
     );
   // The list's entries may leave the lists out: the set's own read names every one.
   const set = await client.policySets.read(found.id);
