@@ -29,3 +29,72 @@ export const membershipCreateSchema = z
       .loose(),
   })
   .loose();
+
+/**
+ * The plans a local server's site administrator may give an organization (`GET /admin/feature-sets`),
+ * named after the hosted service's plans; go-tfe's tests ask for Free, Standard (entitlement) and Business.
+ * The local server records the plan and enforces nothing by it.
+ */
+export const FEATURE_SETS = [
+  { id: "fs-free", name: "Free", "is-free-tier": true },
+  { id: "fs-essentials", name: "Essentials", "is-free-tier": false },
+  { id: "fs-standard", name: "Standard", "is-free-tier": false },
+  { id: "fs-standard-entitlement", name: "Standard (entitlement)", "is-free-tier": false },
+  { id: "fs-plus", name: "Plus", "is-free-tier": false },
+  { id: "fs-premium", name: "Premium", "is-free-tier": false },
+  { id: "fs-business", name: "Business", "is-free-tier": false },
+] as const;
+
+const count = z.int().nonnegative();
+const time = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, such as 2031-01-02T03:04:05Z" });
+
+/** Body of `POST /admin/organizations/:org/subscription`: the organization's plan (a feature set) and its limits. */
+export const subscriptionUpdateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.enum(["subscription", "subscriptions"]),
+        attributes: z
+          .object({
+            "runs-ceiling": count.nullish(),
+            "agents-ceiling": count.nullish(),
+            "contract-start-at": time.nullish(),
+            "end-at": time.nullish(),
+            "contract-user-limit": count.nullish(),
+            "contract-apply-limit": count.nullish(),
+            "contract-managed-resources-limit": count.nullish(),
+          })
+          .loose()
+          .optional(),
+        relationships: z
+          .object({
+            "feature-set": z
+              .object({
+                data: z
+                  .object({
+                    type: z.literal("feature-sets"),
+                    id: z.enum(
+                      FEATURE_SETS.map((f) => f.id),
+                      { error: `must name a feature set: ${FEATURE_SETS.map((f) => f.id).join(", ")}` },
+                    ),
+                  })
+                  .loose(),
+              })
+              .loose(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** The limits a subscription records, by their attribute names. */
+export const SUBSCRIPTION_LIMITS = [
+  "runs-ceiling",
+  "agents-ceiling",
+  "contract-start-at",
+  "end-at",
+  "contract-user-limit",
+  "contract-apply-limit",
+  "contract-managed-resources-limit",
+] as const;

@@ -19,6 +19,7 @@ import { runTriggerDomain } from "./run-trigger";
 import { notificationDomain } from "./notification";
 import { variableDomain } from "./variable";
 import { policyDomain } from "./policy";
+import { subscriptionDomain } from "./subscription";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -42,4 +43,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   runTriggerDomain,
   notificationDomain,
   policyDomain,
+  subscriptionDomain,
 ];

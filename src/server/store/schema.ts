@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-v3";
 import { AGENT_POOLS_SCHEMA } from "./schema-v4";
 import { POLICIES_SCHEMA } from "./schema-v5";
+import { SUBSCRIPTIONS_SCHEMA } from "./schema-v6";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -317,6 +318,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "policies, policy sets with where they apply, their parameters and versions",
     up(db) {
       db.exec(POLICIES_SCHEMA);
+    },
+  },
+  {
+    version: 6,
+    description: "each organization's subscription (a plan and its limits), recorded for site administrators",
+    up(db) {
+      db.exec(SUBSCRIPTIONS_SCHEMA);
     },
   },
 ];
