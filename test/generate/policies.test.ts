@@ -11,6 +11,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
+import { fakeClient } from "../client/fake-service";
+import { startOtfLike } from "../client/otf-like";
 import { generate, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import type { RunningServer } from "../../src/server";
 import { generateBoth, runCli, seededServer, statementOf as declaredBy, typeErrors } from "./check";
@@ -237,4 +239,23 @@ describe("generate --split-by project with the service's policies", () => {
   it("type-checks, every stack file", () => {
     expect(typeErrors(split.stacks.map((s) => path.join(split.dir, s.file)))).toEqual([]);
   }, 60_000);
+});
+
+describe("generate on a server that offers no policies (as OTF answers)", () => {
+  it("declares none and writes no code file, and still writes the rest", async () => {
+    const otf = await startOtfLike();
+    try {
+      const otfClient = fakeClient(otf.service, { rateLimit: false });
+      await otfClient.workspaces.create("acme", { name: "web" });
+      const out = path.join(dir, "otf", "index.ts");
+      const r = await generate({ client: otfClient, organization: "acme", out });
+      expect(r.program).toContain('new Workspace("web"');
+      expect(r.program).not.toMatch(/new Policy/);
+      expect(r.counts).toMatchObject({ policies: 0, policySets: 0, policySetParameters: 0, policySetLists: 0 });
+      expect(r.files).toEqual({});
+      expect(fs.existsSync(path.join(dir, "otf", "policies"))).toBe(false);
+    } finally {
+      await otf.close();
+    }
+  });
 });
