@@ -17,8 +17,11 @@ interface PackResult {
 }
 
 /**
- * Upper bounds with headroom over what is measured today (1.01 MB packed, 4.72 MB unpacked:
- * dist with source maps, src, docs, examples). The growth since 870 kB / 4.06 MB is the agent
+ * Upper bounds with headroom over what is measured today (1.15 MB packed, 5.46 MB unpacked:
+ * dist with source maps, src, docs, examples). The growth since 1.01 MB / 4.72 MB is the
+ * service's policies: seven resources and a lookup with their wire schemas, four client areas,
+ * providers, a folder's tarball writer, a page, an example and examples in four languages in
+ * the schema. The growth since 870 kB / 4.06 MB before that is the agent
  * pools area: six resources and a lookup with their wire schemas, client areas, providers,
  * page and examples in four languages. The growth since 733 kB / 3.39 MB before that is six
  * resources and three lookups for projects, teams, access, run triggers and notifications,
@@ -28,8 +31,8 @@ interface PackResult {
  * type, default, enum and import id, one list of secrets and clears for both doors, and the
  * docs of the other languages.
  */
-const MAX_PACKED = 1_100_000;
-const MAX_UNPACKED = 5_200_000;
+const MAX_PACKED = 1_300_000;
+const MAX_UNPACKED = 6_200_000;
 
 let pack: PackResult;
 let files: Set<string>;
