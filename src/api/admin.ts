@@ -98,3 +98,52 @@ export const SUBSCRIPTION_LIMITS = [
   "contract-apply-limit",
   "contract-managed-resources-limit",
 ] as const;
+
+/** One architecture's build of a policy tool version, as go-tfe's `ToolVersionArchitecture`. */
+const toolArch = z
+  .object({ url: z.string().min(1), sha: z.string().min(1), os: z.string().min(1), arch: z.string().min(1) })
+  .loose();
+
+const toolVersionAttributes = {
+  version: z.string().min(1),
+  url: z.string().min(1),
+  sha: z.string().min(1),
+  official: z.boolean(),
+  deprecated: z.boolean(),
+  "deprecated-reason": z.string().nullable(),
+  enabled: z.boolean(),
+  beta: z.boolean(),
+  archs: z.array(toolArch),
+};
+
+/** Body of `PATCH /admin/sentinel-versions/:id` (and `opa-versions`): every attribute optional. */
+export const toolVersionUpdateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.enum(["sentinel-versions", "opa-versions"]),
+        attributes: z.object(toolVersionAttributes).partial().loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** Body of `POST /admin/sentinel-versions` (and `opa-versions`): a version, with a URL and a SHA or a build per architecture. */
+export const toolVersionCreateSchema = z
+  .object({
+    data: z
+      .object({
+        type: z.enum(["sentinel-versions", "opa-versions"]),
+        attributes: z
+          .object(toolVersionAttributes)
+          .partial()
+          .required({ version: true })
+          .loose()
+          .refine((a) => (a.url && a.sha) || (a.archs && a.archs.length > 0), {
+            error: "url and sha, or archs, are required",
+            path: ["url"],
+          }),
+      })
+      .loose(),
+  })
+  .loose();

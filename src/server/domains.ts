@@ -19,7 +19,7 @@ import { runTriggerDomain } from "./run-trigger";
 import { notificationDomain } from "./notification";
 import { variableDomain } from "./variable";
 import { policyDomain } from "./policy";
-import { subscriptionDomain } from "./subscription";
+import { siteAdminDomain } from "./site-admin";
 
 /** Every domain of the service, in the order their schemas are created and routes registered. */
 export const DOMAINS: ReadonlyArray<Domain> = [
@@ -43,5 +43,5 @@ export const DOMAINS: ReadonlyArray<Domain> = [
   runTriggerDomain,
   notificationDomain,
   policyDomain,
-  subscriptionDomain,
+  siteAdminDomain,
 ];

@@ -17,7 +17,7 @@ export function newId(kind: IdKind): string {
 }
 
 /** Prefixes of records the spec does not name, kept here so every id comes from one place. */
-export function newInternalId(prefix: "tws-" | "tprj-" | "oc-" | "sv-" | "user-" | "sub-"): string {
+export function newInternalId(prefix: "tws-" | "tprj-" | "oc-" | "sv-" | "user-" | "sub-" | "tool-"): string {
   return prefix + randomString(16);
 }
 

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-v3";
 import { AGENT_POOLS_SCHEMA } from "./schema-v4";
 import { POLICIES_SCHEMA } from "./schema-v5";
-import { SUBSCRIPTIONS_SCHEMA } from "./schema-v6";
+import { SITE_ADMIN_SCHEMA } from "./schema-v6";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -322,9 +322,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    description: "each organization's subscription (a plan and its limits), recorded for site administrators",
+    description:
+      "organization subscriptions (a plan and its limits) and policy tool versions, set by site administrators",
     up(db) {
-      db.exec(SUBSCRIPTIONS_SCHEMA);
+      db.exec(SITE_ADMIN_SCHEMA);
     },
   },
 ];

@@ -3,7 +3,13 @@ import { SUBSCRIPTION_LIMITS, subscriptionUpdateSchema } from "../../api/admin";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
 import { API_PREFIX, paginationEnvelope, parseBody, parsePage, queryText, send, type Resource } from "../http/jsonapi";
-import { listFeatureSets, setSubscription, showSubscription, type FeatureSet, type Subscription } from "./service";
+import {
+  listFeatureSets,
+  setSubscription,
+  showSubscription,
+  type FeatureSet,
+  type Subscription,
+} from "./subscriptions";
 
 function renderFeatureSet(f: FeatureSet): Resource {
   return {
