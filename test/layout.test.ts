@@ -107,6 +107,7 @@ const INFRASTRUCTURE = new Set([
   `${SERVER}store/schema-v3.ts`,
   `${SERVER}store/schema-v4.ts`,
   `${SERVER}store/schema-v5.ts`,
+  `${SERVER}store/schema-v6.ts`,
 ]);
 
 /**
@@ -320,6 +321,8 @@ const TABLE_OWNERS: Record<string, string> = {
   policy_set_workspaces: "policy",
   policy_set_projects: "policy",
   policy_set_versions: "policy",
+  subscriptions: "site-admin",
+  tool_versions: "site-admin",
 };
 
 /** SQL functions and SQLite's own tables, which no domain owns. */

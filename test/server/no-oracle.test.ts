@@ -22,6 +22,12 @@ const ADDRESS_NO_RECORD = new Set([
   "POST /admin/users",
   // A user is no organisation's record: any signed-in caller reads one, as on the service.
   "GET /users/:id",
+  // The site administrator's plans and policy tool versions are no organisation's records.
+  "GET /admin/feature-sets",
+  "GET /admin/sentinel-versions",
+  "POST /admin/sentinel-versions",
+  "GET /admin/opa-versions",
+  "POST /admin/opa-versions",
 ]);
 
 let server: RunningServer;
@@ -214,6 +220,12 @@ beforeAll(async () => {
     ),
   );
   records.policySetVersion = id(await expectStatus(owner.post(`/policy-sets/${records.policySet}/versions`), 201));
+  records.toolVersion = id(
+    await expectStatus(
+      owner.post("/admin/sentinel-versions", data("sentinel-versions", { version: "0.0.1", url: "u", sha: "s" })),
+      201,
+    ),
+  );
 }, 60_000);
 afterAll(() => server?.close());
 
@@ -243,6 +255,8 @@ function kindOf(route: string, param: string): string | undefined {
     policies: "policy",
     "policy-sets": "policySet",
     "policy-set-versions": "policySetVersion",
+    // `/admin/sentinel-versions/:id` and `/admin/opa-versions/:id`
+    admin: "toolVersion",
   };
   switch (param) {
     case "organization_name":

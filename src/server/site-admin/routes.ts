@@ -9,7 +9,7 @@ import {
   showSubscription,
   type FeatureSet,
   type Subscription,
-} from "./subscriptions";
+} from "./service/subscriptions";
 
 function renderFeatureSet(f: FeatureSet): Resource {
   return {

@@ -13,7 +13,14 @@ import {
   type Resource,
 } from "../http/jsonapi";
 import type { ToolVersionRow } from "./store";
-import { createVersion, listVersions, loadVersion, removeVersion, updateVersion, type Tool } from "./tool-versions";
+import {
+  createVersion,
+  listVersions,
+  loadVersion,
+  removeVersion,
+  updateVersion,
+  type Tool,
+} from "./service/tool-versions";
 
 const TOOLS: ReadonlyArray<{ tool: Tool; type: "sentinel-versions" | "opa-versions" }> = [
   { tool: "sentinel", type: "sentinel-versions" },

@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import type { toolVersionCreateSchema } from "../../api/admin";
-import { assertSiteAdmin } from "../auth/service/authz";
-import type { Caller } from "../auth/service/caller";
-import { NameTaken, visible } from "../domain-errors";
-import { newInternalId } from "../ids";
-import type { Db, Page } from "../store/db";
-import { inTransaction, now, onDuplicate } from "../store/db";
-import { deleteToolVersion, findToolVersion, listToolVersions, saveToolVersion, type ToolVersionRow } from "./store";
+import type { toolVersionCreateSchema } from "../../../api/admin";
+import { assertSiteAdmin } from "../../auth/service/authz";
+import type { Caller } from "../../auth/service/caller";
+import { NameTaken, visible } from "../../domain-errors";
+import { newInternalId } from "../../ids";
+import type { Db, Page } from "../../store/db";
+import { inTransaction, now, onDuplicate } from "../../store/db";
+import { deleteToolVersion, findToolVersion, listToolVersions, saveToolVersion, type ToolVersionRow } from "../store";
 
 /**
  * The policy tool versions (Sentinel, OPA) a site administrator offers, as the hosted

@@ -1,12 +1,12 @@
-import { FEATURE_SETS, type SUBSCRIPTION_LIMITS } from "../../api/admin";
-import { assertSiteAdmin } from "../auth/service/authz";
-import type { Caller } from "../auth/service/caller";
-import { NotFound } from "../domain-errors";
-import { newInternalId } from "../ids";
-import { findOrganization } from "../organization/service";
-import type { Db } from "../store/db";
-import { inTransaction, now } from "../store/db";
-import { findSubscription, upsertSubscription, type SubscriptionRow } from "./store";
+import { FEATURE_SETS, type SUBSCRIPTION_LIMITS } from "../../../api/admin";
+import { assertSiteAdmin } from "../../auth/service/authz";
+import type { Caller } from "../../auth/service/caller";
+import { NotFound } from "../../domain-errors";
+import { newInternalId } from "../../ids";
+import { findOrganization } from "../../organization/service";
+import type { Db } from "../../store/db";
+import { inTransaction, now } from "../../store/db";
+import { findSubscription, upsertSubscription, type SubscriptionRow } from "../store";
 
 /**
  * Organization subscriptions, a local server's administration only: the site
