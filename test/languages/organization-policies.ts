@@ -181,8 +181,9 @@ export async function parameterAnswers(server: RunningServer, ids: Record<string
 }
 
 /**
- * The drift of organization.json made over HTTP: the policy's code uploaded, the set's
- * attributes and the plain parameter's value changed, a workspace detached from the set.
+ * The drift of organization.json made over HTTP: the policy's code uploaded and its level
+ * changed, the set's attributes and the plain parameter's value changed, a workspace
+ * detached from the set.
  */
 export async function driftPolicies(
   server: RunningServer,
@@ -191,6 +192,13 @@ export async function driftPolicies(
 ): Promise<void> {
   const d = organization.drift.policies;
   await uploadCode(server, ids["require-tags"], d.code);
+  await write(
+    server,
+    "PATCH",
+    `/policies/${ids["require-tags"]}`,
+    { data: { type: "policies", id: ids["require-tags"], attributes: d.policy } },
+    "drift the policy",
+  );
   await write(
     server,
     "PATCH",

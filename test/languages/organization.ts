@@ -192,10 +192,11 @@ interface OrganizationDescription {
     agentPool: Obj;
     settings: Obj;
     /**
-     * The policy's code uploaded over HTTP, the set's attributes and the plain parameter's
-     * value changed, and a workspace (by its name in `${...}`) detached from the set.
+     * The policy's code uploaded over HTTP and its attributes changed, the set's attributes
+     * and the plain parameter's value changed, and a workspace (by its name in `${...}`)
+     * detached from the set.
      */
-    policies: { code: string; set: Obj; parameter: Obj; detached: string };
+    policies: { code: string; policy: Obj; set: Obj; parameter: Obj; detached: string };
     updated: string[];
     deleted: string[];
   };
