@@ -15,6 +15,7 @@ import { CLAIMANT_KEY } from "../../src/resources/process/claims";
 import { resetClients } from "../../src/resources/providers/client";
 import { createProject, providersAs, startHarness, teamTokenWith, uniqueName, type Harness } from "./helpers";
 import { familyCalls } from "./entry-calls";
+import type { Props } from "../../src/resources/providers/types";
 
 let h: Harness;
 
