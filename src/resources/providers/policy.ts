@@ -97,11 +97,7 @@ function outputsOf(p: ApiPolicy, organization: unknown, code: string | undefined
 }
 
 /** The policy named `name` in `organization`, or undefined. */
-function policyByName(
-  client: WorkspacesClient,
-  organization: string,
-  name: string,
-): Promise<ApiPolicy | undefined> {
+function policyByName(client: WorkspacesClient, organization: string, name: string): Promise<ApiPolicy | undefined> {
   return firstNamed(client.policies.list(organization, { search: name }), name);
 }
 
