@@ -12,8 +12,10 @@
  * The rules, as for the workspaces' listing (./snapshot.ts):
  * - Per client (address and token): a read never answers for another token.
  * - Any write through the client to a set (`/policy-sets/:id...`) drops what is held of that
- *   set; any other write to the policy area (a policy, a version, a new set) drops everything
- *   held for the client. A read that was under way during a write is not kept.
+ *   set; a write that changes no set held (a new set or policy, a policy's settings or code)
+ *   drops nothing; any other write to the policy area (a policy's delete, a version's upload)
+ *   drops everything held for the client. A read that was under way during a write is not
+ *   kept. A set's create answer is held as a read ({@link rememberPolicySet}).
  * - An answer is used for {@link POLICY_SET_READ_LIFETIME_MS} after it arrived, then read again.
  * - Errors are never kept: a 404 is judged by the caller under the one rule (providers/gone.ts).
  */
@@ -87,14 +89,27 @@ export function dropPolicySet(client: WorkspacesClient, id: string): void {
   reads.parameters.delete(id);
 }
 
+/**
+ * Holds `set` as just answered by a write (a create's answer): the resources of the set that
+ * run next (where it applies, its parameters) read it from here instead of asking again.
+ */
+export function rememberPolicySet(client: WorkspacesClient, set: PolicySet): void {
+  readsOf(client).sets.set(set.id, { value: Promise.resolve(set), readAt: Date.now() });
+}
+
 const SET_PATH = /\/policy-sets\/([^/?]+)/;
+/** Writes that change no set already held: a new set or policy, a policy's settings or code. */
+const CHANGES_NO_SET = [
+  /^POST .*\/organizations\/[^/]+\/(policy-sets|policies)$/,
+  /^(PATCH|PUT) .*\/policies\/pol-[^/]+(\/upload)?$/,
+];
 
 /**
  * Called with every write the client sends (method and path; see clients.ts): drops what
  * it may have changed. Writes outside the policy area change nothing held here.
  */
-export function notePolicyWrite(client: WorkspacesClient, _method: string, path: string): void {
-  if (!/polic/.test(path)) return;
+export function notePolicyWrite(client: WorkspacesClient, method: string, path: string): void {
+  if (!/polic/.test(path) || CHANGES_NO_SET.some((w) => w.test(`${method} ${path.split("?")[0]}`))) return;
   const reads = byClient.get(client);
   if (!reads) return;
   const set = SET_PATH.exec(path)?.[1];

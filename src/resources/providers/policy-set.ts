@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isId } from "../../api/common";
 import { POLICY_DESCRIPTION_MAX } from "../../api/policies";
 import type { PolicySet as ApiPolicySet, PolicySetUpdateOptions, WorkspacesClient } from "../../client";
-import { readPolicySet } from "../process/policy-set-reads";
+import { readPolicySet, rememberPolicySet } from "../process/policy-set-reads";
 import { declareGlobal } from "../process/policy-set-globals";
 import { adoptable, nameTaken, type Adopter } from "./adoption";
 import { firstNamed, nameKey } from "./by-name";
@@ -152,7 +152,10 @@ const provider: ProviderImpl<PolicySetInputs & Props, PolicySetOutputs> = {
         );
       });
     const folder = typeof inputs.policiesFolder === "string" ? inputs.policiesFolder : undefined;
-    if (!folder) return { id: set.id, outs: outputsOf(set, organization, NO_FOLDER) };
+    if (!folder) {
+      rememberPolicySet(client, set);
+      return { id: set.id, outs: outputsOf(set, organization, NO_FOLDER) };
+    }
     try {
       const state = await uploaded(client, set, folder);
       return { id: set.id, outs: outputsOf(await readPolicySet(client, set.id), organization, state) };
