@@ -194,7 +194,12 @@ describe("a global set", () => {
     const leaving = await newSet({ global: true });
     const ws = await newWorkspace();
     await call("PolicySet", "diff", leaving, { global: true }, { global: false });
+    laterOperation();
+    const reads = () => requests(/^GET \S*\/policy-sets\/:[^/]+$/);
+    const before = reads();
     expect((await check(WS, { policySetId: leaving, workspaceIds: [ws] })).failures).toEqual([]);
+    // Declared not global (#1080): a preview's check of where the set applies reads nothing.
+    expect(reads() - before).toBe(0);
     // Made global while the program declares its projects: refused at preview already.
     const joining = await newSet();
     await call("PolicySet", "diff", joining, { global: false }, { global: true });

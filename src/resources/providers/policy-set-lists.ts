@@ -69,6 +69,8 @@ function list(
       (client, setId, list) => client.policySets[`remove${name}`](setId, list),
     ),
     refusal: applies ? notGlobal : undefined,
+    // A set the program declares not global takes the list: a preview reads nothing (#1080).
+    accepted: applies ? (setId) => declaredGlobal(setId) === false : undefined,
   };
 }
 

@@ -109,7 +109,9 @@ const provider: ProviderImpl<PolicySetInputs & Props, PolicySetOutputs> = {
 
   async diff(id, olds, news) {
     // Where the set applies is checked after this diff, against what the program declares.
-    if (typeof news.global === "boolean") declareGlobal(id, news.global);
+    // Undeclared, `global` is the service's, as the last read recorded it in the state.
+    const global = typeof news.global === "boolean" ? news.global : olds.global;
+    if (typeof global === "boolean") declareGlobal(id, global);
     const { changed, replaces } = diffFields(olds, news, POLICY_SET_FIELDS);
     const switched = switchedSource(olds, news);
     if (switched) replaces.push(switched);

@@ -43,6 +43,8 @@ export interface RecordList<R> {
   write(client: WorkspacesClient, ownerId: string, current: string[], next: string[]): Promise<string[]>;
   /** Why the owner as read takes no such list (a global policy set and its workspaces): refused at check and before any write. */
   refusal?(record: R): string | undefined;
+  /** True when this process already knows the owner takes the list (the program declares so), so `check` reads nothing. */
+  accepted?(ownerId: string): boolean;
   /** Told when a `check` declares the list, when its write landed or found nothing to write, and when it failed (an agent pool's allowances). */
   signals?: { declared(ownerId: string, claimant: string): void; written: Signal; failed: Signal };
 }

@@ -55,7 +55,7 @@ function missing<R>(client: WorkspacesClient, list: RecordList<R>, ownerId: stri
  * A read that fails says nothing here: the write reports it.
  */
 async function refusalFailures<R>(list: RecordList<R>, ownerId: string): Promise<CheckFailure[]> {
-  if (!list.refusal) return [];
+  if (!list.refusal || list.accepted?.(ownerId)) return [];
   const record = await list.owner.read(getClient(), ownerId).catch(() => undefined);
   const why = record === undefined ? undefined : list.refusal(record);
   return why === undefined ? [] : [{ property: list.owner.arg, reason: refused(list, ownerId, why) }];
