@@ -309,6 +309,18 @@ describe("authoritative", () => {
     });
   });
 
+  it("delete clears a list whose project was deleted since the set was read, as a destroy does", async () => {
+    const set = await newSet();
+    const [p1, p2] = [await createProject(h, uniqueName("prj")), await createProject(h, uniqueName("prj"))];
+    const made = await create(PRJ, { policySetId: set, projectIds: [p1, p2] });
+    laterOperation();
+    await call(PRJ, "read", made.id, made.outs); // the destroy's process holds the set as read now
+    // Deleted by another client (another resource of the destroy, or a person): it leaves the list.
+    await h.client.projects.delete(p1);
+    await call(PRJ, "delete", made.id, made.outs);
+    expect((await lists(set)).projectIds).toEqual([]);
+  });
+
   it("import by the set's id reads the whole list as an authoritative resource holds it", async () => {
     const set = await newSet();
     const [a, b] = [await newWorkspace(), await newWorkspace()];

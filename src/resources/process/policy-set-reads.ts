@@ -14,7 +14,8 @@
  * - Any write through the client to a set (`/policy-sets/:id...`) drops what is held of that
  *   set; a write that changes no set held (a new set or policy, a policy's settings or code)
  *   drops nothing; any other write to the policy area (a policy's delete, a version's upload)
- *   drops everything held for the client. A read that was under way during a write is not
+ *   and a workspace's or a project's delete (it leaves every set's lists) drop everything
+ *   held for the client. A read that was under way during a write is not
  *   kept. A set's create answer is held as a read ({@link rememberPolicySet}).
  * - An answer is used for {@link POLICY_SET_READ_LIFETIME_MS} after it arrived, then read again.
  * - Errors are never kept: a 404 is judged by the caller under the one rule (providers/gone.ts).
@@ -98,6 +99,8 @@ export function rememberPolicySet(client: WorkspacesClient, set: PolicySet): voi
 }
 
 const SET_PATH = /\/policy-sets\/([^/?]+)/;
+/** A workspace's or a project's delete: the service takes it out of every set's lists. */
+const LEAVES_SETS = /^(DELETE .*\/(workspaces|projects)\/[^/]+|POST .*\/workspaces\/[^/]+\/actions\/safe-delete)$/;
 /** Writes that change no set already held: a new set or policy, a policy's settings or code. */
 const CHANGES_NO_SET = [
   /^POST .*\/organizations\/[^/]+\/(policy-sets|policies)$/,
@@ -109,7 +112,9 @@ const CHANGES_NO_SET = [
  * it may have changed. Writes outside the policy area change nothing held here.
  */
 export function notePolicyWrite(client: WorkspacesClient, method: string, path: string): void {
-  if (!/polic/.test(path) || CHANGES_NO_SET.some((w) => w.test(`${method} ${path.split("?")[0]}`))) return;
+  const route = `${method} ${path.split("?")[0]}`;
+  if (!/polic/.test(path) && !LEAVES_SETS.test(route)) return;
+  if (CHANGES_NO_SET.some((w) => w.test(route))) return;
   const reads = byClient.get(client);
   if (!reads) return;
   const set = SET_PATH.exec(path)?.[1];

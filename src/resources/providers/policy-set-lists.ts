@@ -8,7 +8,8 @@
  * check when the set can be read and before any write otherwise; its exclusions are not.
  */
 import type { PolicySet } from "../../client";
-import { readPolicySet } from "../process/policy-set-reads";
+import { dropPolicySet, readPolicySet } from "../process/policy-set-reads";
+import { ValidationError } from "../../client/typed-errors";
 import { declaredGlobal } from "../process/policy-set-globals";
 import { byDelta, recordListProvider } from "./record-lists";
 import type { ListOwner, RecordList } from "./record-list-rules";
@@ -66,7 +67,20 @@ function list(
     of: (set) => set[field],
     write: byDelta(
       (client, setId, list) => client.policySets[`add${name}`](setId, list),
-      (client, setId, list) => client.policySets[`remove${name}`](setId, list),
+      async (client, setId, list) => {
+        try {
+          await client.policySets[`remove${name}`](setId, list);
+        } catch (err) {
+          // A workspace or project deleted since the set was read has left the list already
+          // (the service refuses to remove an id it no longer knows): remove what is still there.
+          if (!(err instanceof ValidationError)) throw err;
+          dropPolicySet(client, setId);
+          const still = new Set((await client.policySets.read(setId))[field]);
+          const left = list.filter((id) => still.has(id));
+          if (left.length === list.length) throw err;
+          if (left.length > 0) await client.policySets[`remove${name}`](setId, left);
+        }
+      },
     ),
     refusal: applies ? notGlobal : undefined,
     // A set the program declares not global takes the list: a preview reads nothing (#1080).
