@@ -24,6 +24,7 @@ export type AgentTokenCreateRequest = z.infer<typeof agentTokenCreateRequestSche
 /**
  * An agent token as read back (`authentication-tokens`, id `at-`); `token` is present
  * only in the create's answer. Relationship `created-by` names the user who made it.
+ * Team and organization tokens share the shape (./auth-tokens.ts).
  */
 export const agentTokenResourceSchema = resourceSchema(
   "authentication-tokens",
@@ -34,6 +35,8 @@ export const agentTokenResourceSchema = resourceSchema(
       token: maybe(z.string()),
       "created-at": optionalTimestampSchema,
       "last-used-at": optionalTimestampSchema,
+      /** When the token stops working (team and organization tokens; agent tokens have none). */
+      "expired-at": optionalTimestampSchema,
     })
     .loose(),
 );

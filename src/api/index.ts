@@ -22,3 +22,5 @@ export * from "./agent-pools";
 export * from "./agent-tokens";
 export * from "./policies";
 export * from "./policy-sets";
+export * from "./memberships";
+export * from "./auth-tokens";
