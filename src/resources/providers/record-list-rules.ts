@@ -97,17 +97,26 @@ export function checkList<R>(list: RecordList<R>, news: Props): CheckFailure[] {
         property: list.arg,
         reason: `${list.arg} must be a list of ${noun} ids (${ID_PREFIXES[list.idKind]}...)`,
       });
-  } else {
-    const seen = new Set<unknown>();
-    ids.forEach((id: unknown, i: number) => {
-      if (isUnknown(id)) return;
-      const property = `${list.arg}[${i}]`;
-      if (!isId(list.idKind, id))
-        failures.push({ property, reason: `${property}: must be ${prefix}, not ${JSON.stringify(id)}` });
-      else if (seen.has(id)) failures.push({ property, reason: `${property}: ${id} is listed twice` });
-      seen.add(id);
-    });
-  }
+  } else
+    failures.push(...itemFailures(list.arg, ids, (id) => (isId(list.idKind, id) ? undefined : `must be ${prefix}`)));
+  return failures;
+}
+
+/**
+ * The failures of the items of a list input `arg`: each that `invalid` refuses (it says
+ * why), and each listed twice. Items not known until apply are judged later.
+ */
+export function itemFailures(arg: string, items: unknown[], invalid: (item: unknown) => string | undefined) {
+  const failures: CheckFailure[] = [];
+  const seen = new Set<unknown>();
+  items.forEach((item: unknown, i: number) => {
+    if (isUnknown(item)) return;
+    const property = `${arg}[${i}]`;
+    const why = invalid(item);
+    if (why !== undefined) failures.push({ property, reason: `${property}: ${why}, not ${JSON.stringify(item)}` });
+    else if (seen.has(item)) failures.push({ property, reason: `${property}: ${String(item)} is listed twice` });
+    seen.add(item);
+  });
   return failures;
 }
 
@@ -119,13 +128,29 @@ export function holdingOf<R>(list: RecordList<R>, inputs: Props): ListHolding {
   };
 }
 
+/** One resource's claim of a list, for {@link listClaimFailures}. */
+export interface ListClaim {
+  /** The kind of claims (see ../process/claims.ts). */
+  kind: string;
+  /** How messages name the list: `the allowed workspaces of agent pool apool-...`. */
+  label: string;
+  /** The input that names the list's owner. */
+  ownerArg: string;
+  mode: OwnershipMode;
+  holding: ListHolding;
+  /** The input that declares an item (its property path), and how messages name it. */
+  itemArg(item: string): string;
+  itemName(item: string): string;
+  /** What the additive resources add, for the way out: `ids`. */
+  items: string;
+}
+
 /**
  * The refusals of two resources of this stack on one list: two owners of the whole list, a
- * whole list and an additive resource, or two additive resources adding the same id.
+ * whole list and an additive resource, or two additive resources adding the same item.
  */
-export function claimFailures<R>(list: RecordList<R>, news: Props, claimant: string): CheckFailure[] {
-  const mode = modeOf(news);
-  const conflicts = claimList(list.relationship, claimant, holdingOf(list, news));
+export function listClaimFailures(claim: ListClaim, claimant: string): CheckFailure[] {
+  const conflicts = claimList(claim.kind, claimant, claim.holding);
   const seen = new Set<string>();
   const failures: CheckFailure[] = [];
   for (const c of conflicts) {
@@ -133,14 +158,31 @@ export function claimFailures<R>(list: RecordList<R>, news: Props, claimant: str
     seen.add(c.other);
     const what =
       c.item !== undefined
-        ? `both add ${c.item} to it`
-        : `"${c.other}" is ${c.otherHolds === "all" ? "authoritative" : "additive"} and this one is ${mode}`;
+        ? `both add ${claim.itemName(c.item)} to it`
+        : `"${c.other}" is ${c.otherHolds === "all" ? "authoritative" : "additive"} and this one is ${claim.mode}`;
     failures.push({
-      property: c.item !== undefined ? list.arg : list.owner.arg,
+      property: c.item !== undefined ? claim.itemArg(c.item) : claim.ownerArg,
       reason:
-        `${label(list, String(news[list.owner.arg]))} are declared by two resources of this stack, this one and "${c.other}": ${what}. ` +
-        `A list has one owner: keep one authoritative resource for the whole list, or only additive ones that each add different ids.`,
+        `${claim.label} are declared by two resources of this stack, this one and "${c.other}": ${what}. ` +
+        `A list has one owner: keep one authoritative resource for the whole list, or only additive ones that each add different ${claim.items}.`,
     });
   }
   return failures;
+}
+
+/** {@link listClaimFailures} of a list of ids. */
+export function claimFailures<R>(list: RecordList<R>, news: Props, claimant: string): CheckFailure[] {
+  return listClaimFailures(
+    {
+      kind: list.relationship,
+      label: label(list, String(news[list.owner.arg])),
+      ownerArg: list.owner.arg,
+      mode: modeOf(news),
+      holding: holdingOf(list, news),
+      itemArg: () => list.arg,
+      itemName: (id) => id,
+      items: "ids",
+    },
+    claimant,
+  );
 }
