@@ -12,9 +12,10 @@ import {
   declareWorkspaceLinks,
   type AccessContext,
 } from "./access-declarations";
-import { splitDescription } from "../resources/providers/agent-token";
+import { splitDescription } from "../resources/providers/minted-token";
 import { declareAgentPoolMembers, declareAgentPools } from "./agent-pool-declarations";
 import { declarePolicies } from "./policy-declarations";
+import { declareMembersAndTokens } from "./member-declarations";
 import { Code, NotedId, statement } from "./code";
 import { Identifiers, byCodePoint, configKey } from "./names";
 import type { OrganizationSnapshot, VariableSetRecord } from "./read";
@@ -47,6 +48,9 @@ function moduleArgs(m: NoCodeModule, registryModuleId: string): Record<string, u
     adopt: true,
   };
 }
+
+/** The description a program declares for a token's: the origin a create of this package appends is not the program's. */
+const declaredDescription = (description: string) => splitDescription(description).declared;
 
 const sortKey = (v: unknown) =>
   v instanceof NotedId ? `1${v.id}` : v instanceof Code ? `0${v.text}` : `1${String(v)}`;
@@ -299,8 +303,8 @@ export class ProgramWriter {
       }
     }
 
-    // The origin a create of this package appends to a token's description is not the program's.
-    const members = declareAgentPoolMembers(at, pools, (description) => splitDescription(description).declared);
+    const members = declareAgentPoolMembers(at, pools, declaredDescription);
+    const people = declareMembersAndTokens(at, layout.membersAndTokens, declaredDescription);
 
     // After the workspaces and projects, which the sets' lists refer to.
     const policies = declarePolicies(at, layout.policies ?? [], layout.policySets ?? [], (wanted) =>
@@ -338,6 +342,7 @@ export class ProgramWriter {
       ...(applications ? ["VariableSetApplication"] : []),
       ...(pools.length ? ["AgentPool"] : []),
       ...members.kinds,
+      ...people.kinds,
       ...policies.kinds,
       ...(settingsCount ? ["WorkspaceSettings"] : []),
     ].sort();
@@ -361,6 +366,7 @@ export class ProgramWriter {
       policySets: policies.policySets,
       policySetParameters: policies.policySetParameters,
       policySetLists: policies.policySetLists,
+      ...people.counts,
     };
     const { files } = policies;
     return { body, used, secrets, notCarried, tokensNotDeclared: members.tokensNotDeclared, counts, imports, files };
