@@ -36,6 +36,7 @@ const PROGRAMS = [
   "organization",
   "agent-pools",
   "service-policies",
+  "ci-tokens",
   "policy",
 ];
 
@@ -712,6 +713,77 @@ describe("examples through the engine", () => {
       expect(r.code, r.output).toBe(0);
       for (const at of [`/policy-sets/${guardrailsId}`, `/policy-sets/${costsId}`, `/policies/${requireTagsId}`])
         expect((await api(server, at)).status, at).toBe(404);
+    });
+  });
+
+  describe("ci-tokens", () => {
+    let stack: TestStack;
+    /** The team token's secret, read from the checkpoint with its secrets shown. */
+    const secret = async (): Promise<string> => {
+      const exported = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout);
+      const token = exported.deployment.resources.find((r: any) => r.type.endsWith(":TeamToken")).outputs.token;
+      return typeof token === "string" ? token : JSON.parse(token.plaintext);
+    };
+    const variable = async (workspaceId: string) =>
+      (await api<any>(server, `/workspaces/${workspaceId}/vars`)).body.data.find(
+        (v: any) => v.attributes.key === "WORKSPACES_TOKEN",
+      );
+
+    beforeAll(async () => {
+      stack = track(await exampleStack(server, "ci-tokens"));
+    });
+
+    it("hands the CI workspace a team token that works, as a sensitive variable, never shown", async () => {
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const out = await stack.outputs();
+      const token = await secret();
+      expect(token).toMatch(/\S{20,}/);
+      expect(r.output).not.toContain(token);
+      await stack.expectEncryptedOnly([token]);
+      // The service keeps it write-only: the variable is sensitive and answers no value.
+      const v = await variable(out.workspaceId);
+      expect(v.attributes).toMatchObject({ category: "env", sensitive: true, value: null });
+      expect(JSON.stringify(await api(server, `/workspaces/${out.workspaceId}/vars`))).not.toContain(token);
+      // Expiry: 30 days from the create.
+      const days = (Date.parse(out.tokenExpiresAt) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(29);
+      expect(days).toBeLessThanOrEqual(30);
+      // The token acts with the team's rights: the CI workspace, and not another one.
+      expect((await api(server, `/workspaces/${out.workspaceId}`, { token })).status).toBe(200);
+      const other = await createWorkspace(server, "not-for-ci");
+      expect((await api(server, `/workspaces/${other}`, { token })).status).toBe(404);
+    });
+
+    it("previews no change, then rotates the token by its config key and updates the variable", async () => {
+      await stack.expectNoChanges();
+      const before = await secret();
+      const { workspaceId, tokenId } = await stack.outputs();
+      await stack.ok(["config", "set", "tokenRotation", "2"]);
+      const p = await stack.previewJson();
+      expect(p.code, p.raw.output).toBe(0);
+      expect(opsByName(p.steps.filter((s) => s.op !== "same"))).toEqual({
+        "releasers-ci-token": "replace",
+        "ci-token-variable": "update",
+      });
+      const r = await stack.up();
+      expect(r.code, r.output).toBe(0);
+      const after = await secret();
+      expect(after).not.toBe(before);
+      for (const t of [before, after]) expect(r.output + p.raw.output).not.toContain(t);
+      expect((await stack.outputs()).tokenId).not.toBe(tokenId);
+      await stack.expectEncryptedOnly([after]);
+      // The old secret is revoked, the new one works.
+      expect((await api(server, `/workspaces/${workspaceId}`, { token: before })).status).toBe(401);
+      expect((await api(server, `/workspaces/${workspaceId}`, { token: after })).status).toBe(200);
+    });
+
+    it("destroys the token with the rest: its secret no longer works", async () => {
+      const token = await secret();
+      const { workspaceId } = await stack.outputs();
+      const r = await stack.destroy();
+      expect(r.code, r.output).toBe(0);
+      expect((await api(server, `/workspaces/${workspaceId}`, { token })).status).toBe(401);
     });
   });
 
