@@ -49,6 +49,10 @@ import { Policies } from "./policies";
 import { PolicySets } from "./policy-sets";
 import { PolicySetParameters } from "./policy-set-parameters";
 import { PolicySetVersions } from "./policy-set-versions";
+import { OrganizationMemberships } from "./organization-memberships";
+import { TeamMembers } from "./team-members";
+import { TeamTokens } from "./team-tokens";
+import { OrganizationTokens } from "./organization-tokens";
 import { Workspaces } from "./workspaces";
 
 /** Options of a {@link WorkspacesClient}: where the service is and how to reach it. Each setting left out is read from the environment (`WORKSPACES_*`, then `TFE_*`) and the engine CLI's credentials file. */
@@ -143,6 +147,14 @@ export class WorkspacesClient {
   readonly policySetParameters: PolicySetParameters;
   /** Versions of policy sets: a policies folder uploaded as a tarball. */
   readonly policySetVersions: PolicySetVersions;
+  /** Who is invited to and who has joined an organization. */
+  readonly organizationMemberships: OrganizationMemberships;
+  /** Who is in a team, by username or by organization membership. */
+  readonly teamMembers: TeamMembers;
+  /** Team tokens: a team's legacy token and its described ones. */
+  readonly teamTokens: TeamTokens;
+  /** An organization's token and its audit-trail token. */
+  readonly organizationTokens: OrganizationTokens;
   /** Base URL including `/api/v2`. */
   readonly baseUrl: string;
   /** Organization from the settings, for callers that do not name one. */
@@ -190,6 +202,10 @@ export class WorkspacesClient {
     this.policySets = withinCalls(new PolicySets(t), call);
     this.policySetParameters = withinCalls(new PolicySetParameters(t), call);
     this.policySetVersions = withinCalls(new PolicySetVersions(t), call);
+    this.organizationMemberships = withinCalls(new OrganizationMemberships(t), call);
+    this.teamMembers = withinCalls(new TeamMembers(t), call);
+    this.teamTokens = withinCalls(new TeamTokens(t), call);
+    this.organizationTokens = withinCalls(new OrganizationTokens(t), call);
     const variables = new Variables(t);
     this.variables = withinCalls(variables, call);
     this.variableSets = withinCalls(new VariableSets(t, workspaces, variables), call);
@@ -263,3 +279,7 @@ export * from "./policies";
 export * from "./policy-sets";
 export * from "./policy-set-parameters";
 export * from "./policy-set-versions";
+export * from "./organization-memberships";
+export * from "./team-members";
+export * from "./team-tokens";
+export * from "./organization-tokens";

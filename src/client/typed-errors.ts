@@ -244,7 +244,10 @@ export type Feature =
   | "notification verification"
   | "Microsoft Teams notifications"
   | "policies"
-  | "policy sets";
+  | "policy sets"
+  | "organization memberships"
+  | "team members by organization membership"
+  | "multiple team tokens";
 
 /**
  * The server does not offer a feature: it answered 404, 405 or 501 on the feature's

@@ -36,6 +36,12 @@ const WAY_OUT: Record<Feature, string> = {
     "remove the Policy resources from the program, or use a server that offers policies; the CrossGuard policy pack checks previews on any server",
   "policy sets":
     "remove the PolicySet resources (and their parameters and applications) from the program, or use a server that offers policy sets; the CrossGuard policy pack checks previews on any server",
+  "organization memberships":
+    "remove the OrganizationMembership resources (and the organizationMembershipIds of TeamMembers) from the program and invite people in the server's own way, or use a server that offers organization memberships",
+  "team members by organization membership":
+    "name the team's members by username (TeamMembers usernames) instead of organizationMembershipIds, or use a server that offers them",
+  "multiple team tokens":
+    "leave out the description of the TeamToken to manage the team's single legacy token, or use a server that offers several tokens per team",
 };
 
 /**
