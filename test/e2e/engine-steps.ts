@@ -5,8 +5,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { expect } from "vitest";
 import type { RunningServer } from "../../src/server";
-import type { StateResource, TestStack } from "./harness";
+import type { PulumiResult, StateResource, TestStack } from "./harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const engine = require("../../scripts/lib/engine.js") as { pluginLauncher(dir: string): string };
@@ -103,4 +104,65 @@ export function filesHolding(dir: string, needle: string): string[] {
     if (fs.readFileSync(file).includes(needle)) out.push(file);
   }
   return out;
+}
+
+/**
+ * `pulumi import --file` of `imports` (`[type, name, id]`, `type` without its
+ * `workspaces:index:` prefix) through the provider plugin in one engine run; the CLI's
+ * result.
+ */
+export async function importEach(
+  stack: TestStack,
+  imports: Array<[type: string, name: string, id: string]>,
+): Promise<PulumiResult> {
+  const file = path.join(stack.root, "imports.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ resources: imports.map(([type, name, id]) => ({ type: `workspaces:index:${type}`, name, id })) }),
+  );
+  // Dynamic resources cannot be imported (pulumi/pulumi#16175): the provider plugin imports them.
+  const plugins = engine.pluginLauncher(path.join(stack.root, "plugins"));
+  const env = {
+    PATH: [String(stack.env.PATH).split(path.delimiter)[0], plugins, stack.env.PATH].join(path.delimiter),
+  };
+  return stack.ok(
+    ["import", "--file", file, "--generate-code=false", "--protect=false", "--yes", "--non-interactive"],
+    env,
+  );
+}
+
+/**
+ * Every resource the provider plugin holds in the stack (what `pulumi import` recorded) leaves
+ * it again in one state edit (`stack export`, `stack import`); the records stay on the server.
+ */
+export async function forgetPluginResources(stack: TestStack): Promise<void> {
+  const state = JSON.parse((await stack.ok(["stack", "export"])).stdout);
+  state.deployment.resources = state.deployment.resources.filter(
+    (r: { type: string }) =>
+      !r.type.startsWith("workspaces:index:") && !r.type.startsWith("pulumi:providers:workspaces"),
+  );
+  const file = path.join(stack.root, "state.json");
+  fs.writeFileSync(file, JSON.stringify(state));
+  await stack.ok(["stack", "import", "--file", file]);
+}
+
+/**
+ * `secret` is in no output of the CLI and no answer of the server a test kept (`printed`),
+ * the server's log, its database's folder, the state backend, or a file of the program's
+ * folder but the program itself (which may hold the literal).
+ */
+export function expectSecretNowhere(
+  secret: string,
+  where: { printed: string[]; log: string; dbDir: string; stack: TestStack },
+): void {
+  for (const out of where.printed) expect(out.includes(secret), "a CLI output or a server answer").toBe(false);
+  expect(where.log.length).toBeGreaterThan(0);
+  expect(where.log.includes(secret), "the server's log").toBe(false);
+  expect(filesHolding(where.dbDir, secret), "the server's database").toEqual([]);
+  expect(filesHolding(where.stack.backendDir, secret), "the state backend").toEqual([]);
+  const program = path.join(where.stack.dir, "index.ts");
+  expect(
+    filesHolding(where.stack.dir, secret).filter((f) => f !== program),
+    "the program's folder",
+  ).toEqual([]);
 }

@@ -22,7 +22,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
-import { filesHolding, writesSince } from "./engine-steps";
+import { expectSecretNowhere, forgetPluginResources, importEach, writesSince } from "./engine-steps";
 import { serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
 import { createProject, createWorkspace } from "./server-helpers";
 import {
@@ -40,9 +40,6 @@ import {
   policySetsOnServer,
   uploadPolicyCode,
 } from "./policy-steps";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const engine = require("../../scripts/lib/engine.js") as { pluginLauncher(dir: string): string };
 
 const SECRET = "polset-param-secret-6b1e0c";
 const SECRET_2 = "polset-param-secret-2-9d7f44";
@@ -200,19 +197,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
     };
   };
   /** `secret` is in no output of the CLI, no answer read here, the server's log or database, or a file the CLI wrote. */
-  const expectNowhere = (secret: string) => {
-    for (const out of printed) expect(out.includes(secret), "a CLI output or a server answer").toBe(false);
-    expect(log.length).toBeGreaterThan(0);
-    expect(log.includes(secret), "the server's log").toBe(false);
-    expect(filesHolding(dbDir, secret), "the server's database").toEqual([]);
-    expect(filesHolding(stack.backendDir, secret), "the state backend").toEqual([]);
-    // The program itself holds the literal; nothing else in its folder does.
-    const program = path.join(stack.dir, "index.ts");
-    expect(
-      filesHolding(stack.dir, secret).filter((f) => f !== program),
-      "the program's folder",
-    ).toEqual([]);
-  };
+  const expectNowhere = (secret: string) => expectSecretNowhere(secret, { printed, log, dbDir, stack });
   const noChange = async () => {
     stack.env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
     const p = await stack.expectNoChanges().finally(() => delete stack.env.PULUMI_NODEJS_TRANSPILE_ONLY);
@@ -357,30 +342,8 @@ describe("policies, policy sets, parameters and where sets apply, through the en
       ["PolicySetWorkspaceExclusions", "imp-excluded", set],
       ["PolicySetProjectExclusions", "imp-excluded-projects", set],
     ];
-    fs.writeFileSync(
-      path.join(stack.root, "imports.json"),
-      JSON.stringify({
-        resources: imports.map(([type, name, id]) => ({ type: `workspaces:index:${type}`, name, id })),
-      }),
-    );
-    // Dynamic resources cannot be imported (pulumi/pulumi#16175): the provider plugin imports them.
-    const plugins = engine.pluginLauncher(path.join(stack.root, "plugins"));
-    const env = {
-      PATH: [String(stack.env.PATH).split(path.delimiter)[0], plugins, stack.env.PATH].join(path.delimiter),
-    };
     const before = server.stats().byRoute;
-    const imported = await stack.ok(
-      [
-        "import",
-        "--file",
-        path.join(stack.root, "imports.json"),
-        "--generate-code=false",
-        "--protect=false",
-        "--yes",
-        "--non-interactive",
-      ],
-      env,
-    );
+    const imported = await importEach(stack, imports);
     printed.push(imported.output);
     expect(writesSince(server, before)).toEqual([]);
     const outputsOf = (type: string, id: string) =>
@@ -404,14 +367,7 @@ describe("policies, policy sets, parameters and where sets apply, through the en
     expect(outputsOf("PolicySetProjectExclusions", set)).toMatchObject({ policySetId: set, projectIds: [prj.p2] });
 
     // The program declares none of them: they leave the stack again (one state edit) and stay on the server.
-    const state = JSON.parse((await stack.ok(["stack", "export"])).stdout);
-    state.deployment.resources = state.deployment.resources.filter(
-      (r: { type: string }) =>
-        !r.type.startsWith("workspaces:index:") && !r.type.startsWith("pulumi:providers:workspaces"),
-    );
-    const file = path.join(stack.root, "state.json");
-    fs.writeFileSync(file, JSON.stringify(state));
-    await stack.ok(["stack", "import", "--file", file]);
+    await forgetPluginResources(stack);
     await noChange();
     expect(await policySetOnServer(server, set)).toMatchObject({ name: "their-set", policyIds: [policy] });
     expect((await parametersOnServer(server, empty)).map((p) => p.key)).toEqual(["owner"]);

@@ -251,3 +251,168 @@ export async function uploadState(
   );
   await expectStatus(api(server, `/workspaces/${workspaceId}/actions/unlock`, { method: "POST" }), [200], "unlock");
 }
+
+/** A person invited into the server's organization out of band: the membership (`ou-...`) and its user. */
+export interface Invited {
+  id: string;
+  userId: string;
+  username: string;
+}
+
+/** Invites `email` into the server's organization (`POST /organizations/:org/organization-memberships`). */
+export async function invite(server: RunningServer, email: string): Promise<Invited> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/organization-memberships`, {
+      method: "POST",
+      body: { data: { type: "organization-memberships", attributes: { email } } },
+    }),
+    [201],
+    `invite ${email}`,
+  );
+  const userId: string = body.data.relationships.user.data.id;
+  const user = await expectStatus(api<any>(server, `/users/${userId}`), [200], `read user ${userId}`);
+  return { id: body.data.id, userId, username: user.data.attributes.username };
+}
+
+/**
+ * The invited person accepts with their own user token (minted by the site administrator,
+ * the owners token of a local server), on the local server's accept route; that token.
+ */
+export async function accept(server: RunningServer, invited: Invited): Promise<string> {
+  const minted = await expectStatus(
+    api<any>(server, `/users/${invited.userId}/authentication-tokens`, { method: "POST", body: {} }),
+    [201],
+    `user token of ${invited.username}`,
+  );
+  const token: string = minted.data.attributes.token;
+  await expectStatus(
+    api(server, `/organization-memberships/${invited.id}/actions/accept`, { method: "POST", token }),
+    [200, 204],
+    `accept ${invited.id}`,
+  );
+  return token;
+}
+
+/** A team of the server's organization made out of band; its id. */
+export async function createTeam(server: RunningServer, name: string): Promise<string> {
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/teams`, {
+      method: "POST",
+      body: { data: { type: "teams", attributes: { name, visibility: "organization" } } },
+    }),
+    [201],
+    `create team ${name}`,
+  );
+  return body.data.id;
+}
+
+/** Adds members to a team out of band, by username (`users`) or membership id (`organization-memberships`). */
+export async function changeTeamMembers(
+  server: RunningServer,
+  teamId: string,
+  method: "POST" | "DELETE",
+  kind: "users" | "organization-memberships",
+  ids: string[],
+): Promise<void> {
+  await expectStatus(
+    api(server, `/teams/${teamId}/relationships/${kind}`, {
+      method,
+      body: { data: ids.map((id) => ({ type: kind, id })) },
+    }),
+    [200, 201, 204],
+    `${method} ${kind} of ${teamId}`,
+  );
+}
+
+/** Who is in a team as the server answers it: people by username, service users apart, memberships by id; each sorted. */
+export async function teamMembersOnServer(
+  server: RunningServer,
+  teamId: string,
+): Promise<{ usernames: string[]; serviceUsers: string[]; membershipIds: string[] }> {
+  const users = await expectStatus(api<any>(server, `/teams/${teamId}?include=users`), [200], `users of ${teamId}`);
+  const memberships = await expectStatus(
+    api<any>(server, `/teams/${teamId}?include=organization-memberships`),
+    [200],
+    `memberships of ${teamId}`,
+  );
+  const included = (users.included ?? []).filter((r: any) => r.type === "users");
+  const names = (service: boolean) =>
+    included
+      .filter((u: any) => Boolean(u.attributes["is-service-account"]) === service)
+      .map((u: any) => u.attributes.username as string)
+      .sort();
+  return {
+    usernames: names(false),
+    serviceUsers: names(true),
+    membershipIds: (memberships.data.relationships?.["organization-memberships"]?.data ?? [])
+      .map((m: { id: string }) => m.id)
+      .sort(),
+  };
+}
+
+/**
+ * A team token made out of band: a described one (`POST /teams/:id/authentication-tokens`)
+ * or, without a description, the team's legacy one; its id and its secret (answered this once).
+ */
+export async function createTeamToken(
+  server: RunningServer,
+  teamId: string,
+  description?: string,
+): Promise<{ id: string; token: string }> {
+  const body = await expectStatus(
+    api<any>(server, `/teams/${teamId}/authentication-token${description === undefined ? "" : "s"}`, {
+      method: "POST",
+      body: { data: { type: "authentication-tokens", attributes: description === undefined ? {} : { description } } },
+    }),
+    [201],
+    `create a token of ${teamId}`,
+  );
+  return { id: body.data.id, token: body.data.attributes.token };
+}
+
+/** The organization's token (`audit-trails` or the organization's own) made out of band; its id and secret. */
+export async function createOrganizationToken(
+  server: RunningServer,
+  tokenType: "organization" | "audit-trails" = "organization",
+): Promise<{ id: string; token: string }> {
+  const query = tokenType === "audit-trails" ? "?token_type=audit-trails" : "";
+  const body = await expectStatus(
+    api<any>(server, `/organizations/${server.organization}/authentication-token${query}`, {
+      method: "POST",
+      body: { data: { type: "authentication-tokens", attributes: {} } },
+    }),
+    [201],
+    `create the ${tokenType} token`,
+  );
+  return { id: body.data.id, token: body.data.attributes.token };
+}
+
+/** The organization's team tokens as the server lists them (`GET /organizations/:org/team-tokens`), every page. */
+export async function teamTokensOnServer(
+  server: RunningServer,
+  teamId?: string,
+): Promise<Array<{ id: string; teamId: string; description: string | null }>> {
+  const out: Array<{ id: string; teamId: string; description: string | null }> = [];
+  for (let page = 1; ; page++) {
+    const body = await expectStatus(
+      api<any>(server, `/organizations/${server.organization}/team-tokens?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`),
+      [200],
+      "list team tokens",
+    );
+    for (const t of body.data)
+      out.push({ id: t.id, teamId: t.relationships?.team?.data?.id, description: t.attributes.description ?? null });
+    if (!body.meta?.pagination?.["next-page"]) break;
+  }
+  return out.filter((t) => teamId === undefined || t.teamId === teamId);
+}
+
+/** The HTTP status `token` gets for `GET` (or `method`) of `path`: what the token may do. */
+export async function statusWith(
+  server: RunningServer,
+  token: string,
+  path: string,
+  method = "GET",
+  body?: unknown,
+): Promise<number> {
+  return (await api(server, path, { token, method, body })).status;
+}
