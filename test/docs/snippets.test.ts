@@ -2,7 +2,8 @@
  * Every snippet a reader copies works as written: the TypeScript snippets of README.md,
  * docs/*.md, policies/README.md and packages/*\/README.md type-check against the built
  * package (dist/, as `npm test` builds it) with the examples' compiler options (CommonJS,
- * so no top-level await), in one program; every `npm run X` they name is a script, and
+ * so no top-level await), in one program, and so do the examples' programs (the end-to-end
+ * suite runs them transpile-only); every `npm run X` they name is a script, and
  * every flag they pass to a program of this repository is one it reads.
  */
 import * as fs from "node:fs";
@@ -115,6 +116,25 @@ describe("snippets in the docs", () => {
 
   it("type-checks every TypeScript snippet against the built package, as a CommonJS program", () => {
     expect(typeCheck(dir, typescript)).toEqual([]);
+  }, 120_000);
+
+  it("type-checks every example's program against the built package, with the example's files", () => {
+    const examples = path.join(root, "examples");
+    const programs: Snippet[] = [];
+    for (const name of fs.readdirSync(examples).sort()) {
+      const tsconfig = path.join(examples, name, "tsconfig.json");
+      if (!fs.existsSync(tsconfig)) continue;
+      const { files } = JSON.parse(fs.readFileSync(tsconfig, "utf8")) as { files: string[] };
+      for (const f of files)
+        programs.push({
+          page: `examples/${name}/${f}`,
+          line: 0,
+          lang: "ts",
+          code: fs.readFileSync(path.join(examples, name, f), "utf8"),
+        });
+    }
+    expect(programs.map((p) => p.page)).toEqual(expect.arrayContaining(["examples/quickstart/index.ts"]));
+    expect(typeCheck(fs.mkdtempSync(path.join(dir, "examples-")), programs)).toEqual([]);
   }, 120_000);
 
   it("gives every subpath export declarations a CommonJS program with moduleResolution node finds", () => {

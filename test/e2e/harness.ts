@@ -147,6 +147,11 @@ export class TestStack {
     const project = options.project ?? "e2e";
     const stack = options.stack ?? "dev";
     const env = engine.engineEnv({ bin, home, backendDir, passphrase: PASSPHRASE, extra: options.env ?? {} });
+    // Programs run transpile-only: the compiler's check is not what these tests test and it
+    // costs seconds of CPU per command. The unit suite type-checks what users compile: the
+    // examples and the docs' snippets (test/docs/snippets.test.ts), the generated programs
+    // (test/generate).
+    env.PULUMI_NODEJS_TRANSPILE_ONLY ??= "true";
     const s = new TestStack(root, dir, backendDir, project, stack, env);
     if (options.yaml !== undefined) {
       // The engine's directory stays first (runPulumi starts the pulumi found there).
