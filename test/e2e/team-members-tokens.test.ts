@@ -203,27 +203,23 @@ describe("organization memberships, team members and tokens through the engine (
       .map((s) => `${s.op} ${s.urn.split("::").pop()}`)
       .sort();
   /**
-   * What a preview plans (`op name`, the replacement steps of one resource as one `replace`)
-   * and the reasons it gives (warnings and infos, one `[resource, message]` each).
+   * What a preview plans (`op name`; the steps of a replacement as one `replace`) and the
+   * reasons it gives for a new token, one line each (the engine's warnings and infos).
    */
-  const planned = async () => {
-    const p = await stack.previewJson();
+  const planned = async (env: Record<string, string> = {}) => {
+    Object.assign(stack.env, env);
+    const p = await stack.previewJson().finally(() => {
+      for (const k of Object.keys(env)) delete stack.env[k];
+    });
     printed.push(p.raw.output);
     expect(p.code, p.raw.output.slice(-4000)).toBe(0);
-    const diagnostics = (JSON.parse(p.raw.stdout).diagnostics ?? []) as Array<{
-      urn?: string;
-      message: string;
-      severity: string;
-    }>;
-    const ops = p.steps.map((s) => ({
-      ...s,
-      op: /replace/.test(s.op) ? "replace" : s.op,
-    }));
+    const diagnostics = (JSON.parse(p.raw.stdout).diagnostics ?? []) as Array<{ message: string; severity: string }>;
     return {
-      changes: [...new Set(changes(ops))],
+      changes: [...new Set(changes(p.steps.map((s) => ({ ...s, op: /replace/.test(s.op) ? "replace" : s.op }))))],
       reasons: diagnostics
-        .filter((d) => d.urn && /warning|info/.test(d.severity))
-        .map((d) => [d.urn!.split("::").pop()!, d.message.trim()]),
+        .filter((d) => /warning|info/.test(d.severity) && /new token/.test(d.message))
+        .map((d) => d.message.trim())
+        .sort(),
     };
   };
   /** The token acts with ops' rights: reads the workspace ops may read, writes nothing, sees nothing else. */
@@ -291,7 +287,7 @@ describe("organization memberships, team members and tokens through the engine (
     stack.writeFiles({ "index.ts": program(EDITED) });
     expect(await planned()).toEqual({
       changes: ["replace ops-token", "update dev-members"],
-      reasons: [["ops-token", expect.stringMatching(/rotation requested/)]],
+      reasons: [expect.stringMatching(new RegExp(`${before.ids.token}.*rotation requested`))],
     });
 
     await run(stack.up());
@@ -313,16 +309,29 @@ describe("organization memberships, team members and tokens through the engine (
     await noChange();
   });
 
-  it("a rotateBeforeDays that reaches the expiry plans a replacement and says why; taking it back plans none", async () => {
-    const { expiry } = await outputs();
+  it("the expiry plans a replacement, saying why: within rotateBeforeDays, and once the clock passes it", async () => {
+    const { ids, expiry } = await outputs();
     stack.writeFiles({ "index.ts": program(DUE) });
-    const p = await planned();
-    expect(p).toEqual({
+    expect(await planned()).toEqual({
       changes: ["replace org-token"],
-      reasons: [["org-token", expect.stringMatching(/expires on [^\n]*within rotateBeforeDays/)]],
+      reasons: [
+        expect.stringMatching(
+          new RegExp(`${ids.orgToken}.* expires on ${expiry.org.slice(0, 10)}, within rotateBeforeDays \\(31\\)`),
+        ),
+      ],
     });
-    expect(p.reasons[0][1]).toContain(expiry.org.slice(0, 10));
     stack.writeFiles({ "index.ts": program(EDITED) });
+    await noChange();
+    // The providers' test clock, a day past both expiries: each token is planned for rotation.
+    const later = new Date(Date.parse(expiry.team) + DAY).toISOString();
+    expect(await planned({ WORKSPACES_TEST_NOW: later })).toEqual({
+      changes: ["replace ops-token", "replace org-token"],
+      // Sorted: "organization token …" before "team token …".
+      reasons: [
+        expect.stringMatching(new RegExp(`${ids.orgToken}.* expired on ${expiry.org.slice(0, 10)}`)),
+        expect.stringMatching(new RegExp(`${ids.token}.* expired on ${expiry.team.slice(0, 10)}`)),
+      ],
+    });
     await noChange();
   });
 
