@@ -95,6 +95,8 @@ export type {
   PolicySetWorkspaceExclusionsArgs,
   PolicySetProjectExclusionsArgs,
 } from "./resources/policy-set-lists";
+export { TeamMembers } from "./resources/team-members";
+export type { TeamMembersArgs } from "./resources/team-members";
 export {
   getWorkspaces,
   getWorkspacesOutput,

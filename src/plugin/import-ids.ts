@@ -315,4 +315,14 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  TeamMembers: {
+    name: "platform-members",
+    forms: [
+      {
+        form: "team-<id>",
+        says: 'the team\'s id: every member but the service users, by membership where the service shows one, in `additive` mode (the resource adds and removes no one until the program says so; set `mode: "authoritative"` to own the whole list).',
+        example: "team-6tRm2KpQx9WzYbVc",
+      },
+    ],
+  },
 };

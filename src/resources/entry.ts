@@ -43,6 +43,7 @@ import { policySetProvider } from "./providers/policy-set";
 import { policySetParameterProvider } from "./providers/policy-set-parameter";
 import { policySetListProvider } from "./providers/policy-set-lists";
 import { policyProvider } from "./providers/policy";
+import { teamMembersProvider } from "./providers/team-members";
 import { adoptable } from "./providers/adoption";
 import { noCodeModuleAdopter, noCodeWorkspaceAdopter, workspaceAdopter } from "./providers/workspace-adopters";
 import { tokenRefused } from "./providers/client";
@@ -93,6 +94,7 @@ const implementations: Record<string, ProviderImpl> = {
   policysetworkspaceexclusions: policySetListProvider("PolicySetWorkspaceExclusions"),
   policysetprojectexclusions: policySetListProvider("PolicySetProjectExclusions"),
   policy: policyProvider,
+  teammembers: teamMembersProvider,
   stackorigin: stackOriginProvider,
 };
 

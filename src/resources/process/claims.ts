@@ -141,6 +141,7 @@ export const KINDS_WITH_CLAIMS: ReadonlySet<string> = new Set([
   "PolicySetProjects",
   "PolicySetWorkspaceExclusions",
   "PolicySetProjectExclusions",
+  "TeamMembers",
   "WorkspaceSettings",
   "Workspace",
   "RemoteStateConsumers",

@@ -41,7 +41,7 @@ export function byDelta(
 type ListProps = { mode?: OwnershipMode; organization?: string | null } & Props;
 
 /** `apool-...`, or `apool-.../<list>` as an import may write it -> `apool-...`. */
-function ownerIdOf(id: string): string {
+export function ownerIdOf(id: string): string {
   const slash = id.indexOf("/");
   return slash > 0 ? id.slice(0, slash) : id;
 }
