@@ -64,6 +64,8 @@ export type { AgentPoolArgs } from "./resources/agent-pool";
 export { AgentToken } from "./resources/agent-token";
 export { Policy } from "./resources/policy";
 export type { PolicyArgs } from "./resources/policy";
+export { TeamToken } from "./resources/team-token";
+export { OrganizationToken } from "./resources/organization-token";
 export { PolicySet } from "./resources/policy-set";
 export type { PolicySetArgs } from "./resources/policy-set";
 export { PolicySetParameter } from "./resources/policy-set-parameter";
@@ -71,6 +73,8 @@ export type { PolicySetParameterArgs } from "./resources/policy-set-parameter";
 export type { AgentTokenArgs } from "./resources/agent-token";
 export { RunTrigger } from "./resources/run-trigger";
 export type { RunTriggerArgs } from "./resources/run-trigger";
+export type { TeamTokenArgs } from "./resources/team-token";
+export type { OrganizationTokenArgs } from "./resources/organization-token";
 export { NotificationConfiguration } from "./resources/notification-configuration";
 export type { NotificationConfigurationArgs } from "./resources/notification-configuration";
 export {

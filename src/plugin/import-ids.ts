@@ -224,6 +224,36 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  TeamToken: {
+    name: "ci",
+    forms: [
+      {
+        form: "at-<id>",
+        says: "the team token's id, a described token or the legacy one (its secret, which the service never shows again, is absent: set `rotation` to make a new one).",
+        example: "at-3kqPzV6sYw8RnTdM",
+      },
+      {
+        form: "team-<id>",
+        says: "the team's legacy token; the resource's id is then its `at-` id.",
+        example: "team-6p5jTwJQXwqZBncC",
+      },
+    ],
+  },
+  OrganizationToken: {
+    name: "automation",
+    forms: [
+      {
+        form: "<organization>",
+        says: "the organization's token (its secret, which the service never shows again, is absent: set `rotation` to make a new one); the resource's id is then its `at-` id.",
+        example: "acme",
+      },
+      {
+        form: "<organization>/audit-trails",
+        says: "the organization's audit-trail token.",
+        example: "acme/audit-trails",
+      },
+    ],
+  },
   AgentPoolAllowedWorkspaces: {
     name: "private-network-allowed",
     forms: [

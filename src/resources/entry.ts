@@ -37,6 +37,8 @@ import { notificationConfigurationProvider } from "./providers/notification-conf
 import { agentPoolProvider } from "./providers/agent-pool";
 import { agentTokenProvider } from "./providers/agent-token";
 import { workspaceSettingsProvider } from "./providers/workspace-settings";
+import { teamTokenProvider } from "./providers/team-token";
+import { organizationTokenProvider } from "./providers/organization-token";
 import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
 import { policySetProvider } from "./providers/policy-set";
@@ -85,6 +87,8 @@ const implementations: Record<string, ProviderImpl> = {
   agenttoken: agentTokenProvider,
   workspacesettings: workspaceSettingsProvider,
   agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
+  teamtoken: teamTokenProvider,
+  organizationtoken: organizationTokenProvider,
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
   agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),
   policyset: policySetProvider,

@@ -79,6 +79,8 @@ export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
     outputs: ["token"],
     items: [],
   },
+  TeamToken: { outputs: ["token"], items: [] },
+  OrganizationToken: { outputs: ["token"], items: [] },
   PolicySetParameter: {
     outputs: ["sensitiveValue"],
     items: [],

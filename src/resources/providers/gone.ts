@@ -23,7 +23,18 @@ export interface MissingRecord {
    * consumers and lock of a workspace), `no-code module`, `project`, `team` or `agent pool`
    * (also for the lists of a pool), `agent token`, `policy set` (also for where a set applies), `policy`.
    */
-  kind: "workspace" | "no-code module" | "project" | "team" | "agent pool" | "agent token" | "policy set" | "policy";
+  kind:
+    | "workspace"
+    | "no-code module"
+    | "project"
+    | "team"
+    | "organization membership"
+    | "agent pool"
+    | "agent token"
+    | "team token"
+    | "organization token"
+    | "policy set"
+    | "policy";
   /** Why nothing tells the organization, for the message when it is unknown; the causes of a top-level record by default. */
   unknownBecause?: string;
 }
@@ -57,8 +68,13 @@ const PROOF: Record<MissingRecord["kind"], string> = {
   "no-code module": "can-update",
   project: "can-create-project",
   team: "can-update",
+  // Owners and teams that manage membership see every membership; only the owners show it.
+  "organization membership": "can-update",
   "agent pool": "can-create-workspace",
   "agent token": "can-update",
+  // Team tokens are also shown to teams that manage teams, organization tokens to owners alone.
+  "team token": "can-update",
+  "organization token": "can-update",
   "policy set": "can-update",
   policy: "can-update",
 };

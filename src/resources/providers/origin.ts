@@ -32,8 +32,10 @@ export const KINDS_WITH_ORIGIN: ReadonlySet<string> = new Set([
   "Project",
   // An application writes nothing of its own: its origin says which stack's sets it may take over.
   "VariableSetApplication",
-  // A token carries it after its description (see ./agent-token.ts).
+  // A token carries it after its description (see ./minted-token.ts).
   "AgentToken",
+  // A described team token too; a team's legacy token has no description, and no origin.
+  "TeamToken",
   // A policy declared without a description carries it there (see ./policy.ts).
   "Policy",
   // A policy set declared without a description carries it there (see ./policy-set.ts).
