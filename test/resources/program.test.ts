@@ -143,6 +143,7 @@ describe("resource classes in a program", () => {
       projectIds: ["prj-sandbox"],
       mode: "additive",
     });
+    const members = new r.TeamMembers("platform-members", { teamId: team.id, usernames: ["alice"] });
     const appsAccess = new r.TeamProjectAccess("platform-apps", {
       teamId: team.id,
       projectId: project.id,
@@ -172,6 +173,7 @@ describe("resource classes in a program", () => {
     expect(await value(team.urn)).toContain("workspaces:Team::platform-team");
     expect(await value(webAccess.urn)).toContain("workspaces:TeamWorkspaceAccess::platform-web");
     expect(await value(appsAccess.urn)).toContain("workspaces:TeamProjectAccess::platform-apps");
+    expect(await value(members.urn)).toContain("workspaces:TeamMembers::platform-members");
     expect(await value(pool.urn)).toContain("workspaces:AgentPool::private-network");
     expect(await value(agentToken.urn)).toContain("workspaces:AgentToken::agents");
     expect(await value(policy.urn)).toContain("workspaces:Policy::cost");
