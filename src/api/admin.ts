@@ -18,18 +18,6 @@ export const membersSchema = z
   .object({ data: z.array(z.object({ type: z.literal("users"), id: z.string().min(1) }).loose()) })
   .loose();
 
-/** Body of `POST /organizations/:org/organization-memberships`: invites a person by email. */
-export const membershipCreateSchema = z
-  .object({
-    data: z
-      .object({
-        type: z.literal("organization-memberships"),
-        attributes: z.object({ email: z.email() }).loose(),
-      })
-      .loose(),
-  })
-  .loose();
-
 /**
  * The plans a local server's site administrator may give an organization (`GET /admin/feature-sets`),
  * named after the hosted service's plans; go-tfe's tests ask for Free, Standard (entitlement) and Business.

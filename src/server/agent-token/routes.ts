@@ -12,6 +12,8 @@ import {
   send,
   type Resource,
 } from "../http/jsonapi";
+import { deleteTeamToken, findTeamToken } from "../auth/service/auth-tokens";
+import { renderAuthToken } from "../auth/render";
 import { createAgentToken, deleteAgentToken, listAgentTokens, readAgentToken, type AgentTokenRecord } from "./service";
 
 /** A token's document; `token` (the secret) is given only for the create's answer. */
@@ -48,12 +50,20 @@ export function agentTokenRoutes(app: FastifyInstance, { db }: ServerContext): v
     },
   );
 
+  // One path serves agent tokens and team tokens, as on the service: a team token the
+  // caller may not see falls through to the agent tokens and answers as an unknown id.
   app.get<{ Params: { id: string } }>("/authentication-tokens/:id", async (request, reply) => {
-    return send(reply, 200, { data: render(readAgentToken(db, requireCaller(request), request.params.id)) });
+    const caller = requireCaller(request);
+    const team = findTeamToken(db, caller, request.params.id);
+    if (team) return send(reply, 200, { data: renderAuthToken(team) });
+    return send(reply, 200, { data: render(readAgentToken(db, caller, request.params.id)) });
   });
 
   app.delete<{ Params: { id: string } }>("/authentication-tokens/:id", async (request, reply) => {
-    deleteAgentToken(db, requireCaller(request), request.params.id);
+    const caller = requireCaller(request);
+    const team = findTeamToken(db, caller, request.params.id);
+    if (team) deleteTeamToken(db, team);
+    else deleteAgentToken(db, caller, request.params.id);
     return noContent(reply);
   });
 }

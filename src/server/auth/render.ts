@@ -1,14 +1,17 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
 import { findUser } from "./service/users";
-import { teamMemberIds, type TeamPermissions, type TeamRecord } from "./service/teams";
+import type { TeamPermissions, TeamRecord } from "./service/teams";
+import { teamMembersView } from "./service/team-members";
+import type { MembershipRecord } from "./service/memberships";
+import type { AuthTokenRecord } from "./service/auth-tokens";
 import { organizationAccessOf } from "./service/presets";
 import type { IssuedToken } from "./service/tokens";
 import { workspaceGrantPermissions, type TeamProjectRecord, type TeamWorkspaceRecord } from "./service/access";
 import { projectGrantPermissions } from "./service/presets";
 
 export function renderTeam(db: Db, t: TeamRecord, permissions: TeamPermissions): Resource {
-  const users = teamMemberIds(db, t.id);
+  const { users, memberships } = teamMembersView(db, t.id);
   return {
     id: t.id,
     type: "teams",
@@ -25,6 +28,7 @@ export function renderTeam(db: Db, t: TeamRecord, permissions: TeamPermissions):
     relationships: {
       organization: ref("organizations", t.organization),
       users: { data: users.map((id) => ({ id, type: "users" })) },
+      "organization-memberships": { data: memberships.map((m) => ({ id: m.id, type: "organization-memberships" })) },
     },
     links: { self: `${API_PREFIX}/teams/${t.id}` },
   };
@@ -39,15 +43,56 @@ export function renderToken(t: IssuedToken, description: string | null = null): 
   };
 }
 
-/** A user document (`users`): service accounts stand for team and organization tokens. */
-export function renderUser(db: Db, id: string): Resource | undefined {
+/**
+ * A user document (`users`): service accounts stand for team and organization tokens.
+ * `email` is shown where the caller sees the person as a member of its organization.
+ */
+export function renderUser(db: Db, id: string, email?: string | null): Resource | undefined {
   const u = findUser(db, id);
   if (!u) return undefined;
   return {
     id: u.id,
     type: "users",
-    attributes: { username: u.username, "is-service-account": u.service_account === 1 },
+    attributes: {
+      username: u.username,
+      "is-service-account": u.service_account === 1,
+      ...(email === undefined ? {} : { email }),
+    },
     links: { self: `${API_PREFIX}/users/${u.id}` },
+  };
+}
+
+export function renderMembership(m: MembershipRecord, teamIds: ReadonlyArray<string>): Resource {
+  return {
+    id: m.id,
+    type: "organization-memberships",
+    attributes: { status: m.status, email: m.email, "created-at": m.created_at },
+    relationships: {
+      user: ref("users", m.user_id),
+      organization: ref("organizations", m.organization),
+      teams: { data: teamIds.map((id) => ({ id, type: "teams" })) },
+    },
+    links: { self: `${API_PREFIX}/organization-memberships/${m.id}` },
+  };
+}
+
+/** A team or organization token; `token` (the secret) only in the create's answer. */
+export function renderAuthToken(t: AuthTokenRecord, token?: string): Resource {
+  return {
+    id: t.id,
+    type: "authentication-tokens",
+    attributes: {
+      "created-at": t.created_at,
+      "last-used-at": t.last_used_at,
+      "expired-at": t.expired_at,
+      description: t.description,
+      ...(token === undefined ? {} : { token }),
+    },
+    relationships: {
+      ...(t.team_id ? { team: ref("teams", t.team_id) } : {}),
+      "created-by": ref("users", t.created_by),
+    },
+    links: { self: `${API_PREFIX}/authentication-tokens/${t.id}` },
   };
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { membersSchema, membershipCreateSchema, userCreateSchema } from "../../api/admin";
-import { createMembership, deleteMembership, loadMembership, type MembershipRecord } from "./service/memberships";
+import { userCreateSchema } from "../../api/admin";
 import { teamCreateSchema, teamUpdateSchema } from "../../api/teams";
 import {
   teamProjectCreateSchema,
@@ -19,9 +18,9 @@ import {
   noContent,
   paginationEnvelope,
   parseBody,
+  parseInclude,
   parsePage,
   queryText,
-  ref,
   send,
   targetId,
   type Resource,
@@ -29,9 +28,17 @@ import {
 import { Invalid } from "../domain-errors";
 import { findProject } from "../project/service";
 import { findWorkspace } from "../workspace/service";
-import { renderTeam, renderTeamProject, renderTeamWorkspace, renderToken, renderUser } from "./render";
 import {
-  addTeamMembers,
+  renderMembership,
+  renderTeam,
+  renderTeamProject,
+  renderTeamWorkspace,
+  renderToken,
+  renderUser,
+} from "./render";
+import { includedUser, peopleRoutes } from "./routes-people";
+import { tokenRoutes } from "./routes-tokens";
+import {
   createTeam,
   deleteTeam,
   listTeams,
@@ -56,7 +63,9 @@ import {
   type TeamWorkspaceInput,
 } from "./service/access";
 import { createUser } from "./service/users";
-import { issueOrganizationToken, issueTeamToken, issueUserToken, revokeTeamToken } from "./service/tokens";
+import { issueUserToken } from "./service/tokens";
+import { teamMembersView } from "./service/team-members";
+import { membershipTeamIds } from "./service/memberships";
 
 /**
  * Administration in the hosted service's shapes (teams, team access, tokens), so tests
@@ -106,41 +115,10 @@ function requiredFilter(query: Record<string, unknown>, name: string): string {
   return value;
 }
 
-function renderMembership(m: MembershipRecord): Resource {
-  return {
-    id: m.id,
-    type: "organization-memberships",
-    attributes: { status: "active", email: m.email, "created-at": m.created_at },
-    relationships: {
-      user: ref("users", m.user_id),
-      organization: ref("organizations", m.organization),
-      teams: { data: [] },
-    },
-    links: { self: `${API_PREFIX}/organization-memberships/${m.id}` },
-  };
-}
-
 export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { db } = ctx;
-
-  app.post<{ Params: { organization_name: string } }>(
-    "/organizations/:organization_name/organization-memberships",
-    async (request, reply) => {
-      const m = createMembership(db, requireCaller(request), request.params.organization_name, () => ({
-        email: parseBody(membershipCreateSchema, request.body).data.attributes.email,
-      }));
-      return send(reply, 201, { data: renderMembership(m) });
-    },
-  );
-
-  app.get<{ Params: { id: string } }>("/organization-memberships/:id", async (request, reply) => {
-    return send(reply, 200, { data: renderMembership(loadMembership(db, requireCaller(request), request.params.id)) });
-  });
-
-  app.delete<{ Params: { id: string } }>("/organization-memberships/:id", async (request, reply) => {
-    deleteMembership(db, requireCaller(request), request.params.id);
-    return noContent(reply);
-  });
+  peopleRoutes(app, ctx);
+  tokenRoutes(app, ctx);
 
   app.post<{ Params: { organization_name: string } }>(
     "/organizations/:organization_name/teams",
@@ -170,13 +148,22 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
     },
   );
 
-  const teamDocument = (caller: ReturnType<typeof requireCaller>, team: TeamRecord) => ({
-    data: renderTeam(db, team, teamPermissions(db, caller, team)),
-  });
+  const teamDocument = (caller: ReturnType<typeof requireCaller>, team: TeamRecord, include = new Set<string>()) => {
+    const included: Resource[] = [];
+    if (include.size) {
+      const { users, memberships } = teamMembersView(db, team.id);
+      if (include.has("users")) for (const id of users) included.push(...includedUser(db, id));
+      if (include.has("organization-memberships"))
+        for (const m of memberships) included.push(renderMembership(m, membershipTeamIds(db, m)));
+    }
+    return { data: renderTeam(db, team, teamPermissions(db, caller, team)), ...(include.size ? { included } : {}) };
+  };
 
   app.get<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
     const caller = requireCaller(request);
-    return send(reply, 200, teamDocument(caller, loadTeam(db, caller, request.params.id, false)));
+    const team = loadTeam(db, caller, request.params.id, false);
+    const include = parseInclude(request.query as Record<string, unknown>, ["users", "organization-memberships"]);
+    return send(reply, 200, teamDocument(caller, team, include));
   });
 
   app.patch<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
@@ -189,31 +176,6 @@ export function adminRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.delete<{ Params: { id: string } }>("/teams/:id", async (request, reply) => {
     deleteTeam(db, requireCaller(request), request.params.id);
-    return noContent(reply);
-  });
-
-  app.delete<{ Params: { id: string } }>("/teams/:id/authentication-token", async (request, reply) => {
-    revokeTeamToken(db, requireCaller(request), request.params.id);
-    return noContent(reply);
-  });
-
-  app.post<{ Params: { id: string } }>("/teams/:id/authentication-token", async (request, reply) => {
-    return send(reply, 201, { data: renderToken(issueTeamToken(db, requireCaller(request), request.params.id)) });
-  });
-
-  app.post<{ Params: { organization_name: string } }>(
-    "/organizations/:organization_name/authentication-token",
-    async (request, reply) => {
-      return send(reply, 201, {
-        data: renderToken(issueOrganizationToken(db, requireCaller(request), request.params.organization_name)),
-      });
-    },
-  );
-
-  app.post<{ Params: { id: string } }>("/teams/:id/relationships/users", async (request, reply) => {
-    addTeamMembers(db, requireCaller(request), request.params.id, () =>
-      parseBody(membersSchema, request.body).data.map((item) => item.id),
-    );
     return noContent(reply);
   });
 

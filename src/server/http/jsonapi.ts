@@ -158,6 +158,7 @@ const LIST_PARAMETERS: ReadonlySet<string> = new Set([
   "search[exclude-tags]",
   "filter[current-run][status]",
   "filter[names]",
+  "filter[email]",
 ]);
 
 /** Most values a list parameter may hold; more is a 400 that says so, not an unbounded query. */

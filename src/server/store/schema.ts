@@ -3,6 +3,7 @@ import { TEAMS_AND_TRIGGERS_COLUMNS, TEAMS_AND_TRIGGERS_SCHEMA } from "./schema-
 import { AGENT_POOLS_SCHEMA } from "./schema-v4";
 import { POLICIES_SCHEMA } from "./schema-v5";
 import { SITE_ADMIN_SCHEMA } from "./schema-v6";
+import { MEMBERSHIPS_AND_TOKENS_COLUMNS, MEMBERSHIPS_AND_TOKENS_SCHEMA } from "./schema-v7";
 import { VARIABLE_SETS_SCHEMA } from "../variable/schema";
 
 type Db = Database.Database;
@@ -300,9 +301,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     description: "team settings and access permissions, run triggers, notification configurations, output ids",
     up(db) {
-      for (const [table, column, declaration] of TEAMS_AND_TRIGGERS_COLUMNS)
-        if (!columnsOf(db, table).some((c) => c.name === column))
-          db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+      addColumns(db, TEAMS_AND_TRIGGERS_COLUMNS);
       db.exec(TEAMS_AND_TRIGGERS_SCHEMA);
     },
   },
@@ -328,7 +327,22 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(SITE_ADMIN_SCHEMA);
     },
   },
+  {
+    version: 7,
+    description: "membership status (invited, active), token expiry, last use, creator and audit-trail tokens",
+    up(db) {
+      addColumns(db, MEMBERSHIPS_AND_TOKENS_COLUMNS);
+      db.exec(MEMBERSHIPS_AND_TOKENS_SCHEMA);
+    },
+  },
 ];
+
+/** Adds each column its table lacks (a file brought back to an earlier version by hand may have some). */
+function addColumns(db: Db, columns: ReadonlyArray<[table: string, column: string, declaration: string]>): void {
+  for (const [table, column, declaration] of columns)
+    if (!columnsOf(db, table).some((c) => c.name === column))
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+}
 
 interface ColumnInfo {
   name: string;

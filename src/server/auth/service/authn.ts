@@ -106,9 +106,32 @@ async function findToken(db: Db, token: string): Promise<store.TokenRow | undefi
   return digest === null || !db.open ? undefined : store.findTokenByDigest(db, digest);
 }
 
+/** A token's last use is recorded at most this often, so a burst of requests writes once. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The Caller a presented token acts as; null (a 401) for an unknown token and for one
+ * past its expiry. An audit-trail token reads audit trails only, which the local server
+ * does not serve: it acts as nobody, so every record answers 404.
+ */
 export async function authenticate(db: Db, token: string): Promise<Caller | null> {
   const row = await findToken(db, token);
-  if (!row) return null;
+  if (!row || !db.open) return null;
+  const at = Date.now();
+  if (row.expired_at !== null && Date.parse(row.expired_at) <= at) return null;
+  if (row.last_used_at === null || Date.parse(row.last_used_at) < at - LAST_USED_RESOLUTION_MS)
+    store.touchToken(db, row.id, new Date(at).toISOString(), new Date(at - LAST_USED_RESOLUTION_MS).toISOString());
+  if (row.audit_trails === 1)
+    return {
+      tokenId: row.id,
+      kind: "user",
+      principalId: row.principal,
+      organization: null,
+      teamId: null,
+      userId: null,
+      siteAdmin: false,
+      roles: new Map(),
+    };
   return {
     tokenId: row.id,
     kind: row.kind,

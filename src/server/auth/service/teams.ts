@@ -1,7 +1,8 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now, type Page } from "../../store/db";
 import { newId } from "../../ids";
-import { Invalid, NotFound, visible } from "../../domain-errors";
+import { Invalid, visible } from "../../domain-errors";
+import { ensureActiveMembership } from "./memberships";
 import * as store from "../store/records";
 import type { TeamFilter, TeamRecord, TeamSettings } from "../store/records";
 import type { OrganizationAccessFlag } from "../../../api/teams";
@@ -39,8 +40,10 @@ export function ownersTeamId(db: Db, organization: string): string {
   return store.ownersTeamIdOf(db, organization);
 }
 
+/** The person who founds an organization joins its owners team, an active member. */
 export function addOwner(db: Db, teamId: string, userId: string): void {
   store.addTeamMember(db, teamId, userId);
+  ensureActiveMembership(db, store.findTeam(db, teamId)!.organization, userId);
 }
 
 /** Whether a member sees every team of the organization: owners and teams that may see secret teams. */
@@ -75,10 +78,6 @@ export interface TeamPermissions {
 export function teamPermissions(db: Db, caller: Caller, t: TeamRecord): TeamPermissions {
   const owner = orgRole(db, caller, t.organization).owner;
   return { canUpdate: owner, canDestroy: owner && t.is_owners !== 1 };
-}
-
-export function teamMemberIds(db: Db, teamId: string): string[] {
-  return store.teamMemberIds(db, teamId);
 }
 
 export interface TeamInput {
@@ -177,17 +176,4 @@ export function deleteTeam(db: Db, caller: Caller, id: string): void {
   const t = loadTeam(db, caller, id, true);
   if (t.is_owners === 1) throw new Invalid("the owners team cannot be deleted");
   inTransaction(db, () => store.deleteTeamRow(db, t.id));
-}
-
-/** Adds people (by id or username) to the team; one unknown name adds nobody. */
-export function addTeamMembers(db: Db, caller: Caller, id: string, read: () => ReadonlyArray<string>): void {
-  const t = loadTeam(db, caller, id, true);
-  const users = read();
-  inTransaction(db, () => {
-    for (const name of users) {
-      const userId = store.findPersonId(db, name);
-      if (!userId) throw new NotFound(`user "${name}" not found`);
-      store.addTeamMember(db, t.id, userId);
-    }
-  });
 }

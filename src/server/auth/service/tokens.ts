@@ -5,9 +5,7 @@ import { NotFound } from "../../domain-errors";
 import * as store from "../store/tokens";
 import { personExists } from "../store/records";
 import { storedDigest } from "./authn";
-import { assertOwner } from "./authz";
 import type { Caller } from "./caller";
-import { loadTeam } from "./teams";
 
 /** Issuing and revoking tokens: one per organization, one per team, any number per person. */
 
@@ -31,6 +29,9 @@ export function issueToken(
     userId?: string | null;
     siteAdmin?: boolean;
     description?: string | null;
+    expiredAt?: string | null;
+    createdBy?: string | null;
+    auditTrails?: boolean;
   },
   chosen?: string,
 ): IssuedToken {
@@ -47,6 +48,9 @@ export function issueToken(
     siteAdmin: spec.siteAdmin ?? false,
     description: spec.description ?? null,
     createdAt,
+    expiredAt: spec.expiredAt,
+    createdBy: spec.createdBy,
+    auditTrails: spec.auditTrails,
   });
   return { id, token, createdAt };
 }
@@ -61,27 +65,4 @@ export function issueUserToken(db: Db, caller: Caller, userId: string): IssuedTo
   if (!caller.siteAdmin && caller.userId !== userId) throw new NotFound("user not found");
   if (!personExists(db, userId)) throw new NotFound("user not found");
   return inTransaction(db, () => issueToken(db, { kind: "user", userId }));
-}
-
-export function revokeTeamToken(db: Db, caller: Caller, id: string): void {
-  const t = loadTeam(db, caller, id, true);
-  if (inTransaction(db, () => store.deleteTeamTokens(db, t.id)) === 0) throw new NotFound("the team has no token");
-}
-
-/** A team has one token: issuing a new one revokes the previous (the bootstrap token excepted). */
-export function issueTeamToken(db: Db, caller: Caller, id: string): IssuedToken {
-  const t = loadTeam(db, caller, id, true);
-  return inTransaction(db, () => {
-    store.deleteTeamTokens(db, t.id);
-    return issueToken(db, { kind: "team", organization: t.organization, teamId: t.id });
-  });
-}
-
-/** An organization has one token: issuing a new one revokes the previous. */
-export function issueOrganizationToken(db: Db, caller: Caller, organization: string): IssuedToken {
-  assertOwner(db, caller, organization);
-  return inTransaction(db, () => {
-    store.deleteOrganizationToken(db, organization);
-    return issueToken(db, { kind: "organization", organization });
-  });
 }

@@ -33,12 +33,15 @@ export function teamFlagsOfTeam(db: Db, teamId: string | null, organization: str
   ).all(teamId, organization) as TeamFlags[];
 }
 
+/** The teams that give a person rights in the organization: not those of an invitation not yet accepted. */
 export function teamFlagsOfUser(db: Db, userId: string | null, organization: string): TeamFlags[] {
   return prepare(
     db,
     `SELECT t.id, t.is_owners, t.manage_workspaces, t.manage_projects, t.organization_access
        FROM teams t JOIN team_members m ON m.team_id = t.id
-      WHERE m.user_id = ? AND t.organization = ?`,
+      WHERE m.user_id = ? AND t.organization = ?
+        AND NOT EXISTS (SELECT 1 FROM organization_memberships om
+                         WHERE om.user_id = m.user_id AND om.organization = t.organization AND om.status = 'invited')`,
   ).all(userId, organization) as TeamFlags[];
 }
 
@@ -47,7 +50,10 @@ export function organizationsOfUser(db: Db, userId: string | null): string[] {
   return (
     prepare(
       db,
-      `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ? ORDER BY 1`,
+      `SELECT DISTINCT t.organization AS name FROM teams t JOIN team_members m ON m.team_id = t.id WHERE m.user_id = ?
+        AND NOT EXISTS (SELECT 1 FROM organization_memberships om
+                         WHERE om.user_id = m.user_id AND om.organization = t.organization AND om.status = 'invited')
+       ORDER BY 1`,
     ).all(userId) as { name: string }[]
   ).map((o) => o.name);
 }

@@ -9,6 +9,8 @@ export interface TeamRecord {
   organization: string;
   name: string;
   is_owners: number;
+  /** The user team tokens act as (shown among the team's members once the team has a token). */
+  service_user_id: string;
   manage_workspaces: number;
   manage_projects: number;
   visibility: string;
@@ -304,40 +306,4 @@ export function updateTeamProjectAccess(db: Db, id: string, access: string, cust
 
 export function deleteTeamProjectRow(db: Db, id: string): void {
   prepare(db, `DELETE FROM team_projects WHERE id = ?`).run(id);
-}
-
-export interface MembershipRecord {
-  id: string;
-  organization: string;
-  user_id: string;
-  email: string;
-  created_at: string;
-}
-
-export function insertMembership(db: Db, m: MembershipRecord): void {
-  prepare(
-    db,
-    `INSERT INTO organization_memberships (id, organization, user_id, email, created_at) VALUES (?, ?, ?, ?, ?)`,
-  ).run(m.id, m.organization, m.user_id, m.email, m.created_at);
-}
-
-export function findMembership(db: Db, id: string): MembershipRecord | undefined {
-  return prepare(db, `SELECT * FROM organization_memberships WHERE id = ?`).get(id) as MembershipRecord | undefined;
-}
-
-/** Ends the membership: the person leaves the organization's teams too. */
-export function deleteMembershipRow(db: Db, m: MembershipRecord): void {
-  prepare(
-    db,
-    `DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE organization = ?)`,
-  ).run(m.user_id, m.organization);
-  prepare(db, `DELETE FROM organization_memberships WHERE id = ?`).run(m.id);
-}
-
-export function personOfOrganization(db: Db, organization: string, userId: string): boolean {
-  return !!prepare(
-    db,
-    `SELECT 1 FROM organization_memberships WHERE organization = ? AND user_id = ?
-     UNION SELECT 1 FROM team_members m JOIN teams t ON t.id = m.team_id WHERE t.organization = ? AND m.user_id = ?`,
-  ).get(organization, userId, organization, userId);
 }
