@@ -38,6 +38,7 @@ import { WORKSPACE_SETTINGS_OUTPUTS } from "../../src/resources/workspace-settin
 import { POLICY_OUTPUTS } from "../../src/resources/policy";
 import { POLICY_SET_OUTPUTS } from "../../src/resources/policy-set";
 import { POLICY_SET_PARAMETER_OUTPUTS } from "../../src/resources/policy-set-parameter";
+import { TEAM_MEMBERS_OUTPUTS } from "../../src/resources/team-members";
 import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/lookups";
 import {
   getAgentPool,
@@ -94,6 +95,7 @@ const OUTPUTS: Record<string, readonly string[]> = {
   Policy: POLICY_OUTPUTS,
   PolicySet: POLICY_SET_OUTPUTS,
   PolicySetParameter: POLICY_SET_PARAMETER_OUTPUTS,
+  TeamMembers: TEAM_MEMBERS_OUTPUTS,
 };
 
 const resource = (kind: string) => schema.resources[`workspaces:index:${kind}`];
