@@ -166,10 +166,13 @@ export function isSealed(value: any): boolean {
   );
 }
 
+/** The resources whose `token` output is a secret the service answered once. */
+const TOKEN_TYPES = ["AgentToken", "TeamToken", "OrganizationToken"].map((t) => `workspaces:index:${t}`);
+
 /** The tokens' secrets as the checkpoint holds them: encrypted, each `[urn name, what is wrong]` when it is not. */
 export function plainTokenOutputs(resources: { urn: string; type: string; outputs?: any }[]): string[] {
   return resources
-    .filter((r) => r.type === "workspaces:index:AgentToken" && r.outputs?.token !== undefined)
+    .filter((r) => TOKEN_TYPES.includes(r.type) && r.outputs?.token !== undefined)
     .filter((r) => !isSealed(r.outputs.token))
     .map((r) => `${r.urn.split("::").pop()}: token is not encrypted`);
 }

@@ -46,8 +46,18 @@ import {
   policyNames,
 } from "./organization-policies";
 import {
+  accept,
+  makeMemberRecords,
+  membersHeld,
+  membershipsOf,
+  organizationTokenId,
+  removeMember,
+  statusWith,
+} from "./organization-members";
+import {
   organization,
   organizationAt,
+  ownApiTokens,
   ownTokens,
   organizationSecrets,
   organizationYaml,
@@ -83,7 +93,7 @@ export function organizationSuite(language: Language): void {
     let stack: LanguageStack<OrganizationValues>;
     let refs: OrganizationRefs;
     let ids: Record<string, string> = {};
-    /** The agent tokens' secrets the programs exported so far: none may be in the checkpoint in plain text. */
+    /** The agent, team and organization tokens' secrets the programs exported so far: none may be in the checkpoint in plain text. */
     const agentTokens: string[] = [];
     const at = (step: OrganizationStep) => organizationAt(step, refs);
     const org = () => server.organization;
@@ -172,6 +182,7 @@ export function organizationSuite(language: Language): void {
         workspaces.settingsId,
       );
       const policies = await makePolicyRecords(server, byName, { [t.project.name]: project.data.id });
+      const members = await makeMemberRecords(server, team.data.id);
       refs = {
         ...workspaces,
         theirProjectId: project.data.id,
@@ -182,6 +193,7 @@ export function organizationSuite(language: Language): void {
         theirNotificationId: theirNotification.data.id,
         ...agents,
         ...policies,
+        ...members,
         policiesFolder: path.join(__dirname, "policies"),
       };
       stack = await LanguageStack.create(language, server, KIND);
@@ -265,6 +277,10 @@ export function organizationSuite(language: Language): void {
     async function expectServer(step: "first" | "edit"): Promise<void> {
       const want = organization.expect[step];
       expect.soft(await policiesHeld(server, ids, namesOf, want.policies), "policies").toEqual(want.policies);
+      expect
+        .soft(await membersHeld(server, ids, ids.developers, want.members), "members and team tokens")
+        .toEqual(want.members);
+      expect(await organizationTokenId(server, "audit-trails"), "the audit-trail token").toBe(ids.audit);
       const got = await own();
       expect.soft(got.project?.attributes, "project").toMatchObject(want.project);
       expect.soft(got.team?.attributes, "team").toMatchObject(want.team);
@@ -310,11 +326,15 @@ export function organizationSuite(language: Language): void {
         expect(t.description.startsWith(description), t.description).toBe(true);
     }
 
-    /** Keeps the agent tokens' secrets a step exported: each a new value, none empty. */
+    /** Keeps the agent, team and organization tokens' secrets a step exported: each a new value, none empty. */
     function keepTokens(step: OrganizationStep, outputs: Record<string, any>): void {
       const exported = outputs.agentTokens ?? {};
       expect(Object.keys(exported).sort(), "the agent tokens exported").toEqual(ownTokens(at(step)).sort());
-      for (const value of Object.values<string>(exported)) {
+      const api = outputs.apiTokens ?? {};
+      expect(Object.keys(api).sort(), "the team and organization tokens exported").toEqual(
+        ownApiTokens(at(step)).sort(),
+      );
+      for (const value of [...Object.values<string>(exported), ...Object.values<string>(api)]) {
         expect(typeof value === "string" && value.length > 0, "an agent token's secret").toBe(true);
         expect(agentTokens, "an agent token's secret, once").not.toContain(value);
         agentTokens.push(value);
@@ -331,7 +351,7 @@ export function organizationSuite(language: Language): void {
         expect(occurrences(doc, secret), `agent token ${i + 1} in the checkpoint`).toEqual([]);
       // Each token the stack made is there, encrypted.
       const { resources } = await stack.exported();
-      const own = ownTokens(at(step));
+      const own = [...ownTokens(at(step)), ...ownApiTokens(at(step))];
       const kept = resources.filter((r) => own.some((k) => r.urn.endsWith(`::${k}`)));
       expect(kept.map((r) => r.outputs?.token === undefined)).toEqual(own.map(() => false));
       expect(plainTokenOutputs(resources)).toEqual([]);
@@ -363,10 +383,33 @@ export function organizationSuite(language: Language): void {
       expect(ids.runners).toBe(got.agentPool?.record.id);
       keepTokens("first", r.outputs);
 
+      // getOrganizationMembers and getTeamMembers read the member and the team made over HTTP.
+      const theirs = organization.server.theirs;
+      expect(camelKeys(r.outputs.members), JSON.stringify(r.outputs.members)).toMatchObject([
+        { id: refs.theirMembershipId, email: theirs.member.email, status: "invited", teamIds: [refs.theirTeamId] },
+      ]);
+      expect(camelKeys(r.outputs.teamMembers)).toEqual({
+        teamName: theirs.team.name,
+        organizationMembershipIds: [refs.theirMembershipId],
+      });
+      // The tokens expire when declared, and work with their rights and not past them.
+      const days = (iso: string) => (Date.parse(iso) - Date.now()) / 86_400_000;
+      const teamToken = await api<any>(server, `/authentication-tokens/${ids["developers-ci"]}`);
+      expect(days(teamToken.body.data.attributes["expired-at"])).toBeCloseTo(30, 0);
+      const { "developers-ci": ci, audit } = r.outputs.apiTokens;
+      expect(await statusWith(server, ci, `/organizations/${org()}/workspaces`), "the team token reads").toBe(200);
+      const made = await api(server, `/organizations/${org()}/projects`, {
+        token: ci,
+        method: "POST",
+        body: { data: { type: "projects", attributes: { name: "lang-not-allowed" } } },
+      });
+      expect([403, 404], "the team token makes no project").toContain(made.status);
+      expect(await statusWith(server, audit, `/organizations/${org()}/workspaces`), "the audit token").not.toBe(200);
+
       expect(r.outputs.teamId).toBe(refs.theirTeamId);
       expect(r.outputs.teamVisibility).toBe(organization.server.theirs.team.visibility);
-      const theirs = (camelKeys(r.outputs.accessTeams) as any[]).find((x) => x.teamId === refs.theirTeamId);
-      expect(theirs, JSON.stringify(r.outputs.accessTeams)).toMatchObject({
+      const access = (camelKeys(r.outputs.accessTeams) as any[]).find((x) => x.teamId === refs.theirTeamId);
+      expect(access, JSON.stringify(r.outputs.accessTeams)).toMatchObject({
         teamName: organization.server.theirs.team.name,
         access: organization.server.theirs.workspaceAccess,
         sources: [
@@ -421,7 +464,12 @@ export function organizationSuite(language: Language): void {
       await expectNoChange("first");
     });
 
-    it("edits each resource: in place, and the run trigger and the rotated agent token by replacement", async () => {
+    it("edits each resource: in place, and the run trigger and the rotated agent and team tokens by replacement", async () => {
+      // The person invited as grace accepts: the membership is active, and the edit puts them in the team.
+      await accept(server, ids.grace);
+      const p = await stack.preview(at("edit"));
+      expect(p.ok, describeResult(p)).toBe(true);
+      expect(p.output, "the preview says why the team token is replaced").toMatch(/rotation requested/);
       const r = await stack.up(at("edit"));
       expect(r.ok, describeResult(r)).toBe(true);
       // What a preview would plan, read from what the update did: the same records for an
@@ -459,6 +507,13 @@ export function organizationSuite(language: Language): void {
         "drift: delete the agent token",
       );
       await driftPolicies(server, ids, refs);
+      await removeMember(server, ids.developers, ids[d.members.removed]);
+      await write(
+        "DELETE",
+        `/authentication-tokens/${ids["developers-ci"]}`,
+        undefined,
+        "drift: delete the team token",
+      );
 
       const refreshed = await stack.refreshDrift(at("edit"));
       expect(refreshed.ok, describeResult(refreshed)).toBe(true);
@@ -516,6 +571,11 @@ export function organizationSuite(language: Language): void {
       // Every policy and set the stack made or took over is gone: none was made otherwise.
       expect(await policyNames(server, "policies")).toEqual([]);
       expect(await policyNames(server, "policy-sets")).toEqual([]);
+      // No membership, and no organization token, of the stack or taken over by it is left.
+      const emails = Object.values(v.memberships).map((m) => m.email);
+      expect(Object.keys(await membershipsOf(server, emails))).toEqual([]);
+      for (const t of Object.values(v.organizationTokens))
+        expect(await organizationTokenId(server, t.tokenType ?? "organization"), t.tokenType).toBeUndefined();
       // The workspace owned elsewhere, as it was before the stack: what the settings changed is put back.
       const want = organization.destroyed;
       expect(await workspaceSettings(server, refs.settingsId, want, undefined)).toEqual(want);

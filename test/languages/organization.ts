@@ -11,8 +11,8 @@ import { omitUndefined, programAt, ref, yamlText, type Obj } from "./stack";
 export type OrganizationStep = "first" | "edit" | "import";
 const STEPS: OrganizationStep[] = ["first", "edit", "import"];
 
-/** The program's values at one step, every resource by its name in the stack. */
-export interface OrganizationValues {
+/** The program's values at one step, every resource by its name in the stack (the members and tokens: organization-members.ts). */
+export interface OrganizationValues extends Omit<MembersValues, "lookups"> {
   projects: Record<string, { name: string; description?: string }>;
   teams: Record<string, { name: string; visibility?: string; organizationAccess?: Record<string, boolean> }>;
   /** `team`: a key of `teams`, else a team's id. */
@@ -64,8 +64,78 @@ export interface OrganizationValues {
    * The team `getTeam` looks up by name, the workspace (id) whose effective access and
    * outputs are read, the pool `getAgentPool` and the set `getPolicySet` look up by name.
    */
-  lookups: { team: string; workspace: string; agentPool: string; policySet: string };
+  lookups: { team: string; workspace: string; agentPool: string; policySet: string } & MembersValues["lookups"];
   imports: { type: string; resource: string; id: string }[];
+}
+
+/** The program's values for the members and the tokens, at one step, every resource by its name in the stack. */
+export interface MembersValues {
+  memberships: Record<string, { email: string }>;
+  /** `team`: a key of the program's teams, else a team's id; each of `memberships` a key of `memberships`, else an id. */
+  teamMembers: Record<string, { team: string; memberships?: string[]; usernames?: string[]; mode?: string }>;
+  /** `team` as in `teamMembers`. */
+  teamTokens: Record<string, { team: string; description?: string; expiresInDays?: number; rotation?: string }>;
+  organizationTokens: Record<string, { tokenType?: string; expiresInDays?: number; rotation?: string }>;
+  /** The emails getOrganizationMembers looks up, and the team (id) getTeamMembers reads. */
+  lookups: { members: string[]; teamMembers: string };
+  imports: { type: string; resource: string; id: string }[];
+}
+
+/** What the server holds for the program's members and tokens after a step. */
+export interface MembersExpected {
+  /** The status of each membership, by email. */
+  memberships: Record<string, string>;
+  /** The emails of the people in the program's team (by its organization memberships). */
+  team: string[];
+  /** The descriptions of the program's team tokens, as declared. */
+  teamTokens: string[];
+}
+
+/** The team and organization tokens the program makes (not those it imports), whose secrets it exports as `apiTokens`. */
+export function ownApiTokens(v: MembersValues): string[] {
+  const imported = new Set(v.imports.map((i) => i.resource));
+  return [...Object.keys(v.teamTokens), ...Object.keys(v.organizationTokens)].filter((k) => !imported.has(k));
+}
+
+/** The names of the resources of `v` (for the programs' `ids`). */
+export function memberResources(v: MembersValues): string[] {
+  return [v.memberships, v.teamMembers, v.teamTokens, v.organizationTokens].flatMap((kind) => Object.keys(kind));
+}
+
+/**
+ * The YAML declarations of the members and tokens (added to `resources`), their lookups and
+ * outputs; `team` gives a team's reference (one of the program's) or its id.
+ */
+export function membersYaml(
+  v: MembersValues,
+  resources: Record<string, { type: string; properties: Obj }>,
+  team: (t: string) => string,
+): { lookups: Record<string, { function: string; arguments: Obj }>; outputs: Obj } {
+  const membership = (m: string) => (m in v.memberships ? ref(m) : m);
+  const declare = (type: string, entries: Record<string, object>, props: (x: any) => Obj) => {
+    for (const [name, x] of Object.entries(entries))
+      resources[name] = { type: `workspaces:index:${type}`, properties: props(x) };
+  };
+  declare("OrganizationMembership", v.memberships, (m) => m);
+  declare("TeamMembers", v.teamMembers, ({ team: t, memberships, ...rest }) =>
+    omitUndefined({ teamId: team(t), organizationMembershipIds: memberships?.map(membership), ...rest }),
+  );
+  declare("TeamToken", v.teamTokens, ({ team: t, ...rest }) => ({ teamId: team(t), ...rest }));
+  declare("OrganizationToken", v.organizationTokens, (t) => t);
+  return {
+    lookups: {
+      members: { function: "getOrganizationMembers", arguments: { emails: v.lookups.members } },
+      teamMembers: { function: "getTeamMembers", arguments: { teamId: v.lookups.teamMembers } },
+    },
+    outputs: {
+      apiTokens: Object.fromEntries(ownApiTokens(v).map((k) => [k, ref(k, "token")])),
+      members: ref("members", "members"),
+      teamMembers: {
+        teamName: ref("teamMembers", "teamName"),
+        organizationMembershipIds: ref("teamMembers", "organizationMembershipIds"),
+      },
+    },
+  };
 }
 
 /** The resources that list what may use a pool, and the input each list is. */
@@ -104,6 +174,7 @@ interface OrganizationExpected {
   /** The descriptions of the pool's agent tokens, as declared. */
   tokens: string[];
   policies: PoliciesExpected;
+  members: MembersExpected;
 }
 
 /** The program's policy, its set of policies and its uploaded set, as the server holds them. */
@@ -174,6 +245,9 @@ interface OrganizationDescription {
       };
       /** The project their set leaves out. */
       excludedProject: { name: string };
+      /** A person invited (in their team), and a described token of their team. */
+      member: { email: string };
+      teamToken: { description: string };
     };
     /** A notification configuration of the app workspace that no program declares. */
     kept: Obj & { name: string };
@@ -197,6 +271,8 @@ interface OrganizationDescription {
      * detached from the set.
      */
     policies: { code: string; policy: Obj; set: Obj; parameter: Obj; detached: string };
+    /** The member (a key of the program's memberships) removed from the program's team. */
+    members: { removed: string };
     updated: string[];
     deleted: string[];
   };
@@ -223,7 +299,10 @@ export type OrganizationRefs = Record<
   | "theirPolicySetId"
   | "theirParameterId"
   | "theirExcludedProjectId"
-  | "policiesFolder",
+  | "policiesFolder"
+  | "theirMembershipId"
+  | "theirTeamTokenId"
+  | "organization",
   string
 >;
 
@@ -318,9 +397,11 @@ export function organizationYaml(v: OrganizationValues): string {
     v.parameters,
     v.setLists,
   ];
+  const members = membersYaml(v, resources, team);
   return yamlText(
     resources,
     {
+      ...members.lookups,
       team: { function: "getTeam", arguments: { name: v.lookups.team } },
       access: { function: "getEffectiveAccess", arguments: { workspaceId: v.lookups.workspace } },
       upstream: { function: "getWorkspaceOutputs", arguments: { workspaceId: v.lookups.workspace } },
@@ -328,7 +409,9 @@ export function organizationYaml(v: OrganizationValues): string {
       policySet: { function: "getPolicySet", arguments: { name: v.lookups.policySet } },
     },
     {
-      ids: Object.fromEntries(all.flatMap((kind) => Object.keys(kind)).map((k) => [k, ref(k)])),
+      ids: Object.fromEntries(
+        [...all.flatMap((kind) => Object.keys(kind)), ...memberResources(v)].map((k) => [k, ref(k)]),
+      ),
       teamId: ref("team"),
       teamVisibility: ref("team", "visibility"),
       accessTeams: ref("access", "teams"),
@@ -354,6 +437,7 @@ export function organizationYaml(v: OrganizationValues): string {
         workspaceExclusionIds: ref("policySet", "workspaceExclusionIds"),
         projectExclusionIds: ref("policySet", "projectExclusionIds"),
       },
+      ...members.outputs,
     },
   );
 }
