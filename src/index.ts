@@ -45,6 +45,8 @@ export { Project } from "./resources/project";
 export type { ProjectArgs } from "./resources/project";
 export { Team } from "./resources/team";
 export type { TeamArgs, TeamVisibility, OrganizationAccessArgs, OrganizationAccessOutput } from "./resources/team";
+export { OrganizationMembership } from "./resources/organization-membership";
+export type { OrganizationMembershipArgs } from "./resources/organization-membership";
 export { TeamWorkspaceAccess } from "./resources/team-workspace-access";
 export type {
   TeamWorkspaceAccessArgs,
@@ -62,19 +64,19 @@ export type {
 export { AgentPool } from "./resources/agent-pool";
 export type { AgentPoolArgs } from "./resources/agent-pool";
 export { AgentToken } from "./resources/agent-token";
-export { Policy } from "./resources/policy";
-export type { PolicyArgs } from "./resources/policy";
 export { TeamToken } from "./resources/team-token";
 export { OrganizationToken } from "./resources/organization-token";
+export { Policy } from "./resources/policy";
+export type { PolicyArgs } from "./resources/policy";
 export { PolicySet } from "./resources/policy-set";
 export type { PolicySetArgs } from "./resources/policy-set";
 export { PolicySetParameter } from "./resources/policy-set-parameter";
 export type { PolicySetParameterArgs } from "./resources/policy-set-parameter";
 export type { AgentTokenArgs } from "./resources/agent-token";
-export { RunTrigger } from "./resources/run-trigger";
-export type { RunTriggerArgs } from "./resources/run-trigger";
 export type { TeamTokenArgs } from "./resources/team-token";
 export type { OrganizationTokenArgs } from "./resources/organization-token";
+export { RunTrigger } from "./resources/run-trigger";
+export type { RunTriggerArgs } from "./resources/run-trigger";
 export { NotificationConfiguration } from "./resources/notification-configuration";
 export type { NotificationConfigurationArgs } from "./resources/notification-configuration";
 export {
@@ -118,7 +120,21 @@ export {
   getAgentPoolOutput,
   getPolicySet,
   getPolicySetOutput,
+  getOrganizationMembers,
+  getOrganizationMembersOutput,
+  getTeamMembers,
+  getTeamMembersOutput,
 } from "./resources/lookups";
+export type {
+  GetOrganizationMembersArgs,
+  GetOrganizationMembersOutputArgs,
+  GetOrganizationMembersResult,
+  OrganizationMember,
+  GetTeamMembersArgs,
+  GetTeamMembersOutputArgs,
+  GetTeamMembersResult,
+  TeamMemberEntry,
+} from "./resources/membership-lookups";
 export type { GetTeamArgs, GetTeamOutputArgs, GetTeamResult } from "./resources/team-lookup";
 export type { GetAgentPoolArgs, GetAgentPoolOutputArgs, GetAgentPoolResult } from "./resources/agent-pool-lookup";
 export type { GetPolicySetArgs, GetPolicySetOutputArgs, GetPolicySetResult } from "./resources/policy-set-lookup";

@@ -345,6 +345,17 @@ export const IMPORT_IDS: Readonly<Record<string, ImportIds>> = {
       },
     ],
   },
+  OrganizationMembership: {
+    name: "ada",
+    forms: [
+      { form: "ou-<id>", says: "the membership's id, invited or active.", example: "ou-5nQ2rWzXkP8vLtYb" },
+      {
+        form: "<organization>/<email>",
+        says: "the organization and the email of the membership; the resource's id is then its `ou-` id.",
+        example: "acme/ada@example.com",
+      },
+    ],
+  },
   TeamMembers: {
     name: "platform-members",
     forms: [

@@ -21,6 +21,8 @@ import {
   getEffectiveVariables,
   getPolicySet,
   getWorkspace,
+  getOrganizationMembers,
+  getTeamMembers,
   getWorkspaces,
   getTeam,
 } from "../resources/lookups";
@@ -283,6 +285,8 @@ const LOOKUPS: Readonly<Record<string, (args: never) => Promise<unknown>>> = {
   getEffectiveAccess,
   getTeam,
   getAgentPool,
+  getOrganizationMembers,
+  getTeamMembers,
   getPolicySet,
 };
 

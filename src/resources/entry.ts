@@ -30,15 +30,16 @@ import { variableSetProvider } from "./providers/variable-set";
 import { variableSetApplicationProvider } from "./providers/variable-set-application";
 import { projectProvider } from "./providers/project";
 import { teamProvider } from "./providers/team";
+import { organizationMembershipProvider } from "./providers/organization-membership";
 import { teamWorkspaceAccessProvider } from "./providers/team-workspace-access";
 import { teamProjectAccessProvider } from "./providers/team-project-access";
 import { runTriggerProvider } from "./providers/run-trigger";
 import { notificationConfigurationProvider } from "./providers/notification-configuration";
 import { agentPoolProvider } from "./providers/agent-pool";
 import { agentTokenProvider } from "./providers/agent-token";
-import { workspaceSettingsProvider } from "./providers/workspace-settings";
 import { teamTokenProvider } from "./providers/team-token";
 import { organizationTokenProvider } from "./providers/organization-token";
+import { workspaceSettingsProvider } from "./providers/workspace-settings";
 import { claimingSettings } from "./providers/workspace-settings-rules";
 import { agentPoolListProvider } from "./providers/agent-pool-lists";
 import { policySetProvider } from "./providers/policy-set";
@@ -79,16 +80,17 @@ const implementations: Record<string, ProviderImpl> = {
   variablesetapplication: variableSetApplicationProvider,
   project: projectProvider,
   team: teamProvider,
+  organizationmembership: organizationMembershipProvider,
   teamworkspaceaccess: teamWorkspaceAccessProvider,
   teamprojectaccess: teamProjectAccessProvider,
   runtrigger: runTriggerProvider,
   notificationconfiguration: notificationConfigurationProvider,
   agentpool: agentPoolProvider,
   agenttoken: agentTokenProvider,
-  workspacesettings: workspaceSettingsProvider,
-  agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   teamtoken: teamTokenProvider,
   organizationtoken: organizationTokenProvider,
+  workspacesettings: workspaceSettingsProvider,
+  agentpoolallowedworkspaces: agentPoolListProvider("AgentPoolAllowedWorkspaces"),
   agentpoolallowedprojects: agentPoolListProvider("AgentPoolAllowedProjects"),
   agentpoolexcludedworkspaces: agentPoolListProvider("AgentPoolExcludedWorkspaces"),
   policyset: policySetProvider,

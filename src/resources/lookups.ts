@@ -48,6 +48,8 @@ import {
   type GetPolicySetOutputArgs,
   type GetPolicySetResult,
 } from "./policy-set-lookup";
+import { MEMBERSHIP_LOOKUP_ARGUMENTS } from "./membership-lookups";
+export * from "./membership-lookups";
 import { readWorkspaceWithTags } from "./providers/client";
 import { namesTagBindings } from "./process/snapshot";
 import { foldTagName } from "./providers/compare";
@@ -84,6 +86,7 @@ export const LOOKUP_ARGUMENTS = {
   getWorkspaceOutputs: Object.keys(workspaceOutputsArgsSchema.shape),
   getAgentPool: Object.keys(agentPoolArgsSchema.shape),
   getPolicySet: Object.keys(policySetArgsSchema.shape),
+  ...MEMBERSHIP_LOOKUP_ARGUMENTS,
 };
 
 /**

@@ -125,3 +125,23 @@ export function pageAsked(req: http.IncomingMessage): number {
   const url = new URL(req.url ?? "/", "http://x");
   return Number(url.searchParams.get("page[number]") ?? "1");
 }
+
+/**
+ * A handler that answers as OTF does around its people and tokens: organization `acme` and
+ * team `team-1` read, `extra` answers the routes a test adds (returning true when it did),
+ * and any other route gets the router's plain-text 404.
+ */
+export function otfPeople(
+  extra: (req: http.IncomingMessage, res: http.ServerResponse, path: string) => boolean,
+): Handler {
+  return (req, res) => {
+    const p = new URL(req.url ?? "/", "http://x").pathname.replace(/^\/api\/v2/, "");
+    if (p === "/ping") return reply(res, 204, undefined);
+    if (p === "/organizations/acme") return reply(res, 200, organizationDoc());
+    if (p === "/teams/team-1")
+      return reply(res, 200, { data: { id: "team-1", type: "teams", attributes: { name: "devs" } } });
+    if (extra(req, res, p)) return;
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("404 page not found\n");
+  };
+}
