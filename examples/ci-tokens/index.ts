@@ -26,7 +26,8 @@ new WorkspaceVariable("ci-token-variable", {
   workspaceId: ci.id,
   key: "WORKSPACES_TOKEN",
   category: "env",
-  value: token.token,
+  // Absent only for a token adopted or imported (its secret cannot be read back): never here.
+  value: token.token.apply((t) => t ?? ""),
   sensitive: true,
   description: "releasers team token, managed by the ci-tokens stack",
 });

@@ -10,7 +10,9 @@ import {
   getEffectiveAccess,
   getPolicySet,
   getEffectiveVariables,
+  getOrganizationMembers,
   getTeam,
+  getTeamMembers,
   getWorkspace,
   getWorkspaceOutputs,
   getWorkspaces,
@@ -242,6 +244,26 @@ const policy = async (a: WorkspacesClient) => {
 };
 /** A Sentinel policy set with no policies and no version: it takes parameters. */
 const policySet = async (a: WorkspacesClient) => ({ id: (await a.policySets.create(t.org, { name: uniq("set") })).id });
+/** A person invited to the organization: their membership's id. */
+const invited = async (a: WorkspacesClient) => ({
+  id: (await a.organizationMemberships.create(t.org, { email: `${uniq("person")}@example.com` })).id,
+});
+/** A team every member sees, and a person invited to the organization (not in it). */
+const teamAndPerson = async (a: WorkspacesClient) => ({ ...(await otherTeam(a)), ...(await invited(a)) });
+/** The same, the person in the team. */
+const personInTeam = async (a: WorkspacesClient) => {
+  const ctx = await teamAndPerson(a);
+  await a.teamMembers.addOrganizationMemberships(ctx.teamId, [ctx.id]);
+  return ctx;
+};
+/** A described token of a team every member sees. */
+const teamToken = async (a: WorkspacesClient) => {
+  const { teamId } = await otherTeam(a);
+  return { teamId, id: (await a.teamTokens.create(teamId, { description: uniq("ci") })).id };
+};
+/** The organization's audit-trail token (its organization token is the one the table's `organization token` uses). */
+const AUDIT = { tokenType: "audit-trails" as const };
+const auditToken = (a: WorkspacesClient) => done(a.organizationTokens.create(t.org, AUDIT));
 const parameter = async (a: WorkspacesClient) => {
   const { id } = await policySet(a);
   return { id, parameterId: (await a.policySetParameters.create(id, { key: uniq("p"), value: "v" })).id };
@@ -494,6 +516,39 @@ const PROBES: Record<string, Partial<Record<Op, Probe>>> = {
     (c, ctx) => c.policySets.addProjectExclusions(ctx.id!, [ctx.projectId]),
     (c, ctx) => c.policySets.removeProjectExclusions(ctx.id!, [ctx.projectId]),
   ),
+  "`OrganizationMembership`": {
+    create: { run: (c) => c.organizationMemberships.create(t.org, { email: `${uniq("person")}@example.com` }) },
+    read: { setup: invited, run: (c, ctx) => c.organizationMemberships.read(ctx.id!) },
+    delete: { setup: invited, run: (c, ctx) => c.organizationMemberships.delete(ctx.id!) },
+  },
+  "`TeamMembers`": {
+    create: { setup: teamAndPerson, run: (c, ctx) => c.teamMembers.addOrganizationMemberships(ctx.teamId!, [ctx.id!]) },
+    read: { setup: personInTeam, run: (c, ctx) => c.teamMembers.list(ctx.teamId!) },
+    update: {
+      setup: personInTeam,
+      run: (c, ctx) => c.teamMembers.removeOrganizationMemberships(ctx.teamId!, [ctx.id!]),
+    },
+    delete: {
+      setup: personInTeam,
+      run: (c, ctx) => c.teamMembers.removeOrganizationMemberships(ctx.teamId!, [ctx.id!]),
+    },
+  },
+  "`TeamToken`": {
+    create: { setup: otherTeam, run: (c, ctx) => c.teamTokens.create(ctx.teamId!, { description: uniq("ci") }) },
+    read: { setup: teamToken, run: (c, ctx) => c.teamTokens.read(ctx.id!) },
+    delete: { setup: teamToken, run: (c, ctx) => c.teamTokens.delete(ctx.id!) },
+  },
+  "`OrganizationToken`": {
+    create: { run: (c) => c.organizationTokens.create(t.org, AUDIT) },
+    read: { setup: auditToken, run: (c) => c.organizationTokens.read(t.org, AUDIT) },
+    delete: { setup: auditToken, run: (c) => c.organizationTokens.delete(t.org, AUDIT) },
+  },
+  "`getOrganizationMembers`": {
+    read: { setup: invited, run: (c) => lookupAs(c, () => getOrganizationMembers({ organization: t.org })) },
+  },
+  "`getTeamMembers`": {
+    read: { setup: personInTeam, run: (c, ctx) => lookupAs(c, () => getTeamMembers({ teamId: ctx.teamId! })) },
+  },
   "`getWorkspace`": { read: { run: (c, ctx) => lookupAs(c, () => getWorkspace({ id: ctx.workspaceId })) } },
   "`getWorkspaces`": { read: { run: (c) => lookupAs(c, () => getWorkspaces({ organization: t.org })) } },
   "`getEffectiveVariables`": {
