@@ -102,7 +102,7 @@ async function existingRecords(): Promise<Record<string, Props>> {
   const versioned = { name: uniqueName("polset"), organization: h.org, policiesFolder: policies };
   const polset = await policySet.create((await policySet.check({}, versioned)).inputs);
   await h.client.policySetParameters.create(polset.id, { key: "limit", value: "10" });
-  await h.client.teamTokens.create(team.id, { description: "ci" });
+  await h.client.teamTokens.create(team.id);
   await h.client.organizationTokens.create(h.org);
   const invited = await h.client.organizationMemberships.create(h.org, { email: `${uniqueName("ada")}@example.com` });
 
@@ -139,7 +139,7 @@ async function existingRecords(): Promise<Record<string, Props>> {
     PolicySet: versioned,
     PolicySetParameter: { policySetId: polset.id, key: "limit", value: "10" },
     OrganizationMembership: { email: invited.email },
-    TeamToken: { teamId: team.id, description: "ci" },
+    TeamToken: { teamId: team.id },
     OrganizationToken: {},
   };
 }
