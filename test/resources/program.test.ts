@@ -120,6 +120,8 @@ describe("resource classes in a program", () => {
     });
     const pool = new r.AgentPool("private-network", { name: "private-network", organizationScoped: false });
     const agentToken = new r.AgentToken("agents", { agentPoolId: pool.id, description: "agents", rotation: "1" });
+    const ciToken = new r.TeamToken("ci", { teamId: team.id, description: "ci", expiresInDays: 90 });
+    const orgToken = new r.OrganizationToken("automation", { tokenType: "audit-trails", rotation: "2027" });
     new r.AgentPoolAllowedWorkspaces("pool-web", { agentPoolId: pool.id, workspaceIds: [ws.id] });
     new r.AgentPoolAllowedProjects("pool-platform", { agentPoolId: pool.id, projectIds: [project.id] });
     new r.AgentPoolExcludedWorkspaces("pool-not-net", { agentPoolId: pool.id, workspaceIds: ["ws-net"] });
@@ -184,6 +186,11 @@ describe("resource classes in a program", () => {
     expect(secretOutputsAsked.get("api-key")).toContain("sensitiveValue");
     // The token the service answers once is a secret output of every AgentToken.
     expect(secretOutputsAsked.get("agents")).toContain("token");
+    // And of every team and organization token, from this door as from the plugin's.
+    expect(await value(ciToken.urn)).toContain("workspaces:TeamToken::ci");
+    expect(await value(orgToken.urn)).toContain("workspaces:OrganizationToken::automation");
+    expect(secretOutputsAsked.get("ci")).toContain("token");
+    expect(secretOutputsAsked.get("automation")).toContain("token");
     // Only a sensitive value is a secret: a plain variable's value stays readable.
     expect(await isSecret(variable.value as pulumi.Output<unknown>)).toBe(false);
     const token = new r.WorkspaceVariable("token", {
