@@ -277,13 +277,18 @@ describe("organization memberships, team members and tokens through the engine (
 
   it("alice accepts with her own token: a refresh shows her active; an edit adds her to devs and a new rotation replaces the token, saying why", async () => {
     const before = await outputs();
-    await accept(server, { id: before.ids.alice, userId: before.people.aliceUser, username: before.people.alice });
+    await accept(server, { id: before.ids.alice, userId: before.people.aliceUser, username: "alice" });
     await run(stack.refresh());
-    const refreshed = await outputs();
-    expect(refreshed.status).toEqual({ alice: "active", bob: "invited" });
+    // A refresh updates the resources' state (the stack's outputs wait for the next up).
+    const refreshed = stack.resources("dynamic/workspaces:OrganizationMembership");
+    expect(Object.fromEntries(refreshed.map((r) => [r.id, r.outputs?.status]))).toEqual({
+      [before.ids.alice]: "active",
+      [before.ids.bob]: "invited",
+    });
     await noChange();
 
-    await stack.ok(["config", "set", "alice", refreshed.people.alice]);
+    const username = String(refreshed.find((r) => r.id === before.ids.alice)?.outputs?.username);
+    await stack.ok(["config", "set", "alice", username]);
     stack.writeFiles({ "index.ts": program(EDITED) });
     expect(await planned()).toEqual({
       changes: ["replace ops-token", "update dev-members"],
@@ -292,6 +297,7 @@ describe("organization memberships, team members and tokens through the engine (
 
     await run(stack.up());
     const after = await outputs();
+    expect(after.status).toEqual({ alice: "active", bob: "invited" });
     expect(after.ids.token).not.toBe(before.ids.token);
     expect(after.secrets.team).not.toBe(before.secrets.team);
     // Only the program's token was rotated.
@@ -303,7 +309,8 @@ describe("organization memberships, team members and tokens through the engine (
     expect(await statusWith(server, before.secrets.team, `/workspaces/${ws.granted}`)).toBe(401);
     await expectOpsRights(after.secrets.team);
     const devs = await teamMembersOnServer(server, team.devs);
-    expect(devs.usernames).toContain(after.people.alice);
+    expect(devs.usernames).toContain(username);
+    expect(after.people.alice).toBe(username);
     expect(devs.membershipIds).toEqual(expect.arrayContaining([after.ids.bob, dana.id]));
     // Nothing regenerates a token but a declared rotation or its expiry.
     await noChange();
