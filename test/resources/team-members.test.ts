@@ -151,6 +151,22 @@ describe("check", () => {
     ]);
     expect(await f(d, { teamId: other, usernames: ["bob"], organizationMembershipIds: ["ou-x"] })).toEqual([]);
   });
+
+  it("one person named two ways by two additive resources is one person: refused", async () => {
+    const f = async (claimant: string, news: Props) =>
+      (await check(KIND, { ...news, [CLAIMANT_KEY]: claimant })).failures;
+    const teamId = await newTeam();
+    const alice = await person();
+    await h.client.teamMembers.addUsers(teamId, [alice.username]);
+    const [a, b] = [uniqueName("a"), uniqueName("b")];
+    expect(await f(a, { teamId, usernames: [alice.username] })).toEqual([]);
+    expect(await f(b, { teamId, organizationMembershipIds: [alice.membershipId] })).toEqual([
+      {
+        property: "organizationMembershipIds",
+        reason: expect.stringContaining(`this one and "${a}": both add ${alice.membershipId} to it`),
+      },
+    ]);
+  });
 });
 
 describe("additive (the default)", () => {

@@ -100,6 +100,12 @@ export function claimedItems(kind: string, list: string): "all" | string[] {
   return [...items];
 }
 
+/** Whether a claimant other than `claimant` holds some of a list of `kind` (see {@link claimList}). */
+export function heldByOthers(kind: string, list: string, claimant: string): boolean {
+  for (const [other, held] of lists.get(kind) ?? []) if (other !== claimant && held.list === list) return true;
+  return false;
+}
+
 /** By record, the claimant of each of its parts (see {@link claimParts}). */
 const parts = new Map<string, Map<string, string>>();
 

@@ -5,7 +5,6 @@
  */
 import { isId } from "../../api/common";
 import type { TeamMember } from "../../client/team-members";
-import type { ListHolding } from "../process/claims";
 import { isUnknown } from "./unknowns";
 import { idsOf, itemFailures, listClaimFailures } from "./record-list-rules";
 import type { CheckFailure, Props } from "./types";
@@ -88,15 +87,32 @@ export function checkMembers(news: Props): CheckFailure[] {
  */
 const usernameKey = (name: string) => `user:${name}`;
 
-/** What the resource holds of the team's list, for the claims: all of it, or the people it adds. */
-function holdingOf(news: Props): ListHolding {
-  return {
-    list: String(news.teamId),
-    items:
-      memberModeOf(news) === "authoritative"
-        ? "all"
-        : [...idsOf(news.usernames).map(usernameKey), ...idsOf(news.organizationMembershipIds)],
-  };
+/** The claim keys a member goes by: `user:<username>` and the membership id, as the service shows them. */
+function keysOf(m: TeamMember): string[] {
+  const keys = m.username !== "" ? [usernameKey(m.username)] : [];
+  return m.organizationMembershipId !== undefined ? [...keys, m.organizationMembershipId] : keys;
+}
+
+/**
+ * By claim key, every key of the same person among the team's members: so that two
+ * resources naming one member differently (one by username, one by membership) claim the
+ * same person.
+ */
+export type Aliases = ReadonlyMap<string, readonly string[]>;
+
+export function aliasesOf(members: readonly TeamMember[]): Aliases {
+  const out = new Map<string, string[]>();
+  for (const m of members) for (const key of keysOf(m)) out.set(key, keysOf(m));
+  return out;
+}
+
+/** The people the inputs add, for the claims: their keys, and each key's aliases (see {@link aliasesOf}). */
+function addedKeys(news: Props, aliases: Aliases): Map<string, string> {
+  const declared = [...idsOf(news.usernames).map(usernameKey), ...idsOf(news.organizationMembershipIds)];
+  // Each key claimed, with the key the program wrote that it stands for.
+  const keys = new Map<string, string>();
+  for (const key of declared) for (const k of [key, ...(aliases.get(key) ?? [])]) if (!keys.has(k)) keys.set(k, key);
+  return keys;
 }
 
 /** True when every list of the inputs is known, so the claim says all it holds. */
@@ -108,19 +124,25 @@ export function complete(news: Props): boolean {
   });
 }
 
-/** Two owners of one team's list in this stack, refused naming both (see listClaimFailures). */
-export function memberClaimFailures(news: Props, claimant: string): CheckFailure[] {
+/**
+ * Two owners of one team's list in this stack, refused naming both (see listClaimFailures).
+ * `aliases` (the team's members, when another resource of the stack declares the team)
+ * make one person named two ways one person.
+ */
+export function memberClaimFailures(news: Props, claimant: string, aliases: Aliases = new Map()): CheckFailure[] {
   const teamId = String(news.teamId);
-  const byName = (item: string) => item.startsWith("user:");
+  const keys = addedKeys(news, aliases);
+  const written = (item: string) => keys.get(item) ?? item;
+  const byName = (item: string) => written(item).startsWith("user:");
   return listClaimFailures(
     {
       kind: TEAM_MEMBERS_CLAIMS,
       label: membersLabel(teamId, news.teamName),
       ownerArg: "teamId",
       mode: memberModeOf(news),
-      holding: holdingOf(news),
+      holding: { list: teamId, items: memberModeOf(news) === "authoritative" ? "all" : [...keys.keys()] },
       itemArg: (item) => (byName(item) ? "usernames" : "organizationMembershipIds"),
-      itemName: (item) => (byName(item) ? item.slice("user:".length) : item),
+      itemName: (item) => (byName(item) ? written(item).slice("user:".length) : written(item)),
       items: "people",
     },
     claimant,
@@ -129,9 +151,5 @@ export function memberClaimFailures(news: Props, claimant: string): CheckFailure
 
 /** Whether another resource's claim (`kept`, see claimedItems) names this member, by username or membership. */
 export function keptBy(kept: "all" | string[], m: TeamMember): boolean {
-  if (kept === "all") return true;
-  return (
-    (m.username !== "" && kept.includes(usernameKey(m.username))) ||
-    (m.organizationMembershipId !== undefined && kept.includes(m.organizationMembershipId))
-  );
+  return kept === "all" || keysOf(m).some((key) => kept.includes(key));
 }

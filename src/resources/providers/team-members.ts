@@ -13,7 +13,7 @@
 import type { Team, WorkspacesClient } from "../../client";
 import type { TeamMember } from "../../client/team-members";
 import { ValidationError } from "../../client/typed-errors";
-import { CLAIMANT_KEY, claimedItems } from "../process/claims";
+import { CLAIMANT_KEY, claimedItems, heldByOthers } from "../process/claims";
 import { inTurn } from "../process/in-turn";
 import { getClient, isNotFound } from "./client";
 import { diffFields, sameStringSet, type FieldRule } from "./compare";
@@ -25,6 +25,7 @@ import { isUnknown } from "./unknowns";
 import type { ProviderImpl, Props } from "./types";
 import {
   TEAM_MEMBERS_CLAIMS,
+  aliasesOf,
   checkMembers,
   complete,
   keptBy,
@@ -224,8 +225,17 @@ export const teamMembersProvider: ProviderImpl = {
       const name = await teamNameOf(String(inputs.teamId), olds);
       if (name !== undefined) inputs.teamName = name;
     }
-    if (known && typeof claimant === "string" && complete(inputs))
-      failures.push(...memberClaimFailures(inputs, claimant));
+    if (known && typeof claimant === "string" && complete(inputs)) {
+      // Another resource of the stack adds to this team: the members say who is one person.
+      const teamId = String(inputs.teamId);
+      const shared = memberModeOf(inputs) === "additive" && heldByOthers(TEAM_MEMBERS_CLAIMS, teamId, claimant);
+      const members = shared
+        ? await getClient()
+            .teamMembers.list(teamId)
+            .catch(() => [])
+        : [];
+      failures.push(...memberClaimFailures(inputs, claimant, aliasesOf(members)));
+    }
     return { inputs, failures };
   },
 
