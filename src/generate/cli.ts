@@ -17,8 +17,9 @@ const USAGE = `usage: pulumi-workspaces generate [--organization NAME] [--projec
 Writes a Pulumi program (TypeScript) that adopts every workspace of the organization
 (or of one project), its no-code modules and the workspaces made from them, their
 variables and the variable sets, its projects and teams, the teams' access, run triggers
-and notification configurations, its agent pools with their lists and tokens, and a
-README.md beside it listing the secret stack config keys to set before pulumi up.
+and notification configurations, its agent pools with their lists and tokens, its
+memberships, its teams' people and its team and organization tokens (adopted, never
+regenerated), and a README.md beside it listing the secret stack config keys to set before pulumi up.
 
   --organization NAME   organization to read (default: the stack's workspaces:organization,
                         then WORKSPACES_ORGANIZATION)
@@ -28,8 +29,8 @@ README.md beside it listing the secret stack config keys to set before pulumi up
                         (the provider plugin's types: for YAML, Python or Go programs)
   --split-by project    one program whose stacks each own one project's workspaces, written
                         into the folder --out (default: here): a Pulumi.<stack>.yaml per stack
-                        (stack organization holds the no-code modules, teams, agent pools and
-                        the variable sets of several projects), run-stacks.js to run
+                        (stack organization holds the no-code modules, teams, agent pools,
+                        memberships, tokens and the variable sets of several projects), run-stacks.js to run
                         every stack from one machine, a CI workflow and a README
   --stack NAME          read the settings from this stack's Pulumi.<stack>.yaml (default: the
                         stack selected in the Pulumi project of this folder)
@@ -104,7 +105,8 @@ function layoutCounts(c: Counts): string {
   return (
     `${c.projects} projects, ${c.teams} teams, ${c.teamProjectAccess + c.teamWorkspaceAccess} access grants, ` +
     `${c.runTriggers} run triggers, ${c.notificationConfigurations} notification configurations, ` +
-    `${c.agentPools} agent pools, ${c.agentPoolLists} pool lists, ${c.agentTokens} agent tokens`
+    `${c.agentPools} agent pools, ${c.agentPoolLists} pool lists, ${c.agentTokens} agent tokens, ` +
+    `${c.organizationMemberships} memberships, ${c.teamMembers} team member lists, ${c.teamTokens + c.organizationTokens} team and organization tokens`
   );
 }
 

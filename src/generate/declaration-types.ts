@@ -5,6 +5,7 @@
 import type { Team } from "../client";
 import type { AgentPoolRecord, ProjectRecord } from "./read";
 import type { PolicyRecord, PolicySetRecord } from "./read-policies";
+import type { MembersAndTokens } from "./read-members";
 import type { SecretKey } from "./variable-declarations";
 
 /** How many of each a program declares. */
@@ -51,6 +52,14 @@ export interface Counts {
   policySetParameters: number;
   /** Lists of where a policy set applies: workspaces, projects and the exclusions of each (one resource each). */
   policySetLists: number;
+  /** People invited to or in the organization (`OrganizationMembership`), adopted by email. */
+  organizationMemberships: number;
+  /** Teams' lists of people (`TeamMembers`, additive), the service users behind tokens left out. */
+  teamMembers: number;
+  /** Team tokens (`TeamToken`), adopted without their secrets. */
+  teamTokens: number;
+  /** The organization token and the audit-trail token (`OrganizationToken`), adopted without their secrets. */
+  organizationTokens: number;
 }
 
 /** A count of every kind at zero. */
@@ -77,6 +86,10 @@ export function noCounts(): Counts {
     policySets: 0,
     policySetParameters: 0,
     policySetLists: 0,
+    organizationMemberships: 0,
+    teamMembers: 0,
+    teamTokens: 0,
+    organizationTokens: 0,
   };
 }
 
@@ -94,6 +107,8 @@ export interface Layout {
   policies?: PolicyRecord[];
   /** Policy sets to declare, with their parameters and where each applies. */
   policySets?: PolicySetRecord[];
+  /** Memberships, teams' people and tokens to declare. */
+  membersAndTokens?: MembersAndTokens;
   /** Write the `// Workspaces` heading even when the file declares none (where a reader adds the first). */
   workspacesHeading?: boolean;
 }

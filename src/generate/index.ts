@@ -97,7 +97,8 @@ export class GenerateError extends Error {
  * that adopts its workspaces, tags, consumers, no-code modules, variables, variable sets,
  * projects, teams, team access, run triggers, notification configurations, agent pools
  * with their lists and agent tokens, policies (each one's code written in a file under
- * `policies/` beside the program) and policy sets with their parameters and lists, with a
+ * `policies/` beside the program), policy sets with their parameters and lists, memberships,
+ * teams' people, and team and organization tokens (adopted without their secrets), with a
  * README beside it that lists the secrets to set before `pulumi up`.
  */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {

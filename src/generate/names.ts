@@ -45,6 +45,10 @@ const TAKEN = [
   "PolicySetProjects",
   "PolicySetWorkspaceExclusions",
   "PolicySetProjectExclusions",
+  "OrganizationMembership",
+  "TeamMembers",
+  "TeamToken",
+  "OrganizationToken",
 ];
 
 /** Orders strings the same way on every machine (no locale). */

@@ -3,8 +3,9 @@
  * project's), the key-value tags, consumers, variables, team access, inbound run triggers
  * and notification configurations of each, the no-code modules of its private registry,
  * the organization's variable sets with their variables and where they apply, its projects
- * with the teams' access to each, its teams, its agent pools with their lists and tokens, and
- * its policies (with their code) and policy sets (with where each applies and its parameters).
+ * with the teams' access to each, its teams, its agent pools with their lists and tokens, its
+ * policies (with their code) and policy sets (with where each applies and its parameters), and
+ * its memberships, its teams' people and its team and organization tokens.
  *
  * Everything goes through the client, so pacing under the service's rate limit, retries
  * and pagination are the client's; reads run a few at a time to fill the allowance. The
@@ -35,6 +36,7 @@ import { withTags } from "../resources/process/snapshot";
 import { byCodePoint } from "./names";
 import { noneIfUnavailable, perRecordList, pool, ticker } from "./read-lists";
 import { readPolicies, type PolicyRecord, type PolicySetRecord } from "./read-policies";
+import { noMembersAndTokens, readMembersAndTokens, type MembersAndTokens } from "./read-members";
 
 export { pool } from "./read-lists";
 
@@ -123,6 +125,11 @@ export interface OrganizationSnapshot {
   policies: PolicyRecord[];
   /** The organization's policy sets, by name, each with where it applies and its parameters; none read for a program of one project. */
   policySets: PolicySetRecord[];
+  /**
+   * The organization's memberships, its teams' people and its team and organization tokens
+   * (without their secrets); none read for a program of one project.
+   */
+  membersAndTokens: MembersAndTokens;
 }
 
 /** What {@link readOrganization} reads and how. */
@@ -264,6 +271,9 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
   const { policies, policySets } = projectId
     ? { policies: [], policySets: [] }
     : await readPolicies(client, organization, concurrency, progress);
+  const membersAndTokens = projectId
+    ? noMembersAndTokens()
+    : await readMembersAndTokens(client, organization, teams, concurrency, progress);
   return {
     organization,
     ...(projectId ? { projectId } : {}),
@@ -275,6 +285,7 @@ export async function readOrganization(client: WorkspacesClient, options: ReadOp
     agentPools,
     policies,
     policySets,
+    membersAndTokens,
   };
 }
 

@@ -73,6 +73,7 @@ export function renderProgram(snapshot: OrganizationSnapshot): Generated {
       // Read for a program of the organization only.
       policies: snapshot.policies,
       policySets: snapshot.policySets,
+      membersAndTokens: snapshot.membersAndTokens,
       // A program always declares workspaces: the list says so even when it is empty.
       workspacesHeading: true,
     },
@@ -115,6 +116,7 @@ function renderReadme(
     `- ${counts.runTriggers} run triggers and ${counts.notificationConfigurations} notification configurations of workspaces`,
     ...agentPoolLines(counts),
     ...policyLines(counts),
+    ...memberLines(counts),
     "",
     "Every resource has `adopt: true`: the first `pulumi up` takes the existing records over",
     "instead of creating them, and sends no change for what the program states as it is.",
@@ -154,6 +156,14 @@ export function agentPoolLines(counts: Counts): string[] {
 export function policyLines(counts: Counts): string[] {
   return [
     `- ${counts.policies} policies, each with its code in a file under \`policies/\` (\`codeFile\`: edit the file to change the code), and ${counts.policySets} policy sets with ${counts.policySetParameters} parameters and ${counts.policySetLists} lists of where they apply (each the set's whole list)`,
+  ];
+}
+
+/** The README's lines that count the memberships, the teams' lists of people and the team and organization tokens. */
+export function memberLines(counts: Counts): string[] {
+  return [
+    `- ${counts.organizationMemberships} organization memberships (invited and active people, adopted by email) and ${counts.teamMembers} teams' lists of people (additive \`TeamMembers\`: each adds the people it lists and removes only those it added; the service users behind tokens are never listed)`,
+    `- ${counts.teamTokens} team tokens and ${counts.organizationTokens} organization tokens, adopted without their secrets and with the expiry each has: set a token's \`rotation\` to replace it with one whose secret the stack keeps`,
   ];
 }
 

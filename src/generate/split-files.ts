@@ -3,7 +3,14 @@
  * over them and the README that lists them.
  */
 import type { Counts, NotCarried, TokensNotDeclared } from "./declarations";
-import { agentPoolLines, notCarriedSection, policyLines, secretSteps, tokensNotDeclaredSection } from "./render";
+import {
+  agentPoolLines,
+  memberLines,
+  notCarriedSection,
+  policyLines,
+  secretSteps,
+  tokensNotDeclaredSection,
+} from "./render";
 import {
   DRIVER_FILE,
   describeStack,
@@ -132,6 +139,7 @@ export function renderSplitReadme(
     "",
     ...agentPoolLines(counts),
     ...policyLines(counts),
+    ...memberLines(counts),
     "",
     "Every resource has `adopt: true` (or, for a pool's list, declares the list the pool has):",
     "the first `pulumi up` of each stack takes the existing records over and sends no change",
@@ -146,7 +154,8 @@ export function renderSplitReadme(
     "not declared) and the teams' access to it. Stack `organization` declares what belongs to",
     "the organization rather than to a project: the no-code modules, the teams (the owners team",
     "is not declared), the agent pools with their lists and tokens, the policies (their code",
-    "under `policies/`) and policy sets with their parameters and lists, workspaces without a",
+    "under `policies/`) and policy sets with their parameters and lists, the memberships, the",
+    "teams' lists of people and the team and organization tokens, workspaces without a",
     "project, projects without workspaces, and the",
     "variable sets that are global or apply in more than one project (a set applied only within",
     "one project, to it or to its workspaces, is that project's stack's, with its variables and",

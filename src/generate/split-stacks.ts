@@ -5,6 +5,7 @@
 import { declaresProject, declaresTeam } from "./access-declarations";
 import { noCounts, type Counts, type SecretKey } from "./declarations";
 import { byCodePoint } from "./names";
+import { hasMembersAndTokens } from "./read-members";
 import type { OrganizationSnapshot } from "./read";
 
 /** The namespace and key of the stack config that names a stack's project: a project id, or {@link ORGANIZATION_STACK}. */
@@ -17,7 +18,8 @@ export const PROJECT_CONFIG_KEY = `${PROJECT_CONFIG.namespace}:${PROJECT_CONFIG.
  * organization: its no-code modules, workspaces without a project, variable sets that
  * are global or reach more than one project (or none with workspaces of its own stack), its
  * teams, its agent pools (with their lists and tokens), its policies and policy sets (with
- * their parameters and lists), and projects without workspaces (with the teams' access to them).
+ * their parameters and lists), its memberships, its teams' people and its team and organization
+ * tokens, and projects without workspaces (with the teams' access to them).
  */
 export const ORGANIZATION_STACK = "organization";
 
@@ -122,7 +124,8 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
     snapshot.teams.some(declaresTeam) ||
     snapshot.agentPools.length ||
     snapshot.policies.length ||
-    snapshot.policySets.length
+    snapshot.policySets.length ||
+    hasMembersAndTokens(snapshot.membersAndTokens)
   ) {
     const name = take(ORGANIZATION_STACK);
     stacks.push({
@@ -163,4 +166,4 @@ export function assignStacks(snapshot: OrganizationSnapshot): {
 export const describeStack = (s: SplitStack) =>
   s.projectId
     ? `project ${s.projectName ?? s.projectId}${s.projectName ? ` (${s.projectId})` : ""}`
-    : "the organization: its no-code modules, teams, agent pools, policies and policy sets, workspaces without a project, projects without workspaces and variable sets that reach more than one project";
+    : "the organization: its no-code modules, teams, agent pools, policies and policy sets, memberships, teams' members and tokens, workspaces without a project, projects without workspaces and variable sets that reach more than one project";

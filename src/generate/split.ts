@@ -8,7 +8,8 @@
  * notification configurations. Stack `organization` owns what belongs to the organization
  * rather than to a project: its no-code modules, its teams, its agent pools with their lists
  * and tokens, its policies (with their code under `policies/`) and policy sets (with their
- * parameters and where each applies), workspaces without a project,
+ * parameters and where each applies), its memberships, its teams' people and its team and
+ * organization tokens, workspaces without a project,
  * projects without workspaces, and variable sets that are global or apply in more than one
  * project (a set applied within one project, to it or to its workspaces, is that project's
  * stack's). A reference to a record of another stack (a consumer in another project, the
@@ -106,6 +107,7 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
         agentPools: s.projectId ? [] : snapshot.agentPools,
         policies: s.projectId ? [] : snapshot.policies,
         policySets: s.projectId ? [] : snapshot.policySets,
+        ...(s.projectId ? {} : { membersAndTokens: snapshot.membersAndTokens }),
       },
     );
     Object.assign(files, d.files);
@@ -183,7 +185,8 @@ function renderIndex(organization: string, stacks: SplitStack[]): string {
     "/**",
     ` * The workspaces of organization ${JSON.stringify(organization)}, one stack per project. Each stack's`,
     ` * config \`${PROJECT_CONFIG_KEY}\` names its project (a project id, or \`${ORGANIZATION_STACK}\` for the`,
-    " * no-code modules, teams, agent pools, policies and policy sets, workspaces without a project, projects without workspaces and",
+    " * no-code modules, teams, agent pools, policies and policy sets, memberships, teams' members and tokens, workspaces without",
+    " * a project, projects without workspaces and",
     " * variable sets of several projects), and",
     " * the stack declares that project's",
     " * file under stacks/ only: a workspace is declared in exactly one stack. Written by",

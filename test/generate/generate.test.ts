@@ -66,6 +66,10 @@ describe("generate", () => {
       policySets: 0,
       policySetParameters: 0,
       policySetLists: 0,
+      organizationMemberships: 0,
+      teamMembers: 0,
+      teamTokens: 0,
+      organizationTokens: 0,
     });
     expect(p.split("  adopt: true,\n").length - 1).toBe(COUNT + 2);
     // Every workspace is in the program, so no literal workspace id is needed anywhere.
