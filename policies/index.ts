@@ -5,7 +5,7 @@ import { policies } from "./rules";
 
 new PolicyPack("pulumi-workspaces", {
   description:
-    "Tag, execution-mode, naming, safety, variable, ownership and policy-set rules for pulumi-workspaces resources, of TypeScript programs and of the provider plugin alike.",
+    "Tag, execution-mode, naming, safety, variable, ownership, policy-set, team-member and token rules for pulumi-workspaces resources, of TypeScript programs and of the provider plugin alike.",
   enforcementLevel: "advisory",
   policies,
 });

@@ -83,6 +83,10 @@ export const PolicySetWorkspaces = kind("PolicySetWorkspaces");
 export const PolicySetProjects = kind("PolicySetProjects");
 export const PolicySetWorkspaceExclusions = kind("PolicySetWorkspaceExclusions");
 export const PolicySetProjectExclusions = kind("PolicySetProjectExclusions");
+export const OrganizationMembership = kind("OrganizationMembership");
+export const TeamMembers = kind("TeamMembers");
+export const TeamToken = kind("TeamToken");
+export const OrganizationToken = kind("OrganizationToken");
 
 /** Resources that are a workspace of their own. */
 export const workspaceKinds: readonly ResourceKind[] = [Workspace, NoCodeWorkspace];

@@ -9,6 +9,8 @@ import { nameUnique, remoteStateConsumersValid, singleOwner } from "./stack";
 import { flatTagLowercase, requiredTags, tagAllowedValues, tagFormat } from "./tags";
 import { variableSecretKeySensitive, variableSetGlobal } from "./variables";
 import { teamAdminProduction } from "./teamAccess";
+import { ownersTeamNotAuthoritative } from "./teamMembers";
+import { teamTokenDescribed, tokenExpiry } from "./apiTokens";
 
 export * from "./common";
 export {
@@ -16,6 +18,9 @@ export {
   agentTokenRotation,
   productionAgentPool,
   teamAdminProduction,
+  ownersTeamNotAuthoritative,
+  teamTokenDescribed,
+  tokenExpiry,
   executionModeAllowed,
   executionModeValid,
   flatTagLowercase,
@@ -76,4 +81,8 @@ export const policies: Policies = [
   productionPolicySet,
   productionPolicyAdvisory,
   policySetParameterAllowed,
+  // team members and the tokens of teams and the organization
+  ownersTeamNotAuthoritative,
+  tokenExpiry,
+  teamTokenDescribed,
 ];

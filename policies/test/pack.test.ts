@@ -23,6 +23,10 @@ const LEVELS = ["advisory", "mandatory", "remediate", "disabled"];
 /** Errors of `value` against the JSON-schema subset the pack's config schemas use. */
 function schemaErrors(schema: PolicyConfigJSONSchema, value: unknown, path: string): string[] {
   const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  if (schema.type === "integer") {
+    if (!Number.isInteger(value)) return [`${path}: expected integer, got ${JSON.stringify(value)}`];
+    return schema.minimum !== undefined && (value as number) < schema.minimum ? [`${path}: below minimum`] : [];
+  }
   if (schema.type !== undefined && schema.type !== type)
     return [`${path}: expected ${String(schema.type)}, got ${type}`];
   const errors: string[] = [];
