@@ -146,6 +146,7 @@ describe("resource classes in a program", () => {
       mode: "additive",
     });
     const members = new r.TeamMembers("platform-members", { teamId: team.id, usernames: ["alice"] });
+    const ada = new r.OrganizationMembership("ada", { email: "ada@example.com", organization: "acme" });
     const appsAccess = new r.TeamProjectAccess("platform-apps", {
       teamId: team.id,
       projectId: project.id,
@@ -176,6 +177,7 @@ describe("resource classes in a program", () => {
     expect(await value(webAccess.urn)).toContain("workspaces:TeamWorkspaceAccess::platform-web");
     expect(await value(appsAccess.urn)).toContain("workspaces:TeamProjectAccess::platform-apps");
     expect(await value(members.urn)).toContain("workspaces:TeamMembers::platform-members");
+    expect(await value(ada.urn)).toContain("workspaces:OrganizationMembership::ada");
     expect(await value(pool.urn)).toContain("workspaces:AgentPool::private-network");
     expect(await value(agentToken.urn)).toContain("workspaces:AgentToken::agents");
     expect(await value(policy.urn)).toContain("workspaces:Policy::cost");
