@@ -326,6 +326,24 @@ describe("import, and a team gone", () => {
     expect((await membersOf(teamId)).people).toEqual(ids(alice, bob));
   });
 
+  it("a person whose membership is deleted out of band is no longer in the team: refresh shows it, delete passes", async () => {
+    const teamId = await newTeam();
+    const [alice, bob] = [await person(), await person(true)];
+    const news = { teamId, usernames: [alice.username], organizationMembershipIds: [bob.membershipId] };
+    const { id, outs } = await create(KIND, news);
+    await h.client.organizationMemberships.delete(bob.membershipId);
+    const { read, diffed } = await refreshAndDiff(id, outs, news);
+    expect(read.props.organizationMembershipIds).toEqual([]);
+    expect(read.props.addedUserIds).toEqual(ids(alice));
+    expect(diffed.changes).toBe(true);
+    // Adding Bob again is refused with the reason and the way out; removing what is left works.
+    await expect(update(KIND, id, read.props, news)).rejects.toThrow(
+      new RegExp(`knows no membership ${bob.membershipId} .*Check organizationMembershipIds`),
+    );
+    await call(KIND, "delete", id, read.props);
+    expect((await membersOf(teamId)).people).toEqual([]);
+  });
+
   it("a team deleted first leaves nothing to do; a create on a team that does not exist says so", async () => {
     const teamId = await newTeam();
     const alice = await person();

@@ -12,7 +12,7 @@
  */
 import type { Team, WorkspacesClient } from "../../client";
 import type { TeamMember } from "../../client/team-members";
-import { ValidationError } from "../../client/typed-errors";
+import { FeatureUnavailableError, ValidationError } from "../../client/typed-errors";
 import { CLAIMANT_KEY, claimedItems, heldByOthers } from "../process/claims";
 import { inTurn } from "../process/in-turn";
 import { getClient, isNotFound } from "./client";
@@ -122,6 +122,25 @@ function noTeam(teamId: string): ProviderError {
   );
 }
 
+/** Why the service refused an add, when it says the people are wrong (a 422, or a 404 of a team that reads). */
+function refusalOf(err: unknown): string | undefined {
+  if (err instanceof ValidationError)
+    return `the service refused them (${err.problems.map((p) => p.detail).join("; ")})`;
+  if (isNotFound(err))
+    return "the service answered 404, so one of them is not a member of the organization, or the token may read the team but not manage its members";
+  return undefined;
+}
+
+/**
+ * The memberships of `ids` that do not exist: a server answers 404 for a membership it does
+ * not know, which reads to the client like a server without the route.
+ */
+async function unknownMemberships(client: WorkspacesClient, ids: string[]): Promise<string | undefined> {
+  const gone = [];
+  for (const id of ids) if (await client.organizationMemberships.read(id).then(() => false, isNotFound)) gone.push(id);
+  return gone.length > 0 ? `the service knows no membership ${gone.join(", ")} (deleted, or never made)` : undefined;
+}
+
 /** Adds people by one of the two lists; a refusal names them, the reason and the way out. */
 async function addBy(
   label: string,
@@ -134,11 +153,12 @@ async function addBy(
   try {
     await add();
   } catch (err) {
-    const refused = err instanceof ValidationError;
-    if (!refused && !isNotFound(err)) throw err;
-    const why = refused
-      ? `the service refused them (${err.problems.map((p) => p.detail).join("; ")})`
-      : "the service answered 404, so one of them is not a member of the organization, or the token may read the team but not manage its members";
+    const why =
+      refusalOf(err) ??
+      (arg === "organizationMembershipIds" && err instanceof FeatureUnavailableError
+        ? await unknownMemberships(getClient(), names)
+        : undefined);
+    if (why === undefined) throw err;
     const org = team.organization ? ` of organization "${team.organization}"` : "";
     const each =
       arg === "usernames"
