@@ -38,7 +38,8 @@ export interface TeamMembersArgs {
    * outside the program are removed, except service users and `ignoreUsernames`. One team
    * list has one owner: two authoritative resources of one stack for one team, an
    * authoritative and an additive one, or two additive ones naming the same person are
-   * refused at preview, naming both resources.
+   * refused at preview, naming both resources (a person named by username in one and by
+   * membership in the other is recognised as one once they are in the team).
    */
   mode?: pulumi.Input<OwnershipMode>;
   /**
@@ -81,7 +82,9 @@ export const TEAM_MEMBERS_OUTPUTS = [
  * In `authoritative` mode a member added outside the program shows too (by username, or by
  * membership while invited) and `pulumi up` removes them.
  *
- * Adoption: a create that finds the team already as declared writes nothing. `pulumi import`
+ * Adoption: a create that finds the team already as declared writes nothing; in `additive`
+ * mode the people it finds there are not its own (it added none of them), so it never
+ * removes them. `pulumi import`
  * takes the team's id (`team-...`) and declares every member it finds but the service users,
  * by membership (`ou-...`) where the service shows one, in `additive` mode: an imported
  * resource adds and removes no one until the program says so (set `mode: "authoritative"` to
