@@ -12,8 +12,8 @@ export interface OrganizationTokenArgs {
   /** The organization; default: the provider's (`workspaces:organization`). A change replaces the token. */
   organization?: pulumi.Input<string>;
   /**
-   * `organization` (default): the token with the organization token's rights;
-   * `audit-trails`: the token that reads only the audit trail. A change replaces the token.
+   * `organization` (the default: the token with the organization token's rights) or
+   * `audit-trails` (the token that reads only the audit trail). A change replaces the token.
    */
   tokenType?: pulumi.Input<"organization" | "audit-trails">;
   /**
@@ -59,11 +59,7 @@ export interface OrganizationTokenArgs {
 export const ORGANIZATION_TOKEN_OUTPUTS = [
   "organization",
   "tokenType",
-  "expiresAt",
-  "expiresInDays",
-  "rotateBeforeDays",
   "rotation",
-  "replaceExisting",
   "token",
   "tokenId",
   "createdAt",

@@ -63,11 +63,7 @@ export interface TeamTokenArgs {
 export const TEAM_TOKEN_OUTPUTS = [
   "teamId",
   "description",
-  "expiresAt",
-  "expiresInDays",
-  "rotateBeforeDays",
   "rotation",
-  "replaceExisting",
   "token",
   "tokenId",
   "createdAt",

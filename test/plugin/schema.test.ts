@@ -30,6 +30,8 @@ import {
   AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
 } from "../../src/resources/agent-pool-lists";
 import { AGENT_TOKEN_OUTPUTS } from "../../src/resources/agent-token";
+import { TEAM_TOKEN_OUTPUTS } from "../../src/resources/team-token";
+import { ORGANIZATION_TOKEN_OUTPUTS } from "../../src/resources/organization-token";
 import {
   POLICY_SET_PROJECT_LIST_OUTPUTS,
   POLICY_SET_WORKSPACE_LIST_OUTPUTS,
@@ -87,6 +89,8 @@ const OUTPUTS: Record<string, readonly string[]> = {
   AgentPoolAllowedProjects: AGENT_POOL_PROJECT_LIST_OUTPUTS,
   AgentPoolExcludedWorkspaces: AGENT_POOL_WORKSPACE_LIST_OUTPUTS,
   AgentToken: AGENT_TOKEN_OUTPUTS,
+  TeamToken: TEAM_TOKEN_OUTPUTS,
+  OrganizationToken: ORGANIZATION_TOKEN_OUTPUTS,
   WorkspaceSettings: WORKSPACE_SETTINGS_OUTPUTS,
   PolicySetWorkspaces: POLICY_SET_WORKSPACE_LIST_OUTPUTS,
   PolicySetProjects: POLICY_SET_PROJECT_LIST_OUTPUTS,

@@ -16,7 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Now, in milliseconds. Tests only: `WORKSPACES_TEST_NOW` (an ISO 8601 time) moves the
  * clock the expiry rules read, so that an expiry can be reached without waiting.
  */
-export function now(): number {
+function now(): number {
   const given = process.env.WORKSPACES_TEST_NOW;
   const at = given ? Date.parse(given) : NaN;
   return Number.isFinite(at) ? at : Date.now();
