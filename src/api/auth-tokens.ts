@@ -28,7 +28,7 @@ const expiredAt = z.iso.datetime({ offset: true, error: "must be an ISO 8601 tim
  * Body of `POST /teams/:id/authentication-token(s)` and
  * `POST /organizations/:org/authentication-token`. The body is optional (go-tfe sends
  * `{"data":{"type":"authentication-tokens"}}` or `{"data":{"type":"","attributes":{}}}`),
- * hence the liberal `type`; `description` names one of a team's several tokens.
+ * hence the liberal `type`; `description` (which may be empty) names one of a team's several tokens.
  */
 export const authTokenCreateSchema = z
   .object({
@@ -37,7 +37,7 @@ export const authTokenCreateSchema = z
         type: z.string().optional(),
         attributes: z
           .object({
-            description: z.string().trim().min(1, "can't be blank").nullish(),
+            description: z.string().nullish(),
             "expired-at": expiredAt.nullish(),
           })
           .loose()

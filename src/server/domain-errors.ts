@@ -96,6 +96,12 @@ export class Invalid extends DomainError {
   }
 }
 
+/**
+ * A record the service's own validation refuses as a whole ("Validation failed: ..."),
+ * titled `invalid attributes` as the service titles these (go-tfe compares the message).
+ */
+export class RecordInvalid extends Invalid {}
+
 /** A name (or another unique key) that another record of the organization already holds. */
 export class NameTaken extends Invalid {
   constructor(field: Field = { attribute: "name" }) {

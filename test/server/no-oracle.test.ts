@@ -198,6 +198,12 @@ beforeAll(async () => {
   records.run = id(
     await expectStatus(owner.post("/runs", data("runs", {}, { workspace: rel("workspaces", ws.id) })), 201),
   );
+  records.teamToken = id(
+    await expectStatus(
+      owner.post(`/teams/${team.id}/authentication-tokens`, data("authentication-tokens", { description: "ci" })),
+      201,
+    ),
+  );
   records.policy = id(
     await expectStatus(
       owner.post(
@@ -373,4 +379,17 @@ describe("no existence oracle", () => {
     expect(differ).toEqual([]);
     expect(compared).toBe(routes.size - ADDRESS_NO_RECORD.size);
   }, 120_000);
+
+  it("a team token by id answers like an unknown id, on the path agent tokens share", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const real = await outsider.request(method, `/authentication-tokens/${records.teamToken}`);
+      const unknown = await outsider.request(method, `/authentication-tokens/${unknownLike(records.teamToken)}`);
+      expect(`${real.status} ${mask(real.text, [records.teamToken])}`).toBe(
+        `${unknown.status} ${mask(unknown.text, [unknownLike(records.teamToken)])}`,
+      );
+      expect(real.status).toBe(404);
+    }
+    // The owner still reads it: the outsider's DELETE removed nothing.
+    await expectStatus(owner.get(`/authentication-tokens/${records.teamToken}`), 200);
+  });
 });

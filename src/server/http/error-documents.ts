@@ -5,6 +5,7 @@ import {
   Forbidden,
   Invalid,
   NotFound,
+  RecordInvalid,
   Unavailable,
   type Field,
   type Failure,
@@ -98,6 +99,12 @@ const DOMAIN_ERRORS: ReadonlyArray<{
     title: () => "conflict",
     failures: (e: Conflict) => [{ detail: e.reason }],
     code: (e: Conflict) => e.code,
+  },
+  {
+    type: RecordInvalid,
+    status: () => 422,
+    title: () => "invalid attributes",
+    failures: (e: RecordInvalid) => e.failures,
   },
   {
     type: Invalid,

@@ -1,13 +1,13 @@
 import type { Db } from "../../store/db";
 import { inTransaction, now, type Page } from "../../store/db";
-import { Invalid, NotFound, visible } from "../../domain-errors";
+import { Invalid, NotFound, RecordInvalid, visible } from "../../domain-errors";
 import * as store from "../store/tokens";
 import type { AuthTokenRecord, TeamTokenQuery } from "../store/tokens";
 import * as records from "../store/records";
 import { assertMember, assertOwner, orgRole } from "./authz";
 import type { Caller } from "./caller";
 import { holdsOrganizationFlag } from "./memberships";
-import { loadTeam, type TeamRecord } from "./teams";
+import type { TeamRecord } from "./teams";
 import { issueToken } from "./tokens";
 
 export type { AuthTokenRecord, TeamTokenQuery };
@@ -55,7 +55,10 @@ function managesTeamTokens(db: Db, caller: Caller, t: TeamRecord): boolean {
 
 /** A team whose tokens the caller manages; anybody else gets what an unknown team gets. */
 function tokenTeam(db: Db, caller: Caller, id: string): TeamRecord {
-  return visible("team", loadTeam(db, caller, id, false), (t) => managesTeamTokens(db, caller, t));
+  return visible("team", records.findTeam(db, id), (t) => {
+    assertMember(db, caller, t.organization);
+    return managesTeamTokens(db, caller, t);
+  });
 }
 
 function mint(
@@ -95,7 +98,7 @@ export function createTeamToken(
     if (input.described) {
       const description = input.description ?? "";
       if (store.teamTokenDescriptionTaken(db, t.id, description))
-        throw new Invalid("Validation failed: Description has already been taken", { attribute: "description" });
+        throw new RecordInvalid("Validation failed: Description has already been taken", { attribute: "description" });
       return mint(
         db,
         caller,

@@ -1,12 +1,12 @@
 import type { Db } from "../../store/db";
 import { inTransaction } from "../../store/db";
-import { Invalid, NotFound } from "../../domain-errors";
+import { Invalid, NotFound, visible } from "../../domain-errors";
 import * as records from "../store/records";
 import * as store from "../store/memberships";
 import { teamHasToken } from "../store/tokens";
 import type { Caller } from "./caller";
 import { assertMembershipManager, assertNotLastOwner, ensureActiveMembership } from "./memberships";
-import { loadTeam, type TeamRecord } from "./teams";
+import type { TeamRecord } from "./teams";
 
 /**
  * Who is on a team, by username (`/teams/:id/relationships/users`) or by organization
@@ -15,11 +15,9 @@ import { loadTeam, type TeamRecord } from "./teams";
  * by membership, and counts once they accept.
  */
 
-/** A team whose members the caller may change: one it sees, in an organization where it manages membership. */
+/** A team whose members the caller may change: any team (secret ones too) of an organization where it manages membership. */
 function teamToChange(db: Db, caller: Caller, id: string): TeamRecord {
-  const t = loadTeam(db, caller, id, false);
-  assertMembershipManager(db, caller, t.organization);
-  return t;
+  return visible("team", records.findTeam(db, id), (t) => void assertMembershipManager(db, caller, t.organization));
 }
 
 /** The user a username (or a user id) names; none is a 404 naming it. */
