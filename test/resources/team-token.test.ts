@@ -182,6 +182,10 @@ describe("TeamToken", () => {
     // The adopted token was replaced: its delete finds it gone and leaves the successor alone.
     await call("delete", adopted.id, adopted.outs);
     expect((await h.client.teamTokens.readLegacy(teamId)).id).toBe(replaced.id);
+    // Its own delete revokes the legacy token by id.
+    await call("delete", replaced.id, replaced.outs);
+    await expect(h.client.teamTokens.readLegacy(teamId)).rejects.toThrow(/404/);
+    expect(await statusWith(replaced.outs.token, "GET", `/teams/${teamId}`)).toBe(401);
   });
 
   it("adopt takes the one described token of that description with no write; two are refused naming both", async () => {
