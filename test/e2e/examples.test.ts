@@ -718,16 +718,21 @@ describe("examples through the engine", () => {
 
   describe("ci-tokens", () => {
     let stack: TestStack;
-    /** The team token's secret, read from the checkpoint with its secrets shown. */
-    const secret = async (): Promise<string> => {
-      const exported = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout);
-      const token = exported.deployment.resources.find((r: any) => r.type.endsWith(":TeamToken")).outputs.token;
-      return typeof token === "string" ? token : JSON.parse(token.plaintext);
+    /** What the first step read, for the later ones. */
+    let first: { token: string; tokenId: string; workspaceId: string };
+    /**
+     * The team token's secret and id, read from the checkpoint with its secrets shown, after
+     * checking that the checkpoint without them holds the secret nowhere.
+     */
+    const checkpoint = async (): Promise<{ token: string; tokenId: string }> => {
+      const plain = (await stack.ok(["stack", "export"])).stdout;
+      const shown = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout);
+      const r = shown.deployment.resources.find((x: any) => x.type.endsWith(":TeamToken"));
+      const token = typeof r.outputs.token === "string" ? r.outputs.token : JSON.parse(r.outputs.token.plaintext);
+      expect(token).toMatch(/\S{20,}/);
+      expect(plain, "the token in plain text in the checkpoint").not.toContain(token);
+      return { token, tokenId: r.id };
     };
-    const variable = async (workspaceId: string) =>
-      (await api<any>(server, `/workspaces/${workspaceId}/vars`)).body.data.find(
-        (v: any) => v.attributes.key === "WORKSPACES_TOKEN",
-      );
 
     beforeAll(async () => {
       stack = track(await exampleStack(server, "ci-tokens"));
@@ -737,14 +742,18 @@ describe("examples through the engine", () => {
       const r = await stack.up();
       expect(r.code, r.output).toBe(0);
       const out = await stack.outputs();
-      const token = await secret();
-      expect(token).toMatch(/\S{20,}/);
-      expect(r.output).not.toContain(token);
-      await stack.expectEncryptedOnly([token]);
+      const { token, tokenId } = await checkpoint();
+      first = { token, tokenId, workspaceId: out.workspaceId };
+      expect(out.tokenId).toBe(tokenId);
+      expect(r.output + JSON.stringify(out)).not.toContain(token);
       // The service keeps it write-only: the variable is sensitive and answers no value.
-      const v = await variable(out.workspaceId);
-      expect(v.attributes).toMatchObject({ category: "env", sensitive: true, value: null });
-      expect(JSON.stringify(await api(server, `/workspaces/${out.workspaceId}/vars`))).not.toContain(token);
+      const vars = await api<any>(server, `/workspaces/${out.workspaceId}/vars`);
+      expect(JSON.stringify(vars.body)).not.toContain(token);
+      expect(vars.body.data.find((v: any) => v.attributes.key === "WORKSPACES_TOKEN").attributes).toMatchObject({
+        category: "env",
+        sensitive: true,
+        value: null,
+      });
       // Expiry: 30 days from the create.
       const days = (Date.parse(out.tokenExpiresAt) - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(29);
@@ -757,39 +766,32 @@ describe("examples through the engine", () => {
 
     it("previews no change, then rotates the token by its config key and updates the variable", async () => {
       await stack.expectNoChanges();
-      const before = await secret();
-      const { workspaceId, tokenId } = await stack.outputs();
       await stack.ok(["config", "set", "tokenRotation", "2"]);
       const p = await stack.previewJson();
       expect(p.code, p.raw.output).toBe(0);
       const changed = p.steps
         .filter((s) => s.op !== "same")
         .map((s) => ({ ...s, op: s.op.replace(/.*replace.*/, "replace") }));
-      expect(opsByName(changed)).toEqual({
-        "releasers-ci-token": "replace",
-        "ci-token-variable": "update",
-      });
+      expect(opsByName(changed)).toEqual({ "releasers-ci-token": "replace", "ci-token-variable": "update" });
       // The preview says why in one line.
       const lines = (JSON.parse(p.raw.stdout).diagnostics ?? []).map((d: { message: string }) => d.message);
       expect(lines.filter((l: string) => l.includes("rotation requested"))).toHaveLength(1);
       const r = await stack.up();
       expect(r.code, r.output).toBe(0);
-      const after = await secret();
-      expect(after).not.toBe(before);
-      for (const t of [before, after]) expect(r.output + p.raw.output).not.toContain(t);
-      expect((await stack.outputs()).tokenId).not.toBe(tokenId);
-      await stack.expectEncryptedOnly([after]);
+      const after = await checkpoint();
+      expect(after.token).not.toBe(first.token);
+      expect(after.tokenId).not.toBe(first.tokenId);
+      for (const t of [first.token, after.token]) expect(r.output + p.raw.output).not.toContain(t);
       // The old secret is revoked, the new one works.
-      expect((await api(server, `/workspaces/${workspaceId}`, { token: before })).status).toBe(401);
-      expect((await api(server, `/workspaces/${workspaceId}`, { token: after })).status).toBe(200);
+      expect((await api(server, `/workspaces/${first.workspaceId}`, { token: first.token })).status).toBe(401);
+      expect((await api(server, `/workspaces/${first.workspaceId}`, { token: after.token })).status).toBe(200);
+      first = { ...first, ...after };
     });
 
     it("destroys the token with the rest: its secret no longer works", async () => {
-      const token = await secret();
-      const { workspaceId } = await stack.outputs();
       const r = await stack.destroy();
       expect(r.code, r.output).toBe(0);
-      expect((await api(server, `/workspaces/${workspaceId}`, { token })).status).toBe(401);
+      expect((await api(server, `/workspaces/${first.workspaceId}`, { token: first.token })).status).toBe(401);
     });
   });
 
