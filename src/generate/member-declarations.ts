@@ -8,6 +8,7 @@ import type { OrganizationToken, TeamToken } from "../client";
 import type { AccessContext } from "./access-declarations";
 import type { Counts } from "./declaration-types";
 import { Code } from "./code";
+import { byCodePoint } from "./names";
 import { noMembersAndTokens, type MembersAndTokens } from "./read-members";
 
 /** A team name or a token description as part of a resource name: spaces become `-`. */
@@ -61,13 +62,17 @@ export function declareMembersAndTokens(
         "// the service users behind the team's and the organization's tokens are never listed",
       ].join("\n"),
     );
+    // In the order the memberships are declared (by email); one not declared here after them, by id.
+    const order = new Map(read.memberships.map((m, i) => [m.id, i]));
+    const position = (id: string) => order.get(id) ?? read.memberships.length;
     for (const { teamId, members } of read.teamMembers) {
-      const ids = members.flatMap((m) => {
-        const id = m.organizationMembershipId;
-        if (id === undefined) return [];
-        const ident = membershipIdent.get(id);
-        return [ident !== undefined ? new Code(`${ident}.id`) : id];
-      });
+      const ids = members
+        .flatMap((m) => (m.organizationMembershipId !== undefined ? [m.organizationMembershipId] : []))
+        .sort((a, b) => position(a) - position(b) || byCodePoint(a, b))
+        .map((id) => {
+          const ident = membershipIdent.get(id);
+          return ident !== undefined ? new Code(`${ident}.id`) : id;
+        });
       const usernames = members.filter((m) => m.organizationMembershipId === undefined && m.username !== "");
       at.declare("TeamMembers", at.resourceName(`${namePart(at.teamName(teamId))}-members`), teamId, {
         teamId: at.teamRef(teamId),
