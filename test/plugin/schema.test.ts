@@ -21,6 +21,7 @@ import { WORKSPACE_VARIABLES_OUTPUTS } from "../../src/resources/workspace-varia
 import { VARIABLE_SET_OUTPUTS } from "../../src/resources/variable-set";
 import { PROJECT_OUTPUTS } from "../../src/resources/project";
 import { TEAM_OUTPUTS } from "../../src/resources/team";
+import { ORGANIZATION_MEMBERSHIP_OUTPUTS } from "../../src/resources/organization-membership";
 import { VARIABLE_SET_APPLICATION_OUTPUTS } from "../../src/resources/variable-set-application";
 import { RUN_TRIGGER_OUTPUTS } from "../../src/resources/run-trigger";
 import { NOTIFICATION_CONFIGURATION_OUTPUTS } from "../../src/resources/notification-configuration";
@@ -45,8 +46,10 @@ import { getEffectiveAccess, getWorkspaceOutputs } from "../../src/resources/loo
 import {
   getAgentPool,
   getEffectiveVariables,
+  getOrganizationMembers,
   getPolicySet,
   getTeam,
+  getTeamMembers,
   getWorkspace,
   getWorkspaces,
   LOOKUP_ARGUMENTS,
@@ -81,6 +84,7 @@ const OUTPUTS: Record<string, readonly string[]> = {
   VariableSet: VARIABLE_SET_OUTPUTS,
   Project: PROJECT_OUTPUTS,
   Team: TEAM_OUTPUTS,
+  OrganizationMembership: ORGANIZATION_MEMBERSHIP_OUTPUTS,
   VariableSetApplication: VARIABLE_SET_APPLICATION_OUTPUTS,
   RunTrigger: RUN_TRIGGER_OUTPUTS,
   NotificationConfiguration: NOTIFICATION_CONFIGURATION_OUTPUTS,
@@ -394,6 +398,7 @@ describe("provider schema: types that say what is there", () => {
         "workspaces:index:getTeam argument.organization",
         "workspaces:index:getAgentPool argument.organization",
         "workspaces:index:getPolicySet argument.organization",
+        "workspaces:index:getOrganizationMembers argument.organization",
       ]),
     );
   });
@@ -451,6 +456,8 @@ describe("provider schema: functions", () => {
     getTeam: (a) => getTeam(a as never),
     getAgentPool: (a) => getAgentPool(a as never),
     getPolicySet: (a) => getPolicySet(a as never),
+    getOrganizationMembers: (a) => getOrganizationMembers(a),
+    getTeamMembers: (a) => getTeamMembers(a as never),
   };
 
   it("has one function per lookup, and no other", () => {
