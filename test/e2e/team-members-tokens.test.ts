@@ -359,7 +359,8 @@ describe("organization memberships, team members and tokens through the engine (
     expect(stack.resources("dynamic/workspaces:TeamToken")).toEqual([]);
     const preview = await stack.previewJson();
     printed.push(preview.raw.output);
-    expect(changes(preview.steps)).toEqual(["create ops-token", "update dev-members", "update ops-members"]);
+    // Soft: the steps after it (the up, the import, the destroy) still run and report when it fails.
+    expect.soft(changes(preview.steps)).toEqual(["create ops-token", "update dev-members", "update ops-members"]);
 
     await run(stack.up());
     const after = await outputs();
@@ -369,7 +370,7 @@ describe("organization memberships, team members and tokens through the engine (
       expect.arrayContaining([after.ids.bob, dana.id]),
     );
     const ops = await teamMembersOnServer(server, team.ops);
-    expect(ops.usernames).not.toContain(carol.username);
+    expect.soft(ops.usernames).not.toContain(carol.username);
     expectOpsKept(opsBefore.serviceUsers, ops);
     // The legacy token made out of band still works: its service user was not removed.
     await expectOpsRights(opsLegacy.token);
