@@ -256,7 +256,8 @@ describe("authoritative", () => {
     await h.client.teamMembers.addOrganizationMemberships(teamId, [invited.membershipId]);
     expect((await membersOf(teamId)).serviceUsers).toBe(1);
 
-    const news = { teamId, mode: "authoritative", usernames: [], ignoreUsernames: [kept.username] };
+    // No list at all: absent declares no one, as [] does.
+    const news = { teamId, mode: "authoritative", ignoreUsernames: [kept.username] };
     const { id, outs } = await create(KIND, news);
     const after = await membersOf(teamId);
     expect(after.people).toEqual(ids(kept));

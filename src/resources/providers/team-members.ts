@@ -219,9 +219,10 @@ function apply(teamId: string, inputs: Props, previouslyAdded: string[]): Promis
 const FIELDS: FieldRule[] = [
   { name: "teamId", replaces: true },
   { name: "mode", same: (a, b) => memberModeOf({ mode: a }) === memberModeOf({ mode: b }) },
-  { name: "usernames", same: (a, b) => sameStringSet(a, b) },
-  { name: "organizationMembershipIds", same: (a, b) => sameStringSet(a, b) },
-  { name: "ignoreUsernames", same: (a, b) => sameStringSet(a, b) },
+  // Absent declares no one by that list, as `[]` does: an authoritative list shows a member added out of band.
+  { name: "usernames", same: (a, b) => sameStringSet(a, b), absentIsValue: true },
+  { name: "organizationMembershipIds", same: (a, b) => sameStringSet(a, b), absentIsValue: true },
+  { name: "ignoreUsernames", same: (a, b) => sameStringSet(a, b), absentIsValue: true },
 ];
 
 /** The team's name, for the inputs `check` returns (the pack tells the owners team by it); the recorded one when the team cannot be read. */
