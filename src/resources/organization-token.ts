@@ -6,9 +6,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 import { secretsOf } from "./secret-values";
+import type { ExpiringTokenArgs } from "./token-args";
 
 /** Inputs of an {@link OrganizationToken}. */
-export interface OrganizationTokenArgs {
+export interface OrganizationTokenArgs extends ExpiringTokenArgs {
   /** The organization; default: the provider's (`workspaces:organization`). A change replaces the token. */
   organization?: pulumi.Input<string>;
   /**
@@ -16,29 +17,6 @@ export interface OrganizationTokenArgs {
    * `audit-trails` (the token that reads only the audit trail). A change replaces the token.
    */
   tokenType?: pulumi.Input<"organization" | "audit-trails">;
-  /**
-   * When the token stops working: an RFC 3339 time with its zone (`2027-01-31T00:00:00Z`),
-   * in the future. Exclusive with `expiresInDays`. Absent (and no `expiresInDays`): the
-   * token never expires. A change replaces the token.
-   */
-  expiresAt?: pulumi.Input<string>;
-  /**
-   * The token stops working this many days (1 or more) after its create. Exclusive with
-   * `expiresAt`. A change replaces the token; the same number on later runs does not.
-   */
-  expiresInDays?: pulumi.Input<number>;
-  /**
-   * How many days before its expiry a token is due for rotation (default 0: once it has
-   * expired; 7: a week before). A `pulumi preview` or `pulumi up` from then on plans its
-   * replacement and says why in one line. Changing it alone writes nothing.
-   */
-  rotateBeforeDays?: pulumi.Input<number>;
-  /**
-   * Any text (`"2026-12"`, a counter): a change replaces the token, which is how a program
-   * rotates it; the preview says "rotation requested". Besides a due expiry, nothing else
-   * ever makes a new secret. Omitted: no rotation (setting it later is a change, and rotates).
-   */
-  rotation?: pulumi.Input<string>;
   /**
    * An organization holds one token of each type, so a create that finds one is refused,
    * naming when it was made and by whom, unless this is true: the existing token is then

@@ -7,9 +7,10 @@ import { typeTokens as TOKENS } from "./tokens";
 import { adoptOptions, withOutputs, withSecretOutputs, dynamicProps, quietStacks } from "./base";
 import { withOriginInput } from "./origin";
 import { secretsOf } from "./secret-values";
+import type { ExpiringTokenArgs } from "./token-args";
 
 /** Inputs of a {@link TeamToken}. */
-export interface TeamTokenArgs {
+export interface TeamTokenArgs extends ExpiringTokenArgs {
   /** The team (`team-...`) whose rights the token carries. A change replaces the token (a new secret). */
   teamId: pulumi.Input<string>;
   /**
@@ -18,30 +19,6 @@ export interface TeamTokenArgs {
    * cannot change a token, so a change replaces it (a new secret).
    */
   description?: pulumi.Input<string>;
-  /**
-   * When the token stops working: an RFC 3339 time with its zone (`2027-01-31T00:00:00Z`),
-   * in the future. Exclusive with `expiresInDays`. Absent (and no `expiresInDays`): the
-   * token never expires. A change replaces the token.
-   */
-  expiresAt?: pulumi.Input<string>;
-  /**
-   * The token stops working this many days (1 or more) after its create. Exclusive with
-   * `expiresAt`. A change replaces the token; the same number on later runs does not.
-   */
-  expiresInDays?: pulumi.Input<number>;
-  /**
-   * How many days before its expiry a token is due for rotation (default 0: once it has
-   * expired; 7: a week before). A `pulumi preview` or `pulumi up` from then on plans its
-   * replacement and says why in one line. Changing it alone writes nothing.
-   */
-  rotateBeforeDays?: pulumi.Input<number>;
-  /**
-   * Any text (`"2026-12"`, a counter): a change replaces the token, which is how a program
-   * rotates it; the preview says "rotation requested". Besides a due expiry, nothing else
-   * ever makes a new secret: a refresh, an update of another resource or an adoption
-   * never does. Omitted: no rotation (setting it later is a change, and rotates).
-   */
-  rotation?: pulumi.Input<string>;
   /**
    * Legacy token only (no `description`): a team holds at most one, so a create that finds
    * one is refused, naming when it was made and by whom, unless this is true: the existing

@@ -165,3 +165,20 @@ export function writesTo(h: Harness): number {
     .filter(([route]) => /^(POST|PUT|PATCH|DELETE) /.test(route))
     .reduce((n, [, count]) => n + count, 0);
 }
+
+/** The status of a request to the harness's server made with `token` (a token a test minted). */
+export async function statusWith(
+  h: Harness,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<number> {
+  const res = await fetch(h.server.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.api+json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { entryCalls } from "./entry-calls";
-import { providersAs, startHarness, teamTokenWith, uniqueName, writesTo, type Harness } from "./helpers";
+import { providersAs, startHarness, teamTokenWith, statusWith, uniqueName, writesTo, type Harness } from "./helpers";
 
 type Props = Record<string, any>;
 
@@ -30,15 +30,6 @@ afterEach(async () => {
 
 const { call, check, create } = entryCalls("OrganizationToken");
 const writes = () => writesTo(h);
-
-async function statusWith(token: string, method: string, path: string, body?: unknown): Promise<number> {
-  const res = await fetch(h.server.url + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.status;
-}
 
 describe("check and diff", () => {
   it("one clear failure per bad input; the organization defaults to the provider's", async () => {
@@ -74,17 +65,17 @@ describe("OrganizationToken", () => {
     expect(typeof outs.token).toBe("string");
     expect(Date.parse(outs.expiredAt)).toBeGreaterThan(Date.now() + 6 * 24 * 3600 * 1000);
     const ws = { data: { type: "workspaces", attributes: { name: uniqueName("w") } } };
-    expect(await statusWith(outs.token, "POST", `/organizations/${h.org}/workspaces`, ws)).toBe(201);
+    expect(await statusWith(h, outs.token, "POST", `/organizations/${h.org}/workspaces`, ws)).toBe(201);
     const read = await call("read", id, outs);
     expect(read).toMatchObject({ id, props: { token: outs.token, organization: h.org } });
     await call("delete", id, outs);
-    expect(await statusWith(outs.token, "GET", `/organizations/${h.org}/workspaces`)).toBe(401);
+    expect(await statusWith(h, outs.token, "GET", `/organizations/${h.org}/workspaces`)).toBe(401);
   });
 
   it("the audit-trail token reads no workspace", async () => {
     const { outs } = await create({ tokenType: "audit-trails" });
     expect(outs.tokenType).toBe("audit-trails");
-    expect([401, 403, 404]).toContain(await statusWith(outs.token, "GET", `/organizations/${h.org}/workspaces`));
+    expect([401, 403, 404]).toContain(await statusWith(h, outs.token, "GET", `/organizations/${h.org}/workspaces`));
   });
 
   it("a token found is refused naming when and by whom; adopt takes it with no write; replaceExisting revokes it", async () => {
@@ -102,7 +93,7 @@ describe("OrganizationToken", () => {
 
     const replaced = await create({ replaceExisting: true });
     expect(replaced.id).not.toBe(existing.id);
-    expect(await statusWith(existing.token!, "GET", `/organizations/${h.org}/workspaces`)).toBe(401);
+    expect(await statusWith(h, existing.token!, "GET", `/organizations/${h.org}/workspaces`)).toBe(401);
     // The adopted token is gone (replaced): a refresh drops it, its delete leaves the successor alone.
     expect(await call("read", adopted.id, adopted.outs)).toEqual({});
     await call("delete", adopted.id, adopted.outs);

@@ -10,7 +10,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { originFor } from "../../src/resources/providers/origin";
 import { UNKNOWN } from "../../src/resources/providers/unknowns";
 import { entryCalls } from "./entry-calls";
-import { api, providersAs, startHarness, teamTokenWith, uniqueName, writesTo, type Harness } from "./helpers";
+import {
+  api,
+  providersAs,
+  startHarness,
+  teamTokenWith,
+  statusWith,
+  uniqueName,
+  writesTo,
+  type Harness,
+} from "./helpers";
 
 type Props = Record<string, any>;
 
@@ -35,16 +44,6 @@ const origin = (name: string) => originFor("0123456789abcdef0123456789abcdef", "
 
 async function team(access: Record<string, boolean> = {}): Promise<string> {
   return (await h.client.teams.create(h.org, { name: uniqueName("ci"), organizationAccess: access })).id;
-}
-
-/** The status of a request made with `token`. */
-async function statusWith(token: string, method: string, path: string, body?: unknown): Promise<number> {
-  const res = await fetch(h.server.url + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.status;
 }
 
 describe("check and diff", () => {
@@ -131,9 +130,9 @@ describe("TeamToken", () => {
 
     // The token acts with the team's rights: policy sets yes, workspaces no.
     const set = { data: { type: "policy-sets", attributes: { name: uniqueName("p") } } };
-    expect(await statusWith(outs.token, "POST", `/organizations/${h.org}/policy-sets`, set)).toBe(201);
+    expect(await statusWith(h, outs.token, "POST", `/organizations/${h.org}/policy-sets`, set)).toBe(201);
     const ws = { data: { type: "workspaces", attributes: { name: uniqueName("w") } } };
-    expect([403, 404]).toContain(await statusWith(outs.token, "POST", `/organizations/${h.org}/workspaces`, ws));
+    expect([403, 404]).toContain(await statusWith(h, outs.token, "POST", `/organizations/${h.org}/workspaces`, ws));
 
     // A refresh keeps the stack's copy and gives back the declared inputs; the next diff is quiet.
     const read = await call("read", id, {
@@ -145,7 +144,7 @@ describe("TeamToken", () => {
     expect((await call("diff", id, read.props, (await check(news, read.props)).inputs)).changes).toBe(false);
 
     await call("delete", id, outs);
-    expect(await statusWith(outs.token, "GET", `/organizations/${h.org}/policy-sets`)).toBe(401);
+    expect(await statusWith(h, outs.token, "GET", `/organizations/${h.org}/policy-sets`)).toBe(401);
   });
 
   it("a team has several described tokens; the one an interrupted create made is replaced, no other", async () => {
@@ -177,7 +176,7 @@ describe("TeamToken", () => {
     const replaced = await create({ teamId, replaceExisting: true });
     expect(replaced.id).not.toBe(existing.id);
     expect(typeof replaced.outs.token).toBe("string");
-    expect(existing.token && (await statusWith(existing.token, "GET", `/teams/${teamId}`))).toBe(401);
+    expect(existing.token && (await statusWith(h, existing.token, "GET", `/teams/${teamId}`))).toBe(401);
     expect((await h.client.teamTokens.readLegacy(teamId)).id).toBe(replaced.id);
     // The adopted token was replaced: its delete finds it gone and leaves the successor alone.
     await call("delete", adopted.id, adopted.outs);
@@ -185,7 +184,7 @@ describe("TeamToken", () => {
     // Its own delete revokes the legacy token by id.
     await call("delete", replaced.id, replaced.outs);
     await expect(h.client.teamTokens.readLegacy(teamId)).rejects.toThrow(/404/);
-    expect(await statusWith(replaced.outs.token, "GET", `/teams/${teamId}`)).toBe(401);
+    expect(await statusWith(h, replaced.outs.token, "GET", `/teams/${teamId}`)).toBe(401);
   });
 
   it("adopt takes the one described token of that description with no write; two are refused naming both", async () => {
