@@ -108,6 +108,7 @@ const INFRASTRUCTURE = new Set([
   `${SERVER}store/schema-v4.ts`,
   `${SERVER}store/schema-v5.ts`,
   `${SERVER}store/schema-v6.ts`,
+  `${SERVER}store/schema-v7.ts`,
 ]);
 
 /**

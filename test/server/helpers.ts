@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { startServer, type RunningServer } from "../../src/server";
 import type { ServerOptions } from "../../src/server/context";
 
@@ -189,4 +190,17 @@ export async function manageResources(api: Api, workspaceId: string, resources: 
     201,
   );
   await expectStatus(api.post(`/workspaces/${workspaceId}/actions/unlock`), 200);
+}
+
+/** Every byte SQLite keeps of a database file: the file, its WAL and shared-memory index. */
+export function databaseBytes(file: string): Buffer {
+  return Buffer.concat(
+    ["", "-wal", "-shm"].map((suffix) => {
+      try {
+        return readFileSync(file + suffix);
+      } catch {
+        return Buffer.alloc(0);
+      }
+    }),
+  );
 }

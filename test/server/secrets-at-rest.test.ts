@@ -13,7 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadKey, parseKey, secretBox } from "../../src/server/secrets";
-import { expectStatus, start } from "./helpers";
+import { databaseBytes, expectStatus, start } from "./helpers";
 import { createFromModule, enableModule, pollUpgrade, publishModule, upgradePath } from "./no-code-support";
 
 let dir: string;
@@ -23,19 +23,6 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fresh = (name: string) => join(dir, `${name}-${randomBytes(4).toString("hex")}.db`);
-
-/** Every byte SQLite keeps of the database: the file, its WAL and shared-memory index. */
-function fileBytes(file: string): Buffer {
-  return Buffer.concat(
-    ["", "-wal", "-shm"].map((suffix) => {
-      try {
-        return readFileSync(file + suffix);
-      } catch {
-        return Buffer.alloc(0);
-      }
-    }),
-  );
-}
 
 /** A server on `file` with a module, a workspace created from it with `vars`, and an upgrade applied with `upgradeVars`. */
 async function provision(
@@ -141,7 +128,7 @@ describe("sensitive values are sealed at rest", () => {
       ],
     );
     try {
-      const bytes = fileBytes(file);
+      const bytes = databaseBytes(file);
       for (const s of [secret, next, stays]) expect(bytes.includes(s), `the database files hold ${s}`).toBe(false);
       expect(bytes.includes(plain), "the read sees what is stored").toBe(true);
       const db = new Database(file, { readonly: true });
@@ -208,11 +195,11 @@ describe("sensitive values are sealed at rest", () => {
     );
     raw.close();
     rmSync(`${file}.key`);
-    expect(fileBytes(file).includes(stored)).toBe(true);
+    expect(databaseBytes(file).includes(stored)).toBe(true);
 
     const again = await start({ db: file, runSpeed: Number.POSITIVE_INFINITY });
     try {
-      const bytes = fileBytes(file);
+      const bytes = databaseBytes(file);
       expect(bytes.includes(stored), "the clear value of vars is gone from the files").toBe(false);
       expect(bytes.includes(planned), "the clear value of the upgrade is gone from the files").toBe(false);
       const box = secretBox(loadKey({ db: file }));
@@ -297,9 +284,9 @@ describe("tokens at rest", () => {
     } finally {
       await t.server.close();
     }
-    expect(fileBytes(file).includes(Buffer.from(secret))).toBe(false);
+    expect(databaseBytes(file).includes(Buffer.from(secret))).toBe(false);
     // Nor any long run of it (a prefix or the part after the marker).
-    for (const part of secret.split(".atlasv1.")) expect(fileBytes(file).includes(Buffer.from(part))).toBe(false);
+    for (const part of secret.split(".atlasv1.")) expect(databaseBytes(file).includes(Buffer.from(part))).toBe(false);
     const db = new Database(file, { readonly: true });
     const rows = db.prepare(`SELECT digest FROM agent_tokens`).all() as { digest: string }[];
     db.close();
@@ -347,7 +334,7 @@ describe("tokens at rest", () => {
     } finally {
       await t.server.close();
     }
-    const bytes = fileBytes(file);
+    const bytes = databaseBytes(file);
     expect(bytes.includes(Buffer.from(born))).toBe(false);
     expect(bytes.includes(Buffer.from(later))).toBe(false);
     const db = new Database(file, { readonly: true });

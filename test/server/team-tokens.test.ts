@@ -7,13 +7,13 @@
  * team's rights and not past them; and organization tokens of both types, owners only.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authTokenDocumentSchema, authTokenListDocumentSchema } from "../../src/api";
 import { startServer } from "../../src/server";
-import { Api, createWorkspace, expectStatus, grant, makeTeam, makeUser } from "./helpers";
+import { Api, createWorkspace, databaseBytes, expectStatus, grant, makeTeam, makeUser } from "./helpers";
 
 let dir: string;
 let file: string;
@@ -38,19 +38,6 @@ afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Every byte SQLite keeps of the database: the file, its WAL and shared-memory index. */
-function fileBytes(): Buffer {
-  return Buffer.concat(
-    ["", "-wal", "-shm"].map((suffix) => {
-      try {
-        return readFileSync(file + suffix);
-      } catch {
-        return Buffer.alloc(0);
-      }
-    }),
-  );
-}
 
 const body = (attributes: Record<string, unknown> = {}) => ({ data: { type: "authentication-tokens", attributes } });
 const secrets: string[] = [];
@@ -303,7 +290,7 @@ describe("organization tokens", () => {
 
   it("no secret is ever in the database file, a later answer or the request log", async () => {
     expect(secrets.length).toBeGreaterThan(10);
-    const bytes = fileBytes();
+    const bytes = databaseBytes(file);
     expect(bytes.length).toBeGreaterThan(0);
     for (const s of secrets) {
       expect(bytes.includes(Buffer.from(s))).toBe(false);

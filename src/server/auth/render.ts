@@ -76,15 +76,22 @@ export function renderMembership(m: MembershipRecord, teamIds: ReadonlyArray<str
   };
 }
 
-/** A team or organization token; `token` (the secret) only in the create's answer. */
-export function renderAuthToken(t: AuthTokenRecord, token?: string): Resource {
+/**
+ * A token's document (`authentication-tokens`): a team's, an organization's, or an agent
+ * pool's (which has no expiry and no team). `token` (the secret) only in the create's answer.
+ */
+export function renderAuthToken(
+  t: Pick<AuthTokenRecord, "id" | "created_at" | "last_used_at" | "description" | "created_by"> &
+    Partial<Pick<AuthTokenRecord, "expired_at" | "team_id">>,
+  token?: string,
+): Resource {
   return {
     id: t.id,
     type: "authentication-tokens",
     attributes: {
       "created-at": t.created_at,
       "last-used-at": t.last_used_at,
-      "expired-at": t.expired_at,
+      ...(t.expired_at === undefined ? {} : { "expired-at": t.expired_at }),
       description: t.description,
       ...(token === undefined ? {} : { token }),
     },
