@@ -110,7 +110,10 @@ describe("team members", () => {
 
     await t.client.teamMembers.addUsers(team.id, [person.username]);
     await t.client.teamMembers.addOrganizationMemberships(team.id, [pending.id]);
+    const reads = t.client.stats.requests;
     const members = await t.client.teamMembers.list(team.id);
+    // One read: the local server answers users and memberships together.
+    expect(t.client.stats.requests - reads).toBe(1);
     expect(members).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
