@@ -149,6 +149,22 @@ describe("a server without organization memberships (as OTF answers)", () => {
   beforeAll(async () => {
     fake = await startFakeService(
       otfPeople((req, res, path) => {
+        if (path === "/teams/team-2") {
+          // A server that knows the users include alone: the pair and memberships are refused.
+          const include = new URL(req.url ?? "/", "http://x").searchParams.get("include");
+          if (include !== "users") reply(res, 400, { errors: [{ status: "400", title: "invalid include parameter" }] });
+          else
+            reply(res, 200, {
+              data: {
+                id: "team-2",
+                type: "teams",
+                attributes: { name: "ops" },
+                relationships: { users: { data: [{ id: "user-1", type: "users" }] } },
+              },
+              included: [{ id: "user-1", type: "users", attributes: { username: "ada" } }],
+            });
+          return true;
+        }
         // OTF's stand-in for an invitation: an id and a user, no email, nothing kept.
         if (path !== "/organizations/acme/organization-memberships" || req.method !== "POST") return false;
         reply(res, 201, {
@@ -178,5 +194,11 @@ describe("a server without organization memberships (as OTF answers)", () => {
     expect((byMembership as FeatureUnavailableError).feature).toBe("team members by organization membership");
     // A missing organization stays a 404.
     expect(await failure(client.organizationMemberships.list("nope").all())).toBeInstanceOf(NotFoundError);
+  });
+
+  it("lists a team's members from a server that refuses the memberships include: by username, without memberships", async () => {
+    expect(await client.teamMembers.list("team-2")).toEqual([
+      { userId: "user-1", username: "ada", serviceAccount: false },
+    ]);
   });
 });
