@@ -15,7 +15,7 @@ export interface GetOrganizationMembersArgs {
   organization?: string;
   /** Only the memberships of these emails (any case). Omitted: every membership. */
   emails?: string[];
-  /** Only `invited` (not yet accepted) or only `active` memberships. Omitted: both. */
+  /** `invited` (only the invitations not yet accepted) or `active` (only the people who joined). Omitted: both. */
   status?: "invited" | "active";
 }
 
@@ -25,7 +25,7 @@ export interface GetOrganizationMembersOutputArgs {
   organization?: pulumi.Input<string>;
   /** Only the memberships of these emails (any case). Omitted: every membership. */
   emails?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Only `invited` (not yet accepted) or only `active` memberships. Omitted: both. */
+  /** `invited` (only the invitations not yet accepted) or `active` (only the people who joined). Omitted: both. */
   status?: pulumi.Input<"invited" | "active">;
 }
 
