@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkspacesClient } from "../../src/client";
 import { generate, ORGANIZATION_STACK, type GenerateResult, type SplitResult } from "../../src/generate";
 import { IMPORT_IDS } from "../../src/plugin/import-ids";
+import { fakeClient } from "../client/fake-service";
+import { startOtfLike } from "../client/otf-like";
 import type { RunningServer } from "../../src/server";
 import { generateBoth, seededServer, statementOf as declaredBy, typeErrors } from "./check";
 import type { Seeded } from "./seed";
@@ -199,4 +201,25 @@ describe("generate --split-by project with memberships and tokens", () => {
   it("type-checks, every stack file", () => {
     expect(typeErrors(split.stacks.map((s) => path.join(split.dir, s.file)))).toEqual([]);
   }, 60_000);
+});
+
+describe("generate on a server without memberships or tokens (as OTF answers)", () => {
+  it("declares none of them, and still writes the rest", async () => {
+    const otf = await startOtfLike();
+    try {
+      const otfClient = fakeClient(otf.service, { rateLimit: false });
+      await otfClient.workspaces.create("acme", { name: "web" });
+      const r = await generate({ client: otfClient, organization: "acme", out: path.join(dir, "otf", "index.ts") });
+      expect(r.program).toContain('new Workspace("web"');
+      expect(r.program).not.toMatch(/new (OrganizationMembership|TeamMembers|TeamToken|OrganizationToken)\(/);
+      expect(r.counts).toMatchObject({
+        organizationMemberships: 0,
+        teamMembers: 0,
+        teamTokens: 0,
+        organizationTokens: 0,
+      });
+    } finally {
+      await otf.close();
+    }
+  });
 });

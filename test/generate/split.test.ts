@@ -98,6 +98,10 @@ describe("generate --split-by project", () => {
       policySets: 0,
       policySetParameters: 0,
       policySetLists: 0,
+      organizationMemberships: 0,
+      teamMembers: 0,
+      teamTokens: 0,
+      organizationTokens: 0,
     });
     // Each project in its own stack, declared once.
     for (const s of result.stacks.filter((s) => s.projectId))
