@@ -36,8 +36,8 @@ export interface MintedToken {
   createdAt: string | null;
   lastUsedAt: string | null;
   expiredAt?: string | null;
-  /** Who made it, as the service names them (a user id or name), when it says. */
-  createdBy?: string | null;
+  /** Who made it, as the service names them, when it says. */
+  createdBy?: { type: string; id: string } | null;
   createdById?: string | null;
 }
 
@@ -163,7 +163,7 @@ function described(kind: TokenKind<MintedToken>, inputs: Props): boolean {
 
 function when(t: MintedToken): string {
   const made = t.createdAt ? `made on ${t.createdAt}` : "made at a time the service does not say";
-  const by = t.createdBy ?? t.createdById;
+  const by = t.createdBy ? `${t.createdBy.type.replace(/s$/, "")} ${t.createdBy.id}` : t.createdById;
   return by ? `${made} by ${by}` : made;
 }
 
