@@ -130,6 +130,9 @@ describe("organization memberships", () => {
     expect((await list("?q=OTHER.net")).data.map((m) => m.id)).toEqual([ids[2]]);
     const included = await list("?include=user&filter[status]=invited");
     expect(included.included?.map((u) => u.type)).toEqual(["users", "users", "users"]);
+    // The founder is on the owners team: `include=teams` brings it.
+    const withTeams = await list("?include=teams&filter[status]=active");
+    expect(withTeams.included?.map((t) => [t.type, t.attributes?.name])).toEqual([["teams", "owners"]]);
     const page = await list("?page[number]=2&page[size]=3");
     expect(page.data).toHaveLength(1);
     expect(page.meta?.pagination).toMatchObject({ "current-page": 2, "total-count": 4, "total-pages": 2 });

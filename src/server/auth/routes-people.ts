@@ -3,7 +3,7 @@ import { membersSchema } from "../../api/admin";
 import { organizationMembershipCreateSchema, teamOrganizationMembershipsBodySchema } from "../../api/memberships";
 import { requireCaller } from "../app";
 import type { ServerContext } from "../context";
-import { Invalid } from "../domain-errors";
+import { Invalid, NotFound } from "../domain-errors";
 import {
   commaList,
   noContent,
@@ -16,7 +16,9 @@ import {
   type Resource,
 } from "../http/jsonapi";
 import type { Db } from "../store/db";
-import { renderMembership, renderUser } from "./render";
+import { renderMembership, renderTeam, renderUser } from "./render";
+import type { Caller } from "./service/caller";
+import { loadTeam, teamPermissions } from "./service/teams";
 import {
   acceptMembership,
   createMembership,
@@ -41,6 +43,19 @@ export function includedUser(db: Db, userId: string): Resource[] {
   const u = membershipUser(db, userId);
   const user = u && renderUser(db, u.id, u.service_account === 1 ? undefined : u.email);
   return user ? [user] : [];
+}
+
+/** The teams a membership list includes: those the caller sees (a secret team it may not see is left out). */
+function includedTeams(db: Db, caller: Caller, teamIds: ReadonlyArray<string>): Resource[] {
+  return teamIds.flatMap((id) => {
+    try {
+      const team = loadTeam(db, caller, id, false);
+      return [renderTeam(db, team, teamPermissions(db, caller, team))];
+    } catch (e) {
+      if (e instanceof NotFound) return [];
+      throw e;
+    }
+  });
 }
 
 function membershipDocument(db: Db, m: MembershipRecord, include: ReadonlySet<string>) {
@@ -78,25 +93,23 @@ export function peopleRoutes(app: FastifyInstance, { db }: ServerContext): void 
     async (request, reply) => {
       const q = request.query as Record<string, unknown>;
       let include = new Set<string>();
-      const { rows, total, page } = listMemberships(
-        db,
-        requireCaller(request),
-        request.params.organization_name,
-        () => {
-          include = parseInclude(q, ["user", "teams"]);
-          return {
-            filter: {
-              emails: commaList(q["filter[email]"], "filter[email]"),
-              status: statusFilter(q["filter[status]"]),
-              query: queryText(q["q"] ?? "") || undefined,
-            },
-            page: parsePage(q),
-          };
-        },
-      );
+      const caller = requireCaller(request);
+      const { rows, total, page } = listMemberships(db, caller, request.params.organization_name, () => {
+        include = parseInclude(q, ["user", "teams"]);
+        return {
+          filter: {
+            emails: commaList(q["filter[email]"], "filter[email]"),
+            status: statusFilter(q["filter[status]"]),
+            query: queryText(q["q"] ?? "") || undefined,
+          },
+          page: parsePage(q),
+        };
+      });
       const data = rows.map((m) => ({ m, teams: membershipTeamIds(db, m) }));
       const included: Resource[] = [];
       if (include.has("user")) for (const { m } of data) included.push(...includedUser(db, m.user_id));
+      if (include.has("teams"))
+        included.push(...includedTeams(db, caller, [...new Set(data.flatMap(({ teams }) => teams))]));
       return send(reply, 200, {
         data: data.map(({ m, teams }) => renderMembership(m, teams)),
         ...(include.size ? { included } : {}),
