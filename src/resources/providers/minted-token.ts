@@ -369,6 +369,9 @@ export function mintedTokenProvider<T extends MintedToken>(kind: TokenKind<T>): 
       if (!t) return undefined;
       const seed: Props = { rotation: inputs.rotation, adopt: true };
       for (const f of kind.ownerFields) seed[f.name] = inputs[f.name];
+      // A declared expiry that is the token's own is what adoption keeps: the preview names no change.
+      if (kind.expires && typeof inputs.expiresAt === "string" && sameExpiry(inputs.expiresAt, t.expiredAt))
+        seed.expiresAt = inputs.expiresAt;
       return { id: t.id, label: kind.label(t.id, { ...inputs, description: t.description }), seed };
     },
   };
