@@ -29,7 +29,12 @@ const memberships = (ids: string[]) => ({ data: ids.map((id) => ({ type: "organi
 export async function makeMemberRecords(
   server: RunningServer,
   theirTeamId: string,
-): Promise<{ theirMembershipId: string; theirTeamTokenId: string; organization: string }> {
+): Promise<{
+  theirMembershipId: string;
+  theirTeamTokenId: string;
+  theirOrganizationTokenId: string;
+  organization: string;
+}> {
   const t = organization.server.theirs;
   const member = await write(
     server,
@@ -52,14 +57,19 @@ export async function makeMemberRecords(
     { data: { type: "authentication-tokens", attributes: t.teamToken } },
     "their team's token",
   );
-  await write(
+  const organizationToken = await write(
     server,
     "POST",
     `/organizations/${server.organization}/authentication-token`,
     { data: { type: "authentication-tokens", attributes: {} } },
     "the organization's token",
   );
-  return { theirMembershipId: member.data.id, theirTeamTokenId: token.data.id, organization: server.organization };
+  return {
+    theirMembershipId: member.data.id,
+    theirTeamTokenId: token.data.id,
+    theirOrganizationTokenId: organizationToken.data.id,
+    organization: server.organization,
+  };
 }
 
 /** The person invited to `membershipId` accepts (the local server's own route; its site administrator may act for them). */

@@ -65,7 +65,8 @@ export interface OrganizationValues extends Omit<MembersValues, "lookups"> {
    * outputs are read, the pool `getAgentPool` and the set `getPolicySet` look up by name.
    */
   lookups: { team: string; workspace: string; agentPool: string; policySet: string } & MembersValues["lookups"];
-  imports: { type: string; resource: string; id: string }[];
+  /** Each record the import step takes over: its documented id, and the id the state then holds where they differ. */
+  imports: { type: string; resource: string; id: string; stateId?: string }[];
 }
 
 /** The program's values for the members and the tokens, at one step, every resource by its name in the stack. */
@@ -78,7 +79,7 @@ export interface MembersValues {
   organizationTokens: Record<string, { tokenType?: string; expiresInDays?: number; rotation?: string }>;
   /** The emails getOrganizationMembers looks up, and the team (id) getTeamMembers reads. */
   lookups: { members: string[]; teamMembers: string };
-  imports: { type: string; resource: string; id: string }[];
+  imports: { type: string; resource: string; id: string; stateId?: string }[];
 }
 
 /** What the server holds for the program's members and tokens after a step. */
@@ -302,6 +303,7 @@ export type OrganizationRefs = Record<
   | "policiesFolder"
   | "theirMembershipId"
   | "theirTeamTokenId"
+  | "theirOrganizationTokenId"
   | "organization",
   string
 >;

@@ -37,7 +37,9 @@ type result struct {
 	Changes map[string]int `json:"changes"`
 	Steps   []step         `json:"steps,omitempty"`
 	Outputs map[string]any `json:"outputs,omitempty"`
-	Error   string         `json:"error,omitempty"`
+	// What the engine and the providers said during a preview (a replacement's reason).
+	Diagnostics []string `json:"diagnostics,omitempty"`
+	Error       string   `json:"error,omitempty"`
 }
 
 func main() {
@@ -80,6 +82,9 @@ func run(ctx context.Context, action string) (result, error) {
 				if e.ResourcePreEvent != nil {
 					m := e.ResourcePreEvent.Metadata
 					res.Steps = append(res.Steps, step{Op: string(m.Op), URN: m.URN})
+				}
+				if e.DiagnosticEvent != nil {
+					res.Diagnostics = append(res.Diagnostics, e.DiagnosticEvent.Message)
 				}
 			}
 			close(done)

@@ -34,6 +34,8 @@ type OrganizationValues struct {
 	SetLists   map[string]SetListValues   `json:"setLists"`
 	Lookups    OrganizationLookupValues   `json:"lookups"`
 	Imports    []ImportValues             `json:"imports"`
+	// Who is in the organization and the tokens its automation runs with (organization_members.go).
+	MembersValues
 }
 
 type ProjectValues struct {
@@ -106,6 +108,9 @@ type OrganizationLookupValues struct {
 	Workspace string `json:"workspace"`
 	AgentPool string `json:"agentPool"`
 	PolicySet string `json:"policySet"`
+	// The emails getOrganizationMembers looks up, and the team (id) getTeamMembers reads.
+	Members     []string `json:"members"`
+	TeamMembers string   `json:"teamMembers"`
 }
 
 // fields sets the inputs of args (a pointer to an SDK Args struct of optional fields) named
@@ -170,7 +175,8 @@ func byRef(own map[string]pulumi.StringInput, key string) pulumi.StringInput {
 // organizationProgram declares the organization stack: projects, teams, their access to
 // workspaces and projects, run triggers and notification configurations, where runs execute
 // (workspaces, agent pools, the workspaces they allow, agent tokens and workspace settings),
-// the service's own policies, and the five lookups. With adopt, the resources of v.Imports
+// the service's own policies, who is in the organization and the tokens its automation runs
+// with, and the seven lookups. With adopt, the resources of v.Imports
 // are declared with the import option.
 func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 	imports := map[string]string{}
@@ -276,6 +282,9 @@ func organizationProgram(v OrganizationValues, adopt bool) pulumi.RunFunc {
 			return err
 		}
 		if err := declarePolicies(ctx, v, imports, ids); err != nil {
+			return err
+		}
+		if err := declareMembers(ctx, v, teams, imports, ids); err != nil {
 			return err
 		}
 

@@ -175,7 +175,8 @@ def organization_program(v, adopt):
     """Declares the organization stack: projects, teams, their access to workspaces and
     projects, run triggers and notification configurations (a `team` or `project` names one
     of the program's resources, else it is an id), where runs execute (declare_agents), the
-    service's own policies (declare_policies) and the five lookups. With adopt, the resources
+    service's own policies (declare_policies), who is in the organization and the tokens its
+    automation runs with (declare_members) and the seven lookups. With adopt, the resources
     of v["imports"] are declared with the import option."""
     imports = {i["resource"]: i["id"] for i in v["imports"]} if adopt else {}
 
@@ -238,6 +239,7 @@ def organization_program(v, adopt):
 
         declare_agents(v, ids, opts)
         declare_policies(v, ids, opts)
+        declare_members(v, ids, teams, opts)
 
         lookups = v["lookups"]
         team = workspaces.get_team_output(name=lookups["team"])
@@ -391,6 +393,62 @@ def declare_policies(v, ids, opts):
     )
 
 
+def declare_members(v, ids, teams, opts):
+    """The memberships, the teams' lists and the team and organization tokens (a `team` names
+    one of `teams`, a membership one of the program's, else each is an id); `ids` gains each
+    one's id, and the program exports the secret of each token it makes (not of one it
+    imports) as apiTokens, and what get_organization_members and get_team_members find as
+    members and teamMembers."""
+    memberships = {}
+    for name, m in sorted(v["memberships"].items()):
+        memberships[name] = workspaces.OrganizationMembership(name, email=m["email"], opts=opts(name)).id
+    ids.update(memberships)
+    for name, lst in sorted(v["teamMembers"].items()):
+        listed = lst.get("memberships")
+        ids[name] = workspaces.TeamMembers(
+            name,
+            team_id=teams.get(lst["team"], lst["team"]),
+            organization_membership_ids=[memberships.get(m, m) for m in listed] if listed is not None else None,
+            usernames=lst.get("usernames"),
+            mode=lst.get("mode"),
+            opts=opts(name),
+        ).id
+    imported = {i["resource"] for i in v["imports"]}
+    tokens = {}
+    for name, t in sorted(v["teamTokens"].items()):
+        token = workspaces.TeamToken(
+            name,
+            team_id=teams.get(t["team"], t["team"]),
+            description=t.get("description"),
+            expires_in_days=t.get("expiresInDays"),
+            rotation=t.get("rotation"),
+            opts=opts(name),
+        )
+        ids[name] = token.id
+        if name not in imported:
+            tokens[name] = token.token
+    for name, t in sorted(v["organizationTokens"].items()):
+        token = workspaces.OrganizationToken(
+            name,
+            token_type=t.get("tokenType"),
+            expires_in_days=t.get("expiresInDays"),
+            rotation=t.get("rotation"),
+            opts=opts(name),
+        )
+        ids[name] = token.id
+        if name not in imported:
+            tokens[name] = token.token
+    pulumi.export("apiTokens", tokens)
+    lookups = v["lookups"]
+    members = workspaces.get_organization_members_output(emails=lookups["members"])
+    pulumi.export("members", members.members)
+    team = workspaces.get_team_members_output(team_id=lookups["teamMembers"])
+    pulumi.export(
+        "teamMembers",
+        {"teamName": team.team_name, "organizationMembershipIds": team.organization_membership_ids},
+    )
+
+
 def snake(values):
     """The SDK's keyword names of values given by their names in the schema (readWorkspaces)."""
     return {re.sub(r"(?<!^)([A-Z])", r"_\1", k).lower(): x for k, x in values.items()}
@@ -418,15 +476,19 @@ def run(action):
         res["changes"] = changes(r.summary)
     elif action == "preview":
         steps = []
+        diagnostics = []
 
         def on_event(e):
             if e.resource_pre_event is not None:
                 m = e.resource_pre_event.metadata
                 steps.append({"op": str(m.op.value), "urn": m.urn})
+            if e.diagnostic_event is not None:
+                diagnostics.append(e.diagnostic_event.message)
 
         r = stack.preview(on_event=on_event)
         res["changes"] = {str(getattr(op, "value", op)): n for op, n in r.change_summary.items()}
         res["steps"] = steps
+        res["diagnostics"] = diagnostics
     elif action in ("refresh", "refresh-drift"):
         r = stack.refresh(expect_no_changes=action == "refresh")
         res["changes"] = changes(r.summary)
