@@ -34,7 +34,12 @@ const OUT = path.join(root, "src/plugin/schema.json");
 // so `pulumi up` installs the plugin.
 const release = versions.expected(root);
 
-/** The resources: class, args interface and the provider files whose diff tables name replacing inputs. */
+/** The diff table that agent, team and organization tokens share: each takes the lines of the inputs it has. */
+const MINTED = "resources/providers/minted-token.ts";
+/**
+ * The resources: class, args interface and the provider files whose diff tables name replacing
+ * inputs (`shared`: tables of several kinds, whose lines name inputs of some of them only).
+ */
 const RESOURCES = [
   { name: "Workspace", file: "workspace.ts", diffs: [], table: true },
   { name: "WorkspaceTags", file: "workspace-tags.ts", diffs: ["resources/providers/workspace-tags.ts"] },
@@ -83,7 +88,7 @@ const RESOURCES = [
     file: "agent-pool-lists.ts",
     diffs: ["resources/providers/agent-pool-lists.ts"],
   })),
-  { name: "AgentToken", file: "agent-token.ts", diffs: ["resources/providers/agent-token.ts"] },
+  { name: "AgentToken", file: "agent-token.ts", diffs: ["resources/providers/agent-token.ts"], shared: [MINTED] },
   {
     name: "WorkspaceSettings",
     file: "workspace-settings.ts",
@@ -99,6 +104,19 @@ const RESOURCES = [
   ...["PolicySetWorkspaces", "PolicySetProjects", "PolicySetWorkspaceExclusions", "PolicySetProjectExclusions"].map(
     (name) => ({ name, file: "policy-set-lists.ts", diffs: ["resources/providers/policy-set-lists.ts"] }),
   ),
+  {
+    name: "OrganizationMembership",
+    file: "organization-membership.ts",
+    diffs: ["resources/providers/organization-membership.ts"],
+  },
+  { name: "TeamMembers", file: "team-members.ts", diffs: ["resources/providers/team-members.ts"] },
+  { name: "TeamToken", file: "team-token.ts", diffs: ["resources/providers/team-token.ts"], shared: [MINTED] },
+  {
+    name: "OrganizationToken",
+    file: "organization-token.ts",
+    diffs: ["resources/providers/organization-token.ts"],
+    shared: [MINTED],
+  },
 ];
 const FUNCTIONS = [
   "getWorkspaces",
@@ -109,6 +127,8 @@ const FUNCTIONS = [
   "getTeam",
   "getAgentPool",
   "getPolicySet",
+  "getOrganizationMembers",
+  "getTeamMembers",
 ];
 const SECRET_VALUES = "resources/secret-values.ts";
 const IMPORT_IDS = "plugin/import-ids.ts";
@@ -122,7 +142,7 @@ const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"];
 function derive() {
   const src = (f) => path.join(root, "src", f);
   const files = [
-    ...RESOURCES.flatMap((r) => [src(`resources/${r.file}`), ...r.diffs.map(src)]),
+    ...RESOURCES.flatMap((r) => [src(`resources/${r.file}`), ...r.diffs.map(src), ...(r.shared ?? []).map(src)]),
     src("resources/lookups.ts"),
     src("resources/tokens.ts"),
   ];
@@ -407,6 +427,8 @@ function derive() {
     const outputs = objectSpec(outputProps, true, r.name);
     const tableReplacing = replacingInputs(TABLE_FILES.map(sourceFile), []);
     const replacing = r.table ? tableReplacing : replacingInputs(r.diffs.map(sourceFile), tableReplacing);
+    for (const name of replacingInputs((r.shared ?? []).map(sourceFile), tableReplacing))
+      if (inputs.properties[name]) replacing.push(name);
     for (const name of replacing) {
       if (!inputs.properties[name]) throw new Error(`${r.name}: replacing input ${name} is not an input`);
       inputs.properties[name].replaceOnChanges = true;

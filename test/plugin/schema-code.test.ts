@@ -53,6 +53,8 @@ let listSetId: string;
 const accessTeams: string[] = [];
 /** Source workspaces of run triggers: one pair per trigger, taken in turn. */
 const sources: string[] = [];
+/** A team whose list and tokens the least programs declare. */
+let peopleTeamId: string;
 
 beforeAll(async () => {
   // Self-managed: data retention policies are a self-managed server's feature.
@@ -69,6 +71,7 @@ beforeAll(async () => {
   listSetId = (await h.client.policySets.create(h.org, { name: uniqueName("lists") })).id;
   for (let i = 0; i < 6; i++) accessTeams.push((await h.client.teams.create(h.org, { name: uniqueName("access") })).id);
   for (let i = 0; i < 4; i++) sources.push((await create("Workspace", { name: uniqueName("source") })).id);
+  peopleTeamId = (await h.client.teams.create(h.org, { name: uniqueName("people") })).id;
 });
 afterAll(async () => {
   await h.close();
@@ -118,9 +121,17 @@ const minimal = (): Record<string, Props> => ({
   PolicySetProjects: { policySetId: listSetId, projectIds: [] },
   PolicySetWorkspaceExclusions: { policySetId: listSetId, workspaceIds: [] },
   PolicySetProjectExclusions: { policySetId: listSetId, projectIds: [] },
+  OrganizationMembership: { email: `${uniqueName("least")}@example.test` },
+  TeamMembers: { teamId: peopleTeamId },
+  TeamToken: { teamId: peopleTeamId, description: uniqueName("least") },
+  // The organization's audit-trail token: the organization token is the import test's.
+  OrganizationToken: { tokenType: "audit-trails" },
 });
 
 const kindOf = (token: string) => token.split(":")[2];
+
+/** Inputs that say what a create does, not what the record holds: no output keeps them. */
+const CREATE_ONLY = ["adopt", "replaceExisting"];
 
 describe("the schema's defaults are the code's", () => {
   const withDefaults = Object.entries<any>(schema.resources).filter(([, r]) =>
@@ -136,7 +147,8 @@ describe("the schema's defaults are the code's", () => {
       const spec = schema.resources[`workspaces:index:${kind}`];
       const { outs } = await create(kind, inputs);
       for (const [name, p] of Object.entries<any>(spec.inputProperties)) {
-        if (p.default !== undefined && name !== "adopt") expect(outs[name] ?? "", `${kind}.${name}`).toEqual(p.default);
+        if (p.default !== undefined && !CREATE_ONLY.includes(name))
+          expect(outs[name] ?? "", `${kind}.${name}`).toEqual(p.default);
         const type = p.items?.$ref && schema.types[p.items.$ref.slice(8)];
         if (!type || !Array.isArray(outs[name]) || outs[name].length === 0) continue;
         for (const [field, f] of Object.entries<any>(type.properties))
@@ -156,6 +168,8 @@ describe("the schema's defaults are the code's", () => {
       "NoCodeModule",
       "NoCodeWorkspace",
       "NotificationConfiguration",
+      "OrganizationMembership",
+      "OrganizationToken",
       "Policy",
       "PolicySet",
       "PolicySetParameter",
@@ -163,6 +177,7 @@ describe("the schema's defaults are the code's", () => {
       "RunTrigger",
       "Team",
       "TeamProjectAccess",
+      "TeamToken",
       "TeamWorkspaceAccess",
       "VariableSet",
       "VariableSetApplication",
@@ -176,7 +191,14 @@ describe("the schema's defaults are the code's", () => {
     // A token has no unique name (a second create of one resource replaces the token its
     // interrupted create left), and settings are no record of their own (a second create
     // writes what differs): neither can find its record taken.
-    for (const kind of kinds.filter((k) => k !== "AgentToken" && k !== "WorkspaceSettings")) {
+    // An invitation says nothing of whose it is: one still pending for the email is the one an
+    // interrupted create sent, and is taken over, never sent twice.
+    const unnamed = ["AgentToken", "TeamToken", "OrganizationToken", "WorkspaceSettings", "OrganizationMembership"];
+    const invite = minimal().OrganizationMembership;
+    const name = uniqueName("OrganizationMembership");
+    const { id } = await create("OrganizationMembership", invite, name);
+    expect((await create("OrganizationMembership", invite, name)).id).toBe(id);
+    for (const kind of kinds.filter((k) => !unnamed.includes(k))) {
       const inputs =
         kind === "NoCodeModule"
           ? { registryModuleId: await registryModuleWith(h, ["1.0.0"]) }
@@ -274,6 +296,15 @@ describe("every id form of an Import section is one the resource's read takes", 
     const madeProject = await create("Project", { name: uniqueName("imported"), description: "imported" });
     const madeTeam = await create("Team", { name: uniqueName("imported") });
 
+    const email = `${uniqueName("imported")}@example.test`;
+    const membership = await create("OrganizationMembership", { email });
+    const people = (await h.client.teams.create(h.org, { name: uniqueName("imported") })).id;
+    await create("TeamMembers", { teamId: people, organizationMembershipIds: [membership.id] });
+    const described = await create("TeamToken", { teamId: people, description: "imported" });
+    await h.client.teamTokens.create(people, {});
+    await h.client.organizationTokens.create(h.org, {});
+    await h.client.organizationTokens.create(h.org, { tokenType: "audit-trails" });
+
     const ids: Record<string, string> = {
       "ws-<id>": ws.id,
       "<organization>/<name>": `${server.organization}/${name}`,
@@ -301,6 +332,10 @@ describe("every id form of an Import section is one the resource's read takes", 
       "pol-<id>": policy.id,
       "polset-<id>": policySet.id,
       "polset-<id>/var-<id>": `${policySet.id}/${parameter.outs.parameterId}`,
+      "ou-<id>": membership.id,
+      "<organization>/<email>": `${server.organization}/${email}`,
+      "<organization>": server.organization,
+      "<organization>/audit-trails": `${server.organization}/audit-trails`,
     };
     /** Where one form names another record for a kind: a pool by its organization and name. */
     const own: Record<string, Record<string, string>> = {
@@ -308,6 +343,8 @@ describe("every id form of an Import section is one the resource's read takes", 
       AgentPool: { "<organization>/<name>": `${server.organization}/${poolName}` },
       Policy: { "<organization>/<name>": `${server.organization}/${policy.outs.name}` },
       PolicySet: { "<organization>/<name>": `${server.organization}/${policySet.outs.name}` },
+      TeamMembers: { "team-<id>": people },
+      TeamToken: { "at-<id>": described.id, "team-<id>": people },
     };
     const expected: Record<string, (props: Props) => void> = {
       Workspace: (p) => expect(p.name).toBe(name),
@@ -355,6 +392,18 @@ describe("every id form of an Import section is one the resource's read takes", 
         expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", workspaceIds: [reader.id] }),
       PolicySetProjectExclusions: (p) =>
         expect(p).toMatchObject({ policySetId: policySet.id, mode: "authoritative", projectIds: [] }),
+      OrganizationMembership: (p) => expect(p).toMatchObject({ email, organization: server.organization }),
+      TeamMembers: (p) =>
+        expect(p).toMatchObject({ teamId: people, mode: "additive", organizationMembershipIds: [membership.id] }),
+      // A token's secret, answered once on create, is not read back.
+      TeamToken: (p) => {
+        expect(p).toMatchObject({ teamId: people });
+        expect(p.token).toBeUndefined();
+      },
+      OrganizationToken: (p) => {
+        expect(p).toMatchObject({ organization: server.organization });
+        expect(p.token).toBeUndefined();
+      },
     };
     for (const [kind, { forms }] of Object.entries(IMPORT_IDS)) {
       for (const { form } of forms) {
