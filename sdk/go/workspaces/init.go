@@ -39,6 +39,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &NoCodeWorkspace{}
 	case "workspaces:index:NotificationConfiguration":
 		r = &NotificationConfiguration{}
+	case "workspaces:index:OrganizationMembership":
+		r = &OrganizationMembership{}
+	case "workspaces:index:OrganizationToken":
+		r = &OrganizationToken{}
 	case "workspaces:index:Policy":
 		r = &Policy{}
 	case "workspaces:index:PolicySet":
@@ -61,8 +65,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RunTrigger{}
 	case "workspaces:index:Team":
 		r = &Team{}
+	case "workspaces:index:TeamMembers":
+		r = &TeamMembers{}
 	case "workspaces:index:TeamProjectAccess":
 		r = &TeamProjectAccess{}
+	case "workspaces:index:TeamToken":
+		r = &TeamToken{}
 	case "workspaces:index:TeamWorkspaceAccess":
 		r = &TeamWorkspaceAccess{}
 	case "workspaces:index:VariableSet":

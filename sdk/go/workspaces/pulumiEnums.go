@@ -464,6 +464,174 @@ func (in *executionModePtr) ToExecutionModePtrOutputWithContext(ctx context.Cont
 	return pulumi.ToOutputWithContext(ctx, in).(ExecutionModePtrOutput)
 }
 
+// `invited` (only the invitations not yet accepted) or `active` (only the people who joined). Omitted: both.
+type GetOrganizationMembersArgsStatus string
+
+const (
+	// Only the invitations not yet accepted.
+	GetOrganizationMembersArgsStatusInvited = GetOrganizationMembersArgsStatus("invited")
+	// Only the people who joined.
+	GetOrganizationMembersArgsStatusActive = GetOrganizationMembersArgsStatus("active")
+)
+
+func (GetOrganizationMembersArgsStatus) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOrganizationMembersArgsStatus)(nil)).Elem()
+}
+
+func (e GetOrganizationMembersArgsStatus) ToGetOrganizationMembersArgsStatusOutput() GetOrganizationMembersArgsStatusOutput {
+	return pulumi.ToOutput(e).(GetOrganizationMembersArgsStatusOutput)
+}
+
+func (e GetOrganizationMembersArgsStatus) ToGetOrganizationMembersArgsStatusOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetOrganizationMembersArgsStatusOutput)
+}
+
+func (e GetOrganizationMembersArgsStatus) ToGetOrganizationMembersArgsStatusPtrOutput() GetOrganizationMembersArgsStatusPtrOutput {
+	return e.ToGetOrganizationMembersArgsStatusPtrOutputWithContext(context.Background())
+}
+
+func (e GetOrganizationMembersArgsStatus) ToGetOrganizationMembersArgsStatusPtrOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusPtrOutput {
+	return GetOrganizationMembersArgsStatus(e).ToGetOrganizationMembersArgsStatusOutputWithContext(ctx).ToGetOrganizationMembersArgsStatusPtrOutputWithContext(ctx)
+}
+
+func (e GetOrganizationMembersArgsStatus) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetOrganizationMembersArgsStatus) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetOrganizationMembersArgsStatus) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetOrganizationMembersArgsStatus) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetOrganizationMembersArgsStatusOutput struct{ *pulumi.OutputState }
+
+func (GetOrganizationMembersArgsStatusOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOrganizationMembersArgsStatus)(nil)).Elem()
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToGetOrganizationMembersArgsStatusOutput() GetOrganizationMembersArgsStatusOutput {
+	return o
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToGetOrganizationMembersArgsStatusOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusOutput {
+	return o
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToGetOrganizationMembersArgsStatusPtrOutput() GetOrganizationMembersArgsStatusPtrOutput {
+	return o.ToGetOrganizationMembersArgsStatusPtrOutputWithContext(context.Background())
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToGetOrganizationMembersArgsStatusPtrOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetOrganizationMembersArgsStatus) *GetOrganizationMembersArgsStatus {
+		return &v
+	}).(GetOrganizationMembersArgsStatusPtrOutput)
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetOrganizationMembersArgsStatus) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetOrganizationMembersArgsStatusOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetOrganizationMembersArgsStatus) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetOrganizationMembersArgsStatusPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOrganizationMembersArgsStatusPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOrganizationMembersArgsStatus)(nil)).Elem()
+}
+
+func (o GetOrganizationMembersArgsStatusPtrOutput) ToGetOrganizationMembersArgsStatusPtrOutput() GetOrganizationMembersArgsStatusPtrOutput {
+	return o
+}
+
+func (o GetOrganizationMembersArgsStatusPtrOutput) ToGetOrganizationMembersArgsStatusPtrOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusPtrOutput {
+	return o
+}
+
+func (o GetOrganizationMembersArgsStatusPtrOutput) Elem() GetOrganizationMembersArgsStatusOutput {
+	return o.ApplyT(func(v *GetOrganizationMembersArgsStatus) GetOrganizationMembersArgsStatus {
+		if v != nil {
+			return *v
+		}
+		var ret GetOrganizationMembersArgsStatus
+		return ret
+	}).(GetOrganizationMembersArgsStatusOutput)
+}
+
+func (o GetOrganizationMembersArgsStatusPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetOrganizationMembersArgsStatusPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetOrganizationMembersArgsStatus) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetOrganizationMembersArgsStatusInput is an input type that accepts values of the GetOrganizationMembersArgsStatus enum
+// A concrete instance of `GetOrganizationMembersArgsStatusInput` can be one of the following:
+//
+//	GetOrganizationMembersArgsStatusInvited
+//	GetOrganizationMembersArgsStatusActive
+type GetOrganizationMembersArgsStatusInput interface {
+	pulumi.Input
+
+	ToGetOrganizationMembersArgsStatusOutput() GetOrganizationMembersArgsStatusOutput
+	ToGetOrganizationMembersArgsStatusOutputWithContext(context.Context) GetOrganizationMembersArgsStatusOutput
+}
+
+var getOrganizationMembersArgsStatusPtrType = reflect.TypeOf((**GetOrganizationMembersArgsStatus)(nil)).Elem()
+
+type GetOrganizationMembersArgsStatusPtrInput interface {
+	pulumi.Input
+
+	ToGetOrganizationMembersArgsStatusPtrOutput() GetOrganizationMembersArgsStatusPtrOutput
+	ToGetOrganizationMembersArgsStatusPtrOutputWithContext(context.Context) GetOrganizationMembersArgsStatusPtrOutput
+}
+
+type getOrganizationMembersArgsStatusPtr string
+
+func GetOrganizationMembersArgsStatusPtr(v string) GetOrganizationMembersArgsStatusPtrInput {
+	return (*getOrganizationMembersArgsStatusPtr)(&v)
+}
+
+func (*getOrganizationMembersArgsStatusPtr) ElementType() reflect.Type {
+	return getOrganizationMembersArgsStatusPtrType
+}
+
+func (in *getOrganizationMembersArgsStatusPtr) ToGetOrganizationMembersArgsStatusPtrOutput() GetOrganizationMembersArgsStatusPtrOutput {
+	return pulumi.ToOutput(in).(GetOrganizationMembersArgsStatusPtrOutput)
+}
+
+func (in *getOrganizationMembersArgsStatusPtr) ToGetOrganizationMembersArgsStatusPtrOutputWithContext(ctx context.Context) GetOrganizationMembersArgsStatusPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetOrganizationMembersArgsStatusPtrOutput)
+}
+
 // Where a no-code workspace's runs execute: `remote` (the service) or `agent` (an agent pool).
 type NoCodeExecutionMode string
 
@@ -1072,6 +1240,175 @@ func (in *notificationDestinationTypePtr) ToNotificationDestinationTypePtrOutput
 
 func (in *notificationDestinationTypePtr) ToNotificationDestinationTypePtrOutputWithContext(ctx context.Context) NotificationDestinationTypePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(NotificationDestinationTypePtrOutput)
+}
+
+// `organization` (the default: the token with the organization token's rights) or
+// `audit-trails` (the token that reads only the audit trail). A change replaces the token.
+type OrganizationTokenTokenType string
+
+const (
+	// The default: the token with the organization token's rights.
+	OrganizationTokenTokenTypeOrganization = OrganizationTokenTokenType("organization")
+	// The token that reads only the audit trail.
+	OrganizationTokenTokenTypeAuditTrails = OrganizationTokenTokenType("audit-trails")
+)
+
+func (OrganizationTokenTokenType) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationTokenTokenType)(nil)).Elem()
+}
+
+func (e OrganizationTokenTokenType) ToOrganizationTokenTokenTypeOutput() OrganizationTokenTokenTypeOutput {
+	return pulumi.ToOutput(e).(OrganizationTokenTokenTypeOutput)
+}
+
+func (e OrganizationTokenTokenType) ToOrganizationTokenTokenTypeOutputWithContext(ctx context.Context) OrganizationTokenTokenTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrganizationTokenTokenTypeOutput)
+}
+
+func (e OrganizationTokenTokenType) ToOrganizationTokenTokenTypePtrOutput() OrganizationTokenTokenTypePtrOutput {
+	return e.ToOrganizationTokenTokenTypePtrOutputWithContext(context.Background())
+}
+
+func (e OrganizationTokenTokenType) ToOrganizationTokenTokenTypePtrOutputWithContext(ctx context.Context) OrganizationTokenTokenTypePtrOutput {
+	return OrganizationTokenTokenType(e).ToOrganizationTokenTokenTypeOutputWithContext(ctx).ToOrganizationTokenTokenTypePtrOutputWithContext(ctx)
+}
+
+func (e OrganizationTokenTokenType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrganizationTokenTokenType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrganizationTokenTokenType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrganizationTokenTokenType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrganizationTokenTokenTypeOutput struct{ *pulumi.OutputState }
+
+func (OrganizationTokenTokenTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationTokenTokenType)(nil)).Elem()
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToOrganizationTokenTokenTypeOutput() OrganizationTokenTokenTypeOutput {
+	return o
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToOrganizationTokenTokenTypeOutputWithContext(ctx context.Context) OrganizationTokenTokenTypeOutput {
+	return o
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToOrganizationTokenTokenTypePtrOutput() OrganizationTokenTokenTypePtrOutput {
+	return o.ToOrganizationTokenTokenTypePtrOutputWithContext(context.Background())
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToOrganizationTokenTokenTypePtrOutputWithContext(ctx context.Context) OrganizationTokenTokenTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrganizationTokenTokenType) *OrganizationTokenTokenType {
+		return &v
+	}).(OrganizationTokenTokenTypePtrOutput)
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrganizationTokenTokenType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrganizationTokenTokenTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrganizationTokenTokenType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrganizationTokenTokenTypePtrOutput struct{ *pulumi.OutputState }
+
+func (OrganizationTokenTokenTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrganizationTokenTokenType)(nil)).Elem()
+}
+
+func (o OrganizationTokenTokenTypePtrOutput) ToOrganizationTokenTokenTypePtrOutput() OrganizationTokenTokenTypePtrOutput {
+	return o
+}
+
+func (o OrganizationTokenTokenTypePtrOutput) ToOrganizationTokenTokenTypePtrOutputWithContext(ctx context.Context) OrganizationTokenTokenTypePtrOutput {
+	return o
+}
+
+func (o OrganizationTokenTokenTypePtrOutput) Elem() OrganizationTokenTokenTypeOutput {
+	return o.ApplyT(func(v *OrganizationTokenTokenType) OrganizationTokenTokenType {
+		if v != nil {
+			return *v
+		}
+		var ret OrganizationTokenTokenType
+		return ret
+	}).(OrganizationTokenTokenTypeOutput)
+}
+
+func (o OrganizationTokenTokenTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrganizationTokenTokenTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrganizationTokenTokenType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrganizationTokenTokenTypeInput is an input type that accepts values of the OrganizationTokenTokenType enum
+// A concrete instance of `OrganizationTokenTokenTypeInput` can be one of the following:
+//
+//	OrganizationTokenTokenTypeOrganization
+//	OrganizationTokenTokenTypeAuditTrails
+type OrganizationTokenTokenTypeInput interface {
+	pulumi.Input
+
+	ToOrganizationTokenTokenTypeOutput() OrganizationTokenTokenTypeOutput
+	ToOrganizationTokenTokenTypeOutputWithContext(context.Context) OrganizationTokenTokenTypeOutput
+}
+
+var organizationTokenTokenTypePtrType = reflect.TypeOf((**OrganizationTokenTokenType)(nil)).Elem()
+
+type OrganizationTokenTokenTypePtrInput interface {
+	pulumi.Input
+
+	ToOrganizationTokenTokenTypePtrOutput() OrganizationTokenTokenTypePtrOutput
+	ToOrganizationTokenTokenTypePtrOutputWithContext(context.Context) OrganizationTokenTokenTypePtrOutput
+}
+
+type organizationTokenTokenTypePtr string
+
+func OrganizationTokenTokenTypePtr(v string) OrganizationTokenTokenTypePtrInput {
+	return (*organizationTokenTokenTypePtr)(&v)
+}
+
+func (*organizationTokenTokenTypePtr) ElementType() reflect.Type {
+	return organizationTokenTokenTypePtrType
+}
+
+func (in *organizationTokenTokenTypePtr) ToOrganizationTokenTokenTypePtrOutput() OrganizationTokenTokenTypePtrOutput {
+	return pulumi.ToOutput(in).(OrganizationTokenTokenTypePtrOutput)
+}
+
+func (in *organizationTokenTokenTypePtr) ToOrganizationTokenTokenTypePtrOutputWithContext(ctx context.Context) OrganizationTokenTokenTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrganizationTokenTokenTypePtrOutput)
 }
 
 // How a resource owns a set: `authoritative` (exactly the listed items) or `additive` (only the items it added).
@@ -4263,12 +4600,16 @@ func (in *workspaceVariableCategoryPtr) ToWorkspaceVariableCategoryPtrOutputWith
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ExecutionModeInput)(nil)).Elem(), ExecutionMode("remote"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ExecutionModePtrInput)(nil)).Elem(), ExecutionMode("remote"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetOrganizationMembersArgsStatusInput)(nil)).Elem(), GetOrganizationMembersArgsStatus("invited"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetOrganizationMembersArgsStatusPtrInput)(nil)).Elem(), GetOrganizationMembersArgsStatus("invited"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeExecutionModeInput)(nil)).Elem(), NoCodeExecutionMode("remote"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeExecutionModePtrInput)(nil)).Elem(), NoCodeExecutionMode("remote"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableCategoryInput)(nil)).Elem(), NoCodeVariableCategory("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeVariableCategoryPtrInput)(nil)).Elem(), NoCodeVariableCategory("engine"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NotificationDestinationTypeInput)(nil)).Elem(), NotificationDestinationType("generic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NotificationDestinationTypePtrInput)(nil)).Elem(), NotificationDestinationType("generic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrganizationTokenTokenTypeInput)(nil)).Elem(), OrganizationTokenTokenType("organization"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrganizationTokenTokenTypePtrInput)(nil)).Elem(), OrganizationTokenTokenType("organization"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OwnershipModeInput)(nil)).Elem(), OwnershipMode("authoritative"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OwnershipModePtrInput)(nil)).Elem(), OwnershipMode("authoritative"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectAccessLevelInput)(nil)).Elem(), ProjectAccessLevel("custom"))
@@ -4313,6 +4654,8 @@ func init() {
 	pulumi.RegisterOutputType(EffectiveVariableSourceScopePtrOutput{})
 	pulumi.RegisterOutputType(ExecutionModeOutput{})
 	pulumi.RegisterOutputType(ExecutionModePtrOutput{})
+	pulumi.RegisterOutputType(GetOrganizationMembersArgsStatusOutput{})
+	pulumi.RegisterOutputType(GetOrganizationMembersArgsStatusPtrOutput{})
 	pulumi.RegisterOutputType(NoCodeExecutionModeOutput{})
 	pulumi.RegisterOutputType(NoCodeExecutionModePtrOutput{})
 	pulumi.RegisterOutputType(NoCodeVariableCategoryOutput{})
@@ -4321,6 +4664,8 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeVariableCategoryInfoPtrOutput{})
 	pulumi.RegisterOutputType(NotificationDestinationTypeOutput{})
 	pulumi.RegisterOutputType(NotificationDestinationTypePtrOutput{})
+	pulumi.RegisterOutputType(OrganizationTokenTokenTypeOutput{})
+	pulumi.RegisterOutputType(OrganizationTokenTokenTypePtrOutput{})
 	pulumi.RegisterOutputType(OwnershipModeOutput{})
 	pulumi.RegisterOutputType(OwnershipModePtrOutput{})
 	pulumi.RegisterOutputType(ProjectAccessLevelOutput{})

@@ -1302,6 +1302,87 @@ func (o OrganizationAccessInfoOutput) ReadWorkspaces() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v OrganizationAccessInfo) *bool { return v.ReadWorkspaces }).(pulumi.BoolPtrOutput)
 }
 
+// One membership of an organization, as {@link getOrganizationMembers} reports it.
+type OrganizationMember struct {
+	// The email the person was invited with.
+	Email string `pulumi:"email"`
+	// Membership id (`ou-...`), for `TeamMembers.organizationMembershipIds`.
+	Id string `pulumi:"id"`
+	// `invited` until the person accepts the invitation, then `active`.
+	Status string `pulumi:"status"`
+	// The teams the person is in (`team-...`).
+	TeamIds []string `pulumi:"teamIds"`
+	// The person's user id (`user-...`); empty when the service does not say.
+	UserId string `pulumi:"userId"`
+	// The person's username; absent while an invited person has none.
+	Username *string `pulumi:"username"`
+}
+
+// One membership of an organization, as {@link getOrganizationMembers} reports it.
+type OrganizationMemberOutput struct{ *pulumi.OutputState }
+
+func (OrganizationMemberOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationMember)(nil)).Elem()
+}
+
+func (o OrganizationMemberOutput) ToOrganizationMemberOutput() OrganizationMemberOutput {
+	return o
+}
+
+func (o OrganizationMemberOutput) ToOrganizationMemberOutputWithContext(ctx context.Context) OrganizationMemberOutput {
+	return o
+}
+
+// The email the person was invited with.
+func (o OrganizationMemberOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMember) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// Membership id (`ou-...`), for `TeamMembers.organizationMembershipIds`.
+func (o OrganizationMemberOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMember) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// `invited` until the person accepts the invitation, then `active`.
+func (o OrganizationMemberOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMember) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// The teams the person is in (`team-...`).
+func (o OrganizationMemberOutput) TeamIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OrganizationMember) []string { return v.TeamIds }).(pulumi.StringArrayOutput)
+}
+
+// The person's user id (`user-...`); empty when the service does not say.
+func (o OrganizationMemberOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMember) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+// The person's username; absent while an invited person has none.
+func (o OrganizationMemberOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrganizationMember) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type OrganizationMemberArrayOutput struct{ *pulumi.OutputState }
+
+func (OrganizationMemberArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OrganizationMember)(nil)).Elem()
+}
+
+func (o OrganizationMemberArrayOutput) ToOrganizationMemberArrayOutput() OrganizationMemberArrayOutput {
+	return o
+}
+
+func (o OrganizationMemberArrayOutput) ToOrganizationMemberArrayOutputWithContext(ctx context.Context) OrganizationMemberArrayOutput {
+	return o
+}
+
+func (o OrganizationMemberArrayOutput) Index(i pulumi.IntInput) OrganizationMemberOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OrganizationMember {
+		return vs[0].([]OrganizationMember)[vs[1].(int)]
+	}).(OrganizationMemberOutput)
+}
+
 // Which settings are set on the workspace rather than inherited from the organization default.
 type SettingOverwrites struct {
 	// True: `agentPoolId` is the workspace's own. Omitted: not managed.
@@ -1492,6 +1573,73 @@ func (o SettingOverwritesInfoOutput) AgentPool() pulumi.BoolPtrOutput {
 // True: the execution mode is the workspace's own.
 func (o SettingOverwritesInfoOutput) ExecutionMode() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SettingOverwritesInfo) *bool { return v.ExecutionMode }).(pulumi.BoolPtrOutput)
+}
+
+// One member of a team, as {@link getTeamMembers} reports it.
+type TeamMemberEntry struct {
+	// The person's organization membership (`ou-...`); absent for a service user, and where the server does not say.
+	OrganizationMembershipId *string `pulumi:"organizationMembershipId"`
+	// True for the users behind team and organization tokens and the service's own users: no person.
+	ServiceAccount bool `pulumi:"serviceAccount"`
+	// The person's user id (`user-...`).
+	UserId string `pulumi:"userId"`
+	// The person's username; empty for an invited person who has none yet.
+	Username string `pulumi:"username"`
+}
+
+// One member of a team, as {@link getTeamMembers} reports it.
+type TeamMemberEntryOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMemberEntry)(nil)).Elem()
+}
+
+func (o TeamMemberEntryOutput) ToTeamMemberEntryOutput() TeamMemberEntryOutput {
+	return o
+}
+
+func (o TeamMemberEntryOutput) ToTeamMemberEntryOutputWithContext(ctx context.Context) TeamMemberEntryOutput {
+	return o
+}
+
+// The person's organization membership (`ou-...`); absent for a service user, and where the server does not say.
+func (o TeamMemberEntryOutput) OrganizationMembershipId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMemberEntry) *string { return v.OrganizationMembershipId }).(pulumi.StringPtrOutput)
+}
+
+// True for the users behind team and organization tokens and the service's own users: no person.
+func (o TeamMemberEntryOutput) ServiceAccount() pulumi.BoolOutput {
+	return o.ApplyT(func(v TeamMemberEntry) bool { return v.ServiceAccount }).(pulumi.BoolOutput)
+}
+
+// The person's user id (`user-...`).
+func (o TeamMemberEntryOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMemberEntry) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+// The person's username; empty for an invited person who has none yet.
+func (o TeamMemberEntryOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMemberEntry) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type TeamMemberEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamMemberEntry)(nil)).Elem()
+}
+
+func (o TeamMemberEntryArrayOutput) ToTeamMemberEntryArrayOutput() TeamMemberEntryArrayOutput {
+	return o
+}
+
+func (o TeamMemberEntryArrayOutput) ToTeamMemberEntryArrayOutputWithContext(ctx context.Context) TeamMemberEntryArrayOutput {
+	return o
+}
+
+func (o TeamMemberEntryArrayOutput) Index(i pulumi.IntInput) TeamMemberEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamMemberEntry {
+		return vs[0].([]TeamMemberEntry)[vs[1].(int)]
+	}).(TeamMemberEntryOutput)
 }
 
 // A team's permissions on the project itself under `custom` access; each one left out takes its custom default.
@@ -3794,9 +3942,13 @@ func init() {
 	pulumi.RegisterOutputType(OrganizationAccessOutput{})
 	pulumi.RegisterOutputType(OrganizationAccessPtrOutput{})
 	pulumi.RegisterOutputType(OrganizationAccessInfoOutput{})
+	pulumi.RegisterOutputType(OrganizationMemberOutput{})
+	pulumi.RegisterOutputType(OrganizationMemberArrayOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesPtrOutput{})
 	pulumi.RegisterOutputType(SettingOverwritesInfoOutput{})
+	pulumi.RegisterOutputType(TeamMemberEntryOutput{})
+	pulumi.RegisterOutputType(TeamMemberEntryArrayOutput{})
 	pulumi.RegisterOutputType(TeamProjectPermissionsOutput{})
 	pulumi.RegisterOutputType(TeamProjectPermissionsPtrOutput{})
 	pulumi.RegisterOutputType(TeamProjectPermissionsInfoOutput{})

@@ -16,14 +16,18 @@ from .data_retention_policy import *
 from .get_agent_pool import *
 from .get_effective_access import *
 from .get_effective_variables import *
+from .get_organization_members import *
 from .get_policy_set import *
 from .get_team import *
+from .get_team_members import *
 from .get_workspace import *
 from .get_workspace_outputs import *
 from .get_workspaces import *
 from .no_code_module import *
 from .no_code_workspace import *
 from .notification_configuration import *
+from .organization_membership import *
+from .organization_token import *
 from .policy import *
 from .policy_set import *
 from .policy_set_parameter import *
@@ -36,7 +40,9 @@ from .provider import *
 from .remote_state_consumers import *
 from .run_trigger import *
 from .team import *
+from .team_members import *
 from .team_project_access import *
+from .team_token import *
 from .team_workspace_access import *
 from .variable_set import *
 from .variable_set_application import *
@@ -73,6 +79,8 @@ _utilities.register(
    "workspaces:index:NoCodeModule": "NoCodeModule",
    "workspaces:index:NoCodeWorkspace": "NoCodeWorkspace",
    "workspaces:index:NotificationConfiguration": "NotificationConfiguration",
+   "workspaces:index:OrganizationMembership": "OrganizationMembership",
+   "workspaces:index:OrganizationToken": "OrganizationToken",
    "workspaces:index:Policy": "Policy",
    "workspaces:index:PolicySet": "PolicySet",
    "workspaces:index:PolicySetParameter": "PolicySetParameter",
@@ -84,7 +92,9 @@ _utilities.register(
    "workspaces:index:RemoteStateConsumers": "RemoteStateConsumers",
    "workspaces:index:RunTrigger": "RunTrigger",
    "workspaces:index:Team": "Team",
+   "workspaces:index:TeamMembers": "TeamMembers",
    "workspaces:index:TeamProjectAccess": "TeamProjectAccess",
+   "workspaces:index:TeamToken": "TeamToken",
    "workspaces:index:TeamWorkspaceAccess": "TeamWorkspaceAccess",
    "workspaces:index:VariableSet": "VariableSet",
    "workspaces:index:VariableSetApplication": "VariableSetApplication",

@@ -11,10 +11,12 @@ __all__ = [
     'EffectiveVariableSourceKind',
     'EffectiveVariableSourceScope',
     'ExecutionMode',
+    'GetOrganizationMembersArgsStatus',
     'NoCodeExecutionMode',
     'NoCodeVariableCategory',
     'NoCodeVariableCategoryInfo',
     'NotificationDestinationType',
+    'OrganizationTokenTokenType',
     'OwnershipMode',
     'ProjectAccessLevel',
     'TeamProjectPermissionsSettings',
@@ -109,6 +111,21 @@ class ExecutionMode(_builtins.str, Enum):
     """
 
 
+@pulumi.type_token("workspaces:index:GetOrganizationMembersArgsStatus")
+class GetOrganizationMembersArgsStatus(_builtins.str, Enum):
+    """
+    `invited` (only the invitations not yet accepted) or `active` (only the people who joined). Omitted: both.
+    """
+    INVITED = "invited"
+    """
+    Only the invitations not yet accepted.
+    """
+    ACTIVE = "active"
+    """
+    Only the people who joined.
+    """
+
+
 @pulumi.type_token("workspaces:index:NoCodeExecutionMode")
 class NoCodeExecutionMode(_builtins.str, Enum):
     """
@@ -182,6 +199,22 @@ class NotificationDestinationType(_builtins.str, Enum):
     EMAIL = "email"
     """
     Users of the organization, and addresses where the service allows.
+    """
+
+
+@pulumi.type_token("workspaces:index:OrganizationTokenTokenType")
+class OrganizationTokenTokenType(_builtins.str, Enum):
+    """
+    `organization` (the default: the token with the organization token's rights) or
+    `audit-trails` (the token that reads only the audit trail). A change replaces the token.
+    """
+    ORGANIZATION = "organization"
+    """
+    The default: the token with the organization token's rights.
+    """
+    AUDIT_TRAILS = "audit-trails"
+    """
+    The token that reads only the audit trail.
     """
 
 

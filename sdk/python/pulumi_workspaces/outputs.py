@@ -24,7 +24,9 @@ __all__ = [
     'NoCodeVariableInfo',
     'NoCodeWorkspaceLastUpgrade',
     'OrganizationAccessInfo',
+    'OrganizationMember',
     'SettingOverwritesInfo',
+    'TeamMemberEntry',
     'TeamProjectPermissionsInfo',
     'TeamProjectWorkspacePermissionsInfo',
     'TeamWorkspacePermissionsInfo',
@@ -761,6 +763,85 @@ class OrganizationAccessInfo(dict):
 
 
 @pulumi.output_type
+class OrganizationMember(dict):
+    """
+    One membership of an organization, as {@link getOrganizationMembers} reports it.
+    """
+    def __init__(__self__, *,
+                 email: _builtins.str,
+                 id: _builtins.str,
+                 status: _builtins.str,
+                 team_ids: Sequence[_builtins.str],
+                 user_id: _builtins.str,
+                 username: Optional[_builtins.str] = None):
+        """
+        One membership of an organization, as {@link getOrganizationMembers} reports it.
+
+        :param _builtins.str email: The email the person was invited with.
+        :param _builtins.str id: Membership id (`ou-...`), for `TeamMembers.organizationMembershipIds`.
+        :param _builtins.str status: `invited` until the person accepts the invitation, then `active`.
+        :param Sequence[_builtins.str] team_ids: The teams the person is in (`team-...`).
+        :param _builtins.str user_id: The person's user id (`user-...`); empty when the service does not say.
+        :param _builtins.str username: The person's username; absent while an invited person has none.
+        """
+        pulumi.set(__self__, "email", email)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "team_ids", team_ids)
+        pulumi.set(__self__, "user_id", user_id)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The email the person was invited with.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Membership id (`ou-...`), for `TeamMembers.organizationMembershipIds`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        `invited` until the person accepts the invitation, then `active`.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="teamIds")
+    def team_ids(self) -> Sequence[_builtins.str]:
+        """
+        The teams the person is in (`team-...`).
+        """
+        return pulumi.get(self, "team_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        The person's user id (`user-...`); empty when the service does not say.
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> Optional[_builtins.str]:
+        """
+        The person's username; absent while an invited person has none.
+        """
+        return pulumi.get(self, "username")
+
+
+@pulumi.output_type
 class SettingOverwritesInfo(dict):
     """
     Which settings the service reports as set on the workspace itself rather than inherited.
@@ -813,6 +894,63 @@ class SettingOverwritesInfo(dict):
         True: the execution mode is the workspace's own.
         """
         return pulumi.get(self, "execution_mode")
+
+
+@pulumi.output_type
+class TeamMemberEntry(dict):
+    """
+    One member of a team, as {@link getTeamMembers} reports it.
+    """
+    def __init__(__self__, *,
+                 service_account: _builtins.bool,
+                 user_id: _builtins.str,
+                 username: _builtins.str,
+                 organization_membership_id: Optional[_builtins.str] = None):
+        """
+        One member of a team, as {@link getTeamMembers} reports it.
+
+        :param _builtins.bool service_account: True for the users behind team and organization tokens and the service's own users: no person.
+        :param _builtins.str user_id: The person's user id (`user-...`).
+        :param _builtins.str username: The person's username; empty for an invited person who has none yet.
+        :param _builtins.str organization_membership_id: The person's organization membership (`ou-...`); absent for a service user, and where the server does not say.
+        """
+        pulumi.set(__self__, "service_account", service_account)
+        pulumi.set(__self__, "user_id", user_id)
+        pulumi.set(__self__, "username", username)
+        if organization_membership_id is not None:
+            pulumi.set(__self__, "organization_membership_id", organization_membership_id)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> _builtins.bool:
+        """
+        True for the users behind team and organization tokens and the service's own users: no person.
+        """
+        return pulumi.get(self, "service_account")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        The person's user id (`user-...`).
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The person's username; empty for an invited person who has none yet.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationMembershipId")
+    def organization_membership_id(self) -> Optional[_builtins.str]:
+        """
+        The person's organization membership (`ou-...`); absent for a service user, and where the server does not say.
+        """
+        return pulumi.get(self, "organization_membership_id")
 
 
 @pulumi.output_type
