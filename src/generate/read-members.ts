@@ -18,20 +18,16 @@ import {
 import { byCodePoint } from "./names";
 import { noneIfUnavailable, perRecordList, pool } from "./read-lists";
 
-/** The people of one team; the service users behind tokens (`serviceAccount`) are left out. */
-export interface TeamMembersRecord {
-  /** The team (`team-...`). */
-  teamId: string;
-  /** Its people, by username, then by membership id (an invited person has no username yet). */
-  members: TeamMember[];
-}
-
 /** Who is in the organization and its teams, and its team and organization tokens, without their secrets. */
 export interface MembersAndTokens {
   /** The organization's memberships, invited and active, by email. */
   memberships: OrganizationMembership[];
-  /** Each team that has people, in the order of the teams. */
-  teamMembers: TeamMembersRecord[];
+  /**
+   * Each team that has people (`teamId`, `team-...`), in the order of the teams, with its people
+   * by username, then by membership id (an invited person has no username yet); the service
+   * users behind tokens (`serviceAccount`) are left out.
+   */
+  teamMembers: { teamId: string; members: TeamMember[] }[];
   /** The team tokens, by team, then description (the legacy token of a team first). */
   teamTokens: TeamToken[];
   /** The organization token, then the audit-trail token, those the organization has. */
