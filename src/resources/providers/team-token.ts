@@ -2,8 +2,11 @@
  * Provider of `TeamToken`, id `at-...`: with a `description`, one of the team's several
  * described tokens (`/teams/:id/authentication-tokens`, listed by
  * `/organizations/:org/team-tokens`); without one, the team's single legacy token
- * (`/teams/:id/authentication-token`). Both are read and deleted by id
- * (`/authentication-tokens/:id`). What every minted token shares is ./minted-token.ts.
+ * (`/teams/:id/authentication-token`). A described token is read and deleted by id
+ * (`/authentication-tokens/:id`); the legacy token through its team's route, where every
+ * server that has team tokens serves it (OTF serves the by-id route for agent tokens only),
+ * and only while it is still this resource's token: one made since is its successor. What
+ * every minted token shares is ./minted-token.ts.
  */
 import { isId } from "../../api/common";
 import type { TeamToken as ApiTeamToken, WorkspacesClient } from "../../client";
@@ -35,10 +38,13 @@ function checkTeam(_olds: Props, news: Props): CheckFailure[] {
   return [];
 }
 
-/** The token id of an id `at-...`, or the team id of `team-...` (its legacy token). */
+/**
+ * The token id of an id `at-...` (or OTF's `tt-...`), or
+ * the team id of `team-...` (its legacy token).
+ */
 function idsOf(id: string): { tokenId?: string; teamId?: string } {
-  if (isId("authenticationToken", id)) return { tokenId: id };
   if (isId("team", id)) return { teamId: id };
+  if (isId("authenticationToken", id) || /^tt-[A-Za-z0-9]+$/.test(id)) return { tokenId: id };
   throw new ProviderError(
     `${JSON.stringify(id)} is not the id of a TeamToken: give its at-<id> (at-3kqPzV6sYw8RnTdM), or team-<id> for the team's legacy token`,
   );
@@ -53,6 +59,13 @@ async function legacyOf(client: WorkspacesClient, teamId: string): Promise<ApiTe
     await client.teams.read(teamId);
     return undefined;
   }
+}
+
+/** The team of a legacy token (one declared without a description), from its inputs or state. */
+function legacyTeamOf(props: Props): string | undefined {
+  const d = props.description;
+  if (typeof d === "string" && d !== "") return undefined;
+  return typeof props.teamId === "string" && isId("team", props.teamId) ? props.teamId : undefined;
 }
 
 async function organizationOf(client: WorkspacesClient, props: Props): Promise<string | undefined> {
@@ -89,15 +102,26 @@ const teamTokens: TokenKind<ApiTeamToken> = {
   tokenIdOf: (id) => idsOf(id).tokenId ?? id,
   async read(client, id, props) {
     const ids = idsOf(id);
-    if (ids.teamId) {
-      const legacy = await legacyOf(client, ids.teamId);
-      return legacy ? { token: legacy, owner: { teamId: ids.teamId } } : undefined;
+    const legacyTeam = ids.teamId ?? legacyTeamOf(props);
+    if (legacyTeam) {
+      const legacy = await legacyOf(client, legacyTeam);
+      // The team's token now is another one: this one was replaced, so it is gone.
+      if (!legacy || (ids.tokenId && legacy.id !== ids.tokenId)) return undefined;
+      return { token: legacy, owner: { teamId: legacyTeam } };
     }
     const t = await client.teamTokens.read(ids.tokenId!);
     const teamId = t.teamId || (typeof props.teamId === "string" ? props.teamId : "");
     return { token: t, owner: { teamId } };
   },
-  delete: (client, id) => client.teamTokens.delete(id),
+  async delete(client, id, props) {
+    const legacyTeam = legacyTeamOf(props);
+    if (!legacyTeam) return client.teamTokens.delete(id);
+    const legacy = await legacyOf(client, legacyTeam);
+    // Another legacy token of the team is its successor (a replacement or another program):
+    // never deleted here. One imported by its team's id is whichever the team holds.
+    const wanted = idsOf(id).tokenId;
+    if (legacy && (wanted === undefined || legacy.id === wanted)) await client.teamTokens.deleteLegacy(legacyTeam);
+  },
   outputs: (t, from) => ({
     teamId: from.teamId,
     tokenId: t.id,
