@@ -3,7 +3,8 @@
  * real server under its default rate limit: 200 workspaces seeded over the API (mixed
  * execution modes with an agent pool, several projects, key-value and flat tags, SSH
  * keys, consumers, two no-code modules with workspaces made from them, and the service's
- * policies: Sentinel and OPA policies with their code, sets with their lists and parameters), then
+ * policies: Sentinel and OPA policies with their code, sets with their lists and parameters, and
+ * people and tokens: memberships invited and active, teams' people, team and organization tokens), then
  * `pulumi-workspaces generate` -> `pulumi preview` (says what each resource adopts) ->
  * `pulumi up` (adopts everything without one write) -> `pulumi preview` (no change) ->
  * one tag edited in the generated program -> `pulumi up` (one update of that workspace)
@@ -16,6 +17,7 @@ import { WorkspacesClient } from "../../src/client";
 import type { RunningServer } from "../../src/server";
 import { seedOrganization, workspaceName, type Seeded } from "../generate/seed";
 import { CODE, SENSITIVE_VALUE, seedPolicies, type SeededPolicies } from "../generate/seed-policies";
+import { EMAILS, seedMembers, type SeededMembers } from "../generate/seed-members";
 import { generateWithCli } from "./generate-cli";
 import { api, serverEnv, startTestServer, TestStack } from "./harness";
 import { tagBindings, workspaceByName } from "./server-helpers";
@@ -55,6 +57,7 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
   let server: RunningServer;
   let seeded: Seeded;
   let policies: SeededPolicies;
+  let members: SeededMembers;
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -71,6 +74,7 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
       organization: server.organization,
     });
     policies = await seedPolicies(client, seeded);
+    members = await seedMembers(server, client);
     stack = await TestStack.create({
       project: "adopt-e2e",
       files: { "index.ts": "// replaced by the generator\n" },
@@ -98,6 +102,8 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
 
     const program = fs.readFileSync(path.join(stack.dir, "index.ts"), "utf8");
     expect(program).not.toContain(server.token);
+    // Tokens are declared to adopt, never with their secrets.
+    for (const secret of members.secrets) expect(program).not.toContain(secret);
     // The sensitive values the service never shows come from secret stack config.
     for (const [name, password] of seeded.passwords) {
       expect(program).toContain(`config.requireSecret("${name}-password")`);
@@ -138,14 +144,25 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     expect(writesOf(m)).toBe(0);
     const adopts = r.output.split("\n").filter((l) => /^\s+adopt: pulumi up adopts the existing/.test(l));
     // Each workspace, each no-code module, each project other than the default, each agent
-    // pool, each policy and each policy set, listed once in the diagnostics.
-    const projects = generated.split("new Project(").length - 1;
-    const pools = generated.split("new AgentPool(").length - 1;
-    const policyRecords = generated.split("new Policy(").length - 1 + generated.split("new PolicySet(").length - 1;
+    // pool, each policy and each policy set, each team, membership and organization token,
+    // listed once in the diagnostics.
+    const count = (kind: string) => generated.split(`new ${kind}(`).length - 1;
+    const projects = count("Project");
+    const pools = count("AgentPool");
+    const policyRecords = count("Policy") + count("PolicySet");
+    const people = count("Team") + count("OrganizationMembership") + count("OrganizationToken");
     expect(projects).toBeGreaterThan(0);
     expect(pools).toBe(1);
     expect(policyRecords).toBe(6);
-    expect(adopts).toHaveLength(COUNT + 2 + projects + pools + policyRecords);
+    expect(people).toBe(2 + EMAILS.length + 2);
+    expect(adopts).toHaveLength(COUNT + 2 + projects + pools + policyRecords + people);
+    // A team token names its team by the adopted Team's id, known only during up: it is found then.
+    expect(
+      r.output
+        .split("\n")
+        .filter((l) => /^\s+adopt: the team token is identified by values known only during pulumi up/.test(l)),
+    ).toHaveLength(count("TeamToken"));
+    expect(count("TeamToken")).toBe(members.teamTokens.size);
     // A module-made workspace refers to its module's id, a workspace in a declared project to
     // that project's id, one on the pool to the pool's id, and a set to its policies' ids,
     // which are known only during up.
@@ -207,6 +224,11 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     );
     expect(heldIds("PolicySet")).toEqual([...policies.sets.values()].sort());
     expect(heldIds("PolicySetParameter")).toHaveLength(policies.parameters.size);
+    // People and tokens, adopted under the ids they had: no invitation sent, no token made.
+    expect(heldIds("OrganizationMembership")).toEqual([...members.memberships.values()].sort());
+    expect(heldIds("TeamToken")).toEqual([...members.teamTokens.values()].sort());
+    expect(heldIds("OrganizationToken")).toHaveLength(2);
+    expect(heldIds("TeamMembers")).toEqual([members.teams.get("developers"), members.teams.get("operators")].sort());
     // The tags of module-made workspaces, declared beside them, were already so: applied without a write.
     expect(
       stack
@@ -216,7 +238,8 @@ describe(`adopting an organization of ${COUNT} workspaces`, () => {
     ).toEqual([...seeded.noCodeTags.keys()].map((n) => `${seeded.ids.get(n)}/tags`).sort());
     // Sensitive values are in state only as secrets.
     const text = stack.stateText();
-    for (const password of [...seeded.passwords.values(), SENSITIVE_VALUE]) expect(text).not.toContain(password);
+    for (const password of [...seeded.passwords.values(), SENSITIVE_VALUE, ...members.secrets])
+      expect(text).not.toContain(password);
     await stack.expectEncryptedOnly([...seeded.passwords.values(), SENSITIVE_VALUE]);
   });
 
