@@ -32,6 +32,7 @@ const expiredAt = z.iso.datetime({ offset: true, error: "must be an ISO 8601 tim
  */
 export const authTokenCreateSchema = z
   .object({
+    /** The token to mint: its description and expiry, both optional. */
     data: z
       .object({
         type: z.string().optional(),

@@ -14,6 +14,7 @@ export type OrganizationMembershipStatus = (typeof ORGANIZATION_MEMBERSHIP_STATU
 /** Body of `POST /organizations/:org/organization-memberships`: invites a person by email, optionally into teams. */
 export const organizationMembershipCreateSchema = z
   .object({
+    /** The invitation: the person's email and, optionally, the teams they join once they accept. */
     data: z
       .object({
         type: z.literal("organization-memberships"),
