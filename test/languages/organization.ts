@@ -99,7 +99,7 @@ export function ownApiTokens(v: MembersValues): string[] {
 }
 
 /** The names of the resources of `v` (for the programs' `ids`). */
-export function memberResources(v: MembersValues): string[] {
+function memberResources(v: MembersValues): string[] {
   return [v.memberships, v.teamMembers, v.teamTokens, v.organizationTokens].flatMap((kind) => Object.keys(kind));
 }
 
@@ -107,7 +107,7 @@ export function memberResources(v: MembersValues): string[] {
  * The YAML declarations of the members and tokens (added to `resources`), their lookups and
  * outputs; `team` gives a team's reference (one of the program's) or its id.
  */
-export function membersYaml(
+function membersYaml(
   v: MembersValues,
   resources: Record<string, { type: string; properties: Obj }>,
   team: (t: string) => string,
