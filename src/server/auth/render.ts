@@ -1,6 +1,7 @@
 import { API_PREFIX, ref, type Resource } from "../http/jsonapi";
 import type { Db } from "../store/db";
 import { findUser } from "./service/users";
+import { lastUseOf } from "./service/authn";
 import type { TeamPermissions, TeamRecord } from "./service/teams";
 import { teamMembersView } from "./service/team-members";
 import type { MembershipRecord } from "./service/memberships";
@@ -90,7 +91,7 @@ export function renderAuthToken(
     type: "authentication-tokens",
     attributes: {
       "created-at": t.created_at,
-      "last-used-at": t.last_used_at,
+      "last-used-at": lastUseOf(t.id) ?? t.last_used_at,
       ...(t.expired_at === undefined ? {} : { "expired-at": t.expired_at }),
       description: t.description,
       ...(token === undefined ? {} : { token }),

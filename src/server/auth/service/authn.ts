@@ -106,8 +106,17 @@ async function findToken(db: Db, token: string): Promise<store.TokenRow | undefi
   return digest === null || !db.open ? undefined : store.findTokenByDigest(db, digest);
 }
 
-/** A token's last use is recorded at most this often, so a burst of requests writes once. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * Tokens' last uses (`last-used-at`), by token id: kept in memory, because recording them in
+ * the database would make every read a write (and a refused request a change); a restart
+ * forgets them. Token ids are unique, so one map serves every server of the process.
+ */
+const lastUses = new Map<string, string>();
+
+/** When the token was last presented to this server process, if it was. */
+export function lastUseOf(tokenId: string): string | undefined {
+  return lastUses.get(tokenId);
+}
 
 /**
  * The Caller a presented token acts as; null (a 401) for an unknown token and for one
@@ -119,8 +128,7 @@ export async function authenticate(db: Db, token: string): Promise<Caller | null
   if (!row || !db.open) return null;
   const at = Date.now();
   if (row.expired_at !== null && Date.parse(row.expired_at) <= at) return null;
-  if (row.last_used_at === null || Date.parse(row.last_used_at) < at - LAST_USED_RESOLUTION_MS)
-    store.touchToken(db, row.id, new Date(at).toISOString(), new Date(at - LAST_USED_RESOLUTION_MS).toISOString());
+  lastUses.set(row.id, new Date(at).toISOString());
   if (row.audit_trails === 1)
     return {
       tokenId: row.id,

@@ -85,15 +85,6 @@ export function insertToken(
   );
 }
 
-/** Records a use of the token, at most once a minute (`before`: the last use recorded earlier than this counts as stale). */
-export function touchToken(db: Db, id: string, at: string, before: string): void {
-  prepare(db, `UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`).run(
-    at,
-    id,
-    before,
-  );
-}
-
 /** A team or organization token as read back (never its digest). */
 export interface AuthTokenRecord {
   id: string;
