@@ -212,9 +212,12 @@ describe("generate with projects, teams, access, run triggers and notifications"
     expect(reads["GET /api/v2/organizations/:organization_name/projects"]).toBe(1);
     // Five lists per workspace (consumers, variables, access, triggers, notifications), one
     // per project, and a few for the organization (policies and policy sets among them): the
-    // floor, as the API lists these by workspace.
+    // floor, as the API lists these by workspace. A team's people take one read per team;
+    // memberships, the team tokens and the organization's two tokens four more.
+    expect(reads["GET /api/v2/teams/:id"]).toBe(3);
+    expect(reads["GET /api/v2/organizations/:organization_name/organization-memberships"]).toBe(1);
     const total = Object.values(reads).reduce((a, b) => a + b, 0);
-    expect(total).toBeLessThanOrEqual(5 * COUNT + 6 + 12);
+    expect(total).toBeLessThanOrEqual(5 * COUNT + 6 + 12 + 3 + 4);
   });
 
   it("type-checks against this package (as built in dist/)", () => {
