@@ -409,7 +409,9 @@ describe("organization memberships, team members and tokens through the engine (
     // Each person once, under either list (the import names people by membership where the service shows one).
     expect(qa.organizationMembershipIds).toContain(erin.id);
     expect(
-      [...qa.usernames, ...qa.organizationMembershipIds].filter((p) => [carol.id, carol.username].includes(p)),
+      [...(qa.usernames as string[]), ...(qa.organizationMembershipIds as string[])].filter((p) =>
+        [carol.id, carol.username].includes(p),
+      ),
     ).toHaveLength(1);
     expect(outputsOf("imp-described")).toMatchObject({ teamId: team.qa, description: "qa nightly" });
     expect(outputsOf("imp-legacy")).toMatchObject({ teamId: team.qa, tokenId: legacy.id });
