@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server";
 import { api, repoRoot, serverEnv, startTestServer, TestStack, type PulumiResult } from "./harness";
+import { policyCode } from "./policy-steps";
 import {
   consumerIds,
   createProject,
@@ -701,10 +702,7 @@ describe("examples through the engine", () => {
       const after = await stack.outputs();
       expect(after.requireTagsId).toBe(before.requireTagsId);
       expect(after.requireTagsSha256).toBe(sha256(edited));
-      const code = await fetch(`${server.url}/policies/${after.requireTagsId}/download`, {
-        headers: { authorization: `Bearer ${server.token}` },
-      });
-      expect(await code.text()).toBe(edited);
+      expect(await policyCode(server, after.requireTagsId)).toBe(edited);
     });
 
     it("destroys the sets and the policy, and leaves no parameter behind", async () => {

@@ -82,23 +82,35 @@ export function serverEnv(server: RunningServer): Record<string, string> {
   };
 }
 
-/** GET (or other method) on the server's API with its owners token; returns the parsed body. */
+/** Tries of one request the rate limit refused, 250 ms apart: ten seconds, ten of its windows. */
+const THROTTLED_TRIES = 40;
+
+/**
+ * GET (or other method) on the server's API with its owners token; returns the parsed body.
+ * A 429 is waited out (the limiter refuses before any handler runs, so a retry is safe): the
+ * tests' own checks ask faster than the rate limit allows while the engine is busy too.
+ */
 export async function api<T = any>(
   server: RunningServer,
   pathAndQuery: string,
   init: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}${pathAndQuery}`, {
-    method: init.method ?? "GET",
-    headers: {
-      authorization: `Bearer ${init.token ?? server.token}`,
-      "content-type": "application/vnd.api+json",
-      accept: "application/vnd.api+json",
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+  for (let i = 1; ; i++) {
+    const res = await fetch(`${server.url}${pathAndQuery}`, {
+      method: init.method ?? "GET",
+      headers: {
+        authorization: `Bearer ${init.token ?? server.token}`,
+        "content-type": "application/vnd.api+json",
+        accept: "application/vnd.api+json",
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    if (res.status !== 429 || i >= THROTTLED_TRIES) {
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 export interface StackOptions {

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import type { RunningServer } from "../../src/server";
+import { attempts } from "./engine-steps";
 import { api } from "./harness";
 import { read } from "./interrupt";
 import { expectStatus } from "./server-helpers";
@@ -214,13 +215,16 @@ export async function policyOnServer(server: RunningServer, id: string): Promise
   };
 }
 
-/** The code of the policy `id` (`GET /policies/:id/download`). */
+/** The code of the policy `id` (`GET /policies/:id/download`), waiting out the rate limit as `read` does. */
 export async function policyCode(server: RunningServer, id: string): Promise<string> {
-  const res = await fetch(`${server.url}/policies/${id}/download`, {
-    headers: { authorization: `Bearer ${server.token}` },
+  return attempts(`download of ${id}`, 40, 250, async () => {
+    const res = await fetch(`${server.url}/policies/${id}/download`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    if (res.status === 429) throw new Error("the rate limit answered 429");
+    if (res.status !== 200) throw new Error(`download of ${id}: HTTP ${res.status}`);
+    return res.text();
   });
-  if (res.status !== 200) throw new Error(`download of ${id}: HTTP ${res.status}`);
-  return res.text();
 }
 
 /** The set `id` as the server answers it. */
