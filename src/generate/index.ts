@@ -22,6 +22,7 @@ export {
   type TokensNotDeclared,
 } from "./render";
 export type { Counts } from "./declarations";
+export { mermaidOf, orgMapOf, readOrgMap, textMapOf, type MapSource, type OrgMap } from "./map";
 export {
   ORGANIZATION_STACK,
   PROJECT_CONFIG_KEY,

@@ -17,6 +17,7 @@ import {
   type SecretKey,
   type TokensNotDeclared,
 } from "./declarations";
+import { mapSection, orgMapOf } from "./map";
 import type { OrganizationSnapshot } from "./read";
 import { secretOwner, secretPlaceholder } from "./variable-declarations";
 
@@ -141,6 +142,7 @@ function renderReadme(
   );
   lines.push(...notCarriedSection(notCarried, "`index.ts`"));
   lines.push(...tokensNotDeclaredSection(tokensNotDeclared));
+  lines.push(...mapSection(orgMapOf(snapshot)));
   return lines.join("\n");
 }
 

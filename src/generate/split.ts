@@ -18,7 +18,7 @@
  * is its literal id, with a comment naming the stack that owns it, so that no stack
  * depends on another's state. Beside the program: a `Pulumi.<stack>.yaml` per stack, a
  * driver that runs every stack on the Automation API, a CI workflow with a matrix over the
- * stacks, and a README. Pure: reads nothing, and the same snapshot gives the same files.
+ * stacks, and a README (with the map of each project). Pure: reads nothing, and the same snapshot gives the same files.
  */
 import {
   ProgramWriter,
@@ -31,6 +31,7 @@ import {
   type TokensNotDeclared,
 } from "./declarations";
 import { declaresProject, declaresTeam } from "./access-declarations";
+import { mapSection, orgMapOf } from "./map";
 import type { OrganizationSnapshot } from "./read";
 import { renderSplitReadme, renderWorkflow } from "./split-files";
 import {
@@ -170,7 +171,10 @@ export function renderSplit(snapshot: OrganizationSnapshot, options: SplitOption
   )}\n`;
   files[".gitignore"] = "node_modules/\n";
   files[WORKFLOW_FILE] = renderWorkflow(snapshot.organization, stacks);
-  files["README.md"] = renderSplitReadme(snapshot.organization, stacks, counts, notCarried, tokensNotDeclared);
+  files["README.md"] = [
+    renderSplitReadme(snapshot.organization, stacks, counts, notCarried, tokensNotDeclared),
+    ...mapSection(orgMapOf(snapshot)),
+  ].join("\n");
   return { files, stacks, secrets, notCarried, tokensNotDeclared, counts };
 }
 
