@@ -48,12 +48,17 @@ export default defineConfig(
   },
 
   // TypeScript: typescript-eslint's recommended type-checked set, with the types of
-  // tsconfig.eslint.json (src, tests, policies, examples, demo).
+  // tsconfig.eslint.json (src, tests, policies, examples, demo) and, for the web view's page
+  // (browser code, the DOM library), of its own tsconfig, which comes first so that a page
+  // file a test imports is still read with the page's types.
   {
     files: ["**/*.ts"],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      parserOptions: { project: "./tsconfig.eslint.json", tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        project: ["./src/server/web/page/tsconfig.json", "./tsconfig.eslint.json"],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
@@ -66,7 +71,10 @@ export default defineConfig(
       "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
     },
   },
-  { files: ["src/resources/**/*.ts", "test/**/*.ts", "policies/test/**/*.ts"], rules: unsafeAny },
+  {
+    files: ["src/resources/**/*.ts", "src/server/web/page/**/*.ts", "test/**/*.ts", "policies/test/**/*.ts"],
+    rules: unsafeAny,
+  },
 
   // JavaScript (bench, scripts): CommonJS run by Node, without type information.
   {
