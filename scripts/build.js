@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run build`: dist/ from src/ with tsc, from scratch (no file of a removed source is
- * left behind), unless dist/ was last built from exactly these sources by this compiler.
+ * left behind), and the local server's web view page bundled by esbuild into
+ * dist/server/web/page/, unless dist/ was last built from exactly these sources by this compiler.
  *
  * Why the skip: `npm test`, `npm run demo`, `npm run test:e2e` and CI's stages each build
  * first, and a rebuild deletes dist/ under whatever else reads it at that moment (CI runs
@@ -51,5 +52,14 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "ts
   cwd: root,
   stdio: "inherit",
 });
-fs.mkdirSync(path.dirname(stamp), { recursive: true });
-fs.writeFileSync(stamp, `${want}\n`);
+// The web view's page: bundled into one module beside the server that serves it.
+require(path.join(dist, "server", "web", "bundle.js"))
+  .writePage(path.join(dist, "server", "web", "page"), path.join(root, "src", "server", "web", "page"))
+  .then(() => {
+    fs.mkdirSync(path.dirname(stamp), { recursive: true });
+    fs.writeFileSync(stamp, `${want}\n`);
+  })
+  .catch((err) => {
+    console.error(`[build] bundling the web view's page failed: ${err.message}`);
+    process.exit(1);
+  });

@@ -28,11 +28,11 @@ import type { Domain, ServerContext } from "./context";
 import {
   ApiError,
   badRequest,
+  failedAuthRefusal,
   internalError,
   notFound,
   payloadTooLarge,
   renderDomainError,
-  tooManyRequests,
   unauthorized,
   unprocessable,
   unsupportedMediaType,
@@ -45,6 +45,7 @@ import type { Caller } from "./auth/service/caller";
 import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS, RateLimiter, RATE_LIMITED_BODY } from "./ratelimit";
 import { injectFault, type FaultOptions } from "./faults";
 import { loggerOptions } from "./logging";
+import { webView, type WebView } from "./web";
 
 export const BODY_LIMIT = 5 * 1024 * 1024;
 
@@ -112,6 +113,8 @@ export interface AppHandles {
   app: FastifyInstance;
   stats: () => RequestStats;
   setFaults: (faults: FaultOptions) => void;
+  /** The web view, when the server serves it. */
+  view: WebView | null;
 }
 
 /** Paths that need no token: the hosted service answers ping anonymously. */
@@ -154,6 +157,7 @@ export function buildApp(
   const limiter = new RateLimiter(ctx.options.rateLimit);
   // Bounded with the request rate: a server without a rate limit (tests) has no bound either.
   const failedAuth = limiter.enabled ? new RateLimiter(FAILED_AUTH_LIMIT, Date.now, FAILED_AUTH_WINDOW_MS) : null;
+  const view = ctx.options.webView ? webView(ctx, app, failedAuth) : null;
   let faults: FaultOptions = { ...initialFaults };
   const stats: Omit<RequestStats, "serverMs"> = {
     total: 0,
@@ -250,7 +254,9 @@ export function buildApp(
       const standing = failedAuth.peek(address);
       if (!standing.allowed) throw failedAuthRefusal(standing.reset);
     }
-    request.caller = token !== undefined ? await authenticate(ctx.db, token) : null;
+    // Without an Authorization header, the web view's cookie may sign an /api/v2 read in.
+    const viewed = header === undefined ? await view?.callerOf(request) : undefined;
+    request.caller = token !== undefined ? await authenticate(ctx.db, token) : (viewed?.caller ?? null);
     if (failedAuth && !request.caller && header !== undefined) {
       const standing = failedAuth.peek(address);
       if (!standing.allowed) throw failedAuthRefusal(standing.reset);
@@ -264,7 +270,7 @@ export function buildApp(
     }
     if (limiter.enabled) {
       const key = request.caller ? request.caller.principalId : `ip:${request.ip}`;
-      const d = limiter.take(key);
+      const d = viewed ? view!.limiter.take(viewed.session) : limiter.take(key);
       reply.header("X-RateLimit-Limit", String(d.limit));
       reply.header("X-RateLimit-Remaining", String(d.remaining));
       reply.header("X-RateLimit-Reset", d.reset);
@@ -324,14 +330,8 @@ export function buildApp(
     setFaults: (f) => {
       faults = { ...f };
     },
+    view,
   };
-}
-
-function failedAuthRefusal(reset: string): ApiError {
-  return tooManyRequests("Too many requests with an invalid token from this address; retry after the reset.", {
-    "Retry-After": String(Math.max(1, Math.ceil(Number(reset)))),
-    "X-RateLimit-Reset": reset,
-  });
 }
 
 function sendError(reply: FastifyReply, error: FastifyError | ApiError | Error): void {

@@ -3,12 +3,13 @@
  * `workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:]
  *  [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME]
  *  [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--store-remote-notifications]
- *  [--public-url URL] [--log-level info]`
+ *  [--public-url URL] [--web-view] [--log-level info]`
  *
  * The owners token may also come from WORKSPACES_SERVER_TOKEN and the encryption key
  * from WORKSPACES_SERVER_ENCRYPTION_KEY (a flag wins over the environment), so neither
  * has to appear on a command line, where `ps` shows it to every user of the machine.
- * WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS=1 is the same as --store-remote-notifications.
+ * WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS=1 is the same as --store-remote-notifications,
+ * WORKSPACES_WEB_VIEW=1 as --web-view (which prints the view's one-time sign-in address on stderr).
  *
  * One log line per request goes to stderr (JSON, see ./logging.ts); stdout carries only
  * the line that says where the server listens.
@@ -18,7 +19,7 @@ import { parseArgs } from "node:util";
 import { startServer } from "./index";
 import { isLogLevel, LOG_LEVELS } from "./logging";
 
-const USAGE = `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--store-remote-notifications] [--public-url URL] [--log-level ${LOG_LEVELS.join("|")}]`;
+const USAGE = `usage: workspaces-server [--host 127.0.0.1] [--port 8080] [--db FILE|:memory:] [--token-file FILE | --token TOKEN] [--encryption-key-file FILE] [--organization NAME] [--rate-limit N] [--run-speed FACTOR] [--self-managed] [--store-remote-notifications] [--public-url URL] [--web-view] [--log-level ${LOG_LEVELS.join("|")}]`;
 
 function fail(message: string): never {
   process.stderr.write(`workspaces-server: ${message}\n${USAGE}\n`);
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
         "self-managed": { type: "boolean" },
         "store-remote-notifications": { type: "boolean" },
         "public-url": { type: "string" },
+        "web-view": { type: "boolean" },
         "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
   if (!isLogLevel(logLevel)) fail(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
   const token = ownersToken(values.token, values["token-file"]);
   const keyFile = values["encryption-key-file"];
+  const webView = values["web-view"] ?? process.env.WORKSPACES_WEB_VIEW === "1";
   const server = await startServer({
     host: values.host,
     port: number("port", values.port, 0),
@@ -96,12 +99,15 @@ async function main(): Promise<void> {
     storeRemoteNotifications:
       values["store-remote-notifications"] ?? process.env.WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS === "1",
     publicUrl: values["public-url"],
+    webView,
     logLevel,
   });
   // The generated token is shown once so the user can copy it; a token the user chose is never echoed.
   if (token === undefined)
     process.stderr.write(`workspaces-server: organization ${server.organization}, owners token ${server.token}\n`);
   process.stdout.write(`workspaces-server listening on ${server.url}\n`);
+  // The sign-in address holds a one-time code (valid ten minutes), so it goes where the token does, not to stdout.
+  if (webView) process.stderr.write(`workspaces-server: web view, open once to sign in: ${server.viewUrl()}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

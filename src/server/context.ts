@@ -43,6 +43,11 @@ export interface ServerOptions {
    * connection, when a configuration is created or updated enabled, or verified.
    */
   storeRemoteNotifications?: boolean;
+  /**
+   * Serve the web view at /app/ (read-only, to this machine only); default false.
+   * `RunningServer.viewUrl()` then gives the address that signs a browser in.
+   */
+  webView?: boolean;
   /** Injected failures and latency, for exercising clients' retry paths. */
   faults?: FaultOptions;
   /**
@@ -66,6 +71,7 @@ interface ResolvedOptions {
   runSpeed: number;
   selfManaged: boolean;
   storeRemoteNotifications: boolean;
+  webView?: boolean;
 }
 
 /**

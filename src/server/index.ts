@@ -22,6 +22,12 @@ export interface RunningServer {
   organization: string;
   /** Requests served so far, by method and route pattern. */
   stats(): RequestStats;
+  /**
+   * The address that signs a browser in to the web view as the owners token:
+   * `http://127.0.0.1:<port>/app/#code=<one-time code>`, usable once within ten minutes.
+   * Throws when the server was started without `webView: true`.
+   */
+  viewUrl(): string;
   /** Replaces the fault injection settings while running. */
   setFaults(faults: FaultOptions): void;
   close(): Promise<void>;
@@ -67,6 +73,7 @@ export function startServer(
       runSpeed: options.runSpeed ?? 1,
       selfManaged: options.selfManaged ?? false,
       storeRemoteNotifications: options.storeRemoteNotifications ?? false,
+      webView: options.webView ?? false,
     },
     hooks: { workspaceRender: [], workspaceUnlock: [], registryModule: [] },
     publicUrl: "",
@@ -81,8 +88,9 @@ export function startServer(
     db.close();
     return Promise.reject(err);
   }
-  return handles.app
-    .listen({ host: ctx.options.host, port: ctx.options.port })
+  const view = handles.view;
+  return Promise.resolve(view?.ready)
+    .then(() => handles.app.listen({ host: ctx.options.host, port: ctx.options.port }))
     .then(() => {
       const address = handles.app.server.address() as AddressInfo;
       const host = ctx.options.host.includes(":") ? `[${ctx.options.host}]` : ctx.options.host;
@@ -93,6 +101,10 @@ export function startServer(
         url: `${listening}/api/v2`,
         token,
         organization: ctx.options.organization,
+        viewUrl: () => {
+          if (!view) throw new Error("The web view is off: start the server with webView: true (CLI --web-view).");
+          return view.signInAddress(token, address.port);
+        },
         stats: handles.stats,
         setFaults: handles.setFaults,
         close: async () => {

@@ -52,8 +52,17 @@ export function loggerOptions(
     logger: {
       level: settings.level,
       stream: settings.destination ?? process.stderr,
-      // Belt and braces: no serializer of Fastify's own lines may carry the token.
-      redact: { paths: ["req.headers.authorization", "headers.authorization", "authorization"], censor: "[redacted]" },
+      // Belt and braces: no serializer of Fastify's own lines may carry the token (nor the web view's cookie).
+      redact: {
+        paths: [
+          "req.headers.authorization",
+          "headers.authorization",
+          "authorization",
+          "req.headers.cookie",
+          "headers.cookie",
+        ],
+        censor: "[redacted]",
+      },
     },
     logController: new RequestLog(),
   };

@@ -44,6 +44,12 @@ export const notFound = (detail = "The requested resource was not found, or you 
   one(404, "not found", detail);
 export const tooManyRequests = (detail: string, headers: Record<string, string>) =>
   new ApiError(429, one(429, "Too many requests", detail).errors, headers);
+/** A request with an invalid token (or a failed sign-in) from an address past its bound on failed authentications. */
+export const failedAuthRefusal = (reset: string) =>
+  tooManyRequests("Too many requests with an invalid token from this address; retry after the reset.", {
+    "Retry-After": String(Math.max(1, Math.ceil(Number(reset)))),
+    "X-RateLimit-Reset": reset,
+  });
 export const payloadTooLarge = (detail: string) => one(413, "payload too large", detail);
 export const unsupportedMediaType = (detail: string) => one(415, "unsupported media type", detail);
 export const unprocessable = (detail: string, pointer?: string) => one(422, "invalid attribute", detail, pointer);

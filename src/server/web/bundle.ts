@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type * as Esbuild from "esbuild";
+
+/** The three files of the web view's page, as the server sends them. */
+export interface PageFiles {
+  "app.js": Buffer;
+  "index.html": Buffer;
+  "app.css": Buffer;
+}
+
+export const PAGE_FILES = ["index.html", "app.js", "app.css"] as const;
+
+/**
+ * The page's sources: beside this file when it runs from src/ (the tests), else the
+ * repository's src/ seen from dist/server/web/ (a checkout's build without the page).
+ */
+function sourceDir(): string {
+  const beside = join(__dirname, "page");
+  if (existsSync(join(beside, "main.ts"))) return beside;
+  return resolve(__dirname, "..", "..", "..", "src", "server", "web", "page");
+}
+
+/**
+ * Bundles the page with esbuild into one ES module (its libraries inside, their licence
+ * notices at the end), and reads the HTML and the style sheet as they are. esbuild is a
+ * development dependency, required here only: the published server ships the built files.
+ */
+export async function bundlePage(dir: string = sourceDir()): Promise<PageFiles> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require("esbuild") as typeof Esbuild;
+  const built = await esbuild.build({
+    entryPoints: [join(dir, "main.ts")],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    platform: "browser",
+    minify: true,
+    sourcemap: false,
+    legalComments: "eof",
+    write: false,
+    logLevel: "silent",
+  });
+  return {
+    "app.js": Buffer.from(built.outputFiles[0].contents),
+    "index.html": readFileSync(join(dir, "index.html")),
+    "app.css": readFileSync(join(dir, "app.css")),
+  };
+}
+
+/** Writes the bundled page into `dir` (the build's and the server package's dist/server/web/page/). */
+export async function writePage(dir: string, sources: string = sourceDir()): Promise<void> {
+  const files = await bundlePage(sources);
+  mkdirSync(dir, { recursive: true });
+  for (const name of PAGE_FILES) writeFileSync(join(dir, name), files[name]);
+}
