@@ -5,15 +5,22 @@
 // configuration, runs `pulumi up` of the root program (Pulumi.yaml ->
 // demo/index.ts) against it, prints what now exists on the server and what the
 // receiver got, checks that the stack's state holds the demo's two secrets
-// only encrypted, and stops.
+// only encrypted, prints the map of what it deployed (run triggers and state
+// sharing, per project) and ends with the address of the server's web view.
 //
 // Everything lives in memory and in a temporary directory: each run starts
 // from an empty organisation and leaves nothing behind.
 //
+//   --serve                    keeps the server and its web view running until Ctrl-C (SIGINT or
+//                              SIGTERM), then cleans up and exits 0
+//   --no-serve                 stops once the report is printed
+//                              (default: --serve when stdout is a terminal and CI is not set)
 //   --export-state <file>      also writes the stack's state, as `pulumi stack export`
 //                              prints it (secrets encrypted), to <file>
 //   DEMO_PAYMENT_GATEWAY_KEY   the sensitive variable's value, 12 characters or more (default: a random one
 //                              made for this run)
+//   DEMO_NOTIFICATION_TOKEN    the notification configuration's token, 24 characters or more (default: a
+//                              random one made for this run)
 //   DEMO_PORT                  the embedded server's port (default: any free one)
 "use strict";
 const crypto = require("crypto");
@@ -26,24 +33,37 @@ const root = engine.repoRoot;
 const STACK = "demo";
 
 function parseArgs(argv) {
-  const options = { exportState: undefined };
+  // Serving by default only where someone can press Ctrl-C: never in CI, a pipe or a test.
+  const options = { exportState: undefined, serve: Boolean(process.stdout.isTTY) && !process.env.CI };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--export-state" && argv[i + 1]) options.exportState = path.resolve(argv[++i]);
+    else if (argv[i] === "--serve" || argv[i] === "--no-serve") options.serve = argv[i] === "--serve";
     else
       throw new Error(
-        `unknown argument '${argv[i]}': the demo takes only --export-state <file>, which writes the stack's state (secrets encrypted) to <file>`,
+        `unknown argument '${argv[i]}': the demo takes --serve or --no-serve (keep the web view running until Ctrl-C, or not) ` +
+          "and --export-state <file>, which writes the stack's state (secrets encrypted) to <file>",
       );
   }
   return options;
 }
 
+/** An optional secret from the environment, refused when it is too short to be looked for safely. */
+function givenSecret(name, min) {
+  const given = process.env[name];
+  if (given !== undefined && given.length < min)
+    throw new Error(
+      `${name} is shorter than ${min} characters: the demo checks that the stack's state never holds it in plain text, ` +
+        "and a short value may appear there by chance; give a longer one, or none for a random one",
+    );
+  return given || undefined;
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  const given = process.env.DEMO_PAYMENT_GATEWAY_KEY;
-  if (given !== undefined && given.length < 12)
-    throw new Error(
-      "DEMO_PAYMENT_GATEWAY_KEY is shorter than 12 characters: the demo checks that the stack's state never holds it in plain text, and a short value may appear there by chance; give a longer one, or none for a random one",
-    );
+  const given = {
+    gatewayKey: givenSecret("DEMO_PAYMENT_GATEWAY_KEY", 12),
+    notificationToken: givenSecret("DEMO_NOTIFICATION_TOKEN", 24),
+  };
   const dist = path.join(root, "dist", "server", "index.js");
   if (!fs.existsSync(dist)) throw new Error("dist/ is missing: run `npm run build` first (npm run demo does)");
   const bin = engine.ensureEngine();
@@ -52,11 +72,16 @@ async function main() {
   const tmp = engine.tempDir("pulumi-workspaces-demo-");
   const stackConfig = path.join(root, `Pulumi.${STACK}.yaml`);
   // runSpeed: simulated no-code runs complete in well under a second.
-  const server = await startServer({ port: Number(process.env.DEMO_PORT ?? 0), db: ":memory:", runSpeed: 100 });
+  const server = await startServer({
+    port: Number(process.env.DEMO_PORT ?? 0),
+    db: ":memory:",
+    runSpeed: 100,
+    webView: true,
+  });
   // Two secrets of this run: neither may reach the report, a log or the state in plain text.
   const secrets = {
-    "the sensitive variable's value": given || crypto.randomBytes(18).toString("base64url"),
-    "the notification token": crypto.randomBytes(24).toString("base64url"),
+    "the sensitive variable's value": given.gatewayKey ?? crypto.randomBytes(18).toString("base64url"),
+    "the notification token": given.notificationToken ?? crypto.randomBytes(24).toString("base64url"),
   };
   const [gatewayKey, notificationToken] = Object.values(secrets);
   const receiver = await startReceiver(notificationToken);
@@ -161,12 +186,48 @@ async function main() {
       log(`state    written to ${options.exportState}`);
     }
     log(`${server.stats().total} HTTP requests served (setup, pulumi up and this report)`);
+    await printMap(server);
+    const view = server.viewUrl();
+    log(`view     ${view}`);
+    log(`map      ${view.split("#")[0]}#/o/${server.organization}/map (once signed in through the view's address)`);
+    if (options.serve) {
+      log("serving the view until Ctrl-C (its address signs in once, within 10 minutes)");
+      await stopped();
+    }
   } finally {
     await receiver.close();
     await server.close();
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(stackConfig, { force: true });
   }
+}
+
+/**
+ * The map of what the demo deployed, per project, read and drawn by the generator's own code
+ * (dist/generate): the same map its README diagrams and the web view draw.
+ */
+async function printMap(server) {
+  const { WorkspacesClient } = require(path.join(root, "dist", "client", "index.js"));
+  const { readOrgMap, textMapOf } = require(path.join(root, "dist", "generate", "index.js"));
+  const client = new WorkspacesClient({ address: server.url, token: server.token, organization: server.organization });
+  console.log("");
+  log("map of what it deployed (run triggers and state sharing, by project):\n");
+  for (const line of textMapOf(await readOrgMap(client, server.organization))) console.log(line);
+  console.log("");
+}
+
+/** Resolves on the first Ctrl-C (SIGINT) or SIGTERM, so that the demo cleans up and exits 0. */
+function stopped() {
+  return new Promise((resolve) => {
+    const stop = (signal) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      log(`${signal}: stopping the server`);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }
 
 /** The key Pulumi marks an encrypted value with in a stack's state. */

@@ -197,7 +197,7 @@ export function textMapOf(map: OrgMap): string[] {
         if (heads.length) lines.push(`  ${w.name} ${KINDS[kind].text} ${heads.join(", ")}`);
       }
     }
-    if (lines.length === before) lines.push("  no run trigger or state sharing starts here");
+    if (lines.length === before) lines.push("  no run trigger or state sharing leaves its workspaces");
   }
   return lines;
 }

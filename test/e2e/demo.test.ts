@@ -13,7 +13,15 @@ import { repoRoot, requireBuiltPackage, TestStack, type StateResource } from "./
 /** The passphrase the demo's stack is encrypted with (scripts/lib/engine.js's default). */
 const DEMO_PASSPHRASE = "pulumi-workspaces-local";
 
-function runDemo(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+/**
+ * Runs the demo to its end; `whileServing` (with --serve) is called once the demo says it
+ * serves the view, with the output so far, and its promise's end sends SIGTERM.
+ */
+function runDemo(
+  args: string[],
+  env: Record<string, string>,
+  whileServing?: (output: string) => Promise<void>,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "demo.js"), ...args], {
       cwd: repoRoot,
@@ -21,20 +29,46 @@ function runDemo(args: string[], env: Record<string, string>): Promise<{ code: n
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout.on("data", (d) => (output += d));
+    let serving = false;
+    child.stdout.on("data", (d) => {
+      output += d;
+      if (whileServing && !serving && output.includes("serving the view until Ctrl-C")) {
+        serving = true;
+        whileServing(output).then(() => child.kill("SIGTERM"), reject);
+      }
+    });
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, output }));
   });
 }
 
+/**
+ * What demo/index.ts declares between workspaces, per environment: the run trigger
+ * (network-prod's apply queues a run of identity-prod) and who reads whose state.
+ */
+function declaredEdges(): string[] {
+  const edges = ["run trigger:network-prod->identity-prod"];
+  for (const env of ["dev", "staging", "prod"]) {
+    for (const reader of ["identity", "billing", "checkout"]) edges.push(`state:network-${env}->${reader}-${env}`);
+    for (const reader of ["billing", "checkout"]) edges.push(`state:identity-${env}->${reader}-${env}`);
+  }
+  return edges.sort();
+}
+
+/** The project of each of the demo's workspaces that the map names: the payment services' own, else platform. */
+const projectOf = (ws: string) => (/^(billing|checkout)-/.test(ws) ? "payments" : "platform");
+
 describe("the demo", () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pw-demo-test-"));
   const stateFile = path.join(tmp, "state.json");
   // The sensitive variable's value, chosen here so that the test knows what must never show.
   const gatewayKey = `gw-${randomBytes(12).toString("hex")}`;
+  const notificationToken = `nt-${randomBytes(16).toString("hex")}`;
+  const secretsEnv = { DEMO_PAYMENT_GATEWAY_KEY: gatewayKey, DEMO_NOTIFICATION_TOKEN: notificationToken };
   let run: Promise<{ code: number; output: string }> | undefined;
-  const demo = () => (run ??= runDemo(["--export-state", stateFile], { DEMO_PAYMENT_GATEWAY_KEY: gatewayKey }));
+  // No terminal here: the demo stops at once, as it does in CI and in a pipe.
+  const demo = () => (run ??= runDemo(["--export-state", stateFile], secretsEnv));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it("declares the organisation on the embedded server, reports it and cleans up", async () => {
@@ -78,11 +112,52 @@ describe("the demo", () => {
     expect(output).toMatch(/receiver got 1 delivery in all/);
   });
 
-  it("never prints the sensitive value, and keeps it in the state only encrypted", async () => {
+  it("ends with the map of what it deployed and the web view's address, and stops", async () => {
+    const { output } = await demo();
+    const lines = output.trimEnd().split("\n");
+    const view = lines.at(-2)!.match(/^\[demo\] view {5}(http:\/\/127\.0\.0\.1:\d+\/app\/)#code=[A-Za-z0-9_-]{43}$/);
+    expect(view, output).not.toBeNull();
+    const organization = output.match(/^\[demo\] server .* \(organization (\S+)\)$/m)![1];
+    expect(lines.at(-1)).toBe(
+      `[demo] map      ${view![1]}#/o/${organization}/map (once signed in through the view's address)`,
+    );
+    expect(output).not.toContain("serving the view");
+    const map = output.slice(output.indexOf("map of what it deployed"), output.indexOf("[demo] view"));
+    expect(map).toMatch(/\npayments \(6 workspaces\)\n {2}no run trigger or state sharing leaves its workspaces\n/);
+    expect(map).toMatch(/\nplatform \(8 workspaces\)\n/);
+    expect(map).toContain("  network-prod ─state→ billing-prod (payments), checkout-prod (payments), identity-prod\n");
+    const edges: string[] = [];
+    for (const m of map.matchAll(/^ {2}(\S+) ─(run trigger|state)→ (.+)$/gm)) {
+      for (const head of m[3].split(", ")) {
+        const [, name, project] = head.match(/^(\S+)(?: \((\S+)\))?$/)!;
+        // A workspace of another project than the one the line is under names its project.
+        expect(project ?? projectOf(m[1]), head).toBe(projectOf(name));
+        edges.push(`${m[2]}:${m[1]}->${name}`);
+      }
+    }
+    expect(edges.sort()).toEqual(declaredEdges());
+  });
+
+  it("with --serve, serves the view until SIGTERM, then cleans up and exits 0", async () => {
+    await demo(); // one demo at a time: both use the root program's stack config
+    let page = 0;
+    const r = await runDemo(["--serve"], secretsEnv, async (output) => {
+      const url = output.match(/\[demo\] view {5}(\S+)#code=/)![1];
+      page = (await fetch(url)).status;
+    });
+    expect(r.code, r.output).toBe(0);
+    expect(page).toBe(200);
+    expect(r.output).toMatch(/serving the view until Ctrl-C .*\n\[demo\] SIGTERM: stopping the server\n$/);
+    expect(fs.existsSync(path.join(repoRoot, "Pulumi.demo.yaml"))).toBe(false);
+  });
+
+  it("never prints the sensitive value or the notification token, and keeps them in the state only encrypted", async () => {
     const { output } = await demo();
     expect(output).not.toContain(gatewayKey);
+    expect(output).not.toContain(notificationToken);
     const exported = fs.readFileSync(stateFile, "utf8");
     expect(exported).not.toContain(gatewayKey);
+    expect(exported).not.toContain(notificationToken);
     const resources = JSON.parse(exported).deployment.resources as StateResource[];
     const variables = resources.find((r) => r.type.endsWith(":WorkspaceVariables"));
     expect(variables?.outputs?.sensitiveValues).toMatchObject({
@@ -101,6 +176,8 @@ describe("the demo", () => {
         plaintext: string;
       };
       expect(JSON.parse(kept.plaintext)).toEqual({ "env/PAYMENT_GATEWAY_KEY": gatewayKey });
+      // DEMO_NOTIFICATION_TOKEN is the token the stack was given.
+      expect(JSON.stringify(shown)).toContain(notificationToken);
     } finally {
       copy.dispose();
     }
