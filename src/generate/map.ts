@@ -145,9 +145,8 @@ export function mermaidOf(map: OrgMap, projectId: string): string[] {
     lines.push(`  ${nodeId(w.id)}["${mermaidLabel(w.name)}${note}"]${w.globalRemoteState ? ":::global" : ""}`);
   }
   for (const w of view.external) {
-    lines.push(
-      `  ${nodeId(w.id)}["${mermaidLabel(w.name)}<br/>project ${mermaidLabel(projectName(map, w.projectId))}"]:::external`,
-    );
+    const where = `${w.projectId === NOT_READ ? "" : "project "}${projectName(map, w.projectId)}`;
+    lines.push(`  ${nodeId(w.id)}["${mermaidLabel(w.name)}<br/>${mermaidLabel(where)}"]:::external`);
   }
   for (const e of view.edges) {
     lines.push(`  ${nodeId(e.from)} ${KINDS[e.kind].arrow}|${KINDS[e.kind].label}| ${nodeId(e.to)}`);

@@ -47,6 +47,9 @@ let client: WorkspacesClient;
 let dir: string;
 let single: string;
 let split: string;
+/** The README of a program of project payments only (`--project`). */
+let payments: string;
+const ids = new Map<string, string>();
 
 beforeAll(async () => {
   server = await startServer({ port: 0, db: ":memory:", rateLimit: false });
@@ -56,9 +59,10 @@ beforeAll(async () => {
     organization: server.organization,
     rateLimit: false,
   });
-  const ids = new Map<string, string>();
+  const projectIds = new Map<string, string>();
   for (const [project, names] of Object.entries(PROJECTS)) {
     const { id: projectId } = await client.projects.create(server.organization, { name: project });
+    projectIds.set(project, projectId);
     for (const name of names) {
       const ws = await client.workspaces.create(server.organization, {
         name,
@@ -76,6 +80,9 @@ beforeAll(async () => {
   single = (await generate({ client, out: path.join(dir, "one", "index.ts") })).readme;
   await generateSplit({ client, out: path.join(dir, "split") });
   split = fs.readFileSync(path.join(dir, "split", "README.md"), "utf8");
+  payments = (
+    await generate({ client, projectId: projectIds.get("payments"), out: path.join(dir, "payments", "index.ts") })
+  ).readme;
 }, 60_000);
 
 afterAll(async () => {
@@ -166,6 +173,28 @@ describe("the generated README's map", () => {
     expect(platform.global).toEqual([GLOBAL]);
     expect(single).toMatch(/\["dns<br\/>state readable by every workspace"\]:::global/);
     expect(platform.edges.filter((e) => e.includes(`${GLOBAL}->`) || e.includes(`->${GLOBAL}`))).toEqual([]);
+  });
+
+  it("draws, for a program of one project, what that project's records say, naming ends it did not read", () => {
+    const found = diagrams(payments);
+    expect([...found.keys()]).toEqual(["payments"]);
+    const d = found.get("payments")!;
+    expect([...d.own.values()].sort()).toEqual([...PROJECTS.payments].sort());
+    // The triggers into its workspaces and the consumers of their state; a trigger's source is
+    // named by the trigger, a consumer of another project only by its id.
+    const reports = ids.get("reports")!;
+    expect(d.edges).toEqual(
+      [
+        ...TRIGGERS.filter(([, to]) => projectOf(to) === "payments").map(([a, b]) => `run-trigger:${a}->${b}`),
+        ...CONSUMERS.filter(([from]) => projectOf(from) === "payments").map(
+          ([a, b]) => `remote-state:${a}->${b === "reports" ? reports : b}`,
+        ),
+      ].sort(),
+    );
+    expect(Object.fromEntries(d.external)).toEqual({
+      "identity-prod": ["another project"],
+      [reports]: ["another project"],
+    });
   });
 
   it("writes the same map in the README of a split program", () => {
