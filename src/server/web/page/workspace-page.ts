@@ -1,0 +1,228 @@
+/**
+ * A workspace's page: its settings, tags and variables here, and the relations (variable
+ * sets, team access, run triggers, notifications, state readers) drawn by
+ * ./workspace-sections.ts. Every read goes through the API the clients use; the reads
+ * after the workspace's own run a few at a time.
+ */
+import { variableCategoryOf } from "../../../api/variable-categories";
+import { ApiError, getJson, inParallel, listAll } from "./api";
+import { badge, card, type Child, facts, h, none, replace, table } from "./dom";
+import type { Resource } from "./format";
+import { homeHash } from "./router";
+import {
+  notificationsSection,
+  stateReadersSection,
+  teamAccessSection,
+  triggersSection,
+  variableSetsSection,
+  type WorkspaceData,
+} from "./workspace-sections";
+
+/** Reads at a time for one page (the session's rate limit allows far more; this keeps the server's log readable). */
+const PARALLEL_READS = 6;
+
+/** A read that may be missing on a server without the route (or a record since deleted): null then. */
+async function optional(path: string): Promise<any> {
+  try {
+    return await getJson(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+async function optionalList(path: string): Promise<Resource[]> {
+  try {
+    return await listAll(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return [];
+    throw err;
+  }
+}
+
+/** Everything the page shows, read in parallel once the workspace (and so its project) is known. */
+async function load(org: string, id: string): Promise<WorkspaceData> {
+  const enc = encodeURIComponent;
+  const ws: Resource = (await getJson(`/workspaces/${enc(id)}`)).data;
+  const projectId: string | null = ws.relationships?.project?.data?.id ?? null;
+  const poolId: string | null = ws.relationships?.["agent-pool"]?.data?.id ?? null;
+  const filter = (kind: string, value: string) => `filter%5B${kind}%5D%5Bid%5D=${enc(value)}`;
+  const triggers = (type: string) => `/workspaces/${enc(id)}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=${type}`;
+  const reads: Record<string, () => Promise<any>> = {
+    project: async () => (projectId ? (await optional(`/projects/${enc(projectId)}`))?.data : null),
+    pool: async () => (poolId ? (await optional(`/agent-pools/${enc(poolId)}`))?.data : null),
+    ownTags: () => optionalList(`/workspaces/${enc(id)}/tag-bindings`),
+    effectiveTags: () => optionalList(`/workspaces/${enc(id)}/effective-tag-bindings`),
+    variables: () => listAll(`/workspaces/${enc(id)}/vars`),
+    variableSets: () => optionalList(`/workspaces/${enc(id)}/varsets`),
+    workspaceGrants: () => listAll(`/team-workspaces?${filter("workspace", id)}`),
+    projectGrants: async () => (projectId ? optionalList(`/team-projects?${filter("project", projectId)}`) : []),
+    teams: () => listAll(`/organizations/${enc(org)}/teams`),
+    inbound: () => listAll(triggers("inbound")),
+    outbound: () => listAll(triggers("outbound")),
+    notifications: () => optionalList(`/workspaces/${enc(id)}/notification-configurations`),
+    consumers: () => listAll(`/workspaces/${enc(id)}/relationships/remote-state-consumers`),
+  };
+  const names = Object.keys(reads);
+  const values = await inParallel(names, PARALLEL_READS, (name) => reads[name]());
+  const got = Object.fromEntries(names.map((n, i) => [n, values[i]]));
+  // Each set's variables (their keys; a sensitive value is never sent).
+  const setVariables = new Map<string, Resource[]>();
+  await inParallel(got.variableSets as Resource[], PARALLEL_READS, async (s) => {
+    setVariables.set(s.id, await optionalList(`/varsets/${enc(s.id)}/relationships/vars`));
+  });
+  return {
+    org,
+    ws,
+    projectId,
+    ...(got as Omit<WorkspaceData, "org" | "ws" | "projectId" | "setVariables">),
+    setVariables,
+  };
+}
+
+const yesNo = (value: unknown) => (value === true ? "yes" : "no");
+
+function settingsSection(d: WorkspaceData): HTMLElement {
+  const a = d.ws.attributes ?? {};
+  const list = (values: unknown): Child =>
+    Array.isArray(values) && values.length ? values.map((v) => h("code", { class: "chip" }, String(v))) : "none";
+  const vcs = a["vcs-repo"] as { identifier?: string; branch?: string } | null | undefined;
+  const engine = a["terraform-version"] ?? a["engine-version"];
+  return card(
+    { "data-section": "settings" },
+    "Settings",
+    facts([
+      ["Project", d.project ? String(d.project.attributes?.name ?? d.projectId) : (d.projectId ?? "none")],
+      ["Execution mode", badge(String(a["execution-mode"] ?? "remote"), "mode")],
+      ["Auto-apply", yesNo(a["auto-apply"])],
+      ["Auto-apply run triggers", yesNo(a["auto-apply-run-trigger"])],
+      ["Engine version", engine ? String(engine) : "latest"],
+      ["Working directory", a["working-directory"] ? h("code", null, String(a["working-directory"])) : "the root"],
+      ["Trigger prefixes", list(a["trigger-prefixes"])],
+      ["Trigger patterns", list(a["trigger-patterns"])],
+      [
+        "VCS repository",
+        vcs?.identifier ? [h("code", null, vcs.identifier), vcs.branch ? ` (branch ${vcs.branch})` : ""] : "none",
+      ],
+      ["Agent pool", d.pool ? String(d.pool.attributes?.name ?? d.pool.id) : "none"],
+      [
+        "Locked",
+        a.locked === true ? badge(`locked${a["locked-reason"] ? `: ${a["locked-reason"]}` : ""}`, "warn") : "no",
+      ],
+      ["Global remote state", yesNo(a["global-remote-state"])],
+      ["Resources in state", String(a["resource-count"] ?? 0)],
+    ]),
+  );
+}
+
+function tagsSection(d: WorkspaceData): HTMLElement {
+  const flat: string[] = d.ws.attributes?.["tag-names"] ?? [];
+  const own = new Set(d.ownTags.map((t) => `${t.attributes?.key}\u0000${t.attributes?.value ?? ""}`));
+  const bindings = d.effectiveTags.length ? d.effectiveTags : d.ownTags;
+  return card(
+    { "data-section": "tags" },
+    "Tags",
+    h("h3", null, "Flat tags"),
+    flat.length
+      ? h(
+          "p",
+          { class: "badges" },
+          flat.map((t) => h("span", { "data-tag": t }, badge(t, "tag"))),
+        )
+      : none("No tags."),
+    h("h3", null, "Key-value tags"),
+    bindings.length
+      ? table(
+          ["Key", "Value", "From"],
+          bindings.map((b) => {
+            const key = String(b.attributes?.key ?? "");
+            const value = String(b.attributes?.value ?? "");
+            const inherited = !own.has(`${key}\u0000${value}`);
+            return h(
+              "tr",
+              { "data-tag-binding": key },
+              h("td", null, h("code", null, key)),
+              h("td", null, value),
+              h("td", null, inherited ? badge("its project", "muted") : "this workspace"),
+            );
+          }),
+        )
+      : none("No key-value tags."),
+  );
+}
+
+function variablesSection(d: WorkspaceData): HTMLElement {
+  const rows = [...d.variables].sort((x, y) => String(x.attributes?.key).localeCompare(String(y.attributes?.key)));
+  return card(
+    { "data-section": "variables" },
+    `Variables (${rows.length})`,
+    rows.length
+      ? table(
+          ["Key", "Value", "Category", "", "Description"],
+          rows.map((v) => {
+            const a = v.attributes ?? {};
+            const sensitive = a.sensitive === true;
+            const category = String(a.category ?? "");
+            return h(
+              "tr",
+              { "data-variable": String(a.key) },
+              h("td", null, h("code", null, String(a.key))),
+              h(
+                "td",
+                { class: "value" },
+                sensitive ? badge("sensitive", "secret") : h("code", null, String(a.value ?? "")),
+              ),
+              h("td", null, variableCategoryOf(category) ?? category),
+              h("td", null, a.hcl === true ? badge("HCL", "muted") : null),
+              h("td", { class: "muted" }, a.description ? String(a.description) : ""),
+            );
+          }),
+        )
+      : none("This workspace has no variables of its own."),
+  );
+}
+
+/** Renders workspace `id` of `org` into `container`. */
+export async function renderWorkspace(container: HTMLElement, org: string, id: string): Promise<void> {
+  const d = await load(org, id);
+  const a = d.ws.attributes ?? {};
+  const name = String(a.name ?? id);
+  document.title = `${name} · ${org}`;
+  replace(
+    container,
+    h(
+      "nav",
+      { class: "crumbs" },
+      h("a", { href: homeHash(org) }, org),
+      " / ",
+      d.project ? String(d.project.attributes?.name ?? "") : "",
+      " / ",
+      name,
+    ),
+    h(
+      "header",
+      { class: "page-head" },
+      h("h1", { "data-workspace-name": name }, name),
+      h(
+        "p",
+        { class: "badges" },
+        badge(String(a["execution-mode"] ?? "remote"), "mode"),
+        a.locked === true ? badge("locked", "warn") : null,
+        a["global-remote-state"] === true ? badge("state shared with every workspace", "info") : null,
+      ),
+      a.description ? h("p", { class: "muted" }, String(a.description)) : null,
+    ),
+    h(
+      "div",
+      { class: "grid" },
+      settingsSection(d),
+      tagsSection(d),
+      variablesSection(d),
+      variableSetsSection(d),
+      teamAccessSection(d),
+      triggersSection(d),
+      stateReadersSection(d),
+      notificationsSection(d),
+    ),
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * The workspace page's sections about relations: the variable sets that reach it (in
+ * precedence order), the teams with access, run triggers in and out, notification
+ * configurations (no token: the service never sends one) and the workspaces that read its
+ * state. Each is a `section[data-section]` with a data attribute per row (the browser
+ * test's contract).
+ */
+import { badge, card, h, none, table } from "./dom";
+import { accessRows, count, precedenceRows, precedenceSetOf, scopeText, type Resource } from "./format";
+import { workspaceHash } from "./router";
+
+/** What the workspace page read. */
+export interface WorkspaceData {
+  org: string;
+  ws: Resource;
+  projectId: string | null;
+  project: Resource | null;
+  pool: Resource | null;
+  ownTags: Resource[];
+  effectiveTags: Resource[];
+  variables: Resource[];
+  variableSets: Resource[];
+  /** Each set's variables, by set id. */
+  setVariables: Map<string, Resource[]>;
+  workspaceGrants: Resource[];
+  projectGrants: Resource[];
+  teams: Resource[];
+  inbound: Resource[];
+  outbound: Resource[];
+  notifications: Resource[];
+  consumers: Resource[];
+}
+
+const ACCESS_FROM = { workspace: "this workspace", project: "its project", organization: "organization-wide" } as const;
+
+export function variableSetsSection(d: WorkspaceData): HTMLElement {
+  const rows = precedenceRows(d.variableSets.map((s) => precedenceSetOf(s, d.ws.id, d.projectId)));
+  const byId = new Map(d.variableSets.map((s) => [s.id, s]));
+  return card(
+    { "data-section": "variable-sets" },
+    "Variable sets",
+    h(
+      "p",
+      { class: "muted" },
+      "Strongest first: for a key that several define, the first listed wins. Priority sets override the workspace's own variables.",
+    ),
+    d.variableSets.length ? null : none("No variable set reaches this workspace."),
+    h(
+      "ol",
+      { class: "precedence" },
+      rows.map((row) => {
+        if (row.kind === "own")
+          return h(
+            "li",
+            { class: "own", "data-own-variables": "" },
+            h("strong", null, "This workspace's own variables"),
+            " ",
+            h("span", { class: "muted" }, count(d.variables.length, "variable")),
+          );
+        const doc = byId.get(row.set.id);
+        const keys = (d.setVariables.get(row.set.id) ?? []).map((v) => String(v.attributes?.key ?? ""));
+        return h(
+          "li",
+          { "data-variable-set": row.set.name, "data-scope": row.scope, "data-priority": String(row.set.priority) },
+          h("strong", null, row.set.name),
+          " ",
+          row.set.priority ? badge("priority", "warn") : null,
+          " ",
+          badge(scopeText(row.scope, row.set.ownedByProject), row.scope === "global" ? "info" : "muted"),
+          doc?.attributes?.description ? h("div", { class: "muted" }, String(doc.attributes.description)) : null,
+          keys.length
+            ? h(
+                "div",
+                { class: "keys" },
+                keys.map((k) => h("code", { class: "chip" }, k)),
+              )
+            : null,
+        );
+      }),
+    ),
+  );
+}
+
+export function teamAccessSection(d: WorkspaceData): HTMLElement {
+  const rows = accessRows(d.workspaceGrants, d.projectGrants, d.teams);
+  return card(
+    { "data-section": "team-access" },
+    "Team access",
+    rows.length
+      ? table(
+          ["Team", "Access", "From", "Permissions"],
+          rows.map((r) =>
+            h(
+              "tr",
+              { "data-team": r.team, "data-source": r.source, "data-access": r.access },
+              h("td", null, h("strong", null, r.team)),
+              h("td", null, badge(r.access, `access-${r.access}`)),
+              h("td", null, ACCESS_FROM[r.source]),
+              h(
+                "td",
+                { class: "details" },
+                r.details.map((p) => h("span", { class: "chip" }, p)),
+              ),
+            ),
+          ),
+        )
+      : none("No team has access to this workspace."),
+  );
+}
+
+function workspaceLink(org: string, id: string | undefined, name: string): HTMLElement {
+  return id ? h("a", { href: workspaceHash(org, id) }, name) : h("span", null, name);
+}
+
+export function triggersSection(d: WorkspaceData): HTMLElement {
+  const name = String(d.ws.attributes?.name ?? d.ws.id);
+  const inbound = d.inbound.map((t) => {
+    const source = String(t.attributes?.["sourceable-name"] ?? "");
+    return h(
+      "li",
+      { "data-trigger-in": source },
+      workspaceLink(d.org, t.relationships?.sourceable?.data?.id, source),
+      h("span", { class: "muted" }, ` → ${name}`),
+    );
+  });
+  const outbound = d.outbound.map((t) => {
+    const target = String(t.attributes?.["workspace-name"] ?? "");
+    return h(
+      "li",
+      { "data-trigger-out": target },
+      h("span", { class: "muted" }, `${name} → `),
+      workspaceLink(d.org, t.relationships?.workspace?.data?.id, target),
+    );
+  });
+  return card(
+    { "data-section": "run-triggers" },
+    "Run triggers",
+    h("h3", null, "Runs after an apply in"),
+    inbound.length ? h("ul", { class: "links" }, inbound) : none("No workspace triggers this one."),
+    h("h3", null, "Queues a run in"),
+    outbound.length ? h("ul", { class: "links" }, outbound) : none("This workspace triggers no other."),
+  );
+}
+
+export function notificationsSection(d: WorkspaceData): HTMLElement {
+  return card(
+    { "data-section": "notifications" },
+    "Notifications",
+    d.notifications.length
+      ? table(
+          ["Name", "Destination", "Address", "Triggers", "Enabled"],
+          d.notifications.map((n) => {
+            const a = n.attributes ?? {};
+            const emails: unknown[] = Array.isArray(a["email-addresses"]) ? a["email-addresses"] : [];
+            const address = a.url ? String(a.url) : emails.map(String).join(", ");
+            const triggers: unknown[] = Array.isArray(a.triggers) ? a.triggers : [];
+            return h(
+              "tr",
+              { "data-notification": String(a.name ?? n.id) },
+              h("td", null, h("strong", null, String(a.name ?? n.id))),
+              h("td", null, badge(String(a["destination-type"] ?? ""), "muted")),
+              h("td", { class: "address" }, address ? h("code", null, address) : ""),
+              h(
+                "td",
+                { class: "details" },
+                triggers.map((t) => h("span", { class: "chip" }, String(t))),
+              ),
+              h("td", null, a.enabled === true ? badge("enabled", "ok") : badge("disabled", "muted")),
+            );
+          }),
+        )
+      : none("No notification configuration."),
+  );
+}
+
+export function stateReadersSection(d: WorkspaceData): HTMLElement {
+  const global = d.ws.attributes?.["global-remote-state"] === true;
+  const readers = [...d.consumers].sort((x, y) => String(x.attributes?.name).localeCompare(String(y.attributes?.name)));
+  return card(
+    { "data-section": "state-readers" },
+    "Who reads its state",
+    global
+      ? h("p", { "data-state-readers": "global" }, badge("every workspace of the organization", "info"))
+      : readers.length
+        ? h(
+            "ul",
+            { class: "links" },
+            readers.map((r) => {
+              const n = String(r.attributes?.name ?? r.id);
+              return h("li", { "data-state-reader": n }, workspaceLink(d.org, r.id, n));
+            }),
+          )
+        : none("No other workspace may read its state."),
+  );
+}
