@@ -22,6 +22,8 @@
 //   DEMO_NOTIFICATION_TOKEN    the notification configuration's token, 24 characters or more (default: a
 //                              random one made for this run)
 //   DEMO_PORT                  the embedded server's port (default: any free one)
+//   DEMO_SERVER_TOKEN          the embedded server's owners token, for reaching its API beside the
+//                              view while it serves (default: one the server generates, never printed)
 "use strict";
 const crypto = require("crypto");
 const fs = require("fs");
@@ -77,6 +79,7 @@ async function main() {
     db: ":memory:",
     runSpeed: 100,
     webView: true,
+    token: process.env.DEMO_SERVER_TOKEN || undefined,
   });
   // Two secrets of this run: neither may reach the report, a log or the state in plain text.
   const secrets = {
