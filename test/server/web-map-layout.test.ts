@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { collapse, search, type OrgMap, type OrgMapEdge } from "../../src/api/org-map";
-import { layoutMap, shownLabel, type MapLayout, type LayoutCache } from "../../src/server/web/page/map-layout";
+import {
+  CLUSTER_LABEL_HEIGHT,
+  layoutMap,
+  shownLabel,
+  type MapLayout,
+  type LayoutCache,
+} from "../../src/server/web/page/map-layout";
 import {
   COLLAPSE_ABOVE,
   SEARCH_OPENS_UP_TO,
@@ -75,7 +81,10 @@ function expectDrawable(map: OrgMap, collapsed: Set<string>, cache?: LayoutCache
     expect(box, `${n.node.id} has its project's box`).toBeDefined();
     const r = rectOf(n);
     expect(
-      r.x >= box!.x && r.y >= box!.y && r.x + r.width <= box!.x + box!.width && r.y + r.height <= box!.y + box!.height,
+      r.x >= box!.x &&
+        r.y >= box!.y + CLUSTER_LABEL_HEIGHT &&
+        r.x + r.width <= box!.x + box!.width &&
+        r.y + r.height <= box!.y + box!.height,
     ).toBe(true);
   }
   for (const n of layout.nodes) {
