@@ -12,6 +12,7 @@ import {
   accessRows,
   matchesFilter,
   ORGANIZATION_ACCESS_ON_WORKSPACES,
+  overriddenBy,
   precedenceRows,
   precedenceSetOf,
   WORKSPACE_GRANT_PERMISSIONS,
@@ -139,6 +140,23 @@ describe("what the workspace page makes of the server's documents", () => {
       "b-project:project",
       "z-global:global",
     ]);
+    // One key in the workspace, the priority set and a plain set: the priority set's wins.
+    const addVar = async (path: string, key: string, category = "terraform") =>
+      (await expectStatus(api.post(path, { data: { type: "vars", attributes: { key, value: "v", category } } }), 201))
+        .body.data.id as string;
+    const byName = new Map<string, string>(listed.map((s: any) => [s.attributes.name, s.id]));
+    const own = await addVar(`/workspaces/${wsId}/vars`, "k");
+    const ownEnv = await addVar(`/workspaces/${wsId}/vars`, "k", "env");
+    const priority = await addVar(`/varsets/${byName.get("a-priority")}/relationships/vars`, "k", "engine");
+    const plain = await addVar(`/varsets/${byName.get("c-workspace")}/relationships/vars`, "k");
+    const setVars = async (id: string) =>
+      (await expectStatus(api.get(`/varsets/${id}/relationships/vars`), 200)).body.data;
+    const sets = await Promise.all(
+      listed.map(async (s: any) => ({ set: precedenceSetOf(s, wsId, projectId), variables: await setVars(s.id) })),
+    );
+    const overridden = overriddenBy((await expectStatus(api.get(`/workspaces/${wsId}/vars`), 200)).body.data, sets);
+    expect(Object.fromEntries(overridden)).toEqual({ [own]: "a-priority", [plain]: "a-priority" });
+    expect(overridden.has(priority) || overridden.has(ownEnv)).toBe(false);
     // No set at all: the workspace's own variables alone.
     expect(precedenceRows([])).toEqual([{ kind: "own", rank: expect.any(Number) }]);
   });

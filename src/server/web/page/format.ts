@@ -3,7 +3,13 @@
  * the variable sets in precedence order, the teams' access, the home's filter. The unit
  * tests read it (test/server/web-page-format.test.ts).
  */
-import { setsByPrecedence, WORKSPACE_RANK, type PrecedenceSet, type VariableSetScope } from "../../../api/precedence";
+import {
+  effectiveVariablesOf,
+  setsByPrecedence,
+  WORKSPACE_RANK,
+  type PrecedenceSet,
+  type VariableSetScope,
+} from "../../../api/precedence";
 
 /** A JSON:API resource as the page reads it. */
 export interface Resource {
@@ -56,6 +62,32 @@ export function precedenceRows(sets: readonly PrecedenceSet[]): PrecedenceRow[] 
   }
   if (!ownPlaced) rows.push({ kind: "own", rank: WORKSPACE_RANK });
   return rows;
+}
+
+/**
+ * The variables that do not apply because another of the same key and category wins (the
+ * rule of the effective variables), each by id with the name of what wins over it: a set's
+ * name, or `this workspace` for its own variables.
+ */
+export function overriddenBy(
+  own: readonly Resource[],
+  sets: readonly { set: PrecedenceSet; variables: readonly Resource[] }[],
+): Map<string, string> {
+  const keyed = (v: Resource) => ({
+    id: v.id,
+    key: String(v.attributes?.key ?? ""),
+    category: String(v.attributes?.category ?? ""),
+  });
+  const out = new Map<string, string>();
+  const effective = effectiveVariablesOf(
+    own.map(keyed),
+    sets.map((s) => ({ set: s.set, variables: s.variables.map(keyed) })),
+  );
+  for (const e of effective) {
+    const winner = e.source.kind === "workspace" ? "this workspace" : e.source.name;
+    for (const lost of e.overridden) out.set(lost.variable.id, winner);
+  }
+  return out;
 }
 
 /** How a set reaches the workspace, in words. */

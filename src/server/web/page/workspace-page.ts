@@ -7,7 +7,7 @@
 import { variableCategoryOf } from "../../../api/variable-categories";
 import { ApiError, getJson, inParallel, listAll } from "./api";
 import { badge, card, type Child, facts, h, none, replace, table } from "./dom";
-import type { Resource } from "./format";
+import { overriddenBy, precedenceSetOf, type Resource } from "./format";
 import { homeHash } from "./router";
 import {
   notificationsSection,
@@ -71,12 +71,18 @@ async function load(org: string, id: string): Promise<WorkspaceData> {
   await inParallel(got.variableSets as Resource[], PARALLEL_READS, async (s) => {
     setVariables.set(s.id, await optionalList(`/varsets/${enc(s.id)}/relationships/vars`));
   });
+  const precedence = (got.variableSets as Resource[]).map((s) => precedenceSetOf(s, id, projectId));
+  const overridden = overriddenBy(
+    got.variables as Resource[],
+    precedence.map((set) => ({ set, variables: setVariables.get(set.id) ?? [] })),
+  );
+  const computed = { setVariables, precedence, overridden };
   return {
     org,
     ws,
     projectId,
-    ...(got as Omit<WorkspaceData, "org" | "ws" | "projectId" | "setVariables">),
-    setVariables,
+    ...(got as Omit<WorkspaceData, "org" | "ws" | "projectId" | keyof typeof computed>),
+    ...computed,
   };
 }
 

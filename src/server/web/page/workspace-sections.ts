@@ -6,7 +6,8 @@
  * test's contract).
  */
 import { badge, card, h, none, table } from "./dom";
-import { accessRows, count, precedenceRows, precedenceSetOf, scopeText, type Resource } from "./format";
+import type { PrecedenceSet } from "../../../api/precedence";
+import { accessRows, count, precedenceRows, scopeText, type Resource } from "./format";
 import { workspaceHash } from "./router";
 
 /** What the workspace page read. */
@@ -22,6 +23,10 @@ export interface WorkspaceData {
   variableSets: Resource[];
   /** Each set's variables, by set id. */
   setVariables: Map<string, Resource[]>;
+  /** The sets as precedence sees them, in the order listed. */
+  precedence: PrecedenceSet[];
+  /** Variables (own or of a set) that another wins over, by id: the winner's name. */
+  overridden: Map<string, string>;
   workspaceGrants: Resource[];
   projectGrants: Resource[];
   teams: Resource[];
@@ -34,7 +39,7 @@ export interface WorkspaceData {
 const ACCESS_FROM = { workspace: "this workspace", project: "its project", organization: "organization-wide" } as const;
 
 export function variableSetsSection(d: WorkspaceData): HTMLElement {
-  const rows = precedenceRows(d.variableSets.map((s) => precedenceSetOf(s, d.ws.id, d.projectId)));
+  const rows = precedenceRows(d.precedence);
   const byId = new Map(d.variableSets.map((s) => [s.id, s]));
   return card(
     { "data-section": "variable-sets" },
@@ -58,7 +63,13 @@ export function variableSetsSection(d: WorkspaceData): HTMLElement {
             h("span", { class: "muted" }, count(d.variables.length, "variable")),
           );
         const doc = byId.get(row.set.id);
-        const keys = (d.setVariables.get(row.set.id) ?? []).map((v) => String(v.attributes?.key ?? ""));
+        const keys = (d.setVariables.get(row.set.id) ?? []).map((v) => {
+          const winner = d.overridden.get(v.id);
+          const key = String(v.attributes?.key ?? "");
+          return winner
+            ? h("code", { class: "chip overridden", title: `overridden by ${winner}` }, key)
+            : h("code", { class: "chip" }, key);
+        });
         return h(
           "li",
           { "data-variable-set": row.set.name, "data-scope": row.scope, "data-priority": String(row.set.priority) },
