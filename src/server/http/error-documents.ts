@@ -42,7 +42,7 @@ export const badRequest = (detail: string, parameter?: string) => {
 export const unauthorized = () => one(401, "unauthorized", "A valid API token is required.");
 export const notFound = (detail = "The requested resource was not found, or you are not authorized to access it.") =>
   one(404, "not found", detail);
-export const tooManyRequests = (detail: string, headers: Record<string, string>) =>
+const tooManyRequests = (detail: string, headers: Record<string, string>) =>
   new ApiError(429, one(429, "Too many requests", detail).errors, headers);
 /** A request with an invalid token (or a failed sign-in) from an address past its bound on failed authentications. */
 export const failedAuthRefusal = (reset: string) =>

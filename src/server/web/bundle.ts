@@ -48,7 +48,12 @@ export async function bundlePage(dir: string = sourceDir()): Promise<PageFiles> 
   };
 }
 
-/** Writes the bundled page into `dir` (the build's and the server package's dist/server/web/page/). */
+/**
+ * Writes the bundled page into `dir` (the build's and the server package's
+ * dist/server/web/page/), called by scripts/build.js and the package's prepack from dist/.
+ *
+ * @public
+ */
 export async function writePage(dir: string, sources: string = sourceDir()): Promise<void> {
   const files = await bundlePage(sources);
   mkdirSync(dir, { recursive: true });

@@ -17,7 +17,7 @@ import { loadPage, type PageAssets } from "./assets";
 import { isLoopbackAddress, isLoopbackHost, sessionCookie, sessionIdOf, ViewSessions } from "./session";
 
 /** Requests per second of one session's reads: the map of 200 workspaces takes about 400. */
-export const VIEW_RATE_LIMIT = 500;
+const VIEW_RATE_LIMIT = 500;
 
 const HEADERS = {
   "content-security-policy":
@@ -50,7 +50,7 @@ const signInRefused = (what: "code" | "token") =>
   ]);
 
 /** What a request signed in through the view acts as, and the session whose bucket it spends. */
-export interface ViewCaller {
+interface ViewCaller {
   caller: Caller;
   session: string;
 }

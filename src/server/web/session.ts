@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
  */
 
 /** The name of the view's session cookie. */
-export const SESSION_COOKIE = "workspaces-view";
+const SESSION_COOKIE = "workspaces-view";
 
 const CODE_LIFETIME_MS = 10 * 60_000;
 
