@@ -206,6 +206,9 @@ describe.skipIf(process.env.WORKSPACES_CI_PAIR === "node22")(
       expect(listed(resources).some((f) => f.startsWith("package/dist/server/"))).toBe(false);
       const serverFiles = listed(serverTarball);
       expect(serverFiles).toContain("package/dist/server/cli.js");
+      // The web view's page, bundled by the prepack: the installed server never runs esbuild.
+      for (const page of ["index.html", "app.js", "app.css"])
+        expect(serverFiles).toContain(`package/dist/server/web/page/${page}`);
       expect(serverFiles).toContain("package/LICENSE");
       expect(serverFiles.some((f) => f.startsWith("package/dist/resources/") || f.endsWith(".map"))).toBe(false);
       const policyFiles = listed(policies);
