@@ -4,7 +4,7 @@
  * names what is shown (`home`, `workspace`, `map`, `sign-in`) and `dataset.ready` turns
  * `"true"` once it has rendered (`"false"` while it loads): the browser test waits on both.
  */
-import { ApiError, getJson } from "./api";
+import { ApiError, listAll } from "./api";
 import { h, replace } from "./dom";
 import { renderHome, renderOrganizations } from "./home";
 import { renderMap } from "./map-view";
@@ -72,7 +72,7 @@ async function show(): Promise<void> {
   try {
     switch (route.kind) {
       case "organizations": {
-        const organizations: any[] = (await getJson("/organizations?page%5Bsize%5D=100")).data ?? [];
+        const organizations = await listAll("/organizations");
         if (mine !== generation) return;
         if (organizations.length === 1) {
           location.replace(homeHash(String(organizations[0].id)));
