@@ -65,7 +65,11 @@ export function orgMapOf(source: MapSource): OrgMap {
     }
   }
   const projects = [...source.projects];
-  if (workspaces.some((w) => w.projectId === NO_PROJECT.id)) projects.push(NO_PROJECT);
+  // A project the list did not bring (a server that lists none) is named by its id.
+  for (const w of workspaces) {
+    if (!projects.some((p) => p.id === w.projectId))
+      projects.push(w.projectId === NO_PROJECT.id ? NO_PROJECT : { id: w.projectId, name: w.projectId });
+  }
   const name = (id: string) => known.get(id)!.name;
   edges.sort(
     (a, b) =>

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkspacesClient } from "../../src/client";
-import { generate, generateSplit, mermaidOf, readOrgMap, textMapOf, type OrgMap } from "../../src/generate";
+import { generate, generateSplit, mermaidOf, orgMapOf, readOrgMap, textMapOf, type OrgMap } from "../../src/generate";
 import { startServer, type RunningServer } from "../../src/server";
 
 /** The seeded organization: workspace names by project, run triggers and consumers as [from, to] names. */
@@ -254,5 +254,23 @@ describe("a diagram's labels and ids", () => {
       const label = line.slice(line.indexOf('["') + 2, line.lastIndexOf('"]'));
       expect(label.replace(/#\d+;/g, "").replace(/<br\/>/g, "")).not.toMatch(/["[\]|#;<>]/);
     }
+  });
+
+  it("draws workspaces whose project the list did not bring, or that have none, under a project of their own", () => {
+    const ws = (id: string, projectId: string | null) => ({ id, name: id, projectId, globalRemoteState: false });
+    const map = orgMapOf({
+      organization: "acme",
+      projects: [],
+      workspaces: [
+        { workspace: ws("ws-a", "prj-x"), consumerIds: ["ws-b"] },
+        { workspace: ws("ws-b", null), consumerIds: [] },
+      ],
+    });
+    expect(textMapOf(map)).toEqual([
+      "prj-x (1 workspace)",
+      "  ws-a ─state→ ws-b (workspaces without a project)",
+      "workspaces without a project (1 workspace)",
+      "  no run trigger or state sharing leaves its workspaces",
+    ]);
   });
 });
