@@ -79,6 +79,11 @@ interface BoxLayout {
   ports: Map<string, Point[]>;
 }
 
+/** Room between two edges that run side by side (at a port, along a trunk). */
+const LANE = 6;
+/** Widest band of edges along one trunk, so that its ends stay on the nodes they join. */
+const MAX_BAND = 36;
+
 const IN_PORT = "\u0000in";
 const OUT_PORT = "\u0000out";
 const PORT_EDGE = "\u0000port";
@@ -165,8 +170,9 @@ function boxLayout(
 ): BoxLayout {
   const sized: Sized[] = members.map((n) => ({ id: n.id, ...nodeSize(n) }));
   const linked: Linked[] = edges.map((e) => ({ ...e, weight: e.kind === "run-trigger" ? 2 : 1 }));
-  if (arriving.size) sized.push({ id: IN_PORT, width: 2, height: 2 });
-  if (leaving.size) sized.push({ id: OUT_PORT, width: 2, height: 2 });
+  const portHeight = (n: number) => Math.max(2, n * LANE);
+  if (arriving.size) sized.push({ id: IN_PORT, width: 2, height: portHeight(arriving.size) });
+  if (leaving.size) sized.push({ id: OUT_PORT, width: 2, height: portHeight(leaving.size) });
   for (const id of arriving) linked.push({ kind: PORT_EDGE, from: IN_PORT, to: id, weight: 1 });
   for (const id of leaving) linked.push({ kind: PORT_EDGE, from: id, to: OUT_PORT, weight: 1 });
   const inner = flatLayout(sized, linked, 0);
@@ -175,9 +181,28 @@ function boxLayout(
   const dy = CLUSTER_LABEL_HEIGHT + BOX_PADDING;
   const shift = (p: Point): Point => ({ x: p.x + dx, y: p.y + dy });
   const routes = new Map([...inner.edges].map(([key, points]) => [key, points.map(shift)]));
+  const at = (id: string) => shift(inner.nodes.get(id)!);
+  // Each workspace crosses its port in a lane of its own, in the order of the workspaces'
+  // heights, so that the legs do not meet at one point.
+  const lanes = (ids: ReadonlySet<string>, port: string) => {
+    if (!ids.size) return new Map<string, number>();
+    const centre = at(port);
+    const sorted = [...ids].sort((a, b) => at(a).y - at(b).y);
+    return new Map(sorted.map((id, i) => [id, centre.y + (i - (sorted.length - 1) / 2) * LANE]));
+  };
   const ports = new Map<string, Point[]>();
-  for (const id of arriving) ports.set(`in:${id}`, routes.get(edgeKey({ kind: PORT_EDGE, from: IN_PORT, to: id }))!);
-  for (const id of leaving) ports.set(`out:${id}`, routes.get(edgeKey({ kind: PORT_EDGE, from: id, to: OUT_PORT }))!);
+  const inLanes = lanes(arriving, IN_PORT);
+  for (const [id, y] of inLanes) {
+    const { x } = at(IN_PORT);
+    const leg = routes.get(edgeKey({ kind: PORT_EDGE, from: IN_PORT, to: id }))!;
+    ports.set(`in:${id}`, [{ x: x - 1, y }, { x: x + 1, y }, ...leg.slice(1)]);
+  }
+  const outLanes = lanes(leaving, OUT_PORT);
+  for (const [id, y] of outLanes) {
+    const { x } = at(OUT_PORT);
+    const leg = routes.get(edgeKey({ kind: PORT_EDGE, from: id, to: OUT_PORT }))!;
+    ports.set(`out:${id}`, [...leg.slice(0, -1), { x: x - 1, y }, { x: x + 1, y }]);
+  }
   return {
     width,
     height: inner.height + dy + BOX_PADDING,
@@ -255,6 +280,24 @@ export function layoutMap(
     return { node, x: origin.x + p.x, y: origin.y + p.y, ...size };
   });
   const placedById = new Map(nodes.map((n) => [n.node.id, n]));
+  const trunkOf = (edge: OrgMapDrawnEdge) =>
+    edgeKey({
+      kind: edge.kind,
+      from: groupOf(placedById.get(edge.from)!.node),
+      to: groupOf(placedById.get(edge.to)!.node),
+    });
+  // The edges along one trunk run side by side, ordered by the heights of their ends.
+  const band = new Map<string, OrgMapDrawnEdge[]>();
+  for (const edge of view.edges) band.set(trunkOf(edge), [...(band.get(trunkOf(edge)) ?? []), edge]);
+  const offset = new Map<OrgMapDrawnEdge, number>();
+  for (const along of band.values()) {
+    along.sort(
+      (a, b) =>
+        placedById.get(a.from)!.y - placedById.get(b.from)!.y || placedById.get(a.to)!.y - placedById.get(b.to)!.y,
+    );
+    const step = along.length > 1 ? Math.min(LANE, MAX_BAND / (along.length - 1)) : 0;
+    along.forEach((edge, i) => offset.set(edge, (i - (along.length - 1) / 2) * step));
+  }
   const edges: PlacedEdge[] = view.edges.map((edge) => {
     const tail = placedById.get(edge.from)!;
     const head = placedById.get(edge.to)!;
@@ -265,7 +308,12 @@ export function layoutMap(
       const points = boxes.get(from)!.edges.get(edgeKey(edge)) ?? [];
       return { edge, points: points.map((p) => ({ x: origin.x + p.x, y: origin.y + p.y })) };
     }
-    const trunk = top.edges.get(edgeKey({ kind: edge.kind, from, to })) ?? [];
+    const lane = offset.get(edge) ?? 0;
+    const route = top.edges.get(trunkOf(edge)) ?? [];
+    // A collapsed project's node is small: the band meets it at the trunk's own end.
+    const trunk = route.map((p, i) =>
+      (i === 0 && !boxes.has(from)) || (i === route.length - 1 && !boxes.has(to)) ? p : { x: p.x, y: p.y + lane },
+    );
     const leg = (group: string, key: string): Point[] => {
       const origin = corner.get(group);
       const points = boxes.get(group)?.ports.get(key);

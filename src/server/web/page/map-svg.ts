@@ -176,7 +176,22 @@ export function drawMap(layout: MapLayout, actions: MapActions): SVGGElement {
     edges.append(g);
   }
   const nodes = svg("g", { class: "map-nodes" });
-  for (const placed of layout.nodes) nodes.append(drawNode(placed, actions));
+  for (const placed of layout.nodes) {
+    const node = drawNode(placed, actions);
+    const id = placed.node.id;
+    const focus = (on: boolean) => {
+      root.classList.toggle("map-focus", on);
+      for (const edge of edges.children) {
+        const incident = edge.getAttribute("data-edge-from") === id || edge.getAttribute("data-edge-to") === id;
+        edge.classList.toggle("map-incident", on && incident);
+      }
+    };
+    node.addEventListener("pointerenter", () => focus(true));
+    node.addEventListener("pointerleave", () => focus(false));
+    node.addEventListener("focus", () => focus(true));
+    node.addEventListener("blur", () => focus(false));
+    nodes.append(node);
+  }
   root.append(boxes, edges, nodes);
   return root;
 }

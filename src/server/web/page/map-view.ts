@@ -179,6 +179,7 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
               "aria-expanded": isCollapsed ? "false" : "true",
               disabled: n === 0,
               title: isCollapsed ? `expand ${p.name}` : `collapse ${p.name}`,
+              "aria-label": isCollapsed ? `expand ${p.name}` : `collapse ${p.name}`,
               onclick: () => update(toggle(map, state, p.id), { focusProject: p.id }),
             },
             isCollapsed ? "+" : "−",
