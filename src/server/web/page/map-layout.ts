@@ -14,7 +14,7 @@ import dagre from "@dagrejs/dagre";
 import type { OrgMapCollapsed, OrgMapDrawnEdge, OrgMapNode, OrgMapProject } from "../../../api/org-map";
 
 /** Longest name drawn whole on a node; a longer one is cut with an ellipsis (its node's title has it whole). */
-export const LABEL_CHARS = 30;
+const LABEL_CHARS = 30;
 /** Width the drawing allows per character of a 12px label (a generous average of proportional fonts). */
 const CHAR_WIDTH = 7.4;
 const WORKSPACE_HEIGHT = 30;
@@ -43,7 +43,7 @@ export interface PlacedNode {
 }
 
 /** A project box around its expanded workspaces: top-left corner, width and height. */
-export interface PlacedCluster {
+interface PlacedCluster {
   project: OrgMapProject;
   x: number;
   y: number;
@@ -52,7 +52,7 @@ export interface PlacedCluster {
 }
 
 /** An edge placed: the points of its line, tail first. */
-export interface PlacedEdge {
+interface PlacedEdge {
   edge: OrgMapDrawnEdge;
   points: Point[];
 }

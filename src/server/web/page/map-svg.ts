@@ -58,7 +58,7 @@ export function markers(): SVGDefsElement {
 }
 
 /** A smooth path through `points`: straight ends, quadratic curves through the bends' midpoints. */
-export function pathThrough(points: ReadonlyArray<{ x: number; y: number }>): string {
+function pathThrough(points: ReadonlyArray<{ x: number; y: number }>): string {
   const r = (n: number) => Math.round(n * 10) / 10;
   if (points.length === 0) return "";
   let d = `M ${r(points[0].x)} ${r(points[0].y)}`;

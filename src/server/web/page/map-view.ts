@@ -16,7 +16,7 @@ import { panZoom, type Area } from "./map-zoom";
 const PARALLEL_READS = 8;
 
 /** The map of `org` as the API shows it to the signed-in token. */
-export async function loadOrgMap(
+async function loadOrgMap(
   org: string,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<OrgMap> {
