@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORGANIZATION_FLAGS_ON_WORKSPACES, WORKSPACE_PERMISSIONS } from "../../src/api/team-access";
-import { errorMessage, inParallel, retryDelay, withQuery } from "../../src/server/web/page/api";
+import { errorMessage, getJson, inParallel, listAll, retryDelay, withQuery } from "../../src/server/web/page/api";
 import {
   accessRows,
   matchesFilter,
@@ -199,4 +199,58 @@ describe("what the workspace page makes of the server's documents", () => {
     expect(ORGANIZATION_ACCESS_ON_WORKSPACES).toEqual(ORGANIZATION_FLAGS_ON_WORKSPACES);
     expect([...WORKSPACE_GRANT_PERMISSIONS].sort()).toEqual(Object.keys(WORKSPACE_PERMISSIONS).sort());
   });
+});
+
+describe("the page's reads against the real server", () => {
+  let t: TestServer;
+  const realFetch = globalThis.fetch;
+  /** 429s the page's reads met. */
+  let limited = 0;
+
+  beforeAll(async () => {
+    // A low rate limit, so that a burst of reads meets 429s the page must wait out.
+    t = await start({ rateLimit: 20 });
+    // The page's fetch is relative to its origin and signed in by its cookie: in Node, the
+    // same request goes to the server's address with the token.
+    const origin = new URL(t.server.url).origin;
+    globalThis.fetch = (input, init) =>
+      typeof input === "string" && input.startsWith("/")
+        ? realFetch(`${origin}${input}`, {
+            ...init,
+            headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${t.server.token}` },
+          }).then((res) => {
+            if (res.status === 429) limited++;
+            return res;
+          })
+        : realFetch(input, init);
+  });
+
+  afterAll(async () => {
+    globalThis.fetch = realFetch;
+    await t?.server.close();
+  });
+
+  it("lists every page, waits out 429s, and throws the service's detail", async () => {
+    const { api, org } = t;
+    // More workspaces than one page of 100 holds; the writes wait out the rate limit too.
+    for (let i = 0; i < 103;) {
+      const r = await api.post(`/organizations/${org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: `w-${i}` } },
+      });
+      if (r.status === 429) {
+        await new Promise((done) => setTimeout(done, 1000));
+        continue;
+      }
+      expect(r.status).toBe(201);
+      i++;
+    }
+    await new Promise((done) => setTimeout(done, 1000));
+    const names = await inParallel([...Array(16).keys()], 16, async () =>
+      (await listAll(`/organizations/${org}/workspaces`)).map((w) => w.attributes.name as string),
+    );
+    for (const list of names) expect(new Set(list).size).toBe(103);
+    expect(limited).toBeGreaterThan(0);
+    await expect(getJson("/workspaces/ws-nothere")).rejects.toThrow(/not found/);
+    await expect(getJson("/workspaces/ws-nothere")).rejects.toMatchObject({ status: 404 });
+  }, 60_000);
 });
