@@ -72,6 +72,23 @@ function pathThrough(points: ReadonlyArray<{ x: number; y: number }>): string {
   return d;
 }
 
+/** The point halfway along a polyline. */
+function halfway(points: ReadonlyArray<{ x: number; y: number }>): { x: number; y: number } {
+  const lengths = points.slice(1).map((p, i) => Math.hypot(p.x - points[i].x, p.y - points[i].y));
+  let left = lengths.reduce((a, b) => a + b, 0) / 2;
+  for (let i = 0; i < lengths.length; i++) {
+    if (left <= lengths[i] && lengths[i] > 0) {
+      const t = left / lengths[i];
+      return {
+        x: points[i].x + (points[i + 1].x - points[i].x) * t,
+        y: points[i].y + (points[i + 1].y - points[i].y) * t,
+      };
+    }
+    left -= lengths[i];
+  }
+  return points[0];
+}
+
 function nodeName(node: OrgMapNode): string {
   return node.name;
 }
@@ -168,7 +185,7 @@ export function drawMap(layout: MapLayout, actions: MapActions): SVGGElement {
       ),
     );
     if (edge.count > 1 && points.length) {
-      const mid = points[Math.floor(points.length / 2)];
+      const mid = halfway(points);
       g.append(
         svg("text", { x: Math.round(mid.x), y: Math.round(mid.y) - 4, class: "map-edge-count" }, `×${edge.count}`),
       );

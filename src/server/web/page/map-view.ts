@@ -16,10 +16,7 @@ import { panZoom, type Area } from "./map-zoom";
 const PARALLEL_READS = 8;
 
 /** The map of `org` as the API shows it to the signed-in token. */
-async function loadOrgMap(
-  org: string,
-  progress: (done: number, total: number) => void = () => {},
-): Promise<OrgMap> {
+async function loadOrgMap(org: string, progress: (done: number, total: number) => void = () => {}): Promise<OrgMap> {
   const base = `/organizations/${encodeURIComponent(org)}`;
   const [projects, workspaces] = await Promise.all([listAll(`${base}/projects`), listAll(`${base}/workspaces`)]);
   const map: OrgMap = {
@@ -121,7 +118,7 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
   };
   const actions = {
     openWorkspace: (id: string) => navigate(`#/o/${encodeURIComponent(org)}/workspaces/${encodeURIComponent(id)}`),
-    expandProject: (id: string) => update(toggle(map, state, id), { focusProject: id }),
+    expandProject: (id: string) => toggleProject(id),
   };
 
   /** Redraws after a change of state; lays out again only when the collapsed projects changed. */
@@ -148,6 +145,12 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
     if (how.fit) zoom.fit(whole());
     else if (how.focusProject) zoom.fit(areaOf(projectMembers(how.focusProject)) ?? whole());
     else if (how.focusMatches && searching) zoom.fit(areaOf(matchedNodes) ?? whole());
+  }
+
+  /** Expanding a project zooms to it; collapsing one shows the whole map again. */
+  function toggleProject(projectId: string): void {
+    const expanding = shownCollapsed(map, state).has(projectId);
+    update(toggle(map, state, projectId), expanding ? { focusProject: projectId } : { fit: true });
   }
 
   function projectMembers(projectId: string): Set<string> {
@@ -180,7 +183,7 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
               disabled: n === 0,
               title: isCollapsed ? `expand ${p.name}` : `collapse ${p.name}`,
               "aria-label": isCollapsed ? `expand ${p.name}` : `collapse ${p.name}`,
-              onclick: () => update(toggle(map, state, p.id), { focusProject: p.id }),
+              onclick: () => toggleProject(p.id),
             },
             isCollapsed ? "+" : "−",
           ),
