@@ -7,7 +7,7 @@
  */
 import { badge, card, h, none, table } from "./dom";
 import type { PrecedenceSet } from "../../../api/precedence";
-import { accessRows, count, precedenceRows, scopeText, type Resource } from "./format";
+import { accessRows, count, precedenceRows, scopeText, type AccessRow, type Resource } from "./format";
 import { workspaceHash } from "./router";
 
 /** What the workspace page read. */
@@ -36,7 +36,11 @@ export interface WorkspaceData {
   consumers: Resource[];
 }
 
-const ACCESS_FROM = { workspace: "this workspace", project: "its project", organization: "organization-wide" } as const;
+const ACCESS_FROM = {
+  workspace: "a grant on this workspace",
+  project: "a grant on its project",
+  organization: "the organization's permissions",
+} as const;
 
 export function variableSetsSection(d: WorkspaceData): HTMLElement {
   const rows = precedenceRows(d.precedence);
@@ -92,28 +96,38 @@ export function variableSetsSection(d: WorkspaceData): HTMLElement {
   );
 }
 
+/** One row per team (its `data-team` unique), a line per grant: the level, where it comes from, what a custom one allows. */
 export function teamAccessSection(d: WorkspaceData): HTMLElement {
-  const rows = accessRows(d.workspaceGrants, d.projectGrants, d.teams);
+  const byTeam = new Map<string, AccessRow[]>();
+  for (const r of accessRows(d.workspaceGrants, d.projectGrants, d.teams))
+    byTeam.set(r.team, [...(byTeam.get(r.team) ?? []), r]);
   return card(
     { "data-section": "team-access" },
     "Team access",
-    rows.length
+    byTeam.size
       ? table(
-          ["Team", "Access", "From", "Permissions"],
-          rows.map((r) =>
+          ["Team", "Access"],
+          [...byTeam].map(([team, grants]) =>
             h(
               "tr",
-              { "data-team": r.team, "data-source": r.source, "data-access": r.access },
-              h("td", null, h("strong", null, r.team)),
-              h("td", null, badge(r.access, `access-${r.access}`)),
-              h("td", null, ACCESS_FROM[r.source]),
+              { "data-team": team },
+              h("td", null, h("strong", null, team)),
               h(
                 "td",
-                { class: "details" },
-                r.details.map((p) => h("span", { class: "chip" }, p)),
+                null,
+                grants.map((g) =>
+                  h(
+                    "div",
+                    { class: "grant", "data-grant": g.source, "data-access": g.access },
+                    badge(g.access, `access-${g.access}`),
+                    h("span", { class: "muted" }, ` from ${ACCESS_FROM[g.source]} `),
+                    g.details.map((p) => h("span", { class: "chip" }, p)),
+                  ),
+                ),
               ),
             ),
           ),
+          { class: "access" },
         )
       : none("No team has access to this workspace."),
   );
