@@ -133,6 +133,13 @@ describe("layoutMap", () => {
     expectDrawable(map, new Set(["prj-2", "prj-5", "prj-7"]), cache);
   });
 
+  it("places an organisation with nothing in it, and one with only empty projects", () => {
+    const empty: OrgMap = { organization: "o", projects: [], workspaces: [], edges: [] };
+    expect(expectDrawable(empty, new Set())).toMatchObject({ nodes: [], clusters: [], edges: [] });
+    const projects = organisation(3, 0, 0);
+    expect(expectDrawable(projects, new Set(projects.projects.map((p) => p.id))).nodes).toHaveLength(3);
+  });
+
   it("lays unconnected workspaces of a project out in rows, not one column", () => {
     const map = organisation(1, 16, 0);
     const layout = expectDrawable(map, new Set());

@@ -30,6 +30,14 @@ async function loadOrgMap(org: string, progress: (done: number, total: number) =
     })),
     edges: [],
   };
+  // A workspace whose project the token may not list is drawn in a project box of its own.
+  const listed = new Set(map.projects.map((p) => p.id));
+  for (const w of map.workspaces) {
+    if (listed.has(w.projectId)) continue;
+    w.projectId ||= "(none)";
+    if (!listed.has(w.projectId)) map.projects.push({ id: w.projectId, name: `project ${w.projectId}` });
+    listed.add(w.projectId);
+  }
   let done = 0;
   const perWorkspace = await inParallel(map.workspaces, PARALLEL_READS, async (ws): Promise<OrgMapEdge[]> => {
     const path = `/workspaces/${encodeURIComponent(ws.id)}`;
