@@ -44,24 +44,25 @@ async function optionalList(path: string): Promise<Resource[]> {
 async function load(org: string, id: string): Promise<WorkspaceData> {
   const enc = encodeURIComponent;
   const ws: Resource = (await getJson(`/workspaces/${enc(id)}`)).data;
+  const path = `/workspaces/${enc(ws.id)}`;
   const projectId: string | null = ws.relationships?.project?.data?.id ?? null;
   const poolId: string | null = ws.relationships?.["agent-pool"]?.data?.id ?? null;
   const filter = (kind: string, value: string) => `filter%5B${kind}%5D%5Bid%5D=${enc(value)}`;
-  const triggers = (type: string) => `/workspaces/${enc(id)}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=${type}`;
+  const triggers = (type: string) => `${path}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=${type}`;
   const reads: Record<string, () => Promise<any>> = {
     project: async () => (projectId ? (await optional(`/projects/${enc(projectId)}`))?.data : null),
     pool: async () => (poolId ? (await optional(`/agent-pools/${enc(poolId)}`))?.data : null),
-    ownTags: () => optionalList(`/workspaces/${enc(id)}/tag-bindings`),
-    effectiveTags: () => optionalList(`/workspaces/${enc(id)}/effective-tag-bindings`),
-    variables: () => listAll(`/workspaces/${enc(id)}/vars`),
-    variableSets: () => optionalList(`/workspaces/${enc(id)}/varsets`),
-    workspaceGrants: () => listAll(`/team-workspaces?${filter("workspace", id)}`),
+    ownTags: () => optionalList(`${path}/tag-bindings`),
+    effectiveTags: () => optionalList(`${path}/effective-tag-bindings`),
+    variables: () => listAll(`${path}/vars`),
+    variableSets: () => optionalList(`${path}/varsets`),
+    workspaceGrants: () => listAll(`/team-workspaces?${filter("workspace", ws.id)}`),
     projectGrants: async () => (projectId ? optionalList(`/team-projects?${filter("project", projectId)}`) : []),
     teams: () => listAll(`/organizations/${enc(org)}/teams`),
     inbound: () => listAll(triggers("inbound")),
     outbound: () => listAll(triggers("outbound")),
-    notifications: () => optionalList(`/workspaces/${enc(id)}/notification-configurations`),
-    consumers: () => listAll(`/workspaces/${enc(id)}/relationships/remote-state-consumers`),
+    notifications: () => optionalList(`${path}/notification-configurations`),
+    consumers: () => listAll(`${path}/relationships/remote-state-consumers`),
   };
   const names = Object.keys(reads);
   const values = await inParallel(names, PARALLEL_READS, (name) => reads[name]());
@@ -71,7 +72,7 @@ async function load(org: string, id: string): Promise<WorkspaceData> {
   await inParallel(got.variableSets as Resource[], PARALLEL_READS, async (s) => {
     setVariables.set(s.id, await optionalList(`/varsets/${enc(s.id)}/relationships/vars`));
   });
-  const precedence = (got.variableSets as Resource[]).map((s) => precedenceSetOf(s, id, projectId));
+  const precedence = (got.variableSets as Resource[]).map((s) => precedenceSetOf(s, ws.id, projectId));
   const overridden = overriddenBy(
     got.variables as Resource[],
     precedence.map((set) => ({ set, variables: setVariables.get(set.id) ?? [] })),
