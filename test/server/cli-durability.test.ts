@@ -144,6 +144,35 @@ describe("workspaces-server CLI", () => {
     expect(await attempt([], { WORKSPACES_SERVER_STORE_REMOTE_NOTIFICATIONS: "" })).toBe(422);
   });
 
+  it("serves the web view with --web-view or WORKSPACES_WEB_VIEW=1, printing its sign-in address once on stderr", async () => {
+    const signIn = async (args: string[], env: Record<string, string> = {}) => {
+      const s = await launch(["--port", "0", "--db", ":memory:", "--token", "cli-token-view", ...args], env);
+      try {
+        const origin = s.url.replace(/\/api\/v2$/, "");
+        // The address follows the listening line; give stderr a moment to carry it.
+        for (let i = 0; i < 50 && !/sign in: /.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 20));
+        const lines = s.stderr().match(/^workspaces-server: web view, open once to sign in: (\S+)$/gm) ?? [];
+        const page = await fetch(`${origin}/app/`);
+        if (lines.length === 0) return { lines, page: page.status, session: 0 };
+        const address = new URL(lines[0].split("sign in: ")[1]);
+        expect(address.origin).toBe(origin);
+        const code = new URLSearchParams(address.hash.slice(1)).get("code");
+        const session = await fetch(`${origin}/app/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ code }),
+        });
+        expect(s.stdout().split("\n").filter(Boolean)).toHaveLength(1);
+        return { lines, page: page.status, session: session.status };
+      } finally {
+        await stop(s.child);
+      }
+    };
+    expect(await signIn(["--web-view"])).toMatchObject({ page: 200, session: 204, lines: [expect.any(String)] });
+    expect(await signIn([], { WORKSPACES_WEB_VIEW: "1" })).toMatchObject({ page: 200, session: 204 });
+    expect(await signIn([])).toEqual({ lines: [], page: 404, session: 0 });
+  });
+
   it("refuses bad arguments with a usage message", () => {
     expect(exitStatus(["--port", "nope"])).toBe(2);
   });

@@ -163,8 +163,14 @@ describe("the web view, on", () => {
       expect(byCookie.body).toEqual(byToken.body);
     }
     expect((await raw(origin, "HEAD", `/api/v2/organizations/${t.org}/workspaces`, { cookie })).status).toBe(200);
-    // Without the cookie (and without a token), the API still asks for a token.
+    // Without the cookie (and without a token), the API still asks for a token; a header
+    // beside the cookie is the request's credential, and a bad one is not rescued by it.
     expect((await raw(origin, "GET", `/api/v2/organizations/${t.org}/workspaces`)).status).toBe(401);
+    const headerWins = await raw(origin, "GET", `/api/v2/organizations/${t.org}/workspaces`, {
+      cookie,
+      headers: { authorization: "Bearer not-a-token" },
+    });
+    expect(headerWins.status).toBe(401);
   });
 
   it("refuses every write with only the cookie (403) and commits nothing", async () => {

@@ -33,7 +33,12 @@ async function readPage(): Promise<PageAssets> {
         "app.js": readFileSync(join(built, "app.js")),
         "app.css": readFileSync(join(built, "app.css")),
       }
-    : await bundlePage();
+    : await bundlePage().catch((err: Error & { errors?: { text: string }[] }) => {
+        const reason = err.errors?.[0]?.text ?? err.message.split("\n")[0];
+        throw new Error(
+          `the web view's page is not built (no ${join(built, "app.js")}) and could not be bundled from its sources (${reason}): build it with npm run build, or start without the web view`,
+        );
+      });
   const assets = {} as PageAssets;
   for (const name of PAGE_FILES) assets[name] = { body: files[name], type: TYPES[name] };
   return assets;

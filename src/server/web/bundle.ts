@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type * as Esbuild from "esbuild";
 
 /** The three files of the web view's page, as the server sends them. */
@@ -13,12 +13,16 @@ export const PAGE_FILES = ["index.html", "app.js", "app.css"] as const;
 
 /**
  * The page's sources: beside this file when it runs from src/ (the tests), else the
- * repository's src/ seen from dist/server/web/ (a checkout's build without the page).
+ * repository's src/ above a build of it that has no page (`tsc` alone, into any folder).
  */
 function sourceDir(): string {
   const beside = join(__dirname, "page");
   if (existsSync(join(beside, "main.ts"))) return beside;
-  return resolve(__dirname, "..", "..", "..", "src", "server", "web", "page");
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    const sources = join(dir, "src", "server", "web", "page");
+    if (existsSync(join(sources, "main.ts"))) return sources;
+  }
+  return beside;
 }
 
 /**
