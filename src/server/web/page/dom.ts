@@ -98,10 +98,10 @@ export function none(text: string): HTMLElement {
 }
 
 /** A definition list of label and value pairs (settings). */
-export function facts(pairs: [string, Child][]): HTMLElement {
+export function facts(pairs: [string, Child][], wide = false): HTMLElement {
   return h(
     "dl",
-    { class: "facts" },
+    { class: wide ? "facts wide" : "facts" },
     pairs.map(([label, value]) => [h("dt", null, label), h("dd", null, value)]),
   );
 }

@@ -98,27 +98,30 @@ function settingsSection(d: WorkspaceData): HTMLElement {
   return card(
     { "data-section": "settings" },
     "Settings",
-    facts([
-      ["Project", d.project ? String(d.project.attributes?.name ?? d.projectId) : (d.projectId ?? "none")],
-      ["Execution mode", badge(String(a["execution-mode"] ?? "remote"), "mode")],
-      ["Auto-apply", yesNo(a["auto-apply"])],
-      ["Auto-apply run triggers", yesNo(a["auto-apply-run-trigger"])],
-      ["Engine version", engine ? String(engine) : "latest"],
-      ["Working directory", a["working-directory"] ? h("code", null, String(a["working-directory"])) : "the root"],
-      ["Trigger prefixes", list(a["trigger-prefixes"])],
-      ["Trigger patterns", list(a["trigger-patterns"])],
+    facts(
       [
-        "VCS repository",
-        vcs?.identifier ? [h("code", null, vcs.identifier), vcs.branch ? ` (branch ${vcs.branch})` : ""] : "none",
+        ["Project", d.project ? String(d.project.attributes?.name ?? d.projectId) : (d.projectId ?? "none")],
+        ["Execution mode", badge(String(a["execution-mode"] ?? "remote"), "mode")],
+        ["Auto-apply", yesNo(a["auto-apply"])],
+        ["Auto-apply run triggers", yesNo(a["auto-apply-run-trigger"])],
+        ["Engine version", engine ? String(engine) : "latest"],
+        ["Working directory", a["working-directory"] ? h("code", null, String(a["working-directory"])) : "the root"],
+        ["Trigger prefixes", list(a["trigger-prefixes"])],
+        ["Trigger patterns", list(a["trigger-patterns"])],
+        [
+          "VCS repository",
+          vcs?.identifier ? [h("code", null, vcs.identifier), vcs.branch ? ` (branch ${vcs.branch})` : ""] : "none",
+        ],
+        ["Agent pool", d.pool ? String(d.pool.attributes?.name ?? d.pool.id) : "none"],
+        [
+          "Locked",
+          a.locked === true ? badge(`locked${a["locked-reason"] ? `: ${a["locked-reason"]}` : ""}`, "warn") : "no",
+        ],
+        ["Global remote state", yesNo(a["global-remote-state"])],
+        ["Resources in state", String(a["resource-count"] ?? 0)],
       ],
-      ["Agent pool", d.pool ? String(d.pool.attributes?.name ?? d.pool.id) : "none"],
-      [
-        "Locked",
-        a.locked === true ? badge(`locked${a["locked-reason"] ? `: ${a["locked-reason"]}` : ""}`, "warn") : "no",
-      ],
-      ["Global remote state", yesNo(a["global-remote-state"])],
-      ["Resources in state", String(a["resource-count"] ?? 0)],
-    ]),
+      true,
+    ),
   );
 }
 
@@ -223,10 +226,10 @@ export async function renderWorkspace(container: HTMLElement, org: string, id: s
       "div",
       { class: "grid" },
       settingsSection(d),
-      tagsSection(d),
-      variablesSection(d),
       variableSetsSection(d),
       teamAccessSection(d),
+      variablesSection(d),
+      tagsSection(d),
       triggersSection(d),
       stateReadersSection(d),
       notificationsSection(d),
