@@ -6,9 +6,9 @@
  *
  * Why the skip: `npm test`, `npm run demo`, `npm run test:e2e` and CI's stages each build
  * first, and a rebuild deletes dist/ under whatever else reads it at that moment (CI runs
- * suites side by side). The digest covers every file under src/, tsconfig.json and the
- * compiler's version; it is kept outside dist/ (so no package ships it), in
- * node_modules/.cache, which `npm ci` empties.
+ * suites side by side). The digest covers every file under src/ (the page's too),
+ * tsconfig.json and the versions of the compiler, esbuild and the page's libraries; it is
+ * kept outside dist/ (so no package ships it), in node_modules/.cache, which `npm ci` empties.
  *
  *   node scripts/build.js [--force]
  */
@@ -33,6 +33,9 @@ function digest() {
   const hash = crypto.createHash("sha256");
   const tsc = require(path.join(root, "node_modules", "typescript", "package.json")).version;
   hash.update(`typescript ${tsc}\n`);
+  // The page's bundle also depends on the bundler and the libraries it takes in.
+  for (const dep of ["esbuild", "@dagrejs/dagre"])
+    hash.update(`${dep} ${require(path.join(root, "node_modules", dep, "package.json")).version}\n`);
   for (const file of [path.join(root, "tsconfig.json"), ...files(path.join(root, "src"))]) {
     hash.update(`${path.relative(root, file)}\n`);
     hash.update(fs.readFileSync(file));
