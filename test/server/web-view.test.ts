@@ -124,6 +124,8 @@ describe("the web view, on", () => {
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(script.text.length).toBeGreaterThan(0);
+    // The graph layout library ships inside the script, with its licence (MIT) at the end.
+    expect(script.text).toMatch(/\/\*! @dagrejs\/dagre [\d.]+\n\nCopyright \(c\) 2012-2014 Chris Pettitt\n[^]*\*\/\n$/);
     expect((await raw(origin, "GET", "/app/app.css")).headers["content-type"]).toBe("text/css; charset=utf-8");
     const bare = await raw(origin, "GET", "/app");
     expect([bare.status, bare.headers.location]).toEqual([308, "/app/"]);

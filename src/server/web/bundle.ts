@@ -26,8 +26,33 @@ function sourceDir(): string {
 }
 
 /**
- * Bundles the page with esbuild into one ES module (its libraries inside, their licence
- * notices at the end), and reads the HTML and the style sheet as they are. esbuild is a
+ * The licence of each package the bundle takes in, as comments for its end: a library's
+ * own legal comment may only point to a file that does not ship (dagre's does), and its
+ * licence (MIT) asks that the notice go with every copy.
+ */
+function licenceNotices(inputs: string[]): string {
+  const packages = new Set<string>();
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.split("\\").join("/"));
+    if (m) packages.add(m[1]);
+  }
+  let text = "";
+  for (const dir of [...packages].sort()) {
+    const file = ["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE"].map((f) => join(dir, f)).find(existsSync);
+    if (!file) continue;
+    const { name, version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+    };
+    const licence = readFileSync(file, "utf8").replaceAll("*/", "* /").trim();
+    text += `\n/*! ${name} ${version}\n\n${licence}\n*/\n`;
+  }
+  return text;
+}
+
+/**
+ * Bundles the page with esbuild into one ES module (its libraries inside, their licences
+ * at the end), and reads the HTML and the style sheet as they are. esbuild is a
  * development dependency, required here only: the published server ships the built files.
  */
 export async function bundlePage(dir: string = sourceDir()): Promise<PageFiles> {
@@ -43,10 +68,12 @@ export async function bundlePage(dir: string = sourceDir()): Promise<PageFiles> 
     sourcemap: false,
     legalComments: "eof",
     write: false,
+    metafile: true,
     logLevel: "silent",
   });
+  const notices = licenceNotices(Object.keys(built.metafile.inputs));
   return {
-    "app.js": Buffer.from(built.outputFiles[0].contents),
+    "app.js": Buffer.concat([Buffer.from(built.outputFiles[0].contents), Buffer.from(notices)]),
     "index.html": readFileSync(join(dir, "index.html")),
     "app.css": readFileSync(join(dir, "app.css")),
   };
