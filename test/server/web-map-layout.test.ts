@@ -3,6 +3,8 @@
  * decides which projects are collapsed. The drawing itself is tested in a real browser
  * (test/e2e/web-view.test.ts).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collapse, search, type OrgMap, type OrgMapEdge } from "../../src/api/org-map";
 import {
@@ -210,5 +212,15 @@ describe("which projects the map collapses", () => {
     expect(shownCollapsed(map, state).has("prj-3")).toBe(false);
     expect(shownCollapsed(map, setAll(map, state, true)).size).toBe(10);
     expect(shownCollapsed(map, setAll(map, state, false)).size).toBe(0);
+  });
+});
+
+describe("docs/local-server.md's map section", () => {
+  it("states the thresholds the code uses", () => {
+    const page = readFileSync(join(__dirname, "..", "..", "docs", "local-server.md"), "utf8");
+    const section = page.slice(page.indexOf("### The map"), page.indexOf("\n## ", page.indexOf("### The map")));
+    const prose = section.replace(/\s+/g, " ");
+    expect(prose).toContain(`more than ${COLLAPSE_ABOVE} workspaces opens with every project collapsed`);
+    expect(prose).toContain(`at most ${SEARCH_OPENS_UP_TO} matching workspaces`);
   });
 });
