@@ -91,9 +91,11 @@ function legend(): HTMLElement {
 export async function renderMap(container: HTMLElement, org: string, navigate: (hash: string) => void): Promise<void> {
   const status = h("p", { class: "muted map-status" }, "Reading the organisation's projects and workspaces…");
   replace(container, h("h1", null, `Map of ${org}`), status);
+  const reading = performance.now();
   const map = await loadOrgMap(org, (done, total) => {
     status.textContent = `Reading triggers and consumers: ${done} of ${total} workspaces…`;
   });
+  console.debug(`map read: ${Math.round(performance.now() - reading)} ms for ${map.workspaces.length} workspaces`);
 
   const cache: LayoutCache = new Map();
   let state: MapState = initialState(map);
