@@ -26,10 +26,10 @@ function raw(
   base: string,
   method: string,
   path: string,
-  options: { cookie?: string; host?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: { cookie?: string; host?: string; body?: unknown; text?: string; headers?: Record<string, string> } = {},
 ): Promise<Raw> {
   const url = new URL(path, base);
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.body === undefined ? options.text : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (options.host !== undefined) headers.host = options.host;
@@ -229,6 +229,23 @@ describe("the web view, on", () => {
     }
     expect((await raw(origin, "POST", "/app/session", { body: {} })).status).toBe(400);
     expect((await raw(origin, "POST", "/app/session", { body: { code: "a", token: "b" } })).status).toBe(400);
+  });
+
+  it("answers a malformed sign-in with a JSON:API error and no cookie (a form post from another site included)", async () => {
+    const attempts: Array<[number, string, string]> = [
+      [415, "application/x-www-form-urlencoded", `token=${t.server.token}`],
+      [415, "text/plain", JSON.stringify({ token: t.server.token })],
+      [400, "application/json", "{not json"],
+      [400, "application/json", "[]"],
+      [400, "application/json", JSON.stringify({ token: 42 })],
+      [401, "application/json", JSON.stringify({ token: "x".repeat(1_000_000) })],
+    ];
+    for (const [status, type, text] of attempts) {
+      const sent = await raw(origin, "POST", "/app/session", { headers: { "content-type": type }, text });
+      expect(sent.status, `${type} ${text.slice(0, 20)}`).toBe(status);
+      expect(sent.body.errors[0].status).toBe(String(status));
+      expect(sent.headers["set-cookie"]).toBeUndefined();
+    }
   });
 
   it("ends the session on sign-out and when its token is deleted", async () => {
