@@ -96,6 +96,8 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
     status.textContent = `Reading triggers and consumers: ${done} of ${total} workspaces…`;
   });
   console.debug(`map read: ${Math.round(performance.now() - reading)} ms for ${map.workspaces.length} workspaces`);
+  // Left for another page while reading: that page owns the container now.
+  if (!container.contains(status)) return;
 
   const cache: LayoutCache = new Map();
   let state: MapState = initialState(map);
