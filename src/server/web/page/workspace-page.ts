@@ -15,27 +15,22 @@ import {
   teamAccessSection,
   triggersSection,
   variableSetsSection,
+  notReadable,
   type WorkspaceData,
 } from "./workspace-sections";
 
 /** Reads at a time for one page (the session's rate limit allows far more; this keeps the server's log readable). */
 const PARALLEL_READS = 6;
 
-/** A read that may be missing on a server without the route (or a record since deleted): null then. */
-async function optional(path: string): Promise<any> {
-  try {
-    return await getJson(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
-}
+/** Whether a failed read means the token may not see what it asked for (or the server has no such route). */
+const unreadable = (err: unknown) => err instanceof ApiError && (err.status === 403 || err.status === 404);
 
-async function optionalList(path: string): Promise<Resource[]> {
+/** `read()`, or null when the session's token may not read it: that section says so, the rest of the page shows. */
+async function ifReadable<T>(read: () => Promise<T>): Promise<T | null> {
   try {
-    return await listAll(path);
+    return await read();
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return [];
+    if (unreadable(err)) return null;
     throw err;
   }
 }
@@ -50,31 +45,32 @@ async function load(org: string, id: string): Promise<WorkspaceData> {
   const filter = (kind: string, value: string) => `filter%5B${kind}%5D%5Bid%5D=${enc(value)}`;
   const triggers = (type: string) => `${path}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=${type}`;
   const reads: Record<string, () => Promise<any>> = {
-    project: async () => (projectId ? (await optional(`/projects/${enc(projectId)}`))?.data : null),
-    pool: async () => (poolId ? (await optional(`/agent-pools/${enc(poolId)}`))?.data : null),
-    ownTags: () => optionalList(`${path}/tag-bindings`),
-    effectiveTags: () => optionalList(`${path}/effective-tag-bindings`),
+    project: async () => (projectId ? (await getJson(`/projects/${enc(projectId)}`)).data : null),
+    pool: async () => (poolId ? (await getJson(`/agent-pools/${enc(poolId)}`)).data : null),
+    ownTags: () => listAll(`${path}/tag-bindings`),
+    effectiveTags: () => listAll(`${path}/effective-tag-bindings`),
     variables: () => listAll(`${path}/vars`),
-    variableSets: () => optionalList(`${path}/varsets`),
+    variableSets: () => listAll(`${path}/varsets`),
     workspaceGrants: () => listAll(`/team-workspaces?${filter("workspace", ws.id)}`),
-    projectGrants: async () => (projectId ? optionalList(`/team-projects?${filter("project", projectId)}`) : []),
+    projectGrants: async () => (projectId ? listAll(`/team-projects?${filter("project", projectId)}`) : []),
     teams: () => listAll(`/organizations/${enc(org)}/teams`),
     inbound: () => listAll(triggers("inbound")),
     outbound: () => listAll(triggers("outbound")),
-    notifications: () => optionalList(`${path}/notification-configurations`),
+    notifications: () => listAll(`${path}/notification-configurations`),
     consumers: () => listAll(`${path}/relationships/remote-state-consumers`),
   };
   const names = Object.keys(reads);
-  const values = await inParallel(names, PARALLEL_READS, (name) => reads[name]());
+  const values = await inParallel(names, PARALLEL_READS, (name) => ifReadable(reads[name]));
   const got = Object.fromEntries(names.map((n, i) => [n, values[i]]));
   // Each set's variables (their keys; a sensitive value is never sent).
   const setVariables = new Map<string, Resource[]>();
-  await inParallel(got.variableSets as Resource[], PARALLEL_READS, async (s) => {
-    setVariables.set(s.id, await optionalList(`/varsets/${enc(s.id)}/relationships/vars`));
+  const sets: Resource[] = got.variableSets ?? [];
+  await inParallel(sets, PARALLEL_READS, async (s) => {
+    setVariables.set(s.id, (await ifReadable(() => listAll(`/varsets/${enc(s.id)}/relationships/vars`))) ?? []);
   });
-  const precedence = (got.variableSets as Resource[]).map((s) => precedenceSetOf(s, ws.id, projectId));
+  const precedence = sets.map((s) => precedenceSetOf(s, ws.id, projectId));
   const overridden = overriddenBy(
-    got.variables as Resource[],
+    got.variables ?? [],
     precedence.map((set) => ({ set, variables: setVariables.get(set.id) ?? [] })),
   );
   const computed = { setVariables, precedence, overridden };
@@ -127,8 +123,9 @@ function settingsSection(d: WorkspaceData): HTMLElement {
 
 function tagsSection(d: WorkspaceData): HTMLElement {
   const flat: string[] = d.ws.attributes?.["tag-names"] ?? [];
-  const own = new Set(d.ownTags.map((t) => `${t.attributes?.key}\u0000${t.attributes?.value ?? ""}`));
-  const bindings = d.effectiveTags.length ? d.effectiveTags : d.ownTags;
+  const own = new Set((d.ownTags ?? []).map((t) => `${t.attributes?.key}\u0000${t.attributes?.value ?? ""}`));
+  // The effective bindings (the project's too), else the workspace's own: both where the server serves them.
+  const bindings = d.effectiveTags?.length ? d.effectiveTags : (d.ownTags ?? []);
   return card(
     { "data-section": "tags" },
     "Tags",
@@ -147,21 +144,24 @@ function tagsSection(d: WorkspaceData): HTMLElement {
           bindings.map((b) => {
             const key = String(b.attributes?.key ?? "");
             const value = String(b.attributes?.value ?? "");
-            const inherited = !own.has(`${key}\u0000${value}`);
+            const from = d.ownTags === null ? "" : own.has(`${key}\u0000${value}`) ? "this workspace" : "its project";
             return h(
               "tr",
               { "data-tag-binding": key },
               h("td", null, h("code", null, key)),
               h("td", null, value),
-              h("td", null, inherited ? badge("its project", "muted") : "this workspace"),
+              h("td", null, from === "its project" ? badge(from, "muted") : from),
             );
           }),
         )
-      : none("No key-value tags."),
+      : d.effectiveTags === null && d.ownTags === null
+        ? notReadable("its key-value tags")
+        : none("No key-value tags."),
   );
 }
 
 function variablesSection(d: WorkspaceData): HTMLElement {
+  if (d.variables === null) return card({ "data-section": "variables" }, "Variables", notReadable("its variables"));
   const rows = [...d.variables].sort((x, y) => String(x.attributes?.key).localeCompare(String(y.attributes?.key)));
   return card(
     { "data-section": "variables" },
@@ -181,6 +181,7 @@ function variablesSection(d: WorkspaceData): HTMLElement {
                 "td",
                 { class: "value" },
                 sensitive ? badge("sensitive", "secret") : h("code", null, String(a.value ?? "")),
+                d.overridden.has(v.id) ? [" ", badge(`overridden by ${d.overridden.get(v.id)}`, "warn")] : null,
               ),
               h("td", null, variableCategoryOf(category) ?? category),
               h("td", null, a.hcl === true ? badge("HCL", "muted") : null),
