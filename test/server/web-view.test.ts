@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -281,6 +281,36 @@ describe("the web view, on", () => {
     }
     // A token in the Authorization header is the API as ever, whatever the Host.
     expect((await t.api.request("GET", `/organizations/${t.org}/workspaces`, undefined, {})).status).toBe(200);
+  });
+});
+
+/** A non-loopback IPv4 address of this machine, if it has one: requests to it come from it. */
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i !== undefined && i.family === "IPv4" && !i.internal)?.address;
+
+describe.skipIf(outside === undefined)("the web view from a non-loopback address", () => {
+  it("answers 404 to the page, a sign-in and a cookie's read that come from it, whatever the Host", async () => {
+    const t = await start({ webView: true, host: "0.0.0.0" });
+    try {
+      const port = new URL(t.server.url).port;
+      const local = `http://127.0.0.1:${port}`;
+      const remote = `http://${outside}:${port}`;
+      const cookie = await signInWithCode(t);
+      const api = `/api/v2/organizations/${t.org}/workspaces`;
+      const host = `127.0.0.1:${port}`;
+      expect((await raw(local, "GET", "/app/")).status).toBe(200);
+      expect((await raw(local, "GET", api, { cookie })).status).toBe(200);
+      expect((await raw(remote, "GET", "/app/", { host })).status).toBe(404);
+      expect((await raw(remote, "GET", "/app/app.js", { host })).status).toBe(404);
+      expect((await raw(remote, "POST", "/app/session", { host, body: { token: t.server.token } })).status).toBe(404);
+      expect((await raw(remote, "GET", api, { host, cookie })).status).toBe(404);
+      // The API with a token in its header is served to any address, as ever.
+      const byToken = await raw(remote, "GET", api, { headers: { authorization: `Bearer ${t.server.token}` } });
+      expect(byToken.status).toBe(200);
+    } finally {
+      await t.server.close();
+    }
   });
 });
 
