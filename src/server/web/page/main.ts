@@ -66,8 +66,11 @@ async function show(): Promise<void> {
   for (const [link, kind] of [
     [homeLink, "home"],
     [mapLink, "map"],
-  ] as const)
+  ] as const) {
     link.classList.toggle("active", route.kind === kind);
+    if (route.kind === kind) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   replace(view, h("p", { class: "muted loading" }, "Loading…"));
   try {
     switch (route.kind) {
