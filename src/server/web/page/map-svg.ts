@@ -4,6 +4,7 @@
  * createElementNS and text goes in as text nodes only; every look is a class of app.css.
  */
 import type { OrgMapDrawnEdge, OrgMapNode } from "../../../api/org-map";
+import { count as countOf } from "./format";
 import { BADGE_WIDTH, shownLabel, type MapLayout, type PlacedNode } from "./map-layout";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -128,7 +129,7 @@ function drawNode(placed: PlacedNode, actions: MapActions): SVGGElement {
   } else {
     g.setAttribute("data-project-node", node.name);
     g.setAttribute("class", "map-node map-project");
-    const count = `${node.workspaceCount} workspace${node.workspaceCount === 1 ? "" : "s"}`;
+    const count = countOf(node.workspaceCount, "workspace");
     g.append(
       svg("title", {}, `${node.name}: ${count} (collapsed; click to expand)`),
       svg("text", { x: 12, y: 19, class: "map-project-name" }, shownLabel(node.name)),

@@ -7,6 +7,8 @@
 import { collapse, search, type OrgMap, type OrgMapEdge } from "../../../api/org-map";
 import { inParallel, listAll } from "./api";
 import { h, replace } from "./dom";
+import { count } from "./format";
+import { homeHash } from "./router";
 import { layoutMap, type LayoutCache, type MapLayout } from "./map-layout";
 import { initialState, setAll, shownCollapsed, toggle, withMatches, type MapState } from "./map-state";
 import { drawMap, edgeMeaning, markMatches, markers, svg } from "./map-svg";
@@ -90,7 +92,13 @@ function legend(): HTMLElement {
 /** Draws the map of `org` into `container`; a workspace node opens its page through `navigate`. */
 export async function renderMap(container: HTMLElement, org: string, navigate: (hash: string) => void): Promise<void> {
   const status = h("p", { class: "muted map-status" }, "Reading the organisation's projects and workspaces…");
-  replace(container, h("h1", null, `Map of ${org}`), status);
+  document.title = `map · ${org}`;
+  const head = () => [
+    h("nav", { class: "crumbs" }, h("a", { href: homeHash(org) }, org), " / map"),
+    h("header", { class: "page-head" }, h("h1", null, "Map"), summary),
+  ];
+  const summary = h("p", { class: "muted map-summary" });
+  replace(container, head(), status);
   const reading = performance.now();
   const map = await loadOrgMap(org, (done, total) => {
     status.textContent = `Reading triggers and consumers: ${done} of ${total} workspaces…`;
@@ -104,7 +112,7 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
   let layout: MapLayout | null = null;
   let drawnKey = "";
 
-  const svgEl = svg("svg", { "data-map": "", class: "map-canvas", role: "img", "aria-label": `map of ${org}` });
+  const svgEl = svg("svg", { "data-map": "", class: "map-canvas", "aria-label": `map of ${org}` });
   const viewport = svg("g", { class: "map-viewport" });
   svgEl.append(markers(), viewport);
   const zoom = panZoom(svgEl, viewport);
@@ -116,7 +124,6 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
     "aria-label": "search workspaces or projects",
   });
   const projectList = h("ul", { class: "map-projects" });
-  const summary = h("p", { class: "muted map-summary" });
 
   const whole = (): Area => ({ x: 0, y: 0, width: layout?.width ?? 0, height: layout?.height ?? 0 });
   const areaOf = (ids: ReadonlySet<string>): Area | null => {
@@ -207,8 +214,9 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
     const edgeCount = map.edges.filter((e) => e.kind === "run-trigger").length;
     const sharing = map.edges.length - edgeCount;
     summary.textContent =
-      `${map.workspaces.length} workspaces in ${map.projects.length} projects; ${edgeCount} run triggers, ${sharing} remote-state consumers` +
-      (searching ? `; ${state.matches.size} match${state.matches.size === 1 ? "" : "es"}` : "");
+      `${count(map.workspaces.length, "workspace")} in ${count(map.projects.length, "project")}; ` +
+      `${count(edgeCount, "run trigger")}, ${count(sharing, "remote state consumer")}` +
+      (searching ? `; ${state.matches.size} ${state.matches.size === 1 ? "match" : "matches"}` : "");
   }
 
   input.addEventListener("input", () => {
@@ -219,7 +227,7 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
 
   replace(
     container,
-    h("h1", null, `Map of ${org}`),
+    head(),
     h(
       "div",
       { class: "map-toolbar" },
@@ -228,7 +236,6 @@ export async function renderMap(container: HTMLElement, org: string, navigate: (
       button("Expand all", "data-expand-all", () => update(setAll(map, state, false), { fit: true })),
       button("Fit", "data-map-fit", () => zoom.fit(whole())),
     ),
-    summary,
     h(
       "div",
       { class: "map-body" },
