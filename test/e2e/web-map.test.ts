@@ -156,6 +156,30 @@ describe.skipIf(skipped)("the web view's map of a larger organisation", () => {
     expect((await shown()).workspaces).toBe(0);
   });
 
+  it("zooms with the wheel, pans with a drag, and fits again", async () => {
+    const viewport = page.locator("svg[data-map] g.map-viewport");
+    const transform = async () => {
+      const t = (await viewport.getAttribute("transform")) ?? "";
+      const [, x, y, k] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec(t)!.map(Number);
+      return { x, y, k };
+    };
+    const fitted = await transform();
+    const box = (await page.locator("svg[data-map]").boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(async () => (await transform()).k).toBeGreaterThan(fitted.k);
+    const zoomed = await transform();
+    await page.mouse.move(box.x + 40, box.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, box.y + 90, { steps: 5 });
+    await page.mouse.up();
+    const panned = await transform();
+    expect(panned.x - zoomed.x).toBeCloseTo(100, 0);
+    expect(panned.y - zoomed.y).toBeCloseTo(50, 0);
+    await page.click("button[data-map-fit]");
+    expect(await transform()).toEqual(fitted);
+  });
+
   it("opens a workspace's page from its node", async () => {
     await page.click(`button[data-collapse="apps"]`);
     await page.click(`svg[data-map] g[data-node="apps-0"]`);
