@@ -3,8 +3,9 @@
  * registers, filled with every record of a seeded organisation (and each `include` the
  * server knows), then every link those answers give, read through the view's cookie as
  * the owners token. No answer holds a sensitive variable's value (workspace, variable
- * set, policy set parameter), a notification configuration's token, or any token the
- * service minted (team, organization, user, agent) outside its create's answer.
+ * set, policy set parameter), a notification configuration's token, an SSH key, a VCS
+ * client's OAuth token, or any token the service minted (team, organization, user, agent)
+ * outside its create's answer.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -206,6 +207,30 @@ async function seed(): Promise<void> {
   secrets.agentToken = agentToken.body.data.attributes.token;
   holders.agentToken = agentToken.body.data.id;
   collect(agentToken.body);
+  secrets.sshKey = secret("ssh-key");
+  holders.sshKey = (
+    await keep(
+      api.post(`/organizations/${org}/ssh-keys`, {
+        data: { type: "ssh-keys", attributes: { name: "deploy", value: secrets.sshKey } },
+      }),
+    )
+  ).id;
+  secrets.oauthTokenString = secret("oauth");
+  holders.oauthTokenString = (
+    await keep(
+      api.post(`/organizations/${org}/oauth-clients`, {
+        data: {
+          type: "oauth-clients",
+          attributes: {
+            "service-provider": "github",
+            "http-url": "https://github.com",
+            "api-url": "https://api.github.com",
+            "oauth-token-string": secrets.oauthTokenString,
+          },
+        },
+      }),
+    )
+  ).id;
   secrets.ownersToken = t.server.token;
 }
 
