@@ -209,6 +209,24 @@ describe("the web view, on", () => {
     expect((await t.api.get(`/workspaces/${ws.id}`)).body.data.attributes.locked).toBe(false);
   });
 
+  it("reads records but not their contents: state, output values and policy code answer 403", async () => {
+    const ws = await createWorkspace(t.api, t.org, "contents-kept");
+    const cookie = await signInWithCode(t);
+    for (const path of [
+      `/api/v2/workspaces/${ws.id}/current-state-version-outputs`,
+      `/api/v2/state-versions/sv-unknown/download`,
+      `/api/v2/state-versions/sv-unknown/outputs`,
+      `/api/v2/state-version-outputs/wsout-unknown`,
+      `/api/v2/policies/pol-unknown/download`,
+    ]) {
+      const r = await raw(origin, "GET", path, { cookie });
+      expect(r.status, path).toBe(403);
+      expect(r.body.errors[0].detail).toMatch(/reads records, not their contents/);
+    }
+    const record = await raw(origin, "GET", `/api/v2/workspaces/${ws.id}`, { cookie });
+    expect(record.status).toBe(200);
+  });
+
   it("signs in with a pasted token, which keeps its own visibility; a bad token gets 401 and no cookie", async () => {
     const seen = await createWorkspace(t.api, t.org, "member-sees");
     const hidden = await createWorkspace(t.api, t.org, "member-hidden");

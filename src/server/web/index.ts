@@ -37,6 +37,24 @@ const readOnly = () =>
     },
   ]);
 
+/**
+ * What a session never reads, though its token may: contents rather than records (state
+ * files, output values, a policy's code). The page shows relations and settings, never
+ * these, so a session is worth less than its token to whoever might borrow it.
+ */
+const CONTENTS =
+  /\/(download|outputs|current-state-version-outputs)$|\/state-version-outputs\/[^/]+$|\/policy-set-versions\//;
+
+const recordsOnly = () =>
+  new ApiError(403, [
+    {
+      status: "403",
+      title: "forbidden",
+      detail:
+        "The web view reads records, not their contents (state, output values, policy code): read them with an API token in the Authorization header.",
+    },
+  ]);
+
 const signInRefused = (what: "code" | "token") =>
   new ApiError(401, [
     {
@@ -175,6 +193,7 @@ export function webView(ctx: ServerContext, app: FastifyInstance, failedAuth: Ra
       if (id === undefined || !(path === API_PREFIX || path.startsWith(`${API_PREFIX}/`))) return null;
       if (!local(request)) throw unknownRoute(request);
       if (request.method !== "GET" && request.method !== "HEAD") throw readOnly();
+      if (CONTENTS.test(path)) throw recordsOnly();
       const caller = await sessionCaller(id);
       return caller && { caller, session: id };
     },
