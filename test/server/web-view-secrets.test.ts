@@ -161,6 +161,25 @@ async function seed(): Promise<void> {
     )
   ).id;
 
+  // A Slack webhook's path is its credential: the view gets only its origin.
+  secrets.slackWebhook = secret("slack");
+  holders.slackWebhook = (
+    await keep(
+      api.post(`/workspaces/${a.id}/notification-configurations`, {
+        data: {
+          type: "notification-configurations",
+          attributes: {
+            name: "chat",
+            "destination-type": "slack",
+            enabled: false,
+            url: `https://hooks.slack.com/services/T0/B0/${secrets.slackWebhook}`,
+            triggers: ["run:errored"],
+          },
+        },
+      }),
+    )
+  ).id;
+
   await keep(
     api.post(`/workspaces/${a.id}/run-triggers`, {
       data: { type: "run-triggers", relationships: { sourceable: { data: { type: "workspaces", id: b.id } } } },

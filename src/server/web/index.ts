@@ -12,6 +12,7 @@ import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { ApiError, failedAuthRefusal, notFound } from "../http/error-documents";
 import { API_PREFIX } from "../http/jsonapi";
+import { carriesCredentials } from "../../resources/secret-values";
 import { RateLimiter } from "../ratelimit";
 import { loadPage, type PageAssets } from "./assets";
 import { isLoopbackAddress, isLoopbackHost, sessionCookie, sessionIdOf, ViewSessions } from "./session";
@@ -67,6 +68,28 @@ const signInRefused = (what: "code" | "token") =>
     },
   ]);
 
+/**
+ * A JSON:API document with the `url` of each notification configuration that carries
+ * credentials (src/resources/secret-values.ts's rule, the one the resources mark secret by)
+ * cut to its origin and `/…`.
+ */
+function withoutCredentialedUrls(payload: string): string {
+  let doc: { data?: unknown; included?: unknown };
+  try {
+    doc = JSON.parse(payload) as typeof doc;
+  } catch {
+    return payload;
+  }
+  const resources = [doc.data, doc.included].flat().filter(Boolean) as {
+    type?: string;
+    attributes?: Record<string, unknown>;
+  }[];
+  for (const r of resources)
+    if (r.type === "notification-configurations" && r.attributes && carriesCredentials(r.attributes.url))
+      r.attributes.url = `${new URL(String(r.attributes.url)).origin}/…`;
+  return JSON.stringify(doc);
+}
+
 /** What a request signed in through the view acts as, and the session whose bucket it spends. */
 interface ViewCaller {
   caller: Caller;
@@ -119,6 +142,15 @@ export function webView(ctx: ServerContext, app: FastifyInstance, failedAuth: Ra
     if (!caller) sessions.close(id);
     return caller;
   };
+
+  // What a session reads is what its token would, but for a notification URL that is itself
+  // a credential (a Slack or Teams webhook, a user:password, a ?token=): the page gets its origin.
+  const viewed = new WeakSet<FastifyRequest>();
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!viewed.has(request) || typeof payload !== "string" || !payload.includes("notification-configurations"))
+      return payload;
+    return withoutCredentialedUrls(payload);
+  });
 
   app.register(
     async (view) => {
@@ -195,6 +227,7 @@ export function webView(ctx: ServerContext, app: FastifyInstance, failedAuth: Ra
       if (request.method !== "GET" && request.method !== "HEAD") throw readOnly();
       if (CONTENTS.test(path)) throw recordsOnly();
       const caller = await sessionCaller(id);
+      if (caller) viewed.add(request);
       return caller && { caller, session: id };
     },
     signInAddress(token, port) {
