@@ -82,6 +82,9 @@ export function offServer(requests: { url: string }[], origin: string): string[]
     });
 }
 
+/** How long the demo may take to deploy and print the view's address. */
+const READY_MS = 600_000;
+
 export interface ServedDemo {
   /** The view's one-time sign-in address the demo printed. */
   viewUrl: string;
@@ -111,9 +114,10 @@ export function serveDemo(env: Record<string, string>): Promise<ServedDemo> {
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
       output += d.toString("utf8");
-      const view = /^view\s+(http:\/\/127\.0\.0\.1:\d+\/app\/#code=\S+)/m.exec(output);
+      const view = /^(?:\[demo\] )?view\s+(http:\/\/127\.0\.0\.1:\d+\/app\/#code=\S+)/m.exec(output);
       const org = /organization (\S+)\)/.exec(output);
       if (!view || !org) return;
+      clearTimeout(late);
       const viewUrl = view[1];
       resolve({
         viewUrl,
@@ -135,5 +139,11 @@ export function serveDemo(env: Record<string, string>): Promise<ServedDemo> {
         new Error(`the demo ended (code ${code}, signal ${signal}) before printing the view's address:\n${output}`),
       ),
     );
+    // Well past the demo's own minute or two, and within the suite's hook timeout, with what it printed.
+    const late = setTimeout(() => {
+      child.kill("SIGINT");
+      reject(new Error(`the demo printed no view address in ${READY_MS / 1000} s:\n${output}`));
+    }, READY_MS);
+    void exited.then(() => clearTimeout(late));
   });
 }
