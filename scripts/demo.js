@@ -24,6 +24,7 @@
 //   DEMO_PORT                  the embedded server's port (default: any free one)
 //   DEMO_SERVER_TOKEN          the embedded server's owners token, for reaching its API beside the
 //                              view while it serves (default: one the server generates, never printed)
+//   DEMO_STACK                 the stack's name (default: demo), for running two demos in one checkout
 "use strict";
 const crypto = require("crypto");
 const fs = require("fs");
@@ -32,7 +33,9 @@ const path = require("path");
 const engine = require("./lib/engine.js");
 
 const root = engine.repoRoot;
-const STACK = "demo";
+// Its config file, Pulumi.<stack>.yaml, sits beside Pulumi.yaml in the checkout, so two demos
+// at once (two test files) need stacks of their own names.
+const STACK = process.env.DEMO_STACK || "demo";
 
 function parseArgs(argv) {
   // Serving by default only where someone can press Ctrl-C: never in CI, a pipe or a test.

@@ -42,6 +42,8 @@ const secrets = {
   "the server's owners token": `st-${randomBytes(18).toString("base64url")}`,
 };
 const [gatewayKey, notificationToken, serverToken] = Object.values(secrets);
+/** The demo's stack here; its config file is Pulumi.<stack>.yaml in the checkout while it deploys. */
+const STACK = `web-view-${randomBytes(4).toString("hex")}`;
 
 /**
  * Sets that reach billing-prod beside the demo's payments-defaults (applied to its project),
@@ -102,6 +104,8 @@ describe.skipIf(skipped)("the web view in Chromium, on the demo's organisation",
       DEMO_PAYMENT_GATEWAY_KEY: gatewayKey,
       DEMO_NOTIFICATION_TOKEN: notificationToken,
       DEMO_SERVER_TOKEN: serverToken,
+      // A stack of its own: test/e2e/demo.test.ts may run the demo's "demo" stack at the same time.
+      DEMO_STACK: STACK,
     });
     code = new URL(demo.viewUrl).hash.replace(/^#code=/, "");
     await seedSets(demo);
@@ -231,7 +235,8 @@ describe.skipIf(skipped)("the web view in Chromium, on the demo's organisation",
   it("stops on Ctrl-C, exits 0 and leaves nothing behind", async () => {
     const { code: exit, output } = await demo.stop();
     expect(exit, output).toBe(0);
-    expect(fs.existsSync(path.join(repoRoot, "Pulumi.demo.yaml"))).toBe(false);
+    expect(output).toContain(`Updating (${STACK})`);
+    expect(fs.existsSync(path.join(repoRoot, `Pulumi.${STACK}.yaml`))).toBe(false);
     await expect(fetch(`${demo.origin}/api/v2/ping`)).rejects.toThrow();
   });
 });
