@@ -5,8 +5,9 @@
  * provisioning with two sandbox workspaces made from it. The payment services
  * live in a project of their own, with a variable set applied to it and a team
  * that may write to it; billing-prod has its own variables, one of them
- * sensitive; a change of network-prod queues a run of identity-prod; and
- * network-prod's runs are reported to a webhook.
+ * sensitive; a change of network-prod queues a run of identity-prod, whose
+ * apply queues one of billing-prod; and network-prod's runs are reported to a
+ * webhook.
  *
  * The platform project (with its tag bindings), the SSH key and the registry
  * module are made by `scripts/demo.js` on the embedded server before `pulumi
@@ -141,10 +142,15 @@ new TeamProjectAccess("payments-team-on-payments", {
   access: "write",
 });
 
-// A change to the production network queues a run of production identity.
+// A chain in production: a change to the network queues a run of identity, whose
+// apply queues a run of billing.
 new RunTrigger("identity-prod-after-network-prod", {
   workspaceId: workspaces["identity-prod"].id,
   sourceWorkspaceId: workspaces["network-prod"].id,
+});
+new RunTrigger("billing-prod-after-identity-prod", {
+  workspaceId: workspaces["billing-prod"].id,
+  sourceWorkspaceId: workspaces["identity-prod"].id,
 });
 
 // network-prod's finished runs go to a webhook; the token signs each delivery.

@@ -44,11 +44,12 @@ function runDemo(
 }
 
 /**
- * What demo/index.ts declares between workspaces, per environment: the run trigger
- * (network-prod's apply queues a run of identity-prod) and who reads whose state.
+ * What demo/index.ts declares between workspaces, per environment: the run trigger chain
+ * (network-prod's apply queues a run of identity-prod, whose apply queues billing-prod's)
+ * and who reads whose state.
  */
 function declaredEdges(): string[] {
-  const edges = ["run trigger:network-prod->identity-prod"];
+  const edges = ["run trigger:network-prod->identity-prod", "run trigger:identity-prod->billing-prod"];
   for (const env of ["dev", "staging", "prod"]) {
     for (const reader of ["identity", "billing", "checkout"]) edges.push(`state:network-${env}->${reader}-${env}`);
     for (const reader of ["billing", "checkout"]) edges.push(`state:identity-${env}->${reader}-${env}`);
@@ -75,8 +76,8 @@ describe("the demo", () => {
     requireBuiltPackage();
     const r = await demo();
     expect(r.code, r.output).toBe(0);
-    // 30 resources of the demo program and the stack's origin (docs/interrupted-updates.md).
-    expect(r.output).toMatch(/\+ 31 created/);
+    // 31 resources of the demo program and the stack's origin (docs/interrupted-updates.md).
+    expect(r.output).toMatch(/\+ 32 created/);
     expect(r.output).toMatch(/14 workspaces, 3 projects, 1 SSH key/);
     // Project tag bindings are inherited by every workspace in the project.
     expect(r.output).toMatch(
@@ -99,6 +100,7 @@ describe("the demo", () => {
     expect(output).toMatch(/\(1 sensitive\)/);
     expect(output).toMatch(/\npayments\s+organization\s+project payments: write\n/);
     expect(output).toMatch(/rt-\S+\s+network-prod -> identity-prod\n/);
+    expect(output).toMatch(/rt-\S+\s+identity-prod -> billing-prod\n/);
     const row = output.match(
       /network-prod runs\s+network-prod\s+generic http:\/\/127\.0\.0\.1:(\d+)\/hooks\/network-prod\s+run:completed,run:errored\s+true\s+HTTP 200\n/,
     );

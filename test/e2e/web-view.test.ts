@@ -180,7 +180,10 @@ describe.skipIf(skipped)("the web view in Chromium, on the demo's organisation",
     await rendered(page, "map");
     // The demo's 14 workspaces are few enough for the map to open with every project expanded.
     await page.waitForSelector(`svg[data-map] path[data-edge="run-trigger:network-prod->identity-prod"]`, ATTACHED);
+    await page.waitForSelector(`svg[data-map] path[data-edge="run-trigger:identity-prod->billing-prod"]`, ATTACHED);
     await page.waitForSelector(`svg[data-map] path[data-edge="remote-state:network-prod->billing-prod"]`, ATTACHED);
+    // Away from every node, so that no edge is faded by pointing at one.
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: path.join(IMAGES, "web-view-map.png") });
 
     await page.click(`button[data-collapse="payments"]`);
