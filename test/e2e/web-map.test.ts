@@ -131,7 +131,7 @@ describe.skipIf(skipped)("the web view's map of a larger organisation", () => {
 
   it("only marks the collapsed projects that hold a search's many matches", async () => {
     await page.fill("input[data-map-search]", "-1");
-    await page.waitForFunction(() => document.querySelectorAll('svg[data-map] [data-match="true"]').length > 0);
+    await page.waitForFunction(`document.querySelectorAll('svg[data-map] [data-match="true"]').length > 0`);
     // core-1, core-10…19, apps-1, apps-10…19, edge-1: 23 matches, few enough to open their projects.
     expect((await shown()).workspaces).toBe(45);
     await page.fill("input[data-map-search]", "-");

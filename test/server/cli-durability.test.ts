@@ -154,7 +154,7 @@ describe("workspaces-server CLI", () => {
         const lines = s.stderr().match(/^workspaces-server: web view, open once to sign in: (\S+)$/gm) ?? [];
         const page = await fetch(`${origin}/app/`);
         if (lines.length === 0) return { lines, page: page.status, session: 0 };
-        const address = new URL(lines[0].split("sign in: ")[1]);
+        const address = new URL(String(lines[0]).split("sign in: ")[1] ?? "");
         expect(address.origin).toBe(origin);
         const code = new URLSearchParams(address.hash.slice(1)).get("code");
         const session = await fetch(`${origin}/app/session`, {

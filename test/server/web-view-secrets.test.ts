@@ -78,7 +78,7 @@ function linksOf(doc: unknown, into: Set<string>): void {
 
 async function seed(): Promise<void> {
   const { api, org } = t;
-  const keep = async (p: Promise<{ status: number; body: any; text: string }>, status = 201) => {
+  const keep = async (p: Parameters<typeof expectStatus>[0], status = 201) => {
     const r = await expectStatus(p, status);
     collect(r.body);
     return r.body?.data;
