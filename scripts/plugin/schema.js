@@ -585,8 +585,9 @@ function replacingInputs(files, tableReplacing) {
 }
 
 /**
- * A module of src/ that holds plain data (it imports nothing), loaded as it is: the lists
- * both doors use are read from their one place, not restated here.
+ * A module of src/ that holds plain data (it imports nothing but other such modules of
+ * src/), loaded as it is: the lists both doors use are read from their one place, not
+ * restated here.
  */
 function loadPlain(file) {
   const text = fs.readFileSync(path.join(root, "src", file), "utf8");
@@ -594,10 +595,13 @@ function loadPlain(file) {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
   }).outputText;
   const m = { exports: {} };
-  const refuse = (id) => {
-    throw new Error(`src/${file} must import nothing, to be read by scripts/plugin/schema.js (it imports ${id})`);
+  const plain = (id) => {
+    if (id.startsWith(".")) return loadPlain(`${path.posix.join(path.posix.dirname(file), id)}.ts`);
+    throw new Error(
+      `src/${file} must import nothing but plain modules of src/, to be read by scripts/plugin/schema.js (it imports ${id})`,
+    );
   };
-  new Function("module", "exports", "require", js)(m, m.exports, refuse);
+  new Function("module", "exports", "require", js)(m, m.exports, plain);
   return m.exports;
 }
 

@@ -6,8 +6,12 @@
  * stored in the state only encrypted, whether the program gave it as a secret or as a
  * plain literal.
  *
- * Plain data with no imports, so that the schema derivation can read it as it is.
+ * Plain data (and the URL rule of src/api/credentials.ts, which the local server shares),
+ * so that the schema derivation can read it as it is.
  */
+import { carriesCredentials } from "../api/credentials";
+
+export { carriesCredentials };
 
 /** Items of a list input whose `value` is secret when the item's `when` flag is true. */
 export interface SecretItems {
@@ -87,35 +91,6 @@ export const SECRET_VALUES: Readonly<Record<string, ResourceSecrets>> = {
     fields: [{ value: "value", when: "sensitive" }],
   },
 };
-
-/** Query parameters whose value is a credential by their name (`?token=`, `?sig=`, `?api_key=`, ...). */
-const CREDENTIAL_PARAMETER = /token|secret|passw|pwd|key|sig|auth|credential|code/i;
-
-/**
- * Whether a URL carries credentials: a user name or password (`https://user:pass@host`), a
- * query parameter named as a credential (`?token=...`, `?sig=...`), or the path of a Slack
- * or Microsoft Teams incoming webhook (`hooks.slack.com/services/...`,
- * `<tenant>.webhook.office.com/...`), which is itself the credential.
- */
-export function carriesCredentials(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username !== "" || url.password !== "") return true;
-  if (url.hostname === "hooks.slack.com" && url.pathname.startsWith("/services/")) return true;
-  // A Microsoft Teams incoming webhook's path is its secret too.
-  if (
-    url.hostname.endsWith(".webhook.office.com") ||
-    (url.hostname === "outlook.office.com" && url.pathname.startsWith("/webhook"))
-  )
-    return true;
-  for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMETER.test(name)) return true;
-  return false;
-}
 
 const NONE: ResourceSecrets = { outputs: [], items: [] };
 

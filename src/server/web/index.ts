@@ -12,7 +12,7 @@ import type { Caller } from "../auth/service/caller";
 import type { ServerContext } from "../context";
 import { ApiError, failedAuthRefusal, notFound } from "../http/error-documents";
 import { API_PREFIX } from "../http/jsonapi";
-import { carriesCredentials } from "../../resources/secret-values";
+import { carriesCredentials } from "../../api/credentials";
 import { RateLimiter } from "../ratelimit";
 import { loadPage, type PageAssets } from "./assets";
 import { isLoopbackAddress, isLoopbackHost, sessionCookie, sessionIdOf, ViewSessions } from "./session";
@@ -70,7 +70,7 @@ const signInRefused = (what: "code" | "token") =>
 
 /**
  * A JSON:API document with the `url` of each notification configuration that carries
- * credentials (src/resources/secret-values.ts's rule, the one the resources mark secret by)
+ * credentials (src/api/credentials.ts's rule, the one the resources mark secret by)
  * cut to its origin and `/…`.
  */
 function withoutCredentialedUrls(payload: string): string {
