@@ -4,7 +4,10 @@
  * preset level grants are said once here, for the server, the client and the resources.
  */
 import { z } from "zod";
+import { ORGANIZATION_FLAGS_ON_WORKSPACES, WORKSPACE_LEVEL_ORDER, WORKSPACE_PERMISSIONS } from "./access-levels";
 import { documentSchema, listDocumentSchema, maybe, orAbsent, resourceSchema } from "./common";
+
+export { ORGANIZATION_FLAGS_ON_WORKSPACES, WORKSPACE_LEVEL_ORDER, WORKSPACE_PERMISSIONS };
 
 /** Access levels of a team on a workspace. */
 export const WORKSPACE_ACCESS_LEVELS = ["read", "plan", "write", "admin", "custom"] as const;
@@ -17,17 +20,6 @@ export const WORKSPACE_ACCESS_LEVELS = ["read", "plan", "write", "admin", "custo
  * `custom` (the permissions given, each on its own).
  */
 export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
-
-/** The permissions of a team on a workspace, each with the values it takes (a boolean when `boolean`). */
-export const WORKSPACE_PERMISSIONS = {
-  runs: ["read", "plan", "apply"],
-  variables: ["none", "read", "write"],
-  "state-versions": ["none", "read-outputs", "read", "write"],
-  "sentinel-mocks": ["none", "read"],
-  "workspace-locking": "boolean",
-  "run-tasks": "boolean",
-  "policy-overrides": "boolean",
-} as const;
 
 /** A permission of a team on a workspace, in the service's spelling (`state-versions`, ...). */
 export type WorkspacePermissionName = keyof typeof WORKSPACE_PERMISSIONS;
@@ -300,26 +292,11 @@ export const teamProjectDocumentSchema = documentSchema(teamProjectResourceSchem
 /** Body of one page of a project's team accesses. */
 export const teamProjectListDocumentSchema = listDocumentSchema(teamProjectResourceSchema);
 
-/** The workspace access levels, weakest first (`custom` is not ranked: it is what its permissions say). */
-export const WORKSPACE_LEVEL_ORDER = ["read", "plan", "write", "admin"] as const;
-
 /** The level a team's preset grant on a project gives it on every workspace of the project. */
 export const PROJECT_LEVEL_ON_WORKSPACES: Record<
   Exclude<ProjectAccessLevel, "custom">,
   (typeof WORKSPACE_LEVEL_ORDER)[number]
 > = { read: "read", write: "write", maintain: "admin", admin: "admin" };
-
-/**
- * The organization-wide flags of a team (`organization-access`) that give it a level on
- * every workspace of the organization, as the hosted service documents them (the owners
- * team holds every flag).
- */
-export const ORGANIZATION_FLAGS_ON_WORKSPACES = {
-  "manage-workspaces": "admin",
-  "manage-projects": "admin",
-  "read-workspaces": "read",
-  "read-projects": "read",
-} as const satisfies Partial<Record<string, (typeof WORKSPACE_LEVEL_ORDER)[number]>>;
 
 /** A custom project grant's `workspace-access` read as a custom grant on each workspace of the project. */
 export function projectGrantOnWorkspaces(w: ProjectWorkspacePermissionValues): WorkspacePermissionValues {

@@ -11,11 +11,9 @@ import { errorMessage, getJson, inParallel, listAll, retryDelay, withQuery } fro
 import {
   accessRows,
   matchesFilter,
-  ORGANIZATION_ACCESS_ON_WORKSPACES,
   overriddenBy,
   precedenceRows,
   precedenceSetOf,
-  WORKSPACE_GRANT_PERMISSIONS,
 } from "../../src/server/web/page/format";
 import { codeOf, homeHash, mapHash, parseRoute, workspaceHash } from "../../src/server/web/page/router";
 import { createWorkspace, expectStatus, grant, makeTeam, start, type TestServer } from "./helpers";
@@ -195,9 +193,42 @@ describe("what the workspace page makes of the server's documents", () => {
     expect(rows[3].details).toEqual(["read-workspaces"]);
   });
 
-  it("keeps its copies of the service's permission lists equal to src/api/team-access.ts", () => {
-    expect(ORGANIZATION_ACCESS_ON_WORKSPACES).toEqual(ORGANIZATION_FLAGS_ON_WORKSPACES);
-    expect([...WORKSPACE_GRANT_PERMISSIONS].sort()).toEqual(Object.keys(WORKSPACE_PERMISSIONS).sort());
+  it("gives each organization-wide flag the level the service documents, and shows every custom permission", () => {
+    const teams = Object.keys(ORGANIZATION_FLAGS_ON_WORKSPACES).map((flag) => ({
+      id: `team-${flag}`,
+      attributes: { name: flag, "organization-access": { [flag]: true, "manage-policies": true } },
+    }));
+    const rows = accessRows([], [], teams);
+    expect(Object.fromEntries(rows.map((r) => [r.team, [r.access, r.source, r.details]]))).toEqual({
+      "manage-projects": ["admin", "organization", ["manage-projects"]],
+      "manage-workspaces": ["admin", "organization", ["manage-workspaces"]],
+      "read-projects": ["read", "organization", ["read-projects"]],
+      "read-workspaces": ["read", "organization", ["read-workspaces"]],
+    });
+    // A custom grant with every permission on: each one named.
+    const everything = Object.fromEntries(
+      Object.entries(WORKSPACE_PERMISSIONS).map(([k, v]) => [k, v === "boolean" ? true : v[v.length - 1]]),
+    );
+    const [custom] = accessRows(
+      [
+        {
+          id: "tws-1",
+          attributes: { access: "custom", ...everything },
+          relationships: { team: { data: { id: "t" } } },
+        },
+      ],
+      [],
+      [{ id: "t", attributes: { name: "ops" } }],
+    );
+    expect(custom.details).toEqual([
+      "runs: apply",
+      "variables: write",
+      "state versions: write",
+      "sentinel mocks: read",
+      "workspace locking",
+      "run tasks",
+      "policy overrides",
+    ]);
   });
 });
 

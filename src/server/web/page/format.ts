@@ -3,6 +3,7 @@
  * the variable sets in precedence order, the teams' access, the home's filter. The unit
  * tests read it (test/server/web-page-format.test.ts).
  */
+import { ORGANIZATION_FLAGS_ON_WORKSPACES, WORKSPACE_PERMISSIONS } from "../../../api/access-levels";
 import {
   effectiveVariablesOf,
   setsByPrecedence,
@@ -110,19 +111,6 @@ export interface AccessRow {
   details: string[];
 }
 
-/**
- * The organization-wide permissions of a team (`organization-access`) that give it a level
- * on every workspace, as the hosted service documents them. The same list as
- * `ORGANIZATION_FLAGS_ON_WORKSPACES` of src/api/team-access.ts, which carries zod and so is
- * not bundled into the page; a unit test keeps the two equal.
- */
-export const ORGANIZATION_ACCESS_ON_WORKSPACES: Record<string, "admin" | "read"> = {
-  "manage-workspaces": "admin",
-  "manage-projects": "admin",
-  "read-workspaces": "read",
-  "read-projects": "read",
-};
-
 /** The non-default parts of a custom grant's permissions, as `name: value` (a flag that is on: its name). */
 function customDetails(permissions: Record<string, unknown> | undefined, prefix = ""): string[] {
   const out: string[] = [];
@@ -134,16 +122,8 @@ function customDetails(permissions: Record<string, unknown> | undefined, prefix 
   return out;
 }
 
-/** The permissions of a custom workspace grant, as `team-workspaces` carries them (src/api/team-access.ts `WORKSPACE_PERMISSIONS`). */
-export const WORKSPACE_GRANT_PERMISSIONS = [
-  "runs",
-  "variables",
-  "state-versions",
-  "sentinel-mocks",
-  "workspace-locking",
-  "run-tasks",
-  "policy-overrides",
-];
+/** The permissions of a custom workspace grant, as `team-workspaces` carries them. */
+const WORKSPACE_GRANT_PERMISSIONS = Object.keys(WORKSPACE_PERMISSIONS);
 const SOURCE_ORDER: AccessSource[] = ["workspace", "project", "organization"];
 
 /**
@@ -181,9 +161,11 @@ export function accessRows(workspaceGrants: Resource[], projectGrants: Resource[
   }
   for (const t of teams) {
     const flags = (t.attributes?.["organization-access"] ?? {}) as Record<string, unknown>;
-    const held = Object.keys(ORGANIZATION_ACCESS_ON_WORKSPACES).filter((f) => flags[f] === true);
+    const held = (
+      Object.keys(ORGANIZATION_FLAGS_ON_WORKSPACES) as (keyof typeof ORGANIZATION_FLAGS_ON_WORKSPACES)[]
+    ).filter((f) => flags[f] === true);
     if (!held.length) continue;
-    const access = held.some((f) => ORGANIZATION_ACCESS_ON_WORKSPACES[f] === "admin") ? "admin" : "read";
+    const access = held.some((f) => ORGANIZATION_FLAGS_ON_WORKSPACES[f] === "admin") ? "admin" : "read";
     rows.push({ team: teamName.get(t.id)!, access, source: "organization", details: held });
   }
   return rows.sort(
